@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
+///
+/// Layers (imports point downward only):
+///   calgw → CalendarSync → {VDir, CalDAV} → Recurrence → ICalendar
+let package = Package(
+    name: "calgw",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "calgw", targets: ["calgw"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "Recurrence", targets: ["Recurrence"]),
+        .library(name: "CalendarSync", targets: ["CalendarSync"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // RFC 5545 parse / serialize, value types, time zones.
+        .target(name: "ICalendar"),
+        // RRULE / RDATE / EXDATE / override expansion and span edits on a series.
+        .target(name: "Recurrence", dependencies: ["ICalendar"]),
+        // Local storage: a directory of .ics files.
+        .target(name: "VDir", dependencies: ["ICalendar", "Recurrence"]),
+        // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
+        .target(name: "CalDAV", dependencies: [
+            "ICalendar", "Recurrence", "CCurl",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Journal, planner, executor, conflicts, span edits.
+        .target(name: "CalendarSync", dependencies: [
+            "ICalendar", "Recurrence", "VDir", "CalDAV",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The command: parse, call one library entry point, render.
+        .executableTarget(name: "calgw", dependencies: [
+            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Used only by tests: fixture loaders, real-server launchers, in-memory storage.
+        .target(name: "CalgwTestSupport", dependencies: ["ICalendar", "CalDAV", "CalendarSync"]),
+
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalgwTestSupport"]),
+    ]
+)
