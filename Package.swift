@@ -7,7 +7,7 @@ import PackageDescription
 ///   calgw → CalendarSync → {VDir, CalDAV} → Recurrence → ICalendar
 let package = Package(
     name: "calgw",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "calgw", targets: ["calgw"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),

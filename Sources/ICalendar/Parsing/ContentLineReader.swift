@@ -1,0 +1,146 @@
+/// Reads one unfolded content line: `name *(";" param) ":" value` (RFC 5545 §3.1).
+enum ContentLineReader {
+    struct Result {
+        var property: Property
+        var hadLowercase = false
+        var usedLatin1 = false
+        var warnings: [ParseWarning] = []
+    }
+
+    static func read(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> Result {
+        let n = line.count
+        var i = 0
+        var lower = false
+        var latin1 = false
+        var warnings: [ParseWarning] = []
+
+        // Name: up to ';' or ':'.
+        while i < n && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
+        guard i < n else {
+            throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' (\(preview(line)))")
+        }
+        let name = upperName(UnsafeBufferPointer(rebasing: line[0..<i]), &lower)
+        guard !name.isEmpty else {
+            throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no property name (\(preview(line)))")
+        }
+        if !isValidName(UnsafeBufferPointer(rebasing: line[0..<i])) {
+            warnings.append(ParseWarning(line: lineNumber, message: "property name '\(name)' has characters RFC 5545 does not allow"))
+        }
+
+        // Parameters.
+        var parameters: [Parameter] = []
+        while i < n && line[i] == UInt8(ascii: ";") {
+            i += 1
+            let nameStart = i
+            while i < n && line[i] != UInt8(ascii: "=") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
+            guard i < n else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+            }
+            let paramName = upperName(UnsafeBufferPointer(rebasing: line[nameStart..<i]), &lower)
+            var values: [String] = []
+            if line[i] == UInt8(ascii: "=") {
+                i += 1
+                while true {
+                    if i < n && line[i] == UInt8(ascii: "\"") {
+                        let valueStart = i + 1
+                        var j = valueStart
+                        while j < n && line[j] != UInt8(ascii: "\"") { j += 1 }
+                        guard j < n else {
+                            throw ICalendarSyntaxError(line: lineNumber, reason: "parameter \(paramName) has an unclosed quote")
+                        }
+                        values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<j]), &latin1))
+                        i = j + 1
+                    } else {
+                        let valueStart = i
+                        while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
+                        values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<i]), &latin1))
+                    }
+                    if i < n && line[i] == UInt8(ascii: ",") { i += 1; continue }
+                    break
+                }
+            } else {
+                warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) of \(name) has no value"))
+                values.append("")
+            }
+            guard i < n else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+            }
+            if line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") {
+                // Text after a closing quote: keep it as part of the value (as producers meant).
+                let junkStart = i
+                while i < n && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
+                guard i < n else {
+                    throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+                }
+                values[values.count - 1] += decode(UnsafeBufferPointer(rebasing: line[junkStart..<i]), &latin1)
+                warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) has text after its closing quote"))
+            }
+            parameters.append(Parameter(name: paramName, values: values))
+        }
+        // Value: everything after the ':'.
+        let value = decode(UnsafeBufferPointer(rebasing: line[(i + 1)..<n]), &latin1)
+        var property = Property(name: name, parameters: parameters, value: value)
+        property.line = lineNumber
+        return Result(property: property, hadLowercase: lower, usedLatin1: latin1, warnings: warnings)
+    }
+
+    /// Upper-cases an ASCII name without going through Unicode case mapping.
+    static func upperName(_ bytes: UnsafeBufferPointer<UInt8>, _ sawLower: inout Bool) -> String {
+        var needs = false
+        for b in bytes where b >= 0x61 && b <= 0x7A { needs = true; break }
+        if !needs {
+            var dummy = false
+            return decode(bytes, &dummy)
+        }
+        sawLower = true
+        let upper = bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+        var dummy = false
+        return upper.withUnsafeBufferPointer { decode($0, &dummy) }
+    }
+
+    static func isValidName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+        }
+    }
+
+    /// UTF-8 when valid, else Latin-1 (every byte one scalar), so no byte is ever lost.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ usedLatin1: inout Bool) -> String {
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        usedLatin1 = true
+        var s = ""
+        s.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return s
+    }
+
+    /// A parameter value with RFC 6868 caret escapes resolved (`^n`, `^^`, `^'`).
+    static func decodeParameterValue(_ bytes: UnsafeBufferPointer<UInt8>, _ usedLatin1: inout Bool) -> String {
+        let s = decode(bytes, &usedLatin1)
+        guard s.contains("^") else { return s }
+        var out = ""
+        var caret = false
+        for c in s {
+            if caret {
+                switch c {
+                case "n": out.append("\n")
+                case "^": out.append("^")
+                case "'": out.append("\"")
+                default: out.append("^"); out.append(c)
+                }
+                caret = false
+            } else if c == "^" {
+                caret = true
+            } else {
+                out.append(c)
+            }
+        }
+        if caret { out.append("^") }
+        return out
+    }
+
+    static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
+        var dummy = false
+        let s = decode(UnsafeBufferPointer(rebasing: line[0..<min(line.count, 40)]), &dummy)
+        return "'" + s + (line.count > 40 ? "…" : "") + "'"
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Parses iCalendar text (RFC 5545 §3.1, RFC 6868) into a lossless component tree.
+///
+/// Works on UTF-8 bytes and makes `String`s only for names and values. Tolerates what real
+/// files contain — LF-only endings, a byte-order mark, lower-case names, blank lines, a missing
+/// final line end, Latin-1 bytes, folding with tabs — and reports it as warnings. Refuses only
+/// broken structure: unbalanced BEGIN/END, a content line with no colon, nesting deeper than
+/// `maximumDepth`.
+public struct ICalendarParser: Sendable {
+    /// How deep components may nest; real calendars use 3 or 4 levels.
+    public var maximumDepth = 100
+
+    public init() {}
+
+    /// Parses `data`.
+    /// - Throws: `ICalendarSyntaxError` with the line and the reason.
+    public func parse(_ data: Data) throws -> ParsedCalendar {
+        try data.withUnsafeBytes { raw in
+            try parse(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count))
+        }
+    }
+
+    /// Parses a string.
+    public func parse(_ text: String) throws -> ParsedCalendar {
+        var text = text
+        return try text.withUTF8 { try parse($0) }
+    }
+
+    /// Parses raw bytes.
+    public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ParsedCalendar {
+        var builder = TreeBuilder(maximumDepth: maximumDepth)
+        var folded: [UInt8] = []
+        var pendingStart = 0, pendingEnd = 0, pendingLine = 0
+        var hasPending = false
+        var pendingIsFolded = false
+        var physicalLine = 0
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return try builder.finish(lastLine: 0) }
+        var i = 0
+        let n = bytes.count
+        if n >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { i = 3 }
+
+        func flush() throws {
+            guard hasPending else { return }
+            if pendingIsFolded {
+                try folded.withUnsafeBufferPointer { try builder.consume(line: $0, lineNumber: pendingLine) }
+            } else {
+                try builder.consume(line: UnsafeBufferPointer(start: base + pendingStart, count: pendingEnd - pendingStart),
+                                    lineNumber: pendingLine)
+            }
+            hasPending = false
+        }
+
+        while i < n {
+            physicalLine += 1
+            let start = i
+            var end: Int
+            if let nl = memchr(base + i, 0x0A, n - i) {
+                end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                i = end + 1
+            } else {
+                end = n
+                i = n
+            }
+            if end > start && base[end - 1] == 0x0D { end -= 1 }
+            if end == start { continue }  // blank line
+            let first = base[start]
+            if (first == 0x20 || first == 0x09) && hasPending {
+                if !pendingIsFolded {
+                    folded.removeAll(keepingCapacity: true)
+                    folded.append(contentsOf: UnsafeBufferPointer(start: base + pendingStart, count: pendingEnd - pendingStart))
+                    pendingIsFolded = true
+                }
+                folded.append(contentsOf: UnsafeBufferPointer(start: base + start + 1, count: end - start - 1))
+                continue
+            }
+            try flush()
+            hasPending = true
+            pendingIsFolded = false
+            pendingStart = start
+            pendingEnd = end
+            pendingLine = physicalLine
+        }
+        try flush()
+        return try builder.finish(lastLine: physicalLine)
+    }
+}
+
+/// Turns logical content lines into a component tree.
+struct TreeBuilder {
+    let maximumDepth: Int
+    var stack: [Component] = []
+    var roots: [Component] = []
+    var warnings: [ParseWarning] = []
+    var warnedLowercase = false
+    var warnedLatin1 = false
+
+    init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
+
+    mutating func consume(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws {
+        var line = line
+        if let base = line.baseAddress, line.count > 0 && (line[0] == 0x20 || line[0] == 0x09) {
+            // A continuation line with nothing before it: read it as a line of its own.
+            var k = 0
+            while k < line.count && (line[k] == 0x20 || line[k] == 0x09) { k += 1 }
+            line = UnsafeBufferPointer(start: base + k, count: line.count - k)
+            if line.isEmpty { return }
+            warnings.append(ParseWarning(line: lineNumber, message: "line starts with white space but follows no content line"))
+        }
+        var parsed = try ContentLineReader.read(line, lineNumber: lineNumber)
+        if parsed.hadLowercase && !warnedLowercase {
+            warnedLowercase = true
+            warnings.append(ParseWarning(line: lineNumber, message: "lower-case names (read as upper case)"))
+        }
+        if parsed.usedLatin1 && !warnedLatin1 {
+            warnedLatin1 = true
+            warnings.append(ParseWarning(line: lineNumber, message: "bytes that are not UTF-8 (read as Latin-1)"))
+        }
+        warnings.append(contentsOf: parsed.warnings)
+        switch parsed.property.name {
+        case "BEGIN":
+            guard stack.count < maximumDepth else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "components nest deeper than \(maximumDepth) levels")
+            }
+            let name = parsed.property.value.trimmingCharacters(in: " ").uppercased()
+            guard !name.isEmpty else { throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name") }
+            var component = Component(name: name)
+            component.line = lineNumber
+            stack.append(component)
+        case "END":
+            let name = parsed.property.value.trimmingCharacters(in: " ").uppercased()
+            guard let open = stack.popLast() else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) without a matching BEGIN")
+            }
+            guard open.name == name else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
+            }
+            if stack.isEmpty {
+                roots.append(open)
+            } else {
+                stack[stack.count - 1].components.append(open)
+            }
+        default:
+            parsed.property.line = lineNumber
+            if stack.isEmpty {
+                // A property after the last END:VCALENDAR (some exporters append comments):
+                // kept in that calendar rather than lost. Before any BEGIN it is broken structure.
+                guard !roots.isEmpty else {
+                    throw ICalendarSyntaxError(line: lineNumber, reason: "\(parsed.property.name) comes before any BEGIN")
+                }
+                warnings.append(ParseWarning(line: lineNumber, message: "\(parsed.property.name) after END:\(roots[roots.count - 1].name) (kept inside it)"))
+                roots[roots.count - 1].properties.append(parsed.property)
+            } else {
+                stack[stack.count - 1].properties.append(parsed.property)
+            }
+        }
+    }
+
+    /// The parsed tree; refuses a file whose components are left open at the end.
+    func finish(lastLine: Int) throws -> ParsedCalendar {
+        if let open = stack.last {
+            throw ICalendarSyntaxError(line: open.line, reason: "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lastLine))")
+        }
+        return ParsedCalendar(components: roots, warnings: warnings)
+    }
+}

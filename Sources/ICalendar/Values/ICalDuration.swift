@@ -1,0 +1,89 @@
+/// A DURATION value (RFC 5545 §3.3.6).
+///
+/// Weeks and days are *nominal*: added on the wall clock, so `P1D` across a DST change is
+/// still "same time tomorrow". Hours, minutes and seconds are *exact* elapsed time.
+public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
+    public var isNegative: Bool
+    public var weeks: Int
+    public var days: Int
+    public var hours: Int
+    public var minutes: Int
+    public var seconds: Int
+
+    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
+        self.isNegative = isNegative
+        self.weeks = weeks
+        self.days = days
+        self.hours = hours
+        self.minutes = minutes
+        self.seconds = seconds
+    }
+
+    /// A duration of exactly `seconds` seconds, expressed in days, hours, minutes and seconds
+    /// when it divides evenly into whole days (so `86400` becomes `P1D`, a nominal day).
+    public init(totalSeconds: Int64, preferNominalDays: Bool = false) {
+        var s = abs(totalSeconds)
+        var d: Int64 = 0
+        if preferNominalDays && s % 86_400 == 0 { d = s / 86_400; s = 0 }
+        self.init(isNegative: totalSeconds < 0, days: Int(d), hours: Int(s / 3600), minutes: Int(s / 60 % 60), seconds: Int(s % 60))
+    }
+
+    /// The nominal part in days (weeks × 7 + days), signed.
+    public var nominalDays: Int { (isNegative ? -1 : 1) * (weeks * 7 + days) }
+
+    /// The exact part in seconds, signed.
+    public var exactSeconds: Int64 { (isNegative ? -1 : 1) * (Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)) }
+
+    /// The whole duration in seconds, counting a nominal day as 86,400 s.
+    public var approximateSeconds: Int64 { Int64(nominalDays) * 86_400 + exactSeconds }
+
+    /// Parses `[+-]P[nW][nD][T[nH][nM][nS]]`. Lower-case letters are accepted.
+    public init?(parsing text: some StringProtocol) {
+        var chars = Substring(text.uppercased())[...]
+        var negative = false
+        if chars.first == "+" || chars.first == "-" { negative = chars.first == "-"; chars = chars.dropFirst() }
+        guard chars.first == "P" else { return nil }
+        chars = chars.dropFirst()
+        var result = ICalDuration(isNegative: negative)
+        var inTime = false
+        var number: Int? = nil
+        var sawUnit = false
+        for c in chars {
+            if let d = c.wholeNumberValue, c.isASCII {
+                let (v, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                guard !overflow, v <= Int(Int32.max) else { return nil }
+                number = v + d
+                continue
+            }
+            if c == "T" { guard !inTime, number == nil else { return nil }; inTime = true; continue }
+            guard let n = number else { return nil }
+            switch (c, inTime) {
+            case ("W", false): result.weeks = n
+            case ("D", false): result.days = n
+            case ("H", true): result.hours = n
+            case ("M", true): result.minutes = n
+            case ("S", true): result.seconds = n
+            default: return nil
+            }
+            number = nil
+            sawUnit = true
+        }
+        guard number == nil, sawUnit else { return nil }
+        self = result
+    }
+
+    public var description: String {
+        var s = isNegative ? "-P" : "P"
+        if weeks > 0 && days == 0 && hours == 0 && minutes == 0 && seconds == 0 { return s + "\(weeks)W" }
+        let totalDays = weeks * 7 + days
+        if totalDays > 0 { s += "\(totalDays)D" }
+        if hours > 0 || minutes > 0 || seconds > 0 {
+            s += "T"
+            if hours > 0 { s += "\(hours)H" }
+            if minutes > 0 { s += "\(minutes)M" }
+            if seconds > 0 { s += "\(seconds)S" }
+        }
+        if s.hasSuffix("P") { s += "T0S" }
+        return s
+    }
+}

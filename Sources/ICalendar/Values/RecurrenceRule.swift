@@ -1,0 +1,185 @@
+/// A RECUR value (RFC 5545 §3.3.10): the rule part of an RRULE.
+///
+/// Parsing validates every part's range, so an expander can trust the numbers.
+/// Parts calgw does not model (RSCALE, SKIP from RFC 7529, X- parts) are kept in `otherParts`.
+public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
+    public enum Frequency: String, CaseIterable, Hashable, Sendable, Comparable {
+        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
+        case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
+
+        private var rank: Int { Frequency.allCases.firstIndex(of: self)! }
+        public static func < (a: Frequency, b: Frequency) -> Bool { a.rank < b.rank }
+    }
+
+    /// A BYDAY entry: a weekday, optionally with an ordinal (`-1SU`, `2MO`).
+    public struct WeekdayNumber: Hashable, Sendable, CustomStringConvertible {
+        public var ordinal: Int?
+        public var weekday: Weekday
+
+        public init(_ weekday: Weekday, ordinal: Int? = nil) {
+            self.weekday = weekday
+            self.ordinal = ordinal
+        }
+
+        public var description: String { (ordinal.map(String.init) ?? "") + weekday.rawValue }
+    }
+
+    public var frequency: Frequency
+    public var interval: Int = 1
+    public var count: Int?
+    public var until: DateTimeValue?
+    public var bySecond: [Int] = []
+    public var byMinute: [Int] = []
+    public var byHour: [Int] = []
+    public var byDay: [WeekdayNumber] = []
+    public var byMonthDay: [Int] = []
+    public var byYearDay: [Int] = []
+    public var byWeekNo: [Int] = []
+    public var byMonth: [Int] = []
+    public var bySetPos: [Int] = []
+    public var weekStart: Weekday = .monday
+    /// Whether WKST was written explicitly (kept so serialization does not add it).
+    public var hasExplicitWeekStart = false
+    /// Parts not modelled, in their original order, e.g. `("RSCALE", "GREGORIAN")`.
+    public var otherParts: [(name: String, value: String)] = []
+
+    public init(frequency: Frequency) { self.frequency = frequency }
+
+    /// Whether the rule uses RFC 7529 RSCALE with a non-Gregorian calendar.
+    public var usesNonGregorianScale: Bool {
+        otherParts.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
+    }
+
+    /// Parses a RECUR value such as `FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20261231T000000Z`.
+    /// - Parameter tzid: the zone of DTSTART, used for an UNTIL written without `Z` (a common error).
+    /// - Throws: `RecurrenceRuleError` naming the offending part.
+    public init(parsing text: String, tzid: String? = nil) throws {
+        var freq: Frequency?
+        var rule = RecurrenceRule(frequency: .daily)
+        var seen = Set<String>()
+        for rawPart in text.split(separator: ";", omittingEmptySubsequences: true) {
+            let kv = rawPart.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard kv.count == 2 else { throw RecurrenceRuleError("'\(rawPart)' is not NAME=VALUE") }
+            let name = kv[0].trimmingSpaces.uppercased()
+            let value = kv[1].trimmingSpaces
+            guard seen.insert(name).inserted else { throw RecurrenceRuleError("\(name) appears twice") }
+            switch name {
+            case "FREQ":
+                guard let f = Frequency(rawValue: value.uppercased()) else { throw RecurrenceRuleError("FREQ=\(value) is not a frequency") }
+                freq = f
+            case "INTERVAL":
+                guard let n = Int(value), n >= 1 else { throw RecurrenceRuleError("INTERVAL=\(value) must be a positive integer") }
+                rule.interval = n
+            case "COUNT":
+                guard let n = Int(value), n >= 1 else { throw RecurrenceRuleError("COUNT=\(value) must be a positive integer") }
+                rule.count = n
+            case "UNTIL":
+                guard let u = DateTimeValue(parsing: value, tzid: nil) else { throw RecurrenceRuleError("UNTIL=\(value) is not a date or date-time") }
+                if u.form == .floating, let tzid { rule.until = DateTimeValue(u.local, form: .zoned(tzid: tzid)) } else { rule.until = u }
+            case "BYSECOND": rule.bySecond = try Self.numbers(value, name, 0...60, allowNegative: false)
+            case "BYMINUTE": rule.byMinute = try Self.numbers(value, name, 0...59, allowNegative: false)
+            case "BYHOUR": rule.byHour = try Self.numbers(value, name, 0...23, allowNegative: false)
+            case "BYMONTHDAY": rule.byMonthDay = try Self.numbers(value, name, 1...31, allowNegative: true)
+            case "BYYEARDAY": rule.byYearDay = try Self.numbers(value, name, 1...366, allowNegative: true)
+            case "BYWEEKNO": rule.byWeekNo = try Self.numbers(value, name, 1...53, allowNegative: true)
+            case "BYMONTH": rule.byMonth = try Self.numbers(value, name, 1...12, allowNegative: false)
+            case "BYSETPOS": rule.bySetPos = try Self.numbers(value, name, 1...366, allowNegative: true)
+            case "BYDAY": rule.byDay = try Self.weekdays(value)
+            case "WKST":
+                guard let w = Weekday(rawValue: value.uppercased()) else { throw RecurrenceRuleError("WKST=\(value) is not a weekday") }
+                rule.weekStart = w
+                rule.hasExplicitWeekStart = true
+            default:
+                rule.otherParts.append((name, value))
+            }
+        }
+        guard let freq else { throw RecurrenceRuleError("FREQ is missing") }
+        rule.frequency = freq
+        if rule.count != nil && rule.until != nil { throw RecurrenceRuleError("COUNT and UNTIL must not both be given") }
+        self = rule
+    }
+
+    /// Combinations RFC 5545 §3.3.10 forbids but that real files contain. They parse (an
+    /// expander still gives them a meaning, as other implementations do) and lint reports them.
+    public var rfcViolations: [String] {
+        var problems: [String] = []
+        let f = frequency
+        if byDay.contains(where: { $0.ordinal != nil }) && !(f == .monthly || f == .yearly) {
+            problems.append("BYDAY with a number is only valid with FREQ=MONTHLY or YEARLY")
+        }
+        if f == .yearly && !byWeekNo.isEmpty && byDay.contains(where: { $0.ordinal != nil }) {
+            problems.append("BYDAY with a number is not valid together with BYWEEKNO")
+        }
+        if !byWeekNo.isEmpty && f != .yearly { problems.append("BYWEEKNO is only valid with FREQ=YEARLY") }
+        if !byYearDay.isEmpty && [.daily, .weekly, .monthly].contains(f) {
+            problems.append("BYYEARDAY is not valid with FREQ=\(f.rawValue)")
+        }
+        if !byMonthDay.isEmpty && f == .weekly { problems.append("BYMONTHDAY is not valid with FREQ=WEEKLY") }
+        return problems
+    }
+
+    private static func numbers(_ text: String, _ name: String, _ range: ClosedRange<Int>, allowNegative: Bool) throws -> [Int] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let s = item.trimmingSpaces
+            guard let n = Int(s.hasPrefix("+") ? String(s.dropFirst()) : s),
+                  range.contains(abs(n)), allowNegative || n >= 0 else {
+                throw RecurrenceRuleError("\(name)=\(text): '\(item)' is out of range \(allowNegative ? "±" : "")\(range.lowerBound)...\(range.upperBound)")
+            }
+            return n
+        }
+    }
+
+    private static func weekdays(_ text: String) throws -> [WeekdayNumber] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let s = item.trimmingSpaces.uppercased()
+            guard s.count >= 2, let day = Weekday(rawValue: String(s.suffix(2))) else {
+                throw RecurrenceRuleError("BYDAY: '\(item)' is not a weekday")
+            }
+            let number = String(s.dropLast(2))
+            if number.isEmpty { return WeekdayNumber(day) }
+            guard let n = Int(number.hasPrefix("+") ? String(number.dropFirst()) : number), (1...53).contains(abs(n)) else {
+                throw RecurrenceRuleError("BYDAY: '\(item)' has an ordinal out of range ±1...53")
+            }
+            return WeekdayNumber(day, ordinal: n)
+        }
+    }
+
+    /// The canonical text: FREQ first, then the other parts in RFC 5545's order.
+    public var description: String {
+        var parts = ["FREQ=\(frequency.rawValue)"]
+        if let until { parts.append("UNTIL=\(until)") }
+        if let count { parts.append("COUNT=\(count)") }
+        if interval != 1 { parts.append("INTERVAL=\(interval)") }
+        func list(_ name: String, _ values: [Int]) {
+            if !values.isEmpty { parts.append(name + "=" + values.map(String.init).joined(separator: ",")) }
+        }
+        list("BYSECOND", bySecond)
+        list("BYMINUTE", byMinute)
+        list("BYHOUR", byHour)
+        if !byDay.isEmpty { parts.append("BYDAY=" + byDay.map(\.description).joined(separator: ",")) }
+        list("BYMONTHDAY", byMonthDay)
+        list("BYYEARDAY", byYearDay)
+        list("BYWEEKNO", byWeekNo)
+        list("BYMONTH", byMonth)
+        list("BYSETPOS", bySetPos)
+        if hasExplicitWeekStart || weekStart != .monday { parts.append("WKST=\(weekStart.rawValue)") }
+        for p in otherParts { parts.append("\(p.name)=\(p.value)") }
+        return parts.joined(separator: ";")
+    }
+
+    public static func == (a: RecurrenceRule, b: RecurrenceRule) -> Bool { a.description == b.description }
+    public func hash(into h: inout Hasher) { h.combine(description) }
+}
+
+/// Why a RECUR value was refused.
+public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "invalid RRULE: \(message)" }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}
