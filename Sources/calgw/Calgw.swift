@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `calgw` command: keeps a vdir in two-way sync with a CalDAV server.
 @main
@@ -7,6 +8,34 @@ struct Calgw: AsyncParsableCommand {
         commandName: "calgw",
         abstract: "Keep a directory of .ics files in two-way sync with a CalDAV server.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [
+            FmtCommand.self,
+            LintCommand.self,
+        ]
     )
+
+    /// Runs the command and owns the exit codes of CLI.md: 2 for usage errors (not
+    /// ArgumentParser's 64), and the codes calgw's own errors carry.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            Terminal.reportError(error.message, hint: error.hint)
+            Foundation.exit(error.status.rawValue)
+        } catch let error as ExitWithStatus {
+            Foundation.exit(error.status.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Self.exit(withError: error)  // --help, --version
+            }
+            Terminal.err(fullMessage(for: error))
+            Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.failure.rawValue)
+        }
+    }
 }

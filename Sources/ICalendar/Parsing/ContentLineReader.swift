@@ -37,6 +37,12 @@ enum ContentLineReader {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
             }
             let paramName = upperName(UnsafeBufferPointer(rebasing: line[nameStart..<i]), &lower)
+            if paramName.isEmpty && line[i] != UInt8(ascii: "=") {
+                // An empty parameter (`DTSTART;;VALUE=…`): kept, so the line is written back as it was.
+                warnings.append(ParseWarning(line: lineNumber, message: "\(name) has an empty parameter"))
+                parameters.append(Parameter(name: "", values: []))
+                continue
+            }
             var values: [String] = []
             if line[i] == UInt8(ascii: "=") {
                 i += 1
@@ -52,8 +58,25 @@ enum ContentLineReader {
                         i = j + 1
                     } else {
                         let valueStart = i
-                        while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
-                        values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<i]), &latin1))
+                        var unescaped: [UInt8]? = nil
+                        while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") {
+                            // Outlook-style `\;` `\,` `\:` in an unquoted value: the producer meant the character.
+                            if line[i] == UInt8(ascii: "\\"), i + 1 < n,
+                               line[i + 1] == UInt8(ascii: ";") || line[i + 1] == UInt8(ascii: ",") || line[i + 1] == UInt8(ascii: ":") {
+                                if unescaped == nil { unescaped = Array(line[valueStart..<i]) }
+                                unescaped!.append(line[i + 1])
+                                i += 2
+                                continue
+                            }
+                            unescaped?.append(line[i])
+                            i += 1
+                        }
+                        if let unescaped {
+                            warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) escapes with a backslash; it should be quoted"))
+                            values.append(unescaped.withUnsafeBufferPointer { decodeParameterValue($0, &latin1) })
+                        } else {
+                            values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<i]), &latin1))
+                        }
                     }
                     if i < n && line[i] == UInt8(ascii: ",") { i += 1; continue }
                     break
@@ -141,6 +164,6 @@ enum ContentLineReader {
     static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
         var dummy = false
         let s = decode(UnsafeBufferPointer(rebasing: line[0..<min(line.count, 40)]), &dummy)
-        return "'" + s + (line.count > 40 ? "…" : "") + "'"
+        return "'" + printable(s) + (line.count > 40 ? "…" : "") + "'"
     }
 }

@@ -124,6 +124,9 @@ struct TreeBuilder {
             }
             let name = parsed.property.value.trimmingCharacters(in: " ").uppercased()
             guard !name.isEmpty else { throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name") }
+            guard name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN:\(printable(name)) is not a component name")
+            }
             var component = Component(name: name)
             component.line = lineNumber
             stack.append(component)
@@ -163,4 +166,13 @@ struct TreeBuilder {
         }
         return ParsedCalendar(components: roots, warnings: warnings)
     }
+}
+
+/// Control characters shown as escapes, so an error message never carries raw NULs or ESCs.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
 }

@@ -64,6 +64,7 @@ public struct ICalendarSerializer: Sendable {
         line.append(contentsOf: p.name.utf8)
         for param in p.parameters {
             line.append(UInt8(ascii: ";"))
+            if param.name.isEmpty && param.values.isEmpty { continue }  // an empty parameter, as read
             line.append(contentsOf: param.name.utf8)
             line.append(UInt8(ascii: "="))
             let quoteAlways = ParameterQuoting.alwaysQuoted.contains(param.name)

@@ -1,0 +1,144 @@
+/// A typed, read-only view of a VEVENT (or VTODO / VJOURNAL) with the fields of calgw's event
+/// model. The component stays the source of truth: edits are made on the `Component`, and this
+/// view is rebuilt from it, so nothing the model leaves out is ever lost.
+public struct Event: Hashable, Sendable {
+    public var uid: String?
+    public var summary: String?
+    public var description: String?
+    public var location: String?
+    /// DTSTART.
+    public var start: DateTimeValue?
+    /// DTEND (or DUE for a VTODO).
+    public var end: DateTimeValue?
+    /// DURATION, when given instead of an end.
+    public var duration: ICalDuration?
+    /// RRULEs (several are deprecated but seen); rules that do not parse are left out here and
+    /// reported by lint.
+    public var recurrenceRules: [RecurrenceRule]
+    /// RDATEs: DATE / DATE-TIME values and PERIODs.
+    public var recurrenceDates: [RecurrenceDate]
+    /// EXDATEs.
+    public var exceptionDates: [DateTimeValue]
+    /// RECURRENCE-ID of an override.
+    public var recurrenceID: DateTimeValue?
+    /// Whether RECURRENCE-ID has RANGE=THISANDFUTURE.
+    public var appliesToFuture: Bool
+    public var status: String?
+    public var sequence: Int
+    public var created: DateTimeValue?
+    public var lastModified: DateTimeValue?
+    public var timestamp: DateTimeValue?
+    public var organizer: CalendarUser?
+    public var attendees: [CalendarUser]
+    public var alarms: [Alarm]
+    public var categories: [String]
+    public var url: String?
+
+    /// The view of `component`.
+    public init(_ component: Component) {
+        let c = component
+        uid = c["UID"]?.text
+        summary = c["SUMMARY"]?.text
+        description = c["DESCRIPTION"]?.text
+        location = c["LOCATION"]?.text
+        start = c["DTSTART"]?.dateTime
+        end = (c["DTEND"] ?? c["DUE"])?.dateTime
+        duration = c["DURATION"]?.duration
+        let tzid = start?.tzid
+        recurrenceRules = c.properties(named: "RRULE").compactMap { try? $0.recurrenceRule(tzid: tzid) }
+        recurrenceDates = c.properties(named: "RDATE").flatMap { p -> [RecurrenceDate] in
+            p[parameter: "VALUE"]?.uppercased() == "PERIOD" ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
+        }
+        exceptionDates = c.properties(named: "EXDATE").flatMap(\.dateTimes)
+        recurrenceID = c["RECURRENCE-ID"]?.dateTime
+        appliesToFuture = c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE"
+        status = c["STATUS"]?.text.uppercased()
+        sequence = c["SEQUENCE"]?.integer ?? 0
+        created = c["CREATED"]?.dateTime
+        lastModified = c["LAST-MODIFIED"]?.dateTime
+        timestamp = c["DTSTAMP"]?.dateTime
+        organizer = c["ORGANIZER"].map(CalendarUser.init)
+        attendees = c.properties(named: "ATTENDEE").map(CalendarUser.init)
+        alarms = c.components(named: "VALARM").map(Alarm.init)
+        categories = c.properties(named: "CATEGORIES").flatMap(\.textList)
+        url = c["URL"]?.value
+    }
+
+    /// An all-day event: DTSTART is a DATE.
+    public var isAllDay: Bool { start?.isDate ?? false }
+
+    /// The TZID of DTSTART, if zoned.
+    public var timeZoneID: String? { start?.tzid }
+
+    /// Whether the event recurs (has an RRULE or RDATE).
+    public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+}
+
+/// One RDATE entry.
+public enum RecurrenceDate: Hashable, Sendable {
+    case dateTime(DateTimeValue)
+    case period(Period)
+
+    /// The start of the occurrence it adds.
+    public var start: DateTimeValue {
+        switch self {
+        case .dateTime(let d): return d
+        case .period(let p): return p.start
+        }
+    }
+}
+
+/// An ORGANIZER or ATTENDEE.
+public struct CalendarUser: Hashable, Sendable {
+    /// The CAL-ADDRESS, usually `mailto:…`.
+    public var address: String
+    public var commonName: String?
+    public var role: String?
+    public var participationStatus: String?
+    public var rsvp: Bool
+
+    public init(_ property: Property) {
+        address = property.value
+        commonName = property[parameter: "CN"]
+        role = property[parameter: "ROLE"]
+        participationStatus = property[parameter: "PARTSTAT"]
+        rsvp = property[parameter: "RSVP"]?.uppercased() == "TRUE"
+    }
+
+    /// The address without a `mailto:` scheme, lower-cased, for comparing people.
+    public var normalizedAddress: String {
+        var a = address.trimmingCharacters(in: " ")
+        if a.lowercased().hasPrefix("mailto:") { a = String(a.dropFirst(7)) }
+        return a.lowercased()
+    }
+}
+
+/// A VALARM.
+public struct Alarm: Hashable, Sendable {
+    public enum Trigger: Hashable, Sendable {
+        /// Relative to the start (or the end, when `fromEnd`).
+        case relative(ICalDuration, fromEnd: Bool)
+        case absolute(DateTimeValue)
+    }
+
+    public var action: String?
+    public var trigger: Trigger?
+    public var description: String?
+
+    public init(_ component: Component) {
+        action = component["ACTION"]?.text.uppercased()
+        description = component["DESCRIPTION"]?.text
+        if let t = component["TRIGGER"] {
+            if t[parameter: "VALUE"]?.uppercased() == "DATE-TIME", let d = t.dateTime {
+                trigger = .absolute(d)
+            } else if let d = t.duration {
+                trigger = .relative(d, fromEnd: t[parameter: "RELATED"]?.uppercased() == "END")
+            }
+        }
+    }
+}
+
+extension Component {
+    /// The typed event view of this component.
+    public var event: Event { Event(self) }
+}

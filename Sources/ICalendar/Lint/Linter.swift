@@ -1,0 +1,61 @@
+import Foundation
+
+/// Checks calendar data against RFC 5545 (and what calgw needs to sync it) and reports each
+/// problem at its line. Structure that cannot be parsed is one error; everything else is
+/// collected, so one run shows every problem in a file.
+public struct Linter: Sendable {
+    public init() {}
+
+    /// The problems in `data`, sorted by line.
+    public func lint(_ data: Data) -> [LintProblem] {
+        var problems = RawTextChecks.problems(in: data)
+        let parsed: ParsedCalendar
+        do {
+            parsed = try ICalendarParser().parse(data)
+        } catch let error as ICalendarSyntaxError {
+            return [LintProblem(line: error.line, severity: .error, message: error.reason)] + problems
+        } catch {
+            return [LintProblem(line: 0, severity: .error, message: "\(error)")]
+        }
+        problems += parsed.warnings.map { LintProblem(line: $0.line, severity: .warning, message: $0.message) }
+        if parsed.components.isEmpty {
+            problems.append(LintProblem(line: 0, severity: .error, message: "no calendar data (expected BEGIN:VCALENDAR)"))
+        }
+        for root in parsed.components {
+            if root.name != "VCALENDAR" {
+                problems.append(LintProblem(line: root.line, severity: .warning, message: "top-level \(root.name) is not inside a VCALENDAR"))
+            }
+            let resolver = TimeZoneResolver(calendar: root)
+            ComponentRules(resolver: resolver).check(root, into: &problems)
+        }
+        return problems.sorted { ($0.line, $1.severity) < ($1.line, $0.severity) }
+    }
+}
+
+/// Checks on the bytes as written: line ends and line length (RFC 5545 §3.1).
+enum RawTextChecks {
+    static func problems(in data: Data) -> [LintProblem] {
+        var problems: [LintProblem] = []
+        var line = 1, length = 0
+        var reportedLF = false, reportedLong = false
+        var previous: UInt8 = 0
+        for byte in data {
+            if byte == 0x0A {
+                if previous != 0x0D && !reportedLF {
+                    problems.append(LintProblem(line: line, severity: .warning, message: "line ends with LF instead of CRLF (calgw fmt fixes this)"))
+                    reportedLF = true
+                }
+                line += 1
+                length = 0
+            } else if byte != 0x0D {
+                length += 1
+                if length == 76 && !reportedLong {
+                    problems.append(LintProblem(line: line, severity: .warning, message: "line longer than 75 octets is not folded (calgw fmt fixes this)"))
+                    reportedLong = true
+                }
+            }
+            previous = byte
+        }
+        return problems
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import ICalendar
+
+/// `calgw lint FILE...`: report what is invalid in .ics files.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Report what is invalid in .ics files, one file:line: problem per line.",
+        discussion: """
+            Errors are what cannot be used as written (broken structure, an invalid RRULE, DTEND \
+            before DTSTART); warnings are what calgw tolerates (LF line ends, a missing DTSTAMP). \
+            Exits 1 when any file has an error.
+
+            Examples:
+              calgw lint ~/calendars/personal/*.ics
+              calgw lint --json event.ics | jq '.[] | select(.severity == "error")'
+            """
+    )
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Report only errors, not warnings.")
+    var errorsOnly = false
+
+    @Argument(help: "The .ics files.", completion: .file(extensions: ["ics"]))
+    var files: [String]
+
+    struct Problem: Encodable {
+        var file: String
+        var line: Int
+        var severity: String
+        var message: String
+    }
+
+    func run() throws {
+        var all: [Problem] = []
+        for path in files {
+            let problems: [LintProblem]
+            do {
+                problems = Linter().lint(try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                all.append(Problem(file: path, line: 0, severity: "error", message: "cannot read the file: \(error.localizedDescription)"))
+                continue
+            }
+            for p in problems where !(errorsOnly && p.severity == .warning) {
+                all.append(Problem(file: path, line: p.line, severity: p.severity.rawValue, message: p.message))
+            }
+        }
+        if output.json {
+            try Terminal.printJSON(all)
+        } else {
+            for p in all where !(output.quiet && p.severity == "warning") {
+                Terminal.out("\(p.file):\(p.line): \(p.severity): \(p.message)")
+            }
+        }
+        if all.contains(where: { $0.severity == "error" }) { throw ExitWithStatus(status: .failure) }
+    }
+}
