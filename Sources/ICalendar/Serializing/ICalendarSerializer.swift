@@ -114,7 +114,8 @@ enum ParameterQuoting {
         var needsCaret = false
         for b in value.utf8 {
             switch b {
-            case UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: ","): needsQuotes = true
+            // A backslash is quoted too: unquoted, `\;` would be read back as Outlook's escape.
+            case UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\\"): needsQuotes = true
             case UInt8(ascii: "^"), UInt8(ascii: "\""), 0x0A: needsCaret = true
             default: break
             }

@@ -48,6 +48,7 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
         var inTime = false
         var number: Int? = nil
         var sawUnit = false
+        var sawTimeUnit = false
         for c in chars {
             if let d = c.wholeNumberValue, c.isASCII {
                 let (v, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
@@ -67,8 +68,9 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
             }
             number = nil
             sawUnit = true
+            sawTimeUnit = sawTimeUnit || inTime
         }
-        guard number == nil, sawUnit else { return nil }
+        guard number == nil, sawUnit, !inTime || sawTimeUnit else { return nil }
         self = result
     }
 

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import ICalendar
+
+@Suite struct LintTests {
+    func lint(_ body: String) -> [LintProblem] {
+        Linter().lint(Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + body + "END:VCALENDAR\r\n").utf8))
+    }
+
+    func errors(_ body: String) -> [String] { lint(body).filter { $0.severity == .error }.map(\.message) }
+
+    @Test func aCleanEventHasNoProblems() {
+        #expect(lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n").isEmpty)
+    }
+
+    @Test func reportsEachErrorAtItsLine() {
+        let problems = lint("BEGIN:VEVENT\r\nDTSTART:20260101T100000Z\r\nDTEND:20260101T090000Z\r\nRRULE:FREQ=OFTEN\r\nDTSTAMP:yesterday\r\nEND:VEVENT\r\n")
+        let errors = problems.filter { $0.severity == .error }
+        #expect(errors.contains { $0.line == 4 && $0.message.contains("has no UID") })
+        #expect(errors.contains { $0.line == 6 && $0.message.contains("before DTSTART") })
+        #expect(errors.contains { $0.line == 7 && $0.message.contains("FREQ=OFTEN") })
+        #expect(errors.contains { $0.line == 8 && $0.message.contains("not a valid DATE-TIME") })
+    }
+
+    @Test func structuralErrorsComeWithTheirLine() {
+        let problems = Linter().lint(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+        #expect(problems.first { $0.severity == .error }?.line == 3)
+    }
+
+    @Test func mixedDateFormsAndBothEndAndDurationAreErrors() {
+        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260101\r\nDTEND:20260102T000000Z\r\nEND:VEVENT\r\n").contains { $0.contains("DTSTART is a DATE") })
+        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260102T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n").contains { $0.contains("both DTEND and DURATION") })
+    }
+
+    @Test func unknownTimeZonesAreErrorsButWindowsNamesAreNot() {
+        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n").contains { $0.contains("Mars/Olympus") })
+        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=W. Europe Standard Time:20260101T100000\r\nEND:VEVENT\r\n").isEmpty)
+    }
+
+    @Test func toleratedThingsAreWarnings() {
+        let problems = Linter().lint(Data("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260101\nSUMMARY:a\nSUMMARY:b\nEND:VEVENT\nEND:VCALENDAR\n".utf8))
+        #expect(problems.allSatisfy { $0.severity == .warning })
+        let messages = problems.map(\.message).joined(separator: "\n")
+        for expected in ["LF instead of CRLF", "no PRODID", "no DTSTAMP", "DATE without VALUE=DATE", "SUMMARY appears more than once"] {
+            #expect(messages.contains(expected), "missing: \(expected)")
+        }
+    }
+}
+
+@Suite struct EventViewTests {
+    @Test func readsTheEventModelsFields() throws {
+        let text = """
+            BEGIN:VEVENT\r
+            UID:ev-1@example.com\r
+            SUMMARY:Team\\, weekly\r
+            DESCRIPTION:Line one\\nLine two\r
+            LOCATION:Room 1\r
+            DTSTART;TZID=Europe/Berlin:20260329T100000\r
+            DURATION:PT1H30M\r
+            RRULE:FREQ=WEEKLY;BYDAY=SU\r
+            RDATE;VALUE=PERIOD:20260401T100000Z/PT1H\r
+            EXDATE;TZID=Europe/Berlin:20260405T100000,20260412T100000\r
+            STATUS:confirmed\r
+            SEQUENCE:3\r
+            LAST-MODIFIED:20260301T000000Z\r
+            DTSTAMP:20260301T000000Z\r
+            ORGANIZER;CN=Ann:mailto:ann@example.com\r
+            ATTENDEE;CN=Bob;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:Bob@Example.com\r
+            CATEGORIES:work,weekly\r
+            URL:https://example.com/e\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            TRIGGER;RELATED=END:-PT15M\r
+            END:VALARM\r
+            END:VEVENT\r
+
+            """
+        let event = try #require(try ICalendarParser().parse(text).calendar).event
+        #expect(event.uid == "ev-1@example.com" && event.summary == "Team, weekly")
+        #expect(event.description == "Line one\nLine two" && event.location == "Room 1")
+        #expect(event.timeZoneID == "Europe/Berlin" && !event.isAllDay && event.isRecurring)
+        #expect(event.duration == ICalDuration(hours: 1, minutes: 30))
+        #expect(event.recurrenceRules.first?.byDay == [.init(.sunday)])
+        #expect(event.recurrenceDates.count == 1 && event.exceptionDates.count == 2)
+        #expect(event.exceptionDates.allSatisfy { $0.tzid == "Europe/Berlin" })
+        #expect(event.status == "CONFIRMED" && event.sequence == 3)
+        #expect(event.organizer?.commonName == "Ann")
+        #expect(event.attendees.first?.normalizedAddress == "bob@example.com" && event.attendees.first?.rsvp == true)
+        #expect(event.categories == ["work", "weekly"] && event.url == "https://example.com/e")
+        #expect(event.alarms.first?.trigger == .relative(ICalDuration(isNegative: true, minutes: 15), fromEnd: true))
+    }
+}
