@@ -49,5 +49,6 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalgwTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport"]),
     ]
 )

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct FmtCommandTests {
+    let sloppy = "BEGIN:VCALENDAR\nversion:2.0\nBEGIN:VEVENT\nUID:1\nSUMMARY:Lunch, then a walk along the river that is long enough to need folding at 75\nEND:VEVENT\nEND:VCALENDAR\n"
+
+    @Test func rewritesInCanonicalFormAndIsIdempotent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("a.ics")
+        try Data(sloppy.utf8).write(to: file)
+        let first = try CalgwBinary.run(["fmt", file.path])
+        #expect(first.status == 0, "\(first.stderrText)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(text.contains("SUMMARY:Lunch\\, then"))
+        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+        let check = try CalgwBinary.run(["fmt", "--check", file.path])
+        #expect(check.status == 0 && check.stdoutText.isEmpty)
+    }
+
+    @Test func checkReportsAndChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("a.ics")
+        try Data(sloppy.utf8).write(to: file)
+        let result = try CalgwBinary.run(["fmt", "--check", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdoutText == file.path + "\n")
+        #expect(try Data(contentsOf: file) == Data(sloppy.utf8))
+    }
+
+    @Test func neverRewritesAFileItCannotParse() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let broken = folder.file("broken.ics"), good = folder.file("good.ics")
+        let brokenText = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY\r\nEND:VEVENT\r\n"
+        try Data(brokenText.utf8).write(to: broken)
+        try Data(sloppy.utf8).write(to: good)
+        let result = try CalgwBinary.run(["fmt", broken.path, good.path])
+        #expect(result.status == 1)
+        #expect(result.stderrText.contains("broken.ics: line 3"))
+        #expect(try Data(contentsOf: broken) == Data(brokenText.utf8))
+        #expect(try Data(contentsOf: good) != Data(sloppy.utf8), "the good file is still formatted")
+    }
+
+    @Test func keepsTheFilesPermissions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("private.ics")
+        try Data(sloppy.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        #expect(try CalgwBinary.run(["fmt", file.path]).status == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(leftovers == ["private.ics"])
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        #expect(try CalgwBinary.run(["fmt"]).status == 2)
+        #expect(try CalgwBinary.run(["no-such-command"]).status == 2)
+        #expect(try CalgwBinary.run(["--version"]).status == 0)
+    }
+}
+
+@Suite struct LintCommandTests {
+    @Test func printsFileLineProblemAndExits1OnErrors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("e.ics")
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260102T100000Z\r\nDTEND:20260102T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8).write(to: file)
+        let result = try CalgwBinary.run(["lint", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdoutText == "\(file.path):8: error: DTEND 20260102T090000Z is before DTSTART 20260102T100000Z\n")
+    }
+
+    @Test func jsonAndWarningsOnlyExit0() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("w.ics")
+        try Data("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260102T100000Z\nEND:VEVENT\nEND:VCALENDAR\n".utf8).write(to: file)
+        let result = try CalgwBinary.run(["lint", "--json", file.path])
+        #expect(result.status == 0)
+        let problems = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
+        #expect(problems?.isEmpty == false)
+        #expect(problems?.allSatisfy { $0["severity"] as? String == "warning" && $0["file"] as? String == file.path } == true)
+    }
+
+    @Test func theCorpusLintsWithoutCrashingAndBrokenFilesAreErrors() throws {
+        let files = CorpusFiles.icsFiles()
+        #expect(files.count > 100)
+        let result = try CalgwBinary.run(["lint", "--json"] + files.map(\.path))
+        #expect(result.status == 1)
+        let problems = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        let errored = Set(problems.filter { $0["severity"] as? String == "error" }.compactMap { $0["file"] as? String })
+        #expect(errored.contains { $0.hasSuffix("big_bad_calendar.ics") })
+        #expect(errored.contains { $0.hasSuffix("timezone_same_start_and_offset.ics") })
+    }
+}
