@@ -5,25 +5,61 @@
 public struct Canonicalizer: Sendable {
     public init() {}
 
+    /// A canonical copy of `component`.
     public func canonicalize(_ component: Component) -> Component {
         var c = component
-        c.properties = c.properties.map(canonicalize)
-        c.components = c.components.map(canonicalize)
+        canonicalize(&c)
         return c
     }
 
-    func canonicalize(_ property: Property) -> Property {
-        guard property[parameter: "VALUE"] == nil || property.valueType == .text,
-              ValueType.defaultType(forProperty: property.name) == .text else { return property }
-        var p = property
-        switch p.name {
-        case "CATEGORIES", "RESOURCES":
-            p.value = TextValue.joinList(TextValue.splitList(p.value))
-        case "REQUEST-STATUS", "GEO":
-            return property  // structured values with meaningful separators
-        default:
-            p.value = TextValue.escape(TextValue.unescape(p.value))
+    /// Canonicalizes in place, touching only what changes (the tree is not copied).
+    public func canonicalize(_ component: inout Component) {
+        for i in component.properties.indices {
+            if let changed = canonicalValue(of: component.properties[i]) {
+                component.properties[i].value = changed
+            }
         }
-        return p
+        for i in component.components.indices { canonicalize(&component.components[i]) }
+    }
+
+    /// The canonical value when it differs from the property's value, else nil.
+    func canonicalValue(of property: Property) -> String? {
+        guard ValueType.defaultType(forProperty: property.name) == .text,
+              property[parameter: "VALUE"].map({ $0.uppercased() == "TEXT" }) ?? true else { return nil }
+        switch property.name {
+        case "REQUEST-STATUS", "GEO":
+            return nil  // structured values with meaningful separators
+        case "CATEGORIES", "RESOURCES":
+            guard !Self.isCanonicalText(property.value, commasAreSeparators: true) else { return nil }
+            let canonical = TextValue.joinList(TextValue.splitList(property.value))
+            return canonical == property.value ? nil : canonical
+        default:
+            guard !Self.isCanonicalText(property.value, commasAreSeparators: false) else { return nil }
+            let canonical = TextValue.escape(TextValue.unescape(property.value))
+            return canonical == property.value ? nil : canonical
+        }
+    }
+
+    /// A fast byte-level test: every `;` (and `,`, unless it separates list items) is escaped,
+    /// and every escape is one RFC 5545 defines, with `\n` in lower case.
+    static func isCanonicalText(_ value: String, commasAreSeparators: Bool) -> Bool {
+        var escaping = false
+        for b in value.utf8 {
+            if escaping {
+                switch b {
+                case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "n"): escaping = false
+                default: return false
+                }
+            } else {
+                switch b {
+                case UInt8(ascii: "\\"): escaping = true
+                case UInt8(ascii: ";"): return false
+                case UInt8(ascii: ","): if !commasAreSeparators { return false }
+                case 0x0D, 0x0A: return false
+                default: break
+                }
+            }
+        }
+        return !escaping
     }
 }

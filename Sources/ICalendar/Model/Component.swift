@@ -11,26 +11,26 @@ public struct Component: Hashable, Sendable {
     public var line: Int = 0
 
     public init(name: String, properties: [Property] = [], components: [Component] = []) {
-        self.name = name.uppercased()
+        self.name = name.asciiUppercased
         self.properties = properties
         self.components = components
     }
 
     /// The first property with this name.
     public subscript(name: String) -> Property? {
-        let key = name.uppercased()
+        let key = name.asciiUppercased
         return properties.first { $0.name == key }
     }
 
     /// Every property with this name, in order.
     public func properties(named name: String) -> [Property] {
-        let key = name.uppercased()
+        let key = name.asciiUppercased
         return properties.filter { $0.name == key }
     }
 
     /// Sub-components with this name, in order.
     public func components(named name: String) -> [Component] {
-        let key = name.uppercased()
+        let key = name.asciiUppercased
         return components.filter { $0.name == key }
     }
 
@@ -51,7 +51,7 @@ public struct Component: Hashable, Sendable {
 
     /// Removes every property with this name.
     public mutating func remove(_ name: String) {
-        let key = name.uppercased()
+        let key = name.asciiUppercased
         properties.removeAll { $0.name == key }
     }
 

@@ -9,7 +9,7 @@ public struct Parameter: Hashable, Sendable {
     public var values: [String]
 
     public init(name: String, values: [String]) {
-        self.name = name.uppercased()
+        self.name = name.asciiUppercased
         self.values = values
     }
 

@@ -5,8 +5,8 @@
 public struct Property: Hashable, Sendable {
     /// The upper-cased property name, e.g. `DTSTART`, `X-WR-CALNAME`.
     public var name: String
-    /// The parameters, in their original order.
-    public var parameters: [Parameter]
+    /// The parameters in canonical text form, as the serializer writes them (`""` when none).
+    public private(set) var parameterText: String
     /// The value as written, escapes intact.
     public var value: String
     /// The 1-based line in the source file where the property starts; 0 when not parsed from a
@@ -14,9 +14,22 @@ public struct Property: Hashable, Sendable {
     public var line: Int = 0
 
     public init(name: String, parameters: [Parameter] = [], value: String) {
-        self.name = name.uppercased()
-        self.parameters = parameters
+        self.name = name.asciiUppercased
+        self.parameterText = ParameterText.encode(parameters)
         self.value = value
+    }
+
+    /// The parser's initializer: the name is upper case already, the parameters encoded.
+    init(uppercasedName: String, parameterText: String, value: String) {
+        self.name = uppercasedName
+        self.parameterText = parameterText
+        self.value = value
+    }
+
+    /// The parameters, in their original order.
+    public var parameters: [Parameter] {
+        get { ParameterText.decode(parameterText) }
+        set { parameterText = ParameterText.encode(newValue) }
     }
 
     /// A property whose value is `text` encoded as TEXT.
@@ -36,19 +49,17 @@ public struct Property: Hashable, Sendable {
 
     /// The first value of the named parameter.
     public subscript(parameter name: String) -> String? {
-        let key = name.uppercased()
-        return parameters.first { $0.name == key }?.values.first
+        parameterValues(name).first
     }
 
     /// All values of the named parameter.
     public func parameterValues(_ name: String) -> [String] {
-        let key = name.uppercased()
-        return parameters.filter { $0.name == key }.flatMap(\.values)
+        ParameterText.values(of: name.asciiUppercased, in: parameterText)
     }
 
     /// Sets (or with nil, removes) a parameter, keeping its position when present.
     public mutating func setParameter(_ name: String, _ value: String?) {
-        let key = name.uppercased()
+        let key = name.asciiUppercased
         if let value {
             if let i = parameters.firstIndex(where: { $0.name == key }) {
                 var kept = parameters.enumerated().filter { $0.offset == i || $0.element.name != key }.map(\.element)
@@ -110,13 +121,13 @@ public struct Property: Hashable, Sendable {
     public var utcOffset: UTCOffset? { UTCOffset(parsing: value) }
 
     public static func == (a: Property, b: Property) -> Bool {
-        a.name == b.name && a.value == b.value && a.parameters == b.parameters
+        a.name == b.name && a.value == b.value && a.parameterText == b.parameterText
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(name)
         h.combine(value)
-        h.combine(parameters)
+        h.combine(parameterText)
     }
 }
 

@@ -102,7 +102,7 @@ enum ContentLineReader {
         }
         // Value: everything after the ':'.
         let value = decode(UnsafeBufferPointer(rebasing: line[(i + 1)..<n]), &latin1)
-        var property = Property(name: name, parameters: parameters, value: value)
+        var property = Property(uppercasedName: name, parameterText: ParameterText.encode(parameters), value: value)
         property.line = lineNumber
         return Result(property: property, hadLowercase: lower, usedLatin1: latin1, warnings: warnings)
     }
@@ -116,9 +116,10 @@ enum ContentLineReader {
             return decode(bytes, &dummy)
         }
         sawLower = true
-        let upper = bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-        var dummy = false
-        return upper.withUnsafeBufferPointer { decode($0, &dummy) }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (i, b) in bytes.enumerated() { buffer[i] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b }
+            return bytes.count
+        }
     }
 
     static func isValidName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -139,7 +140,7 @@ enum ContentLineReader {
     /// A parameter value with RFC 6868 caret escapes resolved (`^n`, `^^`, `^'`).
     static func decodeParameterValue(_ bytes: UnsafeBufferPointer<UInt8>, _ usedLatin1: inout Bool) -> String {
         let s = decode(bytes, &usedLatin1)
-        guard s.contains("^") else { return s }
+        guard bytes.contains(UInt8(ascii: "^")) else { return s }
         var out = ""
         var caret = false
         for c in s {

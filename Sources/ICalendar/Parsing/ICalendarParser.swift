@@ -30,59 +30,26 @@ public struct ICalendarParser: Sendable {
     /// Parses raw bytes.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ParsedCalendar {
         var builder = TreeBuilder(maximumDepth: maximumDepth)
-        var folded: [UInt8] = []
-        var pendingStart = 0, pendingEnd = 0, pendingLine = 0
-        var hasPending = false
-        var pendingIsFolded = false
-        var physicalLine = 0
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return try builder.finish(lastLine: 0) }
-        var i = 0
-        let n = bytes.count
-        if n >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { i = 3 }
+        var lines = LineAssembler()
+        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in try builder.consume(line: line, lineNumber: number) }
+        try lines.feed(bytes, emit: consume)
+        try lines.finish(emit: consume)
+        return try builder.finish(lastLine: lines.linesSeen)
+    }
 
-        func flush() throws {
-            guard hasPending else { return }
-            if pendingIsFolded {
-                try folded.withUnsafeBufferPointer { try builder.consume(line: $0, lineNumber: pendingLine) }
-            } else {
-                try builder.consume(line: UnsafeBufferPointer(start: base + pendingStart, count: pendingEnd - pendingStart),
-                                    lineNumber: pendingLine)
-            }
-            hasPending = false
+    /// Parses a file, reading it in chunks so that it is never in memory whole beside its tree.
+    /// - Throws: `ICalendarSyntaxError`, or the error of reading the file.
+    public func parse(contentsOf url: URL, chunkSize: Int = 1 << 20) throws -> ParsedCalendar {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var builder = TreeBuilder(maximumDepth: maximumDepth)
+        var lines = LineAssembler()
+        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in try builder.consume(line: line, lineNumber: number) }
+        while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
+            try chunk.withUnsafeBytes { try lines.feed($0.bindMemory(to: UInt8.self), emit: consume) }
         }
-
-        while i < n {
-            physicalLine += 1
-            let start = i
-            var end: Int
-            if let nl = memchr(base + i, 0x0A, n - i) {
-                end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
-                i = end + 1
-            } else {
-                end = n
-                i = n
-            }
-            if end > start && base[end - 1] == 0x0D { end -= 1 }
-            if end == start { continue }  // blank line
-            let first = base[start]
-            if (first == 0x20 || first == 0x09) && hasPending {
-                if !pendingIsFolded {
-                    folded.removeAll(keepingCapacity: true)
-                    folded.append(contentsOf: UnsafeBufferPointer(start: base + pendingStart, count: pendingEnd - pendingStart))
-                    pendingIsFolded = true
-                }
-                folded.append(contentsOf: UnsafeBufferPointer(start: base + start + 1, count: end - start - 1))
-                continue
-            }
-            try flush()
-            hasPending = true
-            pendingIsFolded = false
-            pendingStart = start
-            pendingEnd = end
-            pendingLine = physicalLine
-        }
-        try flush()
-        return try builder.finish(lastLine: physicalLine)
+        try lines.finish(emit: consume)
+        return try builder.finish(lastLine: lines.linesSeen)
     }
 }
 
@@ -90,6 +57,9 @@ public struct ICalendarParser: Sendable {
 struct TreeBuilder {
     let maximumDepth: Int
     var stack: [Component] = []
+    /// Properties of each open component, gathered here and moved into an array of exactly
+    /// the right size at END, so the tree carries no growth slack.
+    var pending: [[Property]] = []
     var roots: [Component] = []
     var warnings: [ParseWarning] = []
     var warnedLowercase = false
@@ -122,7 +92,7 @@ struct TreeBuilder {
             guard stack.count < maximumDepth else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "components nest deeper than \(maximumDepth) levels")
             }
-            let name = parsed.property.value.trimmingCharacters(in: " ").uppercased()
+            let name = parsed.property.value.trimmingCharacters(in: " ").asciiUppercased
             guard !name.isEmpty else { throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name") }
             guard name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN:\(printable(name)) is not a component name")
@@ -130,11 +100,15 @@ struct TreeBuilder {
             var component = Component(name: name)
             component.line = lineNumber
             stack.append(component)
+            if pending.count < stack.count { pending.append([]) }
         case "END":
-            let name = parsed.property.value.trimmingCharacters(in: " ").uppercased()
-            guard let open = stack.popLast() else {
+            let name = parsed.property.value.trimmingCharacters(in: " ").asciiUppercased
+            guard var open = stack.popLast() else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) without a matching BEGIN")
             }
+            let depth = stack.count
+            open.properties = Array(exactly: pending[depth])
+            pending[depth].removeAll(keepingCapacity: true)
             guard open.name == name else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
             }
@@ -154,7 +128,7 @@ struct TreeBuilder {
                 warnings.append(ParseWarning(line: lineNumber, message: "\(parsed.property.name) after END:\(roots[roots.count - 1].name) (kept inside it)"))
                 roots[roots.count - 1].properties.append(parsed.property)
             } else {
-                stack[stack.count - 1].properties.append(parsed.property)
+                pending[stack.count - 1].append(parsed.property)
             }
         }
     }
@@ -175,4 +149,14 @@ func printable(_ text: String) -> String {
         if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
     }
     return out
+}
+
+extension Array {
+    /// A copy whose capacity is its count.
+    init(exactly source: [Element]) {
+        self.init(unsafeUninitializedCapacity: source.count) { buffer, count in
+            source.withUnsafeBufferPointer { _ = buffer.initialize(from: $0) }
+            count = source.count
+        }
+    }
 }

@@ -18,8 +18,27 @@ public struct ICalendarSerializer: Sendable {
         out.reserveCapacity(components.reduce(0) { $0 + $1.estimatedSize })
         var line: [UInt8] = []
         line.reserveCapacity(256)
-        for c in components { write(c, into: &out, scratch: &line) }
+        for c in components { write(c, into: &out, scratch: &line, afterEachProperty: { _ in }) }
         return out
+    }
+
+    /// Writes the components in chunks of about `chunkSize` bytes to `sink`, so a large
+    /// calendar is never in memory twice (as a tree and as text).
+    public func serialize(_ components: [Component], chunkSize: Int = 1 << 20,
+                          to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        var out: [UInt8] = []
+        out.reserveCapacity(chunkSize + 4096)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        for c in components {
+            try write(c, into: &out, scratch: &line) { buffer in
+                if buffer.count >= chunkSize {
+                    try buffer.withUnsafeBufferPointer(sink)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !out.isEmpty { try out.withUnsafeBufferPointer(sink) }
     }
 
     /// One component as UTF-8 bytes.
@@ -33,7 +52,8 @@ public struct ICalendarSerializer: Sendable {
     /// The components as `Data`.
     public func data(_ components: [Component]) -> Data { Data(serialize(components)) }
 
-    private func write(_ component: Component, into out: inout [UInt8], scratch line: inout [UInt8]) {
+    private func write(_ component: Component, into out: inout [UInt8], scratch line: inout [UInt8],
+                       afterEachProperty drain: (inout [UInt8]) throws -> Void = { _ in }) rethrows {
         // Iterative, so a deep tree cannot overflow the stack.
         var stack: [(Component, Int)] = [(component, -1)]
         while let (c, n) = stack.popLast() {
@@ -43,7 +63,10 @@ public struct ICalendarSerializer: Sendable {
                 line.append(contentsOf: "BEGIN:".utf8)
                 line.append(contentsOf: c.name.utf8)
                 fold(line, into: &out)
-                for p in c.properties { writeProperty(p, into: &out, scratch: &line) }
+                for p in c.properties {
+                    writeProperty(p, into: &out, scratch: &line)
+                    try drain(&out)
+                }
                 next = 0
             }
             if next < c.components.count {
@@ -62,17 +85,7 @@ public struct ICalendarSerializer: Sendable {
     private func writeProperty(_ p: Property, into out: inout [UInt8], scratch line: inout [UInt8]) {
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: p.name.utf8)
-        for param in p.parameters {
-            line.append(UInt8(ascii: ";"))
-            if param.name.isEmpty && param.values.isEmpty { continue }  // an empty parameter, as read
-            line.append(contentsOf: param.name.utf8)
-            line.append(UInt8(ascii: "="))
-            let quoteAlways = ParameterQuoting.alwaysQuoted.contains(param.name)
-            for (k, v) in param.values.enumerated() {
-                if k > 0 { line.append(UInt8(ascii: ",")) }
-                ParameterQuoting.append(v, quoteAlways: quoteAlways, into: &line)
-            }
-        }
+        line.append(contentsOf: p.parameterText.utf8)
         line.append(UInt8(ascii: ":"))
         line.append(contentsOf: p.value.utf8)
         fold(line, into: &out)
@@ -141,7 +154,7 @@ extension Component {
     /// A rough size of the serialized tree, to reserve output capacity.
     var estimatedSize: Int {
         var n = 32 + name.utf8.count * 2
-        for p in properties { n += p.name.utf8.count + p.value.utf8.count + 8 }
+        for p in properties { n += p.name.utf8.count + p.parameterText.utf8.count + p.value.utf8.count + 8 }
         for c in components { n += c.estimatedSize }
         return n
     }

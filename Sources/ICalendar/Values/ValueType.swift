@@ -8,34 +8,27 @@ public enum ValueType: String, CaseIterable, Hashable, Sendable {
     /// The default value type of a property (RFC 5545 §3.7–3.8, RFC 7986), or nil for
     /// unknown properties, whose values are treated as opaque text.
     public static func defaultType(forProperty name: String) -> ValueType? {
-        switch name {
-        case "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
-             "LAST-MODIFIED", "COMPLETED", "ACKNOWLEDGED":
-            return .dateTime
-        case "TRIGGER", "DURATION", "REFRESH-INTERVAL":
-            return .duration
-        case "FREEBUSY":
-            return .period
-        case "RRULE", "EXRULE":
-            return .recur
-        case "TZOFFSETFROM", "TZOFFSETTO":
-            return .utcOffset
-        case "PRIORITY", "SEQUENCE", "PERCENT-COMPLETE", "REPEAT":
-            return .integer
-        case "GEO":
-            return .float
-        case "ATTENDEE", "ORGANIZER":
-            return .calAddress
-        case "URL", "TZURL", "SOURCE", "ATTACH", "IMAGE", "CONFERENCE":
-            return .uri
-        case "CALSCALE", "METHOD", "PRODID", "VERSION", "CATEGORIES", "CLASS", "COMMENT",
-             "DESCRIPTION", "LOCATION", "RESOURCES", "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME",
-             "CONTACT", "RELATED-TO", "UID", "ACTION", "REQUEST-STATUS", "NAME", "COLOR":
-            return .text
-        default:
-            return nil
-        }
+        defaultTypes[name]
     }
+
+    private static let defaultTypes: [String: ValueType] = {
+        var table: [String: ValueType] = [:]
+        func set(_ type: ValueType, _ names: [String]) { for n in names { table[n] = type } }
+        set(.dateTime, ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
+                        "LAST-MODIFIED", "COMPLETED", "ACKNOWLEDGED"])
+        set(.duration, ["TRIGGER", "DURATION", "REFRESH-INTERVAL"])
+        set(.period, ["FREEBUSY"])
+        set(.recur, ["RRULE", "EXRULE"])
+        set(.utcOffset, ["TZOFFSETFROM", "TZOFFSETTO"])
+        set(.integer, ["PRIORITY", "SEQUENCE", "PERCENT-COMPLETE", "REPEAT"])
+        set(.float, ["GEO"])
+        set(.calAddress, ["ATTENDEE", "ORGANIZER"])
+        set(.uri, ["URL", "TZURL", "SOURCE", "ATTACH", "IMAGE", "CONFERENCE"])
+        set(.text, ["CALSCALE", "METHOD", "PRODID", "VERSION", "CATEGORIES", "CLASS", "COMMENT",
+                    "DESCRIPTION", "LOCATION", "RESOURCES", "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME",
+                    "CONTACT", "RELATED-TO", "UID", "ACTION", "REQUEST-STATUS", "NAME", "COLOR"])
+        return table
+    }()
 
     /// Properties that may appear at most once in a component (RFC 5545 §3.6).
     public static func isSingleValued(_ name: String) -> Bool {

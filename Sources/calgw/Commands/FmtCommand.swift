@@ -56,16 +56,27 @@ struct FmtCommand: ParsableCommand {
     static func format(path: String, check: Bool) -> FileResult {
         let url = URL(fileURLWithPath: path)
         do {
-            let data = try Data(contentsOf: url)
-            let parsed = try ICalendarParser().parse(data)
-            guard !parsed.components.isEmpty else {
+            // Read and written in chunks: only the tree is ever in memory whole.
+            var components = try ICalendarParser().parse(contentsOf: url).components
+            guard !components.isEmpty else {
                 return FileResult(file: path, status: "error", error: "no calendar data; left unchanged")
             }
-            let canonical = parsed.components.map(Canonicalizer().canonicalize)
-            let bytes = ICalendarSerializer().serialize(canonical)
-            if bytes.elementsEqual(data) { return FileResult(file: path, status: "unchanged") }
-            if check { return FileResult(file: path, status: "would-reformat") }
-            try AtomicFile.write(bytes, to: url)
+            for i in components.indices { Canonicalizer().canonicalize(&components[i]) }
+            let comparison = try StreamingFileComparison(url)
+            if check {
+                try ICalendarSerializer().serialize(components) { try comparison.feed($0) }
+                return FileResult(file: path, status: try comparison.finish() ? "unchanged" : "would-reformat")
+            }
+            let writer = try AtomicFileWriter(replacing: url)
+            try ICalendarSerializer().serialize(components) { chunk in
+                try comparison.feed(chunk)
+                try writer.write(chunk)
+            }
+            if try comparison.finish() {
+                writer.discard()
+                return FileResult(file: path, status: "unchanged")
+            }
+            try writer.commit()
             return FileResult(file: path, status: "reformatted")
         } catch let error as ICalendarSyntaxError {
             return FileResult(file: path, status: "error", error: "line \(error.line): \(error.reason); left unchanged")
