@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // RFC 5545 parse / serialize, value types, time zones.
@@ -42,6 +43,7 @@ let package = Package(
             "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Used only by tests: fixture loaders, real-server launchers, in-memory storage.
         .target(name: "CalgwTestSupport", dependencies: ["ICalendar", "CalDAV", "CalendarSync"]),

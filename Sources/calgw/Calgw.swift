@@ -11,6 +11,7 @@ struct Calgw: AsyncParsableCommand {
         subcommands: [
             FmtCommand.self,
             LintCommand.self,
+            InitCommand.self,
         ]
     )
 

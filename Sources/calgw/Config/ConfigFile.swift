@@ -1,0 +1,134 @@
+import Foundation
+import TOMLKit
+
+/// The config file: the pairs calgw knows, read from TOML (CLI.md, "Configuration").
+struct ConfigFile {
+    var url: URL
+    var pairs: [PairConfiguration]
+
+    /// Reads and validates the file; every problem is a `ConfigError` naming the key.
+    static func load(from url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ConfigError("no config file at \(url.path)",
+                              hint: "create a pair with: calgw init --local DIR --remote URL")
+        }
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw ConfigError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return try parse(text, url: url, paths: paths)
+    }
+
+    static func parse(_ text: String, url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ConfigError("\(url.path):\(error.source.begin.line): \(error.description)")
+        }
+        guard let pairsTable = table["pair"]?.table else {
+            return ConfigFile(url: url, pairs: [])
+        }
+        let pairs = try pairsTable.keys.sorted().map { name in
+            guard let t = pairsTable[name]?.table else { throw ConfigError("\(url.path): pair.\(name) is not a table") }
+            return try PairReader(name: name, table: t, file: url, paths: paths).read()
+        }
+        return ConfigFile(url: url, pairs: pairs)
+    }
+
+    /// The pairs a command runs on: `--pair NAME`, every pair with `--all`, or the only one.
+    func select(pair: String?, all: Bool) throws -> [PairConfiguration] {
+        if all { return pairs }
+        if let pair {
+            guard let found = pairs.first(where: { $0.name == pair }) else {
+                throw ConfigError("no pair named \"\(pair)\" in \(url.path)",
+                                  hint: pairs.isEmpty ? "create one with: calgw init" : "known pairs: \(pairs.map(\.name).joined(separator: ", "))")
+            }
+            return [found]
+        }
+        switch pairs.count {
+        case 0: throw ConfigError("\(url.path) has no pairs", hint: "create one with: calgw init --local DIR --remote URL")
+        case 1: return pairs
+        default: throw ConfigError("\(url.path) has \(pairs.count) pairs; say which", hint: "--pair \(pairs[0].name), or --all")
+        }
+    }
+}
+
+/// Reads one `[pair.NAME]` table.
+private struct PairReader {
+    let name: String
+    let table: TOMLTable
+    let file: URL
+    let paths: ConfigPaths
+
+    static let knownKeys: Set<String> = ["local", "remote", "username", "password_command", "password_env", "password_file",
+                                         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint"]
+
+    func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
+        ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard let value = table[key] else { return nil }
+        guard let s = value.string else { throw fail(key, "must be a string") }
+        return s
+    }
+
+    /// A command: an argv array, or a string run by `sh -c`.
+    func command(_ key: String) throws -> [String]? {
+        guard let value = table[key] else { return nil }
+        if let s = value.string { return ["/bin/sh", "-c", s] }
+        guard let array = value.array else { throw fail(key, "must be an array of strings, like [\"pass\", \"show\", \"dav\"]") }
+        let argv = array.compactMap { $0.string }
+        guard argv.count == array.count, !argv.isEmpty else { throw fail(key, "must be a non-empty array of strings") }
+        return argv
+    }
+
+    func read() throws -> PairConfiguration {
+        guard name.range(of: "^[A-Za-z0-9_.-]+$", options: .regularExpression) != nil else {
+            throw ConfigError("\(file.path): pair name \"\(name)\" may use only letters, digits, '_', '-' and '.'")
+        }
+        for key in table.keys where !Self.knownKeys.contains(key) {
+            throw fail(key, "is not a setting calgw knows", hint: "settings: \(Self.knownKeys.sorted().joined(separator: ", "))")
+        }
+        guard let local = try string("local"), !local.isEmpty else { throw fail("local", "is missing (the vdir folder)") }
+        guard let remoteText = try string("remote"), let remote = URL(string: remoteText),
+              let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https", remote.host != nil else {
+            throw fail("remote", "must be an http:// or https:// URL")
+        }
+        let sources: [PairConfiguration.SecretSource] = try [
+            command("password_command").map { .command($0) },
+            string("password_env").map { .environment($0) },
+            string("password_file").map { .file(paths.expandTilde($0)) },
+        ].compactMap { $0 }
+        if sources.count > 1 { throw fail("password_*", "is given more than one way; keep one of password_command, password_env, password_file") }
+        var pair = PairConfiguration(
+            name: name, local: URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true), remote: remote,
+            username: try string("username"), password: sources.first, tokenCommand: try command("token_command"),
+            journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) } ?? paths.defaultJournal(pair: name),
+            caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
+        if let conflict = try string("conflict") {
+            guard let strategy = PairConfiguration.ConflictStrategy(rawValue: conflict) else {
+                throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(PairConfiguration.ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            pair.conflict = strategy
+        }
+        if let window = try string("window") {
+            guard window.range(of: "^[-+]?[0-9]+d\\.\\.[-+]?[0-9]+d$", options: .regularExpression) != nil else {
+                throw fail("window", "is \"\(window)\"", hint: "write it as -90d..+365d (days before and after today)")
+            }
+            pair.window = window
+        }
+        if let value = table["collections"] {
+            if value.string == "all" {
+                pair.collections = .all
+            } else if let array = value.array, case let names = array.compactMap({ $0.string }), names.count == array.count, !names.isEmpty {
+                pair.collections = .named(names)
+            } else {
+                throw fail("collections", "must be \"all\" or a list of collection names")
+            }
+        }
+        if pair.password != nil && pair.tokenCommand != nil {
+            throw fail("token_command", "and a password are both given; a pair uses one or the other")
+        }
+        return pair
+    }
+}

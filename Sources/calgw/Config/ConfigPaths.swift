@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where calgw keeps its files, per the XDG base directory specification.
+struct ConfigPaths {
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    var home: URL {
+        URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
+    }
+
+    /// `--config`, else `CALGW_CONFIG`, else `$XDG_CONFIG_HOME/calgw/config.toml`.
+    func configFile(explicit: String?) -> URL {
+        if let explicit { return URL(fileURLWithPath: expandTilde(explicit)) }
+        if let env = environment["CALGW_CONFIG"], !env.isEmpty { return URL(fileURLWithPath: expandTilde(env)) }
+        return xdg("XDG_CONFIG_HOME", fallback: ".config").appendingPathComponent("calgw/config.toml")
+    }
+
+    /// `$XDG_STATE_HOME/calgw/<pair>.sqlite`.
+    func defaultJournal(pair: String) -> URL {
+        xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/\(pair).sqlite")
+    }
+
+    func expandTilde(_ path: String) -> String {
+        if path == "~" { return home.path }
+        if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }
+        return path
+    }
+
+    private func xdg(_ variable: String, fallback: String) -> URL {
+        if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
+        return home.appendingPathComponent(fallback, isDirectory: true)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One `[pair.NAME]` table of the config file (CLI.md, "Configuration"): a vdir, a CalDAV URL,
+/// how to authenticate, and how to sync.
+struct PairConfiguration: Equatable, Sendable {
+    /// How conflicts are resolved (CLI.md).
+    enum ConflictStrategy: String, CaseIterable, Sendable {
+        case merge, newest, localWins = "local-wins", remoteWins = "remote-wins", keepBoth = "keep-both", ask
+    }
+
+    /// Which collections an account pair syncs.
+    enum Collections: Equatable, Sendable {
+        /// A single collection: `remote` is the calendar, `local` the vdir.
+        case single
+        /// Every calendar of the account, one vdir per subfolder of `local`.
+        case all
+        /// These collections only, by name.
+        case named([String])
+    }
+
+    /// Where a password or token comes from; never the secret itself.
+    enum SecretSource: Equatable, Sendable {
+        case command([String])
+        case environment(String)
+        case file(String)
+    }
+
+    var name: String
+    /// The vdir (or, for an account pair, the folder of vdirs), `~` expanded.
+    var local: URL
+    var remote: URL
+    var username: String?
+    var password: SecretSource?
+    /// A command printing an OAuth2 bearer token (Google's CalDAV).
+    var tokenCommand: [String]?
+    var conflict: ConflictStrategy = .merge
+    /// `-90d..+365d`: only events overlapping this window relative to today are synced.
+    var window: String?
+    var collections: Collections = .single
+    /// The journal file; by default `$XDG_STATE_HOME/calgw/<pair>.sqlite`.
+    var journal: URL
+    /// A CA bundle to trust instead of the system's.
+    var caFile: String?
+    /// A SHA-256 fingerprint the server's certificate must match.
+    var verifyFingerprint: String?
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import calgw
+
+@Suite struct ConfigFileTests {
+    let paths = ConfigPaths(environment: ["HOME": "/home/alice"])
+    let url = URL(fileURLWithPath: "/home/alice/.config/calgw/config.toml")
+
+    func parse(_ text: String) throws -> ConfigFile { try ConfigFile.parse(text, url: url, paths: paths) }
+
+    @Test func readsEveryKeyOfCLIMdsExample() throws {
+        let config = try parse("""
+            [pair.personal]
+            local = "~/calendars/personal"          # the vdir
+            remote = "https://dav.example.com/dav/calendars/alice/personal/"
+            username = "alice"
+            password_command = ["pass", "show", "dav/alice"]
+            conflict = "newest"
+            window = "-90d..+365d"
+
+            [pair.fastmail]
+            local = "~/calendars"
+            remote = "https://caldav.example.com/dav/calendars/user/alice/"
+            username = "alice"
+            password_env = "FASTMAIL_PASSWORD"
+            collections = ["personal", "work"]
+            journal = "~/j.sqlite"
+            """)
+        #expect(config.pairs.map(\.name) == ["fastmail", "personal"])
+        let personal = try #require(config.pairs.last)
+        #expect(personal.local.path == "/home/alice/calendars/personal")
+        #expect(personal.password == .command(["pass", "show", "dav/alice"]))
+        #expect(personal.conflict == .newest && personal.window == "-90d..+365d")
+        #expect(personal.journal.path == "/home/alice/.local/state/calgw/personal.sqlite")
+        let fastmail = try #require(config.pairs.first)
+        #expect(fastmail.collections == .named(["personal", "work"]))
+        #expect(fastmail.password == .environment("FASTMAIL_PASSWORD"))
+        #expect(fastmail.journal.path == "/home/alice/j.sqlite")
+    }
+
+    @Test(arguments: [
+        ("[pair.p]\nremote = \"https://x/\"", "pair.p.local is missing"),
+        ("[pair.p]\nlocal = \"/v\"\nremote = \"ftp://x/\"", "pair.p.remote must be an http"),
+        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/\"\nconflict = \"coin-flip\"", "pair.p.conflict is \"coin-flip\""),
+        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/\"\npasword_env = \"X\"", "pair.p.pasword_env is not a setting"),
+        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/\"\npassword_env = \"X\"\npassword_file = \"/f\"", "more than one way"),
+        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/\"\nwindow = \"90 days\"", "pair.p.window"),
+        ("[pair.p\nlocal = 1", "config.toml:1:"),
+    ])
+    func refusesMistakesNamingTheKey(_ text: String, _ expected: String) {
+        let error = #expect(throws: ConfigError.self) { try parse(text) }
+        #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+    }
+
+    @Test func selectsThePairToRunOn() throws {
+        let one = try parse("[pair.a]\nlocal = \"/a\"\nremote = \"https://x/a/\"\n")
+        #expect(try one.select(pair: nil, all: false).map(\.name) == ["a"])
+        let two = try parse("[pair.a]\nlocal = \"/a\"\nremote = \"https://x/a/\"\n[pair.b]\nlocal = \"/b\"\nremote = \"https://x/b/\"\n")
+        #expect(throws: ConfigError.self) { try two.select(pair: nil, all: false) }
+        #expect(try two.select(pair: "b", all: false).map(\.name) == ["b"])
+        #expect(try two.select(pair: nil, all: true).count == 2)
+        #expect(throws: ConfigError.self) { try two.select(pair: "c", all: false) }
+    }
+}
+
+@Suite struct InitCommandTests {
+    @Test func appendsAPairKeepingCommentsAndTheFileReadsBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        try Data("# my calendars\n[pair.work]\nlocal = \"/w\"\nremote = \"https://x/w/\"\n".utf8).write(to: config)
+        let result = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("home").path,
+                                          "--remote", "https://dav.example.com/alice/home/", "--username", "al\"ice",
+                                          "--password-command", "pass show 'dav/alice'"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        #expect(text.hasPrefix("# my calendars\n[pair.work]"))
+        let parsed = try ConfigFile.parse(text, url: config)
+        let home = try #require(parsed.pairs.first { $0.name == "home" })
+        #expect(home.username == "al\"ice")
+        #expect(home.password == .command(["/bin/sh", "-c", "pass show 'dav/alice'"]))
+        #expect(FileManager.default.fileExists(atPath: folder.file("home").path))
+        let again = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("home").path, "--remote", "https://x/"])
+        #expect(again.status == 2 && again.stderrText.contains("already has a pair named \"home\""))
+    }
+}
