@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // RFC 5545 parse / serialize, value types, time zones.
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "CalendarSync", dependencies: [
             "ICalendar", "Recurrence", "VDir", "CalDAV",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
@@ -50,7 +54,9 @@ let package = Package(
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalgwTestSupport"]),
+        .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport"]),
+        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport"]),
     ]
 )

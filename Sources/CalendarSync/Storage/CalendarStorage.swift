@@ -1,0 +1,83 @@
+import Foundation
+
+/// One side of a sync: a vdir or a CalDAV collection. The planner never knows which side is
+/// a server; both speak this protocol.
+///
+/// Items are opaque bytes addressed by an href and versioned by an etag. For a vdir the href
+/// is the file name and the etag is the file's stat signature; for CalDAV they are the
+/// server's href and ETag. Writes are conditional, so a change made by someone else between
+/// listing and writing is never overwritten.
+public protocol CalendarStorage: Sendable {
+    /// What changed since `token` (nil: list everything). A storage that can tell cheaply
+    /// that nothing changed (an unchanged sync-token, ctag or directory signature) answers
+    /// `.unchanged` without listing.
+    func changes(since token: ChangeToken?) async throws -> StorageChanges
+
+    /// The current bytes and etags of `hrefs`. Items that no longer exist are left out of the
+    /// result; the caller batches (a storage may fetch a batch in one request).
+    func fetch(_ hrefs: [String]) async throws -> [StoredItem]
+
+    /// Creates a new item. `suggestedName` is a safe file-name stem derived from the UID;
+    /// the storage may choose another href.
+    /// - Throws: `StorageError.alreadyExists` when the href is taken.
+    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion
+
+    /// Replaces an item only if its etag is still `etag`.
+    /// - Returns: the item's new version (its etag after the write).
+    /// - Throws: `StorageError.preconditionFailed` when someone else changed it.
+    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion
+
+    /// Deletes an item only if its etag is still `etag`.
+    /// - Throws: `StorageError.preconditionFailed` when someone else changed it;
+    ///   an item already gone is not an error.
+    func delete(href: String, ifMatch etag: String) async throws
+}
+
+/// An opaque marker of a storage's state, kept in the journal between runs
+/// (a sync-token, a ctag, a directory signature).
+public struct ChangeToken: Sendable, Hashable, Codable {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+}
+
+/// An item's address and version.
+public struct ItemVersion: Sendable, Hashable, Codable {
+    public var href: String
+    public var etag: String
+    public init(href: String, etag: String) {
+        self.href = href
+        self.etag = etag
+    }
+}
+
+/// An item's bytes with the version they were read at.
+public struct StoredItem: Sendable, Hashable {
+    public var version: ItemVersion
+    public var data: Data
+    public var href: String { version.href }
+    public var etag: String { version.etag }
+    public init(version: ItemVersion, data: Data) {
+        self.version = version
+        self.data = data
+    }
+}
+
+/// The answer to `CalendarStorage.changes(since:)`.
+public enum StorageChanges: Sendable, Equatable {
+    /// Nothing changed since the token given.
+    case unchanged(ChangeToken)
+    /// Every item there is now (the token was nil, unknown or expired).
+    case full([ItemVersion], token: ChangeToken?)
+    /// Only what changed since the token: new or modified items, and hrefs removed.
+    case delta(changed: [ItemVersion], removed: [String], token: ChangeToken?)
+}
+
+/// Why a storage refused an operation. Transport failures are the storage's own errors.
+public enum StorageError: Error, Sendable, Equatable {
+    /// The item changed since it was read (HTTP 412, or a different stat signature).
+    case preconditionFailed(href: String)
+    /// An item with that href already exists.
+    case alreadyExists(href: String)
+    /// The storage refused the content (a server's 403/415 on a PUT), with its reason.
+    case rejected(href: String, reason: String)
+}

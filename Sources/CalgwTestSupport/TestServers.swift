@@ -1,0 +1,130 @@
+import Foundation
+
+/// A real CalDAV server started on 127.0.0.1 for tests, by one of the `Scripts/servers/NAME`
+/// scripts, with a throwaway storage folder and one user.
+public struct TestServer: Sendable {
+    /// The script's name: `radicale`, `xandikos`, `cyrus`, `davical`.
+    public var name: String
+    /// The server's root URL (where discovery starts).
+    public var url: URL
+    /// The user's calendar home (holds the user's calendar collections).
+    public var home: URL
+    public var username: String
+    public var password: String
+    /// The folder holding the server's data, logs and PID file.
+    public var stateFolder: URL
+
+    /// Stops the server by the PID its script started, and removes its data.
+    public func stop() {
+        _ = try? ProcessRunner.run(TestServers.script(name).path, ["stop", stateFolder.path])
+        try? FileManager.default.removeItem(at: stateFolder)
+    }
+
+    /// A fresh, unique collection URL under the home (not created yet: MKCALENDAR it).
+    public func newCollectionURL(prefix: String = "test") -> URL {
+        home.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8).lowercased())/", isDirectory: true)
+    }
+}
+
+/// Starts and stops the servers in `Scripts/servers/`. Each script follows one interface:
+///
+///     Scripts/servers/NAME install            # idempotent: apt/pip packages it needs
+///     Scripts/servers/NAME start STATE_DIR    # prints CALGW_SERVER_URL=, CALGW_SERVER_HOME=,
+///                                             #        CALGW_SERVER_USER=, CALGW_SERVER_PASSWORD=
+///     Scripts/servers/NAME stop STATE_DIR     # stops what start started
+///
+/// `CALGW_TEST_SERVERS` (a comma list) narrows which servers integration tests run on;
+/// by default every script in `Scripts/servers/` is used.
+public enum TestServers {
+    /// The servers integration tests run on.
+    public static var selected: [String] {
+        if let list = ProcessInfo.processInfo.environment["CALGW_TEST_SERVERS"], !list.isEmpty {
+            return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return available
+    }
+
+    /// Every server script present.
+    public static var available: [String] {
+        let folder = TestPaths.packageRoot.appendingPathComponent("Scripts/servers")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
+    }
+
+    static func script(_ name: String) -> URL {
+        TestPaths.packageRoot.appendingPathComponent("Scripts/servers/\(name)")
+    }
+
+    /// Starts a fresh server; the caller stops it. Prefer `shared(_:)` to share one per test run.
+    /// - Throws: `ProcessFailure` with the script's output when the server cannot start.
+    public static func start(_ name: String) throws -> TestServer {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let result = try ProcessRunner.run(script(name).path, ["start", state.path])
+        guard result.status == 0 else {
+            throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status,
+                                 stderr: result.stderrText + result.stdoutText)
+        }
+        var values: [String: String] = [:]
+        for line in result.stdoutText.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        guard let url = values["CALGW_SERVER_URL"].flatMap(URL.init(string:)),
+              let home = values["CALGW_SERVER_HOME"].flatMap(URL.init(string:)) else {
+            throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status,
+                                 stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + result.stdoutText)
+        }
+        return TestServer(name: name, url: url, home: home,
+                          username: values["CALGW_SERVER_USER"] ?? "", password: values["CALGW_SERVER_PASSWORD"] ?? "",
+                          stateFolder: state)
+    }
+
+    /// One server of each kind per test process, started on first use and stopped when the
+    /// process exits. Tests isolate themselves by creating their own collections.
+    public static func shared(_ name: String) throws -> TestServer {
+        try registry.server(name)
+    }
+
+    private static let registry = SharedServerRegistry()
+}
+
+/// Starts each server once and stops them all at exit.
+private final class SharedServerRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var servers: [String: Result<TestServer, Error>] = [:]
+    private var registeredExitHandler = false
+
+    func server(_ name: String) throws -> TestServer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = servers[name] { return try known.get() }
+        let outcome = Result { try TestServers.start(name) }
+        servers[name] = outcome
+        if !registeredExitHandler {
+            registeredExitHandler = true
+            atexit { SharedServerRegistry.stopAll() }
+        }
+        SharedServerRegistry.started.withLock { $0.append(contentsOf: (try? [outcome.get()]) ?? []) }
+        return try outcome.get()
+    }
+
+    static let started = LockedServers()
+
+    static func stopAll() {
+        started.withLock { servers in
+            for server in servers { server.stop() }
+            servers.removeAll()
+        }
+    }
+}
+
+final class LockedServers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var servers: [TestServer] = []
+    func withLock<T>(_ body: (inout [TestServer]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&servers)
+    }
+}
