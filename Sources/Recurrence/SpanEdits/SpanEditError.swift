@@ -1,0 +1,28 @@
+import ICalendar
+
+/// Why a span edit was refused. The resource is left unchanged.
+public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No VEVENT with that UID in the resource.
+    case noSuchEvent(uid: String)
+    /// The resource has the UID's overrides but no master to edit.
+    case noMaster(uid: String)
+    /// The series has no instance starting at that RECURRENCE-ID.
+    case noSuchOccurrence(uid: String, recurrenceID: String)
+    /// An occurrence was named but the event does not recur.
+    case notRecurring(uid: String)
+    /// The change cannot apply to one occurrence (a new RRULE on a single instance).
+    case notApplicableToOccurrence(String)
+    /// The change would leave the event invalid (an end before its start).
+    case invalidChange(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchEvent(let uid): return "no event with UID \(uid)"
+        case .noMaster(let uid): return "event \(uid) has only overrides, no master to edit"
+        case .noSuchOccurrence(let uid, let rid): return "event \(uid) has no occurrence at \(rid)"
+        case .notRecurring(let uid): return "event \(uid) does not recur; edit it without --occurrence"
+        case .notApplicableToOccurrence(let what): return what
+        case .invalidChange(let what): return what
+        }
+    }
+}
