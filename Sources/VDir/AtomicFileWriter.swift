@@ -52,6 +52,29 @@ public final class AtomicFileWriter {
         if dirfd >= 0 { fsync(dirfd); close(dirfd) }
     }
 
+    /// Like `commit`, but puts the file in place only if no file of that name exists
+    /// (a hard link, which fails instead of replacing), so a create never overwrites.
+    /// - Throws: `AtomicFileError` with code `EEXIST` when the name is taken.
+    public func commitIfAbsent() throws {
+        guard !finished else { return }
+        finished = true
+        fchmod(fd, mode)
+        guard fsync(fd) == 0 else {
+            let e = errno
+            close(fd); unlink(tempPath)
+            throw AtomicFileError(path: url.path, step: "fsync", errno: e)
+        }
+        close(fd)
+        guard link(tempPath, url.path) == 0 else {
+            let e = errno
+            unlink(tempPath)
+            throw AtomicFileError(path: url.path, step: "create", errno: e)
+        }
+        unlink(tempPath)
+        let dirfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+    }
+
     /// Removes the temporary file; the original stays as it was.
     public func discard() {
         guard !finished else { return }

@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import ICalendar
+
+/// A SHA-256 of an item's normalised content: two versions with the same hash mean the same
+/// thing, even when a server rewrote what was uploaded.
+///
+/// What does not count: PRODID and DTSTAMP (servers and clients restamp them), line folding
+/// and line endings, the order of properties within a component and of sibling components,
+/// and TEXT escaping variants. An item that does not parse is hashed over its raw bytes
+/// (prefixed `raw:`), so it is still carried and compared, just byte for byte.
+public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public var description: String { value }
+
+    /// Properties that servers and clients rewrite without a change in meaning.
+    static let volatile: Set<String> = ["PRODID", "DTSTAMP"]
+
+    /// The hash of `data`.
+    public static func of(_ data: Data) -> ContentHash {
+        of(data, parsed: try? ICalendarParser().parse(data))
+    }
+
+    /// The hash of `data`, reusing a parse already made (nil: the data did not parse).
+    public static func of(_ data: Data, parsed: ParsedCalendar?) -> ContentHash {
+        guard let parsed, !parsed.components.isEmpty else {
+            return ContentHash("raw:" + hex(SHA256.hash(data: data)))
+        }
+        var hasher = SHA256()
+        let canonical = Canonicalizer()
+        for line in parsed.components.map({ normalisedLines(canonical.canonicalize($0)) }).sorted() {
+            hasher.update(data: Data(line.utf8))
+            hasher.update(data: Data([0x0A]))
+        }
+        return ContentHash(hex(hasher.finalize()))
+    }
+
+    /// A component as sorted lines: its properties (minus the volatile ones) then each child
+    /// as one nested block, so order does not matter but structure does.
+    static func normalisedLines(_ component: Component) -> String {
+        var lines: [String] = []
+        for property in component.properties where !volatile.contains(property.name) {
+            lines.append("\(property.name)\(property.parameterText.isEmpty ? "" : ";" + property.parameterText):\(property.value)")
+        }
+        lines.sort()
+        let children = component.components.map(normalisedLines).sorted()
+        return "BEGIN:\(component.name)\n" + lines.joined(separator: "\n") + "\n" + children.joined() + "END:\(component.name)\n"
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import ICalendar
+
+/// What sync needs to know about an item's bytes: its UID, normalised hash, and the
+/// LAST-MODIFIED and SEQUENCE that `newest` compares. Computed once per read.
+public struct ItemContent: Sendable, Hashable {
+    /// The UID of the object's first component that has one (VTIMEZONE aside); nil when none has.
+    public var uid: String?
+    public var hash: ContentHash
+    /// LAST-MODIFIED in UTC as `yyyyMMddTHHmmssZ` text (sorts by time), nil when absent.
+    public var lastModified: String?
+    public var sequence: Int
+    /// False when the bytes are not iCalendar calgw can parse: such an item is reported and
+    /// left alone.
+    public var parses: Bool
+
+    public init(uid: String?, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, parses: Bool = true) {
+        self.uid = uid
+        self.hash = hash
+        self.lastModified = lastModified
+        self.sequence = sequence
+        self.parses = parses
+    }
+
+    /// Reads `data`.
+    public init(_ data: Data) {
+        let parsed = try? ICalendarParser().parse(data)
+        hash = ContentHash.of(data, parsed: parsed)
+        guard let parsed, let calendar = parsed.calendar else {
+            uid = nil; lastModified = nil; sequence = 0; parses = false
+            return
+        }
+        parses = true
+        let objects = calendar.name == "VCALENDAR" ? calendar.components.filter { $0.name != "VTIMEZONE" } : [calendar]
+        uid = objects.lazy.compactMap { $0["UID"]?.value.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        lastModified = objects.compactMap { $0["LAST-MODIFIED"]?.value.trimmingCharacters(in: .whitespaces) }.max()
+        sequence = objects.compactMap { $0["SEQUENCE"]?.integer }.max() ?? 0
+    }
+
+    /// The item's key: its UID, else the UID-less key from its hash.
+    public var key: ItemKey { uid.map(ItemKey.uid) ?? .uidless(hash) }
+}

@@ -1,0 +1,17 @@
+/// An item's identity across both sides and runs: its UID, or for an object without one a
+/// stable key (`nouid:` and the content hash it had when first seen; the journal keeps it
+/// from then on, tied to the item's hrefs).
+public struct ItemKey: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+
+    /// The key of an object with this UID.
+    public static func uid(_ uid: String) -> ItemKey { ItemKey(uid) }
+
+    /// The key of a UID-less object first seen with this content.
+    public static func uidless(_ hash: ContentHash) -> ItemKey { ItemKey("nouid:" + hash.value) }
+
+    public var isUIDLess: Bool { value.hasPrefix("nouid:") }
+    public var description: String { value }
+    public static func < (a: ItemKey, b: ItemKey) -> Bool { a.value < b.value }
+}

@@ -1,0 +1,41 @@
+/// A write about to be made to one side, committed to the journal before it is made.
+///
+/// A run that was killed leaves intents `pending`; the next run looks at each one (did the
+/// write land?), records what it finds, then plans from both sides' actual state, so the
+/// interrupted work is finished or its effect rolled into the next plan, never repeated blindly.
+public struct Intent: Sendable, Hashable {
+    public enum Operation: String, Sendable, Hashable, Codable { case create, update, delete }
+
+    public var id: Int64?
+    public var key: ItemKey
+    public var operation: Operation
+    public var side: Side
+    /// The href written (for a create: the name asked for).
+    public var href: String?
+    /// The etag the write is conditional on.
+    public var ifMatch: String?
+    /// The hash of the content written (nil for a delete).
+    public var newHash: ContentHash?
+
+    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: String?, ifMatch: String?, newHash: ContentHash?) {
+        self.id = id
+        self.key = key
+        self.operation = operation
+        self.side = side
+        self.href = href
+        self.ifMatch = ifMatch
+        self.newHash = newHash
+    }
+}
+
+/// How the journal's item table changes when an intent's write succeeded.
+public enum JournalChange: Sendable {
+    /// The item is in sync on both sides with this content as the new merge base.
+    case upsert(JournalItem, base: Data)
+    /// The item is gone from both sides.
+    case remove(ItemKey)
+    /// Nothing to record yet (the item is not yet equal on both sides).
+    case none
+}
+
+import Foundation

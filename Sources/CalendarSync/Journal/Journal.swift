@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+
+/// A pair's memory between runs, in SQLite: what each item looked like on both sides at the
+/// last sync (with the content as merge base), each side's change token and metadata, and
+/// the intent log of writes in flight.
+///
+/// One file per pair, WAL mode, mode 0600. Writes are short transactions; no network or disk
+/// write ever happens inside one.
+///
+/// ## Topics
+/// - ``open(at:)`` ``inMemory()``
+/// - ``items()`` ``base(for:)`` ``apply(_:)``
+/// - ``record(_:)`` ``complete(_:outcome:change:)`` ``pendingIntents()``
+public final class Journal: Sendable {
+    let writer: any DatabaseWriter
+    public let url: URL?
+
+    init(writer: any DatabaseWriter, url: URL?) throws {
+        self.writer = writer
+        self.url = url
+        do {
+            let migrator = JournalSchema.migrator
+            if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw JournalError(.newerVersion, "the journal \(url?.path ?? "") was written by a newer calgw",
+                                   recovery: "use that calgw, or move the journal away to start over (the next sync then matches items by UID)")
+            }
+            try migrator.migrate(writer)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(.storage, "cannot open the journal \(url?.path ?? ""): \(error)")
+        }
+    }
+
+    /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
+    public static func open(at url: URL) throws -> Journal {
+        let fm = FileManager.default
+        try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                               attributes: [.posixPermissions: 0o700])
+        if !fm.fileExists(atPath: url.path) {
+            let fd = Foundation.open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        chmod(url.path, 0o600)
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(10)
+        do {
+            return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
+                               recovery: "check the folder's permissions and free space")
+        }
+    }
+
+    /// A journal in memory, for tests.
+    public static func inMemory() throws -> Journal {
+        try Journal(writer: try DatabaseQueue(), url: nil)
+    }
+
+    // MARK: items
+
+    /// Every item the journal knows (without their base content).
+    public func items() throws -> [JournalItem] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence FROM item")
+                .map { row in
+                    JournalItem(key: ItemKey(row["key"]),
+                                local: SideRecord(href: row["localHref"], etag: row["localEtag"], hash: ContentHash(row["localHash"])),
+                                remote: SideRecord(href: row["remoteHref"], etag: row["remoteEtag"], hash: ContentHash(row["remoteHash"])),
+                                lastModified: row["lastModified"], sequence: row["sequence"])
+                }
+        }
+    }
+
+    /// The content both sides agreed on at the last sync of `key` (the merge base).
+    public func base(for key: ItemKey) throws -> Data? {
+        try writer.read { db in try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value]) }
+    }
+
+    /// Applies an item change in its own transaction.
+    public func apply(_ change: JournalChange) throws {
+        try writer.write { db in try Self.apply(change, db) }
+    }
+
+    static func apply(_ change: JournalChange, _ db: Database) throws {
+        switch change {
+        case .none: break
+        case .remove(let key):
+            try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
+        case .upsert(let item, let base):
+            // An href belongs to one item: drop rows that claimed these hrefs under another key.
+            try db.execute(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)",
+                           arguments: [item.key.value, item.local.href, item.remote.href])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, base, syncedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
+                                 item.remote.href, item.remote.etag, item.remote.hash.value,
+                                 item.lastModified, item.sequence, base, Self.now()])
+        }
+    }
+
+    // MARK: intents
+
+    /// Commits an intent before its write is made.
+    /// - Returns: the intent with its id.
+    @discardableResult
+    public func record(_ intent: Intent) throws -> Intent {
+        try writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
+                """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                                 intent.ifMatch, intent.newHash?.value, Self.now()])
+            var copy = intent
+            copy.id = db.lastInsertedRowID
+            return copy
+        }
+    }
+
+    /// Records an intent's outcome and the item change it brings, in one transaction.
+    public func complete(_ intent: Intent, outcome: String = "done", change: JournalChange) throws {
+        try writer.write { db in
+            try Self.apply(change, db)
+            try db.execute(sql: "UPDATE intent SET state = 'done', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
+        }
+    }
+
+    /// Records that an intent's write failed (nothing was changed on that side).
+    public func fail(_ intent: Intent, reason: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
+        }
+    }
+
+    /// Intents of an interrupted run, oldest first.
+    public func pendingIntents() throws -> [Intent] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").map { row in
+                Intent(id: row["id"], key: ItemKey(row["key"]), operation: Intent.Operation(rawValue: row["operation"]) ?? .update,
+                       side: Side(rawValue: row["side"]) ?? .local, href: row["href"], ifMatch: row["ifMatch"],
+                       newHash: (row["newHash"] as String?).map(ContentHash.init))
+            }
+        }
+    }
+
+    /// Marks an interrupted intent as looked at by a later run, with what was found.
+    public func markRecovered(_ intent: Intent, outcome: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
+        }
+    }
+
+    /// Drops finished intents older than the last `keep` (the log stays small).
+    public func pruneIntents(keep: Int = 1000) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM intent WHERE state <> 'pending' AND id <= (SELECT MAX(id) FROM intent) - ?", arguments: [keep])
+        }
+    }
+
+    // MARK: collections and metadata
+
+    public func collection(_ side: Side) throws -> CollectionState {
+        try writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM collection WHERE side = ?", arguments: [side.rawValue]) else {
+                return CollectionState()
+            }
+            return CollectionState(token: (row["token"] as String?).map(ChangeToken.init), displayName: row["displayName"], color: row["color"])
+        }
+    }
+
+    public func setCollection(_ side: Side, _ state: CollectionState) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO collection (side, token, displayName, color) VALUES (?, ?, ?, ?)",
+                           arguments: [side.rawValue, state.token?.value, state.displayName, state.color])
+        }
+    }
+
+    /// When the last complete sync ended (ISO 8601), nil before the first.
+    public func lastSync() throws -> String? {
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'") }
+    }
+
+    public func setLastSync(_ date: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
+                           arguments: [ISO8601DateFormatter().string(from: date)])
+        }
+    }
+
+    static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+}

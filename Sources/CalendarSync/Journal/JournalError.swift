@@ -1,0 +1,27 @@
+import Foundation
+
+/// The journal could not be opened, locked or written.
+public struct JournalError: Error, LocalizedError, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// Another run holds the pair's lock.
+        case locked
+        /// The journal was written by a newer calgw.
+        case newerVersion
+        /// SQLite or the file system failed.
+        case storage
+    }
+
+    public var code: Code
+    public var message: String
+    public var recovery: String?
+
+    public init(_ code: Code, _ message: String, recovery: String? = nil) {
+        self.code = code
+        self.message = message
+        self.recovery = recovery
+    }
+
+    public var description: String { message }
+    public var errorDescription: String? { message }
+    public var recoverySuggestion: String? { recovery }
+}

@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import VDir
+
+/// The local side: a vdir as a `CalendarStorage`.
+///
+/// Hrefs are file names, etags are stat signatures (`mtime-ns:size:inode`), and the change
+/// token is a hash of the sorted (name, etag) listing: an unchanged folder answers
+/// `.unchanged` after one `stat` per file and reads no file.
+public struct VDirStorage: CalendarStorage {
+    /// Settings of a vdir storage.
+    public struct Options: Sendable {
+        /// Create the folder on first use (default true).
+        public var createFolder = true
+        public init(createFolder: Bool = true) { self.createFolder = createFolder }
+    }
+
+    public let directory: VDirectory
+    public let options: Options
+
+    public init(url: URL, options: Options = Options()) {
+        directory = VDirectory(url: url)
+        self.options = options
+    }
+
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        if options.createFolder { try directory.createIfMissing() }
+        let entries = try directory.scan()
+        let versions = entries.map { ItemVersion(href: $0.name, etag: $0.signature.etag) }
+        let current = Self.token(for: versions)
+        if let token, token == current { return .unchanged(current) }
+        return .full(versions, token: current)
+    }
+
+    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+        try hrefs.compactMap { href in
+            guard let (data, signature) = try directory.read(href) else { return nil }
+            return StoredItem(version: ItemVersion(href: href, etag: signature.etag), data: data)
+        }
+    }
+
+    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+        if options.createFolder { try directory.createIfMissing() }
+        let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
+        let name = stem + ".ics"
+        do {
+            let signature = try directory.create(name, data: data)
+            return ItemVersion(href: name, etag: signature.etag)
+        } catch let error as VDirError where error.code == .alreadyExists {
+            throw StorageError.alreadyExists(href: name)
+        }
+    }
+
+    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+        guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
+        do {
+            let signature = try directory.replace(href, data: data, ifSignature: expected)
+            return ItemVersion(href: href, etag: signature.etag)
+        } catch let error as VDirError where error.code == .changedMeanwhile {
+            throw StorageError.preconditionFailed(href: href)
+        }
+    }
+
+    public func delete(href: String, ifMatch etag: String) async throws {
+        guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
+        do {
+            try directory.delete(href, ifSignature: expected)
+        } catch let error as VDirError where error.code == .changedMeanwhile {
+            throw StorageError.preconditionFailed(href: href)
+        }
+    }
+
+    /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
+    static func token(for versions: [ItemVersion]) -> ChangeToken {
+        var hasher = SHA256()
+        for v in versions.sorted(by: { $0.href < $1.href }) {
+            hasher.update(data: Data("\(v.href)\t\(v.etag)\n".utf8))
+        }
+        return ChangeToken("vdir:" + ContentHash.hex(hasher.finalize()))
+    }
+}

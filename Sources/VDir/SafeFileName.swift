@@ -1,0 +1,44 @@
+/// File names for vdir items, made from the item's UID and never from a server's href.
+///
+/// A UID made only of letters, digits and `-_.@+=` (not starting with a dot, at most 120
+/// bytes) is used as it is, so files keep the names vdirsyncer and khal give them. Any other
+/// UID (with `/`, spaces, non-ASCII, a leading dot, or too long) keeps its safe characters, with
+/// the rest replaced by `_`, followed by `-` and a 16-hex-digit hash of the whole UID, so two
+/// different UIDs never share a name and the same UID always gets the same one.
+public enum SafeFileName {
+    static let allowed: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.@+=".utf8))
+    static let maximumLength = 120
+
+    /// The file-name stem (no `.ics`) for `uid`.
+    public static func stem(forUID uid: String) -> String {
+        let bytes = Array(uid.utf8)
+        if !bytes.isEmpty, bytes.count <= maximumLength, bytes.first != UInt8(ascii: "."),
+           bytes.allSatisfy({ allowed.contains($0) }) {
+            return uid
+        }
+        var kept = String(decoding: bytes.prefix(60).map { allowed.contains($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        while kept.hasPrefix(".") { kept.removeFirst() }
+        let hash = String(fnv1a64(bytes), radix: 16)
+        let padded = String(repeating: "0", count: 16 - hash.count) + hash
+        return kept.isEmpty ? padded : "\(kept)-\(padded)"
+    }
+
+    /// The file name (`stem.ics`) for `uid`.
+    public static func fileName(forUID uid: String) -> String { stem(forUID: uid) + ".ics" }
+
+    /// True when `stem` may be used as a file-name stem as it is.
+    public static func isSafeStem(_ stem: String) -> Bool {
+        let bytes = Array(stem.utf8)
+        return !bytes.isEmpty && bytes.count <= maximumLength + 20 && bytes.first != UInt8(ascii: ".")
+            && bytes.allSatisfy { allowed.contains($0) }
+    }
+
+    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        return h
+    }
+}

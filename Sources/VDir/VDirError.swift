@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why a vdir operation failed: a code to branch on, a message naming the file, and what to do.
+public struct VDirError: Error, LocalizedError, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers that branch.
+    public enum Code: Sendable, Equatable {
+        /// The file changed since its signature was taken.
+        case changedMeanwhile
+        /// A file of that name exists already.
+        case alreadyExists
+        /// A name that is not a plain item file name in this folder.
+        case unsafeName
+        /// The folder is missing or not a folder.
+        case notAFolder
+        /// A system call failed.
+        case io
+    }
+
+    public var code: Code
+    public var message: String
+    public var recovery: String?
+
+    public init(_ code: Code, _ message: String, recovery: String? = nil) {
+        self.code = code
+        self.message = message
+        self.recovery = recovery
+    }
+
+    public var description: String { message }
+    public var errorDescription: String? { message }
+    public var recoverySuggestion: String? { recovery }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// A vdir: a folder holding one calendar object per `.ics` file, as khal, vdirsyncer and
+/// todoman keep it.
+///
+/// Every write is atomic (temporary file, fsync, rename) and conditional on the file's
+/// signature, so a file a person edited since it was listed is never overwritten. Names are
+/// checked before use: nothing is ever read or written outside the folder.
+public struct VDirectory: Sendable {
+    /// One item file as `stat` saw it.
+    public struct Entry: Hashable, Sendable {
+        public var name: String
+        public var signature: FileSignature
+        public init(name: String, signature: FileSignature) {
+            self.name = name
+            self.signature = signature
+        }
+    }
+
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url.standardizedFileURL
+    }
+
+    /// Creates the folder (and its parents) when missing.
+    public func createIfMissing() throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Every item file with its signature, sorted by name; files are not read.
+    /// - Throws: `VDirError.notAFolder` when the folder is missing.
+    public func scan() throws -> [Entry] {
+        guard let dir = opendir(url.path) else {
+            throw VDirError(.notAFolder, "\(url.path) is not a folder that can be read (\(String(cString: strerror(errno))))",
+                            recovery: "create it, or fix `local` in the config file")
+        }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard ItemFileFilter.isItem(name), let signature = FileSignature.of(path: path(name)) else { continue }
+            entries.append(Entry(name: name, signature: signature))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// Reads an item file and the signature it had while being read. A file that changes
+    /// while it is read is read again (up to a few times), never returned half-written.
+    /// - Returns: nil when the file does not exist.
+    public func read(_ name: String) throws -> (data: Data, signature: FileSignature)? {
+        let p = try checkedPath(name)
+        for _ in 0..<5 {
+            guard let before = FileSignature.of(path: p) else { return nil }
+            guard let data = FileManager.default.contents(atPath: p) else { return nil }
+            if let after = FileSignature.of(path: p), after == before, Int64(data.count) == after.size {
+                return (data, after)
+            }
+        }
+        throw VDirError(.changedMeanwhile, "\(p) keeps changing while it is read", recovery: "run again when it is no longer being written")
+    }
+
+    /// Creates a new item file; fails if the name is taken.
+    /// - Returns: the new file's signature.
+    /// - Throws: `VDirError` with `.alreadyExists` when a file of that name exists.
+    @discardableResult
+    public func create(_ name: String, data: Data) throws -> FileSignature {
+        let p = try checkedPath(name)
+        let writer = try AtomicFileWriter(replacing: URL(fileURLWithPath: p))
+        try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
+        do {
+            try writer.commitIfAbsent()
+        } catch let error as AtomicFileError where error.code == EEXIST {
+            throw VDirError(.alreadyExists, "\(p) exists already")
+        }
+        return try signature(p)
+    }
+
+    /// Replaces an item file if its signature is still `expected`.
+    /// - Throws: `VDirError.changedMeanwhile` when the file changed or vanished.
+    @discardableResult
+    public func replace(_ name: String, data: Data, ifSignature expected: FileSignature) throws -> FileSignature {
+        let p = try checkedPath(name)
+        guard FileSignature.of(path: p) == expected else {
+            throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
+        }
+        let writer = try AtomicFileWriter(replacing: URL(fileURLWithPath: p))
+        try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
+        // Last look before the rename: the window left is as small as a rename allows.
+        guard FileSignature.of(path: p) == expected else {
+            writer.discard()
+            throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
+        }
+        try writer.commit()
+        return try signature(p)
+    }
+
+    /// Deletes an item file if its signature is still `expected`; a file already gone is fine.
+    /// - Throws: `VDirError.changedMeanwhile` when the file changed.
+    public func delete(_ name: String, ifSignature expected: FileSignature) throws {
+        let p = try checkedPath(name)
+        guard let current = FileSignature.of(path: p) else { return }
+        guard current == expected else { throw VDirError(.changedMeanwhile, "\(p) changed since it was read") }
+        guard unlink(p) == 0 || errno == ENOENT else {
+            throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(errno)))")
+        }
+        let dirfd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+    }
+
+    /// The folder's `displayname` or `color` file (vdir metadata), trimmed; nil when absent.
+    public func metadata(_ key: MetadataKey) -> String? {
+        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(key.rawValue).path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Writes (or with nil removes) a metadata file, atomically.
+    public func setMetadata(_ key: MetadataKey, _ value: String?) throws {
+        let file = url.appendingPathComponent(key.rawValue)
+        if let value {
+            try AtomicFile.write(Array((value + "\n").utf8), to: file)
+        } else {
+            unlink(file.path)
+        }
+    }
+
+    /// The vdir's metadata files.
+    public enum MetadataKey: String, Sendable, CaseIterable {
+        case displayName = "displayname"
+        case color
+    }
+
+    /// The path of an item file, after checking the name stays inside the folder.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func checkedPath(_ name: String) throws -> String {
+        guard ItemFileFilter.isItem(name), !name.contains("\0"), name != "..", name.utf8.count <= 250 else {
+            throw VDirError(.unsafeName, "\"\(name)\" is not an item file name in \(url.path)")
+        }
+        return path(name)
+    }
+
+    func signature(_ p: String) throws -> FileSignature {
+        guard let s = FileSignature.of(path: p) else { throw VDirError(.io, "\(p) vanished right after it was written") }
+        return s
+    }
+}
