@@ -67,7 +67,7 @@ public struct SyncEngine: Sendable {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook)
-            await executor.execute(plan, journalItems: items)
+            try await executor.execute(plan, journalItems: items)
             report = executor.report
         }
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

@@ -33,15 +33,16 @@ final class Executor: @unchecked Sendable {
     }
 
     /// Runs every action; an item that fails is reported and the rest go on.
-    func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async {
+    /// - Throws: only `RunInterrupted` (from the fault hook).
+    func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
         let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         for action in plan.actions {
-            await executeWithReplan(action, journal: byKey[action.key])
+            try await executeWithReplan(action, journal: byKey[action.key])
         }
     }
 
     /// Executes one action; on a precondition failure re-reads the item and tries again (three times).
-    func executeWithReplan(_ first: PlannedAction, journal item: JournalItem?) async {
+    func executeWithReplan(_ first: PlannedAction, journal item: JournalItem?) async throws {
         var action: PlannedAction? = first
         var attempt = 0
         while let current = action {
@@ -49,9 +50,13 @@ final class Executor: @unchecked Sendable {
             do {
                 try await execute(current)
                 return
+            } catch let error as RunInterrupted {
+                throw error
             } catch let StorageError.preconditionFailed(href) where attempt < 4 {
                 do {
                     action = try await replan(current, journal: try self.journal.items().first { $0.key == current.key } ?? item)
+                } catch let error as RunInterrupted {
+                    throw error
                 } catch {
                     report.errors.append("\(current.key): cannot read \(href) again after it changed: \(error)")
                     return
@@ -211,6 +216,8 @@ final class Executor: @unchecked Sendable {
         do {
             let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
             return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+        } catch let error as RunInterrupted {
+            throw error
         } catch {
             try? journal.fail(intent, reason: Self.describe(error))
             throw error
