@@ -31,7 +31,8 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try global.loadConfig()
-        let pairs = try config.select(pair: global.pair, all: global.all)
+        let pairs: [PairConfiguration]
+        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
         var statuses: [PairStatus] = []
         var worst = ExitStatus.success
         for pair in pairs {

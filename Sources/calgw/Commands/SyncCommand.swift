@@ -74,7 +74,8 @@ struct PairRunner {
 
     func runAll() async throws {
         let config = try global.loadConfig()
-        let pairs = try config.select(pair: global.pair, all: global.all)
+        let pairs: [PairConfiguration]
+        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
         var outputs: [PairOutput] = []
         var worst = ExitStatus.success
         for pair in pairs {
