@@ -156,3 +156,23 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
     }
     func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
+
+@Suite struct UnparseableItemTests {
+    @Test func aSyncedFileThatStopsParsingDeletesNothing() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.local.put("b.ics", Fixture.event(uid: "b"))
+        try await h.sync()
+        let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nhalf written".utf8)
+        h.local.put("a.ics", broken)
+        let report = try await h.sync()
+        #expect(report.skipped.count == 1)
+        #expect(report.skipped.first?.contains("a.ics") == true)
+        #expect(h.remote.contents.count == 2, "the remote copy stays")
+        #expect(h.local.contents["a.ics"] == broken, "the broken file stays")
+        // Fixed again: syncs as usual.
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "fixed"))
+        try await h.sync()
+        #expect(h.summaries(.remote)["a"] == "fixed")
+    }
+}

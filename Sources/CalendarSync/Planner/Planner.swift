@@ -28,8 +28,26 @@ public enum Planner {
         keys.formUnion(remoteByKey.keys)
         keys.formUnion(journalByKey.keys)
 
+        // An item that no longer parses is left alone on both sides: it must not look deleted.
+        var unreadable: [ItemKey: String] = [:]
+        var unparseable: [Side: [String]] = [:]
+        for (side, snapshot) in [(Side.local, local), (.remote, remote)] {
+            let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
+            for href in snapshot.unparseable {
+                if let key = bySideHref[href] {
+                    unreadable[key] = "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
+                } else {
+                    unparseable[side, default: []].append(href)
+                }
+            }
+        }
+
         var actions: [PlannedAction] = []
         for key in keys.sorted() {
+            if let reason = unreadable[key] {
+                actions.append(.skip(key, reason: reason))
+                continue
+            }
             let ls = localByKey[key] ?? [], rs = remoteByKey[key] ?? []
             if ls.count > 1 || rs.count > 1 {
                 let hrefs = (ls.count > 1 ? ls : rs).map(\.href).sorted()
@@ -42,14 +60,11 @@ public enum Planner {
 
         var massDeletion: SyncPlan.MassDeletion?
         if journal.count >= policy.massDeleteThreshold {
-            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty {
+            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty && (side == .local ? local : remote).unparseable.isEmpty {
                 let deletions = actions.filter { if case .delete(side.other, _) = $0 { true } else { false } }.count
                 if deletions > 0 { massDeletion = .init(emptySide: side, deletions: deletions) }
             }
         }
-        var unparseable: [Side: [String]] = [:]
-        if !local.unparseable.isEmpty { unparseable[.local] = local.unparseable }
-        if !remote.unparseable.isEmpty { unparseable[.remote] = remote.unparseable }
         return SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
     }
 
