@@ -176,3 +176,31 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(h.summaries(.remote)["a"] == "fixed")
     }
 }
+
+@Suite struct MetadataSyncTests {
+    @Test func displayNameAndColorFollowTheSideThatChanged() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-meta-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let local = VDirStorage(url: folder.appendingPathComponent("l")), remote = VDirStorage(url: folder.appendingPathComponent("r"))
+        let journal = try Journal.inMemory()
+        let engine = SyncEngine(local: local, remote: remote, journal: journal)
+        try await remote.setMetadata(CollectionMetadata(displayName: "Work", color: "#FF0000FF"))
+        _ = try await engine.run()
+        #expect(try await local.metadata() == CollectionMetadata(displayName: "Work", color: "#FF0000FF"))
+        try local.directory.setMetadata(.displayName, "Job")
+        _ = try await engine.run()
+        #expect(try await remote.metadata().displayName == "Job")
+        // A color written without alpha on one side is the same color.
+        try local.directory.setMetadata(.color, "#ff0000")
+        _ = try await engine.run()
+        #expect(try await remote.metadata().color == "#FF0000FF")
+    }
+
+    @Test func mergeRules() {
+        #expect(MetadataMerge.merge(local: "a", remote: "a", base: nil) == (nil, nil, "a"))
+        #expect(MetadataMerge.merge(local: nil, remote: "r", base: "x") == ("r", nil, "r"))
+        #expect(MetadataMerge.merge(local: "l", remote: "b", base: "b") == (nil, "l", "l"))
+        #expect(MetadataMerge.merge(local: "b", remote: "r", base: "b") == ("r", nil, "r"))
+        #expect(MetadataMerge.merge(local: "l", remote: "r", base: "b") == ("r", nil, "r"))
+    }
+}

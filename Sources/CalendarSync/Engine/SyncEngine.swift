@@ -69,6 +69,7 @@ public struct SyncEngine: Sendable {
                                     direction: policy.direction, faultHook: faultHook)
             try await executor.execute(plan, journalItems: items)
             report = executor.report
+            await syncMetadata(into: &report)
         }
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             report.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
