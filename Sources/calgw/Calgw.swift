@@ -12,6 +12,10 @@ struct Calgw: AsyncParsableCommand {
             FmtCommand.self,
             LintCommand.self,
             InitCommand.self,
+            PullCommand.self,
+            PushCommand.self,
+            SyncCommand.self,
+            StatusCommand.self,
         ]
     )
 

@@ -30,8 +30,9 @@ public struct Intent: Sendable, Hashable {
 
 /// How the journal's item table changes when an intent's write succeeded.
 public enum JournalChange: Sendable {
-    /// The item is in sync on both sides with this content as the new merge base.
-    case upsert(JournalItem, base: Data)
+    /// The item is in sync on both sides with this content as the new merge base
+    /// (nil: keep the base the journal has).
+    case upsert(JournalItem, base: Data?)
     /// The item is gone from both sides.
     case remove(ItemKey)
     /// Nothing to record yet (the item is not yet equal on both sides).

@@ -96,11 +96,15 @@ public final class Journal: Sendable {
             try db.execute(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)",
                            arguments: [item.key.value, item.local.href, item.remote.href])
             try db.execute(sql: """
-                INSERT OR REPLACE INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, base, syncedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, base, syncedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+                ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
+                    localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
+                    remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                    base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
                 """, arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                                  item.remote.href, item.remote.etag, item.remote.hash.value,
-                                 item.lastModified, item.sequence, base, Self.now()])
+                                 item.lastModified, item.sequence, base, Self.now(), base])
         }
     }
 

@@ -91,8 +91,9 @@ private struct PairReader {
         }
         guard let local = try string("local"), !local.isEmpty else { throw fail("local", "is missing (the vdir folder)") }
         guard let remoteText = try string("remote"), let remote = URL(string: remoteText),
-              let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https", remote.host != nil else {
-            throw fail("remote", "must be an http:// or https:// URL")
+              let scheme = remote.scheme?.lowercased(),
+              (scheme == "http" || scheme == "https") && remote.host != nil || scheme == "file" && !remote.path.isEmpty else {
+            throw fail("remote", "must be an http:// or https:// URL (or file:///path of a vdir)")
         }
         let sources: [PairConfiguration.SecretSource] = try [
             command("password_command").map { .command($0) },

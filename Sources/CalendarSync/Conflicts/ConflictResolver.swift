@@ -1,0 +1,85 @@
+import Foundation
+import ICalendar
+
+/// How one conflict ends.
+public enum ConflictResolution: Sendable, Hashable {
+    /// The local version goes to the remote side.
+    case takeLocal
+    /// The remote version goes to the local side.
+    case takeRemote
+    /// A merged version goes to both sides.
+    case merged(Data)
+    /// The remote version keeps the item; the local version is kept as a new item with `copy`
+    /// (the same content under a new UID), created on both sides.
+    case keepBoth(copy: Data, copyUID: String)
+    /// Nobody decided (`ask` without a terminal, or declined): both sides stay as they are.
+    case unresolved
+}
+
+/// A conflict put to a person (`ask`): both versions and the base, to show a diff.
+public struct ConflictQuestion: Sendable {
+    public var key: ItemKey
+    public var local: Data
+    public var remote: Data
+    public var base: Data?
+}
+
+/// Turns a conflict into a resolution by the pair's strategy. Pure, except `ask`, which calls
+/// the prompt it is given.
+public struct ConflictResolver: Sendable {
+    public var strategy: ConflictStrategy
+    /// Asked for `ask`; returns the strategy chosen, nil to leave the conflict unresolved.
+    /// Without a prompt (no terminal), `ask` leaves every conflict unresolved.
+    public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
+
+    public init(strategy: ConflictStrategy, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil) {
+        self.strategy = strategy
+        self.prompt = prompt
+    }
+
+    /// Resolves a conflict.
+    /// - Returns: the resolution and the name of the rule that decided it (for the report).
+    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?) -> (ConflictResolution, String) {
+        var strategy = self.strategy
+        if strategy == .ask {
+            guard let prompt, let chosen = prompt(ConflictQuestion(key: key, local: local, remote: remote, base: base)), chosen != .ask else {
+                return (.unresolved, "unresolved")
+            }
+            strategy = chosen
+        }
+        let lc = ItemContent(local), rc = ItemContent(remote)
+        switch strategy {
+        case .localWins: return (.takeLocal, strategy.rawValue)
+        case .remoteWins: return (.takeRemote, strategy.rawValue)
+        case .newest: return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, strategy.rawValue)
+        case .keepBoth:
+            let copyUID = (lc.uid ?? "item") + "-conflict-" + lc.hash.value.suffix(8)
+            guard let copy = Self.withUID(local, copyUID) else { return (.unresolved, "unresolved") }
+            return (.keepBoth(copy: copy, copyUID: copyUID), strategy.rawValue)
+        case .merge, .ask:
+            guard let base, let merged = ThreeWayMerge.merge(base: base, local: local, remote: remote) else {
+                return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, "newest")
+            }
+            let mh = ContentHash.of(merged)
+            if mh == lc.hash { return (.takeLocal, "merge") }
+            if mh == rc.hash { return (.takeRemote, "merge") }
+            return (.merged(merged), "merge")
+        }
+    }
+
+    /// Later LAST-MODIFIED wins, then higher SEQUENCE; local on a tie.
+    static func localIsNewer(_ l: ItemContent, _ r: ItemContent) -> Bool {
+        let lm = l.lastModified ?? "", rm = r.lastModified ?? ""
+        if lm != rm { return lm > rm }
+        return l.sequence >= r.sequence
+    }
+
+    /// `data` with every UID replaced by `uid`.
+    static func withUID(_ data: Data, _ uid: String) -> Data? {
+        guard var calendar = try? ICalendarParser().parse(data).calendar else { return nil }
+        for i in calendar.components.indices where calendar.components[i]["UID"] != nil {
+            calendar.components[i].set(Property(name: "UID", value: uid))
+        }
+        return ICalendarSerializer().data([calendar])
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ICalendar
+
+/// Merges two versions of a calendar object against the version both started from, property
+/// by property: what only one side changed is taken from it, what both changed the same way is
+/// kept, ATTENDEE lists that both changed are unioned (the newer side's entry wins for a
+/// person on both), and any other clash takes the newer side's value (LAST-MODIFIED, then
+/// SEQUENCE; local on a tie). Components (an event's overrides, alarms) are matched by
+/// name, UID and RECURRENCE-ID and merged the same way; one deleted on a side and untouched on
+/// the other is dropped, one changed on the other side is kept.
+public enum ThreeWayMerge {
+    /// The merged object, nil when a version does not parse.
+    public static func merge(base: Data, local: Data, remote: Data) -> Data? {
+        let parser = ICalendarParser()
+        guard let b = try? parser.parse(base).calendar, let l = try? parser.parse(local).calendar,
+              let r = try? parser.parse(remote).calendar else { return nil }
+        let canonical = Canonicalizer()
+        let merged = mergeComponent(base: canonical.canonicalize(b), local: canonical.canonicalize(l), remote: canonical.canonicalize(r),
+                                    localIsNewer: localIsNewer(l, r))
+        return ICalendarSerializer().data([merged])
+    }
+
+    /// True when the local version counts as newer: later LAST-MODIFIED, then higher SEQUENCE.
+    static func localIsNewer(_ l: Component, _ r: Component) -> Bool {
+        let lc = ItemContent(uid: nil, hash: ContentHash(""), lastModified: maxValue(l, "LAST-MODIFIED"), sequence: Int(maxValue(l, "SEQUENCE") ?? "") ?? 0)
+        let rc = ItemContent(uid: nil, hash: ContentHash(""), lastModified: maxValue(r, "LAST-MODIFIED"), sequence: Int(maxValue(r, "SEQUENCE") ?? "") ?? 0)
+        return ConflictResolver.localIsNewer(lc, rc)
+    }
+
+    static func maxValue(_ c: Component, _ name: String) -> String? {
+        var values = c.properties(named: name).map(\.value)
+        for child in c.components { if let v = maxValue(child, name) { values.append(v) } }
+        if name == "SEQUENCE" { return values.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.max().map(String.init) }
+        return values.max()
+    }
+
+    static func mergeComponent(base b: Component, local l: Component, remote r: Component, localIsNewer: Bool) -> Component {
+        var out = Component(name: l.name)
+        var names: [String] = []
+        for p in l.properties + r.properties where !names.contains(p.name) { names.append(p.name) }
+        for name in names {
+            let lp = l.properties(named: name), rp = r.properties(named: name), bp = b.properties(named: name)
+            switch name {
+            case "LAST-MODIFIED", "DTSTAMP":
+                if let newest = (lp + rp).max(by: { $0.value < $1.value }) { out.properties.append(newest) }
+            case "SEQUENCE":
+                if let highest = (lp + rp).max(by: { ($0.integer ?? 0) < ($1.integer ?? 0) }) { out.properties.append(highest) }
+            default:
+                if lp == rp { out.properties += lp }
+                else if lp == bp { out.properties += rp }
+                else if rp == bp { out.properties += lp }
+                else if name == "ATTENDEE" { out.properties += unionAttendees(lp, rp, newerFirst: localIsNewer) }
+                else { out.properties += localIsNewer ? lp : rp }
+            }
+        }
+        out.components = mergeChildren(base: b.components, local: l.components, remote: r.components, localIsNewer: localIsNewer)
+        return out
+    }
+
+    /// Attendees of both lists, once per person; for a person on both, the newer side's entry.
+    static func unionAttendees(_ l: [Property], _ r: [Property], newerFirst localIsNewer: Bool) -> [Property] {
+        let (first, second) = localIsNewer ? (l, r) : (r, l)
+        var seen = Set<String>(), out: [Property] = []
+        for p in first + second {
+            let address = CalendarUser(p).normalizedAddress
+            if seen.insert(address).inserted { out.append(p) }
+        }
+        return out
+    }
+
+    static func childKey(_ c: Component) -> String {
+        if c.name == "VTIMEZONE" { return "VTIMEZONE|\(c["TZID"]?.value ?? "")" }
+        if let uid = c["UID"]?.value { return "\(c.name)|\(uid)|\(c["RECURRENCE-ID"]?.value ?? "")" }
+        return "\(c.name)|"
+    }
+
+    static func mergeChildren(base: [Component], local: [Component], remote: [Component], localIsNewer: Bool) -> [Component] {
+        // Children without a UID (alarms) are compared as one list.
+        let keyed = { (c: Component) in c.name == "VTIMEZONE" || c["UID"] != nil }
+        let lu = local.filter { !keyed($0) }, ru = remote.filter { !keyed($0) }, bu = base.filter { !keyed($0) }
+        let unkeyed: [Component] = lu == ru ? lu : lu == bu ? ru : ru == bu ? lu : (localIsNewer ? lu : ru)
+
+        let bk = Dictionary(base.filter(keyed).map { (childKey($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let rk = Dictionary(remote.filter(keyed).map { (childKey($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let lk = Dictionary(local.filter(keyed).map { (childKey($0), $0) }, uniquingKeysWith: { a, _ in a })
+        var order: [String] = []
+        for c in (local + remote).filter(keyed) where !order.contains(childKey(c)) { order.append(childKey(c)) }
+        var out: [Component] = []
+        for key in order {
+            let b = bk[key], l = lk[key], r = rk[key]
+            switch (l, r) {
+            case let (l?, r?):
+                if l == r { out.append(l) }
+                else if let b { out.append(mergeComponent(base: b, local: l, remote: r, localIsNewer: localIsNewer)) }
+                else { out.append(localIsNewer ? l : r) }
+            case let (l?, nil):
+                // Removed remotely: drop it unless the local side changed it (or added it).
+                if b == nil || b != l { out.append(l) }
+            case let (nil, r?):
+                if b == nil || b != r { out.append(r) }
+            case (nil, nil): break
+            }
+        }
+        // VTIMEZONEs first, as RFC 5545 recommends; then the objects; alarms after properties.
+        return out.filter { $0.name == "VTIMEZONE" } + out.filter { $0.name != "VTIMEZONE" } + unkeyed
+    }
+}

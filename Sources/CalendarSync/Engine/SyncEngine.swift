@@ -1,0 +1,133 @@
+import Foundation
+
+/// One pair's sync run: recover what an interrupted run left, scan both sides, plan, check
+/// the safety rails, execute, remember.
+///
+/// ```swift
+/// let engine = SyncEngine(local: VDirStorage(url: vdir), remote: calendar, journal: try Journal.open(at: file),
+///                         policy: SyncPolicy(direction: .both, conflict: .merge))
+/// let report = try await engine.run()
+/// print(report.summary)
+/// ```
+public struct SyncEngine: Sendable {
+    public var local: any CalendarStorage
+    public var remote: any CalendarStorage
+    public var journal: Journal
+    public var policy: SyncPolicy
+    /// Asked for each conflict when the strategy is `ask` (nil: no terminal, left unresolved).
+    public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
+    /// Test-only: called after every side effect.
+    public var faultHook: FaultHook?
+
+    public init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
+                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil) {
+        self.local = local
+        self.remote = remote
+        self.journal = journal
+        self.policy = policy
+        self.prompt = prompt
+        self.faultHook = faultHook
+    }
+
+    /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
+    /// interrupted run).
+    public func plan() async throws -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
+        try await recoverInterruptedRun()
+        let items = try journal.items()
+        let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
+        let l: SideSnapshot, r: SideSnapshot
+        do {
+            l = try await SideScanner(side: .local, storage: local).scan(journal: items, token: localState.token)
+        } catch {
+            throw SyncError(.scanFailed, "cannot read the local side: \(Executor.describe(error))")
+        }
+        do {
+            r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token)
+        } catch {
+            throw SyncError(.scanFailed, "cannot read the remote side: \(Executor.describe(error))")
+        }
+        return (Planner.plan(local: l, remote: r, journal: items, policy: policy), items, l, r)
+    }
+
+    /// Runs the pair.
+    /// - Parameter dryRun: plan and report only.
+    /// - Throws: `SyncError.massDeletion` when a side was emptied and mass deletion is not
+    ///   allowed; scan failures. Failures of single items go to the report instead.
+    public func run(dryRun: Bool = false) async throws -> SyncReport {
+        let (plan, items, l, r) = try await self.plan()
+        if let mass = plan.massDeletion, !policy.allowMassDelete {
+            throw SyncError(.massDeletion,
+                            "the \(mass.emptySide.rawValue) side is empty while the journal knows \(items.count) items; refusing to delete \(mass.deletions) on the \(mass.emptySide.other.rawValue) side",
+                            recovery: "check that the \(mass.emptySide == .local ? "folder" : "URL") is right; if the deletion is meant, run again with --allow-mass-delete")
+        }
+        var report: SyncReport
+        if dryRun {
+            report = Self.preview(plan, strategy: policy.conflict)
+        } else {
+            let executor = Executor(local: local, remote: remote, journal: journal,
+                                    resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
+                                    direction: policy.direction, faultHook: faultHook)
+            try await executor.execute(plan, journalItems: items)
+            report = executor.report
+            await syncMetadata(into: &report)
+        }
+        for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            report.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
+        }
+        if !dryRun {
+            // A side's token is kept only when everything it holds is now in the journal;
+            // otherwise the next run lists it again.
+            let clean = report.errors.isEmpty && report.skipped.isEmpty && report.pending.total == 0 && report.conflicts.allSatisfy {
+                $0.resolution != "unresolved" && $0.resolution != "pending"
+            }
+            for (side, snapshot) in [(Side.local, l), (.remote, r)] {
+                var state = try journal.collection(side)
+                state.token = clean ? snapshot.token : nil
+                try journal.setCollection(side, state)
+            }
+            if report.errors.isEmpty { try journal.setLastSync() }
+            try journal.pruneIntents()
+        }
+        return report
+    }
+
+    /// What a plan would do, as a report.
+    static func preview(_ plan: SyncPlan, strategy: ConflictStrategy) -> SyncReport {
+        var report = SyncReport()
+        report.dryRun = true
+        for action in plan.actions {
+            switch action {
+            case .create(let side, _): report.created[side] += 1
+            case .update(let side, _, _): report.updated[side] += 1
+            case .delete(let side, _): report.deleted[side] += 1
+            case .conflict(let l, _, _): report.conflicts.append(.init(uid: l.key.value, resolution: strategy.rawValue))
+            case .pending(let inner):
+                if let side = inner.writes { report.pending[side] += 1 }
+                if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: "pending")) }
+            case .skip(_, let reason): report.skipped.append(reason)
+            case .record, .forget: break
+            }
+        }
+        return report
+    }
+
+    /// Looks at each intent an interrupted run left: records whether its write landed. The plan
+    /// that follows starts from both sides' real state, so a write that landed is matched
+    /// (equal content on both sides is only recorded) and one that did not is planned again.
+    func recoverInterruptedRun() async throws {
+        for intent in try journal.pendingIntents() {
+            var outcome = "not landed"
+            if let href = intent.href {
+                let storage = intent.side == .local ? local : remote
+                let name = intent.operation == .create && !href.hasSuffix(".ics") ? href + ".ics" : href
+                let current = try? await storage.fetch([name]).first
+                switch intent.operation {
+                case .delete: if current == nil { outcome = "landed" }
+                case .create, .update:
+                    if let current, ContentHash.of(current.data) == intent.newHash { outcome = "landed" }
+                }
+            }
+            try journal.markRecovered(intent, outcome: outcome)
+        }
+    }
+}

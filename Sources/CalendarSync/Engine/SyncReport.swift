@@ -1,0 +1,57 @@
+/// What a run did (or, with `--dry-run`, would do), in the shape of CLI.md's JSON.
+public struct SyncReport: Sendable, Codable, Equatable {
+    /// A count per side.
+    public struct Counts: Sendable, Codable, Equatable {
+        public var local = 0
+        public var remote = 0
+        public init(local: Int = 0, remote: Int = 0) {
+            self.local = local
+            self.remote = remote
+        }
+        subscript(side: Side) -> Int {
+            get { side == .local ? local : remote }
+            set { if side == .local { local = newValue } else { remote = newValue } }
+        }
+        public var total: Int { local + remote }
+    }
+
+    /// A conflict and how it ended.
+    public struct Conflict: Sendable, Codable, Equatable {
+        public var uid: String
+        /// The strategy that resolved it (`merge`, `newest`, ...), or `unresolved`, or
+        /// `pending` (pull and push leave conflicts for sync).
+        public var resolution: String
+        public init(uid: String, resolution: String) {
+            self.uid = uid
+            self.resolution = resolution
+        }
+    }
+
+    public var created = Counts()
+    public var updated = Counts()
+    public var deleted = Counts()
+    public var conflicts: [Conflict] = []
+    public var errors: [String] = []
+    /// Writes left for another direction (per side written).
+    public var pending = Counts()
+    /// Items not synced and why (two items with one UID, files that do not parse).
+    public var skipped: [String] = []
+    public var dryRun = false
+
+    public init() {}
+
+    /// Conflicts the strategy could not decide (exit 3).
+    public var unresolvedConflicts: Int { conflicts.filter { $0.resolution == "unresolved" }.count }
+
+    /// One line for people: `2 created, 1 updated, 0 deleted locally; ...`.
+    public var summary: String {
+        func side(_ s: Side, _ word: String) -> String {
+            "\(word): \(created[s]) created, \(updated[s]) updated, \(deleted[s]) deleted"
+        }
+        var parts = [side(.local, "local"), side(.remote, "remote")]
+        if !conflicts.isEmpty { parts.append("\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")") }
+        if pending.total > 0 { parts.append("\(pending.total) pending") }
+        if !errors.isEmpty { parts.append("\(errors.count) error\(errors.count == 1 ? "" : "s")") }
+        return (dryRun ? "would do — " : "") + parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The entry point for commands: runs one pair with its journal file, holding the pair's
+/// lock for the whole run.
+public enum SyncSession {
+    /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
+    /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
+    public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
+                           dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
+                           faultHook: FaultHook? = nil, lockTimeout: Double = 5) async throws -> SyncReport {
+        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        let journal = try Journal.open(at: url)
+        return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
+                                    faultHook: faultHook).run(dryRun: dryRun)
+    }
+
+    /// What a `sync` would do now, and when the pair last synced; changes nothing on either side.
+    public static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
+                              policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
+        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        let journal = try Journal.open(at: url)
+        let (plan, items, _, _) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
+        var pending = SyncEngine.preview(plan, strategy: policy.conflict)
+        for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            pending.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
+        }
+        return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
+                          massDeletion: plan.massDeletion.map { "the \($0.emptySide.rawValue) side is empty; \($0.deletions) deletions would be refused" })
+    }
+}
+
+/// `calgw status`: what is pending, and when the pair last synced.
+public struct SyncStatus: Sendable, Codable, Equatable {
+    /// ISO 8601, nil before the first sync.
+    public var lastSync: String?
+    /// How many items the journal knows.
+    public var items: Int
+    /// What `sync` would do now (created/updated/deleted per side written, conflicts).
+    public var pending: SyncReport
+    /// Set when `sync` would refuse a mass deletion.
+    public var massDeletion: String?
+}

@@ -1,0 +1,231 @@
+import Foundation
+import VDir
+
+/// Carries out a plan: for each write, the intent is committed to the journal first, then the
+/// conditional write is made, then its outcome (and the item's new journal row) is committed.
+/// A precondition failure (someone changed the item meanwhile) re-reads that item on both
+/// sides and plans it again; nothing is overwritten blindly.
+final class Executor: @unchecked Sendable {
+    let local: any CalendarStorage
+    let remote: any CalendarStorage
+    let journal: Journal
+    let resolver: ConflictResolver
+    let direction: SyncDirection
+    let faultHook: FaultHook?
+    private var effects = 0
+    var report = SyncReport()
+
+    init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
+         direction: SyncDirection, faultHook: FaultHook?) {
+        self.local = local
+        self.remote = remote
+        self.journal = journal
+        self.resolver = resolver
+        self.direction = direction
+        self.faultHook = faultHook
+    }
+
+    func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
+
+    func effect() throws {
+        effects += 1
+        try faultHook?(effects)
+    }
+
+    /// Runs every action; an item that fails is reported and the rest go on.
+    /// - Throws: only `RunInterrupted` (from the fault hook).
+    func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
+        let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for action in plan.actions {
+            try await executeWithReplan(action, journal: byKey[action.key])
+        }
+    }
+
+    /// Executes one action; on a precondition failure re-reads the item and tries again (three times).
+    func executeWithReplan(_ first: PlannedAction, journal item: JournalItem?) async throws {
+        var action: PlannedAction? = first
+        var attempt = 0
+        while let current = action {
+            attempt += 1
+            do {
+                try await execute(current)
+                return
+            } catch let error as RunInterrupted {
+                throw error
+            } catch let StorageError.preconditionFailed(href) where attempt < 4 {
+                do {
+                    action = try await replan(current, journal: try self.journal.items().first { $0.key == current.key } ?? item)
+                } catch let error as RunInterrupted {
+                    throw error
+                } catch {
+                    report.errors.append("\(current.key): cannot read \(href) again after it changed: \(error)")
+                    return
+                }
+            } catch {
+                report.errors.append("\(current.key): \(Self.describe(error))")
+                return
+            }
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case StorageError.preconditionFailed(let href): "\(href) kept changing during the sync; run again"
+        case StorageError.alreadyExists(let href): "\(href) exists already"
+        case StorageError.rejected(let href, let reason): "\(href) was refused: \(reason)"
+        default: (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        }
+    }
+
+    /// Re-reads the item on both sides and plans it again.
+    func replan(_ action: PlannedAction, journal item: JournalItem?) async throws -> PlannedAction? {
+        var hrefs: [Side: Set<String>] = [.local: [], .remote: []]
+        if let item { for s in Side.allCases { hrefs[s]!.insert(item.record(s).href) } }
+        switch action {
+        case .create(let side, let source): hrefs[side.other]!.insert(source.href)
+        case .update(let side, let target, let source): hrefs[side]!.insert(target.href); hrefs[side.other]!.insert(source.href)
+        case .delete(let side, let target): hrefs[side]!.insert(target.href)
+        case .conflict(let l, let r, _), .record(let l, let r): hrefs[.local]!.insert(l.href); hrefs[.remote]!.insert(r.href)
+        default: break
+        }
+        var current: [Side: SideItem] = [:]
+        for side in Side.allCases {
+            for stored in try await storage(side).fetch(Array(hrefs[side]!)) {
+                let content = ItemContent(stored.data)
+                let key = content.uid == nil && item?.key.isUIDLess == true ? item!.key : content.key
+                if key == action.key { current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key) }
+            }
+        }
+        guard let next = Planner.planItem(local: current[.local], remote: current[.remote], journal: item) else { return nil }
+        return Planner.restrict(next, to: direction)
+    }
+
+    func data(of item: SideItem, on side: Side) async throws -> SideItem {
+        if item.data != nil { return item }
+        guard let stored = try await storage(side).fetch([item.href]).first else { throw StorageError.preconditionFailed(href: item.href) }
+        var copy = item
+        copy.data = stored.data
+        copy.etag = stored.etag
+        return copy
+    }
+
+    /// The file-name stem for an item created on a side: from its UID, else its hash.
+    static func stem(for key: ItemKey) -> String {
+        key.isUIDLess ? "nouid-" + String(key.value.dropFirst(6).prefix(32)) : SafeFileName.stem(forUID: key.value)
+    }
+
+    func execute(_ action: PlannedAction) async throws {
+        switch action {
+        case .pending(let inner):
+            if let side = inner.writes { report.pending[side] += 1 }
+            if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: "pending")) }
+        case .skip(_, let reason):
+            report.skipped.append(reason)
+        case .forget(let key):
+            try journal.apply(.remove(key)); try effect()
+        case .record(let l, let r):
+            let base = l.data ?? r.data
+            try journal.apply(.upsert(Self.row(l, r), base: base)); try effect()
+        case .create(let side, let source0):
+            let source = try await data(of: source0, on: side.other)
+            let created = try await create(source.data!, hash: source.hash, key: source.key, on: side)
+            let row = side == .local ? Self.row(created.item, source) : Self.row(source, created.item)
+            try journal.complete(created.intent, change: .upsert(row, base: source.data)); try effect()
+            report.created[side] += 1
+        case .update(let side, let target, let source0):
+            let source = try await data(of: source0, on: side.other)
+            let written = try await update(target, with: source.data!, hash: source.hash, on: side)
+            let row = side == .local ? Self.row(written.item, source) : Self.row(source, written.item)
+            try journal.complete(written.intent, change: .upsert(row, base: source.data)); try effect()
+            report.updated[side] += 1
+        case .delete(let side, let target):
+            let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
+            try effect()
+            try await storage(side).delete(href: target.href, ifMatch: target.etag); try effect()
+            try journal.complete(intent, change: .remove(target.key)); try effect()
+            report.deleted[side] += 1
+        case .conflict(let l0, let r0, _):
+            try await resolveConflict(local: l0, remote: r0)
+        }
+    }
+
+    func resolveConflict(local l0: SideItem, remote r0: SideItem) async throws {
+        let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
+        let base = try journal.base(for: l.key)
+        let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 })
+        switch resolution {
+        case .unresolved:
+            report.conflicts.append(.init(uid: l.key.value, resolution: "unresolved"))
+            return
+        case .takeLocal:
+            try await execute(.update(on: .remote, target: r, source: l))
+        case .takeRemote:
+            try await execute(.update(on: .local, target: l, source: r))
+        case .merged(let merged):
+            let hash = ContentHash.of(merged)
+            let lw = try await update(l, with: merged, hash: hash, on: .local)
+            try journal.complete(lw.intent, change: .none); try effect()
+            let rw = try await update(r, with: merged, hash: hash, on: .remote)
+            try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: merged)); try effect()
+            report.updated.local += 1
+            report.updated.remote += 1
+        case .keepBoth(let copy, let copyUID):
+            try await execute(.update(on: .local, target: l, source: r))
+            let key = ItemKey.uid(copyUID), hash = ContentHash.of(copy)
+            let lc = try await create(copy, hash: hash, key: key, on: .local)
+            try journal.complete(lc.intent, change: .none); try effect()
+            let rc = try await create(copy, hash: hash, key: key, on: .remote)
+            try journal.complete(rc.intent, change: .upsert(Self.row(lc.item, rc.item), base: copy)); try effect()
+            report.created.local += 1
+            report.created.remote += 1
+        }
+        report.conflicts.append(.init(uid: l.key.value, resolution: rule))
+    }
+
+    struct Written {
+        var item: SideItem
+        var intent: Intent
+    }
+
+    /// Creates `data` on `side` under a name from the key; a name already taken by equal
+    /// content (a run interrupted after this write) counts as done.
+    func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side) async throws -> CreatedItem {
+        var stem = Self.stem(for: key)
+        for attempt in 0..<3 {
+            let intent = try journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash))
+            try effect()
+            do {
+                let version = try await storage(side).create(data, suggestedName: stem); try effect()
+                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+            } catch StorageError.alreadyExists(let href) {
+                if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
+                    return CreatedItem(item: SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data), intent: intent)
+                }
+                try journal.fail(intent, reason: "\(href) exists with other content")
+                stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
+            }
+        }
+        throw StorageError.alreadyExists(href: stem)
+    }
+
+    typealias CreatedItem = Written
+
+    func update(_ target: SideItem, with data: Data, hash: ContentHash, on side: Side) async throws -> Written {
+        let intent = try journal.record(Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag, newHash: hash))
+        try effect()
+        do {
+            let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
+            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+        } catch let error as RunInterrupted {
+            throw error
+        } catch {
+            try? journal.fail(intent, reason: Self.describe(error))
+            throw error
+        }
+    }
+
+    /// The journal row for an item equal on both sides.
+    static func row(_ l: SideItem, _ r: SideItem) -> JournalItem {
+        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence))
+    }
+}

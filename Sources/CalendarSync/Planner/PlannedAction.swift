@@ -1,0 +1,79 @@
+/// One step of a plan, for one item.
+public enum PlannedAction: Sendable, Hashable {
+    /// Copy `source` (from the other side) to `side`, where the item does not exist.
+    case create(on: Side, source: SideItem)
+    /// Overwrite `target` on `side` with `source` (from the other side), if `target` is unchanged.
+    case update(on: Side, target: SideItem, source: SideItem)
+    /// Delete `target` on `side`, if it is unchanged.
+    case delete(on: Side, target: SideItem)
+    /// Both sides changed differently (or both created the item): the strategy decides.
+    case conflict(local: SideItem, remote: SideItem, journal: JournalItem?)
+    /// Both sides hold equal content; only the journal learns the current versions.
+    case record(local: SideItem, remote: SideItem)
+    /// Gone from both sides; only the journal forgets it.
+    case forget(ItemKey)
+    /// A write the direction does not allow this run (`pull`/`push`); it stays pending.
+    indirect case pending(PlannedAction)
+    /// Not synced, with the reason (two items with one UID on a side).
+    case skip(ItemKey, reason: String)
+
+    /// The item this action is about.
+    public var key: ItemKey {
+        switch self {
+        case .create(_, let s), .update(_, _, let s): s.key
+        case .delete(_, let t): t.key
+        case .conflict(let l, _, _), .record(let l, _): l.key
+        case .forget(let k), .skip(let k, _): k
+        case .pending(let a): a.key
+        }
+    }
+
+    /// The side this action writes, nil for conflicts (maybe both) and journal-only actions.
+    public var writes: Side? {
+        switch self {
+        case .create(let side, _), .update(let side, _, _), .delete(let side, _): side
+        default: nil
+        }
+    }
+
+    /// True for actions that change nothing on either side.
+    public var isJournalOnly: Bool {
+        switch self {
+        case .record, .forget: true
+        default: false
+        }
+    }
+}
+
+/// What a run will do: an action per item that needs one, and the safety verdict.
+public struct SyncPlan: Sendable {
+    public var actions: [PlannedAction]
+    /// Set when a side is empty while the journal knows many items and the plan would delete
+    /// them on the other side: the run is refused unless mass deletion is allowed.
+    public var massDeletion: MassDeletion?
+    /// Hrefs of items that do not parse, per side: reported, never deleted or uploaded.
+    public var unparseable: [Side: [String]]
+
+    public struct MassDeletion: Sendable, Hashable {
+        /// The side found empty.
+        public var emptySide: Side
+        /// How many items would be deleted on the other side.
+        public var deletions: Int
+    }
+
+    public init(actions: [PlannedAction], massDeletion: MassDeletion? = nil, unparseable: [Side: [String]] = [:]) {
+        self.actions = actions
+        self.massDeletion = massDeletion
+        self.unparseable = unparseable
+    }
+
+    /// Actions that write to at least one side or resolve a conflict.
+    public var writes: [PlannedAction] {
+        actions.filter { a in
+            switch a {
+            case .create, .update, .delete, .conflict: true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// Decides what a run does. A pure function of the two sides' current state and the journal:
+/// no I/O, no clock, so every case can be tested directly.
+///
+/// Per item (matched by key): changed means the normalised content hash differs from the
+/// journal's; a new etag with the same hash only refreshes the journal.
+///
+/// | journal | local | remote | action |
+/// | --- | --- | --- | --- |
+/// | – | new | – | create remote |
+/// | – | – | new | create local |
+/// | – | new | new | equal: record; else conflict |
+/// | known | unchanged | unchanged | nothing (record if an etag moved) |
+/// | known | changed | unchanged | update remote |
+/// | known | unchanged | changed | update local |
+/// | known | changed | changed | equal: record; else conflict |
+/// | known | gone | unchanged | delete remote |
+/// | known | gone | changed | create local (modification wins) |
+/// | known | unchanged | gone | delete local |
+/// | known | changed | gone | create remote (modification wins) |
+/// | known | gone | gone | forget |
+public enum Planner {
+    /// The plan for a run.
+    public static func plan(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy) -> SyncPlan {
+        let localByKey = Dictionary(grouping: local.items, by: \.key)
+        let remoteByKey = Dictionary(grouping: remote.items, by: \.key)
+        let journalByKey = Dictionary(journal.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        var keys = Set(localByKey.keys)
+        keys.formUnion(remoteByKey.keys)
+        keys.formUnion(journalByKey.keys)
+
+        // An item that no longer parses is left alone on both sides: it must not look deleted.
+        var unreadable: [ItemKey: String] = [:]
+        var unparseable: [Side: [String]] = [:]
+        for (side, snapshot) in [(Side.local, local), (.remote, remote)] {
+            let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
+            for href in snapshot.unparseable {
+                if let key = bySideHref[href] {
+                    unreadable[key] = "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
+                } else {
+                    unparseable[side, default: []].append(href)
+                }
+            }
+        }
+
+        var actions: [PlannedAction] = []
+        for key in keys.sorted() {
+            if let reason = unreadable[key] {
+                actions.append(.skip(key, reason: reason))
+                continue
+            }
+            let ls = localByKey[key] ?? [], rs = remoteByKey[key] ?? []
+            if ls.count > 1 || rs.count > 1 {
+                let hrefs = (ls.count > 1 ? ls : rs).map(\.href).sorted()
+                actions.append(.skip(key, reason: "\(hrefs.count) items on the \(ls.count > 1 ? "local" : "remote") side have UID \(key.value): \(hrefs.joined(separator: ", "))"))
+                continue
+            }
+            guard let action = planItem(local: ls.first, remote: rs.first, journal: journalByKey[key]) else { continue }
+            actions.append(restrict(action, to: policy.direction))
+        }
+
+        var massDeletion: SyncPlan.MassDeletion?
+        if journal.count >= policy.massDeleteThreshold {
+            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty && (side == .local ? local : remote).unparseable.isEmpty {
+                let deletions = actions.filter { if case .delete(side.other, _) = $0 { true } else { false } }.count
+                if deletions > 0 { massDeletion = .init(emptySide: side, deletions: deletions) }
+            }
+        }
+        return SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
+    }
+
+    /// The action for one item, nil when there is nothing to do.
+    public static func planItem(local: SideItem?, remote: SideItem?, journal: JournalItem?) -> PlannedAction? {
+        guard let journal else {
+            switch (local, remote) {
+            case let (l?, r?): return l.hash == r.hash ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: nil)
+            case let (l?, nil): return .create(on: .remote, source: l)
+            case let (nil, r?): return .create(on: .local, source: r)
+            case (nil, nil): return nil
+            }
+        }
+        switch (local, remote) {
+        case let (l?, r?):
+            let localChanged = l.hash != journal.local.hash, remoteChanged = r.hash != journal.remote.hash
+            switch (localChanged, remoteChanged) {
+            case (false, false):
+                let moved = l.etag != journal.local.etag || r.etag != journal.remote.etag
+                    || l.href != journal.local.href || r.href != journal.remote.href
+                return moved ? .record(local: l, remote: r) : nil
+            case (true, false): return .update(on: .remote, target: r, source: l)
+            case (false, true): return .update(on: .local, target: l, source: r)
+            case (true, true): return l.hash == r.hash ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: journal)
+            }
+        case let (l?, nil):
+            return l.hash != journal.local.hash ? .create(on: .remote, source: l) : .delete(on: .local, target: l)
+        case let (nil, r?):
+            return r.hash != journal.remote.hash ? .create(on: .local, source: r) : .delete(on: .remote, target: r)
+        case (nil, nil):
+            return .forget(journal.key)
+        }
+    }
+
+    /// Marks writes the direction does not allow as pending. Conflicts need both sides, so
+    /// only `sync` resolves them.
+    static func restrict(_ action: PlannedAction, to direction: SyncDirection) -> PlannedAction {
+        if let side = action.writes, !direction.writes(side) { return .pending(action) }
+        if case .conflict = action, direction != .both { return .pending(action) }
+        return action
+    }
+}

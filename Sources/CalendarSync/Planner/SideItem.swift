@@ -1,0 +1,47 @@
+import Foundation
+
+/// One item as a side has it now: where, which version, what it holds.
+public struct SideItem: Sendable, Hashable {
+    public var key: ItemKey
+    public var href: String
+    public var etag: String
+    public var hash: ContentHash
+    public var lastModified: String?
+    public var sequence: Int
+    /// The bytes, when they were read in this run (items unchanged since the journal are not read).
+    public var data: Data?
+
+    public init(key: ItemKey, href: String, etag: String, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil) {
+        self.key = key
+        self.href = href
+        self.etag = etag
+        self.hash = hash
+        self.lastModified = lastModified
+        self.sequence = sequence
+        self.data = data
+    }
+
+    /// An item read from `data` at `version`, keyed by its UID (or `key` when given).
+    public init(version: ItemVersion, data: Data, content: ItemContent, key: ItemKey? = nil) {
+        self.init(key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
+                  lastModified: content.lastModified, sequence: content.sequence, data: data)
+    }
+
+    /// What the journal records of this side of the item.
+    public var record: SideRecord { SideRecord(href: href, etag: etag, hash: hash) }
+}
+
+/// Everything one side holds now, as the scan found it.
+public struct SideSnapshot: Sendable {
+    public var items: [SideItem]
+    /// Items that do not parse: reported and left alone.
+    public var unparseable: [String]
+    /// The change token the scan ended with (saved when the run leaves nothing pending).
+    public var token: ChangeToken?
+
+    public init(items: [SideItem], unparseable: [String] = [], token: ChangeToken? = nil) {
+        self.items = items
+        self.unparseable = unparseable
+        self.token = token
+    }
+}

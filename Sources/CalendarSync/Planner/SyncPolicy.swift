@@ -1,0 +1,37 @@
+/// Which ways a run may write.
+public enum SyncDirection: String, Sendable, Hashable, Codable {
+    /// Remote changes to the vdir only (`calgw pull`).
+    case pull
+    /// Local changes to the server only (`calgw push`).
+    case push
+    /// Both ways (`calgw sync`).
+    case both
+
+    /// True when this direction writes `side`.
+    public func writes(_ side: Side) -> Bool {
+        switch self {
+        case .pull: side == .local
+        case .push: side == .remote
+        case .both: true
+        }
+    }
+}
+
+/// How a run behaves: direction, conflict strategy and safety rails.
+public struct SyncPolicy: Sendable, Hashable {
+    /// Which sides may be written (default: both).
+    public var direction: SyncDirection = .both
+    /// How conflicts are resolved (default: merge).
+    public var conflict: ConflictStrategy = .merge
+    /// Propagate the emptying of a side (default false: refuse, exit 4).
+    public var allowMassDelete = false
+    /// A side that is empty while the journal knows at least this many items counts as a
+    /// mass deletion (default 2).
+    public var massDeleteThreshold = 2
+
+    public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
+        self.direction = direction
+        self.conflict = conflict
+        self.allowMassDelete = allowMassDelete
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import CalendarSync
+
+/// `calgw push`: local changes to the server only.
+struct PushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Apply the vdir's changes to the server only; remote changes stay pending.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var run: SyncRunOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { try run.validate() }
+
+    func run() async throws {
+        try await PairRunner(global: global, run: run, output: output, direction: .push).runAll()
+    }
+}

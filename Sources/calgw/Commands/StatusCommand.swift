@@ -1,0 +1,77 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+
+/// `calgw status`: what a sync would do now, conflicts, and the last sync time.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show pending changes on each side, conflicts and the last sync time; changes nothing.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    struct PairStatus: Encodable {
+        var pair: String
+        var lastSync: String?
+        var items: Int
+        /// Changes a sync would make, per side written.
+        var pending: Pending
+        var conflicts: [SyncReport.Conflict]
+        var skipped: [String]
+        var massDeletion: String?
+        var errors: [String]
+
+        struct Pending: Encodable {
+            var created: SyncReport.Counts
+            var updated: SyncReport.Counts
+            var deleted: SyncReport.Counts
+        }
+    }
+
+    func run() async throws {
+        let config = try global.loadConfig()
+        let pairs: [PairConfiguration]
+        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
+        var statuses: [PairStatus] = []
+        var worst = ExitStatus.success
+        for pair in pairs {
+            var entry = PairStatus(pair: pair.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
+                                   conflicts: [], skipped: [], errors: [])
+            do {
+                let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
+                let status = try await SyncSession.status(journalAt: pair.journal, local: StorageFactory.local(for: pair),
+                                                          remote: try StorageFactory.remote(for: pair), policy: SyncPolicy(conflict: strategy))
+                entry.lastSync = status.lastSync
+                entry.items = status.items
+                entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)
+                entry.conflicts = status.pending.conflicts
+                entry.skipped = status.pending.skipped
+                entry.massDeletion = status.massDeletion
+            } catch {
+                let (message, hint, code) = PairRunner.describe(error)
+                entry.errors.append(message)
+                Terminal.reportError("\(pair.name): \(message)", hint: hint)
+                worst = PairRunner.worse(worst, code)
+            }
+            statuses.append(entry)
+            if !output.json && !output.quiet { render(entry, showName: pairs.count > 1 || true) }
+        }
+        if output.json {
+            if global.all { try Terminal.printJSON(statuses) } else if let only = statuses.first { try Terminal.printJSON(only) }
+        }
+        if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    func render(_ s: PairStatus, showName: Bool) {
+        Terminal.out("pair \(s.pair): \(s.items) items synced, last sync \(s.lastSync ?? "never")")
+        func side(_ side: String, _ c: KeyPath<SyncReport.Counts, Int>) -> String {
+            "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
+        }
+        Terminal.out("  local:  \(side("local", \.local))")
+        Terminal.out("  remote: \(side("remote", \.remote))")
+        for c in s.conflicts { Terminal.out("  conflict \(c.uid) (\(c.resolution))") }
+        for line in s.skipped { Terminal.out("  skipped: \(line)") }
+        if let m = s.massDeletion { Terminal.out("  warning: \(m)") }
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+
+/// `calgw sync`: both directions, conflicts resolved by the pair's strategy.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the vdir and the server both ways.",
+        discussion: """
+            Local and remote changes since the last sync are applied to the other side; items \
+            changed on both sides are resolved by the pair's conflict strategy (merge by default).
+
+            Exit codes: 0 done, 1 error (rerunning is safe), 2 usage or config error, \
+            3 conflicts left unresolved, 4 refused for safety (mass deletion), 5 authentication failed.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var run: SyncRunOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { try run.validate() }
+
+    func run() async throws {
+        try await PairRunner(global: global, run: run, output: output, direction: .both).runAll()
+    }
+}
+
+/// Options of `pull`, `push` and `sync`.
+struct SyncRunOptions: ParsableArguments {
+    @Flag(help: "Print what would be done; change nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting: merge, newest, local-wins, remote-wins, keep-both, ask.",
+                               valueName: "strategy"))
+    var conflict: String?
+
+    @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
+    var allowMassDelete = false
+
+    func validate() throws {
+        if let conflict, ConflictStrategy(rawValue: conflict) == nil {
+            throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+}
+
+/// Runs `pull`, `push` or `sync` over the selected pairs and renders the reports.
+struct PairRunner {
+    var global: GlobalOptions
+    var run: SyncRunOptions
+    var output: OutputOptions
+    var direction: SyncDirection
+
+    /// A pair's report for `--json`: CLI.md's shape plus the pair's name.
+    struct PairOutput: Encodable {
+        var pair: String
+        var created: SyncReport.Counts
+        var updated: SyncReport.Counts
+        var deleted: SyncReport.Counts
+        var conflicts: [SyncReport.Conflict]
+        var errors: [String]
+        var pending: SyncReport.Counts
+        var skipped: [String]
+        var dryRun: Bool
+
+        init(pair: String, report: SyncReport) {
+            self.pair = pair
+            created = report.created; updated = report.updated; deleted = report.deleted
+            conflicts = report.conflicts; errors = report.errors; pending = report.pending
+            skipped = report.skipped; dryRun = report.dryRun
+        }
+    }
+
+    func runAll() async throws {
+        let config = try global.loadConfig()
+        let pairs: [PairConfiguration]
+        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
+        var outputs: [PairOutput] = []
+        var worst = ExitStatus.success
+        for pair in pairs {
+            let (report, status) = await runPair(pair)
+            worst = Self.worse(worst, status)
+            outputs.append(PairOutput(pair: pair.name, report: report))
+            if !output.json { render(pair: pair.name, report: report, showName: pairs.count > 1) }
+        }
+        if output.json {
+            if global.all { try Terminal.printJSON(outputs) } else if let only = outputs.first { try Terminal.printJSON(only) }
+        }
+        if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    static func worse(_ a: ExitStatus, _ b: ExitStatus) -> ExitStatus {
+        let rank: [ExitStatus: Int] = [.success: 0, .unresolvedConflicts: 1, .failure: 2, .authenticationFailed: 3, .usage: 4, .refusedForSafety: 5]
+        return rank[b, default: 0] > rank[a, default: 0] ? b : a
+    }
+
+    func policy(for pair: PairConfiguration) -> SyncPolicy {
+        let strategy = run.conflict.flatMap(ConflictStrategy.init(rawValue:)) ?? ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
+        return SyncPolicy(direction: direction, conflict: strategy, allowMassDelete: run.allowMassDelete)
+    }
+
+    /// Runs one pair; failures become the report's errors and an exit status.
+    func runPair(_ pair: PairConfiguration) async -> (SyncReport, ExitStatus) {
+        var report = SyncReport()
+        report.dryRun = run.dryRun
+        do {
+            let policy = policy(for: pair)
+            report = try await SyncSession.run(
+                journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),
+                policy: policy, dryRun: run.dryRun,
+                prompt: policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil,
+                faultHook: TestFaultHook.fromEnvironment())
+            for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
+            for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
+            if !report.errors.isEmpty { return (report, .failure) }
+            if report.unresolvedConflicts > 0 {
+                Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
+                                     hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
+                return (report, .unresolvedConflicts)
+            }
+            return (report, .success)
+        } catch {
+            let (message, hint, status) = Self.describe(error)
+            report.errors.append(hint.map { "\(message) (\($0))" } ?? message)
+            Terminal.reportError("\(pair.name): \(message)", hint: hint)
+            return (report, status)
+        }
+    }
+
+    static func describe(_ error: Error) -> (String, String?, ExitStatus) {
+        switch error {
+        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : .failure)
+        case let e as JournalError: (e.message, e.recovery, .failure)
+        case let e as CLIError: (e.message, e.hint, e.status)
+        case let e as LocalizedError: (e.errorDescription ?? "\(error)", e.recoverySuggestion, .failure)
+        default: ("\(error)", nil, .failure)
+        }
+    }
+
+    func render(pair: String, report: SyncReport, showName: Bool) {
+        guard !output.quiet else { return }
+        Terminal.out((showName ? "\(pair): " : "") + report.summary)
+        for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
+    }
+}
+
+/// `ask` on a terminal: shows how the two versions differ and reads a choice from stdin.
+enum ConflictPrompt {
+    @Sendable static func ask(_ question: ConflictQuestion) -> ConflictStrategy? {
+        let local = lines(question.local), remote = lines(question.remote)
+        let remoteSet = Set(remote), localSet = Set(local)
+        Terminal.err("conflict on \(question.key.value): both sides changed")
+        for line in local where !remoteSet.contains(line) { Terminal.err("  local  - \(line)") }
+        for line in remote where !localSet.contains(line) { Terminal.err("  remote + \(line)") }
+        while true {
+            FileHandle.standardError.write(Data("keep [l]ocal, [r]emote, [m]erge, [b]oth, or [s]kip? ".utf8))
+            guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
+            switch answer {
+            case "l", "local": return .localWins
+            case "r", "remote": return .remoteWins
+            case "m", "merge": return .merge
+            case "b", "both": return .keepBoth
+            case "s", "skip", "": return nil
+            default: continue
+            }
+        }
+    }
+
+    static func lines(_ data: Data) -> [String] {
+        String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("PRODID") }
+    }
+}
+
+/// Crash testing: `CALGW_TEST_KILL_AFTER=k` kills the process (SIGKILL) right after the k-th
+/// side effect of a run, so tests can check that the next run finishes the work.
+enum TestFaultHook {
+    static func fromEnvironment() -> FaultHook? {
+        guard let text = ProcessInfo.processInfo.environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
+        return { @Sendable n in
+            if n >= k { kill(getpid(), SIGKILL) }
+        }
+    }
+}

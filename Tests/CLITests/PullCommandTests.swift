@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct PullCommandTests {
+    @Test func pullWritesOnlyTheVdir() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        let result = try pair.run("pull", ["--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try pair.json(result)
+        #expect(json["created"] as? [String: Int] == ["local": 1, "remote": 0])
+        #expect(json["pending"] as? [String: Int] == ["local": 0, "remote": 1])
+        #expect(try pair.summaries(pair.remote) == ["b": "remote"])
+        #expect(try pair.summaries(pair.local) == ["a": "local", "b": "remote"])
+        // The local item is still pending: a push later sends it.
+        #expect(try pair.run("push").status == 0)
+        #expect(try pair.summaries(pair.remote) == ["a": "local", "b": "remote"])
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct PushCommandTests {
+    @Test func pushWritesOnlyTheServer() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        let result = try pair.run("push")
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.contains("remote: 1 created"))
+        #expect(try pair.summaries(pair.local) == ["a": "local"])
+        #expect(try pair.summaries(pair.remote) == ["a": "local", "b": "remote"])
+        let dry = try pair.run("pull", ["--dry-run"])
+        #expect(dry.stdoutText.contains("local: 1 created"))
+        #expect(try pair.summaries(pair.local) == ["a": "local"])
+    }
+}

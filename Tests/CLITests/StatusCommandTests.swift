@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct StatusCommandTests {
+    @Test func statusShowsPendingAndChangesNothing() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        let before = try pair.run("status", ["--json"])
+        #expect(before.status == 0, "\(before.stderrText)")
+        var json = try pair.json(before)
+        #expect(json["lastSync"] == nil || json["lastSync"] is NSNull)
+        let pending = try #require(json["pending"] as? [String: [String: Int]])
+        #expect(pending["created"] == ["local": 0, "remote": 1])
+        #expect(try pair.summaries(pair.remote).isEmpty)
+        #expect(try pair.run("sync").status == 0)
+        json = try pair.json(try pair.run("status", ["--json"]))
+        #expect(json["lastSync"] is String)
+        #expect(json["items"] as? Int == 1)
+        let text = try pair.run("status")
+        #expect(text.stdoutText.contains("1 items synced"))
+    }
+
+    @Test func unknownPairIsAConfigError() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let result = try pair.run("status", ["--pair", "nope"])
+        #expect(result.status == 2)
+        #expect(result.stderrText.contains("no pair named"))
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// A vdir⇄vdir pair (`remote = file://...`) with its own config and journal.
+struct VDirPair {
+    let folder: TemporaryFolder
+    var local: URL { folder.file("local") }
+    var remote: URL { folder.file("remote") }
+    var config: URL { folder.file("config.toml") }
+    var journal: URL { folder.file("state/pair.sqlite") }
+
+    init(conflict: String = "merge") throws {
+        folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        let toml = """
+            [pair.test]
+            local = "\(local.path)"
+            remote = "file://\(remote.path)"
+            journal = "\(journal.path)"
+            conflict = "\(conflict)"
+            """
+        try Data(toml.utf8).write(to: config)
+    }
+
+    func remove() { folder.remove() }
+
+    static func event(_ uid: String, _ summary: String, lastModified: String? = nil) -> Data {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                     "DTSTAMP:20260101T000000Z", "DTSTART:20260310T100000Z", "SUMMARY:\(summary)"]
+        if let lastModified { lines.append("LAST-MODIFIED:\(lastModified)") }
+        lines += ["END:VEVENT", "END:VCALENDAR"]
+        return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
+    func write(_ side: URL, _ name: String, _ data: Data) throws { try data.write(to: side.appendingPathComponent(name)) }
+
+    /// UID → SUMMARY of every item file in a folder.
+    func summaries(_ side: URL) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: side.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            let text = try String(contentsOf: side.appendingPathComponent(name), encoding: .utf8)
+            let lines = text.components(separatedBy: "\r\n")
+            let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
+            #expect(out[uid] == nil, "UID \(uid) twice in \(side.lastPathComponent)")
+            out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
+        }
+        return out
+    }
+
+    func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
+        try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
+    }
+
+    func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "stdout: \(result.stdoutText)")
+    }
+}
+
+@Suite struct SyncCommandTests {
+    @Test func syncsBothWaysAndReportsJSON() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        let result = try pair.run("sync", ["--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try pair.json(result)
+        #expect(json["created"] as? [String: Int] == ["local": 1, "remote": 1])
+        #expect(json["updated"] as? [String: Int] == ["local": 0, "remote": 0])
+        #expect(json["deleted"] as? [String: Int] == ["local": 0, "remote": 0])
+        #expect((json["conflicts"] as? [Any])?.isEmpty == true)
+        #expect((json["errors"] as? [Any])?.isEmpty == true)
+        #expect(try pair.summaries(pair.local) == ["a": "local", "b": "remote"])
+        #expect(try pair.summaries(pair.remote) == ["a": "local", "b": "remote"])
+        let again = try pair.run("sync")
+        #expect(again.status == 0)
+        #expect(again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"))
+        let mode = try FileManager.default.attributesOfItem(atPath: pair.journal.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func dryRunChangesNothing() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        let result = try pair.run("sync", ["--dry-run"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.contains("remote: 1 created"))
+        #expect(try pair.summaries(pair.remote).isEmpty)
+    }
+
+    @Test func massDeletionExitsFourUntilAllowed() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        for i in 0..<4 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "x")) }
+        #expect(try pair.run("sync").status == 0)
+        for i in 0..<4 { try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e\(i).ics")) }
+        let refused = try pair.run("sync", ["--json"])
+        #expect(refused.status == 4)
+        #expect(refused.stderrText.contains("--allow-mass-delete"))
+        #expect(((try pair.json(refused))["errors"] as? [String])?.first?.contains("empty") == true)
+        #expect(try pair.summaries(pair.remote).count == 4)
+        let allowed = try pair.run("sync", ["--allow-mass-delete"])
+        #expect(allowed.status == 0, "\(allowed.stderrText)")
+        #expect(try pair.summaries(pair.remote).isEmpty)
+    }
+
+    @Test func askWithoutATerminalExitsThree() throws {
+        let pair = try VDirPair(conflict: "ask")
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
+        #expect(try pair.run("sync").status == 0)
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
+        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
+        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        let result = try pair.run("sync", ["--json"])
+        #expect(result.status == 3, "\(result.stderrText)")
+        let conflicts = try #require((try pair.json(result))["conflicts"] as? [[String: String]])
+        #expect(conflicts == [["uid": "a", "resolution": "unresolved"]])
+        #expect(try pair.summaries(pair.local) == ["a": "mine"])
+        #expect(try pair.summaries(pair.remote) == ["a": "theirs"])
+        // --conflict overrides the config.
+        let resolved = try pair.run("sync", ["--conflict", "remote-wins"])
+        #expect(resolved.status == 0)
+        #expect(try pair.summaries(pair.local) == ["a": "theirs"])
+    }
+
+    @Test func aBadConflictStrategyIsAUsageError() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        #expect(try pair.run("sync", ["--conflict", "coin-toss"]).status == 2)
+    }
+
+    @Test func aSecondRunWaitsForTheLockThenExitsOne() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try FileManager.default.createDirectory(at: pair.journal.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [pair.journal.path + ".lock", "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        // Wait until the holder has the lock.
+        for _ in 0..<50 where (try? ProcessRunner.run("/usr/bin/flock", ["-n", pair.journal.path + ".lock", "true"]).status) == 0 {
+            usleep(100_000)
+        }
+        let result = try pair.run("sync")
+        #expect(result.status == 1)
+        #expect(result.stderrText.contains("another calgw run"))
+    }
+
+    @Test func uidsWithSlashesSpacesAndNonASCIIGetSafeFileNames() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let uids = ["a/b", "with space", "Frühstück ☕", "../../escape"]
+        for (i, uid) in uids.enumerated() { try pair.write(pair.remote, "r\(i).ics", VDirPair.event(uid, "e\(i)")) }
+        let result = try pair.run("sync")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: pair.local.path)
+        #expect(names.count == 4)
+        #expect(names.allSatisfy { $0.hasSuffix(".ics") && !$0.hasPrefix(".") && $0.utf8.allSatisfy { $0 < 128 && $0 != UInt8(ascii: " ") } })
+        #expect(Set(try pair.summaries(pair.local).keys) == Set(uids))
+        #expect(!FileManager.default.fileExists(atPath: pair.folder.file("escape.ics").path))
+    }
+
+    /// Kills `calgw sync` after each of its side effects in turn; the next run converges.
+    @Test func aKilledSyncIsFinishedByTheNextRun() throws {
+        var k = 1
+        while true {
+            let pair = try VDirPair()
+            defer { pair.remove() }
+            for uid in ["a", "b", "c"] { try pair.write(pair.local, "\(uid).ics", VDirPair.event(uid, "v1")) }
+            #expect(try pair.run("sync").status == 0)
+            let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
+            try pair.write(pair.local, "a.ics", VDirPair.event("a", "local edit"))
+            try FileManager.default.removeItem(at: pair.local.appendingPathComponent("b.ics"))
+            try pair.write(pair.local, "d.ics", VDirPair.event("d", "new local"))
+            try pair.write(pair.remote, try #require(remoteNames.first { $0.hasPrefix("c") }), VDirPair.event("c", "remote edit"))
+            try pair.write(pair.remote, "e.ics", VDirPair.event("e", "new remote"))
+
+            let killed = try pair.run("sync", environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
+            let expected = ["a": "local edit", "c": "remote edit", "d": "new local", "e": "new remote"]
+            if killed.status == 0 {
+                // k is past the last side effect: the run finished.
+                #expect(try pair.summaries(pair.local) == expected)
+                #expect(k > 10)
+                break
+            }
+            #expect(killed.status != 1, "k = \(k): \(killed.stderrText)")
+            let rerun = try pair.run("sync")
+            #expect(rerun.status == 0, "k = \(k): \(rerun.stderrText)")
+            #expect(try pair.summaries(pair.local) == expected, "k = \(k)")
+            #expect(try pair.summaries(pair.remote) == expected, "k = \(k)")
+            let third = try pair.run("sync", ["--json"])
+            let json = try pair.json(third)
+            #expect(json["created"] as? [String: Int] == ["local": 0, "remote": 0], "k = \(k)")
+            #expect(json["updated"] as? [String: Int] == ["local": 0, "remote": 0], "k = \(k)")
+            k += 1
+        }
+    }
+}

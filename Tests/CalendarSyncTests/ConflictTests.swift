@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import CalendarSync
+
+@Suite struct ConflictTests {
+    /// Synced `v1`, then local changes the summary and remote the location.
+    func conflict() async throws -> SyncHarness {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1", location: "Room 1", attendees: ["x@example.com"]))
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local title", location: "Room 1", attendees: ["x@example.com", "l@example.com"],
+                                           lastModified: "20260102T000000Z"))
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v1", location: "Room 2", attendees: ["x@example.com", "r@example.com"],
+                                            lastModified: "20260101T000000Z"))
+        return h
+    }
+
+    func text(_ h: SyncHarness, _ side: Side) -> String { Fixture.text(h.items(side)["a"] ?? Data()) }
+
+    @Test func mergeKeepsEditsToDifferentPropertiesAndUnionsAttendees() async throws {
+        let h = try await conflict()
+        let report = try await h.sync(SyncPolicy(conflict: .merge))
+        #expect(report.conflicts == [.init(uid: "a", resolution: "merge")])
+        let merged = text(h, .local)
+        #expect(merged.contains("SUMMARY:local title"))
+        #expect(merged.contains("LOCATION:Room 2"))
+        for person in ["x", "l", "r"] { #expect(merged.contains("mailto:\(person)@example.com")) }
+        #expect(merged.components(separatedBy: "mailto:x@").count == 2, "x once")
+        #expect(h.converged())
+        #expect(try await h.sync() == SyncReport())
+    }
+
+    @Test func mergeClashFallsBackToNewest() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "older", lastModified: "20260101T000000Z"))
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "newer", lastModified: "20260105T000000Z"))
+        try await h.sync()
+        #expect(h.summaries(.local)["a"] == "newer")
+        #expect(h.converged())
+    }
+
+    @Test func newestUsesSequenceWhenLastModifiedTies() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "seq 3", sequence: 3))
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "seq 2", sequence: 2))
+        let report = try await h.sync(SyncPolicy(conflict: .newest))
+        #expect(report.conflicts.first?.resolution == "newest")
+        #expect(h.summaries(.remote)["a"] == "seq 3")
+    }
+
+    @Test(arguments: [(ConflictStrategy.localWins, "local title"), (.remoteWins, "v1")])
+    func sideWins(strategy: ConflictStrategy, summary: String) async throws {
+        let h = try await conflict()
+        let report = try await h.sync(SyncPolicy(conflict: strategy))
+        #expect(report.conflicts == [.init(uid: "a", resolution: strategy.rawValue)])
+        #expect(h.summaries(.local)["a"] == summary)
+        #expect(h.converged())
+    }
+
+    @Test func keepBothKeepsBothVersions() async throws {
+        let h = try await conflict()
+        try await h.sync(SyncPolicy(conflict: .keepBoth))
+        let local = h.summaries(.local)
+        #expect(local.count == 2)
+        #expect(local["a"] == "v1")
+        #expect(local.values.contains("local title"))
+        #expect(h.converged())
+        #expect(try await h.sync(SyncPolicy(conflict: .keepBoth)) == SyncReport())
+    }
+
+    @Test func askWithoutATerminalLeavesItUnresolved() async throws {
+        let h = try await conflict()
+        let before = (h.items(.local), h.items(.remote))
+        let report = try await h.sync(SyncPolicy(conflict: .ask))
+        #expect(report.unresolvedConflicts == 1)
+        #expect(h.items(.local) == before.0 && h.items(.remote) == before.1)
+        // Answered on a terminal: the chosen strategy applies.
+        let answered = try await h.engine(SyncPolicy(conflict: .ask), prompt: { _ in .remoteWins }).run()
+        #expect(answered.conflicts == [.init(uid: "a", resolution: "remote-wins")])
+        #expect(h.summaries(.local)["a"] == "v1")
+    }
+
+    @Test func bothNewWithDifferentContentUsesNewest() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "mine", lastModified: "20260101T000000Z"))
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "theirs", lastModified: "20260301T000000Z"))
+        let report = try await h.sync()
+        #expect(report.conflicts.first?.resolution == "newest")
+        #expect(h.summaries(.local)["a"] == "theirs")
+    }
+
+    @Test func mergeOfRecurringOverrides() {
+        let base = """
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nDTSTART:20260101T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:series\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        let local = """
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nDTSTART:20260101T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:series renamed\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        let remote = """
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nDTSTART:20260101T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:series\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:r\r\nRECURRENCE-ID:20260103T100000Z\r\nDTSTART:20260103T120000Z\r\nSUMMARY:moved\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        let merged = Fixture.text(ThreeWayMerge.merge(base: Data(base.utf8), local: Data(local.utf8), remote: Data(remote.utf8))!)
+        #expect(merged.contains("SUMMARY:series renamed"))
+        #expect(merged.contains("RECURRENCE-ID:20260103T100000Z"))
+        #expect(merged.components(separatedBy: "BEGIN:VEVENT").count == 3)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import CalendarSync
+
+@Suite struct ContentHashTests {
+    @Test func ignoresProdidDtstampFoldingLineEndsAndOrder() {
+        let a = Fixture.event(uid: "u1", summary: "A rather long summary that a server will fold somewhere past seventy-five octets")
+        let rewritten = """
+            BEGIN:VCALENDAR\nPRODID:-//Some Server//EN\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY:A rather long summary that a server will fold somewhere past seve\n nty-five octets\nDURATION:PT1H\nDTSTART:20260310T100000Z\nUID:u1\nDTSTAMP:20270505T101010Z\nEND:VEVENT\nEND:VCALENDAR\n
+            """
+        #expect(ContentHash.of(a) == ContentHash.of(Data(rewritten.utf8)))
+    }
+
+    @Test func seesARealChange() {
+        #expect(ContentHash.of(Fixture.event(uid: "u1", summary: "A")) != ContentHash.of(Fixture.event(uid: "u1", summary: "B")))
+        #expect(ContentHash.of(Fixture.event(uid: "u1")) != ContentHash.of(Fixture.event(uid: "u2")))
+    }
+
+    @Test func unparseableDataIsHashedRaw() {
+        let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nno colon here\r\n".utf8)
+        let hash = ContentHash.of(broken)
+        #expect(hash.value.hasPrefix("raw:"))
+        #expect(hash != ContentHash.of(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nother\r\n".utf8)))
+        #expect(!ItemContent(broken).parses)
+    }
+
+    @Test func extractsUIDSequenceAndLastModified() {
+        let content = ItemContent(Fixture.event(uid: "abc@example.com", lastModified: "20260102T030405Z", sequence: 4))
+        #expect(content.uid == "abc@example.com")
+        #expect(content.key == ItemKey("abc@example.com"))
+        #expect(content.sequence == 4)
+        #expect(content.lastModified == "20260102T030405Z")
+    }
+
+    @Test func uidLessObjectsGetAStableKeyFromTheirContent() {
+        let a = ItemContent(Fixture.event(uid: nil, summary: "x")), b = ItemContent(Fixture.event(uid: nil, summary: "x", prodid: "other"))
+        #expect(a.uid == nil)
+        #expect(a.key.isUIDLess)
+        #expect(a.key == b.key)
+        #expect(a.key != ItemContent(Fixture.event(uid: nil, summary: "y")).key)
+    }
+
+    @Test func timezonesDoNotGiveTheUID() {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:X\r\nUID:tz\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:real\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(ItemContent(Data(text.utf8)).uid == "real")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import CalendarSync
+
+/// A run stopped after its k-th side effect, for every k, then run again: both sides end equal,
+/// every edit present once, and a further run changes nothing.
+@Suite struct CrashRecoveryTests {
+    /// Synced a..g, then edits on both sides, including a conflict on g that merges.
+    func scenario() async throws -> SyncHarness {
+        let h = try SyncHarness()
+        for uid in ["a", "b", "c", "d", "g"] {
+            h.local.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1", description: "d1"))
+        }
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local edit", description: "d1"))
+        h.local.remove("b.ics")
+        h.local.put("e.ics", Fixture.event(uid: "e", summary: "new local"))
+        h.remote.put("c.ics", Fixture.event(uid: "c", summary: "remote edit", description: "d1"))
+        h.remote.remove("d.ics")
+        h.remote.put("f.ics", Fixture.event(uid: "f", summary: "new remote"))
+        h.local.put("g.ics", Fixture.event(uid: "g", summary: "g local title", description: "d1", lastModified: "20260101T000000Z"))
+        h.remote.put("g.ics", Fixture.event(uid: "g", summary: "v1", description: "g remote text", lastModified: "20260101T000001Z"))
+        return h
+    }
+
+    func expectConverged(_ h: SyncHarness, k: Int) async throws {
+        #expect(h.converged(), "k = \(k)")
+        #expect(h.summaries(.local) == ["a": "local edit", "c": "remote edit", "e": "new local", "f": "new remote", "g": "g local title"],
+                "k = \(k)")
+        let g = Fixture.text(h.items(.remote)["g"] ?? Data())
+        #expect(g.contains("DESCRIPTION:g remote text"), "k = \(k): both edits of g survive")
+        let writes = h.local.writeCount + h.remote.writeCount
+        let again = try await h.sync()
+        #expect(again.errors.isEmpty && again.created.total + again.updated.total + again.deleted.total == 0, "k = \(k): \(again)")
+        #expect(h.local.writeCount + h.remote.writeCount == writes, "k = \(k)")
+    }
+
+    @Test func everyInterruptionConverges() async throws {
+        // How many side effects an uninterrupted run has.
+        var total = 0
+        let counter = try await scenario()
+        let count = Counter()
+        _ = try await SyncEngine(local: counter.local, remote: counter.remote, journal: counter.journal,
+                                 faultHook: { n in count.value = n }).run()
+        total = count.value
+        try await expectConverged(counter, k: 0)
+        #expect(total > 20)
+
+        for k in 1...total {
+            let h = try await scenario()
+            await #expect(throws: RunInterrupted.self) { try await h.engine(faultAfter: k).run() }
+            let report = try await h.sync()
+            #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
+            try await expectConverged(h, k: k)
+            #expect(try h.journal.pendingIntents().isEmpty)
+        }
+    }
+
+    @Test func failingWritesAreReportedAndRetriedNextRun() async throws {
+        for op in [InMemoryStorage.Operation.create, .update, .delete] {
+            let h = try await scenario()
+            h.remote.failNext(op, count: 1)
+            h.local.failNext(op, count: 1)
+            let report = try await h.sync()
+            #expect(!report.errors.isEmpty, "\(op)")
+            try await h.sync()
+            try await expectConverged(h, k: -1)
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    var value = 0
+}

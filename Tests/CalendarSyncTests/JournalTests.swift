@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+
+@Suite struct JournalTests {
+    func item(_ key: String, _ n: Int = 1) -> JournalItem {
+        JournalItem(key: ItemKey(key), local: SideRecord(href: "\(key).ics", etag: "l\(n)", hash: ContentHash("h\(n)")),
+                    remote: SideRecord(href: "/cal/\(key).ics", etag: "r\(n)", hash: ContentHash("h\(n)")))
+    }
+
+    @Test func fileIsPrivateAndInWALMode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("state/pair.sqlite")
+        let journal = try Journal.open(at: url)
+        try journal.apply(.upsert(item("a"), base: Data("base".utf8)))
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let walMode = try journal.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(walMode == "wal")
+        // Reopening keeps what was written.
+        #expect(try Journal.open(at: url).items().map(\.key) == [ItemKey("a")])
+    }
+
+    @Test func upsertKeepsTheBaseWhenNoneIsGiven() throws {
+        let journal = try Journal.inMemory()
+        try journal.apply(.upsert(item("a"), base: Data("v1".utf8)))
+        try journal.apply(.upsert(item("a", 2), base: nil))
+        #expect(try journal.base(for: ItemKey("a")) == Data("v1".utf8))
+        #expect(try journal.items().first?.local.etag == "l2")
+        try journal.apply(.upsert(item("a", 3), base: Data("v3".utf8)))
+        #expect(try journal.base(for: ItemKey("a")) == Data("v3".utf8))
+        try journal.apply(.remove(ItemKey("a")))
+        #expect(try journal.items().isEmpty)
+    }
+
+    @Test func anHrefBelongsToOneItem() throws {
+        let journal = try Journal.inMemory()
+        try journal.apply(.upsert(item("a"), base: Data()))
+        var other = item("b")
+        other.local.href = "a.ics"
+        try journal.apply(.upsert(other, base: Data()))
+        #expect(try journal.items().map(\.key) == [ItemKey("b")])
+    }
+
+    @Test func intentsArePendingUntilCompleted() throws {
+        let journal = try Journal.inMemory()
+        let intent = try journal.record(Intent(key: ItemKey("a"), operation: .update, side: .remote, href: "/a", ifMatch: "1", newHash: ContentHash("h")))
+        #expect(try journal.pendingIntents().map(\.id) == [intent.id])
+        try journal.complete(intent, change: .upsert(item("a"), base: Data("x".utf8)))
+        #expect(try journal.pendingIntents().isEmpty)
+        #expect(try journal.items().count == 1)
+        let second = try journal.record(Intent(key: ItemKey("b"), operation: .delete, side: .local, href: "b.ics", ifMatch: "2", newHash: nil))
+        try journal.markRecovered(second, outcome: "landed")
+        #expect(try journal.pendingIntents().isEmpty)
+    }
+
+    @Test func collectionStateAndLastSync() throws {
+        let journal = try Journal.inMemory()
+        #expect(try journal.collection(.remote) == CollectionState())
+        try journal.setCollection(.remote, CollectionState(token: ChangeToken("t1"), displayName: "Work", color: "#ff0000"))
+        #expect(try journal.collection(.remote).token == ChangeToken("t1"))
+        #expect(try journal.collection(.local).token == nil)
+        #expect(try journal.lastSync() == nil)
+        try journal.setLastSync()
+        #expect(try journal.lastSync() != nil)
+    }
+
+    @Test func aSecondLockWaitsThenFails() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("p.sqlite")
+        do {
+            let first = try PairLock(journal: url, timeout: 1)
+            #expect(throws: JournalError.self) { _ = try PairLock(journal: url, timeout: 0.3) }
+            withExtendedLifetime(first) {}
+        }
+        let again = try PairLock(journal: url, timeout: 0.3)
+        withExtendedLifetime(again) {}
+    }
+}

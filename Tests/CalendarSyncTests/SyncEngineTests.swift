@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import CalendarSync
+
+@Suite struct SyncEngineTests {
+    @Test func firstSyncCopiesEachWayAndSecondIsANoOp() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "from local"))
+        h.remote.put("/cal/b.ics", Fixture.event(uid: "b", summary: "from remote"))
+        let report = try await h.sync()
+        #expect(report.created == SyncReport.Counts(local: 1, remote: 1))
+        #expect(h.summaries(.local) == ["a": "from local", "b": "from remote"])
+        #expect(h.converged())
+        let writes = h.local.writeCount + h.remote.writeCount
+        let again = try await h.sync()
+        #expect(again == SyncReport())
+        #expect(h.local.writeCount + h.remote.writeCount == writes)
+    }
+
+    @Test func modificationsAndDeletionsFlowBothWays() async throws {
+        let h = try SyncHarness()
+        for uid in ["a", "b", "c", "d"] { h.local.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1")) }
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local edit"))
+        h.local.remove("b.ics")
+        h.remote.put("c.ics", Fixture.event(uid: "c", summary: "remote edit"))
+        h.remote.remove("d.ics")
+        let report = try await h.sync()
+        #expect(report.updated == SyncReport.Counts(local: 1, remote: 1))
+        #expect(report.deleted == SyncReport.Counts(local: 1, remote: 1))
+        #expect(h.summaries(.remote) == ["a": "local edit", "c": "remote edit"])
+        #expect(h.converged())
+    }
+
+    @Test func aServerRewriteDoesNotPingPong() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        try await h.sync()
+        // The server restamps and changes PRODID: a new etag, the same meaning.
+        h.remote.put("a.ics", Fixture.event(uid: "a", prodid: "-//Server//EN", dtstamp: "20301111T111111Z"))
+        let report = try await h.sync()
+        #expect(report.updated == SyncReport.Counts())
+        #expect(try await h.sync() == SyncReport())
+    }
+
+    @Test func modifyBeatsDelete() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        h.local.put("b.ics", Fixture.event(uid: "b", summary: "v1"))
+        try await h.sync()
+        h.local.remove("a.ics")
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "remote edit"))
+        h.remote.remove("b.ics")
+        h.local.put("b.ics", Fixture.event(uid: "b", summary: "local edit"))
+        try await h.sync()
+        #expect(h.summaries(.local) == ["a": "remote edit", "b": "local edit"])
+        #expect(h.converged())
+    }
+
+    @Test func pullAndPushOnlyWriteTheirSide() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.remote.put("b.ics", Fixture.event(uid: "b"))
+        let pull = try await h.sync(SyncPolicy(direction: .pull))
+        #expect(pull.created == SyncReport.Counts(local: 1, remote: 0))
+        #expect(pull.pending.remote == 1)
+        #expect(Set(h.items(.remote).keys) == ["b"])
+        let push = try await h.sync(SyncPolicy(direction: .push))
+        #expect(push.created == SyncReport.Counts(local: 0, remote: 1))
+        #expect(h.converged())
+    }
+
+    @Test func massDeletionIsRefusedUnlessAllowed() async throws {
+        let h = try SyncHarness()
+        for i in 0..<5 { h.remote.put("\(i).ics", Fixture.event(uid: "e\(i)")) }
+        try await h.sync()
+        for href in h.local.contents.keys { h.local.remove(href) }
+        await #expect { try await h.sync() } throws: { ($0 as? SyncError)?.code == .massDeletion }
+        #expect(h.remote.contents.count == 5)
+        let report = try await h.sync(SyncPolicy(allowMassDelete: true))
+        #expect(report.deleted.remote == 5)
+        #expect(h.remote.contents.isEmpty)
+    }
+
+    @Test func uidLessObjectsAreNotDuplicated() async throws {
+        let h = try SyncHarness()
+        h.local.put("x.ics", Fixture.event(uid: nil, summary: "no uid"))
+        try await h.sync()
+        #expect(h.remote.contents.count == 1)
+        try await h.sync()
+        h.local.put("x.ics", Fixture.event(uid: nil, summary: "no uid, edited"))
+        try await h.sync()
+        #expect(h.remote.contents.count == 1)
+        #expect(h.local.contents.count == 1)
+        #expect(h.converged())
+        #expect(try await h.sync() == SyncReport())
+    }
+
+    @Test func unparseableItemsAreReportedAndLeftAlone() async throws {
+        let h = try SyncHarness()
+        let broken = Data("BEGIN:VCALENDAR\r\nnonsense\r\n".utf8)
+        h.local.put("broken.ics", broken)
+        h.local.put("ok.ics", Fixture.event(uid: "ok"))
+        let report = try await h.sync()
+        #expect(report.skipped.contains { $0.contains("broken.ics") })
+        #expect(h.remote.contents.count == 1)
+        #expect(h.local.contents["broken.ics"] == broken)
+    }
+
+    @Test func takeoverMatchesEqualItemsWithoutTransfers() async throws {
+        let h = try SyncHarness()
+        for i in 0..<3 {
+            h.local.put("e\(i).ics", Fixture.event(uid: "e\(i)"))
+            h.remote.put("/dav/e\(i).ics", Fixture.event(uid: "e\(i)", prodid: "server", dtstamp: "20250101T000000Z"))
+        }
+        let report = try await h.sync()
+        #expect(report == SyncReport())
+        #expect(h.local.writeCount + h.remote.writeCount == 0)
+        #expect(try h.journal.items().count == 3)
+    }
+
+    @Test func aConcurrentWriteBetweenListingAndPutIsReplanned() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1", description: "d1"))
+        try await h.sync()
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local title", description: "d1", lastModified: "20260101T000000Z"))
+        // Another client edits the description after our listing, just before our PUT.
+        let remote = InMemoryStorage(items: h.remote.contents, beforeWrite: nil)
+        _ = remote
+        let racing = RacingStorage(inner: h.remote) {
+            h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v1", description: "their edit", lastModified: "20260101T000001Z"))
+        }
+        let report = try await SyncEngine(local: h.local, remote: racing, journal: h.journal).run()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let merged = Fixture.text(h.remote.contents["a.ics"]!)
+        #expect(merged.contains("SUMMARY:local title"))
+        #expect(merged.contains("DESCRIPTION:their edit"))
+        #expect(h.converged())
+    }
+}
+
+/// Wraps a storage and runs `race` once, just before the first update.
+final class RacingStorage: CalendarStorage, @unchecked Sendable {
+    let inner: InMemoryStorage
+    var race: (() -> Void)?
+    init(inner: InMemoryStorage, race: @escaping () -> Void) {
+        self.inner = inner
+        self.race = race
+    }
+    func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { try await inner.fetch(hrefs) }
+    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
+    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+        if let r = race { race = nil; r() }
+        return try await inner.update(href: href, data: data, ifMatch: etag)
+    }
+    func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
+}
+
+@Suite struct UnparseableItemTests {
+    @Test func aSyncedFileThatStopsParsingDeletesNothing() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.local.put("b.ics", Fixture.event(uid: "b"))
+        try await h.sync()
+        let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nhalf written".utf8)
+        h.local.put("a.ics", broken)
+        let report = try await h.sync()
+        #expect(report.skipped.count == 1)
+        #expect(report.skipped.first?.contains("a.ics") == true)
+        #expect(h.remote.contents.count == 2, "the remote copy stays")
+        #expect(h.local.contents["a.ics"] == broken, "the broken file stays")
+        // Fixed again: syncs as usual.
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "fixed"))
+        try await h.sync()
+        #expect(h.summaries(.remote)["a"] == "fixed")
+    }
+}
+
+@Suite struct MetadataSyncTests {
+    @Test func displayNameAndColorFollowTheSideThatChanged() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-meta-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let local = VDirStorage(url: folder.appendingPathComponent("l")), remote = VDirStorage(url: folder.appendingPathComponent("r"))
+        let journal = try Journal.inMemory()
+        let engine = SyncEngine(local: local, remote: remote, journal: journal)
+        try await remote.setMetadata(CollectionMetadata(displayName: "Work", color: "#FF0000FF"))
+        _ = try await engine.run()
+        #expect(try await local.metadata() == CollectionMetadata(displayName: "Work", color: "#FF0000FF"))
+        try local.directory.setMetadata(.displayName, "Job")
+        _ = try await engine.run()
+        #expect(try await remote.metadata().displayName == "Job")
+        // A color written without alpha on one side is the same color.
+        try local.directory.setMetadata(.color, "#ff0000")
+        _ = try await engine.run()
+        #expect(try await remote.metadata().color == "#FF0000FF")
+    }
+
+    @Test func mergeRules() {
+        #expect(MetadataMerge.merge(local: "a", remote: "a", base: nil) == (nil, nil, "a"))
+        #expect(MetadataMerge.merge(local: nil, remote: "r", base: "x") == ("r", nil, "r"))
+        #expect(MetadataMerge.merge(local: "l", remote: "b", base: "b") == (nil, "l", "l"))
+        #expect(MetadataMerge.merge(local: "b", remote: "r", base: "b") == ("r", nil, "r"))
+        #expect(MetadataMerge.merge(local: "l", remote: "r", base: "b") == ("r", nil, "r"))
+    }
+}

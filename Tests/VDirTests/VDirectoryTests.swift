@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import VDir
+
+@Suite struct VDirectoryTests {
+    let event = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+
+    @Test func scanSeesOnlyItemFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["a.ics", "B.ICS", ".hidden.ics", ".#a.ics", ".a.ics.swp", "a.ics~", "notes.txt", "displayname", "a.ics.tmp", "color"] {
+            try event.write(to: folder.file(name))
+        }
+        try FileManager.default.createDirectory(at: folder.file("sub.ics"), withIntermediateDirectories: true)
+        symlink("/nonexistent", folder.file("dangling.ics").path)
+        let names = try VDirectory(url: folder.url).scan().map(\.name)
+        #expect(names == ["B.ICS", "a.ics"])
+    }
+
+    @Test func signatureChangesWithContent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.url)
+        let first = try dir.create("a.ics", data: event)
+        #expect(FileSignature(etag: first.etag) == first)
+        #expect(first.size == Int64(event.count))
+        let second = try dir.replace("a.ics", data: event + Data("X".utf8), ifSignature: first)
+        #expect(second != first)
+        #expect(try dir.read("a.ics")?.signature == second)
+    }
+
+    @Test func createNeverOverwrites() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.url)
+        try Data("mine".utf8).write(to: folder.file("a.ics"))
+        #expect { try dir.create("a.ics", data: event) } throws: { ($0 as? VDirError)?.code == .alreadyExists }
+        #expect(try Data(contentsOf: folder.file("a.ics")) == Data("mine".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["a.ics"])
+    }
+
+    @Test func replaceAndDeleteRefuseAChangedFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.url)
+        let old = try dir.create("a.ics", data: event)
+        // Someone edits the file (new inode, as editors that save atomically do).
+        try Data("edited by hand".utf8).write(to: folder.file("a.ics"), options: .atomic)
+        #expect { try dir.replace("a.ics", data: event, ifSignature: old) } throws: { ($0 as? VDirError)?.code == .changedMeanwhile }
+        #expect { try dir.delete("a.ics", ifSignature: old) } throws: { ($0 as? VDirError)?.code == .changedMeanwhile }
+        #expect(try Data(contentsOf: folder.file("a.ics")) == Data("edited by hand".utf8))
+        let current = try #require(try dir.read("a.ics")).signature
+        try dir.delete("a.ics", ifSignature: current)
+        #expect(try dir.read("a.ics") == nil)
+        try dir.delete("a.ics", ifSignature: current)  // already gone: fine
+    }
+
+    @Test func namesThatLeaveTheFolderAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.file("vdir"))
+        try dir.createIfMissing()
+        for bad in ["../x.ics", "sub/x.ics", ".x.ics", "/etc/x.ics", "x.txt"] {
+            #expect { try dir.create(bad, data: event) } throws: { ($0 as? VDirError)?.code == .unsafeName }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.ics").path))
+    }
+
+    @Test func safeFileNamesFromUIDs() {
+        #expect(SafeFileName.stem(forUID: "abc-123@example.com") == "abc-123@example.com")
+        let slash = SafeFileName.stem(forUID: "a/b")
+        #expect(!slash.contains("/") && slash.hasPrefix("a_b-"))
+        #expect(SafeFileName.stem(forUID: "a b") != SafeFileName.stem(forUID: "a_b"))
+        #expect(SafeFileName.stem(forUID: "../../etc/passwd").allSatisfy { $0 != "/" })
+        #expect(!SafeFileName.stem(forUID: "..").hasPrefix("."))
+        let unicode = SafeFileName.stem(forUID: "Früh stück ☕")
+        #expect(unicode.utf8.allSatisfy { $0 < 128 })
+        #expect(SafeFileName.stem(forUID: "Früh stück ☕") == unicode, "stable")
+        #expect(SafeFileName.stem(forUID: String(repeating: "x", count: 500)).utf8.count < 100)
+        #expect(SafeFileName.stem(forUID: "") != "")
+    }
+
+    @Test func metadataFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.url)
+        #expect(dir.metadata(.displayName) == nil)
+        try dir.setMetadata(.displayName, "Work")
+        try dir.setMetadata(.color, "#00ff00")
+        #expect(dir.metadata(.displayName) == "Work")
+        #expect(dir.metadata(.color) == "#00ff00")
+        #expect(try dir.scan().isEmpty)
+    }
+}
