@@ -196,7 +196,8 @@ final class Executor: @unchecked Sendable {
             try effect()
             do {
                 let version = try await storage(side).create(data, suggestedName: stem); try effect()
-                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data,
+                                                  span: ItemContent(data).span), intent: intent)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
                     return CreatedItem(item: SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data), intent: intent)
@@ -215,7 +216,8 @@ final class Executor: @unchecked Sendable {
         try effect()
         do {
             let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
-            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
+                                          span: ItemContent(data).span), intent: intent)
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -226,6 +228,7 @@ final class Executor: @unchecked Sendable {
 
     /// The journal row for an item equal on both sides.
     static func row(_ l: SideItem, _ r: SideItem) -> JournalItem {
-        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence))
+        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence),
+                    span: l.data != nil ? l.span : r.span)
     }
 }

@@ -66,12 +66,13 @@ public final class Journal: Sendable {
     /// Every item the journal knows (without their base content).
     public func items() throws -> [JournalItem] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence FROM item")
+            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item")
                 .map { row in
                     JournalItem(key: ItemKey(row["key"]),
                                 local: SideRecord(href: row["localHref"], etag: row["localEtag"], hash: ContentHash(row["localHash"])),
                                 remote: SideRecord(href: row["remoteHref"], etag: row["remoteEtag"], hash: ContentHash(row["remoteHash"])),
-                                lastModified: row["lastModified"], sequence: row["sequence"])
+                                lastModified: row["lastModified"], sequence: row["sequence"],
+                                span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
                 }
         }
     }
@@ -96,15 +97,16 @@ public final class Journal: Sendable {
             try db.execute(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)",
                            arguments: [item.key.value, item.local.href, item.remote.href])
             try db.execute(sql: """
-                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, base, syncedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
                 ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
                     localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
                     remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                    spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
                     base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
                 """, arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                                  item.remote.href, item.remote.etag, item.remote.hash.value,
-                                 item.lastModified, item.sequence, base, Self.now(), base])
+                                 item.lastModified, item.sequence, item.span.start, item.span.end, base, Self.now(), base])
         }
     }
 
