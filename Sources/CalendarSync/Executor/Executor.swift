@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VDir
 
 /// Carries out a plan: for each write, the intent is committed to the journal first, then the
@@ -12,7 +13,7 @@ final class Executor: @unchecked Sendable {
     let resolver: ConflictResolver
     let direction: SyncDirection
     let faultHook: FaultHook?
-    private var effects = 0
+    private let effects = Mutex(0)
     var report = SyncReport()
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
@@ -28,17 +29,27 @@ final class Executor: @unchecked Sendable {
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
 
     func effect() throws {
-        effects += 1
-        try faultHook?(effects)
+        let n = effects.withLock { n in n += 1; return n }
+        try faultHook?(n)
     }
 
     /// Runs every action; an item that fails is reported and the rest go on.
     /// - Throws: only `RunInterrupted` (from the fault hook).
     func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
         let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        var batch: [PlannedAction] = []
         for action in plan.actions {
-            try await executeWithReplan(action, journal: byKey[action.key])
+            if Self.isPlainWrite(action) {
+                batch.append(action)
+                if batch.count >= Self.batchSize {
+                    try await executeBatch(batch, journal: byKey)
+                    batch = []
+                }
+            } else {
+                try await executeWithReplan(action, journal: byKey[action.key])
+            }
         }
+        if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
     }
 
     /// Executes one action; on a precondition failure re-reads the item and tries again (three times).
@@ -54,7 +65,7 @@ final class Executor: @unchecked Sendable {
                 throw error
             } catch let StorageError.preconditionFailed(href) where attempt < 4 {
                 do {
-                    action = try await replan(current, journal: try self.journal.items().first { $0.key == current.key } ?? item)
+                    action = try await replan(current, journal: try self.journal.items(keys: [current.key]).first ?? item)
                 } catch let error as RunInterrupted {
                     throw error
                 } catch {

@@ -46,6 +46,9 @@ public final class Journal: Sendable {
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(10)
+        // In WAL mode, NORMAL keeps every commit across a killed process (only a power cut
+        // may lose the last commits, and then the next run re-derives them from both sides).
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
@@ -75,6 +78,11 @@ public final class Journal: Sendable {
                                 span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
                 }
         }
+    }
+
+    /// The journal's rows for these keys.
+    public func items(keys: [ItemKey]) throws -> [JournalItem] {
+        try items().filter { keys.contains($0.key) }
     }
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).
@@ -125,6 +133,35 @@ public final class Journal: Sendable {
             var copy = intent
             copy.id = db.lastInsertedRowID
             return copy
+        }
+    }
+
+    /// Commits several intents in one transaction.
+    /// - Returns: the intents with their ids, in order.
+    public func recordAll(_ intents: [Intent]) throws -> [Intent] {
+        try writer.write { db in
+            try intents.map { intent in
+                try db.execute(sql: """
+                    INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
+                    """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                                     intent.ifMatch, intent.newHash?.value, Self.now()])
+                var copy = intent
+                copy.id = db.lastInsertedRowID
+                return copy
+            }
+        }
+    }
+
+    /// Records several outcomes and their item changes in one transaction; an outcome
+    /// starting with `failed` marks the intent failed.
+    public func completeAll(_ completions: [(Intent, String, JournalChange)]) throws {
+        try writer.write { db in
+            for (intent, outcome, change) in completions {
+                try Self.apply(change, db)
+                try db.execute(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?",
+                               arguments: [outcome.hasPrefix("failed") ? "failed" : "done", outcome, intent.id])
+            }
         }
     }
 
