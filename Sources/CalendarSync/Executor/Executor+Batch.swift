@@ -78,6 +78,9 @@ extension Executor {
             return results.map { $0! }
         }
 
+        for side in Side.allCases {
+            if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
+        }
         var completions: [(Intent, String, JournalChange)] = []
         var failures: [(PlannedAction, any Error)] = []
         for (i, action) in ready.enumerated() {
@@ -138,7 +141,7 @@ extension Executor {
     func write(_ action: PlannedAction) async throws -> SideItem? {
         switch action {
         case .create(let side, let s):
-            let item = try await createItem(s.data!, hash: s.hash, key: s.key, on: side)
+            let item = try await createItem(s.data!, hash: s.hash, key: s.key, span: s.span, on: side)
             try effect()
             return item
         case .update(let side, let t, let s):
@@ -156,15 +159,15 @@ extension Executor {
 
     /// Creates under the key's name; a name taken by equal content (an interrupted run's
     /// write) counts as done, one taken by other content gets a suffix.
-    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side) async throws -> SideItem {
+    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side) async throws -> SideItem {
         var stem = Self.stem(for: key)
         for attempt in 0..<3 {
             do {
                 let version = try await storage(side).create(data, suggestedName: stem)
-                return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: ItemContent(data).span)
+                return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
-                    return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: ItemContent(data).span)
+                    return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
                 }
                 stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
             }

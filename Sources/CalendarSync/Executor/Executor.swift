@@ -111,6 +111,11 @@ final class Executor: @unchecked Sendable {
         return Planner.restrict(next, to: direction)
     }
 
+    /// Flushes a side that holds writes back, before the journal records them.
+    func makeDurable(_ side: Side) async throws {
+        if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
+    }
+
     func data(of item: SideItem, on side: Side) async throws -> SideItem {
         if item.data != nil { return item }
         guard let stored = try await storage(side).fetch([item.href]).first else { throw StorageError.preconditionFailed(href: item.href) }
@@ -153,6 +158,7 @@ final class Executor: @unchecked Sendable {
             let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
             try effect()
             try await storage(side).delete(href: target.href, ifMatch: target.etag); try effect()
+            try await makeDurable(side)
             try journal.complete(intent, change: .remove(target.key)); try effect()
             report.deleted[side] += 1
         case .conflict(let l0, let r0, _):
@@ -207,6 +213,7 @@ final class Executor: @unchecked Sendable {
             try effect()
             do {
                 let version = try await storage(side).create(data, suggestedName: stem); try effect()
+                try await makeDurable(side)
                 return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data,
                                                   span: ItemContent(data).span), intent: intent)
             } catch StorageError.alreadyExists(let href) {
@@ -227,6 +234,7 @@ final class Executor: @unchecked Sendable {
         try effect()
         do {
             let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
+            try await makeDurable(side)
             return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
                                           span: ItemContent(data).span), intent: intent)
         } catch let error as RunInterrupted {

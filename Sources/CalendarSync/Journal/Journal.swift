@@ -231,9 +231,21 @@ public final class Journal: Sendable {
     public func setLastSync(_ date: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
-                           arguments: [ISO8601DateFormatter().string(from: date)])
+                           arguments: [Self.iso8601(date)])
         }
     }
 
-    static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+    /// The current time as ISO 8601 UTC (`2026-03-01T10:00:00Z`), without a formatter object.
+    static func now() -> String { iso8601(Date()) }
+
+    static func iso8601(_ date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ n: Int32, _ width: Int = 2) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+    }
 }

@@ -19,7 +19,7 @@ public struct VDirStorage: CalendarStorage {
     public let options: Options
 
     public init(url: URL, options: Options = Options()) {
-        directory = VDirectory(url: url)
+        directory = VDirectory(url: url, syncsFolderOnEachWrite: false)
         self.options = options
     }
 
@@ -79,6 +79,12 @@ public struct VDirStorage: CalendarStorage {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
+    }
+
+    /// Makes this run's renames and deletions durable: one fsync of the folder.
+    public func flush() async throws {
+        let directory = self.directory
+        try await Self.offThread { directory.syncFolder() }
     }
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
