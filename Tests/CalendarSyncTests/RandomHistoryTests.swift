@@ -3,7 +3,7 @@ import Testing
 @testable import CalendarSync
 
 /// Random edits on both sides, syncs that fail part-way, conflicts under every strategy but
-/// `ask`: after a final clean sync both sides are equal, no UID appears twice, and one more
+/// `ask`, runs stopped part-way: after a final clean sync both sides are equal, no UID appears twice, and one more
 /// sync writes nothing. The seed is in the failure message.
 @Suite struct RandomHistoryTests {
     struct Generator: RandomNumberGenerator {
@@ -55,7 +55,12 @@ import Testing
             }
             var policy = SyncPolicy(conflict: strategies.randomElement(using: &rng)!, allowMassDelete: true)
             policy.direction = [.both, .both, .pull, .push].randomElement(using: &rng)!
-            _ = try await h.sync(policy)
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                // A run that stops part-way, as a killed process would.
+                do { _ = try await h.engine(policy, faultAfter: Int.random(in: 1...12, using: &rng)).run() } catch is RunInterrupted {}
+            } else {
+                _ = try await h.sync(policy)
+            }
         }
         // Clear leftover injected failures, then a clean sync.
         h.local.clearFailures()
