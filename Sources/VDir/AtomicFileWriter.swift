@@ -32,8 +32,9 @@ public final class AtomicFileWriter {
         }
     }
 
-    /// fsyncs the new content, renames it over the file, fsyncs the folder.
-    public func commit() throws {
+    /// fsyncs the new content, renames it over the file, fsyncs the folder (unless
+    /// `syncFolder` is false: the caller then syncs the folder once for many files).
+    public func commit(syncFolder: Bool = true) throws {
         guard !finished else { return }
         finished = true
         fchmod(fd, mode)
@@ -48,6 +49,7 @@ public final class AtomicFileWriter {
             unlink(tempPath)
             throw AtomicFileError(path: url.path, step: "rename into place", errno: e)
         }
+        guard syncFolder else { return }
         let dirfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 { fsync(dirfd); close(dirfd) }
     }
@@ -55,7 +57,7 @@ public final class AtomicFileWriter {
     /// Like `commit`, but puts the file in place only if no file of that name exists
     /// (a hard link, which fails instead of replacing), so a create never overwrites.
     /// - Throws: `AtomicFileError` with code `EEXIST` when the name is taken.
-    public func commitIfAbsent() throws {
+    public func commitIfAbsent(syncFolder: Bool = true) throws {
         guard !finished else { return }
         finished = true
         fchmod(fd, mode)
@@ -71,6 +73,7 @@ public final class AtomicFileWriter {
             throw AtomicFileError(path: url.path, step: "create", errno: e)
         }
         unlink(tempPath)
+        guard syncFolder else { return }
         let dirfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 { fsync(dirfd); close(dirfd) }
     }

@@ -18,9 +18,19 @@ public struct VDirectory: Sendable {
     }
 
     public let url: URL
+    /// When false, writes do not fsync the folder each time; call `syncFolder()` after a
+    /// batch of writes instead (one fsync for many renames). Default true.
+    public var syncsFolderOnEachWrite: Bool
 
-    public init(url: URL) {
+    public init(url: URL, syncsFolderOnEachWrite: Bool = true) {
         self.url = url.standardizedFileURL
+        self.syncsFolderOnEachWrite = syncsFolderOnEachWrite
+    }
+
+    /// Makes the renames and unlinks done so far durable (fsync of the folder).
+    public func syncFolder() {
+        let dirfd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
     }
 
     /// Creates the folder (and its parents) when missing.
@@ -71,7 +81,7 @@ public struct VDirectory: Sendable {
         let writer = try AtomicFileWriter(replacing: URL(fileURLWithPath: p))
         try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         do {
-            try writer.commitIfAbsent()
+            try writer.commitIfAbsent(syncFolder: syncsFolderOnEachWrite)
         } catch let error as AtomicFileError where error.code == EEXIST {
             throw VDirError(.alreadyExists, "\(p) exists already")
         }
@@ -93,7 +103,7 @@ public struct VDirectory: Sendable {
             writer.discard()
             throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
         }
-        try writer.commit()
+        try writer.commit(syncFolder: syncsFolderOnEachWrite)
         return try signature(p)
     }
 
@@ -106,8 +116,7 @@ public struct VDirectory: Sendable {
         guard unlink(p) == 0 || errno == ENOENT else {
             throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(errno)))")
         }
-        let dirfd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+        if syncsFolderOnEachWrite { syncFolder() }
     }
 
     /// The folder's `displayname` or `color` file (vdir metadata), trimmed; nil when absent.

@@ -185,7 +185,7 @@ struct VDirPair {
             if killed.status == 0 {
                 // k is past the last side effect: the run finished.
                 #expect(try pair.summaries(pair.local) == expected)
-                #expect(k > 10)
+                #expect(k > 5)
                 break
             }
             #expect(killed.status != 1, "k = \(k): \(killed.stderrText)")

@@ -44,7 +44,7 @@ import Testing
                                  faultHook: { n in count.value = n }).run()
         total = count.value
         try await expectConverged(counter, k: 0)
-        #expect(total > 20)
+        #expect(total > 10)
 
         for k in 1...total {
             let h = try await scenario()

@@ -204,3 +204,42 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(MetadataMerge.merge(local: "l", remote: "r", base: "b") == ("r", nil, "r"))
     }
 }
+
+@Suite struct WindowedSyncTests {
+    // 2026-03-01 .. 2026-06-01
+    let window: ClosedRange<Int64> = 1_772_323_200...1_780_272_000
+
+    @Test func onlyEventsInTheWindowSyncAndLeavingItDeletesNothing() async throws {
+        let h = try SyncHarness()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.remote.put("old.ics", Fixture.event(uid: "old", start: "20200101T100000Z"))
+        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20300101T100000Z"))
+        let series = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:series\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        h.remote.put("series.ics", Data(series.utf8))
+        let ended = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:ended\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY;UNTIL=20210101T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        h.remote.put("ended.ics", Data(ended.utf8))
+        try await h.sync(policy)
+        #expect(Set(h.items(.local).keys) == ["in", "series"])
+        // The event moves out of the window on the server: the local copy stays.
+        h.remote.put("in.ics", Fixture.event(uid: "in", summary: "moved", start: "20290101T100000Z"))
+        let report = try await h.sync(policy)
+        #expect(report.deleted == SyncReport.Counts() && report.updated == SyncReport.Counts())
+        #expect(h.summaries(.local)["in"] == "Meeting")
+        #expect(h.remote.contents.count == 5)
+        // Without a window, everything syncs.
+        try await h.sync()
+        #expect(h.items(.local).count == 5)
+    }
+
+    @Test func windowText() throws {
+        let now = Date(timeIntervalSince1970: 1_000_000_000)
+        let window = try #require(SyncWindow.parse("-90d..+365d", now: now))
+        #expect(window.lowerBound == Int64(1_000_000_000 - 90 * 86_400))
+        #expect(window.upperBound == Int64(1_000_000_000 + 365 * 86_400))
+        #expect(SyncWindow.parse("0d..7d", now: now) != nil)
+        #expect(SyncWindow.parse("7d..0d", now: now) == nil)
+        #expect(SyncWindow.parse("soon", now: now) == nil)
+    }
+}

@@ -13,6 +13,8 @@ public struct ItemContent: Sendable, Hashable {
     /// False when the bytes are not iCalendar calgw can parse: such an item is reported and
     /// left alone.
     public var parses: Bool
+    /// When the object takes place (for windowed sync).
+    public var span: TimeSpan = .unbounded
 
     public init(uid: String?, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, parses: Bool = true) {
         self.uid = uid
@@ -35,6 +37,7 @@ public struct ItemContent: Sendable, Hashable {
         uid = objects.lazy.compactMap { $0["UID"]?.value.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
         lastModified = objects.compactMap { $0["LAST-MODIFIED"]?.value.trimmingCharacters(in: .whitespaces) }.max()
         sequence = objects.compactMap { $0["SEQUENCE"]?.integer }.max() ?? 0
+        span = calendar.name == "VCALENDAR" ? TimeSpan.of(calendar) : .unbounded
     }
 
     /// The item's key: its UID, else the UID-less key from its hash.

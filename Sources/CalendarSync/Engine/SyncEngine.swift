@@ -77,7 +77,7 @@ public struct SyncEngine: Sendable {
         if !dryRun {
             // A side's token is kept only when everything it holds is now in the journal;
             // otherwise the next run lists it again.
-            let clean = report.errors.isEmpty && report.skipped.isEmpty && report.pending.total == 0 && report.conflicts.allSatisfy {
+            let clean = plan.outsideWindow == 0 && report.errors.isEmpty && report.skipped.isEmpty && report.pending.total == 0 && report.conflicts.allSatisfy {
                 $0.resolution != "unresolved" && $0.resolution != "pending"
             }
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VDir
 
 /// Carries out a plan: for each write, the intent is committed to the journal first, then the
@@ -12,7 +13,7 @@ final class Executor: @unchecked Sendable {
     let resolver: ConflictResolver
     let direction: SyncDirection
     let faultHook: FaultHook?
-    private var effects = 0
+    private let effects = Mutex(0)
     var report = SyncReport()
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
@@ -28,17 +29,27 @@ final class Executor: @unchecked Sendable {
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
 
     func effect() throws {
-        effects += 1
-        try faultHook?(effects)
+        let n = effects.withLock { n in n += 1; return n }
+        try faultHook?(n)
     }
 
     /// Runs every action; an item that fails is reported and the rest go on.
     /// - Throws: only `RunInterrupted` (from the fault hook).
     func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
         let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        var batch: [PlannedAction] = []
         for action in plan.actions {
-            try await executeWithReplan(action, journal: byKey[action.key])
+            if Self.isPlainWrite(action) {
+                batch.append(action)
+                if batch.count >= Self.batchSize {
+                    try await executeBatch(batch, journal: byKey)
+                    batch = []
+                }
+            } else {
+                try await executeWithReplan(action, journal: byKey[action.key])
+            }
         }
+        if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
     }
 
     /// Executes one action; on a precondition failure re-reads the item and tries again (three times).
@@ -54,7 +65,7 @@ final class Executor: @unchecked Sendable {
                 throw error
             } catch let StorageError.preconditionFailed(href) where attempt < 4 {
                 do {
-                    action = try await replan(current, journal: try self.journal.items().first { $0.key == current.key } ?? item)
+                    action = try await replan(current, journal: try self.journal.items(keys: [current.key]).first ?? item)
                 } catch let error as RunInterrupted {
                     throw error
                 } catch {
@@ -100,6 +111,11 @@ final class Executor: @unchecked Sendable {
         return Planner.restrict(next, to: direction)
     }
 
+    /// Flushes a side that holds writes back, before the journal records them.
+    func makeDurable(_ side: Side) async throws {
+        if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
+    }
+
     func data(of item: SideItem, on side: Side) async throws -> SideItem {
         if item.data != nil { return item }
         guard let stored = try await storage(side).fetch([item.href]).first else { throw StorageError.preconditionFailed(href: item.href) }
@@ -142,6 +158,7 @@ final class Executor: @unchecked Sendable {
             let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
             try effect()
             try await storage(side).delete(href: target.href, ifMatch: target.etag); try effect()
+            try await makeDurable(side)
             try journal.complete(intent, change: .remove(target.key)); try effect()
             report.deleted[side] += 1
         case .conflict(let l0, let r0, _):
@@ -196,7 +213,9 @@ final class Executor: @unchecked Sendable {
             try effect()
             do {
                 let version = try await storage(side).create(data, suggestedName: stem); try effect()
-                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+                try await makeDurable(side)
+                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data,
+                                                  span: ItemContent(data).span), intent: intent)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
                     return CreatedItem(item: SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data), intent: intent)
@@ -215,7 +234,9 @@ final class Executor: @unchecked Sendable {
         try effect()
         do {
             let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
-            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data), intent: intent)
+            try await makeDurable(side)
+            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
+                                          span: ItemContent(data).span), intent: intent)
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -226,6 +247,7 @@ final class Executor: @unchecked Sendable {
 
     /// The journal row for an item equal on both sides.
     static func row(_ l: SideItem, _ r: SideItem) -> JournalItem {
-        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence))
+        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence),
+                    span: l.data != nil ? l.span : r.span)
     }
 }

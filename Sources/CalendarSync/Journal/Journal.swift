@@ -46,6 +46,9 @@ public final class Journal: Sendable {
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(10)
+        // In WAL mode, NORMAL keeps every commit across a killed process (only a power cut
+        // may lose the last commits, and then the next run re-derives them from both sides).
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
@@ -66,14 +69,20 @@ public final class Journal: Sendable {
     /// Every item the journal knows (without their base content).
     public func items() throws -> [JournalItem] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence FROM item")
+            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item")
                 .map { row in
                     JournalItem(key: ItemKey(row["key"]),
                                 local: SideRecord(href: row["localHref"], etag: row["localEtag"], hash: ContentHash(row["localHash"])),
                                 remote: SideRecord(href: row["remoteHref"], etag: row["remoteEtag"], hash: ContentHash(row["remoteHash"])),
-                                lastModified: row["lastModified"], sequence: row["sequence"])
+                                lastModified: row["lastModified"], sequence: row["sequence"],
+                                span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
                 }
         }
+    }
+
+    /// The journal's rows for these keys.
+    public func items(keys: [ItemKey]) throws -> [JournalItem] {
+        try items().filter { keys.contains($0.key) }
     }
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).
@@ -96,15 +105,16 @@ public final class Journal: Sendable {
             try db.execute(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)",
                            arguments: [item.key.value, item.local.href, item.remote.href])
             try db.execute(sql: """
-                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, base, syncedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
                 ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
                     localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
                     remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                    spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
                     base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
                 """, arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                                  item.remote.href, item.remote.etag, item.remote.hash.value,
-                                 item.lastModified, item.sequence, base, Self.now(), base])
+                                 item.lastModified, item.sequence, item.span.start, item.span.end, base, Self.now(), base])
         }
     }
 
@@ -123,6 +133,35 @@ public final class Journal: Sendable {
             var copy = intent
             copy.id = db.lastInsertedRowID
             return copy
+        }
+    }
+
+    /// Commits several intents in one transaction.
+    /// - Returns: the intents with their ids, in order.
+    public func recordAll(_ intents: [Intent]) throws -> [Intent] {
+        try writer.write { db in
+            try intents.map { intent in
+                try db.execute(sql: """
+                    INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
+                    """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                                     intent.ifMatch, intent.newHash?.value, Self.now()])
+                var copy = intent
+                copy.id = db.lastInsertedRowID
+                return copy
+            }
+        }
+    }
+
+    /// Records several outcomes and their item changes in one transaction; an outcome
+    /// starting with `failed` marks the intent failed.
+    public func completeAll(_ completions: [(Intent, String, JournalChange)]) throws {
+        try writer.write { db in
+            for (intent, outcome, change) in completions {
+                try Self.apply(change, db)
+                try db.execute(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?",
+                               arguments: [outcome.hasPrefix("failed") ? "failed" : "done", outcome, intent.id])
+            }
         }
     }
 
@@ -192,9 +231,21 @@ public final class Journal: Sendable {
     public func setLastSync(_ date: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
-                           arguments: [ISO8601DateFormatter().string(from: date)])
+                           arguments: [Self.iso8601(date)])
         }
     }
 
-    static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+    /// The current time as ISO 8601 UTC (`2026-03-01T10:00:00Z`), without a formatter object.
+    static func now() -> String { iso8601(Date()) }
+
+    static func iso8601(_ date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ n: Int32, _ width: Int = 2) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+    }
 }

@@ -27,8 +27,10 @@ public struct JournalItem: Sendable, Hashable {
     public var remote: SideRecord
     public var lastModified: String?
     public var sequence: Int
+    public var span: TimeSpan = .unbounded
 
-    public init(key: ItemKey, local: SideRecord, remote: SideRecord, lastModified: String? = nil, sequence: Int = 0) {
+    public init(key: ItemKey, local: SideRecord, remote: SideRecord, lastModified: String? = nil, sequence: Int = 0, span: TimeSpan = .unbounded) {
+        self.span = span
         self.key = key
         self.local = local
         self.remote = remote

@@ -16,6 +16,8 @@ enum JournalSchema {
                     remoteHash TEXT NOT NULL,
                     lastModified TEXT,
                     sequence INTEGER NOT NULL DEFAULT 0,
+                    spanStart INTEGER,
+                    spanEnd INTEGER,
                     base BLOB NOT NULL,
                     syncedAt TEXT NOT NULL
                 );

@@ -53,6 +53,9 @@ public struct SyncPlan: Sendable {
     public var massDeletion: MassDeletion?
     /// Hrefs of items that do not parse, per side: reported, never deleted or uploaded.
     public var unparseable: [Side: [String]]
+    /// Items outside the sync window that the journal does not know (they keep the side's
+    /// listing from being skipped next time, so they are seen when they enter the window).
+    public var outsideWindow = 0
 
     public struct MassDeletion: Sendable, Hashable {
         /// The side found empty.

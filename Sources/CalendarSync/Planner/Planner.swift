@@ -43,12 +43,17 @@ public enum Planner {
         }
 
         var actions: [PlannedAction] = []
+        var outsideWindow = 0
         for key in keys.sorted() {
             if let reason = unreadable[key] {
                 actions.append(.skip(key, reason: reason))
                 continue
             }
             let ls = localByKey[key] ?? [], rs = remoteByKey[key] ?? []
+            if let window = policy.window, (ls + rs).contains(where: { !$0.span.overlaps(window) }) {
+                if journalByKey[key] == nil { outsideWindow += 1 }
+                continue
+            }
             if ls.count > 1 || rs.count > 1 {
                 let hrefs = (ls.count > 1 ? ls : rs).map(\.href).sorted()
                 actions.append(.skip(key, reason: "\(hrefs.count) items on the \(ls.count > 1 ? "local" : "remote") side have UID \(key.value): \(hrefs.joined(separator: ", "))"))
@@ -65,7 +70,9 @@ public enum Planner {
                 if deletions > 0 { massDeletion = .init(emptySide: side, deletions: deletions) }
             }
         }
-        return SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
+        var plan = SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
+        plan.outsideWindow = outsideWindow
+        return plan
     }
 
     /// The action for one item, nil when there is nothing to do.

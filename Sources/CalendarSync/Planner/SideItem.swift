@@ -10,8 +10,12 @@ public struct SideItem: Sendable, Hashable {
     public var sequence: Int
     /// The bytes, when they were read in this run (items unchanged since the journal are not read).
     public var data: Data?
+    /// When the item takes place (windowed sync).
+    public var span: TimeSpan = .unbounded
 
-    public init(key: ItemKey, href: String, etag: String, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil) {
+    public init(key: ItemKey, href: String, etag: String, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil,
+                span: TimeSpan = .unbounded) {
+        self.span = span
         self.key = key
         self.href = href
         self.etag = etag
@@ -24,7 +28,7 @@ public struct SideItem: Sendable, Hashable {
     /// An item read from `data` at `version`, keyed by its UID (or `key` when given).
     public init(version: ItemVersion, data: Data, content: ItemContent, key: ItemKey? = nil) {
         self.init(key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
-                  lastModified: content.lastModified, sequence: content.sequence, data: data)
+                  lastModified: content.lastModified, sequence: content.sequence, data: data, span: content.span)
     }
 
     /// What the journal records of this side of the item.

@@ -23,7 +23,7 @@ public struct SideScanner: Sendable {
         let known = Dictionary(journal.map { ($0.record(side).href, $0) }, uniquingKeysWith: { a, _ in a })
         func fromJournal(_ j: JournalItem) -> SideItem {
             let r = j.record(side)
-            return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence)
+            return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
         }
         var items: [SideItem] = []
         var toFetch: [String] = []

@@ -28,6 +28,9 @@ public struct SyncPolicy: Sendable, Hashable {
     /// A side that is empty while the journal knows at least this many items counts as a
     /// mass deletion (default 2).
     public var massDeleteThreshold = 2
+    /// Only items overlapping this window (seconds since 1970) are synced; items outside it
+    /// are neither copied nor deleted on either side. Nil: everything (default).
+    public var window: ClosedRange<Int64>?
 
     public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
         self.direction = direction

@@ -1,5 +1,14 @@
 import Foundation
 
+/// A storage that may hold writes back and makes them durable on `flush()` (a vdir syncs its
+/// folder once per batch instead of once per file). The executor flushes after each batch,
+/// before recording its outcomes.
+public protocol FlushingStorage: CalendarStorage {
+    func flush() async throws
+}
+
+extension VDirStorage: FlushingStorage {}
+
 /// A collection's display name and color: a vdir's `displayname` and `color` files, a CalDAV
 /// collection's `DAV:displayname` and `calendar-color`.
 public struct CollectionMetadata: Sendable, Hashable {

@@ -44,6 +44,9 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         state.withLock { $0.failures[kind, default: 0] += count }
     }
 
+    /// Cancels failures injected but not yet triggered.
+    public func clearFailures() { state.withLock { $0.failures = [:] } }
+
     /// Writes an item directly, as another client would (new etag).
     public func put(_ href: String, _ data: Data) {
         state.withLock { s in

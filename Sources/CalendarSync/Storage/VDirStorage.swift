@@ -19,7 +19,7 @@ public struct VDirStorage: CalendarStorage {
     public let options: Options
 
     public init(url: URL, options: Options = Options()) {
-        directory = VDirectory(url: url)
+        directory = VDirectory(url: url, syncsFolderOnEachWrite: false)
         self.options = options
     }
 
@@ -43,8 +43,9 @@ public struct VDirStorage: CalendarStorage {
         if options.createFolder { try directory.createIfMissing() }
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
         let name = stem + ".ics"
+        let directory = self.directory
         do {
-            let signature = try directory.create(name, data: data)
+            let signature = try await Self.offThread { try directory.create(name, data: data) }
             return ItemVersion(href: name, etag: signature.etag)
         } catch let error as VDirError where error.code == .alreadyExists {
             throw StorageError.alreadyExists(href: name)
@@ -53,8 +54,9 @@ public struct VDirStorage: CalendarStorage {
 
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
         guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
+        let directory = self.directory
         do {
-            let signature = try directory.replace(href, data: data, ifSignature: expected)
+            let signature = try await Self.offThread { try directory.replace(href, data: data, ifSignature: expected) }
             return ItemVersion(href: href, etag: signature.etag)
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
@@ -63,11 +65,26 @@ public struct VDirStorage: CalendarStorage {
 
     public func delete(href: String, ifMatch etag: String) async throws {
         guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
+        let directory = self.directory
         do {
-            try directory.delete(href, ifSignature: expected)
+            try await Self.offThread { try directory.delete(href, ifSignature: expected) }
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
         }
+    }
+
+    /// Runs a blocking file operation (an fsync) on a Dispatch thread, so that several can
+    /// wait on the disk at once without holding the cooperative pool's few threads.
+    static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Makes this run's renames and deletions durable: one fsync of the folder.
+    public func flush() async throws {
+        let directory = self.directory
+        try await Self.offThread { directory.syncFolder() }
     }
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.

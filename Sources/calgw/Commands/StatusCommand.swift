@@ -40,8 +40,10 @@ struct StatusCommand: AsyncParsableCommand {
                                    conflicts: [], skipped: [], errors: [])
             do {
                 let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
+                var policy = SyncPolicy(conflict: strategy)
+                policy.window = pair.window.flatMap { SyncWindow.parse($0) }
                 let status = try await SyncSession.status(journalAt: pair.journal, local: StorageFactory.local(for: pair),
-                                                          remote: try StorageFactory.remote(for: pair), policy: SyncPolicy(conflict: strategy))
+                                                          remote: try StorageFactory.remote(for: pair), policy: policy)
                 entry.lastSync = status.lastSync
                 entry.items = status.items
                 entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)

@@ -97,7 +97,9 @@ struct PairRunner {
 
     func policy(for pair: PairConfiguration) -> SyncPolicy {
         let strategy = run.conflict.flatMap(ConflictStrategy.init(rawValue:)) ?? ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
-        return SyncPolicy(direction: direction, conflict: strategy, allowMassDelete: run.allowMassDelete)
+        var policy = SyncPolicy(direction: direction, conflict: strategy, allowMassDelete: run.allowMassDelete)
+        policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        return policy
     }
 
     /// Runs one pair; failures become the report's errors and an exit status.

@@ -1,0 +1,80 @@
+import Foundation
+import ICalendar
+
+/// When an item takes place, roughly: from its first start to its last end, in seconds since
+/// 1970 read as UTC (local and floating times are off by at most a day, which the window
+/// check allows for). A nil bound is open: a series without an end, a task without dates.
+public struct TimeSpan: Sendable, Hashable, Codable {
+    public var start: Int64?
+    public var end: Int64?
+
+    public init(start: Int64?, end: Int64?) {
+        self.start = start
+        self.end = end
+    }
+
+    /// A span that overlaps everything.
+    public static let unbounded = TimeSpan(start: nil, end: nil)
+
+    static let slack: Int64 = 86_400
+
+    /// True when the span overlaps `window` (with a day's slack for time zones).
+    public func overlaps(_ window: ClosedRange<Int64>) -> Bool {
+        if let start, start - Self.slack > window.upperBound { return false }
+        if let end, end + Self.slack < window.lowerBound { return false }
+        return true
+    }
+
+    /// The span of a VCALENDAR's objects; unbounded when any of them has no start.
+    static func of(_ calendar: Component) -> TimeSpan {
+        let objects = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VJOURNAL" }
+        guard !objects.isEmpty else { return .unbounded }
+        var lo: Int64 = .max, hi: Int64 = .min
+        for object in objects {
+            guard let span = spanOf(object), let s = span.start, let e = span.end else { return .unbounded }
+            lo = min(lo, s)
+            hi = max(hi, e)
+        }
+        return TimeSpan(start: lo, end: hi)
+    }
+
+    static func seconds(_ value: DateTimeValue) -> Int64 { value.local.secondsSinceEpoch }
+
+    static func spanOf(_ object: Component) -> TimeSpan? {
+        guard let start = object["DTSTART"]?.dateTime ?? object["DUE"]?.dateTime else { return nil }
+        let s = seconds(start)
+        var length: Int64 = start.isDate ? 86_400 : 0
+        if let end = object["DTEND"]?.dateTime ?? object["DUE"]?.dateTime {
+            length = max(length, seconds(end) - s)
+        } else if let duration = object["DURATION"]?.duration {
+            length = max(length, Int64(duration.nominalDays) * 86_400
+                + Int64((duration.isNegative ? -1 : 1) * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds)))
+        }
+        var last = s
+        for rule in object.properties(named: "RRULE") {
+            guard let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until else { return TimeSpan(start: s, end: nil) }
+            last = max(last, seconds(until))
+        }
+        for rdate in object.properties(named: "RDATE") {
+            for d in rdate.dateTimes { last = max(last, seconds(d)) }
+            for p in rdate.periods { last = max(last, seconds(p.start)) }
+        }
+        return TimeSpan(start: s, end: last + max(length, 0))
+    }
+}
+
+/// A window of days around today (`-90d..+365d`), the part of a calendar a windowed pair syncs.
+public enum SyncWindow {
+    /// The window in seconds since 1970, nil when `text` is not `[-+]Nd..[-+]Nd`.
+    public static func parse(_ text: String, now: Date = Date()) -> ClosedRange<Int64>? {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let from = days(parts[0]), let to = days(parts[1]), from <= to else { return nil }
+        let today = Int64(now.timeIntervalSince1970)
+        return (today + from * 86_400)...(today + to * 86_400)
+    }
+
+    static func days(_ text: String) -> Int64? {
+        guard text.hasSuffix("d") else { return nil }
+        return Int64(text.dropLast().replacingOccurrences(of: "+", with: ""))
+    }
+}

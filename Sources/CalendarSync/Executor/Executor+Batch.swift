@@ -1,0 +1,177 @@
+import Foundation
+
+/// Plain writes (create, update, delete) run in batches: the batch's intents are committed in
+/// one transaction, the writes then run several at a time (so file fsyncs and HTTP requests
+/// overlap), and their outcomes are committed in one transaction. The crash guarantees are
+/// those of one write at a time: every write has a committed intent before it starts, and an
+/// outcome only after it ended.
+extension Executor {
+    /// Writes per batch.
+    static let batchSize = 128
+    /// Writes in flight at once.
+    static let parallelWrites = 16
+
+    /// True for the actions a batch can carry.
+    static func isPlainWrite(_ action: PlannedAction) -> Bool {
+        switch action {
+        case .create, .update, .delete: true
+        default: false
+        }
+    }
+
+    func executeBatch(_ actions: [PlannedAction], journal byKey: [ItemKey: JournalItem]) async throws {
+        // Sources not read during the scan are read now, one request per side.
+        var missing: [Side: [String]] = [:]
+        for action in actions {
+            switch action {
+            case .create(let side, let s) where s.data == nil, .update(let side, _, let s) where s.data == nil:
+                missing[side.other, default: []].append(s.href)
+            default: break
+            }
+        }
+        var fetched: [Side: [String: StoredItem]] = [:]
+        for (side, hrefs) in missing {
+            fetched[side] = Dictionary(try await storage(side).fetch(hrefs).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        var ready: [PlannedAction] = []
+        var retry: [PlannedAction] = []
+        for action in actions {
+            switch action {
+            case .create(let side, var s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
+                s.data = stored.data; s.etag = stored.etag
+                ready.append(.create(on: side, source: s))
+            case .update(let side, let t, var s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
+                s.data = stored.data; s.etag = stored.etag
+                ready.append(.update(on: side, target: t, source: s))
+            default:
+                ready.append(action)
+            }
+        }
+
+        let intents = try journal.recordAll(ready.map(Self.intent(for:)))
+        try effect()
+
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
+            var results = [Result<SideItem?, any Error>?](repeating: nil, count: ready.count)
+            var next = 0
+            func launch() {
+                guard next < ready.count else { return }
+                let index = next, action = ready[index]
+                next += 1
+                group.addTask { [self] in
+                    do {
+                        return (index, .success(try await self.write(action)))
+                    } catch let error as RunInterrupted {
+                        throw error
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<Self.parallelWrites { launch() }
+            while let (index, result) = try await group.next() {
+                results[index] = result
+                launch()
+            }
+            return results.map { $0! }
+        }
+
+        for side in Side.allCases {
+            if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
+        }
+        var completions: [(Intent, String, JournalChange)] = []
+        var failures: [(PlannedAction, any Error)] = []
+        for (i, action) in ready.enumerated() {
+            switch outcomes[i] {
+            case .failure(let error):
+                completions.append((intents[i], "failed: \(Self.describe(error))", .none))
+                failures.append((action, error))
+            case .success(let written):
+                switch action {
+                case .create(let side, let source), .update(let side, _, let source):
+                    let w = written!
+                    let row = side == .local ? Self.row(w, source) : Self.row(source, w)
+                    completions.append((intents[i], "done", .upsert(row, base: source.data)))
+                    if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
+                case .delete(let side, let target):
+                    completions.append((intents[i], "done", .remove(target.key)))
+                    report.deleted[side] += 1
+                default: break
+                }
+            }
+        }
+        try journal.completeAll(completions)
+        try effect()
+
+        for (action, error) in failures {
+            if case StorageError.preconditionFailed = error {
+                retry.append(action)
+            } else {
+                report.errors.append("\(action.key): \(Self.describe(error))")
+            }
+        }
+        for action in retry {
+            let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]
+            do {
+                if let next = try await replan(action, journal: item) { try await executeWithReplan(next, journal: item) }
+            } catch let error as RunInterrupted {
+                throw error
+            } catch {
+                report.errors.append("\(action.key): \(Self.describe(error))")
+            }
+        }
+    }
+
+    static func intent(for action: PlannedAction) -> Intent {
+        switch action {
+        case .create(let side, let s):
+            Intent(key: s.key, operation: .create, side: side, href: stem(for: s.key), ifMatch: nil, newHash: s.hash)
+        case .update(let side, let t, let s):
+            Intent(key: t.key, operation: .update, side: side, href: t.href, ifMatch: t.etag, newHash: s.hash)
+        case .delete(let side, let t):
+            Intent(key: t.key, operation: .delete, side: side, href: t.href, ifMatch: t.etag, newHash: nil)
+        default:
+            Intent(key: action.key, operation: .update, side: .local, href: nil, ifMatch: nil, newHash: nil)
+        }
+    }
+
+    /// Makes one plain write; the written item (nil for a delete).
+    func write(_ action: PlannedAction) async throws -> SideItem? {
+        switch action {
+        case .create(let side, let s):
+            let item = try await createItem(s.data!, hash: s.hash, key: s.key, span: s.span, on: side)
+            try effect()
+            return item
+        case .update(let side, let t, let s):
+            let version = try await storage(side).update(href: t.href, data: s.data!, ifMatch: t.etag)
+            try effect()
+            return SideItem(key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
+        case .delete(let side, let t):
+            try await storage(side).delete(href: t.href, ifMatch: t.etag)
+            try effect()
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Creates under the key's name; a name taken by equal content (an interrupted run's
+    /// write) counts as done, one taken by other content gets a suffix.
+    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side) async throws -> SideItem {
+        var stem = Self.stem(for: key)
+        for attempt in 0..<3 {
+            do {
+                let version = try await storage(side).create(data, suggestedName: stem)
+                return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
+            } catch StorageError.alreadyExists(let href) {
+                if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
+                    return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
+                }
+                stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
+            }
+        }
+        throw StorageError.alreadyExists(href: stem)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import CalendarSync
+
+/// Random edits on both sides, syncs that fail part-way, conflicts under every strategy but
+/// `ask`, runs stopped part-way: after a final clean sync both sides are equal, no UID appears twice, and one more
+/// sync writes nothing. The seed is in the failure message.
+@Suite struct RandomHistoryTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: 1...60)
+    func randomHistoryConverges(seed: UInt64) async throws {
+        var rng = Generator(state: seed)
+        let h = try SyncHarness()
+        let strategies: [ConflictStrategy] = [.merge, .newest, .localWins, .remoteWins, .keepBoth]
+        var counter = 0
+        for _ in 0..<12 {
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let side = Bool.random(using: &rng) ? h.local : h.remote
+                let hrefs = side.contents.keys.sorted()
+                counter += 1
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0..<3:
+                    let uid = "u\(Int.random(in: 0..<8, using: &rng))"
+                    // A UID already on the side gets another file only if none has it.
+                    if !h.items(side === h.local ? .local : .remote).keys.contains(uid) {
+                        side.put("\(uid).ics", Fixture.event(uid: uid, summary: "s\(counter)"))
+                    }
+                case 3..<7 where !hrefs.isEmpty:
+                    let href = hrefs.randomElement(using: &rng)!
+                    let uid = ItemContent(side.contents[href]!).uid ?? "x"
+                    let field = Int.random(in: 0..<3, using: &rng)
+                    side.put(href, Fixture.event(uid: uid, summary: field == 0 ? "s\(counter)" : "same",
+                                                 location: field == 1 ? "l\(counter)" : nil,
+                                                 attendees: field == 2 ? ["p\(counter)@example.com"] : [],
+                                                 lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1)))
+                case 7..<9 where !hrefs.isEmpty:
+                    side.remove(hrefs.randomElement(using: &rng)!)
+                default:
+                    break
+                }
+            }
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                let op = [InMemoryStorage.Operation.create, .update, .delete].randomElement(using: &rng)!
+                (Bool.random(using: &rng) ? h.local : h.remote).failNext(op)
+            }
+            var policy = SyncPolicy(conflict: strategies.randomElement(using: &rng)!, allowMassDelete: true)
+            policy.direction = [.both, .both, .pull, .push].randomElement(using: &rng)!
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                // A run that stops part-way, as a killed process would.
+                do { _ = try await h.engine(policy, faultAfter: Int.random(in: 1...12, using: &rng)).run() } catch is RunInterrupted {}
+            } else {
+                _ = try await h.sync(policy)
+            }
+        }
+        // Clear leftover injected failures, then a clean sync.
+        h.local.clearFailures()
+        h.remote.clearFailures()
+        let last = try await h.sync(SyncPolicy(allowMassDelete: true))
+        let final = try await h.sync(SyncPolicy(allowMassDelete: true))
+        #expect(h.converged(), "seed \(seed): \(h.summaries(.local)) vs \(h.summaries(.remote))")
+        #expect(final.created.total + final.updated.total + final.deleted.total == 0, "seed \(seed): \(final) after \(last)")
+        #expect(final.errors.isEmpty, "seed \(seed): \(final.errors)")
+    }
+}
