@@ -21,13 +21,29 @@ public struct CalendarExpansion: Sendable {
         var order: [String] = []
         var byUID: [String: [Component]] = [:]
         var anonymous = 0
-        for c in calendar.components where componentNames.contains(c.name) {
+        // A file may hold a bare VEVENT instead of a VCALENDAR.
+        let members = componentNames.contains(calendar.name) ? [calendar] : calendar.components
+        for c in members where componentNames.contains(c.name) {
             var uid = c["UID"]?.text ?? ""
             if uid.isEmpty { anonymous += 1; uid = "\u{0}anonymous-\(anonymous)" }
             if byUID[uid] == nil { order.append(uid) }
             byUID[uid, default: []].append(c)
         }
         series = order.map { Series(components: byUID[$0]!, resolver: resolver) }
+    }
+
+    /// Every series of several top-level components (a parsed file's `components`).
+    public init(components: [Component], componentNames: Set<String> = ["VEVENT"]) {
+        let calendars = components.filter { $0.name == "VCALENDAR" }
+        if calendars.count == 1 && components.count == 1 {
+            self.init(calendar: calendars[0], componentNames: componentNames)
+        } else {
+            var merged = Component(name: "VCALENDAR")
+            for c in components {
+                if c.name == "VCALENDAR" { merged.components += c.components } else { merged.components.append(c) }
+            }
+            self.init(calendar: merged, componentNames: componentNames)
+        }
     }
 
     /// The occurrences of every series overlapping [from, to), sorted by start, then UID.

@@ -26,10 +26,12 @@ public enum OccurrenceTime {
     }
 
     /// The instant in UTC as `YYYY-MM-DDTHH:MM:SSZ` (for timed values), else as `rfc3339`.
-    public static func utcText(_ value: DateTimeValue, instant: Int64) -> String {
+    /// A zoned value whose TZID does not resolve is floating.
+    public static func utcText(_ value: DateTimeValue, instant: Int64, resolver: TimeZoneResolver) -> String {
         switch value.form {
         case .date: return value.date.isoString
         case .floating: return value.local.isoString
+        case .zoned(let tzid) where resolver.zone(for: tzid) == nil: return value.local.isoString
         case .utc, .zoned: return LocalDateTime(secondsSinceEpoch: instant).isoString + "Z"
         }
     }
