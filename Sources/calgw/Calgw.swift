@@ -12,6 +12,8 @@ struct Calgw: AsyncParsableCommand {
             FmtCommand.self,
             LintCommand.self,
             InitCommand.self,
+            ExpandCommand.self,
+            ListCommand.self,
         ]
     )
 
