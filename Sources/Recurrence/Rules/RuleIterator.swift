@@ -46,6 +46,8 @@ public struct RuleIterator: IteratorProtocol, Sendable {
     private var cursor = 0
     private var total = 0
     private var emptyRun = 0
+    /// Periods examined so far: a measure of work, for tests that check the jump to a window.
+    public private(set) var periodsVisited = 0
     private var weekMaskYear = Int.min
     private var weekMask: [Bool] = []
     private var weekMaskYear2 = Int.min
@@ -130,6 +132,7 @@ public struct RuleIterator: IteratorProtocol, Sendable {
         while true {
             cursor = 0
             total = 0
+            periodsVisited += 1
             selected.removeAll(keepingCapacity: true)
             let periodStart = fillPeriod()
             if ending != nil { return }
