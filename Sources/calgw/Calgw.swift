@@ -16,6 +16,8 @@ struct Calgw: AsyncParsableCommand {
             PushCommand.self,
             SyncCommand.self,
             StatusCommand.self,
+            ExpandCommand.self,
+            ListCommand.self,
         ]
     )
 
