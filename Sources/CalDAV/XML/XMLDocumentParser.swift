@@ -44,6 +44,10 @@ public enum XMLDocumentParser {
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
             let node = XMLNode(namespace: namespaceURI ?? "", name: elementName)
+            for (key, value) in attributeDict {
+                let local = key.split(separator: ":").last.map(String.init) ?? key
+                node.attributes[local] = value
+            }
             if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
             stack.append(node)
         }

@@ -8,6 +8,8 @@ public final class XMLNode: @unchecked Sendable {
     public let name: String
     public internal(set) var children: [XMLNode] = []
     public internal(set) var text: String = ""
+    /// Attributes by local name (prefixes dropped).
+    public internal(set) var attributes: [String: String] = [:]
 
     init(namespace: String, name: String) {
         self.namespace = namespace
