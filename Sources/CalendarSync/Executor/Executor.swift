@@ -103,6 +103,10 @@ final class Executor: @unchecked Sendable {
         for side in Side.allCases {
             for stored in try await storage(side).fetch(Array(hrefs[side]!)) {
                 let content = ItemContent(stored.data)
+                guard content.parses else {
+                    // Half-written or broken now: leave the item alone on both sides.
+                    return .skip(action.key, reason: "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
+                }
                 let key = content.uid == nil && item?.key.isUIDLess == true ? item!.key : content.key
                 if key == action.key { current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key) }
             }
