@@ -37,14 +37,12 @@ extension Executor {
         var retry: [PlannedAction] = []
         for action in actions {
             switch action {
-            case .create(let side, var s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
-                s.data = stored.data; s.etag = stored.etag
-                ready.append(.create(on: side, source: s))
-            case .update(let side, let t, var s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
-                s.data = stored.data; s.etag = stored.etag
-                ready.append(.update(on: side, target: t, source: s))
+            case .create(let side, let s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                ready.append(.create(on: side, source: fresh))
+            case .update(let side, let t, let s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                ready.append(.update(on: side, target: t, source: fresh))
             default:
                 ready.append(action)
             }
