@@ -30,3 +30,32 @@ import CalgwTestSupport
         #expect(result.stderrText.contains("no pair named"))
     }
 }
+
+@Suite struct AllPairsTests {
+    @Test func allRunsEveryPairAndPrintsOneJSONArray() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let second = pair.folder.file("second")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        let extra = """
+
+            [pair.other]
+            local = "\(second.path)"
+            remote = "file://\(pair.folder.file("second-remote").path)"
+            journal = "\(pair.folder.file("state/other.sqlite").path)"
+            """
+        let handle = try FileHandle(forWritingTo: pair.config)
+        handle.seekToEndOfFile()
+        handle.write(Data(extra.utf8))
+        try handle.close()
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "x"))
+        try pair.write(second, "b.ics", VDirPair.event("b", "y"))
+        let ambiguous = try pair.run("sync")
+        #expect(ambiguous.status == 2)
+        let result = try pair.run("sync", ["--all", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let array = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(array.compactMap { $0["pair"] as? String }.sorted() == ["other", "test"])
+        #expect(array.allSatisfy { ($0["created"] as? [String: Int])?["remote"] == 1 })
+    }
+}

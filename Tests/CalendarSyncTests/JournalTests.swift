@@ -80,3 +80,26 @@ import CalgwTestSupport
         withExtendedLifetime(again) {}
     }
 }
+
+@Suite struct JournalLookupTests {
+    @Test func itemsByKey() throws {
+        let journal = try Journal.inMemory()
+        for k in ["a", "b", "c"] {
+            try journal.apply(.upsert(JournalItem(key: ItemKey(k), local: SideRecord(href: "\(k).ics", etag: "1", hash: ContentHash("h")),
+                                                  remote: SideRecord(href: "/\(k)", etag: "1", hash: ContentHash("h"))), base: Data()))
+        }
+        #expect(try journal.items(keys: [ItemKey("a"), ItemKey("c"), ItemKey("z")]).map(\.key).sorted() == [ItemKey("a"), ItemKey("c")])
+        #expect(try journal.items(keys: []).isEmpty)
+    }
+
+    @Test func aJournalFromANewerVersionIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("j.sqlite")
+        do {
+            let journal = try Journal.open(at: url)
+            try journal.writer.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        }
+        #expect { _ = try Journal.open(at: url) } throws: { ($0 as? JournalError)?.code == .newerVersion }
+    }
+}

@@ -58,3 +58,37 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: folder.file("cal/\(v.href)").path))
     }
 }
+
+/// An in-memory storage that also answers `fetchAll`, counting how it was read.
+final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
+    let inner = InMemoryStorage()
+    var bulkReads = 0, fetches = 0
+    func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
+        bulkReads += 1
+        guard case .full(let versions, let token) = try await inner.changes(since: nil) else { return ([], nil) }
+        return (try await inner.fetch(versions.map(\.href)), token)
+    }
+    func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { fetches += 1; return try await inner.fetch(hrefs) }
+    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
+    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion { try await inner.update(href: href, data: data, ifMatch: etag) }
+    func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
+}
+
+@Suite struct BulkFetchTests {
+    @Test func aFirstSyncReadsEverythingInOnePass() async throws {
+        let remote = BulkStorage()
+        for i in 0..<250 { remote.inner.put("e\(i).ics", Fixture.event(uid: "e\(i)")) }
+        let local = InMemoryStorage()
+        let journal = try Journal.inMemory()
+        let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        #expect(report.created.local == 250)
+        #expect(remote.bulkReads == 1)
+        #expect(remote.fetches == 0)
+        // Later runs list changes instead.
+        remote.inner.put("e1.ics", Fixture.event(uid: "e1", summary: "changed"))
+        _ = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        #expect(remote.bulkReads == 1)
+        #expect(remote.fetches == 1)
+    }
+}

@@ -37,14 +37,12 @@ extension Executor {
         var retry: [PlannedAction] = []
         for action in actions {
             switch action {
-            case .create(let side, var s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
-                s.data = stored.data; s.etag = stored.etag
-                ready.append(.create(on: side, source: s))
-            case .update(let side, let t, var s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href] else { retry.append(action); continue }
-                s.data = stored.data; s.etag = stored.etag
-                ready.append(.update(on: side, target: t, source: s))
+            case .create(let side, let s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                ready.append(.create(on: side, source: fresh))
+            case .update(let side, let t, let s) where s.data == nil:
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                ready.append(.update(on: side, target: t, source: fresh))
             default:
                 ready.append(action)
             }
@@ -53,30 +51,7 @@ extension Executor {
         let intents = try journal.recordAll(ready.map(Self.intent(for:)))
         try effect()
 
-        let outcomes = try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
-            var results = [Result<SideItem?, any Error>?](repeating: nil, count: ready.count)
-            var next = 0
-            func launch() {
-                guard next < ready.count else { return }
-                let index = next, action = ready[index]
-                next += 1
-                group.addTask { [self] in
-                    do {
-                        return (index, .success(try await self.write(action)))
-                    } catch let error as RunInterrupted {
-                        throw error
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<Self.parallelWrites { launch() }
-            while let (index, result) = try await group.next() {
-                results[index] = result
-                launch()
-            }
-            return results.map { $0! }
-        }
+        let outcomes = try await runConcurrently(ready)
 
         for side in Side.allCases {
             if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
@@ -120,6 +95,36 @@ extension Executor {
                 throw error
             } catch {
                 report.errors.append("\(action.key): \(Self.describe(error))")
+            }
+        }
+    }
+
+    /// Runs the writes, `parallelWrites` at a time; the outcome of each, in order.
+    /// - Throws: only `RunInterrupted`.
+    func runConcurrently(_ actions: [PlannedAction]) async throws -> [Result<SideItem?, any Error>] {
+        var results: [Int: Result<SideItem?, any Error>] = [:]
+        try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
+            var next = 0
+            while next < actions.count || !group.isEmpty {
+                while next < actions.count && next - results.count < Self.parallelWrites {
+                    group.addTask(operation: writeTask(actions[next], index: next))
+                    next += 1
+                }
+                if let (index, result) = try await group.next() { results[index] = result }
+            }
+        }
+        return (0..<actions.count).map { results[$0] ?? .failure(RunInterrupted()) }
+    }
+
+    /// One write as a child task: its index and outcome.
+    func writeTask(_ action: PlannedAction, index: Int) -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>) {
+        { [self] in
+            do {
+                return (index, .success(try await self.write(action)))
+            } catch let error as RunInterrupted {
+                throw error
+            } catch {
+                return (index, .failure(error))
             }
         }
     }

@@ -103,6 +103,10 @@ final class Executor: @unchecked Sendable {
         for side in Side.allCases {
             for stored in try await storage(side).fetch(Array(hrefs[side]!)) {
                 let content = ItemContent(stored.data)
+                guard content.parses else {
+                    // Half-written or broken now: leave the item alone on both sides.
+                    return .skip(action.key, reason: "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
+                }
                 let key = content.uid == nil && item?.key.isUIDLess == true ? item!.key : content.key
                 if key == action.key { current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key) }
             }
@@ -119,9 +123,22 @@ final class Executor: @unchecked Sendable {
     func data(of item: SideItem, on side: Side) async throws -> SideItem {
         if item.data != nil { return item }
         guard let stored = try await storage(side).fetch([item.href]).first else { throw StorageError.preconditionFailed(href: item.href) }
+        // Changed into something that does not parse: re-plan, which leaves it alone.
+        guard let fresh = Self.refreshed(item, from: stored) else { throw StorageError.preconditionFailed(href: item.href) }
+        return fresh
+    }
+
+    /// `item` with the bytes and version just read, and what they hold; nil when they do not parse.
+    static func refreshed(_ item: SideItem, from stored: StoredItem) -> SideItem? {
+        let content = ItemContent(stored.data)
+        guard content.parses else { return nil }
         var copy = item
         copy.data = stored.data
         copy.etag = stored.etag
+        copy.hash = content.hash
+        copy.lastModified = content.lastModified
+        copy.sequence = content.sequence
+        copy.span = content.span
         return copy
     }
 

@@ -68,8 +68,13 @@ public final class Journal: Sendable {
 
     /// Every item the journal knows (without their base content).
     public func items() throws -> [JournalItem] {
+        try fetchItems(where: "", arguments: [])
+    }
+
+    func fetchItems(where condition: String, arguments: StatementArguments) throws -> [JournalItem] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item")
+            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item " + condition,
+                             arguments: arguments)
                 .map { row in
                     JournalItem(key: ItemKey(row["key"]),
                                 local: SideRecord(href: row["localHref"], etag: row["localEtag"], hash: ContentHash(row["localHash"])),
@@ -82,7 +87,9 @@ public final class Journal: Sendable {
 
     /// The journal's rows for these keys.
     public func items(keys: [ItemKey]) throws -> [JournalItem] {
-        try items().filter { keys.contains($0.key) }
+        guard !keys.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        return try fetchItems(where: "WHERE key IN (\(marks))", arguments: StatementArguments(keys.map(\.value)))
     }
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).

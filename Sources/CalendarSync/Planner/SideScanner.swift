@@ -27,6 +27,23 @@ public struct SideScanner: Sendable {
         }
         var items: [SideItem] = []
         var toFetch: [String] = []
+        var unparseable: [String] = []
+        func add(_ stored: StoredItem) {
+            let content = ItemContent(stored.data)
+            guard content.parses else {
+                unparseable.append(stored.href)
+                return
+            }
+            var key = content.key
+            if content.uid == nil, let j = known[stored.href], j.key.isUIDLess { key = j.key }
+            items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
+        }
+        if journal.isEmpty, let bulk = storage as? any BulkFetchingStorage {
+            // A first sync: everything is new, so read it all in one pass.
+            let (all, newToken) = try await bulk.fetchAll()
+            for stored in all { add(stored) }
+            return SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
+        }
         let changes = try await storage.changes(since: token)
         let newToken: ChangeToken?
         switch changes {
@@ -47,21 +64,11 @@ public struct SideScanner: Sendable {
                 if let j = known[v.href], j.record(side).etag == v.etag { items.append(fromJournal(j)) } else { toFetch.append(v.href) }
             }
         }
-        var unparseable: [String] = []
         var start = 0
         while start < toFetch.count {
             let batch = Array(toFetch[start..<min(start + batchSize, toFetch.count)])
             start += batchSize
-            for stored in try await storage.fetch(batch) {
-                let content = ItemContent(stored.data)
-                guard content.parses else {
-                    unparseable.append(stored.href)
-                    continue
-                }
-                var key = content.key
-                if content.uid == nil, let j = known[stored.href], j.key.isUIDLess { key = j.key }
-                items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
-            }
+            for stored in try await storage.fetch(batch) { add(stored) }
         }
         return SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
     }

@@ -89,3 +89,12 @@ extension SyncEngine {
         }
     }
 }
+
+/// A storage that can hand over every item with its bytes in one pass (CalDAV: one
+/// `calendar-query` for all data), cheaper than a listing followed by batched fetches.
+/// The scanner uses it when the journal knows nothing of the side (a first sync).
+public protocol BulkFetchingStorage: CalendarStorage {
+    /// Every item with its bytes, and the change token taken before the listing (so changes
+    /// made during it are seen next time).
+    func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?)
+}
