@@ -18,6 +18,7 @@ struct Calgw: AsyncParsableCommand {
             StatusCommand.self,
             ExpandCommand.self,
             ListCommand.self,
+            EventCommand.self,
         ]
     )
 

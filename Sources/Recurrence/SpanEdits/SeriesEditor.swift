@@ -13,6 +13,11 @@ public enum EditSpan: String, Sendable, CaseIterable {
 public struct SpanEditResult: Sendable {
     public var resource: Component?
     public var newSeries: Component?
+
+    public init(resource: Component?, newSeries: Component?) {
+        self.resource = resource
+        self.newSeries = newSeries
+    }
 }
 
 /// Edits and deletes events in one calendar resource (a VCALENDAR holding a series' master and

@@ -13,6 +13,12 @@ struct SyncCommand: AsyncParsableCommand {
 
             Exit codes: 0 done, 1 error (rerunning is safe), 2 usage or config error, \
             3 conflicts left unresolved, 4 refused for safety (mass deletion), 5 authentication failed.
+
+            Examples:
+              calgw sync
+              calgw sync --all --conflict newest
+              calgw sync --dry-run             # print the plan, change nothing
+              calgw sync --conflict ask        # decide each conflict on the terminal
             """)
 
     @OptionGroup var global: GlobalOptions
