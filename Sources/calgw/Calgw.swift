@@ -12,6 +12,7 @@ struct Calgw: AsyncParsableCommand {
             FmtCommand.self,
             LintCommand.self,
             InitCommand.self,
+            DiscoverCommand.self,
         ]
     )
 
