@@ -19,6 +19,7 @@ struct Calgw: AsyncParsableCommand {
             ExpandCommand.self,
             ListCommand.self,
             EventCommand.self,
+            DiscoverCommand.self,
         ]
     )
 

@@ -39,8 +39,9 @@ extension CalDAVClient {
     }
 
     private func findCalendarHome(_ url: URL) async throws -> DiscoveredStart? {
-        let properties: [XMLBuilder.Element] = DAVRequestBodies.collectionProperties + [
-            .empty("d:current-user-principal"), .empty("c:calendar-home-set"),
+        // Only these three: DAViCal fails (500) when asked for a sync-token on its root.
+        let properties: [XMLBuilder.Element] = [
+            .empty("d:resourcetype"), .empty("d:current-user-principal"), .empty("c:calendar-home-set"),
         ]
         var candidates = [url]
         if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL { candidates.append(wellKnown) }
@@ -56,8 +57,7 @@ extension CalDAVClient {
             guard let response = answer.responses.first else { continue }
             let resolver = HrefResolver(base: candidate)
             if response.hasResourceType(XMLNamespace.caldav, "calendar") {
-                let (href, resolved) = try resolver.resolve(response.href)
-                return .collection(Self.collection(from: response, url: Self.collectionURL(resolved), href: href))
+                return .collection(try await collectionInfo(Self.collectionURL(try resolver.resolve(response.href).url)))
             }
             if let home = response.property(XMLNamespace.caldav, "calendar-home-set")?.child(XMLNamespace.dav, "href")?.trimmedText {
                 return .home(Self.collectionURL(try resolver.resolve(home).url))

@@ -6,18 +6,18 @@ extension CalDAVClient {
     /// listed twice counts once.
     public func listItems(in collection: URL) async throws -> [RemoteItem] {
         let base = Self.collectionURL(collection)
-        let (answer, _) = try await multistatus("PROPFIND", base, depth: "1",
-                                                body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
-        return members(of: answer, in: base)
+        let (answer, response) = try await multistatus("PROPFIND", base, depth: "1",
+                                                       body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
+        return members(of: answer, in: Self.collectionURL(response.url))
     }
 
     /// Members of `collection` with an event overlapping `start..<end` (calendar-query with a
     /// time-range on `component`), for windowed sync.
     public func calendarQuery(_ collection: URL, component: String = "VEVENT", start: Date, end: Date) async throws -> [RemoteItem] {
         let base = Self.collectionURL(collection)
-        let (answer, _) = try await multistatus("REPORT", base, depth: "1",
-                                                body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
-        return members(of: answer, in: base)
+        let (answer, response) = try await multistatus("REPORT", base, depth: "1",
+                                                       body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
+        return members(of: answer, in: Self.collectionURL(response.url))
     }
 
     private func members(of answer: Multistatus, in base: URL) -> [RemoteItem] {
@@ -65,6 +65,8 @@ extension CalDAVClient {
                 throw CalDAVError.status(response.status, method: "REPORT", url: base, body: response.body)
             }
             let answer = try Multistatus(response.body)
+            // After a redirect, members are inside the collection's new location.
+            let resolver = response.url == base ? resolver : HrefResolver(base: Self.collectionURL(response.url))
             var truncated = false
             for item in answer.responses {
                 let member: (href: Href, url: URL)?
@@ -115,8 +117,8 @@ extension CalDAVClient {
 
     private func multigetBatch(_ base: URL, _ hrefs: [Href]) async throws -> [CalendarResource] {
         guard !hrefs.isEmpty else { return [] }
-        let (answer, _) = try await multistatus("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
-        let resolver = HrefResolver(base: base)
+        let (answer, response) = try await multistatus("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
+        let resolver = HrefResolver(base: Self.collectionURL(response.url))
         let wanted = Set(hrefs)
         var found: [Href: CalendarResource] = [:]
         for response in answer.responses {

@@ -74,15 +74,15 @@ final class CurlTransfer: @unchecked Sendable {
         switch options.authentication {
         case .none, .bearer: break
         case .basic(let user, let password):
-            setLong(CURLOPT_HTTPAUTH, Int(ccurl_auth_basic()))
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_basic())))
             setString(CURLOPT_USERNAME, user)
             setString(CURLOPT_PASSWORD, password)
         case .digest(let user, let password):
-            setLong(CURLOPT_HTTPAUTH, Int(ccurl_auth_digest()))
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_digest())))
             setString(CURLOPT_USERNAME, user)
             setString(CURLOPT_PASSWORD, password)
         case .any(let user, let password):
-            setLong(CURLOPT_HTTPAUTH, Int(ccurl_auth_any()))
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_any())))
             setString(CURLOPT_USERNAME, user)
             setString(CURLOPT_PASSWORD, password)
         }

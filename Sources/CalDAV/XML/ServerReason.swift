@@ -7,7 +7,7 @@ enum ServerReason {
         guard !body.isEmpty else { return nil }
         if let root = try? XMLDocumentParser.parse(body, maxBytes: 1 << 20), root.is(XMLNamespace.dav, "error") {
             let names = root.children.map { child -> String in
-                let detail = child.trimmedText
+                let detail = allText(of: child)
                 let label = child.namespace == XMLNamespace.caldav ? "CALDAV:\(child.name)"
                     : child.namespace == XMLNamespace.dav ? "DAV:\(child.name)" : child.name
                 return detail.isEmpty ? label : "\(label) (\(detail.prefix(200)))"
@@ -21,5 +21,10 @@ enum ServerReason {
         text = text.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
         text = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         return text.isEmpty ? nil : String(text.prefix(300))
+    }
+
+    /// The text of `node` and of everything inside it, space-separated.
+    private static func allText(of node: XMLNode) -> String {
+        ([node.trimmedText] + node.children.map(allText(of:))).filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalDAV
 import CalendarSync
 import Foundation
 
@@ -138,7 +139,8 @@ struct PairRunner {
 
     static func describe(_ error: Error) -> (String, String?, ExitStatus) {
         switch error {
-        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : .failure)
+        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : e.code == .authenticationFailed ? .authenticationFailed : .failure)
+        case let e as CalDAVError: (e.message, e.recovery, e.code == .authenticationFailed ? .authenticationFailed : .failure)
         case let e as JournalError: (e.message, e.recovery, .failure)
         case let e as CLIError: (e.message, e.hint, e.status)
         case let e as LocalizedError: (e.errorDescription ?? "\(error)", e.recoverySuggestion, .failure)
