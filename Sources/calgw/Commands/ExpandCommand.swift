@@ -58,6 +58,7 @@ struct Window {
 
     func print(_ listing: OccurrenceListing, output: OutputOptions) throws {
         for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
+        if output.verbose { Terminal.err("\(listing.entries.count) occurrences") }
         if output.json {
             try Terminal.printJSON(listing.records())
         } else if !output.quiet {
