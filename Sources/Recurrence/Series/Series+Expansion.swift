@@ -53,7 +53,7 @@ extension Series {
         // Overrides appear at their own time, wherever their original slot was.
         for o in overrides {
             guard (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
-            let oFrame = SeriesFrame(start: oStart, resolver: frame?.resolver ?? TimeZoneResolver())
+            let oFrame = SeriesFrame(start: oStart, resolver: resolver)
             let rid = o["RECURRENCE-ID"]?.dateTime
             if let rid, let frame, isExcluded(frame.wall(of: rid)) { continue }
             let end = EndSpec(component: o, frame: oFrame, floatingZone: floatingZone)

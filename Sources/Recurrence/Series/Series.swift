@@ -19,6 +19,8 @@ public struct Series: Sendable {
     public let overrides: [Component]
 
     let frame: SeriesFrame?
+    /// The calendar's TZID resolver (kept for overrides without a master).
+    let resolver: TimeZoneResolver
     let start: DateTimeValue?
     let rules: [CompiledRule]
     let untils: [DateTimeValue?]
@@ -48,6 +50,7 @@ public struct Series: Sendable {
         self.uid = (master ?? overrides.first)?["UID"]?.text ?? ""
         self.master = master
         self.overrides = overrides
+        self.resolver = resolver
         guard let master, let start = master["DTSTART"]?.dateTime else {
             frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []
             exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = []; includesStart = false
