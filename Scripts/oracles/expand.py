@@ -87,7 +87,12 @@ def calendars(req):
     out = []
     for raw in texts:
         try:
+            if not raw.lstrip().upper().startswith(b"BEGIN:VCALENDAR"):
+                # A bare VEVENT file: read it as the one event of a calendar.
+                raw = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + raw.strip() + b"\r\nEND:VCALENDAR\r\n"
             cal = icalendar.Calendar.from_ical(raw)
+            # Events without DTSTART have no occurrences; recurring-ical-events raises on them.
+            cal.subcomponents = [c for c in cal.subcomponents if not (c.name == "VEVENT" and "DTSTART" not in c)]
             items = []
             for ev in recurring_ical_events.of(cal).between(start, end):
                 if ev.name != "VEVENT":
