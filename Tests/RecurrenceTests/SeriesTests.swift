@@ -143,6 +143,21 @@ import ICalendar
         #expect(far.periodsVisited <= near.periodsVisited + 2, "walked \(far.periodsVisited) periods")
     }
 
+    @Test func countedSimpleRulesJumpToo() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=HOURLY;COUNT=1000000000")
+        let start = LocalDateTime(year: 2020, month: 1, day: 1, hour: 0)
+        var far = RuleIterator(CompiledRule(rule, start: start), from: LocalDateTime(year: 2026, month: 3, day: 2),
+                               stopAfter: LocalDateTime(year: 2026, month: 3, day: 2, hour: 3))
+        var got: [LocalDateTime] = []
+        while let v = far.next() { got.append(v) }
+        #expect(got.last == LocalDateTime(year: 2026, month: 3, day: 2, hour: 3))
+        #expect(far.periodsVisited < 10)
+        // COUNT still counts from DTSTART: 3 instances, the last two hours before the jump target.
+        let short = try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=3")
+        var ended = RuleIterator(CompiledRule(short, start: start), from: LocalDateTime(year: 2026, month: 1, day: 1))
+        #expect(ended.next() == nil)
+    }
+
     @Test func absurdRulesAreBoundedAndSaySo() throws {
         let empty = try RecurrenceRule(parsing: "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30")
         var it = RuleIterator(CompiledRule(empty, start: LocalDateTime(year: 2026, month: 1, day: 1)))
