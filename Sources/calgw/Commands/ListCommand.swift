@@ -40,7 +40,11 @@ struct ListCommand: ParsableCommand {
         if let local {
             folders = [URL(fileURLWithPath: local)]
         } else {
-            folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+            do {
+                folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+            } catch let error as ConfigError {
+                throw error.cliError
+            }
         }
         var files: [URL] = []
         for folder in folders {
