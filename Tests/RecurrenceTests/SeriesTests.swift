@@ -184,4 +184,41 @@ import ICalendar
         #expect(near.before == rid(5), "12 Jan is an EXDATE")
         #expect(near.after == rid(19))
     }
+
+    @Test func anEmbeddedVTimezoneIsEvaluatedForAnUnknownTZID() throws {
+        let vtimezone = """
+            BEGIN:VTIMEZONE\r
+            TZID:Office Time\r
+            BEGIN:STANDARD\r
+            DTSTART:19701025T030000\r
+            TZOFFSETFROM:+0200\r
+            TZOFFSETTO:+0100\r
+            RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r
+            END:STANDARD\r
+            BEGIN:DAYLIGHT\r
+            DTSTART:19700329T020000\r
+            TZOFFSETFROM:+0100\r
+            TZOFFSETTO:+0200\r
+            RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r
+            END:DAYLIGHT\r
+            END:VTIMEZONE\r
+
+            """
+        let c = try Self.calendar(Self.event("UID:v\nDTSTART;TZID=Office Time:20260328T023000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=2"),
+                                  extra: vtimezone)
+        let got = Self.spans(c, from: Self.utc(2026, 3, 1), to: Self.utc(2026, 4, 1))
+        #expect(got == ["2026-03-28T01:30:00Z/2026-03-28T02:30:00Z", "2026-03-29T01:30:00Z/2026-03-29T02:30:00Z"],
+                "02:30 in the embedded zone's gap moves to 03:30 +02:00")
+    }
+
+    @Test func dateExdatesRemoveWholeDays() throws {
+        let c = try Self.calendar(Self.event("UID:d\nDTSTART;VALUE=DATE:20260301\nRRULE:FREQ=DAILY;COUNT=4\nEXDATE;VALUE=DATE:20260302")
+            + Self.event("UID:t\nDTSTART:20260301T090000Z\nDURATION:PT1H\nRRULE:FREQ=HOURLY;COUNT=30\nEXDATE;VALUE=DATE:20260301"))
+        let e = CalendarExpansion(calendar: c)
+        let got = e.occurrences(from: Self.utc(2026, 2, 1), to: Self.utc(2026, 4, 1))
+        #expect(got.filter { $0.uid == "d" }.map(\.start.date.day) == [1, 3, 4])
+        #expect(got.filter { $0.uid == "t" }.allSatisfy { $0.start.date.day == 2 }, "a DATE EXDATE on a timed series removes that day")
+        #expect(got.filter { $0.uid == "t" }.count == 15)
+    }
 }
+
