@@ -90,6 +90,9 @@ import ICalendar
         let c = try Self.calendar(Self.weekly + cancelled)
         let got = Self.spans(c, from: Self.utc(2026, 1, 15), to: Self.utc(2026, 1, 25))
         #expect(got.isEmpty)
+        // recurring-ical-events keeps them, with their STATUS; callers may ask for that.
+        let kept = CalendarExpansion(calendar: c).occurrences(from: Self.utc(2026, 1, 15), to: Self.utc(2026, 1, 25), includeCancelled: true)
+        #expect(kept.map { $0.component["STATUS"]?.text } == ["CANCELLED"])
     }
 
     @Test func thisAndFutureCarriesItsShiftAndPropertiesForward() throws {

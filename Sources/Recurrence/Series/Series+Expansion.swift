@@ -8,10 +8,12 @@ extension Series {
     ///   - to: the window's end (exclusive).
     ///   - floatingZone: the zone floating times and dates are read in (the reader's zone).
     ///   - limit: at most this many occurrences (bounds the work of absurd rules).
+    ///   - includeCancelled: keep overrides with STATUS:CANCELLED as occurrences (as
+    ///     recurring-ical-events does) instead of hiding their instance.
     /// - Returns: occurrences from the master's instances, minus EXDATEs and cancelled
     ///   overrides, with overrides in place of the instances they replace.
     public func occurrences(from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
-                            limit: Int = 1_000_000) -> [Occurrence] {
+                            limit: Int = 1_000_000, includeCancelled: Bool = false) -> [Occurrence] {
         var result: [Occurrence] = []
         if let frame, let master {
             let clock = CachedClock(frame.clock(floating: floatingZone))
@@ -52,7 +54,7 @@ extension Series {
         }
         // Overrides appear at their own time, wherever their original slot was.
         for o in overrides {
-            guard (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
+            guard includeCancelled || (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
             let oFrame = SeriesFrame(start: oStart, resolver: resolver)
             let rid = o["RECURRENCE-ID"]?.dateTime
             if let rid, let frame, isExcluded(frame.wall(of: rid)) { continue }

@@ -27,6 +27,9 @@ struct ExpandCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
     var to: String
 
+    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
+    var includeCancelled = false
+
     @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
@@ -36,7 +39,7 @@ struct ExpandCommand: ParsableCommand {
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
         let listing = OccurrenceListing(files: files.map { URL(fileURLWithPath: $0) }, from: window.from, to: window.to,
-                                        zone: window.zone, hrefs: false)
+                                        zone: window.zone, hrefs: false, includeCancelled: includeCancelled)
         try window.print(listing, output: output)
     }
 }

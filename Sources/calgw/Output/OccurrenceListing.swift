@@ -18,7 +18,7 @@ struct OccurrenceListing {
     var problems: [(file: String, message: String)] = []
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`.
-    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool) {
+    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false) {
         for url in files {
             let parsed: ParsedCalendar
             do {
@@ -30,7 +30,7 @@ struct OccurrenceListing {
             let expansion = CalendarExpansion(components: parsed.components)
             let source = sources.count
             sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil))
-            for o in expansion.occurrences(from: from, to: to, floatingZone: zone) {
+            for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
                 entries.append(Entry(occurrence: o, source: source))
             }
         }
