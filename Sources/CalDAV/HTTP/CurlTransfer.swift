@@ -62,7 +62,7 @@ final class CurlTransfer: @unchecked Sendable {
         setString(CURLOPT_USERAGENT, config.userAgent)
         setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(config.connectTimeout * 1000))
         setLong(CURLOPT_TIMEOUT_MS, Int(config.requestTimeout * 1000))
-        setString(CURLOPT_ACCEPT_ENCODING, "")
+        if config.acceptCompressedResponses { setString(CURLOPT_ACCEPT_ENCODING, "") }
         setLong(CURLOPT_SSL_VERIFYPEER, config.verifyTLS ? 1 : 0)
         setLong(CURLOPT_SSL_VERIFYHOST, config.verifyTLS ? 2 : 0)
         if let caFile = config.caFile { setString(CURLOPT_CAINFO, caFile) }
@@ -133,24 +133,31 @@ final class CurlTransfer: @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             guard let data else { return length }
-            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            transfer.receivedHeaderLine(line)
+            transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self))
             return length
         })
         return failure
     }
 
-    /// A status line starts a new response (after 100 Continue or an auth challenge).
-    func receivedHeaderLine(_ line: String) {
-        if line.hasPrefix("HTTP/") {
-            headers.removeAll()
+    /// A status line starts a new response (after 100 Continue or an auth challenge); other
+    /// lines are `name: value`. Parsed on bytes: this runs for every header of every response.
+    func receivedHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        if line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/") {
+            headers.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var nameEnd = colon
+        while nameEnd > 0 && isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd && isSpace(line[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<nameEnd]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
         headers.append((name, value))
     }
 
