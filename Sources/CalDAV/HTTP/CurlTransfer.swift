@@ -31,6 +31,8 @@ final class CurlTransfer: @unchecked Sendable {
     var headers: [(name: String, value: String)] = []
     var body = Data()
     var exceededCap = false
+    private let cancelLock = NSLock()
+    private var cancelled = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     init(options: CurlTransferOptions, completion: @escaping @Sendable (CurlOutcome) -> Void) {
@@ -39,6 +41,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit { freeHeaderList() }
+
+    /// Asks the engine to abort the transfer at its next progress callback.
+    func cancel() {
+        cancelLock.lock()
+        cancelled = true
+        cancelLock.unlock()
+    }
+
+    var isCancelled: Bool {
+        cancelLock.lock()
+        defer { cancelLock.unlock() }
+        return cancelled
+    }
 
     func freeHeaderList() {
         if let headerList { curl_slist_free_all(headerList) }
@@ -118,6 +133,11 @@ final class CurlTransfer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me))
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
+        check(ccurl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
+        setLong(CURLOPT_NOPROGRESS, 0)
+        check(ccurl_easy_setopt_xferinfo_callback(handle) { user, _, _, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().isCancelled ? 1 : 0
+        })
         check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
