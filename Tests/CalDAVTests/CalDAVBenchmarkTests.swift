@@ -54,20 +54,22 @@ import Testing
             put += "url = \"\(url)\"\nupload-file = \"\(file.path)\"\noutput = \"/dev/null\"\n"
             get += "url = \"\(url)\"\noutput = \"/dev/null\"\n"
         }
-        var report = auth + "request = \"REPORT\"\nheader = \"Depth: 1\"\nheader = \"Content-Type: application/xml; charset=utf-8\"\n"
+        // A body is an option of the whole operation, so each REPORT is its own (`next`).
+        let reportOptions = auth + "request = \"REPORT\"\nheader = \"Depth: 1\"\nheader = \"Content-Type: application/xml; charset=utf-8\"\n"
+        var report = ""
         let hrefs = uids.map { HrefResolver.href(of: theirs.appendingPathComponent("\($0).ics")) }
         for (index, start) in stride(from: 0, to: count, by: client.configuration.multigetBatchSize).enumerated() {
             let body = folder.file("multiget-\(index).xml")
             try multigetBody(Array(hrefs[start..<min(start + client.configuration.multigetBatchSize, count)])).write(to: body)
-            report += "url = \"\(theirs.absoluteString)\"\ndata-binary = \"@\(body.path)\"\noutput = \"/dev/null\"\n"
+            report += (index == 0 ? "" : "next\n") + reportOptions + "url = \"\(theirs.absoluteString)\"\ndata-binary = \"@\(body.path)\"\noutput = \"/dev/null\"\n"
         }
         let propfind = folder.file("propfind.xml")
         try Data(#"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/></d:prop></d:propfind>"#.utf8).write(to: propfind)
-        func curl(_ config: String, _ name: String, _ extra: [String]) throws -> (TimeInterval, [Substring]) {
+        func curl(_ config: String, _ name: String, _ extra: [String], writeOut: String = "%{http_code}\n") throws -> (TimeInterval, [Substring]) {
             let file = folder.file(name)
             try config.write(to: file, atomically: true, encoding: .utf8)
             let started = Date()
-            let result = try ProcessRunner.run("curl", extra + ["-K", file.path, "-w", "%{http_code}\n"])
+            let result = try ProcessRunner.run("curl", extra + ["-K", file.path, "-w", writeOut])
             return (Date().timeIntervalSince(started), result.stdoutText.split(separator: "\n"))
         }
         let (curlPut, putCodes) = try curl(put, "put.config", ["--parallel", "--parallel-max", "8"])
@@ -75,8 +77,13 @@ import Testing
         let (curlList, listCodes) = try curl(auth + "request = \"PROPFIND\"\nheader = \"Depth: 1\"\nurl = \"\(theirs.absoluteString)\"\ndata-binary = \"@\(propfind.path)\"\noutput = \"/dev/null\"\n",
                                             "list.config", [])
         #expect(listCodes == ["207"])
-        let (curlMultiget, reportCodes) = try curl(report, "report.config", ["--parallel", "--parallel-max", "8"])
-        #expect(reportCodes.allSatisfy { $0 == "207" })
+        let (curlMultiget, reportCodes) = try curl(report, "report.config", ["--parallel", "--parallel-max", "8"],
+                                                   writeOut: "%{http_code} %{size_download}\n")
+        #expect(reportCodes.allSatisfy { $0.hasPrefix("207 ") })
+        // The same bytes came back as for calgw (the events differ only in their UIDs).
+        let calgwBytes = fetched.reduce(0) { $0 + $1.data.count }
+        let curlBytes = reportCodes.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        #expect(curlBytes >= calgwBytes, "curl's multiget returned \(curlBytes) bytes, calgw's calendar data alone \(calgwBytes)")
         let (curlGet, getCodes) = try curl(get, "get.config", [])
         #expect(getCodes.filter { $0 == "200" }.count == count)
 
