@@ -279,3 +279,33 @@ final class RacingLocal: CalendarStorage, @unchecked Sendable {
     }
     func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
+
+@Suite struct ChangeTokenTests {
+    @Test func pullKeepsTheRemoteTokenWhileLocalChangesWait() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.remote.put("b.ics", Fixture.event(uid: "b"))
+        try await h.sync(SyncPolicy(direction: .pull))
+        #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully known")
+        #expect(try h.journal.collection(.local).token == nil, "a.ics is not in the journal yet")
+        // The push that follows still sees a.ics, and the remote is not listed in full again.
+        let report = try await h.sync(SyncPolicy(direction: .push))
+        #expect(report.created.remote == 1)
+        #expect(h.converged())
+        #expect(try await h.sync() == SyncReport())
+    }
+
+    @Test func pushWithAPendingRemoteDeletionKeepsListingTheLocalSide() async throws {
+        let h = try SyncHarness()
+        for uid in ["a", "b"] { h.local.put("\(uid).ics", Fixture.event(uid: uid)) }
+        try await h.sync()
+        h.local.remove("a.ics")
+        h.remote.remove("b.ics")
+        try await h.sync(SyncPolicy(direction: .push))
+        #expect(try h.journal.collection(.remote).token == nil, "the remote deletion of b waits for a pull")
+        #expect(h.remote.contents.count == 0)
+        try await h.sync(SyncPolicy(direction: .pull))
+        #expect(h.local.contents.isEmpty)
+        #expect(try h.journal.items().isEmpty)
+    }
+}

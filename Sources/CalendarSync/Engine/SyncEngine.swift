@@ -61,6 +61,7 @@ public struct SyncEngine: Sendable {
                             recovery: "check that the \(mass.emptySide == .local ? "folder" : "URL") is right; if the deletion is meant, run again with --allow-mass-delete")
         }
         var report: SyncReport
+        var replans = 0
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
         } else {
@@ -69,26 +70,41 @@ public struct SyncEngine: Sendable {
                                     direction: policy.direction, faultHook: faultHook)
             try await executor.execute(plan, journalItems: items)
             report = executor.report
+            replans = executor.replans
             await syncMetadata(into: &report)
         }
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             report.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
         if !dryRun {
-            // A side's token is kept only when everything it holds is now in the journal;
-            // otherwise the next run lists it again.
-            let clean = plan.outsideWindow == 0 && report.errors.isEmpty && report.skipped.isEmpty && report.pending.total == 0 && report.conflicts.allSatisfy {
-                $0.resolution != "unresolved" && $0.resolution != "pending"
-            }
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {
                 var state = try journal.collection(side)
-                state.token = clean ? snapshot.token : nil
+                state.token = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans) ? snapshot.token : nil
                 try journal.setCollection(side, state)
             }
             if report.errors.isEmpty { try journal.setLastSync() }
             try journal.pruneIntents()
         }
         return report
+    }
+
+    /// True when the journal now accounts for everything `side` held at its scan, so that
+    /// "unchanged since the token" can be answered from the journal next time. Writes this
+    /// run made are fine (the next listing reports them, with the etags the journal has);
+    /// what is not: items skipped, unparseable, unresolved or outside the window, and writes
+    /// left pending for the other side (this side then holds a change the journal lacks).
+    static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int) -> Bool {
+        guard report.errors.isEmpty, replans == 0, plan.outsideWindow == 0, snapshot.unparseable.isEmpty else { return false }
+        guard !report.conflicts.contains(where: { $0.resolution == "unresolved" }) else { return false }
+        for action in plan.actions {
+            switch action {
+            case .skip: return false
+            case .pending(let inner):
+                if inner.writes == side.other || inner.writes == nil { return false }
+            default: break
+            }
+        }
+        return true
     }
 
     /// What a plan would do, as a report.

@@ -87,6 +87,7 @@ extension Executor {
                 report.errors.append("\(action.key): \(Self.describe(error))")
             }
         }
+        replans += retry.count
         for action in retry {
             let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]
             do {
