@@ -233,6 +233,24 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(h.items(.local).count == 5)
     }
 
+    @Test func itemsOutsideTheWindowAreRememberedAndPickedUpWhenItReachesThem() async throws {
+        let h = try SyncHarness()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20270101T100000Z"))
+        try await h.sync(policy)
+        #expect(try h.journal.outsideItems(.remote).map(\.href) == ["later.ics"])
+        #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully accounted for")
+        #expect(try await h.sync(policy) == SyncReport())
+        // The window moves on; nothing changed on the server, yet the event is now synced.
+        policy.window = (window.lowerBound + 300 * 86_400)...(window.upperBound + 300 * 86_400)
+        let report = try await h.sync(policy)
+        #expect(report.created.local == 1)
+        #expect(Set(h.items(.local).keys) == ["in", "later"])
+        #expect(try h.journal.outsideItems(.remote).isEmpty)
+    }
+
     @Test func windowText() throws {
         let now = Date(timeIntervalSince1970: 1_000_000_000)
         let window = try #require(SyncWindow.parse("-90d..+365d", now: now))
