@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: 1...60)
     func randomHistoryConverges(seed: UInt64) async throws {
         var rng = Generator(state: seed)
-        let h = try SyncHarness()
+        let h = try SyncHarness(deltas: seed % 2 == 0)
         let strategies: [ConflictStrategy] = [.merge, .newest, .localWins, .remoteWins, .keepBoth]
         var counter = 0
         for _ in 0..<12 {

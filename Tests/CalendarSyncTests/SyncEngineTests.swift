@@ -327,3 +327,22 @@ final class RacingLocal: CalendarStorage, @unchecked Sendable {
         #expect(try h.journal.items().isEmpty)
     }
 }
+
+@Suite struct DeltaListingTests {
+    @Test func deltasSinceTheTokenCarryChangesAndDeletions() async throws {
+        let h = try SyncHarness(deltas: true)
+        for uid in ["a", "b", "c"] { h.remote.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1")) }
+        try await h.sync()
+        let token = try #require(try h.journal.collection(.remote).token)
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v2"))
+        h.remote.remove("b.ics")
+        guard case .delta(let changed, let removed, _) = try await h.remote.changes(since: token) else {
+            Issue.record("a delta since the saved token"); return
+        }
+        #expect(changed.map(\.href) == ["a.ics"] && removed == ["b.ics"])
+        let report = try await h.sync()
+        #expect(report.updated.local == 1 && report.deleted.local == 1)
+        #expect(h.summaries(.local) == ["a": "v2", "c": "v1"])
+        #expect(try await h.sync() == SyncReport())
+    }
+}
