@@ -48,7 +48,8 @@ def instances(req):
                 if len(out) >= req.get("limit", 500):
                     break
             return out
-    rule = du.rrulestr(rule_text, dtstart=start.replace(tzinfo=None) if form in ("zoned", "utc") else start)
+    # A UTC DTSTART stays aware (its UNTIL is UTC too); a zoned one is expanded in wall-clock time.
+    rule = du.rrulestr(rule_text, dtstart=start.replace(tzinfo=None) if form == "zoned" else start)
     out = []
     for value in rule:
         if form == "date":

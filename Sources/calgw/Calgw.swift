@@ -16,6 +16,10 @@ struct Calgw: AsyncParsableCommand {
             PushCommand.self,
             SyncCommand.self,
             StatusCommand.self,
+            ExpandCommand.self,
+            ListCommand.self,
+            EventCommand.self,
+            DiscoverCommand.self,
         ]
     )
 

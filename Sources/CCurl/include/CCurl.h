@@ -1,9 +1,42 @@
 #ifndef CCURL_H
 #define CCURL_H
 /// Typed, non-variadic wrappers over libcurl for Swift (which cannot call variadic C).
+/// Each wrapper fixes the type of the value that libcurl's variadic call takes, so Swift can
+/// call it with type checking. Macros Swift cannot import are exposed as functions.
 #include <curl/curl.h>
+#include <stddef.h>
 
 /// The libcurl version string, e.g. "8.0.1".
 const char *ccurl_version(void);
+
+/// `curl_global_init(CURL_GLOBAL_DEFAULT)`, once per process (thread-safe, idempotent).
+CURLcode ccurl_global_init(void);
+
+/// A write or header callback: `size * nmemb` bytes at `data`; return the count consumed.
+typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t nmemb, void *userdata);
+
+CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback callback);
+
+CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode ccurl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
+CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+
+CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+/// The easy handle and result of a finished transfer from `curl_multi_info_read`;
+/// returns 0 when no finished transfer is queued.
+int ccurl_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
+
+/// The `CURLAUTH_*` bitmasks (macros that Swift cannot import).
+unsigned long ccurl_auth_basic(void);
+unsigned long ccurl_auth_digest(void);
+unsigned long ccurl_auth_any(void);
+unsigned long ccurl_auth_bearer(void);
 
 #endif

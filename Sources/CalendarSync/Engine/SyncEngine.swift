@@ -40,13 +40,13 @@ public struct SyncEngine: Sendable {
             l = try await SideScanner(side: .local, storage: local).scan(journal: items, token: localState.token,
                                                                          outside: try journal.outsideItems(.local))
         } catch {
-            throw SyncError(.scanFailed, "cannot read the local side: \(Executor.describe(error))")
+            throw SyncError.scanFailed(.local, error)
         }
         do {
             r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token,
                                                                            outside: try journal.outsideItems(.remote))
         } catch {
-            throw SyncError(.scanFailed, "cannot read the remote side: \(Executor.describe(error))")
+            throw SyncError.scanFailed(.remote, error)
         }
         return (Planner.plan(local: l, remote: r, journal: items, policy: policy), items, l, r)
     }

@@ -1,3 +1,4 @@
+import CalDAV
 import Foundation
 
 /// Why a run stopped as a whole (per-item problems go to the report's `errors`).
@@ -7,6 +8,17 @@ public struct SyncError: Error, LocalizedError, Sendable, CustomStringConvertibl
         case massDeletion
         /// A storage failed while scanning.
         case scanFailed
+        /// The server refused the credentials (exit 5).
+        case authenticationFailed
+    }
+
+    /// The error a failed scan of `side` stops the run with.
+    static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
+        if let dav = error as? CalDAVError, dav.code == .authenticationFailed {
+            return SyncError(.authenticationFailed, "the server refused the credentials: \(dav.message)", recovery: dav.recovery)
+        }
+        return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error))",
+                         recovery: (error as? LocalizedError)?.recoverySuggestion)
     }
 
     public var code: Code

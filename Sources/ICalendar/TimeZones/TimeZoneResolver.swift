@@ -39,7 +39,7 @@ public struct TimeZoneResolver: Sendable {
         // Path-prefixed names: try the last two, then three, path components.
         if name.contains("/") {
             let parts = name.split(separator: "/")
-            for length in [2, 3, 1] where parts.count > length {
+            for length in [2, 3, 1] where parts.count >= length {
                 let candidate = parts.suffix(length).joined(separator: "/")
                 if candidate.contains("/") || length == 1, system(candidate) != nil, isRegion(candidate) {
                     return candidate

@@ -13,6 +13,11 @@ public enum EditSpan: String, Sendable, CaseIterable {
 public struct SpanEditResult: Sendable {
     public var resource: Component?
     public var newSeries: Component?
+
+    public init(resource: Component?, newSeries: Component?) {
+        self.resource = resource
+        self.newSeries = newSeries
+    }
 }
 
 /// Edits and deletes events in one calendar resource (a VCALENDAR holding a series' master and
@@ -173,8 +178,10 @@ public struct SeriesEditor: Sendable {
     /// Applies `changes` to the master at `m` and moves what is pinned to the old DTSTART.
     private func editWholeSeries(in resource: inout Component, masterAt m: Int, changes: EventChanges) throws {
         let oldStart = resource.components[m]["DTSTART"]?.dateTime
+        let oldMaster = resource.components[m]
         let shift = try changes.apply(to: &resource.components[m], frame: frame)
         touch(&resource.components[m], bumpSequence: true)
+        inheritTextChanges(in: &resource, from: oldMaster, to: resource.components[m])
         guard let oldStart, let newStart = resource.components[m]["DTSTART"]?.dateTime,
               shift != 0 || oldStart.form != newStart.form else { return }
         let move = { (value: DateTimeValue) -> DateTimeValue in
@@ -207,6 +214,19 @@ public struct SeriesEditor: Sendable {
             c.set(.dateTime("RECURRENCE-ID", newRID, parameters: c["RECURRENCE-ID"]!.parameters))
             touch(&c, bumpSequence: false)
             resource.components[i] = c
+        }
+    }
+
+    /// Overrides follow the series in what they did not change themselves: a property an
+    /// override has with the master's old value takes the master's new value.
+    private func inheritTextChanges(in resource: inout Component, from oldMaster: Component, to newMaster: Component) {
+        for name in ["SUMMARY", "LOCATION", "DESCRIPTION", "STATUS"] where oldMaster[name] != newMaster[name] {
+            for i in resource.components.indices {
+                var c = resource.components[i]
+                guard c.name == "VEVENT", c["UID"]?.text == uid, c["RECURRENCE-ID"] != nil, c[name] == oldMaster[name] else { continue }
+                if let value = newMaster[name] { c.set(value) } else { c.remove(name) }
+                resource.components[i] = c
+            }
         }
     }
 

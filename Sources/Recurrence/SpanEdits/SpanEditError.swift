@@ -25,4 +25,15 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidChange(let what): return what
         }
     }
+
+    /// What the person can do about it.
+    public var recovery: String? {
+        switch self {
+        case .noSuchEvent, .noMaster: return nil
+        case .noSuchOccurrence: return "give the occurrence's original start, as `calgw list` shows it"
+        case .notRecurring: return "leave out --occurrence to edit the event itself"
+        case .notApplicableToOccurrence: return "use --span future to change the rule from that occurrence on"
+        case .invalidChange: return nil
+        }
+    }
 }

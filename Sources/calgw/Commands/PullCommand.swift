@@ -5,7 +5,16 @@ import CalendarSync
 struct PullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
-        abstract: "Apply the server's changes to the vdir only; local changes stay pending.")
+        abstract: "Apply the server's changes to the vdir only; local changes stay pending.",
+        discussion: """
+            Remote creations, changes and deletions are written to the vdir (atomically); \
+            what changed in the vdir since the last sync stays pending for a push.
+
+            Examples:
+              calgw pull                       # the only pair in the config
+              calgw pull --pair work --dry-run # show the plan, change nothing
+              calgw pull --all --json          # every pair; one JSON document
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var run: SyncRunOptions

@@ -5,7 +5,16 @@ import CalendarSync
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
-        abstract: "Apply the vdir's changes to the server only; remote changes stay pending.")
+        abstract: "Apply the vdir's changes to the server only; remote changes stay pending.",
+        discussion: """
+            Files created, changed or deleted in the vdir since the last sync are sent to the \
+            server with conditional requests; what changed on the server stays pending.
+
+            Examples:
+              calgw push
+              calgw push --dry-run --json | jq '.created.remote'
+              calgw push --allow-mass-delete   # after emptying the vdir on purpose
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var run: SyncRunOptions

@@ -6,7 +6,15 @@ import Foundation
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show pending changes on each side, conflicts and the last sync time; changes nothing.")
+        abstract: "Show pending changes on each side, conflicts and the last sync time; changes nothing.",
+        discussion: """
+            Scans both sides as a sync would and reports what a sync would do. Nothing is \
+            written, not even the journal.
+
+            Examples:
+              calgw status
+              calgw status --all --json
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalDAV
 import CalendarSync
 import Foundation
 
@@ -13,6 +14,12 @@ struct SyncCommand: AsyncParsableCommand {
 
             Exit codes: 0 done, 1 error (rerunning is safe), 2 usage or config error, \
             3 conflicts left unresolved, 4 refused for safety (mass deletion), 5 authentication failed.
+
+            Examples:
+              calgw sync
+              calgw sync --all --conflict newest
+              calgw sync --dry-run             # print the plan, change nothing
+              calgw sync --conflict ask        # decide each conflict on the terminal
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -132,7 +139,8 @@ struct PairRunner {
 
     static func describe(_ error: Error) -> (String, String?, ExitStatus) {
         switch error {
-        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : .failure)
+        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : e.code == .authenticationFailed ? .authenticationFailed : .failure)
+        case let e as CalDAVError: (e.message, e.recovery, e.code == .authenticationFailed ? .authenticationFailed : .failure)
         case let e as JournalError: (e.message, e.recovery, .failure)
         case let e as CLIError: (e.message, e.hint, e.status)
         case let e as LocalizedError: (e.errorDescription ?? "\(error)", e.recoverySuggestion, .failure)

@@ -1,3 +1,4 @@
+import CalDAV
 import CalendarSync
 import Foundation
 
@@ -14,13 +15,26 @@ enum StorageFactory {
         case "file":
             return VDirStorage(url: URL(fileURLWithPath: pair.remote.path, isDirectory: true))
         case "http", "https":
-            // INTEGRATION: replace with `CalDAVStorage(...)` (Sources/CalendarSync/Storage/CalDAVStorage.swift)
-            // built from pair.remote, pair.username, pair.password / pair.tokenCommand, pair.caFile and
-            // pair.verifyFingerprint, once that type is on main.
-            throw CLIError("CalDAV remotes are not available in this build (\(pair.remote.absoluteString))",
-                           hint: "use a file:///path remote, or a build with the CalDAV storage", status: .failure)
+            return CalDAVStorage(client: try client(for: pair), collection: pair.remote)
         default:
             throw CLIError("pair \(pair.name): remote \(pair.remote.absoluteString) is neither http(s):// nor file://", status: .usage)
+        }
+    }
+
+    /// A CalDAV client with the pair's credentials and TLS settings.
+    static func client(for pair: PairConfiguration) throws -> CalDAVClient {
+        var http = HTTPClientConfiguration(authentication: try Credentials.authentication(
+            username: pair.username, password: pair.password, tokenCommand: pair.tokenCommand))
+        http.caFile = pair.caFile
+        if let pin = pair.verifyFingerprint {
+            guard pin.hasPrefix("sha256//") else {
+                throw CLIError("pair \(pair.name): verify_fingerprint must be sha256//BASE64, the SHA-256 of the server's public key",
+                               hint: "curl's --pinnedpubkey takes the same form", status: .usage)
+            }
+            http.pinnedPublicKey = pin
+        }
+        do { return try CalDAVClient(configuration: .init(http: http)) } catch {
+            throw CLIError("cannot set up HTTP for pair \(pair.name): \(error)")
         }
     }
 }

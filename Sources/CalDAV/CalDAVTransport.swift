@@ -4,4 +4,7 @@ import CCurl
 public enum CalDAVTransport {
     /// The version of the libcurl this build talks HTTP through.
     public static var curlVersion: String { String(cString: ccurl_version()) }
+
+    /// calgw's version, sent in the User-Agent.
+    public static let calgwVersion = "0.1.0"
 }

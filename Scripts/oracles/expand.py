@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Outside reference for calgw's recurrence tests, from python-dateutil and recurring-ical-events.
+
+Input on stdin: one JSON object, answered on stdout as one JSON value.
+  {"kind": "rules", "cases": [{"dtstart": "19970105T090000", "rrule": "FREQ=...", "limit": 60,
+                               "before": "20010101T000000"}, ...]}
+      -> for each case the wall-clock instances dateutil's rrule yields (DTSTART not added),
+         at most `limit`, none after `before`, as "YYYYMMDDTHHMMSS"; null when dateutil raised
+         or took longer than `seconds` (0.15) (an empty rule makes it walk to year 9999).
+  {"kind": "calendars", "files": ["/path/a.ics", ...], "texts": ["BEGIN:VCALENDAR..."],
+   "from": "1995-01-01", "to": "2036-01-01"}
+      -> for each calendar, its occurrences from recurring_ical_events.of(cal).between(from, to),
+         sorted: [{"uid", "recurrenceId", "start", "end", "summary"}], values as RFC 3339
+         (aware times in UTC with Z, floating without offset, dates as YYYY-MM-DD); or {"error": text}.
+"""
+import datetime as dt
+import json
+import os
+import signal
+import sys
+
+from dateutil import rrule as du
+
+
+class Timeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def rules(cases):
+    signal.signal(signal.SIGALRM, on_alarm)
+    # A test runner may start this script with SIGALRM blocked; the timer needs it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
+    out = []
+    debug = os.environ.get("CALGW_ORACLE_DEBUG")
+    for case in cases:
+        if debug:
+            print(case, file=sys.stderr, flush=True)
+        start = dt.datetime.strptime(case["dtstart"], "%Y%m%dT%H%M%S")
+        before = dt.datetime.strptime(case["before"], "%Y%m%dT%H%M%S")
+        limit = case.get("limit", 60)
+        values = []
+        signal.setitimer(signal.ITIMER_REAL, case.get("seconds", 0.15))
+        try:
+            for value in du.rrulestr(case["rrule"], dtstart=start):
+                if value > before:
+                    break
+                values.append(value.strftime("%Y%m%dT%H%M%S"))
+                if len(values) >= limit:
+                    break
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            out.append(values)
+        except Exception:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            out.append(None)
+    return out
+
+
+def iso(value):
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            return value.strftime("%Y-%m-%dT%H:%M:%S")
+        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.isoformat()
+
+
+def calendars(req):
+    import icalendar
+    import recurring_ical_events
+
+    start = dt.date.fromisoformat(req["from"])
+    end = dt.date.fromisoformat(req["to"])
+    texts = [open(path, "rb").read() for path in req.get("files", [])] + [t.encode() for t in req.get("texts", [])]
+    out = []
+    for raw in texts:
+        try:
+            cal = icalendar.Calendar.from_ical(raw)
+            items = []
+            for ev in recurring_ical_events.of(cal).between(start, end):
+                if ev.name != "VEVENT":
+                    continue
+                s = ev.get("DTSTART").dt if ev.get("DTSTART") else None
+                e = ev.get("DTEND").dt if ev.get("DTEND") else None
+                rid = ev.get("RECURRENCE-ID")
+                items.append({
+                    "uid": str(ev.get("UID", "")),
+                    "recurrenceId": iso(rid.dt) if rid is not None else None,
+                    "start": iso(s) if s is not None else None,
+                    "end": iso(e) if e is not None else None,
+                    "summary": str(ev.get("SUMMARY", "")),
+                })
+            items.sort(key=lambda x: (x["start"] or "", x["uid"], x["end"] or ""))
+            out.append(items)
+        except Exception as error:  # noqa: BLE001 - reported to the test
+            out.append({"error": f"{type(error).__name__}: {error}"})
+    return out
+
+
+def main():
+    req = json.load(sys.stdin)
+    if req["kind"] == "rules":
+        result = rules(req["cases"])
+    elif req["kind"] == "calendars":
+        result = calendars(req)
+    else:
+        raise SystemExit(f"unknown kind {req['kind']}")
+    json.dump(result, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

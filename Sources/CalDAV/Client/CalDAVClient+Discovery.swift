@@ -1,0 +1,103 @@
+import Foundation
+
+extension CalDAVClient {
+    /// Finds the calendars behind `url`: a calendar collection itself, a calendar home, a
+    /// principal, or a server root (RFC 6764: `/.well-known/caldav`, then
+    /// `current-user-principal`, then `calendar-home-set`).
+    /// - Returns: the calendar collections, sorted by href.
+    /// - Throws: `CalDAVError.discoveryFailed` when no calendar home can be found;
+    ///   `.authenticationFailed` on 401.
+    public func discover(_ url: URL) async throws -> [CalendarCollection] {
+        if let home = try await findCalendarHome(url) {
+            if case .collection(let single) = home { return [single] }
+            if case .home(let homeURL) = home { return try await calendars(inHome: homeURL) }
+        }
+        // Last resort: the URL may be a home that does not describe itself.
+        let found = (try? await calendars(inHome: Self.collectionURL(url))) ?? []
+        guard !found.isEmpty else {
+            throw CalDAVError(.discoveryFailed, "no calendar home was found behind \(url.redactedString)",
+                              recovery: "give the URL of the calendar home or of one calendar (see the server's documentation)",
+                              url: url)
+        }
+        return found
+    }
+
+    /// The properties of one collection (Depth 0), ctag and sync-token included.
+    public func collectionInfo(_ url: URL) async throws -> CalendarCollection {
+        let collection = Self.collectionURL(url)
+        let (status, _) = try await multistatus("PROPFIND", collection, depth: "0",
+                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+        guard let response = status.responses.first else {
+            throw CalDAVError(.invalidResponse, "PROPFIND \(collection.redactedString) returned no properties", url: collection)
+        }
+        return Self.collection(from: response, url: collection, href: HrefResolver.href(of: collection))
+    }
+
+    enum DiscoveredStart {
+        case collection(CalendarCollection)
+        case home(URL)
+    }
+
+    private func findCalendarHome(_ url: URL) async throws -> DiscoveredStart? {
+        // Only these three: DAViCal fails (500) when asked for a sync-token on its root.
+        let properties: [XMLBuilder.Element] = [
+            .empty("d:resourcetype"), .empty("d:current-user-principal"), .empty("c:calendar-home-set"),
+        ]
+        var candidates = [url]
+        if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL { candidates.append(wellKnown) }
+        for candidate in candidates {
+            let answer: Multistatus
+            do {
+                (answer, _) = try await multistatus("PROPFIND", candidate, depth: "0", body: DAVRequestBodies.propfind(properties))
+            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .tlsVerificationFailed
+                && error.code != .connectionFailed {
+                logger.debug("discovery: no answer", metadata: ["url": "\(candidate.redactedString)", "error": "\(error.message)"])
+                continue
+            }
+            guard let response = answer.responses.first else { continue }
+            let resolver = HrefResolver(base: candidate)
+            if response.hasResourceType(XMLNamespace.caldav, "calendar") {
+                return .collection(try await collectionInfo(Self.collectionURL(try resolver.resolve(response.href).url)))
+            }
+            if let home = response.property(XMLNamespace.caldav, "calendar-home-set")?.child(XMLNamespace.dav, "href")?.trimmedText {
+                return .home(Self.collectionURL(try resolver.resolve(home).url))
+            }
+            if let principal = response.property(XMLNamespace.dav, "current-user-principal")?.child(XMLNamespace.dav, "href")?.trimmedText {
+                let principalURL = try resolver.resolve(principal).url
+                let (principalAnswer, _) = try await multistatus("PROPFIND", principalURL, depth: "0",
+                                                                 body: DAVRequestBodies.propfind([.empty("c:calendar-home-set")]))
+                if let home = principalAnswer.responses.first?.property(XMLNamespace.caldav, "calendar-home-set")?
+                    .child(XMLNamespace.dav, "href")?.trimmedText {
+                    return .home(Self.collectionURL(try HrefResolver(base: principalURL).resolve(home).url))
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The calendar collections directly inside `home` (Depth 1).
+    public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
+        let homeURL = Self.collectionURL(home)
+        let (answer, _) = try await multistatus("PROPFIND", homeURL, depth: "1",
+                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+        let resolver = HrefResolver(base: homeURL)
+        var found: [Href: CalendarCollection] = [:]
+        for response in answer.responses where response.hasResourceType(XMLNamespace.caldav, "calendar") {
+            guard let member = try? resolver.member(response.href) else { continue }
+            let path = member.href.path.hasSuffix("/") ? member.href : Href(canonicalPath: member.href.path + "/")
+            found[path] = Self.collection(from: response, url: resolver.url(for: path), href: path)
+        }
+        return found.values.sorted { $0.href < $1.href }
+    }
+
+    static func collection(from response: DAVResponse, url: URL, href: Href) -> CalendarCollection {
+        let components = response.property(XMLNamespace.caldav, "supported-calendar-component-set")?
+            .children(XMLNamespace.caldav, "comp").compactMap { $0.attributes["name"]?.uppercased() } ?? []
+        return CalendarCollection(url: url, href: href,
+                                  displayName: response.text(XMLNamespace.dav, "displayname"),
+                                  color: response.text(XMLNamespace.appleICal, "calendar-color"),
+                                  components: components,
+                                  ctag: response.text(XMLNamespace.calendarServer, "getctag"),
+                                  syncToken: response.text(XMLNamespace.dav, "sync-token").map(SyncToken.init))
+    }
+}

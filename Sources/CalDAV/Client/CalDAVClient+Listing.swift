@@ -1,0 +1,141 @@
+import Foundation
+
+extension CalDAVClient {
+    /// Every member of `collection` with its etag (PROPFIND Depth 1 of `getetag`). Members
+    /// without an etag, sub-collections and the collection itself are left out; an href
+    /// listed twice counts once.
+    public func listItems(in collection: URL) async throws -> [RemoteItem] {
+        let base = Self.collectionURL(collection)
+        let (answer, response) = try await multistatus("PROPFIND", base, depth: "1",
+                                                       body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
+        return members(of: answer, in: Self.collectionURL(response.url))
+    }
+
+    /// Members of `collection` with an event overlapping `start..<end` (calendar-query with a
+    /// time-range on `component`), for windowed sync.
+    public func calendarQuery(_ collection: URL, component: String = "VEVENT", start: Date, end: Date) async throws -> [RemoteItem] {
+        let base = Self.collectionURL(collection)
+        let (answer, response) = try await multistatus("REPORT", base, depth: "1",
+                                                       body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
+        return members(of: answer, in: Self.collectionURL(response.url))
+    }
+
+    private func members(of answer: Multistatus, in base: URL) -> [RemoteItem] {
+        let resolver = HrefResolver(base: base)
+        var seen: [Href: Int] = [:]
+        var items: [RemoteItem] = []
+        for response in answer.responses {
+            if let status = response.status, !(200..<300).contains(status) { continue }
+            if response.hasResourceType(XMLNamespace.dav, "collection") { continue }
+            guard let etag = response.text(XMLNamespace.dav, "getetag") else { continue }
+            let member: (href: Href, url: URL)?
+            do { member = try resolver.member(response.href) } catch {
+                logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
+                continue
+            }
+            guard let member else { continue }
+            let item = RemoteItem(href: member.href, etag: ETag(etag))
+            if let index = seen[member.href] { items[index] = item } else {
+                seen[member.href] = items.count
+                items.append(item)
+            }
+        }
+        return items
+    }
+
+    /// What changed in `collection` since `token` (RFC 6578); nil lists every member.
+    /// A truncated answer (507 on the collection) is continued with the token it gave.
+    /// - Throws: `CalDAVError.invalidSyncToken` when the server no longer knows `token`:
+    ///   list the collection in full instead.
+    public func syncCollection(_ collection: URL, token: SyncToken?) async throws -> SyncCollectionResult {
+        let base = Self.collectionURL(collection)
+        let resolver = HrefResolver(base: base)
+        var changed: [Href: RemoteItem] = [:]
+        var order: [Href] = []
+        var removed: Set<Href> = []
+        var current = token
+        for _ in 0..<1000 {
+            let response = try await davRequest("REPORT", base, depth: nil, body: DAVRequestBodies.syncCollection(token: current))
+            guard response.status == 207 else {
+                if current != nil, [400, 403, 409, 412].contains(response.status) {
+                    throw CalDAVError(.invalidSyncToken, "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",
+                                      recovery: "list the collection in full", status: response.status, url: base,
+                                      serverReason: ServerReason.extract(from: response.body))
+                }
+                throw CalDAVError.status(response.status, method: "REPORT", url: base, body: response.body)
+            }
+            let answer = try Multistatus(response.body)
+            // After a redirect, members are inside the collection's new location.
+            let resolver = response.url == base ? resolver : HrefResolver(base: Self.collectionURL(response.url))
+            var truncated = false
+            for item in answer.responses {
+                let member: (href: Href, url: URL)?
+                do { member = try resolver.member(item.href) } catch {
+                    logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
+                    continue
+                }
+                guard let member else {
+                    if item.status == 507 { truncated = true }
+                    continue
+                }
+                if let status = item.status, status == 404 || status == 410 {
+                    removed.insert(member.href)
+                    changed.removeValue(forKey: member.href)
+                    continue
+                }
+                if item.hasResourceType(XMLNamespace.dav, "collection") { continue }
+                guard let etag = item.text(XMLNamespace.dav, "getetag") else { continue }
+                removed.remove(member.href)
+                if changed[member.href] == nil { order.append(member.href) }
+                changed[member.href] = RemoteItem(href: member.href, etag: ETag(etag))
+            }
+            let next = answer.syncToken.flatMap { $0.isEmpty ? nil : SyncToken($0) }
+            if truncated, let next, next != current {
+                current = next
+                continue
+            }
+            return SyncCollectionResult(changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: next ?? current)
+        }
+        throw CalDAVError(.invalidResponse, "the sync-collection of \(base.redactedString) never finished", url: base)
+    }
+
+    /// The bytes and etags of `hrefs` in `collection` (calendar-multiget REPORTs of
+    /// `multigetBatchSize` hrefs, run in parallel). Members that are gone are left out.
+    public func multiget(_ collection: URL, hrefs: [Href]) async throws -> [CalendarResource] {
+        let base = Self.collectionURL(collection)
+        let size = max(1, configuration.multigetBatchSize)
+        let batches = stride(from: 0, to: hrefs.count, by: size).map { Array(hrefs[$0..<min($0 + size, hrefs.count)]) }
+        return try await withThrowingTaskGroup(of: (Int, [CalendarResource]).self) { group in
+            for (index, batch) in batches.enumerated() {
+                group.addTask { (index, try await self.multigetBatch(base, batch)) }
+            }
+            var results = [[CalendarResource]](repeating: [], count: batches.count)
+            for try await (index, resources) in group { results[index] = resources }
+            return results.flatMap { $0 }
+        }
+    }
+
+    private func multigetBatch(_ base: URL, _ hrefs: [Href]) async throws -> [CalendarResource] {
+        guard !hrefs.isEmpty else { return [] }
+        let (answer, response) = try await multistatus("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
+        let resolver = HrefResolver(base: Self.collectionURL(response.url))
+        let wanted = Set(hrefs)
+        var found: [Href: CalendarResource] = [:]
+        for response in answer.responses {
+            if let status = response.status, !(200..<300).contains(status) { continue }
+            guard let member = try? resolver.member(response.href), wanted.contains(member.href),
+                  let data = response.property(XMLNamespace.caldav, "calendar-data")?.text, !data.isEmpty else { continue }
+            let etag = response.text(XMLNamespace.dav, "getetag") ?? ""
+            found[member.href] = CalendarResource(href: member.href, etag: ETag(etag), data: Data(data.utf8))
+        }
+        return hrefs.compactMap { found[$0] }
+    }
+
+    /// One resource by GET.
+    /// - Throws: `CalDAVError.notFound` when it is gone.
+    public func get(_ url: URL) async throws -> CalendarResource {
+        let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/calendar")]))
+        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "GET", url: url, body: response.body) }
+        return CalendarResource(href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
+    }
+}

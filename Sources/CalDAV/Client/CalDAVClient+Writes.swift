@@ -1,0 +1,74 @@
+import Foundation
+
+extension CalDAVClient {
+    /// Writes a calendar object: creates it (`.createOnly`, `If-None-Match: *`) or replaces
+    /// the version `etag` (`.ifMatch`).
+    /// - Returns: the new etag; asked for with a PROPFIND when the PUT response has none
+    ///   (servers that rewrite the body often leave it out).
+    /// - Throws: `CalDAVError` `.preconditionFailed` (412: taken, or changed since read),
+    ///   `.forbidden` (403, with the server's precondition as `serverReason`),
+    ///   `.insufficientStorage` (507), `.unexpectedStatus` (415 and others).
+    @discardableResult
+    public func put(_ url: URL, data: Data, condition: WriteCondition) async throws -> ETag {
+        var headers: [(name: String, value: String)] = [("Content-Type", "text/calendar; charset=utf-8")]
+        switch condition {
+        case .createOnly: headers.append(("If-None-Match", "*"))
+        case .ifMatch(let etag): headers.append(("If-Match", etag.value))
+        }
+        let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
+        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body) }
+        if let etag = response.header("ETag"), !etag.isEmpty { return ETag(etag) }
+        return try await etag(of: url)
+    }
+
+    /// The current etag of one resource (PROPFIND Depth 0).
+    public func etag(of url: URL) async throws -> ETag {
+        let (answer, _) = try await multistatus("PROPFIND", url, depth: "0", body: DAVRequestBodies.propfind([.empty("d:getetag")]))
+        guard let etag = answer.responses.first?.text(XMLNamespace.dav, "getetag") else {
+            throw CalDAVError(.invalidResponse, "the server gave no ETag for \(url.redactedString)",
+                              recovery: "this server cannot be synced safely without ETags", url: url)
+        }
+        return ETag(etag)
+    }
+
+    /// Deletes a resource only if its etag is still `etag`.
+    /// - Throws: `CalDAVError` `.preconditionFailed` (412), `.notFound` (already gone).
+    public func delete(_ url: URL, ifMatch etag: ETag) async throws {
+        let response = try await http.send(HTTPRequest(method: "DELETE", url: url, headers: [("If-Match", etag.value)]))
+        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body) }
+    }
+
+    /// Deletes a collection (or resource) unconditionally; for tests and cleanup.
+    public func deleteCollection(_ url: URL) async throws {
+        let response = try await http.send(HTTPRequest(method: "DELETE", url: Self.collectionURL(url)))
+        guard response.isSuccess || response.status == 404 else {
+            throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body)
+        }
+    }
+
+    /// Creates a calendar collection at `url` (MKCALENDAR, RFC 4791 §5.3.1).
+    /// - Parameter components: the component types it accepts; empty leaves it to the server.
+    public func makeCalendar(_ url: URL, displayName: String? = nil, color: String? = nil,
+                             components: [String] = ["VEVENT", "VTODO"]) async throws {
+        let target = Self.collectionURL(url)
+        let body = DAVRequestBodies.mkcalendar(displayName: displayName, color: color, components: components)
+        let response = try await davRequest("MKCALENDAR", target, depth: nil, body: body)
+        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "MKCALENDAR", url: target, body: response.body) }
+    }
+
+    /// Sets a collection's display name and/or color (PROPPATCH).
+    /// - Throws: `CalDAVError` when the server refuses either property.
+    public func updateCollection(_ url: URL, displayName: String? = nil, color: String? = nil) async throws {
+        let target = Self.collectionURL(url)
+        let (answer, _) = try await multistatus("PROPPATCH", target, depth: nil,
+                                                body: DAVRequestBodies.proppatch(displayName: displayName, color: color))
+        // A refused property comes back in a non-2xx propstat, so it is missing here.
+        let accepted = answer.responses.first?.properties ?? []
+        var wanted: [(String, String)] = []
+        if displayName != nil { wanted.append((XMLNamespace.dav, "displayname")) }
+        if color != nil { wanted.append((XMLNamespace.appleICal, "calendar-color")) }
+        for (namespace, name) in wanted where !accepted.contains(where: { $0.is(namespace, name) }) {
+            throw CalDAVError(.forbidden, "the server refused to set \(name) on \(target.redactedString)", url: target)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+
+/// A CalDAV client (RFC 4791, RFC 6578, RFC 6764) over `HTTPClient`: discovery, listing,
+/// sync-collection, multiget, conditional writes, MKCALENDAR and PROPPATCH.
+///
+/// Every href the server returns goes through `HrefResolver`: members outside their
+/// collection or on another host are refused.
+///
+/// ## Topics
+/// - ``discover(_:)``
+/// - ``listItems(in:)``
+/// - ``syncCollection(_:token:)``
+/// - ``multiget(_:hrefs:)``
+/// - ``put(_:data:condition:)``
+/// - ``delete(_:ifMatch:)``
+public final class CalDAVClient: Sendable {
+    /// Settings of a `CalDAVClient`.
+    public struct Configuration: Sendable {
+        /// The HTTP settings: credentials, TLS, parallelism, limits, retries.
+        public var http: HTTPClientConfiguration
+        /// Hrefs per calendar-multiget REPORT. Default 100.
+        public var multigetBatchSize: Int = 100
+
+        public init(http: HTTPClientConfiguration = .init()) { self.http = http }
+    }
+
+    public let configuration: Configuration
+    /// The transport, shared by every request of this client.
+    public let http: HTTPClient
+    let logger: Logger
+
+    /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
+    public init(configuration: Configuration = .init(), logger: Logger = Logger(label: "calgw.caldav")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.http = try HTTPClient(configuration: configuration.http, logger: logger)
+    }
+
+    /// A request with an XML body and an optional Depth.
+    func davRequest(_ method: String, _ url: URL, depth: String?, body: Data?) async throws -> HTTPResponse {
+        var headers: [(name: String, value: String)] = []
+        if let depth { headers.append(("Depth", depth)) }
+        if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+        return try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+    }
+
+    /// Sends a PROPFIND or REPORT and reads its 207 multistatus.
+    /// - Throws: `CalDAVError` for any other status.
+    func multistatus(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (Multistatus, HTTPResponse) {
+        let response = try await davRequest(method, url, depth: depth, body: body)
+        guard response.status == 207 else {
+            throw CalDAVError.status(response.status, method: method, url: url, body: response.body)
+        }
+        return (try Multistatus(response.body), response)
+    }
+
+    /// `url` with a trailing slash, as collection URLs are compared and requested.
+    static func collectionURL(_ url: URL) -> URL {
+        url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
+    }
+}

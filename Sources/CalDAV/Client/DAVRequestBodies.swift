@@ -1,0 +1,68 @@
+import Foundation
+
+/// The XML bodies calgw sends.
+enum DAVRequestBodies {
+    typealias E = XMLBuilder.Element
+
+    static let collectionProperties: [E] = [
+        .empty("d:resourcetype"), .empty("d:displayname"), .empty("ic:calendar-color"),
+        .empty("c:supported-calendar-component-set"), .empty("cs:getctag"), .empty("d:sync-token"),
+    ]
+
+    static func propfind(_ properties: [E]) -> Data {
+        XMLBuilder.document(.node("d:propfind", [.node("d:prop", properties)]))
+    }
+
+    static func syncCollection(token: SyncToken?) -> Data {
+        XMLBuilder.document(.node("d:sync-collection", [
+            .text("d:sync-token", token?.value ?? ""),
+            .text("d:sync-level", "1"),
+            .node("d:prop", [.empty("d:getetag")]),
+        ]))
+    }
+
+    static func multiget(_ hrefs: [Href]) -> Data {
+        XMLBuilder.document(.node("c:calendar-multiget",
+                                  [.node("d:prop", [.empty("d:getetag"), .empty("c:calendar-data")])]
+                                  + hrefs.map { .text("d:href", $0.path) }))
+    }
+
+    static func calendarQuery(component: String, start: Date, end: Date) -> Data {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return XMLBuilder.document(.node("c:calendar-query", [
+            .node("d:prop", [.empty("d:getetag")]),
+            .node("c:filter", [
+                .element("c:comp-filter", attributes: [("name", "VCALENDAR")], children: [
+                    .element("c:comp-filter", attributes: [("name", component)], children: [
+                        .element("c:time-range", attributes: [("start", formatter.string(from: start)),
+                                                             ("end", formatter.string(from: end))]),
+                    ]),
+                ]),
+            ]),
+        ]))
+    }
+
+    static func collectionSettings(displayName: String?, color: String?, components: [String]) -> [E] {
+        var props: [E] = []
+        if let displayName { props.append(.text("d:displayname", displayName)) }
+        if let color { props.append(.text("ic:calendar-color", color)) }
+        if !components.isEmpty {
+            props.append(.node("c:supported-calendar-component-set",
+                               components.map { .element("c:comp", attributes: [("name", $0)]) }))
+        }
+        return props
+    }
+
+    static func mkcalendar(displayName: String?, color: String?, components: [String]) -> Data {
+        let props = collectionSettings(displayName: displayName, color: color, components: components)
+        return XMLBuilder.document(.node("c:mkcalendar", props.isEmpty ? [] : [.node("d:set", [.node("d:prop", props)])]))
+    }
+
+    static func proppatch(displayName: String?, color: String?) -> Data {
+        let props = collectionSettings(displayName: displayName, color: color, components: [])
+        return XMLBuilder.document(.node("d:propertyupdate", [.node("d:set", [.node("d:prop", props)])]))
+    }
+}

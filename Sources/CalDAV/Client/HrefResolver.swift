@@ -1,0 +1,86 @@
+import Foundation
+
+/// Turns hrefs from server responses into canonical `Href`s and URLs, trusting none of them:
+/// an href is resolved relative to the URL it came from, must stay on the same origin, and
+/// (for members) inside the collection; `..` and `.` segments are refused, encoded or not.
+public struct HrefResolver: Sendable {
+    /// The collection (or any base URL) hrefs are resolved against.
+    public let base: URL
+    private let basePath: String
+
+    public init(base: URL) {
+        self.base = base
+        self.basePath = Self.canonicalPath(Self.decodedPath(of: base) ?? "/")
+    }
+
+    /// The canonical `Href` of `url`'s path.
+    public static func href(of url: URL) -> Href {
+        Href(canonicalPath: canonicalPath(decodedPath(of: url) ?? "/"))
+    }
+
+    /// Resolves `raw` (relative or absolute) on the same origin as `base`.
+    /// - Throws: `CalDAVError.unsafeHref` for another origin or a dot segment.
+    public func resolve(_ raw: String) throws -> (href: Href, url: URL) {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL ?? Self.lenientURL(trimmed, base: base) else {
+            throw unsafe(raw, "is not a URL")
+        }
+        guard HTTPClient.sameOrigin(url, base) else { throw unsafe(raw, "points at another server") }
+        guard let decoded = Self.decodedPath(of: url) else { throw unsafe(raw, "has an invalid percent-encoding") }
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { $0 == ".." || $0 == "." }) { throw unsafe(raw, "contains a dot segment") }
+        let path = Self.canonicalPath(decoded)
+        return (Href(canonicalPath: path), Self.url(for: path, on: base))
+    }
+
+    /// Resolves `raw` and checks it names a member inside the collection `base`.
+    /// - Returns: nil for the collection itself (with or without its trailing slash).
+    /// - Throws: `CalDAVError.unsafeHref` outside the collection.
+    public func member(_ raw: String) throws -> (href: Href, url: URL)? {
+        let resolved = try resolve(raw)
+        let collection = basePath.hasSuffix("/") ? basePath : basePath + "/"
+        if resolved.href.path == collection || resolved.href.path + "/" == collection { return nil }
+        guard resolved.href.path.hasPrefix(collection) else { throw unsafe(raw, "is outside the collection \(collection)") }
+        return resolved
+    }
+
+    /// The URL of a canonical href on `base`'s origin.
+    public func url(for href: Href) -> URL { Self.url(for: href.path, on: base) }
+
+    static func url(for path: String, on base: URL) -> URL {
+        var parts = URLComponents()
+        parts.scheme = base.scheme
+        parts.host = base.host
+        parts.port = base.port
+        parts.percentEncodedPath = path
+        return parts.url ?? base
+    }
+
+    private func unsafe(_ raw: String, _ why: String) -> CalDAVError {
+        CalDAVError(.unsafeHref, "the server listed the href \(raw.prefix(200)), which \(why); it is ignored",
+                    recovery: "this is a server bug or an attack; nothing was written there", url: base)
+    }
+
+    /// Hrefs with characters `URL(string:)` refuses (spaces, `@` in odd places): encode first.
+    private static func lenientURL(_ raw: String, base: URL) -> URL? {
+        raw.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.union(CharacterSet(charactersIn: "%:")))
+            .flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+    }
+
+    static func decodedPath(of url: URL) -> String? {
+        let encoded = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return (encoded.isEmpty ? "/" : encoded).removingPercentEncoding
+    }
+
+    private static let allowed: CharacterSet = {
+        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        set.insert(charactersIn: "/!$&'()*+,;=:@")
+        return set
+    }()
+
+    static func canonicalPath(_ decoded: String) -> String {
+        var path = decoded.addingPercentEncoding(withAllowedCharacters: allowed) ?? decoded
+        while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+        return path.hasPrefix("/") ? path : "/" + path
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Why a CalDAV or HTTP operation failed: a code to branch on, a message saying what failed,
+/// a recovery suggestion, and the underlying cause. Credentials never appear in any of them.
+///
+/// ## Topics
+/// - ``Code``
+public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
+    /// What kind of failure; compare with `==` against the static members.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The server refused the credentials (HTTP 401). The CLI exits 5.
+        public static let authenticationFailed = Code("authenticationFailed")
+        /// The server forbids the operation (HTTP 403), e.g. a calendar-data precondition.
+        public static let forbidden = Code("forbidden")
+        /// The resource does not exist (HTTP 404/410).
+        public static let notFound = Code("notFound")
+        /// An If-Match / If-None-Match precondition failed (HTTP 412).
+        public static let preconditionFailed = Code("preconditionFailed")
+        /// The server's quota is exhausted (HTTP 507 on a write).
+        public static let insufficientStorage = Code("insufficientStorage")
+        /// A sync-token the server no longer knows; list the collection in full instead.
+        public static let invalidSyncToken = Code("invalidSyncToken")
+        /// Another unexpected HTTP status (after retries for 5xx and 429).
+        public static let unexpectedStatus = Code("unexpectedStatus")
+        /// The connection failed: DNS, refused, reset, timeout (after retries).
+        public static let connectionFailed = Code("connectionFailed")
+        /// The TLS certificate or the pinned public key did not verify.
+        public static let tlsVerificationFailed = Code("tlsVerificationFailed")
+        /// The response body was larger than the configured cap.
+        public static let responseTooLarge = Code("responseTooLarge")
+        /// A redirect was not followed (too many, https → http, or a method that keeps none).
+        public static let redirectRefused = Code("redirectRefused")
+        /// A response body that is not the XML expected, or that uses a DTD.
+        public static let invalidResponse = Code("invalidResponse")
+        /// An href from the server outside the collection it belongs to.
+        public static let unsafeHref = Code("unsafeHref")
+        /// No calendar was found behind the URL.
+        public static let discoveryFailed = Code("discoveryFailed")
+        /// A request that could not be sent as asked (bad URL, libcurl setup failure).
+        public static let invalidRequest = Code("invalidRequest")
+    }
+
+    public var code: Code
+    /// What failed, in words (no credentials).
+    public var message: String
+    /// What the user can do about it.
+    public var recovery: String?
+    /// The HTTP status, when the failure came from one.
+    public var status: Int?
+    /// The URL the failure concerns (without user info).
+    public var url: URL?
+    /// The server's reason (a DAV:error precondition or the body's text), when it gave one.
+    public var serverReason: String?
+
+    public init(_ code: Code, _ message: String, recovery: String? = nil, status: Int? = nil,
+                url: URL? = nil, serverReason: String? = nil) {
+        self.code = code
+        self.message = message
+        self.recovery = recovery
+        self.status = status
+        self.url = url
+        self.serverReason = serverReason
+    }
+
+    public var errorDescription: String? { message }
+    public var recoverySuggestion: String? { recovery }
+    public var description: String { message }
+
+    /// The error for an unexpected HTTP status from a request to `url`.
+    static func status(_ status: Int, method: String, url: URL, body: Data) -> CalDAVError {
+        let reason = ServerReason.extract(from: body)
+        let suffix = reason.map { ": \($0)" } ?? ""
+        let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
+        switch status {
+        case 401:
+            return CalDAVError(.authenticationFailed, "the server refused the credentials (\(method) \(url.redactedString) answered 401)",
+                               recovery: "check the username and the password (or token) command; the server asks for them again",
+                               status: status, url: url, serverReason: reason)
+        case 403:
+            return CalDAVError(.forbidden, what, recovery: "the server refuses this; its reason is given above",
+                               status: status, url: url, serverReason: reason)
+        case 404, 410:
+            return CalDAVError(.notFound, what, recovery: "check the URL; the resource is not there",
+                               status: status, url: url, serverReason: reason)
+        case 412:
+            return CalDAVError(.preconditionFailed, what, recovery: "the item changed on the server since it was read; sync again",
+                               status: status, url: url, serverReason: reason)
+        case 507:
+            return CalDAVError(.insufficientStorage, what, recovery: "the account's storage quota is used up; free space on the server",
+                               status: status, url: url, serverReason: reason)
+        default:
+            return CalDAVError(.unexpectedStatus, what,
+                               recovery: status >= 500 ? "the server failed; try again later" : "the server did not accept the request",
+                               status: status, url: url, serverReason: reason)
+        }
+    }
+}
+
+extension URL {
+    /// The URL as text without user or password, for messages and logs.
+    var redactedString: String {
+        guard var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "(url)" }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? "(url)"
+    }
+}

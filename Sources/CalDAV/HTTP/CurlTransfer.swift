@@ -1,0 +1,164 @@
+import CCurl
+import Foundation
+
+/// What one libcurl transfer ended with: a response, or libcurl's error code.
+struct CurlOutcome: Sendable {
+    var code: CURLcode
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: Data
+    /// True when the body passed the size cap and the transfer was stopped.
+    var exceededCap: Bool
+    /// libcurl's description of `code`, when it is an error.
+    var errorText: String
+}
+
+/// The options of one transfer, decided by `HTTPClient` (which strips credentials where
+/// they must not go).
+struct CurlTransferOptions: Sendable {
+    var request: HTTPRequest
+    var authentication: HTTPAuthentication
+    var bearerToken: String?
+    var configuration: HTTPClientConfiguration
+}
+
+/// One transfer in flight on the engine thread: owns its header list and collects the
+/// response. Touched only on the engine thread once submitted.
+final class CurlTransfer: @unchecked Sendable {
+    let options: CurlTransferOptions
+    let completion: @Sendable (CurlOutcome) -> Void
+    var status = 0
+    var headers: [(name: String, value: String)] = []
+    var body = Data()
+    var exceededCap = false
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(options: CurlTransferOptions, completion: @escaping @Sendable (CurlOutcome) -> Void) {
+        self.options = options
+        self.completion = completion
+    }
+
+    deinit { freeHeaderList() }
+
+    func freeHeaderList() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    /// Sets every option of `handle` (a reset easy handle) for this transfer.
+    /// - Returns: the first setup error, if any.
+    func configure(_ handle: UnsafeMutableRawPointer) -> CURLcode {
+        let request = options.request
+        let config = options.configuration
+        var failure = CURLE_OK
+        func check(_ code: CURLcode) { if failure == CURLE_OK && code != CURLE_OK { failure = code } }
+        func setLong(_ option: CURLoption, _ value: Int) { check(ccurl_easy_setopt_long(handle, option, value)) }
+        func setString(_ option: CURLoption, _ value: String) { check(ccurl_easy_setopt_string(handle, option, value)) }
+
+        setString(CURLOPT_URL, request.url.absoluteString)
+        setLong(CURLOPT_NOSIGNAL, 1)
+        setLong(CURLOPT_TCP_KEEPALIVE, 1)
+        setLong(CURLOPT_FOLLOWLOCATION, 0)
+        setString(CURLOPT_USERAGENT, config.userAgent)
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(config.connectTimeout * 1000))
+        setLong(CURLOPT_TIMEOUT_MS, Int(config.requestTimeout * 1000))
+        setString(CURLOPT_ACCEPT_ENCODING, "")
+        setLong(CURLOPT_SSL_VERIFYPEER, config.verifyTLS ? 1 : 0)
+        setLong(CURLOPT_SSL_VERIFYHOST, config.verifyTLS ? 2 : 0)
+        if let caFile = config.caFile { setString(CURLOPT_CAINFO, caFile) }
+        if let pin = config.pinnedPublicKey { setString(CURLOPT_PINNEDPUBLICKEY, pin) }
+        if config.maxResponseBytes > 0 {
+            check(ccurl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(config.maxResponseBytes)))
+        }
+
+        switch options.authentication {
+        case .none, .bearer: break
+        case .basic(let user, let password):
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_basic())))
+            setString(CURLOPT_USERNAME, user)
+            setString(CURLOPT_PASSWORD, password)
+        case .digest(let user, let password):
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_digest())))
+            setString(CURLOPT_USERNAME, user)
+            setString(CURLOPT_PASSWORD, password)
+        case .any(let user, let password):
+            setLong(CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_any())))
+            setString(CURLOPT_USERNAME, user)
+            setString(CURLOPT_PASSWORD, password)
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in request.headers {
+            list = curl_slist_append(list, "\(header.name): \(header.value)")
+        }
+        if let token = options.bearerToken {
+            list = curl_slist_append(list, "Authorization: Bearer \(token)")
+        }
+        list = curl_slist_append(list, "Expect:")
+        headerList = list
+        check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
+
+        let method = request.method.uppercased()
+        if method == "HEAD" {
+            setLong(CURLOPT_NOBODY, 1)
+        } else if method == "GET" && request.body == nil {
+            setLong(CURLOPT_HTTPGET, 1)
+        } else {
+            setString(CURLOPT_CUSTOMREQUEST, method)
+        }
+        if let body = request.body {
+            check(ccurl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            body.withUnsafeBytes { raw in
+                // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+                let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+                check(ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base)))
+            }
+        }
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        check(ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me))
+        check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
+        check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            let cap = transfer.options.configuration.maxResponseBytes
+            if cap > 0 && transfer.body.count + length > cap {
+                transfer.exceededCap = true
+                return 0
+            }
+            if let data { transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+            return length
+        })
+        check(ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            guard let data else { return length }
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            transfer.receivedHeaderLine(line)
+            return length
+        })
+        return failure
+    }
+
+    /// A status line starts a new response (after 100 Continue or an auth challenge).
+    func receivedHeaderLine(_ line: String) {
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()
+            body.removeAll(keepingCapacity: true)
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.append((name, value))
+    }
+
+    func outcome(code: CURLcode, handle: UnsafeMutableRawPointer) -> CurlOutcome {
+        var status = 0
+        _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        let text = code == CURLE_OK ? "" : String(cString: curl_easy_strerror(code))
+        return CurlOutcome(code: code, status: status, headers: headers, body: body,
+                           exceededCap: exceededCap || code == CURLE_FILESIZE_EXCEEDED, errorText: text)
+    }
+}

@@ -1,0 +1,152 @@
+import CCurl
+import Foundation
+import Logging
+
+/// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: connections are kept alive
+/// and reused, at most `maxParallelTransfers` requests are in flight (more wait their turn),
+/// responses are capped in size, safe requests are retried with backoff, and redirects of
+/// reading requests are followed without leaking credentials.
+///
+/// Make one client per server and share it; it is safe to call from many tasks at once.
+///
+/// ```swift
+/// let client = try HTTPClient(configuration: .init(authentication: .basic(username: "alice", password: secret)))
+/// let response = try await client.send(HTTPRequest(method: "GET", url: eventURL))
+/// ```
+public final class HTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    private let engine: CurlEngine
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - configuration: credentials, TLS, limits and retry settings.
+    ///   - logger: receives one debug line per request (method, URL without credentials, status).
+    /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
+    public init(configuration: HTTPClientConfiguration = .init(), logger: Logger = Logger(label: "calgw.http")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.engine = try CurlEngine(maxParallel: configuration.maxParallelTransfers)
+    }
+
+    deinit { engine.shutdown() }
+
+    /// Sends `request` and returns the final response, whatever its status, except:
+    /// - Throws: `CalDAVError` with `.authenticationFailed` on 401 (after one bearer refresh),
+    ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
+    ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        var sameOrigin = true
+        var refreshedToken = false
+        var hops = 0
+        while true {
+            let response = try await sendWithRetries(current, withCredentials: sameOrigin, refreshToken: false)
+            var final = response
+            if final.status == 401, case .bearer = configuration.authentication, sameOrigin, !refreshedToken {
+                refreshedToken = true
+                final = try await sendWithRetries(current, withCredentials: true, refreshToken: true)
+            }
+            if final.status == 401 {
+                throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
+            }
+            guard [301, 302, 303, 307, 308].contains(final.status), current.followsRedirects,
+                  let location = final.header("Location") else { return final }
+            guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL else {
+                throw CalDAVError(.redirectRefused, "\(current.method) \(current.url.redactedString) redirected to an unreadable location",
+                                  status: final.status, url: current.url)
+            }
+            hops += 1
+            if hops > configuration.maxRedirects {
+                throw CalDAVError(.redirectRefused, "\(request.method) \(request.url.redactedString) was redirected more than \(configuration.maxRedirects) times",
+                                  recovery: "the server redirects in a loop; use the final URL of the collection directly",
+                                  status: final.status, url: request.url)
+            }
+            if current.url.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
+                throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
+                                  recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
+            }
+            if !Self.sameOrigin(target, request.url) { sameOrigin = false }
+            logger.debug("following redirect", metadata: ["from": "\(current.url.redactedString)", "to": "\(target.redactedString)"])
+            current.url = target
+        }
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+    }
+
+    private func sendWithRetries(_ request: HTTPRequest, withCredentials: Bool, refreshToken: Bool) async throws -> HTTPResponse {
+        var attempt = 0
+        while true {
+            var token: String?
+            if withCredentials, case .bearer(let provider) = configuration.authentication {
+                do {
+                    token = try provider.token(refresh: refreshToken && attempt == 0)
+                } catch {
+                    throw CalDAVError(.authenticationFailed, "the bearer token could not be obtained: \(error.localizedDescription)",
+                                      recovery: "check the token command")
+                }
+            }
+            let options = CurlTransferOptions(request: request,
+                                              authentication: withCredentials ? configuration.authentication : .none,
+                                              bearerToken: token, configuration: configuration)
+            let outcome = await perform(options)
+            let retryable: Bool
+            var serverDelay: TimeInterval?
+            if outcome.code == CURLE_OK {
+                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)", "status": "\(outcome.status)"])
+                retryable = [429, 502, 503, 504].contains(outcome.status)
+                if retryable { serverDelay = Self.retryAfter(outcome.headers) }
+                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries {
+                    return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body, url: request.url)
+                }
+            } else {
+                let error = Self.transportError(outcome, request: request, configuration: configuration)
+                guard error.code == .connectionFailed, request.isRetrySafe, attempt < configuration.maxRetries else { throw error }
+                logger.debug("HTTP transport error, retrying", metadata: ["url": "\(request.url.redactedString)", "error": "\(outcome.errorText)"])
+            }
+            attempt += 1
+            let backoff = configuration.retryBaseDelay * pow(2, Double(attempt - 1)) * Double.random(in: 0.75...1.25)
+            let delay = min(configuration.maxRetryDelay, max(serverDelay ?? 0, backoff))
+            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+        }
+    }
+
+    private func perform(_ options: CurlTransferOptions) async -> CurlOutcome {
+        await withCheckedContinuation { continuation in
+            engine.submit(CurlTransfer(options: options) { continuation.resume(returning: $0) })
+        }
+    }
+
+    /// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
+    static func retryAfter(_ headers: [(name: String, value: String)]) -> TimeInterval? {
+        guard let value = headers.first(where: { $0.name.caseInsensitiveCompare("Retry-After") == .orderedSame })?.value else { return nil }
+        if let seconds = Double(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+    }
+
+    static func transportError(_ outcome: CurlOutcome, request: HTTPRequest, configuration: HTTPClientConfiguration) -> CalDAVError {
+        let target = "\(request.method) \(request.url.redactedString)"
+        if outcome.exceededCap {
+            return CalDAVError(.responseTooLarge, "the response to \(target) is larger than the \(configuration.maxResponseBytes) byte limit",
+                               recovery: "raise the response size limit, or sync a smaller collection or time window", url: request.url)
+        }
+        switch outcome.code {
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            return CalDAVError(.tlsVerificationFailed, "the TLS connection for \(target) failed: \(outcome.errorText)",
+                               recovery: "if the server uses a private CA, give its certificate as ca_file; check verify_fingerprint",
+                               url: request.url)
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT:
+            return CalDAVError(.invalidRequest, "\(target) could not be sent: \(outcome.errorText)", url: request.url)
+        default:
+            return CalDAVError(.connectionFailed, "\(target) failed: \(outcome.errorText)",
+                               recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One HTTP request: method, URL, headers and an optional body held in memory.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: URL
+    /// Header fields in order; names are sent as given.
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
+
+    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// True when repeating the request cannot do harm: a safe or idempotent method that
+    /// writes nothing, or a write made conditional by If-Match / If-None-Match.
+    public var isRetrySafe: Bool {
+        switch method.uppercased() {
+        case "GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT": return true
+        default: return header("If-Match") != nil || header("If-None-Match") != nil
+        }
+    }
+
+    /// True for the methods whose redirects are followed keeping method and body.
+    var followsRedirects: Bool {
+        ["GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT"].contains(method.uppercased())
+    }
+}
+
+/// A complete HTTP response.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header fields of the final response, in order (names as the server sent them).
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+    /// The URL that answered (after redirects).
+    public var url: URL
+
+    public init(status: Int, headers: [(name: String, value: String)], body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The value of the first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body decoded as UTF-8 (lossy).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// True for 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// An entity tag as the server sent it, quotes and `W/` included; sent back verbatim in
+/// If-Match.
+public struct ETag: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public var description: String { value }
+}
+
+/// An RFC 6578 sync-token: an opaque URI naming the collection's state.
+public struct SyncToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public var description: String { value }
+}
+
+/// A resource's path on the server in one canonical form: percent-decoded, then encoded
+/// again with a fixed alphabet, so `/cal/a%40b.ics` and `/cal/a@b.ics` are the same `Href`.
+public struct Href: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+    /// The canonical, percent-encoded absolute path.
+    public var path: String
+    public init(canonicalPath: String) { self.path = canonicalPath }
+    public var description: String { path }
+    public static func < (a: Href, b: Href) -> Bool { a.path < b.path }
+}
+
+/// A member of a collection: its href and current etag.
+public struct RemoteItem: Hashable, Sendable {
+    public var href: Href
+    public var etag: ETag
+    public init(href: Href, etag: ETag) {
+        self.href = href
+        self.etag = etag
+    }
+}
+
+/// A calendar object resource's bytes with the etag they were read at.
+public struct CalendarResource: Hashable, Sendable {
+    public var href: Href
+    public var etag: ETag
+    public var data: Data
+    public init(href: Href, etag: ETag, data: Data) {
+        self.href = href
+        self.etag = etag
+        self.data = data
+    }
+}
+
+/// A calendar collection found by discovery, with the properties that describe it.
+public struct CalendarCollection: Hashable, Sendable, Codable {
+    /// The collection's URL (ends with `/`).
+    public var url: URL
+    public var href: Href
+    public var displayName: String?
+    /// The Apple `calendar-color`, e.g. `#FF0000FF`.
+    public var color: String?
+    /// The component types it accepts (`VEVENT`, `VTODO`, ...); empty when the server says nothing.
+    public var components: [String]
+    /// The calendarserver.org `getctag`, when the server has one.
+    public var ctag: String?
+    /// The RFC 6578 sync-token, when the server supports sync-collection.
+    public var syncToken: SyncToken?
+}
+
+/// The answer of a sync-collection REPORT.
+public struct SyncCollectionResult: Sendable, Equatable {
+    /// New or modified members.
+    public var changed: [RemoteItem]
+    /// Members gone since the token.
+    public var removed: [Href]
+    /// The token to use next time.
+    public var token: SyncToken?
+}
+
+/// The condition of a PUT.
+public enum WriteCondition: Sendable, Hashable {
+    /// `If-None-Match: *`: only create; fails when the href is taken.
+    case createOnly
+    /// `If-Match: etag`: only replace that version.
+    case ifMatch(ETag)
+}

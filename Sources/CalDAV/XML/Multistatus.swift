@@ -1,0 +1,61 @@
+import Foundation
+
+/// One `DAV:response` of a multistatus: its href, its own status (for gone members) and
+/// the properties found (from `propstat`s with a 2xx status).
+public struct DAVResponse: @unchecked Sendable {
+    public var href: String
+    /// The response-level status (e.g. 404 for a removed member in sync-collection).
+    public var status: Int?
+    /// Properties that came back with a 2xx propstat.
+    public var properties: [XMLNode]
+
+    /// The property `{namespace}name`, when found.
+    public func property(_ namespace: String, _ name: String) -> XMLNode? {
+        properties.first { $0.is(namespace, name) }
+    }
+
+    /// The trimmed text of a property, nil when absent or empty.
+    public func text(_ namespace: String, _ name: String) -> String? {
+        guard let text = property(namespace, name)?.trimmedText, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// True when `resourcetype` contains `{namespace}name`.
+    public func hasResourceType(_ namespace: String, _ name: String) -> Bool {
+        property(XMLNamespace.dav, "resourcetype")?.child(namespace, name) != nil
+    }
+}
+
+/// A `DAV:multistatus` body (RFC 4918 §13), and the sync-token of a sync-collection answer.
+public struct Multistatus: @unchecked Sendable {
+    public var responses: [DAVResponse]
+    public var syncToken: String?
+
+    /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
+    public init(_ data: Data) throws {
+        let root = try XMLDocumentParser.parse(data)
+        guard root.is(XMLNamespace.dav, "multistatus") else {
+            throw CalDAVError(.invalidResponse, "the server answered with <\(root.name)> where a DAV multistatus was expected")
+        }
+        syncToken = root.child(XMLNamespace.dav, "sync-token")?.trimmedText
+        responses = root.children(XMLNamespace.dav, "response").compactMap { node in
+            // RFC 4918 allows several hrefs in a response with a status; each counts.
+            guard let href = node.child(XMLNamespace.dav, "href")?.trimmedText else { return nil }
+            let status = node.child(XMLNamespace.dav, "status").flatMap { Self.statusCode($0.trimmedText) }
+            var properties: [XMLNode] = []
+            for propstat in node.children(XMLNamespace.dav, "propstat") {
+                let code = propstat.child(XMLNamespace.dav, "status").flatMap { Self.statusCode($0.trimmedText) } ?? 200
+                guard (200..<300).contains(code) else { continue }
+                for prop in propstat.children(XMLNamespace.dav, "prop") { properties.append(contentsOf: prop.children) }
+            }
+            return DAVResponse(href: href, status: status, properties: properties)
+        }
+    }
+
+    /// The code in a status line such as `HTTP/1.1 404 Not Found`.
+    static func statusCode(_ line: String) -> Int? {
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2 else { return nil }
+        return Int(parts[1])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// An XML element with its namespace resolved: what a multistatus is read from.
+/// Text children are joined into `text`; prefixes are gone, so `<D:href>`, `<href xmlns="DAV:">`
+/// and `<x:href xmlns:x="DAV:">` are all `XMLNode(namespace: "DAV:", name: "href")`.
+public final class XMLNode: @unchecked Sendable {
+    public let namespace: String
+    public let name: String
+    public internal(set) var children: [XMLNode] = []
+    public internal(set) var text: String = ""
+    /// Attributes by local name (prefixes dropped).
+    public internal(set) var attributes: [String: String] = [:]
+
+    init(namespace: String, name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+
+    /// True when this element is `{namespace}name`.
+    public func `is`(_ namespace: String, _ name: String) -> Bool {
+        self.namespace == namespace && self.name == name
+    }
+
+    /// The first child `{namespace}name`.
+    public func child(_ namespace: String, _ name: String) -> XMLNode? {
+        children.first { $0.is(namespace, name) }
+    }
+
+    /// Every child `{namespace}name`.
+    public func children(_ namespace: String, _ name: String) -> [XMLNode] {
+        children.filter { $0.is(namespace, name) }
+    }
+
+    /// The trimmed text of this element.
+    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+/// XML namespaces used by WebDAV and CalDAV.
+public enum XMLNamespace {
+    public static let dav = "DAV:"
+    public static let caldav = "urn:ietf:params:xml:ns:caldav"
+    public static let calendarServer = "http://calendarserver.org/ns/"
+    public static let appleICal = "http://apple.com/ns/ical/"
+}

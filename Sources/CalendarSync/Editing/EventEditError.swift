@@ -1,0 +1,22 @@
+/// Why an editing command could not find or change an event.
+public enum EventEditError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No resource in the vdir holds the UID.
+    case notFound(uid: String, folder: String)
+    /// Two files hold the same UID (one was copied from the other): neither is touched.
+    case duplicateUID(uid: String, files: [String])
+
+    public var description: String {
+        switch self {
+        case .notFound(let uid, let folder): "no event with UID \(uid) in \(folder)"
+        case .duplicateUID(let uid, let files): "UID \(uid) is in more than one file: \(files.joined(separator: ", "))"
+        }
+    }
+
+    /// What the person can do about it.
+    public var recovery: String {
+        switch self {
+        case .notFound: "`calgw list --json` shows the UIDs; run `calgw pull` if the event was made elsewhere"
+        case .duplicateUID: "give one of the files a new UID, or delete the copy"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ICalendar
+import VDir
+
+/// An event's resource as it sits in a vdir: the file, the signature it was read at (so a
+/// write never overwrites an edit made meanwhile) and its parsed calendar.
+public struct EventFile: Sendable {
+    public var name: String
+    public var signature: FileSignature
+    public var data: Data
+    public var calendar: Component
+}
+
+/// Finds and writes the resources of events in a vdir for the editing commands.
+///
+/// A resource is found by UID: first under the name calgw gives that UID, then among the other
+/// files (a vdir filled by another tool may name files otherwise), parsing only those whose
+/// bytes mention the UID. Writes are atomic and
+/// conditional on the signature the file was read at.
+public struct EventFiles: Sendable {
+    public let directory: VDirectory
+
+    public init(directory: VDirectory) {
+        self.directory = directory
+    }
+
+    /// The resource holding `uid`.
+    /// - Throws: `EventEditError.notFound`, or `.duplicateUID` when two files hold it.
+    public func find(uid: String) throws -> EventFile {
+        let preferred = SafeFileName.fileName(forUID: uid)
+        if let file = try read(preferred), Self.holds(file.calendar, uid: uid) { return file }
+        var found: [EventFile] = []
+        for entry in try directory.scan() where entry.name != preferred {
+            guard let (data, _) = try directory.read(entry.name), Self.mentions(data, uid: uid),
+                  let file = try read(entry.name), Self.holds(file.calendar, uid: uid) else { continue }
+            found.append(file)
+        }
+        guard let first = found.first else { throw EventEditError.notFound(uid: uid, folder: directory.url.path) }
+        guard found.count == 1 else {
+            throw EventEditError.duplicateUID(uid: uid, files: found.map { directory.path($0.name) })
+        }
+        return first
+    }
+
+    /// Writes a new resource under the name its UID gives.
+    /// - Returns: the file name.
+    @discardableResult
+    public func create(_ calendar: Component, uid: String) throws -> String {
+        let name = SafeFileName.fileName(forUID: uid)
+        try directory.createIfMissing()
+        try directory.create(name, data: ICalendarSerializer().data([calendar]))
+        return name
+    }
+
+    /// Replaces `file` with `calendar`, unless the file changed since it was read.
+    public func replace(_ file: EventFile, with calendar: Component) throws {
+        try directory.replace(file.name, data: ICalendarSerializer().data([calendar]), ifSignature: file.signature)
+    }
+
+    /// Deletes `file`, unless it changed since it was read.
+    public func delete(_ file: EventFile) throws {
+        try directory.delete(file.name, ifSignature: file.signature)
+    }
+
+    func read(_ name: String) throws -> EventFile? {
+        guard let (data, signature) = try directory.read(name) else { return nil }
+        guard let calendar = try? ICalendarParser().parse(data).calendar else { return nil }
+        return EventFile(name: name, signature: signature, data: data, calendar: calendar)
+    }
+
+    static func holds(_ calendar: Component, uid: String) -> Bool {
+        calendar.components.contains { $0["UID"]?.text == uid }
+    }
+
+    static func mentions(_ data: Data, uid: String) -> Bool {
+        data.range(of: Data(uid.utf8)) != nil || uid.contains { "\\,;".contains($0) } || !uid.allSatisfy(\.isASCII)
+    }
+}

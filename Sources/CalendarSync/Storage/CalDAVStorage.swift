@@ -1,0 +1,152 @@
+import CalDAV
+import Foundation
+import Logging
+
+/// A CalDAV calendar collection as a `CalendarStorage`.
+///
+/// Changes are found the cheapest way the server allows: a sync-collection REPORT from the
+/// last sync-token (RFC 6578), else a `getctag` compared with the last one, else a full
+/// PROPFIND listing. A token the server no longer knows falls back to a full listing.
+/// Hrefs are the members' canonical paths (`Href.path`); etags are the server's, verbatim.
+///
+/// ```swift
+/// let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: u, password: p))))
+/// let storage = CalDAVStorage(client: client, collection: URL(string: "https://dav.example.com/cal/alice/personal/")!)
+/// let changes = try await storage.changes(since: lastToken)
+/// ```
+public final class CalDAVStorage: CalendarStorage {
+    public let client: CalDAVClient
+    /// The collection's URL, with a trailing slash.
+    public let collection: URL
+    private let resolver: HrefResolver
+    private let logger: Logger
+
+    /// Prefix of a `ChangeToken` holding an RFC 6578 sync-token.
+    public static let syncPrefix = "sync:"
+    /// Prefix of a `ChangeToken` holding a getctag.
+    public static let ctagPrefix = "ctag:"
+
+    public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
+        let base = collection.absoluteString.hasSuffix("/") ? collection : URL(string: collection.absoluteString + "/") ?? collection
+        self.client = client
+        self.collection = base
+        self.resolver = HrefResolver(base: base)
+        self.logger = logger
+    }
+
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        if let token, token.value.hasPrefix(Self.syncPrefix) {
+            let syncToken = SyncToken(String(token.value.dropFirst(Self.syncPrefix.count)))
+            do {
+                let result = try await client.syncCollection(collection, token: syncToken)
+                let next = result.token.map { ChangeToken(Self.syncPrefix + $0.value) }
+                if result.changed.isEmpty && result.removed.isEmpty {
+                    return .unchanged(next ?? token)
+                }
+                return .delta(changed: result.changed.map(Self.version), removed: result.removed.map(\.path), token: next)
+            } catch let error as CalDAVError where error.code == .invalidSyncToken {
+                logger.info("sync-token no longer valid; listing the collection in full",
+                            metadata: ["collection": "\(collection)"])
+                return try await fullListing()
+            }
+        }
+        if let token, token.value.hasPrefix(Self.ctagPrefix) {
+            let info = try await client.collectionInfo(collection)
+            if let ctag = info.ctag, Self.ctagPrefix + ctag == token.value, info.syncToken == nil {
+                return .unchanged(token)
+            }
+            return try await fullListing(info: info)
+        }
+        return try await fullListing()
+    }
+
+    /// Every member, with the best token the server offers.
+    private func fullListing(info known: CalendarCollection? = nil) async throws -> StorageChanges {
+        let info: CalendarCollection
+        if let known { info = known } else { info = try await client.collectionInfo(collection) }
+        if info.syncToken != nil {
+            do {
+                let result = try await client.syncCollection(collection, token: nil)
+                return .full(result.changed.map(Self.version), token: result.token.map { ChangeToken(Self.syncPrefix + $0.value) })
+            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .connectionFailed {
+                logger.info("initial sync-collection refused; listing instead", metadata: ["error": "\(error.message)"])
+            }
+        }
+        // Token first, then the listing: a change in between shows up again next time.
+        let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
+            ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
+        let items = try await client.listItems(in: collection)
+        return .full(items.map(Self.version), token: token)
+    }
+
+    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+        var wanted: [Href] = []
+        for href in hrefs {
+            guard let member = try resolver.member(href) else { continue }
+            wanted.append(member.href)
+        }
+        let resources = try await client.multiget(collection, hrefs: wanted)
+        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: $0.data) }
+    }
+
+    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+        let name = Self.safeName(suggestedName) + ".ics"
+        let url = collection.appendingPathComponent(name)
+        let href = HrefResolver.href(of: url).path
+        do {
+            let etag = try await client.put(url, data: data, condition: .createOnly)
+            return ItemVersion(href: href, etag: etag.value)
+        } catch let error as CalDAVError {
+            throw Self.storageError(error, href: href, creating: true)
+        }
+    }
+
+    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+        guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+        do {
+            let newETag = try await client.put(member.url, data: data, condition: .ifMatch(ETag(etag)))
+            return ItemVersion(href: member.href.path, etag: newETag.value)
+        } catch let error as CalDAVError {
+            throw Self.storageError(error, href: href, creating: false)
+        }
+    }
+
+    public func delete(href: String, ifMatch etag: String) async throws {
+        guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+        do {
+            try await client.delete(member.url, ifMatch: ETag(etag))
+        } catch let error as CalDAVError where error.code == .notFound {
+            return
+        } catch let error as CalDAVError {
+            throw Self.storageError(error, href: href, creating: false)
+        }
+    }
+
+    static func version(_ item: RemoteItem) -> ItemVersion {
+        ItemVersion(href: item.href.path, etag: item.etag.value)
+    }
+
+    /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `CalDAVError`.
+    /// Radicale refuses a duplicate UID with 409, Cyrus with 403: both are `.rejected`.
+    static func storageError(_ error: CalDAVError, href: String, creating: Bool) -> Error {
+        switch error.status {
+        case 412:
+            return creating ? StorageError.alreadyExists(href: href) : StorageError.preconditionFailed(href: href)
+        case 404, 410 where !creating:
+            return StorageError.preconditionFailed(href: href)
+        case 403, 409, 415, 422:
+            return StorageError.rejected(href: href, reason: error.serverReason ?? error.message)
+        default:
+            return error
+        }
+    }
+
+    /// A file-name stem from `name`: letters, digits, `-`, `_`, `.` and `@`; others become `-`.
+    static func safeName(_ name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@")
+        var stem = String(name.map { allowed.contains($0) ? $0 : "-" }.prefix(200))
+        while stem.hasPrefix(".") { stem.removeFirst() }
+        if stem.lowercased().hasSuffix(".ics") { stem.removeLast(4) }
+        return stem.isEmpty ? UUID().uuidString.lowercased() : stem
+    }
+}

@@ -1,0 +1,110 @@
+import ICalendar
+
+/// One recurring (or single) event: the master VEVENT and its overrides, sharing a UID.
+///
+/// Expands to occurrences inside a window with RFC 5545's rules: RRULEs united (several are
+/// deprecated but seen), RDATEs added (DATE, DATE-TIME and PERIOD), EXDATEs removed by instant
+/// (a DATE EXDATE removes the whole day), and overrides (RECURRENCE-ID) replacing their
+/// instance: a moved instance leaves its slot and appears at its new time, a CANCELLED one
+/// disappears, and RANGE=THISANDFUTURE carries its changes (and its time shift) to the
+/// following instances (§3.8.4.4).
+///
+/// Unbounded rules are only ever expanded inside a window, and a window far from DTSTART
+/// costs about what one near it does when the rules have no COUNT.
+public struct Series: Sendable {
+    public let uid: String
+    /// The VEVENT without RECURRENCE-ID; nil when a calendar holds only overrides.
+    public let master: Component?
+    /// The VEVENTs with RECURRENCE-ID, in file order.
+    public let overrides: [Component]
+
+    let frame: SeriesFrame?
+    let start: DateTimeValue?
+    let rules: [CompiledRule]
+    let untils: [DateTimeValue?]
+    /// DTSTART, as a wall-clock second of the frame.
+    let startWall: Int64
+    /// RDATE starts (wall seconds), with a PERIOD's own end when it has one.
+    let rdates: [(wall: Int64, period: Period?)]
+    let exdateWalls: Set<Int64>
+    let exdateDays: Set<Int>
+    /// Overrides by the wall second of their RECURRENCE-ID.
+    let overrideByKey: [Int64: Component]
+    /// THISANDFUTURE overrides by RECURRENCE-ID, ascending, with their shift in wall seconds.
+    let futureOverrides: [(key: Int64, shift: Int64, component: Component)]
+    /// Whether DTSTART is an instance (RFC 5545 counts it; it is left out when it falls after
+    /// the last UNTIL, as recurring-ical-events does).
+    let includesStart: Bool
+
+    /// A series from its components (all with the same UID).
+    /// - Parameters:
+    ///   - components: the master and its overrides, in any order.
+    ///   - resolver: the calendar's TZID resolver (its VTIMEZONEs, Windows names, aliases).
+    public init(components: [Component], resolver: TimeZoneResolver) {
+        let master = components.first { $0["RECURRENCE-ID"] == nil }
+        let overrides = components.filter { $0["RECURRENCE-ID"] != nil }
+        self.uid = (master ?? overrides.first)?["UID"]?.text ?? ""
+        self.master = master
+        self.overrides = overrides
+        guard let master, let start = master["DTSTART"]?.dateTime else {
+            frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []
+            exdateWalls = []; exdateDays = []; overrideByKey = [:]; futureOverrides = []; includesStart = false
+            return
+        }
+        let frame = SeriesFrame(start: start, resolver: resolver)
+        self.frame = frame
+        self.start = start
+        let event = Event(master)
+        var ruleStart = start.local
+        var compiled: [CompiledRule] = []
+        var untils: [DateTimeValue?] = []
+        for var rule in event.recurrenceRules where !rule.usesNonGregorianScale {
+            if start.isDate {
+                // Time parts mean nothing for a series of whole days.
+                rule.byHour = []; rule.byMinute = []; rule.bySecond = []
+                ruleStart = LocalDateTime(date: start.date)
+                if rule.frequency < .daily { rule.frequency = .daily }
+            }
+            compiled.append(CompiledRule(rule, start: ruleStart))
+            untils.append(rule.until)
+        }
+        rules = compiled
+        self.untils = untils
+        startWall = frame.wall(of: start)
+        rdates = event.recurrenceDates.map { rdate in
+            switch rdate {
+            case .dateTime(let v): return (frame.wall(of: v), nil)
+            case .period(let p): return (frame.wall(of: p.start), p)
+            }
+        }
+        var walls = Set<Int64>(), days = Set<Int>()
+        for ex in event.exceptionDates {
+            if ex.isDate && !start.isDate { days.insert(ex.date.daysSinceEpoch) } else { walls.insert(frame.wall(of: ex)) }
+        }
+        exdateWalls = walls
+        exdateDays = days
+        var byKey: [Int64: Component] = [:]
+        var future: [(Int64, Int64, Component)] = []
+        for o in overrides {
+            guard let rid = o["RECURRENCE-ID"]?.dateTime else { continue }
+            let key = frame.wall(of: rid)
+            byKey[key] = o
+            if o["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
+                let shift = (o["DTSTART"]?.dateTime).map { frame.wall(of: $0) - key } ?? 0
+                future.append((key, shift, o))
+            }
+        }
+        overrideByKey = byKey
+        futureOverrides = future.sorted { $0.0 < $1.0 }
+        // DTSTART counts unless it lies after the last UNTIL.
+        var startCounts = true
+        let lastUntil = untils.compactMap { $0 }.map { frame.wall(of: $0) }.max()
+        if let lastUntil, startWall > lastUntil, !compiled.isEmpty {
+            startCounts = false
+        }
+        includesStart = startCounts
+    }
+
+    /// Whether the series recurs (has an RRULE or RDATE).
+    public var isRecurring: Bool { !rules.isEmpty || !rdates.isEmpty }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import CalDAV
+import Foundation
+
+/// `calgw discover URL`: list the calendar collections behind a server, principal or home URL.
+struct DiscoverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discover",
+        abstract: "List the calendar collections behind a server or principal URL (RFC 6764).",
+        discussion: """
+            Starts at URL (a server root, a principal, a calendar home or one calendar), \
+            follows /.well-known/caldav, current-user-principal and calendar-home-set, and \
+            prints each calendar's href, display name, color and component types. \
+            Exits 5 when the server refuses the credentials.
+
+            Examples:
+              calgw discover https://dav.example.com/ --username alice --password-command "pass show dav/alice"
+              calgw discover https://dav.example.com/ --username alice --password-env DAV_PASSWORD --json
+            """
+    )
+
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The server, principal, calendar-home or calendar URL.")
+    var url: String
+
+    @Option(help: "The user name for Basic or Digest authentication.")
+    var username: String?
+
+    @Option(help: ArgumentHelp("A shell command that prints the password (run with sh -c).", valueName: "command"))
+    var passwordCommand: String?
+
+    @Option(help: ArgumentHelp("An environment variable that holds the password.", valueName: "name"))
+    var passwordEnv: String?
+
+    @Option(help: ArgumentHelp("A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
+    var tokenCommand: String?
+
+    @Option(help: ArgumentHelp("A PEM file of CA certificates to trust instead of the system's.", valueName: "path"),
+            completion: .file(extensions: ["pem", "crt"]))
+    var caFile: String?
+
+    @Option(help: ArgumentHelp("Pin the server's public key: sha256//BASE64 of its SubjectPublicKeyInfo.", valueName: "pin"))
+    var pinnedPublicKey: String?
+
+    struct Row: Encodable {
+        var href: String
+        var url: String
+        var displayName: String?
+        var color: String?
+        var components: [String]
+        var ctag: String?
+        var syncToken: String?
+    }
+
+    func validate() throws {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+            throw ValidationError("URL must be an http:// or https:// URL")
+        }
+        if [passwordCommand, passwordEnv, tokenCommand].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --password-command, --password-env and --token-command")
+        }
+        if (passwordCommand != nil || passwordEnv != nil) && username == nil {
+            throw ValidationError("a password needs --username")
+        }
+    }
+
+    func run() async throws {
+        var http = HTTPClientConfiguration(authentication: try authentication())
+        http.caFile = caFile
+        http.pinnedPublicKey = pinnedPublicKey
+        let collections: [CalendarCollection]
+        do {
+            let client = try CalDAVClient(configuration: .init(http: http))
+            collections = try await client.discover(URL(string: url)!)
+        } catch let error as CalDAVError {
+            throw CLIError(error.message, hint: error.recovery,
+                           status: error.code == .authenticationFailed ? .authenticationFailed : .failure)
+        }
+        let rows = collections.map {
+            Row(href: $0.href.path, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
+                components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value)
+        }
+        if output.json {
+            try Terminal.printJSON(rows)
+            return
+        }
+        if rows.isEmpty {
+            if !output.quiet { Terminal.out("no calendars found") }
+            return
+        }
+        let table = [["HREF", "NAME", "COLOR", "COMPONENTS"]] + rows.map {
+            [$0.href, $0.displayName ?? "-", $0.color ?? "-", $0.components.isEmpty ? "-" : $0.components.joined(separator: ",")]
+        }
+        let widths = (0..<4).map { column in table.map { $0[column].count }.max() ?? 0 }
+        for line in table {
+            Terminal.out(zip(line, widths).enumerated().map { index, cell in
+                index == 3 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+            }.joined(separator: "  "))
+        }
+    }
+
+    private func authentication() throws -> HTTPAuthentication {
+        try Credentials.authentication(
+            username: username,
+            password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
+            tokenCommand: tokenCommand.map(Credentials.shell))
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+import ICalendar
+import Recurrence
+
+/// `calgw event add`: creates an event and prints its UID.
+struct EventAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Create an event; prints its UID.",
+        discussion: """
+            A date alone (2026-03-29) makes an all-day event; --end is then the last day, \
+            included. Without --end or --duration a timed event lasts an hour and an all-day \
+            event one day.
+
+            Examples:
+              calgw event add --summary "Dentist" --start 2026-03-29T10:00 --duration 45m
+              calgw event add --summary Standup --start 2026-03-30T09:30 \\
+                  --duration 15m --tz Europe/Berlin \\
+                  --rrule "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+              calgw event add --summary "Holiday" --start 2026-08-03 --end 2026-08-14
+              uid=$(calgw event add --summary Review --start 2026-04-01T14:00)
+            """
+    )
+
+    @OptionGroup var options: EventOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "The title.") var summary: String
+    @Option(help: ArgumentHelp("When it starts: a date, or a date and time.", valueName: "time")) var start: String
+    @Option(help: ArgumentHelp("When it ends (for all-day events: the last day).", valueName: "time")) var end: String?
+    @Option(help: ArgumentHelp("How long it lasts instead of --end: 45m, 1h30m, 2d, PT1H.", valueName: "length"))
+    var duration: String?
+    @Flag(help: "An all-day event (the default when --start is a date).") var allDay = false
+    @Option(help: ArgumentHelp("A recurrence rule (RFC 5545), e.g. FREQ=WEEKLY;COUNT=10.", valueName: "rule")) var rrule: String?
+    @Option(help: "Where it takes place.") var location: String?
+    @Option(help: "Notes.") var description: String?
+
+    func validate() throws {
+        if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
+    }
+
+    func run() async throws {
+        let target = try EventTarget(options: options)
+        let draft = try makeDraft()
+        let uid = EventTarget.newUID()
+        let resource: Component
+        do { resource = try draft.resource(uid: uid, now: EventTarget.now()) } catch let error as SpanEditError {
+            throw CLIError(error.description, status: .usage)
+        }
+        let name = try target.files.create(resource, uid: uid)
+        let pushed = try await EventPush(target: target, options: options, output: output).push(uids: [uid])
+        if output.json {
+            try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: pushed))
+        } else {
+            Terminal.out(uid)
+        }
+    }
+
+    struct Result: Encodable {
+        var uid: String
+        var file: String
+        var pushed: Bool
+    }
+
+    func makeDraft() throws -> NewEvent {
+        let time = options.time
+        var startValue = try time.parse(start, option: "--start")
+        if allDay {
+            guard startValue.isDate else {
+                throw CLIError("--all-day takes a date for --start, not \(start)", hint: "write --start \(start.prefix(10))", status: .usage)
+            }
+        }
+        var endValue = try end.map { try time.parse($0, option: "--end") }
+        if startValue.isDate, let e = endValue {
+            guard e.isDate else {
+                throw CLIError("an all-day event needs a date for --end, not \(e)", status: .usage)
+            }
+            endValue = DateTimeValue(date: e.date.adding(days: 1))  // the last day, included
+        } else if let e = endValue, e.isDate {
+            endValue = DateTimeValue(e.local, form: startValue.form)  // midnight at the start of that day
+        }
+        if !startValue.isDate, let e = endValue, e.form != startValue.form {
+            // An end given as an instant is shown in the start's zone.
+            endValue = DateTimeFrame(resolver: TimeZoneResolver()).convert(e, to: startValue.form)
+        }
+        let rule = try rrule.map { try RuleArgument.parse($0, start: startValue) }
+        startValue = startValue.isDate ? DateTimeValue(date: startValue.date) : startValue
+        return NewEvent(summary: summary, start: startValue, end: endValue,
+                        duration: try duration.map { try DurationArgument.parse($0, option: "--duration") },
+                        recurrenceRule: rule, location: location, description: description)
+    }
+}

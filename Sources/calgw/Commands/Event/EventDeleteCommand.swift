@@ -1,0 +1,47 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+import ICalendar
+import Recurrence
+
+/// `calgw event delete`: deletes a whole event, one occurrence, or an occurrence and the
+/// following ones.
+struct EventDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an event: the whole series, one occurrence, or this and the following ones.",
+        discussion: """
+            Deleting one occurrence (--span this) excludes it from the series; deleting with \
+            --span future ends the series before it. Deleting from the first occurrence on \
+            deletes the whole event.
+
+            Examples:
+              calgw event delete 3f2a...
+              calgw event delete 3f2a... --occurrence 2026-04-06T09:30
+              calgw event delete 3f2a... --occurrence 2026-06-01T09:30 --span future
+            """
+    )
+
+    @OptionGroup var options: EventOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var occurrence: OccurrenceOptions
+
+    @Argument(help: "The event's UID.") var uid: String
+
+    func validate() throws { try occurrence.validate() }
+
+    func run() async throws {
+        let target = try EventTarget(options: options)
+        let file = try target.find(uid: uid)
+        let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
+        let result: SpanEditResult
+        if let rid = try occurrence.recurrenceID(time: edit.times) {
+            result = try edit.perform(on: rid) { editor, instances in
+                try editor.deleteOccurrence(rid, span: occurrence.span, instances: instances)
+            }
+        } else {
+            result = edit.editor.deleteSeries()
+        }
+        try await EventWrite(target: target, options: options, output: output).apply(result, to: file, uid: uid)
+    }
+}

@@ -1,0 +1,36 @@
+import CalendarSync
+import Foundation
+import ICalendar
+import VDir
+
+/// The pair an `event` command works on and its vdir, from the config file.
+struct EventTarget {
+    var pair: PairConfiguration
+    var files: EventFiles
+
+    init(options: EventOptions) throws {
+        if options.global.all {
+            throw CLIError("--all does not apply to event commands", hint: "pick one pair with --pair NAME", status: .usage)
+        }
+        let config = try options.global.loadConfig()
+        let pair: PairConfiguration
+        do { pair = try config.select(pair: options.global.pair, all: false)[0] } catch let error as ConfigError { throw error.cliError }
+        self.pair = pair
+        self.files = EventFiles(directory: VDirectory(url: pair.local))
+    }
+
+    /// The current time as a UTC DATE-TIME (whole seconds).
+    static func now() -> DateTimeValue {
+        DateTimeValue(LocalDateTime(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)), form: .utc)
+    }
+
+    /// A new, globally unique UID.
+    static func newUID() -> String { UUID().uuidString.lowercased() }
+
+    /// Reads the event or turns the library's error into one for the person.
+    func find(uid: String) throws -> EventFile {
+        do { return try files.find(uid: uid) } catch let error as EventEditError {
+            throw CLIError(error.description, hint: error.recovery)
+        }
+    }
+}

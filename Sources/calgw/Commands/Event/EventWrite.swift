@@ -1,0 +1,53 @@
+import CalendarSync
+import Foundation
+import ICalendar
+import Recurrence
+import VDir
+
+/// Writes what an edit produced to the vdir (replacing or deleting the resource, adding a
+/// split's new series), then sends it to the server unless `--offline`, and reports.
+struct EventWrite {
+    var target: EventTarget
+    var options: EventOptions
+    var output: OutputOptions
+
+    struct Report: Encodable {
+        var uid: String
+        /// "updated" or "deleted".
+        var change: String
+        /// The UID of the new series a this-and-future split made.
+        var newSeries: String?
+        var pushed: Bool
+    }
+
+    func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
+        var uids = [uid]
+        var newUID: String?
+        do {
+            if let series = result.newSeries {
+                let id = series.components.first { $0.name == "VEVENT" }?["UID"]?.text ?? EventTarget.newUID()
+                try target.files.create(series, uid: id)
+                newUID = id
+                uids.append(id)
+            }
+            if let resource = result.resource {
+                try target.files.replace(file, with: resource)
+            } else {
+                try target.files.delete(file)
+            }
+        } catch let error as VDirError {
+            throw CLIError(error.message, hint: error.code == .changedMeanwhile
+                           ? "the file changed while calgw was editing it; nothing was written, run the command again" : error.recovery)
+        }
+        let pushed = try await EventPush(target: target, options: options, output: output).push(uids: uids)
+        let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID, pushed: pushed)
+        if output.json {
+            try Terminal.printJSON(report)
+        } else if !output.quiet {
+            var line = "\(report.change) \(uid)"
+            if let newUID { line += "; the following occurrences are now \(newUID)" }
+            if !pushed { line += " (in the vdir; `calgw push` sends it to the server)" }
+            Terminal.out(line)
+        }
+    }
+}

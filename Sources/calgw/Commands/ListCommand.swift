@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import ICalendar
+import Recurrence
+
+/// `calgw list --from D --to D`: the occurrences in a pair's vdir (or any folder of .ics files).
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Print the occurrences in a pair's vdir that overlap a window, sorted by start.",
+        discussion: """
+            Reads every .ics file of the pair's local folder (and of its collection subfolders), \
+            or of --local DIR without any config.
+
+            Examples:
+              calgw list --from 2026-03-01 --to 2026-04-01
+              calgw list --pair work --from 2026-03-29 --to 2026-03-30 --json
+              calgw list --local ~/calendars/personal --from 2026-03-29 --to 2026-04-05
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: ArgumentHelp("Start of the window.", valueName: "date"))
+    var from: String
+
+    @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
+    var to: String
+
+    @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("A folder of .ics files to list instead of a pair's vdir.", valueName: "dir"), completion: .directory)
+    var local: String?
+
+    func run() throws {
+        let window = try Window(from: from, to: to, tz: tz)
+        let folders: [URL]
+        if let local {
+            folders = [URL(fileURLWithPath: local)]
+        } else {
+            folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+        }
+        var files: [URL] = []
+        for folder in folders {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
+                throw CLIError("\(folder.path) is not a folder", hint: "check `local` in the config, or run calgw pull first")
+            }
+            files += Self.icsFiles(in: folder)
+        }
+        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true)
+        try window.print(listing, output: output)
+    }
+
+    /// The .ics files of a vdir and of its immediate subfolders (one vdir per collection).
+    static func icsFiles(in folder: URL) -> [URL] {
+        let fm = FileManager.default
+        var result: [URL] = []
+        let items = (try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+        for item in items.sorted(by: { $0.path < $1.path }) where !item.lastPathComponent.hasPrefix(".") {
+            if item.pathExtension.lowercased() == "ics" {
+                result.append(item)
+            } else if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                let inner = (try? fm.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)) ?? []
+                result += inner.filter { $0.pathExtension.lowercased() == "ics" }.sorted { $0.path < $1.path }
+            }
+        }
+        return result
+    }
+}

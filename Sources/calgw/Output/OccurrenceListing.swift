@@ -1,0 +1,79 @@
+import Foundation
+import ICalendar
+import Recurrence
+
+/// The occurrences of a set of .ics files in a window, ready to print: shared by `expand`
+/// (files named on the command line) and `list` (a pair's vdir).
+struct OccurrenceListing {
+    struct Entry {
+        var occurrence: Occurrence
+        var resolver: TimeZoneResolver
+        var href: String?
+    }
+
+    var entries: [Entry] = []
+    /// Files that could not be read or parsed, with the reason (reported on stderr).
+    var problems: [(file: String, message: String)] = []
+
+    /// Expands every file over [from, to), reading floating times and dates in `zone`.
+    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool) {
+        for url in files {
+            let parsed: ParsedCalendar
+            do {
+                parsed = try ICalendarParser().parse(Data(contentsOf: url))
+            } catch {
+                problems.append((url.path, "\(error)"))
+                continue
+            }
+            let expansion = CalendarExpansion(components: parsed.components)
+            for o in expansion.occurrences(from: from, to: to, floatingZone: zone) {
+                entries.append(Entry(occurrence: o, resolver: expansion.resolver, href: hrefs ? url.lastPathComponent : nil))
+            }
+        }
+        entries.sort { a, b in
+            let x = a.occurrence, y = b.occurrence
+            if x.startInstant != y.startInstant { return x.startInstant < y.startInstant }
+            if x.uid != y.uid { return x.uid < y.uid }
+            return x.endInstant < y.endInstant
+        }
+    }
+
+    /// The JSON array of CLI.md.
+    func records() -> [OccurrenceRecord] {
+        entries.map { OccurrenceRecord($0.occurrence, resolver: $0.resolver, href: $0.href) }
+    }
+
+    /// A compact table for people: date, time (in `zone`), summary, location.
+    func table(zone: any ZoneRules) -> [String] {
+        var rows: [[String]] = []
+        for e in entries {
+            let o = e.occurrence
+            let date: String, time: String
+            switch o.start.form {
+            case .date:
+                date = o.start.date.isoString
+                let days = o.end.date.daysSinceEpoch - o.start.date.daysSinceEpoch
+                time = days > 1 ? "all day (\(days) days)" : "all day"
+            case .floating:
+                date = o.start.date.isoString
+                time = Self.hm(o.start.local) + "–" + Self.hm(o.end.local)
+            case .utc, .zoned:
+                let s = zone.local(atUTC: o.startInstant), en = zone.local(atUTC: o.endInstant)
+                date = s.date.isoString
+                time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
+            }
+            let event = o.component
+            rows.append([date, time, event["SUMMARY"]?.text ?? "(no title)", event["LOCATION"]?.text ?? ""])
+        }
+        var widths = [0, 0, 0]
+        for r in rows { for i in 0..<3 { widths[i] = max(widths[i], r[i].count) } }
+        return rows.map { r in
+            (0..<3).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + (r[3].isEmpty ? "" : "  " + r[3])
+        }.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    }
+
+    static func hm(_ l: LocalDateTime) -> String {
+        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "") + String(l.time.minute)
+    }
+}

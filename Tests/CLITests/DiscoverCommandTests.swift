@@ -1,0 +1,46 @@
+import CalDAV
+import CalgwTestSupport
+import Foundation
+import Testing
+
+@Suite(.serialized) struct DiscoverCommandTests {
+    @Test(arguments: TestServers.selected)
+    func testDiscoverPrintsTableAndJSON(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        let collection = server.newCollectionURL(prefix: "cli")
+        try await client.makeCalendar(collection, displayName: "CLI Calendar", color: "#00FF00FF", components: ["VEVENT"])
+        let env = ["CALGW_TEST_DAV_PASSWORD": server.password]
+
+        let json = try CalgwBinary.run(["discover", server.url.absoluteString, "--username", server.username,
+                                        "--password-env", "CALGW_TEST_DAV_PASSWORD", "--json"], environment: env)
+        #expect(json.status == 0, "\(name): \(json.stderrText)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        let mine = rows.first { $0["href"] as? String == HrefResolver.href(of: collection).path }
+        #expect(mine?["displayName"] as? String == "CLI Calendar", "\(name): \(json.stdoutText)")
+        #expect(mine?["components"] as? [String] == ["VEVENT"], "\(name): \(json.stdoutText)")
+        #expect((mine?["color"] as? String)?.uppercased().hasPrefix("#00FF00") == true)
+        #expect(!json.stdoutText.contains(server.password) && !json.stderrText.contains(server.password))
+
+        let table = try CalgwBinary.run(["discover", server.home.absoluteString, "--username", server.username,
+                                         "--password-command", "printf '%s\\n' \"$CALGW_TEST_DAV_PASSWORD\""], environment: env)
+        #expect(table.status == 0, "\(name): \(table.stderrText)")
+        #expect(table.stdoutText.hasPrefix("HREF"))
+        let line = table.stdoutText.split(separator: "\n").first { $0.contains(HrefResolver.href(of: collection).path) }
+        #expect(line?.contains("CLI Calendar") == true && line?.contains("VEVENT") == true, "\(name): \(table.stdoutText)")
+    }
+
+    @Test func testWrongPasswordExitsFive() throws {
+        let server = try TestServers.shared(TestServers.selected.first ?? "radicale")
+        let result = try CalgwBinary.run(["discover", server.url.absoluteString, "--username", server.username,
+                                          "--password-command", "echo not-the-password"])
+        #expect(result.status == 5, "stdout: \(result.stdoutText) stderr: \(result.stderrText)")
+        #expect(result.stderrText.contains("error:"))
+        #expect(!result.stderrText.contains("not-the-password"))
+    }
+
+    @Test func testNonHTTPURLIsAUsageError() throws {
+        let result = try CalgwBinary.run(["discover", "ftp://example.com/"])
+        #expect(result.status == 2)
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import ICalendar
+import CalgwTestSupport
+
+/// `calgw event add/edit/delete --offline` through the built binary, on a vdir: what lands
+/// in the files, and what a person is told when something is wrong.
+@Suite struct EventCommandTests {
+    /// A config with one pair whose vdir is a fresh folder; the server is never contacted.
+    struct Setup {
+        let folder: TemporaryFolder
+        var vdir: URL { folder.file("vdir") }
+        var config: URL { folder.file("config.toml") }
+
+        init() throws {
+            folder = try TemporaryFolder()
+            try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
+            try """
+                [pair.test]
+                local = "\(folder.file("vdir").path)"
+                remote = "http://127.0.0.1:9/cal/"
+                journal = "\(folder.file("journal.sqlite").path)"
+                """.write(to: folder.file("config.toml"), atomically: true, encoding: .utf8)
+        }
+
+        func calgw(_ arguments: [String], tz: String = "Europe/Berlin") throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": tz])
+        }
+
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }.sorted()
+        }
+
+        func event(_ uid: String) throws -> Component {
+            let text = try String(contentsOf: vdir.appendingPathComponent(uid + ".ics"), encoding: .utf8)
+            return try #require(try ICalendarParser().parse(text).calendar)
+        }
+    }
+
+    @Test func addWritesOneFileNamedAfterTheUIDInTheSystemZone() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let r = try s.calgw(["event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00", "--duration", "45m", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try s.files() == ["\(uid).ics"])
+        let event = try #require(try s.event(uid).components.first)
+        #expect(event["UID"]?.text == uid)
+        #expect(event["DTSTART"]?.tzid == "Europe/Berlin" && event["DTSTART"]?.value == "20260329T100000")
+        #expect(event["DURATION"]?.value == "PT45M")
+        #expect(event["SEQUENCE"]?.value == "0" && event["CREATED"] != nil && event["LAST-MODIFIED"] != nil)
+    }
+
+    @Test func addAllDayWithAnInclusiveLastDay() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let r = try s.calgw(["event", "add", "--summary", "Holiday", "--start", "2026-08-03", "--end", "2026-08-14", "--offline", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        struct Added: Decodable { var uid: String; var pushed: Bool }
+        let added = try JSONDecoder().decode(Added.self, from: r.stdout)
+        #expect(!added.pushed)
+        let event = try #require(try s.event(added.uid).components.first)
+        #expect(event["DTSTART"]?.value == "20260803" && event["DTSTART"]?[parameter: "VALUE"] == "DATE")
+        #expect(event["DTEND"]?.value == "20260815")
+    }
+
+    @Test func addRefusesBadInputWithUsageErrorsAndWritesNothing() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let cases: [([String], String)] = [
+            (["--start", "2026-02-30T10:00"], "not a date"),
+            (["--start", "2026-03-29T10:00", "--end", "2026-03-29T09:00"], "before it starts"),
+            (["--start", "2026-03-29T10:00", "--rrule", "FREQ=SOMETIMES"], "--rrule"),
+            (["--start", "2026-03-29T10:00", "--rrule", "FREQ=DAILY;UNTIL=20260401"], "UTC"),
+            (["--start", "2026-03-29T10:00", "--tz", "Mars/Olympus"], "unknown time zone"),
+            (["--start", "2026-03-29T10:00", "--duration", "soon"], "length of time"),
+        ]
+        for (extra, message) in cases {
+            let r = try s.calgw(["event", "add", "--summary", "x", "--offline"] + extra)
+            #expect(r.status == 2, "\(extra): exit \(r.status) \(r.stderrText)")
+            #expect(r.stderrText.contains(message), "\(extra): \(r.stderrText)")
+        }
+        #expect(try s.files().isEmpty)
+    }
+
+    @Test func addTakesAnInstantAndShowsItInTheZone() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let r = try s.calgw(["event", "add", "--summary", "Call", "--start", "2026-07-01T08:00:00Z", "--tz", "America/New_York", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let event = try #require(try s.event(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).components.first)
+        #expect(event["DTSTART"]?.tzid == "America/New_York" && event["DTSTART"]?.value == "20260701T040000")
+    }
+
+    /// A weekly Monday 09:30 Berlin series of 6 made with `event add`; returns its UID.
+    func weeklySeries(_ s: Setup) throws -> String {
+        let r = try s.calgw(["event", "add", "--summary", "Standup", "--start", "2026-03-23T09:30", "--duration", "15m",
+                             "--rrule", "FREQ=WEEKLY;COUNT=6", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func editOneOccurrenceMakesAnOverrideAndTheFutureSplitsTheSeries() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let uid = try weeklySeries(s)
+        var r = try s.calgw(["event", "edit", uid, "--occurrence", "2026-03-30T09:30", "--summary", "Planning", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        var calendar = try s.event(uid)
+        let override = try #require(calendar.components.first { $0["RECURRENCE-ID"] != nil })
+        #expect(override["RECURRENCE-ID"]?.value == "20260330T093000" && override["RECURRENCE-ID"]?.tzid == "Europe/Berlin")
+        #expect(override["SUMMARY"]?.text == "Planning")
+
+        r = try s.calgw(["event", "edit", uid, "--occurrence", "2026-04-13T09:30", "--span", "future",
+                         "--start", "2026-04-13T10:00", "--json", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        struct Edited: Decodable { var change: String; var newSeries: String? }
+        let edited = try JSONDecoder().decode(Edited.self, from: r.stdout)
+        let newUID = try #require(edited.newSeries)
+        calendar = try s.event(uid)
+        #expect(calendar.components.first { $0["RECURRENCE-ID"] == nil }?["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
+        let next = try #require(try s.event(newUID).components.first)
+        #expect(next["DTSTART"]?.value == "20260413T100000" && next["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
+        #expect(next["RELATED-TO"]?.text == uid)
+        #expect(try s.files().count == 2)
+    }
+
+    @Test func anOccurrenceThatIsNotOneListsTheNearest() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let uid = try weeklySeries(s)
+        let before = try s.event(uid)
+        let r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-03-31T09:30", "--offline"])
+        #expect(r.status == 2)
+        #expect(r.stderrText.contains("no occurrence"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-06T09:30"), "the nearest occurrences are not listed: \(r.stderrText)")
+        #expect(try s.event(uid) == before)
+    }
+
+    @Test func deleteOneOccurrenceThenTheWholeEvent() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let uid = try weeklySeries(s)
+        var r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let master = try #require(try s.event(uid).components.first)
+        #expect(master["EXDATE"]?.value == "20260406T093000" && master["EXDATE"]?.tzid == "Europe/Berlin")
+        #expect(master["SEQUENCE"]?.value == "1")
+        r = try s.calgw(["event", "delete", uid, "--offline"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(try s.files().isEmpty)
+        r = try s.calgw(["event", "delete", uid, "--offline"])
+        #expect(r.status == 1 && r.stderrText.contains("no event with UID"), "\(r.stderrText)")
+    }
+
+    @Test func openRunsTheEditorAndReopensItOnErrors() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let uid = try weeklySeries(s)
+        // An "editor" that breaks the file on its first run and fixes it (with a new summary) on the second.
+        let editor = s.folder.file("editor.sh")
+        try """
+            #!/bin/sh
+            count=$(cat "\(s.folder.file("runs").path)" 2>/dev/null || echo 0)
+            echo $((count + 1)) > "\(s.folder.file("runs").path)"
+            if [ "$count" = 0 ]; then
+              sed -i 's/^END:VEVENT/X-BROKEN/' "$1"
+            else
+              grep -q '^# ' "$1" || exit 3
+              sed -i 's/^X-BROKEN.*/END:VEVENT/; s/^SUMMARY:.*/SUMMARY:Edited by hand/' "$1"
+            fi
+            """.write(to: editor, atomically: true, encoding: .utf8)
+        chmod(editor.path, 0o755)
+        let r = try CalgwBinary.run(["event", "open", uid, "--offline", "--config", s.config.path],
+                                    environment: ["TZ": "Europe/Berlin", "VISUAL": editor.path])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(try String(contentsOf: s.folder.file("runs"), encoding: .utf8).hasPrefix("2"))
+        let master = try #require(try s.event(uid).components.first)
+        #expect(master["SUMMARY"]?.text == "Edited by hand")
+        #expect(master["SEQUENCE"]?.value == "1")
+        let text = try String(contentsOf: s.vdir.appendingPathComponent(uid + ".ics"), encoding: .utf8)
+        #expect(!text.contains("#"), "comment lines reached the file")
+    }
+
+    @Test func withoutOfflineTheChangeReachesTheOtherSide() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let mirror = s.folder.file("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        try """
+            [pair.test]
+            local = "\(s.vdir.path)"
+            remote = "\(mirror.absoluteString)"
+            journal = "\(s.folder.file("journal.sqlite").path)"
+            """.write(to: s.config, atomically: true, encoding: .utf8)
+        var r = try s.calgw(["event", "add", "--summary", "Pushed", "--start", "2026-05-04T09:00", "--rrule", "FREQ=DAILY;COUNT=5", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        struct Added: Decodable { var uid: String; var pushed: Bool }
+        let added = try JSONDecoder().decode(Added.self, from: r.stdout)
+        #expect(added.pushed)
+        let remoteFile = mirror.appendingPathComponent(added.uid + ".ics")
+        #expect(try Data(contentsOf: remoteFile) == Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics")))
+
+        r = try s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let remote = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components.first)
+        #expect(remote["RRULE"]?.value == "FREQ=DAILY;COUNT=2")
+        r = try s.calgw(["status", "--json"])
+        #expect(r.status == 0 && !r.stdoutText.contains("\"local\" : 1"), "\(r.stdoutText)")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ICalendar
+import CalgwTestSupport
+
+/// `calgw event open` with the real Vim in a real terminal (tmux), typed at as a person would.
+@Suite struct EventOpenVimTests {
+    func tmux(_ arguments: [String]) throws -> ProcessRunner.Result {
+        try ProcessRunner.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
+    }
+
+    let socket = "calgw-test-\(UUID().uuidString.prefix(8))"
+
+    /// Waits until the pane shows `text` (at most ~10 s).
+    func waitForScreen(_ session: String, containing text: String) throws -> String {
+        var screen = ""
+        for _ in 0..<100 {
+            screen = try tmux(["capture-pane", "-p", "-t", session]).stdoutText
+            if screen.contains(text) { return screen }
+            usleep(100_000)
+        }
+        Issue.record("the terminal never showed \(text); it shows:\n\(screen)")
+        return screen
+    }
+
+    @Test func changeTheSummaryInVimAndSave() throws {
+        let s = try EventCommandTests.Setup()
+        defer { s.folder.remove() }
+        let add = try s.calgw(["event", "add", "--summary", "Before Vim", "--start", "2026-06-01T10:00", "--offline"])
+        #expect(add.status == 0, "\(add.stderrText)")
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let done = s.folder.file("exit-status")
+        let command = "VISUAL='vim -u NONE -N' TZ=Europe/Berlin \(CalgwBinary.url.path) event open \(uid) --offline "
+            + "--config \(s.config.path); echo $? > \(done.path)"
+        let session = "open"
+        // The tmux server this starts keeps its output open: point it at a file, not at our pipes.
+        let log = s.folder.file("tmux.log")
+        let start = try ProcessRunner.run("/bin/sh", ["-c", "tmux -L \(socket) new-session -d -s \(session) -x 120 -y 40 \"$1\" "
+                                                      + "</dev/null >\(log.path) 2>&1", "sh", command])
+        try #require(start.status == 0, "tmux did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        defer { _ = try? tmux(["kill-server"]) }
+
+        _ = try waitForScreen(session, containing: "SUMMARY:Before Vim")
+        _ = try tmux(["send-keys", "-t", session, ":%s/^SUMMARY:.*/SUMMARY:After Vim/", "Enter"])
+        _ = try tmux(["send-keys", "-t", session, ":wq", "Enter"])
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: done.path) { usleep(100_000) }
+        let status = try String(contentsOf: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(status == "0")
+        let event = try #require(try s.event(uid).components.first)
+        #expect(event["SUMMARY"]?.text == "After Vim")
+        #expect(event["SEQUENCE"]?.value == "1")
+    }
+}

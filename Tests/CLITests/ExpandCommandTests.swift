@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct ExpandCommandTests {
+    static let calendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//calgw//tests//EN\r
+        BEGIN:VEVENT\r
+        UID:dst@calgw.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;TZID=Europe/Berlin:20260328T023000\r
+        DURATION:PT1H\r
+        RRULE:FREQ=DAILY;COUNT=3\r
+        SUMMARY:Night job\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:weekly@calgw.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;TZID=Europe/Berlin:20260302T100000\r
+        DTEND;TZID=Europe/Berlin:20260302T110000\r
+        RRULE:FREQ=WEEKLY;BYDAY=MO\r
+        EXDATE;TZID=Europe/Berlin:20260309T100000\r
+        SUMMARY:Standup\r
+        LOCATION:Room 1\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:weekly@calgw.test\r
+        DTSTAMP:20260101T000000Z\r
+        RECURRENCE-ID;TZID=Europe/Berlin:20260316T100000\r
+        DTSTART;TZID=Europe/Berlin:20260317T150000\r
+        DTEND;TZID=Europe/Berlin:20260317T160000\r
+        SUMMARY:Standup (moved)\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    struct Record: Decodable {
+        var uid: String
+        var recurrenceId: String?
+        var start: String
+        var end: String
+        var allDay: Bool
+        var timeZone: String?
+        var summary: String?
+        var location: String?
+    }
+
+    func file() throws -> (TemporaryFolder, URL) {
+        let folder = try TemporaryFolder()
+        let url = folder.file("cal.ics")
+        try Data(Self.calendar.utf8).write(to: url)
+        return (folder, url)
+    }
+
+    @Test func jsonFollowsTheCLIContract() throws {
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let records = try JSONDecoder().decode([Record].self, from: result.stdout)
+        #expect(records.map(\.start) == [
+            "2026-03-02T10:00:00+01:00", "2026-03-17T15:00:00+01:00", "2026-03-23T10:00:00+01:00",
+            "2026-03-28T02:30:00+01:00", "2026-03-29T03:30:00+02:00", "2026-03-30T02:30:00+02:00", "2026-03-30T10:00:00+02:00",
+        ])
+        let moved = try #require(records.first { $0.summary == "Standup (moved)" })
+        #expect(moved.recurrenceId == "2026-03-16T10:00:00+01:00")
+        #expect(moved.timeZone == "Europe/Berlin")
+        #expect(records.first?.location == "Room 1")
+        // Every key is present, null when empty.
+        let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(Set(raw[0].keys) == ["uid", "recurrenceId", "start", "end", "allDay", "timeZone", "summary", "location", "description",
+                                     "rrule", "status", "sequence", "lastModified", "attendees", "alarms", "href"])
+    }
+
+    @Test func theTableShowsDateTimeSummaryAndLocation() throws {
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02", "--to", "2026-03-03", "--tz", "Europe/Berlin"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "2026-03-02  10:00–11:00  Standup  Room 1\n")
+    }
+
+    @Test func theWindowIsHalfOpenAndOverlapping() throws {
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        // 10:30 is inside the 10:00–11:00 occurrence; 11:00 is its end (excluded).
+        let inside = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02T10:30+01:00", "--to", "2026-03-02T10:45:00Z", "--json"])
+        #expect(try JSONDecoder().decode([Record].self, from: inside.stdout).count == 1)
+        let after = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02T11:00", "--to", "2026-03-02T12:00", "--tz", "Europe/Berlin", "--json"])
+        #expect(try JSONDecoder().decode([Record].self, from: after.stdout).isEmpty)
+    }
+
+    @Test func badDatesAndZonesAreUsageErrors() throws {
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        let badDate = try CalgwBinary.run(["expand", url.path, "--from", "March", "--to", "2026-04-01"])
+        #expect(badDate.status == 2)
+        #expect(badDate.stderrText.contains("--from: 'March' is not a date"))
+        let badZone = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Mars/Olympus"])
+        #expect(badZone.status == 2)
+        let reversed = try CalgwBinary.run(["expand", url.path, "--from", "2026-04-01", "--to", "2026-03-01"])
+        #expect(reversed.status == 2)
+    }
+}

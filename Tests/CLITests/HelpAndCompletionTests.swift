@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// What people find when they ask: `calgw help COMMAND` with examples, and shell completions
+/// generated from the same definitions.
+@Suite struct HelpAndCompletionTests {
+    /// Every leaf command, as `calgw help` names it.
+    static let commands = [["fmt"], ["lint"], ["init"], ["pull"], ["push"], ["sync"], ["status"],
+                           ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"]]
+
+    @Test(arguments: commands)
+    func helpHasUsageAndExamples(_ command: [String]) throws {
+        let r = try CalgwBinary.run(["help"] + command)
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText.contains("USAGE: calgw \(command.joined(separator: " "))"), "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("Examples:"), "calgw help \(command.joined(separator: " ")) shows no examples")
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsKnowEveryCommandAndFlag(_ shell: String) throws {
+        let r = try CalgwBinary.run(["--generate-completion-script", shell])
+        #expect(r.status == 0, "\(r.stderrText)")
+        for word in ["event", "sync", "occurrence", "allow-mass-delete", "offline"] {
+            #expect(r.stdoutText.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+}

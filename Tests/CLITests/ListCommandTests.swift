@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+@Suite struct ListCommandTests {
+    @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func event(_ uid: String, _ start: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\nDURATION:PT1H\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        }
+        try Data(event("b", "20260302T090000Z").utf8).write(to: folder.file("b.ics"))
+        try Data(event("a", "20260302T100000Z").utf8).write(to: folder.file("a.ics"))
+        try Data(event("c", "20260402T100000Z").utf8).write(to: folder.file("c.ics"))
+        let result = try CalgwBinary.run(["list", "--local", folder.url.path, "--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(raw.compactMap { $0["uid"] as? String } == ["b", "a"])
+        #expect(raw.compactMap { $0["href"] as? String } == ["b.ics", "a.ics"])
+        #expect(raw.first?["recurrenceId"] is NSNull)
+    }
+
+    @Test func aMissingFolderIsAnError() throws {
+        let result = try CalgwBinary.run(["list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01"])
+        #expect(result.status == 1)
+        #expect(result.stderrText.contains("is not a folder"))
+    }
+}

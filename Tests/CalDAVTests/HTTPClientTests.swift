@@ -1,0 +1,55 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+@testable import CalDAV
+
+@Suite(.serialized) struct HTTPClientTests {
+    @Test func testBodyOverTheCapFailsClearly() async throws {
+        let fixture = try DAVServerFixture("radicale")
+        let collection = try await fixture.newCalendar("cap")
+        let uid = Sample.uid()
+        let item = collection.appendingPathComponent("\(uid).ics")
+        try await fixture.client.put(item, data: Sample.event(uid: uid, summary: String(repeating: "x", count: 5000)), condition: .createOnly)
+        var configuration = HTTPClientConfiguration(authentication: .basic(username: fixture.server.username, password: fixture.server.password))
+        configuration.maxResponseBytes = 1000
+        let small = try HTTPClient(configuration: configuration)
+        do {
+            _ = try await small.send(HTTPRequest(method: "GET", url: item))
+            Issue.record("a body over the cap was accepted")
+        } catch let error as CalDAVError {
+            #expect(error.code == .responseTooLarge)
+            #expect(error.message.contains("1000 byte limit"))
+        }
+    }
+
+    @Test func testUserAgentParallelRequestsAndReuse() async throws {
+        let fixture = try DAVServerFixture("radicale")
+        let collection = try await fixture.newCalendar("par")
+        let uid = Sample.uid()
+        let item = collection.appendingPathComponent("\(uid).ics")
+        try await fixture.client.put(item, data: Sample.event(uid: uid), condition: .createOnly)
+        let client = fixture.client.http
+        #expect(client.configuration.userAgent == "calgw/\(CalDAVTransport.calgwVersion)")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<64 { group.addTask { try await client.send(HTTPRequest(method: "GET", url: item)).status } }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.count == 64 && statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test func testConnectionRefusedIsAConnectionError() async throws {
+        var configuration = HTTPClientConfiguration()
+        configuration.maxRetries = 1
+        configuration.retryBaseDelay = 0.01
+        let client = try HTTPClient(configuration: configuration)
+        do {
+            _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/")!))
+            Issue.record("a request to a closed port succeeded")
+        } catch let error as CalDAVError {
+            #expect(error.code == .connectionFailed)
+            #expect(error.recovery != nil)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import CalDAV
+
+@Suite struct HrefResolverTests {
+    let resolver = HrefResolver(base: URL(string: "http://127.0.0.1:5232/alice/work/")!)
+
+    @Test func testRelativeAbsoluteAndEncodedHrefsAreOneHref() throws {
+        let forms = ["/alice/work/a%40b.ics", "/alice/work/a@b.ics", "a@b.ics", "http://127.0.0.1:5232/alice/work/a%40b.ics",
+                     "/alice//work/a@b.ics"]
+        let hrefs = try forms.map { try #require(try resolver.member($0)).href }
+        #expect(Set(hrefs).count == 1, "\(hrefs)")
+        #expect(hrefs.first?.path == "/alice/work/a@b.ics")
+    }
+
+    @Test func testCollectionItselfIsNotAMember() throws {
+        #expect(try resolver.member("/alice/work/") == nil)
+        #expect(try resolver.member("/alice/work") == nil)
+    }
+
+    @Test(arguments: ["/alice/work/../bob/x.ics", "/alice/work/%2e%2e/bob/x.ics", "/alice/work/%2E%2E/x.ics",
+                      "http://evil.example/alice/work/x.ics", "https://127.0.0.1:5232/alice/work/x.ics",
+                      "/alice/other/x.ics", "/alice/workshop/x.ics"])
+    func testUnsafeHrefsAreRefused(raw: String) {
+        #expect(throws: CalDAVError.self) { _ = try resolver.member(raw) }
+    }
+
+    @Test func testSpacesAndUnicodeRoundTrip() throws {
+        let member = try #require(try resolver.member("/alice/work/caf%C3%A9%20party.ics"))
+        #expect(member.href.path == "/alice/work/caf%C3%A9%20party.ics")
+        #expect(member.url.absoluteString == "http://127.0.0.1:5232/alice/work/caf%C3%A9%20party.ics")
+    }
+}
+
+@Suite struct MultistatusTests {
+    @Test func testPrefixedAndDefaultNamespacesReadAlike() throws {
+        let prefixed = """
+        <?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+        <D:response><D:href>/c/a.ics</D:href><D:propstat><D:prop><D:getetag>"1"</D:getetag>
+        <C:calendar-data>BEGIN:VCALENDAR&#13;
+        END:VCALENDAR</C:calendar-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+        <D:response><D:href>/c/gone.ics</D:href><D:status>HTTP/1.1 404 Not Found</D:status></D:response>
+        <D:sync-token>data:,7</D:sync-token></D:multistatus>
+        """
+        let defaulted = """
+        <multistatus xmlns="DAV:"><response><href>/c/a.ics</href><propstat><prop><getetag>"1"</getetag>
+        <calendar-data xmlns="urn:ietf:params:xml:ns:caldav"><![CDATA[BEGIN:VCALENDAR\r
+        END:VCALENDAR]]></calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+        <response><href>/c/gone.ics</href><status>HTTP/1.1 404 Not Found</status></response>
+        <sync-token>data:,7</sync-token></multistatus>
+        """
+        for body in [prefixed, defaulted] {
+            let answer = try Multistatus(Data(body.utf8))
+            #expect(answer.syncToken == "data:,7")
+            #expect(answer.responses.count == 2)
+            #expect(answer.responses[0].text(XMLNamespace.dav, "getetag") == "\"1\"")
+            #expect(answer.responses[0].property(XMLNamespace.caldav, "calendar-data")?.text == "BEGIN:VCALENDAR\r\nEND:VCALENDAR")
+            #expect(answer.responses[1].status == 404)
+        }
+    }
+
+    @Test func testWrongNamespaceIsNotDAV() throws {
+        let body = #"<x:multistatus xmlns:x="urn:other"><x:response/></x:multistatus>"#
+        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+    }
+
+    @Test func testDTDAndEntitiesAreRefused() {
+        let body = """
+        <?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+        <d:multistatus xmlns:d="DAV:"><d:response><d:href>&x;</d:href></d:response></d:multistatus>
+        """
+        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+    }
+
+    @Test func testFailedPropstatIsLeftOut() throws {
+        let body = """
+        <d:multistatus xmlns:d="DAV:"><d:response><d:href>/c/</d:href>
+        <d:propstat><d:prop><d:displayname>Work</d:displayname></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>
+        <d:propstat><d:prop><d:sync-token/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>
+        </d:response></d:multistatus>
+        """
+        let response = try #require(try Multistatus(Data(body.utf8)).responses.first)
+        #expect(response.text(XMLNamespace.dav, "displayname") == "Work")
+        #expect(response.property(XMLNamespace.dav, "sync-token") == nil)
+    }
+
+    @Test func testServerReasonNamesThePrecondition() {
+        let body = #"<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:no-uid-conflict><D:href>/c/other.ics</D:href></C:no-uid-conflict></D:error>"#
+        #expect(ServerReason.extract(from: Data(body.utf8)) == "CALDAV:no-uid-conflict (/c/other.ics)")
+    }
+
+    @Test func testBuilderEscapesText() {
+        let body = String(decoding: XMLBuilder.document(.text("d:href", "/c/a&b<c>.ics")), as: UTF8.self)
+        #expect(body.contains("<d:href xmlns:d=\"DAV:\""))
+        #expect(body.contains(">/c/a&amp;b&lt;c&gt;.ics</d:href>"))
+    }
+
+    @Test func testRetryAfterSecondsAndDate() {
+        #expect(HTTPClient.retryAfter([("Retry-After", "3")]) == 3)
+        let future = Date().addingTimeInterval(60)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let seconds = HTTPClient.retryAfter([("retry-after", formatter.string(from: future))]) ?? 0
+        #expect(seconds > 50 && seconds <= 60)
+        #expect(HTTPClient.retryAfter([]) == nil)
+    }
+}
