@@ -118,4 +118,40 @@ import CalgwTestSupport
         _ = try sync(b)
         #expect(try b.summaries().count == 5, "\(name): nothing deleted on the server")
     }
+
+    /// `calgw sync` killed (SIGKILL) after each of its side effects in turn; the next run
+    /// leaves the vdir and the server equal, every edit present once.
+    @Test(arguments: TestServers.selected)
+    func aKilledSyncIsFinishedByTheNextRun(server name: String) throws {
+        let server = try TestServers.shared(name)
+        var k = 1
+        while k < 60 {
+            let collection = server.newCollectionURL(prefix: "kill")
+            _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", "\(server.username):\(server.password)", "-X", "MKCALENDAR", collection.absoluteString])
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let a = try makePair(folder, "a", server: server, collection: collection)
+            let b = try makePair(folder, "b", server: server, collection: collection)
+            let id = UUID().uuidString.prefix(8).lowercased()
+            for i in 0..<3 { try Self.event("k\(i)-\(id)", "v1").write(to: a.vdir.appendingPathComponent("k\(i).ics")) }
+            #expect(try a.run("sync", password: server.password).status == 0)
+            #expect(try b.run("sync", password: server.password).status == 0)
+            try Self.event("k0-\(id)", "edited in a").write(to: try a.file(uid: "k0-\(id)"))
+            try FileManager.default.removeItem(at: try a.file(uid: "k1-\(id)"))
+            try Self.event("k3-\(id)", "new in a").write(to: a.vdir.appendingPathComponent("k3.ics"))
+            try Self.event("k2-\(id)", "edited in b").write(to: try b.file(uid: "k2-\(id)"))
+            #expect(try b.run("sync", password: server.password).status == 0)
+
+            let killed = try CalgwBinary.run(["sync", "--config", a.config.path],
+                                             environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
+            let expected = ["k0-\(id)": "edited in a", "k2-\(id)": "edited in b", "k3-\(id)": "new in a"]
+            #expect(try a.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try b.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try a.summaries() == expected, "\(name) k = \(k)")
+            #expect(try b.summaries() == expected, "\(name) k = \(k)")
+            if killed.status == 0 { break }  // k passed the last side effect
+            k += 1
+        }
+        #expect(k > 3 && k < 60, "\(name): \(k) side effects")
+    }
 }
