@@ -3,7 +3,7 @@ import Testing
 @testable import CalendarSync
 
 /// Random edits on both sides, syncs that fail part-way, conflicts under every strategy but
-/// `ask`, runs stopped part-way: after a final clean sync both sides are equal, no UID appears twice, and one more
+/// `ask`, runs stopped part-way, pull, push and a sync window: after a final clean sync both sides are equal, no UID appears twice, and one more
 /// sync writes nothing. The seed is in the failure message.
 @Suite struct RandomHistoryTests {
     struct Generator: RandomNumberGenerator {
@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: 1...60)
     func randomHistoryConverges(seed: UInt64) async throws {
         var rng = Generator(state: seed)
-        let h = try SyncHarness()
+        let h = try SyncHarness(deltas: seed % 2 == 0)
         let strategies: [ConflictStrategy] = [.merge, .newest, .localWins, .remoteWins, .keepBoth]
         var counter = 0
         for _ in 0..<12 {
@@ -33,7 +33,8 @@ import Testing
                     let uid = "u\(Int.random(in: 0..<8, using: &rng))"
                     // A UID already on the side gets another file only if none has it.
                     if !h.items(side === h.local ? .local : .remote).keys.contains(uid) {
-                        side.put("\(uid).ics", Fixture.event(uid: uid, summary: "s\(counter)"))
+                        side.put("\(uid).ics", Fixture.event(uid: uid, summary: "s\(counter)",
+                                                            start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z"))
                     }
                 case 3..<7 where !hrefs.isEmpty:
                     let href = hrefs.randomElement(using: &rng)!
@@ -42,7 +43,8 @@ import Testing
                     side.put(href, Fixture.event(uid: uid, summary: field == 0 ? "s\(counter)" : "same",
                                                  location: field == 1 ? "l\(counter)" : nil,
                                                  attendees: field == 2 ? ["p\(counter)@example.com"] : [],
-                                                 lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1)))
+                                                 lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1),
+                                                 start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z"))
                 case 7..<9 where !hrefs.isEmpty:
                     side.remove(hrefs.randomElement(using: &rng)!)
                 default:
@@ -55,11 +57,18 @@ import Testing
             }
             var policy = SyncPolicy(conflict: strategies.randomElement(using: &rng)!, allowMassDelete: true)
             policy.direction = [.both, .both, .pull, .push].randomElement(using: &rng)!
+            if Int.random(in: 0..<3, using: &rng) == 0 { policy.window = 1_772_323_200...1_780_272_000 }  // 2026-03..06
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 // A run that stops part-way, as a killed process would.
                 do { _ = try await h.engine(policy, faultAfter: Int.random(in: 1...12, using: &rng)).run() } catch is RunInterrupted {}
             } else {
                 _ = try await h.sync(policy)
+                // A side that keeps its change token is exactly what the journal says it holds.
+                let items = try h.journal.items()
+                for side in Side.allCases where try h.journal.collection(side).token != nil {
+                    let known = Set(items.map { $0.record(side).href }).union(try h.journal.outsideItems(side).map(\.href))
+                    #expect(Set(h.storage(side).contents.keys) == known, "seed \(seed): \(side) token kept but the journal differs")
+                }
             }
         }
         // Clear leftover injected failures, then a clean sync.

@@ -233,6 +233,24 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(h.items(.local).count == 5)
     }
 
+    @Test func itemsOutsideTheWindowAreRememberedAndPickedUpWhenItReachesThem() async throws {
+        let h = try SyncHarness()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20270101T100000Z"))
+        try await h.sync(policy)
+        #expect(try h.journal.outsideItems(.remote).map(\.href) == ["later.ics"])
+        #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully accounted for")
+        #expect(try await h.sync(policy) == SyncReport())
+        // The window moves on; nothing changed on the server, yet the event is now synced.
+        policy.window = (window.lowerBound + 300 * 86_400)...(window.upperBound + 300 * 86_400)
+        let report = try await h.sync(policy)
+        #expect(report.created.local == 1)
+        #expect(Set(h.items(.local).keys) == ["in", "later"])
+        #expect(try h.journal.outsideItems(.remote).isEmpty)
+    }
+
     @Test func windowText() throws {
         let now = Date(timeIntervalSince1970: 1_000_000_000)
         let window = try #require(SyncWindow.parse("-90d..+365d", now: now))
@@ -278,4 +296,53 @@ final class RacingLocal: CalendarStorage, @unchecked Sendable {
         return try await inner.update(href: href, data: data, ifMatch: etag)
     }
     func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
+}
+
+@Suite struct ChangeTokenTests {
+    @Test func pullKeepsTheRemoteTokenWhileLocalChangesWait() async throws {
+        let h = try SyncHarness()
+        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.remote.put("b.ics", Fixture.event(uid: "b"))
+        try await h.sync(SyncPolicy(direction: .pull))
+        #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully known")
+        #expect(try h.journal.collection(.local).token == nil, "a.ics is not in the journal yet")
+        // The push that follows still sees a.ics, and the remote is not listed in full again.
+        let report = try await h.sync(SyncPolicy(direction: .push))
+        #expect(report.created.remote == 1)
+        #expect(h.converged())
+        #expect(try await h.sync() == SyncReport())
+    }
+
+    @Test func pushWithAPendingRemoteDeletionKeepsListingTheLocalSide() async throws {
+        let h = try SyncHarness()
+        for uid in ["a", "b"] { h.local.put("\(uid).ics", Fixture.event(uid: uid)) }
+        try await h.sync()
+        h.local.remove("a.ics")
+        h.remote.remove("b.ics")
+        try await h.sync(SyncPolicy(direction: .push))
+        #expect(try h.journal.collection(.remote).token == nil, "the remote deletion of b waits for a pull")
+        #expect(h.remote.contents.count == 0)
+        try await h.sync(SyncPolicy(direction: .pull))
+        #expect(h.local.contents.isEmpty)
+        #expect(try h.journal.items().isEmpty)
+    }
+}
+
+@Suite struct DeltaListingTests {
+    @Test func deltasSinceTheTokenCarryChangesAndDeletions() async throws {
+        let h = try SyncHarness(deltas: true)
+        for uid in ["a", "b", "c"] { h.remote.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1")) }
+        try await h.sync()
+        let token = try #require(try h.journal.collection(.remote).token)
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v2"))
+        h.remote.remove("b.ics")
+        guard case .delta(let changed, let removed, _) = try await h.remote.changes(since: token) else {
+            Issue.record("a delta since the saved token"); return
+        }
+        #expect(changed.map(\.href) == ["a.ics"] && removed == ["b.ics"])
+        let report = try await h.sync()
+        #expect(report.updated.local == 1 && report.deleted.local == 1)
+        #expect(h.summaries(.local) == ["a": "v2", "c": "v1"])
+        #expect(try await h.sync() == SyncReport())
+    }
 }

@@ -3,11 +3,16 @@ import Foundation
 
 /// Two in-memory sides and an in-memory journal, synced by the real engine.
 struct SyncHarness {
-    let local = InMemoryStorage()
-    let remote = InMemoryStorage()
+    let local: InMemoryStorage
+    let remote: InMemoryStorage
     let journal: Journal
 
-    init() throws { journal = try Journal.inMemory() }
+    /// - Parameter deltas: both sides answer with deltas since a token, as sync-token servers do.
+    init(deltas: Bool = false) throws {
+        local = InMemoryStorage(answersWithDeltas: deltas)
+        remote = InMemoryStorage(answersWithDeltas: deltas)
+        journal = try Journal.inMemory()
+    }
 
     func engine(_ policy: SyncPolicy = SyncPolicy(), faultAfter: Int? = nil,
                 prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil) -> SyncEngine {

@@ -37,12 +37,14 @@ public struct SyncEngine: Sendable {
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
         let l: SideSnapshot, r: SideSnapshot
         do {
-            l = try await SideScanner(side: .local, storage: local).scan(journal: items, token: localState.token)
+            l = try await SideScanner(side: .local, storage: local).scan(journal: items, token: localState.token,
+                                                                         outside: try journal.outsideItems(.local))
         } catch {
             throw SyncError.scanFailed(.local, error)
         }
         do {
-            r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token)
+            r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token,
+                                                                           outside: try journal.outsideItems(.remote))
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
@@ -61,6 +63,8 @@ public struct SyncEngine: Sendable {
                             recovery: "check that the \(mass.emptySide == .local ? "folder" : "URL") is right; if the deletion is meant, run again with --allow-mass-delete")
         }
         var report: SyncReport
+        var replans = 0
+        let journalKeys = Set(items.map(\.key))
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
         } else {
@@ -69,26 +73,47 @@ public struct SyncEngine: Sendable {
                                     direction: policy.direction, faultHook: faultHook)
             try await executor.execute(plan, journalItems: items)
             report = executor.report
+            replans = executor.replans
             await syncMetadata(into: &report)
         }
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             report.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
         if !dryRun {
-            // A side's token is kept only when everything it holds is now in the journal;
-            // otherwise the next run lists it again.
-            let clean = plan.outsideWindow == 0 && report.errors.isEmpty && report.skipped.isEmpty && report.pending.total == 0 && report.conflicts.allSatisfy {
-                $0.resolution != "unresolved" && $0.resolution != "pending"
-            }
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {
+                try journal.replaceOutsideItems(side, with: plan.outsideItems[side] ?? [])
                 var state = try journal.collection(side)
-                state.token = clean ? snapshot.token : nil
+                state.token = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
+                                                  journalKeys: journalKeys) ? snapshot.token : nil
                 try journal.setCollection(side, state)
             }
             if report.errors.isEmpty { try journal.setLastSync() }
             try journal.pruneIntents()
         }
         return report
+    }
+
+    /// True when the journal now accounts for everything `side` held at its scan, so that
+    /// "unchanged since the token" can be answered from the journal next time. Writes this
+    /// run made are fine (the next listing reports them, with the etags the journal has);
+    /// what is not: items skipped, unparseable or unresolved, and writes
+    /// left pending for the other side (this side then holds a change the journal lacks).
+    static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
+                               journalKeys: Set<ItemKey>) -> Bool {
+        guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty, !plan.changedOutsideWindow.contains(side) else { return false }
+        guard !report.conflicts.contains(where: { $0.resolution == "unresolved" }) else { return false }
+        for action in plan.actions {
+            switch action {
+            case .skip: return false
+            case .pending(let inner):
+                if inner.writes == side.other || inner.writes == nil { return false }
+                // A known item to be recreated here (modification beat deletion): the journal
+                // still says this side has it.
+                if case .create(side, let source) = inner, journalKeys.contains(source.key) { return false }
+            default: break
+            }
+        }
+        return true
     }
 
     /// What a plan would do, as a report.

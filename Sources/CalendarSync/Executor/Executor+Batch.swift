@@ -1,15 +1,13 @@
 import Foundation
 
 /// Plain writes (create, update, delete) run in batches: the batch's intents are committed in
-/// one transaction, the writes then run several at a time (so file fsyncs and HTTP requests
-/// overlap), and their outcomes are committed in one transaction. The crash guarantees are
+/// one transaction, the writes then run (several at a time on a side that takes it, so file
+/// fsyncs overlap), and their outcomes are committed in one transaction. The crash guarantees are
 /// those of one write at a time: every write has a committed intent before it starts, and an
 /// outcome only after it ended.
 extension Executor {
     /// Writes per batch.
     static let batchSize = 128
-    /// Writes in flight at once.
-    static let parallelWrites = 16
 
     /// True for the actions a batch can carry.
     static func isPlainWrite(_ action: PlannedAction) -> Bool {
@@ -51,7 +49,16 @@ extension Executor {
         let intents = try journal.recordAll(ready.map(Self.intent(for:)))
         try effect()
 
-        let outcomes = try await runConcurrently(ready)
+        // Each side at its own pace: files in parallel, a server one request at a time unless
+        // it says it takes more (some servers fail concurrent writes to one collection).
+        var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
+        for side in Side.allCases {
+            let indices = ready.indices.filter { ready[$0].writes == side }
+            guard !indices.isEmpty else { continue }
+            let limit = (storage(side) as? any ConcurrentWritingStorage)?.maximumConcurrentWrites ?? 1
+            let results = try await runConcurrently(indices.map { ready[$0] }, limit: max(1, limit))
+            for (i, result) in zip(indices, results) { outcomes[i] = result }
+        }
 
         for side in Side.allCases {
             if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
@@ -87,6 +94,7 @@ extension Executor {
                 report.errors.append("\(action.key): \(Self.describe(error))")
             }
         }
+        replans += retry.count
         for action in retry {
             let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]
             do {
@@ -99,14 +107,14 @@ extension Executor {
         }
     }
 
-    /// Runs the writes, `parallelWrites` at a time; the outcome of each, in order.
+    /// Runs the writes, `limit` at a time; the outcome of each, in order.
     /// - Throws: only `RunInterrupted`.
-    func runConcurrently(_ actions: [PlannedAction]) async throws -> [Result<SideItem?, any Error>] {
+    func runConcurrently(_ actions: [PlannedAction], limit: Int) async throws -> [Result<SideItem?, any Error>] {
         var results: [Int: Result<SideItem?, any Error>] = [:]
         try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
             var next = 0
             while next < actions.count || !group.isEmpty {
-                while next < actions.count && next - results.count < Self.parallelWrites {
+                while next < actions.count && next - results.count < limit {
                     group.addTask(operation: writeTask(actions[next], index: next))
                     next += 1
                 }

@@ -15,6 +15,8 @@ final class Executor: @unchecked Sendable {
     let faultHook: FaultHook?
     private let effects = Mutex(0)
     var report = SyncReport()
+    /// How many items were read again and re-planned after a precondition failure.
+    var replans = 0
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
          direction: SyncDirection, faultHook: FaultHook?) {
@@ -64,6 +66,7 @@ final class Executor: @unchecked Sendable {
             } catch let error as RunInterrupted {
                 throw error
             } catch let StorageError.preconditionFailed(href) where attempt < 4 {
+                replans += 1
                 do {
                     action = try await replan(current, journal: try self.journal.items(keys: [current.key]).first ?? item)
                 } catch let error as RunInterrupted {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A write about to be made to one side, committed to the journal before it is made.
 ///
 /// A run that was killed leaves intents `pending`; the next run looks at each one (did the
@@ -38,5 +40,3 @@ public enum JournalChange: Sendable {
     /// Nothing to record yet (the item is not yet equal on both sides).
     case none
 }
-
-import Foundation

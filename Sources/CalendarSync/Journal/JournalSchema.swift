@@ -46,6 +46,22 @@ enum JournalSchema {
                 );
                 """)
         }
+        m.registerMigration("v2: items outside the sync window") { db in
+            try db.execute(sql: """
+                CREATE TABLE outsideItem (
+                    side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+                    href TEXT NOT NULL,
+                    etag TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    hash TEXT NOT NULL,
+                    lastModified TEXT,
+                    sequence INTEGER NOT NULL DEFAULT 0,
+                    spanStart INTEGER,
+                    spanEnd INTEGER,
+                    PRIMARY KEY (side, href)
+                );
+                """)
+        }
         return m
     }
 }

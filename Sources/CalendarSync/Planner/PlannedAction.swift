@@ -56,6 +56,11 @@ public struct SyncPlan: Sendable {
     /// Items outside the sync window that the journal does not know (they keep the side's
     /// listing from being skipped next time, so they are seen when they enter the window).
     public var outsideWindow = 0
+    /// Those items, per side (without their bytes), for the journal's outside-window table.
+    public var outsideItems: [Side: [SideItem]] = [:]
+    /// Sides holding a change to a known item that the window kept from syncing: the journal
+    /// does not describe them, so their listing must not be skipped next time.
+    public var changedOutsideWindow: Set<Side> = []
 
     public struct MassDeletion: Sendable, Hashable {
         /// The side found empty.

@@ -44,6 +44,8 @@ public enum Planner {
 
         var actions: [PlannedAction] = []
         var outsideWindow = 0
+        var outsideItems: [Side: [SideItem]] = [:]
+        var changedOutsideWindow: Set<Side> = []
         for key in keys.sorted() {
             if let reason = unreadable[key] {
                 actions.append(.skip(key, reason: reason))
@@ -51,7 +53,16 @@ public enum Planner {
             }
             let ls = localByKey[key] ?? [], rs = remoteByKey[key] ?? []
             if let window = policy.window, (ls + rs).contains(where: { !$0.span.overlaps(window) }) {
-                if journalByKey[key] == nil { outsideWindow += 1 }
+                if let known = journalByKey[key] {
+                    for (side, present) in [(Side.local, ls.first), (.remote, rs.first)] {
+                        let record = known.record(side)
+                        if present?.href != record.href || present?.etag != record.etag { changedOutsideWindow.insert(side) }
+                    }
+                } else {
+                    outsideWindow += 1
+                    for var item in ls { item.data = nil; outsideItems[.local, default: []].append(item) }
+                    for var item in rs { item.data = nil; outsideItems[.remote, default: []].append(item) }
+                }
                 continue
             }
             if ls.count > 1 || rs.count > 1 {
@@ -72,6 +83,8 @@ public enum Planner {
         }
         var plan = SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
         plan.outsideWindow = outsideWindow
+        plan.outsideItems = outsideItems
+        plan.changedOutsideWindow = changedOutsideWindow
         return plan
     }
 

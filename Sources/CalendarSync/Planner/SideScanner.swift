@@ -19,11 +19,14 @@ public struct SideScanner: Sendable {
     /// - Parameters:
     ///   - journal: the items the journal knows.
     ///   - token: the side's change token from the last clean run (nil: list everything).
-    public func scan(journal: [JournalItem], token: ChangeToken?) async throws -> SideSnapshot {
-        let known = Dictionary(journal.map { ($0.record(side).href, $0) }, uniquingKeysWith: { a, _ in a })
-        func fromJournal(_ j: JournalItem) -> SideItem {
+    ///   - outside: items of this side seen outside the sync window earlier (no data), reused
+    ///     like journal rows while their etag holds.
+    public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = []) async throws -> SideSnapshot {
+        var known: [String: SideItem] = [:]
+        for item in outside { known[item.href] = item }
+        for j in journal {
             let r = j.record(side)
-            return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
+            known[r.href] = SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
         }
         var items: [SideItem] = []
         var toFetch: [String] = []
@@ -35,34 +38,30 @@ public struct SideScanner: Sendable {
                 return
             }
             var key = content.key
-            if content.uid == nil, let j = known[stored.href], j.key.isUIDLess { key = j.key }
+            if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
             items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
         }
-        if journal.isEmpty, let bulk = storage as? any BulkFetchingStorage {
+        func reuseOrFetch(_ v: ItemVersion) {
+            if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
+        }
+        if journal.isEmpty, outside.isEmpty, let bulk = storage as? any BulkFetchingStorage {
             // A first sync: everything is new, so read it all in one pass.
             let (all, newToken) = try await bulk.fetchAll()
             for stored in all { add(stored) }
             return SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         }
-        let changes = try await storage.changes(since: token)
         let newToken: ChangeToken?
-        switch changes {
+        switch try await storage.changes(since: token) {
         case .unchanged(let t):
-            return SideSnapshot(items: journal.map(fromJournal), token: t)
+            return SideSnapshot(items: known.values.sorted { $0.href < $1.href }, token: t)
         case .full(let versions, let t):
             newToken = t
-            for v in versions {
-                if let j = known[v.href], j.record(side).etag == v.etag { items.append(fromJournal(j)) } else { toFetch.append(v.href) }
-            }
+            versions.forEach(reuseOrFetch)
         case .delta(let changed, let removed, let t):
             newToken = t
-            let changedHrefs = Set(changed.map(\.href)), removedHrefs = Set(removed)
-            for j in journal where !changedHrefs.contains(j.record(side).href) && !removedHrefs.contains(j.record(side).href) {
-                items.append(fromJournal(j))
-            }
-            for v in changed {
-                if let j = known[v.href], j.record(side).etag == v.etag { items.append(fromJournal(j)) } else { toFetch.append(v.href) }
-            }
+            let touched = Set(changed.map(\.href)).union(removed)
+            items = known.values.filter { !touched.contains($0.href) }.sorted { $0.href < $1.href }
+            changed.forEach(reuseOrFetch)
         }
         var start = 0
         while start < toFetch.count {

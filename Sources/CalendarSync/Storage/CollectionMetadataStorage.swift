@@ -9,6 +9,18 @@ public protocol FlushingStorage: CalendarStorage {
 
 extension VDirStorage: FlushingStorage {}
 
+/// A storage that takes several writes at once. Others get one write at a time (Xandikos,
+/// for one, answers 500 to concurrent writes into one collection).
+public protocol ConcurrentWritingStorage: CalendarStorage {
+    /// How many writes may be in flight at once.
+    var maximumConcurrentWrites: Int { get }
+}
+
+extension VDirStorage: ConcurrentWritingStorage {
+    /// Files are written in parallel so that their fsyncs overlap.
+    public var maximumConcurrentWrites: Int { 16 }
+}
+
 /// A collection's display name and color: a vdir's `displayname` and `color` files, a CalDAV
 /// collection's `DAV:displayname` and `calendar-color`.
 public struct CollectionMetadata: Sendable, Hashable {

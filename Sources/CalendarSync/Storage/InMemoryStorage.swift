@@ -11,6 +11,8 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         var counter = 0
         var failures: [Operation: Int] = [:]
         var operations = 0
+        /// (change number, href) of every change, for deltas.
+        var log: [(Int, String)] = []
     }
 
     /// The kinds of operation a test can make fail.
@@ -22,9 +24,12 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     private let state = Mutex(State())
     /// Called before every write with the href (tests use it to change an item "concurrently").
     public let beforeWrite: (@Sendable (String) -> Void)?
+    /// Answer `changes(since:)` with deltas, as a sync-token server does (default false: full listings).
+    public let answersWithDeltas: Bool
 
-    public init(items: [String: Data] = [:], beforeWrite: (@Sendable (String) -> Void)? = nil) {
+    public init(items: [String: Data] = [:], answersWithDeltas: Bool = false, beforeWrite: (@Sendable (String) -> Void)? = nil) {
         self.beforeWrite = beforeWrite
+        self.answersWithDeltas = answersWithDeltas
         state.withLock { s in
             for (href, data) in items {
                 s.counter += 1
@@ -51,12 +56,19 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     public func put(_ href: String, _ data: Data) {
         state.withLock { s in
             s.counter += 1
+            s.log.append((s.counter, href))
             s.items[href] = StoredItem(version: ItemVersion(href: href, etag: "\"\(s.counter)\""), data: data)
         }
     }
 
     /// Removes an item directly, as another client would.
-    public func remove(_ href: String) { state.withLock { _ = $0.items.removeValue(forKey: href) } }
+    public func remove(_ href: String) {
+        state.withLock { s in
+            guard s.items.removeValue(forKey: href) != nil else { return }
+            s.counter += 1
+            s.log.append((s.counter, href))
+        }
+    }
 
     private func check(_ kind: Operation) throws {
         try state.withLock { s in
@@ -72,6 +84,12 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         return state.withLock { s in
             let current = ChangeToken("mem:\(s.counter):\(s.items.count)")
             if token == current { return .unchanged(current) }
+            if answersWithDeltas, let token, let since = Int(token.value.split(separator: ":").dropFirst().first ?? "") {
+                let touched = Set(s.log.filter { $0.0 > since }.map(\.1))
+                let changed = touched.compactMap { s.items[$0]?.version }.sorted { $0.href < $1.href }
+                let removed = touched.filter { s.items[$0] == nil }.sorted()
+                return .delta(changed: changed, removed: removed, token: current)
+            }
             return .full(s.items.values.map(\.version).sorted { $0.href < $1.href }, token: current)
         }
     }
@@ -88,6 +106,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         return try state.withLock { s in
             if s.items[href] != nil { throw StorageError.alreadyExists(href: href) }
             s.counter += 1
+            s.log.append((s.counter, href))
             s.operations += 1
             let version = ItemVersion(href: href, etag: "\"\(s.counter)\"")
             s.items[href] = StoredItem(version: version, data: data)
@@ -101,6 +120,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         return try state.withLock { s in
             guard let current = s.items[href], current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
             s.counter += 1
+            s.log.append((s.counter, href))
             s.operations += 1
             let version = ItemVersion(href: href, etag: "\"\(s.counter)\"")
             s.items[href] = StoredItem(version: version, data: data)
@@ -116,6 +136,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
             guard current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
             s.items.removeValue(forKey: href)
             s.counter += 1
+            s.log.append((s.counter, href))
             s.operations += 1
         }
     }

@@ -77,9 +77,13 @@ public struct VDirStorage: CalendarStorage {
     /// wait on the disk at once without holding the cooperative pool's few threads.
     static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+            ioQueue.async { continuation.resume(with: Result { try body() }) }
         }
     }
+
+    /// A concurrent queue of its own (not the width-limited global one), so blocked fsyncs
+    /// do not starve each other.
+    static let ioQueue = DispatchQueue(label: "calgw.vdir.io", attributes: .concurrent)
 
     /// Makes this run's renames and deletions durable: one fsync of the folder.
     public func flush() async throws {

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// `calgw sync` between two vdirs and one collection on each real server: edits, deletions and
+/// creations on each side reach the other; a conflict on different properties merges; UIDs
+/// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
+@Suite(.serialized) struct SyncServerScenarioTests {
+    struct Pair {
+        let folder: URL
+        let config: URL
+        let vdir: URL
+        func run(_ command: String, _ extra: [String] = [], password: String) throws -> ProcessRunner.Result {
+            try CalgwBinary.run([command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
+        }
+        func summaries() throws -> [String: String] {
+            var out: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") {
+                let lines = try Self.lines(vdir.appendingPathComponent(name))
+                let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
+                out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
+            }
+            return out
+        }
+        /// Unfolded lines; files from a server may end lines with LF only (XML normalises CRLF).
+        static func lines(_ url: URL) throws -> [String] {
+            try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")
+                .replacingOccurrences(of: "\n ", with: "").components(separatedBy: "\n")
+        }
+
+        func file(uid: String) throws -> URL {
+            for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") {
+                let url = vdir.appendingPathComponent(name)
+                if try Self.lines(url).contains("UID:\(uid)") { return url }
+            }
+            throw NoSuchItem(uid: uid)
+        }
+    }
+
+    struct NoSuchItem: Error { var uid: String }
+
+    static func event(_ uid: String, _ summary: String, location: String = "Room 1") -> Data {
+        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+              "DTSTAMP:20260101T000000Z", "DTSTART:20260310T100000Z", "DTEND:20260310T110000Z",
+              "SUMMARY:\(summary)", "LOCATION:\(location)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+    }
+
+    func makePair(_ folder: TemporaryFolder, _ name: String, server: TestServer, collection: URL) throws -> Pair {
+        let vdir = folder.file(name)
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = folder.file("\(name).toml")
+        try Data("""
+            [pair.\(name)]
+            local = "\(vdir.path)"
+            remote = "\(collection.absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_PASSWORD"
+            journal = "\(folder.file("\(name).sqlite").path)"
+            """.utf8).write(to: config)
+        return Pair(folder: folder.url, config: config, vdir: vdir)
+    }
+
+    @Test(arguments: TestServers.selected)
+    func twoVdirsThroughOneCollection(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "sync")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR on \(name): \(made.stdoutText)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let a = try makePair(folder, "a", server: server, collection: collection)
+        let b = try makePair(folder, "b", server: server, collection: collection)
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let uids = (0..<4).map { "ev\($0)-\(id)" } + ["slash/\(id) with space é"]
+        for (i, uid) in uids.enumerated() { try Self.event(uid, "v1").write(to: a.vdir.appendingPathComponent("f\(i).ics")) }
+
+        func sync(_ p: Pair, _ extra: [String] = []) throws -> ProcessRunner.Result {
+            let r = try p.run("sync", extra, password: server.password)
+            #expect(r.status == 0, "\(name): \(r.stderrText)")
+            return r
+        }
+        _ = try sync(a)
+        _ = try sync(b)
+        let first = try b.summaries()
+        #expect(first == Dictionary(uniqueKeysWithValues: uids.map { ($0, "v1") }), "\(name): \(first)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.vdir.path).allSatisfy { !$0.contains("/") && !$0.contains(" ") })
+
+        // Edits on both sides, a deletion on each, a creation on each.
+        try Self.event(uids[0], "edited in a").write(to: try a.file(uid: uids[0]))
+        try Self.event(uids[1], "edited in b").write(to: try b.file(uid: uids[1]))
+        try FileManager.default.removeItem(at: try a.file(uid: uids[2]))
+        try FileManager.default.removeItem(at: try b.file(uid: uids[3]))
+        try Self.event("new-a-\(id)", "from a").write(to: a.vdir.appendingPathComponent("new-a.ics"))
+        try Self.event("new-b-\(id)", "from b").write(to: b.vdir.appendingPathComponent("new-b.ics"))
+        // A conflict on different properties of the last one.
+        try Self.event(uids[4], "title from a").write(to: try a.file(uid: uids[4]))
+        try Self.event(uids[4], "v1", location: "Room from b").write(to: try b.file(uid: uids[4]))
+        _ = try sync(a)
+        let merged = try sync(b, ["--json"])
+        #expect(merged.stdoutText.contains("\"resolution\" : \"merge\""), "\(name): \(merged.stdoutText)")
+        _ = try sync(a)
+        let expected = [uids[0]: "edited in a", uids[1]: "edited in b", uids[4]: "title from a",
+                        "new-a-\(id)": "from a", "new-b-\(id)": "from b"]
+        #expect(try a.summaries() == expected, "\(name)")
+        #expect(try b.summaries() == expected, "\(name)")
+        #expect(try Pair.lines(try a.file(uid: uids[4])).contains("LOCATION:Room from b"), "\(name)")
+        // Quiet now: nothing more to do on either side.
+        for p in [a, b] {
+            let r = try sync(p)
+            #expect(r.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"), "\(name): \(r.stdoutText)")
+        }
+        // Emptying a vdir is refused.
+        for name in try FileManager.default.contentsOfDirectory(atPath: a.vdir.path) {
+            try FileManager.default.removeItem(at: a.vdir.appendingPathComponent(name))
+        }
+        #expect(try a.run("sync", password: server.password).status == 4)
+        _ = try sync(b)
+        #expect(try b.summaries().count == 5, "\(name): nothing deleted on the server")
+    }
+
+    /// `calgw sync` killed (SIGKILL) after each of its side effects in turn; the next run
+    /// leaves the vdir and the server equal, every edit present once.
+    @Test(arguments: TestServers.selected)
+    func aKilledSyncIsFinishedByTheNextRun(server name: String) throws {
+        let server = try TestServers.shared(name)
+        var k = 1
+        while k < 60 {
+            let collection = server.newCollectionURL(prefix: "kill")
+            _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", "\(server.username):\(server.password)", "-X", "MKCALENDAR", collection.absoluteString])
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let a = try makePair(folder, "a", server: server, collection: collection)
+            let b = try makePair(folder, "b", server: server, collection: collection)
+            let id = UUID().uuidString.prefix(8).lowercased()
+            for i in 0..<3 { try Self.event("k\(i)-\(id)", "v1").write(to: a.vdir.appendingPathComponent("k\(i).ics")) }
+            #expect(try a.run("sync", password: server.password).status == 0)
+            #expect(try b.run("sync", password: server.password).status == 0)
+            try Self.event("k0-\(id)", "edited in a").write(to: try a.file(uid: "k0-\(id)"))
+            try FileManager.default.removeItem(at: try a.file(uid: "k1-\(id)"))
+            try Self.event("k3-\(id)", "new in a").write(to: a.vdir.appendingPathComponent("k3.ics"))
+            try Self.event("k2-\(id)", "edited in b").write(to: try b.file(uid: "k2-\(id)"))
+            #expect(try b.run("sync", password: server.password).status == 0)
+
+            let killed = try CalgwBinary.run(["sync", "--config", a.config.path],
+                                             environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
+            let expected = ["k0-\(id)": "edited in a", "k2-\(id)": "edited in b", "k3-\(id)": "new in a"]
+            #expect(try a.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try b.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try a.summaries() == expected, "\(name) k = \(k)")
+            #expect(try b.summaries() == expected, "\(name) k = \(k)")
+            if killed.status == 0 { break }  // k passed the last side effect
+            k += 1
+        }
+        #expect(k > 3 && k < 60, "\(name): \(k) side effects")
+    }
+}
