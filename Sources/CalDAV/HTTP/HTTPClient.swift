@@ -17,6 +17,8 @@ public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
     private let engine: CurlEngine
     private let logger: Logger
+    /// For `.any` credentials: whether the server turned out to want more than Basic.
+    private let basicRefused = LockedFlag()
 
     /// - Parameters:
     ///   - configuration: credentials, TLS, limits and retry settings.
@@ -47,6 +49,13 @@ public final class HTTPClient: Sendable {
                 refreshedToken = true
                 final = try await sendWithRetries(current, withCredentials: true, refreshToken: true)
             }
+            if final.status == 401, sameOrigin, case .any = configuration.authentication, !basicRefused.value,
+               Self.sendsBasicFirst(current.url) {
+                // Basic was sent up front and refused: from now on let libcurl answer the
+                // server's challenge (Digest), and repeat this request once that way.
+                basicRefused.set()
+                final = try await sendWithRetries(current, withCredentials: true, refreshToken: false)
+            }
             if final.status == 401 {
                 throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
             }
@@ -72,6 +81,21 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// The credentials a request carries. `.any` sends Basic with the first request where the
+    /// password cannot be overheard (https, or loopback), saving the 401 round trip libcurl's
+    /// negotiation costs on every request; a server that refuses Basic gets negotiation.
+    func effectiveAuthentication(for url: URL) -> HTTPAuthentication {
+        guard case .any(let user, let password) = configuration.authentication, !basicRefused.value,
+              Self.sendsBasicFirst(url) else { return configuration.authentication }
+        return .basic(username: user, password: password)
+    }
+
+    static func sendsBasicFirst(_ url: URL) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        let host = url.host?.lowercased() ?? ""
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
@@ -90,7 +114,7 @@ public final class HTTPClient: Sendable {
                 }
             }
             let options = CurlTransferOptions(request: request,
-                                              authentication: withCredentials ? configuration.authentication : .none,
+                                              authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
                                               bearerToken: token, configuration: configuration)
             let outcome = try await perform(options)
             let retryable: Bool
@@ -184,4 +208,12 @@ private final class TransferHolder: @unchecked Sendable {
         lock.unlock()
         transfer?.cancel()
     }
+}
+
+/// A flag set once, read from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state = false
+    var value: Bool { lock.withLock { state } }
+    func set() { lock.withLock { state = true } }
 }

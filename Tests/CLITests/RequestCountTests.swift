@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// What a sync costs the server, counted at a logging proxy in front of a real one: a no-op
+/// sync asks one cheap question, and credentials go with the first request (no 401 round trip).
+@Suite struct RequestCountTests {
+    @Test(arguments: TestServers.selected)
+    func aNoOpSyncIsOneRequestWithoutAChallenge(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "count")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR on \(name): \(made.stdoutText)")
+        // An empty script: every request is forwarded and logged.
+        let proxy = try TestProxies.fault(upstream: server.url, script: "")
+        defer { proxy.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        for i in 0..<3 {
+            try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:count-\(i)-\(UUID().uuidString)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+                .write(to: vdir.appendingPathComponent("e\(i).ics"))
+        }
+        let config = folder.file("config.toml")
+        try Data("""
+            [pair.count]
+            local = "\(vdir.path)"
+            remote = "\(proxy.proxied(collection).absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_PASSWORD"
+            journal = "\(folder.file("journal.sqlite").path)"
+            """.utf8).write(to: config)
+        func sync() throws {
+            let r = try CalgwBinary.run(["sync", "--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
+            #expect(r.status == 0, "\(name): \(r.stderrText)")
+        }
+        try sync()
+        let afterFirst = proxy.logEntries()
+        #expect(!afterFirst.contains { ($0["status"] as? Int) == 401 }, "\(name): a request was sent without credentials first")
+        try sync()
+        let noOp = proxy.logEntries().dropFirst(afterFirst.count)
+        #expect(noOp.count == 1, "\(name): a no-op sync made \(noOp.count) requests: \(noOp.map { "\($0["method"] ?? "") \($0["status"] ?? "")" })")
+    }
+}
