@@ -50,6 +50,17 @@ struct StatusCommand: AsyncParsableCommand {
                 let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
                 var policy = SyncPolicy(conflict: strategy)
                 policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+                if pair.collections != .single {
+                    // An account: every collection planned as a dry run would, nothing written.
+                    let report = try await AccountRun(pair: pair, policy: policy, dryRun: true, only: nil).run()
+                    entry.pending = .init(created: report.created, updated: report.updated, deleted: report.deleted)
+                    entry.conflicts = report.conflicts
+                    entry.skipped = report.skipped
+                    entry.errors = report.errors
+                    statuses.append(entry)
+                    if !output.json && !output.quiet { render(entry, showName: true) }
+                    continue
+                }
                 let status = try await SyncSession.status(journalAt: pair.journal, local: StorageFactory.local(for: pair),
                                                           remote: try StorageFactory.remote(for: pair), policy: policy)
                 entry.lastSync = status.lastSync

@@ -45,6 +45,9 @@ struct SyncRunOptions: ParsableArguments {
     @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
     var allowMassDelete = false
 
+    @Option(help: ArgumentHelp("For a pair with collections: work on this calendar (its folder name) only.", valueName: "name"))
+    var collection: String?
+
     func validate() throws {
         if let conflict, ConflictStrategy(rawValue: conflict) == nil {
             throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -115,11 +118,15 @@ struct PairRunner {
         report.dryRun = run.dryRun
         do {
             let policy = policy(for: pair)
+            if pair.collections != .single {
+                report = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection).run()
+            } else {
             report = try await SyncSession.run(
                 journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),
                 policy: policy, dryRun: run.dryRun,
                 prompt: policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil,
                 faultHook: TestFaultHook.fromEnvironment())
+            }
             for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
             if !report.errors.isEmpty { return (report, .failure) }

@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+import VDir
+
+/// Which local folder of an account pair holds which server collection. Kept beside the pair's
+/// journals and never re-derived: a calendar renamed on the server keeps its folder, and two
+/// collections whose hrefs give the same name keep the names they were given.
+public struct CollectionMapping: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable, Hashable {
+        /// The subfolder of the pair's `local` folder.
+        public var name: String
+        /// The collection's path on the server (ends with `/`).
+        public var href: String
+        public init(name: String, href: String) {
+            self.name = name
+            self.href = href
+        }
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry] = []) { self.entries = entries }
+
+    /// Reads the mapping; a missing file is an empty mapping.
+    public static func load(from url: URL) throws -> CollectionMapping {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return CollectionMapping() }
+        return try JSONDecoder().decode(CollectionMapping.self, from: data)
+    }
+
+    /// Writes the mapping atomically.
+    public func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url)
+    }
+}
+
+/// What an account pair's run does with its collections before syncing their items: the pure
+/// decision from the mapping, the calendars the server lists and the folders the vdir holds.
+public struct CollectionPlan: Sendable, Equatable {
+    /// Collections present on both sides: their items are synced.
+    public var sync: [CollectionMapping.Entry] = []
+    /// Calendars new on the server: a local folder of this name is made for each.
+    public var newLocal: [CollectionMapping.Entry] = []
+    /// Folders new in the vdir: a calendar is made on the server for each (MKCALENDAR).
+    public var newRemote: [CollectionMapping.Entry] = []
+    /// Collections gone from the server while their folder is still here: reported, left alone.
+    public var goneRemote: [CollectionMapping.Entry] = []
+    /// Folders gone from the vdir while their calendar is still on the server: reported, left alone.
+    public var goneLocal: [CollectionMapping.Entry] = []
+
+    /// The mapping after the plan is carried out: every entry that still has a side.
+    public var mapping: CollectionMapping {
+        CollectionMapping(entries: (sync + newLocal + newRemote + goneRemote + goneLocal).sorted { $0.name < $1.name })
+    }
+
+    /// Plans an account pair's collections.
+    /// - Parameters:
+    ///   - remote: the server's calendar collections (paths ending with `/`).
+    ///   - local: the names of the vdir's subfolders.
+    ///   - home: the calendar home's path (ends with `/`), where new calendars are made.
+    public static func plan(mapping: CollectionMapping, remote: [String], local: [String], home: String) -> CollectionPlan {
+        var plan = CollectionPlan()
+        let remoteSet = Set(remote), localSet = Set(local)
+        var taken = Set(mapping.entries.map(\.name))
+        var mappedHrefs = Set(mapping.entries.map(\.href))
+        for entry in mapping.entries {
+            switch (remoteSet.contains(entry.href), localSet.contains(entry.name)) {
+            case (true, true): plan.sync.append(entry)
+            case (false, true): plan.goneRemote.append(entry)
+            case (true, false): plan.goneLocal.append(entry)
+            case (false, false): taken.remove(entry.name)  // gone on both sides: forgotten
+            }
+        }
+        var unclaimedLocal = localSet.subtracting(mapping.entries.map(\.name))
+        for href in remote.sorted() where !mappedHrefs.contains(href) {
+            let base = name(forHref: href)
+            if unclaimedLocal.contains(base) {
+                // A folder of that name already here (a first run, or a takeover): the same calendar.
+                unclaimedLocal.remove(base)
+                taken.insert(base)
+                plan.sync.append(.init(name: base, href: href))
+            } else {
+                let unique = uniqueName(base, href: href, taken: taken.union(localSet))
+                taken.insert(unique)
+                plan.newLocal.append(.init(name: unique, href: href))
+            }
+            mappedHrefs.insert(href)
+        }
+        for folder in unclaimedLocal.sorted() {
+            var href = home + (SafeFileName.isSafeStem(folder) ? folder : name(forHref: folder)) + "/"
+            var n = 2
+            while mappedHrefs.contains(href) || remoteSet.contains(href) {
+                href = home + name(forHref: folder) + "-\(n)/"
+                n += 1
+            }
+            mappedHrefs.insert(href)
+            plan.newRemote.append(.init(name: folder, href: href))
+        }
+        return plan
+    }
+
+    /// A folder name from the last segment of a collection's href, in a safe alphabet.
+    public static func name(forHref href: String) -> String {
+        let segment = href.split(separator: "/").last.map(String.init) ?? "calendar"
+        let decoded = segment.removingPercentEncoding ?? segment
+        return SafeFileName.stem(forUID: decoded)
+    }
+
+    /// `base`, or `base-` and a short hash of the href when the name is taken.
+    static func uniqueName(_ base: String, href: String, taken: Set<String>) -> String {
+        guard taken.contains(base) else { return base }
+        let hash = SHA256.hash(data: Data(href.utf8)).prefix(3).map { String(format: "%02x", $0) }.joined()
+        var candidate = "\(base)-\(hash)"
+        var n = 2
+        while taken.contains(candidate) { candidate = "\(base)-\(hash)\(n)"; n += 1 }
+        return candidate
+    }
+}
