@@ -57,8 +57,11 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         var freq: Frequency?
         var rule = RecurrenceRule(frequency: .daily)
         var seen = Set<String>()
-        for rawPart in text.split(separator: ";", omittingEmptySubsequences: true) {
-            let kv = rawPart.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        // Split on scalars, not Characters: a combining mark after `;` or `=` must not hide it.
+        for scalars in text.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
+            let rawPart = String(String.UnicodeScalarView(scalars))
+            let kv = scalars.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String(String.UnicodeScalarView($0)) }
             guard kv.count == 2 else { throw RecurrenceRuleError("'\(rawPart)' is not NAME=VALUE") }
             let name = kv[0].trimmingSpaces.uppercased()
             let value = kv[1].trimmingSpaces
@@ -178,8 +181,13 @@ public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConver
     public var description: String { "invalid RRULE: \(message)" }
 }
 
-extension Substring {
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs, judged by scalar (a tab followed by a
+    /// combining mark is still a tab).
     var trimmingSpaces: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
+        return String(String.UnicodeScalarView(scalars))
     }
 }
