@@ -6,6 +6,8 @@ Input on stdin: one JSON array of requests, answered in order on stdout as one J
    "rrule": "FREQ=WEEKLY;COUNT=10", "limit": 500}
       -> the RRULE's instance starts (DTSTART first), as iCalendar text in DTSTART's form
          ("20260105T100000", "20260105T090000Z" when dtstart ends in Z, "20260105" for dates)
+  {"kind": "roundtrip", "calendars": [...], "collection": "http://127.0.0.1:5232/u/c/", "username": .., "password": ..}
+      -> each calendar PUT into the collection (as NAME.ics) and fetched back, as the server serves it
   {"kind": "occurrences", "calendars": ["BEGIN:VCALENDAR...", ...], "from": "2020-01-01", "to": "2040-01-01"}
       -> every occurrence of every calendar in [from, to), sorted:
          [{"uid": .., "start": ISO 8601 with offset (or a date), "end": .., "summary": ..}]
@@ -79,11 +81,30 @@ def occurrences(req):
     return out
 
 
+def roundtrip(req):
+    import base64
+    import urllib.request
+    token = base64.b64encode(f"{req['username']}:{req['password']}".encode()).decode()
+    out = []
+    for i, text in enumerate(req["calendars"]):
+        # One href per UID: later versions of a resource replace earlier ones, as edits do.
+        import hashlib
+        uid = next((line[4:].strip() for line in text.splitlines() if line.startswith("UID:")), str(i))
+        url = f"{req['collection'].rstrip('/')}/{hashlib.sha1(uid.encode()).hexdigest()}.ics"
+        put = urllib.request.Request(url, data=text.encode(), method="PUT",
+                                     headers={"Content-Type": "text/calendar", "Authorization": "Basic " + token})
+        urllib.request.urlopen(put, timeout=30).read()
+        get = urllib.request.Request(url, headers={"Authorization": "Basic " + token})
+        out.append(urllib.request.urlopen(get, timeout=30).read().decode())
+    return out
+
+
 def main():
     requests = json.load(sys.stdin)
     answers = []
     for req in requests:
-        answers.append(instances(req) if req["kind"] == "instances" else occurrences(req))
+        kind = req["kind"]
+        answers.append(instances(req) if kind == "instances" else roundtrip(req) if kind == "roundtrip" else occurrences(req))
     json.dump(answers, sys.stdout)
 
 

@@ -135,6 +135,30 @@ import CalgwTestSupport
             check(before: before, after: after, case: c)
         }
         #expect(cases.count == 24 * 9)
+
+        // The same files through real servers: what Radicale and Xandikos serve back expands to
+        // the same occurrences.
+        for name in TestServers.selected where ["radicale", "xandikos"].contains(name) {
+            let server = try TestServers.shared(name)
+            let collection = server.newCollectionURL(prefix: "spans")
+            let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u",
+                                                      "\(server.username):\(server.password)", "-X", "MKCALENDAR", collection.absoluteString])
+            #expect(["200", "201"].contains(made.stdoutText), "MKCALENDAR on \(name): \(made.stdoutText)")
+            let fetched = try ProcessRunner.python(Oracle.script, input: [
+                Oracle.Request(kind: "roundtrip", calendars: written.flatMap { $0 }, collection: collection.absoluteString,
+                               username: server.username, password: server.password),
+            ], as: [[String]].self)[0]
+            #expect(fetched.count == written.reduce(0) { $0 + $1.count }, "\(name) did not serve every file back")
+            var rest = fetched[...]
+            let regrouped = written.map { group in let part = Array(rest.prefix(group.count)); rest = rest.dropFirst(group.count); return part }
+            let served = try ProcessRunner.python(Oracle.script, input: regrouped.map {
+                Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01")
+            }, as: [[OracleOccurrence]].self)
+            #expect(served.count == cases.count)
+            for (c, (mine, theirs)) in zip(cases, zip(answers.dropFirst(series.count), served)) {
+                #expect(mine == theirs, "\(name) serves \(c.name) differently")
+            }
+        }
     }
 
     /// The occurrences after the edit are the original ones with exactly the edited ones changed.

@@ -285,6 +285,9 @@ enum Oracle {
         var calendars: [String]? = nil
         var from: String? = nil
         var to: String? = nil
+        var collection: String? = nil
+        var username: String? = nil
+        var password: String? = nil
     }
 
     static func instances(start: DateTimeValue, rule: String) throws -> [String] {
