@@ -29,7 +29,7 @@ for i in range(count):
     zone = rng.choice(zones)
     y, mo, d = 2016 + rng.randrange(0, 3), rng.randrange(1, 13), rng.randrange(1, 29)
     h, mi = rng.randrange(7, 20), rng.choice([0, 15, 30, 45])
-    rule = rng.choice(rules)
+    rule = rng.choices(rules, weights=[1, 1, 3, 3, 3, 4, 3, 2, 4, 1])[0]
     if rng.random() < 0.3:
         rule += f";COUNT={rng.randrange(50, 400)}"
     elif rng.random() < 0.3:

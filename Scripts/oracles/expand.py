@@ -3,9 +3,10 @@
 
 Input on stdin: one JSON object, answered on stdout as one JSON value.
   {"kind": "rules", "cases": [{"dtstart": "19970105T090000", "rrule": "FREQ=...", "limit": 60,
-                               "before": "20010101T000000"}, ...]}
-      -> for each case the wall-clock instances dateutil's rrule yields (DTSTART not added),
-         at most `limit`, none after `before`, as "YYYYMMDDTHHMMSS"; null when dateutil raised
+                               "before": "20010101T000000", "tzid": null | "UTC" | "Europe/Berlin"}, ...]}
+      -> for each case the instances dateutil's rrule yields (DTSTART not added): wall-clock
+         "YYYYMMDDTHHMMSS" for floating cases, instants "YYYYMMDDTHHMMSSZ" when a tzid is given,
+         at most `limit`, none after `before` (wall clock); null when dateutil raised
          or took longer than `seconds` (0.15) (an empty rule makes it walk to year 9999).
   {"kind": "calendars", "files": ["/path/a.ics", ...], "texts": ["BEGIN:VCALENDAR..."],
    "from": "1995-01-01", "to": "2036-01-01"}
@@ -18,6 +19,7 @@ import json
 import os
 import signal
 import sys
+import zoneinfo
 
 from dateutil import rrule as du
 
@@ -41,6 +43,11 @@ def rules(cases):
             print(case, file=sys.stderr, flush=True)
         start = dt.datetime.strptime(case["dtstart"], "%Y%m%dT%H%M%S")
         before = dt.datetime.strptime(case["before"], "%Y%m%dT%H%M%S")
+        tzid = case.get("tzid")
+        if tzid:
+            zone = dt.timezone.utc if tzid == "UTC" else zoneinfo.ZoneInfo(tzid)
+            start = start.replace(tzinfo=zone)
+            before = before.replace(tzinfo=zone)
         limit = case.get("limit", 60)
         values = []
         signal.setitimer(signal.ITIMER_REAL, case.get("seconds", 0.15))
@@ -48,7 +55,10 @@ def rules(cases):
             for value in du.rrulestr(case["rrule"], dtstart=start):
                 if value > before:
                     break
-                values.append(value.strftime("%Y%m%dT%H%M%S"))
+                if value.tzinfo is not None:
+                    values.append(value.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+                else:
+                    values.append(value.strftime("%Y%m%dT%H%M%S"))
                 if len(values) >= limit:
                     break
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -77,7 +87,12 @@ def calendars(req):
     out = []
     for raw in texts:
         try:
+            if not raw.lstrip().upper().startswith(b"BEGIN:VCALENDAR"):
+                # A bare VEVENT file: read it as the one event of a calendar.
+                raw = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + raw.strip() + b"\r\nEND:VCALENDAR\r\n"
             cal = icalendar.Calendar.from_ical(raw)
+            # Events without DTSTART have no occurrences; recurring-ical-events raises on them.
+            cal.subcomponents = [c for c in cal.subcomponents if not (c.name == "VEVENT" and "DTSTART" not in c)]
             items = []
             for ev in recurring_ical_events.of(cal).between(start, end):
                 if ev.name != "VEVENT":

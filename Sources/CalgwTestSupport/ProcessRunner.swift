@@ -14,42 +14,56 @@ public enum ProcessRunner {
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`.
+    ///
+    /// Started with posix_spawn and reaped with waitpid on its own pid: Foundation's
+    /// `Process.waitUntilExit` was seen to miss a child's exit when many processes come and go
+    /// at once, and a test must never hang on a program that has ended.
     /// - Throws: when the program cannot be started.
     public static func run(_ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
                            environment: [String: String]? = nil, currentDirectory: URL? = nil) throws -> Result {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
+        var argv = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        if let currentDirectory {
+            argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", currentDirectory.path] + argv
         }
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        var env = ProcessInfo.processInfo.environment
+        if let environment { env.merge(environment) { $1 } }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        if let stdin {
-            let inURL = folder.appendingPathComponent("in")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+        let inURL = folder.appendingPathComponent("in"), outURL = folder.appendingPathComponent("out"),
+            errURL = folder.appendingPathComponent("err")
+        try (stdin ?? Data()).write(to: inURL)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin == nil ? "/dev/null" : inURL.path, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A clean signal mask and default handlers, whatever the test process has set.
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        guard spawned == 0 else {
+            throw ProcessFailure(command: argv.joined(separator: " "), status: -1, stderr: String(cString: strerror(spawned)))
         }
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let signal = status & 0x7f
+        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+                      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
     }
 
     /// Runs a python script with `python3`, giving `input` as JSON on stdin and decoding JSON

@@ -87,8 +87,8 @@ public enum TestProxies {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
         let log = folder.appendingPathComponent("requests.jsonl")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         var extra = arguments
         if script == "tls_proxy.py" { extra += ["--dir", folder.appendingPathComponent("tls").path] }
         let process = Process()

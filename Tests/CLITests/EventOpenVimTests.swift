@@ -11,10 +11,10 @@ import CalgwTestSupport
 
     let socket = "calgw-test-\(UUID().uuidString.prefix(8))"
 
-    /// Waits until the pane shows `text` (at most ~10 s).
+    /// Waits until the pane shows `text` (at most ~30 s).
     func waitForScreen(_ session: String, containing text: String) throws -> String {
         var screen = ""
-        for _ in 0..<100 {
+        for _ in 0..<300 {
             screen = try tmux(["capture-pane", "-p", "-t", session]).stdoutText
             if screen.contains(text) { return screen }
             usleep(100_000)
@@ -44,7 +44,7 @@ import CalgwTestSupport
         _ = try waitForScreen(session, containing: "SUMMARY:Before Vim")
         _ = try tmux(["send-keys", "-t", session, ":%s/^SUMMARY:.*/SUMMARY:After Vim/", "Enter"])
         _ = try tmux(["send-keys", "-t", session, ":wq", "Enter"])
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: done.path) { usleep(100_000) }
+        for _ in 0..<300 where !FileManager.default.fileExists(atPath: done.path) { usleep(100_000) }
         let status = try String(contentsOf: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(status == "0")
         let event = try #require(try s.event(uid).components.first)

@@ -26,3 +26,22 @@ import CalgwTestSupport
         #expect(result.stderrText.contains("is not a folder"))
     }
 }
+
+@Suite struct ListCommandPairTests {
+    @Test func readsThePairsVdirFromTheConfig() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:w\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(event.utf8).write(to: vdir.appendingPathComponent("w.ics"))
+        let config = folder.file("config.toml")
+        try Data("[pair.personal]\nlocal = \"\(vdir.path)\"\nremote = \"https://dav.example.com/cal/\"\n".utf8).write(to: config)
+        let result = try CalgwBinary.run(["list", "--config", config.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.split(separator: "\n").count == 5)
+        #expect(result.stdoutText.contains("2026-03-30  10:00–11:00  Weekly"), "the summer-time instance keeps 10:00 Berlin")
+        let unknown = try CalgwBinary.run(["list", "--config", config.path, "--pair", "nope", "--from", "2026-03-01", "--to", "2026-04-01"])
+        #expect(unknown.status == 2, "a missing pair is a configuration error: \(unknown.stderrText)")
+    }
+}

@@ -53,3 +53,23 @@ import Testing
         }
     }
 }
+
+@Suite(.serialized) struct HTTPClientCancellationTests {
+    @Test func testCancellingATaskAbortsItsTransfer() async throws {
+        let fixture = try DAVServerFixture("radicale")
+        let proxy = try TestProxies.fault(upstream: fixture.server.url, script: "slow")
+        defer { proxy.stop() }
+        let client = fixture.client.http
+        let task = Task { try await client.send(HTTPRequest(method: "GET", url: proxy.proxied(fixture.server.home))) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled request completed")
+        } catch {
+            #expect(error is CancellationError, "\(error)")
+        }
+        // The client still works afterwards.
+        #expect(try await client.send(HTTPRequest(method: "PROPFIND", url: fixture.server.home, headers: [("Depth", "0")])).status == 207)
+    }
+}

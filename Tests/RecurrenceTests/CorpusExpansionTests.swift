@@ -71,6 +71,7 @@ import CalgwTestSupport
         "timezone_rdate.ics": "the parser refuses it",
         "timezone_same_start_and_offset.ics": "the parser refuses it",
         "issue_104_mark_events_broken.ics": "intentionally broken file: the parser refuses it",
+        "broken_ical.ics": "DTSTART;;VALUE=DATE-TIME (an empty parameter): python icalendar drops the event, calgw reads its value",
     ]
 
     @Test func corpusCalendarsMatchRecurringIcalEvents() throws {

@@ -15,6 +15,8 @@ import CalgwTestSupport
         var rrule: String
         var limit: Int
         var before: String
+        /// nil for floating, "UTC", or an IANA zone.
+        var tzid: String?
         /// How long dateutil may take: rules that calgw finds empty make it walk to year 9999.
         var seconds: Double
     }
@@ -69,25 +71,43 @@ import CalgwTestSupport
         }
     }
 
-    static func expand(_ rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int) -> [String] {
-        var iterator = RuleIterator(CompiledRule(rule, start: start), stopAfter: before)
+    static func expand(_ rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?) -> [String] {
+        guard let tzid else {
+            var iterator = RuleIterator(CompiledRule(rule, start: start), stopAfter: before)
+            var got: [String] = []
+            while got.count < limit, let v = iterator.next() { got.append(v.description) }
+            return got
+        }
+        // A zoned or UTC series: UNTIL is compared as an instant, wall-clock times become
+        // instants with RFC 5545's gap and overlap rules.
+        let form: DateTimeValue.Form = tzid == "UTC" ? .utc : .zoned(tzid: tzid)
+        var master = Component(name: "VEVENT")
+        master.append(Property(name: "UID", value: "x"))
+        master.append(Property.dateTime("DTSTART", DateTimeValue(start, form: form)))
+        master.append(Property(name: "RRULE", value: rule.description))
+        let series = Series(components: [master], resolver: TimeZoneResolver())
+        guard let frame = series.frame, let compiled = series.rules.first else { return ["no series"] }
+        let clock = frame.clock(floating: FixedOffsetZone.utc)
+        var iterator = RuleIterator(compiled, stopAfter: before, isPastUntil: series.untilCheck(series.untils[0], clock: clock))
         var got: [String] = []
-        while got.count < limit, let v = iterator.next() { got.append(v.description) }
+        while got.count < limit, let v = iterator.nextSeconds() {
+            got.append(LocalDateTime(secondsSinceEpoch: clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: v))).description + "Z")
+        }
         return got
     }
 
     func check(seed: UInt64, count: Int) throws {
         var generator = RuleGenerator(seed: seed)
-        var cases: [(rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int)] = []
+        var cases: [(rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?)] = []
         var deviations = 0
         for _ in 0..<count {
             let c = generator.next()
             if Self.knownDeviation(c.rule, start: c.start) != nil { deviations += 1 } else { cases.append(c) }
         }
-        let ours = cases.map { Self.expand($0.rule, start: $0.start, before: $0.before, limit: $0.limit) }
+        let ours = cases.map { Self.expand($0.rule, start: $0.start, before: $0.before, limit: $0.limit, tzid: $0.tzid) }
         let request = Request(cases: zip(cases, ours).map { c, got in
             Case(dtstart: c.start.description, rrule: c.rule.description, limit: c.limit, before: c.before.description,
-                 seconds: got.isEmpty ? 0.03 : 1)
+                 tzid: c.tzid, seconds: got.isEmpty ? 0.03 : 1)
         })
         if let dump = ProcessInfo.processInfo.environment["CALGW_RULE_DUMP"] {
             try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: dump))
@@ -102,10 +122,12 @@ import CalgwTestSupport
                 failures += 1
                 if failures <= 8 {
                     let firstDiff = (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? min(got.count, expected.count)
-                    Issue.record("seed \(seed): DTSTART:\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))")
+                    Issue.record("seed \(seed): DTSTART\(c.tzid.map { ";TZID=\($0)" } ?? ""):\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))")
                 }
             }
         }
+        let forms = cases.reduce(into: [String: Int]()) { $0[$1.tzid == nil ? "floating" : $1.tzid == "UTC" ? "UTC" : "zoned", default: 0] += 1 }
+        print("seed \(seed): DTSTART forms \(forms.sorted { $0.key < $1.key })")
         print("seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(slow) left out (dateutil too slow: empty rules), \(failures) failures")
         #expect(failures == 0)
         #expect(compared > count * 3 / 4)
@@ -139,7 +161,9 @@ struct RuleGenerator {
         }
     }
 
-    mutating func next() -> (rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int) {
+    static let zones = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "America/Sao_Paulo"]
+
+    mutating func next() -> (rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?) {
         let freqs: [RecurrenceRule.Frequency] = [.yearly, .yearly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .hourly, .minutely, .secondly]
         let f = freqs[int(0...freqs.count - 1)]
         var rule = RecurrenceRule(frequency: f)
@@ -180,11 +204,15 @@ struct RuleGenerator {
         case .minutely: span = 86_400 * 3
         case .secondly: span = 3600 * 6
         }
+        let form = int(0...9)
+        let tzid: String? = form < 4 ? nil : form < 6 ? "UTC" : Self.zones[int(0...Self.zones.count - 1)]
         if chance(0.3) {
             rule.count = int(1...40)
         } else if chance(0.4) {
-            rule.until = DateTimeValue(start.adding(seconds: Int64.random(in: 0...span, using: &random)), form: .floating)
+            let until = start.adding(seconds: Int64.random(in: 0...span, using: &random))
+            // UNTIL is UTC for UTC and zoned DTSTARTs (RFC 5545 §3.3.10), floating otherwise.
+            rule.until = DateTimeValue(until, form: tzid == nil ? .floating : .utc)
         }
-        return (rule, start, start.adding(seconds: span), 80)
+        return (rule, start, start.adding(seconds: span), 80, tzid)
     }
 }

@@ -90,6 +90,9 @@ import ICalendar
         let c = try Self.calendar(Self.weekly + cancelled)
         let got = Self.spans(c, from: Self.utc(2026, 1, 15), to: Self.utc(2026, 1, 25))
         #expect(got.isEmpty)
+        // recurring-ical-events keeps them, with their STATUS; callers may ask for that.
+        let kept = CalendarExpansion(calendar: c).occurrences(from: Self.utc(2026, 1, 15), to: Self.utc(2026, 1, 25), includeCancelled: true)
+        #expect(kept.map { $0.component["STATUS"]?.text } == ["CANCELLED"])
     }
 
     @Test func thisAndFutureCarriesItsShiftAndPropertiesForward() throws {
@@ -143,6 +146,21 @@ import ICalendar
         #expect(far.periodsVisited <= near.periodsVisited + 2, "walked \(far.periodsVisited) periods")
     }
 
+    @Test func countedSimpleRulesJumpToo() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=HOURLY;COUNT=1000000000")
+        let start = LocalDateTime(year: 2020, month: 1, day: 1, hour: 0)
+        var far = RuleIterator(CompiledRule(rule, start: start), from: LocalDateTime(year: 2026, month: 3, day: 2),
+                               stopAfter: LocalDateTime(year: 2026, month: 3, day: 2, hour: 3))
+        var got: [LocalDateTime] = []
+        while let v = far.next() { got.append(v) }
+        #expect(got.last == LocalDateTime(year: 2026, month: 3, day: 2, hour: 3))
+        #expect(far.periodsVisited < 10)
+        // COUNT still counts from DTSTART: 3 instances, the last two hours before the jump target.
+        let short = try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=3")
+        var ended = RuleIterator(CompiledRule(short, start: start), from: LocalDateTime(year: 2026, month: 1, day: 1))
+        #expect(ended.next() == nil)
+    }
+
     @Test func absurdRulesAreBoundedAndSaySo() throws {
         let empty = try RecurrenceRule(parsing: "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30")
         var it = RuleIterator(CompiledRule(empty, start: LocalDateTime(year: 2026, month: 1, day: 1)))
@@ -169,4 +187,41 @@ import ICalendar
         #expect(near.before == rid(5), "12 Jan is an EXDATE")
         #expect(near.after == rid(19))
     }
+
+    @Test func anEmbeddedVTimezoneIsEvaluatedForAnUnknownTZID() throws {
+        let vtimezone = """
+            BEGIN:VTIMEZONE\r
+            TZID:Office Time\r
+            BEGIN:STANDARD\r
+            DTSTART:19701025T030000\r
+            TZOFFSETFROM:+0200\r
+            TZOFFSETTO:+0100\r
+            RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r
+            END:STANDARD\r
+            BEGIN:DAYLIGHT\r
+            DTSTART:19700329T020000\r
+            TZOFFSETFROM:+0100\r
+            TZOFFSETTO:+0200\r
+            RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r
+            END:DAYLIGHT\r
+            END:VTIMEZONE\r
+
+            """
+        let c = try Self.calendar(Self.event("UID:v\nDTSTART;TZID=Office Time:20260328T023000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=2"),
+                                  extra: vtimezone)
+        let got = Self.spans(c, from: Self.utc(2026, 3, 1), to: Self.utc(2026, 4, 1))
+        #expect(got == ["2026-03-28T01:30:00Z/2026-03-28T02:30:00Z", "2026-03-29T01:30:00Z/2026-03-29T02:30:00Z"],
+                "02:30 in the embedded zone's gap moves to 03:30 +02:00")
+    }
+
+    @Test func dateExdatesRemoveWholeDays() throws {
+        let c = try Self.calendar(Self.event("UID:d\nDTSTART;VALUE=DATE:20260301\nRRULE:FREQ=DAILY;COUNT=4\nEXDATE;VALUE=DATE:20260302")
+            + Self.event("UID:t\nDTSTART:20260301T090000Z\nDURATION:PT1H\nRRULE:FREQ=HOURLY;COUNT=30\nEXDATE;VALUE=DATE:20260301"))
+        let e = CalendarExpansion(calendar: c)
+        let got = e.occurrences(from: Self.utc(2026, 2, 1), to: Self.utc(2026, 4, 1))
+        #expect(got.filter { $0.uid == "d" }.map(\.start.date.day) == [1, 3, 4])
+        #expect(got.filter { $0.uid == "t" }.allSatisfy { $0.start.date.day == 2 }, "a DATE EXDATE on a timed series removes that day")
+        #expect(got.filter { $0.uid == "t" }.count == 15)
+    }
 }
+

@@ -93,6 +93,17 @@ import CalgwTestSupport
             let calendar = try #require(try ICalendarParser().parse(s.text).calendar)
             let editor = try SeriesEditor(calendar: calendar, uid: s.uid, now: SpanEditTests.now)
             let instances = OracleInstances(starts: starts, form: s.slot(1).form)
+            // calgw's own expander answers the editor's questions as dateutil does.
+            let engine = try #require(SeriesExpansion(calendar: calendar, uid: s.uid))
+            for k in 1...10 {
+                let slot = s.slot(k)
+                #expect(engine.isInstance(slot) == instances.isInstance(slot), "\(s.uid): is \(slot) an instance?")
+                #expect(engine.ruleInstanceCount(before: slot) == instances.ruleInstanceCount(before: slot),
+                        "\(s.uid): instances before \(slot)")
+                let offSlot = slot.isDate ? DateTimeValue(date: slot.date.adding(days: 1))
+                                          : DateTimeValue(slot.local.adding(seconds: 1800), form: slot.form)
+                #expect(!engine.isInstance(offSlot), "\(s.uid): \(offSlot) taken for an instance")
+            }
             let changes = EventChanges(summary: "Changed")
             for operation in Operation.allCases {
                 for k in operation == .editSeries ? [1] : [2, 6] {

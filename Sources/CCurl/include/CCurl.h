@@ -15,6 +15,11 @@ CURLcode ccurl_global_init(void);
 /// A write or header callback: `size * nmemb` bytes at `data`; return the count consumed.
 typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t nmemb, void *userdata);
 
+/// A progress callback (CURLOPT_XFERINFOFUNCTION); return non-zero to abort the transfer.
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
+                                       curl_off_t ultotal, curl_off_t ulnow);
+
+CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback callback);
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);

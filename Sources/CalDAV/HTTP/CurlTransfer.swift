@@ -31,6 +31,8 @@ final class CurlTransfer: @unchecked Sendable {
     var headers: [(name: String, value: String)] = []
     var body = Data()
     var exceededCap = false
+    private let cancelLock = NSLock()
+    private var cancelled = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     init(options: CurlTransferOptions, completion: @escaping @Sendable (CurlOutcome) -> Void) {
@@ -39,6 +41,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit { freeHeaderList() }
+
+    /// Asks the engine to abort the transfer at its next progress callback.
+    func cancel() {
+        cancelLock.lock()
+        cancelled = true
+        cancelLock.unlock()
+    }
+
+    var isCancelled: Bool {
+        cancelLock.lock()
+        defer { cancelLock.unlock() }
+        return cancelled
+    }
 
     func freeHeaderList() {
         if let headerList { curl_slist_free_all(headerList) }
@@ -62,7 +77,7 @@ final class CurlTransfer: @unchecked Sendable {
         setString(CURLOPT_USERAGENT, config.userAgent)
         setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(config.connectTimeout * 1000))
         setLong(CURLOPT_TIMEOUT_MS, Int(config.requestTimeout * 1000))
-        setString(CURLOPT_ACCEPT_ENCODING, "")
+        if config.acceptCompressedResponses { setString(CURLOPT_ACCEPT_ENCODING, "") }
         setLong(CURLOPT_SSL_VERIFYPEER, config.verifyTLS ? 1 : 0)
         setLong(CURLOPT_SSL_VERIFYHOST, config.verifyTLS ? 2 : 0)
         if let caFile = config.caFile { setString(CURLOPT_CAINFO, caFile) }
@@ -118,6 +133,11 @@ final class CurlTransfer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me))
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
+        check(ccurl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
+        setLong(CURLOPT_NOPROGRESS, 0)
+        check(ccurl_easy_setopt_xferinfo_callback(handle) { user, _, _, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().isCancelled ? 1 : 0
+        })
         check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
@@ -133,24 +153,31 @@ final class CurlTransfer: @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             guard let data else { return length }
-            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            transfer.receivedHeaderLine(line)
+            transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self))
             return length
         })
         return failure
     }
 
-    /// A status line starts a new response (after 100 Continue or an auth challenge).
-    func receivedHeaderLine(_ line: String) {
-        if line.hasPrefix("HTTP/") {
-            headers.removeAll()
+    /// A status line starts a new response (after 100 Continue or an auth challenge); other
+    /// lines are `name: value`. Parsed on bytes: this runs for every header of every response.
+    func receivedHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        if line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/") {
+            headers.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var nameEnd = colon
+        while nameEnd > 0 && isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd && isSpace(line[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<nameEnd]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
         headers.append((name, value))
     }
 

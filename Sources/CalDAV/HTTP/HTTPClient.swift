@@ -31,6 +31,7 @@ public final class HTTPClient: Sendable {
     deinit { engine.shutdown() }
 
     /// Sends `request` and returns the final response, whatever its status, except:
+    /// - Throws: `CancellationError` when the task is cancelled (the transfer is aborted).
     /// - Throws: `CalDAVError` with `.authenticationFailed` on 401 (after one bearer refresh),
     ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
     ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect.
@@ -91,7 +92,7 @@ public final class HTTPClient: Sendable {
             let options = CurlTransferOptions(request: request,
                                               authentication: withCredentials ? configuration.authentication : .none,
                                               bearerToken: token, configuration: configuration)
-            let outcome = await perform(options)
+            let outcome = try await perform(options)
             let retryable: Bool
             var serverDelay: TimeInterval?
             if outcome.code == CURLE_OK {
@@ -113,10 +114,21 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func perform(_ options: CurlTransferOptions) async -> CurlOutcome {
-        await withCheckedContinuation { continuation in
-            engine.submit(CurlTransfer(options: options) { continuation.resume(returning: $0) })
+    /// Runs one transfer; cancelling the task aborts it (libcurl's progress callback).
+    private func perform(_ options: CurlTransferOptions) async throws -> CurlOutcome {
+        try Task.checkCancellation()
+        let holder = TransferHolder()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let transfer = CurlTransfer(options: options) { continuation.resume(returning: $0) }
+                holder.set(transfer)
+                engine.submit(transfer)
+            }
+        } onCancel: {
+            holder.cancel()
         }
+        if outcome.code == CURLE_ABORTED_BY_CALLBACK { throw CancellationError() }
+        return outcome
     }
 
     /// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
@@ -148,5 +160,28 @@ public final class HTTPClient: Sendable {
             return CalDAVError(.connectionFailed, "\(target) failed: \(outcome.errorText)",
                                recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
         }
+    }
+}
+
+/// Lets a cancellation handler reach a transfer created inside the continuation.
+private final class TransferHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var transfer: CurlTransfer?
+    private var cancelled = false
+
+    func set(_ transfer: CurlTransfer) {
+        lock.lock()
+        self.transfer = transfer
+        let cancel = cancelled
+        lock.unlock()
+        if cancel { transfer.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let transfer = self.transfer
+        lock.unlock()
+        transfer?.cancel()
     }
 }

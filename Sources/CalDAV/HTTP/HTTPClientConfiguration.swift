@@ -12,6 +12,10 @@ public struct HTTPClientConfiguration: Sendable {
     public var requestTimeout: TimeInterval = 300
     /// A response body larger than this fails with `.responseTooLarge`. Default 256 MB.
     public var maxResponseBytes: Int = 256 * 1024 * 1024
+    /// Ask for gzip/deflate/brotli responses (Accept-Encoding). Default true: large
+    /// multistatus and calendar bodies shrink several times over real networks; on loopback
+    /// compressing costs the server more than it saves.
+    public var acceptCompressedResponses: Bool = true
     /// Sent as User-Agent. Default `calgw/VERSION`.
     public var userAgent: String = "calgw/\(CalDAVTransport.calgwVersion)"
     /// A PEM file of CA certificates trusted instead of the system's. Default: system CAs.

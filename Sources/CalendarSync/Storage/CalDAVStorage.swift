@@ -132,7 +132,7 @@ public final class CalDAVStorage: CalendarStorage {
         switch error.status {
         case 412:
             return creating ? StorageError.alreadyExists(href: href) : StorageError.preconditionFailed(href: href)
-        case 404, 410 where !creating:
+        case 404 where !creating, 410 where !creating:
             return StorageError.preconditionFailed(href: href)
         case 403, 409, 415, 422:
             return StorageError.rejected(href: href, reason: error.serverReason ?? error.message)

@@ -50,6 +50,17 @@ public struct VTimeZoneRules: ZoneRules {
         return low == 0 ? initialOffset : transitions[low - 1].offset
     }
 
+    public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? {
+        var low = 0, high = transitions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if transitions[mid].utc <= utc { low = mid + 1 } else { high = mid }
+        }
+        let from = low == 0 ? Int64.min : transitions[low - 1].utc
+        let to = low < transitions.count ? transitions[low].utc : Int64.max
+        return from..<to
+    }
+
     /// Onsets after `start` of a yearly rule with BYMONTH and BYDAY / BYMONTHDAY.
     static func yearlyOnsets(rule: RecurrenceRule, start: LocalDateTime, fromOffset: Int) -> [LocalDateTime] {
         guard rule.frequency == .yearly else { return [] }

@@ -9,6 +9,14 @@ public protocol ZoneRules: Sendable {
     var identifier: String { get }
     /// Seconds east of UTC in force at the instant `utc`.
     func offset(atUTC utc: Int64) -> Int
+
+    /// Instants around `utc` over which the offset stays what it is at `utc` (at least `utc`
+    /// itself), so callers converting many times can skip lookups; nil when unknown.
+    func constantOffsetInterval(containing utc: Int64) -> Range<Int64>?
+}
+
+extension ZoneRules {
+    public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? { nil }
 }
 
 extension ZoneRules {
@@ -55,6 +63,7 @@ public struct FixedOffsetZone: ZoneRules {
 
     public static let utc = FixedOffsetZone()
     public func offset(atUTC utc: Int64) -> Int { seconds }
+    public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? { Int64.min..<Int64.max }
 }
 
 /// An IANA zone from the system's time-zone database, through Foundation.
@@ -71,5 +80,13 @@ public struct SystemZone: ZoneRules {
 
     public func offset(atUTC utc: Int64) -> Int {
         zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc)))
+    }
+
+    /// From `utc` to the zone's next transition (a year on when it has none).
+    public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? {
+        let next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(utc)))
+        let end = next.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? (utc + 366 * 86_400)
+        guard end > utc, offset(atUTC: end - 1) == offset(atUTC: utc) else { return nil }
+        return utc..<end
     }
 }

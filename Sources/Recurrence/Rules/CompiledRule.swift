@@ -34,6 +34,16 @@ public struct CompiledRule: Sendable {
     /// The seconds-of-day of each instance within a day, for DAILY and coarser rules.
     let timesOfDay: [Int]
 
+    /// Whether every period holds exactly DTSTART's slot: no BYxxx part at all, and a
+    /// frequency whose periods always have that slot (not MONTHLY or YEARLY, where the 31st or
+    /// February 29th can be missing).
+    var hasOneInstancePerPeriod: Bool {
+        let r = rule
+        return r.byMonth.isEmpty && r.byMonthDay.isEmpty && r.byYearDay.isEmpty && r.byWeekNo.isEmpty && r.byDay.isEmpty
+            && r.byHour.isEmpty && r.byMinute.isEmpty && r.bySecond.isEmpty && r.bySetPos.isEmpty
+            && frequency != .monthly && frequency != .yearly
+    }
+
     /// Whether the rule has a BYDAY that needs the period's month or year to resolve ordinals.
     var hasOrdinals: Bool { !ordinalWeekdays.isEmpty }
 

@@ -25,6 +25,10 @@ public struct RuleIterator: IteratorProtocol, Sendable {
         case gaveUp
     }
 
+    /// Instances walked through (before a window, for COUNT rules that cannot jump) after which
+    /// iteration stops and says so (`ending == .gaveUp`).
+    public static let stepLimit = 20_000_000
+
     /// Periods in a row without an instance after which a rule is treated as empty.
     public static let emptyPeriodLimit = 1_000_000
 
@@ -46,6 +50,7 @@ public struct RuleIterator: IteratorProtocol, Sendable {
     private var cursor = 0
     private var total = 0
     private var emptyRun = 0
+    private var steps = 0
     /// Periods examined so far: a measure of work, for tests that check the jump to a window.
     public private(set) var periodsVisited = 0
     private var weekMaskYear = Int.min
@@ -77,8 +82,16 @@ public struct RuleIterator: IteratorProtocol, Sendable {
         }
         count = rule.rule.count
         periodIndex = 0
-        if count == nil, let from {
-            periodIndex = max(0, Self.periodIndex(containing: from, rule: rule) - 1)
+        if let from {
+            let target = max(0, Self.periodIndex(containing: from, rule: rule) - 1)
+            if count == nil {
+                periodIndex = target
+            } else if rule.hasOneInstancePerPeriod {
+                // Every period before the target held exactly one instance (DTSTART's own
+                // slot), so COUNT can be carried over without walking them.
+                periodIndex = min(target, rule.rule.count ?? 0)
+                emitted = periodIndex
+            }
         }
         loadPeriod()
     }
@@ -90,6 +103,8 @@ public struct RuleIterator: IteratorProtocol, Sendable {
                 let flat = selected.isEmpty ? cursor : selected[cursor]
                 cursor += 1
                 let value = Int64(days[flat / times.count]) * 86_400 + Int64(times[flat % times.count])
+                steps += 1
+                if steps > Self.stepLimit { ending = .gaveUp; return nil }
                 if value < startSeconds { continue }
                 if value > stopAfter { ending = .bound; return nil }
                 if let isPastUntil, isPastUntil(value) { ending = .complete; return nil }

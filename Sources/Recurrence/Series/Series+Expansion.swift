@@ -8,28 +8,45 @@ extension Series {
     ///   - to: the window's end (exclusive).
     ///   - floatingZone: the zone floating times and dates are read in (the reader's zone).
     ///   - limit: at most this many occurrences (bounds the work of absurd rules).
+    ///   - includeCancelled: keep overrides with STATUS:CANCELLED as occurrences (as
+    ///     recurring-ical-events does) instead of hiding their instance.
     /// - Returns: occurrences from the master's instances, minus EXDATEs and cancelled
     ///   overrides, with overrides in place of the instances they replace.
     public func occurrences(from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
-                            limit: Int = 1_000_000) -> [Occurrence] {
+                            limit: Int = 1_000_000, includeCancelled: Bool = false) -> [Occurrence] {
         var result: [Occurrence] = []
-        if let frame, let start, let master {
-            let clock = frame.clock(floating: floatingZone)
+        if let frame, let master {
+            let clock = CachedClock(frame.clock(floating: floatingZone))
             let reach = maximumLength(floatingZone: floatingZone)
             let shifts = futureOverrides.map { abs($0.shift) }.max() ?? 0
             let wallFrom = clock.local(atUTC: from - reach).secondsSinceEpoch - 86_400 - shifts
             let wallTo = clock.local(atUTC: to).secondsSinceEpoch + 86_400 + shifts
             let keys = instanceKeys(wallFrom: wallFrom, wallTo: wallTo, limit: limit, clock: clock)
+            let masterEnd = EndSpec(component: master, frame: frame, floatingZone: floatingZone)
+            let masterShape = Occurrence.Shape(uid: uid, component: master, startForm: frame.form,
+                                               endForm: endForm(masterEnd, frame: frame), recurrenceForm: frame.form)
+            var futureEnds: [Int64: (EndSpec, Occurrence.Shape)] = [:]
+            let hasOverrides = !overrideByKey.isEmpty, hasFuture = !futureOverrides.isEmpty, hasPeriods = !periodByWall.isEmpty
+            let recurring = isRecurring
             for key in keys {
-                if overrideByKey[key] != nil { continue }
-                var component = master
+                if hasOverrides && overrideByKey[key] != nil { continue }
                 var startWall = key
-                if let future = futureOverride(before: key) {
-                    component = future.component
+                var end = masterEnd
+                var shape = masterShape
+                var fromMaster = true
+                if hasFuture, let future = futureOverride(before: key) {
+                    fromMaster = false
                     startWall = key + future.shift
+                    if let e = futureEnds[future.key] { (end, shape) = e } else {
+                        end = EndSpec(component: future.component, frame: frame, floatingZone: floatingZone)
+                        shape = Occurrence.Shape(uid: uid, component: future.component, startForm: frame.form,
+                                                 endForm: endForm(end, frame: frame), recurrenceForm: frame.form)
+                        futureEnds[future.key] = (end, shape)
+                    }
                 }
-                let occurrence = makeOccurrence(component: component, recurrenceID: isRecurring ? frame.value(wall: key) : nil,
-                                                startWall: startWall, startForm: start.form, frame: frame, clock: clock,
+                let period = hasPeriods && fromMaster ? periodByWall[key] : nil
+                let occurrence = makeOccurrence(shape: shape, recurrenceWall: recurring ? key : nil,
+                                                startWall: startWall, end: end, period: period, frame: frame, clock: clock,
                                                 floatingZone: floatingZone)
                 if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
                 if result.count >= limit { break }
@@ -37,13 +54,18 @@ extension Series {
         }
         // Overrides appear at their own time, wherever their original slot was.
         for o in overrides {
-            guard (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
-            let oFrame = SeriesFrame(start: oStart, resolver: frame?.resolver ?? TimeZoneResolver())
+            guard includeCancelled || (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
+            let oFrame = SeriesFrame(start: oStart, resolver: resolver)
             let rid = o["RECURRENCE-ID"]?.dateTime
             if let rid, let frame, isExcluded(frame.wall(of: rid)) { continue }
-            let occurrence = makeOccurrence(component: o, recurrenceID: rid.map { frame?.value(wall: frame!.wall(of: $0)) ?? $0 },
-                                            startWall: oStart.local.secondsSinceEpoch, startForm: oStart.form, frame: oFrame,
-                                            clock: oFrame.clock(floating: floatingZone), floatingZone: floatingZone)
+            let end = EndSpec(component: o, frame: oFrame, floatingZone: floatingZone)
+            let ridWall = rid.map { frame?.wall(of: $0) ?? $0.local.secondsSinceEpoch }
+            let shape = Occurrence.Shape(uid: uid, component: o, startForm: oFrame.form, endForm: endForm(end, frame: oFrame),
+                                         recurrenceForm: frame?.form ?? rid?.form ?? oFrame.form)
+            let occurrence = makeOccurrence(shape: shape, recurrenceWall: ridWall,
+                                            startWall: oFrame.isDate ? Int64(oStart.date.daysSinceEpoch) * 86_400 : oStart.local.secondsSinceEpoch,
+                                            end: end, period: nil,
+                                            frame: oFrame, clock: oFrame.clock(floating: floatingZone), floatingZone: floatingZone)
             if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
         }
         result.sort { $0.startInstant != $1.startInstant ? $0.startInstant < $1.startInstant : $0.endInstant < $1.endInstant }
@@ -127,59 +149,92 @@ extension Series {
 
     private func s_isDate(_ e: Event) -> Bool { e.start?.isDate ?? false }
 
-    /// Builds one occurrence from a component's DTSTART / DTEND / DURATION, started at
-    /// `startWall` in `frame`.
-    func makeOccurrence(component: Component, recurrenceID: DateTimeValue?, startWall: Int64, startForm: DateTimeValue.Form,
-                        frame: SeriesFrame, clock: any ZoneRules, floatingZone: any ZoneRules) -> Occurrence {
-        let startValue = frame.value(wall: startWall)
-        let startInstant = frame.isDate || startForm == .floating || frame.isFloating
-            ? floatingZone.utc(forLocal: LocalDateTime(secondsSinceEpoch: startWall))
-            : clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: startWall))
-        var endValue = startValue
+    /// How a component's occurrences end, read once per component and query.
+    struct EndSpec {
+        enum Kind {
+            case none
+            /// DTEND in DTSTART's form: the same wall-clock distance.
+            case wallDelta(Int64)
+            /// DTEND in another form: the same elapsed time, shown in DTEND's frame.
+            case exactDelta(Int64, endFrame: SeriesFrame)
+            case duration(ICalDuration)
+        }
+        let kind: Kind
+
+        init(component: Component, frame: SeriesFrame, floatingZone: any ZoneRules) {
+            let dtstart = component["DTSTART"]?.dateTime
+            if let end = (component["DTEND"] ?? component["DUE"])?.dateTime, let dtstart {
+                if end.form == dtstart.form {
+                    kind = .wallDelta(end.local.secondsSinceEpoch - dtstart.local.secondsSinceEpoch)
+                } else {
+                    let delta = frame.instant(of: end, floating: floatingZone) - frame.instant(of: dtstart, floating: floatingZone)
+                    kind = .exactDelta(delta, endFrame: SeriesFrame(start: end, resolver: frame.resolver))
+                }
+            } else if let d = component["DURATION"]?.duration {
+                kind = .duration(d)
+            } else {
+                kind = .none
+            }
+        }
+    }
+
+    /// The form of the ends a spec produces in `frame`.
+    func endForm(_ end: EndSpec, frame: SeriesFrame) -> DateTimeValue.Form {
+        if case .exactDelta(_, let endFrame) = end.kind { return endFrame.form }
+        return frame.form
+    }
+
+    /// Builds one occurrence started at `startWall` in `frame`, ending as `end` says (or as
+    /// the RDATE PERIOD starting there says).
+    func makeOccurrence(shape: Occurrence.Shape, recurrenceWall: Int64?, startWall: Int64, end: EndSpec,
+                        period: Period?, frame: SeriesFrame, clock: any ZoneRules, floatingZone: any ZoneRules) -> Occurrence {
+        let startInstant = clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: startWall))
+        var endWall = startWall
         var endInstant = startInstant
-        let dtstart = component["DTSTART"]?.dateTime
-        // A PERIOD RDATE brings its own end.
-        let period = rdates.first { $0.wall == startWall && $0.period != nil }?.period
-        if let period, component == master {
+        var shape = shape
+        if let period {
             switch period.extent {
-            case .duration(let d): (endValue, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
+            case .duration(let d): (endWall, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
             case .end(let end):
                 endInstant = frame.instant(of: end, floating: floatingZone)
-                endValue = end
+                endWall = end.local.secondsSinceEpoch
+                if end.form != shape.endForm {
+                    shape = Occurrence.Shape(uid: shape.uid, component: shape.component, startForm: shape.startForm,
+                                             endForm: end.form, recurrenceForm: shape.recurrenceForm)
+                }
             }
-        } else if let end = (component["DTEND"] ?? component["DUE"])?.dateTime, let dtstart {
-            if end.form == dtstart.form {
-                let wall = startWall + (end.local.secondsSinceEpoch - dtstart.local.secondsSinceEpoch)
-                endValue = frame.value(wall: wall)
-                endInstant = frame.isDate || frame.isFloating
-                    ? floatingZone.utc(forLocal: LocalDateTime(secondsSinceEpoch: wall))
-                    : clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: wall))
-            } else {
-                let delta = frame.instant(of: end, floating: floatingZone) - frame.instant(of: dtstart, floating: floatingZone)
+        } else {
+            switch end.kind {
+            case .wallDelta(let delta):
+                endWall = startWall + delta
+                endInstant = delta == 0 ? startInstant : clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: endWall))
+            case .exactDelta(let delta, let endFrame):
                 endInstant = startInstant + delta
-                let endFrame = SeriesFrame(start: end, resolver: frame.resolver)
-                endValue = endFrame.value(wall: endFrame.clock(floating: floatingZone).local(atUTC: endInstant).secondsSinceEpoch)
+                endWall = endFrame.clock(floating: floatingZone).local(atUTC: endInstant).secondsSinceEpoch
+            case .duration(let d):
+                (endWall, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
+            case .none:
+                if frame.isDate {
+                    endWall = startWall + 86_400
+                    endInstant = clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: endWall))
+                }
             }
-        } else if let d = component["DURATION"]?.duration {
-            (endValue, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
-        } else if frame.isDate {
-            endValue = DateTimeValue(date: startValue.date.adding(days: 1))
-            endInstant = floatingZone.utc(forLocal: endValue.local)
         }
-        return Occurrence(uid: uid, recurrenceID: recurrenceID, start: startValue, end: endValue,
-                          startInstant: startInstant, endInstant: endInstant, component: component)
+        return Occurrence(startWall: startWall, endWall: endWall, recurrenceWall: recurrenceWall,
+                          startInstant: startInstant, endInstant: endInstant, shape: shape)
     }
 
     /// A DURATION added as RFC 5545 §3.3.6 says: weeks and days on the wall clock, hours,
     /// minutes and seconds as elapsed time.
-    func add(_ d: ICalDuration, toWall wall: Int64, instant: Int64, frame: SeriesFrame, clock: any ZoneRules) -> (DateTimeValue, Int64) {
+    func add(_ d: ICalDuration, toWall wall: Int64, instant: Int64, frame: SeriesFrame, clock: any ZoneRules) -> (Int64, Int64) {
         let nominalWall = wall + Int64(d.nominalDays) * 86_400
         if frame.isDate {
-            let v = frame.value(wall: nominalWall + d.exactSeconds)
-            return (v, clock.utc(forLocal: v.local))
+            // Whole days only: a date series keeps dates.
+            let endWall = floorDiv64(nominalWall + d.exactSeconds, 86_400) * 86_400
+            return (endWall, clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: endWall)))
         }
         let base = d.nominalDays == 0 ? instant : clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: nominalWall))
         let endInstant = base + d.exactSeconds
-        return (frame.value(wall: clock.local(atUTC: endInstant).secondsSinceEpoch), endInstant)
+        return (clock.local(atUTC: endInstant).secondsSinceEpoch, endInstant)
     }
 }

@@ -19,6 +19,8 @@ public struct Series: Sendable {
     public let overrides: [Component]
 
     let frame: SeriesFrame?
+    /// The calendar's TZID resolver (kept for overrides without a master).
+    let resolver: TimeZoneResolver
     let start: DateTimeValue?
     let rules: [CompiledRule]
     let untils: [DateTimeValue?]
@@ -26,6 +28,8 @@ public struct Series: Sendable {
     let startWall: Int64
     /// RDATE starts (wall seconds), with a PERIOD's own end when it has one.
     let rdates: [(wall: Int64, period: Period?)]
+    /// RDATE PERIODs by their start, for their own ends.
+    let periodByWall: [Int64: Period]
     let exdateWalls: Set<Int64>
     let exdateDays: Set<Int>
     /// Overrides by the wall second of their RECURRENCE-ID.
@@ -46,9 +50,10 @@ public struct Series: Sendable {
         self.uid = (master ?? overrides.first)?["UID"]?.text ?? ""
         self.master = master
         self.overrides = overrides
+        self.resolver = resolver
         guard let master, let start = master["DTSTART"]?.dateTime else {
             frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []
-            exdateWalls = []; exdateDays = []; overrideByKey = [:]; futureOverrides = []; includesStart = false
+            exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = []; includesStart = false
             return
         }
         let frame = SeriesFrame(start: start, resolver: resolver)
@@ -77,6 +82,9 @@ public struct Series: Sendable {
             case .period(let p): return (frame.wall(of: p.start), p)
             }
         }
+        var periods: [Int64: Period] = [:]
+        for r in rdates { if let p = r.period { periods[r.wall] = p } }
+        periodByWall = periods
         var walls = Set<Int64>(), days = Set<Int>()
         for ex in event.exceptionDates {
             if ex.isDate && !start.isDate { days.insert(ex.date.daysSinceEpoch) } else { walls.insert(frame.wall(of: ex)) }

@@ -27,6 +27,9 @@ struct ExpandCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
     var to: String
 
+    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
+    var includeCancelled = false
+
     @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
@@ -36,33 +39,7 @@ struct ExpandCommand: ParsableCommand {
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
         let listing = OccurrenceListing(files: files.map { URL(fileURLWithPath: $0) }, from: window.from, to: window.to,
-                                        zone: window.zone, hrefs: false)
+                                        zone: window.zone, hrefs: false, includeCancelled: includeCancelled)
         try window.print(listing, output: output)
-    }
-}
-
-/// The `--from`, `--to` and `--tz` of `expand` and `list`, checked and resolved.
-struct Window {
-    var from: Int64
-    var to: Int64
-    var zone: any ZoneRules
-
-    init(from: String, to: String, tz: String?) throws {
-        zone = try DateArgument.zone(named: tz)
-        self.from = try DateArgument.parse(from, option: "--from").instant(in: zone)
-        self.to = try DateArgument.parse(to, option: "--to").instant(in: zone)
-        guard self.from < self.to else {
-            throw CLIError("--from must be before --to", hint: "the window is [--from, --to)", status: .usage)
-        }
-    }
-
-    func print(_ listing: OccurrenceListing, output: OutputOptions) throws {
-        for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
-        if output.json {
-            try Terminal.printJSON(listing.records())
-        } else if !output.quiet {
-            for line in listing.table(zone: zone) { Terminal.out(line) }
-        }
-        if !listing.problems.isEmpty { throw ExitWithStatus(status: .failure) }
     }
 }

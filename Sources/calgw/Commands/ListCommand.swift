@@ -28,6 +28,9 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
     var to: String
 
+    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
+    var includeCancelled = false
+
     @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
@@ -40,7 +43,11 @@ struct ListCommand: ParsableCommand {
         if let local {
             folders = [URL(fileURLWithPath: local)]
         } else {
-            folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+            do {
+                folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+            } catch let error as ConfigError {
+                throw error.cliError
+            }
         }
         var files: [URL] = []
         for folder in folders {
@@ -50,7 +57,7 @@ struct ListCommand: ParsableCommand {
             }
             files += Self.icsFiles(in: folder)
         }
-        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true)
+        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true, includeCancelled: includeCancelled)
         try window.print(listing, output: output)
     }
 

@@ -7,16 +7,18 @@ import Recurrence
 struct OccurrenceListing {
     struct Entry {
         var occurrence: Occurrence
-        var resolver: TimeZoneResolver
-        var href: String?
+        /// Index into `sources`.
+        var source: Int
     }
 
     var entries: [Entry] = []
+    /// The resolver and href of each file.
+    var sources: [(resolver: TimeZoneResolver, href: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`.
-    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool) {
+    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false) {
         for url in files {
             let parsed: ParsedCalendar
             do {
@@ -26,8 +28,10 @@ struct OccurrenceListing {
                 continue
             }
             let expansion = CalendarExpansion(components: parsed.components)
-            for o in expansion.occurrences(from: from, to: to, floatingZone: zone) {
-                entries.append(Entry(occurrence: o, resolver: expansion.resolver, href: hrefs ? url.lastPathComponent : nil))
+            let source = sources.count
+            sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil))
+            for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
+                entries.append(Entry(occurrence: o, source: source))
             }
         }
         entries.sort { a, b in
@@ -40,7 +44,7 @@ struct OccurrenceListing {
 
     /// The JSON array of CLI.md.
     func records() -> [OccurrenceRecord] {
-        entries.map { OccurrenceRecord($0.occurrence, resolver: $0.resolver, href: $0.href) }
+        entries.map { OccurrenceRecord($0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href) }
     }
 
     /// A compact table for people: date, time (in `zone`), summary, location.
