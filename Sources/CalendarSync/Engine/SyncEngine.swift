@@ -77,8 +77,10 @@ public struct SyncEngine: Sendable {
             await syncMetadata(into: &report)
         }
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            report.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
+            let snapshot = side == .local ? l : r
+            report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
+        Self.reportHandEditProblems(l.problems, into: &report)
         if !dryRun {
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {
                 try journal.replaceOutsideItems(side, with: plan.outsideItems[side] ?? [])
@@ -91,6 +93,16 @@ public struct SyncEngine: Sendable {
             try journal.pruneIntents()
         }
         return report
+    }
+
+    /// A vdir file broken by a hand edit is an error of the run (exit 1 once the rest is done),
+    /// reported at its line with a hint, instead of a skipped item.
+    /// `status` lists them with what it skips (`asErrors` false).
+    static func reportHandEditProblems(_ problems: [String: String], into report: inout SyncReport, asErrors: Bool = true) {
+        let located = problems.values.sorted()
+        report.skipped.removeAll { line in located.contains { line.hasPrefix($0) } }
+        let lines = located.map { "\($0) (hint: \(HandEditCheck.hint))" }
+        if asErrors { report.errors += lines } else { report.skipped += lines }
     }
 
     /// True when the journal now accounts for everything `side` held at its scan, so that

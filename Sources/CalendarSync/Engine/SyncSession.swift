@@ -21,11 +21,12 @@ public enum SyncSession {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.open(at: url)
-        let (plan, items, _, _) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
+        let (plan, items, l, _) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            pending.skipped += hrefs.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
+            pending.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
+        SyncEngine.reportHandEditProblems(l.problems, into: &pending, asErrors: false)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
                           massDeletion: plan.massDeletion.map { "the \($0.emptySide.rawValue) side is empty; \($0.deletions) deletions would be refused" })
     }

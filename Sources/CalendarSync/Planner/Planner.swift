@@ -35,7 +35,8 @@ public enum Planner {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {
                 if let key = bySideHref[href] {
-                    unreadable[key] = "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
+                    unreadable[key] = snapshot.problems[href].map { "\($0); left alone, and the other side too" }
+                        ?? "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
                 } else {
                     unparseable[side, default: []].append(href)
                 }

@@ -42,6 +42,8 @@ public struct SideSnapshot: Sendable {
     public var unparseable: [String]
     /// The change token the scan ended with (saved when the run leaves nothing pending).
     public var token: ChangeToken?
+    /// For unparseable vdir files broken by a hand edit: href → `path:line: problem`.
+    public var problems: [String: String] = [:]
 
     public init(items: [SideItem], unparseable: [String] = [], token: ChangeToken? = nil) {
         self.items = items

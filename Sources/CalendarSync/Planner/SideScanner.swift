@@ -31,8 +31,16 @@ public struct SideScanner: Sendable {
         var items: [SideItem] = []
         var toFetch: [String] = []
         var unparseable: [String] = []
+        var problems: [String: String] = [:]
+        let vdir = side == .local ? storage as? VDirStorage : nil
         func add(_ stored: StoredItem) {
             let content = ItemContent(stored.data)
+            if let vdir, let problem = HandEditCheck.blockingProblem(in: stored.data, path: vdir.directory.path(stored.href),
+                                                                     parses: content.parses) {
+                unparseable.append(stored.href)
+                problems[stored.href] = problem
+                return
+            }
             guard content.parses else {
                 unparseable.append(stored.href)
                 return
@@ -48,7 +56,9 @@ public struct SideScanner: Sendable {
             // A first sync: everything is new, so read it all in one pass.
             let (all, newToken) = try await bulk.fetchAll()
             for stored in all { add(stored) }
-            return SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
+            var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
+            snapshot.problems = problems
+            return snapshot
         }
         let newToken: ChangeToken?
         switch try await storage.changes(since: token) {
@@ -69,6 +79,8 @@ public struct SideScanner: Sendable {
             start += batchSize
             for stored in try await storage.fetch(batch) { add(stored) }
         }
-        return SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
+        var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
+        snapshot.problems = problems
+        return snapshot
     }
 }

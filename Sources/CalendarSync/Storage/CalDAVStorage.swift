@@ -18,8 +18,8 @@ public final class CalDAVStorage: CalendarStorage {
     public let client: CalDAVClient
     /// The collection's URL, with a trailing slash.
     public let collection: URL
-    private let resolver: HrefResolver
-    private let logger: Logger
+    let resolver: HrefResolver
+    let logger: Logger
 
     /// Prefix of a `ChangeToken` holding an RFC 6578 sync-token.
     public static let syncPrefix = "sync:"
@@ -86,7 +86,7 @@ public final class CalDAVStorage: CalendarStorage {
             wanted.append(member.href)
         }
         let resources = try await client.multiget(collection, hrefs: wanted)
-        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: $0.data) }
+        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: Self.restoringCRLF($0.data)) }
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {

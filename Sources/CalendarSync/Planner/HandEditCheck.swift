@@ -1,0 +1,25 @@
+import Foundation
+import ICalendar
+
+/// Finds the mistakes of a hand edit that make a vdir file unsafe to upload: structure that
+/// does not parse (an unbalanced BEGIN/END, a line with no colon), an invalid RRULE, an end
+/// before its start. Such a file is reported at its line and left alone, with its server
+/// copy, until it is fixed. Milder problems (LF line ends, long lines, a missing DTSTAMP)
+/// do not block: the upload is made canonical instead.
+enum HandEditCheck {
+    /// What to do about a blocking problem.
+    static let hint = "fix that line (calgw lint shows every problem in the file); until then the file and its server copy are left alone"
+
+    /// The first blocking problem of `data`, as `path:line: problem`; nil when the file can be synced.
+    static func blockingProblem(in data: Data, path: String, parses: Bool) -> String? {
+        let problems = Linter().lint(data).filter { $0.severity == .error }
+        let blocking = problems.first { problem in
+            !parses || problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
+                || problem.message.hasPrefix("EXRULE:")
+        }
+        guard let found = blocking ?? (parses ? nil : problems.first) else {
+            return parses ? nil : "\(path):1: not iCalendar data calgw can read"
+        }
+        return "\(path):\(max(found.line, 1)): \(found.message)"
+    }
+}

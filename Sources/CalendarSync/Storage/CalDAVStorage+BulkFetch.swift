@@ -1,0 +1,86 @@
+import CalDAV
+import Foundation
+
+extension CalDAVStorage: BulkFetchingStorage {
+    /// Every member with its bytes from one `calendar-query` REPORT asking for
+    /// `calendar-data` of every calendar object (RFC 4791 §7.8), instead of a listing and
+    /// then multigets of 100. The change token is read first, so a change made during the
+    /// query shows up again next time.
+    /// - Throws: `CalDAVError` when the server refuses the query.
+    public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
+        let info = try await client.collectionInfo(collection)
+        let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
+            ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
+        let request = HTTPRequest(method: "REPORT", url: collection,
+                                  headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                                  body: Data(Self.queryAllBody.utf8))
+        let response = try await client.http.send(request)
+        guard response.status == 207 else {
+            if response.status == 401 {
+                throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
+                                  recovery: "check the user name and password", status: 401, url: collection)
+            }
+            logger.info("calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
+            return try await listAndFetch()
+        }
+        let answer = try Multistatus(response.body)
+        let base = response.url.absoluteString.hasSuffix("/") ? response.url : URL(string: response.url.absoluteString + "/") ?? response.url
+        let resolver = response.url == collection ? resolver : HrefResolver(base: base)
+        var items: [StoredItem] = []
+        var seen: [String: Int] = [:]
+        for member in answer.responses {
+            if let status = member.status, !(200..<300).contains(status) { continue }
+            if member.hasResourceType(XMLNamespace.dav, "collection") { continue }
+            guard let etag = member.text(XMLNamespace.dav, "getetag"),
+                  let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty else { continue }
+            let resolved: (href: Href, url: URL)?
+            do { resolved = try resolver.member(member.href) } catch {
+                logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
+                continue
+            }
+            guard let resolved else { continue }
+            let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: Self.restoringCRLF(Data(text.utf8)))
+            if let index = seen[item.href] { items[index] = item } else {
+                seen[item.href] = items.count
+                items.append(item)
+            }
+        }
+        return (items, token)
+    }
+
+    /// The slow path of `fetchAll()`: a full listing, then multigets.
+    private func listAndFetch() async throws -> (items: [StoredItem], token: ChangeToken?) {
+        let versions: [ItemVersion], token: ChangeToken?
+        switch try await changes(since: nil) {
+        case .full(let all, let t): versions = all; token = t
+        case .delta(let changed, _, let t): versions = changed; token = t
+        case .unchanged(let t): versions = []; token = t
+        }
+        let items = try await fetch(versions.map(\.href))
+        return (items, token)
+    }
+
+    /// A calendar-query matching every calendar object, asking for its etag and data.
+    static let queryAllBody = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+    <d:prop><d:getetag/><c:calendar-data/></d:prop>
+    <c:filter><c:comp-filter name="VCALENDAR"/></c:filter>
+    </c:calendar-query>
+    """
+}
+
+extension CalDAVStorage: CollectionMetadataStorage {
+    /// The collection's `DAV:displayname` and Apple `calendar-color` (PROPFIND Depth 0).
+    public func metadata() async throws -> CollectionMetadata {
+        let info = try await client.collectionInfo(collection)
+        return CollectionMetadata(displayName: info.displayName, color: info.color)
+    }
+
+    /// Sets the non-nil fields with a PROPPATCH.
+    /// - Throws: `CalDAVError` when the server refuses a property.
+    public func setMetadata(_ metadata: CollectionMetadata) async throws {
+        guard metadata.displayName != nil || metadata.color != nil else { return }
+        try await client.updateCollection(collection, displayName: metadata.displayName, color: metadata.color)
+    }
+}

@@ -1,0 +1,94 @@
+import CalDAV
+import CalendarSync
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// `CalDAVStorage` as `BulkFetchingStorage` and `CollectionMetadataStorage`, and the CRLF
+/// line ends of what it hands on, on real servers.
+@Suite(.serialized) struct CalDAVStorageBulkTests {
+    private func storage(_ name: String, prefix: String) async throws -> CalDAVStorage {
+        let fixture = try DAVServerFixture(name)
+        let url = try await fixture.newCalendar(prefix)
+        return CalDAVStorage(client: fixture.client, collection: url)
+    }
+
+    /// Offsets of LF bytes not preceded by CR.
+    private func bareLineFeeds(_ data: Data) -> Int {
+        let bytes = [UInt8](data)
+        return bytes.indices.filter { bytes[$0] == 0x0A && ($0 == 0 || bytes[$0 - 1] != 0x0D) }.count
+    }
+
+    @Test(arguments: TestServers.selected)
+    func testFetchedItemsHaveCRLFLineEnds(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-crlf")
+        let uid = Sample.uid()
+        let created = try await storage.create(Sample.event(uid: uid), suggestedName: uid)
+        let fetched = try await storage.fetch([created.href])
+        #expect(fetched.count == 1)
+        for item in fetched {
+            #expect(bareLineFeeds(item.data) == 0, "\(name): multiget data has bare LFs")
+            #expect(String(decoding: item.data, as: UTF8.self).contains("UID:\(uid)\r\n"))
+        }
+        let all = try await storage.fetchAll().items
+        #expect(all.count == 1)
+        for item in all {
+            #expect(bareLineFeeds(item.data) == 0, "\(name): calendar-query data has bare LFs")
+            #expect(String(decoding: item.data, as: UTF8.self).hasSuffix("END:VCALENDAR\r\n"))
+        }
+    }
+
+    @Test(arguments: TestServers.selected)
+    func testFetchAllReturnsEveryItemWithDataAndAUsableToken(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-bulk")
+        var created: [String: ItemVersion] = [:]
+        for day in 1...5 {
+            let uid = Sample.uid()
+            created[uid] = try await storage.create(Sample.event(uid: uid, summary: "Bulk \(day)", day: day), suggestedName: uid)
+        }
+        let (items, token) = try await storage.fetchAll()
+        #expect(Set(items.map(\.version)) == Set(created.values), "\(name): bulk versions differ from the ones PUT returned")
+        for (uid, version) in created {
+            let item = items.first { $0.href == version.href }
+            #expect(item.map { String(decoding: $0.data, as: UTF8.self).contains("UID:\(uid)") } == true, "\(name): \(uid)")
+        }
+        let token1 = try #require(token, "\(name): no change token")
+
+        let (uid0, v0) = try #require(created.first)
+        let updated = try await storage.update(href: v0.href, data: Sample.event(uid: uid0, summary: "Changed"), ifMatch: v0.etag)
+        switch try await storage.changes(since: token1) {
+        case .delta(let changed, let removed, _):
+            #expect(changed.contains(updated), "\(name): \(changed)")
+            #expect(removed.isEmpty)
+        case .full(let versions, _):
+            #expect(versions.contains(updated))
+            #expect(versions.count == created.count)
+        case .unchanged:
+            Issue.record("\(name): an update after fetchAll reported as unchanged")
+        }
+    }
+
+    @Test(arguments: TestServers.selected)
+    func testFetchAllOfAnEmptyCollection(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-bulk0")
+        let (items, _) = try await storage.fetchAll()
+        #expect(items.isEmpty)
+    }
+
+    @Test(arguments: TestServers.selected)
+    func testMetadataRoundTrip(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-meta")
+        let before = try await storage.metadata()
+        #expect(before.displayName == "Test st-meta", "\(name): \(before)")
+        try await storage.setMetadata(CollectionMetadata(displayName: "Work Ünïcode", color: "#12AB34"))
+        let after = try await storage.metadata()
+        #expect(after.displayName == "Work Ünïcode")
+        let color = after.color?.lowercased()
+        #expect(color == "#12ab34" || color == "#12ab34ff", "\(name): \(String(describing: after.color))")
+        // Only the name: the color stays.
+        try await storage.setMetadata(CollectionMetadata(displayName: "Renamed"))
+        let renamed = try await storage.metadata()
+        #expect(renamed.displayName == "Renamed")
+        #expect(renamed.color?.lowercased().hasPrefix("#12ab34") == true, "\(name): \(String(describing: renamed.color))")
+    }
+}

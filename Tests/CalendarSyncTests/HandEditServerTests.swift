@@ -1,0 +1,138 @@
+import CalDAV
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+
+/// Hand-edited vdir files synced with a real Radicale; the server's copies are read by python
+/// icalendar, as any other client would read them.
+@Suite(.serialized) struct HandEditServerTests {
+    struct Setup {
+        let folder: TemporaryFolder
+        let local: VDirStorage
+        let remote: CalDAVStorage
+        let journal: Journal
+
+        init(_ server: String = "radicale") async throws {
+            let s = try TestServers.shared(server)
+            folder = try TemporaryFolder()
+            local = VDirStorage(url: folder.file("vdir"))
+            try local.directory.createIfMissing()
+            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: s.username, password: s.password))))
+            let url = s.newCollectionURL(prefix: "hand")
+            try await client.makeCalendar(url)
+            remote = CalDAVStorage(client: client, collection: url)
+            journal = try Journal.open(at: folder.file("journal.sqlite"))
+        }
+
+        func sync() async throws -> SyncReport {
+            try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        }
+
+        func write(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: local.directory.url.appendingPathComponent(name))
+        }
+
+        func read(_ name: String) throws -> Data { try Data(contentsOf: local.directory.url.appendingPathComponent(name)) }
+
+        /// UID → SUMMARY of every item on the server, as python icalendar reads them.
+        func serverSummaries() async throws -> [String: String] {
+            let items = try await remote.fetchAll().items
+            var out: [String: String] = [:]
+            for item in items {
+                let script = """
+                import sys, icalendar
+                cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+                for ev in cal.walk('VEVENT'):
+                    print(str(ev.get('UID')) + '\\t' + str(ev.get('SUMMARY')))
+                """
+                let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
+                #expect(result.status == 0, "icalendar cannot read \(item.href): \(result.stderrText)")
+                for line in result.stdoutText.split(separator: "\n") {
+                    let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { out[parts[0]] = parts[1] }
+                }
+            }
+            return out
+        }
+    }
+
+    static func event(_ uid: String, _ summary: String, start: String = "20260310T100000Z", end: String = "20260310T110000Z",
+                      extra: String = "") -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:\(start)\r\nDTEND:\(end)\r\n\(extra)SUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    private static func bareLineFeeds(_ data: Data) -> Int {
+        let b = [UInt8](data)
+        return b.indices.filter { b[$0] == 0x0A && ($0 == 0 || b[$0 - 1] != 0x0D) }.count
+    }
+
+    @Test func testPulledFilesHaveCRLFLineEnds() async throws {
+        let s = try await Setup()
+        let uid = "crlf-\(UUID().uuidString.lowercased())"
+        _ = try await s.remote.create(Data(Self.event(uid, "From the server").utf8), suggestedName: uid)
+        let report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let names = try s.local.directory.scan().map(\.name)
+        #expect(names.count == 1)
+        for name in names {
+            let data = try s.read(name)
+            #expect(Self.bareLineFeeds(data) == 0, "\(name) has bare LFs")
+            #expect(String(decoding: data, as: UTF8.self).contains("UID:\(uid)\r\n"))
+        }
+    }
+
+    @Test func testBrokenHandEditsAreReportedAtTheirLineAndLeftAloneOnBothSides() async throws {
+        let s = try await Setup()
+        let a = "a-\(UUID().uuidString.lowercased())", b = "b-\(UUID().uuidString.lowercased())"
+        let c = "c-\(UUID().uuidString.lowercased())", d = "d-\(UUID().uuidString.lowercased())"
+        let e = "e-\(UUID().uuidString.lowercased())"
+        try s.write("a.ics", Self.event(a, "A one"))
+        try s.write("b.ics", Self.event(b, "B one"))
+        try s.write("d.ics", Self.event(d, "D one"))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(try await s.serverSummaries() == [a: "A one", b: "B one", d: "D one"])
+
+        // a: DTEND before DTSTART (line 8); d: an invalid RRULE (line 9); b: a good edit;
+        // c: a new file with a line without a colon (line 9); e: unbalanced BEGIN/END.
+        let brokenA = Self.event(a, "A two", end: "20260310T090000Z")
+        let brokenD = Self.event(d, "D two", extra: "RRULE:FREQ=SOMETIMES\r\n")
+        let brokenC = Self.event(c, "C one").replacingOccurrences(of: "SUMMARY:C one", with: "this line has no colon")
+        let brokenE = Self.event(e, "E one").replacingOccurrences(of: "END:VEVENT\r\n", with: "")
+        try s.write("a.ics", brokenA)
+        try s.write("d.ics", brokenD)
+        try s.write("c.ics", brokenC)
+        try s.write("e.ics", brokenE)
+        try s.write("b.ics", Self.event(b, "B two"))
+        report = try await s.sync()
+
+        let vdir = s.local.directory.url.path
+        #expect(report.errors.count == 4, "\(report.errors)")
+        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/a.ics:8: DTEND") && $0.contains("before DTSTART") && $0.contains("hint:") },
+                "\(report.errors)")
+        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/d.ics:9: RRULE") }, "\(report.errors)")
+        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/c.ics:") }, "\(report.errors)")
+        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/e.ics:") }, "\(report.errors)")
+        // The rest synced; the broken files' server copies are as they were, the files as written.
+        #expect(try await s.serverSummaries() == [a: "A one", b: "B two", d: "D one"])
+        #expect(try s.read("a.ics") == Data(brokenA.utf8))
+        #expect(try s.read("c.ics") == Data(brokenC.utf8))
+        #expect(try s.read("e.ics") == Data(brokenE.utf8))
+
+        // status lists them too, without changing anything.
+        let status = try await SyncSession.status(journalAt: s.folder.file("journal.sqlite"), local: s.local, remote: s.remote,
+                                                  policy: SyncPolicy())
+        #expect(status.pending.skipped.contains { $0.hasPrefix("\(vdir)/a.ics:8:") }, "\(status.pending.skipped)")
+
+        // Fixed: everything goes up.
+        try s.write("a.ics", Self.event(a, "A two"))
+        try s.write("d.ics", Self.event(d, "D two", extra: "RRULE:FREQ=WEEKLY;COUNT=3\r\n"))
+        try s.write("c.ics", Self.event(c, "C one"))
+        try s.write("e.ics", Self.event(e, "E one"))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(try await s.serverSummaries() == [a: "A two", b: "B two", c: "C one", d: "D two", e: "E one"])
+    }
+}
