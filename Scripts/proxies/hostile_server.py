@@ -64,11 +64,13 @@ def response(href, etag):
             "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
 
 
-COLLECTION = ("<d:response><d:href>/cal/</d:href><d:propstat><d:prop>"
-              "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>"
-              "<d:displayname>Hostile</d:displayname><cs:getctag>ctag-1</cs:getctag>"
-              "<c:supported-calendar-component-set><c:comp name=\"VEVENT\"/></c:supported-calendar-component-set>"
-              "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
+def collection(scenario):
+    # The ctag names the scenario, so a client lists again whenever the scenario changes.
+    return ("<d:response><d:href>/cal/</d:href><d:propstat><d:prop>"
+            "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>"
+            f"<d:displayname>Hostile</d:displayname><cs:getctag>ctag-{scenario}</cs:getctag>"
+            "<c:supported-calendar-component-set><c:comp name=\"VEVENT\"/></c:supported-calendar-component-set>"
+            "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
 
 OPEN = ('<?xml version="1.0" encoding="utf-8"?>\n'
         '<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" '
@@ -79,22 +81,22 @@ CLOSE = "</d:multistatus>"
 def listing(scenario, items):
     members = "".join(response(href, etag) for href, (etag, _) in items.items())
     if scenario in HOSTILE_HREFS:
-        return OPEN + COLLECTION + members + response(HOSTILE_HREFS[scenario], '"evil-1"') + CLOSE
+        return OPEN + collection(scenario) + members + response(HOSTILE_HREFS[scenario], '"evil-1"') + CLOSE
     if scenario == "xxe":
         return ('<?xml version="1.0"?>\n<!DOCTYPE d:multistatus [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n'
-                + OPEN[OPEN.index("<d:multistatus"):] + COLLECTION
+                + OPEN[OPEN.index("<d:multistatus"):] + collection(scenario)
                 + "<d:response><d:href>/cal/&xxe;.ics</d:href><d:propstat><d:prop><d:getetag>&xxe;</d:getetag>"
                   "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>" + CLOSE)
     if scenario == "bomb":
         entities = ['<!ENTITY l0 "lol">'] + [f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10)]
         return ('<?xml version="1.0"?>\n<!--' + " " * 8192 + '-->\n<!DOCTYPE d:multistatus [ '
-                + " ".join(entities) + ' ]>\n' + OPEN[OPEN.index("<d:multistatus"):] + COLLECTION
+                + " ".join(entities) + ' ]>\n' + OPEN[OPEN.index("<d:multistatus"):] + collection(scenario)
                 + "<d:response><d:href>/cal/bomb.ics</d:href><d:propstat><d:prop><d:getetag>&l9;</d:getetag>"
                   "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>" + CLOSE)
     if scenario == "big":
         padding = "".join(response(f"/cal/filler-{i}.ics", f'"f{i}"') for i in range(2500))
-        return OPEN + COLLECTION + members + padding + CLOSE
-    return OPEN + COLLECTION + members + CLOSE
+        return OPEN + collection(scenario) + members + padding + CLOSE
+    return OPEN + collection(scenario) + members + CLOSE
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -141,7 +143,7 @@ class Handler(BaseHTTPRequestHandler):
             if path.rstrip("/") + "/" != CAL:
                 return self.reply(404)
             if self.headers.get("Depth", "0") == "0":
-                return self.multistatus(OPEN + COLLECTION + CLOSE)
+                return self.multistatus(OPEN + collection(scenario) + CLOSE)
             return self.multistatus(listing(scenario, items))
         if self.command == "REPORT":
             wanted = re.findall(rb"<d:href>([^<]*)</d:href>", request)
