@@ -31,13 +31,30 @@ import Testing
     }
 
     /// Found by fuzzing: an element name with a byte that is not UTF-8 made FoundationXML's
-    /// XMLParser trap (use after free in its start-element callback).
-    @Test(arguments: ["invalid-utf8-element-name.xml"])
-    func testFuzzFindingsThrowInsteadOfTrapping(name: String) throws {
+    /// XMLParser trap (use after free in its start-element callback); a processing instruction
+    /// without data (`<?xmlA?>`) made it read a null pointer.
+    @Test(arguments: [("invalid-utf8-element-name.xml", "not valid UTF-8"),
+                      ("processing-instruction-without-data.xml", "processing instruction")])
+    func testFuzzFindingsThrowInsteadOfTrapping(name: String, problem: String) throws {
         let body = try Self.fixture("multistatus-regressions", name)
         let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(body) }
         #expect(error?.code == .invalidResponse)
-        #expect(error?.message.contains("not valid UTF-8") == true, "\(String(describing: error))")
+        #expect(error?.message.contains(problem) == true, "\(String(describing: error))")
+        _ = ServerReason.extract(from: body)
+    }
+
+    @Test(arguments: ["<?x?><d:multistatus xmlns:d=\"DAV:\"/>", "<d:multistatus xmlns:d=\"DAV:\"><?pi?></d:multistatus>",
+                      "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\"/><?tail data?>"])
+    func testProcessingInstructionsAreRefused(body: String) {
+        #expect(XMLDocumentParser.firstProcessingInstruction(Data(body.utf8)) != nil)
+        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+    }
+
+    @Test func testXMLDeclarationCommentsAndCDATAAreNotProcessingInstructions() throws {
+        let body = "\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- <?no?> --><d:multistatus xmlns:d=\"DAV:\">"
+            + "<d:sync-token><![CDATA[<?also not?>]]></d:sync-token></d:multistatus>"
+        #expect(XMLDocumentParser.firstProcessingInstruction(Data(body.utf8)) == nil)
+        #expect(try Multistatus(Data(body.utf8)).syncToken == "<?also not?>")
     }
 
     static func bytes(_ before: String, _ bad: [UInt8], _ after: String) -> Data {
@@ -68,7 +85,7 @@ import Testing
     /// A DTD after a long comment used to pass the check of the first 4 KB; the whole prolog is
     /// read now, and an entity declaration stops the parser in any case.
     @Test func testDoctypeAfterALongPrologIsRefused() {
-        let bomb = "<?xml version=\"1.0\"?>\n<!--" + String(repeating: " ", count: 8192) + "-->\n<?pi x?>\n"
+        let bomb = "<?xml version=\"1.0\"?>\n<!--" + String(repeating: " ", count: 8192) + "-->\n"
             + "<!DOCTYPE d:multistatus [ <!ENTITY a \"aaaaaaaaaa\"> <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\"> ]>"
             + "<d:multistatus xmlns:d=\"DAV:\"><d:sync-token>&b;</d:sync-token></d:multistatus>"
         #expect(XMLDocumentParser.containsDoctype(Data(bomb.utf8)))

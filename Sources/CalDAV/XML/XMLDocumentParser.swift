@@ -20,6 +20,10 @@ public enum XMLDocumentParser {
             throw CalDAVError(.invalidResponse, "the server's XML response is not valid UTF-8 (at byte \(offset))",
                               recovery: "CalDAV answers are UTF-8; check the URL, or report the server bug")
         }
+        if let offset = firstProcessingInstruction(data) {
+            throw CalDAVError(.invalidResponse, "the server's XML response holds a processing instruction (at byte \(offset)), which calgw refuses",
+                              recovery: "this is not a CalDAV server response; check the URL")
+        }
         if containsDoctype(data) {
             throw CalDAVError(.invalidResponse, "the server's XML response declares a DTD, which calgw refuses to load",
                               recovery: "this is not a CalDAV server response; check the URL")
@@ -67,6 +71,47 @@ public enum XMLDocumentParser {
                 guard i + length <= n, (low...high).contains(bytes[i + 1]) else { return i }
                 for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return i }
                 i += length
+            }
+            return nil
+        }
+    }
+
+    /// The offset of the first processing instruction other than the XML declaration, nil when
+    /// there is none. CalDAV bodies have no use for them, and FoundationXML crashes on one
+    /// without data (`<?x?>`). Comments and CDATA sections are skipped; elsewhere `<` always
+    /// starts markup.
+    static func firstProcessingInstruction(_ data: Data) -> Int? {
+        data.withUnsafeBytes { raw -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func starts(_ pattern: [UInt8], at index: Int) -> Bool {
+                index + pattern.count <= bytes.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+            }
+            func index(of pattern: [UInt8], from start: Int) -> Int? {
+                var j = start
+                while j + pattern.count <= bytes.count {
+                    if bytes[j] == pattern[0] && starts(pattern, at: j) { return j }
+                    j += 1
+                }
+                return nil
+            }
+            let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8), pi = Array("<?".utf8)
+            var i = starts([0xEF, 0xBB, 0xBF], at: 0) ? 3 : 0
+            if starts(Array("<?xml".utf8), at: i), i + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5]) {
+                guard let end = index(of: Array("?>".utf8), from: i + 5) else { return nil }
+                i = end + 2
+            }
+            while let lt = index(of: [UInt8(ascii: "<")], from: i) {
+                if starts(comment, at: lt) {
+                    guard let end = index(of: Array("-->".utf8), from: lt + 4) else { return nil }
+                    i = end + 3
+                } else if starts(cdata, at: lt) {
+                    guard let end = index(of: Array("]]>".utf8), from: lt + 9) else { return nil }
+                    i = end + 3
+                } else if starts(pi, at: lt) {
+                    return lt
+                } else {
+                    i = lt + 1
+                }
             }
             return nil
         }
