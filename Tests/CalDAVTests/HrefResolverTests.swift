@@ -20,9 +20,19 @@ import Testing
 
     @Test(arguments: ["/alice/work/../bob/x.ics", "/alice/work/%2e%2e/bob/x.ics", "/alice/work/%2E%2E/x.ics",
                       "http://evil.example/alice/work/x.ics", "https://127.0.0.1:5232/alice/work/x.ics",
-                      "/alice/other/x.ics", "/alice/workshop/x.ics"])
+                      "/alice/other/x.ics", "/alice/workshop/x.ics", "/alice/work/..%2F..%2Fx.ics",
+                      "/alice/work/a%00b.ics", "/alice/work/a\u{0}b.ics", "/alice/work/a%0Ab.ics",
+                      "/alice/work/" + String(repeating: "n", count: 10_000) + ".ics"])
     func testUnsafeHrefsAreRefused(raw: String) {
         #expect(throws: CalDAVError.self) { _ = try resolver.member(raw) }
+    }
+
+    @Test func testRefusalNamesTheHrefPrintably() {
+        let error = #expect(throws: CalDAVError.self) { _ = try resolver.member("/alice/work/a\u{0}b.ics") }
+        #expect(error?.message == "the server listed the href /alice/work/a\\u{0}b.ics, which contains a control character")
+        let long = #expect(throws: CalDAVError.self) { _ = try resolver.member("/alice/work/" + String(repeating: "n", count: 10_000)) }
+        #expect(long?.message.contains("over the 4096 byte limit") == true)
+        #expect((long?.message.count ?? .max) < 400)
     }
 
     @Test func testSpacesAndUnicodeRoundTrip() throws {

@@ -8,7 +8,7 @@ extension CalDAVClient {
         let base = Self.collectionURL(collection)
         let (answer, response) = try await multistatus("PROPFIND", base, depth: "1",
                                                        body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
-        return members(of: answer, in: Self.collectionURL(response.url))
+        return try members(of: answer, in: Self.collectionURL(response.url))
     }
 
     /// Members of `collection` with an event overlapping `start..<end` (calendar-query with a
@@ -17,10 +17,10 @@ extension CalDAVClient {
         let base = Self.collectionURL(collection)
         let (answer, response) = try await multistatus("REPORT", base, depth: "1",
                                                        body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
-        return members(of: answer, in: Self.collectionURL(response.url))
+        return try members(of: answer, in: Self.collectionURL(response.url))
     }
 
-    private func members(of answer: Multistatus, in base: URL) -> [RemoteItem] {
+    private func members(of answer: Multistatus, in base: URL) throws -> [RemoteItem] {
         let resolver = HrefResolver(base: base)
         var seen: [Href: Int] = [:]
         var items: [RemoteItem] = []
@@ -28,12 +28,8 @@ extension CalDAVClient {
             if let status = response.status, !(200..<300).contains(status) { continue }
             if response.hasResourceType(XMLNamespace.dav, "collection") { continue }
             guard let etag = response.text(XMLNamespace.dav, "getetag") else { continue }
-            let member: (href: Href, url: URL)?
-            do { member = try resolver.member(response.href) } catch {
-                logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
-                continue
-            }
-            guard let member else { continue }
+            // An unsafe href fails the whole listing: a member left out would look deleted.
+            guard let member = try resolver.member(response.href) else { continue }
             let item = RemoteItem(href: member.href, etag: ETag(etag))
             if let index = seen[member.href] { items[index] = item } else {
                 seen[member.href] = items.count
@@ -69,12 +65,7 @@ extension CalDAVClient {
             let resolver = response.url == base ? resolver : HrefResolver(base: Self.collectionURL(response.url))
             var truncated = false
             for item in answer.responses {
-                let member: (href: Href, url: URL)?
-                do { member = try resolver.member(item.href) } catch {
-                    logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
-                    continue
-                }
-                guard let member else {
+                guard let member = try resolver.member(item.href) else {
                     if item.status == 507 { truncated = true }
                     continue
                 }

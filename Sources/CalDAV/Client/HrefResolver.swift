@@ -2,11 +2,15 @@ import Foundation
 
 /// Turns hrefs from server responses into canonical `Href`s and URLs, trusting none of them:
 /// an href is resolved relative to the URL it came from, must stay on the same origin, and
-/// (for members) inside the collection; `..` and `.` segments are refused, encoded or not.
+/// (for members) inside the collection; `..` and `.` segments are refused, encoded or not, and
+/// so are control characters (`%00`) and hrefs longer than `maximumLength`.
 public struct HrefResolver: Sendable {
     /// The collection (or any base URL) hrefs are resolved against.
     public let base: URL
     private let basePath: String
+
+    /// The longest href accepted, in bytes; real servers stay far below it.
+    public static let maximumLength = 4096
 
     public init(base: URL) {
         self.base = base
@@ -19,9 +23,16 @@ public struct HrefResolver: Sendable {
     }
 
     /// Resolves `raw` (relative or absolute) on the same origin as `base`.
-    /// - Throws: `CalDAVError.unsafeHref` for another origin or a dot segment.
+    /// - Throws: `CalDAVError.unsafeHref` for another origin, a dot segment, a control
+    ///   character or too long an href.
     public func resolve(_ raw: String) throws -> (href: Href, url: URL) {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count <= Self.maximumLength else {
+            throw unsafe(raw, "is \(trimmed.utf8.count) bytes long, over the \(Self.maximumLength) byte limit")
+        }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw unsafe(raw, "contains a control character")
+        }
         guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL ?? Self.lenientURL(trimmed, base: base) else {
             throw unsafe(raw, "is not a URL")
         }
@@ -29,6 +40,9 @@ public struct HrefResolver: Sendable {
         guard let decoded = Self.decodedPath(of: url) else { throw unsafe(raw, "has an invalid percent-encoding") }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: false)
         if segments.contains(where: { $0 == ".." || $0 == "." }) { throw unsafe(raw, "contains a dot segment") }
+        if decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw unsafe(raw, "contains an encoded control character")
+        }
         let path = Self.canonicalPath(decoded)
         return (Href(canonicalPath: path), Self.url(for: path, on: base))
     }
@@ -57,8 +71,17 @@ public struct HrefResolver: Sendable {
     }
 
     private func unsafe(_ raw: String, _ why: String) -> CalDAVError {
-        CalDAVError(.unsafeHref, "the server listed the href \(raw.prefix(200)), which \(why); it is ignored",
-                    recovery: "this is a server bug or an attack; nothing was written there", url: base)
+        CalDAVError(.unsafeHref, "the server listed the href \(Self.printable(raw)), which \(why)",
+                    recovery: "this is a server bug or an attack; calgw wrote nothing for it", url: base)
+    }
+
+    /// `raw` for a message: control characters as `\u{..}`, cut after 200 characters.
+    private static func printable(_ raw: String) -> String {
+        var out = ""
+        for scalar in raw.unicodeScalars.prefix(200) {
+            out += scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return raw.unicodeScalars.count > 200 ? out + "…" : out
     }
 
     /// Hrefs with characters `URL(string:)` refuses (spaces, `@` in odd places): encode first.

@@ -60,7 +60,8 @@ private struct PairReader {
     let paths: ConfigPaths
 
     static let knownKeys: Set<String> = ["local", "remote", "username", "password_command", "password_env", "password_file",
-                                         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint"]
+                                         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
+                                         "max_response_size"]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -117,6 +118,10 @@ private struct PairReader {
                 throw fail("window", "is \"\(window)\"", hint: "write it as -90d..+365d (days before and after today)")
             }
             pair.window = window
+        }
+        if let value = table["max_response_size"] {
+            guard let bytes = value.int, bytes > 0 else { throw fail("max_response_size", "must be a positive number of bytes") }
+            pair.maxResponseBytes = bytes
         }
         if let value = table["collections"] {
             if value.string == "all" {

@@ -43,4 +43,7 @@ struct PairConfiguration: Equatable, Sendable {
     var caFile: String?
     /// A SHA-256 fingerprint the server's certificate must match.
     var verifyFingerprint: String?
+    /// The largest response body accepted from the server (`max_response_size`); nil: the
+    /// HTTP client's default. A server answering more is cut off with a clear error.
+    var maxResponseBytes: Int?
 }

@@ -26,6 +26,7 @@ enum StorageFactory {
         var http = HTTPClientConfiguration(authentication: try Credentials.authentication(
             username: pair.username, password: pair.password, tokenCommand: pair.tokenCommand))
         http.caFile = pair.caFile
+        if let cap = pair.maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = pair.verifyFingerprint {
             guard pin.hasPrefix("sha256//") else {
                 throw CLIError("pair \(pair.name): verify_fingerprint must be sha256//BASE64, the SHA-256 of the server's public key",
