@@ -41,6 +41,11 @@ import Testing
         try pair.write(pair.local, "real.ics.swp", Data("junk".utf8))
         try pair.write(pair.local, "real.ics", VDirPair.event("real", "kept"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "kept" }, "\(watch.stderrText)")
+        // An editor's save: write a temporary dotfile, then rename it over the item.
+        try pair.write(pair.local, ".real.ics.tmp", VDirPair.event("real", "saved by rename"))
+        try FileManager.default.removeItem(at: pair.local.appendingPathComponent("real.ics"))
+        try FileManager.default.moveItem(at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" }, "\(watch.stderrText)")
         #expect(watch.stop(SIGINT) == 0, "\(watch.stderrText)")
         let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
         #expect(remoteNames.filter { $0.contains("hidden") || $0.hasSuffix(".swp") }.isEmpty, "\(remoteNames)")
