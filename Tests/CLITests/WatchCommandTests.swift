@@ -78,6 +78,27 @@ import Testing
         #expect(records.allSatisfy { $0["status"] as? Int == 1 && !(($0["errors"] as? [String]) ?? []).isEmpty })
     }
 
+    @Test func allRunsOnlyThePairWhoseVdirChanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var toml = ""
+        for name in ["one", "two"] {
+            for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
+            toml += "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
+            toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
+        }
+        try Data(toml.utf8).write(to: folder.file("config.toml"))
+        let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json"])
+        #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
+        try VDirPair.event("x", "for two").write(to: folder.file("l-two/x.ics"))
+        #expect(WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" }, "\(watch.stderrText)")
+        #expect(WatchProcess.wait { watch.records.count >= 3 })
+        #expect(watch.stop() == 0)
+        let later = watch.records.dropFirst(2)
+        #expect(later.allSatisfy { $0["pair"] as? String == "two" && $0["trigger"] as? String == "local" }, "\(watch.stdoutText)")
+        #expect(try VDirPair.summariesIn(folder.file("r-one")).isEmpty)
+    }
+
     @Test func usageErrors() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
