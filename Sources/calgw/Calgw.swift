@@ -20,6 +20,7 @@ struct Calgw: AsyncParsableCommand {
             ListCommand.self,
             EventCommand.self,
             DiscoverCommand.self,
+            WatchCommand.self,
         ]
     )
 

@@ -1,0 +1,58 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+
+/// `calgw watch`: keeps pairs in sync, from local file changes and a server poll.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Keep syncing: local file changes at once, the server every interval.",
+        discussion: """
+            Runs a sync when an item file of the vdir is written, moved or deleted (after 500 ms \
+            of quiet, so an editor's burst of writes is one sync), and polls the server every \
+            --interval seconds (cheap: an unchanged sync-token or ctag ends the run early). After \
+            a failed run the wait doubles, up to 15 minutes, and returns to --interval after a \
+            success. Dotfiles and editor leftovers (.x.swp, x~, #x#) are ignored.
+
+            SIGINT (Ctrl-C) or SIGTERM lets the current run finish, then exits 0.
+            With --json, one JSON object per run on stdout: the sync report of `sync --json` \
+            plus "pair", "trigger" (start, local, poll), "status" (the exit code `sync` would \
+            give) and "nextPollSeconds".
+
+            Examples:
+              calgw watch
+              calgw watch --all --interval 300
+              calgw watch --pair work --json | jq -c 'select(.status != 0)'
+              systemctl --user enable --now calgw-watch.service   # see docs/guide.md
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Seconds between polls of the server.", valueName: "seconds"))
+    var interval: Double = 60
+    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting: merge, newest, local-wins, remote-wins, keep-both.",
+                               valueName: "strategy"))
+    var conflict: String?
+    @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
+    var allowMassDelete = false
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
+        if let conflict {
+            guard let strategy = ConflictStrategy(rawValue: conflict), strategy != .ask else {
+                throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.filter { $0 != .ask }.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+    }
+
+    func run() async throws {
+        let config = try global.loadConfig()
+        let pairs: [PairConfiguration]
+        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
+        var options = try SyncRunOptions.parse(allowMassDelete ? ["--allow-mass-delete"] : [])
+        options.conflict = conflict
+        let runner = PairRunner(global: global, run: options, output: output, direction: .both)
+        let signal = try await WatchLoop(runner: runner, pairs: pairs, interval: interval, json: output.json).run()
+        if !output.json && !output.quiet { Terminal.err("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")") }
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CalendarSync
+import Foundation
+
+/// Keeps pairs in sync until SIGINT or SIGTERM: a pair runs when its vdir has been quiet for
+/// 500 ms after a change, and when its poll is due (the engine answers "unchanged" cheaply
+/// from the sync-token or ctag). Each run is an ordinary `sync` through ``PairRunner``.
+struct WatchLoop {
+    /// Why a pair ran.
+    enum Trigger: String, Encodable { case start, local, poll }
+
+    /// One `--json` line: a pair's sync report, why it ran and the wait before its next poll.
+    struct RunRecord: Encodable {
+        var trigger: Trigger
+        var report: PairRunner.PairOutput
+        var status: Int32
+        var nextPollSeconds: Double
+
+        func encode(to encoder: Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(trigger, forKey: .trigger)
+            try container.encode(status, forKey: .status)
+            try container.encode(nextPollSeconds, forKey: .nextPollSeconds)
+        }
+        enum Keys: String, CodingKey { case trigger, status, nextPollSeconds }
+    }
+
+    private struct PairState {
+        var pair: PairConfiguration
+        var schedule: PairScheduleState
+    }
+
+    let runner: PairRunner
+    let pairs: [PairConfiguration]
+    let interval: Double
+    let json: Bool
+
+    /// Runs until a signal arrives; returns the signal's number.
+    func run() async throws -> Int32 {
+        guard let signals = SignalPipe.install() else { throw CLIError("cannot install signal handlers") }
+        let watcher = try InotifyWatcher()
+        for pair in pairs {
+            try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
+            try watcher.watch(pair.local, tag: pair.name)
+        }
+        var states = pairs.map { PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: Self.now())) }
+        if !json && !runner.output.quiet {
+            Terminal.err("watching \(pairs.map { $0.local.path }.joined(separator: ", ")); polling every \(Self.format(interval)); Ctrl-C to stop")
+        }
+        // The first run catches up with whatever changed while nobody was watching.
+        for index in states.indices { await runOne(&states[index], trigger: .start) }
+        while true {
+            let now = Self.now()
+            let wait = states.map { $0.schedule.nextWake(after: now) }.min() ?? interval
+            var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            let timeout = Int32(max(0, min(wait, 3600)) * 1000)
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { throw CLIError("waiting for changes failed: \(String(cString: strerror(errno)))") }
+            if let signal = SignalPipe.drain(signals).first { return signal }
+            let changed = watcher.drain()
+            let later = Self.now()
+            for index in states.indices where changed.contains(states[index].pair.name) {
+                states[index].schedule.debouncer.touch(at: later)
+                if runner.output.verbose { Terminal.err("\(states[index].pair.name): local change seen") }
+            }
+            for index in states.indices {
+                guard let trigger = states[index].schedule.due(at: later) else { continue }
+                await runOne(&states[index], trigger: trigger)
+                // A signal that came during the run ends the watch now the run is finished.
+                if let signal = SignalPipe.drain(signals).first { return signal }
+            }
+        }
+    }
+
+    private func runOne(_ state: inout PairState, trigger: Trigger) async {
+        if runner.output.verbose { Terminal.err("\(state.pair.name): syncing (\(trigger.rawValue))") }
+        let (report, status) = await runner.runPair(state.pair)
+        let next = state.schedule.finished(success: status == .success, at: Self.now())
+        if json {
+            let record = RunRecord(trigger: trigger, report: .init(pair: state.pair.name, report: report),
+                                   status: status.rawValue, nextPollSeconds: next)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(record) { Terminal.out(String(decoding: data, as: UTF8.self)) }
+        } else if !runner.output.quiet && (report.hasChanges || runner.output.verbose || status != .success) {
+            Terminal.out("\(Self.timestamp()) \(state.pair.name): \(report.summary)")
+            for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
+            if status != .success { Terminal.err("\(state.pair.name): next poll in \(Self.format(next))") }
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) min" : "\(seconds.formatted()) s"
+    }
+
+    static func timestamp() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm:ss"
+        return f.string(from: Date())
+    }
+}
+
+/// A pair's timers in the watch loop: the debounced local changes and the next poll.
+struct PairScheduleState {
+    var debouncer = Debouncer()
+    var poll: PollSchedule
+    /// When the next poll is due, on the monotonic clock.
+    var nextPoll: Double
+
+    init(interval: Double, now: Double) {
+        poll = PollSchedule(interval: interval)
+        nextPoll = now + interval
+    }
+
+    /// How long the loop may sleep before something of this pair is due.
+    func nextWake(after now: Double) -> Double {
+        min(nextPoll, debouncer.deadline ?? .infinity) - now
+    }
+
+    /// What is due at `now`: local changes first (they carry the user's edits), else the poll.
+    mutating func due(at now: Double) -> WatchLoop.Trigger? {
+        if debouncer.fire(at: now) { return .local }
+        if now >= nextPoll { return .poll }
+        return nil
+    }
+
+    /// Records a run's outcome; every run counts as a poll. Returns the wait to the next poll.
+    mutating func finished(success: Bool, at now: Double) -> Double {
+        let delay = poll.record(success: success)
+        nextPoll = now + delay
+        return delay
+    }
+}
+
+extension SyncReport {
+    /// Whether the run wrote anything or met a conflict (quiet runs print nothing in `watch`).
+    var hasChanges: Bool { created.total + updated.total + deleted.total + conflicts.count > 0 }
+}

@@ -1,0 +1,101 @@
+import CalDAV
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// A Radicale collection holding the sample calendar of `Fixtures/sample`, and a calgw pair
+/// whose vdir is the folder other programs (khal, vdirsyncer) use too.
+struct InteropPair {
+    let server: TestServer
+    let client: CalDAVClient
+    let collection: URL
+    let folder: TemporaryFolder
+    var vdir: URL { folder.file("vdir") }
+    var config: URL { folder.file("config.toml") }
+    var environment: [String: String] { ["CALGW_TEST_DAV_PASSWORD": server.password] }
+    /// The sample files uploaded, by file name.
+    let samples: [String]
+
+    init(prefix: String, withSamples: Bool = true) async throws {
+        server = try TestServers.shared("radicale")
+        client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        collection = server.newCollectionURL(prefix: prefix)
+        try await client.makeCalendar(collection, displayName: "Interop \(prefix)")
+        let sampleFolder = TestPaths.fixtures.appendingPathComponent("sample")
+        var names: [String] = []
+        if withSamples {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sampleFolder.path).sorted() where name.hasSuffix(".ics") {
+                let data = try Data(contentsOf: sampleFolder.appendingPathComponent(name))
+                _ = try await client.put(collection.appendingPathComponent(name), data: data, condition: .createOnly)
+                names.append(name)
+            }
+        }
+        samples = names
+        folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
+        try Data("""
+            [pair.dav]
+            local = "\(folder.file("vdir").path)"
+            remote = "\(collection.absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_DAV_PASSWORD"
+            journal = "\(folder.file("state/dav.sqlite").path)"
+            """.utf8).write(to: folder.file("config.toml"))
+    }
+
+    func remove() { folder.remove() }
+
+    func calgw(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
+        try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
+    }
+
+    /// UID of every item on the server, one entry per resource (duplicates show twice).
+    func serverUIDs() async throws -> [String] {
+        let items = try await client.listItems(in: collection)
+        var uids: [String] = []
+        for item in items {
+            let resource = try await client.get(url(of: item.href))
+            uids.append(Self.uid(of: resource.data) ?? item.href.path)
+        }
+        return uids.sorted()
+    }
+
+    /// UID of every item file of the vdir, one entry per file.
+    func vdirUIDs() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }
+            .map { try Self.uid(of: Data(contentsOf: vdir.appendingPathComponent($0))) ?? $0 }.sorted()
+    }
+
+    func url(of href: Href) -> URL {
+        collection.appendingPathComponent(String(href.path.split(separator: "/").last ?? ""))
+    }
+
+    static func uid(of data: Data) -> String? {
+        String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+            .first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+    }
+
+    /// Each component's properties, parsed by python icalendar into a canonical form
+    /// (name, parameters, value), so two serialisations of the same data compare equal.
+    static func canonicalProperties(_ data: Data) throws -> String {
+        let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            out = []
+            for comp in cal.walk():
+                if comp.name == 'VCALENDAR':
+                    continue
+                props = []
+                for name, value in comp.property_items(recursive=False):
+                    if name in ('BEGIN', 'END'):
+                        continue
+                    params = ';'.join(f'{k}={v}' for k, v in sorted(value.params.items())) if hasattr(value, 'params') else ''
+                    props.append(f'{name};{params}:{value.to_ical().decode()}' if hasattr(value, 'to_ical') else f'{name}:{value}')
+                out.append(comp.name + ' ' + ' | '.join(sorted(props)))
+            print('\\n'.join(sorted(out)))
+            """
+        let result = try ProcessRunner.run("python3", ["-c", script], stdin: data)
+        try #require(result.status == 0, "python3 icalendar: \(result.stderrText)")
+        return result.stdoutText
+    }
+}

@@ -1,0 +1,193 @@
+import CalDAV
+import CalgwTestSupport
+import Foundation
+import Testing
+@testable import calgw
+
+@Suite(.serialized) struct WatchCommandTests {
+    @Test func localFileReachesRemoteAndRemoteChangeArrivesAfterPoll() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.remote, "before.ics", VDirPair.event("before", "from before"))
+        let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
+        // The first run catches up with what changed while nobody watched.
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" }, "\(watch.stderrText)")
+        #expect(WatchProcess.wait { !watch.records.isEmpty })
+        #expect(watch.records.first?["trigger"] as? String == "start")
+
+        try pair.write(pair.local, "new.ics", VDirPair.event("new", "written locally"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" }, "\(watch.stderrText)")
+
+        try pair.write(pair.remote, "far.ics", VDirPair.event("far", "written remotely"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" }, "\(watch.stderrText)")
+
+        try FileManager.default.removeItem(at: pair.local.appendingPathComponent("new.ics"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == nil }, "\(watch.stderrText)")
+
+        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        let records = watch.records
+        #expect(!records.isEmpty)
+        #expect(records.allSatisfy { $0["status"] as? Int == 0 && $0["pair"] as? String == "test" }, "\(watch.stdoutText)")
+        #expect(records.contains { $0["trigger"] as? String == "poll" })
+        #expect(try pair.summaries(pair.local) == pair.summaries(pair.remote))
+    }
+
+    @Test func editorLeftoversAndDotfilesAreNotSynced() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
+        #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
+        try pair.write(pair.local, ".hidden.ics", VDirPair.event("hidden", "dot"))
+        try pair.write(pair.local, "real.ics.swp", Data("junk".utf8))
+        try pair.write(pair.local, "real.ics", VDirPair.event("real", "kept"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "kept" }, "\(watch.stderrText)")
+        // An editor's save: write a temporary dotfile, then rename it over the item.
+        try pair.write(pair.local, ".real.ics.tmp", VDirPair.event("real", "saved by rename"))
+        try FileManager.default.removeItem(at: pair.local.appendingPathComponent("real.ics"))
+        try FileManager.default.moveItem(at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" }, "\(watch.stderrText)")
+        #expect(watch.stop(SIGINT) == 0, "\(watch.stderrText)")
+        let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
+        #expect(remoteNames.filter { $0.contains("hidden") || $0.hasSuffix(".swp") }.isEmpty, "\(remoteNames)")
+    }
+
+    @Test func sigtermExitsZeroWithoutJSON() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let watch = try WatchProcess(["--config", pair.config.path, "--interval", "600"])
+        #expect(WatchProcess.wait { watch.stderrText.contains("watching") }, "\(watch.stderrText)")
+        #expect(watch.stop(SIGTERM, limit: 20) == 0, "\(watch.stderrText)")
+        #expect(watch.stderrText.contains("stopped by SIGTERM"))
+    }
+
+    @Test func failedRunsBackOffByDoubling() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        try Data("""
+            [pair.down]
+            local = "\(folder.file("vdir").path)"
+            remote = "http://127.0.0.1:1/cal/"
+            journal = "\(folder.file("state/down.sqlite").path)"
+            """.utf8).write(to: config)
+        let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"])
+        #expect(WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
+        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        let records = watch.records
+        #expect(records.prefix(3).map { $0["nextPollSeconds"] as? Double } == [2, 4, 8], "\(watch.stdoutText)")
+        #expect(records.allSatisfy { $0["status"] as? Int == 1 && !(($0["errors"] as? [String]) ?? []).isEmpty })
+    }
+
+    @Test func allRunsOnlyThePairWhoseVdirChanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var toml = ""
+        for name in ["one", "two"] {
+            for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
+            toml += "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
+            toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
+        }
+        try Data(toml.utf8).write(to: folder.file("config.toml"))
+        let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json"])
+        #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
+        try VDirPair.event("x", "for two").write(to: folder.file("l-two/x.ics"))
+        #expect(WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" }, "\(watch.stderrText)")
+        #expect(WatchProcess.wait { watch.records.count >= 3 })
+        #expect(watch.stop() == 0)
+        let later = watch.records.dropFirst(2)
+        #expect(later.allSatisfy { $0["pair"] as? String == "two" && $0["trigger"] as? String == "local" }, "\(watch.stdoutText)")
+        #expect(try VDirPair.summariesIn(folder.file("r-one")).isEmpty)
+    }
+
+    @Test func usageErrors() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        #expect(try pair.run("watch", ["--interval", "0"]).status == 2)
+        #expect(try pair.run("watch", ["--conflict", "ask"]).status == 2)
+        #expect(try pair.run("watch", ["--pair", "nope"]).status == 2)
+    }
+
+    @Test(arguments: ["radicale"])
+    func radicaleBothWays(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        let collection = server.newCollectionURL(prefix: "watch")
+        try await client.makeCalendar(collection, displayName: "Watch")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let local = folder.file("vdir"), config = folder.file("config.toml")
+        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+        try Data("""
+            [pair.dav]
+            local = "\(local.path)"
+            remote = "\(collection.absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_DAV_PASSWORD"
+            journal = "\(folder.file("state/dav.sqlite").path)"
+            """.utf8).write(to: config)
+        let uidLocal = "watch-local-\(UUID().uuidString.lowercased())", uidRemote = "watch-remote-\(UUID().uuidString.lowercased())"
+        let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"],
+                                     environment: ["CALGW_TEST_DAV_PASSWORD": server.password])
+        #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
+
+        try VDirPair.event(uidLocal, "from the vdir").write(to: local.appendingPathComponent("\(uidLocal).ics"))
+        var uploaded = false
+        for _ in 0..<300 where !uploaded {
+            uploaded = try await client.listItems(in: collection).contains { $0.href.path.contains(uidLocal) }
+            if !uploaded { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(uploaded, "\(watch.stderrText)")
+
+        _ = try await client.put(collection.appendingPathComponent("\(uidRemote).ics"),
+                                 data: VDirPair.event(uidRemote, "from the server"), condition: .createOnly)
+        #expect(WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" }, "\(watch.stderrText)")
+
+        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(watch.records.allSatisfy { $0["status"] as? Int == 0 }, "\(watch.stdoutText)")
+        #expect(try VDirPair.summariesIn(local).count == 2)
+    }
+
+    @Test func pollBacksOffByDoublingUpToFifteenMinutes() {
+        var schedule = PollSchedule(interval: 60)
+        var delays: [Double] = []
+        for _ in 0..<6 { delays.append(schedule.record(success: false)) }
+        #expect(delays == [120, 240, 480, 900, 900, 900])
+        let reset = schedule.record(success: true)
+        #expect(reset == 60)
+        var long = PollSchedule(interval: 3600)
+        let longDelay = long.record(success: false)
+        #expect(longDelay == 3600)
+    }
+
+    @Test func debouncerWaitsForQuiet() {
+        var debouncer = Debouncer(quiet: 0.5)
+        var fired: [Bool] = [debouncer.fire(at: 10)]
+        debouncer.touch(at: 10)
+        debouncer.touch(at: 10.3)
+        fired.append(debouncer.fire(at: 10.6))
+        fired.append(debouncer.fire(at: 10.8))
+        fired.append(debouncer.fire(at: 11))
+        #expect(fired == [false, false, true, false])
+    }
+
+    @Test func itemFileFilter() {
+        #expect(InotifyWatcher.isItemFile("abc.ics"))
+        for name in [".abc.ics", ".abc.ics.swp", "abc.ics~", "#abc.ics#", "abc.ics.tmp", "4913", ".calgw-tmp-1", ""] {
+            #expect(!InotifyWatcher.isItemFile(name), "\(name)")
+        }
+    }
+}
+
+extension VDirPair {
+    /// UID → SUMMARY of the item files in any folder.
+    static func summariesIn(_ folder: URL) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            let lines = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+            let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
+            out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
+        }
+        return out
+    }
+}

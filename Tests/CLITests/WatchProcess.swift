@@ -1,0 +1,59 @@
+import CalgwTestSupport
+import Foundation
+
+/// `calgw watch` running in the background, its stdout and stderr going to files, for tests
+/// that change things and wait for the watcher to carry them over.
+final class WatchProcess {
+    let process = Process()
+    let folder: URL
+    var stdoutURL: URL { folder.appendingPathComponent("out") }
+    var stderrURL: URL { folder.appendingPathComponent("err") }
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = CalgwBinary.url
+        process.arguments = ["watch"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["NO_COLOR": "1"]) { a, _ in a }) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var stdoutText: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// The `--json` lines printed so far.
+    var records: [[String: Any]] {
+        stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Waits until `condition` holds or `limit` seconds pass; returns whether it held.
+    @discardableResult
+    static func wait(upTo limit: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+        let end = Date().addingTimeInterval(limit)
+        while Date() < end {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    /// Sends `signal` and waits for the exit; returns the exit status, nil when still running after `limit` s.
+    func stop(_ signal: Int32 = SIGTERM, limit: Double = 30) -> Int32? {
+        kill(process.processIdentifier, signal)
+        guard Self.wait(upTo: limit, { !process.isRunning }) else {
+            process.terminate()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
