@@ -20,7 +20,7 @@ import CalgwTestSupport
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         for i in 0..<3 {
-            try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:count-\(i)-\(UUID().uuidString)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+            try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:count-\(i)-\(UUID().uuidString)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
                 .write(to: vdir.appendingPathComponent("e\(i).ics"))
         }
         let config = folder.file("config.toml")
