@@ -135,4 +135,22 @@ import CalgwTestSupport
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try await s.serverSummaries() == [a: "A two", b: "B two", c: "C one", d: "D two", e: "E one"])
     }
+
+    @Test func testTwoFilesWithOneUIDAreReportedWithBothPathsAndNeitherIsSynced() async throws {
+        let s = try await Setup()
+        let a = "dup-\(UUID().uuidString.lowercased())"
+        try s.write("a.ics", Self.event(a, "Original"))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        try s.write("a.ics", Self.event(a, "Edited"))
+        try s.write("copy of a.ics", Self.event(a, "The copy"))
+        report = try await s.sync()
+        let vdir = s.local.directory.url.path
+        let line = report.skipped.first { $0.contains("UID \(a)") }
+        #expect(line?.contains("\(vdir)/a.ics") == true, "\(report.skipped)")
+        #expect(line?.contains("\(vdir)/copy of a.ics") == true, "\(report.skipped)")
+        #expect(try await s.serverSummaries() == [a: "Original"])
+        #expect(try s.read("a.ics") == Data(Self.event(a, "Edited").utf8))
+        #expect(try s.read("copy of a.ics") == Data(Self.event(a, "The copy").utf8))
+    }
 }

@@ -58,6 +58,7 @@ public struct SideScanner: Sendable {
             for stored in all { add(stored) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
+            snapshot.folder = vdir?.directory.url.path
             return snapshot
         }
         let newToken: ChangeToken?
@@ -81,6 +82,7 @@ public struct SideScanner: Sendable {
         }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
+        snapshot.folder = vdir?.directory.url.path
         return snapshot
     }
 }
