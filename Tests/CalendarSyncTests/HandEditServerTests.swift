@@ -153,4 +153,37 @@ import CalgwTestSupport
         #expect(try s.read("a.ics") == Data(Self.event(a, "Edited").utf8))
         #expect(try s.read("copy of a.ics") == Data(Self.event(a, "The copy").utf8))
     }
+
+    @Test func testSloppyFileIsUploadedCanonicalWhileTheFileStaysAsWritten() async throws {
+        let s = try await Setup()
+        let uid = "sloppy-\(UUID().uuidString.lowercased())"
+        let summary = "A very long summary, written by hand in an editor that never folds lines, ending in ünïcode: " + String(repeating: "x", count: 60)
+        let sloppy = "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:\(uid)\nDTSTART:20260312T100000Z\n"
+            + "DTEND:20260312T110000Z\nSUMMARY:\(summary)\nEND:VEVENT\nEND:VCALENDAR\n"
+        try s.write("sloppy.ics", sloppy)
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created.remote == 1)
+        #expect(try s.read("sloppy.ics") == Data(sloppy.utf8), "the file was rewritten")
+
+        let items = try await s.remote.fetchAll().items
+        #expect(items.count == 1)
+        for item in items {
+            let lines = item.data.split(separator: 0x0A)
+            #expect(lines.allSatisfy { $0.count <= 76 }, "a line longer than 75 octets went up")
+            let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            ev = cal.walk('VEVENT')[0]
+            print('PRODID' in cal, 'DTSTAMP' in ev, str(ev.get('SUMMARY')), sep='\\t')
+            """
+            let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
+            #expect(result.status == 0, "\(result.stderrText)")
+            #expect(result.stdoutText == "True\tTrue\t\(summary)\n", "\(result.stdoutText)")
+        }
+        report = try await s.sync()
+        #expect(report.errors.isEmpty)
+        #expect(report.created.total == 0 && report.updated.total == 0, "the second run wrote again")
+        #expect(try s.read("sloppy.ics") == Data(sloppy.utf8))
+    }
 }
