@@ -186,4 +186,32 @@ import CalgwTestSupport
         #expect(report.created.total == 0 && report.updated.total == 0, "the second run wrote again")
         #expect(try s.read("sloppy.ics") == Data(sloppy.utf8))
     }
+
+    @Test func testNewFileWithoutUIDGetsOneWrittenBackBeforeUpload() async throws {
+        let s = try await Setup()
+        let written = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\nBEGIN:VEVENT\nDTSTAMP:20260101T000000Z\n"
+            + "DTSTART:20260314T100000Z\nDTEND:20260314T110000Z\nSUMMARY:No UID\nBEGIN:VALARM\nACTION:DISPLAY\n"
+            + "TRIGGER:-PT5M\nDESCRIPTION:x\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
+        try s.write("nouid.ics", written)
+        // A dry run writes nothing.
+        _ = try await SyncEngine(local: s.local, remote: s.remote, journal: s.journal).run(dryRun: true)
+        #expect(try s.read("nouid.ics") == Data(written.utf8))
+
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created.remote == 1)
+        let now = String(decoding: try s.read("nouid.ics"), as: UTF8.self)
+        let uidLines = now.split(separator: "\n").filter { $0.hasPrefix("UID:") }
+        #expect(uidLines.count == 1, "\(now)")
+        let uid = String(uidLines.first?.dropFirst(4) ?? "")
+        #expect(!uid.isEmpty)
+        // Only the UID line was added, right after BEGIN:VEVENT, with the file's LF endings.
+        #expect(now == written.replacingOccurrences(of: "BEGIN:VEVENT\n", with: "BEGIN:VEVENT\nUID:\(uid)\n"))
+        #expect(try await s.serverSummaries() == [uid: "No UID"])
+
+        report = try await s.sync()
+        #expect(report.errors.isEmpty)
+        #expect(report.created.total == 0 && report.updated.total == 0, "\(report)")
+        #expect(try await s.serverSummaries() == [uid: "No UID"])
+    }
 }
