@@ -135,4 +135,83 @@ import CalgwTestSupport
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try await s.serverSummaries() == [a: "A two", b: "B two", c: "C one", d: "D two", e: "E one"])
     }
+
+    @Test func testTwoFilesWithOneUIDAreReportedWithBothPathsAndNeitherIsSynced() async throws {
+        let s = try await Setup()
+        let a = "dup-\(UUID().uuidString.lowercased())"
+        try s.write("a.ics", Self.event(a, "Original"))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        try s.write("a.ics", Self.event(a, "Edited"))
+        try s.write("copy of a.ics", Self.event(a, "The copy"))
+        report = try await s.sync()
+        let vdir = s.local.directory.url.path
+        let line = report.skipped.first { $0.contains("UID \(a)") }
+        #expect(line?.contains("\(vdir)/a.ics") == true, "\(report.skipped)")
+        #expect(line?.contains("\(vdir)/copy of a.ics") == true, "\(report.skipped)")
+        #expect(try await s.serverSummaries() == [a: "Original"])
+        #expect(try s.read("a.ics") == Data(Self.event(a, "Edited").utf8))
+        #expect(try s.read("copy of a.ics") == Data(Self.event(a, "The copy").utf8))
+    }
+
+    @Test func testSloppyFileIsUploadedCanonicalWhileTheFileStaysAsWritten() async throws {
+        let s = try await Setup()
+        let uid = "sloppy-\(UUID().uuidString.lowercased())"
+        let summary = "A very long summary, written by hand in an editor that never folds lines, ending in ünïcode: " + String(repeating: "x", count: 60)
+        let sloppy = "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:\(uid)\nDTSTART:20260312T100000Z\n"
+            + "DTEND:20260312T110000Z\nSUMMARY:\(summary)\nEND:VEVENT\nEND:VCALENDAR\n"
+        try s.write("sloppy.ics", sloppy)
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created.remote == 1)
+        #expect(try s.read("sloppy.ics") == Data(sloppy.utf8), "the file was rewritten")
+
+        let items = try await s.remote.fetchAll().items
+        #expect(items.count == 1)
+        for item in items {
+            let lines = item.data.split(separator: 0x0A)
+            #expect(lines.allSatisfy { $0.count <= 76 }, "a line longer than 75 octets went up")
+            let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            ev = cal.walk('VEVENT')[0]
+            print('PRODID' in cal, 'DTSTAMP' in ev, str(ev.get('SUMMARY')), sep='\\t')
+            """
+            let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
+            #expect(result.status == 0, "\(result.stderrText)")
+            #expect(result.stdoutText == "True\tTrue\t\(summary)\n", "\(result.stdoutText)")
+        }
+        report = try await s.sync()
+        #expect(report.errors.isEmpty)
+        #expect(report.created.total == 0 && report.updated.total == 0, "the second run wrote again")
+        #expect(try s.read("sloppy.ics") == Data(sloppy.utf8))
+    }
+
+    @Test func testNewFileWithoutUIDGetsOneWrittenBackBeforeUpload() async throws {
+        let s = try await Setup()
+        let written = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\nBEGIN:VEVENT\nDTSTAMP:20260101T000000Z\n"
+            + "DTSTART:20260314T100000Z\nDTEND:20260314T110000Z\nSUMMARY:No UID\nBEGIN:VALARM\nACTION:DISPLAY\n"
+            + "TRIGGER:-PT5M\nDESCRIPTION:x\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
+        try s.write("nouid.ics", written)
+        // A dry run writes nothing.
+        _ = try await SyncEngine(local: s.local, remote: s.remote, journal: s.journal).run(dryRun: true)
+        #expect(try s.read("nouid.ics") == Data(written.utf8))
+
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created.remote == 1)
+        let now = String(decoding: try s.read("nouid.ics"), as: UTF8.self)
+        let uidLines = now.split(separator: "\n").filter { $0.hasPrefix("UID:") }
+        #expect(uidLines.count == 1, "\(now)")
+        let uid = String(uidLines.first?.dropFirst(4) ?? "")
+        #expect(!uid.isEmpty)
+        // Only the UID line was added, right after BEGIN:VEVENT, with the file's LF endings.
+        #expect(now == written.replacingOccurrences(of: "BEGIN:VEVENT\n", with: "BEGIN:VEVENT\nUID:\(uid)\n"))
+        #expect(try await s.serverSummaries() == [uid: "No UID"])
+
+        report = try await s.sync()
+        #expect(report.errors.isEmpty)
+        #expect(report.created.total == 0 && report.updated.total == 0, "\(report)")
+        #expect(try await s.serverSummaries() == [uid: "No UID"])
+    }
 }

@@ -37,7 +37,11 @@ import CalgwTestSupport
         try big.write(to: pair.folder.file("local/big.ics"))
         let report = try await pair.sync()
         #expect(report.created.remote == 1)
-        #expect(try pair.files(pair.remote).values.first == big)
+        // Uploaded in canonical form (folded lines): the same content, not the same bytes.
+        let uploaded = try #require(try pair.files(pair.remote).values.first)
+        #expect(ContentHash.of(uploaded) == ContentHash.of(big))
+        #expect(uploaded == UploadForm.canonical(big))
+        #expect(try pair.files(pair.local).values.first == big)
         #expect(try await pair.sync() == SyncReport())
     }
 

@@ -31,14 +31,17 @@ public struct SyncEngine: Sendable {
 
     /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
     /// interrupted run).
-    public func plan() async throws -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
+    /// - Parameter assigningUIDs: first write a UID into each new vdir file without one (a real run).
+    public func plan(assigningUIDs: Bool = false) async throws -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
         try await recoverInterruptedRun()
         let items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
         let l: SideSnapshot, r: SideSnapshot
         do {
-            l = try await SideScanner(side: .local, storage: local).scan(journal: items, token: localState.token,
-                                                                         outside: try journal.outsideItems(.local))
+            var scanner = SideScanner(side: .local, storage: local)
+            scanner.assignsMissingUIDs = assigningUIDs
+            l = try await scanner.scan(journal: items, token: localState.token,
+                                       outside: try journal.outsideItems(.local))
         } catch {
             throw SyncError.scanFailed(.local, error)
         }
@@ -56,7 +59,7 @@ public struct SyncEngine: Sendable {
     /// - Throws: `SyncError.massDeletion` when a side was emptied and mass deletion is not
     ///   allowed; scan failures. Failures of single items go to the report instead.
     public func run(dryRun: Bool = false) async throws -> SyncReport {
-        let (plan, items, l, r) = try await self.plan()
+        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote))
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion,
                             "the \(mass.emptySide.rawValue) side is empty while the journal knows \(items.count) items; refusing to delete \(mass.deletions) on the \(mass.emptySide.other.rawValue) side",

@@ -158,7 +158,7 @@ extension Executor {
             try effect()
             return item
         case .update(let side, let t, let s):
-            let version = try await storage(side).update(href: t.href, data: s.data!, ifMatch: t.etag)
+            let version = try await storage(side).update(href: t.href, data: outgoing(s.data!, to: side), ifMatch: t.etag)
             try effect()
             return SideItem(key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
         case .delete(let side, let t):
@@ -176,7 +176,7 @@ extension Executor {
         var stem = Self.stem(for: key)
         for attempt in 0..<3 {
             do {
-                let version = try await storage(side).create(data, suggestedName: stem)
+                let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem)
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {

@@ -232,7 +232,7 @@ final class Executor: @unchecked Sendable {
             let intent = try journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash))
             try effect()
             do {
-                let version = try await storage(side).create(data, suggestedName: stem); try effect()
+                let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem); try effect()
                 try await makeDurable(side)
                 return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data,
                                                   span: ItemContent(data).span), intent: intent)
@@ -253,7 +253,7 @@ final class Executor: @unchecked Sendable {
         let intent = try journal.record(Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag, newHash: hash))
         try effect()
         do {
-            let version = try await storage(side).update(href: target.href, data: data, ifMatch: target.etag); try effect()
+            let version = try await storage(side).update(href: target.href, data: outgoing(data, to: side), ifMatch: target.etag); try effect()
             try await makeDurable(side)
             return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
                                           span: ItemContent(data).span), intent: intent)

@@ -67,8 +67,10 @@ public enum Planner {
                 continue
             }
             if ls.count > 1 || rs.count > 1 {
-                let hrefs = (ls.count > 1 ? ls : rs).map(\.href).sorted()
-                actions.append(.skip(key, reason: "\(hrefs.count) items on the \(ls.count > 1 ? "local" : "remote") side have UID \(key.value): \(hrefs.joined(separator: ", "))"))
+                let snapshot = ls.count > 1 ? local : remote
+                let places = (ls.count > 1 ? ls : rs).map(\.href).sorted().map(snapshot.location)
+                actions.append(.skip(key, reason: "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side have UID \(key.value): "
+                    + places.joined(separator: ", ") + "; none of them is synced (hint: give one a new UID, or delete the copy)"))
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: journalByKey[key]) else { continue }

@@ -44,6 +44,14 @@ public struct SideSnapshot: Sendable {
     public var token: ChangeToken?
     /// For unparseable vdir files broken by a hand edit: href → `path:line: problem`.
     public var problems: [String: String] = [:]
+    /// The vdir's folder when the side is one: reports then name files by their paths.
+    public var folder: String?
+
+    /// Where `href` is, for a report: the file's path in a vdir, else the href.
+    public func location(_ href: String) -> String {
+        guard let folder else { return href }
+        return folder.hasSuffix("/") ? folder + href : folder + "/" + href
+    }
 
     public init(items: [SideItem], unparseable: [String] = [], token: ChangeToken? = nil) {
         self.items = items

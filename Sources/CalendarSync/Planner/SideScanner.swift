@@ -8,6 +8,9 @@ public struct SideScanner: Sendable {
     public var storage: any CalendarStorage
     /// Items fetched per request (default 100).
     public var batchSize = 100
+    /// Gives a new vdir file without a UID one, written into the file, before it is planned
+    /// (so that the server copy and the file share it). Off for dry runs and `status`.
+    public var assignsMissingUIDs = false
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
@@ -32,6 +35,7 @@ public struct SideScanner: Sendable {
         var toFetch: [String] = []
         var unparseable: [String] = []
         var problems: [String: String] = [:]
+        var missingUID: [StoredItem] = []
         let vdir = side == .local ? storage as? VDirStorage : nil
         func add(_ stored: StoredItem) {
             let content = ItemContent(stored.data)
@@ -45,6 +49,10 @@ public struct SideScanner: Sendable {
                 unparseable.append(stored.href)
                 return
             }
+            if assignsMissingUIDs, vdir != nil, content.uid == nil, known[stored.href] == nil {
+                missingUID.append(stored)
+                return
+            }
             var key = content.key
             if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
             items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
@@ -56,8 +64,10 @@ public struct SideScanner: Sendable {
             // A first sync: everything is new, so read it all in one pass.
             let (all, newToken) = try await bulk.fetchAll()
             for stored in all { add(stored) }
+            for stored in missingUID { add(try await MissingUID.assign(stored, in: storage)) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
+            snapshot.folder = vdir?.directory.url.path
             return snapshot
         }
         let newToken: ChangeToken?
@@ -79,8 +89,10 @@ public struct SideScanner: Sendable {
             start += batchSize
             for stored in try await storage.fetch(batch) { add(stored) }
         }
+        for stored in missingUID { add(try await MissingUID.assign(stored, in: storage)) }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
+        snapshot.folder = vdir?.directory.url.path
         return snapshot
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import ICalendar
+
+/// The form an item is uploaded in: valid, canonical iCalendar, whatever the vdir file looks
+/// like. A hand-written file may lack PRODID, VERSION or DTSTAMP, end its lines with LF or
+/// leave long lines unfolded; the server gets CRLF, folded lines, escaped TEXT and the missing
+/// properties, while the file keeps what its author wrote. `ContentHash` ignores all of these
+/// differences, so the two copies still count as the same item.
+enum UploadForm {
+    static let productID = "-//calgw//calgw//EN"
+
+    /// `data` in upload form; data that does not parse goes as it is.
+    static func canonical(_ data: Data, now: Date = Date()) -> Data {
+        guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
+        var components = parsed.components
+        for i in components.indices {
+            Canonicalizer().canonicalize(&components[i])
+            guard components[i].name == "VCALENDAR" else { continue }
+            if components[i].properties(named: "VERSION").isEmpty {
+                components[i].properties.insert(Property(name: "VERSION", value: "2.0"), at: 0)
+            }
+            if components[i].properties(named: "PRODID").isEmpty {
+                components[i].properties.insert(Property(name: "PRODID", value: productID), at: 0)
+            }
+            for j in components[i].components.indices
+            where ["VEVENT", "VTODO", "VJOURNAL"].contains(components[i].components[j].name)
+                && components[i].components[j].properties(named: "DTSTAMP").isEmpty {
+                let stamp = components[i].components[j].properties(named: "LAST-MODIFIED").first?.value
+                    ?? components[i].components[j].properties(named: "CREATED").first?.value
+                    ?? utcStamp(now)
+                let uidIndex = components[i].components[j].properties.firstIndex { $0.name == "UID" }
+                components[i].components[j].properties.insert(Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
+            }
+        }
+        return ICalendarSerializer().data(components)
+    }
+
+    static func utcStamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+}
+
+extension Executor {
+    /// The bytes written to `side`: the upload form for the server, the bytes as they are for the vdir.
+    func outgoing(_ data: Data, to side: Side) -> Data {
+        side == .remote ? UploadForm.canonical(data) : data
+    }
+}
