@@ -9,6 +9,7 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// - Throws: `CalDAVError` when the server refuses the query.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let info = try await client.collectionInfo(collection)
+        lastInfo.store(info)
         let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
             ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
         let request = HTTPRequest(method: "REPORT", url: collection,
@@ -71,9 +72,11 @@ extension CalDAVStorage: BulkFetchingStorage {
 }
 
 extension CalDAVStorage: CollectionMetadataStorage {
-    /// The collection's `DAV:displayname` and Apple `calendar-color` (PROPFIND Depth 0).
+    /// The collection's `DAV:displayname` and Apple `calendar-color`: as read while looking for
+    /// changes in this run, else with a PROPFIND Depth 0.
     public func metadata() async throws -> CollectionMetadata {
-        let info = try await client.collectionInfo(collection)
+        let info: CalendarCollection
+        if let known = lastInfo.take() { info = known } else { info = try await client.collectionInfo(collection) }
         return CollectionMetadata(displayName: info.displayName, color: info.color)
     }
 

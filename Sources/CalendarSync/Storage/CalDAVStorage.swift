@@ -20,6 +20,9 @@ public final class CalDAVStorage: CalendarStorage {
     public let collection: URL
     let resolver: HrefResolver
     let logger: Logger
+    /// The collection's properties as last read in this run, so the metadata sync needs no
+    /// second request.
+    let lastInfo = LastCollectionInfo()
 
     /// Prefix of a `ChangeToken` holding an RFC 6578 sync-token.
     public static let syncPrefix = "sync:"
@@ -37,6 +40,11 @@ public final class CalDAVStorage: CalendarStorage {
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         if let token, token.value.hasPrefix(Self.syncPrefix) {
             let syncToken = SyncToken(String(token.value.dropFirst(Self.syncPrefix.count)))
+            // One PROPFIND answers "anything new?" and brings the name and colour along; only a
+            // changed token costs the sync-collection REPORT.
+            let info = try await client.collectionInfo(collection)
+            lastInfo.store(info)
+            if info.syncToken?.value == syncToken.value { return .unchanged(token) }
             do {
                 let result = try await client.syncCollection(collection, token: syncToken)
                 let next = result.token.map { ChangeToken(Self.syncPrefix + $0.value) }
@@ -52,6 +60,7 @@ public final class CalDAVStorage: CalendarStorage {
         }
         if let token, token.value.hasPrefix(Self.ctagPrefix) {
             let info = try await client.collectionInfo(collection)
+            lastInfo.store(info)
             if let ctag = info.ctag, Self.ctagPrefix + ctag == token.value, info.syncToken == nil {
                 return .unchanged(token)
             }
@@ -64,6 +73,7 @@ public final class CalDAVStorage: CalendarStorage {
     private func fullListing(info known: CalendarCollection? = nil) async throws -> StorageChanges {
         let info: CalendarCollection
         if let known { info = known } else { info = try await client.collectionInfo(collection) }
+        lastInfo.store(info)
         if info.syncToken != nil {
             do {
                 let result = try await client.syncCollection(collection, token: nil)
@@ -149,4 +159,13 @@ public final class CalDAVStorage: CalendarStorage {
         if stem.lowercased().hasSuffix(".ics") { stem.removeLast(4) }
         return stem.isEmpty ? UUID().uuidString.lowercased() : stem
     }
+}
+
+/// A collection's properties read once in a run, handed on once.
+final class LastCollectionInfo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var info: CalendarCollection?
+    func store(_ value: CalendarCollection) { lock.withLock { info = value } }
+    /// The stored properties, forgotten as they are taken.
+    func take() -> CalendarCollection? { lock.withLock { defer { info = nil }; return info } }
 }
