@@ -91,4 +91,25 @@ import Testing
         #expect(renamed.displayName == "Renamed")
         #expect(renamed.color?.lowercased().hasPrefix("#12ab34") == true, "\(name): \(String(describing: renamed.color))")
     }
+
+    /// The same 300 items both ways; the two timings are printed for docs/sync.md.
+    @Test(arguments: ["radicale", "xandikos"])
+    func testFetchAllMatchesListingAndMultiget(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-bulkcmp")
+        for day in 0..<300 {
+            let uid = Sample.uid()
+            _ = try await storage.create(Sample.event(uid: uid, summary: "Item \(day)", day: day % 28 + 1), suggestedName: uid)
+        }
+        let clock = ContinuousClock()
+        var bulk: [StoredItem] = []
+        let bulkTime = try await clock.measure { bulk = try await storage.fetchAll().items }
+        var listed: [StoredItem] = []
+        let listTime = try await clock.measure {
+            guard case .full(let versions, _) = try await storage.changes(since: nil) else { return }
+            listed = try await storage.fetch(versions.map(\.href))
+        }
+        #expect(bulk.count == 300)
+        #expect(Set(bulk) == Set(listed), "\(name): the bulk fetch and listing + multiget differ")
+        print("\(name): 300 items: calendar-query \(bulkTime), listing + multiget \(listTime)")
+    }
 }
