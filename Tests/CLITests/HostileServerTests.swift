@@ -126,4 +126,16 @@ import CalgwTestSupport
         #expect(sane.status == 0, "\(sane.stderrText)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path) == ["good-1.ics"])
     }
+
+    @Test(arguments: ["0", "-5", "\"64k\""])
+    func testMaxResponseSizeMustBeAPositiveNumber(value: String) throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        let text = try String(contentsOf: setup.config, encoding: .utf8)
+            .replacingOccurrences(of: "max_response_size = 65536", with: "max_response_size = \(value)")
+        try Data(text.utf8).write(to: setup.config)
+        let result = try setup.sync()
+        #expect(result.status != 0 && result.status != 137)
+        #expect(result.stderrText.contains("max_response_size must be a positive number of bytes"), "\(result.stderrText)")
+    }
 }
