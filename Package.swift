@@ -51,6 +51,9 @@ let package = Package(
         ]),
         // Used only by tests: fixture loaders, real-server launchers, in-memory storage.
         .target(name: "CalgwTestSupport", dependencies: ["ICalendar", "CalDAV", "CalendarSync"]),
+        // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
+        .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
+                          path: "Benchmarks/HTTPBenchmark"),
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),

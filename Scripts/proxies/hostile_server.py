@@ -13,6 +13,7 @@ server sane between two runs of `calgw sync`. Scenarios:
   encoded-slash   good.ics and /cal/..%2F..%2Fescape.ics
   other-host      good.ics and http://evil.example/cal/escape.ics
   nul             good.ics and /cal/esc%00ape.ics
+  nul-raw         good.ics and /cal/esc<NUL>ape.ics, a NUL byte in the XML itself
   long-name       good.ics and /cal/ + 10,000 characters + .ics
   xxe             a multistatus with a DTD declaring an external entity (file:///etc/passwd)
   bomb            a multistatus with an entity-expansion bomb, its DTD after 8 KB of comment
@@ -50,6 +51,7 @@ HOSTILE_HREFS = {
     "encoded-slash": "/cal/..%2F..%2Fescape.ics",
     "other-host": "http://evil.example/cal/escape.ics",
     "nul": "/cal/esc%00ape.ics",
+    "nul-raw": "/cal/esc\x00ape.ics",
     "long-name": "/cal/" + "n" * 10000 + ".ics",
 }
 

@@ -79,6 +79,12 @@ public enum TestProxies {
         try start("tls_proxy.py", upstream: upstream, arguments: [])
     }
 
+    /// The canned hostile CalDAV server (`hostile_server.py`): a collection at `/cal/` whose
+    /// answers follow the scenario written in `scenarioFile`, read again at every request.
+    public static func hostile(scenarioFile: URL) throws -> TestProxy {
+        try start("hostile_server.py", upstream: URL(string: "http://127.0.0.1:9/")!, arguments: ["--scenario-file", scenarioFile.path])
+    }
+
     /// Runs `Scripts/proxies/SCRIPT --upstream URL --log FILE ARGUMENTS` and waits (up to 20 s)
     /// for its `PROXY_URL=` line.
     /// - Throws: `ProcessFailure` with the proxy's output when it does not come up.

@@ -32,9 +32,11 @@ import Testing
 
     /// Found by fuzzing: an element name with a byte that is not UTF-8 made FoundationXML's
     /// XMLParser trap (use after free in its start-element callback); a processing instruction
-    /// without data (`<?xmlA?>`) made it read a null pointer.
+    /// without data (`<?xmlA?>`) made it read a null pointer, also when hidden behind an XML
+    /// declaration that ends in `>` instead of `?>`.
     @Test(arguments: [("invalid-utf8-element-name.xml", "not valid UTF-8"),
-                      ("processing-instruction-without-data.xml", "processing instruction")])
+                      ("processing-instruction-without-data.xml", "processing instruction"),
+                      ("processing-instruction-after-broken-declaration.xml", "processing instruction")])
     func testFuzzFindingsThrowInsteadOfTrapping(name: String, problem: String) throws {
         let body = try Self.fixture("multistatus-regressions", name)
         let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(body) }

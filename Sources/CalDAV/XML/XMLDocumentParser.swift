@@ -97,8 +97,11 @@ public enum XMLDocumentParser {
             let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8), pi = Array("<?".utf8)
             var i = starts([0xEF, 0xBB, 0xBF], at: 0) ? 3 : 0
             if starts(Array("<?xml".utf8), at: i), i + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5]) {
-                guard let end = index(of: Array("?>".utf8), from: i + 5) else { return nil }
-                i = end + 2
+                // Its values cannot hold `>`: a first `>` without `?` is a broken declaration,
+                // after which libxml2 reads on and would meet whatever the body hides.
+                guard let end = index(of: [UInt8(ascii: ">")], from: i + 5) else { return i }
+                guard bytes[end - 1] == UInt8(ascii: "?") else { return i }
+                i = end + 1
             }
             while let lt = index(of: [UInt8(ascii: "<")], from: i) {
                 if starts(comment, at: lt) {
