@@ -32,14 +32,11 @@ extension CalDAVStorage: BulkFetchingStorage {
         for member in answer.responses {
             if let status = member.status, !(200..<300).contains(status) { continue }
             if member.hasResourceType(XMLNamespace.dav, "collection") { continue }
+            // An unsafe href fails the whole answer, as a listing does: skipping it would make
+            // the member look deleted.
+            guard let resolved = try resolver.member(member.href) else { continue }
             guard let etag = member.text(XMLNamespace.dav, "getetag"),
                   let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty else { continue }
-            let resolved: (href: Href, url: URL)?
-            do { resolved = try resolver.member(member.href) } catch {
-                logger.warning("ignoring an unsafe href", metadata: ["reason": "\(error)"])
-                continue
-            }
-            guard let resolved else { continue }
             let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: Self.restoringCRLF(Data(text.utf8)))
             if let index = seen[item.href] { items[index] = item } else {
                 seen[item.href] = items.count
