@@ -11,6 +11,12 @@ public enum AtomicFile {
         try bytes.withUnsafeBufferPointer { try writer.write($0) }
         try writer.commit()
     }
+
+    /// fsyncs a folder, so the renames and unlinks made in it survive a crash.
+    public static func syncFolder(_ folder: URL) {
+        let dirfd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+    }
 }
 
 /// A file could not be replaced; the original is unchanged.

@@ -35,30 +35,33 @@ public final class AtomicFileWriter {
     /// fsyncs the new content, renames it over the file, fsyncs the folder (unless
     /// `syncFolder` is false: the caller then syncs the folder once for many files).
     public func commit(syncFolder: Bool = true) throws {
-        guard !finished else { return }
-        finished = true
-        fchmod(fd, mode)
-        guard fsync(fd) == 0 else {
-            let e = errno
-            close(fd); unlink(tempPath)
-            throw AtomicFileError(path: url.path, step: "fsync", errno: e)
-        }
-        close(fd)
+        guard try flushAndClose() else { return }
         guard rename(tempPath, url.path) == 0 else {
             let e = errno
             unlink(tempPath)
             throw AtomicFileError(path: url.path, step: "rename into place", errno: e)
         }
-        guard syncFolder else { return }
-        let dirfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+        if syncFolder { AtomicFile.syncFolder(url.deletingLastPathComponent()) }
     }
 
     /// Like `commit`, but puts the file in place only if no file of that name exists
     /// (a hard link, which fails instead of replacing), so a create never overwrites.
     /// - Throws: `AtomicFileError` with code `EEXIST` when the name is taken.
     public func commitIfAbsent(syncFolder: Bool = true) throws {
-        guard !finished else { return }
+        guard try flushAndClose() else { return }
+        guard link(tempPath, url.path) == 0 else {
+            let e = errno
+            unlink(tempPath)
+            throw AtomicFileError(path: url.path, step: "create", errno: e)
+        }
+        unlink(tempPath)
+        if syncFolder { AtomicFile.syncFolder(url.deletingLastPathComponent()) }
+    }
+
+    /// Sets the mode, fsyncs and closes the temporary file, once.
+    /// - Returns: false when the writer was already committed or discarded.
+    private func flushAndClose() throws -> Bool {
+        guard !finished else { return false }
         finished = true
         fchmod(fd, mode)
         guard fsync(fd) == 0 else {
@@ -67,15 +70,7 @@ public final class AtomicFileWriter {
             throw AtomicFileError(path: url.path, step: "fsync", errno: e)
         }
         close(fd)
-        guard link(tempPath, url.path) == 0 else {
-            let e = errno
-            unlink(tempPath)
-            throw AtomicFileError(path: url.path, step: "create", errno: e)
-        }
-        unlink(tempPath)
-        guard syncFolder else { return }
-        let dirfd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
+        return true
     }
 
     /// Removes the temporary file; the original stays as it was.

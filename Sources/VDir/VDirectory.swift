@@ -28,10 +28,7 @@ public struct VDirectory: Sendable {
     }
 
     /// Makes the renames and unlinks done so far durable (fsync of the folder).
-    public func syncFolder() {
-        let dirfd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 { fsync(dirfd); close(dirfd) }
-    }
+    public func syncFolder() { AtomicFile.syncFolder(url) }
 
     /// Creates the folder (and its parents) when missing.
     public func createIfMissing() throws {

@@ -271,31 +271,13 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         let remoteName = try #require(h.remote.contents.keys.first)
         h.remote.put(remoteName, Fixture.event(uid: "a", summary: "remote edit"))
         let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMM".utf8)
-        let racing = RacingLocal(inner: h.local) { h.local.put("a.ics", broken) }
+        let racing = RacingStorage(inner: h.local) { h.local.put("a.ics", broken) }
         let report = try await SyncEngine(local: racing, remote: h.remote, journal: h.journal).run()
         #expect(report.skipped.count == 1)
         #expect(h.local.contents["a.ics"] == broken)
         #expect(h.remote.contents.count == 1, "nothing deleted on the remote side")
         #expect(Fixture.text(h.remote.contents[remoteName]!).contains("remote edit"))
     }
-}
-
-/// Wraps a storage and runs `race` once, just before the first update.
-final class RacingLocal: CalendarStorage, @unchecked Sendable {
-    let inner: InMemoryStorage
-    var race: (() -> Void)?
-    init(inner: InMemoryStorage, race: @escaping () -> Void) {
-        self.inner = inner
-        self.race = race
-    }
-    func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
-    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { try await inner.fetch(hrefs) }
-    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
-    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
-        if let r = race { race = nil; r() }
-        return try await inner.update(href: href, data: data, ifMatch: etag)
-    }
-    func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
 
 @Suite struct ChangeTokenTests {
