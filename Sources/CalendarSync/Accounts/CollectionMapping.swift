@@ -18,8 +18,23 @@ public struct CollectionMapping: Codable, Sendable, Equatable {
     }
 
     public var entries: [Entry]
+    /// The calendar home found by discovery (an absolute URL), so later runs list it with one
+    /// PROPFIND Depth 1 instead of discovering it again. Nil until found.
+    public var home: String?
+    /// The pair's `remote` the home was found from: a different `remote` discovers again.
+    public var discoveredFrom: String?
 
-    public init(entries: [Entry] = []) { self.entries = entries }
+    public init(entries: [Entry] = [], home: String? = nil, discoveredFrom: String? = nil) {
+        self.entries = entries
+        self.home = home
+        self.discoveredFrom = discoveredFrom
+    }
+
+    /// The kept calendar home, when it was found from `remote`.
+    public func home(for remote: URL) -> URL? {
+        guard let home, discoveredFrom == remote.absoluteString else { return nil }
+        return URL(string: home)
+    }
 
     /// Reads the mapping; a missing file is an empty mapping.
     public static func load(from url: URL) throws -> CollectionMapping {

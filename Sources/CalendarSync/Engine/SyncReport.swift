@@ -37,6 +37,9 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// Items not synced and why (two items with one UID, files that do not parse).
     public var skipped: [String] = []
     public var dryRun = false
+    /// An account pair's run: each collection's own report, by folder name (nil for a pair of
+    /// one collection). The fields above are their sums.
+    public var collections: [String: SyncReport]?
 
     public init() {}
 

@@ -60,8 +60,9 @@ public struct SideScanner: Sendable {
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
-        if journal.isEmpty, outside.isEmpty, let bulk = storage as? any BulkFetchingStorage {
-            // A first sync: everything is new, so read it all in one pass.
+        if journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage as? any BulkFetchingStorage {
+            // A first sync: everything is new, so read it all in one pass. (An empty collection
+            // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
             for stored in all { add(stored) }
             for stored in missingUID { add(try await MissingUID.assign(stored, in: storage)) }

@@ -8,8 +8,7 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// query shows up again next time.
     /// - Throws: `CalDAVError` when the server refuses the query.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
-        let info = try await client.collectionInfo(collection)
-        lastInfo.store(info)
+        let info = try await currentInfo()
         let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
             ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
         let request = HTTPRequest(method: "REPORT", url: collection,

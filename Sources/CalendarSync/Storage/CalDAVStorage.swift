@@ -23,6 +23,9 @@ public final class CalDAVStorage: CalendarStorage {
     /// The collection's properties as last read in this run, so the metadata sync needs no
     /// second request.
     let lastInfo = LastCollectionInfo()
+    /// Properties read by someone else in this run (an account's home listing), used once
+    /// instead of a PROPFIND of the collection.
+    let primedInfo = LastCollectionInfo()
 
     /// Prefix of a `ChangeToken` holding an RFC 6578 sync-token.
     public static let syncPrefix = "sync:"
@@ -37,13 +40,27 @@ public final class CalDAVStorage: CalendarStorage {
         self.logger = logger
     }
 
+    /// Hands over the collection's properties as just read elsewhere (an account pair's PROPFIND
+    /// Depth 1 of the calendar home): the next look for changes uses them instead of asking the
+    /// server, so an unchanged collection costs no request at all.
+    public func prime(with info: CalendarCollection) {
+        primedInfo.store(info)
+    }
+
+    /// The collection's properties: primed ones once, else a PROPFIND Depth 0.
+    func currentInfo() async throws -> CalendarCollection {
+        let info: CalendarCollection
+        if let primed = primedInfo.take() { info = primed } else { info = try await client.collectionInfo(collection) }
+        lastInfo.store(info)
+        return info
+    }
+
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         if let token, token.value.hasPrefix(Self.syncPrefix) {
             let syncToken = SyncToken(String(token.value.dropFirst(Self.syncPrefix.count)))
             // One PROPFIND answers "anything new?" and brings the name and colour along; only a
             // changed token costs the sync-collection REPORT.
-            let info = try await client.collectionInfo(collection)
-            lastInfo.store(info)
+            let info = try await currentInfo()
             if info.syncToken?.value == syncToken.value { return .unchanged(token) }
             do {
                 let result = try await client.syncCollection(collection, token: syncToken)
@@ -59,8 +76,7 @@ public final class CalDAVStorage: CalendarStorage {
             }
         }
         if let token, token.value.hasPrefix(Self.ctagPrefix) {
-            let info = try await client.collectionInfo(collection)
-            lastInfo.store(info)
+            let info = try await currentInfo()
             if let ctag = info.ctag, Self.ctagPrefix + ctag == token.value, info.syncToken == nil {
                 return .unchanged(token)
             }
@@ -72,8 +88,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// Every member, with the best token the server offers.
     private func fullListing(info known: CalendarCollection? = nil) async throws -> StorageChanges {
         let info: CalendarCollection
-        if let known { info = known } else { info = try await client.collectionInfo(collection) }
-        lastInfo.store(info)
+        if let known { info = known; lastInfo.store(info) } else { info = try await currentInfo() }
         if info.syncToken != nil {
             do {
                 let result = try await client.syncCollection(collection, token: nil)

@@ -9,57 +9,60 @@ import VDir
 /// Collections are matched through a mapping kept with the journals (`collections.json`): a
 /// new calendar on the server gets a new folder (with its `displayname` and `color` files), a
 /// new folder gets a new calendar (MKCALENDAR), and a calendar gone from one side is reported
-/// and left alone on the other.
+/// and left alone on the other, unless `--allow-collection-delete`.
+///
+/// A run asks the server one PROPFIND Depth 1 of the calendar home (kept in the mapping after
+/// the first discovery) for every calendar's ctag and sync-token; a calendar whose token its
+/// journal already holds costs no further request.
 struct AccountRun {
     var pair: PairConfiguration
     var policy: SyncPolicy
     var dryRun: Bool
     /// `--collection`: only this folder.
     var only: String?
+    /// `--allow-collection-delete`: a calendar gone from one side is deleted on the other.
+    var allowCollectionDelete = false
 
     /// Where the account's journals and mapping live: `<journal>.d/`.
     var stateFolder: URL {
         pair.journal.deletingPathExtension().appendingPathExtension("d")
     }
 
+    var mappingFile: URL { stateFolder.appendingPathComponent("collections.json") }
+
+    func journalURL(_ name: String) -> URL { stateFolder.appendingPathComponent("\(name).sqlite") }
+
+    /// Whether the pair's `collections` list (and `--collection`) take in this folder.
+    func wanted(_ name: String) -> Bool {
+        if let only, only != name { return false }
+        switch pair.collections {
+        case .named(let names): return names.contains(name)
+        default: return true
+        }
+    }
+
     func run() async throws -> SyncReport {
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let lock = try PairLock(journal: stateFolder.appendingPathComponent("account"), timeout: 5)
-        defer { _ = lock }
+        defer { withExtendedLifetime(lock) {} }
         let client = try StorageFactory.client(for: pair)
-        let calendars = try await client.discover(pair.remote).filter {
-            $0.components.isEmpty || $0.components.contains("VEVENT") || $0.components.contains("VTODO")
-        }
-        let wanted: (String) -> Bool = { name in
-            switch pair.collections {
-            case .named(let names): names.contains(name)
-            default: true
-            }
-        }
-        let home = Self.homePath(pair.remote, calendars: calendars.map(\.href.path))
-        let mappingFile = stateFolder.appendingPathComponent("collections.json")
-        let mapping = try CollectionMapping.load(from: mappingFile)
+        var mapping = try CollectionMapping.load(from: mappingFile)
+        let listing = try await AccountListing.read(client: client, remote: pair.remote, mapping: mapping)
+        let calendars = listing.calendars
         try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
-        let folders = try FileManager.default.contentsOfDirectory(atPath: pair.local.path).filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: pair.local.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }
-        var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: home)
+        let folders = try Self.subfolders(of: pair.local)
+        let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(pair.remote, calendars: calendars.map(\.href.path))
+        var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: homePath)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
-        plan.newLocal = plan.newLocal.filter { wanted(CollectionPlan.name(forHref: $0.href)) }
+        plan.newLocal = plan.newLocal.filter { wanted($0.name) }
         plan.newRemote = plan.newRemote.filter { wanted($0.name) }
 
         var report = SyncReport()
         report.dryRun = dryRun
-        for gone in plan.goneRemote {
-            report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ is left as it is")
-        }
-        for gone in plan.goneLocal {
-            report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server is left as it is")
-        }
-        let origin = Self.origin(pair.remote)
+        var parts: [String: SyncReport] = [:]
+        let origin = AccountListing.origin(pair.remote)
+        let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
         var entries = plan.sync
         if !dryRun {
             if policy.direction.writes(.local) {
@@ -84,46 +87,51 @@ struct AccountRun {
             var kept = plan
             kept.newLocal = plan.newLocal.filter { entries.contains($0) }
             kept.newRemote = plan.newRemote.filter { entries.contains($0) }
-            try kept.mapping.save(to: mappingFile)
+            kept.goneRemote = plan.goneRemote.filter { !removed.contains($0) }
+            kept.goneLocal = plan.goneLocal.filter { !removed.contains($0) }
+            let home = mapping.home(for: pair.remote)?.absoluteString
+            mapping = kept.mapping
+            mapping.home = listing.home?.absoluteString ?? home
+            mapping.discoveredFrom = mapping.home == nil ? nil : pair.remote.absoluteString
+            try mapping.save(to: mappingFile)
         }
-        for entry in entries.sorted(by: { $0.name < $1.name }) where (only == nil || only == entry.name) && wanted(entry.name) {
+        for entry in entries.sorted(by: { $0.name < $1.name }) where wanted(entry.name) {
             guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
+            let remote = CalDAVStorage(client: client, collection: url)
+            if let info = calendars.first(where: { $0.href.path == entry.href }) { remote.prime(with: info) }
             let part: SyncReport
             do {
                 part = try await SyncSession.run(
-                    journalAt: stateFolder.appendingPathComponent("\(entry.name).sqlite"),
+                    journalAt: journalURL(entry.name),
                     local: VDirStorage(url: pair.local.appendingPathComponent(entry.name, isDirectory: true)),
-                    remote: CalDAVStorage(client: client, collection: url), policy: policy, dryRun: dryRun,
+                    remote: remote, policy: policy, dryRun: dryRun,
                     prompt: nil, faultHook: TestFaultHook.fromEnvironment())
             } catch let error as SyncError where error.code == .massDeletion {
                 report.errors.append("\(entry.name): \(error.message)")
+                var failed = SyncReport()
+                failed.errors = [error.message]
+                parts[entry.name] = failed
                 continue
             }
             report.add(part, collection: entry.name)
+            parts[entry.name] = part
         }
-        if let only, !entries.contains(where: { $0.name == only }) {
+        if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
             throw CLIError("pair \(pair.name) has no collection \(only)",
                            hint: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))", status: .usage)
         }
+        report.collections = parts
         return report
     }
 
-    /// The calendar home's path: the folder holding the calendars (the remote URL itself when
-    /// it lists none yet).
-    static func homePath(_ remote: URL, calendars: [String]) -> String {
-        let parents = Set(calendars.map { path -> String in
-            let parent = path.split(separator: "/").dropLast().joined(separator: "/")
-            return parent.isEmpty ? "/" : "/" + parent + "/"
-        })
-        if parents.count == 1, let only = parents.first { return only }
-        return remote.path.hasSuffix("/") ? remote.path : remote.path + "/"
-    }
-
-    static func origin(_ url: URL) -> URL {
-        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
-        parts.path = "/"
-        parts.query = nil
-        return parts.url ?? url
+    /// The visible subfolders of `folder`.
+    static func subfolders(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+            var isDirectory: ObjCBool = false
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
     }
 }
 

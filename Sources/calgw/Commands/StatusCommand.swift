@@ -29,6 +29,8 @@ struct StatusCommand: AsyncParsableCommand {
         var skipped: [String]
         var massDeletion: String?
         var errors: [String]
+        /// An account pair: what a sync would do in each collection, by folder name.
+        var collections: [String: SyncReport]?
 
         struct Pending: Encodable {
             var created: SyncReport.Counts
@@ -57,6 +59,7 @@ struct StatusCommand: AsyncParsableCommand {
                     entry.conflicts = report.conflicts
                     entry.skipped = report.skipped
                     entry.errors = report.errors
+                    entry.collections = report.collections
                     statuses.append(entry)
                     if !output.json && !output.quiet { render(entry, showName: true) }
                     continue

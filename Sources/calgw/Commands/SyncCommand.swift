@@ -48,6 +48,9 @@ struct SyncRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("For a pair with collections: work on this calendar (its folder name) only.", valueName: "name"))
     var collection: String?
 
+    @Flag(help: "For a pair with collections: a calendar deleted on one side is deleted on the other (its folder and events, or the calendar on the server). By default it is reported and left alone.")
+    var allowCollectionDelete = false
+
     func validate() throws {
         if let conflict, ConflictStrategy(rawValue: conflict) == nil {
             throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -73,12 +76,15 @@ struct PairRunner {
         var pending: SyncReport.Counts
         var skipped: [String]
         var dryRun: Bool
+        /// An account pair: each collection's report, by folder name.
+        var collections: [String: SyncReport]?
 
         init(pair: String, report: SyncReport) {
             self.pair = pair
             created = report.created; updated = report.updated; deleted = report.deleted
             conflicts = report.conflicts; errors = report.errors; pending = report.pending
             skipped = report.skipped; dryRun = report.dryRun
+            collections = report.collections
         }
     }
 
@@ -119,7 +125,8 @@ struct PairRunner {
         do {
             let policy = policy(for: pair)
             if pair.collections != .single {
-                report = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection).run()
+                report = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
+                                              allowCollectionDelete: run.allowCollectionDelete).run()
             } else {
             report = try await SyncSession.run(
                 journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),

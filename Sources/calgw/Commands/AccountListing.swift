@@ -1,0 +1,70 @@
+import CalDAV
+import CalendarSync
+import Foundation
+import Logging
+
+/// The calendars of an account and its calendar home: one PROPFIND Depth 1 of the home kept
+/// from an earlier run, else discovery (RFC 6764) from the pair's `remote`.
+struct AccountListing {
+    /// The calendar collections that hold events or tasks.
+    var calendars: [CalendarCollection]
+    /// The calendar home, when it is known (nil when `remote` is a single calendar or the
+    /// account holds no calendar yet).
+    var home: URL?
+
+    static func read(client: CalDAVClient, remote: URL, mapping: CollectionMapping,
+                     logger: Logger = Logger(label: "calgw.account")) async throws -> AccountListing {
+        if let home = mapping.home(for: remote) {
+            do {
+                let found = try await client.calendars(inHome: home)
+                // An empty home where calendars were: discover again rather than believe it.
+                if !found.isEmpty || mapping.entries.isEmpty {
+                    return AccountListing(calendars: found.filter(holdsItems), home: home)
+                }
+            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .connectionFailed
+                && error.code != .tlsVerificationFailed {
+                logger.info("the kept calendar home did not answer; discovering again",
+                            metadata: ["home": "\(home.path)", "error": "\(error.message)"])
+            }
+        }
+        let found = try await client.discover(remote).filter(holdsItems)
+        return AccountListing(calendars: found, home: homeURL(remote, calendars: found))
+    }
+
+    /// Events or tasks (or nothing said): not a scheduling inbox or outbox, not an address book.
+    static func holdsItems(_ calendar: CalendarCollection) -> Bool {
+        calendar.components.isEmpty || calendar.components.contains("VEVENT") || calendar.components.contains("VTODO")
+    }
+
+    /// The folder holding the calendars, when they share one and `remote` is not itself one of them.
+    static func homeURL(_ remote: URL, calendars: [CalendarCollection]) -> URL? {
+        guard !calendars.isEmpty else { return nil }
+        let remotePath = HrefResolver.href(of: remote).path
+        if calendars.contains(where: { $0.href.path == remotePath || $0.href.path == remotePath + "/" }) && calendars.count == 1 {
+            return nil
+        }
+        let parents = Set(calendars.map { parent(of: $0.href.path) })
+        guard parents.count == 1, let path = parents.first else { return nil }
+        return URL(string: path, relativeTo: origin(remote))?.absoluteURL
+    }
+
+    static func parent(of path: String) -> String {
+        let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+        return parent.isEmpty ? "/" : "/" + parent + "/"
+    }
+
+    /// The calendar home's path: the folder holding the calendars (the remote URL itself when
+    /// it lists none yet).
+    static func homePath(_ remote: URL, calendars: [String]) -> String {
+        let parents = Set(calendars.map(parent(of:)))
+        if parents.count == 1, let only = parents.first { return only }
+        return remote.path.hasSuffix("/") ? remote.path : remote.path + "/"
+    }
+
+    static func origin(_ url: URL) -> URL {
+        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        parts.path = "/"
+        parts.query = nil
+        return parts.url ?? url
+    }
+}

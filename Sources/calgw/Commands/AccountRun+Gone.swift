@@ -1,0 +1,81 @@
+import CalDAV
+import CalendarSync
+import Foundation
+import VDir
+
+extension AccountRun {
+    /// Calendars gone from one side since the last run. By default each is reported with what
+    /// it held and left alone on the other side; with `--allow-collection-delete` (and a
+    /// direction that writes that side) the other side's copy is deleted too: the folder with
+    /// its events, or the calendar on the server.
+    /// - Returns: the entries deleted (to be dropped from the mapping).
+    func handleGone(_ plan: CollectionPlan, client: CalDAVClient, origin: URL,
+                    report: inout SyncReport, parts: inout [String: SyncReport]) async throws -> Set<CollectionMapping.Entry> {
+        var removed: Set<CollectionMapping.Entry> = []
+        for gone in plan.goneRemote where wanted(gone.name) {
+            let folder = pair.local.appendingPathComponent(gone.name, isDirectory: true)
+            let count = Self.itemCount(in: folder)
+            guard allowCollectionDelete && policy.direction.writes(.local) else {
+                report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) item\(count == 1 ? "" : "s")) "
+                                      + "is left as it is (--allow-collection-delete removes it)")
+                continue
+            }
+            if !dryRun {
+                try FileManager.default.removeItem(at: folder)
+                forgetJournal(gone.name)
+            }
+            var part = SyncReport()
+            part.dryRun = dryRun
+            part.deleted.local = count
+            report.add(part, collection: gone.name)
+            report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
+                                  + (dryRun ? "would be removed" : "was removed"))
+            parts[gone.name] = part
+            removed.insert(gone)
+        }
+        for gone in plan.goneLocal where wanted(gone.name) {
+            let count = journalItemCount(gone.name)
+            guard allowCollectionDelete && policy.direction.writes(.remote) else {
+                report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server (\(count) item\(count == 1 ? "" : "s") "
+                                      + "when last synced) is left as it is (--allow-collection-delete deletes it)")
+                continue
+            }
+            guard let url = URL(string: gone.href, relativeTo: origin)?.absoluteURL else { continue }
+            if !dryRun {
+                try await client.deleteCollection(url)
+                forgetJournal(gone.name)
+            }
+            var part = SyncReport()
+            part.dryRun = dryRun
+            part.deleted.remote = count
+            report.add(part, collection: gone.name)
+            report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
+                                  + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
+            parts[gone.name] = part
+            removed.insert(gone)
+        }
+        return removed
+    }
+
+    /// The .ics files of a folder.
+    static func itemCount(in folder: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".ics") }.count
+    }
+
+    /// How many items a collection's journal knows (0 without a journal).
+    func journalItemCount(_ name: String) -> Int {
+        guard FileManager.default.fileExists(atPath: journalURL(name).path),
+              let journal = try? Journal.open(at: journalURL(name)) else { return 0 }
+        return (try? journal.items().count) ?? 0
+    }
+
+    /// Removes a collection's journal (and its lock and SQLite side files).
+    func forgetJournal(_ name: String) {
+        let prefix = "\(name).sqlite"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        for file in names where file == prefix || file.hasPrefix(prefix + "-") || file.hasPrefix(prefix + ".") {
+            try? FileManager.default.removeItem(at: stateFolder.appendingPathComponent(file))
+        }
+    }
+}

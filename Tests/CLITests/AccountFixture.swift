@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// An account pair on a fresh server for the account tests: a temporary folder with a config
+/// file, the vdirs under `local`, and helpers to make calendars and events with curl.
+struct AccountFixture {
+    let server: TestServer
+    let folder: TemporaryFolder
+    /// The pair's `local`: one subfolder per calendar.
+    let local: URL
+    let config: URL
+    /// A short id that keeps this test's calendars apart.
+    let id = UUID().uuidString.prefix(6).lowercased()
+
+    /// - Parameters:
+    ///   - remote: the pair's `remote` (default: the server's calendar home).
+    ///   - collections: the `collections` value, TOML.
+    init(server: TestServer, remote: URL? = nil, collections: String = "\"all\"", local: URL? = nil) throws {
+        self.server = server
+        folder = try TemporaryFolder()
+        self.local = local ?? folder.file("calendars")
+        config = folder.file("config.toml")
+        try Data("""
+            [pair.account]
+            local = "\(self.local.path)"
+            remote = "\((remote ?? server.home).absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_PASSWORD"
+            journal = "\(folder.file("account.sqlite").path)"
+            collections = \(collections)
+            """.utf8).write(to: config)
+    }
+
+    /// Where the account's journals and `collections.json` live.
+    var stateFolder: URL { folder.file("account.d") }
+
+    func remove() { folder.remove() }
+
+    func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+        try CalgwBinary.run(arguments + ["--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
+    }
+
+    func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
+        try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)"] + arguments)
+    }
+
+    /// Makes the calendar `home/<segment>/` (MKCALENDAR, with a display name) and returns its URL.
+    @discardableResult
+    func makeCalendar(_ segment: String, displayName: String? = nil, components: [String] = []) throws -> URL {
+        let url = server.home.appendingPathComponent(segment, isDirectory: true)
+        var props = ""
+        if let displayName { props += "<d:displayname>\(displayName)</d:displayname>" }
+        if !components.isEmpty {
+            props += "<c:supported-calendar-component-set>" + components.map { "<c:comp name=\"\($0)\"/>" }.joined()
+                + "</c:supported-calendar-component-set>"
+        }
+        var arguments = ["-o", "/dev/null", "-w", "%{http_code}", "-X", "MKCALENDAR"]
+        if !props.isEmpty {
+            arguments += ["-H", "Content-Type: application/xml",
+                          "--data", "<?xml version=\"1.0\"?><c:mkcalendar xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+                            + "<d:set><d:prop>\(props)</d:prop></d:set></c:mkcalendar>"]
+        }
+        let made = try curl(arguments + [url.absoluteString])
+        #expect(["200", "201"].contains(made.stdoutText), "\(server.name): MKCALENDAR \(segment): \(made.stdoutText)")
+        return url
+    }
+
+    /// PUTs `ics` as `<name>.ics` into `calendar`.
+    func put(_ ics: String, name: String, in calendar: URL) throws {
+        let file = folder.file("upload-\(UUID().uuidString).ics")
+        try Data(ics.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let put = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Content-Type: text/calendar",
+                            calendar.appendingPathComponent("\(name).ics").absoluteString])
+        #expect(["201", "204"].contains(put.stdoutText), "\(server.name): PUT \(name): \(put.stdoutText)")
+    }
+
+    /// The names of a subfolder's .ics files.
+    func files(_ subfolder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: local.appendingPathComponent(subfolder).path)) ?? [])
+            .filter { $0.hasSuffix(".ics") }.sorted()
+    }
+
+    /// The subfolders of `local`.
+    func subfolders() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: local.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The folder → href mapping kept in `collections.json`.
+    func mapping() -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: stateFolder.appendingPathComponent("collections.json").path),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let entries = object["entries"] as? [[String: Any]] else { return [:] }
+        var result: [String: String] = [:]
+        for entry in entries {
+            if let name = entry["name"] as? String, let href = entry["href"] as? String { result[name] = href }
+        }
+        return result
+    }
+
+    static func event(_ uid: String, _ summary: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    static func todo(_ uid: String, _ summary: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DUE:20260310T100000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    /// The integer at `path` (e.g. `["created", "local"]`) of a JSON document.
+    static func number(_ json: String, _ path: [String]) -> Int? {
+        var value: Any? = try? JSONSerialization.jsonObject(with: Data(json.utf8))
+        for key in path { value = (value as? [String: Any])?[key] }
+        return value as? Int
+    }
+
+    /// Whether every created/updated/deleted count of a `--json` report is zero.
+    static func allZero(_ json: String) -> Bool {
+        for kind in ["created", "updated", "deleted"] {
+            for side in ["local", "remote"] where number(json, [kind, side]) != 0 { return false }
+        }
+        return true
+    }
+}
