@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// A calendar deleted on one side: by default reported with what it held and left alone on
+/// the other side; with `--allow-collection-delete` deleted there too.
+@Suite struct AccountCollectionDeleteTests {
+    @Test(arguments: TestServers.selected)
+    func deletedCalendarsAreKeptUnlessAllowed(server name: String) throws {
+        let server = try TestServers.start(name)
+        defer { server.stop() }
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        let gone = "gone-\(account.id)", dropped = "dropped-\(account.id)"
+        let goneURL = try account.makeCalendar(gone), droppedURL = try account.makeCalendar(dropped)
+        try account.put(AccountFixture.event("g-\(account.id)", "Gone"), name: "g", in: goneURL)
+        try account.put(AccountFixture.event("d1-\(account.id)", "Dropped 1"), name: "d1", in: droppedURL)
+        try account.put(AccountFixture.event("d2-\(account.id)", "Dropped 2"), name: "d2", in: droppedURL)
+        var r = try account.calgw(["sync"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(account.files(gone).count == 1 && account.files(dropped).count == 2, "\(name): \(account.subfolders())")
+
+        // Gone from the server: reported with its item count, the folder kept.
+        _ = try account.curl(["-X", "DELETE", goneURL.absoluteString])
+        r = try account.calgw(["sync"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(r.stderrText.contains("\(gone)/ (1 item)"), "\(name): not reported: \(r.stderrText)")
+        #expect(account.files(gone).count == 1, "\(name): the folder of a deleted calendar was touched")
+
+        // Allowed: the folder and its event go.
+        r = try account.calgw(["sync", "--json", "--allow-collection-delete"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(AccountFixture.number(r.stdoutText, ["deleted", "local"]) == 1, "\(name): \(r.stdoutText)")
+        #expect(AccountFixture.number(r.stdoutText, ["collections", gone, "deleted", "local"]) == 1, "\(name): \(r.stdoutText)")
+        #expect(!FileManager.default.fileExists(atPath: account.local.appendingPathComponent(gone).path), "\(name): folder kept")
+        #expect(account.mapping()[gone] == nil, "\(name): \(account.mapping())")
+
+        // A folder deleted here: reported, the calendar kept on the server.
+        try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
+        r = try account.calgw(["sync"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(r.stderrText.contains("\(dropped)/ is gone") && r.stderrText.contains("2 items"), "\(name): not reported: \(r.stderrText)")
+        // Listed in the home (Xandikos answers a PROPFIND of a deleted collection with 207).
+        func exists(_ url: URL) throws -> Bool {
+            let answer = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString])
+            return answer.stdoutText.contains(url.path)
+        }
+        let kept = try exists(droppedURL)
+        #expect(kept, "\(name): the calendar was deleted without --allow-collection-delete")
+        // A pull never deletes on the server, even when allowed.
+        r = try account.calgw(["pull", "--allow-collection-delete"])
+        let keptByPull = try exists(droppedURL)
+        #expect(r.status == 0 && keptByPull, "\(name): \(r.stderrText)")
+
+        r = try account.calgw(["sync", "--json", "--allow-collection-delete"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(AccountFixture.number(r.stdoutText, ["deleted", "remote"]) == 2, "\(name): \(r.stdoutText)")
+        let stillThere = try exists(droppedURL)
+        #expect(!stillThere, "\(name): the calendar is still on the server")
+        #expect(!account.subfolders().contains(dropped), "\(name): the folder came back: \(account.subfolders())")
+        r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText) \(r.stderrText)")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// Account scenarios on a fresh server of each kind: calendars with events and tasks synced
+/// into an empty folder, a calendar added on the server between syncs, and two calendars whose
+/// names collide in the safe alphabet.
+@Suite struct AccountScenarioTests {
+    @Test(arguments: TestServers.selected)
+    func threeCalendarsWithTasksThenANewOne(server name: String) throws {
+        let server = try TestServers.start(name)
+        defer { server.stop() }
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        let home = "home-\(account.id)", work = "work-\(account.id)", tasks = "tasks-\(account.id)"
+        let homeURL = try account.makeCalendar(home, displayName: "Home")
+        let workURL = try account.makeCalendar(work, displayName: "Work")
+        let tasksURL = try account.makeCalendar(tasks, displayName: "Tasks", components: ["VTODO"])
+        try account.put(AccountFixture.event("h-\(account.id)", "Home"), name: "h", in: homeURL)
+        try account.put(AccountFixture.event("w-\(account.id)", "Work"), name: "w", in: workURL)
+        try account.put(AccountFixture.todo("t-\(account.id)", "Task"), name: "t", in: tasksURL)
+
+        var r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(AccountFixture.number(r.stdoutText, ["created", "local"]) ?? 0 >= 3, "\(name): \(r.stdoutText)")
+        // Files are named after the UID.
+        #expect(account.files(home) == ["h-\(account.id).ics"], "\(name): \(account.files(home))")
+        #expect(account.files(work) == ["w-\(account.id).ics"], "\(name): \(account.files(work))")
+        #expect(account.files(tasks) == ["t-\(account.id).ics"], "\(name): the task calendar holds \(account.files(tasks))")
+        let todo = (try? String(contentsOf: account.local.appendingPathComponent("\(tasks)/t-\(account.id).ics"), encoding: .utf8)) ?? ""
+        #expect(todo.contains("BEGIN:VTODO"), "\(name): \(todo)")
+        let displayName = try? String(contentsOf: account.local.appendingPathComponent("\(work)/displayname"), encoding: .utf8)
+        #expect(displayName?.trimmingCharacters(in: .whitespacesAndNewlines) == "Work", "\(name): displayname \(displayName ?? "missing")")
+        #expect(AccountFixture.number(r.stdoutText, ["collections", tasks, "created", "local"]) == 1, "\(name): \(r.stdoutText)")
+
+        // A calendar added on the server between syncs: a new folder next time.
+        let later = "later-\(account.id)"
+        let laterURL = try account.makeCalendar(later, displayName: "Later")
+        try account.put(AccountFixture.event("l-\(account.id)", "Later"), name: "l", in: laterURL)
+        r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        #expect(account.files(later) == ["l-\(account.id).ics"], "\(name): \(account.subfolders())")
+        #expect(AccountFixture.number(r.stdoutText, ["created", "local"]) == 1, "\(name): \(r.stdoutText)")
+        r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText)")
+    }
+
+    @Test(arguments: TestServers.selected)
+    func collidingNamesGetTwoFolders(server name: String) throws {
+        let server = try TestServers.start(name)
+        defer { server.stop() }
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        // `Work Cal` and `Work_Cal` are both `Work_Cal` in the safe alphabet.
+        let spaced = "Work Cal-\(account.id)", underscored = "Work_Cal-\(account.id)"
+        let first = try account.makeCalendar(spaced), second = try account.makeCalendar(underscored)
+        try account.put(AccountFixture.event("s-\(account.id)", "Spaced"), name: "s", in: first)
+        try account.put(AccountFixture.event("u-\(account.id)", "Underscored"), name: "u", in: second)
+        var r = try account.calgw(["sync"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        let mapping = account.mapping()
+        let ours = mapping.filter { $0.value.contains(account.id) }
+        #expect(ours.count == 2 && Set(ours.keys).count == 2, "\(name): \(mapping)")
+        let files = ours.keys.sorted().map { account.files($0) }
+        #expect(Set(files.flatMap { $0 }) == ["s-\(account.id).ics", "u-\(account.id).ics"] && files.allSatisfy { $0.count == 1 }, "\(name): \(ours) \(files)")
+
+        // Both sync: an event added in each folder reaches its own calendar.
+        for folder in ours.keys {
+            try Data(AccountFixture.event("n-\(folder)", "New").utf8).write(to: account.local.appendingPathComponent("\(folder)/n.ics"))
+        }
+        r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.number(r.stdoutText, ["created", "remote"]) == 2, "\(name): \(r.stdoutText) \(r.stderrText)")
+        for calendar in [first, second] {
+            let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString])
+            #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 2, "\(name): \(calendar.path): \(listing.stdoutText.prefix(400))")
+        }
+    }
+}
