@@ -1,9 +1,11 @@
 import ArgumentParser
+import CalDAV
+import CalendarSync
 import Foundation
 import VDir
 
 /// `calgw init`: adds a pair to the config file.
-struct InitCommand: ParsableCommand {
+struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Add a pair (a vdir and a CalDAV collection) to the config file.",
@@ -11,11 +13,19 @@ struct InitCommand: ParsableCommand {
             The pair is appended to the config file as a [pair.NAME] table; what is already in \
             the file, comments included, is left as it is. The vdir folder is created if missing.
 
+            With --all-collections, --remote is a calendar home (or principal, or server) URL \
+            and --local a folder of vdirs: the calendars found there are listed (the folder \
+            each will sync into, its href, display name and component types) and the pair \
+            syncs them all (collections = "all"), each in its own subfolder.
+
             Examples:
               calgw init --local ~/calendars/personal \\
                   --remote https://dav.example.com/dav/calendars/alice/personal/ \\
                   --username alice --password-command "pass show dav/alice"
               calgw init --pair work --local ~/calendars/work --remote https://... --password-env WORK_DAV_PASSWORD
+              calgw init --all-collections --pair alice --local ~/calendars \\
+                  --remote https://dav.example.com/dav/calendars/alice/ \\
+                  --username alice --password-command "pass show dav/alice"
             """
     )
 
@@ -41,7 +51,18 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"))
     var config: String?
 
+    @Flag(help: "Sync every calendar behind --remote (a calendar home), each in a subfolder of --local; lists what is found.")
+    var allCollections = false
+
     @OptionGroup var output: OutputOptions
+
+    /// A calendar found by `--all-collections`, and the folder it will sync into.
+    struct FoundCalendar: Encodable {
+        var name: String
+        var href: String
+        var displayName: String?
+        var components: [String]
+    }
 
     func validate() throws {
         if passwordCommand != nil && passwordEnv != nil {
@@ -52,7 +73,8 @@ struct InitCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
+        let found = allCollections ? try await discoverCalendars() : []
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
         let localURL = URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
@@ -72,6 +94,7 @@ struct InitCommand: ParsableCommand {
         if let username { table += "username = \(TOMLText.string(username))\n" }
         if let passwordCommand { table += "password_command = \(TOMLText.string(passwordCommand))\n" }
         if let passwordEnv { table += "password_env = \(TOMLText.string(passwordEnv))\n" }
+        if allCollections { table += "collections = \"all\"\n" }
         table += "conflict = \"merge\"\n"
         let separator = existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
         let updated = existing + separator + table
@@ -87,10 +110,51 @@ struct InitCommand: ParsableCommand {
         try AtomicFile.write(Array(updated.utf8), to: file)
         try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
         if output.json {
-            try Terminal.printJSON(["pair": name, "config": file.path, "local": localURL.path, "remote": remote])
+            if allCollections {
+                try Terminal.printJSON(InitOutput(pair: name, config: file.path, local: localURL.path, remote: remote, collections: found))
+            } else {
+                try Terminal.printJSON(["pair": name, "config": file.path, "local": localURL.path, "remote": remote])
+            }
         } else if !output.quiet {
+            if allCollections {
+                Terminal.out(found.isEmpty ? "no calendars found yet; folders made in \(localURL.path) become calendars"
+                                           : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
+                for calendar in found {
+                    let components = calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
+                    Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
+                }
+            }
             Terminal.out("added pair \"\(name)\" to \(file.path)")
             Terminal.out("next: calgw sync --pair \(name)")
+        }
+    }
+
+    struct InitOutput: Encodable {
+        var pair, config, local, remote: String
+        var collections: [FoundCalendar]
+    }
+
+    /// The calendars behind `--remote`, named as the first sync will name their folders.
+    func discoverCalendars() async throws -> [FoundCalendar] {
+        let calendars: [CalendarCollection]
+        guard let url = URL(string: remote) else { return [] }
+        do {
+            let client = try CalDAVClient(configuration: .init(http: .init(authentication: Credentials.authentication(
+                username: username,
+                password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
+                tokenCommand: nil))))
+            calendars = try await client.discover(url).filter(AccountListing.holdsItems)
+        } catch let error as CalDAVError {
+            throw CLIError(error.message, hint: error.recovery,
+                           status: error.code == .authenticationFailed ? .authenticationFailed : .failure)
+        }
+        let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
+        let folders = (try? AccountRun.subfolders(of: localURL)) ?? []
+        let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: calendars.map(\.href.path), local: folders,
+                                       home: AccountListing.homePath(url, calendars: calendars.map(\.href.path)))
+        return (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
+            let info = calendars.first { $0.href.path == entry.href }
+            return FoundCalendar(name: entry.name, href: entry.href, displayName: info?.displayName, components: info?.components ?? [])
         }
     }
 
