@@ -33,6 +33,15 @@ import CalgwTestSupport
         #expect(displayName?.trimmingCharacters(in: .whitespacesAndNewlines) == "Work", "\(name): displayname \(displayName ?? "missing")")
         #expect(AccountFixture.number(r.stdoutText, ["collections", tasks, "created", "local"]) == 1, "\(name): \(r.stdoutText)")
 
+        // `list` covers every calendar, with the calendar's folder as a column and a key.
+        r = try account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        let rows = (try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []
+        let byUID = Dictionary(rows.compactMap { row in (row["uid"] as? String).map { ($0, row["calendar"] as? String) } }, uniquingKeysWith: { a, _ in a })
+        #expect(byUID["h-\(account.id)"] == .some(home) && byUID["w-\(account.id)"] == .some(work), "\(name): \(r.stdoutText)")
+        r = try account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01"])
+        #expect(r.stdoutText.split(separator: "\n").contains { $0.contains(work) && $0.contains("Work") }, "\(name): \(r.stdoutText)")
+
         // A calendar added on the server between syncs: a new folder next time.
         let later = "later-\(account.id)"
         let laterURL = try account.makeCalendar(later, displayName: "Later")

@@ -10,7 +10,9 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the occurrences in a pair's vdir that overlap a window, sorted by start.",
         discussion: """
             Reads every .ics file of the pair's local folder (and of its collection subfolders), \
-            or of --local DIR without any config.
+            or of --local DIR without any config. For a pair with collections (an account), \
+            every calendar is listed: the table has a calendar column (the folder name) and \
+            each --json row a "calendar" key.
 
             Examples:
               calgw list --from 2026-03-01 --to 2026-04-01
@@ -39,25 +41,34 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
-        let folders: [URL]
+        // Each folder, and whether its subfolders are an account's calendars.
+        let folders: [(url: URL, account: Bool)]
         if let local {
-            folders = [URL(fileURLWithPath: local)]
+            folders = [(URL(fileURLWithPath: local), false)]
         } else {
             do {
-                folders = try global.loadConfig().select(pair: global.pair, all: global.all).map(\.local)
+                folders = try global.loadConfig().select(pair: global.pair, all: global.all).map { ($0.local, $0.collections != .single) }
             } catch let error as ConfigError {
                 throw error.cliError
             }
         }
         var files: [URL] = []
+        var calendars: [URL: String] = [:]
         for folder in folders {
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
-                throw CLIError("\(folder.path) is not a folder", hint: "check `local` in the config, or run calgw pull first")
+            guard FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDir), isDir.boolValue else {
+                throw CLIError("\(folder.url.path) is not a folder", hint: "check `local` in the config, or run calgw pull first")
             }
-            files += Self.icsFiles(in: folder)
+            let found = Self.icsFiles(in: folder.url)
+            if folder.account {
+                for file in found where file.deletingLastPathComponent().standardizedFileURL != folder.url.standardizedFileURL {
+                    calendars[file] = file.deletingLastPathComponent().lastPathComponent
+                }
+            }
+            files += found
         }
-        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true, includeCancelled: includeCancelled)
+        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
+                                        includeCancelled: includeCancelled, calendars: calendars)
         try window.print(listing, output: output)
     }
 

@@ -12,13 +12,16 @@ struct OccurrenceListing {
     }
 
     var entries: [Entry] = []
-    /// The resolver and href of each file.
-    var sources: [(resolver: TimeZoneResolver, href: String?)] = []
+    /// The resolver, href and calendar of each file.
+    var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`.
-    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false) {
+    /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
+    ///   name), shown as a column and a `calendar` key; empty for none.
+    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
+         calendars: [URL: String] = [:]) {
         for url in files {
             let parsed: ParsedCalendar
             do {
@@ -29,7 +32,7 @@ struct OccurrenceListing {
             }
             let expansion = CalendarExpansion(components: parsed.components)
             let source = sources.count
-            sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil))
+            sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil, calendars[url]))
             for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
                 entries.append(Entry(occurrence: o, source: source))
             }
@@ -44,11 +47,17 @@ struct OccurrenceListing {
 
     /// The JSON array of CLI.md.
     func records() -> [OccurrenceRecord] {
-        entries.map { OccurrenceRecord($0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href) }
+        entries.map {
+            var record = OccurrenceRecord($0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href)
+            record.calendar = sources[$0.source].calendar
+            return record
+        }
     }
 
-    /// A compact table for people: date, time (in `zone`), summary, location.
+    /// A compact table for people: date, time (in `zone`), the calendar when files have one,
+    /// summary, location.
     func table(zone: any ZoneRules) -> [String] {
+        let withCalendar = sources.contains { $0.calendar != nil }
         var rows: [[String]] = []
         for e in entries {
             let o = e.occurrence
@@ -67,13 +76,16 @@ struct OccurrenceListing {
                 time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
             }
             let event = o.component
-            rows.append([date, time, event["SUMMARY"]?.text ?? "(no title)", event["LOCATION"]?.text ?? ""])
+            var row = [date, time, event["SUMMARY"]?.text ?? "(no title)", event["LOCATION"]?.text ?? ""]
+            if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
+            rows.append(row)
         }
-        var widths = [0, 0, 0]
-        for r in rows { for i in 0..<3 { widths[i] = max(widths[i], r[i].count) } }
+        let padded = withCalendar ? 4 : 3
+        var widths = Array(repeating: 0, count: padded)
+        for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].count) } }
         return rows.map { r in
-            (0..<3).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                + (r[3].isEmpty ? "" : "  " + r[3])
+            (0..<padded).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + (r[padded].isEmpty ? "" : "  " + r[padded])
         }.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
 

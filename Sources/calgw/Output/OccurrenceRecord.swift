@@ -20,6 +20,9 @@ struct OccurrenceRecord: Encodable {
     var attendees: [Attendee]
     var alarms: [AlarmRecord]
     var href: String?
+    /// The calendar (an account pair's collection folder) the file is in; only present in
+    /// `list` over an account pair.
+    var calendar: String?
 
     struct Attendee: Encodable {
         var address: String
@@ -108,11 +111,12 @@ struct OccurrenceRecord: Encodable {
         try c.encode(attendees, forKey: .attendees)
         try c.encode(alarms, forKey: .alarms)
         try c.encode(href, forKey: .href)
+        try c.encodeIfPresent(calendar, forKey: .calendar)
     }
 
     enum Keys: String, CodingKey {
         case uid, recurrenceId, start, end, allDay, timeZone, summary, location, description, rrule, status, sequence
-        case lastModified, attendees, alarms, href
+        case lastModified, attendees, alarms, href, calendar
     }
 }
 
