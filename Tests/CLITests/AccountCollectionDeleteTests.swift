@@ -62,3 +62,31 @@ import CalgwTestSupport
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText) \(r.stderrText)")
     }
 }
+
+/// A calendar emptied on one side trips the mass-deletion guard of that calendar alone: the
+/// others sync, the run exits 4, and the server keeps the emptied calendar's events.
+@Suite struct AccountMassDeletionTests {
+    @Test(arguments: TestServers.selected)
+    func anEmptiedFolderIsRefusedAloneAndTheOthersSync(server name: String) throws {
+        let server = try TestServers.start(name)
+        defer { server.stop() }
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        let emptied = "emptied-\(account.id)", kept = "kept-\(account.id)"
+        let emptiedURL = try account.makeCalendar(emptied), keptURL = try account.makeCalendar(kept)
+        for n in 0..<3 { try account.put(AccountFixture.event("e\(n)-\(account.id)", "E\(n)"), name: "e\(n)", in: emptiedURL) }
+        try account.put(AccountFixture.event("k-\(account.id)", "K"), name: "k", in: keptURL)
+        var r = try account.calgw(["sync"])
+        #expect(r.status == 0, "\(name): \(r.stderrText)")
+        for file in account.files(emptied) {
+            try FileManager.default.removeItem(at: account.local.appendingPathComponent("\(emptied)/\(file)"))
+        }
+        try Data(AccountFixture.event("k2-\(account.id)", "K2").utf8).write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
+        r = try account.calgw(["sync", "--json"])
+        #expect(r.status == 4, "\(name): exit \(r.status): \(r.stderrText)")
+        #expect(r.stderrText.contains(emptied), "\(name): \(r.stderrText)")
+        #expect(AccountFixture.number(r.stdoutText, ["collections", kept, "created", "remote"]) == 1, "\(name): \(r.stdoutText)")
+        let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", emptiedURL.absoluteString])
+        #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 3, "\(name): the server lost events: \(listing.stdoutText.prefix(300))")
+    }
+}

@@ -42,6 +42,12 @@ struct AccountRun {
     }
 
     func run() async throws -> SyncReport {
+        try await runReportingRefusals().report
+    }
+
+    /// Runs the account; `refused` names the calendars whose sync was refused for safety (a
+    /// mass deletion), while the others synced (exit 4 when nothing else failed).
+    func runReportingRefusals() async throws -> (report: SyncReport, refused: [String]) {
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let lock = try PairLock(journal: stateFolder.appendingPathComponent("account"), timeout: 5)
@@ -61,6 +67,7 @@ struct AccountRun {
         var report = SyncReport()
         report.dryRun = dryRun
         var parts: [String: SyncReport] = [:]
+        var refused: [String] = []
         let origin = AccountListing.origin(pair.remote)
         let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
         var entries = plan.sync
@@ -111,6 +118,7 @@ struct AccountRun {
                 var failed = SyncReport()
                 failed.errors = [error.message]
                 parts[entry.name] = failed
+                refused.append(entry.name)
                 continue
             }
             report.add(part, collection: entry.name)
@@ -121,7 +129,7 @@ struct AccountRun {
                            hint: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))", status: .usage)
         }
         report.collections = parts
-        return report
+        return (report, refused)
     }
 
     /// The visible subfolders of `folder`.

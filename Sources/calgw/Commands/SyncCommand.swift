@@ -122,11 +122,12 @@ struct PairRunner {
     func runPair(_ pair: PairConfiguration) async -> (SyncReport, ExitStatus) {
         var report = SyncReport()
         report.dryRun = run.dryRun
+        var refused: [String] = []
         do {
             let policy = policy(for: pair)
             if pair.collections != .single {
-                report = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
-                                              allowCollectionDelete: run.allowCollectionDelete).run()
+                (report, refused) = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
+                                                         allowCollectionDelete: run.allowCollectionDelete).runReportingRefusals()
             } else {
             report = try await SyncSession.run(
                 journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),
@@ -136,7 +137,7 @@ struct PairRunner {
             }
             for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
-            if !report.errors.isEmpty { return (report, .failure) }
+            if !report.errors.isEmpty { return (report, refused.count == report.errors.count ? .refusedForSafety : .failure) }
             if report.unresolvedConflicts > 0 {
                 Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
                                      hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
