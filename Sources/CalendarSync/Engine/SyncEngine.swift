@@ -18,15 +18,19 @@ public struct SyncEngine: Sendable {
     public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
     /// Test-only: called after every side effect.
     public var faultHook: FaultHook?
+    /// Told the transfer's total and each finished write (nil: nobody is watching).
+    public var progress: SyncProgressHandler?
 
     public init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
-                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil) {
+                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
+                progress: SyncProgressHandler? = nil) {
         self.local = local
         self.remote = remote
         self.journal = journal
         self.policy = policy
         self.prompt = prompt
         self.faultHook = faultHook
+        self.progress = progress
     }
 
     /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
@@ -73,7 +77,7 @@ public struct SyncEngine: Sendable {
         } else {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
-                                    direction: policy.direction, faultHook: faultHook)
+                                    direction: policy.direction, faultHook: faultHook, progress: progress)
             try await executor.execute(plan, journalItems: items)
             report = executor.report
             replans = executor.replans

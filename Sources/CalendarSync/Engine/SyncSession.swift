@@ -4,15 +4,17 @@ import Foundation
 /// lock for the whole run.
 public enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
+    /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
-                           faultHook: FaultHook? = nil, lockTimeout: Double = 5) async throws -> SyncReport {
+                           faultHook: FaultHook? = nil, lockTimeout: Double = 5,
+                           progress: SyncProgressHandler? = nil) async throws -> SyncReport {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.open(at: url)
         return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
-                                    faultHook: faultHook).run(dryRun: dryRun)
+                                    faultHook: faultHook, progress: progress).run(dryRun: dryRun)
     }
 
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either side.
