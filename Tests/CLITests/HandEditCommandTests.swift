@@ -2,11 +2,13 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-/// `calgw sync`, `push` and `status` on a vdir with a broken hand edit, against a real Radicale:
-/// the file is named at its line with a hint, the rest syncs, and the run exits 1.
+/// `calgw sync`, `push` and `status` on a vdir with a broken hand edit or two files with one UID,
+/// against each real server: the file is named at its line (or both files are) with a hint,
+/// the rest syncs, and the run exits 1.
 @Suite(.serialized) struct HandEditCommandTests {
-    @Test func brokenFileIsReportedAtItsLineAndTheRestSyncs() throws {
-        let server = try TestServers.shared("radicale")
+    @Test(arguments: TestServers.selected)
+    func brokenFileIsReportedAtItsLineAndTheRestSyncs(server name: String) throws {
+        let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "handcli")
         let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   "-X", "MKCALENDAR", collection.absoluteString])
@@ -51,8 +53,9 @@ import CalgwTestSupport
         #expect(fixed.status == 0, "\(fixed.stderrText)")
     }
 
-    @Test func twoFilesWithOneUIDFailTheRunAfterTheRestIsSynced() throws {
-        let server = try TestServers.shared("radicale")
+    @Test(arguments: TestServers.selected)
+    func twoFilesWithOneUIDFailTheRunAfterTheRestIsSynced(server name: String) throws {
+        let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "dupcli")
         let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   "-X", "MKCALENDAR", collection.absoluteString])
