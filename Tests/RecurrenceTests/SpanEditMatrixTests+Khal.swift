@@ -69,7 +69,8 @@ extension SpanEditMatrixTests {
             }
             compared += expected.count
             let sortedExpected = expected.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
-            #expect(khal == sortedExpected, """
+            let same = khal == sortedExpected
+            #expect(same, """
                 khal lists \(c.name) differently: only khal \(khal.filter { !sortedExpected.contains($0) }.prefix(4)); \
                 only the reference \(sortedExpected.filter { !khal.contains($0) }.prefix(4))
                 """)
