@@ -53,7 +53,9 @@ extension SpanEditMatrixTests {
     /// Compares khal's list of every case with the reference's occurrences of the same files;
     /// returns how many reference occurrences each departure accounted for.
     func checkKhal(cases: [Case], written: [[String]], reference: [[OracleOccurrence]]) throws -> [Int] {
+        let started = Date()
         let answer = try Self.khalLists(written)
+        let seconds = Date().timeIntervalSince(started)
         #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")
         #expect(answer.warnings.isEmpty, "khal warned: \(answer.warnings.prefix(5))")
         var departed = Array(repeating: 0, count: Self.khalDepartures.count)
@@ -75,7 +77,7 @@ extension SpanEditMatrixTests {
                 only the reference \(sortedExpected.filter { !khal.contains($0) }.prefix(4))
                 """)
         }
-        print("khal: \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
+        print("khal (one run, \(String(format: "%.1f", seconds)) s): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
               + zip(Self.khalDepartures, departed).map { "\($0.section): \($1) occurrences" }.joined(separator: "; "))
         return departed
     }
