@@ -3,9 +3,9 @@ import CalgwTestSupport
 import Foundation
 import Testing
 
-/// `calgw event edit --span this` and `--span future` on recurring events of a real pair
-/// (Radicale): khal, reading the vdir, lists the same occurrences as recurring-ical-events
-/// expands from the copies the server holds.
+/// `calgw event edit --span this` and `--span future` (and a `delete --span this`) on zoned,
+/// all-day and floating recurring events of a real pair (Radicale): khal, reading the vdir,
+/// lists the same occurrences as recurring-ical-events expands from the copies the server holds.
 @Suite(.serialized) struct KhalSpanEditTests {
     static let oracles = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles")
 
@@ -105,19 +105,31 @@ import Testing
         #expect(r.status == 0, "\(r.stderrText)")
         let reviewSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
 
+        // A floating daily class: one occurrence deleted, the last two renamed.
+        r = try event(pair, ["add", "--summary", "Yoga", "--start", "2026-06-01T18:00", "--tz", "floating",
+                             "--rrule", "FREQ=DAILY;COUNT=6", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let yoga = try JSONDecoder().decode(Added.self, from: r.stdout)
+        r = try event(pair, ["delete", yoga.uid, "--occurrence", "2026-06-03T18:00", "--span", "this"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        r = try event(pair, ["edit", yoga.uid, "--occurrence", "2026-06-05T18:00", "--span", "future", "--summary", "Yoga (park)", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let yogaSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
+
         // The server's copies, as it serves them.
         var served: [String] = []
         for item in try await pair.client.listItems(in: pair.collection) {
             served.append(String(decoding: try await pair.client.get(pair.url(of: item.href)).data, as: UTF8.self))
         }
-        #expect(served.count == 4, "the server holds \(served.count) resources")
+        #expect(served.count == 6, "the server holds \(served.count) resources")
         let reference = try Self.referenceLines(served)
         let (khal, warnings) = try Self.khalLines(pair.vdir)
         #expect(warnings.isEmpty, "khal warned: \(warnings)")
         #expect(khal == reference, "only khal: \(khal.filter { !reference.contains($0) }); only the server: \(reference.filter { !khal.contains($0) })")
 
         // And what both list is what the edits asked for: 8 stand-ups (09:30 in Berlin is 08:30
-        // UTC before the change to summer time on 29 March, 07:30 after), 11 reviews.
+        // UTC before the change to summer time on 29 March, 07:30 after), 11 reviews, 5 classes
+        // at 18:00 wherever one is (khal's zone is UTC).
         let expected: [Line] = [
             Line(uid: standup.uid, start: "2026-03-16T08:30", end: "2026-03-16T09:00", allDay: false, summary: "Standup"),
             Line(uid: standup.uid, start: "2026-03-23T08:30", end: "2026-03-23T09:00", allDay: false, summary: "Standup"),
@@ -130,6 +142,9 @@ import Testing
             Line(uid: review.uid, start: $0, end: $0, allDay: true, summary: $0 == "2026-04-03" ? "Review (short)" : "Review")
         } + ["2026-05-01", "2026-05-08", "2026-05-15", "2026-05-22", "2026-05-29"].map {
             Line(uid: reviewSplit, start: $0, end: $0, allDay: true, summary: "Review (new team)")
+        } + ["2026-06-01", "2026-06-02", "2026-06-04", "2026-06-05", "2026-06-06"].map {
+            Line(uid: $0 < "2026-06-05" ? yoga.uid : yogaSplit, start: "\($0)T18:00", end: "\($0)T19:00", allDay: false,
+                 summary: $0 < "2026-06-05" ? "Yoga" : "Yoga (park)")
         }
         #expect(khal == expected.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }, "\(khal)")
     }
