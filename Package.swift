@@ -54,6 +54,8 @@ let package = Package(
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
         .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
                           path: "Benchmarks/HTTPBenchmark"),
+        .executableTarget(name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
+                          path: "Benchmarks/CalDAVBenchmark"),
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),

@@ -2,11 +2,13 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-/// `calgw sync`, `push` and `status` on a vdir with a broken hand edit, against a real Radicale:
-/// the file is named at its line with a hint, the rest syncs, and the run exits 1.
+/// `calgw sync`, `push` and `status` on a vdir with a broken hand edit or two files with one UID,
+/// against each real server: the file is named at its line (or both files are) with a hint,
+/// the rest syncs, and the run exits 1.
 @Suite(.serialized) struct HandEditCommandTests {
-    @Test func brokenFileIsReportedAtItsLineAndTheRestSyncs() throws {
-        let server = try TestServers.shared("radicale")
+    @Test(arguments: TestServers.selected)
+    func brokenFileIsReportedAtItsLineAndTheRestSyncs(server name: String) throws {
+        let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "handcli")
         let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   "-X", "MKCALENDAR", collection.absoluteString])
@@ -23,8 +25,15 @@ import CalgwTestSupport
         try Data(broken.utf8).write(to: pair.vdir.appendingPathComponent("bad.ics"))
         let where_ = pair.vdir.appendingPathComponent("bad.ics").path + ":8: DTEND"
 
+        // status prints the whole status, then the problem as an error, and exits 1.
         let status = try pair.run("status", password: server.password)
-        #expect(status.stdoutText.contains(where_) || status.stderrText.contains(where_), "\(status.stdoutText)\(status.stderrText)")
+        #expect(status.status == 1, "\(status.stdoutText)\(status.stderrText)")
+        #expect(status.stdoutText.contains("to create"), "\(status.stdoutText)")
+        #expect(status.stderrText.contains("error: p: " + where_), "\(status.stderrText)")
+        let statusJSON = try pair.run("status", ["--json"], password: server.password)
+        #expect(statusJSON.status == 1)
+        let object = try JSONSerialization.jsonObject(with: statusJSON.stdout) as? [String: Any]
+        #expect((object?["errors"] as? [String])?.contains { $0.hasPrefix(where_) } == true, "\(statusJSON.stdoutText)")
 
         let push = try pair.run("push", password: server.password)
         #expect(push.status == 1, "\(push.stderrText)")
@@ -42,5 +51,44 @@ import CalgwTestSupport
         try SyncServerScenarioTests.event("bad-\(id)", "fixed").write(to: pair.vdir.appendingPathComponent("bad.ics"))
         let fixed = try pair.run("sync", password: server.password)
         #expect(fixed.status == 0, "\(fixed.stderrText)")
+    }
+
+    @Test(arguments: TestServers.selected)
+    func twoFilesWithOneUIDFailTheRunAfterTheRestIsSynced(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "dupcli")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "d", server: server, collection: collection)
+        let id = UUID().uuidString.prefix(8).lowercased()
+        try SyncServerScenarioTests.event("same-\(id)", "original").write(to: pair.vdir.appendingPathComponent("a.ics"))
+        try SyncServerScenarioTests.event("same-\(id)", "the copy").write(to: pair.vdir.appendingPathComponent("copy.ics"))
+        try SyncServerScenarioTests.event("other-\(id)", "fine").write(to: pair.vdir.appendingPathComponent("other.ics"))
+        let a = pair.vdir.appendingPathComponent("a.ics").path, copy = pair.vdir.appendingPathComponent("copy.ics").path
+
+        let status = try pair.run("status", password: server.password)
+        #expect(status.status == 1, "\(status.stderrText)")
+        #expect(status.stderrText.contains(a) && status.stderrText.contains(copy), "\(status.stderrText)")
+
+        for command in ["push", "sync"] {
+            let run = try pair.run(command, password: server.password)
+            #expect(run.status == 1, "\(command): \(run.stderrText)")
+            #expect(run.stderrText.contains("error: d: ") && run.stderrText.contains(a) && run.stderrText.contains(copy), "\(run.stderrText)")
+            #expect(run.stderrText.contains("hint"), "\(run.stderrText)")
+        }
+        // The other event went up; neither copy did.
+        let listing = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
+                                                     collection.absoluteString])
+        #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
+        #expect(listing.stdoutText.contains("other-\(id)"), "\(listing.stdoutText)")
+
+        // Resolved by giving the copy its own UID: everything goes up, exit 0.
+        try SyncServerScenarioTests.event("copy-\(id)", "the copy").write(to: pair.vdir.appendingPathComponent("copy.ics"))
+        let fixed = try pair.run("sync", password: server.password)
+        #expect(fixed.status == 0, "\(fixed.stderrText)")
+        #expect(try pair.run("status", password: server.password).status == 0)
     }
 }

@@ -32,6 +32,34 @@ import Testing
         #expect(try pair.summaries(pair.local) == pair.summaries(pair.remote))
     }
 
+    @Test func jsonPrintsOneDocumentPerLineAndRun() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
+        #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 1 }, "\(watch.stderrText)")
+        try pair.write(pair.local, "one.ics", VDirPair.event("one", "to go up"))
+        #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 2 }, "\(watch.stderrText)")
+        #expect(watch.stop() == 0, "\(watch.stderrText)")
+
+        let text = watch.stdoutText
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count >= 2, "\(text)")
+        var uploaded = 0
+        for line in lines {
+            // Each line on its own is a whole JSON object.
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object != nil, "not a JSON object: \(line)")
+            #expect(object?["pair"] as? String == "test")
+            #expect(["start", "local", "poll"].contains(object?["trigger"] as? String ?? ""), "\(line)")
+            #expect(object?["status"] as? Int == 0)
+            #expect(object?["nextPollSeconds"] as? Double == 1)
+            uploaded += (object?["created"] as? [String: Int])?["remote"] ?? 0
+        }
+        #expect(lines.first.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["trigger"] as? String } == "start")
+        #expect(uploaded == 1, "\(text)")
+    }
+
     @Test func editorLeftoversAndDotfilesAreNotSynced() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

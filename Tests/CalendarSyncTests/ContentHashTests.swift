@@ -44,4 +44,20 @@ import Testing
         let text = "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:X\r\nUID:tz\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:real\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         #expect(ItemContent(Data(text.utf8)).uid == "real")
     }
+
+    @Test func hexIsTwoLowercaseDigitsPerByte() {
+        let bytes = (0...255).map(UInt8.init)
+        #expect(ContentHash.hex(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect(ContentHash.hex([UInt8]()) == "")
+    }
+
+    @Test func lineEndsComeBackAsCRLF() {
+        func restored(_ text: String) -> String { String(decoding: CalDAVStorage.restoringCRLF(Data(text.utf8)), as: UTF8.self) }
+        #expect(restored("A:1\nB:2\n") == "A:1\r\nB:2\r\n")
+        #expect(restored("A:1\r\nB:2\r\n") == "A:1\r\nB:2\r\n")
+        #expect(restored("A:1\rB:2\r") == "A:1\r\nB:2\r\n")
+        #expect(restored("A:1\r\n\nB:2") == "A:1\r\n\r\nB:2")
+        #expect(restored("A:1\r\rB:é") == "A:1\r\n\r\nB:é")
+        #expect(restored("no line end") == "no line end")
+    }
 }

@@ -18,15 +18,19 @@ public struct SyncEngine: Sendable {
     public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
     /// Test-only: called after every side effect.
     public var faultHook: FaultHook?
+    /// Told the transfer's total and each finished write (nil: nobody is watching).
+    public var progress: SyncProgressHandler?
 
     public init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
-                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil) {
+                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
+                progress: SyncProgressHandler? = nil) {
         self.local = local
         self.remote = remote
         self.journal = journal
         self.policy = policy
         self.prompt = prompt
         self.faultHook = faultHook
+        self.progress = progress
     }
 
     /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
@@ -73,7 +77,7 @@ public struct SyncEngine: Sendable {
         } else {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
-                                    direction: policy.direction, faultHook: faultHook)
+                                    direction: policy.direction, faultHook: faultHook, progress: progress)
             try await executor.execute(plan, journalItems: items)
             report = executor.report
             replans = executor.replans
@@ -84,6 +88,7 @@ public struct SyncEngine: Sendable {
             report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
         Self.reportHandEditProblems(l.problems, into: &report)
+        Self.reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
         if !dryRun {
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {
                 try journal.replaceOutsideItems(side, with: plan.outsideItems[side] ?? [])
@@ -106,6 +111,20 @@ public struct SyncEngine: Sendable {
         report.skipped.removeAll { line in located.contains { line.hasPrefix($0) } }
         let lines = located.map { "\($0) (hint: \(HandEditCheck.hint))" }
         if asErrors { report.errors += lines } else { report.skipped += lines }
+    }
+
+    /// Two items of a side with one UID (a file copied from another event) are an error of the
+    /// run, like a broken hand edit: both places are named, neither is synced, and the rest is.
+    static func reportDuplicateUIDs(_ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, into report: inout SyncReport) {
+        var shared: Set<ItemKey> = []
+        for snapshot in [local, remote] {
+            for (key, items) in Dictionary(grouping: snapshot.items, by: \.key) where items.count > 1 { shared.insert(key) }
+        }
+        guard !shared.isEmpty else { return }
+        for case .skip(let key, reason: let reason) in plan.actions where shared.contains(key) {
+            if let index = report.skipped.firstIndex(of: reason) { report.skipped.remove(at: index) }
+            report.errors.append(reason)
+        }
     }
 
     /// True when the journal now accounts for everything `side` held at its scan, so that

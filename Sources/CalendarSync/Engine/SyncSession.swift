@@ -4,15 +4,17 @@ import Foundation
 /// lock for the whole run.
 public enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
+    /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
-                           faultHook: FaultHook? = nil, lockTimeout: Double = 5) async throws -> SyncReport {
+                           faultHook: FaultHook? = nil, lockTimeout: Double = 5,
+                           progress: SyncProgressHandler? = nil) async throws -> SyncReport {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.open(at: url)
         return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
-                                    faultHook: faultHook).run(dryRun: dryRun)
+                                    faultHook: faultHook, progress: progress).run(dryRun: dryRun)
     }
 
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either side.
@@ -21,12 +23,14 @@ public enum SyncSession {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.open(at: url)
-        let (plan, items, l, _) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
+        let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             pending.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
-        SyncEngine.reportHandEditProblems(l.problems, into: &pending, asErrors: false)
+        // What a sync would fail on (exit 1): vdir files that do not parse, two items with one UID.
+        SyncEngine.reportHandEditProblems(l.problems, into: &pending)
+        SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
                           massDeletion: plan.massDeletion.map { "the \($0.emptySide.rawValue) side is empty; \($0.deletions) deletions would be refused" })
     }
@@ -38,7 +42,9 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     public var lastSync: String?
     /// How many items the journal knows.
     public var items: Int
-    /// What `sync` would do now (created/updated/deleted per side written, conflicts).
+    /// What `sync` would do now (created/updated/deleted per side written, conflicts); its
+    /// `errors` are what the sync would fail on: vdir files that do not parse (`path:line:
+    /// problem`) and two items with one UID.
     public var pending: SyncReport
     /// Set when `sync` would refuse a mass deletion.
     public var massDeletion: String?

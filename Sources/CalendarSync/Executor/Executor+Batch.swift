@@ -97,6 +97,7 @@ extension Executor {
         replans += retry.count
         for action in retry {
             let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]
+            let errors = report.errors.count
             do {
                 if let next = try await replan(action, journal: item) { try await executeWithReplan(next, journal: item) }
             } catch let error as RunInterrupted {
@@ -104,6 +105,7 @@ extension Executor {
             } catch {
                 report.errors.append("\(action.key): \(Self.describe(error))")
             }
+            finishedOne(failed: report.errors.count > errors)
         }
     }
 
@@ -128,10 +130,14 @@ extension Executor {
     func writeTask(_ action: PlannedAction, index: Int) -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>) {
         { [self] in
             do {
-                return (index, .success(try await self.write(action)))
+                let written = try await self.write(action)
+                self.finishedOne(failed: false)
+                return (index, .success(written))
             } catch let error as RunInterrupted {
                 throw error
             } catch {
+                // A precondition failure is planned again after the batch, and counted then.
+                if case StorageError.preconditionFailed = error {} else { self.finishedOne(failed: true) }
                 return (index, .failure(error))
             }
         }

@@ -13,19 +13,23 @@ final class Executor: @unchecked Sendable {
     let resolver: ConflictResolver
     let direction: SyncDirection
     let faultHook: FaultHook?
+    /// Told the transfer's total, then of each planned write that finished.
+    let progress: SyncProgressHandler?
     private let effects = Mutex(0)
+    private let progressState = Mutex(SyncProgress(total: 0))
     var report = SyncReport()
     /// How many items were read again and re-planned after a precondition failure.
     var replans = 0
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
-         direction: SyncDirection, faultHook: FaultHook?) {
+         direction: SyncDirection, faultHook: FaultHook?, progress: SyncProgressHandler? = nil) {
         self.local = local
         self.remote = remote
         self.journal = journal
         self.resolver = resolver
         self.direction = direction
         self.faultHook = faultHook
+        self.progress = progress
     }
 
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
@@ -39,6 +43,7 @@ final class Executor: @unchecked Sendable {
     /// - Throws: only `RunInterrupted` (from the fault hook).
     func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
         let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        startProgress(total: plan.actions.filter(Self.isTransfer).count)
         var batch: [PlannedAction] = []
         for action in plan.actions {
             if Self.isPlainWrite(action) {
@@ -48,10 +53,38 @@ final class Executor: @unchecked Sendable {
                     batch = []
                 }
             } else {
+                let errors = report.errors.count
                 try await executeWithReplan(action, journal: byKey[action.key])
+                if Self.isTransfer(action) { finishedOne(failed: report.errors.count > errors) }
             }
         }
         if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
+    }
+
+    /// True for the actions the progress counts: writes and conflicts.
+    static func isTransfer(_ action: PlannedAction) -> Bool {
+        switch action {
+        case .create, .update, .delete, .conflict: true
+        default: false
+        }
+    }
+
+    func startProgress(total: Int) {
+        guard let progress else { return }
+        progressState.withLock { state in
+            state = SyncProgress(total: total)
+            progress(state)
+        }
+    }
+
+    /// One planned write finished (reported in order, even from concurrent writes).
+    func finishedOne(failed: Bool) {
+        guard let progress else { return }
+        progressState.withLock { state in
+            state.done += 1
+            if failed { state.failed += 1 }
+            progress(state)
+        }
     }
 
     /// Executes one action; on a precondition failure re-reads the item and tries again (three times).

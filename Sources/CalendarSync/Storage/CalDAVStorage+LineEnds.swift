@@ -10,23 +10,25 @@ extension CalDAVStorage {
     static func restoringCRLF(_ data: Data) -> Data {
         let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         guard data.contains(lf) || data.contains(cr) else { return data }
-        var out = Data()
+        var out = [UInt8]()
         out.reserveCapacity(data.count + data.count / 40)
         var previous: UInt8 = 0
-        for byte in data {
-            if byte == lf {
-                if previous != cr { out.append(cr) }
-                out.append(lf)
-            } else if previous == cr {
-                // A lone CR ends a line too.
-                if byte != lf { out.append(lf) }
-                out.append(byte)
-            } else {
-                out.append(byte)
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            for byte in bytes {
+                if byte == lf {
+                    if previous != cr { out.append(cr) }
+                    out.append(lf)
+                } else if previous == cr {
+                    // A lone CR ends a line too.
+                    out.append(lf)
+                    out.append(byte)
+                } else {
+                    out.append(byte)
+                }
+                previous = byte
             }
-            previous = byte
         }
         if previous == cr { out.append(lf) }
-        return out
+        return Data(out)
     }
 }

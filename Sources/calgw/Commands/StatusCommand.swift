@@ -11,6 +11,11 @@ struct StatusCommand: AsyncParsableCommand {
             Scans both sides as a sync would and reports what a sync would do. Nothing is \
             written, not even the journal.
 
+            Exit codes: 0 nothing wrong; 1 when a sync would fail on something (a vdir file \
+            that does not parse, reported as file:line: problem, or two files with one UID), \
+            printed after everything else, or when a side cannot be read; 2 usage or config \
+            error; 5 authentication failed.
+
             Examples:
               calgw status
               calgw status --all --json
@@ -48,6 +53,7 @@ struct StatusCommand: AsyncParsableCommand {
         for pair in pairs {
             var entry = PairStatus(pair: pair.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
                                    conflicts: [], skipped: [], errors: [])
+            var scanned = true
             do {
                 let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
                 var policy = SyncPolicy(conflict: strategy)
@@ -62,6 +68,7 @@ struct StatusCommand: AsyncParsableCommand {
                     entry.collections = report.collections
                     statuses.append(entry)
                     if !output.json && !output.quiet { render(entry, showName: true) }
+                    worst = PairRunner.worse(worst, reportProblems(entry))
                     continue
                 }
                 let status = try await SyncSession.status(journalAt: pair.journal, local: StorageFactory.local(for: pair),
@@ -72,7 +79,9 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.conflicts = status.pending.conflicts
                 entry.skipped = status.pending.skipped
                 entry.massDeletion = status.massDeletion
+                entry.errors = status.pending.errors
             } catch {
+                scanned = false
                 let (message, hint, code) = PairRunner.describe(error)
                 entry.errors.append(message)
                 Terminal.reportError("\(pair.name): \(message)", hint: hint)
@@ -80,11 +89,19 @@ struct StatusCommand: AsyncParsableCommand {
             }
             statuses.append(entry)
             if !output.json && !output.quiet { render(entry, showName: pairs.count > 1 || true) }
+            if scanned { worst = PairRunner.worse(worst, reportProblems(entry)) }
         }
         if output.json {
             if global.all { try Terminal.printJSON(statuses) } else if let only = statuses.first { try Terminal.printJSON(only) }
         }
         if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
+    /// stderr, after the status itself; the exit status they give (1, or 0 when there are none).
+    func reportProblems(_ s: PairStatus) -> ExitStatus {
+        for line in s.errors { Terminal.reportError("\(s.pair): \(line)") }
+        return s.errors.isEmpty ? .success : .failure
     }
 
     func render(_ s: PairStatus, showName: Bool) {

@@ -129,11 +129,14 @@ struct PairRunner {
                 (report, refused) = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
                                                          allowCollectionDelete: run.allowCollectionDelete).runReportingRefusals()
             } else {
+            let prompt = policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil
+            // No bar while questions may be asked on the same terminal, nor for a dry run.
+            let bar = prompt == nil && !run.dryRun ? ProgressBar.onStderr(label: progressLabel(pair), output: output) : nil
+            defer { bar?.finish() }
             report = try await SyncSession.run(
                 journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),
-                policy: policy, dryRun: run.dryRun,
-                prompt: policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil,
-                faultHook: TestFaultHook.fromEnvironment())
+                policy: policy, dryRun: run.dryRun, prompt: prompt,
+                faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
             }
             for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
@@ -150,6 +153,16 @@ struct PairRunner {
             Terminal.reportError("\(pair.name): \(message)", hint: hint)
             return (report, status)
         }
+    }
+
+    /// What the progress bar says it does: `pull`, `push` or `sync`, and the pair with `--all`.
+    func progressLabel(_ pair: PairConfiguration) -> String {
+        let verb = switch direction {
+        case .pull: "pull"
+        case .push: "push"
+        default: "sync"
+        }
+        return global.all ? "\(verb) \(pair.name)" : verb
     }
 
     static func describe(_ error: Error) -> (String, String?, ExitStatus) {

@@ -15,9 +15,10 @@ struct WatchCommand: AsyncParsableCommand {
             success. Dotfiles and editor leftovers (.x.swp, x~, #x#) are ignored.
 
             SIGINT (Ctrl-C) or SIGTERM lets the current run finish, then exits 0.
-            With --json, one JSON object per run on stdout: the sync report of `sync --json` \
-            plus "pair", "trigger" (start, local, poll), "status" (the exit code `sync` would \
-            give) and "nextPollSeconds".
+            With --json, each run prints one JSON document on one line of stdout (JSON Lines), \
+            flushed at once: the sync report of `sync --json` plus "pair", "trigger" (start, \
+            local, poll), "status" (the exit code `sync` would give) and "nextPollSeconds":
+              {"conflicts":[],"created":{"local":1,"remote":0},...,"pair":"work","status":0,"trigger":"poll"}
 
             Examples:
               calgw watch

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// khal (pip) as a third reader of the span-edit results: every case's files go into a vdir of
+/// their own, one `khal list` over 2020–2039 lists them all, and each case's list must be what
+/// recurring-ical-events expands from the same files, apart from the departures below.
+///
+/// khal runs with `local_timezone = UTC` and `default_timezone = UTC`, so a zoned or UTC start
+/// prints as its instant in UTC and a floating one as its own wall-clock time; the reference's
+/// occurrences are put in the same form (`KhalOccurrence(reference:)`) before comparing.
+extension SpanEditMatrixTests {
+    /// A way khal reads a valid file differently from RFC 5545. Each one names the rule, says
+    /// what khal does, and picks out exactly the reference occurrences khal is known to leave
+    /// out; any other difference fails the test.
+    struct KhalDeparture: Sendable {
+        var section: String
+        var behaviour: String
+        /// Whether khal leaves out this occurrence of the reference (start as the reference
+        /// prints it: in the event's own zone, or a date).
+        var leavesOut: @Sendable (OracleOccurrence) -> Bool
+    }
+
+    static let khalDepartures: [KhalDeparture] = [
+        KhalDeparture(
+            section: "RFC 5545 §3.3.10 (RECUR: with neither COUNT nor UNTIL the rule repeats forever)",
+            behaviour: "khal expands a rule without COUNT or UNTIL only up to 2037-12-31T00:00 in the event's own zone "
+                + "(khal/icalendar.py `expand`: rrule._until = 2037-12-31), so later occurrences of an unbounded series "
+                + "are missing from `khal list`",
+            leavesOut: { occurrence in
+                // The reference prints the start in the event's own zone (or a date): its first
+                // 19 characters are the wall-clock time khal compares with its cut-off.
+                let local = occurrence.start.count == 10 ? occurrence.start + "T00:00:00" : String(occurrence.start.prefix(19))
+                return local > "2037-12-31T00:00:00"
+            }),
+    ]
+
+    /// What the khal reader answers for a batch of cases.
+    struct KhalAnswer: Decodable {
+        var lists: [[KhalOccurrence]]
+        var warnings: [String]
+    }
+
+    static let khalScript = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/khal_list.py")
+
+    /// `khal list` over 2020-01-01…2039-12-31 (both days included, as recurring-ical-events'
+    /// [2020-01-01, 2040-01-01)) of every case, each case's files in a vdir of its own.
+    static func khalLists(_ cases: [[String]]) throws -> KhalAnswer {
+        struct Request: Encodable { var cases: [[String]]; var from = "2020-01-01"; var to = "2039-12-31" }
+        return try ProcessRunner.python(khalScript, input: Request(cases: cases), as: KhalAnswer.self)
+    }
+
+    /// Compares khal's list of every case with the reference's occurrences of the same files;
+    /// returns how many reference occurrences each departure accounted for.
+    func checkKhal(cases: [Case], written: [[String]], reference: [[OracleOccurrence]]) throws -> [Int] {
+        let started = Date()
+        let answer = try Self.khalLists(written)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")
+        #expect(answer.warnings.isEmpty, "khal warned: \(answer.warnings.prefix(5))")
+        var departed = Array(repeating: 0, count: Self.khalDepartures.count)
+        var compared = 0
+        for (c, (khal, occurrences)) in zip(cases, zip(answer.lists, reference)) {
+            var expected: [KhalOccurrence] = []
+            for occurrence in occurrences {
+                if let index = Self.khalDepartures.firstIndex(where: { $0.leavesOut(occurrence) }) {
+                    departed[index] += 1
+                } else {
+                    expected.append(try KhalOccurrence(reference: occurrence))
+                }
+            }
+            compared += expected.count
+            let sortedExpected = expected.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
+            let same = khal == sortedExpected
+            #expect(same, """
+                khal lists \(c.name) differently: only khal \(khal.filter { !sortedExpected.contains($0) }.prefix(4)); \
+                only the reference \(sortedExpected.filter { !khal.contains($0) }.prefix(4))
+                """)
+        }
+        print("khal (one run, \(String(format: "%.1f", seconds)) s): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
+              + zip(Self.khalDepartures, departed).map { "\($0.section): \($1) occurrences" }.joined(separator: "; "))
+        return departed
+    }
+}
+
+/// One line of `khal list` as the khal reader returns it.
+struct KhalOccurrence: Decodable, Equatable, CustomStringConvertible {
+    var uid: String
+    var start: String
+    var end: String
+    var allDay: Bool
+    var summary: String
+
+    var description: String { "\(start)–\(end) \(uid) \(summary)" }
+
+    init(uid: String, start: String, end: String, allDay: Bool, summary: String) {
+        (self.uid, self.start, self.end, self.allDay, self.summary) = (uid, start, end, allDay, summary)
+    }
+
+    /// A recurring-ical-events occurrence as khal prints it with UTC as its local zone: an
+    /// instant as UTC minutes, a floating time as its own wall-clock minutes, an all-day one as
+    /// its first and last day (khal's end is inclusive).
+    init(reference o: OracleOccurrence) throws {
+        let allDay = o.start.count == 10
+        let end = try #require(o.end, "\(o.uid) \(o.start) has no end")
+        self.init(uid: o.uid, start: try Self.khalForm(o.start), end: allDay ? try Self.dayBefore(end) : try Self.khalForm(end),
+                  allDay: allDay, summary: o.summary)
+    }
+
+    private static func utcFormatter(_ format: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = format
+        return f
+    }
+
+    static func khalForm(_ iso: String) throws -> String {
+        if iso.count == 10 { return iso }
+        if iso.count == 19 { return String(iso.prefix(16)) }  // floating: the wall-clock time
+        let instant = try #require(ISO8601DateFormatter().date(from: iso), "not an ISO 8601 time: \(iso)")
+        return utcFormatter("yyyy-MM-dd'T'HH:mm").string(from: instant)
+    }
+
+    static func dayBefore(_ day: String) throws -> String {
+        let f = utcFormatter("yyyy-MM-dd")
+        let date = try #require(f.date(from: day), "not a date: \(day)")
+        return f.string(from: date.addingTimeInterval(-86_400))
+    }
+}
