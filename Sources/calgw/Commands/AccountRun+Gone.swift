@@ -16,8 +16,9 @@ extension AccountRun {
             let folder = pair.local.appendingPathComponent(gone.name, isDirectory: true)
             let count = Self.itemCount(in: folder)
             guard allowCollectionDelete && policy.direction.writes(.local) else {
+                let hint = policy.direction.writes(.local) ? " (--allow-collection-delete removes it)" : ""
                 report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) item\(count == 1 ? "" : "s")) "
-                                      + "is left as it is (--allow-collection-delete removes it)")
+                                      + "is left as it is" + hint)
                 continue
             }
             if !dryRun {
@@ -36,8 +37,9 @@ extension AccountRun {
         for gone in plan.goneLocal where wanted(gone.name) {
             let count = journalItemCount(gone.name)
             guard allowCollectionDelete && policy.direction.writes(.remote) else {
+                let hint = policy.direction.writes(.remote) ? " (--allow-collection-delete deletes it)" : ""
                 report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server (\(count) item\(count == 1 ? "" : "s") "
-                                      + "when last synced) is left as it is (--allow-collection-delete deletes it)")
+                                      + "when last synced) is left as it is" + hint)
                 continue
             }
             guard let url = URL(string: gone.href, relativeTo: origin)?.absoluteURL else { continue }
