@@ -28,6 +28,22 @@ import CalgwTestSupport
         }
     }
 
+    /// A vdir's change token hashes its listing, so a folder put back exactly as it was before
+    /// a run's writes shows that run's first token again; it must not read as "unchanged".
+    @Test func aFolderPutBackAsBeforeARunsWritesIsStillScanned() async throws {
+        let pair = try Pair()
+        defer { pair.folder.remove() }
+        try Fixture.event(uid: "kept").write(to: pair.folder.file("remote/kept.ics"))
+        _ = try await pair.sync()
+        try Fixture.event(uid: "pulled").write(to: pair.folder.file("remote/pulled.ics"))
+        #expect(try await pair.sync().created.local == 1)
+        // The person deletes what the last run wrote: the folder is as that run found it.
+        try FileManager.default.removeItem(at: pair.folder.file("local/pulled.ics"))
+        let report = try await pair.sync()
+        #expect(report.deleted.remote == 1)
+        #expect(try pair.files(pair.remote).keys.sorted() == ["kept.ics"])
+    }
+
     @Test func aOneMegabyteEventRoundTrips() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }
