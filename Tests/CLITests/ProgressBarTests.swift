@@ -69,6 +69,41 @@ import Testing
         }
     }
 
+    /// An account pair draws one bar per calendar, named after its folder.
+    @Test func anAccountPairShowsABarPerCalendar() throws {
+        let server = try TestServers.start("radicale")
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let local = folder.file("calendars")
+        for name in ["home", "work"] {
+            let calendar = local.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: calendar, withIntermediateDirectories: true)
+            for i in 0..<30 {
+                try SyncServerScenarioTests.event("\(name)\(i)-\(UUID().uuidString.prefix(6))", "\(name) \(i)")
+                    .write(to: calendar.appendingPathComponent("e\(i).ics"))
+            }
+        }
+        let config = folder.file("config.toml")
+        try Data("""
+            [pair.account]
+            local = "\(local.path)"
+            remote = "\(server.home.absoluteString)"
+            username = "\(server.username)"
+            password_env = "CALGW_TEST_PASSWORD"
+            journal = "\(folder.file("account.sqlite").path)"
+            collections = "all"
+            """.utf8).write(to: config)
+        let run = try Self.onTerminal(["sync", "--config", config.path],
+                                      environment: ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"])
+        #expect(run.status == 0, "\(run.stdoutText)")
+        for name in ["home", "work"] {
+            #expect(run.stdoutText.contains("sync \(name) ["), "\(run.stdoutText)")
+        }
+        #expect(run.stdoutText.components(separatedBy: " 30/30").count - 1 >= 2, "each calendar's last state is drawn: \(run.stdoutText)")
+        #expect(run.stdoutText.hasSuffix("\r\u{1B}[K"), "\(run.stdoutText.suffix(40).debugDescription)")
+    }
+
     @Test func lineShowsCountsRateAndFailures() {
         let half = ProgressBar.line(SyncProgress(total: 200, done: 100), label: "sync", rate: 42, columns: 80, color: false)
         #expect(half == "sync [" + String(repeating: "=", count: 20) + ">" + String(repeating: " ", count: 19) + "] 100/200  42.0/s")

@@ -22,6 +22,8 @@ struct AccountRun {
     var only: String?
     /// `--allow-collection-delete`: a calendar gone from one side is deleted on the other.
     var allowCollectionDelete = false
+    /// Makes the progress bar of one calendar's transfer (nil: none), given the folder's name.
+    var progressBar: ((String) -> ProgressBar?)? = nil
 
     /// Where the account's journals and mapping live: `<journal>.d/`.
     var stateFolder: URL {
@@ -107,12 +109,14 @@ struct AccountRun {
             let remote = CalDAVStorage(client: client, collection: url)
             if let info = calendars.first(where: { $0.href.path == entry.href }) { remote.prime(with: info) }
             let part: SyncReport
+            let bar = dryRun ? nil : progressBar?(entry.name)
+            defer { bar?.finish() }
             do {
                 part = try await SyncSession.run(
                     journalAt: journalURL(entry.name),
                     local: VDirStorage(url: pair.local.appendingPathComponent(entry.name, isDirectory: true)),
                     remote: remote, policy: policy, dryRun: dryRun,
-                    prompt: nil, faultHook: TestFaultHook.fromEnvironment())
+                    prompt: nil, faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
             } catch let error as SyncError where error.code == .massDeletion {
                 report.errors.append("\(entry.name): \(error.message)")
                 var failed = SyncReport()

@@ -126,8 +126,11 @@ struct PairRunner {
         do {
             let policy = policy(for: pair)
             if pair.collections != .single {
+                let label = progressLabel(pair), output = output
                 (report, refused) = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
-                                                         allowCollectionDelete: run.allowCollectionDelete).runReportingRefusals()
+                                                         allowCollectionDelete: run.allowCollectionDelete,
+                                                         progressBar: { ProgressBar.onStderr(label: "\(label) \($0)", output: output) })
+                    .runReportingRefusals()
             } else {
             let prompt = policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil
             // No bar while questions may be asked on the same terminal, nor for a dry run.
