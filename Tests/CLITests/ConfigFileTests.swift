@@ -84,4 +84,21 @@ import CalgwTestSupport
         let again = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("home").path, "--remote", "https://x/"])
         #expect(again.status == 2 && again.stderrText.contains("already has a pair named \"home\""))
     }
+
+    @Test func initWritesATokenCommandAndRefusesTwoSecretSources() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        let result = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("google").path,
+                                          "--remote", "https://apidata.googleusercontent.com/caldav/v2/alice/events/",
+                                          "--token-command", "oauth2token google alice"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let parsed = try ConfigFile.parse(try String(contentsOf: config, encoding: .utf8), url: config)
+        let google = try #require(parsed.pairs.first { $0.name == "google" })
+        #expect(google.tokenCommand == ["/bin/sh", "-c", "oauth2token google alice"])
+        #expect(google.password == nil)
+        let both = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("x").path, "--remote", "https://x/",
+                                        "--token-command", "t", "--password-env", "P"])
+        #expect(both.status == 2 && both.stderrText.contains("--token-command"), "\(both.stderrText)")
+    }
 }

@@ -45,6 +45,9 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An environment variable that holds the password.", valueName: "name"))
     var passwordEnv: String?
 
+    @Option(help: ArgumentHelp("A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
+    var tokenCommand: String?
+
     @Option(help: "The pair's name (default: the vdir folder's name).")
     var pair: String?
 
@@ -65,8 +68,8 @@ struct InitCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if passwordCommand != nil && passwordEnv != nil {
-            throw ValidationError("give --password-command or --password-env, not both")
+        if [passwordCommand, passwordEnv, tokenCommand].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --password-command, --password-env and --token-command")
         }
         guard let url = URL(string: remote), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--remote must be an http:// or https:// URL")
@@ -94,6 +97,7 @@ struct InitCommand: AsyncParsableCommand {
         if let username { table += "username = \(TOMLText.string(username))\n" }
         if let passwordCommand { table += "password_command = \(TOMLText.string(passwordCommand))\n" }
         if let passwordEnv { table += "password_env = \(TOMLText.string(passwordEnv))\n" }
+        if let tokenCommand { table += "token_command = \(TOMLText.string(tokenCommand))\n" }
         if allCollections { table += "collections = \"all\"\n" }
         table += "conflict = \"merge\"\n"
         let separator = existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
@@ -142,7 +146,7 @@ struct InitCommand: AsyncParsableCommand {
             let client = try CalDAVClient(configuration: .init(http: .init(authentication: Credentials.authentication(
                 username: username,
                 password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
-                tokenCommand: nil))))
+                tokenCommand: tokenCommand.map(Credentials.shell)))))
             calendars = try await client.discover(url).filter(AccountListing.holdsItems)
         } catch let error as CalDAVError {
             throw CLIError(error.message, hint: error.recovery,
