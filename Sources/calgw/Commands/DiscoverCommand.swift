@@ -24,17 +24,7 @@ struct DiscoverCommand: AsyncParsableCommand {
     @Argument(help: "The server, principal, calendar-home or calendar URL.")
     var url: String
 
-    @Option(help: "The user name for Basic or Digest authentication.")
-    var username: String?
-
-    @Option(help: ArgumentHelp("A shell command that prints the password (run with sh -c).", valueName: "command"))
-    var passwordCommand: String?
-
-    @Option(help: ArgumentHelp("An environment variable that holds the password.", valueName: "name"))
-    var passwordEnv: String?
-
-    @Option(help: ArgumentHelp("A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
-    var tokenCommand: String?
+    @OptionGroup var credentials: CredentialOptions
 
     @Option(help: ArgumentHelp("A PEM file of CA certificates to trust instead of the system's.", valueName: "path"),
             completion: .file(extensions: ["pem", "crt"]))
@@ -57,16 +47,14 @@ struct DiscoverCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
             throw ValidationError("URL must be an http:// or https:// URL")
         }
-        if [passwordCommand, passwordEnv, tokenCommand].compactMap({ $0 }).count > 1 {
-            throw ValidationError("give one of --password-command, --password-env and --token-command")
-        }
-        if (passwordCommand != nil || passwordEnv != nil) && username == nil {
+        try credentials.validate()
+        if (credentials.passwordCommand != nil || credentials.passwordEnv != nil) && credentials.username == nil {
             throw ValidationError("a password needs --username")
         }
     }
 
     func run() async throws {
-        var http = HTTPClientConfiguration(authentication: try authentication())
+        var http = HTTPClientConfiguration(authentication: try credentials.authentication())
         http.caFile = caFile
         http.pinnedPublicKey = pinnedPublicKey
         let collections: [CalendarCollection]
@@ -98,12 +86,5 @@ struct DiscoverCommand: AsyncParsableCommand {
                 index == 3 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
             }.joined(separator: "  "))
         }
-    }
-
-    private func authentication() throws -> HTTPAuthentication {
-        try Credentials.authentication(
-            username: username,
-            password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
-            tokenCommand: tokenCommand.map(Credentials.shell))
     }
 }

@@ -36,17 +36,7 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The CalDAV collection's URL.", valueName: "url"))
     var remote: String
 
-    @Option(help: "The user name on the server.")
-    var username: String?
-
-    @Option(help: ArgumentHelp("A shell command that prints the password (run with sh -c).", valueName: "command"))
-    var passwordCommand: String?
-
-    @Option(help: ArgumentHelp("An environment variable that holds the password.", valueName: "name"))
-    var passwordEnv: String?
-
-    @Option(help: ArgumentHelp("A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
-    var tokenCommand: String?
+    @OptionGroup var credentials: CredentialOptions
 
     @Option(help: "The pair's name (default: the vdir folder's name).")
     var pair: String?
@@ -68,9 +58,7 @@ struct InitCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if [passwordCommand, passwordEnv, tokenCommand].compactMap({ $0 }).count > 1 {
-            throw ValidationError("give one of --password-command, --password-env and --token-command")
-        }
+        try credentials.validate()
         guard let url = URL(string: remote), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--remote must be an http:// or https:// URL")
         }
@@ -94,10 +82,7 @@ struct InitCommand: AsyncParsableCommand {
         var table = "[pair.\(TOMLText.key(name))]\n"
         table += "local = \(TOMLText.string(localURL.path))\n"
         table += "remote = \(TOMLText.string(remote))\n"
-        if let username { table += "username = \(TOMLText.string(username))\n" }
-        if let passwordCommand { table += "password_command = \(TOMLText.string(passwordCommand))\n" }
-        if let passwordEnv { table += "password_env = \(TOMLText.string(passwordEnv))\n" }
-        if let tokenCommand { table += "token_command = \(TOMLText.string(tokenCommand))\n" }
+        table += credentials.configLines
         if allCollections { table += "collections = \"all\"\n" }
         table += "conflict = \"merge\"\n"
         let separator = existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
@@ -143,10 +128,7 @@ struct InitCommand: AsyncParsableCommand {
         let calendars: [CalendarCollection]
         guard let url = URL(string: remote) else { return [] }
         do {
-            let client = try CalDAVClient(configuration: .init(http: .init(authentication: Credentials.authentication(
-                username: username,
-                password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
-                tokenCommand: tokenCommand.map(Credentials.shell)))))
+            let client = try CalDAVClient(configuration: .init(http: .init(authentication: credentials.authentication())))
             calendars = try await client.discover(url).filter(AccountListing.holdsItems)
         } catch let error as CalDAVError {
             throw CLIError(error.message, hint: error.recovery,
