@@ -90,4 +90,14 @@ import Testing
         let again = try RecurrenceRule(parsing: rule.description)
         #expect(again == rule, "\(rule.description.debugDescription) reads back differently")
     }
+
+    /// A parameter with no name whose value is a caret followed by a combining mark (U+05A1).
+    @Test func aCaretBeforeACombiningMarkInAParameterRoundTrips() throws {
+        let bytes: [UInt8] = Array("BEGIN:VCALENDAR\nR;=^".utf8) + [0xd6, 0xa1] + Array(":\nEND:VCALENDAR".utf8)
+        let parsed = try ICalendarParser().parse(Data(bytes))
+        let out = ICalendarSerializer().serialize(parsed.components)
+        let again = try ICalendarParser().parse(Data(out))
+        #expect(again.components == parsed.components,
+                "\(String(decoding: out, as: UTF8.self).debugDescription) reads back as \(again.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? []), was \(parsed.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? [])")
+    }
 }

@@ -141,9 +141,11 @@ enum ContentLineReader {
     static func decodeParameterValue(_ bytes: UnsafeBufferPointer<UInt8>, _ usedLatin1: inout Bool) -> String {
         let s = decode(bytes, &usedLatin1)
         guard bytes.contains(UInt8(ascii: "^")) else { return s }
-        var out = ""
+        // By scalar, not by Character: a combining mark after `^` would join it into one
+        // Character that is no longer a caret.
+        var out = String.UnicodeScalarView()
         var caret = false
-        for c in s {
+        for c in s.unicodeScalars {
             if caret {
                 switch c {
                 case "n": out.append("\n")
@@ -159,7 +161,7 @@ enum ContentLineReader {
             }
         }
         if caret { out.append("^") }
-        return out
+        return String(out)
     }
 
     static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
