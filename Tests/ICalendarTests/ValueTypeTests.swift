@@ -97,6 +97,23 @@ import Testing
 }
 
 @Suite struct TextValueTests {
+    /// A combining mark (U+0301) right after a delimiter joins it into one Character; escaping
+    /// and splitting still see the delimiter.
+    @Test func delimitersFollowedByACombiningMark() {
+        let mark = "\u{301}", backslash = "\\"
+        let text = "a," + mark + "b;" + mark + "c" + backslash + mark + "d\r\ne\rf\ng"
+        let escaped = TextValue.escape(text)
+        let expected = "a\\," + mark + "b\\;" + mark + "c" + backslash + backslash + mark + "d\\ne\\nf\\ng"
+        #expect(escaped == expected)
+        let back = TextValue.unescape(escaped)
+        let expectedBack = "a," + mark + "b;" + mark + "c" + backslash + mark + "d\ne\nf\ng"
+        #expect(back == expectedBack)
+        let lone = TextValue.unescape("x" + backslash + mark)
+        #expect(lone == "x" + mark)
+        let items = TextValue.splitList("a," + mark + "b,c" + backslash + "," + mark + "d")
+        #expect(items == ["a", mark + "b", "c," + mark + "d"])
+    }
+
     @Test func escapesAndUnescapesBothWays() {
         let text = "a,b;c\\d\ne"
         #expect(TextValue.escape(text) == "a\\,b\\;c\\\\d\\ne")

@@ -3,11 +3,12 @@ public enum TextValue {
     /// Decodes `\\`, `\;`, `\,`, `\n`/`\N`. An unknown escape such as `\:` (which some producers
     /// write) keeps the character after the backslash.
     public static func unescape(_ raw: some StringProtocol) -> String {
-        guard raw.contains("\\") else { return String(raw) }
-        var out = ""
-        out.reserveCapacity(raw.utf8.count)
+        guard raw.utf8.contains(UInt8(ascii: "\\")) else { return String(raw) }
+        // By scalar, not by Character: a combining mark after `\` or `,` joins it into one
+        // Character that no longer matches the delimiter (so do the three functions below).
+        var out = String.UnicodeScalarView()
         var escaping = false
-        for c in raw {
+        for c in raw.unicodeScalars {
             if escaping {
                 switch c {
                 case "n", "N": out.append("\n")
@@ -21,39 +22,40 @@ public enum TextValue {
             }
         }
         if escaping { out.append("\\") }
-        return out
+        return String(out)
     }
 
     /// Encodes a string as TEXT: `\` `;` `,` and newlines are escaped; CR before LF is dropped.
     public static func escape(_ text: some StringProtocol) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
-        for c in text {
+        var out = String.UnicodeScalarView()
+        var afterCR = false
+        for c in text.unicodeScalars {
+            defer { afterCR = c == "\r" }
             switch c {
-            case "\\": out.append("\\\\")
-            case ";": out.append("\\;")
-            case ",": out.append("\\,")
-            case "\n", "\r\n": out.append("\\n")
-            case "\r": out.append("\\n")
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case ";": out.append(contentsOf: "\\;".unicodeScalars)
+            case ",": out.append(contentsOf: "\\,".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\n": if !afterCR { out.append(contentsOf: "\\n".unicodeScalars) }  // CRLF is one newline
             default: out.append(c)
             }
         }
-        return out
+        return String(out)
     }
 
     /// Splits a multi-valued TEXT (CATEGORIES, RESOURCES) on unescaped commas and unescapes each.
     public static func splitList(_ raw: some StringProtocol) -> [String] {
         var items: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for c in raw {
+        for c in raw.unicodeScalars {
             if escaping { current.append("\\"); current.append(c); escaping = false }
             else if c == "\\" { escaping = true }
-            else if c == "," { items.append(unescape(current)); current = "" }
+            else if c == "," { items.append(unescape(String(current))); current = String.UnicodeScalarView() }
             else { current.append(c) }
         }
         if escaping { current.append("\\") }
-        items.append(unescape(current))
+        items.append(unescape(String(current)))
         return items
     }
 
