@@ -53,10 +53,29 @@ import Testing
     }
 
     @Test func testXMLDeclarationCommentsAndCDATAAreNotProcessingInstructions() throws {
-        let body = "\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- <?no?> --><d:multistatus xmlns:d=\"DAV:\">"
+        let body = "\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- <?no pi?> --><d:multistatus xmlns:d=\"DAV:\">"
             + "<d:sync-token><![CDATA[<?also not?>]]></d:sync-token></d:multistatus>"
         #expect(XMLDocumentParser.firstProcessingInstruction(Data(body.utf8)) == nil)
         #expect(try Multistatus(Data(body.utf8)).syncToken == "<?also not?>")
+    }
+
+    /// Found by fuzzing (2.6 million executions): FoundationXML parses in recovery mode, so the
+    /// `<!--` after a broken start tag is no comment to libxml2, and the `<?u?>` behind it reached
+    /// FoundationXML's callback with a null pointer (SEGV). A processing instruction without data
+    /// is now refused wherever it stands, in what looks like a comment or CDATA section too.
+    @Test(arguments: ["<x<!--\u{0B}<?u?>\n", "<d:multistatus xmlns:d=\"DAV:\"><!-- <?u?> --></d:multistatus>",
+                      "<d:multistatus xmlns:d=\"DAV:\"><d:x><![CDATA[<?xml?>]]></d:x></d:multistatus>"])
+    func testProcessingInstructionsWithoutDataAreRefusedAnywhere(body: String) {
+        #expect(XMLDocumentParser.firstDatalessProcessingInstruction(Data(body.utf8)) != nil)
+        let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+        #expect(error?.message.contains("processing instruction") == true)
+        _ = ServerReason.extract(from: Data(body.utf8))
+    }
+
+    @Test func testProcessingInstructionsWithDataAreNotTakenForDataless() {
+        for body in ["<?xml version=\"1.0\"?><a/>", "<a><![CDATA[<?php echo 1; ?>]]></a>", "<a>x <? ?> <?? ?></a>", "<?"] {
+            #expect(XMLDocumentParser.firstDatalessProcessingInstruction(Data(body.utf8)) == nil, "\(body)")
+        }
     }
 
     static func bytes(_ before: String, _ bad: [UInt8], _ after: String) -> Data {

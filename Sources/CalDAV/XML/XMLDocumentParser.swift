@@ -20,7 +20,7 @@ public enum XMLDocumentParser {
             throw CalDAVError(.invalidResponse, "the server's XML response is not valid UTF-8 (at byte \(offset))",
                               recovery: "CalDAV answers are UTF-8; check the URL, or report the server bug")
         }
-        if let offset = firstProcessingInstruction(data) {
+        if let offset = firstProcessingInstruction(data) ?? firstDatalessProcessingInstruction(data) {
             throw CalDAVError(.invalidResponse, "the server's XML response holds a processing instruction (at byte \(offset)), which calgw refuses",
                               recovery: "this is not a CalDAV server response; check the URL")
         }
@@ -117,6 +117,35 @@ public enum XMLDocumentParser {
                 }
             }
             return nil
+        }
+    }
+
+    /// The offset of the first `<?name?>` anywhere in `data`, comments and CDATA sections
+    /// included; nil when there is none. libxml2 reports such a processing instruction with a
+    /// null data pointer, which FoundationXML hands to `strlen`. FoundationXML parses in recovery
+    /// mode, so after an error libxml2 may read as markup what `firstProcessingInstruction` took
+    /// for a comment (`<x<!--\v<?u?>`, found by fuzzing): this check trusts no such reading.
+    static func firstDatalessProcessingInstruction(_ data: Data) -> Int? {
+        data.withUnsafeBytes { raw -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let n = bytes.count
+            var i = 0
+            while i + 4 <= n {
+                guard bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") else { i += 1; continue }
+                var j = i + 2
+                while j < n, !Self.endsProcessingInstructionTarget(bytes[j]) { j += 1 }
+                if j > i + 2, j + 1 < n, bytes[j] == UInt8(ascii: "?"), bytes[j + 1] == UInt8(ascii: ">") { return i }
+                i += 2
+            }
+            return nil
+        }
+    }
+
+    /// Bytes that end a processing instruction's target: white space, `?`, `<` and `>`.
+    private static func endsProcessingInstructionTarget(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: ">"): true
+        default: false
         }
     }
 
