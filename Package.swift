@@ -27,7 +27,9 @@ let package = Package(
         // RRULE / RDATE / EXDATE / override expansion and span edits on a series.
         .target(name: "Recurrence", dependencies: ["ICalendar"]),
         // Local storage: a directory of .ics files.
-        .target(name: "VDir", dependencies: ["ICalendar", "Recurrence"]),
+        .target(name: "VDir", dependencies: ["ICalendar", "Recurrence", "CFileSystem"]),
+        // syncfs(2), which Swift's Glibc module does not export.
+        .target(name: "CFileSystem"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.

@@ -3,22 +3,40 @@ import Foundation
 /// Writes a new version of a file in pieces, then either puts it in place atomically
 /// (`commit`) or throws it away (`discard`): until `commit`, the original is untouched.
 public final class AtomicFileWriter {
-    public let url: URL
+    /// The file being replaced.
+    public let path: String
+    public var url: URL { URL(fileURLWithPath: path) }
+    private let folder: String
     private let tempPath: String
     private let fd: Int32
     private let mode: mode_t
     private var finished = false
 
     /// Creates the temporary file beside `url`; the new file keeps the old one's permissions.
-    public init(replacing url: URL) throws {
-        self.url = url
-        var info = stat()
-        mode = stat(url.path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        tempPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw AtomicFileError(path: url.path, step: "create a temporary file", errno: errno) }
+    public convenience init(replacing url: URL) throws {
+        try self.init(replacingFileAt: url.path)
     }
+
+    /// Creates the temporary file beside the file at `path`; the new file keeps the old one's
+    /// permissions.
+    public init(replacingFileAt path: String) throws {
+        self.path = path
+        var info = stat()
+        mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        let name: Substring
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = path[path.index(after: slash)...]
+        } else {
+            folder = "."
+            name = path[...]
+        }
+        tempPath = "\(folder)/.\(name).\(Self.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: "create a temporary file", errno: errno) }
+    }
+
+    private static let processID = getpid()
 
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var offset = 0
@@ -46,9 +64,14 @@ public final class AtomicFileWriter {
 
     /// Like `commit`, but puts the file in place only if no file of that name exists
     /// (a hard link, which fails instead of replacing), so a create never overwrites.
+    ///
+    /// With `syncContent` false the new file is not fsynced either: the caller makes it
+    /// durable later (`AtomicFile.syncFileSystem`) and, until then, must treat a torn file at
+    /// that name after a power loss as not written. No earlier content is at stake, since the
+    /// name was free.
     /// - Throws: `AtomicFileError` with code `EEXIST` when the name is taken.
-    public func commitIfAbsent(syncFolder: Bool = true) throws {
-        guard try flushAndClose() else { return }
+    public func commitIfAbsent(syncFolder: Bool = true, syncContent: Bool = true) throws {
+        guard try flushAndClose(syncContent: syncContent) else { return }
         guard link(tempPath, url.path) == 0 else {
             let e = errno
             unlink(tempPath)
@@ -58,13 +81,13 @@ public final class AtomicFileWriter {
         if syncFolder { AtomicFile.syncFolder(url.deletingLastPathComponent()) }
     }
 
-    /// Sets the mode, fsyncs and closes the temporary file, once.
+    /// Sets the mode, fsyncs (unless `syncContent` is false) and closes the temporary file, once.
     /// - Returns: false when the writer was already committed or discarded.
-    private func flushAndClose() throws -> Bool {
+    private func flushAndClose(syncContent: Bool = true) throws -> Bool {
         guard !finished else { return false }
         finished = true
         fchmod(fd, mode)
-        guard fsync(fd) == 0 else {
+        guard !syncContent || fsync(fd) == 0 else {
             let e = errno
             close(fd); unlink(tempPath)
             throw AtomicFileError(path: url.path, step: "fsync", errno: e)

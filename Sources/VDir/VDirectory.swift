@@ -4,7 +4,8 @@ import Foundation
 /// todoman keep it.
 ///
 /// Every write is atomic (temporary file, fsync, rename) and conditional on the file's
-/// signature, so a file a person edited since it was listed is never overwritten. Names are
+/// signature, so a file a person edited since it was listed is never overwritten. A sync run
+/// writes with `.batched` durability and makes each batch durable at once. Names are
 /// checked before use: nothing is ever read or written outside the folder.
 public struct VDirectory: Sendable {
     /// One item file as `stat` saw it.
@@ -17,18 +18,46 @@ public struct VDirectory: Sendable {
         }
     }
 
-    public let url: URL
-    /// When false, writes do not fsync the folder each time; call `syncFolder()` after a
-    /// batch of writes instead (one fsync for many renames). Default true.
-    public var syncsFolderOnEachWrite: Bool
-
-    public init(url: URL, syncsFolderOnEachWrite: Bool = true) {
-        self.url = url.standardizedFileURL
-        self.syncsFolderOnEachWrite = syncsFolderOnEachWrite
+    /// When the writes of a `VDirectory` become durable.
+    public enum Durability: Sendable {
+        /// Each write is durable when it returns: the file and the folder are fsynced.
+        case eachWrite
+        /// Writes become durable together at `makeDurable()`, so a batch of files costs one
+        /// flush of the file system instead of one fsync each. A replacement is still fsynced
+        /// before its rename (a crash never tears a file that held content), but a new file is
+        /// not: until `makeDurable()` returns, a power loss may leave it empty or cut short, and
+        /// the caller must treat such a file as not written (the sync journal does, through the
+        /// intent it recorded first). Where the file system cannot be flushed in one call
+        /// (outside Linux), new files are fsynced as with `eachWrite`.
+        case batched
     }
 
-    /// Makes the renames and unlinks done so far durable (fsync of the folder).
-    public func syncFolder() { AtomicFile.syncFolder(url) }
+    public let url: URL
+    /// `url`'s path, kept to build item paths without URL arithmetic (thousands per sync).
+    private let folderPath: String
+    /// When writes become durable (default `.eachWrite`).
+    public var durability: Durability
+
+    public init(url: URL, durability: Durability = .eachWrite) {
+        self.url = url.standardizedFileURL
+        let path = self.url.path
+        folderPath = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        self.durability = durability
+    }
+
+    /// Makes every write done so far durable: with `.batched`, one `syncfs` of the folder's
+    /// file system (an fsync of the folder where there is none); with `.eachWrite` they are already.
+    public func makeDurable() throws {
+        guard durability == .batched else { return }
+        if AtomicFile.canSyncFileSystem {
+            try AtomicFile.syncFileSystem(holding: url)
+        } else {
+            AtomicFile.syncFolder(url)
+        }
+    }
+
+    private var syncsFolderOnEachWrite: Bool { durability == .eachWrite }
+    private var syncsNewFiles: Bool { durability == .eachWrite || !AtomicFile.canSyncFileSystem }
 
     /// Creates the folder (and its parents) when missing.
     public func createIfMissing() throws {
@@ -75,10 +104,10 @@ public struct VDirectory: Sendable {
     @discardableResult
     public func create(_ name: String, data: Data) throws -> FileSignature {
         let p = try checkedPath(name)
-        let writer = try AtomicFileWriter(replacing: URL(fileURLWithPath: p))
+        let writer = try AtomicFileWriter(replacingFileAt: p)
         try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         do {
-            try writer.commitIfAbsent(syncFolder: syncsFolderOnEachWrite)
+            try writer.commitIfAbsent(syncFolder: syncsFolderOnEachWrite, syncContent: syncsNewFiles)
         } catch let error as AtomicFileError where error.code == EEXIST {
             throw VDirError(.alreadyExists, "\(p) exists already")
         }
@@ -93,7 +122,7 @@ public struct VDirectory: Sendable {
         guard FileSignature.of(path: p) == expected else {
             throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
         }
-        let writer = try AtomicFileWriter(replacing: URL(fileURLWithPath: p))
+        let writer = try AtomicFileWriter(replacingFileAt: p)
         try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         // Last look before the rename: the window left is as small as a rename allows.
         guard FileSignature.of(path: p) == expected else {
@@ -113,7 +142,7 @@ public struct VDirectory: Sendable {
         guard unlink(p) == 0 || errno == ENOENT else {
             throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(errno)))")
         }
-        if syncsFolderOnEachWrite { syncFolder() }
+        if syncsFolderOnEachWrite { AtomicFile.syncFolder(url) }
     }
 
     /// The folder's `displayname` or `color` file (vdir metadata), trimmed; nil when absent.
@@ -140,7 +169,7 @@ public struct VDirectory: Sendable {
     }
 
     /// The path of an item file, after checking the name stays inside the folder.
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    public func path(_ name: String) -> String { folderPath + "/" + name }
 
     func checkedPath(_ name: String) throws -> String {
         guard ItemFileFilter.isItem(name), !name.contains("\0"), name != "..", name.utf8.count <= 250 else {

@@ -30,6 +30,35 @@ import CalgwTestSupport
         #expect(try dir.read("a.ics")?.signature == second)
     }
 
+    /// Batched writes behave as immediate ones (same files, same refusals, no temporary files
+    /// left), and `makeDurable` flushes them without error.
+    @Test func batchedWritesLandLikeImmediateOnes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dir = VDirectory(url: folder.url, durability: .batched)
+        var signatures: [String: FileSignature] = [:]
+        for i in 0..<20 { signatures["e\(i).ics"] = try dir.create("e\(i).ics", data: event) }
+        let replaced = try dir.replace("e0.ics", data: event + Data("X".utf8), ifSignature: signatures["e0.ics"]!)
+        try dir.delete("e1.ics", ifSignature: signatures["e1.ics"]!)
+        #expect { try dir.create("e2.ics", data: event) } throws: { ($0 as? VDirError)?.code == .alreadyExists }
+        try dir.makeDurable()
+        #expect(try dir.scan().count == 19)
+        #expect(try dir.read("e0.ics")?.signature == replaced)
+        #expect(try dir.read("e5.ics")?.data == event)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix(".") })
+        #expect(AtomicFile.canSyncFileSystem, "Linux flushes a batch with syncfs")
+    }
+
+    @Test func aWriterTakesAPath() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let writer = try AtomicFileWriter(replacingFileAt: folder.file("x.ics").path)
+        try Array("abc".utf8).withUnsafeBufferPointer { try writer.write($0) }
+        try writer.commitIfAbsent()
+        #expect(try Data(contentsOf: folder.file("x.ics")) == Data("abc".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["x.ics"])
+    }
+
     @Test func createNeverOverwrites() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

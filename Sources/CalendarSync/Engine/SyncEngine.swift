@@ -179,6 +179,11 @@ public struct SyncEngine: Sendable {
     /// Looks at each intent an interrupted run left: records whether its write landed. The plan
     /// that follows starts from both sides' real state, so a write that landed is matched
     /// (equal content on both sides is only recorded) and one that did not is planned again.
+    ///
+    /// A new vdir file is made durable with its batch, not on its own, so a power loss before
+    /// that may leave it empty or cut short. Such a file at a pending create's name is the
+    /// interrupted write itself (the name was free when it was made): it is removed, and the
+    /// create is planned again. A whole calendar object there is kept.
     func recoverInterruptedRun() async throws {
         for intent in try journal.pendingIntents() {
             var outcome = "not landed"
@@ -189,10 +194,25 @@ public struct SyncEngine: Sendable {
                 switch intent.operation {
                 case .delete: if current == nil { outcome = "landed" }
                 case .create, .update:
-                    if let current, ContentHash.of(current.data) == intent.newHash { outcome = "landed" }
+                    if let current, ContentHash.of(current.data) == intent.newHash {
+                        outcome = "landed"
+                    } else if let current, intent.operation == .create, intent.side == .local, Self.isTorn(current.data) {
+                        try await local.delete(href: name, ifMatch: current.etag)
+                        outcome = "torn by the interruption; removed"
+                    }
                 }
             }
             try journal.markRecovered(intent, outcome: outcome)
         }
+    }
+
+    /// True for bytes that cannot be a whole calendar object as calgw writes one: empty, holding
+    /// NUL bytes (blocks never written), or not ending in `END:VCALENDAR`.
+    static func isTorn(_ data: Data) -> Bool {
+        if data.isEmpty || data.contains(0) { return true }
+        let end = Array("END:VCALENDAR".utf8)
+        var tail = data[...]
+        while let last = tail.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { tail = tail.dropLast() }
+        return !tail.suffix(end.count).elementsEqual(end)
     }
 }

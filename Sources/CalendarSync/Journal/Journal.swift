@@ -109,9 +109,9 @@ public final class Journal: Sendable {
             try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
         case .upsert(let item, let base):
             // An href belongs to one item: drop rows that claimed these hrefs under another key.
-            try db.execute(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)",
-                           arguments: [item.key.value, item.local.href, item.remote.href])
-            try db.execute(sql: """
+            try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
+                .execute(arguments: [item.key.value, item.local.href, item.remote.href])
+            try db.cachedStatement(sql: """
                 INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
                 ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
@@ -119,7 +119,7 @@ public final class Journal: Sendable {
                     remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
                     spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
                     base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
-                """, arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
+                """).execute(arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                                  item.remote.href, item.remote.etag, item.remote.hash.value,
                                  item.lastModified, item.sequence, item.span.start, item.span.end, base, Self.now(), base])
         }
@@ -147,11 +147,12 @@ public final class Journal: Sendable {
     /// - Returns: the intents with their ids, in order.
     public func recordAll(_ intents: [Intent]) throws -> [Intent] {
         try writer.write { db in
-            try intents.map { intent in
-                try db.execute(sql: """
-                    INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
-                    """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
+                """)
+            return try intents.map { intent in
+                try insert.execute(arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
                                      intent.ifMatch, intent.newHash?.value, Self.now()])
                 var copy = intent
                 copy.id = db.lastInsertedRowID
@@ -164,10 +165,10 @@ public final class Journal: Sendable {
     /// starting with `failed` marks the intent failed.
     public func completeAll(_ completions: [(Intent, String, JournalChange)]) throws {
         try writer.write { db in
+            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
             for (intent, outcome, change) in completions {
                 try Self.apply(change, db)
-                try db.execute(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?",
-                               arguments: [outcome.hasPrefix("failed") ? "failed" : "done", outcome, intent.id])
+                try update.execute(arguments: [outcome.hasPrefix("failed") ? "failed" : "done", outcome, intent.id])
             }
         }
     }

@@ -19,7 +19,7 @@ public struct VDirStorage: CalendarStorage {
     public let options: Options
 
     public init(url: URL, options: Options = Options()) {
-        directory = VDirectory(url: url, syncsFolderOnEachWrite: false)
+        directory = VDirectory(url: url, durability: .batched)
         self.options = options
     }
 
@@ -40,12 +40,19 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
-        if options.createFolder { try directory.createIfMissing() }
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
         let name = stem + ".ics"
-        let directory = self.directory
+        let directory = self.directory, makesFolder = options.createFolder
         do {
-            let signature = try await Self.offThread { try directory.create(name, data: data) }
+            let signature = try await Self.offThread {
+                do {
+                    return try directory.create(name, data: data)
+                } catch let error as AtomicFileError where error.code == ENOENT && makesFolder {
+                    // The folder is made on the first write that finds it missing, not checked before each.
+                    try directory.createIfMissing()
+                    return try directory.create(name, data: data)
+                }
+            }
             return ItemVersion(href: name, etag: signature.etag)
         } catch let error as VDirError where error.code == .alreadyExists {
             throw StorageError.alreadyExists(href: name)
@@ -85,10 +92,11 @@ public struct VDirStorage: CalendarStorage {
     /// do not starve each other.
     static let ioQueue = DispatchQueue(label: "calgw.vdir.io", attributes: .concurrent)
 
-    /// Makes this run's renames and deletions durable: one fsync of the folder.
+    /// Makes this run's writes durable: new files, renames and deletions at once (the executor
+    /// calls it before the journal records a batch's outcomes).
     public func flush() async throws {
         let directory = self.directory
-        try await Self.offThread { directory.syncFolder() }
+        try await Self.offThread { try directory.makeDurable() }
     }
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
