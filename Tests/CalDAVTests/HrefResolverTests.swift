@@ -35,6 +35,21 @@ import Testing
         #expect((long?.message.count ?? .max) < 400)
     }
 
+    /// Plain absolute paths skip the general resolution; a leading space (trimmed) forces it, and
+    /// both must agree on every href, refused or not.
+    @Test(arguments: ["/alice/work/a.ics", "/alice/work/", "/alice/work", "/alice/work/a@b:c;d=e.ics", "/alice/work/.hidden.ics",
+                      "/alice/work/.../x.ics", "/alice/work/./x.ics", "/alice/work/../x.ics", "/alice/work/..", "/alice/work/.",
+                      "/alice//work/a.ics", "/alice/other/a.ics", "/", "/alice/work/a..ics", "/alice/work/" + String(repeating: "n", count: 5000)])
+    func testThePlainPathShortcutAgreesWithTheGeneralResolution(raw: String) throws {
+        func outcome(_ href: String) -> String {
+            do { return try resolver.member(href).map { "\($0.href.path) \($0.url.absoluteString)" } ?? "collection" }
+            catch { return "refused" }
+        }
+        #expect(outcome(raw) == outcome(" " + raw))
+        #expect(HrefResolver.isPlainPath(raw) == (raw.count < 100 && !raw.contains("//") && !raw.hasSuffix("/..") && !raw.hasSuffix("/.")
+                                                 && !raw.contains("/../") && !raw.contains("/./")))
+    }
+
     @Test func testSpacesAndUnicodeRoundTrip() throws {
         let member = try #require(try resolver.member("/alice/work/caf%C3%A9%20party.ics"))
         #expect(member.href.path == "/alice/work/caf%C3%A9%20party.ics")

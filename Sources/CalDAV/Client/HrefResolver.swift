@@ -26,7 +26,8 @@ public struct HrefResolver: Sendable {
     /// - Throws: `CalDAVError.unsafeHref` for another origin, a dot segment, a control
     ///   character or too long an href.
     public func resolve(_ raw: String) throws -> (href: Href, url: URL) {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if Self.isPlainPath(raw) { return (Href(canonicalPath: raw), Self.url(for: raw, on: base)) }
+        let trimmed = raw.trimmingWhitespaceAndNewlines()
         guard trimmed.utf8.count <= Self.maximumLength else {
             throw unsafe(raw, "is \(trimmed.utf8.count) bytes long, over the \(Self.maximumLength) byte limit")
         }
@@ -46,6 +47,41 @@ public struct HrefResolver: Sendable {
         let path = Self.canonicalPath(decoded)
         return (Href(canonicalPath: path), Self.url(for: path, on: base))
     }
+
+    /// True for the href nearly every server sends: an absolute path of characters that need no
+    /// encoding (`allowed`, so no `%`), without `//` or dot segments, within the length limit. It
+    /// is its own canonical form, so the general resolution (URL parsing, decoding, encoding
+    /// again: most of the cost of reading a large multistatus) is skipped; its checks would all pass.
+    static func isPlainPath(_ raw: String) -> Bool {
+        var previous: UInt8 = 0, segmentDots = 0, segmentLength = 0, count = 0
+        for byte in raw.utf8 {
+            count += 1
+            guard count <= maximumLength, isAllowed(byte) else { return false }
+            if byte == UInt8(ascii: "/") {
+                if previous == UInt8(ascii: "/") || (count > 1 && segmentDots == segmentLength && segmentLength <= 2 && segmentLength > 0) {
+                    return false
+                }
+                segmentDots = 0; segmentLength = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { segmentDots += 1 }
+            }
+            if count == 1 && byte != UInt8(ascii: "/") { return false }
+            previous = byte
+        }
+        // The last segment: "." or ".." is a dot segment there too.
+        return count > 0 && !(segmentLength > 0 && segmentDots == segmentLength && segmentLength <= 2)
+    }
+
+    /// The bytes of `allowed`, by table.
+    private static func isAllowed(_ byte: UInt8) -> Bool { allowedBytes[Int(byte)] }
+
+    private static let allowedBytes: [Bool] = {
+        let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/!$&'()*+,;=:@".utf8)
+        var table = [Bool](repeating: false, count: 256)
+        for c in characters { table[Int(c)] = true }
+        return table
+    }()
 
     /// Resolves `raw` and checks it names a member inside the collection `base`.
     /// - Returns: nil for the collection itself (with or without its trailing slash).

@@ -32,7 +32,22 @@ public final class XMLNode: @unchecked Sendable {
     }
 
     /// The trimmed text of this element.
-    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public var trimmedText: String { text.trimmingWhitespaceAndNewlines() }
+}
+
+extension String {
+    /// The string without leading and trailing white space and newlines (as
+    /// `CharacterSet.whitespacesAndNewlines`), cutting only the ends: a multiget answer holds
+    /// thousands of calendar-data texts, and Foundation's trimming copies each through NSString.
+    func trimmingWhitespaceAndNewlines() -> String {
+        let scalars = unicodeScalars
+        let set = CharacterSet.whitespacesAndNewlines
+        var start = scalars.startIndex, end = scalars.endIndex
+        while start < end, set.contains(scalars[start]) { start = scalars.index(after: start) }
+        while end > start, set.contains(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        if start == scalars.startIndex && end == scalars.endIndex { return self }
+        return String(scalars[start..<end])
+    }
 }
 
 /// XML namespaces used by WebDAV and CalDAV.
