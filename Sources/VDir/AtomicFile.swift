@@ -29,6 +29,7 @@ public enum AtomicFile {
     /// (`syncfs`): file contents, renames and unlinks alike. One call for a batch of files
     /// costs one journal commit where an fsync per file costs one each.
     /// - Throws: `AtomicFileError` when the file system reports a write error.
+    /// - Precondition: `canSyncFileSystem`.
     public static func syncFileSystem(holding folder: URL) throws {
         let dirfd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirfd >= 0 else { throw AtomicFileError(path: folder.path, step: "open the folder", errno: errno) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A vdir: a folder holding one calendar object per `.ics` file, as khal, vdirsyncer and
 /// todoman keep it.
@@ -32,11 +33,23 @@ public struct VDirectory: Sendable {
         case batched
     }
 
+    /// New files written with `.batched` durability and not yet made durable, shared by the
+    /// copies of one `VDirectory`.
+    final class UnsyncedFiles: Sendable {
+        let paths = Mutex<[String]>([])
+    }
+
+    /// Up to this many new files, `makeDurable()` fsyncs each (and the folder) rather than the
+    /// whole file system: a small batch should not wait for other programs' writes.
+    public static let fileSyncLimit = 8
+
+
     public let url: URL
     /// `url`'s path, kept to build item paths without URL arithmetic (thousands per sync).
     private let folderPath: String
     /// When writes become durable (default `.eachWrite`).
     public var durability: Durability
+    let unsynced = UnsyncedFiles()
 
     public init(url: URL, durability: Durability = .eachWrite) {
         self.url = url.standardizedFileURL
@@ -45,15 +58,27 @@ public struct VDirectory: Sendable {
         self.durability = durability
     }
 
-    /// Makes every write done so far durable: with `.batched`, one `syncfs` of the folder's
-    /// file system (an fsync of the folder where there is none); with `.eachWrite` they are already.
+    /// Makes every write done so far durable. With `.batched`: one `syncfs` of the folder's file
+    /// system, or for at most `fileSyncLimit` new files an fsync of each and of the folder (only
+    /// the folder where new files were fsynced as written). With `.eachWrite` they are already.
+    /// - Throws: `AtomicFileError` when the file system reports a write error.
     public func makeDurable() throws {
         guard durability == .batched else { return }
-        if AtomicFile.canSyncFileSystem {
-            try AtomicFile.syncFileSystem(holding: url)
-        } else {
-            AtomicFile.syncFolder(url)
+        let written = unsynced.paths.withLock { paths in
+            defer { paths = [] }
+            return paths
         }
+        if written.count > Self.fileSyncLimit {
+            try AtomicFile.syncFileSystem(holding: url)
+            return
+        }
+        for path in written {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }  // gone since: nothing of it to keep
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw AtomicFileError(path: path, step: "fsync", errno: errno) }
+        }
+        AtomicFile.syncFolder(url)
     }
 
     private var syncsFolderOnEachWrite: Bool { durability == .eachWrite }
@@ -108,6 +133,7 @@ public struct VDirectory: Sendable {
         try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         do {
             try writer.commitIfAbsent(syncFolder: syncsFolderOnEachWrite, syncContent: syncsNewFiles)
+            if !syncsNewFiles { unsynced.paths.withLock { $0.append(p) } }
         } catch let error as AtomicFileError where error.code == EEXIST {
             throw VDirError(.alreadyExists, "\(p) exists already")
         }
