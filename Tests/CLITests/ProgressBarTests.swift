@@ -73,9 +73,9 @@ import Testing
     @Test func anAccountPairShowsABarPerCalendar() throws {
         let server = try TestServers.start("radicale")
         defer { server.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let local = folder.file("calendars")
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        let local = account.local, config = account.config
         for name in ["home", "work"] {
             let calendar = local.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: calendar, withIntermediateDirectories: true)
@@ -84,16 +84,6 @@ import Testing
                     .write(to: calendar.appendingPathComponent("e\(i).ics"))
             }
         }
-        let config = folder.file("config.toml")
-        try Data("""
-            [pair.account]
-            local = "\(local.path)"
-            remote = "\(server.home.absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_PASSWORD"
-            journal = "\(folder.file("account.sqlite").path)"
-            collections = "all"
-            """.utf8).write(to: config)
         let run = try Self.onTerminal(["sync", "--config", config.path],
                                       environment: ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")

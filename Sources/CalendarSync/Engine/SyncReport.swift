@@ -8,7 +8,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
             self.local = local
             self.remote = remote
         }
-        subscript(side: Side) -> Int {
+        public subscript(side: Side) -> Int {
             get { side == .local ? local : remote }
             set { if side == .local { local = newValue } else { remote = newValue } }
         }

@@ -12,6 +12,16 @@ extension AccountRun {
     func handleGone(_ plan: CollectionPlan, client: CalDAVClient, origin: URL,
                     report: inout SyncReport, parts: inout [String: SyncReport]) async throws -> Set<CollectionMapping.Entry> {
         var removed: Set<CollectionMapping.Entry> = []
+        /// Counts a calendar's deletion on `side` in the run's report and its own, and says so.
+        func recordRemoval(of gone: CollectionMapping.Entry, on side: Side, count: Int, message: String) {
+            var part = SyncReport()
+            part.dryRun = dryRun
+            part.deleted[side] = count
+            report.add(part, collection: gone.name)
+            report.skipped.append(message)
+            parts[gone.name] = part
+            removed.insert(gone)
+        }
         for gone in plan.goneRemote where wanted(gone.name) {
             let folder = pair.local.appendingPathComponent(gone.name, isDirectory: true)
             let count = Self.itemCount(in: folder)
@@ -25,14 +35,9 @@ extension AccountRun {
                 try FileManager.default.removeItem(at: folder)
                 forgetJournal(gone.name)
             }
-            var part = SyncReport()
-            part.dryRun = dryRun
-            part.deleted.local = count
-            report.add(part, collection: gone.name)
-            report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
-                                  + (dryRun ? "would be removed" : "was removed"))
-            parts[gone.name] = part
-            removed.insert(gone)
+            recordRemoval(of: gone, on: .local, count: count,
+                          message: "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
+                            + (dryRun ? "would be removed" : "was removed"))
         }
         for gone in plan.goneLocal where wanted(gone.name) {
             let count = journalItemCount(gone.name)
@@ -47,14 +52,9 @@ extension AccountRun {
                 try await client.deleteCollection(url)
                 forgetJournal(gone.name)
             }
-            var part = SyncReport()
-            part.dryRun = dryRun
-            part.deleted.remote = count
-            report.add(part, collection: gone.name)
-            report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
-                                  + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
-            parts[gone.name] = part
-            removed.insert(gone)
+            recordRemoval(of: gone, on: .remote, count: count,
+                          message: "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
+                            + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
         }
         return removed
     }
