@@ -29,6 +29,7 @@ struct Calgw: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            if let command = command as? OutputCommand { LogOutput.bootstrap(command.output) }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

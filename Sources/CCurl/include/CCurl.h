@@ -19,6 +19,12 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t nmemb, voi
 typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 
+/// A debug callback (CURLOPT_DEBUGFUNCTION): what libcurl sends and receives, by kind.
+typedef int (*ccurl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
+
+/// Sets CURLOPT_DEBUGFUNCTION; libcurl calls it only while CURLOPT_VERBOSE is on.
+CURLcode ccurl_easy_setopt_debug_callback(CURL *handle, ccurl_debug_callback callback);
+
 CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback callback);
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);

@@ -11,6 +11,10 @@ struct CurlOutcome: Sendable {
     var exceededCap: Bool
     /// libcurl's description of `code`, when it is an error.
     var errorText: String
+    /// What was said on the wire, when the transfer was traced.
+    var trace = WireTrace()
+    /// Seconds from the start of the transfer to its end (libcurl's total time).
+    var seconds: Double = 0
 }
 
 /// The options of one transfer, decided by `HTTPClient` (which strips credentials where
@@ -20,6 +24,8 @@ struct CurlTransferOptions: Sendable {
     var authentication: HTTPAuthentication
     var bearerToken: String?
     var configuration: HTTPClientConfiguration
+    /// Keep the header lines sent and received (`WireTrace`), credentials blanked.
+    var tracesWire = false
 }
 
 /// One transfer in flight on the engine thread: owns its header list and collects the
@@ -31,6 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
     var headers: [(name: String, value: String)] = []
     var body = Data()
     var exceededCap = false
+    var trace = WireTrace()
     private let cancelLock = NSLock()
     private var cancelled = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -156,6 +163,15 @@ final class CurlTransfer: @unchecked Sendable {
             transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self))
             return length
         })
+        if options.tracesWire {
+            setLong(CURLOPT_VERBOSE, 1)
+            check(ccurl_easy_setopt_pointer(handle, CURLOPT_DEBUGDATA, me))
+            check(ccurl_easy_setopt_debug_callback(handle) { _, type, data, size, user in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+                if let data { transfer.trace.record(type, UnsafeRawBufferPointer(start: data, count: size)) }
+                return 0
+            })
+        }
         return failure
     }
 
@@ -184,8 +200,11 @@ final class CurlTransfer: @unchecked Sendable {
     func outcome(code: CURLcode, handle: UnsafeMutableRawPointer) -> CurlOutcome {
         var status = 0
         _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var seconds = 0.0
+        _ = ccurl_easy_getinfo_double(handle, CURLINFO_TOTAL_TIME, &seconds)
         let text = code == CURLE_OK ? "" : String(cString: curl_easy_strerror(code))
         return CurlOutcome(code: code, status: status, headers: headers, body: body,
-                           exceededCap: exceededCap || code == CURLE_FILESIZE_EXCEEDED, errorText: text)
+                           exceededCap: exceededCap || code == CURLE_FILESIZE_EXCEEDED, errorText: text,
+                           trace: trace, seconds: seconds)
     }
 }

@@ -22,7 +22,9 @@ public final class HTTPClient: Sendable {
 
     /// - Parameters:
     ///   - configuration: credentials, TLS, limits and retry settings.
-    ///   - logger: receives one debug line per request (method, URL without credentials, status).
+    ///   - logger: receives one debug line per request (method, URL without credentials,
+    ///     status, size, time) and, at `.trace`, the header lines sent and received with
+    ///     every credential blanked.
     /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
     public init(configuration: HTTPClientConfiguration = .init(), logger: Logger = Logger(label: "calgw.http")) throws {
         self.configuration = configuration
@@ -115,12 +117,16 @@ public final class HTTPClient: Sendable {
             }
             let options = CurlTransferOptions(request: request,
                                               authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
-                                              bearerToken: token, configuration: configuration)
+                                              bearerToken: token, configuration: configuration,
+                                              tracesWire: logger.logLevel <= .trace)
             let outcome = try await perform(options)
+            logWire(outcome, bearerToken: token)
             let retryable: Bool
             var serverDelay: TimeInterval?
             if outcome.code == CURLE_OK {
-                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)", "status": "\(outcome.status)"])
+                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)",
+                                                "status": "\(outcome.status)", "bytes": "\(outcome.body.count)",
+                                                "seconds": "\(String(format: "%.3f", outcome.seconds))"])
                 retryable = [429, 502, 503, 504].contains(outcome.status)
                 if retryable { serverDelay = Self.retryAfter(outcome.headers) }
                 if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries {
@@ -136,6 +142,18 @@ public final class HTTPClient: Sendable {
             let delay = min(configuration.maxRetryDelay, max(serverDelay ?? 0, backoff))
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         }
+    }
+
+    /// Logs a traced transfer's header lines at `.trace`, credentials blanked twice over: by
+    /// header name, and by the secrets themselves wherever else they might stand.
+    private func logWire(_ outcome: CurlOutcome, bearerToken: String?) {
+        guard !outcome.trace.lines.isEmpty else { return }
+        var secrets = [bearerToken].compactMap { $0 }
+        switch configuration.authentication {
+        case .basic(_, let password), .digest(_, let password), .any(_, let password): secrets.append(password)
+        case .none, .bearer: break
+        }
+        for line in outcome.trace.scrubbed(of: secrets) { logger.trace("\(line)") }
     }
 
     /// Runs one transfer; cancelling the task aborts it (libcurl's progress callback).

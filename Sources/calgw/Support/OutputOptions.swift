@@ -5,8 +5,12 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of text for people.")
     var json = false
 
-    @Flag(name: [.short, .long], help: "Say more about what is being done (on stderr).")
-    var verbose = false
+    @Flag(name: [.customShort("v"), .customLong("verbose")],
+          help: "Say more on stderr: -v what is being done, -vv every HTTP request, -vvv their headers (credentials blanked).")
+    var verbosity: Int
+
+    /// At least one `-v`.
+    var verbose: Bool { verbosity > 0 }
 
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// Passwords and tokens appear nowhere calgw writes, even at its most verbose (`-vvv`, which
+/// logs every header line sent and received): not on stdout, stderr, in `--json`, the journal
+/// or the vdir. The secrets are random, so finding one means calgw leaked it.
+@Suite(.serialized) struct SecretsTests {
+    enum Mode: String, CaseIterable { case basic, digest, bearer }
+
+    @Test(arguments: Mode.allCases)
+    func noSecretAtTheMostVerboseLevel(mode: Mode) throws {
+        let server = try TestServers.shared(TestServers.selected.first ?? "radicale")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let secret = "pw-\(UUID().uuidString)"
+        let user = "secret-tester"
+        let tokenFile = folder.file("token")  // what the proxy accepts
+        try Data(secret.utf8).write(to: tokenFile)
+        let clientTokenFile = folder.file("client-token")  // what calgw's token command prints
+        try Data(secret.utf8).write(to: clientTokenFile)
+        let proxy = try TestProxies.auth(upstream: server.url, mode: mode.rawValue, user: user, password: secret,
+                                         tokenFile: mode == .bearer ? tokenFile : nil,
+                                         upstreamUser: server.username, upstreamPassword: server.password)
+        defer { proxy.stop() }
+        let collection = server.newCollectionURL(prefix: "secrets")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        for i in 0..<2 { try Self.event(uid: "secret-\(i)-\(UUID().uuidString)", summary: "s\(i)").write(to: vdir.appendingPathComponent("e\(i).ics")) }
+        let passwordFile = folder.file("password")
+        try Data("\(secret)\n".utf8).write(to: passwordFile)
+        chmod(passwordFile.path, 0o600)
+        let credentials = mode == .bearer
+            ? "token_command = [\"cat\", \"\(clientTokenFile.path)\"]"
+            : "username = \"\(user)\"\npassword_file = \"\(passwordFile.path)\""
+        let config = folder.file("config.toml")
+        try Data("""
+            [pair.secrets]
+            local = "\(vdir.path)"
+            remote = "\(proxy.proxied(collection).absoluteString)"
+            \(credentials)
+            journal = "\(folder.file("state/journal.sqlite").path)"
+            """.utf8).write(to: config)
+
+        var outputs: [String] = []
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            let result = try CalgwBinary.run(arguments + ["--config", config.path])
+            outputs += [result.stdoutText, result.stderrText]
+            return result
+        }
+        let first = try calgw(["sync", "-vvv", "--json"])
+        #expect(first.status == 0, "\(mode): \(first.stderrText)")
+        #expect((try? JSONSerialization.jsonObject(with: first.stdout)) != nil, "--json is one document: \(first.stdoutText)")
+        // The trace was on and the credential header was there to blank.
+        let scheme = mode == .digest ? "Digest" : mode == .bearer ? "Bearer" : "Basic"
+        #expect(first.stderrText.contains("> Authorization: \(scheme) <redacted>"), "\(mode): \(first.stderrText.prefix(3000))")
+        #expect(first.stderrText.contains("debug: HTTP"), "\(mode): no request lines at -vvv")
+
+        try Self.event(uid: "secret-late-\(UUID().uuidString)", summary: "late").write(to: vdir.appendingPathComponent("late.ics"))
+        #expect(try calgw(["sync", "-vvv"]).status == 0)
+        #expect(try calgw(["status", "-vvv", "--json"]).status == 0)
+
+        // A refused credential fails with exit 5, and the wrong secret is not shown either.
+        let wrong = "wrong-\(UUID().uuidString)"
+        try Data(wrong.utf8).write(to: mode == .bearer ? clientTokenFile : passwordFile)
+        let refused = try calgw(["sync", "-vvv", "--json"])
+        #expect(refused.status == 5, "\(mode): \(refused.stderrText.suffix(2000))")
+
+        var written: [(String, Data)] = []
+        let skip: Set<String> = [passwordFile.path, tokenFile.path, clientTokenFile.path]
+        if let walker = FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where !skip.contains(url.path) {
+                if let data = try? Data(contentsOf: url) { written.append((url.path, data)) }
+            }
+        }
+        #expect(written.contains { $0.0.hasSuffix("journal.sqlite") }, "the journal was read")
+        let basic = Data("\(user):\(secret)".utf8).base64EncodedString()
+        for needle in [secret, wrong, basic] {
+            for (index, text) in outputs.enumerated() {
+                #expect(!text.contains(needle), "\(mode): output \(index) holds a secret")
+            }
+            for (path, data) in written {
+                #expect(data.range(of: Data(needle.utf8)) == nil, "\(mode): \(path) holds a secret")
+            }
+        }
+    }
+
+    @Test func aPasswordFileOthersCanReadIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let secret = "pw-\(UUID().uuidString)"
+        let passwordFile = folder.file("password")
+        try Data(secret.utf8).write(to: passwordFile)
+        chmod(passwordFile.path, 0o644)
+        try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
+        let config = folder.file("config.toml")
+        try Data("""
+            [pair.p]
+            local = "\(folder.file("vdir").path)"
+            remote = "http://127.0.0.1:9/cal/"
+            username = "alice"
+            password_file = "\(passwordFile.path)"
+            journal = "\(folder.file("journal.sqlite").path)"
+            """.utf8).write(to: config)
+        let result = try CalgwBinary.run(["sync", "-vvv", "--config", config.path])
+        #expect(result.status == 2, "\(result.stderrText)")
+        #expect(result.stderrText.contains("can be read by others") && result.stderrText.contains("chmod 600"), "\(result.stderrText)")
+        #expect(!result.stderrText.contains(secret) && !result.stdoutText.contains(secret))
+    }
+
+    static func event(uid: String, summary: String) -> Data {
+        Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDTEND:20260301T110000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+    }
+}
