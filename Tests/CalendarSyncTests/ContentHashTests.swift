@@ -61,3 +61,17 @@ import Testing
         #expect(restored("no line end") == "no line end")
     }
 }
+
+/// A first sync parses and hashes its items on every core; the result is item for item what
+/// one core makes, whatever the count (the chunks must cover every index once).
+@Suite struct ParallelContentTests {
+    @Test(arguments: [0, 1, 63, 64, 65, 97, 1000])
+    func parallelContentsMatchSerialOnes(count: Int) {
+        let items = (0..<count).map { i in
+            StoredItem(version: ItemVersion(href: "\(i).ics", etag: "e\(i)"),
+                       data: i % 7 == 3 ? Data("not a calendar \(i)".utf8) : Fixture.event(uid: "u\(i)", summary: "item \(i)"))
+        }
+        let parallel = SideScanner.contents(of: items)
+        #expect(parallel == items.map { ItemContent($0.data) })
+    }
+}

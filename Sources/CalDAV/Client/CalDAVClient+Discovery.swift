@@ -22,11 +22,13 @@ extension CalDAVClient {
         return found
     }
 
-    /// The properties of one collection (Depth 0), ctag and sync-token included.
-    public func collectionInfo(_ url: URL) async throws -> CalendarCollection {
+    /// The properties of one collection (Depth 0) with the change tokens `tokens` names:
+    /// a server may derive each token from every item (Radicale does), so asking for one that
+    /// will not be used costs.
+    public func collectionInfo(_ url: URL, tokens: CollectionTokens = .all) async throws -> CalendarCollection {
         let collection = Self.collectionURL(url)
         let (status, _) = try await multistatus("PROPFIND", collection, depth: "0",
-                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties(tokens)))
         guard let response = status.responses.first else {
             throw CalDAVError(.invalidResponse, "PROPFIND \(collection.redactedString) returned no properties", url: collection)
         }

@@ -4,10 +4,18 @@ import Foundation
 enum DAVRequestBodies {
     typealias E = XMLBuilder.Element
 
-    static let collectionProperties: [E] = [
-        .empty("d:resourcetype"), .empty("d:displayname"), .empty("ic:calendar-color"),
-        .empty("c:supported-calendar-component-set"), .empty("cs:getctag"), .empty("d:sync-token"),
-    ]
+    static let collectionProperties: [E] = collectionProperties(.all)
+
+    /// A collection's own properties, with the change tokens `tokens` names.
+    static func collectionProperties(_ tokens: CollectionTokens) -> [E] {
+        var properties: [E] = [
+            .empty("d:resourcetype"), .empty("d:displayname"), .empty("ic:calendar-color"),
+            .empty("c:supported-calendar-component-set"),
+        ]
+        if tokens.contains(.ctag) { properties.append(.empty("cs:getctag")) }
+        if tokens.contains(.syncToken) { properties.append(.empty("d:sync-token")) }
+        return properties
+    }
 
     static func propfind(_ properties: [E]) -> Data {
         XMLBuilder.document(.node("d:propfind", [.node("d:prop", properties)]))

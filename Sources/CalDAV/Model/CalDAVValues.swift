@@ -80,3 +80,14 @@ public enum WriteCondition: Sendable, Hashable {
     /// `If-Match: etag`: only replace that version.
     case ifMatch(ETag)
 }
+
+/// The change tokens a PROPFIND of a collection asks for.
+public struct CollectionTokens: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The RFC 6578 `DAV:sync-token`.
+    public static let syncToken = CollectionTokens(rawValue: 1)
+    /// CalendarServer's `getctag`.
+    public static let ctag = CollectionTokens(rawValue: 2)
+    public static let all: CollectionTokens = [.syncToken, .ctag]
+}

@@ -37,8 +37,7 @@ public struct SideScanner: Sendable {
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
         let vdir = side == .local ? storage as? VDirStorage : nil
-        func add(_ stored: StoredItem) {
-            let content = ItemContent(stored.data)
+        func add(_ stored: StoredItem, _ content: ItemContent) {
             if let vdir, let problem = HandEditCheck.blockingProblem(in: stored.data, path: vdir.directory.path(stored.href),
                                                                      parses: content.parses) {
                 unparseable.append(stored.href)
@@ -57,6 +56,7 @@ public struct SideScanner: Sendable {
             if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
             items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
         }
+        func add(stored: StoredItem) { add(stored, ItemContent(stored.data)) }
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
@@ -64,8 +64,8 @@ public struct SideScanner: Sendable {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
-            for stored in all { add(stored) }
-            for stored in missingUID { add(try await MissingUID.assign(stored, in: storage)) }
+            for (stored, content) in zip(all, Self.contents(of: all)) { add(stored, content) }
+            for stored in missingUID { add(stored: try await MissingUID.assign(stored, in: storage)) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
             snapshot.folder = vdir?.directory.url.path
@@ -88,12 +88,29 @@ public struct SideScanner: Sendable {
         while start < toFetch.count {
             let batch = Array(toFetch[start..<min(start + batchSize, toFetch.count)])
             start += batchSize
-            for stored in try await storage.fetch(batch) { add(stored) }
+            let fetched = try await storage.fetch(batch)
+            for (stored, content) in zip(fetched, Self.contents(of: fetched)) { add(stored, content) }
         }
-        for stored in missingUID { add(try await MissingUID.assign(stored, in: storage)) }
+        for stored in missingUID { add(stored: try await MissingUID.assign(stored, in: storage)) }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
         snapshot.folder = vdir?.directory.url.path
         return snapshot
+    }
+
+    /// Each item parsed and hashed, on every core: a first sync reads thousands at once.
+    static func contents(of items: [StoredItem]) -> [ItemContent] {
+        guard items.count >= 64 else { return items.map { ItemContent($0.data) } }
+        let chunks = ProcessInfo.processInfo.activeProcessorCount * 4
+        let size = (items.count + chunks - 1) / chunks
+        return [ItemContent](unsafeUninitializedCapacity: items.count) { buffer, count in
+            nonisolated(unsafe) let base = buffer.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for i in min(chunk * size, items.count)..<min((chunk + 1) * size, items.count) {
+                    (base + i).initialize(to: ItemContent(items[i].data))
+                }
+            }
+            count = items.count
+        }
     }
 }

@@ -4,13 +4,11 @@ import Foundation
 extension CalDAVStorage: BulkFetchingStorage {
     /// Every member with its bytes from one `calendar-query` REPORT asking for
     /// `calendar-data` of every calendar object (RFC 4791 §7.8), instead of a listing and
-    /// then multigets of 100. The change token is read first, so a change made during the
-    /// query shows up again next time.
+    /// then multigets of 100. The change token is read first (the sync-token alone, see
+    /// `tokenInfo()`), so a change made during the query shows up again next time.
     /// - Throws: `CalDAVError` when the server refuses the query.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
-        let info = try await currentInfo()
-        let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
-            ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
+        let token = Self.changeToken(of: try await tokenInfo())
         let request = HTTPRequest(method: "REPORT", url: collection,
                                   headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
                                   body: Data(Self.queryAllBody.utf8))
@@ -69,10 +67,10 @@ extension CalDAVStorage: BulkFetchingStorage {
 
 extension CalDAVStorage: CollectionMetadataStorage {
     /// The collection's `DAV:displayname` and Apple `calendar-color`: as read while looking for
-    /// changes in this run, else with a PROPFIND Depth 0.
+    /// changes in this run, else with a PROPFIND Depth 0 that asks for no change token.
     public func metadata() async throws -> CollectionMetadata {
         let info: CalendarCollection
-        if let known = lastInfo.take() { info = known } else { info = try await client.collectionInfo(collection) }
+        if let known = lastInfo.take() { info = known } else { info = try await client.collectionInfo(collection, tokens: []) }
         return CollectionMetadata(displayName: info.displayName, color: info.color)
     }
 

@@ -47,12 +47,26 @@ public final class CalDAVStorage: CalendarStorage {
         primedInfo.store(info)
     }
 
-    /// The collection's properties: primed ones once, else a PROPFIND Depth 0.
-    func currentInfo() async throws -> CalendarCollection {
+    /// The collection's properties: primed ones once, else a PROPFIND Depth 0 asking for the
+    /// change tokens `tokens` names.
+    func currentInfo(tokens: CollectionTokens = .all) async throws -> CalendarCollection {
         let info: CalendarCollection
-        if let primed = primedInfo.take() { info = primed } else { info = try await client.collectionInfo(collection) }
+        if let primed = primedInfo.take() { info = primed } else { info = try await client.collectionInfo(collection, tokens: tokens) }
         lastInfo.store(info)
         return info
+    }
+
+    /// The collection's properties with the token to start from: the sync-token alone (the four
+    /// servers calgw is tested on all have one), and getctag only from a server without. Radicale
+    /// derives each token from every item: asking for both would double a first read's wait.
+    func tokenInfo() async throws -> CalendarCollection {
+        let info = try await currentInfo(tokens: .syncToken)
+        return info.syncToken == nil && info.ctag == nil ? try await currentInfo(tokens: .ctag) : info
+    }
+
+    /// The token to keep from `info`: its sync-token, else its getctag.
+    static func changeToken(of info: CalendarCollection) -> ChangeToken? {
+        info.syncToken.map { ChangeToken(syncPrefix + $0.value) } ?? info.ctag.map { ChangeToken(ctagPrefix + $0) }
     }
 
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
@@ -60,7 +74,7 @@ public final class CalDAVStorage: CalendarStorage {
             let syncToken = SyncToken(String(token.value.dropFirst(Self.syncPrefix.count)))
             // One PROPFIND answers "anything new?" and brings the name and colour along; only a
             // changed token costs the sync-collection REPORT.
-            let info = try await currentInfo()
+            let info = try await currentInfo(tokens: .syncToken)
             if info.syncToken?.value == syncToken.value { return .unchanged(token) }
             do {
                 let result = try await client.syncCollection(collection, token: syncToken)
@@ -88,7 +102,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// Every member, with the best token the server offers.
     private func fullListing(info known: CalendarCollection? = nil) async throws -> StorageChanges {
         let info: CalendarCollection
-        if let known { info = known; lastInfo.store(info) } else { info = try await currentInfo() }
+        if let known { info = known; lastInfo.store(info) } else { info = try await tokenInfo() }
         if info.syncToken != nil {
             do {
                 let result = try await client.syncCollection(collection, token: nil)
@@ -98,8 +112,7 @@ public final class CalDAVStorage: CalendarStorage {
             }
         }
         // Token first, then the listing: a change in between shows up again next time.
-        let token = info.syncToken.map { ChangeToken(Self.syncPrefix + $0.value) }
-            ?? info.ctag.map { ChangeToken(Self.ctagPrefix + $0) }
+        let token = Self.changeToken(of: info)
         let items = try await client.listItems(in: collection)
         return .full(items.map(Self.version), token: token)
     }
