@@ -129,15 +129,15 @@ public struct VDirectory: Sendable {
     @discardableResult
     public func create(_ name: String, data: Data) throws -> FileSignature {
         let p = try checkedPath(name)
-        let writer = try AtomicFileWriter(replacingFileAt: p)
-        try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         do {
-            try writer.commitIfAbsent(syncFolder: syncsFolderOnEachWrite, syncContent: syncsNewFiles)
+            let signature = try data.withUnsafeBytes {
+                try AtomicFile.create(at: p, bytes: $0.bindMemory(to: UInt8.self), syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
+            }
             if !syncsNewFiles { unsynced.paths.withLock { $0.append(p) } }
+            return signature
         } catch let error as AtomicFileError where error.code == EEXIST {
             throw VDirError(.alreadyExists, "\(p) exists already")
         }
-        return try signature(p)
     }
 
     /// Replaces an item file if its signature is still `expected`.

@@ -29,4 +29,30 @@ import CalgwTestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: missingFolder.path))
     }
+
+    @Test func createMakesANewFileAndNeverReplacesOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let target = folder.file("new.ics").path
+        let content = Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)
+        let signature = try content.withUnsafeBufferPointer { try AtomicFile.create(at: target, bytes: $0, syncContent: false, syncFolder: false) }
+        #expect(FileManager.default.contents(atPath: target) == Data(content))
+        #expect(signature == FileSignature.of(path: target), "the signature is the file's")
+        let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
+
+        let taken = #expect(throws: AtomicFileError.self) {
+            try Array("other".utf8).withUnsafeBufferPointer { try AtomicFile.create(at: target, bytes: $0, syncContent: true, syncFolder: true) }
+        }
+        #expect(taken?.code == EEXIST)
+        #expect(FileManager.default.contents(atPath: target) == Data(content), "an existing file is never replaced")
+        let missing = #expect(throws: AtomicFileError.self) {
+            try Array("x".utf8).withUnsafeBufferPointer { try AtomicFile.create(at: folder.file("gone/x.ics").path, bytes: $0, syncContent: false, syncFolder: false) }
+        }
+        #expect(missing?.code == ENOENT)
+        let empty = try [UInt8]().withUnsafeBufferPointer { try AtomicFile.create(at: folder.file("empty.ics").path, bytes: $0, syncContent: true, syncFolder: true) }
+        #expect(empty.size == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(names == ["empty.ics", "new.ics"], "temporary files left behind: \(names)")
+    }
 }

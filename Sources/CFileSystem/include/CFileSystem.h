@@ -10,4 +10,14 @@ int cfs_has_syncfs(void);
 /// call does not exist).
 int cfs_syncfs(int fd);
 
+/// Opens a regular file without a name in `folder` (O_TMPFILE), for writing. It gets a name
+/// only through `cfs_link_fd`, so no reader can see it half-written, and a crash leaves nothing.
+/// Returns the descriptor, or -1 with errno set (EOPNOTSUPP, EISDIR or EINVAL where the file
+/// system cannot, ENOSYS off Linux).
+int cfs_open_unnamed(const char *folder, unsigned int mode);
+
+/// Gives the unnamed file open at `fd` the name `path`; fails with EEXIST, changing nothing,
+/// when the name is taken. Returns 0, or -1 with errno set.
+int cfs_link_unnamed(int fd, const char *path);
+
 #endif
