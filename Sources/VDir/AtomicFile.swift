@@ -40,6 +40,18 @@ public enum AtomicFile {
         }
         defer { close(fd) }
         fchmod(fd, 0o644)
+        try writeAll(bytes, to: fd, path: path)
+        guard !syncContent || fsync(fd) == 0 else { throw AtomicFileError(path: path, step: "fsync", errno: errno) }
+        guard cfs_link_unnamed(fd, path) == 0 else { throw AtomicFileError(path: path, step: "create", errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw AtomicFileError(path: path, step: "stat", errno: errno) }
+        if syncFolder { Self.syncFolder(atPath: folder) }
+        return FileSignature(info)
+    }
+
+    /// Writes every byte of `bytes` to `fd` (short writes and EINTR continue).
+    /// - Throws: `AtomicFileError` naming `path`.
+    static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -49,12 +61,6 @@ public enum AtomicFile {
             }
             offset += n
         }
-        guard !syncContent || fsync(fd) == 0 else { throw AtomicFileError(path: path, step: "fsync", errno: errno) }
-        guard cfs_link_unnamed(fd, path) == 0 else { throw AtomicFileError(path: path, step: "create", errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw AtomicFileError(path: path, step: "stat", errno: errno) }
-        if syncFolder { Self.syncFolder(atPath: folder) }
-        return FileSignature(info)
     }
 
     /// fsyncs a folder, so the renames and unlinks made in it survive a crash.

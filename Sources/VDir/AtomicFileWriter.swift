@@ -39,15 +39,7 @@ public final class AtomicFileWriter {
     private static let processID = getpid()
 
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFileError(path: url.path, step: "write", errno: errno)
-            }
-            offset += n
-        }
+        try AtomicFile.writeAll(bytes, to: fd, path: path)
     }
 
     /// fsyncs the new content, renames it over the file, fsyncs the folder (unless
