@@ -78,7 +78,7 @@ public struct EditorReview: Sendable {
 
     /// The text without the `#` lines calgw wrote above `BEGIN:VCALENDAR`.
     public static func strippingComments(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = text.physicalLines[...]  // by scalar: an editor that saves CRLF splits too
         while let first = lines.first, first.hasPrefix("#") || (first.allSatisfy(\.isWhitespace) && lines.count > 1) {
             lines.removeFirst()
         }

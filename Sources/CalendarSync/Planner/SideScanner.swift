@@ -37,7 +37,7 @@ public struct SideScanner: Sendable {
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
         let vdir = side == .local ? storage as? VDirStorage : nil
-        func add(_ stored: StoredItem, _ content: ItemContent) {
+        func add(_ stored: StoredItem, _ content: ItemContent, assigning: Bool = true) {
             if let vdir, let problem = HandEditCheck.blockingProblem(in: stored.data, path: vdir.directory.path(stored.href),
                                                                      parses: content.parses) {
                 unparseable.append(stored.href)
@@ -49,14 +49,20 @@ public struct SideScanner: Sendable {
                 return
             }
             if assignsMissingUIDs, vdir != nil, content.uid == nil, known[stored.href] == nil {
-                missingUID.append(stored)
+                if assigning {
+                    missingUID.append(stored)
+                } else {
+                    // The UID could not be written into the file: never drop it silently.
+                    unparseable.append(stored.href)
+                    problems[stored.href] = "calgw could not give this file a UID; add a UID line to each event by hand"
+                }
                 return
             }
             var key = content.key
             if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
             items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
         }
-        func add(stored: StoredItem) { add(stored, ItemContent(stored.data)) }
+        func addAssigned(_ stored: StoredItem) { add(stored, ItemContent(stored.data), assigning: false) }
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
@@ -65,7 +71,7 @@ public struct SideScanner: Sendable {
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
             for (stored, content) in zip(all, Self.contents(of: all)) { add(stored, content) }
-            for stored in missingUID { add(stored: try await MissingUID.assign(stored, in: storage)) }
+            for stored in missingUID { addAssigned(try await MissingUID.assign(stored, in: storage)) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
             snapshot.folder = vdir?.directory.url.path
@@ -91,7 +97,7 @@ public struct SideScanner: Sendable {
             let fetched = try await storage.fetch(batch)
             for (stored, content) in zip(fetched, Self.contents(of: fetched)) { add(stored, content) }
         }
-        for stored in missingUID { add(stored: try await MissingUID.assign(stored, in: storage)) }
+        for stored in missingUID { addAssigned(try await MissingUID.assign(stored, in: storage)) }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
         snapshot.folder = vdir?.directory.url.path

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import ICalendar
 
 /// Turns where a pair's secret comes from (a command, an environment variable, a 0600 file)
 /// into the HTTP authentication to use. Secrets are read when needed and never printed.
@@ -39,7 +40,7 @@ enum Credentials {
                                hint: "chmod 600 \(path)", status: .usage)
             }
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+            return String(text.firstPhysicalLine)
         }
     }
 
@@ -62,7 +63,7 @@ enum Credentials {
                            hint: "run it by hand to see why", status: .authenticationFailed)
         }
         let text = String(decoding: data, as: UTF8.self)
-        return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        return String(text.firstPhysicalLine)
     }
 
     /// A shell command line given on the command line (`--password-command "pass show x"`).

@@ -50,18 +50,24 @@ struct EventAddCommand: AsyncParsableCommand {
             throw CLIError(error.description, status: .usage)
         }
         let name = try target.files.create(resource, uid: uid)
-        let pushed = try await EventPush(target: target, options: options, output: output).push(uids: [uid])
+        // From here on the event exists: print its UID whatever happens to the push.
+        let sender = EventPush(target: target, options: options, output: output)
+        let outcome = await sender.push(uids: [uid])
         if output.json {
-            try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: pushed))
+            try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
+                                          pending: outcome.pendingReason))
         } else {
             Terminal.out(uid)
         }
+        sender.warn(outcome)
     }
 
     struct Result: Encodable {
         var uid: String
         var file: String
         var pushed: Bool
+        /// Why the event is not on the server yet (the next push sends it).
+        var pending: String?
     }
 
     func makeDraft() throws -> NewEvent {

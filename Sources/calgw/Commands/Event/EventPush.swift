@@ -4,15 +4,29 @@ import Foundation
 /// Sends what an `event` command just wrote to the server, unless `--offline`: a push of the
 /// pair, so the change travels with the same journal, conditional requests and safety rails
 /// as `calgw push` (other changes pending in the vdir go with it).
+///
+/// Once the vdir holds the change the command has done its work: a failure to send it never
+/// makes the command fail, since running it again would make the change twice (a second event
+/// for `add`). The outcome says whether the change reached the server and, if not, why; the
+/// next `push` or `sync` sends it.
 struct EventPush {
     var target: EventTarget
     var options: EventOptions
     var output: OutputOptions
 
-    /// - Returns: whether the change reached the server.
-    /// - Throws: `CLIError` saying the change is safe in the vdir and how to send it later.
-    func push(uids: [String]) async throws -> Bool {
-        if options.offline { return false }
+    /// Where the change stands after the command.
+    struct Outcome {
+        /// Whether every item the command wrote is on the server as the vdir holds it.
+        var pushed: Bool
+        /// Why it is not (nil when pushed, or `--offline`).
+        var pendingReason: String?
+        /// What the person can do about it.
+        var hint: String?
+    }
+
+    /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
+    func push(uids: [String]) async -> Outcome {
+        if options.offline { return Outcome(pushed: false) }
         let pair = target.pair
         let policy = SyncPolicy(direction: .push, conflict: ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge)
         let report: SyncReport
@@ -21,15 +35,38 @@ struct EventPush {
                                                remote: try StorageFactory.remote(for: pair), policy: policy, dryRun: false,
                                                prompt: nil, faultHook: nil)
         } catch {
-            let (message, hint, status) = PairRunner.describe(error)
-            throw CLIError("the change is in the vdir, but sending it to the server failed: \(message)",
-                           hint: hint ?? "`calgw push` sends it when the server can be reached",
-                           status: status == .usage ? .failure : status)
+            let (message, hint, _) = PairRunner.describe(error)
+            return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(message)",
+                           hint: hint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
         }
-        if !report.errors.isEmpty {
-            throw CLIError("the change is in the vdir, but the server did not take all of it: \(report.errors.joined(separator: "; "))",
+        if let missing = notOnServer(uids) {
+            let errors = report.errors.isEmpty ? "" : ": " + report.errors.joined(separator: "; ")
+            return Outcome(pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
                            hint: "`calgw status` shows what is pending; `calgw push` retries")
         }
-        return true
+        return Outcome(pushed: true)
+    }
+
+    /// The first of `uids` whose vdir state the journal does not record as synced, if any.
+    /// A UID with a file is synced when the journal's row names that file at its current
+    /// signature; a UID without one (deleted) when the journal has no row for it.
+    func notOnServer(_ uids: [String]) -> String? {
+        guard let journal = try? Journal.open(at: target.pair.journal) else { return uids.first }
+        for uid in uids {
+            let row = (try? journal.items(keys: [.uid(uid)]))?.first
+            if let file = try? target.files.find(uid: uid) {
+                guard let row, row.local.href == file.name, row.local.etag == file.signature.etag else { return uid }
+            } else if row != nil {
+                return uid
+            }
+        }
+        return nil
+    }
+
+    /// Says on stderr what is pending, unless quiet: the change is safe in the vdir.
+    func warn(_ outcome: Outcome) {
+        guard let reason = outcome.pendingReason, !output.quiet else { return }
+        Terminal.err("warning: the change is saved in the vdir but not on the server: \(reason)")
+        if let hint = outcome.hint { Terminal.err("hint: \(hint); do not run this command again") }
     }
 }

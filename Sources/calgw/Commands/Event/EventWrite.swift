@@ -18,6 +18,8 @@ struct EventWrite {
         /// The UID of the new series a this-and-future split made.
         var newSeries: String?
         var pushed: Bool
+        /// Why the change is not on the server yet (the next push sends it).
+        var pending: String?
     }
 
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
@@ -39,8 +41,12 @@ struct EventWrite {
             throw CLIError(error.message, hint: error.code == .changedMeanwhile
                            ? "the file changed while calgw was editing it; nothing was written, run the command again" : error.recovery)
         }
-        let pushed = try await EventPush(target: target, options: options, output: output).push(uids: uids)
-        let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID, pushed: pushed)
+        // From here on the change is made: report it whatever happens to the push.
+        let sender = EventPush(target: target, options: options, output: output)
+        let outcome = await sender.push(uids: uids)
+        let pushed = outcome.pushed
+        let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
+                            pushed: pushed, pending: outcome.pendingReason)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
@@ -49,5 +55,6 @@ struct EventWrite {
             if !pushed { line += " (in the vdir; `calgw push` sends it to the server)" }
             Terminal.out(line)
         }
+        sender.warn(outcome)
     }
 }
