@@ -32,9 +32,14 @@ let package = Package(
         .target(name: "CFileSystem"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libxml2, found through pkg-config.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2's push (SAX) parser behind three plain callbacks, refusing DTDs, entities and
+        // processing instructions: a multistatus is read as it arrives.
+        .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
         // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
         .target(name: "CalDAV", dependencies: [
-            "ICalendar", "Recurrence", "CCurl",
+            "ICalendar", "Recurrence", "CCurl", "CXMLStream",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Journal, planner, executor, conflicts, span edits.

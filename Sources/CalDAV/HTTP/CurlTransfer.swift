@@ -15,6 +15,10 @@ struct CurlOutcome: Sendable {
     var trace = WireTrace()
     /// Seconds from the start of the transfer to its end (libcurl's total time).
     var seconds: Double = 0
+    /// Bytes handed to the transfer's sink (none of them are in `body`).
+    var streamedBytes = 0
+    /// What the sink threw, which ended the transfer.
+    var sinkError: Error?
 }
 
 /// The options of one transfer, decided by `HTTPClient` (which strips credentials where
@@ -26,6 +30,8 @@ struct CurlTransferOptions: Sendable {
     var configuration: HTTPClientConfiguration
     /// Keep the header lines sent and received (`WireTrace`), credentials blanked.
     var tracesWire = false
+    /// Where a 2xx body goes instead of `body` (no size cap applies to it).
+    var sink: HTTPBodySink?
 }
 
 /// One transfer in flight on the engine thread: owns its header list and collects the
@@ -38,6 +44,10 @@ final class CurlTransfer: @unchecked Sendable {
     var body = Data()
     var exceededCap = false
     var trace = WireTrace()
+    /// The status of the response being received (from its status line).
+    var currentStatus = 0
+    var streamedBytes = 0
+    var sinkError: Error?
     private let cancelLock = NSLock()
     private var cancelled = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -89,7 +99,7 @@ final class CurlTransfer: @unchecked Sendable {
         setLong(CURLOPT_SSL_VERIFYHOST, config.verifyTLS ? 2 : 0)
         if let caFile = config.caFile { setString(CURLOPT_CAINFO, caFile) }
         if let pin = config.pinnedPublicKey { setString(CURLOPT_PINNEDPUBLICKEY, pin) }
-        if config.maxResponseBytes > 0 {
+        if config.maxResponseBytes > 0 && options.sink == nil {
             check(ccurl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(config.maxResponseBytes)))
         }
 
@@ -148,6 +158,16 @@ final class CurlTransfer: @unchecked Sendable {
         check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
+            if let sink = transfer.options.sink, (200..<300).contains(transfer.currentStatus) {
+                do {
+                    try sink.receive(UnsafeRawBufferPointer(start: data, count: length))
+                    transfer.streamedBytes += length
+                    return length
+                } catch {
+                    transfer.sinkError = error
+                    return 0
+                }
+            }
             let cap = transfer.options.configuration.maxResponseBytes
             if cap > 0 && transfer.body.count + length > cap {
                 transfer.exceededCap = true
@@ -183,6 +203,7 @@ final class CurlTransfer: @unchecked Sendable {
             && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/") {
             headers.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
+            currentStatus = Self.statusCode(line)
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
@@ -197,6 +218,18 @@ final class CurlTransfer: @unchecked Sendable {
         headers.append((name, value))
     }
 
+    /// The code in a status line (`HTTP/1.1 207 Multi-Status`, `HTTP/2 200`); 0 when unreadable.
+    static func statusCode(_ line: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
+        var code = 0, digits = 0, i = space + 1
+        while i < line.count, digits < 3, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[i]) {
+            code = code * 10 + Int(line[i] - UInt8(ascii: "0"))
+            digits += 1
+            i += 1
+        }
+        return digits == 3 ? code : 0
+    }
+
     func outcome(code: CURLcode, handle: UnsafeMutableRawPointer) -> CurlOutcome {
         var status = 0
         _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -205,6 +238,6 @@ final class CurlTransfer: @unchecked Sendable {
         let text = code == CURLE_OK ? "" : String(cString: curl_easy_strerror(code))
         return CurlOutcome(code: code, status: status, headers: headers, body: body,
                            exceededCap: exceededCap || code == CURLE_FILESIZE_EXCEEDED, errorText: text,
-                           trace: trace, seconds: seconds)
+                           trace: trace, seconds: seconds, streamedBytes: streamedBytes, sinkError: sinkError)
     }
 }

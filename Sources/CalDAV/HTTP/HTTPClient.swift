@@ -40,23 +40,36 @@ public final class HTTPClient: Sendable {
     ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
     ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await send(request, sink: nil)
+    }
+
+    /// Sends `request` as `send(_:)` does, handing a 2xx body to `sink` as it arrives: the
+    /// returned response then has an empty body, and no size cap applies. A request whose
+    /// body has begun to reach the sink is never retried (the sink would see bytes twice): a
+    /// connection lost midway throws `.connectionFailed`, and the caller drops what it read.
+    /// - Throws: as `send(_:)`, and what the sink threw.
+    public func send(_ request: HTTPRequest, streamingTo sink: HTTPBodySink) async throws -> HTTPResponse {
+        try await send(request, sink: sink)
+    }
+
+    private func send(_ request: HTTPRequest, sink: HTTPBodySink?) async throws -> HTTPResponse {
         var current = request
         var sameOrigin = true
         var refreshedToken = false
         var hops = 0
         while true {
-            let response = try await sendWithRetries(current, withCredentials: sameOrigin, refreshToken: false)
+            let response = try await sendWithRetries(current, withCredentials: sameOrigin, refreshToken: false, sink: sink)
             var final = response
             if final.status == 401, case .bearer = configuration.authentication, sameOrigin, !refreshedToken {
                 refreshedToken = true
-                final = try await sendWithRetries(current, withCredentials: true, refreshToken: true)
+                final = try await sendWithRetries(current, withCredentials: true, refreshToken: true, sink: sink)
             }
             if final.status == 401, sameOrigin, case .any = configuration.authentication, !basicRefused.value,
                Self.sendsBasicFirst(current.url) {
                 // Basic was sent up front and refused: from now on let libcurl answer the
                 // server's challenge (Digest), and repeat this request once that way.
                 basicRefused.set()
-                final = try await sendWithRetries(current, withCredentials: true, refreshToken: false)
+                final = try await sendWithRetries(current, withCredentials: true, refreshToken: false, sink: sink)
             }
             if final.status == 401 {
                 throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
@@ -103,7 +116,8 @@ public final class HTTPClient: Sendable {
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
-    private func sendWithRetries(_ request: HTTPRequest, withCredentials: Bool, refreshToken: Bool) async throws -> HTTPResponse {
+    private func sendWithRetries(_ request: HTTPRequest, withCredentials: Bool, refreshToken: Bool,
+                                 sink: HTTPBodySink?) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             var token: String?
@@ -118,23 +132,25 @@ public final class HTTPClient: Sendable {
             let options = CurlTransferOptions(request: request,
                                               authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
                                               bearerToken: token, configuration: configuration,
-                                              tracesWire: logger.logLevel <= .trace)
+                                              tracesWire: logger.logLevel <= .trace, sink: sink)
             let outcome = try await perform(options)
             logWire(outcome, bearerToken: token)
+            if let error = outcome.sinkError { throw error }
             let retryable: Bool
             var serverDelay: TimeInterval?
             if outcome.code == CURLE_OK {
                 logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)",
-                                                "status": "\(outcome.status)", "bytes": "\(outcome.body.count)",
+                                                "status": "\(outcome.status)", "bytes": "\(outcome.body.count + outcome.streamedBytes)",
                                                 "seconds": "\(String(format: "%.3f", outcome.seconds))"])
                 retryable = [429, 502, 503, 504].contains(outcome.status)
                 if retryable { serverDelay = Self.retryAfter(outcome.headers) }
-                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries {
+                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries || outcome.streamedBytes > 0 {
                     return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body, url: request.url)
                 }
             } else {
                 let error = Self.transportError(outcome, request: request, configuration: configuration)
-                guard error.code == .connectionFailed, request.isRetrySafe, attempt < configuration.maxRetries else { throw error }
+                guard error.code == .connectionFailed, request.isRetrySafe, attempt < configuration.maxRetries,
+                      outcome.streamedBytes == 0 else { throw error }
                 logger.debug("HTTP transport error, retrying", metadata: ["url": "\(request.url.redactedString)", "error": "\(outcome.errorText)"])
             }
             attempt += 1

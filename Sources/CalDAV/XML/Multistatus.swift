@@ -26,30 +26,38 @@ public struct DAVResponse: @unchecked Sendable {
     }
 }
 
+extension DAVResponse {
+    /// The response an element `DAV:response` holds; nil without an href. RFC 4918 allows
+    /// several hrefs in a response with a status: the first counts.
+    init?(_ node: XMLNode) {
+        guard let href = node.child(XMLNamespace.dav, "href")?.trimmedText else { return nil }
+        let status = node.child(XMLNamespace.dav, "status").flatMap { Multistatus.statusCode($0.trimmedText) }
+        var properties: [XMLNode] = []
+        for propstat in node.children(XMLNamespace.dav, "propstat") {
+            let code = propstat.child(XMLNamespace.dav, "status").flatMap { Multistatus.statusCode($0.trimmedText) } ?? 200
+            guard (200..<300).contains(code) else { continue }
+            for prop in propstat.children(XMLNamespace.dav, "prop") { properties.append(contentsOf: prop.children) }
+        }
+        self.init(href: href, status: status, properties: properties)
+    }
+}
+
 /// A `DAV:multistatus` body (RFC 4918 §13), and the sync-token of a sync-collection answer.
 public struct Multistatus: @unchecked Sendable {
     public var responses: [DAVResponse]
     public var syncToken: String?
 
+    /// Reads a whole body (as `MultistatusReader` does, one response at a time).
     /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
     public init(_ data: Data) throws {
-        let root = try XMLDocumentParser.parse(data)
-        guard root.is(XMLNamespace.dav, "multistatus") else {
-            throw CalDAVError(.invalidResponse, "the server answered with <\(root.name)> where a DAV multistatus was expected")
+        guard data.count <= XMLDocumentParser.defaultMaxBytes else {
+            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
         }
-        syncToken = root.child(XMLNamespace.dav, "sync-token")?.trimmedText
-        responses = root.children(XMLNamespace.dav, "response").compactMap { node in
-            // RFC 4918 allows several hrefs in a response with a status; each counts.
-            guard let href = node.child(XMLNamespace.dav, "href")?.trimmedText else { return nil }
-            let status = node.child(XMLNamespace.dav, "status").flatMap { Self.statusCode($0.trimmedText) }
-            var properties: [XMLNode] = []
-            for propstat in node.children(XMLNamespace.dav, "propstat") {
-                let code = propstat.child(XMLNamespace.dav, "status").flatMap { Self.statusCode($0.trimmedText) } ?? 200
-                guard (200..<300).contains(code) else { continue }
-                for prop in propstat.children(XMLNamespace.dav, "prop") { properties.append(contentsOf: prop.children) }
-            }
-            return DAVResponse(href: href, status: status, properties: properties)
-        }
+        var responses: [DAVResponse] = []
+        let reader = try MultistatusReader { responses.append($0) }
+        try reader.feed(data)
+        syncToken = try reader.finish()
+        self.responses = responses
     }
 
     /// The code in a status line such as `HTTP/1.1 404 Not Found`.

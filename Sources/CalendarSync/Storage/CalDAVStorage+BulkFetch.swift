@@ -4,15 +4,26 @@ import Foundation
 extension CalDAVStorage: BulkFetchingStorage {
     /// Every member with its bytes from one `calendar-query` REPORT asking for
     /// `calendar-data` of every calendar object (RFC 4791 §7.8), instead of a listing and
-    /// then multigets of 100. The change token is read first (the sync-token alone, see
-    /// `tokenInfo()`), so a change made during the query shows up again next time.
-    /// - Throws: `CalDAVError` when the server refuses the query.
+    /// then multigets of 100. The answer is read as it arrives (`MultistatusReader`), so
+    /// neither the body nor its XML tree is ever held whole: only the items. The change token
+    /// is read first (the sync-token alone, see `tokenInfo()`), so a change made during the
+    /// query shows up again next time.
+    /// - Throws: `CalDAVError` when the server refuses the query or its answer cannot be read.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let token = Self.changeToken(of: try await tokenInfo())
         let request = HTTPRequest(method: "REPORT", url: collection,
                                   headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
                                   body: Data(Self.queryAllBody.utf8))
-        let response = try await client.http.send(request)
+        // Every member's href is kept, with or without data: an unsafe one must fail the answer.
+        var found: [(href: String, etag: String?, data: Data?)] = []
+        let reader = try MultistatusReader { member in
+            if let status = member.status, !(200..<300).contains(status) { return }
+            if member.hasResourceType(XMLNamespace.dav, "collection") { return }
+            let text = member.property(XMLNamespace.caldav, "calendar-data")?.text
+            found.append((member.href, member.text(XMLNamespace.dav, "getetag"),
+                          text.flatMap { $0.isEmpty ? nil : Self.restoringCRLF($0) }))
+        }
+        let response = try await client.http.send(request, streamingTo: reader)
         guard response.status == 207 else {
             if response.status == 401 {
                 throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
@@ -21,20 +32,17 @@ extension CalDAVStorage: BulkFetchingStorage {
             logger.info("calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
             return try await listAndFetch()
         }
-        let answer = try Multistatus(response.body)
+        try reader.finish()
         let base = response.url.absoluteString.hasSuffix("/") ? response.url : URL(string: response.url.absoluteString + "/") ?? response.url
         let resolver = response.url == collection ? resolver : HrefResolver(base: base)
         var items: [StoredItem] = []
+        items.reserveCapacity(found.count)
         var seen: [String: Int] = [:]
-        for member in answer.responses {
-            if let status = member.status, !(200..<300).contains(status) { continue }
-            if member.hasResourceType(XMLNamespace.dav, "collection") { continue }
+        for member in found {
             // An unsafe href fails the whole answer, as a listing does: skipping it would make
             // the member look deleted.
-            guard let resolved = try resolver.member(member.href) else { continue }
-            guard let etag = member.text(XMLNamespace.dav, "getetag"),
-                  let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty else { continue }
-            let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: Self.restoringCRLF(Data(text.utf8)))
+            guard let resolved = try resolver.member(member.href), let etag = member.etag, let data = member.data else { continue }
+            let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: data)
             if let index = seen[item.href] { items[index] = item } else {
                 seen[item.href] = items.count
                 items.append(item)

@@ -1,0 +1,3 @@
+// libxml2's push (SAX) parser, found through pkg-config (libxml-2.0).
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
