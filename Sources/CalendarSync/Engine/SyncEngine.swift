@@ -36,7 +36,9 @@ public struct SyncEngine: Sendable {
     /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
     /// interrupted run).
     /// - Parameter assigningUIDs: first write a UID into each new vdir file without one (a real run).
-    public func plan(assigningUIDs: Bool = false) async throws -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
+    /// - Parameter known: changes a side already reported in this run (see `quietRun`).
+    public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:]) async throws
+        -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
         try await recoverInterruptedRun()
         let items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
@@ -45,13 +47,14 @@ public struct SyncEngine: Sendable {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.assignsMissingUIDs = assigningUIDs
             l = try await scanner.scan(journal: items, token: localState.token,
-                                       outside: try journal.outsideItems(.local))
+                                       outside: try journal.outsideItems(.local), changes: known[.local])
         } catch {
             throw SyncError.scanFailed(.local, error)
         }
         do {
             r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token,
-                                                                           outside: try journal.outsideItems(.remote))
+                                                                           outside: try journal.outsideItems(.remote),
+                                                                           changes: known[.remote])
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
@@ -63,7 +66,10 @@ public struct SyncEngine: Sendable {
     /// - Throws: `SyncError.massDeletion` when a side was emptied and mass deletion is not
     ///   allowed; scan failures. Failures of single items go to the report instead.
     public func run(dryRun: Bool = false) async throws -> SyncReport {
-        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote))
+        try await recoverInterruptedRun()
+        let (quiet, known) = try await quietRun(dryRun: dryRun)
+        if let quiet { return quiet }
+        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known)
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion,
                             "the \(mass.emptySide.rawValue) side is empty while the journal knows \(items.count) items; refusing to delete \(mass.deletions) on the \(mass.emptySide.other.rawValue) side",

@@ -24,7 +24,9 @@ public struct SideScanner: Sendable {
     ///   - token: the side's change token from the last clean run (nil: list everything).
     ///   - outside: items of this side seen outside the sync window earlier (no data), reused
     ///     like journal rows while their etag holds.
-    public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = []) async throws -> SideSnapshot {
+    ///   - changes: what the storage already answered for `token` in this run (nil: ask it).
+    public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = [],
+                     changes answered: StorageChanges? = nil) async throws -> SideSnapshot {
         var known: [String: SideItem] = [:]
         for item in outside { known[item.href] = item }
         for j in journal {
@@ -78,7 +80,9 @@ public struct SideScanner: Sendable {
             return snapshot
         }
         let newToken: ChangeToken?
-        switch try await storage.changes(since: token) {
+        let changes: StorageChanges
+        if let answered { changes = answered } else { changes = try await storage.changes(since: token) }
+        switch changes {
         case .unchanged(let t):
             return SideSnapshot(items: known.values.sorted { $0.href < $1.href }, token: t)
         case .full(let versions, let t):

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// A first pull whose answer is far larger than any buffer on its way (libcurl hands over
+/// 16 KB at a time; the XML reader reads what it is fed), from a real server: every item
+/// arrives whole, and an answer cut in the middle writes nothing and loses nothing.
+@Suite(.serialized) struct LargeAnswerStreamingTests {
+    static let events = 1500
+
+    @Test func aLargeAnswerCutMidwayWritesNothingAndTheRerunPullsItWhole() throws {
+        let server = try TestServers.shared("cyrus")
+        let collection = server.newCollectionURL(prefix: "large")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+        let fill = try ProcessRunner.run("python3", [TestPaths.packageRoot.appendingPathComponent("Scripts/bench/fill_caldav.py").path,
+                                                     collection.absoluteString, server.username, server.password, String(Self.events)])
+        #expect(fill.status == 0, "\(fill.stderrText)")
+
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The calendar-query (REPORT) is cut after half its body; everything else passes.
+        let proxy = try TestProxies.fault(upstream: server.url, script: "truncate", onlyMethods: "REPORT")
+        defer { proxy.stop() }
+        let cut = try SyncServerScenarioTests().makePair(folder, "cut", server: server, collection: proxy.proxied(collection))
+        let broken = try cut.run("pull", password: server.password)
+        #expect(broken.status == 1, "\(broken.stdoutText)\(broken.stderrText)")
+        #expect(broken.stderrText.contains("error:") && broken.stderrText.contains("REPORT"), "\(broken.stderrText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).isEmpty, "files were written from a cut answer")
+        #expect(proxy.logEntries().contains { ($0["action"] as? String) == "truncate" }, "the proxy never cut an answer")
+
+        // The same pair, now through the proxy's later requests (the script is used up): whole.
+        let rerun = try cut.run("pull", ["--json"], password: server.password)
+        #expect(rerun.status == 0, "\(rerun.stderrText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).filter { $0.hasSuffix(".ics") }
+        #expect(names.count == Self.events)
+        var uids = Set<String>(), bytes = 0
+        for name in names {
+            let data = try Data(contentsOf: cut.vdir.appendingPathComponent(name))
+            bytes += data.count
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
+            if let line = text.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("UID:") }) { uids.insert(String(line.dropFirst(4))) }
+        }
+        #expect(uids == Set((0..<Self.events).map { "bench-\($0)@calgw.example" }))
+        #expect(bytes > 400_000, "the answer was only \(bytes) bytes")
+        let again = try cut.run("sync", password: server.password)
+        #expect(again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
+                "\(again.stdoutText)\(again.stderrText)")
+    }
+}
