@@ -18,6 +18,23 @@ import CalgwTestSupport
         #expect(names == ["B.ICS", "a.ics"])
     }
 
+    @Test func itemNamesAreDecidedByTheirBytes() {
+        for name in ["a.ics", "B.ICS", "x.Ics", "événement.ics", "a b.ics"] { #expect(ItemFileFilter.isItem(name), "\(name)") }
+        for name in [".ics", "ics", "a.ics~", ".a.ics", "a\u{0E}ics", "a\u{0E}ICS", "a_ics", "a.icss", "a/b.ics", "a.ics.tmp", "a.ic"] {
+            #expect(!ItemFileFilter.isItem(name), "\(name)")
+        }
+    }
+
+    @Test func listingsAreOrderedByTheirBytes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let names = ["b.ics", "a.ics", "Z.ics", "é.ics", "e.ics", "aa.ics"]
+        for name in names { try event.write(to: folder.file(name)) }
+        let listed = try VDirectory(url: folder.url).scan().map(\.name)
+        #expect(listed == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(listed.first == "Z.ics" && listed.last == "é.ics")
+    }
+
     @Test func signatureChangesWithContent() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -102,8 +102,14 @@ public struct VDirStorage: CalendarStorage {
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var hasher = SHA256()
-        for v in versions.sorted(by: { $0.href < $1.href }) {
-            hasher.update(data: Data("\(v.href)\t\(v.etag)\n".utf8))
+        var line: [UInt8] = []
+        for v in versions.sorted(by: { VDirectory.precedes($0.href, $1.href) }) {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: v.href.utf8)
+            line.append(UInt8(ascii: "\t"))
+            line.append(contentsOf: v.etag.utf8)
+            line.append(UInt8(ascii: "\n"))
+            line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         }
         return ChangeToken("vdir:" + ContentHash.hex(hasher.finalize()))
     }
