@@ -4,11 +4,12 @@ import CalgwTestSupport
 
 /// A first pull whose answer is far larger than any buffer on its way (libcurl hands over
 /// 16 KB at a time; the XML reader reads what it is fed), from a real server: every item
-/// arrives whole, and an answer cut in the middle writes nothing and loses nothing.
+/// arrives whole, and an answer cut in the middle keeps the items read before the cut (each
+/// file whole, each in the journal), writes no half file, and the rerun pulls the rest.
 @Suite(.serialized) struct LargeAnswerStreamingTests {
     static let events = 1500
 
-    @Test func aLargeAnswerCutMidwayWritesNothingAndTheRerunPullsItWhole() throws {
+    @Test func aLargeAnswerCutMidwayKeepsWholeFilesAndTheRerunPullsTheRest() throws {
         let server = try TestServers.shared("cyrus")
         let collection = server.newCollectionURL(prefix: "large")
         let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
@@ -27,7 +28,16 @@ import CalgwTestSupport
         let broken = try cut.run("pull", password: server.password)
         #expect(broken.status == 1, "\(broken.stdoutText)\(broken.stderrText)")
         #expect(broken.stderrText.contains("error:") && broken.stderrText.contains("REPORT"), "\(broken.stderrText)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).isEmpty, "files were written from a cut answer")
+        // Items are written in batches while the answer arrives (128, then 256, …): the cut
+        // falls after the first batches and before the end.
+        let early = try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).filter { $0.hasSuffix(".ics") }
+        #expect(!early.isEmpty && early.count < Self.events, "\(early.count) files after a cut answer")
+        for name in early {
+            let text = try String(contentsOf: cut.vdir.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.hasSuffix("END:VCALENDAR\r\n"), "\(name) was written half")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).allSatisfy { !$0.hasSuffix(".tmp") },
+                "a temporary file was left behind")
         #expect(proxy.logEntries().contains { ($0["action"] as? String) == "truncate" }, "the proxy never cut an answer")
 
         // The same pair, now through the proxy's later requests (the script is used up): whole.

@@ -160,6 +160,7 @@ final class CurlTransfer: @unchecked Sendable {
             let length = size * count
             if let sink = transfer.options.sink, (200..<300).contains(transfer.currentStatus) {
                 do {
+                    if transfer.streamedBytes == 0 { try sink.begin(from: transfer.options.request.url) }
                     try sink.receive(UnsafeRawBufferPointer(start: data, count: length))
                     transfer.streamedBytes += length
                     return length

@@ -8,6 +8,12 @@ import Foundation
 /// `receive` runs on the HTTP engine's thread, between network reads: keep it quick, and never
 /// wait there for another request of the same client.
 public protocol HTTPBodySink: AnyObject, Sendable {
+    /// A 2xx body from `url` begins (the URL the request ended at, after redirects).
+    func begin(from url: URL) throws
     /// The next bytes of the body. Throwing aborts the transfer; `send` throws that error.
     func receive(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension HTTPBodySink {
+    public func begin(from url: URL) throws {}
 }

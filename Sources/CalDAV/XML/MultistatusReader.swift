@@ -10,6 +10,9 @@ import Foundation
 /// let token = try reader.finish()
 /// ```
 public final class MultistatusReader: @unchecked Sendable {
+    /// Where the answer came from (after redirects), once the HTTP client said so.
+    public private(set) var sourceURL: URL?
+
     /// The `DAV:sync-token` at the end of a sync-collection answer, once read.
     public private(set) var syncToken: String?
     /// How many responses were handed over.
@@ -140,6 +143,8 @@ public final class MultistatusReader: @unchecked Sendable {
 }
 
 extension MultistatusReader: HTTPBodySink {
+    public func begin(from url: URL) throws { sourceURL = url }
+
     /// Reads the body as the HTTP client receives it (`HTTPClient.send(_:streamingTo:)`).
     public func receive(_ bytes: UnsafeRawBufferPointer) throws { try feed(bytes) }
 }

@@ -69,6 +69,7 @@ public struct SyncEngine: Sendable {
         try await recoverInterruptedRun()
         let (quiet, known) = try await quietRun(dryRun: dryRun)
         if let quiet { return quiet }
+        if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
         let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known)
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion,

@@ -6,8 +6,12 @@ import Foundation
 /// those of one write at a time: every write has a committed intent before it starts, and an
 /// outcome only after it ended.
 extension Executor {
-    /// Writes per batch.
+    /// Writes in a run's first batch. Each next batch is twice as large, up to
+    /// `maximumBatchSize`: a small run is durable write by write almost, a large one pays the
+    /// two journal transactions and the flush (a `syncfs`) once per 2,048 writes, not per 128
+    /// (a first pull of 100,000 events: 49 batches instead of 782).
     static let batchSize = 128
+    static let maximumBatchSize = 2048
 
     /// True for the actions a batch can carry.
     static func isPlainWrite(_ action: PlannedAction) -> Bool {

@@ -20,6 +20,8 @@ final class Executor: @unchecked Sendable {
     var report = SyncReport()
     /// How many items were read again and re-planned after a precondition failure.
     var replans = 0
+    /// Writes in the next batch: grows with each batch the executor runs (see `batchSize`).
+    var batchLimit = Executor.batchSize
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
          direction: SyncDirection, faultHook: FaultHook?, progress: SyncProgressHandler? = nil) {
@@ -41,16 +43,19 @@ final class Executor: @unchecked Sendable {
 
     /// Runs every action; an item that fails is reported and the rest go on.
     /// - Throws: only `RunInterrupted` (from the fault hook).
-    func execute(_ plan: SyncPlan, journalItems: [JournalItem]) async throws {
+    /// - Parameter continuing: the plan adds to the work of earlier calls (a streamed first
+    ///   pull plans as items arrive): the progress total grows instead of starting again.
+    func execute(_ plan: SyncPlan, journalItems: [JournalItem], continuing: Bool = false) async throws {
         let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        startProgress(total: plan.actions.filter(Self.isTransfer).count)
+        startProgress(total: plan.actions.filter(Self.isTransfer).count, continuing: continuing)
         var batch: [PlannedAction] = []
         for action in plan.actions {
             if Self.isPlainWrite(action) {
                 batch.append(action)
-                if batch.count >= Self.batchSize {
+                if batch.count >= batchLimit {
                     try await executeBatch(batch, journal: byKey)
                     batch = []
+                    batchLimit = min(batchLimit * 2, Self.maximumBatchSize)
                 }
             } else {
                 let errors = report.errors.count
@@ -69,10 +74,10 @@ final class Executor: @unchecked Sendable {
         }
     }
 
-    func startProgress(total: Int) {
+    func startProgress(total: Int, continuing: Bool = false) {
         guard let progress else { return }
         progressState.withLock { state in
-            state = SyncProgress(total: total)
+            if continuing { state.total += total } else { state = SyncProgress(total: total) }
             progress(state)
         }
     }

@@ -85,6 +85,11 @@ public final class Journal: Sendable {
         }
     }
 
+    /// True when the journal knows no item (a pair's first sync).
+    public func isEmpty() throws -> Bool {
+        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
+    }
+
     /// The journal's rows for these keys.
     public func items(keys: [ItemKey]) throws -> [JournalItem] {
         guard !keys.isEmpty else { return [] }

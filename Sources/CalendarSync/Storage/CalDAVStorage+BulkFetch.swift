@@ -73,6 +73,109 @@ extension CalDAVStorage: BulkFetchingStorage {
     """
 }
 
+extension CalDAVStorage: StreamingFetchingStorage {
+    /// Every member by the same `calendar-query` as `fetchAll()`, handed over in growing batches (128, 256, … up to `batchSize`) while
+    /// the answer is still arriving: the HTTP client's thread reads the XML and queues batches
+    /// (at most two ahead of `body`, waiting when `body` falls behind), and this task stores
+    /// them. A member listed twice is handed over once.
+    public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
+        let token = Self.changeToken(of: try await tokenInfo())
+        let request = HTTPRequest(method: "REPORT", url: collection,
+                                  headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                                  body: Data(Self.queryAllBody.utf8))
+        let channel = ItemBatchChannel(capacity: 2)
+        let batcher = MemberBatcher(collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel)
+        let reader = try MultistatusReader { member in try batcher.add(member) }
+        batcher.reader = reader
+        let client = self.client
+        let transfer = Task { () throws -> HTTPResponse in
+            do {
+                let response = try await client.http.send(request, streamingTo: reader)
+                if response.status == 207 {
+                    try reader.finish()
+                    batcher.flush()
+                }
+                channel.finish()
+                return response
+            } catch {
+                channel.finish(throwing: error)
+                throw error
+            }
+        }
+        do {
+            while let batch = try await channel.next() { try await body(batch) }
+        } catch {
+            channel.abandon()
+            _ = try? await transfer.value
+            throw error
+        }
+        let response = try await transfer.value
+        guard response.status == 207 else {
+            if response.status == 401 {
+                throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
+                                  recovery: "check the user name and password", status: 401, url: collection)
+            }
+            logger.info("calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
+            let (items, listed) = try await listAndFetch()
+            for start in stride(from: 0, to: items.count, by: max(1, batchSize)) {
+                try await body(Array(items[start..<min(start + batchSize, items.count)]))
+            }
+            return listed
+        }
+        return token
+    }
+}
+
+/// Turns the members of a streamed answer into items and hands them to a channel in batches;
+/// runs on the HTTP client's thread, one member at a time.
+private final class MemberBatcher: @unchecked Sendable {
+    let collection: URL
+    /// Members in the next batch: the first batches are small, so that the first files are
+    /// written early; each next one is twice as large, up to `maximumSize`.
+    private var size: Int
+    let maximumSize: Int
+    let channel: ItemBatchChannel
+    weak var reader: MultistatusReader?
+    private var resolver: HrefResolver
+    private var resolverURL: URL?
+    private var pending: [StoredItem] = []
+    private var seen: Set<String> = []
+
+    init(collection: URL, resolver: HrefResolver, size: Int, channel: ItemBatchChannel) {
+        self.collection = collection
+        self.resolver = resolver
+        self.maximumSize = size
+        self.size = min(128, size)
+        self.channel = channel
+    }
+
+    func add(_ member: DAVResponse) throws {
+        if let status = member.status, !(200..<300).contains(status) { return }
+        if member.hasResourceType(XMLNamespace.dav, "collection") { return }
+        if let url = reader?.sourceURL, url != collection, resolverURL != url {
+            // After a redirect, members are inside the collection's new location.
+            resolverURL = url
+            resolver = HrefResolver(base: url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url)
+        }
+        // An unsafe href fails the whole answer, as a listing does: skipping it would make the
+        // member look deleted.
+        guard let resolved = try resolver.member(member.href), let etag = member.text(XMLNamespace.dav, "getetag"),
+              let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty,
+              seen.insert(resolved.href.path).inserted else { return }
+        pending.append(StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: CalDAVStorage.restoringCRLF(text)))
+        if pending.count >= size {
+            guard channel.send(pending) else { throw CancellationError() }
+            pending = []
+            size = min(size * 2, maximumSize)
+        }
+    }
+
+    func flush() {
+        if !pending.isEmpty { _ = channel.send(pending) }
+        pending = []
+    }
+}
+
 extension CalDAVStorage: CollectionMetadataStorage {
     /// The collection's `DAV:displayname` and Apple `calendar-color`: as read while looking for
     /// changes in this run, else with a PROPFIND Depth 0 that asks for no change token.

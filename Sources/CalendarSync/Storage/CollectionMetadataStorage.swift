@@ -17,8 +17,10 @@ public protocol ConcurrentWritingStorage: CalendarStorage {
 }
 
 extension VDirStorage: ConcurrentWritingStorage {
-    /// Files are written in parallel so that their fsyncs overlap.
-    public var maximumConcurrentWrites: Int { 16 }
+    /// One writer per core: a batch's files are made durable together (one `syncfs`), so no
+    /// write waits on its own fsync, and more writers than cores only contend for the folder's
+    /// lock (creating files in one folder is serialised by the kernel).
+    public var maximumConcurrentWrites: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// A collection's display name and color: a vdir's `displayname` and `color` files, a CalDAV
@@ -109,4 +111,15 @@ public protocol BulkFetchingStorage: CalendarStorage {
     /// Every item with its bytes, and the change token taken before the listing (so changes
     /// made during it are seen next time).
     func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?)
+}
+
+/// A storage that hands over every item in batches while it is still reading the rest (CalDAV:
+/// one `calendar-query` read as it arrives). A first pull writes the first files while later
+/// items are on the wire, and holds a few batches in memory, not the collection.
+public protocol StreamingFetchingStorage: BulkFetchingStorage {
+    /// Reads every item and calls `body` with each batch of at most `batchSize`, in order, as
+    /// soon as it is read. `body` must not use this storage (its connection is busy).
+    /// - Returns: the change token taken before the items were read.
+    /// - Throws: what `body` threw, or the read's error (after the batches read before it).
+    func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken?
 }

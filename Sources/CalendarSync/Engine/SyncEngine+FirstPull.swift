@@ -1,0 +1,138 @@
+import Foundation
+
+extension SyncEngine {
+    /// Items handed over per batch while a first pull streams.
+    static let streamedBatchSize = 2048
+
+    /// A pair's first sync with a server that can stream its items: each batch of remote items
+    /// is written into the vdir as soon as it is read, while later ones are still arriving, so
+    /// memory holds a few batches, not the collection, and writing overlaps the transfer.
+    ///
+    /// The journal is empty, so every remote item whose key no local file has is a plain
+    /// create on the local side, whatever the rest holds: those are planned and executed batch
+    /// by batch (with the usual intents, so an interruption is recovered as any other). Remote
+    /// items whose key is also in the vdir are set aside and planned with the local side once
+    /// the read ended, as a full run would (equal: recorded; different: a conflict); local
+    /// items the server lacks are uploaded then too, when the connection is free again.
+    ///
+    /// - Returns: nil when the run is not a first pull this path can take (the full run follows).
+    func streamedFirstPull() async throws -> SyncReport? {
+        guard policy.window == nil, policy.direction.writes(.local),
+              let streaming = remote as? any StreamingFetchingStorage,
+              try journal.isEmpty(), try journal.pendingIntents().isEmpty,
+              try journal.outsideItems(.local).isEmpty, try journal.outsideItems(.remote).isEmpty,
+              try journal.collection(.local).token == nil, try journal.collection(.remote).token == nil else { return nil }
+
+        let l: SideSnapshot
+        do {
+            var scanner = SideScanner(side: .local, storage: local)
+            scanner.assignsMissingUIDs = policy.direction.writes(.remote)
+            l = try await scanner.scan(journal: [], token: nil)
+        } catch {
+            throw SyncError.scanFailed(.local, error)
+        }
+        let localKeys = Set(l.items.map(\.key))
+        let executor = Executor(local: local, remote: remote, journal: journal,
+                                resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
+                                direction: policy.direction, faultHook: faultHook, progress: progress)
+        var pulled = StreamedItems()
+        let token: ChangeToken?
+        do {
+            token = try await streaming.fetchAll(batchSize: Self.streamedBatchSize) { stored in
+                let batch = pulled.take(stored, localKeys: localKeys)
+                guard !batch.items.isEmpty || !batch.unparseable.isEmpty else { return }
+                let plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
+                pulled.note(plan, of: batch)
+                try await executor.execute(plan, journalItems: [], continuing: true)
+            }
+        } catch let error as RunInterrupted {
+            throw error
+        } catch {
+            // The batches written so far are in the journal, whole: the rerun lists the server
+            // and fetches only what is missing.
+            throw SyncError.scanFailed(.remote, error)
+        }
+
+        let r = SideSnapshot(items: pulled.setAside, token: token)
+        let plan = Planner.plan(local: l, remote: r, journal: [], policy: policy)
+        try await executor.execute(plan, journalItems: [], continuing: true)
+        var report = executor.report
+        await syncMetadata(into: &report)
+        for href in l.unparseable where l.problems[href] == nil {
+            report.skipped.append("\(href) on the local side does not parse; left alone")
+        }
+        for href in pulled.unparseable { report.skipped.append("\(href) on the remote side does not parse; left alone") }
+        report.skipped += pulled.skipped
+        Self.reportHandEditProblems(l.problems, into: &report)
+        Self.reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
+        report.errors += pulled.duplicates
+
+        try journal.replaceOutsideItems(.local, with: [])
+        try journal.replaceOutsideItems(.remote, with: [])
+        // As in a full run: a side written to is listed in full next time; the server's token
+        // vouches for the journal only when every item it sent is accounted for.
+        let remoteClean = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
+            && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journalKeys: [])
+            && report.created[.remote] + report.updated[.remote] + report.deleted[.remote] == 0 && report.conflicts.isEmpty
+        var remoteState = try journal.collection(.remote)
+        remoteState.token = remoteClean ? token : nil
+        try journal.setCollection(.remote, remoteState)
+        var localState = try journal.collection(.local)
+        localState.token = nil
+        try journal.setCollection(.local, localState)
+        if report.errors.isEmpty { try journal.setLastSync() }
+        try journal.pruneIntents()
+        return report
+    }
+}
+
+/// What a streamed first pull has seen of the server so far: the keys it pulled (to catch a
+/// UID the server holds twice in different batches), the items set aside for the final plan,
+/// and what it could not sync.
+private struct StreamedItems {
+    /// Href of each remote item pulled, by key.
+    var pulledHrefs: [ItemKey: String] = [:]
+    /// Remote items whose key the vdir holds too: planned after the read.
+    var setAside: [SideItem] = []
+    var unparseable: [String] = []
+    var skipped: [String] = []
+    /// Errors for keys the server holds more than once across batches.
+    var duplicates: [String] = []
+
+    /// The batch's items to pull now, parsed on every core; sets aside those the vdir shares.
+    mutating func take(_ stored: [StoredItem], localKeys: Set<ItemKey>) -> SideSnapshot {
+        var items: [SideItem] = []
+        var unparseable: [String] = []
+        for (item, content) in zip(stored, SideScanner.contents(of: stored)) {
+            guard content.parses else {
+                unparseable.append(item.href)
+                continue
+            }
+            let side = SideItem(version: item.version, data: item.data, content: content)
+            if localKeys.contains(side.key) {
+                setAside.append(side)
+            } else if let first = pulledHrefs[side.key] {
+                duplicates.append("2 items on the remote side have UID \(side.key.value): \(first), \(side.href); "
+                    + "the first was pulled, the other is not synced (hint: give one a new UID, or delete the copy)")
+            } else {
+                items.append(side)
+            }
+        }
+        return SideSnapshot(items: items, unparseable: unparseable)
+    }
+
+    /// Remembers what the batch's plan pulls and skips.
+    mutating func note(_ plan: SyncPlan, of batch: SideSnapshot) {
+        unparseable += plan.unparseable[.remote] ?? []
+        for action in plan.actions {
+            switch action {
+            case .create(_, let source): pulledHrefs[source.key] = source.href
+            case .skip(let key, let reason):
+                // Two items of the batch with one UID: an error of the run, as in a full run.
+                if batch.items.filter({ $0.key == key }).count > 1 { duplicates.append(reason) } else { skipped.append(reason) }
+                pulledHrefs[key] = pulledHrefs[key] ?? "an item skipped earlier"
+            default: break
+            }
+        }
+    }
+}

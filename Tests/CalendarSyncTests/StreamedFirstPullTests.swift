@@ -1,0 +1,129 @@
+import CalDAV
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+
+/// A pair's first sync with a server that streams its items (`SyncEngine.streamedFirstPull`):
+/// remote items are written batch by batch while the answer arrives, and what the vdir holds
+/// already is planned with them once the read ended, as a full run would. Radicale, filled
+/// through its storage folder (it takes what it finds there), so that the server can hold what
+/// no client could PUT: two items with one UID.
+@Suite(.serialized) struct StreamedFirstPullTests {
+    static let events = 700
+
+    static func event(_ uid: String, summary: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260301T090000Z\r\nDTEND:20260301T100000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    struct Pair {
+        let folder: TemporaryFolder
+        let local: VDirStorage
+        let remote: CalDAVStorage
+        let journal: Journal
+        /// The collection's folder in Radicale's storage.
+        let storage: URL
+
+        init() async throws {
+            let server = try TestServers.shared("radicale")
+            folder = try TemporaryFolder()
+            local = VDirStorage(url: folder.file("vdir"))
+            try local.directory.createIfMissing()
+            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+            let url = server.newCollectionURL(prefix: "stream")
+            try await client.makeCalendar(url)
+            remote = CalDAVStorage(client: client, collection: url)
+            journal = try Journal.open(at: folder.file("journal.sqlite"))
+            storage = server.stateFolder.appendingPathComponent("collections/collection-root/\(server.username)/\(url.lastPathComponent)")
+            #expect(FileManager.default.fileExists(atPath: storage.path), "no Radicale folder at \(storage.path)")
+        }
+
+        func serverFile(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: storage.appendingPathComponent(name))
+        }
+
+        func localFile(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: local.directory.url.appendingPathComponent(name))
+        }
+
+        /// UID → SUMMARY of every vdir file, and how many files carry each UID.
+        func vdir() throws -> (summaries: [String: String], counts: [String: Int]) {
+            var summaries: [String: String] = [:], counts: [String: Int] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: local.directory.url.path) where name.hasSuffix(".ics") {
+                let text = try String(contentsOf: local.directory.url.appendingPathComponent(name), encoding: .utf8)
+                let lines = text.components(separatedBy: "\r\n")
+                guard let uid = lines.first(where: { $0.hasPrefix("UID:") })?.dropFirst(4) else { continue }
+                summaries[String(uid)] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
+                counts[String(uid), default: 0] += 1
+            }
+            return (summaries, counts)
+        }
+    }
+
+    @Test func aFirstSyncPullsInBatchesAndPlansWhatBothSidesHoldAfterTheRead() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        // Shared with the vdir: one equal, one different; and one the server lacks.
+        try pair.serverFile("shared-equal.ics", Self.event("shared-equal", summary: "same"))
+        try pair.serverFile("shared-diff.ics", Self.event("shared-diff", summary: "server's"))
+        try pair.localFile("a.ics", Self.event("shared-equal", summary: "same"))
+        try pair.localFile("b.ics", Self.event("shared-diff", summary: "local's"))
+        try pair.localFile("c.ics", Self.event("local-only", summary: "mine"))
+
+        let recorder = ProgressRecorder()
+        let engine = SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
+                                progress: { p in recorder.add(p) })
+        let report = try await engine.run()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created[.local] == Self.events)
+        #expect(report.created[.remote] == 1)
+        #expect(report.conflicts.map(\.uid) == ["shared-diff"])
+        let (summaries, counts) = try pair.vdir()
+        #expect(summaries.count == Self.events + 3)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        #expect(summaries["s\(Self.events - 1)"] == "server \(Self.events - 1)")
+        #expect(summaries["local-only"] == "mine")
+        // The transfer's total grew as batches arrived (128, 256, ...), and finished complete.
+        let seen = recorder.values
+        let totals = Set(seen.map(\.total))
+        #expect(totals.count > 2, "progress totals \(totals.sorted())")
+        #expect(seen.last.map { $0.isComplete } == true)
+        #expect(try pair.journal.items().count == Self.events + 3)
+
+        let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0)
+        #expect(again.errors.isEmpty && again.conflicts.isEmpty, "\(again.errors) \(again.conflicts)")
+        let remoteItems = try await pair.remote.fetchAll().items
+        #expect(remoteItems.count == Self.events + 3)
+    }
+
+    @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        // Far apart, so in any order the server lists them they are likely in different batches.
+        try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
+
+        let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(report.errors.contains { $0.contains("UID s3") }, "\(report.errors)")
+        let (summaries, counts) = try pair.vdir()
+        #expect((counts["s3"] ?? 0) <= 1)
+        #expect(summaries.count >= Self.events - 1)
+        #expect(summaries["s\(Self.events - 1)"] == "server \(Self.events - 1)")
+        // The run had an error: the journal's token does not vouch for the server, and the
+        // next run reports the same error without pulling anything twice.
+        let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(again.errors.contains { $0.contains("UID s3") }, "\(again.errors)")
+        #expect(try pair.vdir().counts.values.allSatisfy { $0 == 1 })
+    }
+}
+
+/// Collects progress values from any task.
+private final class ProgressRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [SyncProgress] = []
+    func add(_ p: SyncProgress) { lock.withLock { recorded.append(p) } }
+    var values: [SyncProgress] { lock.withLock { recorded } }
+}
