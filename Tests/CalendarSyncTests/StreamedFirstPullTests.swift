@@ -99,6 +99,35 @@ import CalgwTestSupport
         #expect(remoteItems.count == Self.events + 3)
     }
 
+    /// After a pull the journal keeps the token of the listing it records, so the next run with
+    /// nothing changed reads no item; a file deleted or edited after the pull changes that
+    /// listing, and the run after it carries both to the server.
+    @Test func theTokenKeptAfterAPullVouchesForThePulledFilesOnly() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<200 { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        let first = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(first.created[.local] == 200)
+        let kept = try pair.journal.collection(.local).token
+        guard case .unchanged = try await pair.local.changes(since: kept) else {
+            Issue.record("the kept token \(String(describing: kept)) does not answer for the vdir as pulled")
+            return
+        }
+        let quiet = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(quiet.created[.local] + quiet.created[.remote] + quiet.updated[.remote] + quiet.deleted[.remote] == 0)
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: pair.local.directory.url.path).filter { $0.hasSuffix(".ics") }.sorted()
+        try FileManager.default.removeItem(at: pair.local.directory.url.appendingPathComponent(files[0]))
+        let edited = pair.local.directory.url.appendingPathComponent(files[1])
+        let text = try String(contentsOf: edited, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "SUMMARY:server", with: "SUMMARY:edited").utf8).write(to: edited)
+        let after = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(after.deleted[.remote] == 1 && after.updated[.remote] == 1, "\(after.summary)")
+        let remoteItems = try await pair.remote.fetchAll().items
+        #expect(remoteItems.count == 199)
+        #expect(remoteItems.filter { String(decoding: $0.data, as: UTF8.self).contains("SUMMARY:edited") }.count == 1)
+    }
+
     @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }

@@ -69,7 +69,7 @@ extension SyncEngine {
 
         try journal.replaceOutsideItems(.local, with: [])
         try journal.replaceOutsideItems(.remote, with: [])
-        // As in a full run: a side written to is listed in full next time; the server's token
+        // As in a full run: a server written to is listed in full next time; the server's token
         // vouches for the journal only when every item it sent is accounted for.
         let remoteClean = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
             && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journalKeys: [])
@@ -77,8 +77,10 @@ extension SyncEngine {
         var remoteState = try journal.collection(.remote)
         remoteState.token = remoteClean ? token : nil
         try journal.setCollection(.remote, remoteState)
+        let localClean = pulled.skipped.isEmpty && pulled.duplicates.isEmpty
+            && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journalKeys: [])
         var localState = try journal.collection(.local)
-        localState.token = nil
+        localState.token = localClean ? try tokenOfJournal(.local) : nil
         try journal.setCollection(.local, localState)
         if report.errors.isEmpty { try journal.setLastSync() }
         try journal.pruneIntents()

@@ -22,6 +22,7 @@ extension SyncEngine {
         }
         var report = SyncReport()
         report.dryRun = dryRun
+        progress?(SyncProgress(total: 0))  // as any run with nothing to transfer
         if !dryRun {
             await syncMetadata(into: &report)
             if report.errors.isEmpty { try journal.setLastSync() }
@@ -30,4 +31,14 @@ extension SyncEngine {
     }
 
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
+
+    /// The token to keep for `side` after a run that wrote to it, when the journal mirrors it:
+    /// for a vdir, the token of the listing the journal records (every file by the signature
+    /// calgw's write left). It vouches for this run's writes without a trust in timing: a file
+    /// touched after calgw wrote it, or one added meanwhile, changes the next listing's token,
+    /// and that run is a full one. A server's token cannot be made so (nil: list it next time).
+    func tokenOfJournal(_ side: Side) throws -> ChangeToken? {
+        guard side == .local, local is VDirStorage else { return nil }
+        return VDirStorage.token(for: try journal.versions(.local))
+    }
 }

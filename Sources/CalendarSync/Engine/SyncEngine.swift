@@ -104,10 +104,12 @@ public struct SyncEngine: Sendable {
                 // vdir's token (a hash of its listing) comes back when the folder is put back as
                 // it was, and a server's changes since it (Radicale and Xandikos diff two states)
                 // leave out an item this run created that someone deleted before the next run.
-                // A side written to is listed in full next time.
+                // A server written to is listed in full next time; a vdir keeps the token of the
+                // listing the journal records (`tokenOfJournal`).
                 let wrote = report.created[side] + report.updated[side] + report.deleted[side] > 0 || !report.conflicts.isEmpty
-                state.token = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
-                                                  journalKeys: journalKeys) && !wrote ? snapshot.token : nil
+                let mirrors = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
+                                                  journalKeys: journalKeys)
+                state.token = !mirrors ? nil : wrote ? try tokenOfJournal(side) : snapshot.token
                 try journal.setCollection(side, state)
             }
             if report.errors.isEmpty { try journal.setLastSync() }

@@ -85,6 +85,14 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Each item's href and etag on `side`, as the journal last saw them.
+    public func versions(_ side: Side) throws -> [ItemVersion] {
+        let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
+        return try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) }
+        }
+    }
+
     /// True when the journal knows no item (a pair's first sync).
     public func isEmpty() throws -> Bool {
         try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }

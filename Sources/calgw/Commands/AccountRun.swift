@@ -104,29 +104,28 @@ struct AccountRun {
             mapping.discoveredFrom = mapping.home == nil ? nil : pair.remote.absoluteString
             try mapping.save(to: mappingFile)
         }
-        for entry in entries.sorted(by: { $0.name < $1.name }) where wanted(entry.name) {
-            guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
-            let remote = CalDAVStorage(client: client, collection: url)
-            if let info = calendars.first(where: { $0.href.path == entry.href }) { remote.prime(with: info) }
-            let part: SyncReport
-            let bar = dryRun ? nil : progressBar?(entry.name)
-            defer { bar?.finish() }
-            do {
-                part = try await SyncSession.run(
-                    journalAt: journalURL(entry.name),
-                    local: VDirStorage(url: pair.local.appendingPathComponent(entry.name, isDirectory: true)),
-                    remote: remote, policy: policy, dryRun: dryRun,
-                    prompt: nil, faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
-            } catch let error as SyncError where error.code == .massDeletion {
-                report.errors.append("\(entry.name): \(error.message)")
+        let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
+            guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }
+            return CalendarJob(name: entry.name, journal: journalURL(entry.name),
+                               local: pair.local.appendingPathComponent(entry.name, isDirectory: true), remote: url,
+                               info: calendars.first { $0.href.path == entry.href })
+        }
+        let bar = dryRun ? nil : progressBar?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
+        defer { bar?.finish() }
+        let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun, progress: bar?.handler)
+        for job in jobs {
+            switch outcomes[job.name] {
+            case .synced(let part):
+                report.add(part, collection: job.name)
+                parts[job.name] = part
+            case .refused(let message):
+                report.errors.append("\(job.name): \(message)")
                 var failed = SyncReport()
-                failed.errors = [error.message]
-                parts[entry.name] = failed
-                refused.append(entry.name)
-                continue
+                failed.errors = [message]
+                parts[job.name] = failed
+                refused.append(job.name)
+            case nil: break
             }
-            report.add(part, collection: entry.name)
-            parts[entry.name] = part
         }
         if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
             throw CLIError("pair \(pair.name) has no collection \(only)",
