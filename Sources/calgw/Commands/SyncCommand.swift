@@ -141,7 +141,7 @@ struct PairRunner {
                 policy: policy, dryRun: run.dryRun, prompt: prompt,
                 faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
             }
-            for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
+            for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
             if !report.errors.isEmpty { return (report, refused.count == report.errors.count ? .refusedForSafety : .failure) }
             if report.unresolvedConflicts > 0 {
