@@ -149,6 +149,12 @@ struct PairRunner {
                                      hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
                 return (report, .unresolvedConflicts)
             }
+            let leftForSync = report.conflicts.filter { $0.resolution == "pending" }.count
+            if leftForSync > 0 && !run.dryRun {
+                Terminal.reportError("\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
+                                     hint: "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
+                return (report, .unresolvedConflicts)
+            }
             return (report, .success)
         } catch {
             let (message, hint, status) = Self.describe(error)
