@@ -17,6 +17,7 @@ Actions:
   503       answer 503 with Retry-After (--retry-after seconds), not forwarded
   502       answer 502 Bad Gateway, not forwarded
   504       answer 504 Gateway Timeout, not forwarded
+  507       answer 507 Insufficient Storage (a full account), not forwarded
   429       answer 429 with Retry-After, not forwarded
   reset     read the request, then close the connection with a TCP reset, not forwarded
   truncate  forward, then send the headers and only half the body and close the connection
@@ -32,7 +33,7 @@ import time
 
 import proxylib
 
-ACTIONS = ("ok", "503", "502", "504", "429", "reset", "truncate", "slow")
+ACTIONS = ("ok", "503", "502", "504", "507", "429", "reset", "truncate", "slow")
 
 
 class FaultPlan:
@@ -81,6 +82,8 @@ class FaultHandler(proxylib.ForwardingHandler):
             self.send_simple(502, (), b"injected: bad gateway\n")
         elif action == "504":
             self.send_simple(504, (), b"injected: gateway timeout\n")
+        elif action == "507":
+            self.send_simple(507, (), b"injected: quota exceeded\n")
         elif action == "reset":
             self.entry["status"] = None
             proxylib.abort_connection(self)

@@ -101,4 +101,30 @@ import CalgwTestSupport
                                         "--token-command", "t", "--password-env", "P"])
         #expect(both.status == 2 && both.stderrText.contains("--token-command"), "\(both.stderrText)")
     }
+
+    @Test func initTakesAFileRemoteThatSyncs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        let mirror = folder.file("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        let result = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("home").path,
+                                          "--remote", "file://\(mirror.path)"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let parsed = try ConfigFile.parse(try String(contentsOf: config, encoding: .utf8), url: config)
+        let home = try #require(parsed.pairs.first { $0.name == "home" })
+        #expect(home.remote.path == mirror.path)
+        try VDirPair.event("a", "here").write(to: folder.file("home/a.ics"))
+        let sync = try CalgwBinary.run(["sync", "--config", config.path],
+                                       environment: ["XDG_STATE_HOME": folder.file("state").path])
+        #expect(sync.status == 0, "\(sync.stderrText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mirror.path).contains { $0.hasSuffix(".ics") })
+        // What is not supported is named in the error.
+        let ftp = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("x").path, "--remote", "ftp://x/y/"])
+        #expect(ftp.status == 2 && ftp.stderrText.contains("file://"), "\(ftp.stderrText)")
+        // A second vdir has no calendars to discover.
+        let all = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("y").path, "--remote", "file://\(mirror.path)",
+                                       "--all-collections"])
+        #expect(all.status == 2 && all.stderrText.contains("--all-collections"), "\(all.stderrText)")
+    }
 }

@@ -76,6 +76,31 @@ import CalgwTestSupport
         #expect(result.stdoutText == "\(file.path):8: error: DTEND 20260102T090000Z is before DTSTART 20260102T100000Z\n")
     }
 
+    @Test func aMissingFileIsNamedWithoutALineNumber() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let missing = folder.file("nonexistent.ics")
+        let result = try CalgwBinary.run(["lint", missing.path])
+        #expect(result.status == 1)
+        let said = result.stdoutText + result.stderrText
+        #expect(said.contains("\(missing.path): no such file"), "\(said)")
+        #expect(!said.contains(":0:") && !said.contains("could not be completed"), "\(said)")
+    }
+
+    @Test func everyStructuralErrorOfAFileIsReported() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("broken.ics")
+        try Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTAMP:20260101T000000Z",
+                  "DTSTART:20260102T100000Z", "this line has no colon", "END:VEVENT", "BEGIN:VEVENT", "UID:2",
+                  "DTSTART:20260103T100000Z", "END:VTODO", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8).write(to: file)
+        let result = try CalgwBinary.run(["lint", file.path])
+        #expect(result.status == 1)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("\(file.path):8: error:") }, "\(result.stdoutText)")
+        #expect(lines.contains { $0.hasPrefix("\(file.path):13: error:") && $0.contains("END:VTODO") }, "\(result.stdoutText)")
+    }
+
     @Test func jsonAndWarningsOnlyExit0() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

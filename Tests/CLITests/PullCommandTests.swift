@@ -19,4 +19,29 @@ import CalgwTestSupport
         #expect(try pair.run("push").status == 0)
         #expect(try pair.summaries(pair.remote) == ["a": "local", "b": "remote"])
     }
+
+    @Test func aConflictLeftForSyncExitsThree() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
+        #expect(try pair.run("sync").status == 0)
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
+        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
+        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        for command in ["pull", "push"] {
+            let result = try pair.run(command, ["--json"])
+            #expect(result.status == 3, "\(command): \(result.stderrText)")
+            #expect(result.stderrText.contains("calgw sync"), "\(command): no hint to run sync: \(result.stderrText)")
+            let conflicts = try #require((try pair.json(result))["conflicts"] as? [[String: String]])
+            #expect(conflicts == [["uid": "a", "resolution": "pending"]], "\(command)")
+        }
+        // What could be pulled was pulled; the conflict is left as it was.
+        #expect(try pair.summaries(pair.local) == ["a": "mine", "b": "remote"])
+        #expect(try pair.summaries(pair.remote)["a"] == "theirs")
+        // A dry run only reports.
+        #expect(try pair.run("pull", ["--dry-run"]).status == 0)
+        #expect(try pair.run("sync").status == 0)
+        #expect(try pair.run("pull").status == 0)
+    }
 }

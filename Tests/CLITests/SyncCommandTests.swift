@@ -107,6 +107,28 @@ struct VDirPair {
         #expect(try pair.summaries(pair.remote).isEmpty)
     }
 
+    @Test func deletingMoreThanHalfOfTwentyOrMoreIsRefusedUntilAllowed() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        for i in 0..<20 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "x")) }
+        #expect(try pair.run("sync").status == 0)
+        // Half is ordinary.
+        for i in 0..<10 { try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e\(i).ics")) }
+        let half = try pair.run("sync", ["--dry-run"])
+        #expect(half.status == 0, "\(half.stderrText)")
+        // One more is more than half: refused, the server's copies kept.
+        try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e10.ics"))
+        let refused = try pair.run("sync", ["--json"])
+        #expect(refused.status == 4, "\(refused.stdoutText) \(refused.stderrText)")
+        #expect(refused.stderrText.contains("11 of the 20") && refused.stderrText.contains("--allow-mass-delete"), "\(refused.stderrText)")
+        #expect(try pair.summaries(pair.remote).count == 20)
+        let status = try pair.run("status")
+        #expect(status.stdoutText.contains("11 of the 20"), "\(status.stdoutText)")
+        let allowed = try pair.run("sync", ["--allow-mass-delete"])
+        #expect(allowed.status == 0, "\(allowed.stderrText)")
+        #expect(try pair.summaries(pair.remote).count == 9)
+    }
+
     @Test func askWithoutATerminalExitsThree() throws {
         let pair = try VDirPair(conflict: "ask")
         defer { pair.remove() }

@@ -108,4 +108,32 @@ import Testing
         #expect(merged.contains("RECURRENCE-ID:20260103T100000Z"))
         #expect(merged.components(separatedBy: "BEGIN:VEVENT").count == 3)
     }
+
+    @Test func attendeesAndOtherListsMergeAsSetsAgainstTheBase() {
+        func event(_ lines: [String]) -> Data {
+            Data((["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:m", "DTSTAMP:20260101T000000Z",
+                   "DTSTART:20260101T100000Z", "RRULE:FREQ=DAILY", "SUMMARY:standup"] + lines + ["END:VEVENT", "END:VCALENDAR", ""])
+                .joined(separator: "\r\n").utf8)
+        }
+        let base = event(["ATTENDEE;CN=X:mailto:x@example.com", "ATTENDEE:mailto:y@example.com", "CATEGORIES:work"])
+        // Local removes y and adds a second category line; remote adds z, an exception date and
+        // changes x's participation.
+        let local = event(["ATTENDEE;CN=X:mailto:x@example.com", "CATEGORIES:work", "CATEGORIES:daily", "EXDATE:20260103T100000Z"])
+        let remote = event(["ATTENDEE;CN=X;PARTSTAT=ACCEPTED:mailto:x@example.com", "ATTENDEE:mailto:y@example.com",
+                            "ATTENDEE:mailto:z@example.com", "CATEGORIES:work", "EXDATE:20260105T100000Z"])
+        for (l, r) in [(local, remote), (remote, local)] {
+            let merged = Fixture.text(ThreeWayMerge.merge(base: base, local: l, remote: r)!)
+            #expect(!merged.contains("mailto:y@example.com"), "the removal of y came back: \(merged)")
+            #expect(merged.contains("mailto:z@example.com"), "the addition of z was lost: \(merged)")
+            #expect(merged.components(separatedBy: "mailto:x@example.com").count == 2, "x once: \(merged)")
+            #expect(merged.contains("PARTSTAT=ACCEPTED"), "x's change was lost: \(merged)")
+            #expect(merged.contains("CATEGORIES:daily") && merged.contains("CATEGORIES:work"), "\(merged)")
+            #expect(merged.contains("20260103T100000Z") && merged.contains("20260105T100000Z"), "an exception date was lost: \(merged)")
+        }
+        // Both removing the same person, and one side removing one the other changed.
+        let bothRemove = Fixture.text(ThreeWayMerge.merge(base: base, local: event(["ATTENDEE;CN=X:mailto:x@example.com"]),
+                                                          remote: event(["ATTENDEE;CN=X:mailto:x@example.com", "CATEGORIES:work",
+                                                                         "ATTENDEE:mailto:w@example.com"]))!)
+        #expect(!bothRemove.contains("mailto:y@") && bothRemove.contains("mailto:w@") && !bothRemove.contains("CATEGORIES"), "\(bothRemove)")
+    }
 }

@@ -110,7 +110,7 @@ import Testing
         let journal = journalItems(5)
         let remoteItems = journal.map { SideItem(key: $0.key, href: $0.remote.href, etag: "r", hash: $0.remote.hash) }
         let plan = Planner.plan(local: snapshot([]), remote: snapshot(remoteItems), journal: journal, policy: SyncPolicy())
-        #expect(plan.massDeletion == SyncPlan.MassDeletion(emptySide: .local, deletions: 5))
+        #expect(plan.massDeletion == SyncPlan.MassDeletion(emptySide: .local, deletions: 5, known: 5))
         let localItems = journal.map { SideItem(key: $0.key, href: $0.local.href, etag: "l", hash: $0.local.hash) }
         let other = Planner.plan(local: snapshot(localItems), remote: snapshot([]), journal: journal, policy: SyncPolicy())
         #expect(other.massDeletion?.emptySide == .remote)
@@ -118,6 +118,30 @@ import Testing
         let some = Planner.plan(local: snapshot(Array(localItems.prefix(1))), remote: snapshot(remoteItems), journal: journal, policy: SyncPolicy())
         #expect(some.massDeletion == nil)
         #expect(some.actions.filter { shape($0) == "delete remote" }.count == 4)
+    }
+
+    @Test func deletingMoreThanHalfOfWhatTheJournalKnowsIsAMassDeletion() {
+        func plan(known: Int, keptLocally: Int, policy: SyncPolicy = SyncPolicy()) -> SyncPlan {
+            let journal = journalItems(known)
+            let remoteItems = journal.map { SideItem(key: $0.key, href: $0.remote.href, etag: "r", hash: $0.remote.hash) }
+            let localItems = journal.prefix(keptLocally).map { SideItem(key: $0.key, href: $0.local.href, etag: "l", hash: $0.local.hash) }
+            return Planner.plan(local: snapshot(Array(localItems)), remote: snapshot(remoteItems), journal: journal, policy: policy)
+        }
+        // 25 of 40 deleted: refused, though neither side is empty.
+        #expect(plan(known: 40, keptLocally: 15).massDeletion == SyncPlan.MassDeletion(emptySide: nil, deletions: 25, known: 40))
+        // Exactly half is not more than half.
+        #expect(plan(known: 40, keptLocally: 20).massDeletion == nil)
+        // Below 20 known items only an emptied side counts.
+        #expect(plan(known: 19, keptLocally: 1).massDeletion == nil)
+        #expect(plan(known: 20, keptLocally: 9).massDeletion?.deletions == 11)
+        // The share counts deletions on both sides together.
+        let journal = journalItems(30)
+        let localItems = journal.prefix(22).map { SideItem(key: $0.key, href: $0.local.href, etag: "l", hash: $0.local.hash) }
+        let remoteItems = journal.suffix(22).map { SideItem(key: $0.key, href: $0.remote.href, etag: "r", hash: $0.remote.hash) }
+        let both = Planner.plan(local: snapshot(Array(localItems)), remote: snapshot(Array(remoteItems)), journal: journal, policy: SyncPolicy())
+        #expect(both.massDeletion == SyncPlan.MassDeletion(emptySide: nil, deletions: 16, known: 30))
+        // Pending deletions (a pull does not delete remotely) are not this run's.
+        #expect(plan(known: 40, keptLocally: 15, policy: SyncPolicy(direction: .pull)).massDeletion == nil)
     }
 
     @Test func twoItemsWithOneUIDAreSkippedNotDeleted() {

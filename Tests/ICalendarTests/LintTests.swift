@@ -27,6 +27,24 @@ import Testing
         #expect(problems.first { $0.severity == .error }?.line == 3)
     }
 
+    @Test func everyStructuralErrorIsReportedWithTheRest() {
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+                    "BEGIN:VEVENT", "UID:1", "DTSTART:20260101T100000Z", "no colon here", "END:VEVENT",
+                    "BEGIN:VEVENT", "UID:2", "DTSTART:20260102T100000Z", "DTEND:20260102T090000Z", "END:VTODO", "END:VEVENT",
+                    "END:VALARM",
+                    "BEGIN:VEVENT", "UID:3", "DTSTART:20260103T100000Z", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let errors = Linter().lint(Data(text.utf8)).filter { $0.severity == .error }
+        #expect(errors.contains { $0.line == 7 }, "\(errors)")
+        #expect(errors.contains { $0.line == 13 && $0.message.contains("END:VTODO") }, "\(errors)")
+        #expect(errors.contains { $0.line == 15 && $0.message.contains("END:VALARM") }, "\(errors)")
+        #expect(errors.contains { $0.line == 19 && $0.message.contains("END:VCALENDAR") && $0.message.contains("BEGIN:VEVENT of line 16") },
+                "\(errors)")
+        #expect(errors.count == 4, "\(errors)")
+        // A file with one structural error reports it as before.
+        let one = Linter().lint(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR\r\n".utf8)).filter { $0.severity == .error }
+        #expect(one.map(\.line) == [3], "\(one)")
+    }
+
     @Test func mixedDateFormsAndBothEndAndDurationAreErrors() {
         #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260101\r\nDTEND:20260102T000000Z\r\nEND:VEVENT\r\n").contains { $0.contains("DTSTART is a DATE") })
         #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260102T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n").contains { $0.contains("both DTEND and DURATION") })

@@ -90,7 +90,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
             return CalDAVError(.preconditionFailed, what, recovery: "the item changed on the server since it was read; sync again",
                                status: status, url: url, serverReason: reason)
         case 507:
-            return CalDAVError(.insufficientStorage, what, recovery: "the account's storage quota is used up; free space on the server",
+            return CalDAVError(.insufficientStorage, what, recovery: "the server is out of space or over quota; free some or ask its admin",
                                status: status, url: url, serverReason: reason)
         default:
             return CalDAVError(.unexpectedStatus, what,

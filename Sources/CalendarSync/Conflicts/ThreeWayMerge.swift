@@ -3,11 +3,13 @@ import ICalendar
 
 /// Merges two versions of a calendar object against the version both started from, property
 /// by property: what only one side changed is taken from it, what both changed the same way is
-/// kept, ATTENDEE lists that both changed are unioned (the newer side's entry wins for a
-/// person on both), and any other clash takes the newer side's value (LAST-MODIFIED, then
-/// SEQUENCE; local on a tie). Components (an event's overrides, alarms) are matched by
-/// name, UID and RECURRENCE-ID and merged the same way; one deleted on a side and untouched on
-/// the other is dropped, one changed on the other side is kept.
+/// kept, and any other clash takes the newer side's value (LAST-MODIFIED, then SEQUENCE; local
+/// on a tie). Properties that form a set (ATTENDEE, by person; CATEGORIES, EXDATE, RDATE and
+/// the like, by line) are merged entry by entry against the base: an entry one side added is
+/// kept, one a side removed stays removed unless the other side changed it, and for a person
+/// both changed the newer side's entry wins. Components (an event's overrides, alarms) are
+/// matched by name, UID and RECURRENCE-ID and merged the same way; one deleted on a side and
+/// untouched on the other is dropped, one changed on the other side is kept.
 public enum ThreeWayMerge {
     /// The merged object, nil when a version does not parse.
     public static func merge(base: Data, local: Data, remote: Data) -> Data? {
@@ -49,7 +51,7 @@ public enum ThreeWayMerge {
                 if lp == rp { out.properties += lp }
                 else if lp == bp { out.properties += rp }
                 else if rp == bp { out.properties += lp }
-                else if name == "ATTENDEE" { out.properties += unionAttendees(lp, rp, newerFirst: localIsNewer) }
+                else if let key = setKey(name) { out.properties += mergeSet(base: bp, local: lp, remote: rp, key: key, localIsNewer: localIsNewer) }
                 else { out.properties += localIsNewer ? lp : rp }
             }
         }
@@ -57,13 +59,40 @@ public enum ThreeWayMerge {
         return out
     }
 
-    /// Attendees of both lists, once per person; for a person on both, the newer side's entry.
-    static func unionAttendees(_ l: [Property], _ r: [Property], newerFirst localIsNewer: Bool) -> [Property] {
-        let (first, second) = localIsNewer ? (l, r) : (r, l)
-        var seen = Set<String>(), out: [Property] = []
-        for p in first + second {
-            let address = CalendarUser(p).normalizedAddress
-            if seen.insert(address).inserted { out.append(p) }
+    /// Properties whose lines form a set, and what identifies an entry: ATTENDEE the person,
+    /// the others the whole line. Nil for properties merged as one value.
+    static func setKey(_ name: String) -> ((Property) -> String)? {
+        switch name {
+        case "ATTENDEE": { CalendarUser($0).normalizedAddress }
+        case "CATEGORIES", "RESOURCES", "EXDATE", "RDATE", "COMMENT", "CONTACT", "ATTACH", "RELATED-TO":
+            { "\($0.parameterText):\($0.value)" }
+        default: nil
+        }
+    }
+
+    /// A set-like property merged entry by entry against the base: an entry on both sides is
+    /// kept (the side that changed it wins, the newer side if both did); an entry on one side
+    /// only is kept when that side added or changed it, dropped when the other side removed it
+    /// unchanged. Local entries first, in their order, then the remote side's additions.
+    static func mergeSet(base: [Property], local: [Property], remote: [Property], key: (Property) -> String,
+                         localIsNewer: Bool) -> [Property] {
+        func byKey(_ list: [Property]) -> [String: Property] {
+            Dictionary(list.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        let b = byKey(base), l = byKey(local), r = byKey(remote)
+        var order: [String] = [], seen = Set<String>()
+        for p in local + remote where seen.insert(key(p)).inserted { order.append(key(p)) }
+        var out: [Property] = []
+        for k in order {
+            switch (l[k], r[k]) {
+            case let (lp?, rp?):
+                out.append(lp == rp || rp == b[k] ? lp : lp == b[k] ? rp : (localIsNewer ? lp : rp))
+            case let (lp?, nil):
+                if b[k] == nil || b[k] != lp { out.append(lp) }
+            case let (nil, rp?):
+                if b[k] == nil || b[k] != rp { out.append(rp) }
+            case (nil, nil): break
+            }
         }
         return out
     }

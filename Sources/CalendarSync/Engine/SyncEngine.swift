@@ -63,8 +63,9 @@ public struct SyncEngine: Sendable {
 
     /// Runs the pair.
     /// - Parameter dryRun: plan and report only.
-    /// - Throws: `SyncError.massDeletion` when a side was emptied and mass deletion is not
-    ///   allowed; scan failures. Failures of single items go to the report instead.
+    /// - Throws: `SyncError.massDeletion` when a side was emptied, or more than half of the
+    ///   items would be deleted, and mass deletion is not allowed; scan failures. Failures of
+    ///   single items go to the report instead.
     public func run(dryRun: Bool = false) async throws -> SyncReport {
         try await recoverInterruptedRun()
         let (quiet, known) = try await quietRun(dryRun: dryRun)
@@ -72,9 +73,7 @@ public struct SyncEngine: Sendable {
         if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
         let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known)
         if let mass = plan.massDeletion, !policy.allowMassDelete {
-            throw SyncError(.massDeletion,
-                            "the \(mass.emptySide.rawValue) side is empty while the journal knows \(items.count) items; refusing to delete \(mass.deletions) on the \(mass.emptySide.other.rawValue) side",
-                            recovery: "check that the \(mass.emptySide == .local ? "folder" : "URL") is right; if the deletion is meant, run again with --allow-mass-delete")
+            throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
         }
         var report: SyncReport
         var replans = 0

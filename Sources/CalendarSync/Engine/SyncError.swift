@@ -15,9 +15,10 @@ public struct SyncError: Error, LocalizedError, Sendable, CustomStringConvertibl
     /// The error a failed scan of `side` stops the run with.
     static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
         if let dav = error as? CalDAVError, dav.code == .authenticationFailed {
-            return SyncError(.authenticationFailed, "the server refused the credentials: \(dav.message)", recovery: dav.recovery)
+            let said = dav.message.hasPrefix("the server refused the credentials")
+            return SyncError(.authenticationFailed, said ? dav.message : "the server refused the credentials: \(dav.message)", recovery: dav.recovery)
         }
-        return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error))",
+        return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
                          recovery: (error as? LocalizedError)?.recoverySuggestion)
     }
 

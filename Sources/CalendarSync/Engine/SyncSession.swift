@@ -32,7 +32,7 @@ public enum SyncSession {
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
-                          massDeletion: plan.massDeletion.map { "the \($0.emptySide.rawValue) side is empty; \($0.deletions) deletions would be refused" })
+                          massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }
 }
 

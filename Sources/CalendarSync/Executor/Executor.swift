@@ -1,3 +1,4 @@
+import CalDAV
 import Foundation
 import Synchronization
 import VDir
@@ -120,11 +121,15 @@ final class Executor: @unchecked Sendable {
         }
     }
 
-    static func describe(_ error: Error) -> String {
+    /// An error in one line for the report; with `withHint`, a full account's (507) line says
+    /// what to do about it, as an item's failure has no hint of its own.
+    static func describe(_ error: Error, withHint: Bool = true) -> String {
         switch error {
         case StorageError.preconditionFailed(let href): "\(href) kept changing during the sync; run again"
         case StorageError.alreadyExists(let href): "\(href) exists already"
         case StorageError.rejected(let href, let reason): "\(href) was refused: \(reason)"
+        case let dav as CalDAVError where withHint && dav.code == .insufficientStorage && dav.recovery != nil:
+            "\(dav.message) (hint: \(dav.recovery ?? ""))"
         default: (error as? LocalizedError)?.errorDescription ?? String(describing: error)
         }
     }

@@ -48,8 +48,10 @@ public enum PlannedAction: Sendable, Hashable {
 /// What a run will do: an action per item that needs one, and the safety verdict.
 public struct SyncPlan: Sendable {
     public var actions: [PlannedAction]
-    /// Set when a side is empty while the journal knows many items and the plan would delete
-    /// them on the other side: the run is refused unless mass deletion is allowed.
+    /// Set when a side is empty while the journal knows items and the plan would delete them
+    /// on the other side, or when the plan would delete more than half of what the journal
+    /// knows (see ``SyncPolicy/massDeleteShareMinimum``): the run is refused unless mass
+    /// deletion is allowed.
     public var massDeletion: MassDeletion?
     /// Hrefs of items that do not parse, per side: reported, never deleted or uploaded.
     public var unparseable: [Side: [String]]
@@ -62,11 +64,42 @@ public struct SyncPlan: Sendable {
     /// does not describe them, so their listing must not be skipped next time.
     public var changedOutsideWindow: Set<Side> = []
 
+    /// A run that would delete too much: what tripped the guard, for its message.
     public struct MassDeletion: Sendable, Hashable {
-        /// The side found empty.
-        public var emptySide: Side
-        /// How many items would be deleted on the other side.
+        /// The side found empty; nil when neither is (the run would delete more than half of
+        /// the items the journal knows).
+        public var emptySide: Side?
+        /// How many items the run would delete (on the other side of an emptied one; else on
+        /// both sides together).
         public var deletions: Int
+        /// How many items the journal knows.
+        public var known: Int
+
+        public init(emptySide: Side?, deletions: Int, known: Int) {
+            self.emptySide = emptySide
+            self.deletions = deletions
+            self.known = known
+        }
+
+        /// What the run would do, in words: `the local side is empty while the journal knows 5
+        /// items; refusing to delete 5 on the remote side`, or `the run would delete 11 of the
+        /// 20 items the journal knows (more than half); refusing`.
+        public var message: String {
+            if let side = emptySide {
+                return "the \(side.rawValue) side is empty while the journal knows \(known) items; refusing to delete \(deletions) on the \(side.other.rawValue) side"
+            }
+            return "the run would delete \(deletions) of the \(known) items the journal knows (more than half); refusing"
+        }
+
+        /// What to do about it.
+        public var recovery: String {
+            let place = switch emptySide {
+            case .local?: "the folder"
+            case .remote?: "the URL"
+            case nil: "the folder and the URL"
+            }
+            return "check that \(place) \(emptySide == nil ? "are" : "is") right; if the deletion is meant, run again with --allow-mass-delete"
+        }
     }
 
     public init(actions: [PlannedAction], massDeletion: MassDeletion? = nil, unparseable: [Side: [String]] = [:]) {

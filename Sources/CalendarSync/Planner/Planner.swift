@@ -77,18 +77,35 @@ public enum Planner {
             actions.append(restrict(action, to: policy.direction))
         }
 
-        var massDeletion: SyncPlan.MassDeletion?
-        if journal.count >= policy.massDeleteThreshold {
-            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty && (side == .local ? local : remote).unparseable.isEmpty {
-                let deletions = actions.filter { if case .delete(side.other, _) = $0 { true } else { false } }.count
-                if deletions > 0 { massDeletion = .init(emptySide: side, deletions: deletions) }
-            }
-        }
-        var plan = SyncPlan(actions: actions, massDeletion: massDeletion, unparseable: unparseable)
+        var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: journal.count, policy: policy),
+                            unparseable: unparseable)
         plan.outsideWindow = outsideWindow
         plan.outsideItems = outsideItems
         plan.changedOutsideWindow = changedOutsideWindow
         return plan
+    }
+
+    /// The mass deletion `actions` would make, if any: a side found empty (no items, none
+    /// unparseable) while the journal knows at least `massDeleteThreshold` items and the plan
+    /// deletes on the other side; or, with at least `massDeleteShareMinimum` known, deletions
+    /// (both sides together) of more than half of them. Pending deletions are not this run's.
+    static func massDeletion(_ actions: [PlannedAction], local: SideSnapshot, remote: SideSnapshot, known: Int,
+                             policy: SyncPolicy) -> SyncPlan.MassDeletion? {
+        func deletions(on side: Side) -> Int {
+            actions.filter { if case .delete(side, _) = $0 { true } else { false } }.count
+        }
+        var found: SyncPlan.MassDeletion?
+        if known >= policy.massDeleteThreshold {
+            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty && (side == .local ? local : remote).unparseable.isEmpty {
+                let count = deletions(on: side.other)
+                if count > 0 { found = .init(emptySide: side, deletions: count, known: known) }
+            }
+        }
+        if found == nil, known >= policy.massDeleteShareMinimum {
+            let count = deletions(on: .local) + deletions(on: .remote)
+            if count * 2 > known { found = .init(emptySide: nil, deletions: count, known: known) }
+        }
+        return found
     }
 
     /// The action for one item, nil when there is nothing to do.

@@ -28,6 +28,10 @@ public struct SyncPolicy: Sendable, Hashable {
     /// A side that is empty while the journal knows at least this many items counts as a
     /// mass deletion (default 2).
     public var massDeleteThreshold = 2
+    /// A run that would delete more than half of the items the journal knows counts as a mass
+    /// deletion once the journal knows at least this many (default 20), though neither side
+    /// is empty.
+    public var massDeleteShareMinimum = 20
     /// Only items overlapping this window (seconds since 1970) are synced; items outside it
     /// are neither copied nor deleted on either side. Nil: everything (default).
     public var window: ClosedRange<Int64>?

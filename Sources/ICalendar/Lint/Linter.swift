@@ -1,8 +1,9 @@
 import Foundation
 
 /// Checks calendar data against RFC 5545 (and what calgw needs to sync it) and reports each
-/// problem at its line. Structure that cannot be parsed is one error; everything else is
-/// collected, so one run shows every problem in a file.
+/// problem at its line, so one run shows every problem in a file. Broken structure is reported
+/// at each place it breaks (see `StructureChecks`); the checks of the components themselves
+/// run only on a file whose structure is sound.
 public struct Linter: Sendable {
     public init() {}
 
@@ -13,7 +14,10 @@ public struct Linter: Sendable {
         do {
             parsed = try ICalendarParser().parse(data)
         } catch let error as ICalendarSyntaxError {
-            return [LintProblem(line: error.line, severity: .error, message: error.reason)] + problems
+            let first = LintProblem(line: error.line, severity: .error, message: error.reason)
+            var structural = StructureChecks.problems(in: data)
+            if !structural.contains(first) { structural.append(first) }
+            return (structural + problems).sorted { ($0.line, $1.severity) < ($1.line, $0.severity) }
         } catch {
             return [LintProblem(line: 0, severity: .error, message: "\(error)")]
         }

@@ -13,6 +13,9 @@ struct InitCommand: AsyncParsableCommand {
             The pair is appended to the config file as a [pair.NAME] table; what is already in \
             the file, comments included, is left as it is. The vdir folder is created if missing.
 
+            --remote is a CalDAV collection's http:// or https:// URL, or file:///path of a \
+            second vdir (a folder mirrored both ways; created if missing).
+
             With --all-collections, --remote is a calendar home (or principal, or server) URL \
             and --local a folder of vdirs: the calendars found there are listed (the folder \
             each will sync into, its href, display name and component types) and the pair \
@@ -33,7 +36,7 @@ struct InitCommand: AsyncParsableCommand {
             completion: .directory)
     var local: String
 
-    @Option(help: ArgumentHelp("The CalDAV collection's URL.", valueName: "url"))
+    @Option(help: ArgumentHelp("The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
     var remote: String
 
     @OptionGroup var credentials: CredentialOptions
@@ -59,8 +62,18 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         try credentials.validate()
-        guard let url = URL(string: remote), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-            throw ValidationError("--remote must be an http:// or https:// URL")
+        let supported = "--remote must be an http:// or https:// URL (a CalDAV collection) or file:///path (a second vdir)"
+        guard let url = URL(string: remote), let scheme = url.scheme?.lowercased() else { throw ValidationError(supported) }
+        switch scheme {
+        case "http", "https":
+            guard url.host != nil else { throw ValidationError(supported) }
+        case "file":
+            guard !url.path.isEmpty, url.host == nil || url.host == "" || url.host == "localhost" else { throw ValidationError(supported) }
+            if allCollections {
+                throw ValidationError("--all-collections needs an http:// or https:// URL (a calendar home); a file:// remote is one vdir")
+            }
+        default:
+            throw ValidationError(supported)
         }
     }
 
@@ -98,6 +111,9 @@ struct InitCommand: AsyncParsableCommand {
         }
         try AtomicFile.write(Array(updated.utf8), to: file)
         try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
+        if let url = URL(string: remote), url.scheme?.lowercased() == "file" {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
+        }
         if output.json {
             if allCollections {
                 try Terminal.printJSON(InitOutput(pair: name, config: file.path, local: localURL.path, remote: remote, collections: found))

@@ -31,6 +31,11 @@ struct LintCommand: ParsableCommand {
         var line: Int
         var severity: String
         var message: String
+        /// The file could not be read (`message` says why): `path: why` on stderr, not a
+        /// `path:line:` line.
+        var unreadable = false
+
+        enum CodingKeys: String, CodingKey { case file, line, severity, message }
     }
 
     func run() throws {
@@ -40,7 +45,7 @@ struct LintCommand: ParsableCommand {
             do {
                 problems = Linter().lint(try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
-                all.append(Problem(file: path, line: 0, severity: "error", message: "cannot read the file: \(error.localizedDescription)"))
+                all.append(Problem(file: path, line: 0, severity: "error", message: Self.readFailure(error, path: path), unreadable: true))
                 continue
             }
             for p in problems where !(errorsOnly && p.severity == .warning) {
@@ -51,9 +56,35 @@ struct LintCommand: ParsableCommand {
             try Terminal.printJSON(all)
         } else {
             for p in all where !(output.quiet && p.severity == "warning") {
-                Terminal.out("\(p.file):\(p.line): \(p.severity): \(p.message)")
+                if p.unreadable {
+                    Terminal.reportError("\(p.file): \(p.message)")
+                } else {
+                    Terminal.out("\(p.file):\(p.line): \(p.severity): \(p.message)")
+                }
             }
         }
         if all.contains(where: { $0.severity == "error" }) { throw ExitWithStatus(status: .failure) }
+    }
+
+    /// Why a file could not be read, in a few words: `no such file`, `permission denied`, `is a directory`.
+    static func readFailure(_ error: Error, path: String) -> String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "is a directory" }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        let posix = underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?, .fileNoSuchFile?: return "no such file"
+        case .fileReadNoPermission?: return "permission denied"
+        default: break
+        }
+        if let posix, let code = POSIXErrorCode(rawValue: Int32(posix)) {
+            switch code {
+            case .ENOENT: return "no such file"
+            case .EACCES: return "permission denied"
+            case .EISDIR: return "is a directory"
+            default: return String(cString: strerror(code.rawValue)).lowercased()
+            }
+        }
+        return "cannot read the file: \(error.localizedDescription)"
     }
 }

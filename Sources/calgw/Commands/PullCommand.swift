@@ -8,7 +8,12 @@ struct PullCommand: AsyncParsableCommand {
         abstract: "Apply the server's changes to the vdir only; local changes stay pending.",
         discussion: """
             Remote creations, changes and deletions are written to the vdir (atomically); \
-            what changed in the vdir since the last sync stays pending for a push.
+            what changed in the vdir since the last sync stays pending for a push. Items \
+            changed on both sides are left for calgw sync.
+
+            Exit codes: 0 done, 1 error (rerunning is safe), 2 usage or config error, \
+            3 conflicts left pending for calgw sync, 4 refused for safety (mass deletion), \
+            5 authentication failed.
 
             Examples:
               calgw pull                       # the only pair in the config

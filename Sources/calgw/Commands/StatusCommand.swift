@@ -11,6 +11,9 @@ struct StatusCommand: AsyncParsableCommand {
             Scans both sides as a sync would and reports what a sync would do. Nothing is \
             written, not even the journal.
 
+            When the server cannot be read (down, or refusing the credentials), the local \
+            changes waiting to be sent are still shown, then the error.
+
             Exit codes: 0 nothing wrong; 1 when a sync would fail on something (a vdir file \
             that does not parse, reported as file:line: problem, or two files with one UID), \
             printed after everything else, or when a side cannot be read; 2 usage or config \
@@ -34,6 +37,9 @@ struct StatusCommand: AsyncParsableCommand {
         var skipped: [String]
         var massDeletion: String?
         var errors: [String]
+        /// What could not be read: `remote` (the counts are then the local changes alone),
+        /// `both` (nothing is known); nil when both sides were read.
+        var unreadable: String?
         /// An account pair: what a sync would do in each collection, by folder name.
         var collections: [String: SyncReport]?
 
@@ -54,6 +60,7 @@ struct StatusCommand: AsyncParsableCommand {
             var entry = PairStatus(pair: pair.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
                                    conflicts: [], skipped: [], errors: [])
             var scanned = true
+            var failure: (message: String, hint: String?)?
             do {
                 let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
                 var policy = SyncPolicy(conflict: strategy)
@@ -84,17 +91,37 @@ struct StatusCommand: AsyncParsableCommand {
                 scanned = false
                 let (message, hint, code) = PairRunner.describe(error)
                 entry.errors.append(message)
-                Terminal.reportError("\(pair.name): \(message)", hint: hint)
+                entry.unreadable = "both"
+                failure = (message, hint)
                 worst = PairRunner.worse(worst, code)
+                if let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed {
+                    await addLocalChanges(pair, to: &entry)
+                }
             }
             statuses.append(entry)
             if !output.json && !output.quiet { render(entry, showName: pairs.count > 1 || true) }
+            if let failure { Terminal.reportError("\(pair.name): \(failure.message)", hint: failure.hint) }
             if scanned { worst = PairRunner.worse(worst, reportProblems(entry)) }
         }
         if output.json {
             if global.all { try Terminal.printJSON(statuses) } else if let only = statuses.first { try Terminal.printJSON(only) }
         }
         if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    /// When the remote side could not be read: the local changes a sync would send, as far as
+    /// the vdir alone tells (nothing is added when the vdir cannot be read either).
+    func addLocalChanges(_ pair: PairConfiguration, to entry: inout PairStatus) async {
+        var policy = SyncPolicy(conflict: ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge)
+        policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        guard let status = try? await SyncSession.localStatus(journalAt: pair.journal, local: StorageFactory.local(for: pair), policy: policy)
+        else { return }
+        entry.unreadable = "remote"
+        entry.lastSync = status.lastSync
+        entry.items = status.items
+        entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)
+        entry.skipped = status.pending.skipped
+        entry.massDeletion = status.massDeletion
     }
 
     /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
@@ -109,8 +136,17 @@ struct StatusCommand: AsyncParsableCommand {
         func side(_ side: String, _ c: KeyPath<SyncReport.Counts, Int>) -> String {
             "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
         }
-        Terminal.out("  local:  \(side("local", \.local))")
-        Terminal.out("  remote: \(side("remote", \.remote))")
+        switch s.unreadable {
+        case "remote":
+            Terminal.out("  local:  not known: the remote side could not be read")
+            Terminal.out("  remote: \(side("remote", \.remote)) (the local changes)")
+        case "both":
+            Terminal.out("  local:  not known")
+            Terminal.out("  remote: not known")
+        default:
+            Terminal.out("  local:  \(side("local", \.local))")
+            Terminal.out("  remote: \(side("remote", \.remote))")
+        }
         for c in s.conflicts { Terminal.out("  conflict \(c.uid) (\(c.resolution))") }
         for line in s.skipped { Terminal.out("  skipped: \(line)") }
         if let m = s.massDeletion { Terminal.out("  warning: \(m)") }

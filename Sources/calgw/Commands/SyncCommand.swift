@@ -141,12 +141,18 @@ struct PairRunner {
                 policy: policy, dryRun: run.dryRun, prompt: prompt,
                 faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
             }
-            for line in report.skipped { Terminal.err("warning: \(pair.name): \(line)") }
+            for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
             if !report.errors.isEmpty { return (report, refused.count == report.errors.count ? .refusedForSafety : .failure) }
             if report.unresolvedConflicts > 0 {
                 Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
                                      hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
+                return (report, .unresolvedConflicts)
+            }
+            let leftForSync = report.conflicts.filter { $0.resolution == "pending" }.count
+            if leftForSync > 0 && !run.dryRun {
+                Terminal.reportError("\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
+                                     hint: "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
                 return (report, .unresolvedConflicts)
             }
             return (report, .success)

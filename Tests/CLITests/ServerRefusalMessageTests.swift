@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// What a run says when the server refuses: the credentials (401) once, and a full account
+/// (507) with a hint about its quota.
+@Suite struct ServerRefusalMessageTests {
+    func makeCollection(_ server: TestServer, prefix: String) throws -> URL {
+        let collection = server.newCollectionURL(prefix: prefix)
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+        return collection
+    }
+
+    @Test func refusedCredentialsAreSaidOnce() throws {
+        let server = try TestServers.shared("radicale")
+        let collection = try makeCollection(server, prefix: "auth")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "auth", server: server, collection: collection)
+        let r = try pair.run("sync", password: "not-the-password")
+        #expect(r.status == 5, "\(r.stdoutText) \(r.stderrText)")
+        let said = r.stderrText.components(separatedBy: "refused the credentials").count - 1
+        #expect(said == 1, "said \(said) times: \(r.stderrText)")
+    }
+
+    @Test func insufficientStorageOnAPutGivesAQuotaHint() throws {
+        let server = try TestServers.shared("radicale")
+        let collection = try makeCollection(server, prefix: "full")
+        let proxy = try TestProxies.fault(upstream: server.url, script: "507", onlyMethods: "PUT")
+        defer { proxy.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "full", server: server, collection: proxy.proxied(collection))
+        try SyncServerScenarioTests.event("big", "v1").write(to: pair.vdir.appendingPathComponent("big.ics"))
+        var r = try pair.run("sync", password: server.password)
+        #expect(r.status == 1, "\(r.stdoutText) \(r.stderrText)")
+        #expect(proxy.logEntries().contains { ($0["action"] as? String) == "507" }, "the proxy never answered 507")
+        #expect(r.stderrText.contains("507"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("out of space or over quota"), "no quota hint: \(r.stderrText)")
+        // The item stays pending, and goes up once the server has room again.
+        r = try pair.run("sync", password: server.password)
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stdoutText.contains("remote: 1 created"), "\(r.stdoutText)")
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// `calgw status` while the server cannot be reached: the local changes waiting for a push are
+/// still shown, then the error about the remote side.
+@Suite struct StatusUnreachableTests {
+    @Test func statusShowsLocalChangesWhenTheServerIsDown() throws {
+        let server = try TestServers.shared("radicale")
+        let collection = server.newCollectionURL(prefix: "down")
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+        let proxy = try TestProxies.fault(upstream: server.url, script: "")
+        defer { proxy.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "down", server: server, collection: proxy.proxied(collection))
+        try SyncServerScenarioTests.event("kept", "v1").write(to: pair.vdir.appendingPathComponent("kept.ics"))
+        try SyncServerScenarioTests.event("gone", "v1").write(to: pair.vdir.appendingPathComponent("gone.ics"))
+        var r = try pair.run("sync", password: server.password)
+        #expect(r.status == 0, "\(r.stderrText)")
+
+        // Local changes made while the server is down: one new, one edited, one deleted.
+        proxy.stop()
+        try SyncServerScenarioTests.event("new", "v1").write(to: pair.vdir.appendingPathComponent("new.ics"))
+        try SyncServerScenarioTests.event("kept", "v2").write(to: pair.vdir.appendingPathComponent("kept.ics"))
+        try FileManager.default.removeItem(at: pair.vdir.appendingPathComponent("gone.ics"))
+
+        r = try pair.run("status", password: server.password)
+        #expect(r.status == 1, "\(r.stdoutText) \(r.stderrText)")
+        #expect(r.stdoutText.contains("remote: 1 to create, 1 to update, 1 to delete"), "\(r.stdoutText)")
+        #expect(!r.stdoutText.contains("0 to create, 0 to update, 0 to delete"), "status claims nothing is pending: \(r.stdoutText)")
+        #expect(r.stdoutText.contains("not known"), "the server's side is not said to be unknown: \(r.stdoutText)")
+        #expect(r.stderrText.contains("error:") && r.stderrText.contains("remote"), "\(r.stderrText)")
+
+        r = try pair.run("status", ["--json"], password: server.password)
+        #expect(r.status == 1, "\(r.stderrText)")
+        let json = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.stdoutText)")
+        let pending = try #require(json["pending"] as? [String: [String: Int]], "\(r.stdoutText)")
+        #expect(pending["created"] == ["local": 0, "remote": 1])
+        #expect(pending["updated"] == ["local": 0, "remote": 1])
+        #expect(pending["deleted"] == ["local": 0, "remote": 1])
+        #expect(json["unreadable"] as? String == "remote", "\(r.stdoutText)")
+        #expect((json["errors"] as? [String])?.isEmpty == false, "\(r.stdoutText)")
+    }
+}
