@@ -108,13 +108,23 @@ public struct VDirectory: Sendable {
             guard ItemFileFilter.isItem(name), fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             entries.append(Entry(name: name, signature: FileSignature(info)))
         }
-        return entries.sorted { Self.precedes($0.name, $1.name) }
+        entries.sort { Self.precedes($0.name, $1.name) }
+        return entries
     }
 
     /// The order of a listing: by UTF-8 bytes (as `strcmp`), which is quicker than `String`'s
     /// Unicode-aware order and the same for the ASCII names nearly every vdir holds.
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        // Native strings (as every name read from the folder) lend their bytes uncopied; a
+        // generic walk of the two UTF-8 views took a quarter of a no-op's time at 100,000 files.
+        let ordered = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
+        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Reads an item file and the signature it had while being read. A file that changes

@@ -103,7 +103,9 @@ public struct VDirStorage: CalendarStorage {
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var hasher = SHA256()
         var line: [UInt8] = []
-        for v in versions.sorted(by: { VDirectory.precedes($0.href, $1.href) }) {
+        // A listing comes sorted already: checking is linear, sorting is not.
+        let ordered = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href, $1.href) }
+        for v in ordered ? versions : versions.sorted(by: { VDirectory.precedes($0.href, $1.href) }) {
             line.removeAll(keepingCapacity: true)
             line.append(contentsOf: v.href.utf8)
             line.append(UInt8(ascii: "\t"))
