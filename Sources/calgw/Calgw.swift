@@ -7,6 +7,19 @@ struct Calgw: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calgw",
         abstract: "Keep a directory of .ics files in two-way sync with a CalDAV server.",
+        discussion: """
+            Options that every command takes and that may also come before the command;
+            given both before and after it, the one after wins:
+              -c, --config <path>     The config file (default: $CALGW_CONFIG, else
+                                      ~/.config/calgw/config.toml).
+              -v, --verbose           Say more on stderr; repeat for more (-vv, -vvv).
+              -q, --quiet             Print nothing but errors.
+
+            Examples:
+              calgw -c ~/work.toml sync
+              calgw -v event add --summary Review --start 2026-04-01T14:00
+              alias calgw-work='calgw -c ~/work.toml'
+            """,
         version: "0.1.0",
         subcommands: [
             FmtCommand.self,
@@ -25,10 +38,11 @@ struct Calgw: AsyncParsableCommand {
     )
 
     /// Runs the command and owns the exit codes of CLI.md: 2 for usage errors (not
-    /// ArgumentParser's 64), and the codes calgw's own errors carry.
+    /// ArgumentParser's 64), and the codes calgw's own errors carry. `-c`, `-v` and `-q`
+    /// written before the command name are first moved after it (``GlobalOptionsPlacement``).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(GlobalOptionsPlacement.arguments(Array(CommandLine.arguments.dropFirst())))
             if let command = command as? OutputCommand { LogOutput.bootstrap(command.output) }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

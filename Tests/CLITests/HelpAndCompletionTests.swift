@@ -17,6 +17,20 @@ import CalgwTestSupport
         #expect(r.stdoutText.contains("Examples:"), "calgw help \(command.joined(separator: " ")) shows no examples")
     }
 
+    /// `calgw --help` says which options may come before the command; each command's help
+    /// lists `-c` among its own options.
+    @Test func helpShowsTheOptionsThatMayComeBeforeTheCommand() throws {
+        let root = try CalgwBinary.run(["--help"])
+        #expect(root.status == 0, "\(root.stderrText)")
+        for text in ["before the command", "-c, --config <path>", "-v, --verbose", "-q, --quiet", "calgw -c ~/work.toml sync"] {
+            #expect(root.stdoutText.contains(text), "calgw --help lacks \(text): \(root.stdoutText)")
+        }
+        for command in [["sync"], ["status"], ["event", "add"], ["init"]] {
+            let r = try CalgwBinary.run(["help"] + command)
+            #expect(r.stdoutText.contains("-c, --config <path>"), "calgw help \(command.joined(separator: " ")): \(r.stdoutText)")
+        }
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionsKnowEveryCommandAndFlag(_ shell: String) throws {
         let r = try CalgwBinary.run(["--generate-completion-script", shell])

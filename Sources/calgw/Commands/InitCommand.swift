@@ -44,7 +44,9 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "The pair's name (default: the vdir folder's name).")
     var pair: String?
 
-    @Option(help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"))
+    @Option(name: [.customShort("c"), .long],
+            help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
+            completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Flag(help: "Sync every calendar behind --remote (a calendar home), each in a subfolder of --local; lists what is found.")

@@ -1,8 +1,12 @@
 import ArgumentParser
 
 /// Options of the commands that work on pairs from the config file.
+///
+/// `-c/--config` may also stand before the command name (`calgw -c ~/work.toml sync`): see
+/// ``GlobalOptionsPlacement``.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
+    @Option(name: [.customShort("c"), .long],
+            help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
             completion: .file(extensions: ["toml"]))
     var config: String?
 
@@ -25,3 +29,20 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 }
+
+/// A command that reads the config file and so takes `-c/--config PATH`: through
+/// ``GlobalOptions``, or (`init`) an option of its own. ``GlobalOptionsPlacement`` hands a
+/// `-c` written before the command name to these only; the others drop it.
+protocol ConfigFileCommand {}
+
+extension EventAddCommand: ConfigFileCommand {}
+extension EventDeleteCommand: ConfigFileCommand {}
+extension EventEditCommand: ConfigFileCommand {}
+extension EventOpenCommand: ConfigFileCommand {}
+extension InitCommand: ConfigFileCommand {}
+extension ListCommand: ConfigFileCommand {}
+extension PullCommand: ConfigFileCommand {}
+extension PushCommand: ConfigFileCommand {}
+extension StatusCommand: ConfigFileCommand {}
+extension SyncCommand: ConfigFileCommand {}
+extension WatchCommand: ConfigFileCommand {}

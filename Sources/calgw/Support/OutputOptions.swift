@@ -1,6 +1,9 @@
 import ArgumentParser
 
 /// Options every command takes for its output.
+///
+/// `-v` and `-q` may also stand before the command name (`calgw -q sync`): see
+/// ``GlobalOptionsPlacement``.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of text for people.")
     var json = false
