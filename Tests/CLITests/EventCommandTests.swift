@@ -199,11 +199,16 @@ import CalgwTestSupport
         let added = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(added.pushed)
         let remoteFile = mirror.appendingPathComponent(added.uid + ".ics")
-        #expect(try Data(contentsOf: remoteFile) == Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics")))
+        // The same event; the upload adds the VTIMEZONE of its TZID, which the file lacks.
+        let uploaded = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar)
+        let written = try #require(try ICalendarParser().parse(Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics"))).calendar)
+        #expect(uploaded.components(named: "VEVENT") == written.components(named: "VEVENT"))
+        #expect(uploaded.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
+        #expect(written.components(named: "VTIMEZONE").isEmpty)
 
         r = try s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let remote = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components.first)
+        let remote = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components(named: "VEVENT").first)
         #expect(remote["RRULE"]?.value == "FREQ=DAILY;COUNT=2")
         r = try s.calgw(["status", "--json"])
         #expect(r.status == 0 && !r.stdoutText.contains("\"local\" : 1"), "\(r.stdoutText)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CalendarSync
+import ICalendar
 
 @Suite struct ContentHashTests {
     @Test func ignoresProdidDtstampFoldingLineEndsAndOrder() {
@@ -73,5 +74,46 @@ import Testing
         }
         let parallel = SideScanner.contents(of: items)
         #expect(parallel == items.map { ItemContent($0.data) })
+    }
+
+    static func zoned(_ tzid: String, uid: String = "tz1", summary: String = "Meeting") -> Data {
+        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z",
+              "DTSTART;TZID=\(tzid):20260710T100000", "DTEND;TZID=\(tzid):20260710T110000", "EXDATE;TZID=\(tzid):20260717T100000",
+              "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+    }
+
+    /// The upload form adds a VTIMEZONE (and maps a Windows name to IANA) that the vdir file
+    /// lacks: both copies hash alike, so the next run sees nothing changed on either side.
+    @Test(arguments: ["Europe/Berlin", "W. Europe Standard Time", "/mozilla.org/20050126_1/Europe/Berlin", "Asia/Tokyo"])
+    func aFileWithoutItsVTimeZoneHashesAsItsUploadForm(_ tzid: String) throws {
+        let file = Self.zoned(tzid)
+        let uploaded = UploadForm.canonical(file)
+        let text = String(decoding: uploaded, as: UTF8.self)
+        #expect(text.contains("BEGIN:VTIMEZONE"), "\(text)")
+        #expect(!text.contains("Standard Time:") && !text.contains("mozilla"), "\(text)")
+        #expect(ContentHash.of(file) == ContentHash.of(uploaded))
+        #expect(ContentHash.of(file) != ContentHash.of(Self.zoned(tzid, summary: "Other")))
+        #expect(ContentHash.of(file) != ContentHash.of(Self.zoned("Asia/Kolkata")))
+    }
+
+    @Test func theUploadFormKeepsAZoneTheFileDefines() throws {
+        let file = Data(String(decoding: Self.zoned("My Zone"), as: UTF8.self).replacingOccurrences(of: "BEGIN:VEVENT", with: """
+            BEGIN:VTIMEZONE\r
+            TZID:My Zone\r
+            BEGIN:STANDARD\r
+            DTSTART:19700101T000000\r
+            TZOFFSETFROM:+0300\r
+            TZOFFSETTO:+0300\r
+            END:STANDARD\r
+            END:VTIMEZONE\r
+            BEGIN:VEVENT
+            """).utf8)
+        let uploaded = try #require(try ICalendarParser().parse(UploadForm.canonical(file)).calendar)
+        #expect(uploaded.components.map(\.name) == ["VTIMEZONE", "VEVENT"])
+        #expect(uploaded.components[0]["TZOFFSETTO"] == nil && uploaded.components[0].components[0]["TZOFFSETTO"]?.value == "+0300")
+        #expect(uploaded.components[1]["DTSTART"]?.tzid == "My Zone")
+        // A custom name with no definition goes as it is too: the server answers for it.
+        let unknown = Self.zoned("Nowhere Standard")
+        #expect(!String(decoding: UploadForm.canonical(unknown), as: UTF8.self).contains("VTIMEZONE"))
     }
 }

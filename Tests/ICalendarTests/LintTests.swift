@@ -9,8 +9,12 @@ import Testing
 
     func errors(_ body: String) -> [String] { lint(body).filter { $0.severity == .error }.map(\.message) }
 
+    static let berlin = "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n"
+        + "TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\n"
+        + "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+
     @Test func aCleanEventHasNoProblems() {
-        #expect(lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n").isEmpty)
+        #expect(lint(Self.berlin + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n").isEmpty)
     }
 
     @Test func reportsEachErrorAtItsLine() {
@@ -53,6 +57,21 @@ import Testing
     @Test func unknownTimeZonesAreErrorsButWindowsNamesAreNot() {
         #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n").contains { $0.contains("Mars/Olympus") })
         #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=W. Europe Standard Time:20260101T100000\r\nEND:VEVENT\r\n").isEmpty)
+    }
+
+    @Test func aTZIDWithoutItsVTimeZoneIsAWarningOncePerZone() {
+        let problems = lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\n"
+            + "DTEND;TZID=Europe/Berlin:20260101T110000\r\nEXDATE;TZID=W. Europe Standard Time:20260108T100000\r\n"
+            + "RRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\n")
+        #expect(problems.allSatisfy { $0.severity == .warning }, "\(problems)")
+        #expect(problems.map(\.description) == [
+            "7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE in this file (calgw adds one when uploading)",
+            "9: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this file (calgw uploads it as Europe/Berlin, with a VTIMEZONE)",
+        ])
+        // Defined zones, and unknown ones (an error each time they are used), get no such warning.
+        #expect(lint(Self.berlin + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nEND:VEVENT\r\n").isEmpty)
+        #expect(!lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n")
+            .contains { $0.severity == .warning })
     }
 
     @Test func toleratedThingsAreWarnings() {

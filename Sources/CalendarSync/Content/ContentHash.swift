@@ -7,7 +7,10 @@ import ICalendar
 ///
 /// What does not count: PRODID and DTSTAMP (servers and clients restamp them), line folding
 /// and line endings, the order of properties within a component and of sibling components,
-/// and TEXT escaping variants. An item that does not parse is hashed over its raw bytes
+/// and TEXT escaping variants, and the time zones the upload form completes: a VCALENDAR is
+/// hashed as `TimeZoneCompletion` completes it, so a file that names `Europe/Berlin` (or
+/// `W. Europe Standard Time`) without a VTIMEZONE hashes as its server copy, which has the
+/// IANA name and a generated VTIMEZONE. An item that does not parse is hashed over its raw bytes
 /// (prefixed `raw:`), so it is still carried and compared, just byte for byte.
 public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
     public var value: String
@@ -29,7 +32,12 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
         var hasher = SHA256()
         let canonical = Canonicalizer()
-        for line in parsed.components.map({ normalisedLines(canonical.canonicalize($0)) }).sorted() {
+        let lines = parsed.components.map { component -> String in
+            var c = canonical.canonicalize(component)
+            if c.name == "VCALENDAR" { TimeZoneCompletion.complete(&c) }
+            return normalisedLines(c)
+        }
+        for line in lines.sorted() {
             hasher.update(data: Data(line.utf8))
             hasher.update(data: Data([0x0A]))
         }

@@ -4,7 +4,10 @@ import ICalendar
 /// The form an item is uploaded in: valid, canonical iCalendar, whatever the vdir file looks
 /// like. A hand-written file may lack PRODID, VERSION or DTSTAMP, end its lines with LF or
 /// leave long lines unfolded; the server gets CRLF, folded lines, escaped TEXT and the missing
-/// properties, while the file keeps what its author wrote. `ContentHash` ignores all of these
+/// properties, while the file keeps what its author wrote. Time zones are made complete
+/// (`TimeZoneCompletion`): a TZID without its VTIMEZONE gets one generated from the system's
+/// tz database, a Windows or path-prefixed name becoming its IANA name first, so a server
+/// that checks (Radicale answers 400) takes the object. `ContentHash` ignores all of these
 /// differences, so the two copies still count as the same item.
 enum UploadForm {
     static let productID = "-//calgw//calgw//EN"
@@ -16,6 +19,7 @@ enum UploadForm {
         for i in components.indices {
             Canonicalizer().canonicalize(&components[i])
             guard components[i].name == "VCALENDAR" else { continue }
+            TimeZoneCompletion.complete(&components[i], at: now)
             if components[i].properties(named: "VERSION").isEmpty {
                 components[i].properties.insert(Property(name: "VERSION", value: "2.0"), at: 0)
             }

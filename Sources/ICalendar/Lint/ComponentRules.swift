@@ -9,6 +9,7 @@ struct ComponentRules {
             if c["VERSION"] == nil { problems.append(.init(line: c.line, severity: .error, message: "VCALENDAR has no VERSION")) }
             if c["PRODID"] == nil { problems.append(.init(line: c.line, severity: .warning, message: "VCALENDAR has no PRODID (calgw adds one when uploading)")) }
             checkUIDsAreOneObject(c, into: &problems)
+            checkTimeZonesAreDefined(c, into: &problems)
         case "VEVENT", "VTODO", "VJOURNAL":
             checkSchedulable(c, into: &problems)
         case "VALARM":
@@ -87,6 +88,16 @@ struct ComponentRules {
         let uids = Set(c.components.compactMap { $0["UID"]?.text })
         if uids.count > 1 {
             problems.append(.init(line: c.line, severity: .warning, message: "\(uids.count) different UIDs in one calendar: a vdir item should hold one calendar object"))
+        }
+    }
+
+    /// RFC 5545 §3.2.19 wants a VTIMEZONE for every TZID; one warning per zone that calgw knows
+    /// but the file does not define (unknown zones are errors at each use, above).
+    private func checkTimeZonesAreDefined(_ c: Component, into problems: inout [LintProblem]) {
+        for (tzid, property) in TimeZoneCompletion.undefinedTZIDs(in: c) {
+            guard let iana = TimeZoneResolver.ianaIdentifier(for: tzid) else { continue }
+            let upload = iana == tzid ? "calgw adds one when uploading" : "calgw uploads it as \(iana), with a VTIMEZONE"
+            problems.append(.init(line: property.line, severity: .warning, message: "TZID \"\(tzid)\" has no VTIMEZONE in this file (\(upload))"))
         }
     }
 
