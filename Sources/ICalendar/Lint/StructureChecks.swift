@@ -39,13 +39,8 @@ enum StructureChecks {
         }
 
         mutating func consume(_ raw: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            var line = raw
-            if let base = line.baseAddress, line.count > 0 && (line[0] == 0x20 || line[0] == 0x09) {
-                var k = 0
-                while k < line.count && (line[k] == 0x20 || line[k] == 0x09) { k += 1 }
-                line = UnsafeBufferPointer(start: base + k, count: line.count - k)
-                if line.isEmpty { return }
-            }
+            let (line, dropped) = LineShape.droppingLeadingWhitespace(raw)
+            if dropped && line.isEmpty { return }
             let property: Property
             do {
                 property = try ContentLineReader.read(line, lineNumber: number).property
@@ -65,7 +60,7 @@ enum StructureChecks {
                 }
                 if name.isEmpty {
                     fail(number, "BEGIN without a component name")
-                } else if !name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) {
+                } else if !LineShape.isComponentName(name) {
                     fail(number, "BEGIN:\(printable(name)) is not a component name")
                 }
                 stack.append((name, number))

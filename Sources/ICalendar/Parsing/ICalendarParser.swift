@@ -68,12 +68,9 @@ struct TreeBuilder {
     init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
 
     mutating func consume(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws {
-        var line = line
-        if let base = line.baseAddress, line.count > 0 && (line[0] == 0x20 || line[0] == 0x09) {
+        let (line, dropped) = LineShape.droppingLeadingWhitespace(line)
+        if dropped {
             // A continuation line with nothing before it: read it as a line of its own.
-            var k = 0
-            while k < line.count && (line[k] == 0x20 || line[k] == 0x09) { k += 1 }
-            line = UnsafeBufferPointer(start: base + k, count: line.count - k)
             if line.isEmpty { return }
             warnings.append(ParseWarning(line: lineNumber, message: "line starts with white space but follows no content line"))
         }
@@ -94,7 +91,7 @@ struct TreeBuilder {
             }
             let name = parsed.property.value.trimmingCharacters(in: " ").asciiUppercased
             guard !name.isEmpty else { throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name") }
-            guard name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else {
+            guard LineShape.isComponentName(name) else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN:\(printable(name)) is not a component name")
             }
             var component = Component(name: name)
