@@ -38,7 +38,7 @@ struct Calgw: AsyncParsableCommand {
     )
 
     /// Runs the command and owns the exit codes of CLI.md: 2 for usage errors (not
-    /// ArgumentParser's 64), and the codes calgw's own errors carry. `-c`, `-v` and `-q`
+    /// ArgumentParser's 64), and the codes calgw's own errors give (``ErrorDescription``). `-c`, `-v` and `-q`
     /// written before the command name are first moved after it (``GlobalOptionsPlacement``).
     static func main() async {
         do {
@@ -49,11 +49,12 @@ struct Calgw: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as CLIError {
-            Terminal.reportError(error.message, hint: error.hint)
-            Foundation.exit(error.status.rawValue)
         } catch let error as ExitWithStatus {
             Foundation.exit(error.status.rawValue)
+        } catch where ErrorDescription.isOwn(error) {
+            let description = ErrorDescription(error)
+            Terminal.reportError(description.message, hint: description.hint)
+            Foundation.exit(description.status.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -10,6 +10,8 @@ public struct SyncError: Error, LocalizedError, Sendable, CustomStringConvertibl
         case scanFailed
         /// The server refused the credentials (exit 5).
         case authenticationFailed
+        /// A calendar named (or needed) that the pair does not have (a usage error, exit 2).
+        case unknownCollection
     }
 
     /// The error a failed scan of `side` stops the run with.

@@ -57,14 +57,8 @@ struct DiscoverCommand: AsyncParsableCommand {
         var http = HTTPClientConfiguration(authentication: try credentials.authentication())
         http.caFile = caFile
         http.pinnedPublicKey = pinnedPublicKey
-        let collections: [CalendarCollection]
-        do {
-            let client = try CalDAVClient(configuration: .init(http: http))
-            collections = try await client.discover(URL(string: url)!)
-        } catch let error as CalDAVError {
-            throw CLIError(error.message, hint: error.recovery,
-                           status: error.code == .authenticationFailed ? .authenticationFailed : .failure)
-        }
+        let client = try CalDAVClient(configuration: .init(http: http))
+        let collections = try await client.discover(URL(string: url)!)
         let rows = collections.map {
             Row(href: $0.href.path, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
                 components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value)

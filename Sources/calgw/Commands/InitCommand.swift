@@ -143,19 +143,13 @@ struct InitCommand: AsyncParsableCommand {
 
     /// The calendars behind `--remote`, named as the first sync will name their folders.
     func discoverCalendars() async throws -> [FoundCalendar] {
-        let calendars: [CalendarCollection]
         guard let url = URL(string: remote) else { return [] }
-        do {
-            let client = try CalDAVClient(configuration: .init(http: .init(authentication: credentials.authentication())))
-            calendars = try await client.discover(url).filter(AccountListing.holdsItems)
-        } catch let error as CalDAVError {
-            throw CLIError(error.message, hint: error.recovery,
-                           status: error.code == .authenticationFailed ? .authenticationFailed : .failure)
-        }
+        let client = try CalDAVClient(configuration: .init(http: .init(authentication: credentials.authentication())))
+        let calendars = try await client.discover(url).filter(\.holdsItems)
         let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
-        let folders = (try? AccountRun.subfolders(of: localURL)) ?? []
+        let folders = CollectionPlan.folders(in: localURL)
         let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: calendars.map(\.href.path), local: folders,
-                                       home: AccountListing.homePath(url, calendars: calendars.map(\.href.path)))
+                                       home: CollectionPlan.homePath(url, calendars: calendars.map(\.href.path)))
         return (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
             let info = calendars.first { $0.href.path == entry.href }
             return FoundCalendar(name: entry.name, href: entry.href, displayName: info?.displayName, components: info?.components ?? [])

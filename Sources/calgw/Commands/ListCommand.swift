@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
@@ -46,11 +47,7 @@ struct ListCommand: ParsableCommand {
         if let local {
             folders = [(URL(fileURLWithPath: local), false)]
         } else {
-            do {
-                folders = try global.loadConfig().select(pair: global.pair, all: global.all).map { ($0.local, $0.collections != .single) }
-            } catch let error as ConfigError {
-                throw error.cliError
-            }
+            folders = try global.loadConfig().select(pair: global.pair, all: global.all).map { ($0.local, $0.collections != .single) }
         }
         var files: [URL] = []
         var calendars: [URL: String] = [:]

@@ -25,8 +25,6 @@ struct PullCommand: AsyncParsableCommand {
     @OptionGroup var run: SyncRunOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { try run.validate() }
-
     func run() async throws {
         try await PairRunner(global: global, run: run, output: output, direction: .pull).runAll()
     }

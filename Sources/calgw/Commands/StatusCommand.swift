@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    struct PairStatus: Encodable {
+    struct StatusOutput: Encodable {
         var pair: String
         var lastSync: String?
         var items: Int
@@ -51,35 +51,15 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try global.loadConfig()
-        let pairs: [PairConfiguration]
-        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
-        var statuses: [PairStatus] = []
+        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+        var statuses: [StatusOutput] = []
         var worst = ExitStatus.success
-        for pair in pairs {
-            var entry = PairStatus(pair: pair.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
+        for configuration in pairs {
+            var entry = StatusOutput(pair: configuration.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
                                    conflicts: [], skipped: [], errors: [])
-            var scanned = true
-            var failure: (message: String, hint: String?)?
+            var failure: ErrorDescription?
             do {
-                let strategy = ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
-                var policy = SyncPolicy(conflict: strategy)
-                policy.window = pair.window.flatMap { SyncWindow.parse($0) }
-                if pair.collections != .single {
-                    // An account: every collection planned as a dry run would, nothing written.
-                    let report = try await AccountRun(pair: pair, policy: policy, dryRun: true, only: nil).run()
-                    entry.pending = .init(created: report.created, updated: report.updated, deleted: report.deleted)
-                    entry.conflicts = report.conflicts
-                    entry.skipped = report.skipped
-                    entry.errors = report.errors
-                    entry.collections = report.collections
-                    statuses.append(entry)
-                    if !output.json && !output.quiet { render(entry, showName: true) }
-                    worst = PairRunner.worse(worst, reportProblems(entry))
-                    continue
-                }
-                let status = try await SyncSession.status(journalAt: pair.journal, local: StorageFactory.local(for: pair),
-                                                          remote: try StorageFactory.remote(for: pair), policy: policy)
+                let status = await PairRun(pair: try configuration.pair).status()
                 entry.lastSync = status.lastSync
                 entry.items = status.items
                 entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)
@@ -87,21 +67,22 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.skipped = status.pending.skipped
                 entry.massDeletion = status.massDeletion
                 entry.errors = status.pending.errors
+                entry.unreadable = status.unreadable?.rawValue
+                entry.collections = status.collections
+                failure = status.failure.map(ErrorDescription.init)
             } catch {
-                scanned = false
-                let (message, hint, code) = PairRunner.describe(error)
-                entry.errors.append(message)
-                entry.unreadable = "both"
-                failure = (message, hint)
-                worst = PairRunner.worse(worst, code)
-                if let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed {
-                    await addLocalChanges(pair, to: &entry)
-                }
+                entry.unreadable = CalendarSync.PairStatus.Unreadable.both.rawValue
+                failure = ErrorDescription(error)
             }
+            if let failure { entry.errors.insert(failure.message, at: 0) }
             statuses.append(entry)
-            if !output.json && !output.quiet { render(entry, showName: pairs.count > 1 || true) }
-            if let failure { Terminal.reportError("\(pair.name): \(failure.message)", hint: failure.hint) }
-            if scanned { worst = PairRunner.worse(worst, reportProblems(entry)) }
+            if !output.json && !output.quiet { render(entry, showName: true) }
+            if let failure {
+                Terminal.reportError("\(configuration.name): \(failure.message)", hint: failure.hint)
+                worst = .worse(worst, failure.status)
+            } else {
+                worst = .worse(worst, reportProblems(entry))
+            }
         }
         if output.json {
             if global.all { try Terminal.printJSON(statuses) } else if let only = statuses.first { try Terminal.printJSON(only) }
@@ -109,29 +90,14 @@ struct StatusCommand: AsyncParsableCommand {
         if worst != .success { throw ExitWithStatus(status: worst) }
     }
 
-    /// When the remote side could not be read: the local changes a sync would send, as far as
-    /// the vdir alone tells (nothing is added when the vdir cannot be read either).
-    func addLocalChanges(_ pair: PairConfiguration, to entry: inout PairStatus) async {
-        var policy = SyncPolicy(conflict: ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge)
-        policy.window = pair.window.flatMap { SyncWindow.parse($0) }
-        guard let status = try? await SyncSession.localStatus(journalAt: pair.journal, local: StorageFactory.local(for: pair), policy: policy)
-        else { return }
-        entry.unreadable = "remote"
-        entry.lastSync = status.lastSync
-        entry.items = status.items
-        entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)
-        entry.skipped = status.pending.skipped
-        entry.massDeletion = status.massDeletion
-    }
-
     /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
     /// stderr, after the status itself; the exit status they give (1, or 0 when there are none).
-    func reportProblems(_ s: PairStatus) -> ExitStatus {
+    func reportProblems(_ s: StatusOutput) -> ExitStatus {
         for line in s.errors { Terminal.reportError("\(s.pair): \(line)") }
         return s.errors.isEmpty ? .success : .failure
     }
 
-    func render(_ s: PairStatus, showName: Bool) {
+    func render(_ s: StatusOutput, showName: Bool) {
         Terminal.out("pair \(s.pair): \(s.items) items synced, last sync \(s.lastSync ?? "never")")
         func side(_ side: String, _ c: KeyPath<SyncReport.Counts, Int>) -> String {
             "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"

@@ -26,8 +26,6 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var run: SyncRunOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { try run.validate() }
-
     func run() async throws {
         try await PairRunner(global: global, run: run, output: output, direction: .both).runAll()
     }
@@ -38,9 +36,8 @@ struct SyncRunOptions: ParsableArguments {
     @Flag(help: "Print what would be done; change nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting: merge, newest, local-wins, remote-wins, keep-both, ask.",
-                               valueName: "strategy"))
-    var conflict: String?
+    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting.", valueName: "strategy"))
+    var conflict: ConflictStrategy?
 
     @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
     var allowMassDelete = false
@@ -51,10 +48,15 @@ struct SyncRunOptions: ParsableArguments {
     @Flag(help: "For a pair with collections: a calendar deleted on one side is deleted on the other (its folder and events, or the calendar on the server). By default it is reported and left alone.")
     var allowCollectionDelete = false
 
-    func validate() throws {
-        if let conflict, ConflictStrategy(rawValue: conflict) == nil {
-            throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+    /// The library's options of a run in `direction`.
+    func options(_ direction: SyncDirection) -> PairRun.Options {
+        var options = PairRun.Options(direction: direction, conflict: conflict)
+        options.allowMassDelete = allowMassDelete
+        options.dryRun = dryRun
+        options.collection = collection
+        options.allowCollectionDelete = allowCollectionDelete
+        options.faultHook = TestFaultHook.fromEnvironment()
+        return options
     }
 }
 
@@ -89,14 +91,12 @@ struct PairRunner {
     }
 
     func runAll() async throws {
-        let config = try global.loadConfig()
-        let pairs: [PairConfiguration]
-        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
+        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
         var outputs: [PairOutput] = []
         var worst = ExitStatus.success
         for pair in pairs {
             let (report, status) = await runPair(pair)
-            worst = Self.worse(worst, status)
+            worst = .worse(worst, status)
             outputs.append(PairOutput(pair: pair.name, report: report))
             if !output.json { render(pair: pair.name, report: report, showName: pairs.count > 1) }
         }
@@ -106,44 +106,28 @@ struct PairRunner {
         if worst != .success { throw ExitWithStatus(status: worst) }
     }
 
-    static func worse(_ a: ExitStatus, _ b: ExitStatus) -> ExitStatus {
-        let rank: [ExitStatus: Int] = [.success: 0, .unresolvedConflicts: 1, .failure: 2, .authenticationFailed: 3, .usage: 4, .refusedForSafety: 5]
-        return rank[b, default: 0] > rank[a, default: 0] ? b : a
-    }
-
-    func policy(for pair: PairConfiguration) -> SyncPolicy {
-        let strategy = run.conflict.flatMap(ConflictStrategy.init(rawValue:)) ?? ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge
-        var policy = SyncPolicy(direction: direction, conflict: strategy, allowMassDelete: run.allowMassDelete)
-        policy.window = pair.window.flatMap { SyncWindow.parse($0) }
-        return policy
-    }
-
-    /// Runs one pair; failures become the report's errors and an exit status.
-    func runPair(_ pair: PairConfiguration) async -> (SyncReport, ExitStatus) {
+    /// Runs one pair through the library; failures become the report's errors and an exit status.
+    func runPair(_ configuration: PairConfiguration) async -> (SyncReport, ExitStatus) {
         var report = SyncReport()
         report.dryRun = run.dryRun
-        var refused: [String] = []
+        let bars = ProgressBars(label: progressLabel(configuration), output: output)
+        defer { bars.finish() }
         do {
-            let policy = policy(for: pair)
-            if pair.collections != .single {
-                let label = progressLabel(pair), output = output
-                (report, refused) = try await AccountRun(pair: pair, policy: policy, dryRun: run.dryRun, only: run.collection,
-                                                         allowCollectionDelete: run.allowCollectionDelete,
-                                                         progressBar: { ProgressBar.onStderr(label: "\(label) \($0)", output: output) })
-                    .runReportingRefusals()
+            let pair = try configuration.pair
+            var options = run.options(direction)
+            if !pair.isAccount && (options.conflict ?? pair.conflict) == .ask && isatty(0) == 1 && isatty(2) == 1 {
+                options.prompt = ConflictPrompt.ask
             } else {
-            let prompt = policy.conflict == .ask && isatty(0) == 1 && isatty(2) == 1 ? ConflictPrompt.ask : nil
-            // No bar while questions may be asked on the same terminal, nor for a dry run.
-            let bar = prompt == nil && !run.dryRun ? ProgressBar.onStderr(label: progressLabel(pair), output: output) : nil
-            defer { bar?.finish() }
-            report = try await SyncSession.run(
-                journalAt: pair.journal, local: StorageFactory.local(for: pair), remote: try StorageFactory.remote(for: pair),
-                policy: policy, dryRun: run.dryRun, prompt: prompt,
-                faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
+                // No bar while questions may be asked on the same terminal.
+                options.progress = bars.make
             }
+            let outcome = try await PairRun(pair: pair, options: options).run()
+            report = outcome.report
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
             for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
-            if !report.errors.isEmpty { return (report, refused.count == report.errors.count ? .refusedForSafety : .failure) }
+            if !report.errors.isEmpty {
+                return (report, outcome.refusedCollections.count == report.errors.count ? .refusedForSafety : .failure)
+            }
             if report.unresolvedConflicts > 0 {
                 Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
                                      hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
@@ -157,10 +141,10 @@ struct PairRunner {
             }
             return (report, .success)
         } catch {
-            let (message, hint, status) = Self.describe(error)
-            report.errors.append(hint.map { "\(message) (\($0))" } ?? message)
-            Terminal.reportError("\(pair.name): \(message)", hint: hint)
-            return (report, status)
+            let description = ErrorDescription(error)
+            report.errors.append(description.line)
+            Terminal.reportError("\(configuration.name): \(description.message)", hint: description.hint)
+            return (report, description.status)
         }
     }
 
@@ -172,17 +156,6 @@ struct PairRunner {
         default: "sync"
         }
         return global.all ? "\(verb) \(pair.name)" : verb
-    }
-
-    static func describe(_ error: Error) -> (String, String?, ExitStatus) {
-        switch error {
-        case let e as SyncError: (e.message, e.recovery, e.code == .massDeletion ? .refusedForSafety : e.code == .authenticationFailed ? .authenticationFailed : .failure)
-        case let e as CalDAVError: (e.message, e.recovery, e.code == .authenticationFailed ? .authenticationFailed : .failure)
-        case let e as JournalError: (e.message, e.recovery, .failure)
-        case let e as CLIError: (e.message, e.hint, e.status)
-        case let e as LocalizedError: (e.errorDescription ?? "\(error)", e.recoverySuggestion, .failure)
-        default: ("\(error)", nil, .failure)
-        }
     }
 
     func render(pair: String, report: SyncReport, showName: Bool) {

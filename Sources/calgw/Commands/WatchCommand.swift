@@ -30,26 +30,22 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Seconds between polls of the server.", valueName: "seconds"))
     var interval: Double = 60
-    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting: merge, newest, local-wins, remote-wins, keep-both.",
+    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting (not ask: nobody is there to answer).",
                                valueName: "strategy"))
-    var conflict: String?
+    var conflict: ConflictStrategy?
     @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
     var allowMassDelete = false
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
-        if let conflict {
-            guard let strategy = ConflictStrategy(rawValue: conflict), strategy != .ask else {
-                throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.filter { $0 != .ask }.map(\.rawValue).joined(separator: ", "))")
-            }
+        if conflict == .ask {
+            throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.filter { $0 != .ask }.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
     func run() async throws {
-        let config = try global.loadConfig()
-        let pairs: [PairConfiguration]
-        do { pairs = try config.select(pair: global.pair, all: global.all) } catch let error as ConfigError { throw error.cliError }
+        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
         var options = try SyncRunOptions.parse(allowMassDelete ? ["--allow-mass-delete"] : [])
         options.conflict = conflict
         let runner = PairRunner(global: global, run: options, output: output, direction: .both)

@@ -9,6 +9,4 @@ struct ConfigError: Error, CustomStringConvertible {
     }
 
     var description: String { message }
-
-    var cliError: CLIError { CLIError(message, hint: hint, status: .usage) }
 }

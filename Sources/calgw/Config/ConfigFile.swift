@@ -1,3 +1,4 @@
+import CalendarSync
 import Foundation
 import TOMLKit
 
@@ -61,7 +62,7 @@ private struct PairReader {
 
     static let knownKeys: Set<String> = ["local", "remote", "username", "password_command", "password_env", "password_file",
                                          "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
-                                         "max_response_size"]
+                                         "max_response_size", "default_collection"]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -108,8 +109,8 @@ private struct PairReader {
             journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) } ?? paths.defaultJournal(pair: name),
             caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
         if let conflict = try string("conflict") {
-            guard let strategy = PairConfiguration.ConflictStrategy(rawValue: conflict) else {
-                throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(PairConfiguration.ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let strategy = ConflictStrategy(rawValue: conflict) else {
+                throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             pair.conflict = strategy
         }
@@ -131,6 +132,15 @@ private struct PairReader {
             } else {
                 throw fail("collections", "must be \"all\" or a list of collection names")
             }
+        }
+        if let name = try string("default_collection") {
+            guard pair.collections != .single else {
+                throw fail("default_collection", "applies to a pair with collections only", hint: "add collections = \"all\", or remove it")
+            }
+            if case .named(let names) = pair.collections, !names.contains(name) {
+                throw fail("default_collection", "is \"\(name)\", which is not in collections", hint: "one of: \(names.joined(separator: ", "))")
+            }
+            pair.defaultCollection = name
         }
         if pair.password != nil && pair.tokenCommand != nil {
             throw fail("token_command", "and a password are both given; a pair uses one or the other")

@@ -1,22 +1,9 @@
+import CalendarSync
 import Foundation
 
 /// One `[pair.NAME]` table of the config file (CLI.md, "Configuration"): a vdir, a CalDAV URL,
-/// how to authenticate, and how to sync.
+/// how to authenticate, and how to sync. ``pair`` turns it into the library's ``Pair``.
 struct PairConfiguration: Equatable, Sendable {
-    /// How conflicts are resolved (CLI.md).
-    enum ConflictStrategy: String, CaseIterable, Sendable {
-        case merge, newest, localWins = "local-wins", remoteWins = "remote-wins", keepBoth = "keep-both", ask
-    }
-
-    /// Which collections an account pair syncs.
-    enum Collections: Equatable, Sendable {
-        /// A single collection: `remote` is the calendar, `local` the vdir.
-        case single
-        /// Every calendar of the account, one vdir per subfolder of `local`.
-        case all
-        /// These collections only, by name.
-        case named([String])
-    }
 
     /// Where a password or token comes from; never the secret itself.
     enum SecretSource: Equatable, Sendable {
@@ -36,7 +23,9 @@ struct PairConfiguration: Equatable, Sendable {
     var conflict: ConflictStrategy = .merge
     /// `-90d..+365d`: only events overlapping this window relative to today are synced.
     var window: String?
-    var collections: Collections = .single
+    var collections: Pair.Collections = .single
+    /// An account pair: the calendar `event` commands work on without `--collection`.
+    var defaultCollection: String?
     /// The journal file; by default `$XDG_STATE_HOME/calgw/<pair>.sqlite`.
     var journal: URL
     /// A CA bundle to trust instead of the system's.

@@ -22,11 +22,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The config file, loaded.
     func loadConfig() throws -> ConfigFile {
-        do {
-            return try ConfigFile.load(from: ConfigPaths().configFile(explicit: config))
-        } catch let error as ConfigError {
-            throw error.cliError
-        }
+        try ConfigFile.load(from: ConfigPaths().configFile(explicit: config))
     }
 }
 

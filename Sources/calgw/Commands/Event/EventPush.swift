@@ -2,7 +2,7 @@ import CalendarSync
 import Foundation
 
 /// Sends what an `event` command just wrote to the server, unless `--offline`: a push of the
-/// pair, so the change travels with the same journal, conditional requests and safety rails
+/// pair (of the edited calendar only, for an account pair), so the change travels with the same journal, conditional requests and safety rails
 /// as `calgw push` (other changes pending in the vdir go with it).
 ///
 /// Once the vdir holds the change the command has done its work: a failure to send it never
@@ -27,17 +27,15 @@ struct EventPush {
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
     func push(uids: [String]) async -> Outcome {
         if options.offline { return Outcome(pushed: false) }
-        let pair = target.pair
-        let policy = SyncPolicy(direction: .push, conflict: ConflictStrategy(rawValue: pair.conflict.rawValue) ?? .merge)
+        var push = PairRun.Options(direction: .push)
+        push.collection = target.calendar.collection
         let report: SyncReport
         do {
-            report = try await SyncSession.run(journalAt: pair.journal, local: StorageFactory.local(for: pair),
-                                               remote: try StorageFactory.remote(for: pair), policy: policy, dryRun: false,
-                                               prompt: nil, faultHook: nil)
+            report = try await PairRun(pair: target.pair, options: push).run().report
         } catch {
-            let (message, hint, _) = PairRunner.describe(error)
-            return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(message)",
-                           hint: hint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
+            let description = ErrorDescription(error)
+            return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
+                           hint: description.hint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
         }
         if let missing = notOnServer(uids) {
             let errors = report.errors.isEmpty ? "" : ": " + report.errors.joined(separator: "; ")
@@ -51,7 +49,7 @@ struct EventPush {
     /// A UID with a file is synced when the journal's row names that file at its current
     /// signature; a UID without one (deleted) when the journal has no row for it.
     func notOnServer(_ uids: [String]) -> String? {
-        guard let journal = try? Journal.open(at: target.pair.journal) else { return uids.first }
+        guard let journal = try? Journal.open(at: target.calendar.journal) else { return uids.first }
         for uid in uids {
             let row = (try? journal.items(keys: [.uid(uid)]))?.first
             if let file = try? target.files.find(uid: uid) {

@@ -3,9 +3,11 @@ import Foundation
 import ICalendar
 import VDir
 
-/// The pair an `event` command works on and its vdir, from the config file.
+/// The pair an `event` command works on, and the calendar of it whose vdir the command edits
+/// (for an account pair, `--collection`, else the pair's default).
 struct EventTarget {
-    var pair: PairConfiguration
+    var pair: Pair
+    var calendar: PairCalendar
     var files: EventFiles
 
     init(options: EventOptions) throws {
@@ -13,10 +15,10 @@ struct EventTarget {
             throw CLIError("--all does not apply to event commands", hint: "pick one pair with --pair NAME", status: .usage)
         }
         let config = try options.global.loadConfig()
-        let pair: PairConfiguration
-        do { pair = try config.select(pair: options.global.pair, all: false)[0] } catch let error as ConfigError { throw error.cliError }
+        let pair = try config.select(pair: options.global.pair, all: false)[0].pair
         self.pair = pair
-        self.files = EventFiles(directory: VDirectory(url: pair.local))
+        calendar = try PairRun(pair: pair).calendar(options.collection)
+        files = EventFiles(directory: VDirectory(url: calendar.folder))
     }
 
     /// The current time as a UTC DATE-TIME (whole seconds).

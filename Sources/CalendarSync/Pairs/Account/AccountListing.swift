@@ -1,5 +1,4 @@
 import CalDAV
-import CalendarSync
 import Foundation
 import Logging
 
@@ -31,10 +30,7 @@ struct AccountListing {
         return AccountListing(calendars: found, home: homeURL(remote, calendars: found))
     }
 
-    /// Events or tasks (or nothing said): not a scheduling inbox or outbox, not an address book.
-    static func holdsItems(_ calendar: CalendarCollection) -> Bool {
-        calendar.components.isEmpty || calendar.components.contains("VEVENT") || calendar.components.contains("VTODO")
-    }
+    static func holdsItems(_ calendar: CalendarCollection) -> Bool { calendar.holdsItems }
 
     /// The folder holding the calendars, when they share one and `remote` is not itself one of them.
     static func homeURL(_ remote: URL, calendars: [CalendarCollection]) -> URL? {
@@ -66,5 +62,13 @@ struct AccountListing {
         parts.path = "/"
         parts.query = nil
         return parts.url ?? url
+    }
+}
+
+extension CalendarCollection {
+    /// Whether an account pair syncs this collection: it holds events or tasks (or says
+    /// nothing), so it is not a scheduling inbox or outbox, nor an address book.
+    public var holdsItems: Bool {
+        components.isEmpty || components.contains("VEVENT") || components.contains("VTODO")
     }
 }

@@ -1,5 +1,4 @@
 import CalDAV
-import CalendarSync
 import Foundation
 import VDir
 

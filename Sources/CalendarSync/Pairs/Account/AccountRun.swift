@@ -1,5 +1,4 @@
 import CalDAV
-import CalendarSync
 import Foundation
 import VDir
 
@@ -15,52 +14,43 @@ import VDir
 /// the first discovery) for every calendar's ctag and sync-token; a calendar whose token its
 /// journal already holds costs no further request.
 struct AccountRun {
-    var pair: PairConfiguration
-    var policy: SyncPolicy
-    var dryRun: Bool
+    var run: PairRun
+
+    var pair: Pair { run.pair }
+    var policy: SyncPolicy { run.policy }
+    var dryRun: Bool { run.options.dryRun }
     /// `--collection`: only this folder.
-    var only: String?
-    /// `--allow-collection-delete`: a calendar gone from one side is deleted on the other.
-    var allowCollectionDelete = false
-    /// Makes the progress bar of one calendar's transfer (nil: none), given the folder's name.
-    var progressBar: ((String) -> ProgressBar?)? = nil
+    var only: String? { run.options.collection }
+    var allowCollectionDelete: Bool { run.options.allowCollectionDelete }
+    var layout: AccountLayout { AccountLayout(pair: pair) }
+    var stateFolder: URL { layout.stateFolder }
 
-    /// Where the account's journals and mapping live: `<journal>.d/`.
-    var stateFolder: URL {
-        pair.journal.deletingPathExtension().appendingPathExtension("d")
-    }
-
-    var mappingFile: URL { stateFolder.appendingPathComponent("collections.json") }
-
-    func journalURL(_ name: String) -> URL { stateFolder.appendingPathComponent("\(name).sqlite") }
+    func journalURL(_ name: String) -> URL { layout.journal(name) }
 
     /// Whether the pair's `collections` list (and `--collection`) take in this folder.
     func wanted(_ name: String) -> Bool {
         if let only, only != name { return false }
-        switch pair.collections {
-        case .named(let names): return names.contains(name)
-        default: return true
+        return layout.listed(name)
+    }
+
+    /// Runs the account; the outcome names the calendars whose sync was refused for safety (a
+    /// mass deletion), while the others synced.
+    func run() async throws -> PairRun.Outcome {
+        guard case .caldav(let remoteURL, let connect) = pair.remote else {
+            throw SyncError(.unknownCollection, "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
+                            recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
-    }
-
-    func run() async throws -> SyncReport {
-        try await runReportingRefusals().report
-    }
-
-    /// Runs the account; `refused` names the calendars whose sync was refused for safety (a
-    /// mass deletion), while the others synced (exit 4 when nothing else failed).
-    func runReportingRefusals() async throws -> (report: SyncReport, refused: [String]) {
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let lock = try PairLock(journal: stateFolder.appendingPathComponent("account"), timeout: 5)
+        let lock = try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
-        let client = try StorageFactory.client(for: pair)
-        var mapping = try CollectionMapping.load(from: mappingFile)
-        let listing = try await AccountListing.read(client: client, remote: pair.remote, mapping: mapping)
+        let client = try connect()
+        var mapping = try CollectionMapping.load(from: layout.mappingFile)
+        let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
         try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
-        let folders = try Self.subfolders(of: pair.local)
-        let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(pair.remote, calendars: calendars.map(\.href.path))
+        let folders = try AccountLayout.subfolders(of: pair.local)
+        let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remoteURL, calendars: calendars.map(\.href.path))
         var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: homePath)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
         plan.newLocal = plan.newLocal.filter { wanted($0.name) }
@@ -70,7 +60,7 @@ struct AccountRun {
         report.dryRun = dryRun
         var parts: [String: SyncReport] = [:]
         var refused: [String] = []
-        let origin = AccountListing.origin(pair.remote)
+        let origin = AccountListing.origin(remoteURL)
         let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
         var entries = plan.sync
         if !dryRun {
@@ -98,11 +88,11 @@ struct AccountRun {
             kept.newRemote = plan.newRemote.filter { entries.contains($0) }
             kept.goneRemote = plan.goneRemote.filter { !removed.contains($0) }
             kept.goneLocal = plan.goneLocal.filter { !removed.contains($0) }
-            let home = mapping.home(for: pair.remote)?.absoluteString
+            let home = mapping.home(for: remoteURL)?.absoluteString
             mapping = kept.mapping
             mapping.home = listing.home?.absoluteString ?? home
-            mapping.discoveredFrom = mapping.home == nil ? nil : pair.remote.absoluteString
-            try mapping.save(to: mappingFile)
+            mapping.discoveredFrom = mapping.home == nil ? nil : remoteURL.absoluteString
+            try mapping.save(to: layout.mappingFile)
         }
         let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
             guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }
@@ -110,9 +100,9 @@ struct AccountRun {
                                local: pair.local.appendingPathComponent(entry.name, isDirectory: true), remote: url,
                                info: calendars.first { $0.href.path == entry.href })
         }
-        let bar = dryRun ? nil : progressBar?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
-        defer { bar?.finish() }
-        let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun, progress: bar?.handler)
+        let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
+        let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,
+                                                       faultHook: run.options.faultHook, progress: progress)
         for job in jobs {
             switch outcomes[job.name] {
             case .synced(let part):
@@ -128,21 +118,11 @@ struct AccountRun {
             }
         }
         if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
-            throw CLIError("pair \(pair.name) has no collection \(only)",
-                           hint: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))", status: .usage)
+            throw SyncError(.unknownCollection, "pair \(pair.name) has no collection \(only)",
+                            recovery: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))")
         }
         report.collections = parts
-        return (report, refused)
-    }
-
-    /// The visible subfolders of `folder`.
-    static func subfolders(of folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".")
-                && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }
+        return PairRun.Outcome(report: report, refusedCollections: refused)
     }
 }
 

@@ -1,5 +1,4 @@
 import CalDAV
-import CalendarSync
 import Foundation
 
 /// An account's calendars sync side by side, a few at a time: each has its own folder, journal
@@ -28,7 +27,7 @@ extension AccountRun {
     /// Syncs the calendars, `concurrentCalendars` at a time; the outcome of each, by name.
     /// `progress` is told the sum over all calendars. The first other failure ends the run.
     static func syncConcurrently(_ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                                 progress: SyncProgressHandler?) async throws -> [String: CalendarOutcome] {
+                                 faultHook: FaultHook?, progress: SyncProgressHandler?) async throws -> [String: CalendarOutcome] {
         let total: AccountProgress? = progress.map { AccountProgress(report: $0) }
         return try await withThrowingTaskGroup(of: (String, CalendarOutcome).self,
                                                returning: [String: CalendarOutcome].self) { group in
@@ -41,7 +40,8 @@ extension AccountRun {
                     if let total { handler = { p in total.update(job.name, p) } }
                     let report = handler
                     group.addTask {
-                        let outcome = try await Self.syncOne(job, client: client, policy: policy, dryRun: dryRun, progress: report)
+                        let outcome = try await Self.syncOne(job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
+                                                             progress: report)
                         return (job.name, outcome)
                     }
                     next += 1
@@ -54,13 +54,13 @@ extension AccountRun {
 
     /// Syncs one calendar of the account.
     static func syncOne(_ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                        progress: SyncProgressHandler?) async throws -> CalendarOutcome {
+                        faultHook: FaultHook?, progress: SyncProgressHandler?) async throws -> CalendarOutcome {
         let remote = CalDAVStorage(client: client, collection: job.remote)
         if let info = job.info { remote.prime(with: info) }
         do {
             return .synced(try await SyncSession.run(journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
                                                      policy: policy, dryRun: dryRun, prompt: nil,
-                                                     faultHook: TestFaultHook.fromEnvironment(), progress: progress))
+                                                     faultHook: faultHook, progress: progress))
         } catch let error as SyncError where error.code == .massDeletion {
             return .refused(error.message)
         }

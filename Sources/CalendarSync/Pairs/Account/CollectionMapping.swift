@@ -115,6 +115,18 @@ public struct CollectionPlan: Sendable, Equatable {
         return plan
     }
 
+    /// The calendar folders of an account pair's `local`: its visible subfolders (none when it
+    /// cannot be read).
+    public static func folders(in local: URL) -> [String] {
+        (try? AccountLayout.subfolders(of: local)) ?? []
+    }
+
+    /// Where an account's new calendars are made: the folder holding its calendars (the
+    /// remote URL itself when it lists none yet).
+    public static func homePath(_ remote: URL, calendars: [String]) -> String {
+        AccountListing.homePath(remote, calendars: calendars)
+    }
+
     /// A folder name from the last segment of a collection's href, in a safe alphabet.
     public static func name(forHref href: String) -> String {
         let segment = href.split(separator: "/").last.map(String.init) ?? "calendar"

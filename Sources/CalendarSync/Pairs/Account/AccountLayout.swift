@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where an account pair keeps its state, and which calendars it holds as far as the disk
+/// tells: the journals and the collection mapping live in `<journal>.d/`, the calendars in
+/// subfolders of `local`.
+struct AccountLayout {
+    var pair: Pair
+
+    /// `<journal>.d/`: one journal per calendar, the mapping, the account's lock.
+    var stateFolder: URL { pair.journal.deletingPathExtension().appendingPathExtension("d") }
+
+    /// Which folder holds which server calendar (``CollectionMapping``).
+    var mappingFile: URL { stateFolder.appendingPathComponent("collections.json") }
+
+    /// The lock every run of the account holds.
+    var lockFile: URL { stateFolder.appendingPathComponent("account") }
+
+    /// The journal of the calendar in folder `name`.
+    func journal(_ name: String) -> URL { stateFolder.appendingPathComponent("\(name).sqlite") }
+
+    /// The vdir of the calendar in folder `name`.
+    func folder(_ name: String) -> URL { pair.local.appendingPathComponent(name, isDirectory: true) }
+
+    /// Whether the pair's `collections` list takes in this folder.
+    func listed(_ name: String) -> Bool {
+        if case .named(let names) = pair.collections { return names.contains(name) }
+        return true
+    }
+
+    /// The calendars known without asking the server: the mapped ones and the folders of
+    /// `local`, as far as the pair's list takes them in; sorted.
+    func knownCalendars() -> [String] {
+        let mapped = ((try? CollectionMapping.load(from: mappingFile))?.entries ?? []).map(\.name)
+        let folders = (try? Self.subfolders(of: pair.local)) ?? []
+        return Set(mapped + folders).filter(listed).sorted()
+    }
+
+    /// The visible subfolders of `folder`.
+    static func subfolders(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+            var isDirectory: ObjCBool = false
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+    }
+}

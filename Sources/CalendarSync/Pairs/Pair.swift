@@ -1,0 +1,77 @@
+import CalDAV
+import Foundation
+
+/// A pair as the library runs it: the two sides, how conflicts are resolved, which items and
+/// (for an account) which calendars take part, and where its journal lives.
+///
+/// The config file's `[pair.NAME]` table becomes one of these; every command that works on a
+/// pair (sync, pull, push, status, watch, the `event` commands) runs it through ``PairRun``,
+/// so they agree on journals, storages, policy and locking.
+public struct Pair: Sendable {
+    /// The pair's name in the config file, used in messages.
+    public var name: String
+    /// The vdir; for an account pair, the folder holding one vdir per calendar.
+    public var local: URL
+    /// The other side.
+    public var remote: Endpoint
+    /// How conflicts are resolved unless a run says otherwise.
+    public var conflict: ConflictStrategy
+    /// `-90d..+365d`: only items overlapping this window relative to today are synced.
+    public var window: String?
+    /// One calendar, or an account's calendars.
+    public var collections: Collections
+    /// For an account pair: the calendar the `event` commands work on without `--collection`.
+    public var defaultCollection: String?
+    /// The journal file. An account pair keeps one journal per calendar in `<journal>.d/`.
+    public var journal: URL
+
+    public init(name: String, local: URL, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
+                collections: Collections = .single, defaultCollection: String? = nil, journal: URL) {
+        self.name = name
+        self.local = local
+        self.remote = remote
+        self.conflict = conflict
+        self.window = window
+        self.collections = collections
+        self.defaultCollection = defaultCollection
+        self.journal = journal
+    }
+
+    /// Where a side's items live.
+    public enum Endpoint: Sendable {
+        /// A folder of `.ics` files (vdir to vdir: mirroring a folder, tests).
+        case vdir(URL)
+        /// A CalDAV calendar (or, for an account pair, any URL discovery starts from), reached
+        /// through the client `connect` makes. Credentials are read only when it is called, so
+        /// commands that stay local never run a password command.
+        case caldav(URL, connect: @Sendable () throws -> CalDAVClient)
+
+        /// The endpoint's URL.
+        public var url: URL {
+            switch self {
+            case .vdir(let url), .caldav(let url, _): url
+            }
+        }
+    }
+
+    /// Which calendars a pair syncs.
+    public enum Collections: Equatable, Sendable {
+        /// One calendar: `remote` is the calendar, `local` its vdir.
+        case single
+        /// Every calendar of the account, one vdir per subfolder of `local`.
+        case all
+        /// These calendars only, by folder name.
+        case named([String])
+    }
+
+    /// Whether the pair is an account (its calendars in subfolders of `local`).
+    public var isAccount: Bool { collections != .single }
+
+    /// The storage of `endpoint` for one calendar.
+    static func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
+        switch endpoint {
+        case .vdir(let url): VDirStorage(url: url)
+        case .caldav(let url, let connect): CalDAVStorage(client: try connect(), collection: url)
+        }
+    }
+}

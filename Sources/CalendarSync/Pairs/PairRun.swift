@@ -1,0 +1,87 @@
+import Foundation
+
+/// The one entry point that turns a pair into a run: `sync`, `pull` and `push` (``run()``),
+/// `status` (``status()``), and the calendar the `event` commands edit (``calendar(_:)``).
+///
+/// It decides the journal paths, makes the storages, builds the policy (with the pair's
+/// window) and takes the lock, for a single calendar and for an account alike, so that no two
+/// commands can disagree on any of them.
+///
+/// ```swift
+/// var options = PairRun.Options(direction: .pull)
+/// options.dryRun = true
+/// let outcome = try await PairRun(pair: pair, options: options).run()
+/// print(outcome.report.summary)
+/// ```
+public struct PairRun: Sendable {
+    public var pair: Pair
+    public var options: Options
+
+    public init(pair: Pair, options: Options = Options()) {
+        self.pair = pair
+        self.options = options
+    }
+
+    /// How one run behaves, beyond what the pair says.
+    public struct Options: Sendable {
+        /// Which sides the run may write.
+        public var direction: SyncDirection
+        /// The conflict strategy instead of the pair's.
+        public var conflict: ConflictStrategy?
+        /// Propagate the emptying of a side (refused by default).
+        public var allowMassDelete = false
+        /// Plan and report, write nothing.
+        public var dryRun = false
+        /// An account pair: only this calendar (its folder name).
+        public var collection: String?
+        /// An account pair: a calendar gone from one side is deleted on the other.
+        public var allowCollectionDelete = false
+        /// Asked about each conflict under the `ask` strategy (a single calendar only).
+        public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
+        /// Called after each side effect (crash tests).
+        public var faultHook: FaultHook?
+        /// Asked once, when the transfer starts, for the handler of its progress; told what is
+        /// transferred: nil for a single calendar, a calendar's folder name, or "N calendars".
+        /// Not asked by a dry run.
+        public var progress: (@Sendable (_ what: String?) -> SyncProgressHandler?)?
+
+        public init(direction: SyncDirection = .both, conflict: ConflictStrategy? = nil) {
+            self.direction = direction
+            self.conflict = conflict
+        }
+    }
+
+    /// What a run did, and which of an account's calendars it refused to sync for safety (a
+    /// mass deletion) while syncing the others.
+    public struct Outcome: Sendable {
+        public var report: SyncReport
+        /// Folder names; empty for a single calendar, whose refusal is thrown instead.
+        public var refusedCollections: [String] = []
+    }
+
+    /// The policy of this run: the direction, the strategy (the run's, else the pair's), the
+    /// mass-deletion rail and the pair's window.
+    public var policy: SyncPolicy {
+        var policy = SyncPolicy(direction: options.direction, conflict: options.conflict ?? pair.conflict,
+                                allowMassDelete: options.allowMassDelete)
+        policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        return policy
+    }
+
+    /// Syncs the pair in the options' direction.
+    /// - Throws: `SyncError` (a mass deletion on a single calendar, a side that cannot be
+    ///   read, an unknown `collection`), `JournalError.locked` when another run holds the pair.
+    public func run() async throws -> Outcome {
+        if pair.isAccount { return try await AccountRun(run: self).run() }
+        if let name = options.collection {
+            throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
+                            recovery: "drop --collection")
+        }
+        let remote = try Pair.storage(pair.remote)
+        let progress = options.dryRun ? nil : options.progress?(nil)
+        let report = try await SyncSession.run(journalAt: pair.journal, local: VDirStorage(url: pair.local), remote: remote,
+                                               policy: policy, dryRun: options.dryRun, prompt: options.prompt,
+                                               faultHook: options.faultHook, progress: progress)
+        return Outcome(report: report)
+    }
+}

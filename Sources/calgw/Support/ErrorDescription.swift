@@ -1,0 +1,54 @@
+import CalDAV
+import CalendarSync
+import Foundation
+
+/// What a person is told about an error, and the exit status it gives: the one mapping from
+/// the library's errors to CLI.md's exit codes.
+struct ErrorDescription {
+    var message: String
+    var hint: String?
+    var status: ExitStatus
+
+    init(_ error: Error) {
+        switch error {
+        case let e as CLIError:
+            (message, hint, status) = (e.message, e.hint, e.status)
+        case let e as ConfigError:
+            (message, hint, status) = (e.message, e.hint, .usage)
+        case let e as SyncError:
+            (message, hint) = (e.message, e.recovery)
+            status = switch e.code {
+            case .massDeletion: .refusedForSafety
+            case .authenticationFailed: .authenticationFailed
+            case .unknownCollection: .usage
+            case .scanFailed: .failure
+            }
+        case let e as CalDAVError:
+            (message, hint, status) = (e.message, e.recovery, e.code == .authenticationFailed ? .authenticationFailed : .failure)
+        case let e as JournalError:
+            (message, hint, status) = (e.message, e.recovery, .failure)
+        case let e as LocalizedError:
+            (message, hint, status) = (e.errorDescription ?? "\(error)", e.recoverySuggestion, .failure)
+        default:
+            (message, hint, status) = ("\(error)", nil, .failure)
+        }
+    }
+
+    /// The message with its hint in parentheses, as a report's `errors` hold it.
+    var line: String { hint.map { "\(message) (\($0))" } ?? message }
+
+    /// Whether calgw itself describes this error (as opposed to the argument parser's own).
+    static func isOwn(_ error: Error) -> Bool {
+        error is CLIError || error is ConfigError || error is SyncError || error is CalDAVError || error is JournalError
+            || error is LocalizedError
+    }
+}
+
+extension ExitStatus {
+    /// The worse of two statuses, for a command over several pairs: a refusal for safety
+    /// outranks a usage error, then authentication, failure and unresolved conflicts.
+    static func worse(_ a: ExitStatus, _ b: ExitStatus) -> ExitStatus {
+        let rank: [ExitStatus: Int] = [.success: 0, .unresolvedConflicts: 1, .failure: 2, .authenticationFailed: 3, .usage: 4, .refusedForSafety: 5]
+        return rank[b, default: 0] > rank[a, default: 0] ? b : a
+    }
+}
