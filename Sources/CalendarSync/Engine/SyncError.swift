@@ -12,6 +12,9 @@ public struct SyncError: Error, LocalizedError, Sendable, CustomStringConvertibl
         case authenticationFailed
         /// A calendar named (or needed) that the pair does not have (a usage error, exit 2).
         case unknownCollection
+        /// What the pair's kind cannot do, such as an account of a server-to-server pair (a
+        /// usage error, exit 2).
+        case unsupported
     }
 
     /// The error a failed scan of `side` stops the run with.

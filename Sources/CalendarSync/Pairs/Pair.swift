@@ -10,8 +10,9 @@ import Foundation
 public struct Pair: Sendable {
     /// The pair's name in the config file, used in messages.
     public var name: String
-    /// The vdir; for an account pair, the folder holding one vdir per calendar.
-    public var local: URL
+    /// The side calgw treats as the user's copy: a vdir (for an account pair, the folder
+    /// holding one vdir per calendar), or a second server in a server-to-server pair.
+    public var local: Endpoint
     /// The other side.
     public var remote: Endpoint
     /// How conflicts are resolved unless a run says otherwise.
@@ -25,7 +26,7 @@ public struct Pair: Sendable {
     /// The journal file. An account pair keeps one journal per calendar in `<journal>.d/`.
     public var journal: URL
 
-    public init(name: String, local: URL, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
+    public init(name: String, local: Endpoint, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
                 collections: Collections = .single, defaultCollection: String? = nil, journal: URL) {
         self.name = name
         self.local = local
@@ -66,6 +67,23 @@ public struct Pair: Sendable {
 
     /// Whether the pair is an account (its calendars in subfolders of `local`).
     public var isAccount: Bool { collections != .single }
+
+    /// The local vdir's folder; nil when the local side is a server.
+    public var localFolder: URL? {
+        if case .vdir(let url) = local { return url }
+        return nil
+    }
+
+    /// The local vdir's folder, for what only a vdir can do (`what`: an account, the
+    /// `event` commands).
+    /// - Throws: `SyncError` with code `.unsupported` when the local side is a server.
+    func localFolder(for what: String) throws -> URL {
+        guard let folder = localFolder else {
+            throw SyncError(.unsupported, "\(what) needs a folder of .ics files as its local side; pair \(name)'s local side is the server \(local.url.absoluteString)",
+                            recovery: "use a pair whose local side is a vdir")
+        }
+        return folder
+    }
 
     /// The storage of `endpoint` for one calendar.
     static func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {

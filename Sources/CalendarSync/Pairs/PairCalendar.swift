@@ -19,14 +19,15 @@ extension PairRun {
     ///   pair's calendars, when an account holds several and none is chosen, and when a
     ///   single-calendar pair is given a name.
     public func calendar(_ collection: String?) throws -> PairCalendar {
+        let folder = try pair.localFolder(for: "editing events")
         guard pair.isAccount else {
             if let collection {
                 throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(collection)",
                                 recovery: "drop --collection")
             }
-            return PairCalendar(collection: nil, folder: pair.local, journal: pair.journal)
+            return PairCalendar(collection: nil, folder: folder, journal: pair.journal)
         }
-        let layout = AccountLayout(pair: pair)
+        let layout = AccountLayout(pair: pair, root: folder)
         let known = layout.knownCalendars()
         let listing = known.isEmpty ? "it holds none yet: run calgw sync first" : "its calendars: \(known.joined(separator: ", "))"
         let name: String

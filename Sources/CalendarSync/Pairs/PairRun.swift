@@ -72,14 +72,14 @@ public struct PairRun: Sendable {
     /// - Throws: `SyncError` (a mass deletion on a single calendar, a side that cannot be
     ///   read, an unknown `collection`), `JournalError.locked` when another run holds the pair.
     public func run() async throws -> Outcome {
-        if pair.isAccount { return try await AccountRun(run: self).run() }
+        if pair.isAccount { return try await try AccountRun(run: self).run() }
         if let name = options.collection {
             throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
                             recovery: "drop --collection")
         }
-        let remote = try Pair.storage(pair.remote)
+        let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
         let progress = options.dryRun ? nil : options.progress?(nil)
-        let report = try await SyncSession.run(journalAt: pair.journal, local: VDirStorage(url: pair.local), remote: remote,
+        let report = try await SyncSession.run(journalAt: pair.journal, local: local, remote: remote,
                                                policy: policy, dryRun: options.dryRun, prompt: options.prompt,
                                                faultHook: options.faultHook, progress: progress)
         return Outcome(report: report)

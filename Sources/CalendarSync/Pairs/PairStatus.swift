@@ -43,15 +43,14 @@ extension PairRun {
                 var dryRun = self
                 dryRun.options.dryRun = true
                 dryRun.options.direction = .both
-                let report = try await AccountRun(run: dryRun).run().report
+                let report = try await try AccountRun(run: dryRun).run().report
                 status.pending = report
                 status.pending.collections = nil
                 status.collections = report.collections
                 return status
             }
-            let remote = try Pair.storage(pair.remote)
-            let found = try await SyncSession.status(journalAt: pair.journal, local: VDirStorage(url: pair.local),
-                                                     remote: remote, policy: policy)
+            let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
+            let found = try await SyncSession.status(journalAt: pair.journal, local: local, remote: remote, policy: policy)
             status.lastSync = found.lastSync
             status.items = found.items
             status.pending = found.pending
@@ -60,8 +59,8 @@ extension PairRun {
             status.failure = error
             status.unreadable = .both
             if !pair.isAccount, let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed,
-               let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: VDirStorage(url: pair.local),
-                                                              policy: policy) {
+               let storage = try? Pair.storage(pair.local),
+               let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: storage, policy: policy) {
                 status.unreadable = .remote
                 status.lastSync = local.lastSync
                 status.items = local.items

@@ -47,7 +47,12 @@ struct ListCommand: ParsableCommand {
         if let local {
             folders = [(URL(fileURLWithPath: local), false)]
         } else {
-            folders = try global.loadConfig().select(pair: global.pair, all: global.all).map { ($0.local, $0.collections != .single) }
+            let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+            if let server = pairs.first(where: \.localIsServer) {
+                throw CLIError("pair \(server.name) has no vdir: its local side is the server \(server.local.absoluteString)",
+                               hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
+            }
+            folders = pairs.map { ($0.local, $0.collections != .single) }
         }
         var files: [URL] = []
         var calendars: [URL: String] = [:]

@@ -62,7 +62,9 @@ private struct PairReader {
 
     static let knownKeys: Set<String> = ["local", "remote", "username", "password_command", "password_env", "password_file",
                                          "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
-                                         "max_response_size", "default_collection"]
+                                         "max_response_size", "default_collection",
+                                         "local_username", "local_password_command", "local_password_env", "local_password_file",
+                                         "local_token_command"]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -84,6 +86,25 @@ private struct PairReader {
         return argv
     }
 
+    /// How to sign in to a server: `username`, one `password_*` or `token_command`, each key
+    /// with `prefix` (`local_` for a server on the local side).
+    func login(prefix: String) throws -> PairConfiguration.Login {
+        let sources: [PairConfiguration.SecretSource] = try [
+            command(prefix + "password_command").map { .command($0) },
+            string(prefix + "password_env").map { .environment($0) },
+            string(prefix + "password_file").map { .file(paths.expandTilde($0)) },
+        ].compactMap { $0 }
+        if sources.count > 1 {
+            throw fail(prefix + "password_*", "is given more than one way; keep one of \(prefix)password_command, \(prefix)password_env, \(prefix)password_file")
+        }
+        let login = PairConfiguration.Login(username: try string(prefix + "username"), password: sources.first,
+                                            tokenCommand: try command(prefix + "token_command"))
+        if login.password != nil && login.tokenCommand != nil {
+            throw fail(prefix + "token_command", "and a password are both given; a pair uses one or the other")
+        }
+        return login
+    }
+
     func read() throws -> PairConfiguration {
         guard name.range(of: "^[A-Za-z0-9_.-]+$", options: .regularExpression) != nil else {
             throw ConfigError("\(file.path): pair name \"\(name)\" may use only letters, digits, '_', '-' and '.'")
@@ -97,15 +118,15 @@ private struct PairReader {
               (scheme == "http" || scheme == "https") && remote.host != nil || scheme == "file" && !remote.path.isEmpty else {
             throw fail("remote", "must be an http:// or https:// URL (or file:///path of a vdir)")
         }
-        let sources: [PairConfiguration.SecretSource] = try [
-            command("password_command").map { .command($0) },
-            string("password_env").map { .environment($0) },
-            string("password_file").map { .file(paths.expandTilde($0)) },
-        ].compactMap { $0 }
-        if sources.count > 1 { throw fail("password_*", "is given more than one way; keep one of password_command, password_env, password_file") }
+        let localURL: URL
+        if local.lowercased().hasPrefix("http://") || local.lowercased().hasPrefix("https://") {
+            guard let url = URL(string: local), url.host != nil else { throw fail("local", "is not a valid http(s):// URL") }
+            localURL = url
+        } else {
+            localURL = URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true)
+        }
         var pair = PairConfiguration(
-            name: name, local: URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true), remote: remote,
-            username: try string("username"), password: sources.first, tokenCommand: try command("token_command"),
+            name: name, local: localURL, remote: remote, login: try login(prefix: ""), localLogin: try login(prefix: "local_"),
             journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) } ?? paths.defaultJournal(pair: name),
             caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
         if let conflict = try string("conflict") {
@@ -142,8 +163,11 @@ private struct PairReader {
             }
             pair.defaultCollection = name
         }
-        if pair.password != nil && pair.tokenCommand != nil {
-            throw fail("token_command", "and a password are both given; a pair uses one or the other")
+        if !pair.localIsServer, let key = table.keys.sorted().first(where: { $0.hasPrefix("local_") }) {
+            throw fail(key, "applies only when local is a server (http:// or https://)")
+        }
+        if pair.localIsServer && pair.collections != .single {
+            throw fail("collections", "needs a folder as local: a pair of two servers syncs one calendar with another")
         }
         return pair
     }

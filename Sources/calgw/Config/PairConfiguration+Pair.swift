@@ -8,25 +8,30 @@ extension PairConfiguration {
     /// the server's client is made, and its secret read, only when a run needs it.
     var pair: Pair {
         get throws {
-            let remote: Pair.Endpoint
-            switch self.remote.scheme?.lowercased() {
-            case "file":
-                remote = .vdir(URL(fileURLWithPath: self.remote.path, isDirectory: true))
-            case "http", "https":
-                let configuration = self
-                remote = .caldav(self.remote, connect: { try configuration.client() })
-            default:
-                throw CLIError("pair \(name): remote \(self.remote.absoluteString) is neither http(s):// nor file://", status: .usage)
-            }
-            return Pair(name: name, local: local, remote: remote, conflict: conflict, window: window,
-                        collections: collections, defaultCollection: defaultCollection, journal: journal)
+            Pair(name: name, local: try endpoint(local, login: localLogin, side: "local"),
+                 remote: try endpoint(remote, login: login, side: "remote"), conflict: conflict, window: window,
+                 collections: collections, defaultCollection: defaultCollection, journal: journal)
         }
     }
 
-    /// A CalDAV client with the pair's credentials and TLS settings.
-    func client() throws -> CalDAVClient {
+    /// A side's endpoint: a vdir for a `file:` URL, else a CalDAV calendar signed in to with `login`.
+    func endpoint(_ url: URL, login: Login, side: String) throws -> Pair.Endpoint {
+        switch url.scheme?.lowercased() {
+        case "file":
+            return .vdir(URL(fileURLWithPath: url.path, isDirectory: true))
+        case "http", "https":
+            let configuration = self
+            return .caldav(url, connect: { try configuration.client(login: login) })
+        default:
+            throw CLIError("pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)
+        }
+    }
+
+    /// A CalDAV client with `login` (by default the remote's) and the pair's TLS settings.
+    func client(login: Login? = nil) throws -> CalDAVClient {
+        let login = login ?? self.login
         var http = HTTPClientConfiguration(authentication: try Credentials.authentication(
-            username: username, password: password, tokenCommand: tokenCommand))
+            username: login.username, password: login.password, tokenCommand: login.tokenCommand))
         http.caFile = caFile
         if let cap = maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = verifyFingerprint {

@@ -12,14 +12,24 @@ struct PairConfiguration: Equatable, Sendable {
         case file(String)
     }
 
+    /// How to sign in to a server: a user name and where its password comes from, or a
+    /// command printing an OAuth2 bearer token (Google's CalDAV).
+    struct Login: Equatable, Sendable {
+        var username: String?
+        var password: SecretSource?
+        var tokenCommand: [String]?
+    }
+
     var name: String
-    /// The vdir (or, for an account pair, the folder of vdirs), `~` expanded.
+    /// The vdir (or, for an account pair, the folder of vdirs) as a file URL, `~` expanded;
+    /// or, in a server-to-server pair, the first server's calendar (`http(s)://`).
     var local: URL
     var remote: URL
-    var username: String?
-    var password: SecretSource?
-    /// A command printing an OAuth2 bearer token (Google's CalDAV).
-    var tokenCommand: [String]?
+    /// How to sign in to `remote`.
+    var login = Login()
+    /// How to sign in to `local` when it is a server (`local_username`, `local_password_*`,
+    /// `local_token_command`).
+    var localLogin = Login()
     var conflict: ConflictStrategy = .merge
     /// `-90d..+365d`: only events overlapping this window relative to today are synced.
     var window: String?
@@ -35,4 +45,7 @@ struct PairConfiguration: Equatable, Sendable {
     /// The largest response body accepted from the server (`max_response_size`); nil: the
     /// HTTP client's default. A server answering more is cut off with a clear error.
     var maxResponseBytes: Int?
+
+    /// Whether the local side is a server (a server-to-server pair).
+    var localIsServer: Bool { ["http", "https"].contains(local.scheme?.lowercased() ?? "") }
 }

@@ -20,7 +20,7 @@ struct ErrorDescription {
             status = switch e.code {
             case .massDeletion: .refusedForSafety
             case .authenticationFailed: .authenticationFailed
-            case .unknownCollection: .usage
+            case .unknownCollection, .unsupported: .usage
             case .scanFailed: .failure
             }
         case let e as CalDAVError:

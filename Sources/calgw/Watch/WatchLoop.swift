@@ -44,13 +44,16 @@ struct WatchLoop {
     func run() async throws -> Int32 {
         guard let signals = SignalPipe.install() else { throw CLIError("cannot install signal handlers") }
         let watcher = try InotifyWatcher()
-        for pair in pairs {
+        // A server on the local side (a server-to-server pair) is polled like the remote one.
+        let folders = pairs.filter { !$0.localIsServer }
+        for pair in folders {
             try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
             try watcher.watch(pair.local, tag: pair.name)
         }
         var states = pairs.map { PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: Self.now())) }
         if !json && !runner.output.quiet {
-            Terminal.err("watching \(pairs.map { $0.local.path }.joined(separator: ", ")); polling every \(Self.format(interval)); Ctrl-C to stop")
+            let watched = folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.local.path }.joined(separator: ", "))"
+            Terminal.err("\(watched); polling every \(Self.format(interval)); Ctrl-C to stop")
         }
         // The first run catches up with whatever changed while nobody was watching.
         for index in states.indices { await runOne(&states[index], trigger: .start) }

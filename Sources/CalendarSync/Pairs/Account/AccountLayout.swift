@@ -5,6 +5,8 @@ import Foundation
 /// subfolders of `local`.
 struct AccountLayout {
     var pair: Pair
+    /// The folder holding one vdir per calendar (the pair's local side).
+    var root: URL
 
     /// `<journal>.d/`: one journal per calendar, the mapping, the account's lock.
     var stateFolder: URL { pair.journal.deletingPathExtension().appendingPathExtension("d") }
@@ -19,7 +21,7 @@ struct AccountLayout {
     func journal(_ name: String) -> URL { stateFolder.appendingPathComponent("\(name).sqlite") }
 
     /// The vdir of the calendar in folder `name`.
-    func folder(_ name: String) -> URL { pair.local.appendingPathComponent(name, isDirectory: true) }
+    func folder(_ name: String) -> URL { root.appendingPathComponent(name, isDirectory: true) }
 
     /// Whether the pair's `collections` list takes in this folder.
     func listed(_ name: String) -> Bool {
@@ -31,7 +33,7 @@ struct AccountLayout {
     /// `local`, as far as the pair's list takes them in; sorted.
     func knownCalendars() -> [String] {
         let mapped = ((try? CollectionMapping.load(from: mappingFile))?.entries ?? []).map(\.name)
-        let folders = (try? Self.subfolders(of: pair.local)) ?? []
+        let folders = (try? Self.subfolders(of: root)) ?? []
         return Set(mapped + folders).filter(listed).sorted()
     }
 

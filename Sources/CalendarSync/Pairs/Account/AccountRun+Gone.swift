@@ -22,7 +22,7 @@ extension AccountRun {
             removed.insert(gone)
         }
         for gone in plan.goneRemote where wanted(gone.name) {
-            let folder = pair.local.appendingPathComponent(gone.name, isDirectory: true)
+            let folder = layout.folder(gone.name)
             let count = Self.itemCount(in: folder)
             guard allowCollectionDelete && policy.direction.writes(.local) else {
                 let hint = policy.direction.writes(.local) ? " (--allow-collection-delete removes it)" : ""

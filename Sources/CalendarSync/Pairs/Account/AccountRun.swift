@@ -22,8 +22,14 @@ struct AccountRun {
     /// `--collection`: only this folder.
     var only: String? { run.options.collection }
     var allowCollectionDelete: Bool { run.options.allowCollectionDelete }
-    var layout: AccountLayout { AccountLayout(pair: pair) }
+    var layout: AccountLayout
     var stateFolder: URL { layout.stateFolder }
+
+    /// - Throws: `SyncError` with code `.unsupported` when the pair's local side is a server.
+    init(run: PairRun) throws {
+        self.run = run
+        layout = AccountLayout(pair: run.pair, root: try run.pair.localFolder(for: "a pair with collections"))
+    }
 
     func journalURL(_ name: String) -> URL { layout.journal(name) }
 
@@ -48,8 +54,8 @@ struct AccountRun {
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
-        try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
-        let folders = try AccountLayout.subfolders(of: pair.local)
+        try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true)
+        let folders = try AccountLayout.subfolders(of: layout.root)
         let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remoteURL, calendars: calendars.map(\.href.path))
         var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: homePath)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
@@ -66,7 +72,7 @@ struct AccountRun {
         if !dryRun {
             if policy.direction.writes(.local) {
                 for entry in plan.newLocal {
-                    let folder = VDirectory(url: pair.local.appendingPathComponent(entry.name, isDirectory: true))
+                    let folder = VDirectory(url: layout.folder(entry.name))
                     try folder.createIfMissing()
                     let info = calendars.first { $0.href.path == entry.href }
                     try folder.setMetadata(.displayName, info?.displayName)
@@ -76,7 +82,7 @@ struct AccountRun {
             }
             if policy.direction.writes(.remote) {
                 for entry in plan.newRemote {
-                    let folder = VDirectory(url: pair.local.appendingPathComponent(entry.name, isDirectory: true))
+                    let folder = VDirectory(url: layout.folder(entry.name))
                     guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
                     try await client.makeCalendar(url, displayName: folder.metadata(.displayName) ?? entry.name,
                                                   color: folder.metadata(.color))
@@ -97,7 +103,7 @@ struct AccountRun {
         let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
             guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }
             return CalendarJob(name: entry.name, journal: journalURL(entry.name),
-                               local: pair.local.appendingPathComponent(entry.name, isDirectory: true), remote: url,
+                               local: layout.folder(entry.name), remote: url,
                                info: calendars.first { $0.href.path == entry.href })
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// A pair of two servers (`local` a CalDAV calendar too): a migration from one to the other
+/// and then two-way sync, with a "this and future" split and a conflict made on the servers
+/// by other clients, in both directions between two kinds of server.
+@Suite struct ServerToServerTests {
+    static let directions: [(String, String)] = [("radicale", "xandikos"), ("xandikos", "radicale")]
+
+    static func series(_ uid: String, until: String? = nil, summary: String = "Standup") -> String {
+        let rule = until.map { "FREQ=DAILY;UNTIL=\($0)" } ?? "FREQ=DAILY;COUNT=10"
+        return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260301T090000Z\r\nDURATION:PT15M\r\nRRULE:\(rule)\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    /// The calendar-data of every item of `calendar`, unfolded.
+    static func text(_ side: AccountFixture, _ calendar: URL) throws -> String {
+        try AccountEventTests.serverText(side, calendar)
+    }
+
+    @Test(arguments: directions)
+    func migratesThenSyncsBothWays(from first: String, to second: String) throws {
+        let a = try TestServers.start(first), b = try TestServers.start(second)
+        defer { a.stop(); b.stop() }
+        let left = try AccountFixture(server: a), right = try AccountFixture(server: b)
+        defer { left.remove(); right.remove() }
+        let id = left.id
+        let from = try left.makeCalendar("from-\(id)", displayName: "Old")
+        let to = try right.makeCalendar("to-\(id)", displayName: "New")
+        try left.put(Self.series("s-\(id)"), name: "s", in: from)
+        try left.put(AccountFixture.event("e-\(id)", "Lunch"), name: "e", in: from)
+        try left.put(AccountFixture.todo("t-\(id)", "Taxes"), name: "t", in: from)
+        let config = left.folder.file("pair.toml")
+        try Data("""
+            [pair.move]
+            local = "\(from.absoluteString)"
+            local_username = "\(a.username)"
+            local_password_env = "LOCAL_PASSWORD"
+            remote = "\(to.absoluteString)"
+            username = "\(b.username)"
+            password_env = "REMOTE_PASSWORD"
+            journal = "\(left.folder.file("move.sqlite").path)"
+            """.utf8).write(to: config)
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["LOCAL_PASSWORD": a.password, "REMOTE_PASSWORD": b.password])
+        }
+        let label = "\(first) → \(second)"
+
+        // The migration: everything, tasks included, lands on the second server.
+        var r = try calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(label): \(r.stderrText)")
+        #expect(AccountFixture.number(r.stdoutText, ["created", "remote"]) == 3, "\(label): \(r.stdoutText)")
+        var target = try Self.text(right, to)
+        #expect(target.contains("UID:s-\(id)") && target.contains("UID:e-\(id)") && target.contains("BEGIN:VTODO"), "\(label): \(target)")
+        r = try calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(label): \(r.stdoutText)")
+
+        // A "this and future" split made on the first server by another client travels over.
+        try left.put(Self.series("s-\(id)", until: "20260304T235959Z"), name: "s", in: from)
+        try left.put(Self.series("s2-\(id)", summary: "Standup (new room)").replacingOccurrences(of: "20260301T09", with: "20260305T09"),
+                     name: "s2", in: from)
+        r = try calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(label): \(r.stderrText)")
+        target = try Self.text(right, to)
+        #expect(target.contains("UNTIL=20260304T235959Z") && target.contains("UID:s2-\(id)"), "\(label): \(target)")
+
+        // An edit on the second server travels back.
+        let lunch = AccountFixture.event("e-\(id)", "Lunch").replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Lunch (moved)")
+        let lunchHref = try #require(try Self.href(of: "e-\(id)", in: right, to), "\(label): no href for the lunch on \(second)")
+        try right.put(lunch, name: lunchHref, in: to)
+        r = try calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.number(r.stdoutText, ["updated", "local"]) == 1, "\(label): \(r.stdoutText) \(r.stderrText)")
+        #expect(try Self.text(left, from).contains("SUMMARY:Lunch (moved)"), "\(label): the edit did not reach \(first)")
+
+        // Both servers change the series: the pair's merge keeps both fields.
+        let base = Self.series("s-\(id)", until: "20260304T235959Z")
+        try left.put(base.replacingOccurrences(of: "SUMMARY:Standup", with: "SUMMARY:Standup\r\nLOCATION:Room 1"), name: "s", in: from)
+        let seriesHref = try #require(try Self.href(of: "s-\(id)", in: right, to))
+        try right.put(base.replacingOccurrences(of: "SUMMARY:Standup", with: "SUMMARY:Daily standup"), name: seriesHref, in: to)
+        r = try calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(label): \(r.stderrText)")
+        for (side, calendar, name) in [(left, from, first), (right, to, second)] {
+            let text = try Self.text(side, calendar)
+            #expect(text.contains("SUMMARY:Daily standup") && text.contains("LOCATION:Room 1"), "\(label): \(name) holds \(text)")
+        }
+        r = try calgw(["sync", "--json"])
+        #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(label): \(r.stdoutText)")
+
+        // What needs a folder says so.
+        r = try calgw(["event", "add", "--summary", "X", "--start", "2026-05-01T10:00"])
+        #expect(r.status == 2 && r.stderrText.contains("local side is the server"), "\(label): \(r.status) \(r.stderrText)")
+    }
+
+    /// The name (without `.ics`) of the resource holding `uid` on a server, found by a
+    /// calendar-query; nil when it is not there.
+    static func href(of uid: String, in side: AccountFixture, _ calendar: URL) throws -> String? {
+        let query = "<?xml version=\"1.0\"?><c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+            + "<d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name=\"VCALENDAR\"><c:comp-filter name=\"VEVENT\">"
+            + "<c:prop-filter name=\"UID\"><c:text-match collation=\"i;octet\">\(uid)</c:text-match></c:prop-filter>"
+            + "</c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"
+        let r = try side.curl(["-X", "REPORT", "-H", "Depth: 1", "-H", "Content-Type: application/xml", "--data", query, calendar.absoluteString])
+        guard let range = r.stdoutText.range(of: "[^/>]+\\.ics(?=<)", options: .regularExpression) else { return nil }
+        return String(r.stdoutText[range].dropLast(4))
+    }
+}
