@@ -12,17 +12,19 @@ public enum SyncSession {
                            progress: SyncProgressHandler? = nil) async throws -> SyncReport {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.open(at: url)
+        // A dry run plans from a copy: it writes nothing, not even the journal.
+        let journal = dryRun ? try Journal.snapshot(at: url) : try Journal.open(at: url)
         return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
                                     faultHook: faultHook, progress: progress).run(dryRun: dryRun)
     }
 
-    /// What a `sync` would do now, and when the pair last synced; changes nothing on either side.
+    /// What a `sync` would do now, and when the pair last synced; changes nothing on either
+    /// side, nor in the journal (it plans from a copy).
     public static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
                               policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.open(at: url)
+        let journal = try Journal.snapshot(at: url)
         let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

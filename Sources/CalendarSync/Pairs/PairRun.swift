@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 /// The one entry point that turns a pair into a run: `sync`, `pull` and `push` (``run()``),
 /// `status` (``status()``), and the calendar the `event` commands edit (``calendar(_:)``).
@@ -76,6 +77,10 @@ public struct PairRun: Sendable {
         if let name = options.collection {
             throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
                             recovery: "drop --collection")
+        }
+        if !options.dryRun, let folder = pair.localFolder {
+            // Made by the first run even when nothing is pulled, for the programs reading it.
+            try VDirectory(url: folder).createIfMissing()
         }
         let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
         let progress = options.dryRun ? nil : options.progress?(nil)
