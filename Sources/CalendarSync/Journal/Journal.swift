@@ -28,12 +28,16 @@ public final class Journal: Sendable {
             try migrator.migrate(writer)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url?.path ?? ""): \(error)")
         }
     }
 
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
+    /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
+    ///   damaged (see ``openRecovering(at:dryRun:)``); `JournalError.storage`, `.newerVersion`.
     public static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -43,6 +47,10 @@ public final class Journal: Sendable {
             if fd >= 0 { close(fd) }
         }
         chmod(url.path, 0o600)
+        if case .suspect(let why) = JournalFileCheck.header(at: url), let found = try? JournalFileCheck.damage(at: url) {
+            throw JournalError(.corrupt, "the journal \(url.path) is damaged: \(why) (\(found))",
+                               recovery: "run calgw sync: it moves the journal aside and matches both sides again")
+        }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(10)
@@ -53,6 +61,8 @@ public final class Journal: Sendable {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
                                recovery: "check the folder's permissions and free space")

@@ -142,7 +142,9 @@ struct PairRunner {
                 faultHook: TestFaultHook.fromEnvironment(), progress: bar?.handler)
             }
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
-            for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
+            for line in ErrorGroup.lines(report.errors, causes: report.errorCauses) {
+                Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)
+            }
             if !report.errors.isEmpty { return (report, refused.count == report.errors.count ? .refusedForSafety : .failure) }
             if report.unresolvedConflicts > 0 {
                 Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
