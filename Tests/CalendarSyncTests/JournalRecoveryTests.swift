@@ -30,8 +30,7 @@ import CalgwTestSupport
         try garbage.write(to: url)
         let error = corruptError { _ = try Journal.open(at: url) }
         #expect(error?.code == .corrupt, "\(String(describing: error))")
-        #expect(error?.message.contains("is not a database") == true || error?.message.contains("damaged") == true,
-                "\(String(describing: error?.message))")
+        #expect(error?.message == "the journal \(url.path) is not a database", "\(String(describing: error?.message))")
 
         let now = Date(timeIntervalSince1970: 1_795_601_700)   // 2026-11-25T10:15:00Z
         let (journal, notice) = try Journal.openRecovering(at: url, now: now)
@@ -107,10 +106,10 @@ import CalgwTestSupport
         #expect(JournalFileCheck.judge(header: header, fileSize: 0) == .empty)
         #expect(JournalFileCheck.judge(header: header, fileSize: 3 * 4096 - 100) == .suspect("it ends in the middle of a page"))
         #expect(JournalFileCheck.judge(header: header, fileSize: 2 * 4096) == .suspect("it holds fewer pages than its header says"))
-        #expect(JournalFileCheck.judge(header: Array(header.prefix(40)), fileSize: 40) == .suspect("it does not start with a SQLite header"))
+        #expect(JournalFileCheck.judge(header: Array(header.prefix(40)), fileSize: 40) == .notSQLite)
         var garbage = header
         garbage[0] = 0x00
-        #expect(JournalFileCheck.judge(header: garbage, fileSize: 3 * 4096) == .suspect("it does not start with a SQLite header"))
+        #expect(JournalFileCheck.judge(header: garbage, fileSize: 3 * 4096) == .notSQLite)
         var badPageSize = header
         badPageSize[17] = 0x01
         #expect(JournalFileCheck.judge(header: badPageSize, fileSize: 3 * 4096) == .suspect("its header names no valid page size"))

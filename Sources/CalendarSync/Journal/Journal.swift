@@ -47,8 +47,10 @@ public final class Journal: Sendable {
             if fd >= 0 { close(fd) }
         }
         chmod(url.path, 0o600)
-        if case .suspect(let why) = JournalFileCheck.header(at: url), let found = try? JournalFileCheck.damage(at: url) {
-            throw JournalError(.corrupt, "the journal \(url.path) is damaged: \(why) (\(found))",
+        let header = JournalFileCheck.header(at: url)
+        if header != .sound && header != .empty, let found = try? JournalFileCheck.damage(at: url) {
+            let what = if case .suspect(let why) = header { "is damaged: \(why) (\(found))" } else { "is not a database" }
+            throw JournalError(.corrupt, "the journal \(url.path) \(what)",
                                recovery: "run calgw sync: it moves the journal aside and matches both sides again")
         }
         var config = Configuration()

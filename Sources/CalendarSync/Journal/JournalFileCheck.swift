@@ -15,7 +15,9 @@ enum JournalFileCheck {
         case empty
         /// A SQLite header whose page size and page count fit the file's size.
         case sound
-        /// Not a SQLite header, or one that does not fit the file (a truncated or overwritten file).
+        /// No SQLite header: something else overwrote the file, or it never was a database.
+        case notSQLite
+        /// A SQLite header that does not fit the file (a truncated or partly overwritten file).
         case suspect(String)
     }
 
@@ -35,7 +37,7 @@ enum JournalFileCheck {
     static func judge(header bytes: [UInt8], fileSize: Int64) -> Header {
         guard fileSize > 0 else { return .empty }
         guard bytes.count == 100, bytes.starts(with: Array("SQLite format 3\0".utf8)) else {
-            return .suspect("it does not start with a SQLite header")
+            return .notSQLite
         }
         func be32(_ at: Int) -> Int64 { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int64($1) } }
         let rawPageSize = Int64(bytes[16]) << 8 | Int64(bytes[17])
