@@ -258,6 +258,14 @@ import CalgwTestSupport
         }
         let damaged = try Data(contentsOf: pair.journal)
 
+        // status and --dry-run say what a sync will do, and leave the file where it is.
+        for (command, extra) in [("status", [String]()), ("sync", ["--dry-run"])] {
+            let looked = try pair.run(command, extra)
+            #expect((looked.stdoutText + looked.stderrText).contains("a sync will move it aside and match both sides again"),
+                    "\(command): \(looked.stdoutText)\(looked.stderrText)")
+            #expect(try Data(contentsOf: pair.journal) == damaged, "\(command) changed the journal")
+        }
+
         let result = try pair.run("sync", ["--json"])
         #expect(result.status == 0, "\(result.stderrText)")
         let skipped = try #require(try Self.json(result)["skipped"] as? [String])

@@ -4,11 +4,11 @@ import Foundation
 /// lock for the whole run.
 public enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
-    /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     ///
     /// A journal file that is not a database, or is damaged, is moved aside and the run matches
     /// both sides as a first sync does; the report's `skipped` says so in its first line (see
     /// ``Journal/openRecovering(at:dryRun:now:)``).
+    /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,

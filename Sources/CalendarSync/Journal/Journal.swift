@@ -37,7 +37,7 @@ public final class Journal: Sendable {
 
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
     /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
-    ///   damaged (see ``openRecovering(at:dryRun:)``); `JournalError.storage`, `.newerVersion`.
+    ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
     public static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
