@@ -19,7 +19,7 @@ extension SyncSession {
                                    lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.snapshot(at: url)
+        let journal = try Journal.openRecovering(at: url, dryRun: true).0
         let items = try journal.items()
         let l: SideSnapshot
         do {

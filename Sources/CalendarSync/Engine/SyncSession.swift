@@ -4,6 +4,10 @@ import Foundation
 /// lock for the whole run.
 public enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
+    ///
+    /// A journal file that is not a database, or is damaged, is moved aside and the run matches
+    /// both sides as a first sync does; the report's `skipped` says so in its first line (see
+    /// ``Journal/openRecovering(at:dryRun:now:)``).
     /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
@@ -13,9 +17,11 @@ public enum SyncSession {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         // A dry run plans from a copy: it writes nothing, not even the journal.
-        let journal = dryRun ? try Journal.snapshot(at: url) : try Journal.open(at: url)
-        return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
-                                    faultHook: faultHook, progress: progress).run(dryRun: dryRun)
+        let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: dryRun)
+        var report = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
+                                          faultHook: faultHook, progress: progress).run(dryRun: dryRun)
+        if let recovery { report.skipped.insert(recovery, at: 0) }
+        return report
     }
 
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either
@@ -24,7 +30,7 @@ public enum SyncSession {
                               policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.snapshot(at: url)
+        let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
         let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -33,6 +39,7 @@ public enum SyncSession {
         // What a sync would fail on (exit 1): vdir files that do not parse, two items with one UID.
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
+        if let recovery { pending.skipped.insert(recovery, at: 0) }
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }

@@ -95,7 +95,7 @@ extension Executor {
             if case StorageError.preconditionFailed = error {
                 retry.append(action)
             } else {
-                report.errors.append("\(action.key): \(Self.describe(error))")
+                reportFailure(action.key, error)
             }
         }
         replans += retry.count
@@ -107,7 +107,7 @@ extension Executor {
             } catch let error as RunInterrupted {
                 throw error
             } catch {
-                report.errors.append("\(action.key): \(Self.describe(error))")
+                reportFailure(action.key, error)
             }
             finishedOne(failed: report.errors.count > errors)
         }

@@ -115,10 +115,16 @@ final class Executor: @unchecked Sendable {
                     return
                 }
             } catch {
-                report.errors.append("\(current.key): \(Self.describe(error))")
+                reportFailure(current.key, error)
                 return
             }
         }
+    }
+
+    /// Reports an item's failure, with its cause when other items may share it (a full disk,
+    /// a read-only folder), so that it can be told once for all of them.
+    func reportFailure(_ key: ItemKey, _ error: any Error) {
+        report.addError("\(key): \(Self.describe(error))", cause: ErrorCause.of(error, item: "\(key)"))
     }
 
     /// An error in one line for the report; with `withHint`, a full account's (507) line says

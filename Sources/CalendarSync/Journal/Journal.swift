@@ -28,12 +28,16 @@ public final class Journal: Sendable {
             try migrator.migrate(writer)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url?.path ?? ""): \(error)")
         }
     }
 
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
+    /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
+    ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
     public static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -43,6 +47,12 @@ public final class Journal: Sendable {
             if fd >= 0 { close(fd) }
         }
         chmod(url.path, 0o600)
+        let header = JournalFileCheck.header(at: url)
+        if header != .sound && header != .empty, let found = try? JournalFileCheck.damage(at: url) {
+            let what = if case .suspect(let why) = header { "is damaged: \(why) (\(found))" } else { "is not a database" }
+            throw JournalError(.corrupt, "the journal \(url.path) \(what)",
+                               recovery: "run calgw sync: it moves the journal aside and matches both sides again")
+        }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(10)
@@ -53,6 +63,8 @@ public final class Journal: Sendable {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
                                recovery: "check the folder's permissions and free space")
@@ -76,7 +88,10 @@ public final class Journal: Sendable {
             let file = aside.appendingPathComponent("journal.sqlite")
             try fm.copyItem(at: url, to: file)
             if fm.fileExists(atPath: url.path + "-wal") { try fm.copyItem(atPath: url.path + "-wal", toPath: file.path + "-wal") }
-            try DatabaseQueue(path: file.path).backup(to: copy)
+            try open(at: file).writer.backup(to: copy)
+        } catch let error as JournalError where error.code == .corrupt || error.code == .newerVersion {
+            throw JournalError(error.code, error.message.replacingOccurrences(of: aside.appendingPathComponent("journal.sqlite").path, with: url.path),
+                               recovery: error.recovery)
         } catch {
             throw JournalError(.storage, "cannot read the journal \(url.path): \(error)",
                                recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)")

@@ -9,6 +9,9 @@ public struct JournalError: Error, LocalizedError, Sendable, CustomStringConvert
         case newerVersion
         /// SQLite or the file system failed.
         case storage
+        /// The file is not a SQLite database, or SQLite finds it damaged (overwritten,
+        /// truncated): a sync moves it aside and matches both sides again.
+        case corrupt
     }
 
     public var code: Code

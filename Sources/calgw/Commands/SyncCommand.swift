@@ -124,7 +124,9 @@ struct PairRunner {
             let outcome = try await PairRun(pair: pair, options: options).run()
             report = outcome.report
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
-            for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
+            for line in ErrorGroup.lines(report.errors, causes: report.errorCauses) {
+                Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)
+            }
             if !report.errors.isEmpty {
                 return (report, outcome.refusedCollections.count == report.errors.count ? .refusedForSafety : .failure)
             }

@@ -141,6 +141,11 @@ extension SyncReport {
         pending.local += part.pending.local; pending.remote += part.pending.remote
         conflicts += part.conflicts
         errors += part.errors.map { "\(collection): \($0)" }
+        for (line, cause) in part.errorCauses {
+            var marked = cause
+            marked.item = "\(collection)/\(cause.item)"
+            errorCauses["\(collection): \(line)"] = marked
+        }
         skipped += part.skipped.map { "\(collection): \($0)" }
     }
 }
