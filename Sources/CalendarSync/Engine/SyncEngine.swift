@@ -82,6 +82,7 @@ public struct SyncEngine: Sendable {
         let journalKeys = Set(items.map(\.key))
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
+            PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &report)
         } else {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),

@@ -45,9 +45,15 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// An account pair's run: each collection's own report, by folder name (nil for a pair of
     /// one collection). The fields above are their sums.
     public var collections: [String: SyncReport]?
+    /// A dry run's (and `status`'s) changes, item by item; nil for a run that wrote.
+    public var items: [PendingItem]?
+    /// A dry run's (and `status`'s) vdir files that a sync would stop on.
+    public var broken: [BrokenFile]?
+    /// A dry run's (and `status`'s) UIDs held twice on one side.
+    public var duplicates: [DuplicateUID]?
 
     enum CodingKeys: String, CodingKey {
-        case created, updated, deleted, conflicts, errors, pending, skipped, dryRun, collections
+        case created, updated, deleted, conflicts, errors, pending, skipped, dryRun, collections, items, broken, duplicates
     }
 
     public init() {}

@@ -31,6 +31,7 @@ extension SyncSession {
         let r = SideSnapshot(items: asJournalSaw(.remote, items) + (try journal.outsideItems(.remote)))
         let plan = Planner.plan(local: l, remote: r, journal: items, policy: policy)
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
+        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,

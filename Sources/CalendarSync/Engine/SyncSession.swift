@@ -33,6 +33,7 @@ public enum SyncSession {
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
         let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
+        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             pending.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }

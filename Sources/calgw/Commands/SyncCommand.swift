@@ -80,6 +80,10 @@ struct PairRunner {
         var dryRun: Bool
         /// An account pair: each collection's report, by folder name.
         var collections: [String: SyncReport]?
+        /// A dry run: the plan item by item, the files it would stop on, UIDs held twice.
+        var items: [PendingItem]?
+        var broken: [BrokenFile]?
+        var duplicates: [DuplicateUID]?
 
         init(pair: String, report: SyncReport) {
             self.pair = pair
@@ -87,6 +91,7 @@ struct PairRunner {
             conflicts = report.conflicts; errors = report.errors; pending = report.pending
             skipped = report.skipped; dryRun = report.dryRun
             collections = report.collections
+            items = report.items; broken = report.broken; duplicates = report.duplicates
         }
     }
 
@@ -163,6 +168,10 @@ struct PairRunner {
     func render(pair: String, report: SyncReport, showName: Bool) {
         guard !output.quiet else { return }
         Terminal.out((showName ? "\(pair): " : "") + report.summary)
+        if let items = report.items {
+            // A dry run: the plan, one line per item, as `status` shows it.
+            for item in items where item.action != .conflict { Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item)) }
+        }
         for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
     }
 }

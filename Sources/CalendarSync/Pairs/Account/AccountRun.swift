@@ -147,5 +147,8 @@ extension SyncReport {
             errorCauses["\(collection): \(line)"] = marked
         }
         skipped += part.skipped.map { "\(collection): \($0)" }
+        if let more = part.items { items = (items ?? []) + more }
+        if let more = part.broken { broken = (broken ?? []) + more }
+        if let more = part.duplicates { duplicates = (duplicates ?? []) + more }
     }
 }
