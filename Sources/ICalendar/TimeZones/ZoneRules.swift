@@ -33,7 +33,7 @@ extension ZoneRules {
         let before = offset(atUTC: wall - 86_400)
         let after = offset(atUTC: wall + 86_400)
         let candidateBefore = wall - Int64(before)
-        if before == after { 
+        if before == after {
             let o = offset(atUTC: candidateBefore)
             if o == before { return candidateBefore }
             // Two transitions within two days (rare): settle on the offset at the first guess.
@@ -48,6 +48,14 @@ extension ZoneRules {
         case (false, true): return candidateAfter
         case (false, false): return candidateBefore  // in the gap
         }
+    }
+
+    /// The wall-clock time that `local` names (RFC 5545 §3.3.5): `local` itself, except in a DST
+    /// gap, where it is the time the clock shows at the instant `local` is read as (02:30 on the
+    /// night New York springs forward is 03:30 EDT). Two values name the same instant exactly
+    /// when their normalized times are equal.
+    public func normalized(_ local: LocalDateTime) -> LocalDateTime {
+        self.local(atUTC: utc(forLocal: local))
     }
 }
 

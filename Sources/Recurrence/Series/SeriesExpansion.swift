@@ -21,18 +21,20 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         self.init(series: s, floatingZone: floatingZone)
     }
 
-    /// Whether `recurrenceID` is DTSTART, an RDATE or an RRULE instance (matched by instant).
+    /// Whether `recurrenceID` is DTSTART, an RDATE or an RRULE instance (matched by instant, so
+    /// a rule's time in a DST gap is found by the time after the gap and the other way round).
     public func isInstance(_ recurrenceID: DateTimeValue) -> Bool {
         guard let frame = series.frame else { return false }
         let key = frame.wall(of: recurrenceID)
         if key == series.startWall { return true }
         if series.rdates.contains(where: { $0.wall == key }) { return true }
         let clock = frame.clock(floating: floatingZone)
+        let from = LocalDateTime(secondsSinceEpoch: frame.earliestWall(withKey: key, clock: clock))
         let at = LocalDateTime(secondsSinceEpoch: key)
         for (i, rule) in series.rules.enumerated() {
-            var iterator = RuleIterator(rule, from: at, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
+            var iterator = RuleIterator(rule, from: from, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
             while let v = iterator.nextSeconds() {
-                if v == key { return true }
+                if frame.canonical(v, clock: clock) == key { return true }
                 if v > key { break }
             }
         }
@@ -51,7 +53,7 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         // that keeps exactly the instances before `recurrenceID`.
         var n = 0
         while let v = iterator.nextSeconds() {
-            if v >= key { break }
+            if frame.canonical(v, clock: clock) >= key { break }
             n += 1
         }
         return n
