@@ -49,14 +49,6 @@ extension ZoneRules {
         case (false, false): return candidateBefore  // in the gap
         }
     }
-
-    /// The wall-clock time that `local` names (RFC 5545 §3.3.5): `local` itself, except in a DST
-    /// gap, where it is the time the clock shows at the instant `local` is read as (02:30 on the
-    /// night New York springs forward is 03:30 EDT). Two values name the same instant exactly
-    /// when their normalized times are equal.
-    public func normalized(_ local: LocalDateTime) -> LocalDateTime {
-        self.local(atUTC: utc(forLocal: local))
-    }
 }
 
 /// UTC, or any zone with one offset forever.

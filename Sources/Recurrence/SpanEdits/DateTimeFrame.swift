@@ -39,14 +39,6 @@ public struct DateTimeFrame: Sendable {
         }
     }
 
-    /// `value` with a zoned time in a DST gap moved to the time after the gap that names the
-    /// same instant (RFC 5545 §3.3.5), so that what an edit writes is a time the clock shows.
-    /// Other values are returned as they are.
-    public func normalized(_ value: DateTimeValue) -> DateTimeValue {
-        guard case .zoned(let tzid) = value.form, let zone = resolver.zone(for: tzid) else { return value }
-        return DateTimeValue(zone.normalized(value.local), form: value.form)
-    }
-
     /// Where an instance starting at `start` ends when its series runs from `seriesStart` to
     /// `seriesEnd` (DTSTART and DTEND), in `form` (by default `seriesEnd`'s).
     ///

@@ -126,13 +126,13 @@ public struct SeriesEditor: Sendable {
         guard let start = master["DTSTART"]?.dateTime else { throw SpanEditError.noMaster(uid: uid) }
         let isRecurring = master["RRULE"] != nil || master["RDATE"] != nil
         guard isRecurring else { throw SpanEditError.notRecurring(uid: uid) }
-        // A time in a DST gap names the instance after the gap (RFC 5545 §3.3.5).
-        let rid = frame.normalized(frame.convert(given, to: start.form))
+        let rid = frame.convert(given, to: start.form)
         let hasOverride = calendar.components.contains { isOverride($0, of: rid) }
         guard hasOverride || instances.isInstance(rid) else {
             throw SpanEditError.noSuchOccurrence(uid: uid, recurrenceID: given.description)
         }
-        return rid
+        // Named as the rule names it, so a series split there keeps the rule's clock times.
+        return instances.ruleTime(of: rid)
     }
 
     /// The resource with the occurrence at `rid` overridden: its existing override edited, or
