@@ -165,6 +165,38 @@ import CalgwTestSupport
         }
     }
 
+    /// A daily 02:30 New York series whose 2027-03-14 instance is in the gap; EXDATE and
+    /// RECURRENCE-ID name it by the gap time or by the clock time after the gap.
+    static func dailyGap(inserting lines: String) throws -> Component {
+        try parse(cases[1].calendar.replacingOccurrences(of: "RRULE:", with: lines + "RRULE:"))
+    }
+
+    @Test(arguments: ["20270314T023000", "20270314T033000"])
+    func anEXDATERemovesTheGapInstanceByEitherName(_ name: String) throws {
+        let all = Self.ours(try Self.dailyGap(inserting: ""))
+        let zone = try #require(TimeZoneResolver().zone(for: "America/New_York"))
+        let gap = zone.utc(forLocal: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30))
+        #expect(all.contains { $0.startInstant == gap })
+        let left = Self.ours(try Self.dailyGap(inserting: "EXDATE;TZID=America/New_York:\(name)\r\n"))
+        #expect(left.map(\.startInstant) == all.map(\.startInstant).filter { $0 != gap })
+    }
+
+    @Test(arguments: ["20270314T023000", "20270314T033000"])
+    func anOverrideReplacesTheGapInstanceByEitherName(_ name: String) throws {
+        let all = Self.ours(try Self.dailyGap(inserting: ""))
+        let override = "BEGIN:VEVENT\r\nUID:dst@calgw.test\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "RECURRENCE-ID;TZID=America/New_York:\(name)\r\nDTSTART;TZID=America/New_York:20270314T100000\r\n"
+            + "DURATION:PT1H\r\nSUMMARY:Moved\r\nEND:VEVENT\r\n"
+        let text = Self.cases[1].calendar.replacingOccurrences(of: "END:VCALENDAR", with: override + "END:VCALENDAR")
+        let got = Self.ours(try Self.parse(text))
+        let zone = try #require(TimeZoneResolver().zone(for: "America/New_York"))
+        let gap = zone.utc(forLocal: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30))
+        let moved = zone.utc(forLocal: LocalDateTime(year: 2027, month: 3, day: 14, hour: 10))
+        #expect(got.count == all.count)
+        #expect(!got.contains { $0.startInstant == gap })
+        #expect(got.filter { $0.component["SUMMARY"]?.text == "Moved" }.map(\.startInstant) == [moved])
+    }
+
     @Test func theIssueExampleCountsTheGapInstanceOnce() throws {
         // 23:30, 00:30, 01:30, 02:30 (→ 03:30 EDT), 03:30, 04:30: six generated, one instant twice.
         let occurrences = Self.ours(try Self.parse(Self.cases[0].calendar))
