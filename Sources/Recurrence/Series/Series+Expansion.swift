@@ -89,13 +89,13 @@ extension Series {
         if includesStart && startWall >= wallFrom && startWall <= wallTo { keys.append(startWall) }
         for r in rdates where r.wall >= wallFrom && r.wall <= wallTo { keys.append(r.wall) }
         let from = LocalDateTime(secondsSinceEpoch: wallFrom), to = LocalDateTime(secondsSinceEpoch: wallTo)
-        let zoned = frame?.isZoned ?? false
+        let keyFrame = frame.flatMap { $0.isZoned ? $0 : nil }
         for (i, rule) in rules.enumerated() {
             var iterator = RuleIterator(rule, from: from, stopAfter: to, isPastUntil: untilCheck(untils[i], clock: clock))
             var produced = 0
             while let v = iterator.nextSeconds() {
                 if v >= wallFrom {
-                    keys.append(zoned ? frame!.canonical(v, clock: clock) : v)
+                    keys.append(keyFrame?.canonical(v, clock: clock) ?? v)
                     produced += 1
                 }
                 if produced >= limit { break }
