@@ -205,12 +205,17 @@ enum ConflictPrompt {
 }
 
 /// Crash testing: `CALGW_TEST_KILL_AFTER=k` kills the process (SIGKILL) right after the k-th
-/// side effect of a run, so tests can check that the next run finishes the work.
+/// side effect of a run, so tests can check that the next run finishes the work. Compiled into
+/// debug builds only (the ones the tests run): a release binary ignores the variable.
 enum TestFaultHook {
     static func fromEnvironment() -> FaultHook? {
+        #if DEBUG
         guard let text = ProcessInfo.processInfo.environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
         return { @Sendable n in
             if n >= k { kill(getpid(), SIGKILL) }
         }
+        #else
+        return nil
+        #endif
     }
 }
