@@ -67,7 +67,7 @@ public final class Journal: Sendable {
             throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
-                               recovery: "check the folder's permissions and free space")
+                               recovery: "check the folder's permissions and free space", cause: error)
         }
     }
 
@@ -91,10 +91,10 @@ public final class Journal: Sendable {
             try open(at: file).writer.backup(to: copy)
         } catch let error as JournalError where error.code == .corrupt || error.code == .newerVersion {
             throw JournalError(error.code, error.message.replacingOccurrences(of: aside.appendingPathComponent("journal.sqlite").path, with: url.path),
-                               recovery: error.recovery)
+                               recovery: error.recovery, cause: error.cause)
         } catch {
             throw JournalError(.storage, "cannot read the journal \(url.path): \(error)",
-                               recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)")
+                               recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)", cause: error)
         }
         return try Journal(writer: copy, url: url)
     }

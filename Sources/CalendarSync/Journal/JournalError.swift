@@ -17,11 +17,14 @@ public struct JournalError: Error, LocalizedError, Sendable, CustomStringConvert
     public var code: Code
     public var message: String
     public var recovery: String?
+    /// The error underneath (SQLite's, the file system's, a storage's), for logs and `-v`.
+    public var cause: (any Error)?
 
-    public init(_ code: Code, _ message: String, recovery: String? = nil) {
+    public init(_ code: Code, _ message: String, recovery: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.recovery = recovery
+        self.cause = cause
     }
 
     public var description: String { message }
