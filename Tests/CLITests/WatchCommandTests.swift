@@ -2,6 +2,7 @@ import CalDAV
 import CalgwTestSupport
 import Foundation
 import Testing
+import VDir
 @testable import calgw
 
 @Suite(.serialized) struct WatchCommandTests {
@@ -198,10 +199,11 @@ import Testing
         #expect(fired == [false, false, true, false])
     }
 
-    @Test func itemFileFilter() {
-        #expect(InotifyWatcher.isItemFile("abc.ics"))
+    @Test func watchSeesTheFilesTheVdirListsAsItems() {
+        // One rule for what is an item (ItemFileFilter), in the listing and in watch.
+        #expect(ItemFileFilter.isItem("abc.ics"))
         for name in [".abc.ics", ".abc.ics.swp", "abc.ics~", "#abc.ics#", "abc.ics.tmp", "4913", ".calgw-tmp-1", ""] {
-            #expect(!InotifyWatcher.isItemFile(name), "\(name)")
+            #expect(!ItemFileFilter.isItem(name), "\(name)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import VDir
 import Logging
 
 /// A CalDAV calendar collection as a `CalendarStorage`.
@@ -128,7 +129,7 @@ public final class CalDAVStorage: CalendarStorage {
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
-        let name = Self.safeName(suggestedName) + ".ics"
+        let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = collection.appendingPathComponent(name)
         let href = HrefResolver.href(of: url).path
         do {
@@ -177,15 +178,6 @@ public final class CalDAVStorage: CalendarStorage {
         default:
             return error
         }
-    }
-
-    /// A file-name stem from `name`: letters, digits, `-`, `_`, `.` and `@`; others become `-`.
-    static func safeName(_ name: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@")
-        var stem = String(name.map { allowed.contains($0) ? $0 : "-" }.prefix(200))
-        while stem.hasPrefix(".") { stem.removeFirst() }
-        if stem.lowercased().hasSuffix(".ics") { stem.removeLast(4) }
-        return stem.isEmpty ? UUID().uuidString.lowercased() : stem
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import VDir
 
 /// Watches vdir folders with Linux inotify and reports which watched folder saw a change to
 /// an item file (`*.ics`, not a dotfile or an editor's leftover).
@@ -82,15 +83,9 @@ final class InotifyWatcher {
                     }
                     continue
                 }
-                if event.mask & Self.itemMask != 0, Self.isItemFile(name) { changed.insert(watch.tag) }
+                if event.mask & Self.itemMask != 0, ItemFileFilter.isItem(name) { changed.insert(watch.tag) }
             }
         }
         return changed
-    }
-
-    /// Whether a file name is a vdir item: `*.ics`, not hidden, not an editor's or a writer's
-    /// temporary (`.x.ics.swp`, `x.ics~`, `#x.ics#`, `x.ics.tmp`).
-    static func isItemFile(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.hasPrefix("#") && name.hasSuffix(".ics")
     }
 }

@@ -58,10 +58,9 @@ extension AccountRun {
         return removed
     }
 
-    /// The .ics files of a folder.
+    /// The items of a folder, as its listing counts them.
     static func itemCount(in folder: URL) -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".ics") }.count
+        (try? VDirectory(url: folder).scan().count) ?? 0
     }
 
     /// How many items a collection's journal knows (0 without a journal).
