@@ -21,15 +21,8 @@ struct AccountFixture {
         folder = try TemporaryFolder()
         self.local = local ?? folder.file("calendars")
         config = folder.file("config.toml")
-        try Data("""
-            [pair.account]
-            local = "\(self.local.path)"
-            remote = "\((remote ?? server.home).absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_PASSWORD"
-            journal = "\(folder.file("account.sqlite").path)"
-            collections = \(collections)
-            """.utf8).write(to: config)
+        try TestPairConfig(name: "account", local: self.local, collection: (remote ?? server.home),
+                           journal: folder.file("account.sqlite"), server: server, extra: ["collections = \(collections)"]).write(to: config)
     }
 
     /// Where the account's journals and `collections.json` live.
@@ -100,8 +93,7 @@ struct AccountFixture {
     }
 
     static func event(_ uid: String, _ summary: String) -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
-            + "DTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        TestEvent.ics(uid: uid, summary: summary, start: "20260301T100000Z", duration: "PT1H")
     }
 
     static func todo(_ uid: String, _ summary: String) -> String {

@@ -26,14 +26,8 @@ import Testing
                     .write(to: vdir.appendingPathComponent("quiet\(i).ics"))
             }
             config = folder.file("config.toml")
-            try Data("""
-                [pair.busy]
-                local = "\(vdir.path)"
-                remote = "\(collection.absoluteString)"
-                username = "\(server.username)"
-                password_env = "CALGW_TEST_PASSWORD"
-                journal = "\(folder.file("state/journal.sqlite").path)"
-                """.utf8).write(to: config)
+            try TestPairConfig(name: "busy", local: vdir, collection: collection,
+                               journal: folder.file("state/journal.sqlite"), server: server).write(to: config)
             try await client().makeCalendar(collection, components: ["VEVENT"])
         }
 

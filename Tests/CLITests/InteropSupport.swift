@@ -33,14 +33,8 @@ struct InteropPair {
         samples = names
         folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
-        try Data("""
-            [pair.dav]
-            local = "\(folder.file("vdir").path)"
-            remote = "\(collection.absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_DAV_PASSWORD"
-            journal = "\(folder.file("state/dav.sqlite").path)"
-            """.utf8).write(to: folder.file("config.toml"))
+        try TestPairConfig(name: "dav", local: folder.file("vdir"), collection: collection,
+                           journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: folder.file("config.toml"))
     }
 
     func remove() { folder.remove() }

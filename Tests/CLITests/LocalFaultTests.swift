@@ -39,14 +39,8 @@ import CalgwTestSupport
         func pair(_ name: String, vdir: URL) throws -> Pair {
             try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
             let config = folder.file("\(name).toml"), journal = folder.file("state/\(name).sqlite")
-            try Data("""
-                [pair.\(name)]
-                local = "\(vdir.path)"
-                remote = "\(collection.absoluteString)"
-                username = "\(server.username)"
-                password_env = "CALGW_TEST_PASSWORD"
-                journal = "\(journal.path)"
-                """.utf8).write(to: config)
+            try TestPairConfig(name: name, local: vdir, collection: collection,
+                               journal: journal, server: server).write(to: config)
             return Pair(config: config, vdir: vdir, journal: journal, password: server.password)
         }
 
@@ -73,9 +67,7 @@ import CalgwTestSupport
     struct SetupFailure: Error, CustomStringConvertible { var reason: String; var description: String { reason } }
 
     static func event(_ uid: String, _ summary: String = "event") -> Data {
-        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-              "DTSTAMP:20260101T000000Z", "DTSTART:20260310T100000Z", "DTEND:20260310T110000Z",
-              "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+        TestEvent.data(uid: uid, summary: summary, end: "20260310T110000Z")
     }
 
     /// The UIDs of the vdir's files (each file whole: it ends with END:VCALENDAR).

@@ -7,8 +7,7 @@ import CalgwTestSupport
 /// new file lacks a UID (both of which a real run changes).
 @Suite struct ReadOnlyCommandsTests {
     static func event(_ uid: String?, _ summary: String) -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\n" + (uid.map { "UID:\($0)\r\n" } ?? "")
-            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        TestEvent.ics(uid: uid, summary: summary, start: "20260301T100000Z", duration: "PT1H")
     }
 
     /// Every file below `folder` (names and bytes), in order: what "unchanged" is checked on.
@@ -41,14 +40,8 @@ import CalgwTestSupport
         }
         let vdir = folder.file("vdir"), state = folder.file("state")
         let config = folder.file("config.toml")
-        try Data("""
-            [pair.p]
-            local = "\(vdir.path)"
-            remote = "\(collection.absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_PASSWORD"
-            journal = "\(state.path)/p.sqlite"
-            """.utf8).write(to: config)
+        try TestPairConfig(name: "p", local: vdir, collection: collection, journal: state.appendingPathComponent("p.sqlite"),
+                           server: server).write(to: config)
         func calgw(_ arguments: [String], kill: Int? = nil) throws -> ProcessRunner.Result {
             var environment = ["CALGW_TEST_PASSWORD": server.password]
             if let kill { environment["CALGW_TEST_KILL_AFTER"] = "\(kill)" }

@@ -24,14 +24,8 @@ import CalgwTestSupport
                 .write(to: vdir.appendingPathComponent("e\(i).ics"))
         }
         let config = folder.file("config.toml")
-        try Data("""
-            [pair.count]
-            local = "\(vdir.path)"
-            remote = "\(proxy.proxied(collection).absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_PASSWORD"
-            journal = "\(folder.file("journal.sqlite").path)"
-            """.utf8).write(to: config)
+        try TestPairConfig(name: "count", local: vdir, collection: proxy.proxied(collection),
+                           journal: folder.file("journal.sqlite"), server: server).write(to: config)
         func sync() throws {
             let r = try CalgwBinary.run(["sync", "--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
             #expect(r.status == 0, "\(name): \(r.stderrText)")

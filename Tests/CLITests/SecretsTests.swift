@@ -113,6 +113,6 @@ import CalgwTestSupport
     }
 
     static func event(uid: String, summary: String) -> Data {
-        Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDTEND:20260301T110000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        TestEvent.data(uid: uid, summary: summary, start: "20260301T100000Z", end: "20260301T110000Z")
     }
 }

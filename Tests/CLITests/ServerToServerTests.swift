@@ -32,16 +32,9 @@ import CalgwTestSupport
         try left.put(AccountFixture.event("e-\(id)", "Lunch"), name: "e", in: from)
         try left.put(AccountFixture.todo("t-\(id)", "Taxes"), name: "t", in: from)
         let config = left.folder.file("pair.toml")
-        try Data("""
-            [pair.move]
-            local = "\(from.absoluteString)"
-            local_username = "\(a.username)"
-            local_password_env = "LOCAL_PASSWORD"
-            remote = "\(to.absoluteString)"
-            username = "\(b.username)"
-            password_env = "REMOTE_PASSWORD"
-            journal = "\(left.folder.file("move.sqlite").path)"
-            """.utf8).write(to: config)
+        try TestPairConfig(name: "move", local: from, collection: to, journal: left.folder.file("move.sqlite"), server: b,
+                           passwordEnv: "REMOTE_PASSWORD",
+                           extra: ["local_username = \"\(a.username)\"", "local_password_env = \"LOCAL_PASSWORD\""]).write(to: config)
         func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
             try CalgwBinary.run(arguments + ["--config", config.path], environment: ["LOCAL_PASSWORD": a.password, "REMOTE_PASSWORD": b.password])
         }

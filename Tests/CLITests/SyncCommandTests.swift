@@ -14,24 +14,13 @@ struct VDirPair {
         folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
-        let toml = """
-            [pair.test]
-            local = "\(local.path)"
-            remote = "file://\(remote.path)"
-            journal = "\(journal.path)"
-            conflict = "\(conflict)"
-            """
-        try Data(toml.utf8).write(to: config)
+        try TestPairConfig(local: local, remote: remote, journal: journal, extra: ["conflict = \"\(conflict)\""]).write(to: config)
     }
 
     func remove() { folder.remove() }
 
     static func event(_ uid: String, _ summary: String, lastModified: String? = nil) -> Data {
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:\(uid)",
-                     "DTSTAMP:20260101T000000Z", "DTSTART:20260310T100000Z", "SUMMARY:\(summary)"]
-        if let lastModified { lines.append("LAST-MODIFIED:\(lastModified)") }
-        lines += ["END:VEVENT", "END:VCALENDAR"]
-        return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        TestEvent.data(uid: uid, summary: summary, lastModified: lastModified)
     }
 
     func write(_ side: URL, _ name: String, _ data: Data) throws { try data.write(to: side.appendingPathComponent(name)) }

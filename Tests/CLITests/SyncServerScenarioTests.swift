@@ -40,23 +40,15 @@ import CalgwTestSupport
     struct NoSuchItem: Error { var uid: String }
 
     static func event(_ uid: String, _ summary: String, location: String = "Room 1") -> Data {
-        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-              "DTSTAMP:20260101T000000Z", "DTSTART:20260310T100000Z", "DTEND:20260310T110000Z",
-              "SUMMARY:\(summary)", "LOCATION:\(location)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+        TestEvent.data(uid: uid, summary: summary, end: "20260310T110000Z", extra: ["LOCATION:\(location)"])
     }
 
     func makePair(_ folder: TemporaryFolder, _ name: String, server: TestServer, collection: URL) throws -> Pair {
         let vdir = folder.file(name)
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         let config = folder.file("\(name).toml")
-        try Data("""
-            [pair.\(name)]
-            local = "\(vdir.path)"
-            remote = "\(collection.absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_PASSWORD"
-            journal = "\(folder.file("\(name).sqlite").path)"
-            """.utf8).write(to: config)
+        try TestPairConfig(name: name, local: vdir, collection: collection,
+                           journal: folder.file("\(name).sqlite"), server: server).write(to: config)
         return Pair(folder: folder.url, config: config, vdir: vdir)
     }
 

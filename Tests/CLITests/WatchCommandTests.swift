@@ -146,14 +146,8 @@ import VDir
         defer { folder.remove() }
         let local = folder.file("vdir"), config = folder.file("config.toml")
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
-        try Data("""
-            [pair.dav]
-            local = "\(local.path)"
-            remote = "\(collection.absoluteString)"
-            username = "\(server.username)"
-            password_env = "CALGW_TEST_DAV_PASSWORD"
-            journal = "\(folder.file("state/dav.sqlite").path)"
-            """.utf8).write(to: config)
+        try TestPairConfig(name: "dav", local: local, collection: collection,
+                           journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: config)
         let uidLocal = "watch-local-\(UUID().uuidString.lowercased())", uidRemote = "watch-remote-\(UUID().uuidString.lowercased())"
         let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"],
                                      environment: ["CALGW_TEST_DAV_PASSWORD": server.password])

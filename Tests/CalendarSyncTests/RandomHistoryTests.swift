@@ -7,20 +7,9 @@ import CalgwTestSupport
 /// `ask`, runs stopped part-way, pull, push and a sync window: after a final clean sync both sides are equal, no UID appears twice, and one more
 /// sync writes nothing. The seed is in the failure message.
 @Suite struct RandomHistoryTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: 1...60)
     func randomHistoryConverges(seed: UInt64) async throws {
-        var rng = Generator(state: seed)
+        var rng = SeededRandom(seed: seed)
         let h = try SyncHarness(deltas: seed % 2 == 0)
         let strategies: [ConflictStrategy] = [.merge, .newest, .localWins, .remoteWins, .keepBoth]
         var counter = 0

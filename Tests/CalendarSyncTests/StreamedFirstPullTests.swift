@@ -13,8 +13,7 @@ import CalgwTestSupport
     static let events = 700
 
     static func event(_ uid: String, summary: String) -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
-            + "DTSTART:20260301T090000Z\r\nDTEND:20260301T100000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        TestEvent.ics(uid: uid, summary: summary, start: "20260301T090000Z", end: "20260301T100000Z")
     }
 
     struct Pair {

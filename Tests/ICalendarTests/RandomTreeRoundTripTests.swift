@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import ICalendar
 
 /// Property-based: random component trees (random names, parameters with quotes, colons,
@@ -7,7 +8,7 @@ import Testing
 @Suite struct RandomTreeRoundTripTests {
     @Test(arguments: [20_261_122 as UInt64, UInt64.random(in: 1...UInt64.max)])
     func randomTreesRoundTrip(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         for round in 0..<400 {
             let tree = Self.component(&rng, depth: 0)
             let bytes = ICalendarSerializer().serialize(tree)
@@ -21,7 +22,7 @@ import Testing
 
     static let alphabet: [Character] = Array("abcXYZ09 -_:;,\"^\\\t=/.'éü€😀中\u{200B}\u{1F1E9}\u{1F1EA}")
 
-    static func text(_ rng: inout SplitMix64, max: Int, newline: Bool) -> String {
+    static func text(_ rng: inout SeededRandom, max: Int, newline: Bool) -> String {
         var s = ""
         for _ in 0..<Int(rng.next() % UInt64(max + 1)) {
             if newline && rng.next() % 20 == 0 { s.append("\n") } else { s.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
@@ -29,12 +30,12 @@ import Testing
         return s
     }
 
-    static func name(_ rng: inout SplitMix64) -> String {
+    static func name(_ rng: inout SeededRandom) -> String {
         let names = ["SUMMARY", "DTSTART", "X-FOO", "ATTENDEE", "X-\(rng.next() % 1000)", "DESCRIPTION", "RRULE", "X-A-B"]
         return names[Int(rng.next() % UInt64(names.count))]
     }
 
-    static func component(_ rng: inout SplitMix64, depth: Int) -> Component {
+    static func component(_ rng: inout SeededRandom, depth: Int) -> Component {
         let names = ["VCALENDAR", "VEVENT", "VTODO", "VALARM", "X-THING", "VTIMEZONE", "STANDARD"]
         var c = Component(name: names[Int(rng.next() % UInt64(names.count))])
         for _ in 0..<Int(rng.next() % 8) {
@@ -49,18 +50,5 @@ import Testing
             for _ in 0..<Int(rng.next() % 3) { c.components.append(component(&rng, depth: depth + 1)) }
         }
         return c
-    }
-}
-
-/// A small, fast, seedable generator so a failing seed reproduces exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
