@@ -1,5 +1,5 @@
 import CalDAV
-import CalendarSync
+@testable import CalendarSync
 import CalgwTestSupport
 import Foundation
 import Testing
@@ -79,7 +79,7 @@ import Testing
             Issue.record("\(name): changes reported as unchanged")
         }
 
-        let bogus = ChangeToken(CalDAVStorage.syncPrefix + "http://calgw.invalid/sync/999999")
+        let bogus = CollectionToken.sync(SyncToken("http://calgw.invalid/sync/999999")).changeToken
         switch try await storage.changes(since: bogus) {
         case .full(let items, let next):
             #expect(Set(items.map(\.href)) == [versions[0].href, versions[2].href])

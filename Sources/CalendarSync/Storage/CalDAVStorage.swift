@@ -28,10 +28,6 @@ public final class CalDAVStorage: CalendarStorage {
     /// instead of a PROPFIND of the collection.
     let primedInfo = LastCollectionInfo()
 
-    /// Prefix of a `ChangeToken` holding an RFC 6578 sync-token.
-    public static let syncPrefix = "sync:"
-    /// Prefix of a `ChangeToken` holding a getctag.
-    public static let ctagPrefix = "ctag:"
 
     public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
         let base = collection.absoluteString.hasSuffix("/") ? collection : URL(string: collection.absoluteString + "/") ?? collection
@@ -67,37 +63,40 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// The token to keep from `info`: its sync-token, else its getctag.
     static func changeToken(of info: CalendarCollection) -> ChangeToken? {
-        info.syncToken.map { ChangeToken(syncPrefix + $0.value) } ?? info.ctag.map { ChangeToken(ctagPrefix + $0) }
+        (info.syncToken.map(CollectionToken.sync) ?? info.ctag.map(CollectionToken.ctag))?.changeToken
     }
 
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
-        if let token, token.value.hasPrefix(Self.syncPrefix) {
-            let syncToken = SyncToken(String(token.value.dropFirst(Self.syncPrefix.count)))
-            // One PROPFIND answers "anything new?" and brings the name and colour along; only a
-            // changed token costs the sync-collection REPORT.
-            let info = try await currentInfo(tokens: .syncToken)
-            if info.syncToken?.value == syncToken.value { return .unchanged(token) }
-            do {
-                let result = try await client.syncCollection(collection, token: syncToken)
-                let next = result.token.map { ChangeToken(Self.syncPrefix + $0.value) }
-                if result.changed.isEmpty && result.removed.isEmpty {
-                    return .unchanged(next ?? token)
-                }
-                return .delta(changed: result.changed.map(Self.version), removed: result.removed.map(\.path), token: next)
-            } catch let error as CalDAVError where error.code == .invalidSyncToken {
-                logger.info("sync-token no longer valid; listing the collection in full",
-                            metadata: ["collection": "\(collection)"])
-                return try await fullListing()
-            }
-        }
-        if let token, token.value.hasPrefix(Self.ctagPrefix) {
+        switch token.flatMap(CollectionToken.init) {
+        case .sync(let syncToken)?:
+            return try await changes(sinceSyncToken: syncToken, token: token!)
+        case .ctag(let ctag)?:
             let info = try await currentInfo()
-            if let ctag = info.ctag, Self.ctagPrefix + ctag == token.value, info.syncToken == nil {
-                return .unchanged(token)
-            }
+            if info.ctag == ctag, info.syncToken == nil { return .unchanged(token!) }
             return try await fullListing(info: info)
+        case nil:
+            return try await fullListing()
         }
-        return try await fullListing()
+    }
+
+    /// What changed since an RFC 6578 sync-token.
+    private func changes(sinceSyncToken syncToken: SyncToken, token: ChangeToken) async throws -> StorageChanges {
+        // One PROPFIND answers "anything new?" and brings the name and colour along; only a
+        // changed token costs the sync-collection REPORT.
+        let info = try await currentInfo(tokens: .syncToken)
+        if info.syncToken?.value == syncToken.value { return .unchanged(token) }
+        do {
+            let result = try await client.syncCollection(collection, token: syncToken)
+            let next = result.token.map { CollectionToken.sync($0).changeToken }
+            if result.changed.isEmpty && result.removed.isEmpty {
+                return .unchanged(next ?? token)
+            }
+            return .delta(changed: result.changed.map(Self.version), removed: result.removed.map(\.path), token: next)
+        } catch let error as CalDAVError where error.code == .invalidSyncToken {
+            logger.info("sync-token no longer valid; listing the collection in full",
+                        metadata: ["collection": "\(collection)"])
+            return try await fullListing()
+        }
     }
 
     /// Every member, with the best token the server offers.
@@ -107,7 +106,7 @@ public final class CalDAVStorage: CalendarStorage {
         if info.syncToken != nil {
             do {
                 let result = try await client.syncCollection(collection, token: nil)
-                return .full(result.changed.map(Self.version), token: result.token.map { ChangeToken(Self.syncPrefix + $0.value) })
+                return .full(result.changed.map(Self.version), token: result.token.map { CollectionToken.sync($0).changeToken })
             } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .connectionFailed {
                 logger.info("initial sync-collection refused; listing instead", metadata: ["error": "\(error.message)"])
             }
