@@ -11,6 +11,7 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the occurrences in a pair's vdir that overlap a window, sorted by start.",
         discussion: """
             Reads every .ics file of the pair's local folder (and of its collection subfolders), \
+            the pair's file when its local side is a single .ics file, \
             or of --local DIR without any config. For a pair with collections (an account), \
             every calendar is listed: the table has a calendar column (the folder name) and \
             each --json row a "calendar" key.
@@ -43,7 +44,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
         // Each folder, and whether its subfolders are an account's calendars.
-        let folders: [(url: URL, account: Bool)]
+        var folders: [(url: URL, account: Bool)] = []
+        var files: [URL] = []
         if let local {
             folders = [(URL(fileURLWithPath: local), false)]
         } else {
@@ -52,9 +54,11 @@ struct ListCommand: ParsableCommand {
                 throw CLIError("pair \(server.name) has no vdir: its local side is the server \(server.local.absoluteString)",
                                hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
             }
-            folders = pairs.map { ($0.local, $0.collections != .single) }
+            // A single-file pair's events are its file's (none before its first sync).
+            let singleFiles = pairs.filter(\.localIsSingleFile)
+            files += singleFiles.map { URL(fileURLWithPath: $0.local.path) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+            folders = pairs.filter { !$0.localIsSingleFile }.map { ($0.local, $0.collections != .single) }
         }
-        var files: [URL] = []
         var calendars: [URL: String] = [:]
         for folder in folders {
             var isDir: ObjCBool = false
