@@ -64,6 +64,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         try await flush()
+        // An unchanged file is not read at all: its signature is the token.
+        if let token, pending.isEmpty, case let now = Self.token(of: try stat()), now == token { return .unchanged(now) }
         try refresh()
         let current = currentToken
         if let token, token == current { return .unchanged(current) }
@@ -80,7 +82,12 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     }
 
     /// The token of the file as read: its stat signature.
-    private var currentToken: ChangeToken { ChangeToken("singlefile:" + (signature?.etag ?? "none")) }
+    private var currentToken: ChangeToken { Self.token(of: signature) }
+
+    /// The token of a file with `signature` (nil: no file).
+    private static func token(of signature: FileSignature?) -> ChangeToken {
+        ChangeToken("singlefile:" + (signature?.etag ?? "none"))
+    }
 
     /// The file's signature now; nil when there is no file.
     /// - Throws: ``SingleFileError`` when the path names something other than a regular file.
