@@ -132,7 +132,7 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.file("folder.ics"), withIntermediateDirectories: true)
-        let config = try parse("""
+        let config = try ConfigFile.parse("""
             [pair.file]
             local = "\(folder.file("Documents/calendar.ICS").path)"
             remote = "https://x/"
@@ -140,7 +140,7 @@ import CalgwTestSupport
             [pair.folder]
             local = "\(folder.file("folder.ics").path)"
             remote = "https://x/"
-            """)
+            """, url: folder.file("config.toml"), paths: ConfigPaths(environment: ["HOME": "/home/alice"]))
         let file = try #require(config.pairs.first { $0.name == "file" })
         #expect(file.localIsSingleFile)
         guard case .singleFile(let url) = try file.pair.local else { Issue.record("a single-file endpoint"); return }
@@ -149,7 +149,8 @@ import CalgwTestSupport
         #expect(!vdir.localIsSingleFile)
         guard case .vdir = try vdir.pair.local else { Issue.record("a vdir endpoint"); return }
 
-        #expect { try parse("[pair.p]\nlocal = \"/tmp/x.ics\"\nremote = \"https://x/\"\ncollections = \"all\"") } throws: {
+        #expect { try ConfigFile.parse("[pair.p]\nlocal = \"/tmp/x.ics\"\nremote = \"https://x/\"\ncollections = \"all\"",
+                                       url: folder.file("config.toml"), paths: ConfigPaths(environment: ["HOME": "/home/alice"])) } throws: {
             "\($0)".contains("a single .ics file holds one calendar")
         }
     }
