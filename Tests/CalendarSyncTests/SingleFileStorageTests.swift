@@ -228,4 +228,32 @@ import CalgwTestSupport
         let made = try text(url)
         #expect(made.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//single file//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"))
     }
+
+    @Test func aLinkedFileIsRewrittenThroughItsLink() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let target = folder.file("synced/real.ics"), link = folder.file("calendar.ics")
+        try write(Self.export, to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let storage = SingleFileStorage(url: link)
+        _ = try await storage.create(Fixture.event(uid: "new"), suggestedName: "new")
+        try await storage.flush()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try text(target).contains("UID:new"))
+    }
+
+    @Test func twoCalendarsInOneFileAreReadAsOne() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("calendar.ics")
+        try write(Fixture.text(Fixture.event(uid: "a")) + Fixture.text(Fixture.event(uid: "b")), to: url)
+        let storage = SingleFileStorage(url: url)
+        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
+        #expect(listing.map(\.href) == ["a.ics", "b.ics"])
+        try await storage.delete(href: "a.ics", ifMatch: listing[0].etag)
+        try await storage.flush()
+        let after = try text(url)
+        #expect(after.components(separatedBy: "VERSION:2.0").count == 2 && after.components(separatedBy: "BEGIN:VCALENDAR").count == 2)
+        #expect(!after.contains("UID:a\r\n") && after.contains("UID:b\r\n"))
+    }
 }

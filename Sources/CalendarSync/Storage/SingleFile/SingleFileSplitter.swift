@@ -59,8 +59,9 @@ struct SingleFileSplitter {
         let path: String
         /// Open components, outermost first, each with its BEGIN line.
         var stack: [(name: String, line: Int)] = []
-        var inCalendar = false
         var seenCalendar = false
+        /// How many VCALENDARs began so far.
+        var calendars = 0
         /// The component at depth 2 being read.
         var current: Part?
         var currentStart = 0
@@ -128,7 +129,7 @@ struct SingleFileSplitter {
                     if stack.isEmpty {
                         guard value == "VCALENDAR" else { throw fail(number, "BEGIN:\(value) outside BEGIN:VCALENDAR") }
                         seenCalendar = true
-                        inCalendar = true
+                        calendars += 1
                     } else if stack.count == 1 {
                         current = Part(name: value, bytes: Data(), line: number, uid: nil, tzid: nil, usedZones: [])
                         currentStart = start
@@ -146,8 +147,6 @@ struct SingleFileSplitter {
                         if let last = part.bytes.last, last != 0x0A { part.bytes.append(contentsOf: [0x0D, 0x0A]) }
                         contents.parts.append(part)
                         current = nil
-                    } else if stack.isEmpty {
-                        inCalendar = false
                     }
                 }
                 return
@@ -156,6 +155,8 @@ struct SingleFileSplitter {
             case 0:
                 throw fail(number, "\(name) outside BEGIN:VCALENDAR")
             case 1:
+                // Two calendars in one file (`cat a.ics b.ics`): the first one's lines stand for both.
+                guard calendars == 1 else { return }
                 var bytes = data.subdata(in: data.startIndex + start ..< data.startIndex + end)
                 if let last = bytes.last, last != 0x0A { bytes.append(contentsOf: [0x0D, 0x0A]) }
                 contents.header.append(bytes)

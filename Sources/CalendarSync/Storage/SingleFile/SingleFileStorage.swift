@@ -55,9 +55,10 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     }
 
     /// A storage for the file at `url` (which need not exist yet: it is made, with its
-    /// folder, on the first write).
+    /// folder, on the first write). A symbolic link is followed once, here, so the rewrite
+    /// replaces the file it points to and the link stays a link.
     public init(url: URL) {
-        self.url = url.standardizedFileURL
+        self.url = url.standardizedFileURL.resolvingSymlinksInPath()
     }
 
     // MARK: Reading
