@@ -209,9 +209,21 @@ import CalgwTestSupport
         await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
             (error as? SingleFileError)?.message == "\(url.path):44: a line without ':'"
         }
+        // An item's own mistakes are found when it is read (an unchanged item never is), at the file's line.
         try write(Self.export.replacingOccurrences(of: "RRULE:FREQ=DAILY;COUNT=10", with: "RRULE:FREQ=SOMETIMES"), to: url)
-        await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
+        var storage = SingleFileStorage(url: url)
+        _ = try await storage.changes(since: nil)
+        _ = try await storage.fetch(["task.ics", "note.ics"])
+        await #expect { _ = try await storage.fetch(["task.ics", "standup.ics"]) } throws: { error in
             (error as? SingleFileError)?.message.hasPrefix("\(url.path):25: RRULE") == true
+        }
+        // In an override that stands after another item: still the file's line.
+        try write(Self.export.replacingOccurrences(of: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\n",
+                                                   with: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\nDTEND;TZID=Europe/Berlin:20260304T100000\r\n"), to: url)
+        storage = SingleFileStorage(url: url)
+        await #expect { _ = try await storage.fetch(["standup.ics"]) } throws: { error in
+            let message = (error as? SingleFileError)?.message ?? "\(error)"
+            return (message.hasPrefix("\(url.path):37: ") || message.hasPrefix("\(url.path):38: ")) && message.contains("is before DTSTART")
         }
     }
 

@@ -25,8 +25,8 @@ struct SingleFileCalendar: Sendable {
         /// The TZIDs its components use that the file defines, sorted.
         var zones: [String]
         var etag: String
-        /// The line of its first component in the file, 0 for an item written since the read.
-        var line: Int
+        /// The file line of each component's BEGIN, 0 for one written since the file was read.
+        var lines: [Int]
     }
 
     /// The VCALENDAR's own property lines.
@@ -34,6 +34,8 @@ struct SingleFileCalendar: Sendable {
     /// VTIMEZONE bytes by TZID, and the TZIDs in file order.
     var zones: [String: Data] = [:]
     var zoneOrder: [String] = []
+    /// The file line of each VTIMEZONE's BEGIN.
+    var zoneLines: [String: Int] = [:]
     /// Items by href, and the hrefs in file order (an href removed stays in `order`, skipped
     /// when the file is joined, so a removal costs no search).
     var items: [String: Item] = [:]
@@ -56,8 +58,11 @@ struct SingleFileCalendar: Sendable {
         var groups: [(uid: String?, parts: [SingleFileSplitter.Part])] = []
         for part in contents.parts {
             if part.name == "VTIMEZONE", let tzid = part.tzid {
-                if zones[tzid] == nil { zoneOrder.append(tzid) }
-                zones[tzid] = zones[tzid] ?? part.bytes
+                if zones[tzid] == nil {
+                    zoneOrder.append(tzid)
+                    zones[tzid] = part.bytes
+                    zoneLines[tzid] = part.line
+                }
                 continue
             }
             if let uid = part.uid {
@@ -79,7 +84,7 @@ struct SingleFileCalendar: Sendable {
     func makeItem(uid: String?, parts: [SingleFileSplitter.Part]) -> Item {
         let used = parts.reduce(into: Set<String>()) { $0.formUnion($1.usedZones) }
         var item = Item(href: "", uid: uid, components: parts.map(\.bytes), zones: used.filter { zones[$0] != nil }.sorted(),
-                        etag: "", line: parts.first?.line ?? 0)
+                        etag: "", lines: parts.map(\.line))
         var hasher = SHA256()
         forEachViewPiece(of: item) { hasher.update(data: $0) }
         item.etag = String(ContentHash.hex(hasher.finalize()).prefix(40))
@@ -98,6 +103,25 @@ struct SingleFileCalendar: Sendable {
         for zone in item.zones { if let bytes = zones[zone] { body(bytes) } }
         for component in item.components { body(component) }
         body(Self.viewTail)
+    }
+
+    /// The file line that line `viewLine` of `item`'s view comes from; nil for the wrapper's
+    /// lines and for what was written since the file was read.
+    func fileLine(ofViewLine viewLine: Int, in item: Item) -> Int? {
+        func lineCount(_ data: Data) -> Int { data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+        var start = 1 + lineCount(Self.viewHead)
+        for zone in item.zones {
+            guard let bytes = zones[zone] else { continue }
+            let n = lineCount(bytes)
+            if viewLine >= start, viewLine < start + n { return zoneLines[zone].flatMap { $0 > 0 ? $0 + viewLine - start : nil } }
+            start += n
+        }
+        for (component, line) in zip(item.components, item.lines) {
+            let n = lineCount(component)
+            if viewLine >= start, viewLine < start + n { return line > 0 ? line + viewLine - start : nil }
+            start += n
+        }
+        return nil
     }
 
     /// `item` as a calendar object of its own.

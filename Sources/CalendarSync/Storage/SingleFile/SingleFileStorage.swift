@@ -24,9 +24,10 @@ import VDir
 /// re-read makes impossible after it was accepted fails the flush (``SingleFileError/Code/changedMeanwhile``)
 /// and nothing is written: the next run starts from the file as it is.
 ///
-/// A file that does not split (an unbalanced BEGIN/END, a line without `:`), or that holds an
-/// end before its start or an invalid RRULE, fails every read with `path:line: problem`, so
-/// a run stops before it writes anything on either side.
+/// A file that does not split (an unbalanced BEGIN/END, a line without `:`) fails every read
+/// with `path:line: problem`; an item changed since the last run (one the scan fetches) with an
+/// end before its start or an invalid RRULE fails its fetch likewise, at the file's line. Either
+/// way the scan fails, so a run stops before it writes anything on either side.
 ///
 /// ```swift
 /// let storage = SingleFileStorage(url: URL(fileURLWithPath: "/home/alice/calendar.ics"))
@@ -73,12 +74,22 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         return .full(calendar!.listing, token: current)
     }
 
+    /// The items' views. Each is checked as a hand edit of a vdir file is (only items whose
+    /// etag moved are fetched, so an unchanged file is never linted).
+    /// - Throws: ``SingleFileError`` (`.invalid`, `path:line: problem`) for an end before its
+    ///   start or an invalid RRULE, at the line of the file.
     public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
         try refresh()
         let calendar = calendar!
-        return hrefs.compactMap { href in
+        return try hrefs.compactMap { href in
             guard let item = calendar.items[href] else { return nil }
-            return StoredItem(version: ItemVersion(href: href, etag: item.etag), data: calendar.view(of: item))
+            let view = calendar.view(of: item)
+            if item.lines.contains(where: { $0 > 0 }), let problem = Self.blockingProblem(in: view) {
+                let line = calendar.fileLine(ofViewLine: problem.line, in: item) ?? item.lines.first { $0 > 0 } ?? 1
+                throw SingleFileError(.invalid, "\(path):\(line): \(problem.message)",
+                                      recovery: "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way")
+            }
+            return StoredItem(version: ItemVersion(href: href, etag: item.etag), data: view)
         }
     }
 
@@ -125,7 +136,6 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
             // The signature of what was read: taken again, in case the file moved meanwhile.
             readSignature = FileSignature.of(path: path)
             fresh = SingleFileCalendar(try SingleFileSplitter(path: path).split(data))
-            if let problem = Self.blockingProblem(in: data, path: path) { throw problem }
         }
         for write in pending {
             if let failure = Self.apply(write, to: &fresh) {
@@ -161,13 +171,11 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     /// A mistake of a hand edit that the parser reads but that must not be synced: an end
     /// before its start, an invalid RRULE or EXRULE (as ``HandEditCheck`` blocks a vdir file).
-    static func blockingProblem(in data: Data, path: String) -> SingleFileError? {
-        guard let found = Linter().lint(data).first(where: { problem in
+    static func blockingProblem(in data: Data) -> LintProblem? {
+        Linter().lint(data).first { problem in
             problem.severity == .error && (problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
                 || problem.message.hasPrefix("EXRULE:"))
-        }) else { return nil }
-        return SingleFileError(.invalid, "\(path):\(max(found.line, 1)): \(found.message)",
-                               recovery: "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way")
+        }
     }
 
     // MARK: Writing
