@@ -268,4 +268,19 @@ import CalgwTestSupport
         #expect(after.components(separatedBy: "VERSION:2.0").count == 2 && after.components(separatedBy: "BEGIN:VCALENDAR").count == 2)
         #expect(!after.contains("UID:a\r\n") && after.contains("UID:b\r\n"))
     }
+
+    @Test func aRewriteKilledBeforeItsRenameLeavesNothingBehindForLong() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("calendar.ics")
+        try write(Self.export, to: url)
+        let dead = folder.file(".calendar.ics.2147483646.17.tmp"), alive = folder.file(".calendar.ics.\(getpid()).18.tmp")
+        let other = folder.file(".other.ics.2147483646.19.tmp")
+        for leftover in [dead, alive, other] { try write("BEGIN:VCALENDAR\r\nBEGIN:VEV", to: leftover) }
+        _ = try await SingleFileStorage(url: url).changes(since: nil)
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(FileManager.default.fileExists(atPath: alive.path), "a running rewrite's file is left alone")
+        #expect(FileManager.default.fileExists(atPath: other.path), "another file's leftovers are not this storage's")
+        #expect(try text(url) == Self.export)
+    }
 }

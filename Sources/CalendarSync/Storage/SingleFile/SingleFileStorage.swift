@@ -120,8 +120,10 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         try read(at: now)
     }
 
-    /// Reads and splits the file; replays the pending writes on it.
+    /// Reads and splits the file; replays the pending writes on it. The first read also
+    /// removes what a rewrite killed before its rename left (see ``removeLeftovers()``).
     private func read(at now: FileSignature?) throws {
+        if calendar == nil { removeLeftovers() }
         var fresh = SingleFileCalendar()
         var readSignature = now
         if now != nil {
@@ -175,6 +177,19 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         Linter().lint(data).first { problem in
             problem.severity == .error && (problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
                 || problem.message.hasPrefix("EXRULE:"))
+        }
+    }
+
+    /// Removes the temporary files of rewrites whose process is gone: `.NAME.PID.RANDOM.tmp`
+    /// beside the file (`AtomicFileWriter`'s names), left by a run killed between writing the
+    /// new file and renaming it. The file itself was never touched by such a run.
+    private func removeLeftovers() {
+        let folder = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + "."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let fields = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard fields.count == 2, let pid = Int32(fields[0]), UInt32(fields[1]) != nil else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
         }
     }
 
