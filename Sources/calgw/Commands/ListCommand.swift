@@ -38,7 +38,8 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
-    @Option(help: ArgumentHelp("A folder of .ics files to list instead of a pair's vdir.", valueName: "dir"), completion: .directory)
+    @Option(help: ArgumentHelp("A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
+            completion: .directory)
     var local: String?
 
     func run() throws {
@@ -47,7 +48,13 @@ struct ListCommand: ParsableCommand {
         var folders: [(url: URL, account: Bool)] = []
         var files: [URL] = []
         if let local {
-            folders = [(URL(fileURLWithPath: local), false)]
+            let url = URL(fileURLWithPath: local)
+            var isFolder: ObjCBool = false
+            if url.pathExtension.lowercased() == "ics", FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files = [url]  // a single-file calendar
+            } else {
+                folders = [(url, false)]
+            }
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
             if let server = pairs.first(where: \.localIsServer) {
