@@ -63,4 +63,27 @@ import CalgwTestSupport
         text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         #expect(text.components(separatedBy: "BEGIN:VEVENT").count == 4)
     }
+
+    @Test func anEventWithoutAUIDIsGivenOneInTheFileAndOnTheServer() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("calendar.ics")
+        let text = Self.calendar([("a", "a", "")]).replacingOccurrences(
+            of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260311T100000Z\r\nSUMMARY:No UID\r\nEND:VEVENT\r\nEND:VCALENDAR")
+        try Data(text.utf8).write(to: file)
+        let local = SingleFileStorage(url: file), remote = InMemoryStorage()
+        let journal = try Journal.inMemory()
+        // A status-like dry run changes nothing: the event goes by a key made of its content.
+        _ = try await SyncEngine(local: local, remote: remote, journal: journal).run(dryRun: true)
+        #expect(try Data(contentsOf: file) == Data(text.utf8))
+
+        let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        #expect(report.errors.isEmpty && report.created[.remote] == 2, "\(report)")
+        let after = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let block = try #require(after.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("SUMMARY:No UID") })
+        let uid = try #require(block.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
+        #expect(remote.contents.values.contains { ItemContent($0).uid == String(uid) })
+        let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        for side in Side.allCases { #expect(again.created[side] + again.updated[side] + again.deleted[side] == 0) }
+    }
 }

@@ -39,6 +39,8 @@ public struct SideScanner: Sendable {
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
         let vdir = side == .local ? storage as? VDirStorage : nil
+        // Local files calgw may write a UID into: a vdir's, and a single file's events.
+        let takesUIDs = vdir != nil || side == .local && storage is SingleFileStorage
         func add(_ stored: StoredItem, _ content: ItemContent, assigning: Bool = true) {
             if let vdir, let problem = HandEditCheck.blockingProblem(in: stored.data, path: vdir.directory.path(stored.href),
                                                                      parses: content.parses) {
@@ -50,7 +52,7 @@ public struct SideScanner: Sendable {
                 unparseable.append(stored.href)
                 return
             }
-            if assignsMissingUIDs, vdir != nil, content.uid == nil, known[stored.href] == nil {
+            if assignsMissingUIDs, takesUIDs, content.uid == nil, known[stored.href] == nil {
                 if assigning {
                     missingUID.append(stored)
                 } else {

@@ -11,7 +11,8 @@ import VDir
 ///
 /// - An item's href is `<uid>.ics` (the name a vdir gives it, ``SafeFileName``), so it is the
 ///   same on every read whatever moved in the file; a component without a UID is an item of its
-///   own named `nouid-<hash>.ics` after its content.
+///   own named `nouid-<hash>.ics` after its content (until a sync that sends it writes a UID
+///   into it, as it does into a vdir file: ``MissingUID``).
 /// - Its etag is a hash of its view's bytes: an edit anywhere else in the file leaves it alone.
 /// - VTODO, VJOURNAL and components calgw does not know are items like events, and the
 ///   calendar's own properties (X-WR-CALNAME, METHOD, …) stay in the file, never in an item.
