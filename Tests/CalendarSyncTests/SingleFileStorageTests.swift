@@ -283,4 +283,22 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: other.path), "another file's leftovers are not this storage's")
         #expect(try text(url) == Self.export)
     }
+
+    @Test func aRepeatedEventIsKeptOnceAndAnEditedCopyIsAnError() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("calendar.ics")
+        let journal = "BEGIN:VJOURNAL\r\nUID:note\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Notes\r\nEND:VJOURNAL\r\n"
+        try write(Self.export.replacingOccurrences(of: "END:VCALENDAR", with: journal + "END:VCALENDAR"), to: url)
+        let storage = SingleFileStorage(url: url)
+        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
+        #expect(listing.filter { $0.href == "note.ics" }.count == 1)
+        let note = Fixture.text(try #require(try await storage.fetch(["note.ics"]).first).data)
+        #expect(note.components(separatedBy: "BEGIN:VJOURNAL").count == 2)
+
+        try write(Self.export.replacingOccurrences(of: "END:VCALENDAR", with: journal.replacingOccurrences(of: "Notes", with: "Copy") + "END:VCALENDAR"), to: url)
+        await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
+            (error as? SingleFileError)?.message == "\(url.path):55: a second VJOURNAL with UID note without a RECURRENCE-ID (the first is at line 41)"
+        }
+    }
 }

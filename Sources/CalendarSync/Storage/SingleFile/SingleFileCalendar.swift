@@ -53,7 +53,12 @@ struct SingleFileCalendar: Sendable {
     init() { header = Self.newHeader }
 
     /// The calendar of a split file.
-    init(_ contents: SingleFileSplitter.Contents) {
+    ///
+    /// A component repeated byte for byte (an event exported twice) is kept once. Two
+    /// different ones for one UID and occurrence (a master copied and edited without a new
+    /// UID) cannot be one calendar object: that is an error at the second one's line.
+    /// - Throws: ``SingleFileError`` (`.invalid`) for such a pair; `path` names the file.
+    init(_ contents: SingleFileSplitter.Contents, path: String) throws {
         header = contents.header.isEmpty ? Self.newHeader : contents.header
         var byUID: [String: Int] = [:]
         var groups: [(uid: String?, parts: [SingleFileSplitter.Part])] = []
@@ -67,7 +72,16 @@ struct SingleFileCalendar: Sendable {
                 continue
             }
             if let uid = part.uid {
-                if let index = byUID[uid] { groups[index].parts.append(part); continue }
+                if let index = byUID[uid] {
+                    if let twin = groups[index].parts.first(where: { $0.name == part.name && $0.recurrenceID == part.recurrenceID }) {
+                        if twin.bytes == part.bytes { continue }
+                        let which = part.recurrenceID.map { "for RECURRENCE-ID \($0)" } ?? "without a RECURRENCE-ID"
+                        throw SingleFileError(.invalid, "\(path):\(part.line): a second \(part.name) with UID \(uid) \(which) (the first is at line \(twin.line))",
+                                              recovery: "give one of them a new UID, or delete the copy; until then nothing is synced either way")
+                    }
+                    groups[index].parts.append(part)
+                    continue
+                }
                 byUID[uid] = groups.count
             }
             groups.append((part.uid, [part]))

@@ -27,6 +27,8 @@ struct SingleFileSplitter {
         var line: Int
         /// Its UID, nil when it has none.
         var uid: String?
+        /// Its RECURRENCE-ID value (an override), nil for a master.
+        var recurrenceID: String?
         /// For a VTIMEZONE: its TZID.
         var tzid: String?
         /// The TZIDs its properties (and its sub-components') refer to.
@@ -131,7 +133,7 @@ struct SingleFileSplitter {
                         seenCalendar = true
                         calendars += 1
                     } else if stack.count == 1 {
-                        current = Part(name: value, bytes: Data(), line: number, uid: nil, tzid: nil, usedZones: [])
+                        current = Part(name: value, bytes: Data(), line: number, uid: nil, recurrenceID: nil, tzid: nil, usedZones: [])
                         currentStart = start
                     }
                     stack.append((value, number))
@@ -164,6 +166,8 @@ struct SingleFileSplitter {
                 guard current != nil else { return }
                 if stack.count == 2, name == "UID" {
                     current!.uid = String(decoding: line[(colon + 1)...], as: UTF8.self)
+                } else if stack.count == 2, name == "RECURRENCE-ID" {
+                    current!.recurrenceID = String(decoding: line[(colon + 1)...], as: UTF8.self)
                 } else if stack.count == 2, name == "TZID", current!.name == "VTIMEZONE" {
                     current!.tzid = String(decoding: line[(colon + 1)...], as: UTF8.self)
                 }

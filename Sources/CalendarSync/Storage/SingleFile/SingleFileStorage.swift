@@ -137,7 +137,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
             }
             // The signature of what was read: taken again, in case the file moved meanwhile.
             readSignature = FileSignature.of(path: path)
-            fresh = SingleFileCalendar(try SingleFileSplitter(path: path).split(data))
+            fresh = try SingleFileCalendar(try SingleFileSplitter(path: path).split(data), path: path)
         }
         for write in pending {
             if let failure = Self.apply(write, to: &fresh) {
