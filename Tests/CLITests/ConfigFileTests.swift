@@ -127,4 +127,55 @@ import CalgwTestSupport
                                        "--all-collections"])
         #expect(all.status == 2 && all.stderrText.contains("--all-collections"), "\(all.stderrText)")
     }
+
+    @Test func aLocalEndingInIcsIsASingleFileUnlessItIsAFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.file("folder.ics"), withIntermediateDirectories: true)
+        let config = try ConfigFile.parse("""
+            [pair.file]
+            local = "\(folder.file("Documents/calendar.ICS").path)"
+            remote = "https://x/"
+
+            [pair.folder]
+            local = "\(folder.file("folder.ics").path)"
+            remote = "https://x/"
+            """, url: folder.file("config.toml"), paths: ConfigPaths(environment: ["HOME": "/home/alice"]))
+        let file = try #require(config.pairs.first { $0.name == "file" })
+        #expect(file.localIsSingleFile)
+        guard case .singleFile(let url) = try file.pair.local else { Issue.record("a single-file endpoint"); return }
+        #expect(url.path == folder.file("Documents/calendar.ICS").path)
+        let vdir = try #require(config.pairs.first { $0.name == "folder" })
+        #expect(!vdir.localIsSingleFile)
+        guard case .vdir = try vdir.pair.local else { Issue.record("a vdir endpoint"); return }
+
+        #expect { try ConfigFile.parse("[pair.p]\nlocal = \"/tmp/x.ics\"\nremote = \"https://x/\"\ncollections = \"all\"",
+                                       url: folder.file("config.toml"), paths: ConfigPaths(environment: ["HOME": "/home/alice"])) } throws: {
+            "\($0)".contains("a single .ics file holds one calendar")
+        }
+    }
+
+    @Test func initAndEventCommandsOnASingleFilePair() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        let mirror = folder.file("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        let file = folder.file("Documents/home.ics")
+        let made = try CalgwBinary.run(["init", "--config", config.path, "--local", file.path, "--remote", "file://\(mirror.path)"])
+        #expect(made.status == 0, "\(made.stderrText)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "init makes no folder at the file's path")
+
+        try VDirPair.event("m", "in the mirror").write(to: mirror.appendingPathComponent("m.ics"))
+        let environment = ["XDG_STATE_HOME": folder.file("state").path]
+        let sync = try CalgwBinary.run(["sync", "--config", config.path], environment: environment)
+        #expect(sync.status == 0, "\(sync.stderrText)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("SUMMARY:in the mirror"))
+
+        let add = try CalgwBinary.run(["event", "add", "--config", config.path, "--summary", "x", "--start", "2026-03-01T10:00"],
+                                      environment: environment)
+        #expect(add.status == 2 && add.stderrText.contains("local side is the single file \(file.path)"), "\(add.stderrText)")
+    }
 }

@@ -20,6 +20,19 @@ import CalgwTestSupport
         #expect(raw.first?["recurrenceId"] is NSNull)
     }
 
+    @Test func listsASingleFileOfManyEvents() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+            + ["x", "y"].map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260305T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
+            + "END:VCALENDAR\r\n"
+        try Data(calendar.utf8).write(to: folder.file("all.ics"))
+        let result = try CalgwBinary.run(["list", "--local", folder.file("all.ics").path, "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(raw.compactMap { $0["uid"] as? String } == ["x", "y"])
+    }
+
     @Test func aMissingFolderIsAnError() throws {
         let result = try CalgwBinary.run(["list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(result.status == 1)

@@ -4,10 +4,11 @@ import CalgwTestSupport
 import CalDAV
 @testable import CalendarSync
 
-/// What every `CalendarStorage` must do, run on each kind: the vdir, the in-memory storage,
-/// and a CalDAV collection on each test server.
+/// What every `CalendarStorage` must do, run on each kind: the vdir, the single file, the
+/// in-memory storage, and a CalDAV collection on each test server. Items read back are
+/// compared by content (a single file hands an item back in its own VCALENDAR wrapper).
 @Suite struct StorageContractTests {
-    static var kinds: [String] { ["vdir", "memory"] + TestServers.selected.map { "caldav-\($0)" } }
+    static var kinds: [String] { ["vdir", "memory", "singleFile"] + TestServers.selected.map { "caldav-\($0)" } }
 
     func make(_ kind: String) async throws -> (any CalendarStorage, () -> Void) {
         switch kind {
@@ -15,6 +16,9 @@ import CalDAV
         case "vdir":
             let folder = try TemporaryFolder()
             return (VDirStorage(url: folder.file("cal")), { folder.remove() })
+        case "singleFile":
+            let folder = try TemporaryFolder()
+            return (SingleFileStorage(url: folder.file("cal/calendar.ics")), { folder.remove() })
         default:
             let server = try TestServers.shared(String(kind.dropFirst("caldav-".count)))
             let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username,

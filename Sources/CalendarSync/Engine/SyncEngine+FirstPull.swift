@@ -82,7 +82,7 @@ extension SyncEngine {
         let localClean = pulled.skipped.isEmpty && pulled.duplicates.isEmpty
             && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journalKeys: [])
         var localState = try journal.collection(.local)
-        localState.token = localClean ? try tokenOfJournal(.local) : nil
+        localState.token = localClean ? try await tokenOfJournal(.local) : nil
         try journal.setCollection(.local, localState)
         if report.errors.isEmpty { try journal.setLastSync() }
         try journal.pruneIntents()

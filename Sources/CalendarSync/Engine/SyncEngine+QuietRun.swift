@@ -34,11 +34,12 @@ extension SyncEngine {
 
     /// The token to keep for `side` after a run that wrote to it, when the journal mirrors it:
     /// for a vdir, the token of the listing the journal records (every file by the signature
-    /// calgw's write left). It vouches for this run's writes without a trust in timing: a file
-    /// touched after calgw wrote it, or one added meanwhile, changes the next listing's token,
+    /// calgw's write left); for a single file, its signature while it holds that listing. It
+    /// vouches for this run's writes without a trust in timing: a file touched after calgw
+    /// wrote it, or one added meanwhile, changes the next listing's token,
     /// and that run is a full one. A server's token cannot be made so (nil: list it next time).
-    func tokenOfJournal(_ side: Side) throws -> ChangeToken? {
-        guard side == .local, local is VDirStorage else { return nil }
-        return VDirStorage.token(for: try journal.versions(.local))
+    func tokenOfJournal(_ side: Side) async throws -> ChangeToken? {
+        guard side == .local, let vouching = local as? any ListingTokenStorage else { return nil }
+        return try await vouching.token(forListing: try journal.versions(.local))
     }
 }

@@ -111,7 +111,7 @@ public struct SyncEngine: Sendable {
                 let wrote = report.created[side] + report.updated[side] + report.deleted[side] > 0 || !report.conflicts.isEmpty
                 let mirrors = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
                                                   journalKeys: journalKeys)
-                state.token = !mirrors ? nil : wrote ? try tokenOfJournal(side) : snapshot.token
+                state.token = !mirrors ? nil : wrote ? try await tokenOfJournal(side) : snapshot.token
                 try journal.setCollection(side, state)
             }
             if report.errors.isEmpty { try journal.setLastSync() }

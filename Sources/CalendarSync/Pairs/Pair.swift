@@ -46,11 +46,14 @@ public struct Pair: Sendable {
         /// through the client `connect` makes. Credentials are read only when it is called, so
         /// commands that stay local never run a password command.
         case caldav(URL, connect: @Sendable () throws -> CalDAVClient)
+        /// One `.ics` file holding many calendar objects, split into items by UID and
+        /// rewritten whole, atomically, once per batch (``SingleFileStorage``).
+        case singleFile(URL)
 
         /// The endpoint's URL.
         public var url: URL {
             switch self {
-            case .vdir(let url), .caldav(let url, _): url
+            case .vdir(let url), .caldav(let url, _), .singleFile(let url): url
             }
         }
     }
@@ -79,7 +82,8 @@ public struct Pair: Sendable {
     /// - Throws: `SyncError` with code `.unsupported` when the local side is a server.
     func localFolder(for what: String) throws -> URL {
         guard let folder = localFolder else {
-            throw SyncError(.unsupported, "\(what) needs a folder of .ics files as its local side; pair \(name)'s local side is the server \(local.url.absoluteString)",
+            let side = if case .singleFile(let url) = local { "the single file \(url.path)" } else { "the server \(local.url.absoluteString)" }
+            throw SyncError(.unsupported, "\(what) needs a folder of .ics files as its local side; pair \(name)'s local side is \(side)",
                             recovery: "use a pair whose local side is a vdir")
         }
         return folder
@@ -90,6 +94,7 @@ public struct Pair: Sendable {
         switch endpoint {
         case .vdir(let url): VDirStorage(url: url)
         case .caldav(let url, let connect): CalDAVStorage(client: try connect(), collection: url)
+        case .singleFile(let url): SingleFileStorage(url: url)
         }
     }
 }

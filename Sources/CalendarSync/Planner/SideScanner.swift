@@ -40,6 +40,8 @@ public struct SideScanner: Sendable {
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
         let files = side == .local ? storage as? any FileBackedStorage : nil
+        // Local files calgw may write a UID into: a vdir's, and a single file's events.
+        let takesUIDs = files != nil || side == .local && storage is SingleFileStorage
         func add(_ stored: StoredItem, _ content: ItemContent) {
             if let files, let problem = HandEditCheck.blockingProblem(in: stored.data, path: files.path(of: stored.href),
                                                                       parses: content.parses) {
@@ -51,7 +53,7 @@ public struct SideScanner: Sendable {
                 unparseable.append(stored.href)
                 return
             }
-            if setsAsideMissingUIDs, files != nil, content.uid == nil, known[stored.href] == nil {
+            if setsAsideMissingUIDs, takesUIDs, content.uid == nil, known[stored.href] == nil {
                 missingUID.append(stored)
                 return
             }

@@ -112,7 +112,14 @@ struct InitCommand: AsyncParsableCommand {
             FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try AtomicFile.write(Array(updated.utf8), to: file)
-        try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if localURL.pathExtension.lowercased() == "ics",
+           !FileManager.default.fileExists(atPath: localURL.path, isDirectory: &isFolder) || !isFolder.boolValue {
+            // A single .ics file: made by the first sync, in a folder made now.
+            try FileManager.default.createDirectory(at: localURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } else {
+            try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
+        }
         if let url = URL(string: remote), url.scheme?.lowercased() == "file" {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
         }

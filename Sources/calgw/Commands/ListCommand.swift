@@ -11,6 +11,7 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the occurrences in a pair's vdir that overlap a window, sorted by start.",
         discussion: """
             Reads every .ics file of the pair's local folder (and of its collection subfolders), \
+            the pair's file when its local side is a single .ics file, \
             or of --local DIR without any config. For a pair with collections (an account), \
             every calendar is listed: the table has a calendar column (the folder name) and \
             each --json row a "calendar" key.
@@ -37,24 +38,34 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
-    @Option(help: ArgumentHelp("A folder of .ics files to list instead of a pair's vdir.", valueName: "dir"), completion: .directory)
+    @Option(help: ArgumentHelp("A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
+            completion: .directory)
     var local: String?
 
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
         // Each folder, and whether its subfolders are an account's calendars.
-        let folders: [(url: URL, account: Bool)]
+        var folders: [(url: URL, account: Bool)] = []
+        var files: [URL] = []
         if let local {
-            folders = [(URL(fileURLWithPath: local), false)]
+            let url = URL(fileURLWithPath: local)
+            var isFolder: ObjCBool = false
+            if url.pathExtension.lowercased() == "ics", FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files = [url]  // a single-file calendar
+            } else {
+                folders = [(url, false)]
+            }
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
             if let server = pairs.first(where: \.localIsServer) {
                 throw CLIError("pair \(server.name) has no vdir: its local side is the server \(server.local.absoluteString)",
                                hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
             }
-            folders = pairs.map { ($0.local, $0.collections != .single) }
+            // A single-file pair's events are its file's (none before its first sync).
+            let singleFiles = pairs.filter(\.localIsSingleFile)
+            files += singleFiles.map { URL(fileURLWithPath: $0.local.path) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+            folders = pairs.filter { !$0.localIsSingleFile }.map { ($0.local, $0.collections != .single) }
         }
-        var files: [URL] = []
         var calendars: [URL: String] = [:]
         for folder in folders {
             var isDir: ObjCBool = false

@@ -166,6 +166,9 @@ private struct PairReader {
         if !pair.localIsServer, let key = table.keys.sorted().first(where: { $0.hasPrefix("local_") }) {
             throw fail(key, "applies only when local is a server (http:// or https://)")
         }
+        if pair.localIsSingleFile && pair.collections != .single {
+            throw fail("collections", "needs a folder as local: a single .ics file holds one calendar")
+        }
         if pair.localIsServer && pair.collections != .single {
             throw fail("collections", "needs a folder as local: a pair of two servers syncs one calendar with another")
         }

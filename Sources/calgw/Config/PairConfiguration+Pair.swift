@@ -5,10 +5,11 @@ import Foundation
 extension PairConfiguration {
     /// The pair as the library runs it. `remote` is a CalDAV URL (`http(s)://`), or another
     /// vdir for `file:///path` (vdir-to-vdir sync, used by tests and for mirroring a folder);
-    /// the server's client is made, and its secret read, only when a run needs it.
+    /// the server's client is made, and its secret read, only when a run needs it. A `local`
+    /// ending in `.ics` that is not a folder is a single-file calendar.
     var pair: Pair {
         get throws {
-            Pair(name: name, local: try endpoint(local, login: localLogin, side: "local"),
+            Pair(name: name, local: localIsSingleFile ? .singleFile(URL(fileURLWithPath: local.path)) : try endpoint(local, login: localLogin, side: "local"),
                  remote: try endpoint(remote, login: login, side: "remote"), conflict: conflict, window: window,
                  collections: collections, defaultCollection: defaultCollection, journal: journal)
         }

@@ -44,8 +44,9 @@ struct WatchLoop {
     func run() async throws -> Int32 {
         guard let signals = SignalPipe.install() else { throw CLIError("cannot install signal handlers") }
         let watcher = try InotifyWatcher()
-        // A server on the local side (a server-to-server pair) is polled like the remote one.
-        let folders = pairs.filter { !$0.localIsServer }
+        // A server on the local side (a server-to-server pair) is polled like the remote one,
+        // and so is a single .ics file (a poll of it is one stat).
+        let folders = pairs.filter { !$0.localIsServer && !$0.localIsSingleFile }
         for pair in folders {
             try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
             try watcher.watch(pair.local, tag: pair.name)
