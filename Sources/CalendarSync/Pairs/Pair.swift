@@ -46,12 +46,21 @@ public struct Pair: Sendable {
         /// through the client `connect` makes. Credentials are read only when it is called, so
         /// commands that stay local never run a password command.
         case caldav(URL, connect: @Sendable () throws -> CalDAVClient)
+        /// A read-only iCalendar feed (`webcal://`, or an http(s) `.ics` file), as a remote
+        /// side: the pair only pulls. `connect` makes its storage when a run needs it.
+        case subscription(URL, connect: @Sendable () throws -> SubscriptionStorage)
 
         /// The endpoint's URL.
         public var url: URL {
             switch self {
-            case .vdir(let url), .caldav(let url, _): url
+            case .vdir(let url), .caldav(let url, _), .subscription(let url, _): url
             }
+        }
+
+        /// True for a side calgw never writes (a subscription).
+        public var isReadOnly: Bool {
+            if case .subscription = self { return true }
+            return false
         }
     }
 
@@ -88,8 +97,9 @@ public struct Pair: Sendable {
     /// The storage of `endpoint` for one calendar.
     static func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
         switch endpoint {
-        case .vdir(let url): VDirStorage(url: url)
-        case .caldav(let url, let connect): CalDAVStorage(client: try connect(), collection: url)
+        case .vdir(let url): return VDirStorage(url: url)
+        case .caldav(let url, let connect): return CalDAVStorage(client: try connect(), collection: url)
+        case .subscription(_, let connect): return try connect()
         }
     }
 }

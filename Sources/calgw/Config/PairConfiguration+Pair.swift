@@ -19,6 +19,9 @@ extension PairConfiguration {
         switch url.scheme?.lowercased() {
         case "file":
             return .vdir(URL(fileURLWithPath: url.path, isDirectory: true))
+        case "http", "https" where side == "remote" && subscription:
+            let configuration = self
+            return .subscription(url, connect: { try configuration.subscriptionStorage() })
         case "http", "https":
             let configuration = self
             return .caldav(url, connect: { try configuration.client(login: login) })
@@ -44,5 +47,13 @@ extension PairConfiguration {
         do { return try CalDAVClient(configuration: .init(http: http)) } catch {
             throw CLIError("cannot set up HTTP for pair \(name): \(error)")
         }
+    }
+
+    /// The storage of a subscription: the feed fetched with the pair's login, TLS settings and caps.
+    func subscriptionStorage() throws -> SubscriptionStorage {
+        var options = SubscriptionStorage.Options()
+        if let cap = maxResponseBytes { options.maxBodyBytes = cap }
+        if let cap = maxLineLength { options.maxLineLength = cap }
+        return SubscriptionStorage(url: remote, client: try client().http, options: options)
     }
 }
