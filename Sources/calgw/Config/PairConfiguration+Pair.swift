@@ -19,11 +19,11 @@ extension PairConfiguration {
         switch url.scheme?.lowercased() {
         case "file":
             return .vdir(URL(fileURLWithPath: url.path, isDirectory: true))
-        case "http", "https" where side == "remote" && subscription:
-            let configuration = self
-            return .subscription(url, connect: { try configuration.subscriptionStorage() })
         case "http", "https":
             let configuration = self
+            if side == "remote" && subscription {
+                return .subscription(url, connect: { try configuration.subscriptionStorage() })
+            }
             return .caldav(url, connect: { try configuration.client(login: login) })
         default:
             throw CLIError("pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)
