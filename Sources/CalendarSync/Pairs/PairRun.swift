@@ -67,6 +67,7 @@ public struct PairRun: Sendable {
         var policy = SyncPolicy(direction: direction, conflict: options.conflict ?? pair.conflict,
                                 allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        policy.remoteIsReadOnly = pair.remote.isReadOnly
         return policy
     }
 
