@@ -102,6 +102,13 @@ import Testing
         }
     }
 
+    @Test func aLongLineIsRefusedWhateverTheChunks() throws {
+        let feed = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nDESCRIPTION:" + String(repeating: "x", count: 5000) + "\nEND:VEVENT\nEND:VCALENDAR\n"
+        for chunk in [7, 1000, 100_000] {
+            #expect(throws: SubscriptionError.self, "chunks of \(chunk)") { _ = try Self.split(feed, chunk: chunk) }
+        }
+    }
+
     @Test func aBOMAndBlankLinesAreTolerated() throws {
         let items = try Self.split("\u{FEFF}BEGIN:VCALENDAR\r\n\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR")
         #expect(items.map(\.uid) == ["a"])

@@ -128,6 +128,7 @@ struct FeedSplitter {
 
     private mutating func physicalLine(_ raw: [UInt8]) throws {
         lineNumber += 1
+        if raw.count > maxLineLength + 1 { throw lineTooLong(lineNumber) }
         var line = raw
         if line.last == 0x0D { line.removeLast() }
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
