@@ -59,6 +59,8 @@ struct FeedSplitter {
     private var logicalLine = 0
     private var sawContent = false
     private var stack: [String] = []
+    /// VCALENDARs ended so far.
+    private var calendars = 0
     private var open: OpenComponent?
     private var header: [String: Data] = [:]
     private var timeZones: [String: Data] = [:]
@@ -177,8 +179,11 @@ struct FeedSplitter {
         }
         let value = String(decoding: logical[valueStart...], as: UTF8.self)
         if stack.isEmpty {
+            // Properties after END:VCALENDAR are read past, as the parser does.
+            if calendars > 0, name != "BEGIN" { return }
             guard name == "BEGIN", value.uppercased() == "VCALENDAR" else {
-                throw SubscriptionError(.unusableFeed, "the feed is not iCalendar: line \(logicalLine) is \(name) where BEGIN:VCALENDAR should be",
+                let shown = name == "BEGIN" || name == "END" ? "\(name):\(value)" : name
+                throw SubscriptionError(.unusableFeed, "the feed is not iCalendar: line \(logicalLine) is \(shown) where BEGIN:VCALENDAR should be",
                                         recovery: "check the URL: it should serve a .ics file")
             }
             stack.append("VCALENDAR")
@@ -194,6 +199,7 @@ struct FeedSplitter {
             case "END":
                 guard value.uppercased() == "VCALENDAR" else { throw mismatch(value) }
                 stack.removeLast()
+                calendars += 1
             default:
                 if Self.headerProperties.contains(name), header[name] == nil {
                     var line = Data()
