@@ -159,6 +159,23 @@ import CalgwTestSupport
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A v2") == true)
     }
 
+    @Test func anEventAddedToASubscribedCalendarStaysInTheVdir() throws {
+        let f = try F()
+        defer { f.remove() }
+        try f.publish(F.feed([("a", "A")]))
+        try f.configure()
+        #expect(try f.calgw(["pull"]).status == 0)
+        let requests = f.requests().count
+        let r = try f.calgw(["event", "add", "--summary", "Mine", "--start", "2026-03-11T10:00", "--tz", "UTC"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("read-only feed"), "\(r.stderrText)")
+        #expect(f.requests().count == requests, "nothing is sent to the feed")
+        #expect(try f.files().values.contains { $0.contains("SUMMARY:Mine") })
+        let pull = try f.calgw(["pull", "--json"])
+        #expect(pull.status == 0, "\(pull.stderrText)")
+        #expect(F.count(try F.json(pull), "pending", "remote") == 1, "\(pull.stdoutText)")
+    }
+
     /// A broken feed, how to serve it, and what the error says.
     struct BadFeed: Sendable, CustomStringConvertible {
         var description: String

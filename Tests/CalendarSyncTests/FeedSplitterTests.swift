@@ -84,6 +84,20 @@ import Testing
         #expect(Self.text(first[0]).contains("BEGIN:VEVENT\r\nUID:\(first[0].uid)\r\n"), "the UID is written into the item")
     }
 
+    @Test func aRestampedItemKeepsItsDigestAndAChangedOneDoesNot() throws {
+        func feed(_ stamp: String, _ summary: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:\(stamp)\r\nDTSTART;TZID=Europe/Berlin:20260302T090000\r\n"
+                + "SUMMARY:\(summary)\r\nEND:VEVENT\r\n" + Self.zone + "END:VCALENDAR\r\n"
+        }
+        let first = try Self.split(feed("20260101T000000Z", "A"))[0]
+        let restamped = try Self.split(feed("20260909T090909Z", "A"), chunk: 5)[0]
+        let changed = try Self.split(feed("20260101T000000Z", "B"))[0]
+        let otherZone = try Self.split(feed("20260101T000000Z", "A").replacingOccurrences(of: "TZOFFSETTO:+0200", with: "TZOFFSETTO:+0300"))[0]
+        #expect(first.data != restamped.data && first.digest == restamped.digest)
+        #expect(first.digest != changed.digest)
+        #expect(first.digest != otherZone.digest, "the item's VTIMEZONE counts")
+    }
+
     @Test(arguments: [
         ("", "the feed is empty"),
         ("  \r\n\r\n", "the feed is empty"),

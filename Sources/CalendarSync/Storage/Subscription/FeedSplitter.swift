@@ -29,16 +29,20 @@ struct FeedSplitter {
         self.maxLineLength = maxLineLength
     }
 
-    /// One item of the feed: its UID (given or derived) and its calendar object.
+    /// One item of the feed: its UID (given or derived), its calendar object, and a digest of
+    /// it that leaves DTSTAMP out (hex), so an item the publisher only restamped keeps its
+    /// version and is neither read nor written again.
     struct Item {
         var uid: String
         var data: Data
+        var digest: String
     }
 
     private struct Group {
         var uid: String
         var components: [Data] = []
         var timeZones: [String] = []
+        var digest = SHA256()
     }
 
     private struct OpenComponent {
@@ -116,10 +120,14 @@ struct FeedSplitter {
         if let scale = header["CALSCALE"] { head.append(scale) }
         return groups.map { group in
             var data = head
-            for tzid in group.timeZones { if let zone = timeZones[tzid] { data.append(zone) } }
+            var digest = group.digest
+            for tzid in group.timeZones {
+                if let zone = timeZones[tzid] { data.append(zone); digest.update(data: zone) }
+            }
+            digest.update(data: head)
             for component in group.components { data.append(component) }
             data.append(Data("END:VCALENDAR\r\n".utf8))
-            return Item(uid: group.uid, data: data)
+            return Item(uid: group.uid, data: data, digest: ContentHash.hex(digest.finalize()))
         }
     }
 
@@ -194,6 +202,7 @@ struct FeedSplitter {
             case "BEGIN":
                 stack.append(value.uppercased())
                 open = OpenComponent(name: value.uppercased())
+                open!.hasher.update(data: logical)
                 append(to: &open!)
                 open!.afterBegin = open!.data.count
             case "END":
@@ -265,10 +274,11 @@ struct FeedSplitter {
         }
         var data = component.data
         let uid: String
+        let digest = Data(component.hasher.finalize())
         if let given = component.uid, !given.isEmpty {
             uid = given
         } else {
-            uid = "calgw-" + ContentHash.hex(component.hasher.finalize()).prefix(32)
+            uid = "calgw-" + ContentHash.hex(digest).prefix(32)
             if groupIndex[uid] != nil { return }
             data.insert(contentsOf: Data("UID:\(uid)\r\n".utf8), at: data.startIndex + component.afterBegin)
         }
@@ -281,6 +291,7 @@ struct FeedSplitter {
             groups.append(Group(uid: uid))
         }
         groups[index].components.append(data)
+        groups[index].digest.update(data: digest)
         for tzid in component.timeZones where !groups[index].timeZones.contains(tzid) { groups[index].timeZones.append(tzid) }
     }
 }

@@ -9,7 +9,9 @@ import Foundation
 /// same body again, from a server without validators) answers `.unchanged`, and the run stops
 /// there. Otherwise the body is split as it arrives (``FeedSplitter``; gzip is asked for and
 /// redirects followed by the HTTP client), never held whole, and every item is listed with an
-/// etag that is a digest of its bytes, so only events that changed are written. An event gone
+/// etag that is a digest of its lines without DTSTAMP, so only events that changed are read,
+/// hashed and written: a publisher that restamps every event on each export (most do) costs
+/// a download and a split, not a rewrite of the vdir. An event gone
 /// from the feed is gone from the listing, and the sync deletes it locally, under the usual
 /// mass-deletion guard: a feed that became empty does not wipe the vdir.
 ///
@@ -115,8 +117,7 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         var byHref: [String: StoredItem] = [:]
         for item in split {
             let href = Self.href(forUID: item.uid)
-            let etag = ContentHash.hex(SHA256.hash(data: item.data)).prefix(32)
-            let stored = StoredItem(version: ItemVersion(href: href, etag: String(etag)), data: item.data)
+            let stored = StoredItem(version: ItemVersion(href: href, etag: String(item.digest.prefix(32))), data: item.data)
             items.append(stored)
             byHref[href] = stored
         }
