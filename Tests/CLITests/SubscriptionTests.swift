@@ -124,6 +124,10 @@ import CalgwTestSupport
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "pending", "remote") == 1, "\(r.stdoutText)")
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A mine") == true)
+        r = try f.calgw(["status"])
+        #expect(r.status == 0 && r.stdoutText.contains("kept locally: 1 local change the read-only feed does not take"), "\(r.stdoutText)")
+        r = try f.calgw(["status", "--json"])
+        #expect(try F.json(r)["keptLocally"] as? Int == 1, "\(r.stdoutText)")
 
         // The feed changed the same event: the edit is kept as a copy, the feed's version taken.
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
@@ -174,6 +178,60 @@ import CalgwTestSupport
         let pull = try f.calgw(["pull", "--json"])
         #expect(pull.status == 0, "\(pull.stderrText)")
         #expect(F.count(try F.json(pull), "pending", "remote") == 1, "\(pull.stdoutText)")
+    }
+
+    @Test func aWebcalsFeedOverTLSStillCostsOne304() throws {
+        let f = try F()
+        defer { f.remove() }
+        let tls = try TestProxies.tls(upstream: f.server.url)
+        defer { tls.stop() }
+        let ca = try #require(tls.values["PROXY_CA"], "the TLS proxy gives its CA")
+        try f.publish(F.feed([("a", "A"), ("b", "B")]))
+        try f.configure(remote: "webcals://\(tls.url.host!):\(tls.url.port!)/feed.ics", extra: "ca_file = \"\(ca)\"")
+        var r = try f.calgw(["pull", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(F.count(try F.json(r), "created", "local") == 2, "\(r.stdoutText)")
+        r = try f.calgw(["pull"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(f.requests().map { $0["status"] as? Int } == [200, 304], "\(f.requests())")
+    }
+
+    /// Outside calendars from the shared corpus, pulled as feeds and listed: a custom time zone
+    /// defined after the event using it, several zones in one calendar, times at a DST transition.
+    @Test func realCalendarsPulledAndListed() throws {
+        let f = try F()
+        defer { f.remove() }
+        let corpus = TestPaths.corpora.appendingPathComponent("icalendar")
+        #expect(FileManager.default.fileExists(atPath: corpus.appendingPathComponent("calendars").path), "the corpus at \(corpus.path) is missing")
+        let server = try TestProxies.feed(root: corpus)
+        defer { server.stop() }
+        let cases: [(String, String, String, String)] = [
+            ("america_new_york_forward_reference.ics", "2014-08-01", "2014-09-30", "2014-08-29T08:00:00-04:00"),
+            ("multiple_timezones.ics", "2000-01-01", "2030-12-31", ""),
+            ("issue_722_timezone_transition_ambiguity.ics", "1990-01-01", "2030-12-31", ""),
+        ]
+        for (name, from, to, start) in cases {
+            try? FileManager.default.removeItem(at: f.vdir)
+            try? FileManager.default.removeItem(at: f.folder.appendingPathComponent("feed.sqlite"))
+            try f.configure(remote: server.url.absoluteString + "calendars/" + name)
+            let source = try String(contentsOf: corpus.appendingPathComponent("calendars/" + name), encoding: .utf8)
+            var r = try f.calgw(["pull", "--json"])
+            #expect(r.status == 0, "\(name): \(r.stderrText)")
+            let events = source.components(separatedBy: "BEGIN:VEVENT").count - 1
+            #expect(try f.files().values.map { $0.components(separatedBy: "BEGIN:VEVENT").count - 1 }.reduce(0, +) == events,
+                    "\(name): every VEVENT is in the vdir")
+            for (file, text) in try f.files() {
+                for line in text.components(separatedBy: "\r\n") where line.contains(";TZID=") {
+                    let tzid = line.components(separatedBy: ";TZID=")[1].components(separatedBy: CharacterSet(charactersIn: ";:"))[0]
+                    if source.contains("TZID:\(tzid)") { #expect(text.contains("TZID:\(tzid)\r\n"), "\(name): \(file) uses \(tzid) without its VTIMEZONE") }
+                }
+            }
+            r = try f.calgw(["list", "--json", "--from", from, "--to", to])
+            #expect(r.status == 0, "\(name): \(r.stderrText)")
+            let starts = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+            #expect(!starts.isEmpty, "\(name): \(r.stdoutText)")
+            if !start.isEmpty { #expect(starts.contains(start), "\(name): \(starts)") }
+        }
     }
 
     /// A broken feed, how to serve it, and what the error says.

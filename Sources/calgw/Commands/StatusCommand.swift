@@ -42,6 +42,9 @@ struct StatusCommand: AsyncParsableCommand {
         var unreadable: String?
         /// An account pair: what a sync would do in each collection, by folder name.
         var collections: [String: SyncReport]?
+        /// A subscription: local changes (edits, conflict copies, new events) a sync leaves in
+        /// the vdir because the feed is read-only; nil when there are none.
+        var keptLocally: Int?
 
         struct Pending: Encodable {
             var created: SyncReport.Counts
@@ -69,6 +72,8 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.errors = status.pending.errors
                 entry.unreadable = status.unreadable?.rawValue
                 entry.collections = status.collections
+                let kept = status.pending.pending.remote
+                if kept > 0 { entry.keptLocally = kept }
                 failure = status.failure.map(ErrorDescription.init)
             } catch {
                 entry.unreadable = CalendarSync.PairStatus.Unreadable.both.rawValue
@@ -113,6 +118,7 @@ struct StatusCommand: AsyncParsableCommand {
             Terminal.out("  local:  \(side("local", \.local))")
             Terminal.out("  remote: \(side("remote", \.remote))")
         }
+        if let kept = s.keptLocally { Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take") }
         for c in s.conflicts { Terminal.out("  conflict \(c.uid) (\(c.resolution))") }
         for line in s.skipped { Terminal.out("  skipped: \(line)") }
         if let m = s.massDeletion { Terminal.out("  warning: \(m)") }
