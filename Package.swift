@@ -4,7 +4,7 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV} → Recurrence → ICalendar
+///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar
 let package = Package(
     name: "calgw",
     platforms: [.macOS(.v15)],
@@ -27,7 +27,7 @@ let package = Package(
         // RRULE / RDATE / EXDATE / override expansion and span edits on a series.
         .target(name: "Recurrence", dependencies: ["ICalendar"]),
         // Local storage: a directory of .ics files.
-        .target(name: "VDir", dependencies: ["ICalendar", "Recurrence", "CFileSystem"]),
+        .target(name: "VDir", dependencies: ["CFileSystem"]),
         // syncfs(2), which Swift's Glibc module does not export.
         .target(name: "CFileSystem"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
@@ -39,12 +39,12 @@ let package = Package(
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
         // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
         .target(name: "CalDAV", dependencies: [
-            "ICalendar", "Recurrence", "CCurl", "CXMLStream",
+            "CCurl", "CXMLStream",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Journal, planner, executor, conflicts, span edits.
         .target(name: "CalendarSync", dependencies: [
-            "ICalendar", "Recurrence", "VDir", "CalDAV",
+            "ICalendar", "VDir", "CalDAV",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -56,8 +56,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        // Used only by tests: fixture loaders, real-server launchers, in-memory storage.
-        .target(name: "CalgwTestSupport", dependencies: ["ICalendar", "CalDAV", "CalendarSync"]),
+        // Used only by tests and benchmarks, never shipped in a product: fixture loaders,
+        // real-server launchers, the in-memory storage with its failure injection.
+        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
         .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
                           path: "Benchmarks/HTTPBenchmark"),

@@ -94,7 +94,11 @@ public struct AtomicFileError: Error, CustomStringConvertible, Sendable {
     public var step: String
     public var code: Int32
 
-    init(path: String, step: String, errno: Int32) {
+    /// - Parameters:
+    ///   - path: the file (or folder) the failed call was about.
+    ///   - step: what was being done, as in "could not `step`".
+    ///   - errno: the system call's error number.
+    public init(path: String, step: String, errno: Int32) {
         self.path = path
         self.step = step
         self.code = errno

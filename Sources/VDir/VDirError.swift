@@ -19,11 +19,18 @@ public struct VDirError: Error, LocalizedError, Sendable, CustomStringConvertibl
     public var code: Code
     public var message: String
     public var recovery: String?
+    /// For `io`: the system call's error number, so that callers can tell a full disk or a
+    /// read-only folder from other failures without reading the message.
+    public var errno: Int32?
+    /// For `io`: the file the failed call was about.
+    public var path: String?
 
-    public init(_ code: Code, _ message: String, recovery: String? = nil) {
+    public init(_ code: Code, _ message: String, recovery: String? = nil, errno: Int32? = nil, path: String? = nil) {
         self.code = code
         self.message = message
         self.recovery = recovery
+        self.errno = errno
+        self.path = path
     }
 
     public var description: String { message }

@@ -185,7 +185,8 @@ public struct VDirectory: Sendable {
         guard let current = FileSignature.of(path: p) else { return }
         guard current == expected else { throw VDirError(.changedMeanwhile, "\(p) changed since it was read") }
         guard unlink(p) == 0 || errno == ENOENT else {
-            throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(errno)))")
+            let e = errno
+            throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(e)))", errno: e, path: p)
         }
         if syncsFolderOnEachWrite { AtomicFile.syncFolder(url) }
     }

@@ -93,6 +93,48 @@ import CalgwTestSupport
         #expect(try JSONDecoder().decode([Record].self, from: after.stdout).isEmpty)
     }
 
+    /// Issue 23: an hourly series across New York's spring-forward night. Its 02:30 instance
+    /// does not exist and is read as 03:30 EDT (RFC 5545 §3.3.5), the instant of the next
+    /// instance too, which the recurrence set holds once (§3.8.5.3).
+    static let gapCalendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//calgw//tests//EN\r
+        BEGIN:VEVENT\r
+        UID:gap@calgw.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;TZID=America/New_York:20270313T233000\r
+        DTEND;TZID=America/New_York:20270314T000000\r
+        RRULE:FREQ=HOURLY;COUNT=6\r
+        SUMMARY:Gap\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test func occurrencesAcrossADSTGapEndAfterTheyStartAndNeverShareAStart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("gap.ics")
+        try Data(Self.gapCalendar.utf8).write(to: url)
+        let json = try CalgwBinary.run(["expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York", "--json"])
+        #expect(json.status == 0, "\(json.stderrText)")
+        let records = try JSONDecoder().decode([Record].self, from: json.stdout)
+        let format = ISO8601DateFormatter()
+        let spans = try records.map { r in
+            (try #require(format.date(from: r.start), "\(r.start)"), try #require(format.date(from: r.end), "\(r.end)"))
+        }
+        #expect(!spans.isEmpty)
+        for (start, end) in spans { #expect(end >= start, "\(start)–\(end)") }
+        #expect(Set(spans.map(\.0)).count == spans.count, "\(records.map(\.start))")
+        // The table for people agrees: one row per occurrence, no start (date and time) twice.
+        let table = try CalgwBinary.run(["expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York"])
+        let rows = table.stdoutText.split(separator: "\n")
+        #expect(rows.count == records.count)
+        let starts = rows.map { $0.split(separator: "–").first ?? $0 }
+        #expect(Set(starts).count == rows.count, "\(table.stdoutText)")
+    }
+
     @Test func badDatesAndZonesAreUsageErrors() throws {
         let (folder, url) = try file()
         defer { folder.remove() }

@@ -17,7 +17,7 @@ import CalgwTestSupport
         #expect(try pair.run("sync").status == 0)
         json = try pair.json(try pair.run("status", ["--json"]))
         #expect(json["lastSync"] is String)
-        #expect(json["items"] as? Int == 1)
+        #expect(json["synced"] as? Int == 1)
         let text = try pair.run("status")
         #expect(text.stdoutText.contains("1 items synced"))
     }

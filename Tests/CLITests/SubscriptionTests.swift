@@ -50,7 +50,7 @@ import CalgwTestSupport
 
         r = try f.calgw(["status", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(try F.json(r)["items"] as? Int == 4, "\(r.stdoutText)")
+        #expect(try F.json(r)["synced"] as? Int == 4, "\(r.stdoutText)")
         #expect(f.requests().count == 4 && f.requests().last?["status"] as? Int == 304)
 
         r = try f.calgw(["list", "--json", "--from", "2026-03-01", "--to", "2026-03-31"])

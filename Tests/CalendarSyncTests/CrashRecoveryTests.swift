@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import CalendarSync
 
 /// A run stopped after its k-th side effect, for every k, then run again: both sides end equal,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import CalendarSync
 
 /// Random edits on both sides, syncs that fail part-way, conflicts under every strategy but

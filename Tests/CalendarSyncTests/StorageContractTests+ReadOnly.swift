@@ -34,10 +34,10 @@ extension StorageContractTests {
         return text + "END:VCALENDAR\r\n"
     }
 
-    func makeReadSide(_ kind: ReadKind) throws -> ReadSide {
+    func makeReadSide(_ kind: ReadKind) async throws -> ReadSide {
         switch kind {
         case .vdir, .memory:
-            let (storage, cleanup) = try make(kind == .vdir ? .vdir : .memory)
+            let (storage, cleanup) = try await make(kind.rawValue)
             let versions = Locked<[String: ItemVersion]>([:])
             return ReadSide(storage: storage, seed: { events in
                 for (uid, version) in versions.value where events[uid] == nil {
@@ -68,7 +68,7 @@ extension StorageContractTests {
 
     @Test(arguments: ReadKind.allCases)
     func readContract(kind: ReadKind) async throws {
-        let side = try makeReadSide(kind)
+        let side = try await makeReadSide(kind)
         defer { side.cleanup() }
         let storage = side.storage
         try await side.seed(["a": "A", "b": "B"])
@@ -106,7 +106,7 @@ extension StorageContractTests {
     }
 
     @Test func aSubscriptionRefusesWrites() async throws {
-        let side = try makeReadSide(.subscription)
+        let side = try await makeReadSide(.subscription)
         defer { side.cleanup() }
         try await side.seed(["a": "A"])
         guard case .full(let listed, _) = try await side.storage.changes(since: nil), let a = listed.first else { Issue.record("no listing"); return }

@@ -1,52 +1,87 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalDAV
 @testable import CalendarSync
 
-/// What every `CalendarStorage` must do, run on the vdir and the in-memory storage.
+/// What every `CalendarStorage` must do, run on each kind: the vdir, the in-memory storage,
+/// and a CalDAV collection on each test server.
 @Suite struct StorageContractTests {
-    enum Kind: String, CaseIterable, Sendable { case vdir, memory }
+    static var kinds: [String] { ["vdir", "memory"] + TestServers.selected.map { "caldav-\($0)" } }
 
-    func make(_ kind: Kind) throws -> (any CalendarStorage, () -> Void) {
+    func make(_ kind: String) async throws -> (any CalendarStorage, () -> Void) {
         switch kind {
-        case .memory: return (InMemoryStorage(), {})
-        case .vdir:
+        case "memory": return (InMemoryStorage(), {})
+        case "vdir":
             let folder = try TemporaryFolder()
             return (VDirStorage(url: folder.file("cal")), { folder.remove() })
+        default:
+            let server = try TestServers.shared(String(kind.dropFirst("caldav-".count)))
+            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username,
+                                                                                                 password: server.password))))
+            let collection = server.newCollectionURL(prefix: "contract")
+            try await client.makeCalendar(collection)
+            return (CalDAVStorage(client: client, collection: collection), { })
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func contract(kind: Kind) async throws {
-        let (storage, cleanup) = try make(kind)
+    /// The items a storage holds after `changes`, given what it held at the token asked about.
+    static func listing(_ changes: StorageChanges, before: [ItemVersion]) -> [ItemVersion]? {
+        switch changes {
+        case .unchanged: return before
+        case .full(let all, _): return all
+        case .delta(let changed, let removed, _):
+            let touched = Set(changed.map(\.href)).union(removed)
+            return (before.filter { !touched.contains($0.href) } + changed).sorted { $0.href < $1.href }
+        }
+    }
+
+    static func token(_ changes: StorageChanges) -> ChangeToken? {
+        switch changes {
+        case .unchanged(let t): t
+        case .full(_, let t), .delta(_, _, let t): t
+        }
+    }
+
+    @Test(arguments: kinds)
+    func contract(kind: String) async throws {
+        let (storage, cleanup) = try await make(kind)
         defer { cleanup() }
         let data = Fixture.event(uid: "a")
 
-        guard case .full(let empty, let token0) = try await storage.changes(since: nil) else { Issue.record("first listing is full"); return }
-        #expect(empty.isEmpty)
+        guard case .full(let empty, let token0) = try await storage.changes(since: nil) else { Issue.record("\(kind): first listing is full"); return }
+        #expect(empty.isEmpty, "\(kind)")
         let created = try await storage.create(data, suggestedName: "a")
-        #expect(created.href.hasSuffix(".ics"))
+        #expect(created.href.hasSuffix(".ics"), "\(kind): \(created.href)")
         await #expect { _ = try await storage.create(data, suggestedName: "a") } throws: { $0 as? StorageError == .alreadyExists(href: created.href) }
 
-        guard case .full(let listed, let token1) = try await storage.changes(since: token0) else { Issue.record("changed listing"); return }
-        #expect(listed == [created])
-        if case .unchanged = try await storage.changes(since: token1) {} else { Issue.record("unchanged after no change") }
+        let changed = try await storage.changes(since: token0)
+        if case .unchanged = changed { Issue.record("\(kind): a change was not seen") }
+        #expect(Self.listing(changed, before: empty) == [created], "\(kind): \(changed)")
+        let token1 = Self.token(changed)
+        if token1 != nil, case .unchanged = try await storage.changes(since: token1) {} else if token1 != nil {
+            Issue.record("\(kind): unchanged after no change")
+        }
 
-        #expect(try await storage.fetch([created.href, "missing.ics"]).map(\.data) == [data])
+        let fetched = try await storage.fetch([created.href, "missing.ics"])
+        #expect(fetched.map(\.href) == [created.href], "\(kind)")
+        #expect(fetched.first.map { ContentHash.of($0.data) } == ContentHash.of(data), "\(kind): the bytes read back differ")
 
         let newer = Fixture.event(uid: "a", summary: "v2")
         let updated = try await storage.update(href: created.href, data: newer, ifMatch: created.etag)
-        #expect(updated.etag != created.etag)
+        #expect(updated.etag != created.etag, "\(kind)")
         await #expect { _ = try await storage.update(href: created.href, data: data, ifMatch: created.etag) } throws: {
             $0 as? StorageError == .preconditionFailed(href: created.href)
         }
         await #expect { try await storage.delete(href: created.href, ifMatch: created.etag) } throws: {
             $0 as? StorageError == .preconditionFailed(href: created.href)
         }
-        #expect(try await storage.fetch([created.href]).first?.data == newer)
+        #expect(try await storage.fetch([created.href]).first.map { ContentHash.of($0.data) } == ContentHash.of(newer), "\(kind)")
         try await storage.delete(href: created.href, ifMatch: updated.etag)
         try await storage.delete(href: created.href, ifMatch: updated.etag)  // already gone
-        #expect(try await storage.fetch([created.href]).isEmpty)
+        #expect(try await storage.fetch([created.href]).isEmpty, "\(kind)")
+        let after = try await storage.changes(since: token1)
+        #expect(Self.listing(after, before: [updated])?.isEmpty == true, "\(kind): \(after)")
     }
 
     @Test func vdirCreateUsesSafeNamesOnly() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import CalendarSync
 
 @Suite struct SyncEngineTests {

@@ -1,4 +1,5 @@
 import Foundation
+import CalgwTestSupport
 @testable import CalendarSync
 
 /// Two in-memory sides and an in-memory journal, synced by the real engine.

@@ -26,8 +26,10 @@ extension SyncEngine {
         let l: SideSnapshot
         do {
             var scanner = SideScanner(side: .local, storage: local)
-            scanner.assignsMissingUIDs = policy.direction.writes(.remote)
-            l = try await scanner.scan(journal: [], token: nil)
+            scanner.setsAsideMissingUIDs = policy.direction.writes(.remote)
+            l = try await assigningMissingUIDs(in: scanner.scan(journal: [], token: nil))
+        } catch let error as RunInterrupted {
+            throw error
         } catch {
             throw SyncError.scanFailed(.local, error)
         }

@@ -33,21 +33,23 @@ public struct SyncEngine: Sendable {
         self.progress = progress
     }
 
-    /// Scans both sides and plans, changing nothing (but finishing the bookkeeping of an
-    /// interrupted run).
-    /// - Parameter assigningUIDs: first write a UID into each new vdir file without one (a real run).
+    /// Scans both sides and plans. Without `assigningUIDs` it writes nothing on either side
+    /// nor in the journal (a real run first settles an interrupted one: ``recoverInterruptedRun()``).
+    /// - Parameter assigningUIDs: first write a UID into each new vdir file without one, each
+    ///   write recorded as an intent like any other (a real run that may upload them).
     /// - Parameter known: changes a side already reported in this run (see `quietRun`).
     public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:]) async throws
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
-        try await recoverInterruptedRun()
         let items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
         let l: SideSnapshot, r: SideSnapshot
         do {
             var scanner = SideScanner(side: .local, storage: local)
-            scanner.assignsMissingUIDs = assigningUIDs
-            l = try await scanner.scan(journal: items, token: localState.token,
-                                       outside: try journal.outsideItems(.local), changes: known[.local])
+            scanner.setsAsideMissingUIDs = assigningUIDs
+            l = try await assigningMissingUIDs(in: scanner.scan(journal: items, token: localState.token,
+                                                                outside: try journal.outsideItems(.local), changes: known[.local]))
+        } catch let error as RunInterrupted {
+            throw error
         } catch {
             throw SyncError.scanFailed(.local, error)
         }
@@ -67,7 +69,7 @@ public struct SyncEngine: Sendable {
     ///   items would be deleted, and mass deletion is not allowed; scan failures. Failures of
     ///   single items go to the report instead.
     public func run(dryRun: Bool = false) async throws -> SyncReport {
-        try await recoverInterruptedRun()
+        if !dryRun { try await recoverInterruptedRun() }
         let (quiet, known) = try await quietRun(dryRun: dryRun)
         if let quiet { return quiet }
         if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
@@ -80,6 +82,7 @@ public struct SyncEngine: Sendable {
         let journalKeys = Set(items.map(\.key))
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
+            PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &report)
         } else {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),

@@ -21,20 +21,24 @@ public struct SyncError: Error, LocalizedError, Sendable, CustomStringConvertibl
     static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
         if let dav = error as? CalDAVError, dav.code == .authenticationFailed {
             let said = dav.message.hasPrefix("the server refused the credentials")
-            return SyncError(.authenticationFailed, said ? dav.message : "the server refused the credentials: \(dav.message)", recovery: dav.recovery)
+            return SyncError(.authenticationFailed, said ? dav.message : "the server refused the credentials: \(dav.message)",
+                             recovery: dav.recovery, cause: dav)
         }
         return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
-                         recovery: (error as? LocalizedError)?.recoverySuggestion)
+                         recovery: (error as? LocalizedError)?.recoverySuggestion, cause: error)
     }
 
     public var code: Code
     public var message: String
     public var recovery: String?
+    /// The error underneath (SQLite's, the file system's, a storage's), for logs and `-v`.
+    public var cause: (any Error)?
 
-    public init(_ code: Code, _ message: String, recovery: String? = nil) {
+    public init(_ code: Code, _ message: String, recovery: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.recovery = recovery
+        self.cause = cause
     }
 
     public var description: String { message }

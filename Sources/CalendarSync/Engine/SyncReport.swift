@@ -32,16 +32,37 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var deleted = Counts()
     public var conflicts: [Conflict] = []
     public var errors: [String] = []
+    /// The shared cause of some `errors` (a full disk, a read-only folder), by error line, so
+    /// that they can be told once for all the items they stopped (see ``ErrorGroup``). Not
+    /// part of the JSON: `errors` holds every line.
+    public var errorCauses: [String: ErrorCause] = [:]
     /// Writes left for another direction (per side written).
     public var pending = Counts()
-    /// Items not synced and why (two items with one UID, files that do not parse).
+    /// Items not synced and why (two items with one UID, files that do not parse), and what a
+    /// run had to do besides (a damaged journal moved aside).
     public var skipped: [String] = []
     public var dryRun = false
     /// An account pair's run: each collection's own report, by folder name (nil for a pair of
     /// one collection). The fields above are their sums.
     public var collections: [String: SyncReport]?
+    /// A dry run's (and `status`'s) changes, item by item; nil for a run that wrote.
+    public var items: [PendingItem]?
+    /// A dry run's (and `status`'s) vdir files that a sync would stop on.
+    public var broken: [BrokenFile]?
+    /// A dry run's (and `status`'s) UIDs held twice on one side.
+    public var duplicates: [DuplicateUID]?
+
+    enum CodingKeys: String, CodingKey {
+        case created, updated, deleted, conflicts, errors, pending, skipped, dryRun, collections, items, broken, duplicates
+    }
 
     public init() {}
+
+    /// Adds an error line, with its cause when it has one worth grouping by.
+    public mutating func addError(_ line: String, cause: ErrorCause?) {
+        errors.append(line)
+        if let cause { errorCauses[line] = cause }
+    }
 
     /// Conflicts the strategy could not decide (exit 3).
     public var unresolvedConflicts: Int { conflicts.filter { $0.resolution == "unresolved" }.count }

@@ -19,7 +19,7 @@ extension SyncSession {
                                    lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.open(at: url)
+        let journal = try Journal.openRecovering(at: url, dryRun: true).0
         let items = try journal.items()
         let l: SideSnapshot
         do {
@@ -31,6 +31,7 @@ extension SyncSession {
         let r = SideSnapshot(items: asJournalSaw(.remote, items) + (try journal.outsideItems(.remote)))
         let plan = Planner.plan(local: l, remote: r, journal: items, policy: policy)
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
+        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,

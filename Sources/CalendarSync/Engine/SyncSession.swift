@@ -4,6 +4,10 @@ import Foundation
 /// lock for the whole run.
 public enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
+    ///
+    /// A journal file that is not a database, or is damaged, is moved aside and the run matches
+    /// both sides as a first sync does; the report's `skipped` says so in its first line (see
+    /// ``Journal/openRecovering(at:dryRun:now:)``).
     /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
@@ -12,25 +16,31 @@ public enum SyncSession {
                            progress: SyncProgressHandler? = nil) async throws -> SyncReport {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.open(at: url)
-        return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
-                                    faultHook: faultHook, progress: progress).run(dryRun: dryRun)
+        // A dry run plans from a copy: it writes nothing, not even the journal.
+        let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: dryRun)
+        var report = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
+                                          faultHook: faultHook, progress: progress).run(dryRun: dryRun)
+        if let recovery { report.skipped.insert(recovery, at: 0) }
+        return report
     }
 
-    /// What a `sync` would do now, and when the pair last synced; changes nothing on either side.
+    /// What a `sync` would do now, and when the pair last synced; changes nothing on either
+    /// side, nor in the journal (it plans from a copy).
     public static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
                               policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        let journal = try Journal.open(at: url)
+        let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
         let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
+        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             pending.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
         // What a sync would fail on (exit 1): vdir files that do not parse, two items with one UID.
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
+        if let recovery { pending.skipped.insert(recovery, at: 0) }
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }

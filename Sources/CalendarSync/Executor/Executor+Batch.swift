@@ -67,22 +67,22 @@ extension Executor {
         for side in Side.allCases {
             if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
         }
-        var completions: [(Intent, String, JournalChange)] = []
+        var completions: [(Intent, IntentOutcome, JournalChange)] = []
         var failures: [(PlannedAction, any Error)] = []
         for (i, action) in ready.enumerated() {
             switch outcomes[i] {
             case .failure(let error):
-                completions.append((intents[i], "failed: \(Self.describe(error))", .none))
+                completions.append((intents[i], .failed(Self.describe(error)), .none))
                 failures.append((action, error))
             case .success(let written):
                 switch action {
                 case .create(let side, let source), .update(let side, _, let source):
                     let w = written!
                     let row = side == .local ? Self.row(w, source) : Self.row(source, w)
-                    completions.append((intents[i], "done", .upsert(row, base: source.data)))
+                    completions.append((intents[i], .done, .upsert(row, base: source.data)))
                     if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
                 case .delete(let side, let target):
-                    completions.append((intents[i], "done", .remove(target.key)))
+                    completions.append((intents[i], .done, .remove(target.key)))
                     report.deleted[side] += 1
                 default: break
                 }
@@ -95,7 +95,7 @@ extension Executor {
             if case StorageError.preconditionFailed = error {
                 retry.append(action)
             } else {
-                report.errors.append("\(action.key): \(Self.describe(error))")
+                reportFailure(action.key, error)
             }
         }
         replans += retry.count
@@ -107,7 +107,7 @@ extension Executor {
             } catch let error as RunInterrupted {
                 throw error
             } catch {
-                report.errors.append("\(action.key): \(Self.describe(error))")
+                reportFailure(action.key, error)
             }
             finishedOne(failed: report.errors.count > errors)
         }
@@ -181,10 +181,16 @@ extension Executor {
     }
 
     /// Creates under the key's name; a name taken by equal content (an interrupted run's
-    /// write) counts as done, one taken by other content gets a suffix.
-    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side) async throws -> SideItem {
+    /// write) counts as done, one taken by other content gets a suffix. The one place either
+    /// path of the executor creates an item.
+    /// - Parameters:
+    ///   - asking: called with each name before it is asked for (a single write records its intent there).
+    ///   - refused: called with a name found taken by other content.
+    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side,
+                    asking: (String) throws -> Void = { _ in }, refused: (String) throws -> Void = { _ in }) async throws -> SideItem {
         var stem = Self.stem(for: key)
         for attempt in 0..<3 {
+            try asking(stem)
             do {
                 let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem)
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
@@ -192,6 +198,7 @@ extension Executor {
                 if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
                     return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
                 }
+                try refused(href)
                 stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
             }
         }

@@ -117,10 +117,16 @@ final class Executor: @unchecked Sendable {
                     return
                 }
             } catch {
-                report.errors.append("\(current.key): \(Self.describe(error))")
+                reportFailure(current.key, error)
                 return
             }
         }
+    }
+
+    /// Reports an item's failure, with its cause when other items may share it (a full disk,
+    /// a read-only folder), so that it can be told once for all of them.
+    func reportFailure(_ key: ItemKey, _ error: any Error) {
+        report.addError("\(key): \(Self.describe(error))", cause: ErrorCause.of(error, item: "\(key)"))
     }
 
     /// An error in one line for the report; with `withHint`, a full account's (507) line says
@@ -270,27 +276,19 @@ final class Executor: @unchecked Sendable {
         var intent: Intent
     }
 
-    /// Creates `data` on `side` under a name from the key; a name already taken by equal
-    /// content (a run interrupted after this write) counts as done.
+    /// Creates `data` on `side` under a name from the key, each name asked for recorded first
+    /// as an intent (a single write outside a batch); see ``createItem(_:hash:key:span:on:asking:refused:)``.
     func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side) async throws -> CreatedItem {
-        var stem = Self.stem(for: key)
-        for attempt in 0..<3 {
-            let intent = try journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash))
-            try effect()
-            do {
-                let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem); try effect()
-                try await makeDurable(side)
-                return CreatedItem(item: SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data,
-                                                  span: ItemContent(data).span), intent: intent)
-            } catch StorageError.alreadyExists(let href) {
-                if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
-                    return CreatedItem(item: SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data), intent: intent)
-                }
-                try journal.fail(intent, reason: "\(href) exists with other content")
-                stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
-            }
-        }
-        throw StorageError.alreadyExists(href: stem)
+        var intent: Intent?
+        let item = try await createItem(data, hash: hash, key: key, span: ItemContent(data).span, on: side, asking: { stem in
+            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash))
+            try self.effect()
+        }, refused: { href in
+            if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
+        })
+        try effect()
+        try await makeDurable(side)
+        return CreatedItem(item: item, intent: intent!)
     }
 
     typealias CreatedItem = Written

@@ -30,6 +30,30 @@ public struct Intent: Sendable, Hashable {
     }
 }
 
+/// How an intent's write ended, as the journal records it.
+public enum IntentOutcome: Sendable, Hashable {
+    /// The write landed.
+    case done
+    /// The write failed; nothing changed on that side.
+    case failed(String)
+
+    /// The intent's state column.
+    var state: String {
+        switch self {
+        case .done: "done"
+        case .failed: "failed"
+        }
+    }
+
+    /// The outcome column: what a person reading the journal sees.
+    var text: String {
+        switch self {
+        case .done: "done"
+        case .failed(let reason): "failed: \(reason)"
+        }
+    }
+}
+
 /// How the journal's item table changes when an intent's write succeeded.
 public enum JournalChange: Sendable {
     /// The item is in sync on both sides with this content as the new merge base

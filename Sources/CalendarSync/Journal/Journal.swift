@@ -28,12 +28,16 @@ public final class Journal: Sendable {
             try migrator.migrate(writer)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url?.path ?? ""): \(error)")
         }
     }
 
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
+    /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
+    ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
     public static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -43,6 +47,12 @@ public final class Journal: Sendable {
             if fd >= 0 { close(fd) }
         }
         chmod(url.path, 0o600)
+        let header = JournalFileCheck.header(at: url)
+        if header != .sound && header != .empty, let found = try? JournalFileCheck.damage(at: url) {
+            let what = if case .suspect(let why) = header { "is damaged: \(why) (\(found))" } else { "is not a database" }
+            throw JournalError(.corrupt, "the journal \(url.path) \(what)",
+                               recovery: "run calgw sync: it moves the journal aside and matches both sides again")
+        }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(10)
@@ -53,10 +63,40 @@ public final class Journal: Sendable {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
             throw error
+        } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
+            throw JournalError.damaged(url, error)
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
-                               recovery: "check the folder's permissions and free space")
+                               recovery: "check the folder's permissions and free space", cause: error)
         }
+    }
+
+    /// A copy of the journal at `url` in memory, as it is now (empty when there is none):
+    /// what `status` and dry runs plan from, so that they cannot change the file.
+    ///
+    /// The file and its write-ahead log are copied aside and read from there: SQLite checkpoints
+    /// a log into its database when the last connection closes, even a read-only one, so
+    /// reading the journal in place could rewrite it.
+    public static func snapshot(at url: URL) throws -> Journal {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: url.path) else { return try inMemory() }
+        let aside = fm.temporaryDirectory.appendingPathComponent("calgw-journal-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: aside) }
+        let copy = try DatabaseQueue()
+        do {
+            try fm.createDirectory(at: aside, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let file = aside.appendingPathComponent("journal.sqlite")
+            try fm.copyItem(at: url, to: file)
+            if fm.fileExists(atPath: url.path + "-wal") { try fm.copyItem(atPath: url.path + "-wal", toPath: file.path + "-wal") }
+            try open(at: file).writer.backup(to: copy)
+        } catch let error as JournalError where error.code == .corrupt || error.code == .newerVersion {
+            throw JournalError(error.code, error.message.replacingOccurrences(of: aside.appendingPathComponent("journal.sqlite").path, with: url.path),
+                               recovery: error.recovery, cause: error.cause)
+        } catch {
+            throw JournalError(.storage, "cannot read the journal \(url.path): \(error)",
+                               recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)", cause: error)
+        }
+        return try Journal(writer: copy, url: url)
     }
 
     /// A journal in memory, for tests.
@@ -174,24 +214,20 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Records several outcomes and their item changes in one transaction; an outcome
-    /// starting with `failed` marks the intent failed.
-    public func completeAll(_ completions: [(Intent, String, JournalChange)]) throws {
+    /// Records several outcomes and their item changes in one transaction.
+    public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         try writer.write { db in
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
             for (intent, outcome, change) in completions {
                 try Self.apply(change, db)
-                try update.execute(arguments: [outcome.hasPrefix("failed") ? "failed" : "done", outcome, intent.id])
+                try update.execute(arguments: [outcome.state, outcome.text, intent.id])
             }
         }
     }
 
-    /// Records an intent's outcome and the item change it brings, in one transaction.
-    public func complete(_ intent: Intent, outcome: String = "done", change: JournalChange) throws {
-        try writer.write { db in
-            try Self.apply(change, db)
-            try db.execute(sql: "UPDATE intent SET state = 'done', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
-        }
+    /// Records that an intent's write landed and the item change it brings, in one transaction.
+    public func complete(_ intent: Intent, change: JournalChange) throws {
+        try completeAll([(intent, .done, change)])
     }
 
     /// Records that an intent's write failed (nothing was changed on that side).
@@ -205,9 +241,13 @@ public final class Journal: Sendable {
     public func pendingIntents() throws -> [Intent] {
         try writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").map { row in
-                Intent(id: row["id"], key: ItemKey(row["key"]), operation: Intent.Operation(rawValue: row["operation"]) ?? .update,
-                       side: Side(rawValue: row["side"]) ?? .local, href: row["href"], ifMatch: row["ifMatch"],
-                       newHash: (row["newHash"] as String?).map(ContentHash.init))
+                let operation: String = row["operation"], side: String = row["side"]
+                guard let op = Intent.Operation(rawValue: operation), let written = Side(rawValue: side) else {
+                    throw JournalError(.storage, "the journal \(url?.path ?? "") holds an intent calgw cannot read (\(operation) on \(side))",
+                                       recovery: "move the journal away; the next sync then matches both sides again")
+                }
+                return Intent(id: row["id"], key: ItemKey(row["key"]), operation: op, side: written, href: row["href"],
+                              ifMatch: row["ifMatch"], newHash: (row["newHash"] as String?).map(ContentHash.init))
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 /// The one entry point that turns a pair into a run: `sync`, `pull` and `push` (``run()``),
 /// `status` (``status()``), and the calendar the `event` commands edit (``calendar(_:)``).
@@ -83,6 +84,10 @@ public struct PairRun: Sendable {
         if pair.remote.isReadOnly, options.direction == .push {
             throw SyncError(.unsupported, "pair \(pair.name) subscribes to a read-only feed: there is nothing to push to it",
                             recovery: "use calgw pull or calgw sync for this pair; local edits stay in the vdir")
+        }
+        if !options.dryRun, let folder = pair.localFolder {
+            // Made by the first run even when nothing is pulled, for the programs reading it.
+            try VDirectory(url: folder).createIfMissing()
         }
         let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
         let progress = options.dryRun ? nil : options.progress?(nil)

@@ -36,13 +36,4 @@ enum MissingUID {
         return Data(out.joined(separator: "\n").utf8)
     }
 
-    /// Writes a new UID into the file behind `stored` (only if it did not change since it was
-    /// read) and returns the file as it now is.
-    /// - Throws: the storage's errors; `StorageError.preconditionFailed` when the file changed meanwhile.
-    static func assign(_ stored: StoredItem, in storage: any CalendarStorage) async throws -> StoredItem {
-        let data = inserting(UUID().uuidString.lowercased(), into: stored.data)
-        let version = try await storage.update(href: stored.href, data: data, ifMatch: stored.etag)
-        if let flushing = storage as? any FlushingStorage { try await flushing.flush() }
-        return StoredItem(version: version, data: data)
-    }
 }

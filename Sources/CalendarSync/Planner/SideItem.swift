@@ -46,6 +46,9 @@ public struct SideSnapshot: Sendable {
     public var problems: [String: String] = [:]
     /// The vdir's folder when the side is one: reports then name files by their paths.
     public var folder: String?
+    /// New files without a UID, set aside by a scan that is to give them one
+    /// (``SideScanner/setsAsideMissingUIDs``); not in `items` until they have it.
+    public var missingUID: [StoredItem] = []
 
     /// Where `href` is, for a report: the file's path in a vdir, else the href.
     public func location(_ href: String) -> String {

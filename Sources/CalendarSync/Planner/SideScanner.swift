@@ -2,15 +2,16 @@ import Foundation
 
 /// Builds a side's snapshot: asks the storage what changed since the journal's token, reuses
 /// the journal's hash for every item whose etag did not move, and reads only the rest, in
-/// batches. The only I/O before planning.
+/// batches. It reads only: it never writes to the storage.
 public struct SideScanner: Sendable {
     public var side: Side
     public var storage: any CalendarStorage
     /// Items fetched per request (default 100).
     public var batchSize = 100
-    /// Gives a new vdir file without a UID one, written into the file, before it is planned
-    /// (so that the server copy and the file share it). Off for dry runs and `status`.
-    public var assignsMissingUIDs = false
+    /// Keeps new vdir files without a UID out of the snapshot's items, in its `missingUID`,
+    /// for the run to give them one before planning (so that the server copy and the file
+    /// share it). Off for dry runs and `status`, which plan them under a key from their content.
+    public var setsAsideMissingUIDs = false
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
@@ -38,10 +39,10 @@ public struct SideScanner: Sendable {
         var unparseable: [String] = []
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
-        let vdir = side == .local ? storage as? VDirStorage : nil
-        func add(_ stored: StoredItem, _ content: ItemContent, assigning: Bool = true) {
-            if let vdir, let problem = HandEditCheck.blockingProblem(in: stored.data, path: vdir.directory.path(stored.href),
-                                                                     parses: content.parses) {
+        let files = side == .local ? storage as? any FileBackedStorage : nil
+        func add(_ stored: StoredItem, _ content: ItemContent) {
+            if let files, let problem = HandEditCheck.blockingProblem(in: stored.data, path: files.path(of: stored.href),
+                                                                      parses: content.parses) {
                 unparseable.append(stored.href)
                 problems[stored.href] = problem
                 return
@@ -50,21 +51,14 @@ public struct SideScanner: Sendable {
                 unparseable.append(stored.href)
                 return
             }
-            if assignsMissingUIDs, vdir != nil, content.uid == nil, known[stored.href] == nil {
-                if assigning {
-                    missingUID.append(stored)
-                } else {
-                    // The UID could not be written into the file: never drop it silently.
-                    unparseable.append(stored.href)
-                    problems[stored.href] = "calgw could not give this file a UID; add a UID line to each event by hand"
-                }
+            if setsAsideMissingUIDs, files != nil, content.uid == nil, known[stored.href] == nil {
+                missingUID.append(stored)
                 return
             }
             var key = content.key
             if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
             items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
         }
-        func addAssigned(_ stored: StoredItem) { add(stored, ItemContent(stored.data), assigning: false) }
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
@@ -73,10 +67,10 @@ public struct SideScanner: Sendable {
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
             for (stored, content) in zip(all, Self.contents(of: all)) { add(stored, content) }
-            for stored in missingUID { addAssigned(try await MissingUID.assign(stored, in: storage)) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
-            snapshot.folder = vdir?.directory.url.path
+            snapshot.folder = files?.folderPath
+            snapshot.missingUID = missingUID
             return snapshot
         }
         let newToken: ChangeToken?
@@ -101,10 +95,10 @@ public struct SideScanner: Sendable {
             let fetched = try await storage.fetch(batch)
             for (stored, content) in zip(fetched, Self.contents(of: fetched)) { add(stored, content) }
         }
-        for stored in missingUID { addAssigned(try await MissingUID.assign(stored, in: storage)) }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
-        snapshot.folder = vdir?.directory.url.path
+        snapshot.folder = files?.folderPath
+        snapshot.missingUID = missingUID
         return snapshot
     }
 

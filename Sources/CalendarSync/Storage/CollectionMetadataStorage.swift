@@ -99,7 +99,8 @@ extension SyncEngine {
                 try journal.setCollection(.remote, remoteState)
             }
         } catch {
-            report.errors.append("collection name and color: \(Executor.describe(error))")
+            report.addError("collection name and color: \(Executor.describe(error))",
+                            cause: ErrorCause.of(error, item: "collection name and color"))
         }
     }
 }

@@ -24,7 +24,12 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
-        if options.createFolder { try directory.createIfMissing() }
+        // A missing folder is an empty vdir, made on the first write into it; a listing
+        // writes nothing (`status` and dry runs list too).
+        if options.createFolder && !FileManager.default.fileExists(atPath: directory.url.path) {
+            let empty = Self.token(for: [])
+            return token == empty ? .unchanged(empty) : .full([], token: empty)
+        }
         let entries = try directory.scan()
         let versions = entries.map { ItemVersion(href: $0.name, etag: $0.signature.etag) }
         let current = Self.token(for: versions)
@@ -115,4 +120,9 @@ public struct VDirStorage: CalendarStorage {
         }
         return ChangeToken("vdir:" + ContentHash.hex(hasher.finalize()))
     }
+}
+
+extension VDirStorage: FileBackedStorage {
+    public var folderPath: String { directory.url.path }
+    public func path(of href: String) -> String { directory.path(href) }
 }

@@ -33,7 +33,7 @@ extension ZoneRules {
         let before = offset(atUTC: wall - 86_400)
         let after = offset(atUTC: wall + 86_400)
         let candidateBefore = wall - Int64(before)
-        if before == after { 
+        if before == after {
             let o = offset(atUTC: candidateBefore)
             if o == before { return candidateBefore }
             // Two transitions within two days (rare): settle on the offset at the first guess.

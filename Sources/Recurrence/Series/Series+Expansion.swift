@@ -36,7 +36,7 @@ extension Series {
                 var fromMaster = true
                 if hasFuture, let future = futureOverride(before: key) {
                     fromMaster = false
-                    startWall = key + future.shift
+                    startWall = frame.canonical(key + future.shift, clock: clock)
                     if let e = futureEnds[future.key] { (end, shape) = e } else {
                         end = EndSpec(component: future.component, frame: frame, floatingZone: floatingZone)
                         shape = Occurrence.Shape(uid: uid, component: future.component, startForm: frame.form,
@@ -62,8 +62,7 @@ extension Series {
             let ridWall = rid.map { frame?.wall(of: $0) ?? $0.local.secondsSinceEpoch }
             let shape = Occurrence.Shape(uid: uid, component: o, startForm: oFrame.form, endForm: endForm(end, frame: oFrame),
                                          recurrenceForm: frame?.form ?? rid?.form ?? oFrame.form)
-            let occurrence = makeOccurrence(shape: shape, recurrenceWall: ridWall,
-                                            startWall: oFrame.isDate ? Int64(oStart.date.daysSinceEpoch) * 86_400 : oStart.local.secondsSinceEpoch,
+            let occurrence = makeOccurrence(shape: shape, recurrenceWall: ridWall, startWall: oFrame.wall(of: oStart),
                                             end: end, period: nil,
                                             frame: oFrame, clock: oFrame.clock(floating: floatingZone), floatingZone: floatingZone)
             if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
@@ -81,16 +80,24 @@ extension Series {
 
     /// The master's instance starts (wall seconds of the frame) in [wallFrom, wallTo], sorted,
     /// without duplicates and without EXDATEs; overridden ones included.
+    ///
+    /// In a zoned frame each start is its key (`SeriesFrame.canonical`): a rule's time in a DST
+    /// gap becomes the time after the gap, and when that is also an instance the two count once
+    /// (RFC 5545 §3.8.5.3).
     func instanceKeys(wallFrom: Int64, wallTo: Int64, limit: Int, clock: any ZoneRules) -> [Int64] {
         var keys: [Int64] = []
         if includesStart && startWall >= wallFrom && startWall <= wallTo { keys.append(startWall) }
         for r in rdates where r.wall >= wallFrom && r.wall <= wallTo { keys.append(r.wall) }
         let from = LocalDateTime(secondsSinceEpoch: wallFrom), to = LocalDateTime(secondsSinceEpoch: wallTo)
+        let keyFrame = frame.flatMap { $0.isZoned ? $0 : nil }
         for (i, rule) in rules.enumerated() {
             var iterator = RuleIterator(rule, from: from, stopAfter: to, isPastUntil: untilCheck(untils[i], clock: clock))
             var produced = 0
             while let v = iterator.nextSeconds() {
-                if v >= wallFrom { keys.append(v); produced += 1 }
+                if v >= wallFrom {
+                    keys.append(keyFrame?.canonical(v, clock: clock) ?? v)
+                    produced += 1
+                }
                 if produced >= limit { break }
             }
         }
@@ -153,9 +160,11 @@ extension Series {
     struct EndSpec {
         enum Kind {
             case none
-            /// DTEND in DTSTART's form: the same wall-clock distance.
+            /// DTEND in DTSTART's floating, date or UTC form: the same wall-clock distance.
             case wallDelta(Int64)
-            /// DTEND in another form: the same elapsed time, shown in DTEND's frame.
+            /// DTEND of a zoned DTSTART, or in another form: the same elapsed time as from
+            /// DTSTART to DTEND (RFC 5545 §3.8.5.3: "the same exact duration"), shown in DTEND's
+            /// frame.
             case exactDelta(Int64, endFrame: SeriesFrame)
             case duration(ICalDuration)
         }
@@ -164,7 +173,7 @@ extension Series {
         init(component: Component, frame: SeriesFrame, floatingZone: any ZoneRules) {
             let dtstart = component["DTSTART"]?.dateTime
             if let end = (component["DTEND"] ?? component["DUE"])?.dateTime, let dtstart {
-                if end.form == dtstart.form {
+                if end.form == dtstart.form && !frame.isZoned {
                     kind = .wallDelta(end.local.secondsSinceEpoch - dtstart.local.secondsSinceEpoch)
                 } else {
                     let delta = frame.instant(of: end, floating: floatingZone) - frame.instant(of: dtstart, floating: floatingZone)
@@ -197,7 +206,7 @@ extension Series {
             case .duration(let d): (endWall, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
             case .end(let end):
                 endInstant = frame.instant(of: end, floating: floatingZone)
-                endWall = end.local.secondsSinceEpoch
+                endWall = SeriesFrame(start: end, resolver: frame.resolver).wall(of: end)
                 if end.form != shape.endForm {
                     shape = Occurrence.Shape(uid: shape.uid, component: shape.component, startForm: shape.startForm,
                                              endForm: end.form, recurrenceForm: shape.recurrenceForm)
@@ -208,6 +217,9 @@ extension Series {
             case .wallDelta(let delta):
                 endWall = startWall + delta
                 endInstant = delta == 0 ? startInstant : clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: endWall))
+                // A floating start in the reader's DST gap moves forward; its end must not
+                // fall before it.
+                if delta > 0 { endInstant = max(endInstant, startInstant) }
             case .exactDelta(let delta, let endFrame):
                 endInstant = startInstant + delta
                 endWall = endFrame.clock(floating: floatingZone).local(atUTC: endInstant).secondsSinceEpoch

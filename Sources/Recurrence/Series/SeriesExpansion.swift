@@ -21,22 +21,39 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         self.init(series: s, floatingZone: floatingZone)
     }
 
-    /// Whether `recurrenceID` is DTSTART, an RDATE or an RRULE instance (matched by instant).
+    /// Whether `recurrenceID` is DTSTART, an RDATE or an RRULE instance (matched by instant, so
+    /// a rule's time in a DST gap is found by the time after the gap and the other way round).
     public func isInstance(_ recurrenceID: DateTimeValue) -> Bool {
         guard let frame = series.frame else { return false }
         let key = frame.wall(of: recurrenceID)
         if key == series.startWall { return true }
         if series.rdates.contains(where: { $0.wall == key }) { return true }
+        return firstRuleWall(withKey: key, frame: frame) != nil
+    }
+
+    /// The rule's own time for the instance: a time in a DST gap when the rule produces the
+    /// instance there, else `recurrenceID`.
+    public func ruleTime(of recurrenceID: DateTimeValue) -> DateTimeValue {
+        guard let frame = series.frame, frame.isZoned, recurrenceID.form == frame.form else { return recurrenceID }
+        let key = frame.wall(of: recurrenceID)
+        guard let wall = firstRuleWall(withKey: key, frame: frame), wall != key else { return recurrenceID }
+        return frame.value(wall: wall)
+    }
+
+    /// The first wall-clock time any RRULE produces whose key is `key`, or nil.
+    func firstRuleWall(withKey key: Int64, frame: SeriesFrame) -> Int64? {
         let clock = frame.clock(floating: floatingZone)
+        let from = LocalDateTime(secondsSinceEpoch: frame.earliestWall(withKey: key, clock: clock))
         let at = LocalDateTime(secondsSinceEpoch: key)
+        var first: Int64? = nil
         for (i, rule) in series.rules.enumerated() {
-            var iterator = RuleIterator(rule, from: at, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
+            var iterator = RuleIterator(rule, from: from, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
             while let v = iterator.nextSeconds() {
-                if v == key { return true }
+                if frame.canonical(v, clock: clock) == key { first = min(first ?? v, v); break }
                 if v > key { break }
             }
         }
-        return false
+        return first
     }
 
     /// The number of instances the first RRULE produces before `recurrenceID`.
@@ -51,7 +68,7 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         // that keeps exactly the instances before `recurrenceID`.
         var n = 0
         while let v = iterator.nextSeconds() {
-            if v >= key { break }
+            if frame.canonical(v, clock: clock) >= key { break }
             n += 1
         }
         return n

@@ -27,6 +27,32 @@ struct SeriesFrame: Sendable {
         }
     }
 
+    /// Whether wall-clock times of this frame belong to a known zone, so that each names an
+    /// instant of its own and two of them (one in a DST gap) can name the same one.
+    var isZoned: Bool {
+        if case .zoned = form { return zone != nil }
+        return false
+    }
+
+    /// The key of a wall-clock second of a zoned frame: the second itself, or for a time in a
+    /// DST gap the time after the gap with the same instant (RFC 5545 §3.3.5), so that each
+    /// instant has one key and duplicate instances fall together (§3.8.5.3). Other frames keep
+    /// their wall times: floating ones have no instant of their own.
+    /// - Parameter clock: the frame's zone, or a cached copy of it.
+    func canonical(_ wall: Int64, clock: (any ZoneRules)? = nil) -> Int64 {
+        guard isZoned, let z = clock ?? zone else { return wall }
+        let utc = z.utc(forLocal: LocalDateTime(secondsSinceEpoch: wall))
+        return utc + Int64(z.offset(atUTC: utc))
+    }
+
+    /// The earliest wall-clock second whose key is `key`: a time in the DST gap just before it
+    /// when `key` is right after one, else `key` (for searching a rule's raw wall-clock times).
+    func earliestWall(withKey key: Int64, clock: (any ZoneRules)? = nil) -> Int64 {
+        guard isZoned, let z = clock ?? zone else { return key }
+        let utc = z.utc(forLocal: LocalDateTime(secondsSinceEpoch: key))
+        return min(key, utc + Int64(z.offset(atUTC: utc - 86_400)))
+    }
+
     /// The zone wall-clock times are read in, given the reader's zone for floating times.
     func clock(floating: any ZoneRules) -> any ZoneRules {
         switch form {
@@ -48,7 +74,7 @@ struct SeriesFrame: Sendable {
 
     /// `value` as wall-clock seconds in this frame: the same instant for timed values in
     /// another zone, the same fields for floating values and dates. For a date frame, the
-    /// value's day at midnight.
+    /// value's day at midnight. Times of a zoned frame come out as keys (`canonical`).
     func wall(of value: DateTimeValue) -> Int64 {
         if isDate { return Int64(value.date.daysSinceEpoch) * 86_400 }
         switch (form, value.form) {
@@ -56,7 +82,7 @@ struct SeriesFrame: Sendable {
         case (.floating, _): return value.local.secondsSinceEpoch
         default: break
         }
-        if form == value.form { return value.local.secondsSinceEpoch }
+        if form == value.form { return canonical(value.local.secondsSinceEpoch) }
         let utc: Int64
         switch value.form {
         case .utc: utc = value.local.secondsSinceEpoch

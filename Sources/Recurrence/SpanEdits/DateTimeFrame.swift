@@ -39,6 +39,32 @@ public struct DateTimeFrame: Sendable {
         }
     }
 
+    /// Where an instance starting at `start` ends when its series runs from `seriesStart` to
+    /// `seriesEnd` (DTSTART and DTEND), in `form` (by default `seriesEnd`'s).
+    ///
+    /// Timed values with instants keep the series' exact duration (RFC 5545 §3.8.5.3: DTEND
+    /// gives "the same exact duration" to every instance), so an instance across a DST change,
+    /// or one whose start was moved out of a gap, never ends before it starts. Floating values
+    /// and dates keep the wall-clock distance.
+    public func end(ofInstanceAt start: DateTimeValue, seriesStart: DateTimeValue, seriesEnd: DateTimeValue,
+                    in form: DateTimeValue.Form? = nil) -> DateTimeValue {
+        let form = form ?? seriesEnd.form
+        if hasInstant(start) && hasInstant(seriesStart) && hasInstant(seriesEnd) {
+            let endInstant = instant(start) + instant(seriesEnd) - instant(seriesStart)
+            return convert(DateTimeValue(LocalDateTime(secondsSinceEpoch: endInstant), form: .utc), to: form)
+        }
+        return convert(shifted(start, bySeconds: wallClockSeconds(from: seriesStart, to: seriesEnd)), to: form)
+    }
+
+    /// Whether `value` names an instant: a UTC time, or a zoned one whose TZID resolves.
+    func hasInstant(_ value: DateTimeValue) -> Bool {
+        switch value.form {
+        case .utc: return true
+        case .zoned(let tzid): return resolver.zone(for: tzid) != nil
+        case .floating, .date: return false
+        }
+    }
+
     /// Whether two values name the same moment (the same day for dates).
     public func same(_ a: DateTimeValue, _ b: DateTimeValue) -> Bool {
         if a.isDate || b.isDate { return a.date == b.date && a.isDate == b.isDate }

@@ -51,11 +51,11 @@ public struct EventChanges: Sendable, Equatable {
             if let oldStart {
                 startShift = frame.wallClockSeconds(from: frame.convert(oldStart, to: start.form), to: start)
                 if end == nil, duration == nil, let oldEnd {
-                    // Keep the length; when the event turns all-day or timed, take that kind's default.
-                    let length: Int64 = oldStart.isDate == start.isDate
-                        ? frame.wallClockSeconds(from: oldStart, to: oldEnd)
-                        : (start.isDate ? 86_400 : 3_600)
-                    let newEnd = frame.shifted(start, bySeconds: length)
+                    // Keep the length (exact for timed values, RFC 5545 §3.8.5.3); when the event
+                    // turns all-day or timed, take that kind's default.
+                    let newEnd = oldStart.isDate == start.isDate
+                        ? frame.end(ofInstanceAt: start, seriesStart: oldStart, seriesEnd: oldEnd, in: start.form)
+                        : frame.shifted(start, bySeconds: start.isDate ? 86_400 : 3_600)
                     event.set(.dateTime("DTEND", newEnd, parameters: event["DTEND"]?.parameters ?? []))
                 }
             }

@@ -131,7 +131,8 @@ public struct SeriesEditor: Sendable {
         guard hasOverride || instances.isInstance(rid) else {
             throw SpanEditError.noSuchOccurrence(uid: uid, recurrenceID: given.description)
         }
-        return rid
+        // Named as the rule names it, so a series split there keeps the rule's clock times.
+        return instances.ruleTime(of: rid)
     }
 
     /// The resource with the occurrence at `rid` overridden: its existing override edited, or
@@ -153,8 +154,7 @@ public struct SeriesEditor: Sendable {
                 override.append(.dateTime("RECURRENCE-ID", rid))
             case "DTEND":
                 if let start = master["DTSTART"]?.dateTime, let end = property.dateTime {
-                    let length = frame.wallClockSeconds(from: start, to: end)
-                    override.append(.dateTime("DTEND", frame.convert(frame.shifted(rid, bySeconds: length), to: end.form),
+                    override.append(.dateTime("DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
                                               parameters: property.parameters))
                 } else {
                     override.append(property)
@@ -207,8 +207,8 @@ public struct SeriesEditor: Sendable {
                 let end = c["DTEND"]?.dateTime
                 c.set(.dateTime("DTSTART", newRID, parameters: c["DTSTART"]!.parameters))
                 if let end, let endProperty = c["DTEND"] {
-                    let length = frame.wallClockSeconds(from: start, to: end)
-                    c.set(.dateTime("DTEND", frame.shifted(newRID, bySeconds: length), parameters: endProperty.parameters))
+                    c.set(.dateTime("DTEND", frame.end(ofInstanceAt: newRID, seriesStart: start, seriesEnd: end, in: newRID.form),
+                                    parameters: endProperty.parameters))
                 }
             }
             c.set(.dateTime("RECURRENCE-ID", newRID, parameters: c["RECURRENCE-ID"]!.parameters))
@@ -241,8 +241,7 @@ public struct SeriesEditor: Sendable {
         newMaster.set(Property(name: "UID", value: newUID))
         newMaster.set(.dateTime("DTSTART", rid, parameters: master["DTSTART"]!.parameters))
         if let start = master["DTSTART"]?.dateTime, let endProperty = master["DTEND"], let end = endProperty.dateTime {
-            let length = frame.wallClockSeconds(from: start, to: end)
-            newMaster.set(.dateTime("DTEND", frame.convert(frame.shifted(rid, bySeconds: length), to: end.form),
+            newMaster.set(.dateTime("DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
                                     parameters: endProperty.parameters))
         }
         newMaster.properties = newMaster.properties.compactMap { property in

@@ -8,32 +8,52 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show pending changes on each side, conflicts and the last sync time; changes nothing.",
         discussion: """
-            Scans both sides as a sync would and reports what a sync would do. Nothing is \
-            written, not even the journal.
+            Scans both sides as a sync would and lists what a sync would do, item by item: the \
+            side it changes, the action, the event's summary and start, and its file or href; \
+            conflicts with both versions' summaries and the strategy that will apply; vdir files \
+            a sync would stop on (file:line: problem); UIDs held twice. Nothing is written, not \
+            even the journal. On a terminal each list shows its first \(StatusCommand.shown) \
+            items and a count of the rest (--all-items shows every one); --json always has all.
 
             When the server cannot be read (down, or refusing the credentials), the local \
             changes waiting to be sent are still shown, then the error.
 
-            Exit codes: 0 nothing wrong; 1 when a sync would fail on something (a vdir file \
-            that does not parse, reported as file:line: problem, or two files with one UID), \
-            printed after everything else, or when a side cannot be read; 2 usage or config \
-            error; 5 authentication failed.
+            Exit codes are those the sync would end with: 0 when it would succeed (with or \
+            without changes to make); 1 when it would fail on something (a vdir file that \
+            does not parse, or two items with one UID: printed after everything else), or \
+            when a side cannot be read; 2 usage or config error; 4 when it would refuse a \
+            mass deletion; 5 authentication failed.
 
             Examples:
               calgw status
-              calgw status --all --json
+              calgw status --all-items
+              calgw status --all --json | jq '.[].items[] | select(.side == "remote")'
             """)
+
+    /// Items of each list shown on a terminal without --all-items.
+    static let shown = 10
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
+    @Flag(help: "List every pending item on the terminal, not the first \(StatusCommand.shown) of each list.")
+    var allItems = false
 
+    /// `status --json` for one pair (CLI.md).
     struct StatusOutput: Encodable {
         var pair: String
         var lastSync: String?
-        var items: Int
-        /// Changes a sync would make, per side written.
+        /// How many items the journal knows (in sync at the last run).
+        var synced: Int
+        /// Changes a sync would make, counted per side written.
         var pending: Pending
-        var conflicts: [SyncReport.Conflict]
+        /// The changes one by one (conflicts aside).
+        var items: [PendingItem]
+        /// Items changed on both sides, with each side's summary and the strategy a sync applies.
+        var conflicts: [PendingItem]
+        /// vdir files a sync would stop on.
+        var broken: [BrokenFile]
+        /// UIDs held twice on one side.
+        var duplicates: [DuplicateUID]
         var skipped: [String]
         var massDeletion: String?
         var errors: [String]
@@ -51,6 +71,13 @@ struct StatusCommand: AsyncParsableCommand {
             var updated: SyncReport.Counts
             var deleted: SyncReport.Counts
         }
+
+        init(pair: String) {
+            self.pair = pair
+            synced = 0
+            pending = Pending(created: .init(), updated: .init(), deleted: .init())
+            items = []; conflicts = []; broken = []; duplicates = []; skipped = []; errors = []
+        }
     }
 
     func run() async throws {
@@ -58,18 +85,21 @@ struct StatusCommand: AsyncParsableCommand {
         var statuses: [StatusOutput] = []
         var worst = ExitStatus.success
         for configuration in pairs {
-            var entry = StatusOutput(pair: configuration.name, items: 0, pending: .init(created: .init(), updated: .init(), deleted: .init()),
-                                   conflicts: [], skipped: [], errors: [])
+            var entry = StatusOutput(pair: configuration.name)
             var failure: ErrorDescription?
             do {
                 let status = await PairRun(pair: try configuration.pair).status()
+                let pending = status.pending
                 entry.lastSync = status.lastSync
-                entry.items = status.items
-                entry.pending = .init(created: status.pending.created, updated: status.pending.updated, deleted: status.pending.deleted)
-                entry.conflicts = status.pending.conflicts
-                entry.skipped = status.pending.skipped
+                entry.synced = status.items
+                entry.pending = .init(created: pending.created, updated: pending.updated, deleted: pending.deleted)
+                entry.items = (pending.items ?? []).filter { $0.action != .conflict }
+                entry.conflicts = (pending.items ?? []).filter { $0.action == .conflict }
+                entry.broken = pending.broken ?? []
+                entry.duplicates = pending.duplicates ?? []
+                entry.skipped = pending.skipped
                 entry.massDeletion = status.massDeletion
-                entry.errors = status.pending.errors
+                entry.errors = pending.errors
                 entry.unreadable = status.unreadable?.rawValue
                 entry.collections = status.collections
                 let kept = status.pending.pending.remote
@@ -81,12 +111,13 @@ struct StatusCommand: AsyncParsableCommand {
             }
             if let failure { entry.errors.insert(failure.message, at: 0) }
             statuses.append(entry)
-            if !output.json && !output.quiet { render(entry, showName: true) }
+            if !output.json && !output.quiet { render(entry) }
             if let failure {
                 Terminal.reportError("\(configuration.name): \(failure.message)", hint: failure.hint)
                 worst = .worse(worst, failure.status)
             } else {
                 worst = .worse(worst, reportProblems(entry))
+                if entry.massDeletion != nil { worst = .worse(worst, .refusedForSafety) }
             }
         }
         if output.json {
@@ -102,25 +133,45 @@ struct StatusCommand: AsyncParsableCommand {
         return s.errors.isEmpty ? .success : .failure
     }
 
-    func render(_ s: StatusOutput, showName: Bool) {
-        Terminal.out("pair \(s.pair): \(s.items) items synced, last sync \(s.lastSync ?? "never")")
-        func side(_ side: String, _ c: KeyPath<SyncReport.Counts, Int>) -> String {
+    func render(_ s: StatusOutput) {
+        Terminal.out("pair \(s.pair): \(s.synced) items synced, last sync \(s.lastSync ?? "never")")
+        func counts(_ c: KeyPath<SyncReport.Counts, Int>) -> String {
             "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
         }
+        func list<T>(_ rows: [T], _ line: (T) -> String) {
+            let limit = allItems ? rows.count : Self.shown
+            for row in rows.prefix(limit) { Terminal.out("      " + line(row)) }
+            if rows.count > limit { Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)") }
+        }
+        let changes = { (side: Side) in s.items.filter { $0.side == side } }
         switch s.unreadable {
         case "remote":
             Terminal.out("  local:  not known: the remote side could not be read")
-            Terminal.out("  remote: \(side("remote", \.remote)) (the local changes)")
+            Terminal.out("  remote: \(counts(\.remote)) (the local changes)")
+            list(changes(.remote), StatusLine.item)
         case "both":
             Terminal.out("  local:  not known")
             Terminal.out("  remote: not known")
         default:
-            Terminal.out("  local:  \(side("local", \.local))")
-            Terminal.out("  remote: \(side("remote", \.remote))")
+            Terminal.out("  local:  \(counts(\.local))")
+            list(changes(.local), StatusLine.item)
+            Terminal.out("  remote: \(counts(\.remote))")
+            list(changes(.remote), StatusLine.item)
         }
         if let kept = s.keptLocally { Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take") }
-        for c in s.conflicts { Terminal.out("  conflict \(c.uid) (\(c.resolution))") }
-        for line in s.skipped { Terminal.out("  skipped: \(line)") }
+        if !s.conflicts.isEmpty {
+            Terminal.out("  conflicts: \(s.conflicts.count)")
+            list(s.conflicts, StatusLine.conflict)
+        }
+        if !s.broken.isEmpty {
+            Terminal.out("  broken files (a sync stops on them until they are fixed): \(s.broken.count)")
+            list(s.broken) { "\($0.path):\($0.line): \($0.problem)" }
+        }
+        if !s.duplicates.isEmpty {
+            Terminal.out("  UIDs held twice (neither is synced): \(s.duplicates.count)")
+            list(s.duplicates) { "\($0.uid) on the \($0.side.rawValue) side: \($0.locations.joined(separator: ", "))" }
+        }
+        for line in s.skipped where !s.broken.contains(where: { line.hasPrefix("\($0.path):") }) { Terminal.out("  skipped: \(line)") }
         if let m = s.massDeletion { Terminal.out("  warning: \(m)") }
     }
 }

@@ -80,6 +80,10 @@ struct PairRunner {
         var dryRun: Bool
         /// An account pair: each collection's report, by folder name.
         var collections: [String: SyncReport]?
+        /// A dry run: the plan item by item, the files it would stop on, UIDs held twice.
+        var items: [PendingItem]?
+        var broken: [BrokenFile]?
+        var duplicates: [DuplicateUID]?
 
         init(pair: String, report: SyncReport) {
             self.pair = pair
@@ -87,6 +91,7 @@ struct PairRunner {
             conflicts = report.conflicts; errors = report.errors; pending = report.pending
             skipped = report.skipped; dryRun = report.dryRun
             collections = report.collections
+            items = report.items; broken = report.broken; duplicates = report.duplicates
         }
     }
 
@@ -124,7 +129,9 @@ struct PairRunner {
             let outcome = try await PairRun(pair: pair, options: options).run()
             report = outcome.report
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
-            for line in report.errors { Terminal.reportError("\(pair.name): \(line)") }
+            for line in ErrorGroup.lines(report.errors, causes: report.errorCauses) {
+                Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)
+            }
             if !report.errors.isEmpty {
                 return (report, outcome.refusedCollections.count == report.errors.count ? .refusedForSafety : .failure)
             }
@@ -161,6 +168,10 @@ struct PairRunner {
     func render(pair: String, report: SyncReport, showName: Bool) {
         guard !output.quiet else { return }
         Terminal.out((showName ? "\(pair): " : "") + report.summary)
+        if let items = report.items {
+            // A dry run: the plan, one line per item, as `status` shows it.
+            for item in items where item.action != .conflict { Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item)) }
+        }
         for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
     }
 }
@@ -194,12 +205,17 @@ enum ConflictPrompt {
 }
 
 /// Crash testing: `CALGW_TEST_KILL_AFTER=k` kills the process (SIGKILL) right after the k-th
-/// side effect of a run, so tests can check that the next run finishes the work.
+/// side effect of a run, so tests can check that the next run finishes the work. Compiled into
+/// debug builds only (the ones the tests run): a release binary ignores the variable.
 enum TestFaultHook {
     static func fromEnvironment() -> FaultHook? {
+        #if DEBUG
         guard let text = ProcessInfo.processInfo.environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
         return { @Sendable n in
             if n >= k { kill(getpid(), SIGKILL) }
         }
+        #else
+        return nil
+        #endif
     }
 }

@@ -54,8 +54,8 @@ struct AccountRun {
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
-        try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true)
-        let folders = try AccountLayout.subfolders(of: layout.root)
+        if !dryRun { try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true) }
+        let folders = FileManager.default.fileExists(atPath: layout.root.path) ? try AccountLayout.subfolders(of: layout.root) : []
         let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remoteURL, calendars: calendars.map(\.href.path))
         var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: homePath)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
@@ -141,6 +141,14 @@ extension SyncReport {
         pending.local += part.pending.local; pending.remote += part.pending.remote
         conflicts += part.conflicts
         errors += part.errors.map { "\(collection): \($0)" }
+        for (line, cause) in part.errorCauses {
+            var marked = cause
+            marked.item = "\(collection)/\(cause.item)"
+            errorCauses["\(collection): \(line)"] = marked
+        }
         skipped += part.skipped.map { "\(collection): \($0)" }
+        if let more = part.items { items = (items ?? []) + more }
+        if let more = part.broken { broken = (broken ?? []) + more }
+        if let more = part.duplicates { duplicates = (duplicates ?? []) + more }
     }
 }
