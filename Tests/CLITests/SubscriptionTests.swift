@@ -131,6 +131,8 @@ import CalgwTestSupport
 
         // The feed changed the same event: the edit is kept as a copy, the feed's version taken.
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
+        r = try f.calgw(["status", "--json"])
+        #expect(try F.json(r)["conflicts"].map { "\($0)" }?.contains("kept-as-copy") == true, "status says what pull will do: \(r.stdoutText)")
         r = try f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let conflicts = try F.json(r)["conflicts"] as? [[String: String]]
