@@ -130,7 +130,8 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     /// credentials, query or the rest of the path (private feed addresses carry their secret there).
     var shownURL: String {
         let last = url.lastPathComponent
-        return "\(url.scheme ?? "https")://\(url.host ?? "")" + (last.isEmpty || last == "/" ? "" : "/…/\(last)")
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(url.scheme ?? "https")://\(url.host ?? "")\(port)" + (last.isEmpty || last == "/" ? "" : url.pathComponents.count > 2 ? "/…/\(last)" : "/\(last)")
     }
 
     /// The href of the item with `uid`: the UID itself when it is a safe file name, else a
