@@ -236,6 +236,39 @@ import CalgwTestSupport
         }
     }
 
+    /// A feed of a few megabytes arrives in many chunks, compressed and not: every event lands
+    /// whole, with the line folded across chunk boundaries intact.
+    @Test(arguments: [true, false])
+    func aLargeFeedIsSplitAsItArrives(gzip: Bool) throws {
+        let f = try F(gzip: gzip)
+        defer { f.remove() }
+        let description = String(repeating: "A long description, folded over many lines: café, 日本語. ", count: 20)
+        var feed = F.feed((0..<2000).map { ("e\($0)", "Event \($0)") })
+        feed = feed.replacingOccurrences(of: "DURATION:PT1H\r\n", with: "DURATION:PT1H\r\nDESCRIPTION:" + Self.fold(description) + "\r\n")
+        #expect(feed.utf8.count > 2_000_000)
+        try f.publish(feed)
+        try f.configure()
+        let r = try f.calgw(["pull", "--json"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(F.count(try F.json(r), "created", "local") == 2000, "\(r.stdoutText)")
+        let files = try f.files()
+        #expect(files.count == 2000)
+        let unfolded = files["e1234.ics"]?.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(unfolded?.contains("DESCRIPTION:" + description + "\r\n") == true, "\(files["e1234.ics"] ?? "missing")")
+        #expect(files.values.allSatisfy { $0.contains("BEGIN:VTIMEZONE") && $0.hasSuffix("END:VCALENDAR\r\n") })
+    }
+
+    /// `text` folded at 75 octets (the content line's name is counted as 12).
+    static func fold(_ text: String) -> String {
+        var lines: [String] = [], current = "", width = 12
+        for c in text {
+            let size = String(c).utf8.count
+            if width + size > 75 { lines.append(current); current = ""; width = 1 }
+            current.append(c); width += size
+        }
+        return (lines + [current]).joined(separator: "\r\n ")
+    }
+
     /// A broken feed, how to serve it, and what the error says.
     struct BadFeed: Sendable, CustomStringConvertible {
         var description: String
