@@ -127,3 +127,15 @@ public enum TestProxies {
                              stderr: "no PROXY_URL within 20 s: \(stderr)")
     }
 }
+
+extension TestProxies {
+    /// The feed server (`feed_server.py`): serves the files of `root` as iCalendar feeds, with
+    /// ETag / Last-Modified and 304s unless `validators` is false, gzip when asked for unless
+    /// `gzip` is false, and `/redirect/`, `/cut/` and `/short/` paths for the bad cases.
+    public static func feed(root: URL, validators: Bool = true, gzip: Bool = true) throws -> TestProxy {
+        var arguments = ["--root", root.path]
+        if !validators { arguments.append("--no-validators") }
+        if !gzip { arguments.append("--no-gzip") }
+        return try start("feed_server.py", upstream: URL(string: "http://127.0.0.1:9/")!, arguments: arguments)
+    }
+}

@@ -37,6 +37,7 @@ extension SyncEngine {
         let executor = Executor(local: local, remote: remote, journal: journal,
                                 resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
+        executor.remoteIsReadOnly = policy.remoteIsReadOnly
         var pulled = StreamedItems()
         let token: ChangeToken?
         do {

@@ -87,6 +87,7 @@ public struct SyncEngine: Sendable {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
+            executor.remoteIsReadOnly = policy.remoteIsReadOnly
             try await executor.execute(plan, journalItems: items)
             report = executor.report
             replans = executor.replans

@@ -23,6 +23,8 @@ final class Executor: @unchecked Sendable {
     var replans = 0
     /// Writes in the next batch: grows with each batch the executor runs (see `batchSize`).
     var batchLimit = Executor.batchSize
+    /// The remote is never written (a subscription): conflicts keep the local edit as a copy.
+    var remoteIsReadOnly = false
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
          direction: SyncDirection, faultHook: FaultHook?, progress: SyncProgressHandler? = nil) {
@@ -164,7 +166,7 @@ final class Executor: @unchecked Sendable {
             }
         }
         guard let next = Planner.planItem(local: current[.local], remote: current[.remote], journal: item) else { return nil }
-        return Planner.restrict(next, to: direction)
+        return Planner.restrict(next, to: direction, resolvesConflictsOnPull: remoteIsReadOnly)
     }
 
     /// Flushes a side that holds writes back, before the journal records them.
@@ -239,6 +241,7 @@ final class Executor: @unchecked Sendable {
         let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
         let base = try journal.base(for: l.key)
         let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 })
+        if remoteIsReadOnly { return try await resolveWithReadOnlyRemote(local: l, remote: r, resolution: resolution, rule: rule) }
         switch resolution {
         case .unresolved:
             report.conflicts.append(.init(uid: l.key.value, resolution: "unresolved"))

@@ -49,12 +49,21 @@ public struct Pair: Sendable {
         /// One `.ics` file holding many calendar objects, split into items by UID and
         /// rewritten whole, atomically, once per batch (``SingleFileStorage``).
         case singleFile(URL)
+        /// A read-only iCalendar feed (`webcal://`, or an http(s) `.ics` file), as a remote
+        /// side: the pair only pulls. `connect` makes its storage when a run needs it.
+        case subscription(URL, connect: @Sendable () throws -> SubscriptionStorage)
 
         /// The endpoint's URL.
         public var url: URL {
             switch self {
-            case .vdir(let url), .caldav(let url, _), .singleFile(let url): url
+            case .vdir(let url), .caldav(let url, _), .singleFile(let url), .subscription(let url, _): url
             }
+        }
+
+        /// True for a side calgw never writes (a subscription).
+        public var isReadOnly: Bool {
+            if case .subscription = self { return true }
+            return false
         }
     }
 
@@ -95,6 +104,7 @@ public struct Pair: Sendable {
         case .vdir(let url): VDirStorage(url: url)
         case .caldav(let url, let connect): CalDAVStorage(client: try connect(), collection: url)
         case .singleFile(let url): SingleFileStorage(url: url)
+        case .subscription(_, let connect): try connect()
         }
     }
 }

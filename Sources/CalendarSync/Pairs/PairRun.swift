@@ -61,11 +61,14 @@ public struct PairRun: Sendable {
     }
 
     /// The policy of this run: the direction, the strategy (the run's, else the pair's), the
-    /// mass-deletion rail and the pair's window.
+    /// mass-deletion rail and the pair's window. A pair with a read-only remote (a
+    /// subscription) syncs as a pull.
     public var policy: SyncPolicy {
-        var policy = SyncPolicy(direction: options.direction, conflict: options.conflict ?? pair.conflict,
+        let direction = pair.remote.isReadOnly && options.direction == .both ? .pull : options.direction
+        var policy = SyncPolicy(direction: direction, conflict: options.conflict ?? pair.conflict,
                                 allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        policy.remoteIsReadOnly = pair.remote.isReadOnly
         return policy
     }
 
@@ -77,6 +80,10 @@ public struct PairRun: Sendable {
         if let name = options.collection {
             throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
                             recovery: "drop --collection")
+        }
+        if pair.remote.isReadOnly, options.direction == .push {
+            throw SyncError(.unsupported, "pair \(pair.name) subscribes to a read-only feed: there is nothing to push to it",
+                            recovery: "use calgw pull or calgw sync for this pair; local edits stay in the vdir")
         }
         if !options.dryRun, let folder = pair.localFolder {
             // Made by the first run even when nothing is pulled, for the programs reading it.

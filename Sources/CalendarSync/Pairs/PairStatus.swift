@@ -54,6 +54,7 @@ extension PairRun {
             status.lastSync = found.lastSync
             status.items = found.items
             status.pending = found.pending
+            if pair.remote.isReadOnly { status.pending.nameReadOnlyResolutions(policy.conflict) }
             status.massDeletion = found.massDeletion
         } catch {
             status.failure = error

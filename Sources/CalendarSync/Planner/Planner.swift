@@ -74,7 +74,7 @@ public enum Planner {
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: journalByKey[key]) else { continue }
-            actions.append(restrict(action, to: policy.direction))
+            actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly))
         }
 
         var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: journal.count, policy: policy),
@@ -140,10 +140,11 @@ public enum Planner {
     }
 
     /// Marks writes the direction does not allow as pending. Conflicts need both sides, so
-    /// only `sync` resolves them.
-    static func restrict(_ action: PlannedAction, to direction: SyncDirection) -> PlannedAction {
+    /// only `sync` resolves them, except that a pull from a read-only remote
+    /// (`resolvesConflictsOnPull`) resolves them on the local side alone.
+    static func restrict(_ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false) -> PlannedAction {
         if let side = action.writes, !direction.writes(side) { return .pending(action) }
-        if case .conflict = action, direction != .both { return .pending(action) }
+        if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) { return .pending(action) }
         return action
     }
 }

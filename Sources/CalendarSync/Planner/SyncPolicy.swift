@@ -35,6 +35,11 @@ public struct SyncPolicy: Sendable, Hashable {
     /// Only items overlapping this window (seconds since 1970) are synced; items outside it
     /// are neither copied nor deleted on either side. Nil: everything (default).
     public var window: ClosedRange<Int64>?
+    /// The remote side is never written (a subscription to a read-only feed; default false).
+    /// A pull then resolves a conflict instead of leaving it pending: the local edit is kept as
+    /// a conflict copy, a new local item under a new UID, and the remote version is taken;
+    /// under `remote-wins` the remote version is taken without a copy.
+    public var remoteIsReadOnly = false
 
     public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
         self.direction = direction

@@ -13,9 +13,14 @@ struct DiscoverCommand: AsyncParsableCommand {
             prints each calendar's href, display name, color and component types. \
             Exits 5 when the server refuses the credentials.
 
+            A webcal:// or webcals:// URL, a URL ending in .ics, or a URL that turns out not to \
+            be CalDAV but serves iCalendar is reported as a feed (a read-only subscription), \
+            with how many items it holds and of which kinds.
+
             Examples:
               calgw discover https://dav.example.com/ --username alice --password-command "pass show dav/alice"
               calgw discover https://dav.example.com/ --username alice --password-env DAV_PASSWORD --json
+              calgw discover webcal://example.org/holidays.ics
             """
     )
 
@@ -41,11 +46,16 @@ struct DiscoverCommand: AsyncParsableCommand {
         var components: [String]
         var ctag: String?
         var syncToken: String?
+        /// True when the URL is an iCalendar feed rather than a CalDAV collection.
+        var subscription: Bool?
+        /// A feed's item count (one per UID).
+        var items: Int?
     }
 
     func validate() throws {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
-            throw ValidationError("URL must be an http:// or https:// URL")
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https", "webcal", "webcals"].contains(scheme),
+              parsed.host != nil else {
+            throw ValidationError("URL must be an http://, https:// (or webcal:// feed) URL")
         }
         try credentials.validate()
         if (credentials.passwordCommand != nil || credentials.passwordEnv != nil) && credentials.username == nil {
@@ -58,7 +68,18 @@ struct DiscoverCommand: AsyncParsableCommand {
         http.caFile = caFile
         http.pinnedPublicKey = pinnedPublicKey
         let client = try CalDAVClient(configuration: .init(http: http))
-        let collections = try await client.discover(URL(string: url)!)
+        let (target, webcal) = SubscriptionURL.remote(url) ?? (URL(string: url)!, false)
+        if webcal || SubscriptionURL.looksLikeFeed(target) {
+            return try render(try await feedRow(target, client: client))
+        }
+        let collections: [CalendarCollection]
+        do {
+            collections = try await client.discover(target)
+        } catch {
+            // Not CalDAV: perhaps a feed without .ics in its path.
+            guard let row = try? await feedRow(target, client: client) else { throw error }
+            return try render(row)
+        }
         let rows = collections.map {
             Row(href: $0.href.path, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
                 components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value)

@@ -14,7 +14,9 @@ struct InitCommand: AsyncParsableCommand {
             the file, comments included, is left as it is. The vdir folder is created if missing.
 
             --remote is a CalDAV collection's http:// or https:// URL, or file:///path of a \
-            second vdir (a folder mirrored both ways; created if missing).
+            second vdir (a folder mirrored both ways; created if missing), or an iCalendar \
+            feed: webcal:// or webcals://, an http(s) URL ending in .ics, or any http(s) URL \
+            with --subscription. A feed is read-only: the pair only pulls it.
 
             With --all-collections, --remote is a calendar home (or principal, or server) URL \
             and --local a folder of vdirs: the calendars found there are listed (the folder \
@@ -26,6 +28,7 @@ struct InitCommand: AsyncParsableCommand {
                   --remote https://dav.example.com/dav/calendars/alice/personal/ \\
                   --username alice --password-command "pass show dav/alice"
               calgw init --pair work --local ~/calendars/work --remote https://... --password-env WORK_DAV_PASSWORD
+              calgw init --pair holidays --local ~/calendars/holidays --remote webcal://example.org/holidays.ics
               calgw init --all-collections --pair alice --local ~/calendars \\
                   --remote https://dav.example.com/dav/calendars/alice/ \\
                   --username alice --password-command "pass show dav/alice"
@@ -52,6 +55,9 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "Sync every calendar behind --remote (a calendar home), each in a subfolder of --local; lists what is found.")
     var allCollections = false
 
+    @Flag(help: "--remote is an iCalendar feed (read-only, pulled only), though its URL does not end in .ics.")
+    var subscription = false
+
     @OptionGroup var output: OutputOptions
 
     /// A calendar found by `--all-collections`, and the folder it will sync into.
@@ -64,11 +70,15 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         try credentials.validate()
-        let supported = "--remote must be an http:// or https:// URL (a CalDAV collection) or file:///path (a second vdir)"
+        let supported = "--remote must be an http:// or https:// URL (a CalDAV collection or a feed), webcal:// (a feed) or file:///path (a second vdir)"
         guard let url = URL(string: remote), let scheme = url.scheme?.lowercased() else { throw ValidationError(supported) }
         switch scheme {
+        case "webcal", "webcals":
+            guard url.host != nil else { throw ValidationError(supported) }
+            if allCollections { throw ValidationError("--all-collections needs a calendar home; a webcal:// feed is one calendar") }
         case "http", "https":
             guard url.host != nil else { throw ValidationError(supported) }
+            if allCollections && subscription { throw ValidationError("--all-collections and --subscription exclude each other") }
         case "file":
             guard !url.path.isEmpty, url.host == nil || url.host == "" || url.host == "localhost" else { throw ValidationError(supported) }
             if allCollections {
@@ -77,6 +87,13 @@ struct InitCommand: AsyncParsableCommand {
         default:
             throw ValidationError(supported)
         }
+        if subscription && scheme == "file" { throw ValidationError("--subscription needs an http(s):// URL") }
+    }
+
+    /// True when --remote names a feed (written so, the config reads it as a subscription).
+    var remoteIsFeed: Bool {
+        guard let (url, webcal) = SubscriptionURL.remote(remote) else { return false }
+        return subscription || webcal || SubscriptionURL.looksLikeFeed(url)
     }
 
     func run() async throws {
@@ -99,6 +116,7 @@ struct InitCommand: AsyncParsableCommand {
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
         if allCollections { table += "collections = \"all\"\n" }
+        if subscription { table += "subscription = true\n" }
         table += "conflict = \"merge\"\n"
         let separator = existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
         let updated = existing + separator + table
@@ -139,7 +157,8 @@ struct InitCommand: AsyncParsableCommand {
                 }
             }
             Terminal.out("added pair \"\(name)\" to \(file.path)")
-            Terminal.out("next: calgw sync --pair \(name)")
+            if remoteIsFeed { Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local") }
+            Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
         }
     }
 

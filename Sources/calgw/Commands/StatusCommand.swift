@@ -62,6 +62,9 @@ struct StatusCommand: AsyncParsableCommand {
         var unreadable: String?
         /// An account pair: what a sync would do in each collection, by folder name.
         var collections: [String: SyncReport]?
+        /// A subscription: local changes (edits, conflict copies, new events) a sync leaves in
+        /// the vdir because the feed is read-only; nil when there are none.
+        var keptLocally: Int?
 
         struct Pending: Encodable {
             var created: SyncReport.Counts
@@ -99,6 +102,8 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.errors = pending.errors
                 entry.unreadable = status.unreadable?.rawValue
                 entry.collections = status.collections
+                let kept = status.pending.pending.remote
+                if kept > 0 { entry.keptLocally = kept }
                 failure = status.failure.map(ErrorDescription.init)
             } catch {
                 entry.unreadable = CalendarSync.PairStatus.Unreadable.both.rawValue
@@ -153,6 +158,7 @@ struct StatusCommand: AsyncParsableCommand {
             Terminal.out("  remote: \(counts(\.remote))")
             list(changes(.remote), StatusLine.item)
         }
+        if let kept = s.keptLocally { Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take") }
         if !s.conflicts.isEmpty {
             Terminal.out("  conflicts: \(s.conflicts.count)")
             list(s.conflicts, StatusLine.conflict)

@@ -64,7 +64,7 @@ private struct PairReader {
                                          "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
                                          "max_response_size", "default_collection",
                                          "local_username", "local_password_command", "local_password_env", "local_password_file",
-                                         "local_token_command"]
+                                         "local_token_command", "subscription", "max_line_length"]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -105,6 +105,27 @@ private struct PairReader {
         return login
     }
 
+    /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and
+    /// `max_line_length`.
+    func readSubscription(into pair: inout PairConfiguration, webcal: Bool) throws {
+        let scheme = pair.remote.scheme?.lowercased() ?? ""
+        if let value = table["subscription"] {
+            guard let flag = value.bool else { throw fail("subscription", "must be true or false") }
+            if !flag && webcal { throw fail("subscription", "is false, but a webcal:// remote is always a subscription") }
+            pair.subscription = flag
+        } else {
+            pair.subscription = webcal || SubscriptionURL.looksLikeFeed(pair.remote)
+        }
+        if pair.subscription && scheme != "http" && scheme != "https" {
+            throw fail("remote", "must be an http(s):// or webcal:// URL for a subscription")
+        }
+        if let value = table["max_line_length"] {
+            guard let bytes = value.int, bytes > 0 else { throw fail("max_line_length", "must be a positive number of bytes") }
+            guard pair.subscription else { throw fail("max_line_length", "applies to a subscription only") }
+            pair.maxLineLength = bytes
+        }
+    }
+
     func read() throws -> PairConfiguration {
         guard name.range(of: "^[A-Za-z0-9_.-]+$", options: .regularExpression) != nil else {
             throw ConfigError("\(file.path): pair name \"\(name)\" may use only letters, digits, '_', '-' and '.'")
@@ -113,10 +134,10 @@ private struct PairReader {
             throw fail(key, "is not a setting calgw knows", hint: "settings: \(Self.knownKeys.sorted().joined(separator: ", "))")
         }
         guard let local = try string("local"), !local.isEmpty else { throw fail("local", "is missing (the vdir folder)") }
-        guard let remoteText = try string("remote"), let remote = URL(string: remoteText),
+        guard let given = try string("remote"), let (remote, subscription) = SubscriptionURL.remote(given),
               let scheme = remote.scheme?.lowercased(),
               (scheme == "http" || scheme == "https") && remote.host != nil || scheme == "file" && !remote.path.isEmpty else {
-            throw fail("remote", "must be an http:// or https:// URL (or file:///path of a vdir)")
+            throw fail("remote", "must be an http:// or https:// URL (or webcal:// of a feed, or file:///path of a vdir)")
         }
         let localURL: URL
         if local.lowercased().hasPrefix("http://") || local.lowercased().hasPrefix("https://") {
@@ -129,6 +150,7 @@ private struct PairReader {
             name: name, local: localURL, remote: remote, login: try login(prefix: ""), localLogin: try login(prefix: "local_"),
             journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) } ?? paths.defaultJournal(pair: name),
             caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
+        try readSubscription(into: &pair, webcal: subscription)
         if let conflict = try string("conflict") {
             guard let strategy = ConflictStrategy(rawValue: conflict) else {
                 throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -168,6 +190,10 @@ private struct PairReader {
         }
         if pair.localIsSingleFile && pair.collections != .single {
             throw fail("collections", "needs a folder as local: a single .ics file holds one calendar")
+        }
+        if pair.subscription && (pair.localIsServer || pair.localIsSingleFile || pair.collections != .single) {
+            throw fail(pair.collections != .single ? "collections" : "local",
+                       "does not apply to a subscription: a feed is pulled into one folder of .ics files")
         }
         if pair.localIsServer && pair.collections != .single {
             throw fail("collections", "needs a folder as local: a pair of two servers syncs one calendar with another")

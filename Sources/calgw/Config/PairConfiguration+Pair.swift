@@ -22,6 +22,9 @@ extension PairConfiguration {
             return .vdir(URL(fileURLWithPath: url.path, isDirectory: true))
         case "http", "https":
             let configuration = self
+            if side == "remote" && subscription {
+                return .subscription(url, connect: { try configuration.subscriptionStorage() })
+            }
             return .caldav(url, connect: { try configuration.client(login: login) })
         default:
             throw CLIError("pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)
@@ -45,5 +48,13 @@ extension PairConfiguration {
         do { return try CalDAVClient(configuration: .init(http: http)) } catch {
             throw CLIError("cannot set up HTTP for pair \(name): \(error)")
         }
+    }
+
+    /// The storage of a subscription: the feed fetched with the pair's login, TLS settings and caps.
+    func subscriptionStorage() throws -> SubscriptionStorage {
+        var options = SubscriptionStorage.Options()
+        if let cap = maxResponseBytes { options.maxBodyBytes = cap }
+        if let cap = maxLineLength { options.maxLineLength = cap }
+        return SubscriptionStorage(url: remote, client: try client().http, options: options)
     }
 }

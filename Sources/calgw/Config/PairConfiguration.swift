@@ -45,6 +45,11 @@ struct PairConfiguration: Equatable, Sendable {
     /// The largest response body accepted from the server (`max_response_size`); nil: the
     /// HTTP client's default. A server answering more is cut off with a clear error.
     var maxResponseBytes: Int?
+    /// Whether `remote` is a read-only iCalendar feed (`webcal://`, `subscription = true`, or
+    /// an http(s) path ending in `.ics`); the pair then only pulls.
+    var subscription = false
+    /// A subscription's longest accepted line (`max_line_length`); nil: the storage's default.
+    var maxLineLength: Int?
 
     /// Whether the local side is a server (a server-to-server pair).
     var localIsServer: Bool { ["http", "https"].contains(local.scheme?.lowercased() ?? "") }

@@ -27,6 +27,10 @@ struct EventPush {
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
     func push(uids: [String]) async -> Outcome {
         if options.offline { return Outcome(pushed: false) }
+        if target.pair.remote.isReadOnly {
+            return Outcome(pushed: false, pendingReason: "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
+                           hint: "the event stays in the vdir only; a later change to it in the feed keeps yours as a conflict copy")
+        }
         var push = PairRun.Options(direction: .push)
         push.collection = target.calendar.collection
         let report: SyncReport
