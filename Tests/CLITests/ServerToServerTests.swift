@@ -85,6 +85,30 @@ import CalgwTestSupport
         #expect(r.status == 2 && r.stderrText.contains("local side is the server"), "\(label): \(r.status) \(r.stderrText)")
     }
 
+    @Test func initWritesAPairOfTwoServers() throws {
+        let a = try TestServers.shared("radicale"), b = try TestServers.shared("xandikos")
+        let left = try AccountFixture(server: a), right = try AccountFixture(server: b)
+        defer { left.remove(); right.remove() }
+        let from = try left.makeCalendar("init-from-\(left.id)"), to = try right.makeCalendar("init-to-\(left.id)")
+        try left.put(AccountFixture.event("i-\(left.id)", "Moved by init"), name: "i", in: from)
+        let config = left.folder.file("init.toml")
+        let environment = ["OLD_PASSWORD": a.password, "NEW_PASSWORD": b.password]
+        var r = try CalgwBinary.run(["init", "--pair", "move", "--local", from.absoluteString, "--local-username", a.username,
+                                     "--local-password-env", "OLD_PASSWORD", "--remote", to.absoluteString,
+                                     "--username", b.username, "--password-env", "NEW_PASSWORD", "--config", config.path],
+                                    environment: environment)
+        #expect(r.status == 0, "\(r.stderrText)")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        #expect(text.contains("local = \"\(from.absoluteString)\"") && text.contains("local_password_env = \"OLD_PASSWORD\""), "\(text)")
+        r = try CalgwBinary.run(["sync", "--json", "--config", config.path], environment: environment)
+        #expect(r.status == 0 && AccountFixture.number(r.stdoutText, ["created", "remote"]) == 1, "\(r.stdoutText) \(r.stderrText)")
+        #expect(try Self.text(right, to).contains("UID:i-\(left.id)"))
+        // Sign-in keys for a local side that is a folder are a usage error.
+        r = try CalgwBinary.run(["init", "--local", left.folder.file("vdir").path, "--local-username", "x",
+                                 "--remote", to.absoluteString, "--config", config.path])
+        #expect(r.status == 2, "\(r.stderrText)")
+    }
+
     /// The name (without `.ics`) of the resource holding `uid` on a server, found by a
     /// calendar-query; nil when it is not there.
     static func href(of uid: String, in side: AccountFixture, _ calendar: URL) throws -> String? {

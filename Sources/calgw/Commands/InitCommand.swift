@@ -18,6 +18,11 @@ struct InitCommand: AsyncParsableCommand {
             feed: webcal:// or webcals://, an http(s) URL ending in .ics, or any http(s) URL \
             with --subscription. A feed is read-only: the pair only pulls it.
 
+            --local is a folder (the vdir), a path ending in .ics (one file holding the whole \
+            calendar), or the http(s):// URL of a second CalDAV calendar: a pair of two servers, \
+            for a migration or to keep them in step, signed in to with --local-username and \
+            --local-password-command or --local-password-env.
+
             With --all-collections, --remote is a calendar home (or principal, or server) URL \
             and --local a folder of vdirs: the calendars found there are listed (the folder \
             each will sync into, its href, display name and component types) and the pair \
@@ -29,15 +34,29 @@ struct InitCommand: AsyncParsableCommand {
                   --username alice --password-command "pass show dav/alice"
               calgw init --pair work --local ~/calendars/work --remote https://... --password-env WORK_DAV_PASSWORD
               calgw init --pair holidays --local ~/calendars/holidays --remote webcal://example.org/holidays.ics
+              calgw init --pair move --local http://localhost:5232/alice/calendar/ \\
+                  --local-username alice --local-password-env OLD_PASSWORD \\
+                  --remote https://mail.example.com/dav/calendars/user/alice/Default/ \\
+                  --username alice --password-command "pass show dav/new"
               calgw init --all-collections --pair alice --local ~/calendars \\
                   --remote https://dav.example.com/dav/calendars/alice/ \\
                   --username alice --password-command "pass show dav/alice"
             """
     )
 
-    @Option(help: ArgumentHelp("The vdir: a folder of .ics files, one event or task per file.", valueName: "dir"),
+    @Option(help: ArgumentHelp("The vdir: a folder of .ics files, one event or task per file (or one .ics file, or a second server's calendar URL).",
+                               valueName: "dir"),
             completion: .directory)
     var local: String
+
+    @Option(help: "When --local is a server: the user name there.")
+    var localUsername: String?
+
+    @Option(help: ArgumentHelp("When --local is a server: a shell command that prints its password.", valueName: "command"))
+    var localPasswordCommand: String?
+
+    @Option(help: ArgumentHelp("When --local is a server: an environment variable that holds its password.", valueName: "name"))
+    var localPasswordEnv: String?
 
     @Option(help: ArgumentHelp("The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
     var remote: String
@@ -88,6 +107,31 @@ struct InitCommand: AsyncParsableCommand {
             throw ValidationError(supported)
         }
         if subscription && scheme == "file" { throw ValidationError("--subscription needs an http(s):// URL") }
+        if localIsServer {
+            guard URL(string: local)?.host != nil else { throw ValidationError("--local \(local) is not a valid URL") }
+            if allCollections { throw ValidationError("--all-collections needs a folder as --local: a pair of two servers syncs one calendar") }
+            if remoteIsFeed || scheme == "file" { throw ValidationError("a server as --local needs a CalDAV calendar as --remote") }
+            if localPasswordCommand != nil && localPasswordEnv != nil {
+                throw ValidationError("give one of --local-password-command and --local-password-env")
+            }
+        } else if localUsername != nil || localPasswordCommand != nil || localPasswordEnv != nil {
+            throw ValidationError("--local-username and --local-password-* apply only when --local is a server's URL")
+        }
+    }
+
+    /// True when --local is a second server's calendar.
+    var localIsServer: Bool {
+        let lowered = local.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// The local server's sign-in as config keys.
+    var localLoginLines: String {
+        var lines = ""
+        if let localUsername { lines += "local_username = \(TOMLText.string(localUsername))\n" }
+        if let localPasswordCommand { lines += "local_password_command = \(TOMLText.string(localPasswordCommand))\n" }
+        if let localPasswordEnv { lines += "local_password_env = \(TOMLText.string(localPasswordEnv))\n" }
+        return lines
     }
 
     /// True when --remote names a feed (written so, the config reads it as a subscription).
@@ -100,7 +144,7 @@ struct InitCommand: AsyncParsableCommand {
         let found = allCollections ? try await discoverCalendars() : []
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
-        let localURL = URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
+        let localURL = localIsServer ? URL(string: local)! : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
         let name = pair ?? Self.defaultName(for: localURL)
         let existing = FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
         do {
@@ -112,7 +156,8 @@ struct InitCommand: AsyncParsableCommand {
             throw CLIError("cannot add to \(file.path): \(error.message)", hint: "fix the file first", status: .usage)
         }
         var table = "[pair.\(TOMLText.key(name))]\n"
-        table += "local = \(TOMLText.string(localURL.path))\n"
+        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
+        table += localLoginLines
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
         if allCollections { table += "collections = \"all\"\n" }
@@ -131,7 +176,9 @@ struct InitCommand: AsyncParsableCommand {
         }
         try AtomicFile.write(Array(updated.utf8), to: file)
         var isFolder: ObjCBool = false
-        if localURL.pathExtension.lowercased() == "ics",
+        if localIsServer {
+            // Nothing to make on this machine: the first sync copies one server's calendar to the other.
+        } else if localURL.pathExtension.lowercased() == "ics",
            !FileManager.default.fileExists(atPath: localURL.path, isDirectory: &isFolder) || !isFolder.boolValue {
             // A single .ics file: made by the first sync, in a folder made now.
             try FileManager.default.createDirectory(at: localURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -145,7 +192,7 @@ struct InitCommand: AsyncParsableCommand {
             if allCollections {
                 try Terminal.printJSON(InitOutput(pair: name, config: file.path, local: localURL.path, remote: remote, collections: found))
             } else {
-                try Terminal.printJSON(["pair": name, "config": file.path, "local": localURL.path, "remote": remote])
+                try Terminal.printJSON(["pair": name, "config": file.path, "local": localIsServer ? local : localURL.path, "remote": remote])
             }
         } else if !output.quiet {
             if allCollections {
