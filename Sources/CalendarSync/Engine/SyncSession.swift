@@ -31,7 +31,15 @@ public enum SyncSession {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
-        let (plan, items, l, r) = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).plan()
+        let engine = SyncEngine(local: local, remote: remote, journal: journal, policy: policy)
+        // Neither side changed since a clean run: nothing is pending, and no item is read.
+        let (quiet, known) = try await engine.quietRun(dryRun: true)
+        if var quiet {
+            quiet.items = []; quiet.broken = []; quiet.duplicates = []
+            if let recovery { quiet.skipped.insert(recovery, at: 0) }
+            return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
+        }
+        let (plan, items, l, r) = try await engine.plan(known: known)
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

@@ -15,10 +15,13 @@ import GRDB
 public final class Journal: Sendable {
     let writer: any DatabaseWriter
     public let url: URL?
+    /// What goes away with the journal (the folder of a snapshot's copy).
+    private let scratch: ScratchFolder?
 
-    init(writer: any DatabaseWriter, url: URL?) throws {
+    init(writer: any DatabaseWriter, url: URL?, scratch: ScratchFolder? = nil) throws {
         self.writer = writer
         self.url = url
+        self.scratch = scratch
         do {
             let migrator = JournalSchema.migrator
             if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
@@ -71,32 +74,31 @@ public final class Journal: Sendable {
         }
     }
 
-    /// A copy of the journal at `url` in memory, as it is now (empty when there is none):
-    /// what `status` and dry runs plan from, so that they cannot change the file.
+    /// A copy of the journal at `url`, as it is now (empty when there is none): what `status`
+    /// and dry runs plan from, so that they cannot change the file.
     ///
-    /// The file and its write-ahead log are copied aside and read from there: SQLite checkpoints
-    /// a log into its database when the last connection closes, even a read-only one, so
-    /// reading the journal in place could rewrite it.
+    /// The file and its write-ahead log are copied to a temporary folder (removed with the
+    /// journal) and opened there: SQLite checkpoints a log into its database when the last
+    /// connection closes, even a read-only one, so reading the journal in place could rewrite
+    /// it. The copy stays on disk, so a journal of a million items costs no memory for it.
     public static func snapshot(at url: URL) throws -> Journal {
         let fm = FileManager.default
         guard fm.fileExists(atPath: url.path) else { return try inMemory() }
-        let aside = fm.temporaryDirectory.appendingPathComponent("calgw-journal-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: aside) }
-        let copy = try DatabaseQueue()
+        let scratch = ScratchFolder(fm.temporaryDirectory.appendingPathComponent("calgw-journal-\(UUID().uuidString)"))
+        let file = scratch.url.appendingPathComponent("journal.sqlite")
         do {
-            try fm.createDirectory(at: aside, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let file = aside.appendingPathComponent("journal.sqlite")
+            try fm.createDirectory(at: scratch.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try fm.copyItem(at: url, to: file)
             if fm.fileExists(atPath: url.path + "-wal") { try fm.copyItem(atPath: url.path + "-wal", toPath: file.path + "-wal") }
-            try open(at: file).writer.backup(to: copy)
+            let copy = try open(at: file)
+            return try Journal(writer: copy.writer, url: url, scratch: scratch)
         } catch let error as JournalError where error.code == .corrupt || error.code == .newerVersion {
-            throw JournalError(error.code, error.message.replacingOccurrences(of: aside.appendingPathComponent("journal.sqlite").path, with: url.path),
+            throw JournalError(error.code, error.message.replacingOccurrences(of: file.path, with: url.path),
                                recovery: error.recovery, cause: error.cause)
         } catch {
             throw JournalError(.storage, "cannot read the journal \(url.path): \(error)",
                                recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)", cause: error)
         }
-        return try Journal(writer: copy, url: url)
     }
 
     /// A journal in memory, for tests.
@@ -134,6 +136,11 @@ public final class Journal: Sendable {
     }
 
     /// True when the journal knows no item (a pair's first sync).
+    /// How many items the journal knows, without reading them.
+    public func itemCount() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
+    }
+
     public func isEmpty() throws -> Bool {
         try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
     }
@@ -337,4 +344,11 @@ public final class Journal: Sendable {
         }
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
+}
+
+/// A temporary folder removed when the last reference to it goes.
+final class ScratchFolder: Sendable {
+    let url: URL
+    init(_ url: URL) { self.url = url }
+    deinit { try? FileManager.default.removeItem(at: url) }
 }
