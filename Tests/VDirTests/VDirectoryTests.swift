@@ -18,6 +18,27 @@ import CalgwTestSupport
         #expect(names == ["B.ICS", "a.ics"])
     }
 
+    /// A folder large enough to be stat'ed on every core lists exactly what one `stat` per
+    /// path finds, in byte order: folders, dangling links and files that are not items left out.
+    @Test func aLargeFolderIsListedAsEachFilesOwnStatSaysInByteOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let count = VDirectory.parallelStatMinimum + 1_000
+        for i in 0..<count {
+            #expect(FileManager.default.createFile(atPath: folder.file("e\(i).ics").path, contents: Data(repeating: 65, count: i % 97)))
+        }
+        try FileManager.default.createDirectory(at: folder.file("sub.ics"), withIntermediateDirectories: true)
+        symlink("/nonexistent", folder.file("dangling.ics").path)
+        symlink(folder.file("e1.ics").path, folder.file("linked.ics").path)
+        try event.write(to: folder.file("notes.txt"))
+        let entries = try VDirectory(url: folder.url).scan()
+        #expect(entries.count == count + 1)
+        #expect(zip(entries, entries.dropFirst()).allSatisfy { VDirectory.precedes($0.name, $1.name) })
+        for entry in entries {
+            #expect(entry.signature == FileSignature.of(path: folder.file(entry.name).path), "\(entry.name)")
+        }
+    }
+
     @Test func itemNamesAreDecidedByTheirBytes() {
         for name in ["a.ics", "B.ICS", "x.Ics", "événement.ics", "a b.ics"] { #expect(ItemFileFilter.isItem(name), "\(name)") }
         for name in [".ics", "ics", "a.ics~", ".a.ics", "a\u{0E}ics", "a\u{0E}ICS", "a_ics", "a.icss", "a/b.ics", "a.ics.tmp", "a.ic"] {
