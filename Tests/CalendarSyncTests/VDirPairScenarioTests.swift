@@ -44,6 +44,26 @@ import CalgwTestSupport
         #expect(try pair.files(pair.remote).keys.sorted() == ["kept.ics"])
     }
 
+    /// A run that wrote into a vdir on the remote side (a `file://` remote) keeps the token of
+    /// the listing its journal records there too, so the next run with nothing changed ends
+    /// after the two listings; a file another program rewrites afterwards is still found.
+    @Test func aRunThatWroteIntoAVdirRemoteKeepsItsListingsToken() async throws {
+        let pair = try Pair()
+        defer { pair.folder.remove() }
+        try Fixture.event(uid: "sent").write(to: pair.folder.file("local/sent.ics"))
+        #expect(try await pair.sync().created.remote == 1)
+        let token = try #require(try pair.journal.collection(.remote).token, "no remote token after a run that wrote there")
+        guard case .unchanged = try await pair.remote.changes(since: token) else {
+            Issue.record("the remote token kept is not the remote folder's listing")
+            return
+        }
+        #expect(try await pair.sync() == SyncReport())
+        let name = try #require(try pair.files(pair.remote).keys.first)
+        try Fixture.event(uid: "sent", summary: "Changed over there").write(to: pair.folder.file("remote/\(name)"))
+        #expect(try await pair.sync().updated.local == 1)
+        #expect(String(decoding: try #require(try pair.files(pair.local)["sent.ics"]), as: UTF8.self).contains("Changed over there"))
+    }
+
     @Test func aOneMegabyteEventRoundTrips() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }

@@ -49,7 +49,10 @@ final class Executor: @unchecked Sendable {
     /// - Parameter continuing: the plan adds to the work of earlier calls (a streamed first
     ///   pull plans as items arrive): the progress total grows instead of starting again.
     func execute(_ plan: SyncPlan, journalItems: [JournalItem], continuing: Bool = false) async throws {
-        let byKey = Dictionary(journalItems.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        // Only the rows the plan acts on: a pair of 100,000 items with one change needs one.
+        let acted = Set(plan.actions.map(\.key))
+        var byKey: [ItemKey: JournalItem] = [:]
+        for item in journalItems where acted.contains(item.key) && byKey[item.key] == nil { byKey[item.key] = item }
         startProgress(total: plan.actions.filter(Self.isTransfer).count, continuing: continuing)
         var batch: [PlannedAction] = []
         for action in plan.actions {

@@ -115,15 +115,20 @@ public final class Journal: Sendable {
 
     func fetchItems(where condition: String, arguments: StatementArguments) throws -> [JournalItem] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item " + condition,
-                             arguments: arguments)
-                .map { row in
-                    JournalItem(key: ItemKey(row["key"]),
-                                local: SideRecord(href: row["localHref"], etag: row["localEtag"], hash: ContentHash(row["localHash"])),
-                                remote: SideRecord(href: row["remoteHref"], etag: row["remoteEtag"], hash: ContentHash(row["remoteHash"])),
-                                lastModified: row["lastModified"], sequence: row["sequence"],
-                                span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
-                }
+            // A cursor, not `fetchAll`: each row becomes an item as it is stepped, so a journal of
+            // 100,000 items is never also held as 100,000 database rows. Columns by position.
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item " + condition,
+                                           arguments: arguments)
+            var items: [JournalItem] = []
+            if condition.isEmpty { items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0) }
+            while let row = try rows.next() {
+                items.append(JournalItem(key: ItemKey(row[0]),
+                                         local: SideRecord(href: row[1], etag: row[2], hash: ContentHash(row[3])),
+                                         remote: SideRecord(href: row[4], etag: row[5], hash: ContentHash(row[6])),
+                                         lastModified: row[7], sequence: row[8],
+                                         span: TimeSpan(start: row[9], end: row[10])))
+            }
+            return items
         }
     }
 
@@ -131,7 +136,7 @@ public final class Journal: Sendable {
     public func versions(_ side: Side) throws -> [ItemVersion] {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         return try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) }
+            try Array(Row.fetchCursor(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) })
         }
     }
 

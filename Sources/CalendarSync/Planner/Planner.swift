@@ -21,17 +21,20 @@
 public enum Planner {
     /// The plan for a run.
     public static func plan(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy) -> SyncPlan {
-        let localByKey = Dictionary(grouping: local.items, by: \.key)
-        let remoteByKey = Dictionary(grouping: remote.items, by: \.key)
-        let journalByKey = Dictionary(journal.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        var keys = Set(localByKey.keys)
-        keys.formUnion(remoteByKey.keys)
-        keys.formUnion(journalByKey.keys)
+        // Positions, not copies: at 100,000 items, dictionaries of whole items were most of a
+        // run's memory.
+        let localByKey = KeyIndex(local.items.lazy.map(\.key))
+        let remoteByKey = KeyIndex(remote.items.lazy.map(\.key))
+        let journalByKey = KeyIndex(journal.lazy.map(\.key))
+        var keys = localByKey.keys
+        keys.reserveCapacity(journal.count + remote.items.count / 8)
+        for key in remoteByKey.keys where localByKey.first(key) == nil { keys.append(key) }
+        for item in journal where localByKey.first(item.key) == nil && remoteByKey.first(item.key) == nil { keys.append(item.key) }
 
         // An item that no longer parses is left alone on both sides: it must not look deleted.
         var unreadable: [ItemKey: String] = [:]
         var unparseable: [Side: [String]] = [:]
-        for (side, snapshot) in [(Side.local, local), (.remote, remote)] {
+        for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {
                 if let key = bySideHref[href] {
@@ -47,14 +50,16 @@ public enum Planner {
         var outsideWindow = 0
         var outsideItems: [Side: [SideItem]] = [:]
         var changedOutsideWindow: Set<Side> = []
-        for key in keys.sorted() {
+        keys.sort()
+        for key in keys {
             if let reason = unreadable[key] {
                 actions.append(.skip(key, reason: reason))
                 continue
             }
-            let ls = localByKey[key] ?? [], rs = remoteByKey[key] ?? []
+            let ls = localByKey.all(key).map { local.items[$0] }, rs = remoteByKey.all(key).map { remote.items[$0] }
+            let known = journalByKey.first(key).map { journal[$0] }
             if let window = policy.window, (ls + rs).contains(where: { !$0.span.overlaps(window) }) {
-                if let known = journalByKey[key] {
+                if let known {
                     for (side, present) in [(Side.local, ls.first), (.remote, rs.first)] {
                         let record = known.record(side)
                         if present?.href != record.href || present?.etag != record.etag { changedOutsideWindow.insert(side) }
@@ -73,7 +78,7 @@ public enum Planner {
                     + places.joined(separator: ", ") + "; none of them is synced (hint: give one a new UID, or delete the copy)"))
                 continue
             }
-            guard let action = planItem(local: ls.first, remote: rs.first, journal: journalByKey[key]) else { continue }
+            guard let action = planItem(local: ls.first, remote: rs.first, journal: known) else { continue }
             actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly))
         }
 
@@ -146,5 +151,38 @@ public enum Planner {
         if let side = action.writes, !direction.writes(side) { return .pending(action) }
         if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) { return .pending(action) }
         return action
+    }
+}
+
+/// Where each key stands in a list of items: its first position, and every position of a key
+/// that stands more than once (two files with one UID). Small where dictionaries of the items
+/// themselves were large.
+struct KeyIndex {
+    /// Each distinct key once, in the order first seen.
+    private(set) var keys: [ItemKey] = []
+    private var firstPosition: [ItemKey: Int] = [:]
+    private var laterPositions: [ItemKey: [Int]] = [:]
+
+    init<Keys: Sequence>(_ keysInOrder: Keys) where Keys.Element == ItemKey {
+        let expected = keysInOrder.underestimatedCount
+        firstPosition.reserveCapacity(expected)
+        keys.reserveCapacity(expected)
+        for (position, key) in keysInOrder.enumerated() {
+            if firstPosition[key] == nil {
+                firstPosition[key] = position
+                keys.append(key)
+            } else {
+                laterPositions[key, default: []].append(position)
+            }
+        }
+    }
+
+    /// The first position of `key`, nil when it is not in the list.
+    func first(_ key: ItemKey) -> Int? { firstPosition[key] }
+
+    /// Every position of `key`, in order.
+    func all(_ key: ItemKey) -> [Int] {
+        guard let first = firstPosition[key] else { return [] }
+        return [first] + (laterPositions[key] ?? [])
     }
 }

@@ -28,12 +28,7 @@ public struct SideScanner: Sendable {
     ///   - changes: what the storage already answered for `token` in this run (nil: ask it).
     public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = [],
                      changes answered: StorageChanges? = nil) async throws -> SideSnapshot {
-        var known: [String: SideItem] = [:]
-        for item in outside { known[item.href] = item }
-        for j in journal {
-            let r = j.record(side)
-            known[r.href] = SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
-        }
+        let known = KnownItems(side: side, journal: journal, outside: outside)
         var items: [SideItem] = []
         var toFetch: [String] = []
         var unparseable: [String] = []
@@ -80,14 +75,19 @@ public struct SideScanner: Sendable {
         if let answered { changes = answered } else { changes = try await storage.changes(since: token) }
         switch changes {
         case .unchanged(let t):
-            return SideSnapshot(items: known.values.sorted { $0.href < $1.href }, token: t)
+            items = known.all()
+            items.sort { $0.href < $1.href }  // in place: a sorted copy would double the largest array
+            return SideSnapshot(items: items, token: t)
         case .full(let versions, let t):
             newToken = t
+            items.reserveCapacity(versions.count)
             versions.forEach(reuseOrFetch)
         case .delta(let changed, let removed, let t):
             newToken = t
             let touched = Set(changed.map(\.href)).union(removed)
-            items = known.values.filter { !touched.contains($0.href) }.sorted { $0.href < $1.href }
+            items = known.all()
+            items.removeAll { touched.contains($0.href) }
+            items.sort { $0.href < $1.href }
             changed.forEach(reuseOrFetch)
         }
         var start = 0
@@ -118,5 +118,47 @@ public struct SideScanner: Sendable {
             }
             count = items.count
         }
+    }
+}
+
+/// What the journal (and the items seen outside the sync window) say a side held, by href:
+/// positions into the journal rather than a copy of each item, which at 100,000 items was a
+/// large share of a run's memory.
+struct KnownItems {
+    let side: Side
+    let journal: [JournalItem]
+    private var journalPosition: [String: Int] = [:]
+    private var outside: [String: SideItem] = [:]
+
+    init(side: Side, journal: [JournalItem], outside: [SideItem]) {
+        self.side = side
+        self.journal = journal
+        for item in outside { self.outside[item.href] = item }
+        journalPosition.reserveCapacity(journal.count)
+        for (position, item) in journal.enumerated() {
+            let href = item.record(side).href
+            journalPosition[href] = position
+            self.outside[href] = nil  // a journal row outranks an outside item at its href
+        }
+    }
+
+    /// The item known at `href`, nil when none is.
+    subscript(href: String) -> SideItem? {
+        if let position = journalPosition[href] { return item(journal[position]) }
+        return outside[href]
+    }
+
+    /// Every known item, each href once.
+    func all() -> [SideItem] {
+        var items: [SideItem] = []
+        items.reserveCapacity(journalPosition.count + outside.count)
+        for position in journalPosition.values { items.append(item(journal[position])) }
+        items.append(contentsOf: outside.values)
+        return items
+    }
+
+    private func item(_ j: JournalItem) -> SideItem {
+        let r = j.record(side)
+        return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
     }
 }
