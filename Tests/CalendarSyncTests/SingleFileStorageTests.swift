@@ -75,13 +75,26 @@ import CalgwTestSupport
 
     func text(_ url: URL) throws -> String { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
 
-    @Test func aFileIsSplitByUIDKeepingOverridesZonesAndEveryComponent() async throws {
+    /// `export` written as a new folder's `calendar.ics`, a storage over it, and its first listing.
+    func openedExport() async throws -> (TemporaryFolder, URL, SingleFileStorage, [ItemVersion]) {
         let folder = try TemporaryFolder()
-        defer { folder.remove() }
         let url = folder.file("calendar.ics")
-        try write(Self.export, to: url)
-        let storage = SingleFileStorage(url: url)
-        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("a full listing"); return }
+        do {
+            try write(Self.export, to: url)
+            let storage = SingleFileStorage(url: url)
+            guard case .full(let listing, _) = try await storage.changes(since: nil) else {
+                throw SingleFileError(.invalid, "the first listing of \(url.path) is not a full one")
+            }
+            return (folder, url, storage, listing)
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
+    @Test func aFileIsSplitByUIDKeepingOverridesZonesAndEveryComponent() async throws {
+        let (folder, _, storage, listing) = try await openedExport()
+        defer { folder.remove() }
         let hrefs = listing.map(\.href)
         #expect(hrefs.filter { !$0.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
         #expect(hrefs.filter { $0.hasPrefix("nouid-") }.count == 1)
@@ -98,12 +111,8 @@ import CalgwTestSupport
     }
 
     @Test func aRewriteKeepsCalendarPropertiesAndUntouchedItemsByteForByte() async throws {
-        let folder = try TemporaryFolder()
+        let (folder, url, storage, listing) = try await openedExport()
         defer { folder.remove() }
-        let url = folder.file("calendar.ics")
-        try write(Self.export, to: url)
-        let storage = SingleFileStorage(url: url)
-        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("a full listing"); return }
         let task = try #require(listing.first { $0.href == "task.ics" })
         let newTask = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//server//EN\r\nBEGIN:VTODO\r\nUID:task\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes done\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
         let updated = try await storage.update(href: "task.ics", data: newTask, ifMatch: task.etag)
@@ -145,12 +154,8 @@ import CalgwTestSupport
     }
 
     @Test func anotherProgramsEditDuringARunIsKeptAndItsItemFailsThePrecondition() async throws {
-        let folder = try TemporaryFolder()
+        let (folder, url, storage, listing) = try await openedExport()
         defer { folder.remove() }
-        let url = folder.file("calendar.ics")
-        try write(Self.export, to: url)
-        let storage = SingleFileStorage(url: url)
-        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         let note = try #require(listing.first { $0.href == "note.ics" })
         let task = try #require(listing.first { $0.href == "task.ics" })
 
@@ -171,12 +176,8 @@ import CalgwTestSupport
     }
 
     @Test func anEditBetweenAWriteAndTheFlushIsMergedIntoTheRewrite() async throws {
-        let folder = try TemporaryFolder()
+        let (folder, url, storage, listing) = try await openedExport()
         defer { folder.remove() }
-        let url = folder.file("calendar.ics")
-        try write(Self.export, to: url)
-        let storage = SingleFileStorage(url: url)
-        guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         let task = try #require(listing.first { $0.href == "task.ics" })
         try await storage.delete(href: "task.ics", ifMatch: task.etag)
         try write(Self.export.replacingOccurrences(of: "X-THING:kept", with: "X-THING:edited elsewhere"), to: url)

@@ -21,7 +21,7 @@ import VDir
 /// the file is read again and the run's writes are checked against it. A write whose item the
 /// other program changed fails with `StorageError.preconditionFailed` (the executor reads
 /// both sides again and merges), so the other program's edit is never overwritten; one the
-/// re-read makes impossible after it was accepted fails the flush (``SingleFileError/Code/changedMeanwhile``)
+/// re-read makes impossible after it was accepted fails the flush (``SingleFileFailure/changedMeanwhile``)
 /// and nothing is written: the next run starts from the file as it is.
 ///
 /// A file that does not split (an unbalanced BEGIN/END, a line without `:`) fails every read

@@ -5,29 +5,16 @@ import Foundation
 /// A feed that cannot be used (an HTTP error, a web page, an empty or cut-short body, invalid
 /// iCalendar, a line or body over its cap) stops the run before anything is planned, so nothing
 /// is deleted locally and the next run, once the feed is right again, converges.
-public struct SubscriptionError: Error, LocalizedError, Sendable, CustomStringConvertible {
-    public enum Code: Sendable, Equatable {
-        /// The feed answered with an HTTP error status.
-        case httpStatus
-        /// The feed's body is not a calendar calgw can use.
-        case unusableFeed
-        /// The body is larger than the configured cap.
-        case tooLarge
-        /// A write to the feed, which is read-only.
-        case readOnly
-    }
+public typealias SubscriptionError = CodedError<SubscriptionFailure>
 
-    public var code: Code
-    public var message: String
-    public var recovery: String?
-
-    public init(_ code: Code, _ message: String, recovery: String? = nil) {
-        self.code = code
-        self.message = message
-        self.recovery = recovery
-    }
-
-    public var description: String { message }
-    public var errorDescription: String? { message }
-    public var recoverySuggestion: String? { recovery }
+/// The ways a feed cannot be used.
+public enum SubscriptionFailure: Sendable, Equatable {
+    /// The feed answered with an HTTP error status.
+    case httpStatus
+    /// The feed's body is not a calendar calgw can use.
+    case unusableFeed
+    /// The body is larger than the configured cap.
+    case tooLarge
+    /// A write to the feed, which is read-only.
+    case readOnly
 }

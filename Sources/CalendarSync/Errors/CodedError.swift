@@ -1,0 +1,27 @@
+import Foundation
+
+/// An error of the sync library, shaped as `CalDAVError` is: a code to branch on, a message
+/// that names what failed, what to do about it, and the error underneath.
+///
+/// Each kind of failure is an enum of codes (``SyncFailure``, ``JournalFailure``,
+/// ``SingleFileFailure``, ``SubscriptionFailure``) and its error a name for this type with it
+/// (``SyncError``, ``JournalError``, ``SingleFileError``, ``SubscriptionError``), so that every
+/// one prints, explains and chains alike and the command maps them to exit codes in one place.
+public struct CodedError<Code: Sendable & Equatable>: Error, LocalizedError, Sendable, CustomStringConvertible {
+    public var code: Code
+    public var message: String
+    public var recovery: String?
+    /// The error underneath (SQLite's, the file system's, a storage's), for logs and `-v`.
+    public var cause: (any Error)?
+
+    public init(_ code: Code, _ message: String, recovery: String? = nil, cause: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.recovery = recovery
+        self.cause = cause
+    }
+
+    public var description: String { message }
+    public var errorDescription: String? { message }
+    public var recoverySuggestion: String? { recovery }
+}
