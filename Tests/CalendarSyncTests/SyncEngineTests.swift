@@ -252,6 +252,24 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(try h.journal.outsideItems(.remote).isEmpty)
     }
 
+    /// Both sides keep their tokens after a windowed run, yet what it left outside the window
+    /// is still to be synced by a run without one: that run is not a quiet one.
+    @Test func aRunWithoutTheWindowSyncsWhatAWindowedRunLeftOutEvenWithNothingChanged() async throws {
+        let h = try SyncHarness()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20290101T100000Z"))
+        try await h.sync(policy)
+        #expect(try await h.sync(policy) == SyncReport())
+        #expect(try h.journal.collection(.local).token != nil && h.journal.collection(.remote).token != nil)
+        let report = try await h.sync()
+        #expect(report.created.local == 1)
+        #expect(Set(h.items(.local).keys) == ["in", "later"])
+        #expect(try !h.journal.hasOutsideItems())
+        #expect(try await h.sync() == SyncReport())
+    }
+
     @Test func windowText() throws {
         let now = Date(timeIntervalSince1970: 1_000_000_000)
         let window = try #require(SyncWindow.parse("-90d..+365d", now: now))

@@ -9,8 +9,9 @@ extension SyncEngine {
     /// - Returns: the (empty) report, or nil and the changes each side reported, for the full
     ///   run to reuse instead of asking again.
     func quietRun(dryRun: Bool) async throws -> (report: SyncReport?, known: [Side: StorageChanges]) {
-        // A window moves with time: items enter it without any side changing.
-        guard policy.window == nil, try journal.pendingIntents().isEmpty,
+        // A window moves with time: items enter it without any side changing. Items an earlier
+        // windowed run left outside its window are this run's to plan, changed or not.
+        guard policy.window == nil, try journal.pendingIntents().isEmpty, try !journal.hasOutsideItems(),
               let localToken = try journal.collection(.local).token,
               let remoteToken = try journal.collection(.remote).token else { return (nil, [:]) }
         var known: [Side: StorageChanges] = [:]

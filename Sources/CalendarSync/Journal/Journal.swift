@@ -152,9 +152,26 @@ public final class Journal: Sendable {
 
     /// The journal's rows for these keys.
     public func items(keys: [ItemKey]) throws -> [JournalItem] {
-        guard !keys.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try fetchItems(where: "WHERE key IN (\(marks))", arguments: StatementArguments(keys.map(\.value)))
+        try items(matching: keys.map(\.value), column: "key")
+    }
+
+    /// The journal's rows whose href on `side` is one of `hrefs`.
+    public func items(hrefs: [String], on side: Side) throws -> [JournalItem] {
+        try items(matching: hrefs, column: side == .local ? "localHref" : "remoteHref")
+    }
+
+    /// The rows whose `column` holds one of `values`, asked in chunks that stay far below
+    /// SQLite's limit on bound values.
+    private func items(matching values: [String], column: String) throws -> [JournalItem] {
+        var found: [JournalItem] = []
+        var start = 0
+        while start < values.count {
+            let chunk = Array(values[start..<min(start + 500, values.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            found += try fetchItems(where: "WHERE \(column) IN (\(marks))", arguments: StatementArguments(chunk))
+        }
+        return found
     }
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).
@@ -279,6 +296,12 @@ public final class Journal: Sendable {
     }
 
     // MARK: items outside the sync window
+
+    /// True when an earlier run with a sync window left items outside it that no row holds:
+    /// a run without that window must plan them, even when neither side changed.
+    public func hasOutsideItems() throws -> Bool {
+        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outsideItem)") ?? false }
+    }
 
     /// Items of `side` last seen outside the sync window and in no journal row: kept so that
     /// they are not read again while unchanged, and are noticed when the window reaches them.
