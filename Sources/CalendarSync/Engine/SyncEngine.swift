@@ -20,6 +20,9 @@ public struct SyncEngine: Sendable {
     public var faultHook: FaultHook?
     /// Told the transfer's total and each finished write (nil: nobody is watching).
     public var progress: SyncProgressHandler?
+    /// Plans from the items that moved since the journal's last look, not from every row
+    /// (see `narrowedPlan`); off only in tests that compare the two.
+    var plansFromChanges = true
 
     public init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
                 prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
@@ -33,13 +36,15 @@ public struct SyncEngine: Sendable {
         self.progress = progress
     }
 
-    /// Scans both sides and plans. Without `assigningUIDs` it writes nothing on either side
+    /// Scans both sides and plans: from the items that moved where it can, else from every
+    /// journal row. The journal rows returned are those the plan was made from. Without `assigningUIDs` it writes nothing on either side
     /// nor in the journal (a real run first settles an interrupted one: ``recoverInterruptedRun()``).
     /// - Parameter assigningUIDs: first write a UID into each new vdir file without one, each
     ///   write recorded as an intent like any other (a real run that may upload them).
     /// - Parameter known: changes a side already reported in this run (see `quietRun`).
     public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:]) async throws
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
+        if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
         let items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
         let l: SideSnapshot, r: SideSnapshot

@@ -39,7 +39,7 @@ public enum SyncSession {
             if let recovery { quiet.skipped.insert(recovery, at: 0) }
             return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
-        let (plan, items, l, r) = try await engine.plan(known: known)
+        let (plan, _, l, r) = try await engine.plan(known: known)
         var pending = SyncEngine.preview(plan, strategy: policy.conflict)
         PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -49,7 +49,7 @@ public enum SyncSession {
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
-        return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
+        return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }
 }

@@ -20,7 +20,10 @@
 /// | known | gone | gone | forget |
 public enum Planner {
     /// The plan for a run.
-    public static func plan(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy) -> SyncPlan {
+    /// - Parameter known: how many items the journal knows, when `journal` is only the rows of
+    ///   the items that changed (nil: `journal` is every row).
+    public static func plan(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy,
+                            known: Int? = nil) -> SyncPlan {
         // Positions, not copies: at 100,000 items, dictionaries of whole items were most of a
         // run's memory.
         let localByKey = KeyIndex(local.items.lazy.map(\.key))
@@ -82,7 +85,7 @@ public enum Planner {
             actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly))
         }
 
-        var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: journal.count, policy: policy),
+        var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: known ?? journal.count, policy: policy),
                             unparseable: unparseable)
         plan.outsideWindow = outsideWindow
         plan.outsideItems = outsideItems
@@ -101,7 +104,7 @@ public enum Planner {
         }
         var found: SyncPlan.MassDeletion?
         if known >= policy.massDeleteThreshold {
-            for side in Side.allCases where (side == .local ? local : remote).items.isEmpty && (side == .local ? local : remote).unparseable.isEmpty {
+            for side in Side.allCases where (side == .local ? local : remote).holdsNothing {
                 let count = deletions(on: side.other)
                 if count > 0 { found = .init(emptySide: side, deletions: count, known: known) }
             }

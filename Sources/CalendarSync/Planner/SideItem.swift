@@ -49,6 +49,12 @@ public struct SideSnapshot: Sendable {
     /// New files without a UID, set aside by a scan that is to give them one
     /// (``SideScanner/setsAsideMissingUIDs``); not in `items` until they have it.
     public var missingUID: [StoredItem] = []
+    /// How many items the side holds when `items` is only a part of them (a plan narrowed to
+    /// what changed); nil when `items` is all of them.
+    public var population: Int?
+
+    /// True when the side holds no item at all (the mass-deletion guard's "emptied side").
+    public var holdsNothing: Bool { (population ?? items.count) == 0 && unparseable.isEmpty }
 
     /// Where `href` is, for a report: the file's path in a vdir, else the href.
     public func location(_ href: String) -> String {

@@ -12,6 +12,9 @@ public struct SideScanner: Sendable {
     /// for the run to give them one before planning (so that the server copy and the file
     /// share it). Off for dry runs and `status`, which plan them under a key from their content.
     public var setsAsideMissingUIDs = false
+    /// Reads a side the journal knows nothing of in one bulk pass (a first sync). Off when the
+    /// journal rows given are only those of the items that changed (see `narrowedPlan`).
+    public var readsInBulkWhenNew = true
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
@@ -59,7 +62,7 @@ public struct SideScanner: Sendable {
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
-        if journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage as? any BulkFetchingStorage {
+        if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage as? any BulkFetchingStorage {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()

@@ -67,7 +67,7 @@ extension AccountRun {
     func journalItemCount(_ name: String) -> Int {
         guard FileManager.default.fileExists(atPath: journalURL(name).path),
               let journal = try? Journal.open(at: journalURL(name)) else { return 0 }
-        return (try? journal.items().count) ?? 0
+        return (try? journal.itemCount()) ?? 0
     }
 
     /// Removes a collection's journal (and its lock and SQLite side files).
