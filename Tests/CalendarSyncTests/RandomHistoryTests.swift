@@ -3,7 +3,7 @@ import Testing
 import CalgwTestSupport
 @testable import CalendarSync
 
-/// Random edits on both sides, syncs that fail part-way, conflicts under every strategy but
+/// Random edits, renames and deletions on both sides, syncs that fail part-way, conflicts under every strategy but
 /// `ask`, runs stopped part-way, pull, push and a sync window: after a final clean sync both sides are equal, no UID appears twice, and one more
 /// sync writes nothing. The seed is in the failure message.
 @Suite struct RandomHistoryTests {
@@ -37,6 +37,12 @@ import CalgwTestSupport
                                                  start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z"))
                 case 7..<9 where !hrefs.isEmpty:
                     side.remove(hrefs.randomElement(using: &rng)!)
+                case 9 where !hrefs.isEmpty:
+                    // A file renamed: its item at a new href, the same UID.
+                    let href = hrefs.randomElement(using: &rng)!
+                    let data = side.contents[href]!
+                    side.remove(href)
+                    side.put("r\(counter).ics", data)
                 default:
                     break
                 }

@@ -75,13 +75,13 @@ extension SyncEngine {
         // As in a full run: a server written to is listed in full next time; the server's token
         // vouches for the journal only when every item it sent is accounted for.
         let remoteClean = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
-            && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journalKeys: [])
+            && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journal: [:])
             && report.created[.remote] + report.updated[.remote] + report.deleted[.remote] == 0 && report.conflicts.isEmpty
         var remoteState = try journal.collection(.remote)
         remoteState.token = remoteClean ? token : nil
         try journal.setCollection(.remote, remoteState)
         let localClean = pulled.skipped.isEmpty && pulled.duplicates.isEmpty
-            && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journalKeys: [])
+            && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journal: [:])
         var localState = try journal.collection(.local)
         localState.token = localClean ? try await tokenOfJournal(.local) : nil
         try journal.setCollection(.local, localState)

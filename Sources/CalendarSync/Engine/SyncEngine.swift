@@ -84,7 +84,9 @@ public struct SyncEngine: Sendable {
         }
         var report: SyncReport
         var replans = 0
-        let journalKeys = Set(items.map(\.key))
+        let acted = Set(plan.actions.map(\.key))
+        var journalRows: [ItemKey: JournalItem] = [:]
+        for item in items where acted.contains(item.key) { journalRows[item.key] = item }
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
             PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &report)
@@ -116,7 +118,7 @@ public struct SyncEngine: Sendable {
                 // listing the journal records (`tokenOfJournal`).
                 let wrote = report.created[side] + report.updated[side] + report.deleted[side] > 0 || !report.conflicts.isEmpty
                 let mirrors = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
-                                                  journalKeys: journalKeys)
+                                                  journal: journalRows)
                 state.token = !mirrors ? nil : wrote ? try await tokenOfJournal(side) : snapshot.token
                 try journal.setCollection(side, state)
             }
@@ -154,9 +156,11 @@ public struct SyncEngine: Sendable {
     /// "unchanged since the token" can be answered from the journal next time. Writes this
     /// run made are fine (the next listing reports them, with the etags the journal has);
     /// what is not: items skipped, unparseable or unresolved, and writes
-    /// left pending for the other side (this side then holds a change the journal lacks).
+    /// left pending for the other side (this side then holds a change the journal lacks), and
+    /// writes pending here for an item this side moved. `rows`: the journal's rows of the
+    /// items the plan acts on.
     static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
-                               journalKeys: Set<ItemKey>) -> Bool {
+                               journal rows: [ItemKey: JournalItem]) -> Bool {
         guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty, !plan.changedOutsideWindow.contains(side) else { return false }
         guard !report.conflicts.contains(where: { $0.resolution == "unresolved" }) else { return false }
         for action in plan.actions {
@@ -166,7 +170,14 @@ public struct SyncEngine: Sendable {
                 if inner.writes == side.other || inner.writes == nil { return false }
                 // A known item to be recreated here (modification beat deletion): the journal
                 // still says this side has it.
-                if case .create(side, let source) = inner, journalKeys.contains(source.key) { return false }
+                if case .create(side, let source) = inner, rows[source.key] != nil { return false }
+                // An item this side moved (a file renamed) that waits for a write here: the
+                // journal still has it where it was.
+                switch inner {
+                case .delete(side, let target), .update(side, let target, _):
+                    if let row = rows[target.key], row.record(side).href != target.href || row.record(side).etag != target.etag { return false }
+                default: break
+                }
             default: break
             }
         }
