@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 extension SyncEngine {
     /// Plans from what changed, not from every journal row: of a pair of 100,000 items with one
@@ -98,12 +99,24 @@ struct MovedHrefs {
         case .full(let versions, let t):
             token = t
             count = versions.count
-            let recorded = try journal.versions(side)
-            var etags: [String: String] = [:]
-            etags.reserveCapacity(recorded.count)
-            for v in recorded { etags[v.href] = v.etag }
-            for v in versions where etags.removeValue(forKey: v.href) != v.etag { present.append(v) }
-            removed = etags.keys.sorted()
+            // A merge of two lists in one byte order (a vdir lists in it already): the listing,
+            // and the journal's hrefs read through a cursor. No map of either is built.
+            let inOrder = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href, $1.href) }
+            let listing = inOrder ? versions : versions.sorted { VDirectory.precedes($0.href, $1.href) }
+            var next = 0
+            try journal.forEachVersion(side) { href, etag in
+                while next < listing.count, VDirectory.precedes(listing[next].href, href) {
+                    present.append(listing[next])  // not in the journal: new
+                    next += 1
+                }
+                if next < listing.count, listing[next].href == href {
+                    if listing[next].etag != etag { present.append(listing[next]) }
+                    next += 1
+                } else {
+                    removed.append(href)
+                }
+            }
+            present += listing[next...]
         case .delta(let changed, let gone, let t):
             token = t
             present = changed

@@ -140,6 +140,18 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Calls `body` with each item's href and etag on `side`, in the byte order of the hrefs
+    /// (SQLite's BINARY collation: `memcmp`, a prefix first), read through a cursor so that a
+    /// journal of a million rows is never held as one array.
+    public func forEachVersion(_ side: Side, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+        let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
+        let order = side == .local ? "localHref" : "remoteHref"
+        try writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
+            while let row = try rows.next() { try body(row[0], row[1]) }
+        }
+    }
+
     /// True when the journal knows no item (a pair's first sync).
     /// How many items the journal knows, without reading them.
     public func itemCount() throws -> Int {
