@@ -27,4 +27,14 @@ public enum TestEvent {
                             duration: String? = nil, lastModified: String? = nil, extra: [String] = []) -> Data {
         Data(ics(uid: uid, summary: summary, start: start, end: end, duration: duration, lastModified: lastModified, extra: extra).utf8)
     }
+
+    /// A VTIMEZONE of Central European time (+01:00, +02:00 from the last Sunday of March to the
+    /// last Sunday of October), as exports carry it, CRLF line ends, under `tzid`.
+    public static func centralEuropeanZone(tzid: String = "Europe/Berlin") -> String {
+        ["BEGIN:VTIMEZONE", "TZID:\(tzid)",
+         "BEGIN:STANDARD", "DTSTART:19701025T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
+         "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
+         "BEGIN:DAYLIGHT", "DTSTART:19700329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+         "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT", "END:VTIMEZONE"].joined(separator: "\r\n") + "\r\n"
+    }
 }

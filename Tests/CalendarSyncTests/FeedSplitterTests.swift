@@ -1,28 +1,12 @@
 import Foundation
 import ICalendar
 import Testing
+import CalgwTestSupport
 @testable import CalendarSync
 
 /// The splitting of a feed into one calendar object per UID.
 @Suite struct FeedSplitterTests {
-    static let zone = """
-        BEGIN:VTIMEZONE\r
-        TZID:Europe/Berlin\r
-        BEGIN:STANDARD\r
-        DTSTART:19701025T030000\r
-        TZOFFSETFROM:+0200\r
-        TZOFFSETTO:+0100\r
-        RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r
-        END:STANDARD\r
-        BEGIN:DAYLIGHT\r
-        DTSTART:19700329T020000\r
-        TZOFFSETFROM:+0100\r
-        TZOFFSETTO:+0200\r
-        RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r
-        END:DAYLIGHT\r
-        END:VTIMEZONE\r
-
-        """
+    static let zone = TestEvent.centralEuropeanZone()
 
     /// Splits `text` in chunks of `chunk` bytes, as the network would hand it over.
     static func split(_ text: String, chunk: Int = 7, maxLineLength: Int = 4096) throws -> [FeedSplitter.Item] {

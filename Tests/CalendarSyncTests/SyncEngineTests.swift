@@ -234,13 +234,20 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(h.items(.local).count == 5)
     }
 
-    @Test func itemsOutsideTheWindowAreRememberedAndPickedUpWhenItReachesThem() async throws {
+    /// A pair whose server holds an event in the window and one later (starting `later`),
+    /// synced once with the window; the policy with it.
+    func syncedWithOneEventOutside(later: String) async throws -> (SyncHarness, SyncPolicy) {
         let h = try SyncHarness()
         var policy = SyncPolicy()
         policy.window = window
         h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
-        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20270101T100000Z"))
+        h.remote.put("later.ics", Fixture.event(uid: "later", start: later))
         try await h.sync(policy)
+        return (h, policy)
+    }
+
+    @Test func itemsOutsideTheWindowAreRememberedAndPickedUpWhenItReachesThem() async throws {
+        var (h, policy) = try await syncedWithOneEventOutside(later: "20270101T100000Z")
         #expect(try h.journal.outsideItems(.remote).map(\.href) == ["later.ics"])
         #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully accounted for")
         #expect(try await h.sync(policy) == SyncReport())
@@ -255,12 +262,7 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
     /// Both sides keep their tokens after a windowed run, yet what it left outside the window
     /// is still to be synced by a run without one: that run is not a quiet one.
     @Test func aRunWithoutTheWindowSyncsWhatAWindowedRunLeftOutEvenWithNothingChanged() async throws {
-        let h = try SyncHarness()
-        var policy = SyncPolicy()
-        policy.window = window
-        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
-        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20290101T100000Z"))
-        try await h.sync(policy)
+        let (h, policy) = try await syncedWithOneEventOutside(later: "20290101T100000Z")
         #expect(try await h.sync(policy) == SyncReport())
         #expect(try h.journal.collection(.local).token != nil && h.journal.collection(.remote).token != nil)
         let report = try await h.sync()

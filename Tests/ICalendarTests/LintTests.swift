@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import ICalendar
 
 @Suite struct LintTests {
@@ -9,9 +10,7 @@ import Testing
 
     func errors(_ body: String) -> [String] { lint(body).filter { $0.severity == .error }.map(\.message) }
 
-    static let berlin = "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n"
-        + "TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\n"
-        + "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+    static let berlin = TestEvent.centralEuropeanZone()
 
     @Test func aCleanEventHasNoProblems() {
         #expect(lint(Self.berlin + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n").isEmpty)

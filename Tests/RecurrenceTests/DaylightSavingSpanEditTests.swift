@@ -23,11 +23,24 @@ import CalgwTestSupport
         Gap(series: DaylightSavingGapTests.cases[22], gapTime: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30)),
     ]
 
-    static func context(_ gap: Gap) throws -> (calendar: Component, expansion: SeriesExpansion, zone: any ZoneRules) {
+    /// A gap's series parsed, expanded and ready to edit, with the gap instance's instant and
+    /// its name in the series' zone.
+    struct Context {
+        var calendar: Component
+        var expansion: SeriesExpansion
+        var zone: any ZoneRules
+        var instant: Int64
+        var occurrence: DateTimeValue
+        var editor: SeriesEditor
+    }
+
+    static func context(_ gap: Gap) throws -> Context {
         let calendar = try DaylightSavingGapTests.parse(gap.series.calendar)
         let expansion = try #require(SeriesExpansion(calendar: calendar, uid: "dst@calgw.test"))
         let zone = try #require(TimeZoneResolver(calendar: calendar).zone(for: gap.series.zone))
-        return (calendar, expansion, zone)
+        return Context(calendar: calendar, expansion: expansion, zone: zone, instant: zone.utc(forLocal: gap.gapTime),
+                       occurrence: DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)),
+                       editor: try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: now))
     }
 
     static func spans(_ calendars: Component?...) -> [[Int64]] {
@@ -36,25 +49,22 @@ import CalgwTestSupport
 
     @Test(arguments: gaps)
     func theGapInstanceIsFoundByEveryNameOfItsInstant(_ gap: Gap) throws {
-        let (_, expansion, zone) = try Self.context(gap)
+        let c = try Self.context(gap), expansion = c.expansion, instant = c.instant
         let form = DateTimeValue.Form.zoned(tzid: gap.series.zone)
-        let instant = zone.utc(forLocal: gap.gapTime)
-        #expect(expansion.isInstance(DateTimeValue(gap.gapTime, form: form)))
-        #expect(expansion.isInstance(DateTimeValue(zone.local(atUTC: instant), form: form)))
+        #expect(expansion.isInstance(c.occurrence))
+        #expect(expansion.isInstance(DateTimeValue(c.zone.local(atUTC: instant), form: form)))
         #expect(expansion.isInstance(DateTimeValue(LocalDateTime(secondsSinceEpoch: instant), form: .utc)))
         #expect(!expansion.isInstance(DateTimeValue(LocalDateTime(secondsSinceEpoch: instant + 600), form: .utc)))
         // COUNT for "everything before it" keeps exactly the occurrences that start earlier.
         let earlier = DaylightSavingGapTests.ours(try DaylightSavingGapTests.parse(gap.series.calendar)).filter { $0.startInstant < instant }
-        #expect(expansion.ruleInstanceCount(before: DateTimeValue(gap.gapTime, form: form)) == earlier.count)
+        #expect(expansion.ruleInstanceCount(before: c.occurrence) == earlier.count)
     }
 
     @Test(arguments: gaps)
     func editingTheGapInstanceOverridesItAlone(_ gap: Gap) throws {
-        let (calendar, expansion, zone) = try Self.context(gap)
-        let instant = zone.utc(forLocal: gap.gapTime)
-        let editor = try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: Self.now)
-        let result = try editor.editOccurrence(DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)), span: .thisEvent,
-                                               changes: EventChanges(summary: "Moved"), instances: expansion, newUID: "new@calgw.test")
+        let c = try Self.context(gap), calendar = c.calendar, instant = c.instant
+        let result = try c.editor.editOccurrence(c.occurrence, span: .thisEvent, changes: EventChanges(summary: "Moved"),
+                                                 instances: c.expansion, newUID: "new@calgw.test")
         let edited = try #require(result.resource)
         #expect(Self.spans(edited) == Self.spans(calendar))
         let changed = DaylightSavingGapTests.ours(edited).filter { $0.component["SUMMARY"]?.text == "Moved" }
@@ -64,11 +74,9 @@ import CalgwTestSupport
 
     @Test(arguments: gaps)
     func splittingAtTheGapInstanceKeepsEveryOccurrence(_ gap: Gap) throws {
-        let (calendar, expansion, zone) = try Self.context(gap)
-        let instant = zone.utc(forLocal: gap.gapTime)
-        let editor = try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: Self.now)
-        let result = try editor.editOccurrence(DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)), span: .futureEvents,
-                                               changes: EventChanges(summary: "Later"), instances: expansion, newUID: "new@calgw.test")
+        let c = try Self.context(gap), calendar = c.calendar, instant = c.instant
+        let result = try c.editor.editOccurrence(c.occurrence, span: .futureEvents, changes: EventChanges(summary: "Later"),
+                                                 instances: c.expansion, newUID: "new@calgw.test")
         let kept = try #require(result.resource), later = try #require(result.newSeries)
         #expect(Self.spans(kept, later) == Self.spans(calendar))
         #expect(DaylightSavingGapTests.ours(kept).allSatisfy { $0.startInstant < instant })
@@ -78,11 +86,8 @@ import CalgwTestSupport
 
     @Test(arguments: gaps)
     func deletingTheGapInstanceRemovesItAlone(_ gap: Gap) throws {
-        let (calendar, expansion, zone) = try Self.context(gap)
-        let instant = zone.utc(forLocal: gap.gapTime)
-        let editor = try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: Self.now)
-        let result = try editor.deleteOccurrence(DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)), span: .thisEvent,
-                                                 instances: expansion)
+        let c = try Self.context(gap), calendar = c.calendar, instant = c.instant
+        let result = try c.editor.deleteOccurrence(c.occurrence, span: .thisEvent, instances: c.expansion)
         let before = Self.spans(calendar)
         #expect(Self.spans(result.resource) == before.filter { $0[0] != instant })
         #expect(before.contains { $0[0] == instant })

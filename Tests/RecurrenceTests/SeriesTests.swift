@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 import ICalendar
 @testable import Recurrence
 
@@ -189,24 +190,7 @@ import ICalendar
     }
 
     @Test func anEmbeddedVTimezoneIsEvaluatedForAnUnknownTZID() throws {
-        let vtimezone = """
-            BEGIN:VTIMEZONE\r
-            TZID:Office Time\r
-            BEGIN:STANDARD\r
-            DTSTART:19701025T030000\r
-            TZOFFSETFROM:+0200\r
-            TZOFFSETTO:+0100\r
-            RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r
-            END:STANDARD\r
-            BEGIN:DAYLIGHT\r
-            DTSTART:19700329T020000\r
-            TZOFFSETFROM:+0100\r
-            TZOFFSETTO:+0200\r
-            RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r
-            END:DAYLIGHT\r
-            END:VTIMEZONE\r
-
-            """
+        let vtimezone = TestEvent.centralEuropeanZone(tzid: "Office Time")
         let c = try Self.calendar(Self.event("UID:v\nDTSTART;TZID=Office Time:20260328T023000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=2"),
                                   extra: vtimezone)
         let got = Self.spans(c, from: Self.utc(2026, 3, 1), to: Self.utc(2026, 4, 1))

@@ -46,7 +46,7 @@ extension SyncEngine {
                 guard !batch.items.isEmpty || !batch.unparseable.isEmpty else { return }
                 let plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
                 pulled.note(plan, of: batch)
-                try await executor.execute(plan, journalItems: [], continuing: true)
+                try await executor.execute(plan, journal: [:], continuing: true)
             }
         } catch let error as RunInterrupted {
             throw error
@@ -58,7 +58,7 @@ extension SyncEngine {
 
         let r = SideSnapshot(items: pulled.setAside, token: token)
         let plan = Planner.plan(local: l, remote: r, journal: [], policy: policy)
-        try await executor.execute(plan, journalItems: [], continuing: true)
+        try await executor.execute(plan, journal: [:], continuing: true)
         var report = executor.report
         await syncMetadata(into: &report)
         for href in l.unparseable where l.problems[href] == nil {

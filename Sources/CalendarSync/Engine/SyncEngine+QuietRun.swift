@@ -34,11 +34,12 @@ extension SyncEngine {
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
 
     /// The token to keep for `side` after a run that wrote to it, when the journal mirrors it:
-    /// for a vdir (either side: a `file://` remote is one), the token of the listing the journal records (every file by the signature
-    /// calgw's write left); for a single file, its signature while it holds that listing. It
-    /// vouches for this run's writes without a trust in timing: a file touched after calgw
-    /// wrote it, or one added meanwhile, changes the next listing's token,
-    /// and that run is a full one. A server's token cannot be made so (nil: list it next time).
+    /// for a vdir (either side: a `file://` remote is one), the token of the listing the
+    /// journal records (every file by the signature calgw's write left); for a single file,
+    /// its signature while it holds that listing. It vouches for this run's writes without a
+    /// trust in timing: a file touched after calgw wrote it, or one added meanwhile, changes
+    /// the next listing's token, and that run is a full one. A server's token cannot be made
+    /// so (nil: list it next time).
     func tokenOfJournal(_ side: Side) async throws -> ChangeToken? {
         guard let vouching = storage(side) as? any ListingTokenStorage else { return nil }
         return try await vouching.token(forListing: try journal.versions(side))

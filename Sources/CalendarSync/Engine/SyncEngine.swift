@@ -37,8 +37,9 @@ public struct SyncEngine: Sendable {
     }
 
     /// Scans both sides and plans: from the items that moved where it can, else from every
-    /// journal row. The journal rows returned are those the plan was made from. Without `assigningUIDs` it writes nothing on either side
-    /// nor in the journal (a real run first settles an interrupted one: ``recoverInterruptedRun()``).
+    /// journal row. The journal rows returned are those the plan was made from. Without
+    /// `assigningUIDs` it writes nothing on either side nor in the journal (a real run first
+    /// settles an interrupted one: ``recoverInterruptedRun()``).
     /// - Parameter assigningUIDs: first write a UID into each new vdir file without one, each
     ///   write recorded as an intent like any other (a real run that may upload them).
     /// - Parameter known: changes a side already reported in this run (see `quietRun`).
@@ -84,9 +85,7 @@ public struct SyncEngine: Sendable {
         }
         var report: SyncReport
         var replans = 0
-        let acted = Set(plan.actions.map(\.key))
-        var journalRows: [ItemKey: JournalItem] = [:]
-        for item in items where acted.contains(item.key) { journalRows[item.key] = item }
+        let journalRows = plan.rowsActedOn(in: items)
         if dryRun {
             report = Self.preview(plan, strategy: policy.conflict)
             PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &report)
@@ -95,7 +94,7 @@ public struct SyncEngine: Sendable {
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
             executor.remoteIsReadOnly = policy.remoteIsReadOnly
-            try await executor.execute(plan, journalItems: items)
+            try await executor.execute(plan, journal: journalRows)
             report = executor.report
             replans = executor.replans
             await syncMetadata(into: &report)

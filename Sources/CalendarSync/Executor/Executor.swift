@@ -48,11 +48,8 @@ final class Executor: @unchecked Sendable {
     /// - Throws: only `RunInterrupted` (from the fault hook).
     /// - Parameter continuing: the plan adds to the work of earlier calls (a streamed first
     ///   pull plans as items arrive): the progress total grows instead of starting again.
-    func execute(_ plan: SyncPlan, journalItems: [JournalItem], continuing: Bool = false) async throws {
-        // Only the rows the plan acts on: a pair of 100,000 items with one change needs one.
-        let acted = Set(plan.actions.map(\.key))
-        var byKey: [ItemKey: JournalItem] = [:]
-        for item in journalItems where acted.contains(item.key) && byKey[item.key] == nil { byKey[item.key] = item }
+    /// - Parameter byKey: the journal's rows of the items the plan acts on (``SyncPlan/rowsActedOn(in:)``).
+    func execute(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool = false) async throws {
         startProgress(total: plan.actions.filter(Self.isTransfer).count, continuing: continuing)
         var batch: [PlannedAction] = []
         for action in plan.actions {

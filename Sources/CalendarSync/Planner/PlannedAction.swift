@@ -108,6 +108,15 @@ public struct SyncPlan: Sendable {
         self.unparseable = unparseable
     }
 
+    /// The rows of `journal` this plan acts on, by key (the first row of a key): all the
+    /// executor and the token check need, however many rows the plan was made from.
+    func rowsActedOn(in journal: [JournalItem]) -> [ItemKey: JournalItem] {
+        let acted = Set(actions.map(\.key))
+        var rows: [ItemKey: JournalItem] = [:]
+        for item in journal where acted.contains(item.key) && rows[item.key] == nil { rows[item.key] = item }
+        return rows
+    }
+
     /// Actions that write to at least one side or resolve a conflict.
     public var writes: [PlannedAction] {
         actions.filter { a in
