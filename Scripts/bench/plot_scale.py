@@ -11,8 +11,8 @@ import math
 import sys
 from collections import defaultdict
 
-COLORS = {"calgw": "#1f77b4", "vdirsyncer": "#d62728", "floor": "#7f7f7f"}
-DASHES = {"floor": "5,4"}
+COLORS = {"calgw": "#1f77b4", "vdirsyncer": "#d62728", "floor": "#7f7f7f", "files floor": "#2ca02c"}
+DASHES = {"floor": "5,4", "files floor": "2,3"}
 PANEL_W, PANEL_H = 330, 250
 MARGIN_L, MARGIN_T, MARGIN_B, GAP = 62, 48, 46, 28
 STEPS = ["first sync", "no-op sync"]
@@ -79,7 +79,7 @@ def main(table, out):
                 svg.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + PANEL_W}" y2="{y:.1f}" stroke="#eee"/>')
                 svg.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end">{t:g} s</text>')
             svg.append(f'<text x="{x0 + PANEL_W / 2}" y="{y0 + PANEL_H + 34}" text-anchor="middle">events</text>')
-            for who in ["floor", "vdirsyncer", "calgw"]:
+            for who in ["floor", "files floor", "vdirsyncer", "calgw"]:
                 pts = sorted(series.get((server, step, who), []))
                 if not pts:
                     continue
@@ -91,7 +91,7 @@ def main(table, out):
                                f'<title>{who}, {n} events: {t:g} s</title></circle>')
     # Legend along the top.
     x = MARGIN_L
-    for who, name in [("calgw", "calgw"), ("vdirsyncer", "vdirsyncer 0.21"), ("floor", "server floor (curl: the requests any client needs)")]:
+    for who, name in [("calgw", "calgw"), ("vdirsyncer", "vdirsyncer 0.21"), ("floor", "server floor (curl)"), ("files floor", "file floor (C: create the files)")]:
         dash = f' stroke-dasharray="{DASHES[who]}"' if who in DASHES else ""
         svg.append(f'<line x1="{x}" y1="18" x2="{x + 24}" y2="18" stroke="{COLORS[who]}" stroke-width="2"{dash}/>')
         svg.append(f'<text x="{x + 30}" y="22">{name}</text>')

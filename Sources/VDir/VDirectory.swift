@@ -253,7 +253,7 @@ public struct VDirectory: Sendable {
     public func path(_ name: String) -> String { folderPath + "/" + name }
 
     func checkedPath(_ name: String) throws -> String {
-        guard ItemFileFilter.isItem(name), !name.contains("\0"), name != "..", name.utf8.count <= 250 else {
+        guard ItemFileFilter.isItem(name), !name.utf8.contains(0), name != "..", name.utf8.count <= 250 else {
             throw VDirError(.unsafeName, "\"\(name)\" is not an item file name in \(url.path)")
         }
         return path(name)

@@ -96,6 +96,41 @@ import CalDAV
         #expect(!v.href.contains("/") && !v.href.hasPrefix("."))
         #expect(FileManager.default.fileExists(atPath: folder.file("cal/\(v.href)").path))
     }
+
+    /// A batch of creates answers item for item, in order, as one create each would: a taken
+    /// name fails alone and keeps its file, the folder is made on the first write, and every
+    /// file holds its own bytes with the etag a listing reports.
+    @Test func vdirCreatesABatchAsOneCreateEachWould() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let storage = VDirStorage(url: folder.file("cal"))
+        let items = (0..<300).map { (data: Fixture.event(uid: "u\($0)", summary: "item \($0)"), suggestedName: "u\($0)") }
+        let first = await storage.createAll(items)
+        #expect(first.count == 300)
+        let versions = first.compactMap { try? $0.get() }
+        #expect(versions.map(\.href) == (0..<300).map { "u\($0).ics" })
+
+        let taken = try Data(contentsOf: folder.file("cal/u7.ics"))
+        let second = await storage.createAll([(Fixture.event(uid: "v1"), "v1"), (Fixture.event(uid: "other"), "u7"), (Fixture.event(uid: "v2"), "v2")])
+        #expect((try? second[0].get())?.href == "v1.ics" && (try? second[2].get())?.href == "v2.ics")
+        guard case .failure(StorageError.alreadyExists(let href)) = second[1] else {
+            Issue.record("a taken name did not fail with alreadyExists: \(second[1])")
+            return
+        }
+        #expect(href == "u7.ics")
+        #expect(try Data(contentsOf: folder.file("cal/u7.ics")) == taken)
+
+        guard case .full(let listed, _) = try await storage.changes(since: nil) else {
+            Issue.record("a first listing was not full")
+            return
+        }
+        #expect(listed.count == 302)
+        let etags = Dictionary(uniqueKeysWithValues: listed.map { ($0.href, $0.etag) })
+        for (item, version) in zip(items, versions) {
+            #expect(etags[version.href] == version.etag)
+            #expect(try Data(contentsOf: folder.file("cal/\(version.href)")) == item.data)
+        }
+    }
 }
 
 /// An in-memory storage that also answers `fetchAll`, counting how it was read.

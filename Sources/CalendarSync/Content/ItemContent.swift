@@ -34,12 +34,23 @@ public struct ItemContent: Sendable, Hashable {
         }
         parses = true
         let objects = calendar.name == "VCALENDAR" ? calendar.components.filter { $0.name != "VTIMEZONE" } : [calendar]
-        uid = objects.lazy.compactMap { $0["UID"]?.value.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-        lastModified = objects.compactMap { $0["LAST-MODIFIED"]?.value.trimmingCharacters(in: .whitespaces) }.max()
+        uid = objects.lazy.compactMap { $0["UID"]?.value.trimmedOfSpaces }.first { !$0.isEmpty }
+        lastModified = objects.compactMap { $0["LAST-MODIFIED"]?.value.trimmedOfSpaces }.max()
         sequence = objects.compactMap { $0["SEQUENCE"]?.integer }.max() ?? 0
         span = calendar.name == "VCALENDAR" ? TimeSpan.of(calendar) : .unbounded
     }
 
     /// The item's key: its UID, else the UID-less key from its hash.
     public var key: ItemKey { uid.map(ItemKey.uid) ?? .uidless(hash) }
+}
+
+private extension String {
+    /// The value without leading and trailing spaces (`CharacterSet.whitespaces`), itself when
+    /// it starts and ends with a visible ASCII character, as nearly every UID does.
+    var trimmedOfSpaces: String {
+        let bytes = utf8
+        guard let first = bytes.first, let last = bytes.last,
+              (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) else { return trimmingCharacters(in: .whitespaces) }
+        return self
+    }
 }

@@ -39,20 +39,32 @@ extension SyncEngine {
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
         var pulled = StreamedItems()
+        // One batch is parsed (on every core) while the one before it is written: parsing,
+        // files and journal overlap instead of taking turns.
+        var parsed: (stored: [StoredItem], contents: Task<[ItemContent], Never>)?
+        func pull(_ stored: [StoredItem], _ contents: [ItemContent]) async throws {
+            let batch = pulled.take(stored, contents: contents, localKeys: localKeys)
+            guard !batch.items.isEmpty || !batch.unparseable.isEmpty else { return }
+            let plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
+            pulled.note(plan, of: batch)
+            try await executor.execute(plan, journal: [:], continuing: true)
+        }
         let token: ChangeToken?
         do {
             token = try await streaming.fetchAll(batchSize: Self.streamedBatchSize) { stored in
-                let batch = pulled.take(stored, localKeys: localKeys)
-                guard !batch.items.isEmpty || !batch.unparseable.isEmpty else { return }
-                let plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
-                pulled.note(plan, of: batch)
-                try await executor.execute(plan, journal: [:], continuing: true)
+                let parsing = Task.detached { SideScanner.contents(of: stored) }
+                let previous = parsed
+                parsed = (stored, parsing)
+                if let previous { try await pull(previous.stored, await previous.contents.value) }
             }
+            if let last = parsed { try await pull(last.stored, await last.contents.value) }
         } catch let error as RunInterrupted {
             throw error
         } catch {
-            // The batches written so far are in the journal, whole: the rerun lists the server
-            // and fetches only what is missing.
+            // The items read before the answer broke off are kept: the batches written so far
+            // are in the journal, whole, and the one still being parsed is written now. The
+            // rerun lists the server and fetches only what is missing.
+            if let last = parsed { try await pull(last.stored, await last.contents.value) }
             throw SyncError.scanFailed(.remote, error)
         }
 
@@ -104,11 +116,11 @@ private struct StreamedItems {
     /// Errors for keys the server holds more than once across batches.
     var duplicates: [String] = []
 
-    /// The batch's items to pull now, parsed on every core; sets aside those the vdir shares.
-    mutating func take(_ stored: [StoredItem], localKeys: Set<ItemKey>) -> SideSnapshot {
+    /// The batch's items to pull now, given what each holds; sets aside those the vdir shares.
+    mutating func take(_ stored: [StoredItem], contents: [ItemContent], localKeys: Set<ItemKey>) -> SideSnapshot {
         var items: [SideItem] = []
         var unparseable: [String] = []
-        for (item, content) in zip(stored, SideScanner.contents(of: stored)) {
+        for (item, content) in zip(stored, contents) {
             guard content.parses else {
                 unparseable.append(item.href)
                 continue

@@ -57,7 +57,10 @@ extension Executor {
         // it says it takes more (some servers fail concurrent writes to one collection).
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
         for side in Side.allCases {
-            let indices = ready.indices.filter { ready[$0].writes == side }
+            var indices = ready.indices.filter { ready[$0].writes == side }
+            if let batching = storage(side) as? any BatchCreatingStorage {
+                indices = try await createAll(ready, at: indices, on: side, through: batching, into: &outcomes)
+            }
             guard !indices.isEmpty else { continue }
             let limit = (storage(side) as? any ConcurrentWritingStorage)?.maximumConcurrentWrites ?? 1
             let results = try await runConcurrently(indices.map { ready[$0] }, limit: max(1, limit))
@@ -111,6 +114,38 @@ extension Executor {
             }
             finishedOne(failed: report.errors.count > errors)
         }
+    }
+
+    /// Makes the creates among `actions[indices]` in one call to `storage`, each under its
+    /// key's name, and sets their outcomes.
+    /// - Returns: the indices still to write one by one: the other actions, and creates whose
+    ///   name was taken (`createItem` looks at what holds it).
+    func createAll(_ actions: [PlannedAction], at indices: [Int], on side: Side, through storage: any BatchCreatingStorage,
+                   into outcomes: inout [Result<SideItem?, any Error>]) async throws -> [Int] {
+        let creates = indices.filter { if case .create = actions[$0] { true } else { false } }
+        guard creates.count > 1 else { return indices }
+        let sources = creates.map { i -> SideItem in
+            guard case .create(_, let source) = actions[i] else { preconditionFailure("filtered to creates") }
+            return source
+        }
+        let results = await storage.createAll(sources.map { (outgoing($0.data!, to: side), Self.stem(for: $0.key)) })
+        var handled = Set<Int>()
+        for (i, (source, result)) in zip(creates, zip(sources, results)) {
+            switch result {
+            case .success(let version):
+                try effect()
+                outcomes[i] = .success(SideItem(key: source.key, href: version.href, etag: version.etag,
+                                                hash: source.hash, data: source.data, span: source.span))
+                finishedOne(failed: false)
+            case .failure(StorageError.alreadyExists):
+                continue
+            case .failure(let error):
+                outcomes[i] = .failure(error)
+                finishedOne(failed: true)
+            }
+            handled.insert(i)
+        }
+        return indices.filter { !handled.contains($0) }
     }
 
     /// Runs the writes, `limit` at a time; the outcome of each, in order.

@@ -193,10 +193,10 @@ public final class Journal: Sendable {
 
     /// Applies an item change in its own transaction.
     public func apply(_ change: JournalChange) throws {
-        try writer.write { db in try Self.apply(change, db) }
+        try writer.write { db in try Self.apply(change, db, at: Self.now()) }
     }
 
-    static func apply(_ change: JournalChange, _ db: Database) throws {
+    static func apply(_ change: JournalChange, _ db: Database, at now: String) throws {
         switch change {
         case .none: break
         case .remove(let key):
@@ -215,7 +215,7 @@ public final class Journal: Sendable {
                     base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
                 """).execute(arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                                  item.remote.href, item.remote.etag, item.remote.hash.value,
-                                 item.lastModified, item.sequence, item.span.start, item.span.end, base, Self.now(), base])
+                                 item.lastModified, item.sequence, item.span.start, item.span.end, base, now, base])
         }
     }
 
@@ -259,8 +259,9 @@ public final class Journal: Sendable {
     public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         try writer.write { db in
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
+            let now = Self.now()
             for (intent, outcome, change) in completions {
-                try Self.apply(change, db)
+                try Self.apply(change, db, at: now)
                 try update.execute(arguments: [outcome.state, outcome.text, intent.id])
             }
         }

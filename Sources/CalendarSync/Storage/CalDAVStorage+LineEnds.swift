@@ -1,48 +1,51 @@
 import Foundation
 
 extension CalDAVStorage {
-    /// `data` with every line ending as CRLF (RFC 5545 §3.1).
+    /// `text`'s UTF-8 bytes with every line ending as CRLF (RFC 5545 §3.1).
     ///
     /// Calendar data read out of an XML answer (calendar-multiget, calendar-query) has lost
     /// its CRs: XML parsers turn CRLF and lone CR into LF (XML 1.0 §2.11). Items written to
     /// a vdir from such answers get their CRLFs back here. Bytes already in CRLF come back
     /// unchanged.
-    /// `text`'s UTF-8 bytes with every line ending as CRLF, without an intermediate copy.
     static func restoringCRLF(_ text: String) -> Data {
         var text = text
         return text.withUTF8 { restoringCRLF(UnsafeRawBufferPointer($0)) }
     }
 
+    /// `data` with every line ending as CRLF.
     static func restoringCRLF(_ data: Data) -> Data {
         data.withUnsafeBytes { restoringCRLF($0) }
     }
 
+    /// `bytes` with every line ending (LF, CRLF, lone CR) as CRLF: one pass counts what is
+    /// missing, a second writes the result into a buffer of its final size.
     static func restoringCRLF(_ bytes: UnsafeRawBufferPointer) -> Data {
         let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-        var out = Data(capacity: bytes.count + bytes.count / 40)
+        // Each LF without its CR, and each CR without its LF, gains one byte.
+        var missing = 0
         var previous: UInt8 = 0
-        var runStart = 0
-        // Copy runs without line breaks whole; only the breaks are looked at byte by byte.
-        for (i, byte) in bytes.enumerated() where byte == lf || byte == cr || previous == cr {
-            if byte == lf {
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<i]))
-                if previous != cr { out.append(cr) }
-                out.append(lf)
-                runStart = i + 1
-            } else if previous == cr {
-                // A lone CR ends a line too.
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(lf)
-                runStart = i
-            } else {  // a CR: wait for what follows it
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(cr)
-                runStart = i + 1
-            }
+        for byte in bytes {
+            if byte == lf, previous != cr { missing += 1 } else if previous == cr, byte != lf { missing += 1 }
             previous = byte
         }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-        if previous == cr { out.append(lf) }
+        if previous == cr { missing += 1 }
+        guard missing > 0 else { return Data(bytes) }
+
+        var out = Data(count: bytes.count + missing)
+        out.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
+            var j = 0
+            previous = 0
+            for byte in bytes {
+                if byte == lf, previous != cr {
+                    target[j] = cr; j += 1
+                } else if previous == cr, byte != lf {
+                    target[j] = lf; j += 1
+                }
+                target[j] = byte; j += 1
+                previous = byte
+            }
+            if previous == cr { target[j] = lf }
+        }
         return out
     }
 }

@@ -45,18 +45,21 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+        try await Self.offThread { [self] in try createNow(data, suggestedName: suggestedName) }
+    }
+
+    /// Creates the file for `create`, on the calling thread.
+    func createNow(_ data: Data, suggestedName: String) throws -> ItemVersion {
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
         let name = stem + ".ics"
-        let directory = self.directory, makesFolder = options.createFolder
         do {
-            let signature = try await Self.offThread {
-                do {
-                    return try directory.create(name, data: data)
-                } catch let error as AtomicFileError where error.code == ENOENT && makesFolder {
-                    // The folder is made on the first write that finds it missing, not checked before each.
-                    try directory.createIfMissing()
-                    return try directory.create(name, data: data)
-                }
+            let signature: FileSignature
+            do {
+                signature = try directory.create(name, data: data)
+            } catch let error as AtomicFileError where error.code == ENOENT && options.createFolder {
+                // The folder is made on the first write that finds it missing, not checked before each.
+                try directory.createIfMissing()
+                signature = try directory.create(name, data: data)
             }
             return ItemVersion(href: name, etag: signature.etag)
         } catch let error as VDirError where error.code == .alreadyExists {
@@ -90,6 +93,13 @@ public struct VDirStorage: CalendarStorage {
     static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             ioQueue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// `offThread` for work that cannot fail.
+    static func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume(returning: body()) }
         }
     }
 
