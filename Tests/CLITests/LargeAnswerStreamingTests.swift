@@ -9,15 +9,22 @@ import CalgwTestSupport
 @Suite(.serialized) struct LargeAnswerStreamingTests {
     static let events = 1500
 
-    @Test func aLargeAnswerCutMidwayKeepsWholeFilesAndTheRerunPullsTheRest() throws {
-        let server = try TestServers.shared("cyrus")
-        let collection = server.newCollectionURL(prefix: "large")
+    /// A Cyrus collection filled with `events` events by PUT.
+    static func filledCollection(_ server: TestServer, prefix: String, start: Int = 0) throws -> URL {
+        let collection = server.newCollectionURL(prefix: prefix)
         let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   "-X", "MKCALENDAR", collection.absoluteString])
         #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
         let fill = try ProcessRunner.run("python3", [TestPaths.packageRoot.appendingPathComponent("Scripts/bench/fill_caldav.py").path,
-                                                     collection.absoluteString, server.username, server.password, String(Self.events)])
+                                                     collection.absoluteString, server.username, server.password, String(Self.events),
+                                                     "--start", String(start)])
         #expect(fill.status == 0, "\(fill.stderrText)")
+        return collection
+    }
+
+    @Test func aLargeAnswerCutMidwayKeepsWholeFilesAndTheRerunPullsTheRest() throws {
+        let server = try TestServers.shared("cyrus")
+        let collection = try Self.filledCollection(server, prefix: "large")
 
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -56,6 +63,35 @@ import CalgwTestSupport
         #expect(uids == Set((0..<Self.events).map { "bench-\($0)@calgw.example" }))
         #expect(bytes > 400_000, "the answer was only \(bytes) bytes")
         let again = try cut.run("sync", password: server.password)
+        #expect(again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
+                "\(again.stdoutText)\(again.stderrText)")
+    }
+
+    /// A server that refuses the calendar-query of every item (here with 507, as one out of
+    /// memory might) is read in pages: the listing, then multigets of at most 100 hrefs, every
+    /// file whole, and the next run finds nothing to do.
+    @Test func aServerThatRefusesTheWholeQueryIsReadInPages() throws {
+        let server = try TestServers.shared("cyrus")
+        // Cyrus refuses a UID another calendar of the account holds: these events have their own.
+        let collection = try Self.filledCollection(server, prefix: "paged", start: 10_000)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let proxy = try TestProxies.fault(upstream: server.url, script: "507", onlyMethods: "REPORT")
+        defer { proxy.stop() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "paged", server: server, collection: proxy.proxied(collection))
+        let pulled = try pair.run("pull", password: server.password)
+        #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }
+        #expect(names.count == Self.events)
+        for name in names {
+            let text = try String(contentsOf: pair.vdir.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
+        }
+        let reports = proxy.logEntries().filter { ($0["method"] as? String) == "REPORT" }
+        #expect((reports.first?["action"] as? String) == "507", "the proxy did not refuse the query: \(reports.first ?? [:])")
+        // One multiget per 100 hrefs, each page of 2,048 split so.
+        #expect(reports.count - 1 >= Self.events / 100, "\(reports.count - 1) multigets for \(Self.events) events")
+        let again = try pair.run("sync", password: server.password)
         #expect(again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
                 "\(again.stdoutText)\(again.stderrText)")
     }

@@ -93,6 +93,32 @@ import Testing
     }
 
     /// The same 300 items both ways; the two timings are printed for docs/sync.md.
+    /// The paged read (listing, then multigets page by page) hands over every item once, in
+    /// pages no larger than asked, with the items a calendar-query returns and a token under
+    /// which nothing changed.
+    @Test(arguments: TestServers.selected)
+    func testFetchInPagesHandsOverEveryItemOncePageByPage(server name: String) async throws {
+        let storage = try await storage(name, prefix: "st-pages")
+        for day in 0..<250 {
+            let uid = Sample.uid()
+            _ = try await storage.create(Sample.event(uid: uid, summary: "Item \(day)", day: day % 28 + 1), suggestedName: uid)
+        }
+        var pages: [[StoredItem]] = []
+        let token = try await storage.fetchInPages(batchSize: 100) { pages.append($0) }
+        #expect(pages.map(\.count) == [100, 100, 50], "\(name): pages of \(pages.map(\.count))")
+        let paged = pages.flatMap { $0 }
+        #expect(Set(paged.map(\.href)).count == 250)
+        #expect(paged.allSatisfy { bareLineFeeds($0.data) == 0 })
+        let queried = try await storage.fetchAll().items
+        #expect(Set(paged) == Set(queried), "\(name): the paged read and the calendar-query differ")
+        let token2 = try #require(token)
+        switch try await storage.changes(since: token2) {
+        case .unchanged: break
+        case .delta(let changed, let removed, _): #expect(changed.isEmpty && removed.isEmpty, "\(name): \(changed) \(removed)")
+        case .full(let all, _): #expect(Set(all.map(\.href)) == Set(paged.map(\.href)))
+        }
+    }
+
     @Test(arguments: ["radicale", "xandikos"])
     func testFetchAllMatchesListingAndMultiget(server name: String) async throws {
         let storage = try await storage(name, prefix: "st-bulkcmp")

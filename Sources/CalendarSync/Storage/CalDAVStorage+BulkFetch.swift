@@ -115,12 +115,34 @@ extension CalDAVStorage: StreamingFetchingStorage {
                 throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
                                   recovery: "check the user name and password", status: 401, url: collection)
             }
-            logger.info("calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
-            let (items, listed) = try await listAndFetch()
-            for start in stride(from: 0, to: items.count, by: max(1, batchSize)) {
-                try await body(Array(items[start..<min(start + batchSize, items.count)]))
-            }
-            return listed
+            logger.info("calendar-query refused; listing and fetching in pages instead", metadata: ["status": "\(response.status)"])
+            return try await fetchInPages(batchSize: batchSize, into: body)
+        }
+        return token
+    }
+
+    /// Reads every item in pages: the listing (hrefs and etags, one PROPFIND or sync-collection),
+    /// then one set of calendar-multigets per `batchSize` hrefs, the next page on the wire while
+    /// `body` stores the one before. Neither side builds an answer larger than a page, so
+    /// memory holds the listing and two pages, whatever the collection's size: the path taken
+    /// when a server refuses to answer a calendar-query of every item.
+    /// - Returns: the change token of the listing (items changed after it come again next time).
+    public func fetchInPages(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
+        let versions: [ItemVersion], token: ChangeToken?
+        switch try await changes(since: nil) {
+        case .full(let all, let t): versions = all; token = t
+        case .delta(let changed, _, let t): versions = changed; token = t
+        case .unchanged(let t): versions = []; token = t
+        }
+        let size = max(1, batchSize)
+        let pages = stride(from: 0, to: versions.count, by: size).map { versions[$0..<min($0 + size, versions.count)].map(\.href) }
+        var next = pages.first.map { hrefs in Task { try await self.fetch(hrefs) } }
+        defer { next?.cancel() }
+        for index in pages.indices {
+            guard let page = next else { break }
+            let items = try await page.value
+            next = index + 1 < pages.count ? Task { [pages] in try await self.fetch(pages[index + 1]) } : nil
+            try await body(items)
         }
         return token
     }
