@@ -14,13 +14,19 @@ extension SyncEngine {
         guard policy.window == nil, try journal.pendingIntents().isEmpty, try !journal.hasOutsideItems(),
               let localToken = try journal.collection(.local).token,
               let remoteToken = try journal.collection(.remote).token else { return (nil, [:]) }
+        // Both sides are asked at once: the server's answer arrives while the folder is listed.
+        // Whatever either says is kept for the full run, so no side is asked twice.
+        async let localChanges = changes(.local, since: localToken)
+        async let remoteChanges = changes(.remote, since: remoteToken)
         var known: [Side: StorageChanges] = [:]
-        for (side, token) in [(Side.local, localToken), (.remote, remoteToken)] {
-            let changes: StorageChanges
-            do { changes = try await storage(side).changes(since: token) } catch { throw SyncError.scanFailed(side, error) }
-            known[side] = changes
-            guard case .unchanged = changes else { return (nil, known) }
+        for (side, answer) in [(Side.local, await localChanges), (.remote, await remoteChanges)] {
+            switch answer {
+            case .success(let changes): known[side] = changes
+            case .failure(let error as RunInterrupted): throw error
+            case .failure(let error): throw SyncError.scanFailed(side, error)
+            }
         }
+        guard case .unchanged = known[.local], case .unchanged = known[.remote] else { return (nil, known) }
         var report = SyncReport()
         report.dryRun = dryRun
         progress?(SyncProgress(total: 0))  // as any run with nothing to transfer
@@ -29,6 +35,11 @@ extension SyncEngine {
             if report.errors.isEmpty { try journal.setLastSync() }
         }
         return (report, known)
+    }
+
+    /// What `side` reports since `token`, or why it could not say.
+    private func changes(_ side: Side, since token: ChangeToken) async -> Result<StorageChanges, any Error> {
+        do { return .success(try await storage(side).changes(since: token)) } catch { return .failure(error) }
     }
 
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
