@@ -245,9 +245,10 @@ public final class Journal: Sendable {
                 INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
                 """)
+            let now = Self.now()
             return try intents.map { intent in
                 try insert.execute(arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
-                                     intent.ifMatch, intent.newHash?.value, Self.now()])
+                                     intent.ifMatch, intent.newHash?.value, now])
                 var copy = intent
                 copy.id = db.lastInsertedRowID
                 return copy
