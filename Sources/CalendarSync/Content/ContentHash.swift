@@ -37,9 +37,9 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
             if c.name == "VCALENDAR" { TimeZoneCompletion.complete(&c) }
             return normalisedLines(c)
         }
-        for line in lines.sorted() {
-            hasher.update(data: Data(line.utf8))
-            hasher.update(data: Data([0x0A]))
+        for var line in lines.sorted() {
+            line.append("\n")
+            line.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         }
         return ContentHash(hex(hasher.finalize()))
     }
