@@ -50,6 +50,22 @@ import Testing
                                                  && !raw.contains("/../") && !raw.contains("/./")))
     }
 
+    /// The href-only resolution answers as the full one does, for every kind of href: plain,
+    /// encoded, relative, absolute, the collection, and refused ones.
+    @Test(arguments: ["/alice/work/a.ics", "/alice/work/a%40b.ics", "a@b.ics", "http://127.0.0.1:5232/alice/work/x.ics",
+                      "/alice/work/", "/alice/work", "/alice//work/a.ics", "/alice/work/../x.ics", "/alice/other/a.ics",
+                      "/alice/workshop/x.ics", "http://evil.example/alice/work/x.ics", "/alice/work/a%00b.ics",
+                      "/alice/work/caf%C3%A9%20party.ics", " /alice/work/a.ics"])
+    func testTheHrefOnlyResolutionAgreesWithTheFullOne(raw: String) {
+        func full() -> String {
+            do { return try resolver.member(raw)?.href.path ?? "collection" } catch { return "refused" }
+        }
+        func hrefOnly() -> String {
+            do { return try resolver.memberHref(raw)?.path ?? "collection" } catch { return "refused" }
+        }
+        #expect(hrefOnly() == full(), "\(raw)")
+    }
+
     @Test func testSpacesAndUnicodeRoundTrip() throws {
         let member = try #require(try resolver.member("/alice/work/caf%C3%A9%20party.ics"))
         #expect(member.href.path == "/alice/work/caf%C3%A9%20party.ics")

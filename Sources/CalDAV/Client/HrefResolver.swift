@@ -88,10 +88,23 @@ public struct HrefResolver: Sendable {
     /// - Throws: `CalDAVError.unsafeHref` outside the collection.
     public func member(_ raw: String) throws -> (href: Href, url: URL)? {
         let resolved = try resolve(raw)
+        return try isMember(resolved.href, raw) ? resolved : nil
+    }
+
+    /// `member(_:)` for a caller that needs the href only: the href most servers send is
+    /// checked without building its URL, which is most of what resolving it costs.
+    public func memberHref(_ raw: String) throws -> Href? {
+        let href = Self.isPlainPath(raw) ? Href(canonicalPath: raw) : try resolve(raw).href
+        return try isMember(href, raw) ? href : nil
+    }
+
+    /// True for an href inside the collection, false for the collection itself.
+    /// - Throws: `CalDAVError.unsafeHref` for one outside it.
+    private func isMember(_ href: Href, _ raw: String) throws -> Bool {
         let collection = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        if resolved.href.path == collection || resolved.href.path + "/" == collection { return nil }
-        guard resolved.href.path.hasPrefix(collection) else { throw unsafe(raw, "is outside the collection \(collection)") }
-        return resolved
+        if href.path == collection || href.path + "/" == collection { return false }
+        guard href.path.hasPrefix(collection) else { throw unsafe(raw, "is outside the collection \(collection)") }
+        return true
     }
 
     /// The URL of a canonical href on `base`'s origin.

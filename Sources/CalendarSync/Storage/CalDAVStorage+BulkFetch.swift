@@ -181,10 +181,10 @@ private final class MemberBatcher: @unchecked Sendable {
         }
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
-        guard let resolved = try resolver.member(member.href), let etag = member.text(XMLNamespace.dav, "getetag"),
+        guard let href = try resolver.memberHref(member.href), let etag = member.text(XMLNamespace.dav, "getetag"),
               let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty,
-              seen.insert(resolved.href.path).inserted else { return }
-        pending.append(StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: CalDAVStorage.restoringCRLF(text)))
+              seen.insert(href.path).inserted else { return }
+        pending.append(StoredItem(version: ItemVersion(href: href.path, etag: etag), data: CalDAVStorage.restoringCRLF(text)))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }
             pending = []
