@@ -14,19 +14,32 @@ extension SyncEngine {
         guard policy.window == nil, try journal.pendingIntents().isEmpty, try !journal.hasOutsideItems(),
               let localToken = try journal.collection(.local).token,
               let remoteToken = try journal.collection(.remote).token else { return (nil, [:]) }
-        // Both sides are asked at once: the server's answer arrives while the folder is listed.
-        // Whatever either says is kept for the full run, so no side is asked twice.
-        async let localChanges = changes(.local, since: localToken)
-        async let remoteChanges = changes(.remote, since: remoteToken)
+        // Whatever a side says is kept for the full run, so no side is asked twice. A server is
+        // asked while the folder is listed, so its answer costs no time of its own; a remote
+        // listed on this machine (a vdir, a file) is listed after the local side, and only when
+        // that is unchanged, so that a run holds one listing at a time.
         var known: [Side: StorageChanges] = [:]
-        for (side, answer) in [(Side.local, await localChanges), (.remote, await remoteChanges)] {
+        let answers: [(Side, Result<StorageChanges, any Error>)]
+        if remote is any ListingTokenStorage {
+            let localAnswer = await changes(.local, since: localToken)
+            if case .success(.unchanged) = localAnswer {
+                answers = [(.local, localAnswer), (.remote, await changes(.remote, since: remoteToken))]
+            } else {
+                answers = [(.local, localAnswer)]
+            }
+        } else {
+            async let localChanges = changes(.local, since: localToken)
+            async let remoteChanges = changes(.remote, since: remoteToken)
+            answers = [(.local, await localChanges), (.remote, await remoteChanges)]
+        }
+        for (side, answer) in answers {
             switch answer {
             case .success(let changes): known[side] = changes
             case .failure(let error as RunInterrupted): throw error
             case .failure(let error): throw SyncError.scanFailed(side, error)
             }
         }
-        guard case .unchanged = known[.local], case .unchanged = known[.remote] else { return (nil, known) }
+        guard case .unchanged? = known[.local], case .unchanged? = known[.remote] else { return (nil, known) }
         var report = SyncReport()
         report.dryRun = dryRun
         progress?(SyncProgress(total: 0))  // as any run with nothing to transfer
