@@ -96,7 +96,7 @@ def main(table, out):
         svg.append(f'<line x1="{x}" y1="18" x2="{x + 24}" y2="18" stroke="{COLORS[who]}" stroke-width="2"{dash}/>')
         svg.append(f'<text x="{x + 30}" y="22">{name}</text>')
         x += 40 + 8 * len(name)
-    svg.append(f'<text x="{width - 8}" y="22" text-anchor="end" fill="#666">wall time, log-log; lower is better</text>')
+    svg.append(f'<text x="{width - 8}" y="40" text-anchor="end" fill="#666">wall time, log-log; lower is better</text>')
     svg.append("</svg>")
     with open(out, "w") as f:
         f.write("\n".join(svg) + "\n")
