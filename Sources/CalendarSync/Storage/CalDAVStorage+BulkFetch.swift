@@ -51,14 +51,18 @@ extension CalDAVStorage: BulkFetchingStorage {
         return (items, token)
     }
 
+    /// Every member's href and etag, with the token of the listing.
+    private func listing() async throws -> (versions: [ItemVersion], token: ChangeToken?) {
+        switch try await changes(since: nil) {
+        case .full(let all, let token): return (all, token)
+        case .delta(let changed, _, let token): return (changed, token)
+        case .unchanged(let token): return ([], token)
+        }
+    }
+
     /// The slow path of `fetchAll()`: a full listing, then multigets.
     private func listAndFetch() async throws -> (items: [StoredItem], token: ChangeToken?) {
-        let versions: [ItemVersion], token: ChangeToken?
-        switch try await changes(since: nil) {
-        case .full(let all, let t): versions = all; token = t
-        case .delta(let changed, _, let t): versions = changed; token = t
-        case .unchanged(let t): versions = []; token = t
-        }
+        let (versions, token) = try await listing()
         let items = try await fetch(versions.map(\.href))
         return (items, token)
     }
@@ -128,12 +132,7 @@ extension CalDAVStorage: StreamingFetchingStorage {
     /// when a server refuses to answer a calendar-query of every item.
     /// - Returns: the change token of the listing (items changed after it come again next time).
     public func fetchInPages(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
-        let versions: [ItemVersion], token: ChangeToken?
-        switch try await changes(since: nil) {
-        case .full(let all, let t): versions = all; token = t
-        case .delta(let changed, _, let t): versions = changed; token = t
-        case .unchanged(let t): versions = []; token = t
-        }
+        let (versions, token) = try await listing()
         let size = max(1, batchSize)
         let pages = stride(from: 0, to: versions.count, by: size).map { versions[$0..<min($0 + size, versions.count)].map(\.href) }
         var next = pages.first.map { hrefs in Task { try await self.fetch(hrefs) } }
