@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Draws Scripts/bench/scale's table as an SVG: wall time against calendar size, log-log,
-one panel per server and step (first sync, no-op sync), one line per contender.
+one panel per server and step (first sync, no-op sync, takeover), one line per contender.
 
     plot_scale.py TABLE.tsv OUT.svg
 
@@ -15,7 +15,7 @@ COLORS = {"calgw": "#1f77b4", "vdirsyncer": "#d62728", "floor": "#7f7f7f", "file
 DASHES = {"floor": "5,4", "files floor": "2,3"}
 PANEL_W, PANEL_H = 330, 250
 MARGIN_L, MARGIN_T, MARGIN_B, GAP = 62, 48, 46, 28
-STEPS = ["first sync", "no-op sync"]
+STEPS = ["first sync", "no-op sync", "takeover"]
 
 
 def read(path):
@@ -41,6 +41,7 @@ def label(v, unit=""):
 
 def main(table, out):
     rows = read(table)
+    steps = [s for s in STEPS if any(r[3] == s for r in rows)]
     servers = list(dict.fromkeys(r[0] for r in rows))
     series = defaultdict(list)
     for server, n, who, step, t in rows:
@@ -49,7 +50,7 @@ def main(table, out):
     ts = [p[1] for pts in series.values() for p in pts] or [1]
     xticks, yticks = decades(min(xs), max(xs)), decades(min(ts), max(ts))
 
-    width = MARGIN_L + len(STEPS) * (PANEL_W + GAP + MARGIN_L) - GAP
+    width = MARGIN_L + len(steps) * (PANEL_W + GAP + MARGIN_L) - GAP
     height = len(servers) * (MARGIN_T + PANEL_H + MARGIN_B) + 40
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
@@ -65,7 +66,7 @@ def main(table, out):
 
     for row, server in enumerate(servers):
         y0 = 30 + row * (MARGIN_T + PANEL_H + MARGIN_B) + MARGIN_T
-        for col, step in enumerate(STEPS):
+        for col, step in enumerate(steps):
             x0 = MARGIN_L + col * (PANEL_W + GAP + MARGIN_L)
             svg.append(f'<text x="{x0 + PANEL_W / 2}" y="{y0 - 12}" text-anchor="middle" font-weight="bold">'
                        f'{server}: {step}</text>')

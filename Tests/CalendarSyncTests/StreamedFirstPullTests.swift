@@ -127,6 +127,61 @@ import CalgwTestSupport
         #expect(remoteItems.filter { String(decoding: $0.data, as: UTF8.self).contains("SUMMARY:edited") }.count == 1)
     }
 
+    /// A vdir another tool kept in sync (a takeover): what both sides hold equally is recorded
+    /// as it streams in, with the server's copy as the merge base, and no file is written; the
+    /// one item that differs is a conflict, the one the server lacks is uploaded.
+    @Test func aTakeoverRecordsEqualItemsWithTheirBaseAndRewritesNoFile() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<Self.events {
+            try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
+            try pair.localFile("local-\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
+        }
+        try pair.serverFile("shared-diff.ics", Self.event("shared-diff", summary: "server's"))
+        try pair.localFile("b.ics", Self.event("shared-diff", summary: "local's"))
+        try pair.localFile("c.ics", Self.event("local-only", summary: "mine"))
+        let before = try pair.local.directory.scan()
+
+        let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.created[.local] == 0 && report.updated[.local] <= 1, "\(report.summary)")
+        #expect(report.created[.remote] == 1)
+        #expect(report.conflicts.map(\.uid) == ["shared-diff"])
+        // The equal files were left as they were: same names, same signatures.
+        let after = Dictionary(try pair.local.directory.scan().map { ($0.name, $0.signature) }, uniquingKeysWith: { a, _ in a })
+        for entry in before where entry.name.hasPrefix("local-") {
+            #expect(after[entry.name] == entry.signature, "\(entry.name) was rewritten")
+        }
+        let rows = try pair.journal.items()
+        #expect(rows.count == Self.events + 2)
+        #expect(Set(rows.map(\.local.href)).isSuperset(of: (0..<Self.events).map { "local-\($0).ics" }))
+        for key in [ItemKey.uid("s0"), .uid("s\(Self.events - 1)")] {
+            let base = try pair.journal.base(for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(base.contains("SUMMARY:server"), "no merge base recorded for \(key)")
+        }
+
+        let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0, "\(again.summary)")
+        #expect(again.errors.isEmpty && again.conflicts.isEmpty, "\(again.errors) \(again.conflicts)")
+    }
+
+    /// A UID the server holds twice, one copy equal to the vdir's file: the run reports it and
+    /// neither overwrites the file nor pulls the copy.
+    @Test func aTakeoverWithAUIDTheServerHoldsTwiceKeepsTheFile() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        try pair.localFile("mine.ics", Self.event("s3", summary: "server 3"))
+        try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
+
+        let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(report.errors.contains { $0.contains("UID s3") }, "\(report.errors)")
+        let (summaries, counts) = try pair.vdir()
+        #expect(counts["s3"] == 1)
+        #expect(summaries["s3"] == "server 3")
+        #expect(summaries.count == Self.events)
+    }
+
     @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }

@@ -43,7 +43,12 @@ public struct SyncEngine: Sendable {
     /// - Parameter assigningUIDs: first write a UID into each new vdir file without one, each
     ///   write recorded as an intent like any other (a real run that may upload them).
     /// - Parameter known: changes a side already reported in this run (see `quietRun`).
-    public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:]) async throws
+    /// - Parameter keepingBytes: the snapshots keep the bytes of every item read. Without it a
+    ///   first sync (an empty journal: every item is read) keeps what each vdir item is, not
+    ///   its bytes, so that its memory does not grow with the calendar: the executor reads
+    ///   again the files it copies or records, a batch at a time, which costs little where
+    ///   downloading a server's items twice would cost much.
+    public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:], keepingBytes: Bool = true) async throws
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
         if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
         let items = try journal.items()
@@ -52,6 +57,7 @@ public struct SyncEngine: Sendable {
         do {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = assigningUIDs
+            scanner.keepsData = keepingBytes || !items.isEmpty || !(local is any FileBackedStorage)
             l = try await assigningMissingUIDs(in: scanner.scan(journal: items, token: localState.token,
                                                                 outside: try journal.outsideItems(.local), changes: known[.local]))
         } catch let error as RunInterrupted {
@@ -60,9 +66,10 @@ public struct SyncEngine: Sendable {
             throw SyncError.scanFailed(.local, error)
         }
         do {
-            r = try await SideScanner(side: .remote, storage: remote).scan(journal: items, token: remoteState.token,
-                                                                           outside: try journal.outsideItems(.remote),
-                                                                           changes: known[.remote])
+            var scanner = SideScanner(side: .remote, storage: remote)
+            scanner.keepsData = keepingBytes || !items.isEmpty || !(remote is any FileBackedStorage)
+            r = try await scanner.scan(journal: items, token: remoteState.token, outside: try journal.outsideItems(.remote),
+                                       changes: known[.remote])
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
@@ -79,7 +86,8 @@ public struct SyncEngine: Sendable {
         let (quiet, known) = try await quietRun(dryRun: dryRun)
         if let quiet { return quiet }
         if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
-        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known)
+        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known,
+                                                      keepingBytes: dryRun)
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
         }

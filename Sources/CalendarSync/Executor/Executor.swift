@@ -52,6 +52,7 @@ final class Executor: @unchecked Sendable {
     func execute(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool = false) async throws {
         startProgress(total: plan.actions.filter(Self.isTransfer).count, continuing: continuing)
         var batch: [PlannedAction] = []
+        var records: [(SideItem, SideItem)] = []
         for action in plan.actions {
             if Self.isPlainWrite(action) {
                 batch.append(action)
@@ -60,6 +61,12 @@ final class Executor: @unchecked Sendable {
                     batch = []
                     batchLimit = min(batchLimit * 2, Self.maximumBatchSize)
                 }
+            } else if case .record(let l, let r) = action {
+                records.append((l, r))
+                if records.count >= Self.maximumBatchSize {
+                    try await recordAll(records)
+                    records = []
+                }
             } else {
                 let errors = report.errors.count
                 try await executeWithReplan(action, journal: byKey[action.key])
@@ -67,6 +74,25 @@ final class Executor: @unchecked Sendable {
             }
         }
         if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
+        if !records.isEmpty { try await recordAll(records) }
+    }
+
+    /// Records items found equal on both sides, in one transaction: a first sync of two full
+    /// sides (a folder another tool kept in sync) records every item, and a transaction each
+    /// was most of what it cost. The merge base is either side's bytes; where neither was
+    /// kept, the local files are read again, and one that changed since the scan gives no base
+    /// (the next run sees its new version anyway).
+    func recordAll(_ pairs: [(local: SideItem, remote: SideItem)]) async throws {
+        let unread = pairs.filter { $0.local.data == nil && $0.remote.data == nil }.map(\.local)
+        var bytes: [String: Data] = [:]
+        if !unread.isEmpty {
+            let etags = Dictionary(unread.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
+            for stored in try await local.fetch(unread.map(\.href)) where etags[stored.href] == stored.etag {
+                bytes[stored.href] = stored.data
+            }
+        }
+        try journal.applyAll(pairs.map { l, r in .upsert(Self.row(l, r), base: l.data ?? r.data ?? bytes[l.href]) })
+        for _ in pairs { try effect() }
     }
 
     /// True for the actions the progress counts: writes and conflicts.

@@ -196,6 +196,14 @@ public final class Journal: Sendable {
         try writer.write { db in try Self.apply(change, db, at: Self.now()) }
     }
 
+    /// Applies item changes in one transaction.
+    public func applyAll(_ changes: [JournalChange]) throws {
+        try writer.write { db in
+            let now = Self.now()
+            for change in changes { try Self.apply(change, db, at: now) }
+        }
+    }
+
     static func apply(_ change: JournalChange, _ db: Database, at now: String) throws {
         switch change {
         case .none: break

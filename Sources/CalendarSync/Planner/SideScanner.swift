@@ -15,6 +15,11 @@ public struct SideScanner: Sendable {
     /// Reads a side the journal knows nothing of in one bulk pass (a first sync). Off when the
     /// journal rows given are only those of the items that changed (see `narrowedPlan`).
     public var readsInBulkWhenNew = true
+    /// Keeps each item's bytes in the snapshot (the default). Off for a first sync, which reads
+    /// every item: the snapshot then holds what each item is (key, version, hash), so memory
+    /// does not grow with the items' size, and the executor reads again, a batch at a time,
+    /// the few items it writes or records.
+    public var keepsData = true
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
@@ -57,7 +62,9 @@ public struct SideScanner: Sendable {
             }
             var key = content.key
             if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
-            items.append(SideItem(version: stored.version, data: stored.data, content: content, key: key))
+            var item = SideItem(version: stored.version, data: stored.data, content: content, key: key)
+            if !keepsData { item.data = nil }
+            items.append(item)
         }
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
