@@ -168,13 +168,39 @@ public struct VDirectory: Sendable {
     public func read(_ name: String) throws -> (data: Data, signature: FileSignature)? {
         let p = try checkedPath(name)
         for _ in 0..<5 {
-            guard let before = FileSignature.of(path: p) else { return nil }
-            guard let data = FileManager.default.contents(atPath: p) else { return nil }
-            if let after = FileSignature.of(path: p), after == before, Int64(data.count) == after.size {
-                return (data, after)
-            }
+            // One open file, stat'ed before and after it is read: the path is looked up once.
+            let fd = open(p, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            let before = FileSignature(info)
+            guard let data = Self.readToEnd(fd, expecting: Int(info.st_size)), fstat(fd, &info) == 0 else { return nil }
+            let after = FileSignature(info)
+            if after == before, Int64(data.count) == after.size { return (data, after) }
         }
         throw VDirError(.changedMeanwhile, "\(p) keeps changing while it is read", recovery: "run again when it is no longer being written")
+    }
+
+    /// Everything `fd` holds from where it stands; nil on a read error.
+    /// - Parameter expecting: the size to expect (a byte more is asked for, to see a file that grew).
+    static func readToEnd(_ fd: Int32, expecting size: Int) -> Data? {
+        var data = Data(count: max(size, 0) + 1)
+        var length = 0
+        while true {
+            if length == data.count { data.count += max(data.count, 4096) }
+            let n = data.withUnsafeMutableBytes { buffer in
+                Foundation.read(fd, buffer.baseAddress! + length, buffer.count - length)
+            }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            length += n
+        }
+        data.count = length
+        return data
     }
 
     /// Creates a new item file; fails if the name is taken.

@@ -26,7 +26,14 @@ public struct ItemContent: Sendable, Hashable {
 
     /// Reads `data`.
     public init(_ data: Data) {
+        self.init(data, inspecting: { _ in })
+    }
+
+    /// Reads `data`, and shows its parse (nil: it does not parse) to `inspect`, so that a
+    /// caller with more to check of it does not parse it twice.
+    init(_ data: Data, inspecting inspect: (ParsedCalendar?) -> Void) {
         let parsed = try? ICalendarParser().parse(data)
+        inspect(parsed)
         hash = ContentHash.of(data, parsed: parsed)
         guard let parsed, let calendar = parsed.calendar else {
             uid = nil; lastModified = nil; sequence = 0; parses = false

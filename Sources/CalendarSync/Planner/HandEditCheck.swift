@@ -13,13 +13,24 @@ enum HandEditCheck {
     /// The first blocking problem of `data`, as `path:line: problem`; nil when the file can be synced.
     static func blockingProblem(in data: Data, path: String, parses: Bool) -> String? {
         let problems = Linter().lint(data).filter { $0.severity == .error }
-        let blocking = problems.first { problem in
-            !parses || problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
-                || problem.message.hasPrefix("EXRULE:")
-        }
+        let blocking = problems.first { !parses || blocks($0) }
         guard let found = blocking ?? (parses ? nil : problems.first) else {
             return parses ? nil : "\(path):1: not iCalendar data calgw can read"
         }
         return "\(path):\(max(found.line, 1)): \(found.message)"
+    }
+
+    /// The first blocking problem of `data`, given its parse (nil: it did not parse): the
+    /// same answer as `blockingProblem(in:path:parses:)`, without parsing a file that parses
+    /// again (a first sync checks every file of the folder).
+    static func blockingProblem(in data: Data, parsed: ParsedCalendar?, path: String) -> String? {
+        guard let parsed, parsed.calendar != nil else { return blockingProblem(in: data, path: path, parses: false) }
+        guard let found = Linter().ruleProblems(in: parsed).first(where: { $0.severity == .error && blocks($0) }) else { return nil }
+        return "\(path):\(max(found.line, 1)): \(found.message)"
+    }
+
+    /// True for the errors that keep a file that parses from being uploaded.
+    private static func blocks(_ problem: LintProblem) -> Bool {
+        problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:") || problem.message.hasPrefix("EXRULE:")
     }
 }

@@ -45,9 +45,8 @@ public struct SideScanner: Sendable {
         let files = side == .local ? storage as? any FileBackedStorage : nil
         // Local files calgw may write a UID into: a vdir's, and a single file's events.
         let takesUIDs = files != nil || side == .local && storage is SingleFileStorage
-        func add(_ stored: StoredItem, _ content: ItemContent) {
-            if let files, let problem = HandEditCheck.blockingProblem(in: stored.data, path: files.path(of: stored.href),
-                                                                      parses: content.parses) {
+        func add(_ stored: StoredItem, _ content: ItemContent, _ problem: String?) {
+            if let problem {
                 unparseable.append(stored.href)
                 problems[stored.href] = problem
                 return
@@ -73,7 +72,7 @@ public struct SideScanner: Sendable {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
-            for (stored, content) in zip(all, Self.contents(of: all)) { add(stored, content) }
+            for (stored, (content, problem)) in zip(all, Self.contentsAndProblems(of: all, in: files)) { add(stored, content, problem) }
             var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
             snapshot.problems = problems
             snapshot.folder = files?.folderPath
@@ -100,12 +99,15 @@ public struct SideScanner: Sendable {
             items.sort { $0.href < $1.href }
             changed.forEach(reuseOrFetch)
         }
+        // A vdir's files are read in larger batches than a server's: each batch is read and
+        // parsed on every core, and costs no request.
+        let size = storage is any FileBackedStorage ? max(batchSize, 1024) : batchSize
         var start = 0
         while start < toFetch.count {
-            let batch = Array(toFetch[start..<min(start + batchSize, toFetch.count)])
-            start += batchSize
+            let batch = Array(toFetch[start..<min(start + size, toFetch.count)])
+            start += size
             let fetched = try await storage.fetch(batch)
-            for (stored, content) in zip(fetched, Self.contents(of: fetched)) { add(stored, content) }
+            for (stored, (content, problem)) in zip(fetched, Self.contentsAndProblems(of: fetched, in: files)) { add(stored, content, problem) }
         }
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
         snapshot.problems = problems
@@ -116,14 +118,32 @@ public struct SideScanner: Sendable {
 
     /// Each item parsed and hashed, on every core: a first sync reads thousands at once.
     static func contents(of items: [StoredItem]) -> [ItemContent] {
-        guard items.count >= 64 else { return items.map { ItemContent($0.data) } }
+        onEveryCore(items) { ItemContent($0.data) }
+    }
+
+    /// Each item parsed and hashed, with, for a vdir's file, the first problem that keeps it
+    /// from being uploaded (a hand edit's mistake); on every core.
+    static func contentsAndProblems(of items: [StoredItem], in files: (any FileBackedStorage)?) -> [(ItemContent, String?)] {
+        onEveryCore(items) { stored in
+            guard let files else { return (ItemContent(stored.data), nil) }
+            var problem: String?
+            let content = ItemContent(stored.data) { parsed in
+                problem = HandEditCheck.blockingProblem(in: stored.data, parsed: parsed, path: files.path(of: stored.href))
+            }
+            return (content, problem)
+        }
+    }
+
+    /// `transform` of each item, in order, computed on every core when there are many.
+    static func onEveryCore<T>(_ items: [StoredItem], _ transform: @Sendable (StoredItem) -> T) -> [T] {
+        guard items.count >= 64 else { return items.map(transform) }
         let chunks = ProcessInfo.processInfo.activeProcessorCount * 4
         let size = (items.count + chunks - 1) / chunks
-        return [ItemContent](unsafeUninitializedCapacity: items.count) { buffer, count in
+        return [T](unsafeUninitializedCapacity: items.count) { buffer, count in
             nonisolated(unsafe) let base = buffer.baseAddress!
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 for i in min(chunk * size, items.count)..<min((chunk + 1) * size, items.count) {
-                    (base + i).initialize(to: ItemContent(items[i].data))
+                    (base + i).initialize(to: transform(items[i]))
                 }
             }
             count = items.count

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import VDir
 
 /// The local side: a vdir as a `CalendarStorage`.
@@ -38,7 +39,29 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
-        try hrefs.compactMap { href in
+        let directory = self.directory
+        guard hrefs.count >= Self.parallelReadMinimum else { return try Self.read(hrefs, in: directory, at: hrefs.indices) }
+        // Many files (a first sync's scan) are read on every core, away from the task pool.
+        let results = await Self.offThread { () -> [Result<[StoredItem], any Error>] in
+            let chunks = ProcessInfo.processInfo.activeProcessorCount * 4
+            let size = (hrefs.count + chunks - 1) / chunks
+            let parts = Mutex([Result<[StoredItem], any Error>](repeating: .success([]), count: chunks))
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let range = min(chunk * size, hrefs.count)..<min((chunk + 1) * size, hrefs.count)
+                let part = Result { try Self.read(hrefs, in: directory, at: range) }
+                parts.withLock { $0[chunk] = part }
+            }
+            return parts.withLock { $0 }
+        }
+        return try results.flatMap { try $0.get() }
+    }
+
+    /// Below this many hrefs a fetch reads on the calling thread.
+    static let parallelReadMinimum = 64
+
+    /// The files at `hrefs[range]` that exist, in order.
+    static func read(_ hrefs: [String], in directory: VDirectory, at range: Range<Int>) throws -> [StoredItem] {
+        try hrefs[range].compactMap { href in
             guard let (data, signature) = try directory.read(href) else { return nil }
             return StoredItem(version: ItemVersion(href: href, etag: signature.etag), data: data)
         }

@@ -25,12 +25,20 @@ public struct Linter: Sendable {
         if parsed.components.isEmpty {
             problems.append(LintProblem(line: 0, severity: .error, message: "no calendar data (expected BEGIN:VCALENDAR)"))
         }
+        for root in parsed.components where root.name != "VCALENDAR" {
+            problems.append(LintProblem(line: root.line, severity: .warning, message: "top-level \(root.name) is not inside a VCALENDAR"))
+        }
+        problems += ruleProblems(in: parsed)
+        return problems.sorted { ($0.line, $1.severity) < ($1.line, $0.severity) }
+    }
+
+    /// What the component rules find in a calendar already parsed (property values, an end
+    /// before its start, recurrence rules), sorted by line: the checks of `lint` that need the
+    /// tree and not the bytes, for a caller that has parsed the data anyway.
+    public func ruleProblems(in parsed: ParsedCalendar) -> [LintProblem] {
+        var problems: [LintProblem] = []
         for root in parsed.components {
-            if root.name != "VCALENDAR" {
-                problems.append(LintProblem(line: root.line, severity: .warning, message: "top-level \(root.name) is not inside a VCALENDAR"))
-            }
-            let resolver = TimeZoneResolver(calendar: root)
-            ComponentRules(resolver: resolver).check(root, into: &problems)
+            ComponentRules(resolver: TimeZoneResolver(calendar: root)).check(root, into: &problems)
         }
         return problems.sorted { ($0.line, $1.severity) < ($1.line, $0.severity) }
     }
