@@ -74,8 +74,12 @@ extension SyncEngine {
         }
 
         let r = SideSnapshot(items: pulled.setAside, token: token)
-        var unrecorded = l
-        unrecorded.items.removeAll { pulled.recorded.contains($0.key) }
+        // Built, not copied and trimmed: a copy of every local item would be the run's peak.
+        var unrecorded = SideSnapshot(items: l.items.filter { !pulled.recorded.contains($0.key) }, unparseable: l.unparseable, token: l.token)
+        unrecorded.problems = l.problems
+        unrecorded.folder = l.folder
+        unrecorded.missingUID = l.missingUID
+        unrecorded.population = l.items.count
         let plan = Planner.plan(local: unrecorded, remote: r, journal: [], policy: policy)
         try await executor.execute(plan, journal: [:], continuing: true)
         var report = executor.report

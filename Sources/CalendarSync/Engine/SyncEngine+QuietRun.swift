@@ -66,6 +66,6 @@ extension SyncEngine {
     /// so (nil: list it next time).
     func tokenOfJournal(_ side: Side) async throws -> ChangeToken? {
         guard let vouching = storage(side) as? any ListingTokenStorage else { return nil }
-        return try await vouching.token(forListing: try journal.versions(side))
+        return try await vouching.token(forJournal: journal, side: side)
     }
 }

@@ -139,19 +139,30 @@ public struct VDirStorage: CalendarStorage {
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
     static func token(for versions: [ItemVersion]) -> ChangeToken {
-        var hasher = SHA256()
-        var line: [UInt8] = []
+        var listing = ListingHash()
         // A listing comes sorted already: checking is linear, sorting is not.
         let ordered = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href, $1.href) }
         for v in ordered ? versions : versions.sorted(by: { VDirectory.precedes($0.href, $1.href) }) {
+            listing.add(href: v.href, etag: v.etag)
+        }
+        return listing.token
+    }
+
+    /// A listing's token built a version at a time, in the folder's order (`VDirectory.precedes`).
+    struct ListingHash {
+        private var hasher = SHA256()
+        private var line: [UInt8] = []
+
+        mutating func add(href: String, etag: String) {
             line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: v.href.utf8)
+            line.append(contentsOf: href.utf8)
             line.append(UInt8(ascii: "\t"))
-            line.append(contentsOf: v.etag.utf8)
+            line.append(contentsOf: etag.utf8)
             line.append(UInt8(ascii: "\n"))
             line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         }
-        return ChangeToken("vdir:" + ContentHash.hex(hasher.finalize()))
+
+        var token: ChangeToken { ChangeToken("vdir:" + ContentHash.hex(hasher.finalize())) }
     }
 }
 
