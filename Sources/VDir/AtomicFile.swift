@@ -5,7 +5,8 @@ import Foundation
 /// the new one, never a mix: write a temporary file in the same folder, fsync it, rename it over
 /// the target, fsync the folder.
 public enum AtomicFile {
-    /// Writes `bytes` to `url`, keeping the permissions of the file it replaces (0644 for a new one).
+    /// Writes `bytes` to `url`, keeping the permissions of the file it replaces (0644 less the
+    /// umask for a new one).
     /// - Throws: `AtomicFileError` naming the file and the failing step; the target is untouched.
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         let writer = try AtomicFileWriter(replacing: url)
@@ -39,7 +40,8 @@ public enum AtomicFile {
             return signature
         }
         defer { close(fd) }
-        fchmod(fd, 0o644)
+        // 0644 less the umask, as for any new file: a user whose umask keeps files private
+        // gets private calendar files.
         try writeAll(bytes, to: fd, path: path)
         guard !syncContent || fsync(fd) == 0 else { throw AtomicFileError(path: path, step: "fsync", errno: errno) }
         guard cfs_link_unnamed(fd, path) == 0 else { throw AtomicFileError(path: path, step: "create", errno: errno) }

@@ -9,7 +9,8 @@ public final class AtomicFileWriter {
     private let folder: String
     private let tempPath: String
     private let fd: Int32
-    private let mode: mode_t
+    /// The permissions of the file replaced; nil for a new file, which takes the umask's.
+    private let mode: mode_t?
     private var finished = false
 
     /// Creates the temporary file beside `url`; the new file keeps the old one's permissions.
@@ -18,11 +19,11 @@ public final class AtomicFileWriter {
     }
 
     /// Creates the temporary file beside the file at `path`; the new file keeps the old one's
-    /// permissions.
+    /// permissions (a file that did not exist gets 0644 less the umask, as any new file).
     public init(replacingFileAt path: String) throws {
         self.path = path
         var info = stat()
-        mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
         let name: Substring
         if let slash = path.lastIndex(of: "/") {
             folder = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -32,7 +33,7 @@ public final class AtomicFileWriter {
             name = path[...]
         }
         tempPath = "\(folder)/.\(name).\(Self.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
         guard fd >= 0 else { throw AtomicFileError(path: path, step: "create a temporary file", errno: errno) }
     }
 
@@ -78,7 +79,7 @@ public final class AtomicFileWriter {
     private func flushAndClose(syncContent: Bool = true) throws -> Bool {
         guard !finished else { return false }
         finished = true
-        fchmod(fd, mode)
+        if let mode { fchmod(fd, mode) }
         guard !syncContent || fsync(fd) == 0 else {
             let e = errno
             close(fd); unlink(tempPath)

@@ -51,6 +51,23 @@ import CalgwTestSupport
         #expect(event["SEQUENCE"]?.value == "0" && event["CREATED"] != nil && event["LAST-MODIFIED"] != nil)
     }
 
+    /// New files take the umask's permissions, as any program's: a user who keeps files
+    /// private (umask 077) gets private calendar files, others 0644.
+    @Test func newFilesFollowTheUmask() throws {
+        for (umask, expected) in [("077", 0o600), ("022", 0o644)] {
+            let s = try Setup()
+            defer { s.folder.remove() }
+            let r = try ProcessRunner.run("/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", CalgwBinary.url.path,
+                                                      "event", "add", "--summary", "Private", "--start", "2026-03-29T10:00",
+                                                      "--offline", "--config", s.config.path],
+                                          environment: ["TZ": "Europe/Berlin", "NO_COLOR": "1"])
+            #expect(r.status == 0, "\(r.stderrText)")
+            let file = try #require(try s.files().first)
+            let mode = try FileManager.default.attributesOfItem(atPath: s.vdir.appendingPathComponent(file).path)[.posixPermissions] as? Int
+            #expect(mode == expected, "umask \(umask): mode \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
     @Test func addAllDayWithAnInclusiveLastDay() throws {
         let s = try Setup()
         defer { s.folder.remove() }

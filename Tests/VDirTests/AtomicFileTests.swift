@@ -38,8 +38,12 @@ import CalgwTestSupport
         let signature = try content.withUnsafeBufferPointer { try AtomicFile.create(at: target, bytes: $0, syncContent: false, syncFolder: false) }
         #expect(FileManager.default.contents(atPath: target) == Data(content))
         #expect(signature == FileSignature.of(path: target), "the signature is the file's")
+        // 0644 less the umask (read from /proc: setting it to read it would race other tests).
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let umask = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+            .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) })
         let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int
-        #expect(mode == 0o644)
+        #expect(mode == 0o644 & ~umask)
 
         let taken = #expect(throws: AtomicFileError.self) {
             try Array("other".utf8).withUnsafeBufferPointer { try AtomicFile.create(at: target, bytes: $0, syncContent: true, syncFolder: true) }
