@@ -69,7 +69,8 @@ let package = Package(
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport"]),
-        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport",
+                                                             .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport"]),
     ]
 )

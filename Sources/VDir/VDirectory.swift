@@ -224,14 +224,25 @@ public struct VDirectory: Sendable {
     /// - Throws: `VDirError.changedMeanwhile` when the file changed or vanished.
     @discardableResult
     public func replace(_ name: String, data: Data, ifSignature expected: FileSignature) throws -> FileSignature {
+        try replace(name, data: data, ifStill: { $0 == expected })
+    }
+
+    /// Replaces an item file if its etag (in either form) is still `etag`.
+    /// - Throws: `VDirError.changedMeanwhile` when the file changed or vanished.
+    @discardableResult
+    public func replace(_ name: String, data: Data, ifEtag etag: String) throws -> FileSignature {
+        try replace(name, data: data, ifStill: { $0.matches(etag: etag) })
+    }
+
+    private func replace(_ name: String, data: Data, ifStill unchanged: (FileSignature) -> Bool) throws -> FileSignature {
         let p = try checkedPath(name)
-        guard FileSignature.of(path: p) == expected else {
+        guard let before = FileSignature.of(path: p), unchanged(before) else {
             throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
         }
         let writer = try AtomicFileWriter(replacingFileAt: p)
         try data.withUnsafeBytes { try writer.write($0.bindMemory(to: UInt8.self)) }
         // Last look before the rename: the window left is as small as a rename allows.
-        guard FileSignature.of(path: p) == expected else {
+        guard FileSignature.of(path: p) == before else {
             writer.discard()
             throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
         }
@@ -242,9 +253,19 @@ public struct VDirectory: Sendable {
     /// Deletes an item file if its signature is still `expected`; a file already gone is fine.
     /// - Throws: `VDirError.changedMeanwhile` when the file changed.
     public func delete(_ name: String, ifSignature expected: FileSignature) throws {
+        try delete(name, ifStill: { $0 == expected })
+    }
+
+    /// Deletes an item file if its etag (in either form) is still `etag`; a file already gone is fine.
+    /// - Throws: `VDirError.changedMeanwhile` when the file changed.
+    public func delete(_ name: String, ifEtag etag: String) throws {
+        try delete(name, ifStill: { $0.matches(etag: etag) })
+    }
+
+    private func delete(_ name: String, ifStill unchanged: (FileSignature) -> Bool) throws {
         let p = try checkedPath(name)
         guard let current = FileSignature.of(path: p) else { return }
-        guard current == expected else { throw VDirError(.changedMeanwhile, "\(p) changed since it was read") }
+        guard unchanged(current) else { throw VDirError(.changedMeanwhile, "\(p) changed since it was read") }
         guard unlink(p) == 0 || errno == ENOENT else {
             let e = errno
             throw VDirError(.io, "cannot delete \(p): \(String(cString: strerror(e)))", errno: e, path: p)

@@ -61,11 +61,22 @@ import CalgwTestSupport
         defer { folder.remove() }
         let dir = VDirectory(url: folder.url)
         let first = try dir.create("a.ics", data: event)
-        #expect(FileSignature(etag: first.etag) == first)
+        #expect(FileSignature(legacyEtag: first.legacyEtag) == first)
         #expect(first.size == Int64(event.count))
         let second = try dir.replace("a.ics", data: event + Data("X".utf8), ifSignature: first)
         #expect(second != first)
+        #expect(second.etag != first.etag)
         #expect(try dir.read("a.ics")?.signature == second)
+        // The short etag is kept inline (at most 15 bytes) and matches only its signature; the
+        // etag of earlier versions still matches, for journals written by them.
+        #expect(second.etag.utf8.count <= 15)
+        #expect(second.matches(etag: second.etag) && second.matches(etag: second.legacyEtag))
+        #expect(!second.matches(etag: first.etag) && !second.matches(etag: first.legacyEtag))
+        #expect(throws: VDirError.self) { try dir.replace("a.ics", data: event, ifEtag: first.etag) }
+        let third = try dir.replace("a.ics", data: event, ifEtag: second.legacyEtag)
+        #expect(throws: VDirError.self) { try dir.delete("a.ics", ifEtag: second.etag) }
+        try dir.delete("a.ics", ifEtag: third.etag)
+        #expect(try dir.read("a.ics") == nil)
     }
 
     /// Batched writes behave as immediate ones (same files, same refusals, no temporary files

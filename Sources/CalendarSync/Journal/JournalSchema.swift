@@ -62,6 +62,9 @@ enum JournalSchema {
                 );
                 """)
         }
+        m.registerMigration("v3: vdir etags in their short form") { db in
+            try ShortEtagMigration.migrate(db)
+        }
         return m
     }
 }

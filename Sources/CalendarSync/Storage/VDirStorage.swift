@@ -5,7 +5,7 @@ import VDir
 
 /// The local side: a vdir as a `CalendarStorage`.
 ///
-/// Hrefs are file names, etags are stat signatures (`mtime-ns:size:inode`), and the change
+/// Hrefs are file names, etags are stat signatures (mtime-ns, size, inode, hashed), and the change
 /// token is a hash of the sorted (name, etag) listing: an unchanged folder answers
 /// `.unchanged` after one `stat` per file and reads no file.
 public struct VDirStorage: CalendarStorage {
@@ -91,10 +91,9 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
-        guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
         let directory = self.directory
         do {
-            let signature = try await Self.offThread { try directory.replace(href, data: data, ifSignature: expected) }
+            let signature = try await Self.offThread { try directory.replace(href, data: data, ifEtag: etag) }
             return ItemVersion(href: href, etag: signature.etag)
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
@@ -102,10 +101,9 @@ public struct VDirStorage: CalendarStorage {
     }
 
     public func delete(href: String, ifMatch etag: String) async throws {
-        guard let expected = FileSignature(etag: etag) else { throw StorageError.preconditionFailed(href: href) }
         let directory = self.directory
         do {
-            try await Self.offThread { try directory.delete(href, ifSignature: expected) }
+            try await Self.offThread { try directory.delete(href, ifEtag: etag) }
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
         }

@@ -57,7 +57,7 @@ struct EventPush {
         for uid in uids {
             let row = (try? journal.items(keys: [.uid(uid)]))?.first
             if let file = try? target.files.find(uid: uid) {
-                guard let row, row.local.href == file.name, row.local.etag == file.signature.etag else { return uid }
+                guard let row, row.local.href == file.name, file.signature.matches(etag: row.local.etag) else { return uid }
             } else if row != nil {
                 return uid
             }
