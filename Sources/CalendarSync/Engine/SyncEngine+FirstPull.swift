@@ -97,11 +97,20 @@ extension SyncEngine {
         try journal.replaceOutsideItems(.remote, with: [])
         // As in a full run: a server written to is listed in full next time; the server's token
         // vouches for the journal only when every item it sent is accounted for.
-        let remoteClean = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
+        let remoteMirrors = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
             && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journal: [:])
+        let remoteClean = remoteMirrors
             && report.created[.remote] + report.updated[.remote] + report.deleted[.remote] == 0 && report.conflicts.isEmpty
         var remoteState = try journal.collection(.remote)
-        remoteState.token = remoteClean ? token : nil
+        if remoteClean {
+            remoteState.token = token
+        } else if remoteMirrors {
+            // Written to: a remote listed on this machine (a `file://` vdir) can still vouch for
+            // the journal, as after a full run; a server cannot.
+            remoteState.token = try await tokenOfJournal(.remote)
+        } else {
+            remoteState.token = nil
+        }
         try journal.setCollection(.remote, remoteState)
         let localClean = pulled.skipped.isEmpty && pulled.duplicates.isEmpty
             && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journal: [:])

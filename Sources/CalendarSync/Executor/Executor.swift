@@ -106,6 +106,8 @@ final class Executor: @unchecked Sendable {
     func startProgress(total: Int, continuing: Bool = false) {
         guard let progress else { return }
         progressState.withLock { state in
+            // A later part of a run that adds nothing says nothing new.
+            if continuing && total == 0 && state.total > 0 { return }
             if continuing { state.total += total } else { state = SyncProgress(total: total) }
             progress(state)
         }

@@ -115,9 +115,10 @@ public protocol BulkFetchingStorage: CalendarStorage {
 }
 
 /// A storage that hands over every item in batches while it is still reading the rest (CalDAV:
-/// one `calendar-query` read as it arrives). A first pull writes the first files while later
-/// items are on the wire, and holds a few batches in memory, not the collection.
-public protocol StreamingFetchingStorage: BulkFetchingStorage {
+/// one `calendar-query` read as it arrives; a vdir: its files, a batch at a time). A first pull
+/// writes the first files while later items are still being read, and holds a few batches in
+/// memory, not the collection.
+public protocol StreamingFetchingStorage: CalendarStorage {
     /// Reads every item and calls `body` with each batch of at most `batchSize`, in order, as
     /// soon as it is read. `body` must not use this storage (its connection is busy).
     /// - Returns: the change token taken before the items were read.

@@ -164,6 +164,24 @@ public struct VDirStorage: CalendarStorage {
     }
 }
 
+extension VDirStorage: StreamingFetchingStorage {
+    /// Every file, a batch at a time (each read on every core), after one listing: a pair whose
+    /// remote is a folder (`file://`) pulls or takes over the first time as from a server, with a
+    /// batch in memory rather than the folder.
+    /// - Returns: the token of the listing the files were read from.
+    public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
+        guard case .full(let versions, let token) = try await changes(since: nil) else { return nil }
+        var start = 0
+        while start < versions.count {
+            let end = min(start + max(batchSize, 1), versions.count)
+            let batch = try await fetch(versions[start..<end].map(\.href))
+            start = end
+            if !batch.isEmpty { try await body(batch) }
+        }
+        return token
+    }
+}
+
 extension VDirStorage: FileBackedStorage {
     public var folderPath: String { directory.url.path }
     public func path(of href: String) -> String { directory.path(href) }
