@@ -55,6 +55,74 @@ import CalgwTestSupport
         }
     }
 
+    /// Two folders holding mostly the same items (a takeover, through the streamed path: the
+    /// remote folder hands its files over in batches), stopped after its k-th side effect for
+    /// every k, then run again: both folders end with every UID once, equal, and a further
+    /// run writes nothing.
+    @Test func everyInterruptionOfATakeoverConverges() async throws {
+        func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
+            let local = VDirStorage(url: folder.file("local")), remote = VDirStorage(url: folder.file("remote"))
+            try local.directory.createIfMissing()
+            try remote.directory.createIfMissing()
+            func put(_ storage: VDirStorage, _ name: String, _ text: String) throws {
+                try Data(text.utf8).write(to: storage.directory.url.appendingPathComponent(name))
+            }
+            for i in 0..<40 {
+                try put(local, "e\(i).ics", Self.event("e\(i)", summary: "event \(i)"))
+                try put(remote, "copy-\(i).ics", Self.event("e\(i)", summary: "event \(i)"))
+            }
+            try put(local, "diff.ics", Self.event("diff", summary: "local's"))
+            try put(remote, "diff.ics", Self.event("diff", summary: "server's", extra: ["LAST-MODIFIED:20260101T000001Z"]))
+            try put(local, "mine.ics", Self.event("mine", summary: "mine"))
+            try put(remote, "theirs.ics", Self.event("theirs", summary: "theirs"))
+            return (local, remote)
+        }
+        /// UID → how many files carry it, and UID → SUMMARY.
+        func contents(_ storage: VDirStorage) throws -> (counts: [String: Int], summaries: [String: String]) {
+            var counts: [String: Int] = [:], summaries: [String: String] = [:]
+            for entry in try storage.directory.scan() {
+                let lines = String(decoding: try #require(try storage.directory.read(entry.name)).data, as: UTF8.self)
+                    .components(separatedBy: "\r\n")
+                let uid = String(try #require(lines.first { $0.hasPrefix("UID:") }).dropFirst(4))
+                counts[uid, default: 0] += 1
+                summaries[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
+            }
+            return (counts, summaries)
+        }
+
+        let counted = try TemporaryFolder()
+        defer { counted.remove() }
+        let (l0, r0) = try scenario(counted)
+        let count = Counter()
+        _ = try await SyncEngine(local: l0, remote: r0, journal: try Journal.open(at: counted.file("j.sqlite")),
+                                 faultHook: { n in count.value = n }).run()
+        let total = count.value
+        #expect(total > 40)
+
+        for k in 1...total {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let (local, remote) = try scenario(folder)
+            let journalURL = folder.file("j.sqlite")
+            await #expect(throws: RunInterrupted.self) {
+                try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
+                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
+            }
+            let journal = try Journal.open(at: journalURL)
+            let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
+            let (lc, ls) = try contents(local), (rc, rs) = try contents(remote)
+            #expect(lc.count == 43 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
+            #expect(rc.count == 43 && rc.values.allSatisfy { $0 == 1 }, "k = \(k): remote \(rc.filter { $0.value != 1 })")
+            #expect(ls == rs, "k = \(k): the folders differ")
+            #expect(ls["e39"] == "event 39" && ls["mine"] == "mine" && ls["theirs"] == "theirs", "k = \(k)")
+            let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
+                    "k = \(k): \(again.summary)")
+            #expect(try journal.pendingIntents().isEmpty, "k = \(k)")
+        }
+    }
+
     /// The scan of a first sync keeps no item's bytes from a vdir; it keeps them from a side
     /// that is not on this machine (reading a server twice would cost a second download).
     @Test func aFirstSyncKeepsNoBytesFromAVdir() async throws {
