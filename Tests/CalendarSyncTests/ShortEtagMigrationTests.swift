@@ -11,9 +11,7 @@ import VDir
     @Test func aJournalWithLongEtagsIsRewrittenAndItsTokenStillVouchesForTheFolder() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let local = VDirStorage(url: folder.file("local")), remote = VDirStorage(url: folder.file("remote"))
-        try local.directory.createIfMissing()
-        try remote.directory.createIfMissing()
+        let (local, remote) = try folder.vdirPair()
         for i in 0..<30 {
             try Data(TestEvent.ics(uid: "e\(i)", summary: "event \(i)").utf8).write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
         }

@@ -16,9 +16,7 @@ import CalgwTestSupport
     @Test func twoEqualFoldersAreRecordedWithTheirBaseAndTheBaseServesALaterMerge() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let local = VDirStorage(url: folder.file("local")), remote = VDirStorage(url: folder.file("remote"))
-        try local.directory.createIfMissing()
-        try remote.directory.createIfMissing()
+        let (local, remote) = try folder.vdirPair()
         for i in 0..<Self.events {
             let text = Data(Self.event("e\(i)", summary: "event \(i)").utf8)
             try text.write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
@@ -61,9 +59,7 @@ import CalgwTestSupport
     /// run writes nothing.
     @Test func everyInterruptionOfATakeoverConverges() async throws {
         func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
-            let local = VDirStorage(url: folder.file("local")), remote = VDirStorage(url: folder.file("remote"))
-            try local.directory.createIfMissing()
-            try remote.directory.createIfMissing()
+            let (local, remote) = try folder.vdirPair()
             func put(_ storage: VDirStorage, _ name: String, _ text: String) throws {
                 try Data(text.utf8).write(to: storage.directory.url.appendingPathComponent(name))
             }
@@ -128,9 +124,7 @@ import CalgwTestSupport
     @Test func aFirstSyncKeepsNoBytesFromAVdir() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let local = VDirStorage(url: folder.file("local")), remote = VDirStorage(url: folder.file("remote"))
-        try local.directory.createIfMissing()
-        try remote.directory.createIfMissing()
+        let (local, remote) = try folder.vdirPair()
         for i in 0..<20 {
             try Data(Self.event("e\(i)", summary: "event \(i)").utf8).write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
         }
@@ -146,5 +140,15 @@ import CalgwTestSupport
         let copied = try await remote.fetch(try remote.directory.scan().map(\.name))
         #expect(copied.count == 20)
         #expect(copied.allSatisfy { String(decoding: $0.data, as: UTF8.self).contains("SUMMARY:event ") })
+    }
+}
+
+extension TemporaryFolder {
+    /// Two empty vdirs in the folder, `local` and `remote`: a pair whose remote is a folder.
+    func vdirPair() throws -> (local: VDirStorage, remote: VDirStorage) {
+        let local = VDirStorage(url: file("local")), remote = VDirStorage(url: file("remote"))
+        try local.directory.createIfMissing()
+        try remote.directory.createIfMissing()
+        return (local, remote)
     }
 }

@@ -30,7 +30,7 @@ extension SyncEngine {
         do {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = policy.direction.writes(.remote)
-            scanner.keepsData = !(local is any FileBackedStorage)
+            scanner.keepsData = Self.keepsBytesInFirstSync(local)
             l = try await assigningMissingUIDs(in: scanner.scan(journal: [], token: nil))
         } catch let error as RunInterrupted {
             throw error

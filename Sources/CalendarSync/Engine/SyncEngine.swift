@@ -45,9 +45,7 @@ public struct SyncEngine: Sendable {
     /// - Parameter known: changes a side already reported in this run (see `quietRun`).
     /// - Parameter keepingBytes: the snapshots keep the bytes of every item read. Without it a
     ///   first sync (an empty journal: every item is read) keeps what each vdir item is, not
-    ///   its bytes, so that its memory does not grow with the calendar: the executor reads
-    ///   again the files it copies or records, a batch at a time, which costs little where
-    ///   downloading a server's items twice would cost much.
+    ///   its bytes (see `keepsBytesInFirstSync`).
     public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:], keepingBytes: Bool = true) async throws
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
         if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
@@ -57,7 +55,7 @@ public struct SyncEngine: Sendable {
         do {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = assigningUIDs
-            scanner.keepsData = keepingBytes || !items.isEmpty || !(local is any FileBackedStorage)
+            scanner.keepsData = keepingBytes || !items.isEmpty || Self.keepsBytesInFirstSync(local)
             l = try await assigningMissingUIDs(in: scanner.scan(journal: items, token: localState.token,
                                                                 outside: try journal.outsideItems(.local), changes: known[.local]))
         } catch let error as RunInterrupted {
@@ -67,7 +65,7 @@ public struct SyncEngine: Sendable {
         }
         do {
             var scanner = SideScanner(side: .remote, storage: remote)
-            scanner.keepsData = keepingBytes || !items.isEmpty || !(remote is any FileBackedStorage)
+            scanner.keepsData = keepingBytes || !items.isEmpty || Self.keepsBytesInFirstSync(remote)
             r = try await scanner.scan(journal: items, token: remoteState.token, outside: try journal.outsideItems(.remote),
                                        changes: known[.remote])
         } catch {
@@ -75,6 +73,12 @@ public struct SyncEngine: Sendable {
         }
         return (Planner.plan(local: l, remote: r, journal: items, policy: policy), items, l, r)
     }
+
+    /// True when a first sync keeps the bytes of what it reads from `storage`: all but a vdir's,
+    /// so that memory does not grow with the calendar. The executor reads again the files it
+    /// copies or records, a batch at a time, which costs little where downloading a server's
+    /// items twice would cost much.
+    static func keepsBytesInFirstSync(_ storage: any CalendarStorage) -> Bool { !(storage is any FileBackedStorage) }
 
     /// Runs the pair.
     /// - Parameter dryRun: plan and report only.

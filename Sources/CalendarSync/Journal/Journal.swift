@@ -144,12 +144,15 @@ public final class Journal: Sendable {
     /// (SQLite's BINARY collation: `memcmp`, a prefix first), read through a cursor so that a
     /// journal of a million rows is never held as one array.
     public func forEachVersion(_ side: Side, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+        try writer.read { db in try Self.forEachVersion(side, in: db, body) }
+    }
+
+    /// `forEachVersion` inside a transaction already open (a migration's).
+    static func forEachVersion(_ side: Side, in db: Database, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         let order = side == .local ? "localHref" : "remoteHref"
-        try writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
-            while let row = try rows.next() { try body(row[0], row[1]) }
-        }
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
+        while let row = try rows.next() { try body(row[0], row[1]) }
     }
 
     /// True when the journal knows no item (a pair's first sync).

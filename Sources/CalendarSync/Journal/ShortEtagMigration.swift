@@ -16,24 +16,22 @@ enum ShortEtagMigration {
             return FileSignature(legacyEtag: etag)?.etag ?? etag
         })
         for side in Side.allCases {
-            let href = side == .local ? "localHref" : "remoteHref", etag = side == .local ? "localEtag" : "remoteEtag"
-            let before = try listingToken(db, href: href, etag: etag)
+            let etag = side == .local ? "localEtag" : "remoteEtag"
+            let before = try listingToken(db, side)
             try db.execute(sql: "UPDATE item SET \(etag) = calgw_short_etag(\(etag)) WHERE \(etag) LIKE '%:%:%'")
             let token = try String.fetchOne(db, sql: "SELECT token FROM collection WHERE side = ?", arguments: [side.rawValue])
             if let token, token.hasPrefix("vdir:") {
-                let kept = token == before.value ? try listingToken(db, href: href, etag: etag).value : nil
+                let kept = token == before.value ? try listingToken(db, side).value : nil
                 try db.execute(sql: "UPDATE collection SET token = ? WHERE side = ?", arguments: [kept, side.rawValue])
             }
         }
         try db.execute(sql: "UPDATE outsideItem SET etag = calgw_short_etag(etag) WHERE etag LIKE '%:%:%'")
     }
 
-    /// The vdir token of the journal's versions of one side, read through a cursor in the
-    /// folder's order (as `VDirStorage.token(forJournal:side:)`).
-    private static func listingToken(_ db: Database, href: String, etag: String) throws -> ChangeToken {
+    /// The vdir token of the journal's versions of `side` (as `VDirStorage.token(forJournal:side:)`).
+    private static func listingToken(_ db: Database, _ side: Side) throws -> ChangeToken {
         var listing = VDirStorage.ListingHash()
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(href), \(etag) FROM item ORDER BY \(href)")
-        while let row = try rows.next() { listing.add(href: row[0], etag: row[1]) }
+        try Journal.forEachVersion(side, in: db) { listing.add(href: $0, etag: $1) }
         return listing.token
     }
 }

@@ -18,7 +18,7 @@ public struct SideScanner: Sendable {
     /// Keeps each item's bytes in the snapshot (the default). Off for a first sync, which reads
     /// every item: the snapshot then holds what each item is (key, version, hash), so memory
     /// does not grow with the items' size, and the executor reads again, a batch at a time,
-    /// the few items it writes or records.
+    /// the items it copies or records.
     public var keepsData = true
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
@@ -118,35 +118,19 @@ public struct SideScanner: Sendable {
 
     /// Each item parsed and hashed, on every core: a first sync reads thousands at once.
     static func contents(of items: [StoredItem]) -> [ItemContent] {
-        onEveryCore(items) { ItemContent($0.data) }
+        items.mappedOnEveryCore { ItemContent($0.data) }
     }
 
     /// Each item parsed and hashed, with, for a vdir's file, the first problem that keeps it
     /// from being uploaded (a hand edit's mistake); on every core.
     static func contentsAndProblems(of items: [StoredItem], in files: (any FileBackedStorage)?) -> [(ItemContent, String?)] {
-        onEveryCore(items) { stored in
+        items.mappedOnEveryCore { stored in
             guard let files else { return (ItemContent(stored.data), nil) }
             var problem: String?
             let content = ItemContent(stored.data) { parsed in
                 problem = HandEditCheck.blockingProblem(in: stored.data, parsed: parsed, path: files.path(of: stored.href))
             }
             return (content, problem)
-        }
-    }
-
-    /// `transform` of each item, in order, computed on every core when there are many.
-    static func onEveryCore<T>(_ items: [StoredItem], _ transform: @Sendable (StoredItem) -> T) -> [T] {
-        guard items.count >= 64 else { return items.map(transform) }
-        let chunks = ProcessInfo.processInfo.activeProcessorCount * 4
-        let size = (items.count + chunks - 1) / chunks
-        return [T](unsafeUninitializedCapacity: items.count) { buffer, count in
-            nonisolated(unsafe) let base = buffer.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for i in min(chunk * size, items.count)..<min((chunk + 1) * size, items.count) {
-                    (base + i).initialize(to: transform(items[i]))
-                }
-            }
-            count = items.count
         }
     }
 }

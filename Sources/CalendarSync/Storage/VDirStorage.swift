@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import VDir
 
 /// The local side: a vdir as a `CalendarStorage`.
@@ -40,32 +39,17 @@ public struct VDirStorage: CalendarStorage {
 
     public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
         let directory = self.directory
-        guard hrefs.count >= Self.parallelReadMinimum else { return try Self.read(hrefs, in: directory, at: hrefs.indices) }
-        // Many files (a first sync's scan) are read on every core, away from the task pool.
-        let results = await Self.offThread { () -> [Result<[StoredItem], any Error>] in
-            let chunks = ProcessInfo.processInfo.activeProcessorCount * 4
-            let size = (hrefs.count + chunks - 1) / chunks
-            let parts = Mutex([Result<[StoredItem], any Error>](repeating: .success([]), count: chunks))
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let range = min(chunk * size, hrefs.count)..<min((chunk + 1) * size, hrefs.count)
-                let part = Result { try Self.read(hrefs, in: directory, at: range) }
-                parts.withLock { $0[chunk] = part }
-            }
-            return parts.withLock { $0 }
+        @Sendable func read(_ href: String) -> Result<StoredItem?, any Error> {
+            Result { try directory.read(href).map { StoredItem(version: ItemVersion(href: href, etag: $0.signature.etag), data: $0.data) } }
         }
-        return try results.flatMap { try $0.get() }
+        // Many files (a first sync's scan) are read on every core, away from the task pool.
+        let results = hrefs.count < Self.parallelReadMinimum ? hrefs.map(read)
+            : await Self.offThread { hrefs.mappedOnEveryCore(minimum: 0, read) }
+        return try results.compactMap { try $0.get() }
     }
 
     /// Below this many hrefs a fetch reads on the calling thread.
     static let parallelReadMinimum = 64
-
-    /// The files at `hrefs[range]` that exist, in order.
-    static func read(_ hrefs: [String], in directory: VDirectory, at range: Range<Int>) throws -> [StoredItem] {
-        try hrefs[range].compactMap { href in
-            guard let (data, signature) = try directory.read(href) else { return nil }
-            return StoredItem(version: ItemVersion(href: href, etag: signature.etag), data: data)
-        }
-    }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try await Self.offThread { [self] in try createNow(data, suggestedName: suggestedName) }
