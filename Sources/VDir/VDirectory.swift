@@ -208,11 +208,30 @@ public struct VDirectory: Sendable {
     /// - Throws: `VDirError` with `.alreadyExists` when a file of that name exists.
     @discardableResult
     public func create(_ name: String, data: Data) throws -> FileSignature {
+        try create(name, data: data) { path, bytes in
+            try AtomicFile.create(at: path, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
+        }
+    }
+
+    /// The folder held open, for creating many files in it (`create(_:data:in:)`).
+    /// - Throws: `AtomicFileError`, with code `ENOENT` when the folder is missing.
+    public func openFolder() throws -> OpenFolder { try OpenFolder(path: folderPath) }
+
+    /// `create(_:data:)` in the folder as `openFolder()` opened it: no path looked up per file.
+    @discardableResult
+    public func create(_ name: String, data: Data, in folder: OpenFolder) throws -> FileSignature {
+        try create(name, data: data) { _, bytes in
+            try AtomicFile.create(named: name, in: folder, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
+        }
+    }
+
+    /// Checks the name, creates the file through `make` (given its path and bytes) and notes it
+    /// for `makeDurable()`.
+    private func create(_ name: String, data: Data,
+                        through make: (String, UnsafeBufferPointer<UInt8>) throws -> FileSignature) throws -> FileSignature {
         let p = try checkedPath(name)
         do {
-            let signature = try data.withUnsafeBytes {
-                try AtomicFile.create(at: p, bytes: $0.bindMemory(to: UInt8.self), syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
-            }
+            let signature = try data.withUnsafeBytes { try make(p, $0.bindMemory(to: UInt8.self)) }
             if !syncsNewFiles { unsynced.paths.withLock { $0.append(p) } }
             return signature
         } catch let error as AtomicFileError where error.code == EEXIST {

@@ -20,4 +20,14 @@ int cfs_open_unnamed(const char *folder, unsigned int mode);
 /// when the name is taken. Returns 0, or -1 with errno set.
 int cfs_link_unnamed(int fd, const char *path);
 
+/// `cfs_open_unnamed` in the folder open at `dirfd` (no path looked up).
+int cfs_open_unnamed_in(int dirfd, unsigned int mode);
+
+/// Gives the unnamed file open at `fd` the name `name` in the folder open at `dirfd`; fails
+/// with EEXIST, changing nothing, when the name is taken. With `by_descriptor` the file is
+/// named from its descriptor (AT_EMPTY_PATH: one lookup fewer, but the kernel may refuse it to
+/// a process without CAP_DAC_READ_SEARCH, with ENOENT); else through /proc/self/fd. Returns 0,
+/// or -1 with errno set.
+int cfs_link_unnamed_in(int fd, int dirfd, const char *name, int by_descriptor);
+
 #endif

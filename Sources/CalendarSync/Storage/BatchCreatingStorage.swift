@@ -13,16 +13,17 @@ public protocol BatchCreatingStorage: CalendarStorage {
 
 extension VDirStorage: BatchCreatingStorage {
     /// The files are written by one thread per core (`maximumConcurrentWrites`), each taking
-    /// every n-th item.
+    /// every n-th item, into the folder held open for the batch.
     public func createAll(_ items: [(data: Data, suggestedName: String)]) async -> [Result<ItemVersion, any Error>] {
         let writers = min(maximumConcurrentWrites, items.count)
         guard writers > 0 else { return [] }
         return await Self.offThread { [self] in
-            [Result<ItemVersion, any Error>](unsafeUninitializedCapacity: items.count) { buffer, count in
+            let folder = openFolder()
+            return [Result<ItemVersion, any Error>](unsafeUninitializedCapacity: items.count) { buffer, count in
                 nonisolated(unsafe) let base = buffer.baseAddress!
                 DispatchQueue.concurrentPerform(iterations: writers) { writer in
                     for i in stride(from: writer, to: items.count, by: writers) {
-                        (base + i).initialize(to: Result { try createNow(items[i].data, suggestedName: items[i].suggestedName) })
+                        (base + i).initialize(to: Result { try createNow(items[i].data, suggestedName: items[i].suggestedName, in: folder) })
                     }
                 }
                 count = items.count

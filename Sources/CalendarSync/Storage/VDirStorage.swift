@@ -55,18 +55,23 @@ public struct VDirStorage: CalendarStorage {
         try await Self.offThread { [self] in try createNow(data, suggestedName: suggestedName) }
     }
 
-    /// Creates the file for `create`, on the calling thread.
-    func createNow(_ data: Data, suggestedName: String) throws -> ItemVersion {
+    /// Creates the file for `create`, on the calling thread; in `folder` when the caller holds
+    /// it open (`openFolder()`).
+    func createNow(_ data: Data, suggestedName: String, in folder: OpenFolder? = nil) throws -> ItemVersion {
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
         let name = stem + ".ics"
         do {
             let signature: FileSignature
-            do {
-                signature = try directory.create(name, data: data)
-            } catch let error as AtomicFileError where error.code == ENOENT && options.createFolder {
-                // The folder is made on the first write that finds it missing, not checked before each.
-                try directory.createIfMissing()
-                signature = try directory.create(name, data: data)
+            if let folder {
+                signature = try directory.create(name, data: data, in: folder)
+            } else {
+                do {
+                    signature = try directory.create(name, data: data)
+                } catch let error as AtomicFileError where error.code == ENOENT && options.createFolder {
+                    // The folder is made on the first write that finds it missing, not checked before each.
+                    try directory.createIfMissing()
+                    signature = try directory.create(name, data: data)
+                }
             }
             return ItemVersion(href: name, etag: signature.etag)
         } catch let error as VDirError where error.code == .alreadyExists {
@@ -111,6 +116,19 @@ public struct VDirStorage: CalendarStorage {
     /// A concurrent queue of its own (not the width-limited global one), so blocked fsyncs
     /// do not starve each other.
     static let ioQueue = DispatchQueue(label: "calgw.vdir.io", attributes: .concurrent)
+
+    /// The folder held open for a batch of creates, made first when missing and the options
+    /// say so; nil when it cannot be opened (each create then reports why).
+    func openFolder() -> OpenFolder? {
+        do {
+            return try directory.openFolder()
+        } catch let error as AtomicFileError where error.code == ENOENT && options.createFolder {
+            try? directory.createIfMissing()
+            return try? directory.openFolder()
+        } catch {
+            return nil
+        }
+    }
 
     /// Makes this run's writes durable: new files, renames and deletions at once (the executor
     /// calls it before the journal records a batch's outcomes).
