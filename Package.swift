@@ -47,6 +47,7 @@ let package = Package(
             "ICalendar", "VDir", "CalDAV",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command: parse, call one library entry point, render.

@@ -36,7 +36,24 @@ public struct VDirectory: Sendable {
     /// New files written with `.batched` durability and not yet made durable, shared by the
     /// copies of one `VDirectory`.
     final class UnsyncedFiles: Sendable {
-        let paths = Mutex<[String]>([])
+        /// How many, and the paths of the first `fileSyncLimit` (past that, one `syncfs`
+        /// covers them all and no path is needed).
+        let files = Mutex<(count: Int, paths: [String])>((0, []))
+
+        func add(_ path: String) {
+            files.withLock { files in
+                files.count += 1
+                if files.count <= VDirectory.fileSyncLimit { files.paths.append(path) }
+            }
+        }
+
+        /// What was added since the last call.
+        func take() -> (count: Int, paths: [String]) {
+            files.withLock { files in
+                defer { files = (0, []) }
+                return files
+            }
+        }
     }
 
     /// Up to this many new files, `makeDurable()` fsyncs each (and the folder) rather than the
@@ -64,15 +81,12 @@ public struct VDirectory: Sendable {
     /// - Throws: `AtomicFileError` when the file system reports a write error.
     public func makeDurable() throws {
         guard durability == .batched else { return }
-        let written = unsynced.paths.withLock { paths in
-            defer { paths = [] }
-            return paths
-        }
+        let written = unsynced.take()
         if written.count > Self.fileSyncLimit {
             try AtomicFile.syncFileSystem(holding: url)
             return
         }
-        for path in written {
+        for path in written.paths {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }  // gone since: nothing of it to keep
             defer { close(fd) }
@@ -232,7 +246,7 @@ public struct VDirectory: Sendable {
         let p = try checkedPath(name)
         do {
             let signature = try data.withUnsafeBytes { try make(p, $0.bindMemory(to: UInt8.self)) }
-            if !syncsNewFiles { unsynced.paths.withLock { $0.append(p) } }
+            if !syncsNewFiles { unsynced.add(p) }
             return signature
         } catch let error as AtomicFileError where error.code == EEXIST {
             throw VDirError(.alreadyExists, "\(p) exists already")

@@ -72,4 +72,63 @@ import CalgwTestSupport
 
 final class Counter: @unchecked Sendable {
     var value = 0
+
+    /// A pull of 200 files into a vdir runs in two batches, the first one's flush overlapping the
+    /// second one's writes: stopped after any side effect, including between the second batch's
+    /// writes and the first one's outcomes, the rerun converges.
+    @Test func everyInterruptionBetweenOverlappingFlushesConverges() async throws {
+        func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
+            let (local, remote) = try folder.vdirPair()
+            for i in 0..<200 {
+                try Fixture.event(uid: "e\(i)", summary: "event \(i)")
+                    .write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
+            }
+            try Fixture.event(uid: "mine", summary: "mine").write(to: local.directory.url.appendingPathComponent("mine.ics"))
+            return (local, remote)
+        }
+        func summaries(_ storage: VDirStorage) throws -> [String: [String]] {
+            var found: [String: [String]] = [:]
+            for entry in try storage.directory.scan() {
+                let text = Fixture.text(try #require(try storage.directory.read(entry.name)).data)
+                let lines = text.components(separatedBy: "\r\n")
+                let uid = String(try #require(lines.first { $0.hasPrefix("UID:") }).dropFirst(4))
+                found[uid, default: []].append(lines.first { $0.hasPrefix("SUMMARY:") } ?? "")
+            }
+            return found
+        }
+
+        let counted = try TemporaryFolder()
+        defer { counted.remove() }
+        let (l0, r0) = try scenario(counted)
+        let count = Counter()
+        _ = try await SyncEngine(local: l0, remote: r0, journal: try Journal.open(at: counted.file("j.sqlite")),
+                                 faultHook: { n in count.value = n }).run()
+        let total = count.value
+        #expect(total > 200)
+
+        // Every tenth effect, and every one around the first batch's end (128 writes) and the run's.
+        let ks = (1...total).filter { $0 % 10 == 0 || (126...136).contains($0) || $0 > total - 8 }
+        for k in ks {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let (local, remote) = try scenario(folder)
+            let journalURL = folder.file("j.sqlite")
+            await #expect(throws: RunInterrupted.self) {
+                try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
+                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
+            }
+            let journal = try Journal.open(at: journalURL)
+            let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
+            let l = try summaries(local), r = try summaries(remote)
+            #expect(l.count == 201 && l.values.allSatisfy { $0.count == 1 }, "k = \(k): local \(l.filter { $0.value.count != 1 })")
+            #expect(l == r, "k = \(k): the folders differ")
+            #expect(l["e199"] == ["SUMMARY:event 199"] && l["mine"] == ["SUMMARY:mine"], "k = \(k)")
+            #expect(try journal.items().count == 201, "k = \(k)")
+            let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
+                    "k = \(k): \(again.summary)")
+            #expect(try journal.pendingIntents().isEmpty, "k = \(k)")
+        }
+    }
 }

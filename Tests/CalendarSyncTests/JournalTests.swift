@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import CalgwTestSupport
 @testable import CalendarSync
@@ -42,6 +43,52 @@ import CalgwTestSupport
         other.local.href = "a.ics"
         try journal.apply(.upsert(other, base: Data()))
         #expect(try journal.items().map(\.key) == [ItemKey("b")])
+        // An existing row that takes another's remote href, inside a batch that goes on after it.
+        try journal.apply(.upsert(item("c"), base: Data()))
+        var moved = item("b", 2)
+        moved.remote.href = "/cal/c.ics"
+        try journal.applyAll([.upsert(moved, base: nil), .upsert(item("d"), base: Data())])
+        #expect(try journal.items().map(\.key) == [ItemKey("b"), ItemKey("d")])
+        #expect(try journal.items(keys: [ItemKey("b")]).first?.remote.href == "/cal/c.ics")
+    }
+
+    @Test func emptyAndMissingValuesKeepTheirDifference() throws {
+        let journal = try Journal.inMemory()
+        var row = item("a")
+        row.local.etag = ""
+        row.lastModified = nil
+        try journal.apply(.upsert(row, base: Data()))
+        let stored = try journal.items().first
+        #expect(stored?.local.etag == "")
+        #expect(stored?.lastModified == nil)
+        #expect(try journal.base(for: ItemKey("a")) == Data())
+        let intent = try journal.recordAll([Intent(key: ItemKey("a"), operation: .update, side: .local, href: "", ifMatch: nil, newHash: nil)])
+        let pending = try journal.pendingIntents()
+        #expect(pending.map(\.id) == intent.map(\.id))
+        #expect(pending.first?.href == "")
+        #expect(pending.first?.ifMatch == nil)
+    }
+
+    @Test func aBatchOfOutcomesIsRecordedIntentByIntent() throws {
+        let journal = try Journal.inMemory()
+        let earlier = try journal.record(Intent(key: ItemKey("z"), operation: .create, side: .local, href: "z", ifMatch: nil, newHash: ContentHash("h")))
+        let intents = try journal.recordAll((0..<6).map {
+            Intent(key: ItemKey("k\($0)"), operation: .create, side: .local, href: "k\($0)", ifMatch: nil, newHash: ContentHash("h"))
+        })
+        // Outcomes out of id order, one failure in the middle, one intent left pending.
+        let outcomes: [IntentOutcome] = [.done, .done, .failed("disk full"), .done, .done]
+        try journal.completeAll([4, 0, 1, 2, 3].map { i in
+            (intents[i], outcomes[i], i == 2 ? .none : .upsert(item("k\(i)"), base: Data()))
+        })
+        let rows = try journal.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, state, outcome FROM intent ORDER BY id").map { row -> String in
+                "\(row["key"] as String) \(row["state"] as String) \(row["outcome"] as String? ?? "-")"
+            }
+        }
+        #expect(rows == ["z pending -", "k0 done done", "k1 done done", "k2 failed failed: disk full", "k3 done done",
+                         "k4 done done", "k5 pending -"])
+        #expect(try journal.pendingIntents().map(\.id) == [earlier.id, intents[5].id])
+        #expect(try journal.items().map(\.key.value).sorted() == ["k0", "k1", "k3", "k4"])
     }
 
     @Test func intentsArePendingUntilCompleted() throws {

@@ -42,6 +42,8 @@ extension SyncEngine {
                                 resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
+        // Each batch's flush runs while the next one is written.
+        executor.leavesLastFlushRunning = true
         var pulled = StreamedItems()
         // One batch is parsed (on every core) while the one before it is written: parsing,
         // files and journal overlap instead of taking turns.
@@ -70,8 +72,10 @@ extension SyncEngine {
             // are in the journal, whole, and the one still being parsed is written now. The
             // rerun lists the server and fetches only what is missing.
             if let last = parsed { try await pull(last.stored, await last.contents.value) }
+            try await executor.settle()
             throw SyncError.scanFailed(.remote, error)
         }
+        executor.leavesLastFlushRunning = false
 
         let r = SideSnapshot(items: pulled.setAside, token: token)
         // Built, not copied and trimmed: a copy of every local item would be the run's peak.

@@ -5,7 +5,24 @@ import Foundation
 /// fsyncs overlap), and their outcomes are committed in one transaction. The crash guarantees are
 /// those of one write at a time: every write has a committed intent before it starts, and an
 /// outcome only after it ended.
+///
+/// A batch's outcomes wait for its side's flush (a vdir's `syncfs`). Where the storage allows
+/// it, that flush runs while the next batch is written, and the batch is *settled* (the flush
+/// awaited, the outcomes committed, refused writes planned again) once the next batch's writes
+/// are made: a first pull's files and its flushes overlap instead of taking turns. Writes made
+/// after a flush started are covered by the next one, and no outcome is committed before the
+/// flush that makes its write durable returned, so an interruption anywhere leaves intents that
+/// recovery resolves as before.
 extension Executor {
+    /// A batch whose writes are made and whose flush is running: what to commit when it returns.
+    struct UnsettledBatch {
+        var flush: Task<Void, any Error>
+        var completions: [(Intent, IntentOutcome, JournalChange)]
+        var failures: [(PlannedAction, any Error)]
+        var retry: [PlannedAction]
+        var byKey: [ItemKey: JournalItem]
+    }
+
     /// Writes in a run's first batch. Each next batch is twice as large, up to
     /// `maximumBatchSize`: a small run is durable write by write almost, a large one pays the
     /// two journal transactions and the flush (a `syncfs`) once per 2,048 writes, not per 128
@@ -67,9 +84,6 @@ extension Executor {
             for (i, result) in zip(indices, results) { outcomes[i] = result }
         }
 
-        for side in Side.allCases {
-            if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
-        }
         var completions: [(Intent, IntentOutcome, JournalChange)] = []
         var failures: [(PlannedAction, any Error)] = []
         for (i, action) in ready.enumerated() {
@@ -91,16 +105,35 @@ extension Executor {
                 }
             }
         }
-        try journal.completeAll(completions)
+
+        // The batch before was flushed while this one was written: settled first, so that
+        // outcomes are committed in the order of their writes.
+        try await settle()
+        let flushing = Side.allCases.compactMap { storage($0) as? any FlushingStorage }
+        let flush = Task.detached { for storage in flushing { try await storage.flush() } }
+        unsettled = UnsettledBatch(flush: flush, completions: completions, failures: failures, retry: retry, byKey: byKey)
+        if !flushing.allSatisfy(\.flushesWhileWriting) { try await settle() }
+    }
+
+    /// Settles the batch whose flush is running, if any: waits for the flush, commits the
+    /// batch's outcomes and plans its refused writes again.
+    /// - Throws: the flush's error (the outcomes are then left to recovery, as after a crash).
+    func settle() async throws {
+        guard let batch = unsettled else { return }
+        unsettled = nil
+        try await batch.flush.value
+        try journal.completeAll(batch.completions)
         try effect()
 
-        for (action, error) in failures {
+        var retry = batch.retry
+        for (action, error) in batch.failures {
             if case StorageError.preconditionFailed = error {
                 retry.append(action)
             } else {
                 reportFailure(action.key, error)
             }
         }
+        let byKey = batch.byKey
         replans += retry.count
         for action in retry {
             let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]

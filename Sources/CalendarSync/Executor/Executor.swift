@@ -25,6 +25,12 @@ final class Executor: @unchecked Sendable {
     var batchLimit = Executor.batchSize
     /// The remote is never written (a subscription): conflicts keep the local edit as a copy.
     var remoteIsReadOnly = false
+    /// The last batch whose flush is still running (see `settle()`).
+    var unsettled: UnsettledBatch?
+    /// `execute` returns with its last batch's flush still running, to overlap the next call's
+    /// writes (a streamed first pull's batches); the caller settles it, at the latest by a call
+    /// made with this false.
+    var leavesLastFlushRunning = false
 
     init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
          direction: SyncDirection, faultHook: FaultHook?, progress: SyncProgressHandler? = nil) {
@@ -68,6 +74,9 @@ final class Executor: @unchecked Sendable {
                     records = []
                 }
             } else {
+                // A write on its own flushes its side and reads the journal: the batches before
+                // it are settled first.
+                try await settle()
                 let errors = report.errors.count
                 try await executeWithReplan(action, journal: byKey[action.key])
                 if Self.isTransfer(action) { finishedOne(failed: report.errors.count > errors) }
@@ -75,6 +84,7 @@ final class Executor: @unchecked Sendable {
         }
         if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
         if !records.isEmpty { try await recordAll(records) }
+        if !leavesLastFlushRunning { try await settle() }
     }
 
     /// Records items found equal on both sides, in one transaction: a first sync of two full

@@ -213,21 +213,40 @@ public final class Journal: Sendable {
         case .remove(let key):
             try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
         case .upsert(let item, let base):
-            // An href belongs to one item: drop rows that claimed these hrefs under another key.
-            try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
-                .execute(arguments: [item.key.value, item.local.href, item.remote.href])
-            try db.cachedStatement(sql: """
-                INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
-                ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
-                    localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
-                    remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
-                    spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
-                    base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
-                """).execute(arguments: [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
-                                 item.remote.href, item.remote.etag, item.remote.hash.value,
-                                 item.lastModified, item.sequence, item.span.start, item.span.end, base, now, base])
+            do {
+                try upsert(item, base: base, db, at: now)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                // An href belongs to one item: the rows that claimed these hrefs under another
+                // key are dropped, and the row written again. Looked for only when the
+                // write failed (the unique hrefs say so): a batch of new rows needs no search.
+                try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
+                    .execute(arguments: [item.key.value, item.local.href, item.remote.href])
+                try upsert(item, base: base, db, at: now)
+            }
         }
+    }
+
+    /// Inserts or updates the row of `item`'s key.
+    /// - Throws: `SQLITE_CONSTRAINT_UNIQUE` when another key's row holds one of its hrefs.
+    private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String) throws {
+        var insert = try RowStatement(db, sql: """
+            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+            ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
+                localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
+                remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
+                base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
+            """)
+        for text in [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
+                     item.remote.href, item.remote.etag, item.remote.hash.value, item.lastModified] { insert.bind(text) }
+        insert.bind(item.sequence)
+        insert.bind(item.span.start)
+        insert.bind(item.span.end)
+        insert.bind(base)
+        insert.bind(now)
+        insert.bind(base.map { _ in 1 } as Int?)
+        try insert.run()
     }
 
     // MARK: intents
@@ -252,16 +271,17 @@ public final class Journal: Sendable {
     /// - Returns: the intents with their ids, in order.
     public func recordAll(_ intents: [Intent]) throws -> [Intent] {
         try writer.write { db in
-            let insert = try db.cachedStatement(sql: """
+            var insert = try RowStatement(db, sql: """
                 INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
                 """)
             let now = Self.now()
             return try intents.map { intent in
-                try insert.execute(arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
-                                     intent.ifMatch, intent.newHash?.value, now])
+                for text in [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                             intent.ifMatch, intent.newHash?.value, now] { insert.bind(text) }
+                try insert.run()
                 var copy = intent
-                copy.id = db.lastInsertedRowID
+                copy.id = insert.lastInsertedRowID
                 return copy
             }
         }
@@ -270,11 +290,23 @@ public final class Journal: Sendable {
     /// Records several outcomes and their item changes in one transaction.
     public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         try writer.write { db in
-            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
+            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id BETWEEN ? AND ?")
             let now = Self.now()
-            for (intent, outcome, change) in completions {
-                try Self.apply(change, db, at: now)
-                try update.execute(arguments: [outcome.state, outcome.text, intent.id])
+            for (_, _, change) in completions { try Self.apply(change, db, at: now) }
+            // A batch's intents were recorded together, so their ids follow each other: one
+            // statement per run of ids with one outcome, not one per intent.
+            var i = completions.startIndex
+            while i < completions.endIndex {
+                let (first, outcome, _) = completions[i]
+                guard let start = first.id else { i += 1; continue }
+                var end = start
+                var j = i + 1
+                while j < completions.endIndex, completions[j].0.id == end + 1, completions[j].1 == outcome {
+                    end += 1
+                    j += 1
+                }
+                try update.execute(arguments: [outcome.state, outcome.text, start, end])
+                i = j
             }
         }
     }

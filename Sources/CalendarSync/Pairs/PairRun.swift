@@ -76,7 +76,7 @@ public struct PairRun: Sendable {
     /// - Throws: `SyncError` (a mass deletion on a single calendar, a side that cannot be
     ///   read, an unknown `collection`), `JournalError.locked` when another run holds the pair.
     public func run() async throws -> Outcome {
-        if pair.isAccount { return try await try AccountRun(run: self).run() }
+        if pair.isAccount { return try await AccountRun(run: self).run() }
         if let name = options.collection {
             throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
                             recovery: "drop --collection")

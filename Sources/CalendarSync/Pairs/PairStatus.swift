@@ -43,7 +43,7 @@ extension PairRun {
                 var dryRun = self
                 dryRun.options.dryRun = true
                 dryRun.options.direction = .both
-                let report = try await try AccountRun(run: dryRun).run().report
+                let report = try await AccountRun(run: dryRun).run().report
                 status.pending = report
                 status.pending.collections = nil
                 status.collections = report.collections

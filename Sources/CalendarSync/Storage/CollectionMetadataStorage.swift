@@ -5,9 +5,20 @@ import Foundation
 /// before recording its outcomes.
 public protocol FlushingStorage: CalendarStorage {
     func flush() async throws
+    /// True when `flush()` may run while later writes are made, and then makes durable at
+    /// least every write that ended before it was called: the executor then writes the next
+    /// batch while the one before is flushed.
+    var flushesWhileWriting: Bool { get }
 }
 
-extension VDirStorage: FlushingStorage {}
+extension FlushingStorage {
+    public var flushesWhileWriting: Bool { false }
+}
+
+extension VDirStorage: FlushingStorage {
+    /// A `syncfs` (or the fsyncs of a few files) covers every file written before it starts.
+    public var flushesWhileWriting: Bool { true }
+}
 
 /// A storage that takes several writes at once. Others get one write at a time (Xandikos,
 /// for one, answers 500 to concurrent writes into one collection).
