@@ -97,13 +97,8 @@ final class Counter: @unchecked Sendable {
             return found
         }
 
-        let counted = try TemporaryFolder()
-        defer { counted.remove() }
-        let (l0, r0) = try scenario(counted)
-        let count = Counter()
-        _ = try await SyncEngine(local: l0, remote: r0, journal: try Journal.open(at: counted.file("j.sqlite")),
-                                 faultHook: { n in count.value = n }).run()
-        let total = count.value
+        let campaign = VDirInterruptions(scenario: scenario)
+        let total = try await campaign.effects()
         #expect(total > 200)
 
         // Every tenth effect, and every one around the first batch's end (128 writes) and the run's.
@@ -111,14 +106,7 @@ final class Counter: @unchecked Sendable {
         for k in ks {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
-            let (local, remote) = try scenario(folder)
-            let journalURL = folder.file("j.sqlite")
-            await #expect(throws: RunInterrupted.self) {
-                try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
-                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
-            }
-            let journal = try Journal.open(at: journalURL)
-            let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let l = try summaries(local), r = try summaries(remote)
             #expect(l.count == 201 && l.values.allSatisfy { $0.count == 1 }, "k = \(k): local \(l.filter { $0.value.count != 1 })")

@@ -86,26 +86,14 @@ import CalgwTestSupport
             return (counts, summaries)
         }
 
-        let counted = try TemporaryFolder()
-        defer { counted.remove() }
-        let (l0, r0) = try scenario(counted)
-        let count = Counter()
-        _ = try await SyncEngine(local: l0, remote: r0, journal: try Journal.open(at: counted.file("j.sqlite")),
-                                 faultHook: { n in count.value = n }).run()
-        let total = count.value
+        let campaign = VDirInterruptions(scenario: scenario)
+        let total = try await campaign.effects()
         #expect(total > 40)
 
         for k in 1...total {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
-            let (local, remote) = try scenario(folder)
-            let journalURL = folder.file("j.sqlite")
-            await #expect(throws: RunInterrupted.self) {
-                try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
-                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
-            }
-            let journal = try Journal.open(at: journalURL)
-            let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
+            let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let (lc, ls) = try contents(local), (rc, rs) = try contents(remote)
             #expect(lc.count == 43 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
