@@ -71,6 +71,10 @@ import ICalendar
         #expect(restored("A:1\r\n\nB:2") == "A:1\r\n\r\nB:2")
         #expect(restored("A:1\r\rB:é") == "A:1\r\n\r\nB:é")
         #expect(restored("no line end") == "no line end")
+        #expect(restored("") == "")
+        #expect(restored("\n\nA:é\nB") == "\r\n\r\nA:é\r\nB")
+        let long = (0..<500).map { "LINE-\($0):\(String(repeating: "x", count: $0 % 90))" }
+        #expect(restored(long.joined(separator: "\n") + "\n") == long.joined(separator: "\r\n") + "\r\n")
     }
 }
 

@@ -20,6 +20,7 @@ extension CalDAVStorage {
     /// `bytes` with every line ending (LF, CRLF, lone CR) as CRLF: one pass counts what is
     /// missing, a second writes the result into a buffer of its final size.
     static func restoringCRLF(_ bytes: UnsafeRawBufferPointer) -> Data {
+        if let restored = crlfFromLFOnly(bytes) { return restored }
         let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         // Each LF without its CR, and each CR without its LF, gains one byte.
         var missing = 0
@@ -45,6 +46,40 @@ extension CalDAVStorage {
                 previous = byte
             }
             if previous == cr { target[j] = lf }
+        }
+        return out
+    }
+
+    /// `bytes` with a CR before each LF, when they hold no CR at all (as every answer read
+    /// through an XML parser does); nil when they hold one. Copies the runs between line ends
+    /// with `memchr` and `memcpy` instead of byte by byte.
+    private static func crlfFromLFOnly(_ bytes: UnsafeRawBufferPointer) -> Data? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
+        guard memchr(base, 0x0D, bytes.count) == nil else { return nil }
+        var lineEnds = 0
+        var rest = bytes.count, cursor = base
+        while let lf = memchr(cursor, 0x0A, rest) {
+            lineEnds += 1
+            let taken = UnsafeRawPointer(lf) - cursor + 1
+            cursor += taken
+            rest -= taken
+        }
+        guard lineEnds > 0 else { return Data(bytes) }
+        var out = Data(count: bytes.count + lineEnds)
+        out.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
+            var to = target.baseAddress!
+            var from = base
+            var left = bytes.count
+            while let lf = memchr(from, 0x0A, left) {
+                let run = UnsafeRawPointer(lf) - from
+                to.copyMemory(from: from, byteCount: run)
+                to.storeBytes(of: 0x0D, toByteOffset: run, as: UInt8.self)
+                to.storeBytes(of: 0x0A, toByteOffset: run + 1, as: UInt8.self)
+                to += run + 2
+                from += run + 1
+                left -= run + 1
+            }
+            to.copyMemory(from: from, byteCount: left)
         }
         return out
     }
