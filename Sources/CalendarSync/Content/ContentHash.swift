@@ -47,8 +47,8 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// A component as sorted lines: its properties (minus the volatile ones) then each child
     /// as one nested block, so order does not matter but structure does.
     static func normalisedLines(_ component: Component) -> String {
-        // Built by appending into strings of their final size (interpolation and joining
-        // were a twentieth of a first pull's processor time); the text is the same.
+        // Built by appending into strings of their final size, not by interpolating and
+        // joining (which showed in a first pull's profile); the text is the same.
         var lines: [String] = []
         lines.reserveCapacity(component.properties.count)
         var size = 0

@@ -245,7 +245,7 @@ public final class Journal: Sendable {
         insert.bind(item.span.end)
         insert.bind(base)
         insert.bind(now)
-        insert.bind(base.map { _ in 1 } as Int?)
+        insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
         try insert.run()
     }
 

@@ -43,7 +43,8 @@ struct RowStatement {
         guard let value else { sqlite3_bind_null(statement.sqliteStatement, index); return }
         let i = index, s = statement.sqliteStatement
         // An empty blob is bound as one (a null pointer would bind NULL).
-        note(value.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt($0.count), transient) })
+        guard !value.isEmpty else { note(sqlite3_bind_zeroblob(s, i, 0)); return }
+        note(value.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, CInt($0.count), transient) })
     }
 
     /// Runs the statement with the values bound since the last run, then readies it for the next.
