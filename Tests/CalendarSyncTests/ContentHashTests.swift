@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalDAV
 @testable import CalendarSync
 import ICalendar
 
@@ -64,7 +65,7 @@ import ICalendar
     }
 
     @Test func lineEndsComeBackAsCRLF() {
-        func restored(_ text: String) -> String { String(decoding: CalDAVStorage.restoringCRLF(Data(text.utf8)), as: UTF8.self) }
+        func restored(_ text: String) -> String { String(decoding: LineEnds.restoringCRLF(Data(text.utf8)), as: UTF8.self) }
         #expect(restored("A:1\nB:2\n") == "A:1\r\nB:2\r\n")
         #expect(restored("A:1\r\nB:2\r\n") == "A:1\r\nB:2\r\n")
         #expect(restored("A:1\rB:2\r") == "A:1\r\nB:2\r\n")

@@ -6,28 +6,26 @@ extension CalDAVClient {
     /// listed twice counts once.
     public func listItems(in collection: URL) async throws -> [RemoteItem] {
         let base = Self.collectionURL(collection)
-        let (answer, response) = try await multistatus("PROPFIND", base, depth: "1",
-                                                       body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
-        return try members(of: answer, in: Self.collectionURL(response.url))
+        let (answer, response) = try await members("PROPFIND", base, depth: "1",
+                                                   body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
+        return try items(of: answer, in: Self.collectionURL(response.url))
     }
 
     /// Members of `collection` with an event overlapping `start..<end` (calendar-query with a
     /// time-range on `component`), for windowed sync.
     public func calendarQuery(_ collection: URL, component: String = "VEVENT", start: Date, end: Date) async throws -> [RemoteItem] {
         let base = Self.collectionURL(collection)
-        let (answer, response) = try await multistatus("REPORT", base, depth: "1",
-                                                       body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
-        return try members(of: answer, in: Self.collectionURL(response.url))
+        let (answer, response) = try await members("REPORT", base, depth: "1",
+                                                   body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
+        return try items(of: answer, in: Self.collectionURL(response.url))
     }
 
-    private func members(of answer: Multistatus, in base: URL) throws -> [RemoteItem] {
+    private func items(of answer: [DAVMember], in base: URL) throws -> [RemoteItem] {
         let resolver = HrefResolver(base: base)
         var seen: [Href: Int] = [:]
         var items: [RemoteItem] = []
-        for response in answer.responses {
-            if let status = response.status, !(200..<300).contains(status) { continue }
-            if response.hasResourceType(XMLNamespace.dav, "collection") { continue }
-            guard let etag = response.text(XMLNamespace.dav, "getetag") else { continue }
+        for response in answer {
+            guard response.isPresent, !response.isCollection, let etag = response.etag else { continue }
             // An unsafe href fails the whole listing: a member left out would look deleted.
             guard let member = try resolver.member(response.href) else { continue }
             let item = RemoteItem(href: member.href, etag: ETag(etag))
@@ -60,11 +58,11 @@ extension CalDAVClient {
                 }
                 throw CalDAVError.status(response.status, method: "REPORT", url: base, body: response.body)
             }
-            let answer = try Multistatus(response.body)
+            let answer = try Multistatus.members(of: response.body)
             // After a redirect, members are inside the collection's new location.
             let resolver = response.url == base ? resolver : HrefResolver(base: Self.collectionURL(response.url))
             var truncated = false
-            for item in answer.responses {
+            for item in answer.members {
                 guard let member = try resolver.member(item.href) else {
                     if item.status == 507 { truncated = true }
                     continue
@@ -74,8 +72,7 @@ extension CalDAVClient {
                     changed.removeValue(forKey: member.href)
                     continue
                 }
-                if item.hasResourceType(XMLNamespace.dav, "collection") { continue }
-                guard let etag = item.text(XMLNamespace.dav, "getetag") else { continue }
+                guard !item.isCollection, let etag = item.etag else { continue }
                 removed.remove(member.href)
                 if changed[member.href] == nil { order.append(member.href) }
                 changed[member.href] = RemoteItem(href: member.href, etag: ETag(etag))
@@ -91,7 +88,8 @@ extension CalDAVClient {
     }
 
     /// The bytes and etags of `hrefs` in `collection` (calendar-multiget REPORTs of
-    /// `multigetBatchSize` hrefs, run in parallel). Members that are gone are left out.
+    /// `multigetBatchSize` hrefs, run in parallel), with CRLF line ends (see `LineEnds`).
+    /// Members that are gone are left out.
     public func multiget(_ collection: URL, hrefs: [Href]) async throws -> [CalendarResource] {
         let base = Self.collectionURL(collection)
         let size = max(1, configuration.multigetBatchSize)
@@ -108,16 +106,14 @@ extension CalDAVClient {
 
     private func multigetBatch(_ base: URL, _ hrefs: [Href]) async throws -> [CalendarResource] {
         guard !hrefs.isEmpty else { return [] }
-        let (answer, response) = try await multistatus("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
+        let (answer, response) = try await members("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
         let resolver = HrefResolver(base: Self.collectionURL(response.url))
         let wanted = Set(hrefs)
         var found: [Href: CalendarResource] = [:]
-        for response in answer.responses {
-            if let status = response.status, !(200..<300).contains(status) { continue }
-            guard let member = try? resolver.member(response.href), wanted.contains(member.href),
-                  let data = response.property(XMLNamespace.caldav, "calendar-data")?.text, !data.isEmpty else { continue }
-            let etag = response.text(XMLNamespace.dav, "getetag") ?? ""
-            found[member.href] = CalendarResource(href: member.href, etag: ETag(etag), data: Data(data.utf8))
+        for response in answer {
+            guard response.isPresent, let member = try? resolver.member(response.href), wanted.contains(member.href),
+                  let data = response.calendarData else { continue }
+            found[member.href] = CalendarResource(href: member.href, etag: ETag(response.etag ?? ""), data: data)
         }
         return hrefs.compactMap { found[$0] }
     }

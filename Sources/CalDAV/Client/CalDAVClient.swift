@@ -55,6 +55,16 @@ public final class CalDAVClient: Sendable {
         return (try Multistatus(response.body), response)
     }
 
+    /// Sends a PROPFIND or REPORT and reads its 207 multistatus as members.
+    /// - Throws: `CalDAVError` for any other status.
+    func members(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (members: [DAVMember], response: HTTPResponse) {
+        let response = try await davRequest(method, url, depth: depth, body: body)
+        guard response.status == 207 else {
+            throw CalDAVError.status(response.status, method: method, url: url, body: response.body)
+        }
+        return (try Multistatus.members(of: response.body).members, response)
+    }
+
     /// `url` with a trailing slash, as collection URLs are compared and requested.
     static func collectionURL(_ url: URL) -> URL {
         url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url

@@ -61,9 +61,27 @@ public struct Multistatus: @unchecked Sendable {
     }
 
     /// The code in a status line such as `HTTP/1.1 404 Not Found`.
+    /// The members of a whole body, read as `MultistatusReader.members(_:)` reads them, and
+    /// the sync-token of a sync-collection answer.
+    /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
+    public static func members(of data: Data) throws -> (members: [DAVMember], syncToken: String?) {
+        guard data.count <= XMLDocumentParser.defaultMaxBytes else {
+            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
+        }
+        var members: [DAVMember] = []
+        let reader = try MultistatusReader.members { members.append($0) }
+        try reader.feed(data)
+        let token = try reader.finish()
+        return (members, token)
+    }
+
+    /// The second word, as `line.split(separator: " ")[1]`, without splitting the line.
     static func statusCode(_ line: String) -> Int? {
-        let parts = line.split(separator: " ")
-        guard parts.count >= 2 else { return nil }
-        return Int(parts[1])
+        let space = UInt8(ascii: " ")
+        var rest = line.utf8[...]
+        rest = rest.drop { $0 == space }
+        rest = rest.drop { $0 != space }
+        rest = rest.drop { $0 == space }
+        return Int(Substring(rest.prefix { $0 != space }))
     }
 }

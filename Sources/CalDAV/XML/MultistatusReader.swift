@@ -9,6 +9,9 @@ import Foundation
 /// try reader.feed(chunk)    // as the bytes arrive
 /// let token = try reader.finish()
 /// ```
+///
+/// A reader made by `members(_:)` hands over each response as a `DAVMember` instead: what a
+/// listing or a fetch of items needs, read without building the response's elements.
 public final class MultistatusReader: @unchecked Sendable {
     /// Where the answer came from (after redirects), once the HTTP client said so.
     public private(set) var sourceURL: URL?
@@ -18,22 +21,34 @@ public final class MultistatusReader: @unchecked Sendable {
     /// How many responses were handed over.
     public private(set) var responseCount = 0
 
-    private let builder: Builder
+    private let builder: MultistatusHandler
     private var stream: XMLStream!
 
     /// - Parameters:
     ///   - maxResponseBytes: the most text one response may hold (a guard against a server
     ///     that never closes an element); the whole answer has no bound.
     ///   - onResponse: called with each response, in document order; what it throws stops the read.
-    public init(maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
-                onResponse: @escaping (DAVResponse) throws -> Void) throws {
-        builder = Builder(maxResponseBytes: maxResponseBytes, onResponse: onResponse)
+    public convenience init(maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
+                            onResponse: @escaping (DAVResponse) throws -> Void) throws {
+        try self.init(builder: Builder(maxResponseBytes: maxResponseBytes, onResponse: onResponse))
+    }
+
+    /// A reader handing over each response as a `DAVMember`, in document order (responses
+    /// without an href are counted and skipped); what `onMember` throws stops the read.
+    /// - Parameter maxResponseBytes: as for `init(maxResponseBytes:onResponse:)`.
+    public static func members(maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
+                               _ onMember: @escaping (DAVMember) throws -> Void) throws -> MultistatusReader {
+        try MultistatusReader(builder: MemberBuilder(maxResponseBytes: maxResponseBytes, onMember: onMember))
+    }
+
+    private init(builder: MultistatusHandler) throws {
+        self.builder = builder
         stream = try XMLStream(handler: builder)
     }
 
     /// Reads the next bytes of the answer.
-    /// - Throws: what `onResponse` threw, or `CalDAVError.invalidResponse` saying what could
-    ///   not be read, where (byte offset, line, the element being read).
+    /// - Throws: what the handler of responses threw, or `CalDAVError.invalidResponse` saying
+    ///   what could not be read, where (byte offset, line, the element being read).
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         do { try stream.feed(bytes) } catch { throw describe(error) }
     }
@@ -63,7 +78,7 @@ public final class MultistatusReader: @unchecked Sendable {
     }
 
     /// Builds one response's elements into `XMLNode`s and passes it on at its end tag.
-    private final class Builder: XMLStreamHandler {
+    private final class Builder: MultistatusHandler {
         let maxResponseBytes: Int
         let onResponse: (DAVResponse) throws -> Void
         var syncToken: String?
@@ -140,6 +155,17 @@ public final class MultistatusReader: @unchecked Sendable {
             texts[texts.count - 1].append(contentsOf: bytes)
         }
     }
+}
+
+/// What reads a multistatus's elements for `MultistatusReader`: it hands over responses, and
+/// says what it read so far for messages.
+protocol MultistatusHandler: XMLStreamHandler {
+    /// The `DAV:sync-token`, once read.
+    var syncToken: String? { get }
+    /// Responses read so far.
+    var count: Int { get }
+    /// Local names from the root to the element being read.
+    var path: [String] { get }
 }
 
 extension MultistatusReader: HTTPBodySink {

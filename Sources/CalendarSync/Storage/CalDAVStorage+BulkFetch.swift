@@ -15,13 +15,9 @@ extension CalDAVStorage: BulkFetchingStorage {
                                   headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
                                   body: Data(Self.queryAllBody.utf8))
         // Every member's href is kept, with or without data: an unsafe one must fail the answer.
-        var found: [(href: String, etag: String?, data: Data?)] = []
-        let reader = try MultistatusReader { member in
-            if let status = member.status, !(200..<300).contains(status) { return }
-            if member.hasResourceType(XMLNamespace.dav, "collection") { return }
-            let text = member.property(XMLNamespace.caldav, "calendar-data")?.text
-            found.append((member.href, member.text(XMLNamespace.dav, "getetag"),
-                          text.flatMap { $0.isEmpty ? nil : Self.restoringCRLF($0) }))
+        var found: [DAVMember] = []
+        let reader = try MultistatusReader.members { member in
+            if member.isPresent && !member.isCollection { found.append(member) }
         }
         let response = try await client.http.send(request, streamingTo: reader)
         guard response.status == 207 else {
@@ -41,7 +37,7 @@ extension CalDAVStorage: BulkFetchingStorage {
         for member in found {
             // An unsafe href fails the whole answer, as a listing does: skipping it would make
             // the member look deleted.
-            guard let resolved = try resolver.member(member.href), let etag = member.etag, let data = member.data else { continue }
+            guard let resolved = try resolver.member(member.href), let etag = member.etag, let data = member.calendarData else { continue }
             let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: data)
             if let index = seen[item.href] { items[index] = item } else {
                 seen[item.href] = items.count
@@ -89,7 +85,7 @@ extension CalDAVStorage: StreamingFetchingStorage {
                                   body: Data(Self.queryAllBody.utf8))
         let channel = ItemBatchChannel(capacity: 2)
         let batcher = MemberBatcher(collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel)
-        let reader = try MultistatusReader { member in try batcher.add(member) }
+        let reader = try MultistatusReader.members { member in try batcher.add(member) }
         batcher.reader = reader
         let client = self.client
         let transfer = Task { () throws -> HTTPResponse in
@@ -170,9 +166,8 @@ private final class MemberBatcher: @unchecked Sendable {
         self.channel = channel
     }
 
-    func add(_ member: DAVResponse) throws {
-        if let status = member.status, !(200..<300).contains(status) { return }
-        if member.hasResourceType(XMLNamespace.dav, "collection") { return }
+    func add(_ member: DAVMember) throws {
+        guard member.isPresent, !member.isCollection else { return }
         if let url = reader?.sourceURL, url != collection, resolverURL != url {
             // After a redirect, members are inside the collection's new location.
             resolverURL = url
@@ -180,10 +175,9 @@ private final class MemberBatcher: @unchecked Sendable {
         }
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
-        guard let href = try resolver.memberHref(member.href), let etag = member.text(XMLNamespace.dav, "getetag"),
-              let text = member.property(XMLNamespace.caldav, "calendar-data")?.text, !text.isEmpty,
+        guard let href = try resolver.memberHref(member.href), let etag = member.etag, let data = member.calendarData,
               seen.insert(href.path).inserted else { return }
-        pending.append(StoredItem(version: ItemVersion(href: href.path, etag: etag), data: CalDAVStorage.restoringCRLF(text)))
+        pending.append(StoredItem(version: ItemVersion(href: href.path, etag: etag), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }
             pending = []

@@ -124,7 +124,7 @@ public final class CalDAVStorage: CalendarStorage {
             wanted.append(member.href)
         }
         let resources = try await client.multiget(collection, hrefs: wanted)
-        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: Self.restoringCRLF($0.data)) }
+        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: $0.data) }
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {

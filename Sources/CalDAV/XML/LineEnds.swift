@@ -1,25 +1,19 @@
 import Foundation
 
-extension CalDAVStorage {
-    /// `text`'s UTF-8 bytes with every line ending as CRLF (RFC 5545 §3.1).
-    ///
-    /// Calendar data read out of an XML answer (calendar-multiget, calendar-query) has lost
-    /// its CRs: XML parsers turn CRLF and lone CR into LF (XML 1.0 §2.11). Items written to
-    /// a vdir from such answers get their CRLFs back here. Bytes already in CRLF come back
-    /// unchanged.
-    static func restoringCRLF(_ text: String) -> Data {
-        var text = text
-        return text.withUTF8 { restoringCRLF(UnsafeRawBufferPointer($0)) }
-    }
-
+/// Line ends of calendar data read out of an XML answer.
+///
+/// Calendar data in a calendar-multiget or calendar-query answer has lost its CRs: XML
+/// readers turn CRLF and lone CR into LF (XML 1.0 §2.11), and RFC 5545 §3.1 wants CRLF. Items
+/// read from such answers get their CRLFs back here. Bytes already in CRLF come back unchanged.
+public enum LineEnds {
     /// `data` with every line ending as CRLF.
-    static func restoringCRLF(_ data: Data) -> Data {
+    public static func restoringCRLF(_ data: Data) -> Data {
         data.withUnsafeBytes { restoringCRLF($0) }
     }
 
     /// `bytes` with every line ending (LF, CRLF, lone CR) as CRLF: one pass counts what is
     /// missing, a second writes the result into a buffer of its final size.
-    static func restoringCRLF(_ bytes: UnsafeRawBufferPointer) -> Data {
+    public static func restoringCRLF(_ bytes: UnsafeRawBufferPointer) -> Data {
         if let restored = crlfFromLFOnly(bytes) { return restored }
         let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         // Each LF without its CR, and each CR without its LF, gains one byte.

@@ -1,0 +1,189 @@
+import Foundation
+
+/// Reads each `DAV:response` of a multistatus straight into a `DAVMember`: only the texts a
+/// member holds are kept (its href and status, and from each propstat its status, getetag and
+/// calendar-data) and no element is built. The values are those `DAVResponse` gives: the first
+/// href and status of the response, and of the properties in 2xx propstats the first of each.
+final class MemberBuilder: MultistatusHandler {
+    let maxResponseBytes: Int
+    let onMember: (DAVMember) throws -> Void
+    private(set) var syncToken: String?
+    private(set) var count = 0
+    private(set) var path: [String] = []
+    private var depth = 0
+
+    /// The element whose text is being kept, and its depth (text inside its children is not its own).
+    private enum Field { case none, href, status, propstatStatus, etag, calendarData, syncToken }
+    private var field = Field.none
+    private var fieldDepth = 0
+    /// The kept text of a short field (href, status, etag, sync-token), and of a calendar-data.
+    private var text: [UInt8] = []
+    private var data: [UInt8] = []
+
+    /// The response being read.
+    private var inResponse = false
+    private var responseBytes = 0
+    private var href: String?
+    private var status: Int?
+    private var statusSeen = false
+    private var properties = Properties()
+
+    /// The propstat being read: its properties count once its status says 2xx.
+    private var inPropstat = false
+    private var inProp = false
+    private var inResourceType = false
+    private var propstatStatus: Int?
+    private var propstatStatusSeen = false
+    private var found = Properties()
+
+    /// The properties a member takes, each with whether it was seen (the first one counts,
+    /// even when empty).
+    private struct Properties {
+        var etag: String??
+        var calendarData: Data??
+        var isCollection: Bool?
+    }
+
+    init(maxResponseBytes: Int, onMember: @escaping (DAVMember) throws -> Void) {
+        self.maxResponseBytes = maxResponseBytes
+        self.onMember = onMember
+    }
+
+    func start(namespace: String, name: String, attributes: [String: String]) throws {
+        depth += 1
+        path.append(name)
+        let dav = namespace == XMLNamespace.dav
+        switch depth {
+        case 1:
+            guard dav && name == "multistatus" else {
+                throw CalDAVError(.invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
+            }
+        case 2:
+            if dav && name == "response" {
+                inResponse = true
+                responseBytes = 0
+                href = nil
+                status = nil
+                statusSeen = false
+                properties = Properties()
+            } else if dav && name == "sync-token" {
+                keep(.syncToken)
+            }
+        case 3 where inResponse && dav:
+            if name == "href" && href == nil {
+                keep(.href)
+            } else if name == "status" && !statusSeen {
+                keep(.status)
+            } else if name == "propstat" {
+                inPropstat = true
+                propstatStatus = nil
+                propstatStatusSeen = false
+                found = Properties()
+            }
+        case 4 where inPropstat && dav:
+            if name == "prop" {
+                inProp = true
+            } else if name == "status" && !propstatStatusSeen {
+                keep(.propstatStatus)
+            }
+        case 5 where inProp:
+            if dav && name == "getetag" && found.etag == nil {
+                keep(.etag)
+            } else if namespace == XMLNamespace.caldav && name == "calendar-data" && found.calendarData == nil {
+                data.removeAll(keepingCapacity: true)
+                keep(.calendarData)
+            } else if dav && name == "resourcetype" && found.isCollection == nil {
+                found.isCollection = false
+                inResourceType = true
+            }
+        case 6 where inResourceType:
+            if dav && name == "collection" { found.isCollection = true }
+        default:
+            break
+        }
+    }
+
+    func end() throws {
+        defer {
+            depth -= 1
+            path.removeLast()
+        }
+        if field != .none && depth == fieldDepth { finishField() }
+        if inResponse && responseBytes > maxResponseBytes {
+            throw CalDAVError(.responseTooLarge, "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
+        }
+        switch depth {
+        case 2 where inResponse:
+            inResponse = false
+            count += 1
+            guard let href else { return }
+            try onMember(DAVMember(href: href, status: status, etag: properties.etag ?? nil,
+                                   calendarData: properties.calendarData ?? nil, isCollection: properties.isCollection ?? false))
+        case 3 where inPropstat:
+            inPropstat = false
+            let code = propstatStatus ?? 200
+            guard (200..<300).contains(code) else { return }
+            if properties.etag == nil { properties.etag = found.etag }
+            if properties.calendarData == nil { properties.calendarData = found.calendarData }
+            if properties.isCollection == nil { properties.isCollection = found.isCollection }
+        case 4 where inProp:
+            inProp = false
+        case 5 where inResourceType:
+            inResourceType = false
+        default:
+            break
+        }
+    }
+
+    func text(_ bytes: UnsafeRawBufferPointer) {
+        guard field != .none, depth == fieldDepth else { return }
+        if inResponse {
+            responseBytes += bytes.count
+            guard responseBytes <= maxResponseBytes else { return }  // refused at the element's end
+        }
+        if field == .calendarData { data.append(contentsOf: bytes) } else { text.append(contentsOf: bytes) }
+    }
+
+    private func keep(_ next: Field) {
+        field = next
+        fieldDepth = depth
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private func finishField() {
+        switch field {
+        case .none: break
+        case .href: href = trimmedText()
+        case .status:
+            statusSeen = true
+            status = Multistatus.statusCode(trimmedText())
+        case .propstatStatus:
+            propstatStatusSeen = true
+            propstatStatus = Multistatus.statusCode(trimmedText())
+        case .etag:
+            let etag = trimmedText()
+            found.etag = .some(etag.isEmpty ? nil : etag)
+        case .calendarData:
+            found.calendarData = .some(data.isEmpty ? nil : data.withUnsafeBytes { LineEnds.restoringCRLF($0) })
+        case .syncToken:
+            syncToken = trimmedText()
+        }
+        field = .none
+    }
+
+    /// The kept text without white space at either end, as `XMLNode.trimmedText`.
+    private func trimmedText() -> String {
+        var start = text.startIndex, end = text.endIndex
+        while start < end, Self.isASCIISpace(text[start]) { start += 1 }
+        while end > start, Self.isASCIISpace(text[end - 1]) { end -= 1 }
+        let trimmed = String(decoding: text[start..<end], as: UTF8.self)
+        // White space beyond ASCII (a no-break space, U+2028, …) is rare: trim it the slow way.
+        if start < end, text[start] >= 0x80 || text[end - 1] >= 0x80 { return trimmed.trimmingWhitespaceAndNewlines() }
+        return trimmed
+    }
+
+    /// Space, tab, LF, VT, FF, CR: the ASCII part of `CharacterSet.whitespacesAndNewlines`.
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+}
