@@ -65,6 +65,33 @@ enum JournalSchema {
         m.registerMigration("v3: vdir etags in their short form") { db in
             try ShortEtagMigration.migrate(db)
         }
+        // A first pull writes an intent row per item, then its outcome. The v1 table made
+        // each of those writes pay for more than the row: SQLite checks `state IN (four
+        // values)` by building a temporary index per statement, AUTOINCREMENT writes
+        // `sqlite_sequence` per row, and the partial index of pending intents gains and loses an
+        // entry per intent. The same table without them: the check compares, ids still grow
+        // (the newest row is never pruned), and the few rows a run starts with are scanned.
+        m.registerMigration("v4: intents without a list check, a sequence or an index") { db in
+            try db.execute(sql: """
+                CREATE TABLE intentV4 (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+                    href TEXT,
+                    ifMatch TEXT,
+                    newHash TEXT,
+                    state TEXT NOT NULL CHECK (state = 'pending' OR state = 'done' OR state = 'failed' OR state = 'recovered'),
+                    outcome TEXT,
+                    createdAt TEXT NOT NULL
+                );
+                INSERT INTO intentV4 (id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt)
+                    SELECT id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt FROM intent;
+                DROP TABLE intent;
+                ALTER TABLE intentV4 RENAME TO intent;
+                DELETE FROM sqlite_sequence WHERE name = 'intent';
+                """)
+        }
         return m
     }
 }
