@@ -1,4 +1,4 @@
-// libFuzzer entry point for the DAV multistatus reader and the error-body reader.
+// libFuzzer entry point for the DAV multistatus readers and the error-body reader.
 // Built by Scripts/fuzz together with Sources/CalDAV's XML, model and error files.
 import Foundation
 
@@ -15,5 +15,14 @@ public func fuzzMultistatus(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = response.property(XMLNamespace.dav, "displayname")?.attributes
         _ = response.status.map { $0 + 0 }
     }
+    // The members reader must read what the element reader reads.
+    guard let read = try? Multistatus.members(of: body) else { fatalError("the members reader refused what the element reader read") }
+    let expected = multistatus.responses.map { response in
+        DAVMember(href: response.href, status: response.status, etag: response.text(XMLNamespace.dav, "getetag"),
+                  calendarData: (response.property(XMLNamespace.caldav, "calendar-data")?.text)
+                      .flatMap { $0.isEmpty ? nil : LineEnds.restoringCRLF(Data($0.utf8)) },
+                  isCollection: response.hasResourceType(XMLNamespace.dav, "collection"))
+    }
+    if read.members != expected || read.syncToken != multistatus.syncToken { fatalError("the members reader read otherwise") }
     return 0
 }
