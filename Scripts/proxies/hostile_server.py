@@ -18,6 +18,7 @@ server sane between two runs of `calgw sync`. Scenarios:
   xxe             a multistatus with a DTD declaring an external entity (file:///etc/passwd)
   bomb            a multistatus with an entity-expansion bomb, its DTD after 8 KB of comment
   big             a 300 KB multistatus (for a small max_response_size)
+  bad-encoding    a multistatus declared Shift_JIS holding bytes that are not Shift_JIS
 
 Only the bodies of PROPFIND Depth 1 (the listing) are hostile; PROPFIND Depth 0 describes the
 collection (no sync-token, so clients list with PROPFIND), REPORT calendar-multiget returns the
@@ -95,6 +96,9 @@ def listing(scenario, items):
                 + " ".join(entities) + ' ]>\n' + OPEN[OPEN.index("<d:multistatus"):] + collection(scenario)
                 + "<d:response><d:href>/cal/bomb.ics</d:href><d:propstat><d:prop><d:getetag>&l9;</d:getetag>"
                   "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>" + CLOSE)
+    if scenario == "bad-encoding":
+        body = OPEN.replace('encoding="utf-8"', 'encoding="Shift_JIS"') + collection(scenario) + members + CLOSE
+        return body.encode().replace(b"</d:multistatus>", response("/cal/x.ics", '"x"').encode().replace(b"x.ics", b"\x80\xff\xfe.ics") + b"</d:multistatus>")
     if scenario == "big":
         padding = "".join(response(f"/cal/filler-{i}.ics", f'"f{i}"') for i in range(2500))
         return OPEN + collection(scenario) + members + padding + CLOSE
@@ -128,7 +132,8 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def multistatus(self, text):
-        self.reply(207, text.encode(), [("Content-Type", "application/xml; charset=utf-8")])
+        body = text if isinstance(text, bytes) else text.encode()
+        self.reply(207, body, [("Content-Type", "application/xml; charset=utf-8")])
 
     def handle_one(self):
         scenario = self.scenario()

@@ -3,6 +3,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,10 @@ struct cxml_stream {
     int error_column;
     long long fed;
     int started;
+    // What libxml2 reported through its generic error handler while this reader fed it
+    // (encoding errors have no parser context): kept for the message, never printed.
+    char generic[512];
+    size_t generic_length;
 };
 
 static void set_error(cxml_stream *stream, const char *message) {
@@ -32,6 +37,28 @@ static void set_error(cxml_stream *stream, const char *message) {
 void cxml_stream_stop(cxml_stream *stream, const char *message) {
     set_error(stream, message);
     if (stream->parser != NULL) xmlStopParser(stream->parser);
+}
+
+static void on_generic_error(void *ctx, const char *format, ...) {
+    cxml_stream *stream = (cxml_stream *)ctx;
+    size_t room = sizeof stream->generic - stream->generic_length;
+    if (room <= 1) return;
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(stream->generic + stream->generic_length, room, format, args);
+    va_end(args);
+    if (n > 0) stream->generic_length += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/// The first line libxml2 reported through its generic handler, without its trailing spaces;
+/// NULL when it reported nothing.
+static const char *generic_reason(cxml_stream *stream) {
+    if (stream->generic_length == 0) return NULL;
+    char *end = strchr(stream->generic, '\n');
+    if (end != NULL) *end = '\0';
+    size_t n = strlen(stream->generic);
+    while (n > 0 && stream->generic[n - 1] == ' ') stream->generic[--n] = '\0';
+    return n > 0 ? stream->generic : NULL;
 }
 
 static cxml_stream *from(void *ctx) {
@@ -134,21 +161,31 @@ cxml_stream *cxml_stream_create(cxml_start_callback start, cxml_end_callback end
 
 int cxml_stream_feed(cxml_stream *stream, const char *bytes, size_t length, int final) {
     if (stream->error != NULL) return 1;
+    // libxml2 prints some errors (a failed encoding conversion) through its generic handler,
+    // which writes to stderr: this thread's handler is this reader's while it parses.
+    xmlGenericErrorFunc previous = xmlGenericError;
+    void *previous_context = xmlGenericErrorContext;
+    xmlSetGenericErrorFunc(stream, on_generic_error);
     // xmlParseChunk takes an int length: feed large buffers in slices.
     const size_t slice = 1 << 20;
+    int failed = 0;
     do {
         size_t n = length < slice ? length : slice;
         int last = final && n == length;
         int code = xmlParseChunk(stream->parser, bytes, (int)n, last);
         stream->fed += (long long)n;
-        if (stream->error != NULL) return 1;
+        if (stream->error != NULL) { failed = 1; break; }
         if (code != 0) {
-            set_error(stream, "the document is not well-formed XML");
-            return 1;
+            const char *reason = generic_reason(stream);
+            set_error(stream, reason != NULL ? reason : "the document is not well-formed XML");
+            failed = 1;
+            break;
         }
         bytes += n;
         length -= n;
     } while (length > 0);
+    xmlSetGenericErrorFunc(previous_context, previous);
+    if (failed) return 1;
     if (final && !stream->started) {
         set_error(stream, "the document is empty");
         return 1;
