@@ -8,6 +8,8 @@
 /// external subset), entity declarations and references to entities other than the five
 /// predefined ones, processing instructions, and network access. A refusal stops the parser
 /// with a message; so does any well-formedness error, with libxml2's message, line and column.
+/// What libxml2 would print to stderr while the reader parses (a failed encoding conversion)
+/// becomes that message instead.
 #include <stddef.h>
 
 /// An element starts: its local name and namespace URI ("" when none), NUL-terminated UTF-8,
