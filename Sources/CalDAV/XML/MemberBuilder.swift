@@ -55,9 +55,7 @@ final class MemberBuilder: MultistatusHandler {
         let dav = namespace == XMLNamespace.dav
         switch depth {
         case 1:
-            guard dav && name == "multistatus" else {
-                throw CalDAVError(.invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
-            }
+            try Self.requireRoot(namespace: namespace, name: name)
         case 2:
             if dav && name == "response" {
                 inResponse = true

@@ -101,9 +101,7 @@ public final class MultistatusReader: @unchecked Sendable {
             depth += 1
             path.append(name)
             if depth == 1 {
-                guard namespace == XMLNamespace.dav && name == "multistatus" else {
-                    throw CalDAVError(.invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
-                }
+                try Self.requireRoot(namespace: namespace, name: name)
                 return
             }
             if depth == 2 {
@@ -166,6 +164,16 @@ protocol MultistatusHandler: XMLStreamHandler {
     var count: Int { get }
     /// Local names from the root to the element being read.
     var path: [String] { get }
+}
+
+extension MultistatusHandler {
+    /// Refuses a document whose root is not `DAV:multistatus` (an HTML login page, an error),
+    /// naming what came instead.
+    static func requireRoot(namespace: String, name: String) throws {
+        guard namespace == XMLNamespace.dav && name == "multistatus" else {
+            throw CalDAVError(.invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
+        }
+    }
 }
 
 extension MultistatusReader: HTTPBodySink {
