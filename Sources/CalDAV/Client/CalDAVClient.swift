@@ -48,21 +48,24 @@ public final class CalDAVClient: Sendable {
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus.
     /// - Throws: `CalDAVError` for any other status.
     func multistatus(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (Multistatus, HTTPResponse) {
-        let response = try await davRequest(method, url, depth: depth, body: body)
-        guard response.status == 207 else {
-            throw CalDAVError.status(response.status, method: method, url: url, body: response.body)
-        }
+        let response = try await multistatusResponse(method, url, depth: depth, body: body)
         return (try Multistatus(response.body), response)
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus as members.
     /// - Throws: `CalDAVError` for any other status.
     func members(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (members: [DAVMember], response: HTTPResponse) {
+        let response = try await multistatusResponse(method, url, depth: depth, body: body)
+        return (try Multistatus.members(of: response.body).members, response)
+    }
+
+    /// The answer to a PROPFIND or REPORT, which must be a 207.
+    private func multistatusResponse(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> HTTPResponse {
         let response = try await davRequest(method, url, depth: depth, body: body)
         guard response.status == 207 else {
             throw CalDAVError.status(response.status, method: method, url: url, body: response.body)
         }
-        return (try Multistatus.members(of: response.body).members, response)
+        return response
     }
 
     /// `url` with a trailing slash, as collection URLs are compared and requested.

@@ -50,32 +50,31 @@ public struct Multistatus: @unchecked Sendable {
     /// Reads a whole body (as `MultistatusReader` does, one response at a time).
     /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
     public init(_ data: Data) throws {
-        guard data.count <= XMLDocumentParser.defaultMaxBytes else {
-            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
-        }
         var responses: [DAVResponse] = []
-        let reader = try MultistatusReader { responses.append($0) }
-        try reader.feed(data)
-        syncToken = try reader.finish()
+        syncToken = try Self.read(data, with: try MultistatusReader { responses.append($0) })
         self.responses = responses
     }
 
-    /// The code in a status line such as `HTTP/1.1 404 Not Found`.
     /// The members of a whole body, read as `MultistatusReader.members(_:)` reads them, and
     /// the sync-token of a sync-collection answer.
     /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
     public static func members(of data: Data) throws -> (members: [DAVMember], syncToken: String?) {
-        guard data.count <= XMLDocumentParser.defaultMaxBytes else {
-            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
-        }
         var members: [DAVMember] = []
-        let reader = try MultistatusReader.members { members.append($0) }
-        try reader.feed(data)
-        let token = try reader.finish()
+        let token = try read(data, with: try MultistatusReader.members { members.append($0) })
         return (members, token)
     }
 
-    /// The second word, as `line.split(separator: " ")[1]`, without splitting the line.
+    /// Feeds a whole body within the size bound to `reader`; returns its sync-token.
+    private static func read(_ data: Data, with reader: MultistatusReader) throws -> String? {
+        guard data.count <= XMLDocumentParser.defaultMaxBytes else {
+            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
+        }
+        try reader.feed(data)
+        return try reader.finish()
+    }
+
+    /// The code in a status line such as `HTTP/1.1 404 Not Found`: the second word, as
+    /// `line.split(separator: " ")[1]`, without splitting the line.
     static func statusCode(_ line: String) -> Int? {
         let space = UInt8(ascii: " ")
         var rest = line.utf8[...]
