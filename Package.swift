@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport"]),
         .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport",
-                                                             .product(name: "GRDB", package: "GRDB.swift")]),
+                                                             .product(name: "GRDB", package: "GRDB.swift"),
+                                                             .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport"]),
     ]
 )

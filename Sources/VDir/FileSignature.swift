@@ -35,15 +35,18 @@ public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
                 word >>= 8
             }
         }
-        var text = ""
-        for _ in 0..<11 {
-            text.unicodeScalars.append(Self.digits[Int(hash & 63)])
-            hash >>= 6
+        // Written as bytes into the string's own storage: appending scalar by scalar took a
+        // twentieth of a no-op at 100,000 files.
+        return String(unsafeUninitializedCapacity: 11) { text in
+            for i in 0..<11 {
+                text[i] = Self.digits[Int(hash & 63)]
+                hash >>= 6
+            }
+            return 11
         }
-        return text
     }
 
-    private static let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
+    private static let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `mtime-ns:size:inode`, the etag of earlier versions: journals written by them hold it.
     public var legacyEtag: String { "\(modificationNanoseconds):\(size):\(inode)" }

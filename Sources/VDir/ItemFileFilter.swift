@@ -8,12 +8,18 @@ public enum ItemFileFilter {
     /// True when `name` is an item's file name.
     /// Decided on the name's bytes: a listing of 100,000 files asks this 100,000 times.
     public static func isItem(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard bytes.count > 4, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: "~"),
+        var name = name
+        return name.withUTF8(isItem)
+    }
+
+    /// True when the name whose UTF-8 bytes these are is an item's file name.
+    public static func isItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n > 4, bytes[0] != UInt8(ascii: "."), bytes[n - 1] != UInt8(ascii: "~"),
               !bytes.contains(UInt8(ascii: "/")) else { return false }
         // ".ics" in any case: a dot, then the three letters lowered (setting bit 5 lowers an
         // ASCII letter and leaves no other byte equal to "i", "c" or "s").
-        let tail = Array(bytes.suffix(4))
-        return tail[0] == UInt8(ascii: ".") && tail[1...].map { $0 | 0x20 }.elementsEqual("ics".utf8)
+        return bytes[n - 4] == UInt8(ascii: ".") && bytes[n - 3] | 0x20 == UInt8(ascii: "i")
+            && bytes[n - 2] | 0x20 == UInt8(ascii: "c") && bytes[n - 1] | 0x20 == UInt8(ascii: "s")
     }
 }

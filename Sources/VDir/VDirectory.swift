@@ -105,9 +105,10 @@ public struct VDirectory: Sendable {
 
     /// Every item file with its signature, sorted by name; files are not read.
     ///
-    /// The names are read first and sorted, then stat'ed relative to the open folder (no path
-    /// lookup from the root per file), a large folder's on every core: at 100,000 files the
-    /// `stat` calls are most of what a sync with nothing to do costs.
+    /// The names are read first and sorted as bytes, then stat'ed relative to the open folder
+    /// (no path lookup from the root per file), a large folder's on every core: at 100,000
+    /// files the `stat` calls are most of what a sync with nothing to do costs. A name that is
+    /// not UTF-8 is passed over: no `String` could name its file.
     /// - Throws: `VDirError.notAFolder` when the folder is missing.
     public func scan() throws -> [Entry] {
         guard let dir = opendir(url.path) else {
@@ -115,22 +116,23 @@ public struct VDirectory: Sendable {
                             recovery: "create it, or fix `local` in the config file")
         }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names = NameList()
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
             // A folder (or other non-file) known from the entry itself is passed over unstat'ed.
             let type = entry.pointee.d_type
             guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if ItemFileFilter.isItem(name) { names.append(name) }
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+            let bytes = UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
+            if ItemFileFilter.isItem(bytes) { names.append(bytes) }
         }
-        names.sort(by: Self.precedes)
-        let signatures = Self.signatures(of: names, in: dirfd(dir))
+        guard names.count > 0 else { return [] }
+        let order = names.sortedPositions()
+        let signatures = Self.signatures(of: names, in: order, folder: dirfd(dir))
         var entries: [Entry] = []
-        entries.reserveCapacity(names.count)
-        for (name, signature) in zip(names, signatures) {
-            if let signature { entries.append(Entry(name: name, signature: signature)) }
+        entries.reserveCapacity(order.count)
+        for (position, signature) in zip(order, signatures) {
+            if let signature, let name = names.name(at: position) { entries.append(Entry(name: name, signature: signature)) }
         }
         return entries
     }
@@ -138,27 +140,37 @@ public struct VDirectory: Sendable {
     /// Below this many names a listing is stat'ed on one thread: starting others costs more.
     static let parallelStatMinimum = 4_096
 
-    /// The signature of each named regular file in the open folder `folder`, nil for a name
-    /// that is gone or not a regular file (links are followed).
-    static func signatures(of names: [String], in folder: Int32) -> [FileSignature?] {
-        @Sendable func signature(_ name: String) -> FileSignature? {
-            var info = stat()
-            guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return FileSignature(info)
-        }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard names.count >= parallelStatMinimum, cores > 1 else { return names.map(signature) }
-        let chunks = cores * 4
-        let size = (names.count + chunks - 1) / chunks
-        return [FileSignature?](unsafeUninitializedCapacity: names.count) { buffer, count in
-            nonisolated(unsafe) let base = buffer.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for i in min(chunk * size, names.count)..<min((chunk + 1) * size, names.count) {
-                    (base + i).initialize(to: signature(names[i]))
-                }
+    /// The signature of each of `names` at `positions`, in the open folder `folder`: nil for a
+    /// name that is gone or not a regular file (links are followed).
+    static func signatures(of names: NameList, in positions: [Int], folder: Int32) -> [FileSignature?] {
+        names.withCStrings { starts, base in
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            guard positions.count >= parallelStatMinimum, cores > 1 else {
+                return positions.map { signature(of: base + starts[$0], in: folder) }
             }
-            count = names.count
+            let chunks = cores * 4
+            let size = (positions.count + chunks - 1) / chunks
+            return [FileSignature?](unsafeUninitializedCapacity: positions.count) { buffer, count in
+                nonisolated(unsafe) let out = buffer.baseAddress!, starts = starts, base = base
+                positions.withUnsafeBufferPointer { positions in
+                    nonisolated(unsafe) let positions = positions
+                    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                        for i in min(chunk * size, positions.count)..<min((chunk + 1) * size, positions.count) {
+                            (out + i).initialize(to: signature(of: base + starts[positions[i]], in: folder))
+                        }
+                    }
+                }
+                count = positions.count
+            }
         }
+    }
+
+    /// The signature of the regular file `name` in the open folder `folder` (links followed),
+    /// nil when it is gone or not a regular file.
+    private static func signature(of name: UnsafePointer<CChar>, in folder: Int32) -> FileSignature? {
+        var info = stat()
+        guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileSignature(info)
     }
 
     /// The order of a listing: by UTF-8 bytes (as `strcmp`), which is quicker than `String`'s

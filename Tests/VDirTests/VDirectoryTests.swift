@@ -56,6 +56,39 @@ import CalgwTestSupport
         #expect(listed.first == "Z.ics" && listed.last == "é.ics")
     }
 
+    /// A name that is not UTF-8 cannot be a `String`: the listing passes over it and keeps the rest.
+    @Test func namesThatAreNotUTF8ArePassedOver() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try event.write(to: folder.file("a.ics"))
+        let bad: [UInt8] = Array(folder.url.path.utf8) + [UInt8(ascii: "/"), 0xFF, 0xFE] + Array(".ics".utf8) + [0]
+        let fd = bad.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(fd >= 0)
+        close(fd)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 2)
+        #expect(try VDirectory(url: folder.url).scan().map(\.name) == ["a.ics"])
+    }
+
+    /// The etag's form is what journals hold: FNV-1a over the three numbers' little-endian
+    /// bytes, written as 11 digits of 6 bits, lowest first.
+    @Test func anEtagIsItsSignatureHashedIntoElevenDigits() {
+        func reference(_ s: FileSignature) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for word in [UInt64(bitPattern: s.modificationNanoseconds), UInt64(bitPattern: s.size), s.inode] {
+                for byte in withUnsafeBytes(of: word.littleEndian, Array.init) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            }
+            let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            return String((0..<11).map { digits[Int((hash >> (6 * UInt64($0))) & 63)] })
+        }
+        #expect(FileSignature(modificationNanoseconds: 1_764_000_000_123_456_789, size: 742, inode: 1_234_567).etag == "xz3_ypN78LP")
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<1_000 {
+            let s = FileSignature(modificationNanoseconds: Int64(bitPattern: random.next()), size: Int64(random.next() % 1_000_000),
+                                  inode: random.next())
+            #expect(s.etag == reference(s))
+        }
+    }
+
     @Test func signatureChangesWithContent() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -151,20 +151,32 @@ public struct VDirStorage: CalendarStorage {
     /// A listing's token built a version at a time, in the folder's order (`VDirectory.precedes`).
     struct ListingHash {
         private var hasher = SHA256()
-        private var line: [UInt8] = []
+        /// Lines not yet hashed: handed to the hasher 64 KB at a time, not a line at a time
+        /// (the digest is the same; the calls were a tenth of the token's cost).
+        private var pending: [UInt8] = []
 
         mutating func add(href: String, etag: String) {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: href.utf8)
-            line.append(UInt8(ascii: "\t"))
-            line.append(contentsOf: etag.utf8)
-            line.append(UInt8(ascii: "\n"))
-            line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            pending.append(contentsOf: href.utf8)
+            pending.append(UInt8(ascii: "\t"))
+            pending.append(contentsOf: etag.utf8)
+            pending.append(UInt8(ascii: "\n"))
+            if pending.count >= 65_536 { hashPending() }
         }
 
-        var token: ChangeToken { ChangeToken("vdir:" + ContentHash.hex(hasher.finalize())) }
+        private mutating func hashPending() {
+            pending.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        var token: ChangeToken {
+            mutating get {
+                hashPending()
+                return ChangeToken("vdir:" + ContentHash.hex(hasher.finalize()))
+            }
+        }
     }
 }
+
 
 extension VDirStorage: StreamingFetchingStorage {
     /// Every file, a batch at a time (each read on every core), after one listing: a pair whose

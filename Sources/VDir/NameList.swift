@@ -1,0 +1,54 @@
+import Foundation
+
+/// The names of one folder listing, kept as bytes in a single buffer (each followed by a NUL)
+/// until they are sorted and stat'ed: a `String` per name made the sort retain and release
+/// both names of every comparison, which took a fifth of a no-op's time at 100,000 files.
+/// Only the names that survive the listing become strings, once, in order.
+struct NameList {
+    /// Every name's bytes, each followed by a NUL (so that `fstatat` takes it as it is).
+    private var bytes: [UInt8] = []
+    /// Where each name starts in `bytes`.
+    private var starts: [Int] = []
+
+    var count: Int { starts.count }
+
+    /// Adds a name (without its NUL).
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>) {
+        starts.append(bytes.count)
+        bytes.append(contentsOf: name)
+        bytes.append(0)
+    }
+
+    /// The positions of the names in the order of their bytes (`VDirectory.precedes`).
+    func sortedPositions() -> [Int] {
+        var order = Array(starts.indices)
+        guard !order.isEmpty else { return order }
+        bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                let base = bytes.baseAddress!
+                // Each name ends at its NUL: `strcmp` orders as `memcmp` of the common bytes,
+                // then the shorter first.
+                order.sort { a, b in strcmp(UnsafeRawPointer(base + starts[a]).assumingMemoryBound(to: CChar.self),
+                                            UnsafeRawPointer(base + starts[b]).assumingMemoryBound(to: CChar.self)) < 0 }
+            }
+        }
+        return order
+    }
+
+    /// Calls `body` with each name's C string, by position; its results by position.
+    ///
+    /// `body` may run on several threads at once (see `VDirectory.signatures`).
+    /// - Precondition: the list is not empty.
+    func withCStrings<T>(_ body: (UnsafeBufferPointer<Int>, UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBufferPointer { bytes in
+            try starts.withUnsafeBufferPointer { starts in
+                try body(starts, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self))
+            }
+        }
+    }
+
+    /// The name at `position`, nil when its bytes are not UTF-8 (no `String` could name the file).
+    func name(at position: Int) -> String? {
+        withCStrings { starts, base in String(validatingCString: base + starts[position]) }
+    }
+}
