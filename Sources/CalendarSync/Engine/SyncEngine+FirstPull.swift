@@ -56,6 +56,9 @@ extension SyncEngine {
             plan.actions += equal
             try await executor.execute(plan, journal: [:], continuing: true)
         }
+        // The journal is empty: its item rows are appended while the server's items stream in,
+        // and indexed once they are all in (an interrupted run leaves that to the next open).
+        try journal.beginBulkLoad()
         let token: ChangeToken?
         do {
             token = try await streaming.fetchAll(batchSize: Self.streamedBatchSize) { stored in
@@ -65,6 +68,8 @@ extension SyncEngine {
                 if let previous { try await pull(previous.stored, await previous.contents.value) }
             }
             if let last = parsed { try await pull(last.stored, await last.contents.value) }
+            try await executor.settle()
+            try journal.endBulkLoad()
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -73,6 +78,7 @@ extension SyncEngine {
             // rerun lists the server and fetches only what is missing.
             if let last = parsed { try await pull(last.stored, await last.contents.value) }
             try await executor.settle()
+            try journal.endBulkLoad()
             throw SyncError.scanFailed(.remote, error)
         }
         executor.leavesLastFlushRunning = false

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A pair's memory between runs, in SQLite: what each item looked like on both sides at the
 /// last sync (with the content as merge base), each side's change token and metadata, and
@@ -17,6 +18,8 @@ public final class Journal: Sendable {
     public let url: URL?
     /// What goes away with the journal (the folder of a snapshot's copy).
     private let scratch: ScratchFolder?
+    /// True between `beginBulkLoad()` and `endBulkLoad()`: item rows are appended, not upserted.
+    let bulkLoading = Mutex(false)
 
     init(writer: any DatabaseWriter, url: URL?, scratch: ScratchFolder? = nil) throws {
         self.writer = writer
@@ -29,6 +32,8 @@ public final class Journal: Sendable {
                                    recovery: "use that calgw, or move the journal away to start over (the next sync then matches items by UID)")
             }
             try migrator.migrate(writer)
+            // A run cut short while it loaded rows without the item indexes left them missing.
+            if try writer.read(Self.lacksItemIndexes) { try restoreItemIndexes() }
         } catch let error as JournalError {
             throw error
         } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
@@ -196,22 +201,28 @@ public final class Journal: Sendable {
 
     /// Applies an item change in its own transaction.
     public func apply(_ change: JournalChange) throws {
-        try writer.write { db in try Self.apply(change, db, at: Self.now()) }
+        let bulk = isBulkLoading
+        try writer.write { db in try Self.apply(change, db, at: Self.now(), bulk: bulk) }
     }
 
     /// Applies item changes in one transaction.
     public func applyAll(_ changes: [JournalChange]) throws {
+        let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
-            for change in changes { try Self.apply(change, db, at: now) }
+            for change in changes { try Self.apply(change, db, at: now, bulk: bulk) }
         }
     }
 
-    static func apply(_ change: JournalChange, _ db: Database, at now: String) throws {
+    /// - Parameter bulk: rows are being loaded into an empty journal without its indexes: a
+    ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href).
+    static func apply(_ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false) throws {
         switch change {
         case .none: break
         case .remove(let key):
             try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
+        case .upsert(let item, let base) where bulk:
+            try append(item, base: base, db, at: now)
         case .upsert(let item, let base):
             do {
                 try upsert(item, base: base, db, at: now)
@@ -238,6 +249,26 @@ public final class Journal: Sendable {
                 spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
                 base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
             """)
+        bindRow(item, base: base, now: now, into: &insert)
+        insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
+        try insert.run()
+    }
+
+    /// Appends a row for `item` (a bulk load: no index to consult or keep). Without a base, the
+    /// base of the key's last row is kept, as an upsert keeps it.
+    private static func append(_ item: JournalItem, base: Data?, _ db: Database, at now: String) throws {
+        var insert = try RowStatement(db, sql: """
+            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
+                CASE WHEN ?12 IS NOT NULL THEN ?12
+                     ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
+            """)
+        bindRow(item, base: base, now: now, into: &insert)
+        try insert.run()
+    }
+
+    /// Binds an item row's thirteen values, in the order of the item table's columns.
+    private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
         for text in [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
                      item.remote.href, item.remote.etag, item.remote.hash.value, item.lastModified] { insert.bind(text) }
         insert.bind(item.sequence)
@@ -245,8 +276,6 @@ public final class Journal: Sendable {
         insert.bind(item.span.end)
         insert.bind(base)
         insert.bind(now)
-        insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
-        try insert.run()
     }
 
     // MARK: intents
@@ -289,10 +318,11 @@ public final class Journal: Sendable {
 
     /// Records several outcomes and their item changes in one transaction.
     public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
+        let bulk = isBulkLoading
         try writer.write { db in
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id BETWEEN ? AND ?")
             let now = Self.now()
-            for (_, _, change) in completions { try Self.apply(change, db, at: now) }
+            for (_, _, change) in completions { try Self.apply(change, db, at: now, bulk: bulk) }
             // A batch's intents were recorded together, so their ids follow each other: one
             // statement per run of ids with one outcome, not one per intent.
             var i = completions.startIndex
