@@ -10,6 +10,32 @@ import CalgwTestSupport
                     remote: SideRecord(href: "/cal/\(key).ics", etag: "r\(n)", hash: ContentHash("h\(n)")))
     }
 
+    /// Opening a journal writes nothing: no schema change, no transaction (a run with nothing
+    /// to do then costs no flush of the disk for it).
+    @Test func openingAJournalWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("pair.sqlite")
+        func schemaVersion(_ journal: Journal) throws -> Int? {
+            try journal.writer.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+        }
+        let before: Int?
+        do {
+            let first = try Journal.open(at: url)
+            try first.apply(.upsert(item("a"), base: Data("base".utf8)))
+            before = try schemaVersion(first)
+        }
+        // The last connection's close moved the log into the database.
+        let log = url.path + "-wal"
+        func logSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: log)[.size]) as? Int) ?? 0 }
+        #expect(logSize() == 0)
+        let second = try Journal.open(at: url)
+        #expect(try second.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try schemaVersion(second) == before)
+        #expect(logSize() == 0)
+        #expect(try second.items().map(\.key) == [ItemKey("a")])
+    }
+
     @Test func fileIsPrivateAndInWALMode() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -62,11 +62,18 @@ public final class Journal: Sendable {
                                recovery: "run calgw sync: it moves the journal aside and matches both sides again")
         }
         var config = Configuration()
-        config.journalMode = .wal
         config.busyMode = .timeout(10)
+        // WAL is asked for here, not through GRDB's `.wal`, which also commits a schema change
+        // (a table made and dropped) at every open so that a DatabasePool's readers find a log;
+        // a queue has no such readers, and a run with nothing to do then writes only its time.
         // In WAL mode, NORMAL keeps every commit across a killed process (only a power cut
         // may lose the last commits, and then the next run re-derives them from both sides).
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        config.prepareDatabase { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw DatabaseError(message: "the journal cannot use a write-ahead log")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         do {
             return try Journal(writer: try DatabaseQueue(path: url.path, configuration: config), url: url)
         } catch let error as JournalError {
