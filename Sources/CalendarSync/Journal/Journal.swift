@@ -12,7 +12,8 @@ import Synchronization
 /// ## Topics
 /// - ``open(at:)`` ``inMemory()``
 /// - ``items()`` ``base(for:)`` ``apply(_:)``
-/// - ``record(_:)`` ``complete(_:outcome:change:)`` ``pendingIntents()``
+/// - ``record(_:)`` ``complete(_:change:)`` ``pendingIntents()``
+/// - ``beginBulkLoad()`` ``endBulkLoad()``
 public final class Journal: Sendable {
     let writer: any DatabaseWriter
     public let url: URL?
