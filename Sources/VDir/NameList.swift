@@ -35,9 +35,9 @@ struct NameList {
         return order
     }
 
-    /// Calls `body` with each name's C string, by position; its results by position.
-    ///
-    /// `body` may run on several threads at once (see `VDirectory.signatures`).
+    /// Calls `body` with where each name starts and the buffer's first byte: the name at
+    /// position `p` is the C string at `base + starts[p]`. What `body` hands to other threads
+    /// stays valid until it returns (see `VDirectory.signatures`).
     /// - Precondition: the list is not empty.
     func withCStrings<T>(_ body: (UnsafeBufferPointer<Int>, UnsafePointer<CChar>) throws -> T) rethrows -> T {
         try bytes.withUnsafeBufferPointer { bytes in

@@ -30,19 +30,19 @@ extension Journal {
 
     var isBulkLoading: Bool { bulkLoading.withLock { $0 } }
 
-    /// True when one of the item indexes is missing.
-    static func lacksItemIndexes(_ db: Database) throws -> Bool {
-        let names = Self.itemIndexes.map { "'\($0.0)'" }.joined(separator: ", ")
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(names))") != Self.itemIndexes.count
+    /// The item indexes the journal lacks (none, but after a load a run did not end).
+    static func missingItemIndexes(_ db: Database) throws -> [(name: String, column: String)] {
+        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
+        return itemIndexes.filter { !present.contains($0.0) }.map { (name: $0.0, column: $0.1) }
     }
 
     /// Builds each missing item index. Should rows share a key or an href (a load appends what
     /// an upsert would have replaced), the last written is kept, as an upsert would have kept it.
     func restoreItemIndexes() throws {
         try writer.write { db in
-            let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
-            // The key first: the rows an href's index then drops are other keys' (as an upsert drops them).
-            for (name, column) in Self.itemIndexes where !present.contains(name) {
+            // In the order of `itemIndexes`, the key first: the rows an href's index then drops
+            // are other keys' rows, as an upsert drops them.
+            for (name, column) in try Self.missingItemIndexes(db) {
                 let create = "CREATE UNIQUE INDEX \(name) ON item(\(column))"
                 do {
                     try db.execute(sql: create)

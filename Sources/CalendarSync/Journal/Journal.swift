@@ -34,7 +34,7 @@ public final class Journal: Sendable {
             }
             try migrator.migrate(writer)
             // A run cut short while it loaded rows without the item indexes left them missing.
-            if try writer.read(Self.lacksItemIndexes) { try restoreItemIndexes() }
+            if try !writer.read(Self.missingItemIndexes).isEmpty { try restoreItemIndexes() }
         } catch let error as JournalError {
             throw error
         } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {

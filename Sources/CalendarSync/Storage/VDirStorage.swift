@@ -177,7 +177,6 @@ public struct VDirStorage: CalendarStorage {
     }
 }
 
-
 extension VDirStorage: StreamingFetchingStorage {
     /// Every file, a batch at a time (each read on every core), after one listing: a pair whose
     /// remote is a folder (`file://`) pulls or takes over the first time as from a server, with a
