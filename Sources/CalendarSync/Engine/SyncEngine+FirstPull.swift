@@ -82,6 +82,7 @@ extension SyncEngine {
             throw SyncError.scanFailed(.remote, error)
         }
         executor.leavesLastFlushRunning = false
+        let duplicates = pulled.duplicates + (try pulled.repeatedKeys(journal: journal))
 
         let r = SideSnapshot(items: pulled.setAside, token: token)
         // Built, not copied and trimmed: a copy of every local item would be the run's peak.
@@ -101,13 +102,13 @@ extension SyncEngine {
         report.skipped += pulled.skipped
         Self.reportHandEditProblems(l.problems, into: &report)
         Self.reportDuplicateUIDs(plan, local: unrecorded, remote: r, into: &report)
-        report.errors += pulled.duplicates
+        report.errors += duplicates
 
         try journal.replaceOutsideItems(.local, with: [])
         try journal.replaceOutsideItems(.remote, with: [])
         // As in a full run: a server written to is listed in full next time; the server's token
         // vouches for the journal only when every item it sent is accounted for.
-        let remoteMirrors = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && pulled.duplicates.isEmpty
+        let remoteMirrors = pulled.skipped.isEmpty && pulled.unparseable.isEmpty && duplicates.isEmpty
             && Self.journalMirrors(.remote, snapshot: r, plan: plan, report: report, replans: executor.replans, journal: [:])
         let remoteClean = remoteMirrors
             && report.created[.remote] + report.updated[.remote] + report.deleted[.remote] == 0 && report.conflicts.isEmpty
@@ -122,7 +123,7 @@ extension SyncEngine {
             remoteState.token = nil
         }
         try journal.setCollection(.remote, remoteState)
-        let localClean = pulled.skipped.isEmpty && pulled.duplicates.isEmpty
+        let localClean = pulled.skipped.isEmpty && duplicates.isEmpty
             && Self.journalMirrors(.local, snapshot: l, plan: plan, report: report, replans: executor.replans, journal: [:])
         var localState = try journal.collection(.local)
         localState.token = localClean ? try await tokenOfJournal(.local) : nil
@@ -155,12 +156,16 @@ private struct LocalItems {
     subscript(key: ItemKey) -> SideItem? { position[key].map { items[$0] } }
 }
 
-/// What a streamed first pull has seen of the server so far: the keys it pulled or recorded
-/// (to catch a UID the server holds twice in different batches), the items set aside for the
-/// final plan, and what it could not sync.
+/// What a streamed first pull has seen of the server so far: the keys it pulled, recorded or
+/// skipped (to catch a UID the server holds twice in different batches), the items set aside
+/// for the final plan, and what it could not sync.
 private struct StreamedItems {
-    /// Href of each remote item pulled or recorded, by key.
-    var pulledHrefs: [ItemKey: String] = [:]
+    /// Each remote key pulled or recorded (false) or skipped (true) so far, as digests: a
+    /// string per item would grow with the calendar.
+    private var taken: [StringDigest: Bool] = [:]
+    /// Remote items whose key came in an earlier batch already, with whether that first copy
+    /// was skipped: reported once the journal holds where the first went (``repeatedKeys(journal:)``).
+    private var repeated: [(key: ItemKey, href: String, firstSkipped: Bool)] = []
     /// Keys found equal on both sides and recorded with their batch.
     var recorded: Set<ItemKey> = []
     /// Remote items whose key the vdir holds with other content (or twice), without their
@@ -184,13 +189,13 @@ private struct StreamedItems {
                 continue
             }
             var side = SideItem(version: item.version, data: item.data, content: content)
-            if let first = pulledHrefs[side.key] {
-                duplicates.append("2 items on the remote side have UID \(side.key.value): \(first), \(side.href); "
-                    + "the first was pulled, the other is not synced (hint: give one a new UID, or delete the copy)")
+            let digest = StringDigest(side.key.value)
+            if let firstSkipped = taken[digest] {
+                repeated.append((side.key, side.href, firstSkipped))
             } else if let mine = local[side.key], mine.hash == side.hash, !setAsideKeys.contains(side.key) {
                 equal.append(.record(local: mine, remote: side))
                 recorded.insert(side.key)
-                pulledHrefs[side.key] = side.href
+                taken[digest] = false
             } else if local.holds(side.key) {
                 side.data = nil
                 setAside.append(side)
@@ -207,13 +212,27 @@ private struct StreamedItems {
         unparseable += plan.unparseable[.remote] ?? []
         for action in plan.actions {
             switch action {
-            case .create(_, let source): pulledHrefs[source.key] = source.href
+            case .create(_, let source): taken[StringDigest(source.key.value)] = false
             case .skip(let key, let reason):
                 // Two items of the batch with one UID: an error of the run, as in a full run.
                 if batch.items.filter({ $0.key == key }).count > 1 { duplicates.append(reason) } else { skipped.append(reason) }
-                pulledHrefs[key] = pulledHrefs[key] ?? "an item skipped earlier"
+                let digest = StringDigest(key.value)
+                if taken[digest] == nil { taken[digest] = true }
             default: break
             }
+        }
+    }
+
+    /// The errors for keys the server sent again in a later batch, naming the first copy by
+    /// its href as the journal recorded it.
+    func repeatedKeys(journal: Journal) throws -> [String] {
+        guard !repeated.isEmpty else { return [] }
+        var firstHref: [ItemKey: String] = [:]
+        for item in try journal.items(keys: repeated.map(\.key)) { firstHref[item.key] = item.remote.href }
+        return repeated.map { key, href, firstSkipped in
+            let first = firstSkipped ? "an item skipped earlier" : firstHref[key] ?? "an item pulled earlier"
+            return "2 items on the remote side have UID \(key.value): \(first), \(href); "
+                + "the first was pulled, the other is not synced (hint: give one a new UID, or delete the copy)"
         }
     }
 }

@@ -156,7 +156,8 @@ private final class MemberBatcher: @unchecked Sendable {
     private var resolver: HrefResolver
     private var resolverURL: URL?
     private var pending: [StoredItem] = []
-    private var seen: Set<String> = []
+    /// Every href handed over so far, as digests: the answer's size must not decide memory.
+    private var seen: Set<StringDigest> = []
 
     init(collection: URL, resolver: HrefResolver, size: Int, channel: ItemBatchChannel) {
         self.collection = collection
@@ -176,7 +177,7 @@ private final class MemberBatcher: @unchecked Sendable {
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
         guard let href = try resolver.memberHref(member.href), let etag = member.etag, let data = member.calendarData,
-              seen.insert(href.path).inserted else { return }
+              seen.insert(StringDigest(href.path)).inserted else { return }
         pending.append(StoredItem(version: ItemVersion(href: href.path, etag: etag), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }
