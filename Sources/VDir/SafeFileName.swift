@@ -6,17 +6,26 @@
 /// the rest replaced by `_`, followed by `-` and a 16-hex-digit hash of the whole UID, so two
 /// different UIDs never share a name and the same UID always gets the same one.
 public enum SafeFileName {
-    static let allowed: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.@+=".utf8))
     static let maximumLength = 120
+
+    /// True for the bytes a name keeps: ASCII letters and digits, and `-_.@+=`. (A range test,
+    /// not a set: each item's name is made and checked byte by byte.)
+    static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: "+"), UInt8(ascii: "="): true
+        default: false
+        }
+    }
 
     /// The file-name stem (no `.ics`) for `uid`.
     public static func stem(forUID uid: String) -> String {
-        let bytes = Array(uid.utf8)
-        if !bytes.isEmpty, bytes.count <= maximumLength, bytes.first != UInt8(ascii: "."),
-           bytes.allSatisfy({ allowed.contains($0) }) {
+        let utf8 = uid.utf8
+        if !utf8.isEmpty, utf8.count <= maximumLength, utf8.first != UInt8(ascii: "."), utf8.allSatisfy(isAllowed) {
             return uid
         }
-        var kept = String(decoding: bytes.prefix(60).map { allowed.contains($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        let bytes = Array(utf8)
+        var kept = String(decoding: bytes.prefix(60).map { isAllowed($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
         while kept.hasPrefix(".") { kept.removeFirst() }
         let hash = String(fnv1a64(bytes), radix: 16)
         let padded = String(repeating: "0", count: 16 - hash.count) + hash
@@ -28,9 +37,9 @@ public enum SafeFileName {
 
     /// True when `stem` may be used as a file-name stem as it is.
     public static func isSafeStem(_ stem: String) -> Bool {
-        let bytes = Array(stem.utf8)
-        return !bytes.isEmpty && bytes.count <= maximumLength + 20 && bytes.first != UInt8(ascii: ".")
-            && bytes.allSatisfy { allowed.contains($0) }
+        let utf8 = stem.utf8
+        return !utf8.isEmpty && utf8.count <= maximumLength + 20 && utf8.first != UInt8(ascii: ".")
+            && utf8.allSatisfy(isAllowed)
     }
 
     static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {

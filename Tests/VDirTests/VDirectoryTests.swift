@@ -187,6 +187,16 @@ import CalgwTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.ics").path))
     }
 
+    /// Names keep exactly ASCII letters, digits and `-_.@+=`: every other byte is replaced.
+    @Test func theBytesANameKeepsAreLettersDigitsAndSixMarks() {
+        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.@+=".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(SafeFileName.isAllowed(byte) == kept.contains(byte), "byte \(byte)")
+        }
+        #expect(SafeFileName.isSafeStem("a-Z_0.9@b+c=d"))
+        #expect(!SafeFileName.isSafeStem("a,b"))
+    }
+
     @Test func safeFileNamesFromUIDs() {
         #expect(SafeFileName.stem(forUID: "abc-123@example.com") == "abc-123@example.com")
         let slash = SafeFileName.stem(forUID: "a/b")
