@@ -189,7 +189,7 @@ final class FileRewriter: @unchecked Sendable {
 
     private func saveByRename(_ bytes: [UInt8]) {
         let temporary = path + ".tmp-save"
-        FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
         rename(temporary, path)
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 
-/// A command whose output options decide how much is logged.
-protocol OutputCommand {
+/// A command whose output options decide how much is logged. Its conformances are never
+/// isolated to an actor (`SendableMetatype`), so `main` can ask for them and still hand the
+/// command to its nonisolated `run()`.
+protocol OutputCommand: SendableMetatype {
     var output: OutputOptions { get }
 }
 
