@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import CalDAV
+import CalgwTestSupport
+import Crypto
 @testable import CalendarSync
 import ICalendar
 
@@ -56,6 +58,39 @@ import ICalendar
     @Test func timezonesDoNotGiveTheUID() {
         let text = "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:X\r\nUID:tz\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:real\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         #expect(ItemContent(Data(text.utf8)).uid == "real")
+    }
+
+    /// A hash is held as its bytes when its text is canonical, and as text otherwise; either
+    /// way its text is what it was made from, and two hashes are equal exactly when their
+    /// texts are.
+    @Test func aHashKeepsItsTextWhateverItHolds() throws {
+        let data = Data("not iCalendar at all".utf8)
+        let raw = ContentHash.of(data)
+        #expect(raw.value == "raw:" + SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        #expect(ContentHash(raw.value) == raw)
+        let parsed = ContentHash.of(Fixture.event(uid: "u1", summary: "x"))
+        #expect(parsed.value.utf8.count == 64 && parsed.value.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) })
+        #expect(ContentHash(parsed.value) == parsed && ContentHash(parsed.value).hashValue == parsed.hashValue)
+        #expect(ContentHash("raw:" + parsed.value) != parsed)
+
+        let upper = parsed.value.uppercased()
+        for text in ["", "h1", upper, String(parsed.value.dropLast()), parsed.value + "0", "raw:", "raw:" + upper] {
+            #expect(ContentHash(text).value == text)
+            #expect(ContentHash(text) != parsed)
+        }
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<1_000 {
+            let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+            let hash = ContentHash(text)
+            #expect(hash.value == text && ContentHash("raw:" + text).value == "raw:" + text)
+            var changed = Array(text.utf8)
+            changed[Int.random(in: 0..<64, using: &random)] ^= 0x01  // another digit or a letter
+            let other = String(decoding: changed, as: UTF8.self)
+            #expect((ContentHash(other) == hash) == (other == text))
+        }
+        let json = try JSONEncoder().encode(parsed)
+        #expect(String(decoding: json, as: UTF8.self) == "{\"value\":\"\(parsed.value)\"}")
+        #expect(try JSONDecoder().decode(ContentHash.self, from: json) == parsed)
     }
 
     @Test func hexIsTwoLowercaseDigitsPerByte() {
