@@ -15,7 +15,7 @@ import ICalendar
 ///
 /// A hash in the canonical text form (64 lowercase hex digits, after `raw:` or not) is held as
 /// its 32 bytes, inline: as text it took 112 bytes of heap for each item a run holds (a
-/// takeover holds every local item). Any other text, as tests and older journals may give, is
+/// takeover holds every local item). Any other text (a test's made-up hash, say) is
 /// kept as it is; two hashes are equal exactly when their texts are.
 public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
     private var storage: Storage
