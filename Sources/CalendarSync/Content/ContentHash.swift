@@ -46,7 +46,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
 
         init(_ text: String) {
             let raw = text.hasPrefix(Self.rawPrefix)
-            if let digest = Digest(hex: raw ? text.utf8.dropFirst(4) : text.utf8[...]) {
+            if let digest = Digest(hex: raw ? text.utf8.dropFirst(Self.rawPrefix.utf8.count) : text.utf8[...]) {
                 self = .digest(digest, raw: raw)
             } else {
                 self = .text(text)
@@ -92,13 +92,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
 
         var hex: String {
-            let digits: StaticString = "0123456789abcdef"
-            return String(unsafeUninitializedCapacity: 64) { out in
-                for (index, word) in [w0, w1, w2, w3].enumerated() {
-                    for n in 0..<16 { out[index * 16 + n] = digits.utf8Start[Int(word >> UInt64(60 - 4 * n) & 0xF)] }
-                }
-                return 64
-            }
+            withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian)) { ContentHash.hex($0) }
         }
     }
 
