@@ -24,6 +24,49 @@ import CalgwTestSupport
         #expect(VDirStorage.token(for: Array(versions.dropLast())).value != expected)
     }
 
+    /// A folder read as a stream (a `file://` remote's first pull) hands over every file in the
+    /// listing's order, in batches, and ends with the token a listing of it gives.
+    @Test func aStreamedFolderEndsWithItsListingsToken() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let storage = VDirStorage(url: folder.file("vdir"))
+        try storage.directory.createIfMissing()
+        for i in 0..<300 {
+            let text = TestEvent.ics(uid: "u\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
+            try Data(text.utf8).write(to: folder.file("vdir/u\(i).ics"))
+        }
+        var streamed: [String] = []
+        var batches = 0
+        let token = try await storage.fetchAll(batchSize: 64) { batch in
+            streamed += batch.map(\.href)
+            batches += 1
+        }
+        guard case .full(let versions, let listed) = try await storage.changes(since: nil) else {
+            Issue.record("a first listing is full")
+            return
+        }
+        #expect(token == listed)
+        #expect(streamed == versions.map(\.href) && streamed.count == 300)
+        #expect(batches == 5)
+    }
+
+    /// A span's open bound is nil however it was made, and its JSON is as before: the bounds
+    /// present, an open one left out.
+    @Test func aSpanKeepsItsBoundsAndItsJSON() throws {
+        let closed = TimeSpan(start: -86_400, end: 1_773_046_800)
+        #expect(closed.start == -86_400 && closed.end == 1_773_046_800)
+        var open = TimeSpan(start: 5, end: nil)
+        #expect(open.start == 5 && open.end == nil && open != closed)
+        open.end = 9
+        open.start = nil
+        #expect(open == TimeSpan(start: nil, end: 9) && TimeSpan.unbounded.start == nil && TimeSpan.unbounded.end == nil)
+        let json = String(decoding: try JSONEncoder().encode(TimeSpan(start: 7, end: nil)), as: UTF8.self)
+        #expect(json == #"{"start":7}"#)
+        for span in [closed, open, TimeSpan.unbounded] {
+            #expect(try JSONDecoder().decode(TimeSpan.self, from: JSONEncoder().encode(span)) == span)
+        }
+    }
+
     /// A digest stands for its string as `String`'s equality sees it: the same text (also when
     /// built another way, or canonically equivalent) has one digest, and 200,000 UUID-named
     /// hrefs that differ in one character at most have 200,000.

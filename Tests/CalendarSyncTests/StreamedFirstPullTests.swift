@@ -182,6 +182,30 @@ import CalgwTestSupport
         #expect(summaries.count == Self.events)
     }
 
+    /// Two vdir files with one UID the server holds too: neither is matched with the server's
+    /// item while it streams in, nor overwritten; the run reports the UID, and the rest is
+    /// recorded as equal.
+    @Test func aTakeoverWithAUIDTwoFilesShareOverwritesNeither() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        for i in 0..<Self.events {
+            try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
+            if i != 3 { try pair.localFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        }
+        try pair.localFile("mine-a.ics", Self.event("s3", summary: "server 3"))
+        try pair.localFile("mine-b.ics", Self.event("s3", summary: "my copy of 3"))
+
+        let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(report.errors.contains { $0.contains("s3") }, "\(report.errors)")
+        #expect(report.created[.local] == 0 && report.updated[.local] == 0, "\(report.summary)")
+        let (summaries, counts) = try pair.vdir()
+        #expect(counts["s3"] == 2)
+        #expect(summaries.count == Self.events)
+        let text = { (name: String) in try String(contentsOf: pair.local.directory.url.appendingPathComponent(name), encoding: .utf8) }
+        #expect(try text("mine-a.ics").contains("SUMMARY:server 3") && text("mine-b.ics").contains("SUMMARY:my copy of 3"))
+        #expect(try pair.journal.items().count == Self.events - 1)
+    }
+
     @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }

@@ -67,6 +67,21 @@ import CalgwTestSupport
         close(fd)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 2)
         #expect(try VDirectory(url: folder.url).scan().map(\.name) == ["a.ics"])
+        let listing = try VDirectory(url: folder.url).list()
+        #expect(listing.count == 1 && listing.name(at: 0) == "a.ics")
+    }
+
+    /// The compact listing holds what the entries do, in their order, names not ASCII included.
+    @Test func aListingHoldsTheEntriesOfAScan() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["b.ics", "a.ics", "é.ics", "日本.ics", "z z.ics"] { try event.write(to: folder.file(name)) }
+        let directory = VDirectory(url: folder.url)
+        let listing = try directory.list()
+        let entries = try directory.scan()
+        #expect(listing.count == 5)
+        #expect((0..<listing.count).map(listing.entry(at:)) == entries)
+        #expect(listing.signatures == entries.map(\.signature))
     }
 
     /// The etag's form is what journals hold: FNV-1a over the three numbers' little-endian

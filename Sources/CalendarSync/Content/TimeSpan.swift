@@ -5,12 +5,36 @@ import ICalendar
 /// 1970 read as UTC (local and floating times are off by at most a day, which the window
 /// check allows for). A nil bound is open: a series without an end, a task without dates.
 public struct TimeSpan: Sendable, Hashable, Codable {
-    public var start: Int64?
-    public var end: Int64?
+    /// The bounds, `Int64.min` for an open one: two optionals took twice the room, and a run
+    /// holds a span for each item it knows (a takeover, every local one).
+    private var lower: Int64
+    private var upper: Int64
+    private static let open = Int64.min
+
+    public var start: Int64? {
+        get { lower == Self.open ? nil : lower }
+        set { lower = newValue ?? Self.open }
+    }
+    public var end: Int64? {
+        get { upper == Self.open ? nil : upper }
+        set { upper = newValue ?? Self.open }
+    }
 
     public init(start: Int64?, end: Int64?) {
-        self.start = start
-        self.end = end
+        lower = start ?? Self.open
+        upper = end ?? Self.open
+    }
+
+    private enum CodingKeys: String, CodingKey { case start, end }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decodeIfPresent(Int64.self, forKey: .start),
+                  end: try container.decodeIfPresent(Int64.self, forKey: .end))
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(start, forKey: .start)
+        try container.encodeIfPresent(end, forKey: .end)
     }
 
     /// A span that overlaps everything.

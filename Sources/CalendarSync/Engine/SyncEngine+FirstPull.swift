@@ -44,7 +44,7 @@ extension SyncEngine {
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
         // Each batch's flush runs while the next one is written.
         executor.leavesLastFlushRunning = true
-        var pulled = StreamedItems()
+        var pulled = StreamedItems(localCount: localItems.count)
         // One batch is parsed (on every core) while the one before it is written: parsing,
         // files and journal overlap instead of taking turns.
         var parsed: (stored: [StoredItem], contents: Task<[ItemContent], Never>)?
@@ -86,7 +86,8 @@ extension SyncEngine {
 
         let r = SideSnapshot(items: pulled.setAside, token: token)
         // Built, not copied and trimmed: a copy of every local item would be the run's peak.
-        var unrecorded = SideSnapshot(items: l.items.filter { !pulled.recorded.contains($0.key) }, unparseable: l.unparseable, token: l.token)
+        var unrecorded = SideSnapshot(items: l.items.indices.compactMap { pulled.recorded[$0] ? nil : l.items[$0] },
+                                      unparseable: l.unparseable, token: l.token)
         unrecorded.problems = l.problems
         unrecorded.folder = l.folder
         unrecorded.missingUID = l.missingUID
@@ -135,39 +136,72 @@ extension SyncEngine {
 }
 
 /// The local side's items by key, for matching the server's as they arrive; a key two local
-/// files share is never matched (the final plan reports it). Positions into the snapshot's
-/// items, not copies of them: at 100,000 items a copy was 17 MB.
+/// files share is never matched (the final plan reports it). An open-addressing table of
+/// positions into the snapshot's items, 4 bytes a slot: a dictionary from key to position
+/// took 50 bytes an item (its slack included), a copy of the items 170.
 private struct LocalItems {
-    private let items: [SideItem]
-    private var position: [ItemKey: Int] = [:]
+    let items: [SideItem]
+    /// Each slot is empty (0) or a position into `items` plus one; at most three in four are used.
+    private var slots: [UInt32]
     private var shared: Set<ItemKey> = []
 
     init(_ items: [SideItem]) {
+        precondition(items.count < Int(UInt32.max), "more local items than a table of positions holds")
         self.items = items
-        position.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() where position.updateValue(i, forKey: item.key) != nil { shared.insert(item.key) }
-        for key in shared { position[key] = nil }
+        var capacity = 16
+        while capacity - capacity / 4 <= items.count { capacity <<= 1 }
+        slots = Array(repeating: 0, count: capacity)
+        for (position, item) in items.enumerated() {
+            switch find(item.key) {
+            case .found: shared.insert(item.key)
+            case .free(let slot): slots[slot] = UInt32(position + 1)
+            }
+        }
     }
 
-    /// True when a local file holds `key`.
-    func holds(_ key: ItemKey) -> Bool { position[key] != nil || shared.contains(key) }
+    private enum Probe { case found(Int), free(Int) }
 
-    /// The one local item of `key`, nil when none or several hold it.
-    subscript(key: ItemKey) -> SideItem? { position[key].map { items[$0] } }
+    /// The slot holding `key`'s first item, or the free slot where it would go.
+    private func find(_ key: ItemKey) -> Probe {
+        let mask = slots.count - 1
+        var slot = key.hashValue & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return .free(slot) }
+            if items[Int(entry) - 1].key == key { return .found(Int(entry) - 1) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    var count: Int { items.count }
+
+    /// True when a local file holds `key`.
+    func holds(_ key: ItemKey) -> Bool {
+        if case .found = find(key) { true } else { false }
+    }
+
+    /// Where the one local item of `key` is in `items`, nil when none or several hold it.
+    func position(of key: ItemKey) -> Int? {
+        guard case .found(let position) = find(key), !shared.contains(key) else { return nil }
+        return position
+    }
 }
 
 /// What a streamed first pull has seen of the server so far: the keys it pulled, recorded or
 /// skipped (to catch a UID the server holds twice in different batches), the items set aside
 /// for the final plan, and what it could not sync.
 private struct StreamedItems {
-    /// Each remote key pulled or recorded (false) or skipped (true) so far, as digests: a
-    /// string per item would grow with the calendar.
+    /// Each remote key no single local file holds that was pulled (false) or skipped (true)
+    /// so far, as digests: a string per item would grow with the calendar.
     private var taken: [StringDigest: Bool] = [:]
+    /// Whether each local item, by its position in ``LocalItems``, was found equal on the
+    /// server and recorded with its batch. A key one local file holds is taken only so, so a
+    /// takeover marks a flag per item where a digest and a key per item would take 50 bytes
+    /// and more (their tables' slack included) of a 1,000,000-item run's memory.
+    private(set) var recorded: [Bool]
     /// Remote items whose key came in an earlier batch already, with whether that first copy
     /// was skipped: reported once the journal holds where the first went (``repeatedKeys(journal:)``).
     private var repeated: [(key: ItemKey, href: String, firstSkipped: Bool)] = []
-    /// Keys found equal on both sides and recorded with their batch.
-    var recorded: Set<ItemKey> = []
     /// Remote items whose key the vdir holds with other content (or twice), without their
     /// bytes: planned after the read.
     var setAside: [SideItem] = []
@@ -176,6 +210,8 @@ private struct StreamedItems {
     var skipped: [String] = []
     /// Errors for keys the server holds more than once across batches.
     var duplicates: [String] = []
+
+    init(localCount: Int) { recorded = Array(repeating: false, count: localCount) }
 
     /// The batch's items to pull now, and the records of those equal to their local file;
     /// sets aside those the vdir holds otherwise.
@@ -189,13 +225,20 @@ private struct StreamedItems {
                 continue
             }
             var side = SideItem(version: item.version, data: item.data, content: content)
-            let digest = StringDigest(side.key.value)
-            if let firstSkipped = taken[digest] {
+            if let position = local.position(of: side.key) {
+                let mine = local.items[position]
+                if recorded[position] {
+                    repeated.append((side.key, side.href, false))
+                } else if mine.hash == side.hash, !setAsideKeys.contains(side.key) {
+                    equal.append(.record(local: mine, remote: side))
+                    recorded[position] = true
+                } else {
+                    side.data = nil
+                    setAside.append(side)
+                    setAsideKeys.insert(side.key)
+                }
+            } else if let firstSkipped = taken[StringDigest(side.key.value)] {
                 repeated.append((side.key, side.href, firstSkipped))
-            } else if let mine = local[side.key], mine.hash == side.hash, !setAsideKeys.contains(side.key) {
-                equal.append(.record(local: mine, remote: side))
-                recorded.insert(side.key)
-                taken[digest] = false
             } else if local.holds(side.key) {
                 side.data = nil
                 setAside.append(side)

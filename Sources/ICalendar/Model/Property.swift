@@ -95,7 +95,14 @@ public struct Property: Hashable, Sendable {
 
     /// The value as a DATE or DATE-TIME, its TZID applied. For list-valued properties (EXDATE,
     /// RDATE) this is the first value.
-    public var dateTime: DateTimeValue? { dateTimes.first }
+    public var dateTime: DateTimeValue? {
+        // Nearly always one value: read without splitting and trimming a list.
+        let bytes = value.utf8
+        guard bytes.contains(UInt8(ascii: ",")) || bytes.contains(UInt8(ascii: " ")) else {
+            return DateTimeValue(parsing: value, tzid: tzid)
+        }
+        return dateTimes.first
+    }
 
     /// Every DATE / DATE-TIME in a comma-separated list, its TZID applied.
     public var dateTimes: [DateTimeValue] {
