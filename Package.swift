@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "VDir", dependencies: ["CFileSystem"]),
         // syncfs(2), which Swift's Glibc module does not export.
         .target(name: "CFileSystem"),
+        // mallopt(3), which Swift's Glibc module does not export.
+        .target(name: "CMemory"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // libxml2, found through pkg-config.
@@ -52,7 +54,7 @@ let package = Package(
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV",
+            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "CMemory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

@@ -41,6 +41,7 @@ struct Calgw: AsyncParsableCommand {
     /// ArgumentParser's 64), and the codes calgw's own errors give (``ErrorDescription``). `-c`, `-v` and `-q`
     /// written before the command name are first moved after it (``GlobalOptionsPlacement``).
     static func main() async {
+        MemoryPolicy.apply()
         do {
             var command = try parseAsRoot(GlobalOptionsPlacement.arguments(Array(CommandLine.arguments.dropFirst())))
             if let command = command as? OutputCommand { LogOutput.bootstrap(command.output) }
