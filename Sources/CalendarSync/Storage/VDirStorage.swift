@@ -23,10 +23,15 @@ public struct VDirStorage: CalendarStorage {
         self.options = options
     }
 
+    /// True when the folder is missing and made on the first write into it: an empty vdir.
+    private var folderIsUnmade: Bool {
+        options.createFolder && !FileManager.default.fileExists(atPath: directory.url.path)
+    }
+
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         // A missing folder is an empty vdir, made on the first write into it; a listing
         // writes nothing (`status` and dry runs list too).
-        if options.createFolder && !FileManager.default.fileExists(atPath: directory.url.path) {
+        if folderIsUnmade {
             let empty = Self.token(for: [])
             return token == empty ? .unchanged(empty) : .full([], token: empty)
         }
@@ -138,6 +143,13 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
+    /// The token of a listing (in the folder's order already), as of its versions.
+    static func token(for listing: VDirectory.Listing) -> ChangeToken {
+        var hash = ListingHash()
+        for i in 0..<listing.count { hash.add(href: listing.name(at: i), etag: listing.signatures[i].etag) }
+        return hash.token
+    }
+
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var listing = ListingHash()
         // A listing comes sorted already: checking is linear, sorting is not.
@@ -183,15 +195,11 @@ extension VDirStorage: StreamingFetchingStorage {
     /// batch in memory rather than the folder.
     /// - Returns: the token of the listing the files were read from.
     public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
-        guard !options.createFolder || FileManager.default.fileExists(atPath: directory.url.path) else {
-            return Self.token(for: [])
-        }
+        guard !folderIsUnmade else { return Self.token(for: []) }
         // The listing is held as names' bytes and signatures, a batch's hrefs made from it as
         // the batch is read: as versions, a 1,000,000-file folder's listing took 100 MB more
         // for the whole pull (a takeover's peak).
         let listing = try directory.list()
-        var hash = ListingHash()
-        for i in 0..<listing.count { hash.add(href: listing.name(at: i), etag: listing.signatures[i].etag) }
         var start = 0
         while start < listing.count {
             let end = min(start + max(batchSize, 1), listing.count)
@@ -199,7 +207,7 @@ extension VDirStorage: StreamingFetchingStorage {
             start = end
             if !batch.isEmpty { try await body(batch) }
         }
-        return hash.token
+        return Self.token(for: listing)
     }
 }
 
