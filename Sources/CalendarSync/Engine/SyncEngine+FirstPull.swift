@@ -45,16 +45,25 @@ extension SyncEngine {
         // Each batch's flush runs while the next one is written.
         executor.leavesLastFlushRunning = true
         var pulled = StreamedItems(localCount: localItems.count)
-        // One batch is parsed (on every core) while the one before it is written: parsing,
-        // files and journal overlap instead of taking turns.
+        // Three batches at once: one is parsed (on every core) while the one before it is
+        // planned here and the one before that is written by the executor (files, then its
+        // journal commit beside the next batch's files). Parsing, planning, files and journal
+        // overlap instead of taking turns; the executor runs one plan at a time, in order.
         var parsed: (stored: [StoredItem], contents: Task<[ItemContent], Never>)?
+        var executing: Task<Void, any Error>?
         func pull(_ stored: [StoredItem], _ contents: [ItemContent]) async throws {
             let (batch, equal) = pulled.take(stored, contents: contents, local: localItems)
             guard !batch.items.isEmpty || !batch.unparseable.isEmpty || !equal.isEmpty else { return }
             var plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
             pulled.note(plan, of: batch)
             plan.actions += equal
-            try await executor.execute(plan, journal: [:], continuing: true)
+            try await executing?.value
+            executing = Task { [plan] in try await executor.execute(plan, journal: [:], continuing: true) }
+        }
+        /// Waits for the batch being written; its error, if any, is the run's.
+        func written() async throws {
+            defer { executing = nil }
+            try await executing?.value
         }
         // The journal is empty: its item rows are appended while the server's items stream in,
         // and indexed once they are all in (an interrupted run leaves that to the next open).
@@ -68,15 +77,19 @@ extension SyncEngine {
                 if let previous { try await pull(previous.stored, await previous.contents.value) }
             }
             if let last = parsed { try await pull(last.stored, await last.contents.value) }
+            try await written()
             try await executor.settle()
             try journal.endBulkLoad()
         } catch let error as RunInterrupted {
+            // Nothing is left writing when the run ends, even interrupted.
+            try? await written()
             throw error
         } catch {
             // The items read before the answer broke off are kept: the batches written so far
             // are in the journal, whole, and the one still being parsed is written now. The
             // rerun lists the server and fetches only what is missing.
             if let last = parsed { try await pull(last.stored, await last.contents.value) }
+            try await written()
             try await executor.settle()
             try journal.endBulkLoad()
             throw SyncError.scanFailed(.remote, error)

@@ -7,12 +7,12 @@ import Foundation
 /// outcome only after it ended.
 ///
 /// A batch's outcomes wait for its side's flush (a vdir's `syncfs`). Where the storage allows
-/// it, that flush runs while the next batch is written, and the batch is *settled* (the flush
-/// awaited, the outcomes committed, refused writes planned again) once the next batch's writes
-/// are made: a first pull's files and its flushes overlap instead of taking turns. Writes made
-/// after a flush started are covered by the next one, and no outcome is committed before the
-/// flush that makes its write durable returned, so an interruption anywhere leaves intents that
-/// recovery resolves as before.
+/// it, that flush runs while the next batch is read, and the batch is *settled* while the next
+/// one's writes are made: its flush awaited and its outcomes committed beside those writes,
+/// its refused writes planned again after them. A first pull's files, its flushes and its
+/// journal commits overlap instead of taking turns. Writes made after a flush started are
+/// covered by the next one, and no outcome is committed before the flush that makes its write
+/// durable returned, so an interruption anywhere leaves intents that recovery resolves as before.
 extension Executor {
     /// A batch whose writes are made and whose flush is running: what to commit when it returns.
     struct UnsettledBatch {
@@ -70,6 +70,11 @@ extension Executor {
         let intents = try journal.recordAll(ready.map(Self.intent(for:)))
         try effect()
 
+        // The batch before is committed while this one's writes are made (the journal on one
+        // thread, the files on others), then its refused writes are planned again.
+        let previous = unsettled
+        unsettled = nil
+        async let previousCommitted: Void = commit(previous)
         // Each side at its own pace: files in parallel, a server one request at a time unless
         // it says it takes more (some servers fail concurrent writes to one collection).
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
@@ -83,6 +88,8 @@ extension Executor {
             let results = try await runConcurrently(indices.map { ready[$0] }, limit: max(1, limit))
             for (i, result) in zip(indices, results) { outcomes[i] = result }
         }
+        try await previousCommitted
+        if let previous { try await replanRefused(previous) }
 
         var completions: [(Intent, IntentOutcome, JournalChange)] = []
         var failures: [(PlannedAction, any Error)] = []
@@ -106,9 +113,6 @@ extension Executor {
             }
         }
 
-        // The batch before was flushed while this one was written: settled first, so that
-        // outcomes are committed in the order of their writes.
-        try await settle()
         let flushing = Side.allCases.compactMap { storage($0) as? any FlushingStorage }
         let flush = Task.detached { for storage in flushing { try await storage.flush() } }
         unsettled = UnsettledBatch(flush: flush, completions: completions, failures: failures, retry: retry, byKey: byKey)
@@ -121,10 +125,21 @@ extension Executor {
     func settle() async throws {
         guard let batch = unsettled else { return }
         unsettled = nil
+        try await commit(batch)
+        try await replanRefused(batch)
+    }
+
+    /// Waits for a settling batch's flush and commits its outcomes (nothing for nil).
+    /// - Throws: the flush's error (the outcomes are then left to recovery, as after a crash).
+    private func commit(_ batch: UnsettledBatch?) async throws {
+        guard let batch else { return }
         try await batch.flush.value
         try journal.completeAll(batch.completions)
         try effect()
+    }
 
+    /// Plans a committed batch's refused writes again and makes them; reports its failures.
+    private func replanRefused(_ batch: UnsettledBatch) async throws {
         var retry = batch.retry
         for (action, error) in batch.failures {
             if case StorageError.preconditionFailed = error {
