@@ -95,26 +95,65 @@ import CalgwTestSupport
         #expect(pending.first?.ifMatch == nil)
     }
 
-    @Test func aBatchOfOutcomesIsRecordedIntentByIntent() throws {
+    @Test func aBatchOfIntentsIsOneRowSettledOnceEachHasAnOutcome() throws {
         let journal = try Journal.inMemory()
         let earlier = try journal.record(Intent(key: ItemKey("z"), operation: .create, side: .local, href: "z", ifMatch: nil, newHash: ContentHash("h")))
         let intents = try journal.recordAll((0..<6).map {
             Intent(key: ItemKey("k\($0)"), operation: .create, side: .local, href: "k\($0)", ifMatch: nil, newHash: ContentHash("h"))
         })
-        // Outcomes out of id order, one failure in the middle, one intent left pending.
-        let outcomes: [IntentOutcome] = [.done, .done, .failed("disk full"), .done, .done]
+        #expect(Set(intents.map(\.id)).count == 1 && intents[0].id != earlier.id)
+        func rows() throws -> [String] {
+            try journal.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT key, state, outcome FROM intent ORDER BY id").map { row -> String in
+                    "\(row["key"] as String) \(row["state"] as String) \(row["outcome"] as String? ?? "-")"
+                }
+            }
+        }
+        #expect(try rows() == ["z pending -", "k0 pending -"])
+        #expect(try journal.pendingIntents().map(\.key.value) == ["z", "k0", "k1", "k2", "k3", "k4", "k5"])
+
+        // Outcomes out of order, one failure, one intent still in flight: the row stays pending,
+        // so recovery would look at each of its intents; the item rows are written all the same.
+        let outcomes: [IntentOutcome] = [.done, .done, .failed("disk full"), .done, .done, .done]
         try journal.completeAll([4, 0, 1, 2, 3].map { i in
             (intents[i], outcomes[i], i == 2 ? .none : .upsert(item("k\(i)"), base: Data()))
         })
-        let rows = try journal.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, state, outcome FROM intent ORDER BY id").map { row -> String in
-                "\(row["key"] as String) \(row["state"] as String) \(row["outcome"] as String? ?? "-")"
-            }
-        }
-        #expect(rows == ["z pending -", "k0 done done", "k1 done done", "k2 failed failed: disk full", "k3 done done",
-                         "k4 done done", "k5 pending -"])
-        #expect(try journal.pendingIntents().map(\.id) == [earlier.id, intents[5].id])
+        #expect(try rows() == ["z pending -", "k0 pending -"])
         #expect(try journal.items().map(\.key.value).sorted() == ["k0", "k1", "k3", "k4"])
+
+        try journal.completeAll((0..<6).map { i in (intents[i], outcomes[i], .none) })
+        #expect(try rows() == ["z pending -", "k0 done done but 1 of 6 failed, the first: disk full"])
+        #expect(try journal.pendingIntents().map(\.id) == [earlier.id])
+        let allFailed = try journal.recordAll(["a", "b"].map {
+            Intent(key: ItemKey($0), operation: .delete, side: .remote, href: "/\($0)", ifMatch: "1", newHash: nil)
+        })
+        try journal.completeAll(allFailed.map { ($0, .failed("gone"), .none) })
+        try journal.complete(earlier, change: .none)
+        #expect(try rows() == ["z done done", "k0 done done but 1 of 6 failed, the first: disk full", "a failed failed: gone"])
+    }
+
+    @Test func aBatchRowKeepsEveryFieldOfItsIntents() throws {
+        let journal = try Journal.inMemory()
+        let recorded = [
+            Intent(key: ItemKey("tab\tnew\nline ünïcödé"), operation: .create, side: .local, href: "a b.ics", ifMatch: nil, newHash: ContentHash(String(repeating: "ab", count: 32))),
+            Intent(key: ItemKey("u"), operation: .update, side: .remote, href: "/c/u.ics", ifMatch: "\"e1\"", newHash: ContentHash("raw:" + String(repeating: "0", count: 64))),
+            Intent(key: ItemKey("d"), operation: .delete, side: .local, href: "", ifMatch: "", newHash: nil),
+            Intent(key: ItemKey(""), operation: .update, side: .remote, href: nil, ifMatch: nil, newHash: ContentHash("made-up")),
+        ]
+        let ids = try journal.recordAll(recorded).map(\.id)
+        let pending = try journal.pendingIntents()
+        #expect(pending == recorded.map { var copy = $0; copy.id = ids[0]; return copy })
+    }
+
+    @Test func aBatchRowThatCannotBeReadIsAnErrorNotAnEmptyLog() throws {
+        let journal = try Journal.inMemory()
+        let intents = try journal.recordAll(["a", "b"].map {
+            Intent(key: ItemKey($0), operation: .create, side: .local, href: "\($0).ics", ifMatch: nil, newHash: ContentHash("h"))
+        })
+        try journal.writer.write { db in
+            try db.execute(sql: "UPDATE intent SET members = substr(members, 1, length(members) - 3) WHERE id = ?", arguments: [intents[0].id])
+        }
+        #expect(throws: JournalError.self) { try journal.pendingIntents() }
     }
 
     @Test func intentsArePendingUntilCompleted() throws {
@@ -174,5 +213,13 @@ import CalgwTestSupport
             try journal.writer.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
         }
         #expect { _ = try Journal.open(at: url) } throws: { ($0 as? JournalError)?.code == .newerVersion }
+    }
+}
+
+@Suite struct RecoverySummaryTests {
+    @Test func aRowOfIntentsIsSummedUpByOutcome() {
+        #expect(SyncEngine.summary(of: ["landed"]) == "landed")
+        #expect(SyncEngine.summary(of: ["landed", "not landed", "landed", "torn by the interruption; removed", "not landed", "landed"])
+                == "6 intents: 3 landed, 2 not landed, 1 torn by the interruption; removed")
     }
 }

@@ -36,11 +36,13 @@ public enum IntentOutcome: Sendable, Hashable {
     case done
     /// The write failed; nothing changed on that side.
     case failed(String)
+    /// Of intents recorded together, some landed and `failed` of `of` did not.
+    case doneExcept(failed: Int, of: Int, firstReason: String)
 
     /// The intent's state column.
     var state: String {
         switch self {
-        case .done: "done"
+        case .done, .doneExcept: "done"
         case .failed: "failed"
         }
     }
@@ -50,6 +52,7 @@ public enum IntentOutcome: Sendable, Hashable {
         switch self {
         case .done: "done"
         case .failed(let reason): "failed: \(reason)"
+        case .doneExcept(let failed, let count, let reason): "done but \(failed) of \(count) failed, the first: \(reason)"
         }
     }
 }

@@ -304,42 +304,61 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Commits several intents in one transaction.
-    /// - Returns: the intents with their ids, in order.
+    /// Commits several intents in one transaction, as one row (``IntentBatch``): they share
+    /// its id, and it stays pending until each of them has an outcome.
+    /// - Returns: the intents with their id, in order.
     public func recordAll(_ intents: [Intent]) throws -> [Intent] {
-        try writer.write { db in
+        guard let first = intents.first else { return [] }
+        guard intents.count > 1 else { return [try record(first)] }
+        return try writer.write { db in
             var insert = try RowStatement(db, sql: """
-                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
+                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt, members)
+                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
                 """)
-            let now = Self.now()
-            return try intents.map { intent in
-                for text in [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
-                             intent.ifMatch, intent.newHash?.value, now] { insert.bind(text) }
-                try insert.run()
+            for text in [first.key.value, first.operation.rawValue, first.side.rawValue, first.href,
+                         first.ifMatch, first.newHash?.value, Self.now()] { insert.bind(text) }
+            insert.bind(IntentBatch.pack(intents))
+            try insert.run()
+            let id = insert.lastInsertedRowID
+            return intents.map { intent in
                 var copy = intent
-                copy.id = insert.lastInsertedRowID
+                copy.id = id
                 return copy
             }
         }
     }
 
-    /// Records several outcomes and their item changes in one transaction.
+    /// Records several outcomes and their item changes in one transaction. A row of intents
+    /// recorded together is settled once all of them are among `completions`: `done` when any
+    /// of them landed, its outcome naming those that failed.
     public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         let bulk = isBulkLoading
         try writer.write { db in
-            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id BETWEEN ? AND ?")
             let now = Self.now()
             for (_, _, change) in completions { try Self.apply(change, db, at: now, bulk: bulk) }
-            // A batch's intents were recorded together, so their ids follow each other: one
-            // statement per run of ids with one outcome, not one per intent.
-            var i = completions.startIndex
-            while i < completions.endIndex {
-                let (first, outcome, _) = completions[i]
-                guard let start = first.id else { i += 1; continue }
+            // Each row's outcome, in the order of the completions; then one statement per run of
+            // consecutive ids with one outcome, not one per row.
+            var outcomes: [(id: Int64, outcome: IntentOutcome)] = []
+            var byID: [Int64: [IntentOutcome]] = [:]
+            for (intent, outcome, _) in completions {
+                guard let id = intent.id else { continue }
+                if byID[id] == nil { outcomes.append((id, outcome)) }
+                byID[id, default: []].append(outcome)
+            }
+            let members = try db.cachedStatement(sql: "SELECT members FROM intent WHERE id = ?")
+            outcomes = try outcomes.compactMap { id, first in
+                guard let packed = try Data.fetchOne(members, arguments: [id]) else { return (id, first) }
+                let all = byID[id]!
+                guard all.count == IntentBatch.count(of: packed) else { return nil }  // some still in flight
+                return (id, Self.outcome(ofBatch: all))
+            }
+            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id BETWEEN ? AND ?")
+            var i = outcomes.startIndex
+            while i < outcomes.endIndex {
+                let (start, outcome) = outcomes[i]
                 var end = start
                 var j = i + 1
-                while j < completions.endIndex, completions[j].0.id == end + 1, completions[j].1 == outcome {
+                while j < outcomes.endIndex, outcomes[j].id == end + 1, outcomes[j].outcome == outcome {
                     end += 1
                     j += 1
                 }
@@ -347,6 +366,15 @@ public final class Journal: Sendable {
                 i = j
             }
         }
+    }
+
+    /// The outcome of a row of intents: done when any landed (the failures counted, the first
+    /// one's reason given), failed with the first reason when none did.
+    static func outcome(ofBatch outcomes: [IntentOutcome]) -> IntentOutcome {
+        let reasons = outcomes.compactMap { if case .failed(let reason) = $0 { reason } else { nil } }
+        guard let reason = reasons.first else { return .done }
+        guard reasons.count < outcomes.count else { return .failed(reason) }
+        return .doneExcept(failed: reasons.count, of: outcomes.count, firstReason: reason)
     }
 
     /// Records that an intent's write landed and the item change it brings, in one transaction.
@@ -361,22 +389,26 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Intents of an interrupted run, oldest first.
+    /// Intents of an interrupted run, oldest first (those recorded together share their id).
     public func pendingIntents() throws -> [Intent] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").flatMap { row -> [Intent] in
                 let operation: String = row["operation"], side: String = row["side"]
-                guard let op = Intent.Operation(rawValue: operation), let written = Side(rawValue: side) else {
-                    throw JournalError(.storage, "the journal \(url?.path ?? "") holds an intent calgw cannot read (\(operation) on \(side))",
-                                       recovery: "move the journal away; the next sync then matches both sides again")
+                let unreadable = JournalError(.storage, "the journal \(url?.path ?? "") holds an intent calgw cannot read (\(operation) on \(side))",
+                                              recovery: "move the journal away; the next sync then matches both sides again")
+                if let packed = row["members"] as Data? {
+                    guard let members = IntentBatch.unpack(packed, id: row["id"]) else { throw unreadable }
+                    return members
                 }
-                return Intent(id: row["id"], key: ItemKey(row["key"]), operation: op, side: written, href: row["href"],
-                              ifMatch: row["ifMatch"], newHash: (row["newHash"] as String?).map(ContentHash.init))
+                guard let op = Intent.Operation(rawValue: operation), let written = Side(rawValue: side) else { throw unreadable }
+                return [Intent(id: row["id"], key: ItemKey(row["key"]), operation: op, side: written, href: row["href"],
+                               ifMatch: row["ifMatch"], newHash: (row["newHash"] as String?).map(ContentHash.init))]
             }
         }
     }
 
-    /// Marks an interrupted intent as looked at by a later run, with what was found.
+    /// Marks an interrupted intent as looked at by a later run, with what was found (for intents
+    /// recorded together: what was found of all of them).
     public func markRecovered(_ intent: Intent, outcome: String) throws {
         try writer.write { db in
             try db.execute(sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
