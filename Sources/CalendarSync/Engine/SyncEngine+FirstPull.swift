@@ -42,12 +42,12 @@ extension SyncEngine {
                                 resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
-        // Each batch's flush runs while the next one is written.
+        // Each batch's flush and commit run while the next ones are written.
         executor.leavesLastFlushRunning = true
         var pulled = StreamedItems(localCount: localItems.count)
-        // Three batches at once: one is parsed (on every core) while the one before it is
-        // planned here and the one before that is written by the executor (files, then its
-        // journal commit beside the next batch's files). Parsing, planning, files and journal
+        // Batches at every stage at once: one is parsed (on every core) while the one before it
+        // is planned here, the one before that is written by the executor, and the flushes and
+        // journal commits of earlier ones run behind it. Parsing, planning, files and journal
         // overlap instead of taking turns; the executor runs one plan at a time, in order.
         var parsed: (stored: [StoredItem], contents: Task<[ItemContent], Never>)?
         var executing: Task<Void, any Error>?
@@ -83,14 +83,21 @@ extension SyncEngine {
         } catch let error as RunInterrupted {
             // Nothing is left writing when the run ends, even interrupted.
             try? await written()
+            await executor.abandonUnsettled()
             throw error
         } catch {
             // The items read before the answer broke off are kept: the batches written so far
             // are in the journal, whole, and the one still being parsed is written now. The
             // rerun lists the server and fetches only what is missing.
-            if let last = parsed { try await pull(last.stored, await last.contents.value) }
-            try await written()
-            try await executor.settle()
+            do {
+                if let last = parsed { try await pull(last.stored, await last.contents.value) }
+                try await written()
+                try await executor.settle()
+            } catch {
+                try? await written()
+                await executor.abandonUnsettled()
+                throw error
+            }
             try journal.endBulkLoad()
             throw SyncError.scanFailed(.remote, error)
         }

@@ -7,21 +7,25 @@ import Foundation
 /// outcome only after it ended.
 ///
 /// A batch's outcomes wait for its side's flush (a vdir's `syncfs`). Where the storage allows
-/// it, that flush runs while the next batch is read, and the batch is *settled* while the next
-/// one's writes are made: its flush awaited and its outcomes committed beside those writes,
-/// its refused writes planned again after them. A first pull's files, its flushes and its
-/// journal commits overlap instead of taking turns. Writes made after a flush started are
-/// covered by the next one, and no outcome is committed before the flush that makes its write
-/// durable returned, so an interruption anywhere leaves intents that recovery resolves as before.
+/// it, the flush and then the commit of the outcomes run in the background, in the order of
+/// the batches, while the next batches are read and written: a first pull's files, its flushes
+/// and its journal commits overlap instead of taking turns. At most two batches are unsettled
+/// at once; the older is *settled* (its commit awaited, its refused writes planned again) once
+/// the newer one's writes are made. Writes made after a flush started are covered by the next
+/// one, and no outcome is committed before the flush that makes its write durable returned, so
+/// an interruption anywhere leaves intents that recovery resolves as before.
 extension Executor {
-    /// A batch whose writes are made and whose flush is running: what to commit when it returns.
+    /// A batch whose writes are made and whose flush and commit are running.
     struct UnsettledBatch {
-        var flush: Task<Void, any Error>
-        var completions: [(Intent, IntentOutcome, JournalChange)]
+        /// Flushes the batch's side, then commits its outcomes (after the batch before it).
+        var commit: Task<Void, any Error>
         var failures: [(PlannedAction, any Error)]
         var retry: [PlannedAction]
         var byKey: [ItemKey: JournalItem]
     }
+
+    /// Batches whose writes are made and whose outcomes may still be committing.
+    static let maximumUnsettledBatches = 2
 
     /// Writes in a run's first batch. Each next batch is twice as large, up to
     /// `maximumBatchSize`: a small run is durable write by write almost, a large one pays the
@@ -70,11 +74,6 @@ extension Executor {
         let intents = try journal.recordAll(ready.map(Self.intent(for:)))
         try effect()
 
-        // The batch before is committed while this one's writes are made (the journal on one
-        // thread, the files on others), then its refused writes are planned again.
-        let previous = unsettled
-        unsettled = nil
-        async let previousCommitted: Void = commit(previous)
         // Each side at its own pace: files in parallel, a server one request at a time unless
         // it says it takes more (some servers fail concurrent writes to one collection).
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
@@ -88,8 +87,6 @@ extension Executor {
             let results = try await runConcurrently(indices.map { ready[$0] }, limit: max(1, limit))
             for (i, result) in zip(indices, results) { outcomes[i] = result }
         }
-        try await previousCommitted
-        if let previous { try await replanRefused(previous) }
 
         var completions: [(Intent, IntentOutcome, JournalChange)] = []
         var failures: [(PlannedAction, any Error)] = []
@@ -114,28 +111,46 @@ extension Executor {
         }
 
         let flushing = Side.allCases.compactMap { storage($0) as? any FlushingStorage }
-        let flush = Task.detached { for storage in flushing { try await storage.flush() } }
-        unsettled = UnsettledBatch(flush: flush, completions: completions, failures: failures, retry: retry, byKey: byKey)
-        if !flushing.allSatisfy(\.flushesWhileWriting) { try await settle() }
+        let before = unsettled.last?.commit
+        let commit = Task.detached { [journal] in
+            for storage in flushing { try await storage.flush() }
+            // Outcomes are committed in the order of their writes; none after a failed flush.
+            try await before?.value
+            try journal.completeAll(completions)
+            try self.effect()
+        }
+        unsettled.append(UnsettledBatch(commit: commit, failures: failures, retry: retry, byKey: byKey))
+        if !flushing.allSatisfy(\.flushesWhileWriting) {
+            try await settle()
+        } else {
+            while unsettled.count > Self.maximumUnsettledBatches { try await settleOldest() }
+        }
     }
 
-    /// Settles the batch whose flush is running, if any: waits for the flush, commits the
-    /// batch's outcomes and plans its refused writes again.
-    /// - Throws: the flush's error (the outcomes are then left to recovery, as after a crash).
+    /// Settles every batch whose flush and commit are running, oldest first: waits for its
+    /// commit and plans its refused writes again.
+    /// - Throws: a flush's error (the outcomes are then left to recovery, as after a crash).
     func settle() async throws {
-        guard let batch = unsettled else { return }
-        unsettled = nil
-        try await commit(batch)
-        try await replanRefused(batch)
+        while !unsettled.isEmpty { try await settleOldest() }
     }
 
-    /// Waits for a settling batch's flush and commits its outcomes (nothing for nil).
-    /// - Throws: the flush's error (the outcomes are then left to recovery, as after a crash).
-    private func commit(_ batch: UnsettledBatch?) async throws {
-        guard let batch else { return }
-        try await batch.flush.value
-        try journal.completeAll(batch.completions)
-        try effect()
+    /// Waits for every running commit, keeping none of their errors: a run that stops on an
+    /// error leaves nothing writing behind it (what was committed is recovered as usual).
+    func abandonUnsettled() async {
+        for batch in unsettled { _ = try? await batch.commit.value }
+        unsettled = []
+    }
+
+    private func settleOldest() async throws {
+        let batch = unsettled.removeFirst()
+        do {
+            try await batch.commit.value
+        } catch {
+            // The later commits wait for this one and fail with it.
+            await abandonUnsettled()
+            throw error
+        }
+        try await replanRefused(batch)
     }
 
     /// Plans a committed batch's refused writes again and makes them; reports its failures.

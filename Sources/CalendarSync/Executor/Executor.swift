@@ -25,8 +25,8 @@ final class Executor: @unchecked Sendable {
     var batchLimit = Executor.batchSize
     /// The remote is never written (a subscription): conflicts keep the local edit as a copy.
     var remoteIsReadOnly = false
-    /// The last batch whose flush is still running (see `settle()`).
-    var unsettled: UnsettledBatch?
+    /// The batches whose flush and commit are still running, oldest first (see `settle()`).
+    var unsettled: [UnsettledBatch] = []
     /// `execute` returns with its last batch's flush still running, to overlap the next call's
     /// writes (a streamed first pull's batches); the caller settles it, at the latest by a call
     /// made with this false.
@@ -56,6 +56,15 @@ final class Executor: @unchecked Sendable {
     ///   pull plans as items arrive): the progress total grows instead of starting again.
     /// - Parameter byKey: the journal's rows of the items the plan acts on (``SyncPlan/rowsActedOn(in:)``).
     func execute(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool = false) async throws {
+        do {
+            try await executeAll(plan, journal: byKey, continuing: continuing)
+        } catch {
+            await abandonUnsettled()
+            throw error
+        }
+    }
+
+    private func executeAll(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool) async throws {
         startProgress(total: plan.actions.filter(Self.isTransfer).count, continuing: continuing)
         var batch: [PlannedAction] = []
         var records: [(SideItem, SideItem)] = []
