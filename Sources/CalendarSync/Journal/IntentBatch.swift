@@ -67,7 +67,7 @@ enum IntentBatch {
         guard var text else { appendWord(none, to: &out); return }
         text.withUTF8 { bytes in
             appendWord(UInt32(bytes.count), to: &out)
-            out.append(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: bytes.count)
+            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
         }
     }
 
