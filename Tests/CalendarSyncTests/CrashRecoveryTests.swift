@@ -73,13 +73,15 @@ import CalgwTestSupport
 final class Counter: @unchecked Sendable {
     var value = 0
 
-    /// A pull of 200 files into a vdir runs in two batches, the first one's flush overlapping the
-    /// second one's writes: stopped after any side effect, including between the second batch's
-    /// writes and the first one's outcomes, the rerun converges.
+    /// A pull of 600 files into a vdir runs in three batches (128, 256, 216), each batch's flush
+    /// and commit running behind the next ones' writes, two batches deep: stopped after any side
+    /// effect, including between a later batch's writes and an earlier one's outcomes, the rerun
+    /// converges.
     @Test func everyInterruptionBetweenOverlappingFlushesConverges() async throws {
+        let count = 600
         func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
             let (local, remote) = try folder.vdirPair()
-            for i in 0..<200 {
+            for i in 0..<count {
                 try Fixture.event(uid: "e\(i)", summary: "event \(i)")
                     .write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
             }
@@ -99,20 +101,21 @@ final class Counter: @unchecked Sendable {
 
         let campaign = VDirInterruptions(scenario: scenario)
         let total = try await campaign.effects()
-        #expect(total > 200)
+        #expect(total > count)
 
-        // Every tenth effect, and every one around the first batch's end (128 writes) and the run's.
-        let ks = (1...total).filter { $0 % 10 == 0 || (126...136).contains($0) || $0 > total - 8 }
+        // Every 25th effect, and every one around the first two batches' ends (128 and 384
+        // writes) and the run's.
+        let ks = (1...total).filter { $0 % 25 == 0 || (126...136).contains($0) || (382...394).contains($0) || $0 > total - 8 }
         for k in ks {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let l = try summaries(local), r = try summaries(remote)
-            #expect(l.count == 201 && l.values.allSatisfy { $0.count == 1 }, "k = \(k): local \(l.filter { $0.value.count != 1 })")
+            #expect(l.count == count + 1 && l.values.allSatisfy { $0.count == 1 }, "k = \(k): local \(l.filter { $0.value.count != 1 })")
             #expect(l == r, "k = \(k): the folders differ")
-            #expect(l["e199"] == ["SUMMARY:event 199"] && l["mine"] == ["SUMMARY:mine"], "k = \(k)")
-            #expect(try journal.items().count == 201, "k = \(k)")
+            #expect(l["e\(count - 1)"] == ["SUMMARY:event \(count - 1)"] && l["mine"] == ["SUMMARY:mine"], "k = \(k)")
+            #expect(try journal.items().count == count + 1, "k = \(k)")
             let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
             #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
                     "k = \(k): \(again.summary)")
