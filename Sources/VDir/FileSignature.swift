@@ -14,6 +14,9 @@ public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
         self.inode = inode
     }
 
+    /// No file: what a listing notes for a name it found gone (no file has a negative size).
+    static let missing = FileSignature(modificationNanoseconds: .min, size: -1, inode: 0)
+
     /// The signature from a `stat` result.
     init(_ info: stat) {
         #if canImport(Darwin)

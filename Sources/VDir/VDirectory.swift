@@ -135,18 +135,18 @@ public struct VDirectory: Sendable {
             if ItemFileFilter.isItem(bytes) { names.append(bytes) }
         }
         guard names.count > 0 else { return Listing(names: names, positions: [], signatures: []) }
-        let order = names.sortedPositions()
-        let found = Self.signatures(of: names, in: order, folder: dirfd(dir))
-        var positions: [Int] = []
-        var signatures: [FileSignature] = []
-        positions.reserveCapacity(order.count)
-        signatures.reserveCapacity(order.count)
-        for (position, signature) in zip(order, found) {
-            if let signature, names.isUTF8(at: position) {
-                positions.append(position)
-                signatures.append(signature)
-            }
+        var positions = names.sortedPositions()
+        var signatures = Self.signatures(of: names, in: positions, folder: dirfd(dir))
+        // The files found whose names are UTF-8, kept in place: a copy of both arrays was the
+        // peak of a million-file takeover (40 MB more, for a moment).
+        var kept = 0
+        for i in positions.indices where signatures[i] != .missing && names.isUTF8(at: positions[i]) {
+            positions[kept] = positions[i]
+            signatures[kept] = signatures[i]
+            kept += 1
         }
+        positions.removeLast(positions.count - kept)
+        signatures.removeLast(signatures.count - kept)
         return Listing(names: names, positions: positions, signatures: signatures)
     }
 
@@ -170,9 +170,9 @@ public struct VDirectory: Sendable {
     /// Below this many names a listing is stat'ed on one thread: starting others costs more.
     static let parallelStatMinimum = 4_096
 
-    /// The signature of each of `names` at `positions`, in the open folder `folder`: nil for a
-    /// name that is gone or not a regular file (links are followed).
-    static func signatures(of names: NameList, in positions: [Int], folder: Int32) -> [FileSignature?] {
+    /// The signature of each of `names` at `positions`, in the open folder `folder`: `.missing`
+    /// for a name that is gone or not a regular file (links are followed).
+    static func signatures(of names: NameList, in positions: [Int], folder: Int32) -> [FileSignature] {
         names.withCStrings { starts, base in
             let cores = ProcessInfo.processInfo.activeProcessorCount
             guard positions.count >= parallelStatMinimum, cores > 1 else {
@@ -180,7 +180,7 @@ public struct VDirectory: Sendable {
             }
             let chunks = cores * 4
             let size = (positions.count + chunks - 1) / chunks
-            return [FileSignature?](unsafeUninitializedCapacity: positions.count) { buffer, count in
+            return [FileSignature](unsafeUninitializedCapacity: positions.count) { buffer, count in
                 nonisolated(unsafe) let out = buffer.baseAddress!, starts = starts, base = base
                 positions.withUnsafeBufferPointer { positions in
                     nonisolated(unsafe) let positions = positions
@@ -196,10 +196,10 @@ public struct VDirectory: Sendable {
     }
 
     /// The signature of the regular file `name` in the open folder `folder` (links followed),
-    /// nil when it is gone or not a regular file.
-    private static func signature(of name: UnsafePointer<CChar>, in folder: Int32) -> FileSignature? {
+    /// `.missing` when it is gone or not a regular file.
+    private static func signature(of name: UnsafePointer<CChar>, in folder: Int32) -> FileSignature {
         var info = stat()
-        guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         return FileSignature(info)
     }
 
