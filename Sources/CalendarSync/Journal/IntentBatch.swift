@@ -71,22 +71,26 @@ enum IntentBatch {
         }
     }
 
-    /// Reads a packed value front to back; each read is nil past its end.
+    /// Reads a packed value front to back, in place; each read is nil past its end.
     private struct Reader {
-        let bytes: [UInt8]
-        var offset = 0
-        init(_ data: Data) { bytes = [UInt8](data) }
+        let bytes: Data
+        /// Where the next read starts, in `bytes`' own indices.
+        var offset: Int
+        init(_ data: Data) {
+            bytes = data
+            offset = data.startIndex
+        }
 
-        var isAtEnd: Bool { offset == bytes.count }
+        var isAtEnd: Bool { offset == bytes.endIndex }
 
         mutating func byte() -> UInt8? {
-            guard offset < bytes.count else { return nil }
+            guard offset < bytes.endIndex else { return nil }
             defer { offset += 1 }
             return bytes[offset]
         }
 
         mutating func word() -> UInt32? {
-            guard bytes.count - offset >= 4 else { return nil }
+            guard bytes.endIndex - offset >= 4 else { return nil }
             defer { offset += 4 }
             return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
         }
@@ -95,7 +99,7 @@ enum IntentBatch {
         mutating func text() -> String?? {
             guard let length = word() else { return nil }
             if length == IntentBatch.none { return .some(nil) }
-            guard bytes.count - offset >= Int(length) else { return nil }
+            guard bytes.endIndex - offset >= Int(length) else { return nil }
             defer { offset += Int(length) }
             return String(validating: bytes[offset..<offset + Int(length)], as: UTF8.self).map { .some($0) }
         }

@@ -292,16 +292,9 @@ public final class Journal: Sendable {
     /// - Returns: the intent with its id.
     @discardableResult
     public func record(_ intent: Intent) throws -> Intent {
-        try writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
-                """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
-                                 intent.ifMatch, intent.newHash?.value, Self.now()])
-            var copy = intent
-            copy.id = db.lastInsertedRowID
-            return copy
-        }
+        var copy = intent
+        copy.id = try writer.write { db in try Self.insertIntentRow(intent, members: nil, db) }
+        return copy
     }
 
     /// Commits several intents in one transaction, as one row (``IntentBatch``): they share
@@ -310,22 +303,23 @@ public final class Journal: Sendable {
     public func recordAll(_ intents: [Intent]) throws -> [Intent] {
         guard let first = intents.first else { return [] }
         guard intents.count > 1 else { return [try record(first)] }
-        return try writer.write { db in
-            var insert = try RowStatement(db, sql: """
-                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt, members)
-                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
-                """)
-            for text in [first.key.value, first.operation.rawValue, first.side.rawValue, first.href,
-                         first.ifMatch, first.newHash?.value, Self.now()] { insert.bind(text) }
-            insert.bind(IntentBatch.pack(intents))
-            try insert.run()
-            let id = insert.lastInsertedRowID
-            return intents.map { intent in
-                var copy = intent
-                copy.id = id
-                return copy
-            }
+        let id = try writer.write { db in try Self.insertIntentRow(first, members: IntentBatch.pack(intents), db) }
+        return intents.map { intent in
+            var copy = intent
+            copy.id = id
+            return copy
         }
+    }
+
+    /// Inserts a pending intent row: `intent`'s columns, and the packed intents of a batch.
+    /// - Returns: the row's id.
+    private static func insertIntentRow(_ intent: Intent, members: Data?, _ db: Database) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt, members)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+            """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                             intent.ifMatch, intent.newHash?.value, now(), members])
+        return db.lastInsertedRowID
     }
 
     /// Records several outcomes and their item changes in one transaction. A row of intents
@@ -336,40 +330,29 @@ public final class Journal: Sendable {
         try writer.write { db in
             let now = Self.now()
             for (_, _, change) in completions { try Self.apply(change, db, at: now, bulk: bulk) }
-            // Each row's outcome, in the order of the completions; then one statement per run of
-            // consecutive ids with one outcome, not one per row.
-            var outcomes: [(id: Int64, outcome: IntentOutcome)] = []
+            // Each row's outcomes; a batch's row is settled once every one of its intents has one.
+            var rows: [Int64] = []
             var byID: [Int64: [IntentOutcome]] = [:]
             for (intent, outcome, _) in completions {
                 guard let id = intent.id else { continue }
-                if byID[id] == nil { outcomes.append((id, outcome)) }
+                if byID[id] == nil { rows.append(id) }
                 byID[id, default: []].append(outcome)
             }
             let members = try db.cachedStatement(sql: "SELECT members FROM intent WHERE id = ?")
-            outcomes = try outcomes.compactMap { id, first in
-                guard let packed = try Data.fetchOne(members, arguments: [id]) else { return (id, first) }
-                let all = byID[id]!
-                guard all.count == IntentBatch.count(of: packed) else { return nil }  // some still in flight
-                return (id, Self.outcome(ofBatch: all))
-            }
-            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id BETWEEN ? AND ?")
-            var i = outcomes.startIndex
-            while i < outcomes.endIndex {
-                let (start, outcome) = outcomes[i]
-                var end = start
-                var j = i + 1
-                while j < outcomes.endIndex, outcomes[j].id == end + 1, outcomes[j].outcome == outcome {
-                    end += 1
-                    j += 1
+            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
+            for id in rows {
+                let outcomes = byID[id]!
+                if let packed = try Data.fetchOne(members, arguments: [id]), outcomes.count != IntentBatch.count(of: packed) {
+                    continue  // some still in flight
                 }
-                try update.execute(arguments: [outcome.state, outcome.text, start, end])
-                i = j
+                let outcome = Self.outcome(ofBatch: outcomes)
+                try update.execute(arguments: [outcome.state, outcome.text, id])
             }
         }
     }
 
-    /// The outcome of a row of intents: done when any landed (the failures counted, the first
-    /// one's reason given), failed with the first reason when none did.
+    /// The outcome of a row of intents (one or a batch): done when any landed (the failures
+    /// counted, the first one's reason given), failed with the first reason when none did.
     static func outcome(ofBatch outcomes: [IntentOutcome]) -> IntentOutcome {
         let reasons = outcomes.compactMap { if case .failed(let reason) = $0 { reason } else { nil } }
         guard let reason = reasons.first else { return .done }

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// A cached statement bound and run straight through SQLite's C interface, for the journal's
-/// statements that run once per item in batches of thousands (intents and item rows).
+/// statements that run once per item in batches of thousands (the item rows).
 ///
 /// GRDB's `StatementArguments` box each value in an array of existentials per row: for a
 /// first pull that boxing cost about as much as SQLite's own work. Values here are bound in
@@ -68,9 +68,6 @@ struct RowStatement {
     private mutating func note(_ code: CInt) {
         if code != SQLITE_OK && bindingError == SQLITE_OK { bindingError = code }
     }
-
-    /// The rowid of the last row inserted through the connection.
-    var lastInsertedRowID: Int64 { connection.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 }
 
 /// SQLite copies what is bound (the Swift buffers live only for the call).

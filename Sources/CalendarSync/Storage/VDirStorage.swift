@@ -143,13 +143,13 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// The change token of a listing: a SHA-256 over the sorted `name etag` lines.
-    /// The token of a listing (in the folder's order already), as of its versions.
     static func token(for listing: VDirectory.Listing) -> ChangeToken {
         var hash = ListingHash()
         for i in 0..<listing.count { hash.add(href: listing.name(at: i), etag: listing.signatures[i].etag) }
         return hash.token
     }
 
+    /// The same token, of versions in any order.
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var listing = ListingHash()
         // A listing comes sorted already: checking is linear, sorting is not.
