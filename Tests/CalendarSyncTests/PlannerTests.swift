@@ -158,4 +158,11 @@ import Testing
         let r = journal.map { SideItem(key: $0.key, href: $0.remote.href, etag: $0.remote.etag, hash: $0.remote.hash) }
         #expect(Planner.plan(local: snapshot(l), remote: snapshot(r), journal: journal, policy: SyncPolicy()).actions.isEmpty)
     }
+
+    /// A plan holds an action per item it writes (a first push of 100,000 files, 100,000): an
+    /// action takes the room of one item and its tag, whatever its largest case carries.
+    @Test func anActionIsAsLargeAsOneItem() {
+        #expect(MemoryLayout<PlannedAction>.size <= MemoryLayout<SideItem>.size + MemoryLayout<Int>.size,
+                "PlannedAction is \(MemoryLayout<PlannedAction>.size) bytes, SideItem \(MemoryLayout<SideItem>.size)")
+    }
 }

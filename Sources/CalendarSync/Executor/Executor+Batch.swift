@@ -1,4 +1,5 @@
 import Foundation
+import CalDAV
 
 /// Plain writes (create, update, delete) run in batches: the batch's intents are committed in
 /// one transaction, the writes then run (several at a time on a side that takes it, so file
@@ -75,7 +76,7 @@ extension Executor {
         try effect()
 
         // Each side at its own pace: files in parallel, a server one request at a time unless
-        // it says it takes more (some servers fail concurrent writes to one collection).
+        // it takes more and is faster for it (see `WriteConcurrency`).
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
         for side in Side.allCases {
             var indices = ready.indices.filter { ready[$0].writes == side }
@@ -83,8 +84,7 @@ extension Executor {
                 indices = try await createAll(ready, at: indices, on: side, through: batching, into: &outcomes)
             }
             guard !indices.isEmpty else { continue }
-            let limit = (storage(side) as? any ConcurrentWritingStorage)?.maximumConcurrentWrites ?? 1
-            let results = try await runConcurrently(indices.map { ready[$0] }, limit: max(1, limit))
+            let results = try await writeAll(indices.map { ready[$0] }, on: side)
             for (i, result) in zip(indices, results) { outcomes[i] = result }
         }
 
@@ -211,15 +211,52 @@ extension Executor {
         return indices.filter { !handled.contains($0) }
     }
 
-    /// Runs the writes, `limit` at a time; the outcome of each, in order.
+    /// Makes a batch's writes on `side`, as many at once as the side takes (and, for a server,
+    /// as is found faster); the outcome of each, in order. Writes a server failed while several
+    /// were in flight are made again one at a time: the failure may have been the concurrency's,
+    /// and each write's precondition makes a second attempt safe (a create that did land finds
+    /// its own content under its name).
     /// - Throws: only `RunInterrupted`.
-    func runConcurrently(_ actions: [PlannedAction], limit: Int) async throws -> [Result<SideItem?, any Error>] {
+    func writeAll(_ actions: [PlannedAction], on side: Side) async throws -> [Result<SideItem?, any Error>] {
+        guard let concurrent = storage(side) as? any ConcurrentWritingStorage else {
+            return try await runConcurrently(actions, limit: 1)
+        }
+        var tuning = writeConcurrency[side] ?? (concurrent.measuresConcurrentWrites
+            ? WriteConcurrency(maximum: concurrent.maximumConcurrentWrites) : .fixed(concurrent.maximumConcurrentWrites))
+        let limit = tuning.limit
+        let clock = ContinuousClock(), started = clock.now
+        var results = try await runConcurrently(actions, limit: limit, retryingServerFailures: limit > 1)
+        let elapsed = clock.now - started
+        let failed = results.indices.filter { if case .failure(let error) = results[$0] { Self.isServerFailure(error) } else { false } }
+        tuning.observe(writes: actions.count, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
+                       serverFailures: failed.count)
+        writeConcurrency[side] = tuning
+        if limit > 1, !failed.isEmpty {
+            let again = try await runConcurrently(failed.map { actions[$0] }, limit: 1)
+            for (i, result) in zip(failed, again) { results[i] = result }
+        }
+        return results
+    }
+
+    /// True for a failure on the server's side (a 5xx status, a broken connection), which
+    /// concurrent writes can cause; false for a refusal of the write itself.
+    static func isServerFailure(_ error: any Error) -> Bool {
+        guard let error = error as? CalDAVError else { return false }
+        return error.code == .connectionFailed || (error.status ?? 0) >= 500
+    }
+
+    /// Runs the writes, `limit` at a time; the outcome of each, in order.
+    /// - Parameter retryingServerFailures: server failures are made again after the batch, and
+    ///   counted as finished then.
+    /// - Throws: only `RunInterrupted`.
+    func runConcurrently(_ actions: [PlannedAction], limit: Int, retryingServerFailures: Bool = false) async throws
+        -> [Result<SideItem?, any Error>] {
         var results: [Int: Result<SideItem?, any Error>] = [:]
         try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
             var next = 0
             while next < actions.count || !group.isEmpty {
                 while next < actions.count && next - results.count < limit {
-                    group.addTask(operation: writeTask(actions[next], index: next))
+                    group.addTask(operation: writeTask(actions[next], index: next, retryingServerFailures: retryingServerFailures))
                     next += 1
                 }
                 if let (index, result) = try await group.next() { results[index] = result }
@@ -229,7 +266,8 @@ extension Executor {
     }
 
     /// One write as a child task: its index and outcome.
-    func writeTask(_ action: PlannedAction, index: Int) -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>) {
+    func writeTask(_ action: PlannedAction, index: Int, retryingServerFailures: Bool = false)
+        -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>) {
         { [self] in
             do {
                 let written = try await self.write(action)
@@ -238,8 +276,13 @@ extension Executor {
             } catch let error as RunInterrupted {
                 throw error
             } catch {
-                // A precondition failure is planned again after the batch, and counted then.
-                if case StorageError.preconditionFailed = error {} else { self.finishedOne(failed: true) }
+                // A precondition failure is planned again after the batch, and counted then; a
+                // server failure to be retried is counted with its retry.
+                if case StorageError.preconditionFailed = error {
+                } else if retryingServerFailures && Self.isServerFailure(error) {
+                } else {
+                    self.finishedOne(failed: true)
+                }
                 return (index, .failure(error))
             }
         }

@@ -100,7 +100,7 @@ public enum Planner {
     static func massDeletion(_ actions: [PlannedAction], local: SideSnapshot, remote: SideSnapshot, known: Int,
                              policy: SyncPolicy) -> SyncPlan.MassDeletion? {
         func deletions(on side: Side) -> Int {
-            actions.filter { if case .delete(side, _) = $0 { true } else { false } }.count
+            actions.reduce(0) { count, action in if case .delete(side, _) = action { count + 1 } else { count } }
         }
         var found: SyncPlan.MassDeletion?
         if known >= policy.massDeleteThreshold {

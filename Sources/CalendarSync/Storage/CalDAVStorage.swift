@@ -27,7 +27,10 @@ public final class CalDAVStorage: CalendarStorage {
     /// Properties read by someone else in this run (an account's home listing), used once
     /// instead of a PROPFIND of the collection.
     let primedInfo = LastCollectionInfo()
-
+    /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
+    /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
+    /// number whatever the timing.
+    let fixedWriteConcurrency: Int?
 
     public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
         let base = collection.absoluteString.hasSuffix("/") ? collection : URL(string: collection.absoluteString + "/") ?? collection
@@ -35,6 +38,7 @@ public final class CalDAVStorage: CalendarStorage {
         self.collection = base
         self.resolver = HrefResolver(base: base)
         self.logger = logger
+        fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map { min(max($0, 1), 16) }
     }
 
     /// Hands over the collection's properties as just read elsewhere (an account pair's PROPFIND

@@ -20,11 +20,18 @@ extension VDirStorage: FlushingStorage {
     public var flushesWhileWriting: Bool { true }
 }
 
-/// A storage that takes several writes at once. Others get one write at a time (Xandikos,
-/// for one, answers 500 to concurrent writes into one collection).
+/// A storage that takes several writes at once. Others get one write at a time.
 public protocol ConcurrentWritingStorage: CalendarStorage {
     /// How many writes may be in flight at once.
     var maximumConcurrentWrites: Int { get }
+    /// True when more writes at once are worth it only where they are faster, which only
+    /// trying tells (a server): the executor then starts with one and finds the number run by
+    /// run (`WriteConcurrency`). False: always `maximumConcurrentWrites`.
+    var measuresConcurrentWrites: Bool { get }
+}
+
+extension ConcurrentWritingStorage {
+    public var measuresConcurrentWrites: Bool { false }
 }
 
 extension VDirStorage: ConcurrentWritingStorage {
@@ -136,3 +143,13 @@ public protocol StreamingFetchingStorage: CalendarStorage {
     /// - Throws: what `body` threw, or the read's error (after the batches read before it).
     func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken?
 }
+
+extension CalDAVStorage: ConcurrentWritingStorage {
+    /// Up to four requests at once, if the server is faster for them: one that handles each
+    /// request on its own core takes writes faster so, one that serialises them (Radicale) or
+    /// slows down under them (Xandikos) does not, and is left one at a time.
+    /// `CALGW_WRITE_CONCURRENCY` fixes the number instead.
+    public var maximumConcurrentWrites: Int { fixedWriteConcurrency ?? 4 }
+    public var measuresConcurrentWrites: Bool { fixedWriteConcurrency == nil }
+}
+
