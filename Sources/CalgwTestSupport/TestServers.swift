@@ -20,9 +20,20 @@ public struct TestServer: Sendable {
         try? FileManager.default.removeItem(at: stateFolder)
     }
 
-    /// A fresh, unique collection URL under the home (not created yet: MKCALENDAR it).
+    /// A fresh, unique collection URL under the home (not created yet: `makeCalendar(_:)` it).
     public func newCollectionURL(prefix: String = "test") -> URL {
         home.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8).lowercased())/", isDirectory: true)
+    }
+
+    /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user).
+    /// - Throws: `ProcessFailure` with the server's status when it is not made.
+    public func makeCalendar(_ collection: URL) throws {
+        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
+                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        guard ["200", "201"].contains(made.stdoutText) else {
+            throw ProcessFailure(command: "MKCALENDAR \(collection.absoluteString) on \(name)", status: made.status,
+                                 stderr: "the server answered \(made.stdoutText)")
+        }
     }
 }
 

@@ -10,9 +10,7 @@ import CalgwTestSupport
 @Suite(.serialized) struct LineEndingAndPendingPushTests {
     static func makeCollection(_ server: TestServer, prefix: String) throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
-        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                  "-X", "MKCALENDAR", collection.absoluteString])
-        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR on \(server.name): \(made.stdoutText)")
+        try server.makeCalendar(collection)
         return collection
     }
 

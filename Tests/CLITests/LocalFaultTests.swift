@@ -30,9 +30,7 @@ import CalgwTestSupport
         init() throws {
             server = try TestServers.shared("radicale")
             collection = server.newCollectionURL(prefix: "fault")
-            let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                      "-X", "MKCALENDAR", collection.absoluteString])
-            guard ["201", "200"].contains(made.stdoutText) else { throw SetupFailure(reason: "MKCALENDAR answered \(made.stdoutText)") }
+            try server.makeCalendar(collection)
             folder = try TemporaryFolder()
         }
 

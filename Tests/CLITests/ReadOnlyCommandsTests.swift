@@ -28,7 +28,7 @@ import CalgwTestSupport
         let server = try TestServers.shared("radicale")
         let auth = "\(server.username):\(server.password)"
         let collection = server.newCollectionURL(prefix: "readonly")
-        _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", auth, "-X", "MKCALENDAR", collection.absoluteString])
+        try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(8).lowercased()

@@ -7,9 +7,7 @@ import CalgwTestSupport
 @Suite struct ServerRefusalMessageTests {
     func makeCollection(_ server: TestServer, prefix: String) throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
-        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                  "-X", "MKCALENDAR", collection.absoluteString])
-        #expect(["201", "200"].contains(made.stdoutText), "MKCALENDAR: \(made.stdoutText)")
+        try server.makeCalendar(collection)
         return collection
     }
 
