@@ -2,7 +2,11 @@
  * folder takes this disk, on THREADS threads, then one syncfs to make them durable. No
  * temporary names and no per-file fsync: nothing any client could leave out.
  *
- *   files_floor FOLDER COUNT BYTES [THREADS]
+ *   files_floor FOLDER COUNT BYTES [THREADS [atomic]]
+ *
+ * With `atomic`, each file is made as calgw makes it so that no reader or crash sees half of
+ * it: without a name (O_TMPFILE), written, linked in under its name, and stat'ed for the
+ * journal's signature.
  *
  * Prints the seconds taken (creation and syncfs together).
  */
@@ -16,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int folder, count, threads;
+static int folder, count, threads, atomic;
 static char *content;
 static size_t bytes;
 
@@ -30,19 +34,27 @@ static void *create_every_nth(void *first) {
     char name[64];
     for (long i = (long)first; i < count; i += threads) {
         snprintf(name, sizeof name, "bench-%ld@calgw.example.ics", i);
-        int fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        int fd = atomic ? openat(folder, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644)
+                        : openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 || write(fd, content, bytes) != (ssize_t)bytes) { perror(name); exit(1); }
+        if (atomic) {
+            char proc[64];
+            struct stat st;
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            if (linkat(AT_FDCWD, proc, folder, name, AT_SYMLINK_FOLLOW) != 0 || fstat(fd, &st) != 0) { perror(name); exit(1); }
+        }
         close(fd);
     }
     return NULL;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: files_floor FOLDER COUNT BYTES [THREADS]\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: files_floor FOLDER COUNT BYTES [THREADS [atomic]]\n"); return 2; }
     count = atoi(argv[2]);
     bytes = (size_t)atol(argv[3]);
     threads = argc > 4 ? atoi(argv[4]) : 2;
     if (threads < 1 || threads > 64) threads = 2;
+    atomic = argc > 5 && strcmp(argv[5], "atomic") == 0;
     if (mkdir(argv[1], 0755) != 0 || (folder = open(argv[1], O_RDONLY | O_DIRECTORY)) < 0) { perror(argv[1]); return 1; }
     content = malloc(bytes);
     memset(content, 'x', bytes);
