@@ -6,7 +6,7 @@ import Testing
     @Test func aServerFasterForMoreWritesAtOnceGetsThemUpToItsMaximum() {
         var tuning = WriteConcurrency(maximum: 4)
         #expect(tuning.limit == 1 && !tuning.settled)
-        tuning.observe(writes: 128, seconds: 0.30, serverFailures: 0)  // 427/s one at a time
+        tuning.observe(writes: 128, elapsed: .milliseconds(300), serverFailures: 0)  // 427/s one at a time
         #expect(tuning.limit == 2 && tuning.isTrying)
         tuning.observe(writes: 256, seconds: 0.36, serverFailures: 0)  // 711/s: kept, 4 tried next
         #expect(tuning.limit == 4 && tuning.isTrying)

@@ -228,8 +228,7 @@ extension Executor {
         var results = try await runConcurrently(actions, limit: limit, retryingServerFailures: limit > 1)
         let elapsed = clock.now - started
         let failed = results.indices.filter { if case .failure(let error) = results[$0] { Self.isServerFailure(error) } else { false } }
-        tuning.observe(writes: actions.count, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                       serverFailures: failed.count)
+        tuning.observe(writes: actions.count, elapsed: elapsed, serverFailures: failed.count)
         writeConcurrency[side] = tuning
         if limit > 1, !failed.isEmpty {
             let again = try await runConcurrently(failed.map { actions[$0] }, limit: 1)
@@ -278,11 +277,10 @@ extension Executor {
             } catch {
                 // A precondition failure is planned again after the batch, and counted then; a
                 // server failure to be retried is counted with its retry.
-                if case StorageError.preconditionFailed = error {
-                } else if retryingServerFailures && Self.isServerFailure(error) {
-                } else {
-                    self.finishedOne(failed: true)
+                let countedLater = if case StorageError.preconditionFailed = error { true } else {
+                    retryingServerFailures && Self.isServerFailure(error)
                 }
+                if !countedLater { self.finishedOne(failed: true) }
                 return (index, .failure(error))
             }
         }

@@ -5,8 +5,9 @@
 /// faster goes back, and is tried again `batchesBeforeRetrial` batches later, then twice as
 /// many after each trial that fails again: one batch slowed by something else (the machine,
 /// the network) does not hold a long run at one write at a time, and a server that is slower
-/// for more writes at once pays a slower batch less and less often. A server failure (a 5xx, a broken connection) while several writes were in
-/// flight sets the number back to one for the rest of the run.
+/// for more writes at once pays a slower batch less and less often. A server failure (a 5xx,
+/// a broken connection) while several writes were in flight sets the number back to one for
+/// the rest of the run.
 ///
 /// A server that handles each request on its own core (Cyrus) takes a first push of 10,000
 /// events about 1.6 times faster two at a time; one that serialises its writes (Radicale)
@@ -50,6 +51,13 @@ struct WriteConcurrency: Sendable {
 
     /// True while the next batch is a trial of more writes at once than the number kept.
     var isTrying: Bool { limit > kept }
+
+    /// Learns from a batch of `writes` made `limit` at a time in `elapsed`, of which
+    /// `serverFailures` failed on the server's side.
+    mutating func observe(writes: Int, elapsed: Duration, serverFailures: Int) {
+        let (whole, fraction) = elapsed.components
+        observe(writes: writes, seconds: Double(whole) + Double(fraction) / 1e18, serverFailures: serverFailures)
+    }
 
     /// Learns from a batch of `writes` made `limit` at a time in `seconds`, of which
     /// `serverFailures` failed on the server's side.
