@@ -101,8 +101,9 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         storage = .digest(Digest(bytes: digest), raw: raw)
     }
 
-    /// Properties that servers and clients rewrite without a change in meaning.
-    static let volatile: Set<String> = ["PRODID", "DTSTAMP"]
+    /// True for the properties that servers and clients rewrite without a change in meaning:
+    /// PRODID and DTSTAMP (compared, not hashed: a set's lookup hashed every property's name).
+    static func isVolatile(_ name: String) -> Bool { name == "PRODID" || name == "DTSTAMP" }
 
     /// The hash of `data`.
     public static func of(_ data: Data) -> ContentHash {
@@ -116,12 +117,20 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
         var hasher = SHA256()
         let canonical = Canonicalizer()
-        let lines = parsed.components.map { component -> String in
+        let components = parsed.components.map { component -> Component in
             var c = canonical.canonicalize(component)
             if c.name == "VCALENDAR" { TimeZoneCompletion.complete(&c) }
-            return normalisedLines(c)
+            return c
         }
-        for var line in lines.sorted() {
+        let blocks = components.compactMap(normalisedBytes)
+        if blocks.count == components.count {
+            for block in blocks.sorted(by: precedes) {
+                hasher.update(data: block)
+                withUnsafeBytes(of: UInt8(ascii: "\n")) { hasher.update(bufferPointer: $0) }
+            }
+            return ContentHash(digest: hasher.finalize(), raw: false)
+        }
+        for var line in components.map(normalisedLines).sorted() {
             line.append("\n")
             line.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         }
@@ -136,7 +145,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         var lines: [String] = []
         lines.reserveCapacity(component.properties.count)
         var size = 0
-        for property in component.properties where !volatile.contains(property.name) {
+        for property in component.properties where !isVolatile(property.name) {
             let parameters = property.parameterText
             var line = property.name
             line.reserveCapacity(line.utf8.count + parameters.utf8.count + property.value.utf8.count + 2)
@@ -163,14 +172,17 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         return text
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+    /// The bytes as lowercase hex digits.
+    static func hex(_ digest: some ContiguousBytes) -> String {
+        digest.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+                func digit(_ d: UInt8) -> UInt8 { d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10 }
+                for (i, byte) in bytes.enumerated() {
+                    out[2 * i] = digit(byte >> 4)
+                    out[2 * i + 1] = digit(byte & 0x0F)
+                }
+                return 2 * bytes.count
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

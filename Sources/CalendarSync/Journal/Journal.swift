@@ -215,7 +215,10 @@ public final class Journal: Sendable {
     /// Applies an item change in its own transaction.
     public func apply(_ change: JournalChange) throws {
         let bulk = isBulkLoading
-        try writer.write { db in try Self.apply(change, db, at: Self.now(), bulk: bulk) }
+        try writer.write { db in
+            var rows = ItemRowStatements()
+            try Self.apply(change, db, at: Self.now(), bulk: bulk, rows: &rows)
+        }
     }
 
     /// Applies item changes in one transaction.
@@ -223,37 +226,40 @@ public final class Journal: Sendable {
         let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
-            for change in changes { try Self.apply(change, db, at: now, bulk: bulk) }
+            var rows = ItemRowStatements()
+            for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
         }
     }
 
     /// - Parameter bulk: rows are being loaded into an empty journal without its indexes: a
     ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href).
-    static func apply(_ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false) throws {
+    /// - Parameter rows: the transaction's item-row statements, prepared on first use.
+    static func apply(_ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false,
+                      rows: inout ItemRowStatements) throws {
         switch change {
         case .none: break
         case .remove(let key):
             try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
         case .upsert(let item, let base) where bulk:
-            try append(item, base: base, db, at: now)
+            try append(item, base: base, db, at: now, into: &rows.append)
         case .upsert(let item, let base):
             do {
-                try upsert(item, base: base, db, at: now)
+                try upsert(item, base: base, db, at: now, into: &rows.upsert)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 // An href belongs to one item: the rows that claimed these hrefs under another
                 // key are dropped, and the row written again. Looked for only when the
                 // write failed (the unique hrefs say so): a batch of new rows needs no search.
                 try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
                     .execute(arguments: [item.key.value, item.local.href, item.remote.href])
-                try upsert(item, base: base, db, at: now)
+                try upsert(item, base: base, db, at: now, into: &rows.upsert)
             }
         }
     }
 
     /// Inserts or updates the row of `item`'s key.
     /// - Throws: `SQLITE_CONSTRAINT_UNIQUE` when another key's row holds one of its hrefs.
-    private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String) throws {
-        var insert = try RowStatement(db, sql: """
+    private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
+        var insert = try statement ?? RowStatement(db, sql: """
             INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
             ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
@@ -264,19 +270,21 @@ public final class Journal: Sendable {
             """)
         bindRow(item, base: base, now: now, into: &insert)
         insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
+        defer { statement = insert }
         try insert.run()
     }
 
     /// Appends a row for `item` (a bulk load: no index to consult or keep). Without a base, the
     /// base of the key's last row is kept, as an upsert keeps it.
-    private static func append(_ item: JournalItem, base: Data?, _ db: Database, at now: String) throws {
-        var insert = try RowStatement(db, sql: """
+    private static func append(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
+        var insert = try statement ?? RowStatement(db, sql: """
             INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
                 CASE WHEN ?12 IS NOT NULL THEN ?12
                      ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
             """)
         bindRow(item, base: base, now: now, into: &insert)
+        defer { statement = insert }
         try insert.run()
     }
 
@@ -334,14 +342,15 @@ public final class Journal: Sendable {
         let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
-            for (_, _, change) in completions { try Self.apply(change, db, at: now, bulk: bulk) }
+            var statements = ItemRowStatements()
+            for i in completions.indices { try Self.apply(completions[i].2, db, at: now, bulk: bulk, rows: &statements) }
             // Each row's outcomes; a batch's row is settled once every one of its intents has one.
             var rows: [Int64] = []
             var byID: [Int64: [IntentOutcome]] = [:]
-            for (intent, outcome, _) in completions {
-                guard let id = intent.id else { continue }
+            for i in completions.indices {  // by index: a tuple taken apart is a copy of each intent
+                guard let id = completions[i].0.id else { continue }
                 if byID[id] == nil { rows.append(id) }
-                byID[id, default: []].append(outcome)
+                byID[id, default: []].append(completions[i].1)
             }
             let members = try db.cachedStatement(sql: "SELECT members FROM intent WHERE id = ?")
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")

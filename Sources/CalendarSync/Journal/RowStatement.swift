@@ -72,3 +72,10 @@ struct RowStatement {
 
 /// SQLite copies what is bound (the Swift buffers live only for the call).
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// The item-row statements of one journal transaction, each prepared on its first use: a cached
+/// statement is found by hashing its text, which for a batch of rows cost more than binding them.
+struct ItemRowStatements {
+    var upsert: RowStatement?
+    var append: RowStatement?
+}

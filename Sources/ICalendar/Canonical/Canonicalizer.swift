@@ -19,12 +19,24 @@ public struct Canonicalizer: Sendable {
                 component.properties[i].value = changed
             }
         }
-        for i in component.components.indices { canonicalize(&component.components[i]) }
+        // A child is written to only when it changes: writing makes the tree's arrays unique,
+        // a copy of every child when the tree was shared with its parse.
+        for i in component.components.indices where !isCanonical(component.components[i]) {
+            canonicalize(&component.components[i])
+        }
+    }
+
+    /// True when `component` and everything in it is canonical already.
+    func isCanonical(_ component: Component) -> Bool {
+        component.properties.allSatisfy { canonicalValue(of: $0) == nil } && component.components.allSatisfy(isCanonical)
     }
 
     /// The canonical value when it differs from the property's value, else nil.
     func canonicalValue(of property: Property) -> String? {
-        guard ValueType.defaultType(forProperty: property.name) == .text,
+        // A value with no unescaped `;` or `,` and only defined escapes is canonical whatever its
+        // type and however lists split: so are nearly all, and their type is not looked up.
+        guard !Self.isCanonicalText(property.value, commasAreSeparators: false),
+              ValueType.defaultType(forProperty: property.name) == .text,
               property[parameter: "VALUE"].map({ $0.uppercased() == "TEXT" }) ?? true else { return nil }
         switch property.name {
         case "REQUEST-STATUS", "GEO":
@@ -43,8 +55,13 @@ public struct Canonicalizer: Sendable {
     /// A fast byte-level test: every `;` (and `,`, unless it separates list items) is escaped,
     /// and every escape is one RFC 5545 defines, with `\n` in lower case.
     static func isCanonicalText(_ value: String, commasAreSeparators: Bool) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
+            ?? isCanonicalText(value.utf8, commasAreSeparators: commasAreSeparators)
+    }
+
+    private static func isCanonicalText(_ value: some Sequence<UInt8>, commasAreSeparators: Bool) -> Bool {
         var escaping = false
-        for b in value.utf8 {
+        for b in value {
             if escaping {
                 switch b {
                 case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "n"): escaping = false

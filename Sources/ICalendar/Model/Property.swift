@@ -140,7 +140,11 @@ public struct Property: Hashable, Sendable {
 
 extension StringProtocol {
     func trimmingCharacters(in set: Character) -> String {
-        var s = Substring(self)
+        // Nearly every value neither starts nor ends with the character: no Character (grapheme)
+        // is then looked at, as a byte other than its last or first cannot start or end it.
+        let text = String(self)
+        if set.utf8.count == 1, let byte = set.utf8.first, text.utf8.first != byte, text.utf8.last != byte { return text }
+        var s = Substring(text)
         while s.first == set { s = s.dropFirst() }
         while s.last == set { s = s.dropLast() }
         return String(s)

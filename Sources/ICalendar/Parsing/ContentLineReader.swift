@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads one unfolded content line: `name *(";" param) ":" value` (RFC 5545 §3.1).
 enum ContentLineReader {
     struct Result {
@@ -135,7 +137,7 @@ enum ContentLineReader {
         // encoding and the sequence and was a twentieth of a first pull's time.
         var s = String(decoding: bytes, as: UTF8.self)
         let wellFormed = s.withUTF8 { text in
-            text.count == bytes.count && text.elementsEqual(bytes)
+            text.count == bytes.count && (text.count == 0 || memcmp(text.baseAddress!, bytes.baseAddress!, text.count) == 0)
         }
         if wellFormed { return s }
         usedLatin1 = true

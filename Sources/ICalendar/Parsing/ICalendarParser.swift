@@ -83,7 +83,7 @@ struct TreeBuilder {
             warnedLatin1 = true
             warnings.append(ParseWarning(line: lineNumber, message: "bytes that are not UTF-8 (read as Latin-1)"))
         }
-        warnings.append(contentsOf: parsed.warnings)
+        if !parsed.warnings.isEmpty { warnings.append(contentsOf: parsed.warnings) }
         switch parsed.property.name {
         case "BEGIN":
             guard stack.count < maximumDepth else {

@@ -39,31 +39,36 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `[+-]P[nW][nD][T[nH][nM][nS]]`. Lower-case letters are accepted.
     public init?(parsing text: some StringProtocol) {
-        var chars = Substring(text.uppercased())[...]
-        var negative = false
-        if chars.first == "+" || chars.first == "-" { negative = chars.first == "-"; chars = chars.dropFirst() }
-        guard chars.first == "P" else { return nil }
-        chars = chars.dropFirst()
-        var result = ICalDuration(isNegative: negative)
+        // Read as bytes: a duration is ASCII (a first pull reads one per event, and upper-casing
+        // and reading it by Character showed in its profile).
+        var bytes = text.utf8.makeIterator()
+        var result = ICalDuration()
+        var first = bytes.next()
+        if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            result.isNegative = first == UInt8(ascii: "-")
+            first = bytes.next()
+        }
+        guard first == UInt8(ascii: "P") || first == UInt8(ascii: "p") else { return nil }
         var inTime = false
         var number: Int? = nil
         var sawUnit = false
         var sawTimeUnit = false
-        for c in chars {
-            if let d = c.wholeNumberValue, c.isASCII {
+        while let byte = bytes.next() {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                 let (v, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
                 guard !overflow, v <= Int(Int32.max) else { return nil }
-                number = v + d
+                number = v + Int(byte - UInt8(ascii: "0"))
                 continue
             }
-            if c == "T" { guard !inTime, number == nil else { return nil }; inTime = true; continue }
+            let unit = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+            if unit == UInt8(ascii: "T") { guard !inTime, number == nil else { return nil }; inTime = true; continue }
             guard let n = number else { return nil }
-            switch (c, inTime) {
-            case ("W", false): result.weeks = n
-            case ("D", false): result.days = n
-            case ("H", true): result.hours = n
-            case ("M", true): result.minutes = n
-            case ("S", true): result.seconds = n
+            switch (unit, inTime) {
+            case (UInt8(ascii: "W"), false): result.weeks = n
+            case (UInt8(ascii: "D"), false): result.days = n
+            case (UInt8(ascii: "H"), true): result.hours = n
+            case (UInt8(ascii: "M"), true): result.minutes = n
+            case (UInt8(ascii: "S"), true): result.seconds = n
             default: return nil
             }
             number = nil
