@@ -53,6 +53,25 @@ import CalgwTestSupport
         #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
     }
 
+    @Test(arguments: [
+        ("-90d..+365d", true), ("0d..7d", true), ("+1d..-1d", true), ("-90d..+365d\n", false), ("90 days", false),
+        ("-90d..", false), ("d..1d", false), ("--1d..1d", false), ("1d...1d", false), ("1d..1", false), ("1d..1dx", false), ("", false),
+    ])
+    func readsAWindowAsItsShapeSays(_ text: String, _ valid: Bool) {
+        #expect(ConfigText.isWindow(text) == valid)
+    }
+
+    @Test func namesPairsAndKeysWithTheirOwnCharacters() {
+        #expect(ConfigText.isWord("home.work_2-b", alsoAllowing: "_.-"))
+        #expect(!ConfigText.isWord("home work", alsoAllowing: "_.-"))
+        #expect(!ConfigText.isWord("", alsoAllowing: "_.-"))
+        #expect(!ConfigText.isWord("caf\u{E9}", alsoAllowing: "_.-"))
+        #expect(TOMLText.key("password_env") == "password_env")
+        #expect(TOMLText.key("a.b") == "\"a.b\"")
+        let error = #expect(throws: ConfigError.self) { try parse("[pair.\"a b\"]\nlocal = \"/v\"\nremote = \"https://x/\"") }
+        #expect(error?.message.contains("may use only letters, digits") == true)
+    }
+
     @Test func selectsThePairToRunOn() throws {
         let one = try parse("[pair.a]\nlocal = \"/a\"\nremote = \"https://x/a/\"\n")
         #expect(try one.select(pair: nil, all: false).map(\.name) == ["a"])

@@ -127,7 +127,7 @@ private struct PairReader {
     }
 
     func read() throws -> PairConfiguration {
-        guard name.range(of: "^[A-Za-z0-9_.-]+$", options: .regularExpression) != nil else {
+        guard ConfigText.isWord(name, alsoAllowing: "_.-") else {
             throw ConfigError("\(file.path): pair name \"\(name)\" may use only letters, digits, '_', '-' and '.'")
         }
         for key in table.keys where !Self.knownKeys.contains(key) {
@@ -158,7 +158,7 @@ private struct PairReader {
             pair.conflict = strategy
         }
         if let window = try string("window") {
-            guard window.range(of: "^[-+]?[0-9]+d\\.\\.[-+]?[0-9]+d$", options: .regularExpression) != nil else {
+            guard ConfigText.isWindow(window) else {
                 throw fail("window", "is \"\(window)\"", hint: "write it as -90d..+365d (days before and after today)")
             }
             pair.window = window

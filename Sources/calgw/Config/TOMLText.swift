@@ -26,6 +26,6 @@ enum TOMLText {
 
     /// A bare key when the name allows it, else a quoted key.
     static func key(_ name: String) -> String {
-        name.range(of: "^[A-Za-z0-9_-]+$", options: .regularExpression) != nil ? name : string(name)
+        ConfigText.isWord(name, alsoAllowing: "_-") ? name : string(name)
     }
 }
