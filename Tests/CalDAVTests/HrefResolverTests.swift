@@ -66,6 +66,17 @@ import Testing
         #expect(hrefOnly() == full(), "\(raw)")
     }
 
+    /// A URL's href takes its path as it is when the path is plain, and is taken apart and
+    /// escaped again otherwise: both give the same href.
+    @Test(arguments: ["http://h/alice/work/a.ics", "http://h/alice/work/", "http://h/a/b@c:d;e=f.ics", "http://h/alice/work/a%40b.ics",
+                      "http://h/alice/work/caf%C3%A9%20party.ics", "http://h/alice//work/a.ics", "http://h/alice/./work/a.ics",
+                      "http://h/alice/work/a..ics", "http://h", "http://h/", "http://h:8080/dav/calendars/user/x/bench-1@calgw.example.ics",
+                      "http://h/alice/work/a%2fb.ics", "http://h/alice/work/a~b_c-d.ics?x=1"])
+    func testTheHrefOfAURLIsItsCanonicalPath(text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(HrefResolver.href(of: url).path == HrefResolver.canonicalPath(HrefResolver.decodedPath(of: url) ?? "/"), "\(text)")
+    }
+
     @Test func testSpacesAndUnicodeRoundTrip() throws {
         let member = try #require(try resolver.member("/alice/work/caf%C3%A9%20party.ics"))
         #expect(member.href.path == "/alice/work/caf%C3%A9%20party.ics")
