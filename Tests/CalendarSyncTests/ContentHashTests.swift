@@ -203,3 +203,33 @@ import ICalendar
         #expect(!String(decoding: UploadForm.canonical(unknown), as: UTF8.self).contains("VTIMEZONE"))
     }
 }
+
+/// Two items with one digest of their bytes must parse alike: a first pull takes one for the
+/// other without parsing it.
+@Suite struct BytesDigestTests {
+    func digest(_ text: String) -> BytesDigest { BytesDigest(Data(text.utf8)) }
+
+    @Test func readsCRLFAsLF() {
+        #expect(digest("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n") == digest("BEGIN:VCALENDAR\nEND:VCALENDAR\n"))
+        #expect(digest("a\r\nb\r\n") == digest("a\nb\r\n"))
+        #expect(digest("") == digest(""))
+    }
+
+    /// A CR that ends no line is kept (the parser keeps it in the value), as is all else.
+    @Test func keepsEveryOtherByte() {
+        #expect(digest("a\rb\n") != digest("ab\n"))
+        #expect(digest("a\r\r\n") != digest("a\r\n"))
+        #expect(digest("a\n") != digest("a"))
+        #expect(digest("SUMMARY:x\r\n") != digest("SUMMARY:y\r\n"))
+        #expect(digest("a\r") != digest("a"))
+    }
+
+    /// Whatever the digest takes as one, the parser reads as one.
+    @Test func bytesWithOneDigestParseAlike() {
+        let crlf = TestEvent.ics(uid: "u", summary: "caf\u{E9}", extra: ["DESCRIPTION:a\rb"])
+        let lf = crlf.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(digest(crlf) == digest(lf))
+        let a = ItemContent(Data(crlf.utf8)), b = ItemContent(Data(lf.utf8))
+        #expect(a.hash == b.hash && a.key == b.key && a.span == b.span)
+    }
+}

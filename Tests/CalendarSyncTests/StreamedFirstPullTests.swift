@@ -165,6 +165,51 @@ import CalgwTestSupport
         #expect(again.errors.isEmpty && again.conflicts.isEmpty, "\(again.errors) \(again.conflicts)")
     }
 
+    /// A server's copy with the bytes of a local file (LF or CRLF line ends alike) is taken as
+    /// what that file is, without parsing it again: the journal then holds what parsing it
+    /// would have given, and so does a copy whose bytes differ (its lines in another order).
+    /// The vdir is the one a first pull wrote (the server's bytes), taken over with a new journal.
+    @Test func aTakeoverKnowsACopyByItsBytesAsParsingWould() async throws {
+        let pair = try await Pair()
+        defer { pair.folder.remove() }
+        let count = 300
+        for i in 0..<count {
+            try pair.serverFile("b\(i).ics", TestEvent.ics(uid: "b\(i)", summary: "caf\u{E9} \(i)", start: "20260301T090000Z",
+                                                           end: "20260301T100000Z", extra: ["RRULE:FREQ=WEEKLY;UNTIL=20270301T090000Z"]))
+        }
+        let pulled = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
+        #expect(pulled.created[.local] == count && pulled.errors.isEmpty, "\(pulled.summary)")
+        // Every other file with LF line ends, as some tools write them; every tenth with its
+        // DTSTAMP last (the same content, other bytes).
+        let folder = pair.local.directory.url
+        for (i, name) in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".ics") }).sorted().enumerated() {
+            let url = folder.appendingPathComponent(name)
+            var text = try String(contentsOf: url, encoding: .utf8)
+            if i % 2 == 0 { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
+            if i % 10 == 0, let stamp = text.range(of: "DTSTAMP:[0-9TZ]+\r?\n", options: .regularExpression) {
+                let line = String(text[stamp])
+                text.removeSubrange(stamp)
+                text = text.replacingOccurrences(of: "END:VEVENT", with: line + "END:VEVENT")
+            }
+            try Data(text.utf8).write(to: url)
+        }
+
+        let journal = try Journal.open(at: pair.folder.file("takeover.sqlite"))
+        let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: journal).run()
+        #expect(report.errors.isEmpty && report.conflicts.isEmpty, "\(report.errors) \(report.conflicts)")
+        #expect(report.created[.local] + report.created[.remote] + report.updated[.local] + report.updated[.remote] == 0, "\(report.summary)")
+        let rows = try journal.items()
+        #expect(rows.count == count)
+        let served = try await pair.remote.fetch(rows.map(\.remote.href))
+        let byHref = Dictionary(served.map { ($0.href, $0.data) }, uniquingKeysWith: { a, _ in a })
+        for row in rows {
+            let data = try #require(byHref[row.remote.href], "\(row.remote.href) not served")
+            let parsed = ItemContent(data)
+            #expect(row.remote.hash == parsed.hash && row.local.hash == parsed.hash, "\(row.key)")
+            #expect(row.key == parsed.key && row.span == parsed.span && row.sequence == parsed.sequence, "\(row.key)")
+        }
+    }
+
     /// A UID the server holds twice, one copy equal to the vdir's file: the run reports it and
     /// neither overwrites the file nor pulls the copy.
     @Test func aTakeoverWithAUIDTheServerHoldsTwiceKeepsTheFile() async throws {

@@ -47,6 +47,14 @@ public struct ItemContent: Sendable, Hashable {
         span = calendar.name == "VCALENDAR" ? TimeSpan.of(calendar) : .unbounded
     }
 
+    /// What a scanned item is, taken from it instead of its bytes; nil for a UID-less item
+    /// (its key is not its UID).
+    init?(of item: SideItem) {
+        guard !item.key.isUIDLess else { return nil }
+        self.init(uid: item.key.value, hash: item.hash, lastModified: item.lastModified, sequence: item.sequence)
+        span = item.span
+    }
+
     /// The item's key: its UID, else the UID-less key from its hash.
     public var key: ItemKey { uid.map(ItemKey.uid) ?? .uidless(hash) }
 }

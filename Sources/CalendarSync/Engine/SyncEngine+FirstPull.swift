@@ -4,6 +4,17 @@ extension SyncEngine {
     /// Items handed over per batch while a first pull streams.
     static let streamedBatchSize = 2048
 
+    /// What each of a batch of the server's items is: taken from the local file with the same
+    /// bytes when there is one, else parsed (on every core). A takeover of a folder already in
+    /// sync would otherwise parse and hash every item twice, once per side.
+    fileprivate static func contents(of stored: [StoredItem], local: LocalItems, byBytes: [BytesDigest: Int32]) -> [ItemContent] {
+        guard !byBytes.isEmpty else { return SideScanner.contents(of: stored) }
+        return stored.mappedOnEveryCore { item in
+            if let position = byBytes[BytesDigest(item.data)], let known = ItemContent(of: local.items[Int(position)]) { return known }
+            return ItemContent(item.data)
+        }
+    }
+
     /// A pair's first sync with a server that can stream its items: each batch of remote items
     /// is written into the vdir as soon as it is read, while later ones are still arriving, so
     /// memory holds a few batches, not the collection, and writing overlaps the transfer.
@@ -31,6 +42,7 @@ extension SyncEngine {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = policy.direction.writes(.remote)
             scanner.keepsData = Self.keepsBytesInFirstSync(local)
+            scanner.digestsBytes = true
             l = try await assigningMissingUIDs(in: scanner.scan(journal: [], token: nil))
         } catch let error as RunInterrupted {
             throw error
@@ -71,7 +83,9 @@ extension SyncEngine {
         let token: ChangeToken?
         do {
             token = try await streaming.fetchAll(batchSize: Self.streamedBatchSize) { stored in
-                let parsing = Task.detached { SideScanner.contents(of: stored) }
+                let parsing = Task.detached { [byBytes = l.itemsByBytes] in
+                    Self.contents(of: stored, local: localItems, byBytes: byBytes)
+                }
                 let previous = parsed
                 parsed = (stored, parsing)
                 if let previous { try await pull(previous.stored, await previous.contents.value) }

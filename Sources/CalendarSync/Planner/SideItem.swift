@@ -52,6 +52,9 @@ public struct SideSnapshot: Sendable {
     /// How many items the side holds when `items` is only a part of them (a plan narrowed to
     /// what changed); nil when `items` is all of them.
     public var population: Int?
+    /// Positions in `items` by a digest of the item's bytes, when the scan was asked for them
+    /// (``SideScanner/digestsBytes``); of two items with the same bytes, either.
+    var itemsByBytes: [BytesDigest: Int32] = [:]
 
     /// True when the side holds no item at all (the mass-deletion guard's "emptied side").
     public var holdsNothing: Bool { (population ?? items.count) == 0 && unparseable.isEmpty }

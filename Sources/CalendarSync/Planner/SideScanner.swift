@@ -20,6 +20,12 @@ public struct SideScanner: Sendable {
     /// does not grow with the items' size, and the executor reads again, a batch at a time,
     /// the items it copies or records.
     public var keepsData = true
+    /// Keeps a digest of each item's bytes with its position (`SideSnapshot.itemsByBytes`), by
+    /// which a first pull knows a server's copy of a file without parsing it. Off past
+    /// `bytesDigestLimit` items, where the table would weigh on the memory bound more than the
+    /// parsing it saves is worth.
+    var digestsBytes = false
+    static let bytesDigestLimit = 250_000
 
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
@@ -42,6 +48,7 @@ public struct SideScanner: Sendable {
         var unparseable: [String] = []
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
+        var byBytes: [BytesDigest: Int32] = [:]
         let files = side == .local ? storage as? any FileBackedStorage : nil
         // Local files calgw may write a UID into: a vdir's, and a single file's events.
         let takesUIDs = files != nil || side == .local && storage is SingleFileStorage
@@ -64,6 +71,11 @@ public struct SideScanner: Sendable {
             var item = SideItem(version: stored.version, data: stored.data, content: content, key: key)
             if !keepsData { item.data = nil }
             items.append(item)
+            if digestsBytes && items.count <= Self.bytesDigestLimit {
+                byBytes[BytesDigest(stored.data)] = Int32(items.count - 1)
+            } else if !byBytes.isEmpty {
+                byBytes = [:]
+            }
         }
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
@@ -77,6 +89,7 @@ public struct SideScanner: Sendable {
             snapshot.problems = problems
             snapshot.folder = files?.folderPath
             snapshot.missingUID = missingUID
+            snapshot.itemsByBytes = byBytes
             return snapshot
         }
         let newToken: ChangeToken?
@@ -113,6 +126,7 @@ public struct SideScanner: Sendable {
         snapshot.problems = problems
         snapshot.folder = files?.folderPath
         snapshot.missingUID = missingUID
+        snapshot.itemsByBytes = byBytes
         return snapshot
     }
 
