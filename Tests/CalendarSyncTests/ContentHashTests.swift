@@ -55,7 +55,6 @@ import ICalendar
             Property(name: "X-A", value: ""), Property(name: "X-AB", value: "a"), Property(name: "UID", value: "u"),
         ], components: [Component(name: "VALARM", properties: [Property(name: "ACTION", value: "DISPLAY")]), Component(name: "VALARM")])
         let bytes = try #require(ContentHash.normalisedBytes(latin))
-        #expect(String(decoding: bytes, as: UTF8.self) == ContentHash.normalisedLines(latin))
         #expect(Data(bytes) == Data(ContentHash.normalisedLines(latin).utf8))
         let combining = Component(name: "VEVENT", properties: [Property(name: "SUMMARY", value: "e\u{301}"), Property(name: "SUMMARY", value: "f")])
         #expect(ContentHash.normalisedBytes(combining) == nil)
@@ -212,7 +211,6 @@ import ICalendar
     @Test func readsCRLFAsLF() {
         #expect(digest("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n") == digest("BEGIN:VCALENDAR\nEND:VCALENDAR\n"))
         #expect(digest("a\r\nb\r\n") == digest("a\nb\r\n"))
-        #expect(digest("") == digest(""))
     }
 
     /// A CR that ends no line is kept (the parser keeps it in the value), as is all else.

@@ -27,6 +27,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// Properties read by someone else in this run (an account's home listing), used once
     /// instead of a PROPFIND of the collection.
     let primedInfo = LastCollectionInfo()
+
     /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
     /// number whatever the timing.

@@ -152,4 +152,3 @@ extension CalDAVStorage: ConcurrentWritingStorage {
     public var maximumConcurrentWrites: Int { fixedWriteConcurrency ?? 4 }
     public var measuresConcurrentWrites: Bool { fixedWriteConcurrency == nil }
 }
-
