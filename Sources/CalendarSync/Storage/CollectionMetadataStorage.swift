@@ -36,8 +36,8 @@ extension ConcurrentWritingStorage {
 
 extension VDirStorage: ConcurrentWritingStorage {
     /// One writer per core: a batch's files are made durable together (one `syncfs`), so no
-    /// write waits on its own fsync, and more writers than cores only contend for the folder's
-    /// lock (creating files in one folder is serialised by the kernel).
+    /// write waits on its own fsync. (A first pull's batches of new files take two per core:
+    /// `batchWriters`.)
     public var maximumConcurrentWrites: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
