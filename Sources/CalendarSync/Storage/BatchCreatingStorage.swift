@@ -18,8 +18,8 @@ extension VDirStorage: BatchCreatingStorage {
     /// waits for the folder's lock while another creator links, and a new entry or inode can
     /// wait for a metadata block the previous batch's flush is writing out. One thread per core
     /// left the cores idle then; two per core took a 100,000-event first pull 2.5-8 % less time
-    /// on a fresh ext4 in three comparisons (docs/benchmarks.md, "Two writers per core"). More
-    /// gained nothing.
+    /// on a fresh ext4 in three comparisons, and an account of 20 calendars about 10 % less
+    /// (docs/benchmarks.md, "Two writers per core"). More gained nothing.
     var batchWriters: Int { min(8, 2 * maximumConcurrentWrites) }
 
     /// The files are written by `batchWriters` threads, each taking every n-th item, into the
