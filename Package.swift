@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CFileSystem"),
         // mallopt(3), which Swift's Glibc module does not export.
         .target(name: "CMemory"),
+        // SIGINT and SIGTERM as a flag a run reads at its safe points (an async-signal-safe handler).
+        .target(name: "CStopSignal"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // libxml2, found through pkg-config.
@@ -54,7 +56,7 @@ let package = Package(
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "CMemory",
+            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "CMemory", "CStopSignal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

@@ -84,13 +84,15 @@ import Testing
         #expect(h.summaries(.local)["a"] == "v1")
     }
 
-    @Test func bothNewWithDifferentContentUsesNewest() async throws {
+    /// No journal row, so no base: the times cannot say which copy is an edit of the other.
+    @Test func bothNewWithDifferentContentKeepsBoth() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "mine", lastModified: "20260101T000000Z"))
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "theirs", lastModified: "20260301T000000Z"))
+        h.local.put("a.ics", Fixture.event(uid: "a", summary: "mine", lastModified: "20260301T000000Z"))
+        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "theirs", lastModified: "20260101T000000Z"))
         let report = try await h.sync()
-        #expect(report.conflicts.first?.resolution == "newest")
+        #expect(report.conflicts.first?.resolution == "keep-both")
         #expect(h.summaries(.local)["a"] == "theirs")
+        #expect(h.summaries(.local).values.sorted() == ["mine", "theirs"] && h.converged())
     }
 
     @Test func mergeOfRecurringOverrides() {

@@ -139,10 +139,31 @@ import CalgwTestSupport
             Intent(key: ItemKey("u"), operation: .update, side: .remote, href: "/c/u.ics", ifMatch: "\"e1\"", newHash: ContentHash("raw:" + String(repeating: "0", count: 64))),
             Intent(key: ItemKey("d"), operation: .delete, side: .local, href: "", ifMatch: "", newHash: nil),
             Intent(key: ItemKey(""), operation: .update, side: .remote, href: nil, ifMatch: nil, newHash: ContentHash("made-up")),
+            Intent(key: ItemKey("s"), operation: .create, side: .remote, href: "s", ifMatch: nil, newHash: ContentHash("h1"),
+                   source: SideRecord(href: "s ü.ics", etag: "", hash: ContentHash("h1"))),
+            Intent(key: ItemKey("t"), operation: .update, side: .local, href: "t.ics", ifMatch: "7-8", newHash: ContentHash("h2"),
+                   source: SideRecord(href: "/c/t.ics", etag: "\"e\"", hash: ContentHash("h2"))),
         ]
         let ids = try journal.recordAll(recorded).map(\.id)
         let pending = try journal.pendingIntents()
         #expect(pending == recorded.map { var copy = $0; copy.id = ids[0]; return copy })
+        // A single intent with a source keeps it too (stored as a batch of one).
+        let single = try journal.record(recorded[4])
+        #expect(try journal.pendingIntents().last == single && single.source != nil)
+    }
+
+    /// A write whose answer never came may have landed: its row stays pending for recovery,
+    /// with what happened in its outcome; a batch with one such write stays pending whole.
+    @Test func aWriteOfUnknownFateStaysPending() throws {
+        let journal = try Journal.inMemory()
+        let intents = try journal.recordAll(["a", "b"].map {
+            Intent(key: ItemKey($0), operation: .create, side: .remote, href: $0, ifMatch: nil, newHash: ContentHash("h"))
+        })
+        try journal.completeAll([(intents[0], .done, .none), (intents[1], .unknown("the connection broke"), .none)])
+        #expect(try journal.pendingIntents().map(\.key) == [ItemKey("a"), ItemKey("b")])
+        let single = try journal.record(Intent(key: ItemKey("c"), operation: .delete, side: .remote, href: "c", ifMatch: "e", newHash: nil))
+        try journal.completeAll([(single, .failed("refused"), .none)])
+        #expect(try journal.pendingIntents().count == 2, "a refused write is settled")
     }
 
     @Test func aBatchRowThatCannotBeReadIsAnErrorNotAnEmptyLog() throws {

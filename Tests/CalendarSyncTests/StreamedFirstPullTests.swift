@@ -76,11 +76,13 @@ import CalgwTestSupport
                                 progress: { p in recorder.add(p) })
         let report = try await engine.run()
         #expect(report.errors.isEmpty, "\(report.errors)")
-        #expect(report.created[.local] == Self.events)
-        #expect(report.created[.remote] == 1)
-        #expect(report.conflicts.map(\.uid) == ["shared-diff"])
+        // shared-diff differs with no journal row: both copies are kept, the local one under a new UID.
+        #expect(report.created[.local] == Self.events + 1)
+        #expect(report.created[.remote] == 2)
+        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: "keep-both")])
         let (summaries, counts) = try pair.vdir()
-        #expect(summaries.count == Self.events + 3)
+        #expect(summaries.count == Self.events + 4)
+        #expect(summaries["shared-diff"] == "server's" && summaries.values.filter { $0 == "local's" }.count == 1)
         #expect(counts.values.allSatisfy { $0 == 1 })
         #expect(summaries["s\(Self.events - 1)"] == "server \(Self.events - 1)")
         #expect(summaries["local-only"] == "mine")
@@ -89,13 +91,13 @@ import CalgwTestSupport
         let totals = Set(seen.map(\.total))
         #expect(totals.count > 2, "progress totals \(totals.sorted())")
         #expect(seen.last.map { $0.isComplete } == true)
-        #expect(try pair.journal.items().count == Self.events + 3)
+        #expect(try pair.journal.items().count == Self.events + 4)
 
         let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0)
         #expect(again.errors.isEmpty && again.conflicts.isEmpty, "\(again.errors) \(again.conflicts)")
         let remoteItems = try await pair.remote.fetchAll().items
-        #expect(remoteItems.count == Self.events + 3)
+        #expect(remoteItems.count == Self.events + 4)
     }
 
     /// After a pull the journal keeps the token of the listing it records, so the next run with
@@ -129,7 +131,8 @@ import CalgwTestSupport
 
     /// A vdir another tool kept in sync (a takeover): what both sides hold equally is recorded
     /// as it streams in, with the server's copy as the merge base, and no file is written; the
-    /// one item that differs is a conflict, the one the server lacks is uploaded.
+    /// one item that differs is a conflict whose two copies are both kept (no base says which
+    /// is the edit), the one the server lacks is uploaded.
     @Test func aTakeoverRecordsEqualItemsWithTheirBaseAndRewritesNoFile() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
@@ -144,16 +147,16 @@ import CalgwTestSupport
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.isEmpty, "\(report.errors)")
-        #expect(report.created[.local] == 0 && report.updated[.local] <= 1, "\(report.summary)")
-        #expect(report.created[.remote] == 1)
-        #expect(report.conflicts.map(\.uid) == ["shared-diff"])
+        #expect(report.created[.local] == 1 && report.updated[.local] <= 1, "\(report.summary)")
+        #expect(report.created[.remote] == 2)
+        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: "keep-both")])
         // The equal files were left as they were: same names, same signatures.
         let after = Dictionary(try pair.local.directory.scan().map { ($0.name, $0.signature) }, uniquingKeysWith: { a, _ in a })
         for entry in before where entry.name.hasPrefix("local-") {
             #expect(after[entry.name] == entry.signature, "\(entry.name) was rewritten")
         }
         let rows = try pair.journal.items()
-        #expect(rows.count == Self.events + 2)
+        #expect(rows.count == Self.events + 3)
         #expect(Set(rows.map(\.local.href)).isSuperset(of: (0..<Self.events).map { "local-\($0).ics" }))
         for key in [ItemKey.uid("s0"), .uid("s\(Self.events - 1)")] {
             let base = try pair.journal.base(for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -56,7 +56,8 @@ import CalgwTestSupport
     /// Two folders holding mostly the same items (a takeover, through the streamed path: the
     /// remote folder hands its files over in batches), stopped after its k-th side effect for
     /// every k, then run again: both folders end with every UID once, equal, and a further
-    /// run writes nothing.
+    /// run writes nothing. The item that differs with no journal row is kept twice (the
+    /// server's copy under its UID, the local one as a conflict copy), whenever the stop came.
     @Test func everyInterruptionOfATakeoverConverges() async throws {
         func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
             let (local, remote) = try folder.vdirPair()
@@ -96,10 +97,11 @@ import CalgwTestSupport
             let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let (lc, ls) = try contents(local), (rc, rs) = try contents(remote)
-            #expect(lc.count == 43 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
-            #expect(rc.count == 43 && rc.values.allSatisfy { $0 == 1 }, "k = \(k): remote \(rc.filter { $0.value != 1 })")
+            #expect(lc.count == 44 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
+            #expect(rc.count == 44 && rc.values.allSatisfy { $0 == 1 }, "k = \(k): remote \(rc.filter { $0.value != 1 })")
             #expect(ls == rs, "k = \(k): the folders differ")
             #expect(ls["e39"] == "event 39" && ls["mine"] == "mine" && ls["theirs"] == "theirs", "k = \(k)")
+            #expect(ls["diff"] == "server's" && ls.values.filter { $0 == "local's" }.count == 1, "k = \(k): both copies of diff")
             let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
             #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
                     "k = \(k): \(again.summary)")

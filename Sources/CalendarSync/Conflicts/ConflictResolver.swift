@@ -38,8 +38,16 @@ public struct ConflictResolver: Sendable {
     }
 
     /// Resolves a conflict.
+    ///
+    /// Two copies with no shared history (no journal row: a first sync of two full sides, a
+    /// lost journal, a run stopped before it recorded the item) have no base to say which one
+    /// changed: a file calgw wrote from the server yesterday looks as new as an edit made on the
+    /// phone today, and comparing times would let the stale copy overwrite the edit. Unless the
+    /// strategy names a side (`local-wins`, `remote-wins`) or a person decides (`ask`), both
+    /// are kept: the server's copy keeps the item, the local one becomes a conflict copy.
+    /// - Parameter sharingHistory: false for two copies that met without a journal row.
     /// - Returns: the resolution and the name of the rule that decided it (for the report).
-    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?) -> (ConflictResolution, String) {
+    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (ConflictResolution, String) {
         var strategy = self.strategy
         if strategy == .ask {
             guard let prompt, let chosen = prompt(ConflictQuestion(key: key, local: local, remote: remote, base: base)), chosen != .ask else {
@@ -47,6 +55,7 @@ public struct ConflictResolver: Sendable {
             }
             strategy = chosen
         }
+        if !sharingHistory && (strategy == .merge || strategy == .newest) { strategy = .keepBoth }
         let lc = ItemContent(local), rc = ItemContent(remote)
         switch strategy {
         case .localWins: return (.takeLocal, strategy.rawValue)

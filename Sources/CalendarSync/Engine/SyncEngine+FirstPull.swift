@@ -54,6 +54,7 @@ extension SyncEngine {
                                 resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
+        executor.shouldStop = shouldStop
         // Each batch's flush and commit run while the next ones are written.
         executor.leavesLastFlushRunning = true
         var pulled = StreamedItems(localCount: localItems.count)
@@ -98,6 +99,12 @@ extension SyncEngine {
             // Nothing is left writing when the run ends, even interrupted.
             try? await written()
             await executor.abandonUnsettled()
+            throw error
+        } catch let error as RunStopped {
+            // Asked to stop: the batches written so far are committed, and the rows indexed.
+            try? await written()
+            await executor.abandonUnsettled()
+            try journal.endBulkLoad()
             throw error
         } catch {
             // The items read before the answer broke off are kept: the batches written so far

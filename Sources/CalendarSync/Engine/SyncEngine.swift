@@ -20,6 +20,8 @@ public struct SyncEngine: Sendable {
     public var faultHook: FaultHook?
     /// Told the transfer's total and each finished write (nil: nobody is watching).
     public var progress: SyncProgressHandler?
+    /// Asked at each safe point whether to stop there (``RunStopped``); nil: never.
+    public var shouldStop: StopCheck?
     /// Plans from the items that moved since the journal's last look, not from every row
     /// (see `narrowedPlan`); off only in tests that compare the two.
     var plansFromChanges = true
@@ -106,6 +108,9 @@ public struct SyncEngine: Sendable {
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
             executor.remoteIsReadOnly = policy.remoteIsReadOnly
+            executor.shouldStop = shouldStop
+            // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
+            if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }
             try await executor.execute(plan, journal: journalRows)
             report = executor.report
             replans = executor.replans
@@ -213,64 +218,5 @@ public struct SyncEngine: Sendable {
             }
         }
         return report
-    }
-
-    /// Looks at each intent an interrupted run left: records whether its write landed. The plan
-    /// that follows starts from both sides' real state, so a write that landed is matched
-    /// (equal content on both sides is only recorded) and one that did not is planned again.
-    ///
-    /// A new vdir file is made durable with its batch, not on its own, so a power loss before
-    /// that may leave it empty or cut short. Such a file at a pending create's name is the
-    /// interrupted write itself (the name was free when it was made): it is removed, and the
-    /// create is planned again. A whole calendar object there is kept.
-    func recoverInterruptedRun() async throws {
-        // Intents recorded together share a row: it is marked once, with what was found of each.
-        var found: [(intent: Intent, outcome: String)] = []
-        func markFound() throws {
-            guard let first = found.first?.intent else { return }
-            try journal.markRecovered(first, outcome: Self.summary(of: found.map(\.outcome)))
-            found = []
-        }
-        for intent in try journal.pendingIntents() {
-            if intent.id != found.first?.intent.id { try markFound() }
-            var outcome = "not landed"
-            if let href = intent.href {
-                let storage = intent.side == .local ? local : remote
-                let name = intent.operation == .create && !href.hasSuffix(".ics") ? href + ".ics" : href
-                let current = try? await storage.fetch([name]).first
-                switch intent.operation {
-                case .delete: if current == nil { outcome = "landed" }
-                case .create, .update:
-                    if let current, ContentHash.of(current.data) == intent.newHash {
-                        outcome = "landed"
-                    } else if let current, intent.operation == .create, intent.side == .local, Self.isTorn(current.data) {
-                        try await local.delete(href: name, ifMatch: current.etag)
-                        outcome = "torn by the interruption; removed"
-                    }
-                }
-            }
-            found.append((intent, outcome))
-        }
-        try markFound()
-    }
-
-    /// What recovery found of the intents of one row: the outcome of a single one; for several,
-    /// how many had each outcome, the most frequent first ("2048 intents: 2040 landed, 8 not landed").
-    static func summary(of outcomes: [String]) -> String {
-        guard outcomes.count > 1 else { return outcomes.first ?? "" }
-        var counts: [String: Int] = [:]
-        for outcome in outcomes { counts[outcome, default: 0] += 1 }
-        let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        return "\(outcomes.count) intents: " + parts.joined(separator: ", ")
-    }
-
-    /// True for bytes that cannot be a whole calendar object as calgw writes one: empty, holding
-    /// NUL bytes (blocks never written), or not ending in `END:VCALENDAR`.
-    static func isTorn(_ data: Data) -> Bool {
-        if data.isEmpty || data.contains(0) { return true }
-        let end = Array("END:VCALENDAR".utf8)
-        var tail = data[...]
-        while let last = tail.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { tail = tail.dropLast() }
-        return !tail.suffix(end.count).elementsEqual(end)
     }
 }

@@ -93,7 +93,8 @@ extension Executor {
         for (i, action) in ready.enumerated() {
             switch outcomes[i] {
             case .failure(let error):
-                completions.append((intents[i], .failed(Self.describe(error)), .none))
+                let reason = Self.describe(error)
+                completions.append((intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
                 failures.append((action, error))
             case .success(let written):
                 switch action {
@@ -237,6 +238,15 @@ extension Executor {
         return results
     }
 
+    /// True for a failure after which the write may still have been made: the request went out
+    /// and no answer came (a broken connection, a time-out, a cancelled transfer), or a gateway
+    /// gave up waiting for the server (502, 504). Its intent is left for recovery to settle.
+    static func mayHaveLanded(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        guard let error = error as? CalDAVError else { return false }
+        return error.code == .connectionFailed || error.status == 502 || error.status == 504
+    }
+
     /// True for a failure on the server's side (a 5xx status, a broken connection), which
     /// concurrent writes can cause; false for a refusal of the write itself.
     static func isServerFailure(_ error: any Error) -> Bool {
@@ -289,9 +299,9 @@ extension Executor {
     static func intent(for action: PlannedAction) -> Intent {
         switch action {
         case .create(let side, let s):
-            Intent(key: s.key, operation: .create, side: side, href: stem(for: s.key), ifMatch: nil, newHash: s.hash)
+            Intent(key: s.key, operation: .create, side: side, href: stem(for: s.key), ifMatch: nil, newHash: s.hash, source: s.record)
         case .update(let side, let t, let s):
-            Intent(key: t.key, operation: .update, side: side, href: t.href, ifMatch: t.etag, newHash: s.hash)
+            Intent(key: t.key, operation: .update, side: side, href: t.href, ifMatch: t.etag, newHash: s.hash, source: s.record)
         case .delete(let side, let t):
             Intent(key: t.key, operation: .delete, side: side, href: t.href, ifMatch: t.etag, newHash: nil)
         default:
@@ -320,8 +330,9 @@ extension Executor {
     }
 
     /// Creates under the key's name; a name taken by equal content (an interrupted run's
-    /// write) counts as done, one taken by other content gets a suffix. The one place either
-    /// path of the executor creates an item.
+    /// write) counts as done, one taken by the same item with other content (made or edited
+    /// since the plan) is a precondition failure, so the item is planned again; a name taken by
+    /// another item gets a suffix. The one place either path of the executor creates an item.
     /// - Parameters:
     ///   - asking: called with each name before it is asked for (a single write records its intent there).
     ///   - refused: called with a name found taken by other content.
@@ -334,8 +345,15 @@ extension Executor {
                 let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem)
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
-                if let existing = try await storage(side).fetch([href]).first, ContentHash.of(existing.data) == hash {
-                    return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
+                if let existing = try await storage(side).fetch([href]).first {
+                    let content = ItemContent(existing.data)
+                    if content.hash == hash {
+                        return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
+                    }
+                    if content.parses && content.key == key {
+                        try refused(href)
+                        throw StorageError.preconditionFailed(href: href)
+                    }
                 }
                 try refused(href)
                 stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)

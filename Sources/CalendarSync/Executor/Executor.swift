@@ -14,6 +14,8 @@ final class Executor: @unchecked Sendable {
     let resolver: ConflictResolver
     let direction: SyncDirection
     let faultHook: FaultHook?
+    /// Asked before each batch and each write on its own whether to stop there (nil: never).
+    var shouldStop: StopCheck?
     /// Told the transfer's total, then of each planned write that finished.
     let progress: SyncProgressHandler?
     private let effects = Mutex(0)
@@ -69,33 +71,43 @@ final class Executor: @unchecked Sendable {
     private func executeAll(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool) async throws {
         // Counted, not filtered: a filtered copy of a 100,000-action plan was a run's peak.
         startProgress(total: plan.actions.reduce(0) { $0 + (Self.isTransfer($1) ? 1 : 0) }, continuing: continuing)
-        var batch: [PlannedAction] = []
+        // Items found equal on both sides are recorded before any write: a run stopped by its
+        // writes then knows them, and one deleted on a side before the next run is deleted on
+        // the other, not copied back as if it were new there.
         var records: [(SideItem, SideItem)] = []
+        for case .record(let l, let r) in plan.actions {
+            records.append((l, r))
+            if records.count >= Self.maximumBatchSize {
+                try await recordAll(records)
+                records = []
+            }
+        }
+        if !records.isEmpty { try await recordAll(records) }
+        var batch: [PlannedAction] = []
         for action in plan.actions {
+            if case .record = action { continue }
             if Self.isPlainWrite(action) {
                 batch.append(action)
                 if batch.count >= batchLimit {
+                    try await stopIfAsked()
                     try await executeBatch(batch, journal: byKey)
                     batch = []
                     batchLimit = min(batchLimit * 2, Self.maximumBatchSize)
-                }
-            } else if case .record(let l, let r) = action {
-                records.append((l, r))
-                if records.count >= Self.maximumBatchSize {
-                    try await recordAll(records)
-                    records = []
                 }
             } else {
                 // A write on its own flushes its side and reads the journal: the batches before
                 // it are settled first.
                 try await settle()
+                try await stopIfAsked()
                 let errors = report.errors.count
                 try await executeWithReplan(action, journal: byKey[action.key])
                 if Self.isTransfer(action) { finishedOne(failed: report.errors.count > errors) }
             }
         }
-        if !batch.isEmpty { try await executeBatch(batch, journal: byKey) }
-        if !records.isEmpty { try await recordAll(records) }
+        if !batch.isEmpty {
+            try await stopIfAsked()
+            try await executeBatch(batch, journal: byKey)
+        }
         if !leavesLastFlushRunning { try await settle() }
     }
 
@@ -265,13 +277,13 @@ final class Executor: @unchecked Sendable {
             try journal.apply(.upsert(Self.row(l, r), base: base)); try effect()
         case .create(let side, let source0):
             let source = try await data(of: source0, on: side.other)
-            let created = try await create(source.data!, hash: source.hash, key: source.key, on: side)
+            let created = try await create(source.data!, hash: source.hash, key: source.key, on: side, copying: source.record)
             let row = side == .local ? Self.row(created.item, source) : Self.row(source, created.item)
             try journal.complete(created.intent, change: .upsert(row, base: source.data)); try effect()
             report.created[side] += 1
         case .update(let side, let target, let source0):
             let source = try await data(of: source0, on: side.other)
-            let written = try await update(target, with: source.data!, hash: source.hash, on: side)
+            let written = try await update(target, with: source.data!, hash: source.hash, on: side, copying: source.record)
             let row = side == .local ? Self.row(written.item, source) : Self.row(source, written.item)
             try journal.complete(written.intent, change: .upsert(row, base: source.data)); try effect()
             report.updated[side] += 1
@@ -282,15 +294,18 @@ final class Executor: @unchecked Sendable {
             try await makeDurable(side)
             try journal.complete(intent, change: .remove(target.key)); try effect()
             report.deleted[side] += 1
-        case .conflict(let l0, let r0, _):
-            try await resolveConflict(local: l0, remote: r0)
+        case .conflict(let l0, let r0, let row):
+            try await resolveConflict(local: l0, remote: r0, sharingHistory: row != nil)
         }
     }
 
-    func resolveConflict(local l0: SideItem, remote r0: SideItem) async throws {
+    /// - Parameter sharingHistory: the journal has a row of the item (the two copies come from
+    ///   one synced version); false for two copies that met without one (``ConflictResolver``).
+    func resolveConflict(local l0: SideItem, remote r0: SideItem, sharingHistory: Bool) async throws {
         let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
         let base = try journal.base(for: l.key)
-        let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 })
+        let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 },
+                                                  sharingHistory: sharingHistory)
         if remoteIsReadOnly { return try await resolveWithReadOnlyRemote(local: l, remote: r, resolution: resolution, rule: rule) }
         switch resolution {
         case .unresolved:
@@ -304,19 +319,25 @@ final class Executor: @unchecked Sendable {
             let hash = ContentHash.of(merged)
             let lw = try await update(l, with: merged, hash: hash, on: .local)
             try journal.complete(lw.intent, change: .none); try effect()
-            let rw = try await update(r, with: merged, hash: hash, on: .remote)
+            let rw = try await update(r, with: merged, hash: hash, on: .remote, copying: lw.item.record)
             try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: merged)); try effect()
             report.updated.local += 1
             report.updated.remote += 1
         case .keepBoth(let copy, let copyUID):
-            try await execute(.update(on: .local, target: l, source: r))
+            // The copy first: a run stopped before the original is overwritten loses nothing,
+            // and the next one finds the copy under its name and goes on.
+            // A copy already there with other content (a stopped run made it, and it was edited
+            // since) is an item of its own now, synced like any other: it is not made again.
             let key = ItemKey.uid(copyUID), hash = ContentHash.of(copy)
-            let lc = try await create(copy, hash: hash, key: key, on: .local)
-            try journal.complete(lc.intent, change: .none); try effect()
-            let rc = try await create(copy, hash: hash, key: key, on: .remote)
-            try journal.complete(rc.intent, change: .upsert(Self.row(lc.item, rc.item), base: copy)); try effect()
-            report.created.local += 1
-            report.created.remote += 1
+            do {
+                let lc = try await create(copy, hash: hash, key: key, on: .local)
+                try journal.complete(lc.intent, change: .none); try effect()
+                let rc = try await create(copy, hash: hash, key: key, on: .remote, copying: lc.item.record)
+                try journal.complete(rc.intent, change: .upsert(Self.row(lc.item, rc.item), base: copy)); try effect()
+                report.created.local += 1
+                report.created.remote += 1
+            } catch StorageError.preconditionFailed {}
+            try await execute(.update(on: .local, target: l, source: r))
         }
         report.conflicts.append(.init(uid: l.key.value, resolution: rule))
     }
@@ -328,10 +349,12 @@ final class Executor: @unchecked Sendable {
 
     /// Creates `data` on `side` under a name from the key, each name asked for recorded first
     /// as an intent (a single write outside a batch); see ``createItem(_:hash:key:span:on:asking:refused:)``.
-    func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side) async throws -> CreatedItem {
+    /// - Parameter source: the other side's version when `data` is a copy of it (``Intent/source``).
+    func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side, copying source: SideRecord? = nil) async throws -> CreatedItem {
         var intent: Intent?
         let item = try await createItem(data, hash: hash, key: key, span: ItemContent(data).span, on: side, asking: { stem in
-            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash))
+            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash,
+                                                    source: source))
             try self.effect()
         }, refused: { href in
             if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
@@ -343,8 +366,11 @@ final class Executor: @unchecked Sendable {
 
     typealias CreatedItem = Written
 
-    func update(_ target: SideItem, with data: Data, hash: ContentHash, on side: Side) async throws -> Written {
-        let intent = try journal.record(Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag, newHash: hash))
+    /// Replaces `target` on `side` with `data`, its intent recorded first.
+    /// - Parameter source: the other side's version when `data` is a copy of it (``Intent/source``).
+    func update(_ target: SideItem, with data: Data, hash: ContentHash, on side: Side, copying source: SideRecord? = nil) async throws -> Written {
+        let intent = try journal.record(Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag,
+                                               newHash: hash, source: source))
         try effect()
         do {
             let version = try await storage(side).update(href: target.href, data: outgoing(data, to: side), ifMatch: target.etag); try effect()
@@ -354,7 +380,8 @@ final class Executor: @unchecked Sendable {
         } catch let error as RunInterrupted {
             throw error
         } catch {
-            try? journal.fail(intent, reason: Self.describe(error))
+            // A write that may have landed stays pending: the next run's recovery looks.
+            if !Self.mayHaveLanded(error) { try? journal.fail(intent, reason: Self.describe(error)) }
             throw error
         }
     }

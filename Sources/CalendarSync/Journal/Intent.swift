@@ -18,8 +18,14 @@ public struct Intent: Sendable, Hashable {
     public var ifMatch: String?
     /// The hash of the content written (nil for a delete).
     public var newHash: ContentHash?
+    /// For a write that copies an item from the other side: that side's version of it, as read.
+    /// Once the write lands the item is equal on both sides, so recovery can record the journal
+    /// row the interrupted run would have recorded (nil for a delete, and for a write that
+    /// leaves the sides different until a second write: a merge's first half, a conflict copy).
+    public var source: SideRecord?
 
-    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: String?, ifMatch: String?, newHash: ContentHash?) {
+    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: String?, ifMatch: String?, newHash: ContentHash?,
+                source: SideRecord? = nil) {
         self.id = id
         self.key = key
         self.operation = operation
@@ -27,6 +33,7 @@ public struct Intent: Sendable, Hashable {
         self.href = href
         self.ifMatch = ifMatch
         self.newHash = newHash
+        self.source = source
     }
 }
 
@@ -38,12 +45,17 @@ public enum IntentOutcome: Sendable, Hashable {
     case failed(String)
     /// Of intents recorded together, some landed and `failed` of `of` did not.
     case doneExcept(failed: Int, of: Int, firstReason: String)
+    /// Nobody knows: the request went out and no answer came (the connection broke, the run
+    /// was cancelled). The server may have made the write, so the intent stays pending and the
+    /// next run's recovery looks at the item, as after a kill.
+    case unknown(String)
 
     /// The intent's state column.
     var state: String {
         switch self {
         case .done, .doneExcept: "done"
         case .failed: "failed"
+        case .unknown: "pending"
         }
     }
 
@@ -53,6 +65,7 @@ public enum IntentOutcome: Sendable, Hashable {
         case .done: "done"
         case .failed(let reason): "failed: \(reason)"
         case .doneExcept(let failed, let count, let reason): "done but \(failed) of \(count) failed, the first: \(reason)"
+        case .unknown(let reason): "not known: \(reason)"
         }
     }
 }

@@ -12,7 +12,9 @@ import Foundation
 /// The row's own columns describe its first member, so a person reading the journal sees
 /// what the batch began with. The packing: a count, then for each intent its operation and
 /// side (one byte each) and its key, href, etag and hash, each a length and UTF-8 bytes
-/// (length `UInt32.max` for none). Lengths are little-endian 32-bit words.
+/// (length `UInt32.max` for none). Lengths are little-endian 32-bit words. An intent with a
+/// ``Intent/source`` has its side in capitals (`L`, `R`), and the source's href, etag and hash
+/// follow its hash; rows written before sources were recorded read as intents without one.
 enum IntentBatch {
     /// The intents packed for the `members` column (their ids are not stored: they share the row's).
     static func pack(_ intents: [Intent]) -> Data {
@@ -23,11 +25,17 @@ enum IntentBatch {
         appendWord(UInt32(intents.count), to: &out)
         for intent in intents {
             out.append(code(of: intent.operation))
-            out.append(intent.side == .local ? UInt8(ascii: "l") : UInt8(ascii: "r"))
+            let side = intent.side == .local ? UInt8(ascii: "l") : UInt8(ascii: "r")
+            out.append(intent.source == nil ? side : side - 0x20)
             appendText(intent.key.value, to: &out)
             appendText(intent.href, to: &out)
             appendText(intent.ifMatch, to: &out)
             appendText(intent.newHash?.value, to: &out)
+            if let source = intent.source {
+                appendText(source.href, to: &out)
+                appendText(source.etag, to: &out)
+                appendText(source.hash.value, to: &out)
+            }
         }
         return Data(out)
     }
@@ -47,11 +55,17 @@ enum IntentBatch {
         intents.reserveCapacity(Int(count))
         for _ in 0..<count {
             guard let op = reader.byte().flatMap(operation(coded:)),
-                  let sideCode = reader.byte(), sideCode == UInt8(ascii: "l") || sideCode == UInt8(ascii: "r"),
+                  let sideCode = reader.byte(), let side = side(coded: sideCode),
                   case .some(.some(let key)) = reader.text(),
                   let href = reader.text(), let ifMatch = reader.text(), let hash = reader.text() else { return nil }
-            intents.append(Intent(id: id, key: ItemKey(key), operation: op, side: sideCode == UInt8(ascii: "l") ? .local : .remote,
-                                  href: href, ifMatch: ifMatch, newHash: hash.map(ContentHash.init)))
+            var source: SideRecord?
+            if side.hasSource {
+                guard case .some(.some(let sourceHref)) = reader.text(), case .some(.some(let sourceEtag)) = reader.text(),
+                      case .some(.some(let sourceHash)) = reader.text() else { return nil }
+                source = SideRecord(href: sourceHref, etag: sourceEtag, hash: ContentHash(sourceHash))
+            }
+            intents.append(Intent(id: id, key: ItemKey(key), operation: op, side: side.side,
+                                  href: href, ifMatch: ifMatch, newHash: hash.map(ContentHash.init), source: source))
         }
         return reader.isAtEnd ? intents : nil
     }
@@ -69,6 +83,17 @@ enum IntentBatch {
         case UInt8(ascii: "c"): .create
         case UInt8(ascii: "u"): .update
         case UInt8(ascii: "d"): .delete
+        default: nil
+        }
+    }
+
+    /// The side a side byte names, and whether a source follows (capitals).
+    private static func side(coded code: UInt8) -> (side: Side, hasSource: Bool)? {
+        switch code {
+        case UInt8(ascii: "l"): (.local, false)
+        case UInt8(ascii: "r"): (.remote, false)
+        case UInt8(ascii: "L"): (.local, true)
+        case UInt8(ascii: "R"): (.remote, true)
         default: nil
         }
     }

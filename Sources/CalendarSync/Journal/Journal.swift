@@ -306,7 +306,9 @@ public final class Journal: Sendable {
     @discardableResult
     public func record(_ intent: Intent) throws -> Intent {
         var copy = intent
-        copy.id = try writer.write { db in try Self.insertIntentRow(intent, members: nil, db) }
+        // The row's columns have no room for a source: an intent with one is stored packed, a batch of one.
+        let members = intent.source == nil ? nil : IntentBatch.pack([intent])
+        copy.id = try writer.write { db in try Self.insertIntentRow(intent, members: members, db) }
         return copy
     }
 
@@ -365,9 +367,11 @@ public final class Journal: Sendable {
         }
     }
 
-    /// The outcome of a row of intents (one or a batch): done when any landed (the failures
-    /// counted, the first one's reason given), failed with the first reason when none did.
+    /// The outcome of a row of intents (one or a batch): unknown when any is (the row stays
+    /// pending for recovery), done when any landed (the failures counted, the first one's
+    /// reason given), failed with the first reason when none did.
     static func outcome(ofBatch outcomes: [IntentOutcome]) -> IntentOutcome {
+        for case .unknown(let reason) in outcomes { return .unknown(reason) }
         let reasons = outcomes.compactMap { if case .failed(let reason) = $0 { reason } else { nil } }
         guard let reason = reasons.first else { return .done }
         guard reasons.count < outcomes.count else { return .failed(reason) }
@@ -405,9 +409,15 @@ public final class Journal: Sendable {
     }
 
     /// Marks an interrupted intent as looked at by a later run, with what was found (for intents
-    /// recorded together: what was found of all of them).
-    public func markRecovered(_ intent: Intent, outcome: String) throws {
+    /// recorded together: what was found of all of them), and records in the same transaction
+    /// the item changes of the writes found landed: an interruption then leaves the journal as
+    /// if the run had finished those items.
+    public func markRecovered(_ intent: Intent, outcome: String, changes: [JournalChange] = []) throws {
+        let bulk = isBulkLoading
         try writer.write { db in
+            let now = Self.now()
+            var rows = ItemRowStatements()
+            for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
             try db.execute(sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
         }
     }
@@ -462,6 +472,15 @@ public final class Journal: Sendable {
             }
             return CollectionState(token: (row["token"] as String?).map(ChangeToken.init), displayName: row["displayName"], color: row["color"])
         }
+    }
+
+    /// Drops both sides' change tokens, keeping their metadata: the next run lists both sides in
+    /// full. Done before a run's first write, so that a run that ends early (stopped, killed, an
+    /// error) leaves no token older than rows it recorded: a server's changes since such a
+    /// token can leave out an item created after it and deleted since (Xandikos diffs two
+    /// states), and the copy the run made would stay behind.
+    public func forgetTokens() throws {
+        try writer.write { db in try db.execute(sql: "UPDATE collection SET token = NULL WHERE token IS NOT NULL") }
     }
 
     public func setCollection(_ side: Side, _ state: CollectionState) throws {

@@ -15,6 +15,11 @@ struct SyncCommand: AsyncParsableCommand {
             Exit codes: 0 done, 1 error (rerunning is safe), 2 usage or config error, \
             3 conflicts left unresolved, 4 refused for safety (mass deletion), 5 authentication failed.
 
+            Ctrl-C (SIGINT) or SIGTERM stops the run at its next safe point, with every write \
+            made so far recorded, and the process ends by that signal (status 130 or 143 in a \
+            shell). A second one stops it at once, which is as safe as a kill: the next run \
+            settles what was written.
+
             Examples:
               calgw sync
               calgw sync --all --conflict newest
@@ -56,6 +61,7 @@ struct SyncRunOptions: ParsableArguments {
         options.collection = collection
         options.allowCollectionDelete = allowCollectionDelete
         options.faultHook = TestFaultHook.fromEnvironment()
+        if !dryRun { options.shouldStop = StopSignals.check }
         return options
     }
 }
@@ -99,7 +105,11 @@ struct PairRunner {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
         var outputs: [PairOutput] = []
         var worst = ExitStatus.success
+        // A dry run writes nothing: a signal may end it where it is.
+        if !run.dryRun { StopSignals.install() }
         for pair in pairs {
+            // Asked to stop: the pairs not begun are left for the next run.
+            if StopSignals.requested != nil { break }
             let (report, status) = await runPair(pair)
             worst = .worse(worst, status)
             outputs.append(PairOutput(pair: pair.name, report: report))
@@ -108,6 +118,7 @@ struct PairRunner {
         if output.json {
             if global.all { try Terminal.printJSON(outputs) } else if let only = outputs.first { try Terminal.printJSON(only) }
         }
+        StopSignals.endIfRequested()
         if worst != .success { throw ExitWithStatus(status: worst) }
     }
 
@@ -147,6 +158,12 @@ struct PairRunner {
                 return (report, .unresolvedConflicts)
             }
             return (report, .success)
+        } catch let stop as RunStopped {
+            let verb = progressLabel(configuration).split(separator: " ").first.map(String.init) ?? "sync"
+            let line = "stopped by \(stop.reason) at a safe point; every write made so far is recorded"
+            report.errors.append(line)
+            Terminal.reportError("\(configuration.name): \(line)", hint: "run calgw \(verb) again to finish")
+            return (report, .failure)
         } catch {
             let description = ErrorDescription(error)
             report.errors.append(description.line)
@@ -204,15 +221,27 @@ enum ConflictPrompt {
     }
 }
 
-/// Crash testing: `CALGW_TEST_KILL_AFTER=k` kills the process (SIGKILL) right after the k-th
-/// side effect of a run, so tests can check that the next run finishes the work. Compiled into
-/// debug builds only (the ones the tests run): a release binary ignores the variable.
+/// Crash testing: `CALGW_TEST_KILL_AFTER=k` sends the process a signal right after the k-th
+/// side effect of a run, so tests can check that the next run finishes the work: SIGKILL, or
+/// the one `CALGW_TEST_SIGNAL` names (`INT`, `TERM`; sent once, the run then stops at its next
+/// safe point). Compiled into debug builds only (the ones the tests run): a release binary
+/// ignores the variables.
 enum TestFaultHook {
     static func fromEnvironment() -> FaultHook? {
         #if DEBUG
-        guard let text = ProcessInfo.processInfo.environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
+        let sig = switch environment["CALGW_TEST_SIGNAL"] {
+        case "INT": SIGINT
+        case "TERM": SIGTERM
+        default: SIGKILL
+        }
         return { @Sendable n in
-            if n >= k { kill(getpid(), SIGKILL) }
+            guard n == k || (sig == SIGKILL && n > k) else { return }
+            kill(getpid(), sig)
+            // The signal is handled by whichever thread does not block it, maybe a little
+            // later: the run goes on once it has been (as it would under a real Ctrl-C).
+            for _ in 0..<2000 where StopSignals.requested == nil { usleep(1000) }
         }
         #else
         return nil

@@ -22,47 +22,61 @@ extension AccountRun {
         case synced(SyncReport)
         /// Refused for safety (a mass deletion): the message.
         case refused(String)
+        /// Stopped at a safe point when asked (``RunStopped``): the reason.
+        case stopped(String)
     }
 
     /// Syncs the calendars, `concurrentCalendars` at a time; the outcome of each, by name.
     /// `progress` is told the sum over all calendars. The first other failure ends the run.
+    ///
+    /// A stop asked for (`shouldStop`) is not such a failure: it would cancel the calendars
+    /// still syncing, cutting their requests short. Each of them stops at its own safe point
+    /// instead, no calendar starts after, and ``RunStopped`` is thrown once all have ended.
     static func syncConcurrently(_ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                                 faultHook: FaultHook?, progress: SyncProgressHandler?) async throws -> [String: CalendarOutcome] {
+                                 faultHook: FaultHook?, progress: SyncProgressHandler?,
+                                 shouldStop: StopCheck? = nil) async throws -> [String: CalendarOutcome] {
         let total: AccountProgress? = progress.map { AccountProgress(report: $0) }
         return try await withThrowingTaskGroup(of: (String, CalendarOutcome).self,
                                                returning: [String: CalendarOutcome].self) { group in
             var outcomes: [String: CalendarOutcome] = [:]
             var next = 0
+            var stopped: String?
             while next < jobs.count || outcomes.count < next {
-                while next < jobs.count && next - outcomes.count < concurrentCalendars {
+                if stopped == nil, let reason = shouldStop?() { stopped = reason }
+                while stopped == nil && next < jobs.count && next - outcomes.count < concurrentCalendars {
                     let job = jobs[next]
                     var handler: SyncProgressHandler?
                     if let total { handler = { p in total.update(job.name, p) } }
                     let report = handler
                     group.addTask {
                         let outcome = try await Self.syncOne(job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
-                                                             progress: report)
+                                                             progress: report, shouldStop: shouldStop)
                         return (job.name, outcome)
                     }
                     next += 1
                 }
-                if let (name, outcome) = try await group.next() { outcomes[name] = outcome }
+                guard let (name, outcome) = try await group.next() else { break }
+                outcomes[name] = outcome
+                if case .stopped(let reason) = outcome { stopped = stopped ?? reason }
             }
+            if let stopped { throw RunStopped(reason: stopped) }
             return outcomes
         }
     }
 
     /// Syncs one calendar of the account.
     static func syncOne(_ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                        faultHook: FaultHook?, progress: SyncProgressHandler?) async throws -> CalendarOutcome {
+                        faultHook: FaultHook?, progress: SyncProgressHandler?, shouldStop: StopCheck? = nil) async throws -> CalendarOutcome {
         let remote = CalDAVStorage(client: client, collection: job.remote)
         if let info = job.info { remote.prime(with: info) }
         do {
             return .synced(try await SyncSession.run(journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
                                                      policy: policy, dryRun: dryRun, prompt: nil,
-                                                     faultHook: faultHook, progress: progress))
+                                                     faultHook: faultHook, progress: progress, shouldStop: shouldStop))
         } catch let error as SyncError where error.code == .massDeletion {
             return .refused(error.message)
+        } catch let stop as RunStopped {
+            return .stopped(stop.reason)
         }
     }
 }

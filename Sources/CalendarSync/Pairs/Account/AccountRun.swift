@@ -108,7 +108,8 @@ struct AccountRun {
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
         let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,
-                                                       faultHook: run.options.faultHook, progress: progress)
+                                                       faultHook: run.options.faultHook, progress: progress,
+                                                       shouldStop: run.options.shouldStop)
         for job in jobs {
             switch outcomes[job.name] {
             case .synced(let part):
@@ -120,7 +121,7 @@ struct AccountRun {
                 failed.errors = [message]
                 parts[job.name] = failed
                 refused.append(job.name)
-            case nil: break
+            case .stopped, nil: break
             }
         }
         if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
