@@ -3,11 +3,17 @@
 
 Input on stdin: one JSON object, answered on stdout as one JSON value.
   {"kind": "rules", "cases": [{"dtstart": "19970105T090000", "rrule": "FREQ=...", "limit": 60,
-                               "before": "20010101T000000", "tzid": null | "UTC" | "Europe/Berlin"}, ...]}
+                               "before": "20010101T000000", "tzid": null | "UTC" | "Europe/Berlin",
+                               "seconds": 1, "bounded": false}, ...]}
       -> for each case the instances dateutil's rrule yields (DTSTART not added): wall-clock
          "YYYYMMDDTHHMMSS" for floating cases, instants "YYYYMMDDTHHMMSSZ" when a tzid is given,
-         at most `limit`, none after `before` (wall clock); null when dateutil raised
-         or took longer than `seconds` (0.15) (an empty rule makes it walk to year 9999).
+         at most `limit`, none after `before` (wall clock), [] when dateutil finds the rule has
+         none ("generates an empty set"); {"timeout": seconds} when dateutil took longer than
+         `seconds` (0.15), {"error": "Type: message"} when it raised anything else.
+         With "bounded", a rule without UNTIL gets UNTIL at `before` (its COUNT dropped): a rule
+         with no instance then ends there instead of making dateutil walk to year 9999 (the
+         instances up to `before` are the same, but for COUNT's cut, which the caller uses
+         only where it found none).
   {"kind": "calendars", "files": ["/path/a.ics", ...], "texts": ["BEGIN:VCALENDAR..."],
    "from": "1995-01-01", "to": "2036-01-01"}
       -> for each calendar, its occurrences from recurring_ical_events.of(cal).between(from, to),
@@ -50,9 +56,15 @@ def rules(cases):
             before = before.replace(tzinfo=zone)
         limit = case.get("limit", 60)
         values = []
-        signal.setitimer(signal.ITIMER_REAL, case.get("seconds", 0.15))
+        rule = case["rrule"]
+        if case.get("bounded") and "UNTIL=" not in rule:
+            parts = [p for p in rule.split(";") if not p.startswith("COUNT=")]
+            until = before.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") if tzid else before.strftime("%Y%m%dT%H%M%S")
+            rule = ";".join(parts + [f"UNTIL={until}"])
+        seconds = case.get("seconds", 0.15)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            for value in du.rrulestr(case["rrule"], dtstart=start):
+            for value in du.rrulestr(rule, dtstart=start):
                 if value > before:
                     break
                 if value.tzinfo is not None:
@@ -63,9 +75,15 @@ def rules(cases):
                     break
             signal.setitimer(signal.ITIMER_REAL, 0)
             out.append(values)
-        except Exception:
+        except Timeout:
+            out.append({"timeout": seconds})
+        except ValueError as error:
+            # dateutil's own verdict that the rule has no instance at all.
             signal.setitimer(signal.ITIMER_REAL, 0)
-            out.append(None)
+            out.append([] if "generates an empty set" in str(error) else {"error": f"ValueError: {error}"})
+        except Exception as error:  # noqa: BLE001 - reported to the test, apart from time-outs
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            out.append({"error": f"{type(error).__name__}: {error}"})
     return out
 
 

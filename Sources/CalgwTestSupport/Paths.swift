@@ -16,4 +16,18 @@ public enum TestPaths {
     public static var corpora: URL {
         packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
     }
+
+    /// The environment for a program a test starts: this process's, with the project's Python
+    /// environment (`.venv/bin`, made by Scripts/setup from pinned requirements) first on PATH,
+    /// so that `python3`, the servers and the reference tools are the pinned ones even when the
+    /// tests run under a bare `swift test`.
+    public static var childEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let bin = packageRoot.appendingPathComponent(".venv/bin").path
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        if FileManager.default.isExecutableFile(atPath: bin + "/python3") && !path.split(separator: ":").contains(Substring(bin)) {
+            environment["PATH"] = bin + ":" + path
+        }
+        return environment
+    }
 }

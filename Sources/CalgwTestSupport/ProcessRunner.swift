@@ -13,19 +13,26 @@ public enum ProcessRunner {
         public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
+    /// How long a program may run before it is killed and the test fails with what it printed.
+    public static let defaultDeadline: TimeInterval = 300
+
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`.
     ///
     /// Started with posix_spawn and reaped with waitpid on its own pid: Foundation's
     /// `Process.waitUntilExit` was seen to miss a child's exit when many processes come and go
-    /// at once, and a test must never hang on a program that has ended.
-    /// - Throws: when the program cannot be started.
+    /// at once, and a test must never hang on a program that has ended, nor on one that does
+    /// not end: the program runs in a process group of its own, killed whole (its children
+    /// with it) once `deadline` seconds have passed.
+    /// - Throws: when the program cannot be started; ``ProcessFailure`` with the command, the
+    ///   deadline and what it printed when it ran past its deadline.
     public static func run(_ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
-                           environment: [String: String]? = nil, currentDirectory: URL? = nil) throws -> Result {
+                           environment: [String: String]? = nil, currentDirectory: URL? = nil,
+                           deadline: TimeInterval = defaultDeadline) throws -> Result {
         var argv = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
         if let currentDirectory {
             argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", currentDirectory.path] + argv
         }
-        var env = ProcessInfo.processInfo.environment
+        var env = TestPaths.childEnvironment
         if let environment { env.merge(environment) { $1 } }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -49,7 +56,8 @@ public enum ProcessRunner {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -60,7 +68,21 @@ public enum ProcessRunner {
             throw ProcessFailure(command: argv.joined(separator: " "), status: -1, stderr: String(cString: strerror(spawned)))
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let end = Date().addingTimeInterval(deadline)
+        var pause: UInt32 = 200
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped == -1 && errno != EINTR) { break }
+            if Date() >= end {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                let printed = [outURL, errURL].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000) }
+                throw ProcessFailure(command: argv.joined(separator: " "), status: -1,
+                                     stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
+            }
+            usleep(pause)
+            pause = min(pause * 2, 5_000)
+        }
         let signal = status & 0x7f
         return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
                       stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))

@@ -104,6 +104,7 @@ public enum TestProxies {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
+        process.environment = TestPaths.childEnvironment
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -28,7 +28,7 @@ public struct TestServer: Sendable {
     /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user).
     /// - Throws: `ProcessFailure` with the server's status when it is not made.
     public func makeCalendar(_ collection: URL) throws {
-        let made = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
+        let made = try ProcessRunner.run("curl", ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
                                                   "-X", "MKCALENDAR", collection.absoluteString])
         guard ["200", "201"].contains(made.stdoutText) else {
             throw ProcessFailure(command: "MKCALENDAR \(collection.absoluteString) on \(name)", status: made.status,

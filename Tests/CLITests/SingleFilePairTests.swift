@@ -256,4 +256,34 @@ import CalgwTestSupport
         }
         #expect(k < 40, "the run never finished")
     }
+
+    /// A first pull into the file stopped (SIGKILL after 2/3 of its writes, SIGTERM after a
+    /// third), then a third of the server's events deleted and a third edited there: the next
+    /// sync brings none of the deleted back and undoes no edit.
+    @Test func aStoppedFirstPullThenServerChanges() throws {
+        let server = try TestServers.shared("radicale")
+        for (signal, k) in [("KILL", 80), ("TERM", 40)] {
+            let pair = try Fixture(server: server)
+            defer { pair.account.remove() }
+            let uids = (0..<120).map { "e\($0)" }
+            for uid in uids { try pair.account.put(AccountFixture.event(uid, "v1"), name: uid, in: pair.calendar) }
+            let stopped = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
+            #expect(stopped.status == 128 + (signal == "KILL" ? 9 : 15), "SIG\(signal): \(stopped.status) \(stopped.stderrText)")
+            let deleted = uids.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+            let edited = uids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
+            for uid in deleted {
+                #expect(try pair.account.curl(["-X", "DELETE", pair.calendar.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
+            }
+            for uid in edited { try pair.account.put(AccountFixture.event(uid, "edited on the phone"), name: uid, in: pair.calendar) }
+            let rerun = try pair.calgw(["sync"])
+            #expect(rerun.status == 0, "SIG\(signal): \(rerun.stderrText)")
+            var expected: [String: String] = [:]
+            for uid in uids { expected[uid] = "v1" }
+            for uid in deleted { expected[uid] = nil }
+            for uid in edited { expected[uid] = "edited on the phone" }
+            let file = Self.summaries(try pair.fileText), remote = Self.summaries(try pair.serverText)
+            #expect(deleted.filter { file[$0] != nil || remote[$0] != nil }.isEmpty, "SIG\(signal): deleted events came back")
+            #expect(file == expected && remote == expected, "SIG\(signal): \(file.count) in the file, \(remote.count) on the server")
+        }
+    }
 }

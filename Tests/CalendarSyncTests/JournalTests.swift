@@ -142,7 +142,7 @@ import CalgwTestSupport
             Intent(key: ItemKey("s"), operation: .create, side: .remote, href: "s", ifMatch: nil, newHash: ContentHash("h1"),
                    source: SideRecord(href: "s ü.ics", etag: "", hash: ContentHash("h1"))),
             Intent(key: ItemKey("t"), operation: .update, side: .local, href: "t.ics", ifMatch: "7-8", newHash: ContentHash("h2"),
-                   source: SideRecord(href: "/c/t.ics", etag: "\"e\"", hash: ContentHash("h2"))),
+                   source: SideRecord(href: "/c/t.ics", etag: "\"e\"", hash: ContentHash("h3"))),
         ]
         let ids = try journal.recordAll(recorded).map(\.id)
         let pending = try journal.pendingIntents()

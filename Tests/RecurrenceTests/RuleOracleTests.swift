@@ -17,8 +17,33 @@ import CalgwTestSupport
         var before: String
         /// nil for floating, "UTC", or an IANA zone.
         var tzid: String?
-        /// How long dateutil may take: rules that calgw finds empty make it walk to year 9999.
+        /// How long dateutil may take.
         var seconds: Double
+        /// Ask dateutil with UNTIL at `before` instead of the rule's COUNT or UNTIL: for rules
+        /// calgw finds empty, which would make it walk to year 9999 (see expand.py).
+        var bounded: Bool
+    }
+
+    /// dateutil's answer to one case: the instances, or why there are none.
+    enum Answer: Decodable {
+        case instances([String])
+        case timeout(Double)
+        case error(String)
+
+        private enum Keys: String, CodingKey { case timeout, error }
+
+        init(from decoder: any Decoder) throws {
+            if let values = try? decoder.singleValueContainer().decode([String].self) {
+                self = .instances(values)
+                return
+            }
+            let object = try decoder.container(keyedBy: Keys.self)
+            if let seconds = try object.decodeIfPresent(Double.self, forKey: .timeout) {
+                self = .timeout(seconds)
+            } else {
+                self = .error(try object.decode(String.self, forKey: .error))
+            }
+        }
     }
 
     struct Request: Encodable {
@@ -63,8 +88,9 @@ import CalgwTestSupport
         return false
     }
 
+    /// The fixed seed, and one new each run (or `CALGW_RULE_SEED`, to run a failure's again).
     @Test func generatedRulesAgreeWithDateutil() throws {
-        let fresh = UInt64.random(in: 1...UInt64.max)
+        let fresh = ProcessInfo.processInfo.environment["CALGW_RULE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         print("RuleOracleTests seeds: fixed \(Self.fixedSeed), fresh \(fresh)")
         for seed in [Self.fixedSeed, fresh] {
             try check(seed: seed, count: Self.rulesPerSeed)
@@ -107,30 +133,47 @@ import CalgwTestSupport
         let ours = cases.map { Self.expand($0.rule, start: $0.start, before: $0.before, limit: $0.limit, tzid: $0.tzid) }
         let request = Request(cases: zip(cases, ours).map { c, got in
             Case(dtstart: c.start.description, rrule: c.rule.description, limit: c.limit, before: c.before.description,
-                 tzid: c.tzid, seconds: got.isEmpty ? 0.03 : 1)
+                 tzid: c.tzid, seconds: got.isEmpty ? 0.05 : 1, bounded: got.isEmpty)
         })
         if let dump = ProcessInfo.processInfo.environment["CALGW_RULE_DUMP"] {
             try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: dump))
         }
-        let answers = try ProcessRunner.python(Self.script, input: request, as: [[String]?].self)
+        let answers = try ProcessRunner.python(Self.script, input: request, as: [Answer].self)
         try #require(answers.count == cases.count)
-        var compared = 0, failures = 0, slow = 0
-        for ((c, expected), got) in zip(zip(cases, answers), ours) {
-            guard let expected else { slow += 1; continue }
+        let reproduce = "reproduce: CALGW_RULE_SEED=\(seed) swift test --filter RuleOracleTests"
+        var compared = 0, failures = 0, unprovable = 0, timeouts: [String] = [], errors: [String] = []
+        for ((c, answer), got) in zip(zip(cases, answers), ours) {
+            let expected: [String]
+            switch answer {
+            case .instances(let values): expected = values
+            case .timeout where got.isEmpty:
+                // dateutil checks UNTIL and COUNT only as it yields: for a rule with no instance
+                // it walks to year 9999, so it cannot confirm an empty rule in time.
+                unprovable += 1
+                continue
+            case .timeout: timeouts.append("RRULE:\(c.rule) from \(c.start)"); continue
+            case .error(let message): errors.append("RRULE:\(c.rule) from \(c.start): \(message)"); continue
+            }
             compared += 1
             if got != expected {
                 failures += 1
                 if failures <= 8 {
                     let firstDiff = (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? min(got.count, expected.count)
-                    Issue.record("seed \(seed): DTSTART\(c.tzid.map { ";TZID=\($0)" } ?? ""):\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))")
+                    Issue.record("\(reproduce): DTSTART\(c.tzid.map { ";TZID=\($0)" } ?? ""):\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))")
                 }
             }
         }
         let forms = cases.reduce(into: [String: Int]()) { $0[$1.tzid == nil ? "floating" : $1.tzid == "UTC" ? "UTC" : "zoned", default: 0] += 1 }
         print("seed \(seed): DTSTART forms \(forms.sorted { $0.key < $1.key })")
-        print("seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(slow) left out (dateutil too slow: empty rules), \(failures) failures")
-        #expect(failures == 0)
-        #expect(compared > count * 3 / 4)
+        print("seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(unprovable) empty rules dateutil could not confirm in time, \(timeouts.count) other time-outs, \(errors.count) dateutil errors, \(failures) failures")
+        #expect(failures == 0, "\(reproduce)")
+        // A rule with instances is always answered in time; of the rules dateutil can settle,
+        // at least 99 % are compared (its errors, an IndexError on some ordinal BYDAY rules,
+        // counted apart); the empty rules it cannot confirm stay a minority.
+        #expect(timeouts.isEmpty, "\(reproduce): dateutil timed out on rules with instances: \(timeouts.prefix(3))")
+        #expect(compared * 100 >= (cases.count - unprovable) * 99,
+                "\(reproduce): \(compared) of \(cases.count - unprovable) compared; \(errors.count) dateutil errors, the first: \(errors.prefix(3))")
+        #expect(unprovable * 5 <= cases.count, "\(reproduce): \(unprovable) of \(cases.count) rules empty and unconfirmed")
     }
 }
 

@@ -58,6 +58,7 @@ extension SpanEditMatrixTests {
         let seconds = Date().timeIntervalSince(started)
         #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")
         #expect(answer.warnings.isEmpty, "khal warned: \(answer.warnings.prefix(5))")
+        #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) of \(cases.count) cases")
         var departed = Array(repeating: 0, count: Self.khalDepartures.count)
         var compared = 0
         for (c, (khal, occurrences)) in zip(cases, zip(answer.lists, reference)) {

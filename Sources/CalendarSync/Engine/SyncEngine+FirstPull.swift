@@ -54,7 +54,7 @@ extension SyncEngine {
                                 resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                 direction: policy.direction, faultHook: faultHook, progress: progress)
         executor.remoteIsReadOnly = policy.remoteIsReadOnly
-        executor.shouldStop = shouldStop
+        executor.stop = stop
         // Each batch's flush and commit run while the next ones are written.
         executor.leavesLastFlushRunning = true
         var pulled = StreamedItems(localCount: localItems.count)

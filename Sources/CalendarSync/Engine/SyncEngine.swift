@@ -20,8 +20,8 @@ public struct SyncEngine: Sendable {
     public var faultHook: FaultHook?
     /// Told the transfer's total and each finished write (nil: nobody is watching).
     public var progress: SyncProgressHandler?
-    /// Asked at each safe point whether to stop there (``RunStopped``); nil: never.
-    public var shouldStop: StopCheck?
+    /// Where the run is asked to stop early (``StopGate``); nil: never.
+    public var stop: StopGate?
     /// Plans from the items that moved since the journal's last look, not from every row
     /// (see `narrowedPlan`); off only in tests that compare the two.
     var plansFromChanges = true
@@ -108,7 +108,7 @@ public struct SyncEngine: Sendable {
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
             executor.remoteIsReadOnly = policy.remoteIsReadOnly
-            executor.shouldStop = shouldStop
+            executor.stop = stop
             // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
             if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }
             try await executor.execute(plan, journal: journalRows)

@@ -13,14 +13,14 @@ public enum SyncSession {
     public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
                            faultHook: FaultHook? = nil, lockTimeout: Double = 5,
-                           progress: SyncProgressHandler? = nil, shouldStop: StopCheck? = nil) async throws -> SyncReport {
+                           progress: SyncProgressHandler? = nil, stop: StopGate? = nil) async throws -> SyncReport {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         // A dry run plans from a copy: it writes nothing, not even the journal.
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: dryRun)
         var engine = SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
                                 faultHook: faultHook, progress: progress)
-        engine.shouldStop = shouldStop
+        engine.stop = stop
         var report = try await engine.run(dryRun: dryRun)
         if let recovery { report.skipped.insert(recovery, at: 0) }
         return report

@@ -43,7 +43,12 @@ extension Executor {
         }
     }
 
+    /// The batch is a write section of the stop gate (``StopGate``) from before its intents are
+    /// recorded until its outcomes are committed, in the background or not.
     func executeBatch(_ actions: [PlannedAction], journal byKey: [ItemKey: JournalItem]) async throws {
+        try stop?.enter()
+        var committing = false
+        defer { if !committing { stop?.leave() } }
         // Sources not read during the scan are read now, one request per side.
         var missing: [Side: [String]] = [:]
         for action in actions {
@@ -113,7 +118,10 @@ extension Executor {
 
         let flushing = Side.allCases.compactMap { storage($0) as? any FlushingStorage }
         let before = unsettled.last?.commit
+        let gate = stop
+        committing = true
         let commit = Task.detached { [journal] in
+            defer { gate?.leave() }
             for storage in flushing { try await storage.flush() }
             // Outcomes are committed in the order of their writes; none after a failed flush.
             try await before?.value
@@ -264,14 +272,18 @@ extension Executor {
         try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
             var next = 0
             while next < actions.count || !group.isEmpty {
-                while next < actions.count && next - results.count < limit {
+                // Asked to stop: the writes not begun are not made (they fail as not made, so
+                // their intents settle as not landed); those in flight end first.
+                while stop?.requested == nil && next < actions.count && next - results.count < limit {
                     group.addTask(operation: writeTask(actions[next], index: next, retryingServerFailures: retryingServerFailures))
                     next += 1
                 }
-                if let (index, result) = try await group.next() { results[index] = result }
+                if let (index, result) = try await group.next() { results[index] = result } else { break }
             }
         }
-        return (0..<actions.count).map { results[$0] ?? .failure(RunInterrupted()) }
+        return (0..<actions.count).map { i in
+            results[i] ?? .failure(stop?.requested.map { RunStopped(reason: $0) } ?? RunInterrupted())
+        }
     }
 
     /// One write as a child task: its index and outcome.

@@ -14,8 +14,9 @@ final class Executor: @unchecked Sendable {
     let resolver: ConflictResolver
     let direction: SyncDirection
     let faultHook: FaultHook?
-    /// Asked before each batch and each write on its own whether to stop there (nil: never).
-    var shouldStop: StopCheck?
+    /// Asked before each batch and each write on its own whether to stop there, and told where
+    /// writes are in flight (nil: never stops).
+    var stop: StopGate?
     /// Told the transfer's total, then of each planned write that finished.
     let progress: SyncProgressHandler?
     private let effects = Mutex(0)
@@ -100,7 +101,7 @@ final class Executor: @unchecked Sendable {
                 try await settle()
                 try await stopIfAsked()
                 let errors = report.errors.count
-                try await executeWithReplan(action, journal: byKey[action.key])
+                try await inSection { try await executeWithReplan(action, journal: byKey[action.key]) }
                 if Self.isTransfer(action) { finishedOne(failed: report.errors.count > errors) }
             }
         }

@@ -14,7 +14,8 @@ import Foundation
 /// side (one byte each) and its key, href, etag and hash, each a length and UTF-8 bytes
 /// (length `UInt32.max` for none). Lengths are little-endian 32-bit words. An intent with a
 /// ``Intent/source`` has its side in capitals (`L`, `R`), and the source's href, etag and hash
-/// follow its hash; rows written before sources were recorded read as intents without one.
+/// follow its hash (the hash as none when it is the intent's own, as for every plain copy);
+/// rows written before sources were recorded read as intents without one.
 enum IntentBatch {
     /// The intents packed for the `members` column (their ids are not stored: they share the row's).
     static func pack(_ intents: [Intent]) -> Data {
@@ -34,7 +35,7 @@ enum IntentBatch {
             if let source = intent.source {
                 appendText(source.href, to: &out)
                 appendText(source.etag, to: &out)
-                appendText(source.hash.value, to: &out)
+                appendText(source.hash == intent.newHash ? nil : source.hash.value, to: &out)
             }
         }
         return Data(out)
@@ -61,7 +62,7 @@ enum IntentBatch {
             var source: SideRecord?
             if side.hasSource {
                 guard case .some(.some(let sourceHref)) = reader.text(), case .some(.some(let sourceEtag)) = reader.text(),
-                      case .some(.some(let sourceHash)) = reader.text() else { return nil }
+                      let sourceHash = reader.text(), let sourceHash = sourceHash ?? hash else { return nil }
                 source = SideRecord(href: sourceHref, etag: sourceEtag, hash: ContentHash(sourceHash))
             }
             intents.append(Intent(id: id, key: ItemKey(key), operation: op, side: side.side,

@@ -41,9 +41,9 @@ public struct PairRun: Sendable {
         public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
         /// Called after each side effect (crash tests).
         public var faultHook: FaultHook?
-        /// Asked at each safe point whether to stop there (SIGINT, SIGTERM): the run then
-        /// throws ``RunStopped`` with every write it made recorded.
-        public var shouldStop: StopCheck?
+        /// Where the run is asked to stop early (SIGINT, SIGTERM): it then stops at its next
+        /// safe point and throws ``RunStopped``, every write it made recorded.
+        public var stop: StopGate?
         /// Asked once, when the transfer starts, for the handler of its progress; told what is
         /// transferred: nil for a single calendar, a calendar's folder name, or "N calendars".
         /// Not asked by a dry run.
@@ -96,7 +96,7 @@ public struct PairRun: Sendable {
         let progress = options.dryRun ? nil : options.progress?(nil)
         let report = try await SyncSession.run(journalAt: pair.journal, local: local, remote: remote,
                                                policy: policy, dryRun: options.dryRun, prompt: options.prompt,
-                                               faultHook: options.faultHook, progress: progress, shouldStop: options.shouldStop)
+                                               faultHook: options.faultHook, progress: progress, stop: options.stop)
         return Outcome(report: report)
     }
 }

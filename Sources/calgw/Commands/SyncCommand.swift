@@ -61,7 +61,7 @@ struct SyncRunOptions: ParsableArguments {
         options.collection = collection
         options.allowCollectionDelete = allowCollectionDelete
         options.faultHook = TestFaultHook.fromEnvironment()
-        if !dryRun { options.shouldStop = StopSignals.check }
+        if !dryRun { options.stop = StopSignals.gate }
         return options
     }
 }
@@ -159,10 +159,8 @@ struct PairRunner {
             }
             return (report, .success)
         } catch let stop as RunStopped {
-            let verb = progressLabel(configuration).split(separator: " ").first.map(String.init) ?? "sync"
-            let line = "stopped by \(stop.reason) at a safe point; every write made so far is recorded"
-            report.errors.append(line)
-            Terminal.reportError("\(configuration.name): \(line)", hint: "run calgw \(verb) again to finish")
+            // Said once, by StopSignals, as the process ends.
+            report.errors.append("stopped by \(stop.reason) at a safe point")
             return (report, .failure)
         } catch {
             let description = ErrorDescription(error)

@@ -29,12 +29,12 @@ extension AccountRun {
     /// Syncs the calendars, `concurrentCalendars` at a time; the outcome of each, by name.
     /// `progress` is told the sum over all calendars. The first other failure ends the run.
     ///
-    /// A stop asked for (`shouldStop`) is not such a failure: it would cancel the calendars
+    /// A stop asked for (`stop`) is not such a failure: it would cancel the calendars
     /// still syncing, cutting their requests short. Each of them stops at its own safe point
     /// instead, no calendar starts after, and ``RunStopped`` is thrown once all have ended.
     static func syncConcurrently(_ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
                                  faultHook: FaultHook?, progress: SyncProgressHandler?,
-                                 shouldStop: StopCheck? = nil) async throws -> [String: CalendarOutcome] {
+                                 stop: StopGate? = nil) async throws -> [String: CalendarOutcome] {
         let total: AccountProgress? = progress.map { AccountProgress(report: $0) }
         return try await withThrowingTaskGroup(of: (String, CalendarOutcome).self,
                                                returning: [String: CalendarOutcome].self) { group in
@@ -42,7 +42,7 @@ extension AccountRun {
             var next = 0
             var stopped: String?
             while next < jobs.count || outcomes.count < next {
-                if stopped == nil, let reason = shouldStop?() { stopped = reason }
+                if stopped == nil, let reason = stop?.requested { stopped = reason }
                 while stopped == nil && next < jobs.count && next - outcomes.count < concurrentCalendars {
                     let job = jobs[next]
                     var handler: SyncProgressHandler?
@@ -50,7 +50,7 @@ extension AccountRun {
                     let report = handler
                     group.addTask {
                         let outcome = try await Self.syncOne(job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
-                                                             progress: report, shouldStop: shouldStop)
+                                                             progress: report, stop: stop)
                         return (job.name, outcome)
                     }
                     next += 1
@@ -66,13 +66,13 @@ extension AccountRun {
 
     /// Syncs one calendar of the account.
     static func syncOne(_ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                        faultHook: FaultHook?, progress: SyncProgressHandler?, shouldStop: StopCheck? = nil) async throws -> CalendarOutcome {
+                        faultHook: FaultHook?, progress: SyncProgressHandler?, stop: StopGate? = nil) async throws -> CalendarOutcome {
         let remote = CalDAVStorage(client: client, collection: job.remote)
         if let info = job.info { remote.prime(with: info) }
         do {
             return .synced(try await SyncSession.run(journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
                                                      policy: policy, dryRun: dryRun, prompt: nil,
-                                                     faultHook: faultHook, progress: progress, shouldStop: shouldStop))
+                                                     faultHook: faultHook, progress: progress, stop: stop))
         } catch let error as SyncError where error.code == .massDeletion {
             return .refused(error.message)
         } catch let stop as RunStopped {

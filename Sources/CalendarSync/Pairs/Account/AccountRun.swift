@@ -109,7 +109,7 @@ struct AccountRun {
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
         let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,
                                                        faultHook: run.options.faultHook, progress: progress,
-                                                       shouldStop: run.options.shouldStop)
+                                                       stop: run.options.stop)
         for job in jobs {
             switch outcomes[job.name] {
             case .synced(let part):
