@@ -43,13 +43,9 @@ extension SyncServerScenarioTests {
 
     private func stoppedRun(server: TestServer, shape: StoppedShape, stop: Stop) throws {
         let context = "\(server.name), \(shape.rawValue), \(stop)"
-        let collection = server.newCollectionURL(prefix: "stop")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
         // a: the run that is stopped; b: another client of the same calendar (a phone).
-        let a = try makePair(folder, "a", server: server, collection: collection)
-        let b = try makePair(folder, "b", server: server, collection: collection)
+        let (folder, a, b) = try twoPairs(on: server, prefix: "stop")
+        defer { folder.remove() }
         let id = UUID().uuidString.prefix(6).lowercased()
         let uids = (0..<Self.stoppedItems).map { "s\($0)-\(id)" }
         func write(_ uids: some Sequence<String>, _ summary: String, into pair: Pair) throws {

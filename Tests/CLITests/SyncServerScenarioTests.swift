@@ -52,15 +52,20 @@ import CalgwTestSupport
         return Pair(folder: folder.url, config: config, vdir: vdir)
     }
 
+    /// Two pairs, `a` and `b`, on a new collection of `server` (two clients of one calendar).
+    func twoPairs(on server: TestServer, prefix: String) throws -> (folder: TemporaryFolder, a: Pair, b: Pair) {
+        let collection = server.newCollectionURL(prefix: prefix)
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        return (folder, try makePair(folder, "a", server: server, collection: collection),
+                try makePair(folder, "b", server: server, collection: collection))
+    }
+
     @Test(arguments: TestServers.selected)
     func twoVdirsThroughOneCollection(server name: String) throws {
         let server = try TestServers.shared(name)
-        let collection = server.newCollectionURL(prefix: "sync")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
+        let (folder, a, b) = try twoPairs(on: server, prefix: "sync")
         defer { folder.remove() }
-        let a = try makePair(folder, "a", server: server, collection: collection)
-        let b = try makePair(folder, "b", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         let uids = (0..<4).map { "ev\($0)-\(id)" } + ["slash/\(id) with space é"]
         for (i, uid) in uids.enumerated() { try Self.event(uid, "v1").write(to: a.vdir.appendingPathComponent("f\(i).ics")) }
@@ -116,12 +121,8 @@ import CalgwTestSupport
         let server = try TestServers.shared(name)
         var k = 1
         while k < 60 {
-            let collection = server.newCollectionURL(prefix: "kill")
-            try server.makeCalendar(collection)
-            let folder = try TemporaryFolder()
+            let (folder, a, b) = try twoPairs(on: server, prefix: "kill")
             defer { folder.remove() }
-            let a = try makePair(folder, "a", server: server, collection: collection)
-            let b = try makePair(folder, "b", server: server, collection: collection)
             let id = UUID().uuidString.prefix(8).lowercased()
             for i in 0..<3 { try Self.event("k\(i)-\(id)", "v1").write(to: a.vdir.appendingPathComponent("k\(i).ics")) }
             #expect(try a.run("sync", password: server.password).status == 0)

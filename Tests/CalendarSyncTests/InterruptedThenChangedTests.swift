@@ -33,26 +33,25 @@ import CalgwTestSupport
               deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
         Shape(name: "first push", source: .local, setUp: { h in events(later, on: h.local) },
               deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
-        Shape(name: "later pull", source: .remote, setUp: { h in
-            events(known, on: h.remote)
-            try await h.sync()
-            events(later, on: h.remote)
-            events(["a0", "a1"], on: h.remote, summary: "v2")
-            h.remote.remove("a2.ics")
-        }, deleted: ["e0", "e5", "e29", "a0", "a3"], edited: ["e1", "e6", "e28", "a1", "a4"]),
-        Shape(name: "later push", source: .local, setUp: { h in
-            events(known, on: h.local)
-            try await h.sync()
-            events(later, on: h.local)
-            events(["a0", "a1"], on: h.local, summary: "v2")
-            h.local.remove("a2.ics")
-        }, deleted: ["e0", "e5", "e29", "a0", "a3"], edited: ["e1", "e6", "e28", "a1", "a4"]),
+        later("later pull", from: .remote),
+        later("later push", from: .local),
         Shape(name: "first sync of two full sides", source: .remote, setUp: { h in
             events(later, on: h.remote)
             events(Array(later.prefix(10)), on: h.local)
             events(["mine0", "mine1"], on: h.local)
         }, deleted: ["e0", "e15", "e29"], edited: ["e1", "e16", "e28"]),
     ]
+
+    /// A run after a first sync: `source` has new items, edits and a deletion to copy.
+    static func later(_ name: String, from source: Side) -> Shape {
+        Shape(name: name, source: source, setUp: { h in
+            events(known, on: h.storage(source))
+            try await h.sync()
+            events(later, on: h.storage(source))
+            events(["a0", "a1"], on: h.storage(source), summary: "v2")
+            h.storage(source).remove("a2.ics")
+        }, deleted: ["e0", "e5", "e29", "a0", "a3"], edited: ["e1", "e6", "e28", "a1", "a4"])
+    }
 
     /// The source side's changes after the stop, by UID (wherever the item's file is).
     static func change(_ h: SyncHarness, _ shape: Shape) {

@@ -318,10 +318,8 @@ final class Executor: @unchecked Sendable {
             try await execute(.update(on: .local, target: l, source: r))
         case .merged(let merged):
             let hash = ContentHash.of(merged)
-            let lw = try await update(l, with: merged, hash: hash, on: .local)
-            try journal.complete(lw.intent, change: .none); try effect()
-            let rw = try await update(r, with: merged, hash: hash, on: .remote, copying: lw.item.record)
-            try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: merged)); try effect()
+            try await writeBoth(merged, local: { try await self.update(l, with: merged, hash: hash, on: .local) },
+                                remote: { try await self.update(r, with: merged, hash: hash, on: .remote, copying: $0) })
             report.updated.local += 1
             report.updated.remote += 1
         case .keepBoth(let copy, let copyUID):
@@ -331,16 +329,25 @@ final class Executor: @unchecked Sendable {
             // since) is an item of its own now, synced like any other: it is not made again.
             let key = ItemKey.uid(copyUID), hash = ContentHash.of(copy)
             do {
-                let lc = try await create(copy, hash: hash, key: key, on: .local)
-                try journal.complete(lc.intent, change: .none); try effect()
-                let rc = try await create(copy, hash: hash, key: key, on: .remote, copying: lc.item.record)
-                try journal.complete(rc.intent, change: .upsert(Self.row(lc.item, rc.item), base: copy)); try effect()
+                try await writeBoth(copy, local: { try await self.create(copy, hash: hash, key: key, on: .local) },
+                                    remote: { try await self.create(copy, hash: hash, key: key, on: .remote, copying: $0) })
                 report.created.local += 1
                 report.created.remote += 1
             } catch StorageError.preconditionFailed {}
             try await execute(.update(on: .local, target: l, source: r))
         }
         report.conflicts.append(.init(uid: l.key.value, resolution: rule))
+    }
+
+    /// Writes one content to both sides, the local side first; the item's row is recorded once
+    /// both landed (the remote write's intent names the local copy as its source, so recovery
+    /// can record it too).
+    /// - Parameter remote: the remote write, given the local copy's version.
+    func writeBoth(_ content: Data, local: () async throws -> Written, remote: (SideRecord) async throws -> Written) async throws {
+        let lw = try await local()
+        try journal.complete(lw.intent, change: .none); try effect()
+        let rw = try await remote(lw.item.record)
+        try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: content)); try effect()
     }
 
     struct Written {
