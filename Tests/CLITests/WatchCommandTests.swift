@@ -33,6 +33,55 @@ import VDir
         #expect(try pair.summaries(pair.local) == pair.summaries(pair.remote))
     }
 
+    /// Every way a tool puts a file into a vdir is seen at once, with no poll due (interval
+    /// 600 s): a hard link (khal's save), a file made with O_TMPFILE and linked in (calgw's own
+    /// `event add --offline`), `cp`, `mv` from outside, and an in-place rewrite (`sed -i`).
+    @Test func everyWayAFileAppearsIsSeenAtOnce() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        let outside = pair.local.deletingLastPathComponent().appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let watch = try WatchProcess(["--config", pair.config.path, "--interval", "600", "--json"])
+        #expect(WatchProcess.wait { watch.records.count >= 1 }, "\(watch.stderrText)")
+        let ways: [(String, (URL, Data) throws -> Void)] = [
+            ("link", { target, data in
+                let temp = outside.appendingPathComponent("link-source.ics")
+                try data.write(to: temp)
+                #expect(link(temp.path, target.path) == 0)
+            }),
+            ("otmpfile", { target, data in
+                let r = try ProcessRunner.run("python3", ["-c", """
+                    import ctypes, os, sys
+                    fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
+                    os.write(fd, sys.stdin.buffer.read())
+                    libc = ctypes.CDLL(None, use_errno=True)  # linkat(AT_FDCWD, ..., AT_SYMLINK_FOLLOW)
+                    if libc.linkat(-100, f"/proc/self/fd/{fd}".encode(), -100, sys.argv[2].encode(), 0x400) != 0:
+                        raise OSError(ctypes.get_errno(), "linkat")
+                    """, target.deletingLastPathComponent().path, target.path], stdin: data)
+                #expect(r.status == 0, "\(r.stderrText)")
+            }),
+            ("cp", { target, data in
+                let temp = outside.appendingPathComponent("cp-source.ics")
+                try data.write(to: temp)
+                #expect(try ProcessRunner.run("cp", [temp.path, target.path]).status == 0)
+            }),
+            ("mv", { target, data in
+                let temp = outside.appendingPathComponent("mv-source.ics")
+                try data.write(to: temp)
+                #expect(try ProcessRunner.run("mv", [temp.path, target.path]).status == 0)
+            }),
+        ]
+        for (name, write) in ways {
+            try write(pair.local.appendingPathComponent("\(name).ics"), VDirPair.event(name, "written by \(name)"))
+            #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
+                    "\(name): not seen; \(watch.stderrText)")
+        }
+        #expect(try ProcessRunner.run("sed", ["-i", "s/written by cp/edited by sed/", pair.local.appendingPathComponent("cp.ics").path]).status == 0)
+        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["cp"] == "edited by sed" }, "sed -i: not seen")
+        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(!watch.records.contains { $0["trigger"] as? String == "poll" }, "a poll came, so the test proves nothing")
+    }
+
     @Test func jsonPrintsOneDocumentPerLineAndRun() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

@@ -18,8 +18,11 @@ final class InotifyWatcher {
     /// Watch descriptor → (tag given by the caller, folder).
     private var watches: [Int32: (tag: String, folder: String, isRoot: Bool)] = [:]
 
-    /// What an item change looks like to inotify: written and closed, moved in or out, deleted.
+    /// What an item change looks like to inotify: written and closed, moved in or out, deleted,
+    /// or a name made for a file: khal writes a temporary file and `link()`s it into place, and
+    /// a file made with `O_TMPFILE` appears by `linkat()`, which show as IN_CREATE alone.
     static let itemMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+        | UInt32(IN_CREATE)
 
     /// - Throws: `CLIError` when inotify is unavailable (too many instances, no kernel support).
     init() throws {
@@ -48,7 +51,7 @@ final class InotifyWatcher {
     }
 
     private func add(_ path: String, tag: String, isRoot: Bool) throws {
-        let mask = Self.itemMask | (isRoot ? UInt32(IN_CREATE) : 0) | UInt32(IN_ONLYDIR)
+        let mask = Self.itemMask | UInt32(IN_ONLYDIR)
         let wd = inotify_add_watch(fileDescriptor, path, mask)
         guard wd >= 0 else {
             let reason = String(cString: strerror(errno))
