@@ -9,6 +9,47 @@ import CalgwTestSupport
 
     func parse(_ text: String) throws -> ConfigFile { try ConfigFile.parse(text, url: url, paths: paths) }
 
+    /// A pair whose folder is inside another's (or holds it, or is it) is refused by every
+    /// command that runs it, naming both; pairs side by side are fine.
+    @Test func pairsWhoseFoldersOverlapAreRefused() throws {
+        let config = try parse("""
+            [pair.account]
+            local = "~/calendars"
+            remote = "https://dav.example.com/dav/calendars/alice/"
+            collections = "all"
+
+            [pair.holidays]
+            local = "~/calendars/holidays"
+            remote = "https://example.com/holidays.ics"
+            subscription = true
+
+            [pair.export]
+            local = "~/Documents/calendar.ics"
+            remote = "https://dav.example.com/dav/calendars/alice/export/"
+
+            [pair.same]
+            local = "~/Documents/calendar.ics/"
+            remote = "https://dav.example.com/dav/calendars/alice/other/"
+
+            [pair.work]
+            local = "~/work-calendar"
+            remote = "https://dav.example.com/dav/calendars/alice/work/"
+            """)
+        for (name, other, relation) in [("account", "holidays", "contains"), ("holidays", "account", "is inside"),
+                                         ("export", "same", "is the same as")] {
+            #expect {
+                try config.select(pair: name, all: false)
+            } throws: { error in
+                let message = (error as? ConfigError)?.message ?? ""
+                return message.contains("pair \(name)'s local side") && message.contains(relation) && message.contains("pair \(other)'s")
+            }
+        }
+        #expect(try config.select(pair: "work", all: false).map(\.name) == ["work"])
+        #expect(throws: ConfigError.self) { try config.select(pair: nil, all: true) }
+        // `~/calendars-old` is beside `~/calendars`, not inside it.
+        #expect(!ConfigFile.overlap(URL(fileURLWithPath: "/home/a/calendars"), URL(fileURLWithPath: "/home/a/calendars-old")))
+    }
+
     @Test func readsEveryKeyOfCLIMdsExample() throws {
         let config = try parse("""
             [pair.personal]
@@ -102,6 +143,13 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: folder.file("home").path))
         let again = try CalgwBinary.run(["init", "--config", config.path, "--local", folder.file("home").path, "--remote", "https://x/"])
         #expect(again.status == 2 && again.stderrText.contains("already has a pair named \"home\""))
+        // A pair in a folder inside another pair's is refused, the file left as it was.
+        let before = try String(contentsOf: config, encoding: .utf8)
+        let nested = try CalgwBinary.run(["init", "--config", config.path, "--pair", "nested", "--local", folder.file("home/holidays").path,
+                                          "--remote", "https://dav.example.com/alice/holidays/"])
+        #expect(nested.status == 2 && nested.stderrText.contains("pair nested's local side") && nested.stderrText.contains("is inside pair home's"),
+                "\(nested.stderrText)")
+        #expect(try String(contentsOf: config, encoding: .utf8) == before)
     }
 
     @Test func initWritesATokenCommandAndRefusesTwoSecretSources() throws {

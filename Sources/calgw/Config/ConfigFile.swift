@@ -36,7 +36,17 @@ struct ConfigFile {
     }
 
     /// The pairs a command runs on: `--pair NAME`, every pair with `--all`, or the only one.
+    /// - Throws: `ConfigError` for an unknown name, for no or several pairs without a choice,
+    ///   and for a chosen pair whose local side overlaps another pair's (``overlapping(_:)``).
     func select(pair: String?, all: Bool) throws -> [PairConfiguration] {
+        let chosen = try choose(pair: pair, all: all)
+        for candidate in chosen {
+            if let other = overlapping(candidate) { throw Self.overlapError(candidate, other) }
+        }
+        return chosen
+    }
+
+    private func choose(pair: String?, all: Bool) throws -> [PairConfiguration] {
         if all { return pairs }
         if let pair {
             guard let found = pairs.first(where: { $0.name == pair }) else {
@@ -48,7 +58,9 @@ struct ConfigFile {
         switch pairs.count {
         case 0: throw ConfigError("\(url.path) has no pairs", hint: "create one with: calgw init --local DIR --remote URL")
         case 1: return pairs
-        default: throw ConfigError("\(url.path) has \(pairs.count) pairs; say which", hint: "--pair \(pairs[0].name), or --all")
+        default:
+            throw ConfigError("\(url.path) has \(pairs.count) pairs (\(pairs.map(\.name).joined(separator: ", "))); say which",
+                              hint: "--pair \(pairs[0].name), or --all")
         }
     }
 }
