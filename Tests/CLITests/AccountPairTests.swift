@@ -6,6 +6,53 @@ import CalgwTestSupport
 /// every calendar becomes a folder, a new folder becomes a calendar, and a calendar deleted on
 /// the server is reported and left alone here.
 @Suite struct AccountPairTests {
+    /// An account's first pull stopped by SIGTERM while its calendars are written (each
+    /// stops at its own safe point, none is cut mid-request), then a third of each calendar's
+    /// events deleted and a third edited on the server: the next sync brings none of the
+    /// deleted back and undoes no edit, in every calendar.
+    @Test func aStoppedAccountPullThenServerChanges() throws {
+        let server = try TestServers.start("radicale")
+        defer { server.stop() }
+        let account = try AccountFixture(server: server)
+        defer { account.remove() }
+        let id = account.id
+        var calendars: [(folder: String, url: URL, uids: [String])] = []
+        for label in ["home", "work"] {
+            let folder = "\(label)-\(id)"
+            let url = try account.makeCalendar(folder)
+            let uids = (0..<24).map { "\(label)\($0)-\(id)" }
+            for uid in uids { try account.put(AccountFixture.event(uid, "v1"), name: uid, in: url) }
+            calendars.append((folder, url, uids))
+        }
+        let stopped = try CalgwBinary.run(["sync", "--config", account.config.path],
+                                          environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "16",
+                                                        "CALGW_TEST_SIGNAL": "TERM"])
+        #expect(stopped.status == 143, "\(stopped.status) \(stopped.stderrText)")
+        #expect(stopped.stderrText.contains("stopped by SIGTERM at a safe point"), "\(stopped.stderrText)")
+        var expected: [String: [String: String]] = [:]
+        for calendar in calendars {
+            var summaries: [String: String] = [:]
+            for (i, uid) in calendar.uids.enumerated() {
+                switch i % 3 {
+                case 0: #expect(try account.curl(["-X", "DELETE", calendar.url.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
+                case 1:
+                    try account.put(AccountFixture.event(uid, "edited on the phone"), name: uid, in: calendar.url)
+                    summaries[uid] = "edited on the phone"
+                default: summaries[uid] = "v1"
+                }
+            }
+            expected[calendar.folder] = summaries
+        }
+        let rerun = try account.calgw(["sync"])
+        #expect(rerun.status == 0, "\(rerun.stderrText)")
+        for calendar in calendars {
+            let found = try VDirPair.summariesIn(account.local.appendingPathComponent(calendar.folder))
+            #expect(found == expected[calendar.folder], "\(calendar.folder): \(found.count) events, \(expected[calendar.folder]?.count ?? 0) expected")
+        }
+        let again = try account.calgw(["sync", "--json"])
+        #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
+    }
+
     @Test(arguments: TestServers.selected)
     func everyCalendarOfTheAccountSyncs(server name: String) throws {
         let server = try TestServers.start(name)

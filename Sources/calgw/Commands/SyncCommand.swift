@@ -2,6 +2,7 @@ import ArgumentParser
 import CalDAV
 import CalendarSync
 import Foundation
+import Synchronization
 
 /// `calgw sync`: both directions, conflicts resolved by the pair's strategy.
 struct SyncCommand: AsyncParsableCommand {
@@ -234,8 +235,11 @@ enum TestFaultHook {
         case "TERM": SIGTERM
         default: SIGKILL
         }
+        // Each calendar of an account counts its own side effects: the signal is sent once.
+        let sent = Mutex(false)
         return { @Sendable n in
             guard n == k || (sig == SIGKILL && n > k) else { return }
+            guard sig == SIGKILL || sent.withLock({ done in defer { done = true }; return !done }) else { return }
             kill(getpid(), sig)
             // The signal is handled by whichever thread does not block it, maybe a little
             // later: the run goes on once it has been (as it would under a real Ctrl-C).
