@@ -35,7 +35,7 @@ import CalgwTestSupport
         for i in 0..<3 {
             let file = folder.file("up\(i).ics")
             try Self.event("r\(i)-\(id)", "Remote \(i)").write(to: file, atomically: true, encoding: .utf8)
-            _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Content-Type: text/calendar",
+            _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
                                                collection.appendingPathComponent("r\(i).ics").absoluteString])
         }
         let vdir = folder.file("vdir"), state = folder.file("state")

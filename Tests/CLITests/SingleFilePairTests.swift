@@ -262,10 +262,10 @@ import CalgwTestSupport
     /// sync brings none of the deleted back and undoes no edit.
     @Test func aStoppedFirstPullThenServerChanges() throws {
         let server = try TestServers.shared("radicale")
-        for (signal, k) in [("KILL", 80), ("TERM", 40)] {
+        for (signal, k) in [("KILL", 30), ("TERM", 15)] {
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }
-            let uids = (0..<120).map { "e\($0)" }
+            let uids = (0..<45).map { "e\($0)" }
             for uid in uids { try pair.account.put(AccountFixture.event(uid, "v1"), name: uid, in: pair.calendar) }
             let stopped = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
             #expect(stopped.status == 128 + (signal == "KILL" ? 9 : 15), "SIG\(signal): \(stopped.status) \(stopped.stderrText)")
