@@ -59,9 +59,11 @@ public enum TestProxies {
         return try start("auth_proxy.py", upstream: upstream, arguments: arguments)
     }
 
-    /// Answers requests by `script` (`503,ok,429,reset,truncate`), then forwards.
-    public static func fault(upstream: URL, script: String, retryAfter: Int = 1, onlyMethods: String = "") throws -> TestProxy {
-        var arguments = ["--script", script, "--retry-after", String(retryAfter)]
+    /// Answers requests by `script` (`503,ok,429,reset,truncate,slow`), then forwards; a `slow`
+    /// answer waits `slowSeconds` first.
+    public static func fault(upstream: URL, script: String, retryAfter: Int = 1, onlyMethods: String = "",
+                             slowSeconds: Double = 2) throws -> TestProxy {
+        var arguments = ["--script", script, "--retry-after", String(retryAfter), "--slow-seconds", String(slowSeconds)]
         if !onlyMethods.isEmpty { arguments += ["--only-methods", onlyMethods] }
         return try start("fault_proxy.py", upstream: upstream, arguments: arguments)
     }
