@@ -64,19 +64,21 @@ let package = Package(
         // Used only by tests and benchmarks, never shipped in a product: fixture loaders,
         // real-server launchers, the in-memory storage with its failure injection.
         .target(name: "CalgwTestSupport", dependencies: ["CalendarSync"]),
+        // Test traits over CalgwTestSupport (the load run, a needed server): test targets only.
+        .target(name: "CalgwTestTraits", dependencies: ["CalgwTestSupport"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
         .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
                           path: "Benchmarks/HTTPBenchmark"),
         .executableTarget(name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
                           path: "Benchmarks/CalDAVBenchmark"),
 
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
-        .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport"]),
-        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport",
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport", "CalgwTestTraits",
                                                              .product(name: "GRDB", package: "GRDB.swift"),
                                                              .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport", "CalgwTestTraits"]),
     ]
 )

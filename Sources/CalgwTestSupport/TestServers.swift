@@ -55,6 +55,13 @@ public enum TestServers {
         return available
     }
 
+    /// The server for a test that needs one server of any kind: `preference` when it is
+    /// selected (Radicale starts fastest), else the first selected.
+    public static func any(preferring preference: String = "radicale") -> String {
+        let names = selected
+        return names.contains(preference) ? preference : names.first ?? preference
+    }
+
     /// Every server script present.
     public static var available: [String] {
         let folder = TestPaths.packageRoot.appendingPathComponent("Scripts/servers")

@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// aside and that calendar matched again, the other calendars' journals left as they are.
 @Suite struct AccountJournalRecoveryTests {
     @Test func aDamagedCalendarJournalIsMovedAsideAndItsCalendarMatchedAgain() throws {
-        let server = try TestServers.start("radicale")
+        let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }

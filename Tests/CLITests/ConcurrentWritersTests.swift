@@ -16,7 +16,7 @@ import Testing
         let config: URL
 
         init(prefix: String) async throws {
-            server = try TestServers.shared(TestServers.selected.first ?? "radicale")
+            server = try TestServers.shared(TestServers.any())
             folder = try TemporaryFolder()
             collection = server.newCollectionURL(prefix: prefix)
             vdir = folder.file("vdir")

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func testWrongPasswordExitsFive() throws {
-        let server = try TestServers.shared(TestServers.selected.first ?? "radicale")
+        let server = try TestServers.shared(TestServers.any())
         let result = try CalgwBinary.run(["discover", server.url.absoluteString, "--username", server.username,
                                           "--password-command", "echo not-the-password"])
         #expect(result.status == 5, "stdout: \(result.stdoutText) stderr: \(result.stderrText)")

@@ -17,7 +17,7 @@ struct InteropPair {
     let samples: [String]
 
     init(prefix: String, withSamples: Bool = true) async throws {
-        server = try TestServers.shared("radicale")
+        server = try TestServers.shared(TestServers.any())
         client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
         collection = server.newCollectionURL(prefix: prefix)
         try await client.makeCalendar(collection, displayName: "Interop \(prefix)")

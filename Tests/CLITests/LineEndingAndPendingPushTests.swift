@@ -90,7 +90,7 @@ import CalgwTestSupport
     /// An editor that breaks the file on the first save and fixes it on the second, saving with
     /// CRLF line endings as editors that normalise them do: the fix is written and pushed.
     @Test func eventOpenKeepsAFixSavedWithCRLF() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = try Self.makeCollection(server, prefix: "opencrlf")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -128,7 +128,7 @@ import CalgwTestSupport
     /// warning, and the next push sends the event once. Adding again is what the person would
     /// have done after a failure: it must not be needed.
     @Test func eventAddWithTheServerDownPrintsTheUIDAndPushesOnce() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = try Self.makeCollection(server, prefix: "adddown")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -157,7 +157,7 @@ import CalgwTestSupport
     /// `event add` with an unrelated broken file in the vdir: the event reaches the server, so
     /// the command says so and exits 0; the broken file is still reported by `status`.
     @Test func eventAddBesideABrokenFileSucceeds() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = try Self.makeCollection(server, prefix: "addbroken")
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -28,7 +28,7 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(8).lowercased()
 
         init() throws {
-            server = try TestServers.shared("radicale")
+            server = try TestServers.shared(TestServers.any())
             collection = server.newCollectionURL(prefix: "fault")
             try server.makeCalendar(collection)
             folder = try TemporaryFolder()

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func pushAndPullOf200EventsShowABarOnATerminalOnly() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "progress")
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
@@ -70,7 +70,7 @@ import Testing
     /// An account pair's calendars sync side by side under one bar: its total grows as each
     /// calendar's transfer starts, and it ends with all of them done.
     @Test func anAccountPairShowsOneBarForItsCalendars() throws {
-        let server = try TestServers.start("radicale")
+        let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }

@@ -25,7 +25,7 @@ import CalgwTestSupport
     }
 
     @Test func statusAndDryRunsChangeNothing() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let auth = "\(server.username):\(server.password)"
         let collection = server.newCollectionURL(prefix: "readonly")
         try server.makeCalendar(collection)

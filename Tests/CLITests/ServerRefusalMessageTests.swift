@@ -12,7 +12,7 @@ import CalgwTestSupport
     }
 
     @Test func refusedCredentialsAreSaidOnce() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = try makeCollection(server, prefix: "auth")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -24,7 +24,7 @@ import CalgwTestSupport
     }
 
     @Test func insufficientStorageOnAPutGivesAQuotaHint() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = try makeCollection(server, prefix: "full")
         let proxy = try TestProxies.fault(upstream: server.url, script: "507", onlyMethods: "PUT")
         defer { proxy.stop() }

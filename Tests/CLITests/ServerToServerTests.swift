@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 /// A pair of two servers (`local` a CalDAV calendar too): a migration from one to the other
 /// and then two-way sync, with a "this and future" split and a conflict made on the servers
@@ -19,7 +20,7 @@ import CalgwTestSupport
         try AccountEventTests.serverText(side, calendar)
     }
 
-    @Test(arguments: directions)
+    @Test(.needsServer("radicale"), .needsServer("xandikos"), arguments: directions)
     func migratesThenSyncsBothWays(from first: String, to second: String) throws {
         let a = try TestServers.start(first), b = try TestServers.start(second)
         defer { a.stop(); b.stop() }
@@ -85,7 +86,7 @@ import CalgwTestSupport
         #expect(r.status == 2 && r.stderrText.contains("local side is the server"), "\(label): \(r.status) \(r.stderrText)")
     }
 
-    @Test func initWritesAPairOfTwoServers() throws {
+    @Test(.needsServer("radicale"), .needsServer("xandikos")) func initWritesAPairOfTwoServers() throws {
         let a = try TestServers.shared("radicale"), b = try TestServers.shared("xandikos")
         let left = try AccountFixture(server: a), right = try AccountFixture(server: b)
         defer { left.remove(); right.remove() }

@@ -70,7 +70,7 @@ import CalgwTestSupport
     }
 
     @Test func anExportSyncsBothWaysAndKeepsInStepWithRadicale() throws {
-        let server = try TestServers.start("radicale")
+        let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let pair = try Fixture(server: server)
         defer { pair.account.remove() }
@@ -171,7 +171,7 @@ import CalgwTestSupport
     }
 
     @Test func aHandBrokenFileStopsTheRunUntilItIsFixed() throws {
-        let server = try TestServers.start("radicale")
+        let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let pair = try Fixture(server: server)
         defer { pair.account.remove() }
@@ -211,7 +211,7 @@ import CalgwTestSupport
     /// Kills `calgw sync` after each of its side effects in turn: the file is always whole
     /// (the old one or the new one), and the next run converges.
     @Test func aKilledSyncLeavesTheFileWholeAndTheRerunConverges() throws {
-        let server = try TestServers.start("radicale")
+        let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         var k = 1
         while k < 40 {
@@ -261,7 +261,7 @@ import CalgwTestSupport
     /// third), then a third of the server's events deleted and a third edited there: the next
     /// sync brings none of the deleted back and undoes no edit.
     @Test func aStoppedFirstPullThenServerChanges() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         for (signal, k) in [("KILL", 30), ("TERM", 15)] {
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }

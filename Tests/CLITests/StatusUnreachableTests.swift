@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// still shown, then the error about the remote side.
 @Suite struct StatusUnreachableTests {
     @Test func statusShowsLocalChangesWhenTheServerIsDown() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "down")
         try server.makeCalendar(collection)
         let proxy = try TestProxies.fault(upstream: server.url, script: "")

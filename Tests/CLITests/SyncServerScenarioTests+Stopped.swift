@@ -21,11 +21,12 @@ extension SyncServerScenarioTests {
         var description: String { "SIG\(signal) at \(share == 1 ? "all" : share < 0.5 ? "1/3" : "2/3")" }
     }
 
-    static let stoppedItems = 150
+    /// 60 items (150 in the load run): a third, two thirds and all of them are distinct stop points.
+    static let stoppedItems = TestLoad.size(60, load: 150)
 
     static var stops: [StoppedShape: [Stop]] {
         let signals = ["KILL", "TERM", "INT"], shares = [1.0 / 3, 2.0 / 3, 1]
-        if ProcessInfo.processInfo.environment["CALGW_LOAD"] == "1" {
+        if TestLoad.isOn {
             let all = signals.flatMap { s in shares.map { Stop(signal: s, share: $0) } }
             return Dictionary(uniqueKeysWithValues: StoppedShape.allCases.map { ($0, all) })
         }

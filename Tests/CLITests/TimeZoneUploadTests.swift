@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 /// vdir files that name a zone in TZID without a VTIMEZONE (as `event add --tz` writes them,
 /// and Outlook with Windows names) go up to Radicale complete: the server copy has the IANA
@@ -25,7 +26,7 @@ import CalgwTestSupport
     static let nothing = ["created": ["local": 0, "remote": 0], "updated": ["local": 0, "remote": 0], "deleted": ["local": 0, "remote": 0]]
 
     @Test func windowsAndIANANamesWithoutAVTimeZoneAreUploadedComplete() throws {
-        let server = try TestServers.shared("radicale")
+        let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "tz")
         let auth = "\(server.username):\(server.password)"
         try server.makeCalendar(collection)
@@ -89,7 +90,7 @@ import CalgwTestSupport
 
     /// A custom TZID calgw cannot define goes as written; Radicale refuses the series with 400,
     /// and the run names the file's upload, the status and the server's answer.
-    @Test func aZoneNobodyKnowsIsRefusedWithTheServersAnswer() throws {
+    @Test(.needsServer("radicale")) func aZoneNobodyKnowsIsRefusedWithTheServersAnswer() throws {
         let server = try TestServers.shared("radicale")
         let collection = server.newCollectionURL(prefix: "tzbad")
         try server.makeCalendar(collection)

@@ -1,6 +1,7 @@
 import CalDAV
 @testable import CalendarSync
 import CalgwTestSupport
+import CalgwTestTraits
 import Foundation
 import Testing
 
@@ -93,10 +94,13 @@ import Testing
         }
     }
 
+    /// More items than one multiget asks for (100), made in parallel: listed and fetched whole.
+    /// 1,000 in the load run.
     @Test(arguments: TestServers.selected)
-    func testThousandItemsListAndMultiget(server name: String) async throws {
-        let (storage, _) = try await storage(name, prefix: "st-1000")
-        let uids = (0..<1000).map { _ in Sample.uid("bulk") }
+    func testMoreItemsThanAMultigetListAndFetch(server name: String) async throws {
+        let count = TestLoad.size(130, load: 1000)
+        let (storage, _) = try await storage(name, prefix: "st-many")
+        let uids = (0..<count).map { _ in Sample.uid("bulk") }
         let created = try await withThrowingTaskGroup(of: ItemVersion.self) { group in
             for (index, uid) in uids.enumerated() {
                 group.addTask { try await storage.create(Sample.event(uid: uid, summary: "Bulk \(index)", day: index % 28 + 1), suggestedName: uid) }
@@ -109,10 +113,10 @@ import Testing
             Issue.record("\(name): not a full listing")
             return
         }
-        #expect(listed.count == 1000)
+        #expect(listed.count == count)
         #expect(Set(listed) == Set(created))
         let fetched = try await storage.fetch(listed.map(\.href))
-        #expect(fetched.count == 1000)
+        #expect(fetched.count == count)
         #expect(Set(fetched.map(\.version)) == Set(listed))
         let byHref = Dictionary(uniqueKeysWithValues: fetched.map { ($0.href, $0.data) })
         let sample = try #require(byHref[created[0].href])
@@ -151,7 +155,7 @@ import Testing
                 "\(name) changed the object:\n\(String(decoding: fetched.data, as: UTF8.self))")
     }
 
-    @Test(.enabled(if: TestServers.selected.contains("cyrus"), "Cyrus is not among the servers selected (CALGW_TEST_SERVERS)"))
+    @Test(.needsServer("cyrus"))
     func testCyrusUIDUsedInAnotherCalendarIsRejectedWithReason() async throws {
         let fixture = try DAVServerFixture("cyrus")
         let first = CalDAVStorage(client: fixture.client, collection: try await fixture.newCalendar("uid-a"))

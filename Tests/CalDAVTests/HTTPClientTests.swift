@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.serialized) struct HTTPClientTests {
     @Test func testBodyOverTheCapFailsClearly() async throws {
-        let fixture = try DAVServerFixture("radicale")
+        let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("cap")
         let uid = Sample.uid()
         let item = collection.appendingPathComponent("\(uid).ics")
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func testUserAgentParallelRequestsAndReuse() async throws {
-        let fixture = try DAVServerFixture("radicale")
+        let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("par")
         let uid = Sample.uid()
         let item = collection.appendingPathComponent("\(uid).ics")
@@ -56,7 +56,7 @@ import Testing
 
 @Suite(.serialized) struct HTTPClientCancellationTests {
     @Test func testCancellingATaskAbortsItsTransfer() async throws {
-        let fixture = try DAVServerFixture("radicale")
+        let fixture = try DAVServerFixture(TestServers.any())
         // The answer waits far longer than the cancel below can be late on a loaded machine.
         let proxy = try TestProxies.fault(upstream: fixture.server.url, script: "slow", slowSeconds: 60)
         defer { proxy.stop() }

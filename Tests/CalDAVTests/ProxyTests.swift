@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct ProxyTests {
     /// Radicale with a fresh collection holding one event, reached directly.
     private func radicaleWithEvent() async throws -> (DAVServerFixture, URL, URL) {
-        let fixture = try DAVServerFixture("radicale")
+        let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("proxy")
         let uid = Sample.uid()
         let item = collection.appendingPathComponent("\(uid).ics")

@@ -2,6 +2,7 @@ import CalDAV
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 @testable import CalendarSync
 
 /// A pair's first sync with a server that streams its items (`SyncEngine.streamedFirstPull`):
@@ -9,7 +10,7 @@ import CalgwTestSupport
 /// already is planned with them once the read ended, as a full run would. Radicale, filled
 /// through its storage folder (it takes what it finds there), so that the server can hold what
 /// no client could PUT: two items with one UID.
-@Suite(.serialized) struct StreamedFirstPullTests {
+@Suite(.serialized, .needsServer("radicale")) struct StreamedFirstPullTests {
     static let events = 700
 
     static func event(_ uid: String, summary: String) -> String {

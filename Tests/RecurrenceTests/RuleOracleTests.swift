@@ -8,7 +8,8 @@ import CalgwTestSupport
 @Suite struct RuleOracleTests {
     static let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/expand.py")
     static let fixedSeed: UInt64 = 0x5EED_CA16_2026
-    static let rulesPerSeed = Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? 6_000
+    /// Rules per seed: 2,000 (6,000 in the load run, or `CALGW_RULE_CASES`).
+    static let rulesPerSeed = Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? TestLoad.size(2_000, load: 6_000)
 
     struct Case: Encodable {
         var dtstart: String
