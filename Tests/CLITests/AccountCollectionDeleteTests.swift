@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// A calendar deleted on one side: by default reported with what it held and left alone on
 /// the other side; with `--allow-collection-delete` deleted there too.
-@Suite struct AccountCollectionDeleteTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountCollectionDeleteTests {
     @Test(arguments: TestServers.selected)
     func deletedCalendarsAreKeptUnlessAllowed(server name: String) throws {
         let server = try TestServers.start(name)
@@ -65,7 +65,7 @@ import CalgwTestSupport
 
 /// A calendar emptied on one side trips the mass-deletion guard of that calendar alone: the
 /// others sync, the run exits 4, and the server keeps the emptied calendar's events.
-@Suite struct AccountMassDeletionTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountMassDeletionTests {
     @Test(arguments: TestServers.selected)
     func anEmptiedFolderIsRefusedAloneAndTheOthersSync(server name: String) throws {
         let server = try TestServers.start(name)

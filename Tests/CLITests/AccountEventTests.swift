@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `event add/edit/delete/open` on an account pair, on a fresh server of each kind: the event
 /// lands in the chosen calendar's folder and on that calendar on the server, through the
 /// journal the account's runs keep, so the next sync has nothing left to do.
-@Suite struct AccountEventTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountEventTests {
     /// Every item of a calendar, as the server sends it (calendar-query of all data).
     static func serverText(_ account: AccountFixture, _ calendar: URL) throws -> String {
         let query = "<?xml version=\"1.0\"?><c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"

@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// `calgw init --all-collections` discovers a real server's calendars, prints them and writes
 /// an account pair that then syncs.
-@Suite struct AccountInitTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountInitTests {
     @Test(arguments: TestServers.selected)
     func initWritesAnAccountPairAndListsTheCalendars(server name: String) throws {
         let server = try TestServers.start(name)

@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// An account pair keeps one journal per calendar under `<journal>.d/`: a damaged one is moved
 /// aside and that calendar matched again, the other calendars' journals left as they are.
-@Suite struct AccountJournalRecoveryTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountJournalRecoveryTests {
     @Test func aDamagedCalendarJournalIsMovedAsideAndItsCalendarMatchedAgain() throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }

@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// A pair that covers a whole account (`collections = "all"`), on a fresh server of each kind:
 /// every calendar becomes a folder, a new folder becomes a calendar, and a calendar deleted on
 /// the server is reported and left alone here.
-@Suite struct AccountPairTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountPairTests {
     /// An account's first pull stopped by SIGTERM while its calendars are written (each
     /// stops at its own safe point, none is cut mid-request), then a third of each calendar's
     /// events deleted and a third edited on the server: the next sync brings none of the

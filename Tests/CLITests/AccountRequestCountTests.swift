@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// What a no-op sync of a whole account costs the server, counted at a logging proxy: one
 /// PROPFIND Depth 1 of the calendar home (kept from the first run's discovery) tells which
 /// calendars changed, and an unchanged calendar costs nothing more.
-@Suite struct AccountRequestCountTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountRequestCountTests {
     @Test(arguments: TestServers.selected)
     func aNoOpAccountSyncAsksTheHomeOnce(server name: String) throws {
         let server = try TestServers.start(name)

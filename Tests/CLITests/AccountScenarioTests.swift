@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// Account scenarios on a fresh server of each kind: calendars with events and tasks synced
 /// into an empty folder, a calendar added on the server between syncs, and two calendars whose
 /// names collide in the safe alphabet.
-@Suite struct AccountScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountScenarioTests {
     @Test(arguments: TestServers.selected)
     func threeCalendarsWithTasksThenANewOne(server name: String) throws {
         let server = try TestServers.start(name)

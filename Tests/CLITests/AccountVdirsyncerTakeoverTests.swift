@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// vdirsyncer (`collections = ["from b"]`) syncs a whole account first; a calgw account pair on
 /// the same folders then takes over without transferring or duplicating anything.
-@Suite struct AccountVdirsyncerTakeoverTests {
+@Suite(.timeLimit(.minutes(10))) struct AccountVdirsyncerTakeoverTests {
     func vdirsyncer(_ account: AccountFixture, _ arguments: [String]) throws -> ProcessRunner.Result {
         let config = account.folder.file("vdirsyncer.conf")
         try Data("""

@@ -8,7 +8,7 @@ import CalgwTestSupport
 /// while others are in flight is made again alone.
 ///
 /// 80 items (the failing writes come after the 40th); 300 in the load run.
-@Suite struct ConcurrentServerWritesTests {
+@Suite(.timeLimit(.minutes(10))) struct ConcurrentServerWritesTests {
     static let count = TestLoad.size(80, load: 300)
 
     @Test(arguments: TestServers.selected)

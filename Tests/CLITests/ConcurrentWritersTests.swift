@@ -6,7 +6,7 @@ import Testing
 /// Other programs at work while calgw syncs, against a real server: an editor rewriting a
 /// file, and a second calgw on the same pair. Nothing torn reaches the server, nothing is lost
 /// or doubled, and the next run converges.
-@Suite(.serialized) struct ConcurrentWritersTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ConcurrentWritersTests {
     /// A pair on a fresh collection of the first test server, with three quiet events.
     struct Pair {
         let server: TestServer
@@ -109,8 +109,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count == 4)
     }
 
-    /// Two `calgw sync` on one pair at the same instant: one waits for the other (or gives up
-    /// with a clear message), and the result is what one run would have made.
+    /// Two `calgw sync` on one pair at once: the test holds the pair's lock until both runs
+    /// are waiting for it (each has the lock file open), then lets go. One runs; the other
+    /// waits for it (or gives up with a clear message), and the result is what one run would
+    /// have made.
     @Test func twoRunsOnOnePairAtOnceDoNotInterleave() async throws {
         let pair = try await Pair(prefix: "twice")
         defer { pair.folder.remove() }
@@ -118,9 +120,22 @@ import Testing
             try Data(Self.event(uid: "twice-\(i)-\(UUID().uuidString)", version: i, padding: 10).utf8)
                 .write(to: pair.vdir.appendingPathComponent("t\(i).ics"))
         }
-        async let first = Task.detached { try pair.sync() }.value
-        async let second = Task.detached { try pair.sync() }.value
-        let runs = try await [first, second]
+        let lockPath = pair.folder.file("state/journal.sqlite.lock").path
+        try FileManager.default.createDirectory(at: pair.folder.file("state"), withIntermediateDirectories: true)
+        let held = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(held >= 0 && flock(held, LOCK_EX) == 0, "could not take \(lockPath)")
+        // Each run waits on a thread of its own: the task pool's few threads stay free for this test.
+        let first = Self.onThread { try pair.sync() }, second = Self.onThread { try pair.sync() }
+        var waiting = 0
+        for _ in 0..<600 {
+            waiting = Self.processes(holding: lockPath)
+            if waiting >= 2 { break }
+            usleep(50_000)
+        }
+        flock(held, LOCK_UN)
+        close(held)
+        let runs = [try first.get(), try second.get()]
+        #expect(waiting == 2, "\(waiting) runs waited for the lock together")
         for run in runs {
             #expect(run.status == 0 || (run.status == 1 && run.stderrText.contains("another calgw run")), "\(run.stderrText)")
         }
@@ -135,6 +150,23 @@ import Testing
         let uids = texts.compactMap { $0.components(separatedBy: CharacterSet.newlines).first { $0.hasPrefix("UID:") } }
         #expect(Set(uids).count == 33, "a UID is on the server twice")
         #expect(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count == 33)
+    }
+
+    /// Runs `body` on a new thread; `get()` waits for its result.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
+        let result = ThreadResult<T>()
+        Thread { result.set(Result { try body() }) }.start()
+        return result
+    }
+
+    /// How many other processes have `path` open (from /proc/PID/fd).
+    static func processes(holding path: String) -> Int {
+        let me = String(getpid())
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { $0 != me && Int($0) != nil }
+        return pids.filter { pid in
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
+        }.count
     }
 }
 
@@ -191,5 +223,21 @@ final class FileRewriter: @unchecked Sendable {
         let temporary = path + ".tmp-save"
         _ = FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
         rename(temporary, path)
+    }
+}
+
+/// The result of work on another thread, waited for once.
+final class ThreadResult<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value: Result<T, any Error>?
+
+    func set(_ value: Result<T, any Error>) {
+        self.value = value
+        done.signal()
+    }
+
+    func get() throws -> T {
+        done.wait()
+        return try value!.get()
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import CalgwTestSupport
 @testable import calgw
 
-@Suite struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigFileTests {
     let paths = ConfigPaths(environment: ["HOME": "/home/alice"])
     let url = URL(fileURLWithPath: "/home/alice/.config/calgw/config.toml")
 
@@ -124,7 +124,7 @@ import CalgwTestSupport
     }
 }
 
-@Suite struct InitCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct InitCommandTests {
     @Test func appendsAPairKeepingCommentsAndTheFileReadsBack() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -3,7 +3,7 @@ import CalgwTestSupport
 import Foundation
 import Testing
 
-@Suite(.serialized) struct DiscoverCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DiscoverCommandTests {
     @Test(arguments: TestServers.selected)
     func testDiscoverPrintsTableAndJSON(server name: String) async throws {
         let server = try TestServers.shared(name)

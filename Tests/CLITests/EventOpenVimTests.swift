@@ -4,7 +4,7 @@ import ICalendar
 import CalgwTestSupport
 
 /// `calgw event open` with the real Vim in a real terminal (tmux), typed at as a person would.
-@Suite struct EventOpenVimTests {
+@Suite(.timeLimit(.minutes(10))) struct EventOpenVimTests {
     func tmux(_ arguments: [String]) throws -> ProcessRunner.Result {
         try ProcessRunner.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
     }

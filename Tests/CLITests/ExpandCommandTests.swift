@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-@Suite struct ExpandCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ExpandCommandTests {
     static let calendar = """
         BEGIN:VCALENDAR\r
         VERSION:2.0\r

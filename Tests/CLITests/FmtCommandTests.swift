@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-@Suite struct FmtCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct FmtCommandTests {
     let sloppy = "BEGIN:VCALENDAR\nversion:2.0\nBEGIN:VEVENT\nUID:1\nSUMMARY:Lunch, then a walk along the river that is long enough to need folding at 75\nEND:VEVENT\nEND:VCALENDAR\n"
 
     @Test func rewritesInCanonicalFormAndIsIdempotent() throws {
@@ -65,7 +65,7 @@ import CalgwTestSupport
     }
 }
 
-@Suite struct LintCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct LintCommandTests {
     @Test func printsFileLineProblemAndExits1OnErrors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `calgw -c FILE sync`, `calgw -q sync`, `calgw -vv event add …`: the options every command
 /// takes may stand before the command name, as with vdirsyncer and khal; given both before
 /// and after it, the one after wins.
-@Suite struct GlobalOptionsBeforeCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct GlobalOptionsBeforeCommandTests {
     @Test func configBeforeTheCommandSyncs() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// What people find when they ask: `calgw help COMMAND` with examples, and shell completions
 /// generated from the same definitions.
-@Suite struct HelpAndCompletionTests {
+@Suite(.timeLimit(.minutes(10))) struct HelpAndCompletionTests {
     /// Every leaf command, as `calgw help` names it.
     static let commands = [["fmt"], ["lint"], ["init"], ["pull"], ["push"], ["sync"], ["status"],
                            ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"]]

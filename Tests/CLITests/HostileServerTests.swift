@@ -7,7 +7,7 @@ import CalgwTestSupport
 /// a DTD with an external entity; an entity-expansion bomb; a body over `max_response_size`.
 /// Each run ends (within a timeout) with an error naming the problem, changes nothing in the
 /// folder around the vdir, and a later run against the same server, sane again, converges.
-@Suite(.serialized) struct HostileServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileServerTests {
     /// A pair in its own folder: `vdir/`, `pair.toml`, and the journal under `state/`.
     struct Setup {
         let root: TemporaryFolder

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// khal (from pip) as a real client of the vdir calgw keeps in sync with a real Radicale.
-@Suite(.serialized) struct KhalInteropTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct KhalInteropTests {
     /// A khal config pointing at the pair's vdir, times printed in UTC.
     static func khalConfig(_ pair: InteropPair) throws -> URL {
         let url = pair.folder.file("khal.conf")

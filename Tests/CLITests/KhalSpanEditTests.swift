@@ -6,7 +6,7 @@ import Testing
 /// `calgw event edit --span this` and `--span future` (and a `delete --span this`) on zoned,
 /// all-day and floating recurring events of a real pair (Radicale): khal, reading the vdir,
 /// lists the same occurrences as recurring-ical-events expands from the copies the server holds.
-@Suite(.serialized) struct KhalSpanEditTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct KhalSpanEditTests {
     static let oracles = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles")
 
     /// One line of `khal list` as Scripts/oracles/khal_list.py returns it (UTC as khal's zone).

@@ -10,7 +10,7 @@ import CalgwTestTraits
 ///
 /// 400 events (about 120 KB, past the first written batch at half the answer, four multiget
 /// pages); 1,500 in the load run.
-@Suite(.serialized, .needsServer("cyrus")) struct LargeAnswerStreamingTests {
+@Suite(.serialized, .needsServer("cyrus"), .timeLimit(.minutes(10))) struct LargeAnswerStreamingTests {
     static let events = TestLoad.size(400, load: 1500)
 
     /// A Cyrus collection filled with `events` events by PUT.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-@Suite struct ListCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ListCommandTests {
     @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -40,7 +40,7 @@ import CalgwTestSupport
     }
 }
 
-@Suite struct ListCommandPairTests {
+@Suite(.timeLimit(.minutes(10))) struct ListCommandPairTests {
     @Test func readsThePairsVdirFromTheConfig() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

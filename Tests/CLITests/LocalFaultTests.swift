@@ -9,7 +9,7 @@ import CalgwTestSupport
 /// once with a hint, and a rerun once the fault is gone converges.
 ///
 /// The mounts need root (tests run as root here); a test that cannot mount fails saying why.
-@Suite(.serialized) struct LocalFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LocalFaultTests {
     struct Pair {
         let config: URL
         let vdir: URL

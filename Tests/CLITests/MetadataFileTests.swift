@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// A vdir's `displayname` and `color` files as people write them (`echo Work > displayname`,
 /// with a trailing newline) reach the server without the newline, as with vdirsyncer.
-@Suite struct MetadataFileTests {
+@Suite(.timeLimit(.minutes(10))) struct MetadataFileTests {
     @Test func aTrailingNewlineInDisplaynameAndColorIsNotPushed() async throws {
         let pair = try await InteropPair(prefix: "meta", withSamples: false)
         defer { pair.remove() }

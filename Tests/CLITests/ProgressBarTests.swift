@@ -7,7 +7,7 @@ import Testing
 
 /// The transfer progress bar: drawn on stderr only when it is a terminal (here a real
 /// pseudo-terminal made by util-linux `script`), against a real Radicale with 200 events.
-@Suite(.serialized) struct ProgressBarTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ProgressBarTests {
     /// Runs `calgw ARGS` on a pseudo-terminal; returns what it wrote on stderr (stdout goes to
     /// /dev/null) as the result's stdout. `color` false sets NO_COLOR, true unsets it.
     static func onTerminal(_ arguments: [String], color: Bool = false, environment: [String: String]) throws -> ProcessRunner.Result {
@@ -67,8 +67,9 @@ import Testing
         }
     }
 
-    /// An account pair's calendars sync side by side under one bar: its total grows as each
-    /// calendar's transfer starts, and it ends with all of them done.
+    /// An account pair's calendars sync side by side under one bar: its total adds each
+    /// calendar's as its transfer starts (drawn totals never shrink, done never passes total),
+    /// and it ends with all of them done.
     @Test func anAccountPairShowsOneBarForItsCalendars() throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
@@ -89,7 +90,19 @@ import Testing
         #expect(run.stdoutText.contains("sync 2 calendars ["), "\(run.stdoutText)")
         #expect(run.stdoutText.contains(" 60/60"), "the last state, both calendars done, is drawn: \(run.stdoutText)")
         #expect(!run.stdoutText.contains("/90"), "a calendar counted twice: \(run.stdoutText)")
+        let drawn = Self.counts(in: run.stdoutText)
+        #expect(!drawn.isEmpty, "no count drawn: \(run.stdoutText)")
+        #expect(zip(drawn, drawn.dropFirst()).allSatisfy { $0.total <= $1.total }, "a total shrank: \(drawn)")
+        #expect(drawn.allSatisfy { $0.done <= $0.total && [30, 60].contains($0.total) }, "\(drawn)")
         #expect(run.stdoutText.hasSuffix("\r\u{1B}[K"), "\(run.stdoutText.suffix(40).debugDescription)")
+    }
+
+    /// The `done/total` pairs of each redraw, in order.
+    static func counts(in output: String) -> [(done: Int, total: Int)] {
+        output.components(separatedBy: "\r").compactMap { draw in
+            guard let match = draw.firstMatch(of: /(\d+)\/(\d+)/), let done = Int(match.1), let total = Int(match.2) else { return nil }
+            return (done, total)
+        }
     }
 
     @Test func lineShowsCountsRateAndFailures() {

@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `status` and every `--dry-run` write nothing: not a vdir file, not an item on the server,
 /// not a byte of the journal, even when an interrupted run left a half-written file and a
 /// new file lacks a UID (both of which a real run changes).
-@Suite struct ReadOnlyCommandsTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadOnlyCommandsTests {
     static func event(_ uid: String?, _ summary: String) -> String {
         TestEvent.ics(uid: uid, summary: summary, start: "20260301T100000Z", duration: "PT1H")
     }

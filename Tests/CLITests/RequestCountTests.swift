@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// What a sync costs the server, counted at a logging proxy in front of a real one: a no-op
 /// sync asks one cheap question, and credentials go with the first request (no 401 round trip).
-@Suite struct RequestCountTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestCountTests {
     @Test(arguments: TestServers.selected)
     func aNoOpSyncIsOneRequestWithoutAChallenge(server name: String) throws {
         let server = try TestServers.shared(name)

@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// Passwords and tokens appear nowhere calgw writes, even at its most verbose (`-vvv`, which
 /// logs every header line sent and received): not on stdout, stderr, in `--json`, the journal
 /// or the vdir. The secrets are random, so finding one means calgw leaked it.
-@Suite(.serialized) struct SecretsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SecretsTests {
     enum Mode: String, CaseIterable { case basic, digest, bearer }
 
     @Test(arguments: Mode.allCases)

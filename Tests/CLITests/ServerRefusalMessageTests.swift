@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// What a run says when the server refuses: the credentials (401) once, and a full account
 /// (507) with a hint about its quota.
-@Suite struct ServerRefusalMessageTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerRefusalMessageTests {
     func makeCollection(_ server: TestServer, prefix: String) throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
         try server.makeCalendar(collection)

@@ -6,7 +6,7 @@ import CalgwTestTraits
 /// A pair of two servers (`local` a CalDAV calendar too): a migration from one to the other
 /// and then two-way sync, with a "this and future" split and a conflict made on the servers
 /// by other clients, in both directions between two kinds of server.
-@Suite struct ServerToServerTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerToServerTests {
     static let directions: [(String, String)] = [("radicale", "xandikos"), ("xandikos", "radicale")]
 
     static func series(_ uid: String, until: String? = nil, summary: String = "Standup") -> String {

@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// calendar, through the built binary: a Thunderbird-style export synced both ways, changes on
 /// each side, another program's edit merged, a hand-broken file stopping the run until fixed,
 /// and a run killed at each step leaving the file whole.
-@Suite(.serialized) struct SingleFilePairTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SingleFilePairTests {
     /// A single-file pair on a fresh calendar of `server`.
     struct Fixture {
         let account: AccountFixture

@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// `calgw status` while the server cannot be reached: the local changes waiting for a push are
 /// still shown, then the error about the remote side.
-@Suite struct StatusUnreachableTests {
+@Suite(.timeLimit(.minutes(10))) struct StatusUnreachableTests {
     @Test func statusShowsLocalChangesWhenTheServerIsDown() throws {
         let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "down")

@@ -4,7 +4,7 @@ import CalgwTestSupport
 
 /// Subscription pairs end to end: the built binary pulling feeds from the feed server
 /// (`Scripts/proxies/feed_server.py`) into a vdir.
-@Suite struct SubscriptionTests {
+@Suite(.timeLimit(.minutes(10))) struct SubscriptionTests {
     typealias F = SubscriptionFixture
 
     static let series = "BEGIN:VEVENT\r\nUID:series\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T090000\r\n"

@@ -47,7 +47,7 @@ struct VDirPair {
     }
 }
 
-@Suite struct SyncCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncCommandTests {
     @Test func syncsBothWaysAndReportsJSON() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

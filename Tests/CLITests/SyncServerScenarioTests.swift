@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `calgw sync` between two vdirs and one collection on each real server: edits, deletions and
 /// creations on each side reach the other; a conflict on different properties merges; UIDs
 /// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
-@Suite(.serialized) struct SyncServerScenarioTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SyncServerScenarioTests {
     struct Pair {
         let folder: URL
         let config: URL

@@ -6,7 +6,7 @@ import CalgwTestTraits
 /// vdir files that name a zone in TZID without a VTIMEZONE (as `event add --tz` writes them,
 /// and Outlook with Windows names) go up to Radicale complete: the server copy has the IANA
 /// name and a VTIMEZONE, the file keeps its bytes, and later runs find nothing to do.
-@Suite(.serialized) struct TimeZoneUploadTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TimeZoneUploadTests {
     static func zoned(_ uid: String, tzid: String) -> Data {
         Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
               "DTSTAMP:20260101T000000Z", "DTSTART;TZID=\(tzid):20260710T100000", "DTEND;TZID=\(tzid):20260710T110000",

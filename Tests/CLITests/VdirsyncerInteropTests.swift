@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// vdirsyncer (from pip) syncs a pair first; calgw then takes over the same vdir and collection.
-@Suite(.serialized) struct VdirsyncerInteropTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct VdirsyncerInteropTests {
     static func vdirsyncer(_ pair: InteropPair, _ arguments: [String]) throws -> ProcessRunner.Result {
         let config = pair.folder.file("vdirsyncer.conf")
         try Data("""

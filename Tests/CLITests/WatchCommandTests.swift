@@ -5,7 +5,7 @@ import Testing
 import VDir
 @testable import calgw
 
-@Suite(.serialized) struct WatchCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchCommandTests {
     @Test func localFileReachesRemoteAndRemoteChangeArrivesAfterPoll() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

@@ -6,7 +6,7 @@ import Testing
 /// Many requests of one `CalDAVClient` in flight at once on real servers: every create lands,
 /// the listing and a multiget in several batches return each event once, with its own data.
 /// (How fast, against the `curl` command, is `Scripts/bench/caldav`.)
-@Suite(.serialized) struct CalDAVClientParallelTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CalDAVClientParallelTests {
     @Test(arguments: TestServers.selected)
     func testParallelCreatesAreListedMultigotAndFetchedOnce(server name: String) async throws {
         let count = 40

@@ -3,7 +3,7 @@ import CalgwTestSupport
 import Foundation
 import Testing
 
-@Suite(.serialized) struct CalDAVClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CalDAVClientTests {
     @Test(arguments: TestServers.selected)
     func testDiscoverFindsCalendarFromRootAndHome(server name: String) async throws {
         let fixture = try DAVServerFixture(name)

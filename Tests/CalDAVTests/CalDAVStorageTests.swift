@@ -5,7 +5,7 @@ import CalgwTestTraits
 import Foundation
 import Testing
 
-@Suite(.serialized) struct CalDAVStorageTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CalDAVStorageTests {
     private func storage(_ name: String, prefix: String) async throws -> (CalDAVStorage, DAVServerFixture) {
         let fixture = try DAVServerFixture(name)
         let url = try await fixture.newCalendar(prefix)

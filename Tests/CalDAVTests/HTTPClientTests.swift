@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CalDAV
 
-@Suite(.serialized) struct HTTPClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HTTPClientTests {
     @Test func testBodyOverTheCapFailsClearly() async throws {
         let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("cap")
@@ -54,7 +54,7 @@ import Testing
     }
 }
 
-@Suite(.serialized) struct HTTPClientCancellationTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HTTPClientCancellationTests {
     @Test func testCancellingATaskAbortsItsTransfer() async throws {
         let fixture = try DAVServerFixture(TestServers.any())
         // The answer waits far longer than the cancel below can be late on a loaded machine.

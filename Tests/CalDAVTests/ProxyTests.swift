@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Auth, TLS, redirects and faults through the proxies of `Scripts/proxies/` in front of Radicale.
-@Suite(.serialized) struct ProxyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ProxyTests {
     /// Radicale with a fresh collection holding one event, reached directly.
     private func radicaleWithEvent() async throws -> (DAVServerFixture, URL, URL) {
         let fixture = try DAVServerFixture(TestServers.any())

@@ -8,7 +8,7 @@ import CalgwTestSupport
 /// uploads and another client deletes before the next run is deleted here too. (A token read
 /// before the upload would make the next run ask for changes since then, and Radicale and
 /// Xandikos, which diff two states, leave out an item that is in neither.)
-@Suite(.serialized) struct OwnWritesTokenTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OwnWritesTokenTests {
     @Test(arguments: TestServers.selected)
     func anEventThisSideUploadedAndAnotherClientDeletedIsDeletedHere(server name: String) async throws {
         let server = try TestServers.shared(name)

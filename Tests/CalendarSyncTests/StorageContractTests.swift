@@ -7,7 +7,7 @@ import CalDAV
 /// What every `CalendarStorage` must do, run on each kind: the vdir, the single file, the
 /// in-memory storage, and a CalDAV collection on each test server. Items read back are
 /// compared by content (a single file hands an item back in its own VCALENDAR wrapper).
-@Suite struct StorageContractTests {
+@Suite(.timeLimit(.minutes(10))) struct StorageContractTests {
     static var kinds: [String] { ["vdir", "memory", "singleFile"] + TestServers.selected.map { "caldav-\($0)" } }
 
     func make(_ kind: String) async throws -> (any CalendarStorage, () -> Void) {
@@ -135,6 +135,8 @@ import CalDAV
 
 /// An in-memory storage that also answers `fetchAll`, counting how it was read.
 final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
+    var capabilities: StorageCapabilities { StorageCapabilities(bulkFetching: self) }
+
     let inner = InMemoryStorage()
     var bulkReads = 0, fetches = 0
     func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
@@ -149,7 +151,7 @@ final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
     func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
 
-@Suite struct BulkFetchTests {
+@Suite(.timeLimit(.minutes(10))) struct BulkFetchTests {
     @Test func aFirstSyncReadsEverythingInOnePass() async throws {
         let remote = BulkStorage()
         for i in 0..<250 { remote.inner.put("e\(i).ics", Fixture.event(uid: "e\(i)")) }

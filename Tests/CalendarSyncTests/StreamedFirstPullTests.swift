@@ -10,7 +10,7 @@ import CalgwTestTraits
 /// already is planned with them once the read ended, as a full run would. Radicale, filled
 /// through its storage folder (it takes what it finds there), so that the server can hold what
 /// no client could PUT: two items with one UID.
-@Suite(.serialized, .needsServer("radicale")) struct StreamedFirstPullTests {
+@Suite(.serialized, .needsServer("radicale"), .timeLimit(.minutes(10))) struct StreamedFirstPullTests {
     static let events = 700
 
     static func event(_ uid: String, summary: String) -> String {

@@ -10,7 +10,7 @@ import CalgwTestSupport
 /// ``SubscriptionError`` saying why; never split into something that loses a component. The
 /// corpus files that are a bare component (a VEVENT without its VCALENDAR) are no feed and
 /// must be refused.
-@Suite struct SubscriptionCorpusTests {
+@Suite(.timeLimit(.minutes(10))) struct SubscriptionCorpusTests {
     /// What a feed holds, read independently of the splitter: the top-level components other
     /// than VTIMEZONE (name and UID), and the TZIDs it defines.
     struct Outline {

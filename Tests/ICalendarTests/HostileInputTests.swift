@@ -3,8 +3,9 @@ import Testing
 @testable import ICalendar
 
 /// Input built to hurt a parser: huge counts, huge lines, deep nesting, bytes that do not
-/// belong in text. Each is read in bounded time and memory, or refused with a clear error —
-/// never a crash — and what is read round-trips.
+/// belong in text. Each is read, or refused with a clear error — never a crash — and what is
+/// read round-trips. The memory the command holds for such files is measured, and bounded, in
+/// `CLITests.HostileFileBoundsTests`.
 @Suite struct HostileInputTests {
     func calendar(_ body: String) -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\n" + body + "END:VCALENDAR\r\n"

@@ -13,4 +13,13 @@ int cstop_signal(void);
 /// sees the process stopped by that signal. Returns only if the signal is blocked or ignored.
 void cstop_raise_default(int sig);
 
+/// While a private temporary copy exists (the file `event open` gives the editor): SIGTERM,
+/// SIGHUP, SIGINT and SIGQUIT remove `file`, then its folder `folder`, and end the process by
+/// the signal. The paths are copied. Only unlink and rmdir run in the handler (both
+/// async-signal-safe).
+void cstop_remove_on_signals(const char *file, const char *folder);
+
+/// Undoes `cstop_remove_on_signals`: the four signals get their default action back.
+void cstop_keep_on_signals(void);
+
 #endif

@@ -32,7 +32,7 @@ extension SyncEngine {
     /// - Returns: nil when the run is not a first pull this path can take (the full run follows).
     func streamedFirstPull() async throws -> SyncReport? {
         guard policy.window == nil, policy.direction.writes(.local),
-              let streaming = remote as? any StreamingFetchingStorage,
+              let streaming = remote.capabilities.streamingFetching,
               try journal.isEmpty(), try journal.pendingIntents().isEmpty,
               try journal.outsideItems(.local).isEmpty, try journal.outsideItems(.remote).isEmpty,
               try journal.collection(.local).token == nil, try journal.collection(.remote).token == nil else { return nil }

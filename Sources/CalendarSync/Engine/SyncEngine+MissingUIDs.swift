@@ -19,7 +19,7 @@ extension SyncEngine {
                                                    ifMatch: stored.etag, newHash: ContentHash.of(data)))
             do {
                 let version = try await local.update(href: stored.href, data: data, ifMatch: stored.etag)
-                if let flushing = local as? any FlushingStorage { try await flushing.flush() }
+                if let flushing = local.capabilities.flushing { try await flushing.flush() }
                 try journal.complete(intent, change: .none)
                 let content = ItemContent(data)
                 snapshot.items.append(SideItem(version: version, data: data, content: content, key: content.key))

@@ -20,7 +20,7 @@ extension SyncEngine {
         // that is unchanged, so that a run holds one listing at a time.
         var known: [Side: StorageChanges] = [:]
         let answers: [(Side, Result<StorageChanges, any Error>)]
-        if remote is any ListingTokenStorage {
+        if remote.capabilities.listingToken != nil {
             let localAnswer = await changes(.local, since: localToken)
             if case .success(.unchanged) = localAnswer {
                 answers = [(.local, localAnswer), (.remote, await changes(.remote, since: remoteToken))]
@@ -65,7 +65,7 @@ extension SyncEngine {
     /// the next listing's token, and that run is a full one. A server's token cannot be made
     /// so (nil: list it next time).
     func tokenOfJournal(_ side: Side) async throws -> ChangeToken? {
-        guard let vouching = storage(side) as? any ListingTokenStorage else { return nil }
+        guard let vouching = storage(side).capabilities.listingToken else { return nil }
         return try await vouching.token(forJournal: journal, side: side)
     }
 }

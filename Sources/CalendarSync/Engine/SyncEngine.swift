@@ -80,7 +80,7 @@ public struct SyncEngine: Sendable {
     /// so that memory does not grow with the calendar. The executor reads again the files it
     /// copies or records, a batch at a time, which costs little where downloading a server's
     /// items twice would cost much.
-    static func keepsBytesInFirstSync(_ storage: any CalendarStorage) -> Bool { !(storage is any FileBackedStorage) }
+    static func keepsBytesInFirstSync(_ storage: any CalendarStorage) -> Bool { storage.capabilities.fileBacked == nil }
 
     /// Runs the pair.
     /// - Parameter dryRun: plan and report only.

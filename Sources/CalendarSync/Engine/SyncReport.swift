@@ -41,6 +41,9 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// Items not synced and why (two items with one UID, files that do not parse), and what a
     /// run had to do besides (a damaged journal moved aside).
     public var skipped: [String] = []
+    /// What an account's run did (or a dry run would do) besides items: calendars made on the
+    /// server for new folders, folders made for new calendars.
+    public var notes: [String] = []
     public var dryRun = false
     /// An account pair's run: each collection's own report, by folder name (nil for a pair of
     /// one collection). The fields above are their sums.
@@ -53,7 +56,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var duplicates: [DuplicateUID]?
 
     enum CodingKeys: String, CodingKey {
-        case created, updated, deleted, conflicts, errors, pending, skipped, dryRun, collections, items, broken, duplicates
+        case created, updated, deleted, conflicts, errors, pending, skipped, notes, dryRun, collections, items, broken, duplicates
     }
 
     public init() {}

@@ -85,7 +85,7 @@ extension Executor {
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
         for side in Side.allCases {
             var indices = ready.indices.filter { ready[$0].writes == side }
-            if let batching = storage(side) as? any BatchCreatingStorage {
+            if let batching = storage(side).capabilities.batchCreating {
                 indices = try await createAll(ready, at: indices, on: side, through: batching, into: &outcomes)
             }
             guard !indices.isEmpty else { continue }
@@ -116,7 +116,7 @@ extension Executor {
             }
         }
 
-        let flushing = Side.allCases.compactMap { storage($0) as? any FlushingStorage }
+        let flushing = Side.allCases.compactMap { storage($0).capabilities.flushing }
         let before = unsettled.last?.commit
         let gate = stop
         committing = true
@@ -227,7 +227,7 @@ extension Executor {
     /// its own content under its name).
     /// - Throws: only `RunInterrupted`.
     func writeAll(_ actions: [PlannedAction], on side: Side) async throws -> [Result<SideItem?, any Error>] {
-        guard let concurrent = storage(side) as? any ConcurrentWritingStorage else {
+        guard let concurrent = storage(side).capabilities.concurrentWriting else {
             return try await runConcurrently(actions, limit: 1)
         }
         var tuning = writeConcurrency[side] ?? (concurrent.measuresConcurrentWrites

@@ -234,7 +234,7 @@ final class Executor: @unchecked Sendable {
 
     /// Flushes a side that holds writes back, before the journal records them.
     func makeDurable(_ side: Side) async throws {
-        if let flushing = storage(side) as? any FlushingStorage { try await flushing.flush() }
+        if let flushing = storage(side).capabilities.flushing { try await flushing.flush() }
     }
 
     func data(of item: SideItem, on side: Side) async throws -> SideItem {

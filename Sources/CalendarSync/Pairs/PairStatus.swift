@@ -2,9 +2,9 @@ import Foundation
 
 /// What `status` knows of a pair: what a sync would do now, and when it last synced.
 public struct PairStatus: Sendable {
-    /// ISO 8601, nil before the first sync (and for an account pair).
+    /// ISO 8601, nil before the first sync (for an account pair: its calendars' latest).
     public var lastSync: String?
-    /// How many items the journal knows.
+    /// How many items the journal knows (an account pair: its calendars' journals together).
     public var items = 0
     /// What a sync would do (created, updated, deleted per side written, conflicts); its
     /// `errors` are what the sync would fail on: vdir files that do not parse (`path:line:
@@ -43,10 +43,17 @@ extension PairRun {
                 var dryRun = self
                 dryRun.options.dryRun = true
                 dryRun.options.direction = .both
-                let report = try await AccountRun(run: dryRun).run().report
+                let account = try AccountRun(run: dryRun)
+                let report = try await account.run().report
                 status.pending = report
                 status.pending.collections = nil
                 status.collections = report.collections
+                // The calendars' journals: items known in all, and the latest of their syncs.
+                for name in (report.collections ?? [:]).keys {
+                    guard let summary = try? Journal.summary(at: account.journalURL(name)) else { continue }
+                    status.items += summary.items
+                    if let last = summary.lastSync, last > (status.lastSync ?? "") { status.lastSync = last }
+                }
                 return status
             }
             let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)

@@ -49,9 +49,9 @@ public struct SideScanner: Sendable {
         var problems: [String: String] = [:]
         var missingUID: [StoredItem] = []
         var byBytes: [BytesDigest: Int32] = [:]
-        let files = side == .local ? storage as? any FileBackedStorage : nil
-        // Local files calgw may write a UID into: a vdir's, and a single file's events.
-        let takesUIDs = files != nil || side == .local && storage is SingleFileStorage
+        let capabilities = storage.capabilities
+        let files = side == .local ? capabilities.fileBacked : nil
+        let takesUIDs = side == .local && capabilities.takesAssignedUIDs
         func add(_ stored: StoredItem, _ content: ItemContent, _ problem: String?) {
             if let problem {
                 unparseable.append(stored.href)
@@ -80,7 +80,7 @@ public struct SideScanner: Sendable {
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
         }
-        if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage as? any BulkFetchingStorage {
+        if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage.capabilities.bulkFetching {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
@@ -114,7 +114,7 @@ public struct SideScanner: Sendable {
         }
         // A vdir's files are read in larger batches than a server's: each batch is read and
         // parsed on every core, and costs no request.
-        let size = storage is any FileBackedStorage ? max(batchSize, 1024) : batchSize
+        let size = storage.capabilities.fileBacked != nil ? max(batchSize, 1024) : batchSize
         var start = 0
         while start < toFetch.count {
             let batch = Array(toFetch[start..<min(start + size, toFetch.count)])

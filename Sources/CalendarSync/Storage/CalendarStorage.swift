@@ -31,6 +31,14 @@ public protocol CalendarStorage: Sendable {
     /// - Throws: `StorageError.preconditionFailed` when someone else changed it;
     ///   an item already gone is not an error.
     func delete(href: String, ifMatch etag: String) async throws
+
+    /// What the storage can do besides this contract (see ``StorageCapabilities``); none by
+    /// default.
+    var capabilities: StorageCapabilities { get }
+}
+
+extension CalendarStorage {
+    public var capabilities: StorageCapabilities { StorageCapabilities() }
 }
 
 /// An opaque marker of a storage's state, kept in the journal between runs
@@ -80,13 +88,4 @@ public enum StorageError: Error, Sendable, Equatable {
     case alreadyExists(href: String)
     /// The storage refused the content (a server's 403/415 on a PUT), with its reason.
     case rejected(href: String, reason: String)
-}
-
-/// A storage whose items are files a person may edit by hand (a vdir): the scan names a
-/// broken one by its path and line, and reports name files by their paths.
-public protocol FileBackedStorage: CalendarStorage {
-    /// The folder holding the items.
-    var folderPath: String { get }
-    /// The path of the file behind `href`.
-    func path(of href: String) -> String
 }

@@ -38,6 +38,9 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "List every pending item on the terminal, not the first \(StatusCommand.shown) of each list.")
     var allItems = false
 
+    @Option(help: ArgumentHelp("For a pair with collections: this calendar (its folder name) only.", valueName: "name"))
+    var collection: String?
+
     /// `status --json` for one pair (CLI.md).
     struct StatusOutput: Encodable {
         var pair: String
@@ -55,6 +58,8 @@ struct StatusCommand: AsyncParsableCommand {
         /// UIDs held twice on one side.
         var duplicates: [DuplicateUID]
         var skipped: [String]
+        /// An account pair: calendars or folders a sync would make.
+        var notes: [String]
         var massDeletion: String?
         var errors: [String]
         /// What could not be read: `remote` (the counts are then the local changes alone),
@@ -76,7 +81,7 @@ struct StatusCommand: AsyncParsableCommand {
             self.pair = pair
             synced = 0
             pending = Pending(created: .init(), updated: .init(), deleted: .init())
-            items = []; conflicts = []; broken = []; duplicates = []; skipped = []; errors = []
+            items = []; conflicts = []; broken = []; duplicates = []; skipped = []; notes = []; errors = []
         }
     }
 
@@ -88,7 +93,9 @@ struct StatusCommand: AsyncParsableCommand {
             var entry = StatusOutput(pair: configuration.name)
             var failure: ErrorDescription?
             do {
-                let status = await PairRun(pair: try configuration.pair).status()
+                var options = PairRun.Options()
+                options.collection = collection
+                let status = await PairRun(pair: try configuration.pair, options: options).status()
                 let pending = status.pending
                 entry.lastSync = status.lastSync
                 entry.synced = status.items
@@ -98,6 +105,7 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.broken = pending.broken ?? []
                 entry.duplicates = pending.duplicates ?? []
                 entry.skipped = pending.skipped
+                entry.notes = pending.notes
                 entry.massDeletion = status.massDeletion
                 entry.errors = pending.errors
                 entry.unreadable = status.unreadable?.rawValue
@@ -158,6 +166,7 @@ struct StatusCommand: AsyncParsableCommand {
             Terminal.out("  remote: \(counts(\.remote))")
             list(changes(.remote), StatusLine.item)
         }
+        for line in s.notes { Terminal.out("  \(line)") }
         if let kept = s.keptLocally { Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take") }
         if !s.conflicts.isEmpty {
             Terminal.out("  conflicts: \(s.conflicts.count)")

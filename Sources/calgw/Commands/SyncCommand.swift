@@ -84,6 +84,8 @@ struct PairRunner {
         var errors: [String]
         var pending: SyncReport.Counts
         var skipped: [String]
+        /// An account pair: calendars or folders made (a dry run: that would be made).
+        var notes: [String]
         var dryRun: Bool
         /// An account pair: each collection's report, by folder name.
         var collections: [String: SyncReport]?
@@ -96,7 +98,7 @@ struct PairRunner {
             self.pair = pair
             created = report.created; updated = report.updated; deleted = report.deleted
             conflicts = report.conflicts; errors = report.errors; pending = report.pending
-            skipped = report.skipped; dryRun = report.dryRun
+            skipped = report.skipped; notes = report.notes; dryRun = report.dryRun
             collections = report.collections
             items = report.items; broken = report.broken; duplicates = report.duplicates
         }
@@ -140,6 +142,7 @@ struct PairRunner {
             }
             let outcome = try await PairRun(pair: pair, options: options).run()
             report = outcome.report
+            for line in report.notes where !output.quiet && !output.json { Terminal.out("\(pair.name): \(line)") }
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
             for line in ErrorGroup.lines(report.errors, causes: report.errorCauses) {
                 Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)

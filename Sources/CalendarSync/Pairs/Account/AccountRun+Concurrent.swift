@@ -16,6 +16,8 @@ extension AccountRun {
         var remote: URL
         /// What the account listing said of it (its tokens: no request when unchanged).
         var info: CalendarCollection?
+        /// Not on the server yet: a dry run would make it (see ``UnmadeCalendar``).
+        var unmade = false
     }
 
     enum CalendarOutcome: Sendable {
@@ -67,8 +69,14 @@ extension AccountRun {
     /// Syncs one calendar of the account.
     static func syncOne(_ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
                         faultHook: FaultHook?, progress: SyncProgressHandler?, stop: StopGate? = nil) async throws -> CalendarOutcome {
-        let remote = CalDAVStorage(client: client, collection: job.remote)
-        if let info = job.info { remote.prime(with: info) }
+        let remote: any CalendarStorage
+        if job.unmade {
+            remote = UnmadeCalendar(href: job.remote.path)
+        } else {
+            let calendar = CalDAVStorage(client: client, collection: job.remote)
+            if let info = job.info { calendar.prime(with: info) }
+            remote = calendar
+        }
         do {
             return .synced(try await SyncSession.run(journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
                                                      policy: policy, dryRun: dryRun, prompt: nil,

@@ -69,26 +69,38 @@ struct AccountRun {
         let origin = AccountListing.origin(remoteURL)
         let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
         var entries = plan.sync
-        if !dryRun {
-            if policy.direction.writes(.local) {
-                for entry in plan.newLocal {
+        // Calendars a dry run would make: previewed against an empty calendar, made by nobody.
+        var unmade: Set<String> = []
+        if policy.direction.writes(.local) {
+            for entry in plan.newLocal {
+                if !dryRun {
                     let folder = VDirectory(url: layout.folder(entry.name))
                     try folder.createIfMissing()
                     let info = calendars.first { $0.href.path == entry.href }
                     try folder.setMetadata(.displayName, info?.displayName)
                     try folder.setMetadata(.color, info?.color)
-                    entries.append(entry)
                 }
+                report.notes.append("new calendar \(entry.href) on the server: "
+                                      + (dryRun ? "would be copied into a new folder \(entry.name)/" : "copied into a new folder \(entry.name)/"))
+                entries.append(entry)
             }
-            if policy.direction.writes(.remote) {
-                for entry in plan.newRemote {
+        }
+        if policy.direction.writes(.remote) {
+            for entry in plan.newRemote {
+                guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
+                if dryRun {
+                    unmade.insert(entry.name)
+                } else {
                     let folder = VDirectory(url: layout.folder(entry.name))
-                    guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
                     try await client.makeCalendar(url, displayName: folder.metadata(.displayName) ?? entry.name,
                                                   color: folder.metadata(.color))
-                    entries.append(entry)
                 }
+                report.notes.append("new folder \(entry.name)/: "
+                                      + (dryRun ? "a calendar would be made for it on the server (\(entry.href))" : "made the calendar \(entry.href) for it on the server"))
+                entries.append(entry)
             }
+        }
+        if !dryRun {
             var kept = plan
             kept.newLocal = plan.newLocal.filter { entries.contains($0) }
             kept.newRemote = plan.newRemote.filter { entries.contains($0) }
@@ -104,7 +116,7 @@ struct AccountRun {
             guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }
             return CalendarJob(name: entry.name, journal: journalURL(entry.name),
                                local: layout.folder(entry.name), remote: url,
-                               info: calendars.first { $0.href.path == entry.href })
+                               info: calendars.first { $0.href.path == entry.href }, unmade: unmade.contains(entry.name))
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
         let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,

@@ -34,6 +34,12 @@ import VDir
 /// let listing = try await storage.changes(since: nil)
 /// ```
 public actor SingleFileStorage: CalendarStorage, FlushingStorage {
+    /// The file is written once per batch, on `flush()`, vouches for its listing, and is a
+    /// person's: an event without a UID may get one.
+    public nonisolated var capabilities: StorageCapabilities {
+        StorageCapabilities(flushing: self, listingToken: self, takesAssignedUIDs: true)
+    }
+
     /// The file.
     public nonisolated let url: URL
     /// The file's path, as messages name it.

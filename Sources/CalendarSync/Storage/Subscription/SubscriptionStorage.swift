@@ -23,6 +23,9 @@ import Foundation
 /// invalid iCalendar, a body or line over its cap) throws ``SubscriptionError`` before anything
 /// is planned: nothing is deleted, and the next run converges once the feed is right.
 public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @unchecked Sendable {
+    /// A feed is read whole, in one request.
+    public var capabilities: StorageCapabilities { StorageCapabilities(bulkFetching: self) }
+
     /// Limits on what a feed may be.
     public struct Options: Sendable {
         /// The largest body accepted, after decompression. Default 256 MB.

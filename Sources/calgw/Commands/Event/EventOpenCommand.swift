@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarSync
+import CStopSignal
 import Foundation
 import ICalendar
 import Recurrence
@@ -10,9 +11,11 @@ struct EventOpenCommand: AsyncParsableCommand {
         commandName: "open",
         abstract: "Edit an event's iCalendar text in $VISUAL or $EDITOR.",
         discussion: """
-            A temporary copy is opened. When it is saved, it is checked: with errors the editor \
-            opens again with the problems in # lines at the top (calgw removes them); an \
-            unchanged or empty save changes nothing. The result replaces the event's file and \
+            A temporary copy is opened. When it is saved, it is checked: with errors the \
+            problems are listed and the editor opens again with them in # lines at the top \
+            (calgw removes them); saving it again unchanged, or empty, gives up. Without a \
+            terminal the first save with errors ends the command (exit 1), listing them. An \
+            unchanged or empty first save changes nothing. The result replaces the event's file and \
             goes to the server unless --offline. SEQUENCE and LAST-MODIFIED are bumped unless \
             you bumped SEQUENCE yourself. With --occurrence only that occurrence is opened (an \
             exception is made from the series if it has none).
@@ -78,7 +81,9 @@ struct EventOpenCommand: AsyncParsableCommand {
     }
 }
 
-/// A temporary file in the person's editor, reopened until the save is usable.
+/// A temporary file in the person's editor, reopened until the save is usable: on a terminal
+/// with the problems said first, and given up when a save after them changes nothing; without
+/// a terminal (nobody to fix anything) the first unusable save ends it with the problems.
 struct EditorSession {
     var name: String
 
@@ -89,12 +94,21 @@ struct EditorSession {
         return "vi"
     }
 
-    func run(review: EditorReview) throws -> EditorReview.Outcome {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// Whether a person can answer: standard input and error are both a terminal.
+    static var onATerminal: Bool { isatty(0) == 1 && isatty(2) == 1 }
+
+    func run(review: EditorReview, interactive: Bool = Self.onATerminal) throws -> EditorReview.Outcome {
+        let copies = EditorCopies()
+        copies.sweepLeftovers()
+        let folder = try copies.makeFolder()
         let copy = folder.appendingPathComponent(name)
+        cstop_remove_on_signals(copy.path, folder.path)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            cstop_keep_on_signals()
+        }
         var text = review.initialText
+        var shown: String?
         while true {
             try Data(text.utf8).write(to: copy)
             chmod(copy.path, 0o600)
@@ -102,7 +116,20 @@ struct EditorSession {
             let saved = String(decoding: try Data(contentsOf: copy), as: UTF8.self)
             let outcome = review.review(saved)
             guard case .reopen(let annotated, let problems) = outcome else { return outcome }
-            Terminal.err("the file has \(problems.count) problem\(problems.count == 1 ? "" : "s"); reopening the editor")
+            let listed = problems.map { $0.line > 0 ? "  line \($0.line): \($0.message)" : "  \($0.message)" }
+            let count = "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
+            guard interactive else {
+                throw CLIError("the edited event has \(count); nothing was written:\n" + listed.joined(separator: "\n"),
+                               hint: "run it on a terminal to fix them in the editor, or change the event with `calgw event edit`")
+            }
+            let body = EditorReview.strippingComments(saved)
+            if body == shown {
+                throw CLIError("the file was saved unchanged after its problems were shown; nothing was written:\n"
+                               + listed.joined(separator: "\n"))
+            }
+            Terminal.err("the file has \(count):\n" + listed.joined(separator: "\n")
+                         + "\nreopening the editor (save it unchanged or empty to give up)")
+            shown = body
             text = annotated
         }
     }
@@ -113,6 +140,33 @@ struct EditorSession {
         guard status == 0 else {
             throw CLIError("the editor (\(Self.editor)) exited with status \(status); nothing was written",
                            hint: "set $VISUAL or $EDITOR to an editor that exits 0 after saving")
+        }
+    }
+}
+
+/// The private folders that hold the editor's copies: `calgw-edit-PID-RANDOM` in the
+/// temporary folder, mode 0700. A run ended by a signal removes its own (see
+/// `cstop_remove_on_signals`); one killed outright leaves it, and the next `event open` removes
+/// the folders of processes that are gone.
+struct EditorCopies {
+    var parent = FileManager.default.temporaryDirectory
+    static let prefix = "calgw-edit-"
+
+    func makeFolder() throws -> URL {
+        let folder = parent.appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    /// Removes this user's copy folders whose process has ended.
+    func sweepLeftovers() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(Self.prefix) {
+            guard let pid = Int32(name.dropFirst(Self.prefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
+            let path = parent.appendingPathComponent(name).path
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_uid == getuid(), kill(pid, 0) == -1, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: path)
         }
     }
 }

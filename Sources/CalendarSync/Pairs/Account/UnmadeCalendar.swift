@@ -1,0 +1,23 @@
+import Foundation
+
+/// A calendar on the server that a run would make (MKCALENDAR) for a new folder: empty. A dry
+/// run or `status` plans the folder's upload against it, so that the preview counts what the
+/// run would create; it makes nothing, and refuses every write.
+struct UnmadeCalendar: CalendarStorage {
+    /// Where the calendar would be made, for the refusal's message.
+    var href: String
+
+    func changes(since token: ChangeToken?) async throws -> StorageChanges { .full([], token: nil) }
+
+    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { [] }
+
+    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { throw refusal }
+
+    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion { throw refusal }
+
+    func delete(href: String, ifMatch etag: String) async throws { throw refusal }
+
+    private var refusal: SyncError {
+        SyncError(.unsupported, "the calendar \(href) is not made yet: a preview writes nothing")
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+extension CalDAVStorage {
+    /// A CalDAV collection takes writes in parallel where the server is faster for them, hands
+    /// over every item in one query (or streamed), and has a display name and color.
+    public var capabilities: StorageCapabilities {
+        StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self)
+    }
+}
+
+extension CalDAVStorage: ConcurrentWritingStorage {
+    /// Up to four requests at once, if the server is faster for them: one that handles each
+    /// request on its own core takes writes faster so, one that serialises them (Radicale) or
+    /// slows down under them (Xandikos) does not, and is left one at a time.
+    /// `CALGW_WRITE_CONCURRENCY` fixes the number instead.
+    public var maximumConcurrentWrites: Int { fixedWriteConcurrency ?? 4 }
+    public var measuresConcurrentWrites: Bool { fixedWriteConcurrency == nil }
+}

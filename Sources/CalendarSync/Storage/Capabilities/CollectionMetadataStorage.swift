@@ -1,0 +1,20 @@
+import Foundation
+
+/// A collection's display name and color: a vdir's `displayname` and `color` files, a CalDAV
+/// collection's `DAV:displayname` and `calendar-color`.
+public struct CollectionMetadata: Sendable, Hashable {
+    public var displayName: String?
+    public var color: String?
+    public init(displayName: String? = nil, color: String? = nil) {
+        self.displayName = displayName
+        self.color = color
+    }
+}
+
+/// A storage whose collection has a display name and color to keep in sync. Optional: a pair
+/// syncs metadata only when both sides conform.
+public protocol CollectionMetadataStorage: CalendarStorage {
+    func metadata() async throws -> CollectionMetadata
+    /// Sets the fields that are non-nil; nil fields are left as they are.
+    func setMetadata(_ metadata: CollectionMetadata) async throws
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What a storage can do beyond the ``CalendarStorage`` contract, declared by the storage
+/// itself: each field is the storage seen through one capability, or nil when it lacks it.
+/// The engine, the scanner and the executor ask this value, never the storage's type, so a
+/// new kind of storage is one type and one declaration.
+///
+/// ```swift
+/// extension VDirStorage {
+///     public var capabilities: StorageCapabilities {
+///         StorageCapabilities(flushing: self, concurrentWriting: self, batchCreating: self, ...)
+///     }
+/// }
+/// ```
+public struct StorageCapabilities: Sendable {
+    /// Holds writes back and makes them durable on `flush()` (see ``FlushingStorage``).
+    public var flushing: (any FlushingStorage)?
+    /// Takes several writes at once (see ``ConcurrentWritingStorage``).
+    public var concurrentWriting: (any ConcurrentWritingStorage)?
+    /// Creates many items in one call (see ``BatchCreatingStorage``).
+    public var batchCreating: (any BatchCreatingStorage)?
+    /// Hands over every item with its bytes in one pass (see ``BulkFetchingStorage``).
+    public var bulkFetching: (any BulkFetchingStorage)?
+    /// Hands over every item in batches while still reading (see ``StreamingFetchingStorage``).
+    public var streamingFetching: (any StreamingFetchingStorage)?
+    /// Tells the token a listing would have now (see ``ListingTokenStorage``).
+    public var listingToken: (any ListingTokenStorage)?
+    /// Has a display name and color to keep in sync (see ``CollectionMetadataStorage``).
+    public var collectionMetadata: (any CollectionMetadataStorage)?
+    /// Keeps its items in files a person may edit (see ``FileBackedStorage``).
+    public var fileBacked: (any FileBackedStorage)?
+    /// Holds items a person wrote without a UID, into which calgw may write one before it
+    /// copies them (a vdir's files, a single file's events); a server's items keep theirs.
+    public var takesAssignedUIDs: Bool
+
+    public init(flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
+                batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
+                streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
+                collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
+                takesAssignedUIDs: Bool = false) {
+        self.flushing = flushing
+        self.concurrentWriting = concurrentWriting
+        self.batchCreating = batchCreating
+        self.bulkFetching = bulkFetching
+        self.streamingFetching = streamingFetching
+        self.listingToken = listingToken
+        self.collectionMetadata = collectionMetadata
+        self.fileBacked = fileBacked
+        self.takesAssignedUIDs = takesAssignedUIDs
+    }
+}
