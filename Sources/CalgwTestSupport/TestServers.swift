@@ -13,6 +13,20 @@ public struct TestServer: Sendable {
     public var password: String
     /// The folder holding the server's data, logs and PID file.
     public var stateFolder: URL
+    /// The user's calendar address (`mailto:…`) on a server that schedules; nil elsewhere.
+    public var address: String?
+    /// A second user on a server that schedules, to invite (its Inbox receives invitations).
+    public var attendee: Attendee?
+
+    /// A second user of a scheduling server.
+    public struct Attendee: Sendable {
+        public var username: String
+        public var password: String
+        /// Its calendar home (holds `Inbox/` and `Default/` on Cyrus).
+        public var home: URL
+        /// Its calendar address (`mailto:…`).
+        public var address: String
+    }
 
     /// Stops the server by the PID its script started, and removes its data.
     public func stop() {
@@ -93,9 +107,15 @@ public enum TestServers {
             throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status,
                                  stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + result.stdoutText)
         }
-        return TestServer(name: name, url: url, home: home,
-                          username: values["CALGW_SERVER_USER"] ?? "", password: values["CALGW_SERVER_PASSWORD"] ?? "",
-                          stateFolder: state)
+        var server = TestServer(name: name, url: url, home: home,
+                                username: values["CALGW_SERVER_USER"] ?? "", password: values["CALGW_SERVER_PASSWORD"] ?? "",
+                                stateFolder: state)
+        server.address = values["CALGW_SERVER_ADDRESS"]
+        if let user = values["CALGW_SERVER_USER2"], let password = values["CALGW_SERVER_PASSWORD2"],
+           let home = values["CALGW_SERVER_HOME2"].flatMap(URL.init(string:)), let address = values["CALGW_SERVER_ADDRESS2"] {
+            server.attendee = TestServer.Attendee(username: user, password: password, home: home, address: address)
+        }
+        return server
     }
 
     /// One server of each kind per test process, started on first use and stopped when the

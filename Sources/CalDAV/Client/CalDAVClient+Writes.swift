@@ -2,15 +2,16 @@ import Foundation
 
 extension CalDAVClient {
     /// Writes a calendar object: creates it (`.createOnly`, `If-None-Match: *`) or replaces
-    /// the version `etag` (`.ifMatch`).
+    /// the version `etag` (`.ifMatch`). A `.copy` (the default) asks a scheduling server to
+    /// send no invitation or update for it (see ``SchedulingIntent``).
     /// - Returns: the new etag; asked for with a PROPFIND when the PUT response has none
     ///   (servers that rewrite the body often leave it out).
     /// - Throws: `CalDAVError` `.preconditionFailed` (412: taken, or changed since read),
     ///   `.forbidden` (403, with the server's precondition as `serverReason`),
     ///   `.insufficientStorage` (507), `.unexpectedStatus` (415 and others).
     @discardableResult
-    public func put(_ url: URL, data: Data, condition: WriteCondition) async throws -> ETag {
-        var headers: [(name: String, value: String)] = [("Content-Type", "text/calendar; charset=utf-8")]
+    public func put(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy) async throws -> ETag {
+        var headers: [(name: String, value: String)] = [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
         switch condition {
         case .createOnly: headers.append(("If-None-Match", "*"))
         case .ifMatch(let etag): headers.append(("If-Match", etag.value))
@@ -31,10 +32,12 @@ extension CalDAVClient {
         return ETag(etag)
     }
 
-    /// Deletes a resource only if its etag is still `etag`.
+    /// Deletes a resource only if its etag is still `etag`. A `.copy` (the default) asks a
+    /// scheduling server to send no cancellation or decline for it (see ``SchedulingIntent``).
     /// - Throws: `CalDAVError` `.preconditionFailed` (412), `.notFound` (already gone).
-    public func delete(_ url: URL, ifMatch etag: ETag) async throws {
-        let response = try await http.send(HTTPRequest(method: "DELETE", url: url, headers: [("If-Match", etag.value)]))
+    public func delete(_ url: URL, ifMatch etag: ETag, scheduling: SchedulingIntent = .copy) async throws {
+        let response = try await http.send(HTTPRequest(method: "DELETE", url: url,
+                                                       headers: [("If-Match", etag.value)] + scheduling.headers(for: "DELETE")))
         guard response.isSuccess else { throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body) }
     }
 
