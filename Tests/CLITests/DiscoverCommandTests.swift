@@ -21,13 +21,26 @@ import Testing
         #expect(mine?["components"] as? [String] == ["VEVENT"], "\(name): \(json.stdoutText)")
         #expect((mine?["color"] as? String)?.uppercased().hasPrefix("#00FF00") == true)
         #expect(!json.stdoutText.contains(server.password) && !json.stderrText.contains(server.password))
+        // The account's own calendar: it may write there.
+        #expect(mine?["writable"] as? Bool == true, "\(name): \(json.stdoutText)")
 
         let table = try CalgwBinary.run(["discover", server.home.absoluteString, "--username", server.username,
                                          "--password-command", "printf '%s\\n' \"$CALGW_TEST_DAV_PASSWORD\""], environment: env)
         #expect(table.status == 0, "\(name): \(table.stderrText)")
         #expect(table.stdoutText.hasPrefix("HREF"))
         let line = table.stdoutText.split(separator: "\n").first { $0.contains(HrefResolver.href(of: collection).path) }
-        #expect(line?.contains("CLI Calendar") == true && line?.contains("VEVENT") == true, "\(name): \(table.stdoutText)")
+        #expect(line?.contains("CLI Calendar") == true && line?.contains("VEVENT") == true && line?.contains("read-write") == true,
+                "\(name): \(table.stdoutText)")
+        // What the server does with meetings, and the account's address where it schedules.
+        let account = table.stdoutText.split(separator: "\n").first { $0.hasPrefix("account: ") }.map(String.init) ?? ""
+        print("\(name): \(account)")
+        switch name {
+        case "radicale":
+            #expect(account.contains("does not schedule"), "\(name): \(table.stdoutText)")
+        default:  // Cyrus and DAViCal schedule; Xandikos says it does
+            #expect(account.contains("the server schedules meetings"), "\(name): \(table.stdoutText)")
+        }
+        if let address = server.address { #expect(account.contains(address), "\(name): \(account)") }
     }
 
     @Test func testWrongPasswordExitsFive() throws {

@@ -100,6 +100,15 @@ extension CalDAVClient {
                                   color: response.text(XMLNamespace.appleICal, "calendar-color"),
                                   components: components,
                                   ctag: response.text(XMLNamespace.calendarServer, "getctag"),
-                                  syncToken: response.text(XMLNamespace.dav, "sync-token").map(SyncToken.init))
+                                  syncToken: response.text(XMLNamespace.dav, "sync-token").map(SyncToken.init),
+                                  writable: writable(response.property(XMLNamespace.dav, "current-user-privilege-set")))
+    }
+
+    /// Whether a `current-user-privilege-set` lets the account change items; nil without one.
+    static func writable(_ privileges: XMLNode?) -> Bool? {
+        guard let privileges else { return nil }
+        let granted = Set(privileges.children(XMLNamespace.dav, "privilege").flatMap(\.children)
+            .filter { $0.namespace == XMLNamespace.dav }.map(\.name))
+        return !granted.isDisjoint(with: ["all", "write", "write-content"])
     }
 }

@@ -10,7 +10,7 @@ enum DAVRequestBodies {
     static func collectionProperties(_ tokens: CollectionTokens) -> [E] {
         var properties: [E] = [
             .empty("d:resourcetype"), .empty("d:displayname"), .empty("ic:calendar-color"),
-            .empty("c:supported-calendar-component-set"),
+            .empty("c:supported-calendar-component-set"), .empty("d:current-user-privilege-set"),
         ]
         if tokens.contains(.ctag) { properties.append(.empty("cs:getctag")) }
         if tokens.contains(.syncToken) { properties.append(.empty("d:sync-token")) }

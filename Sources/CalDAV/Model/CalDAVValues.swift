@@ -61,6 +61,10 @@ public struct CalendarCollection: Hashable, Sendable, Codable {
     public var ctag: String?
     /// The RFC 6578 sync-token, when the server supports sync-collection.
     public var syncToken: SyncToken?
+    /// Whether the account may change the calendar's items (RFC 3744
+    /// `current-user-privilege-set` holds `write`, `write-content` or `all`); false for a
+    /// calendar shared read-only; nil when the server does not say.
+    public var writable: Bool?
 }
 
 /// The answer of a sync-collection REPORT.

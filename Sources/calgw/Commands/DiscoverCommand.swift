@@ -50,6 +50,8 @@ struct DiscoverCommand: AsyncParsableCommand {
         var subscription: Bool?
         /// A feed's item count (one per UID).
         var items: Int?
+        /// False for a calendar the account may only read; nil when the server does not say.
+        var writable: Bool?
     }
 
     func validate() throws {
@@ -82,7 +84,7 @@ struct DiscoverCommand: AsyncParsableCommand {
         }
         let rows = collections.map {
             Row(href: $0.href.path, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
-                components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value)
+                components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value, writable: $0.writable)
         }
         if output.json {
             try Terminal.printJSON(rows)
@@ -92,14 +94,27 @@ struct DiscoverCommand: AsyncParsableCommand {
             if !output.quiet { Terminal.out("no calendars found") }
             return
         }
-        let table = [["HREF", "NAME", "COLOR", "COMPONENTS"]] + rows.map {
-            [$0.href, $0.displayName ?? "-", $0.color ?? "-", $0.components.isEmpty ? "-" : $0.components.joined(separator: ",")]
+        let table = [["HREF", "NAME", "COLOR", "ACCESS", "COMPONENTS"]] + rows.map {
+            [$0.href, $0.displayName ?? "-", $0.color ?? "-", $0.writable.map { $0 ? "read-write" : "read-only" } ?? "-",
+             $0.components.isEmpty ? "-" : $0.components.joined(separator: ",")]
         }
-        let widths = (0..<4).map { column in table.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
         for line in table {
             Terminal.out(zip(line, widths).enumerated().map { index, cell in
-                index == 3 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
             }.joined(separator: "  "))
         }
+        if !output.quiet, let first = collections.first, let account = try? await client.schedulingAccount(at: first.url) {
+            Terminal.out(Self.describe(account))
+        }
+    }
+
+    /// One line on the account's scheduling: its addresses, and what the server does with meetings.
+    static func describe(_ account: SchedulingAccount) -> String {
+        let who = account.addresses.isEmpty ? "no calendar address" : account.addresses.joined(separator: ", ")
+        let what = account.autoSchedules
+            ? "the server schedules meetings (calendar-auto-schedule): storing one you organize may invite its attendees"
+            : "the server does not schedule meetings: attendees are not sent what it stores"
+        return "account: \(who); \(what)"
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a server says of an account's scheduling (RFC 6638): its calendar addresses, and
+/// whether the server sends invitations itself for the meetings it stores.
+public struct SchedulingAccount: Sendable, Hashable, Codable {
+    /// The account's calendar addresses (`mailto:…` first), from `calendar-user-address-set`.
+    public var addresses: [String]
+    /// The server schedules implicitly (`calendar-auto-schedule` in its DAV header): storing a
+    /// meeting the account organizes sends invitations, unless the write asks otherwise.
+    public var autoSchedules: Bool
+    /// The account's schedule Inbox, where invitations to it arrive.
+    public var inbox: URL?
+}
+
+extension CalDAVClient {
+    /// The scheduling account behind `url` (a calendar home or a calendar of it): an OPTIONS
+    /// request for the DAV header, and the principal's addresses and Inbox (two PROPFINDs).
+    /// Not used by a sync: `discover` shows it.
+    public func schedulingAccount(at url: URL) async throws -> SchedulingAccount {
+        let target = Self.collectionURL(url)
+        let options = try await http.send(HTTPRequest(method: "OPTIONS", url: target))
+        let dav = options.headers.filter { $0.name.lowercased() == "dav" }.flatMap { $0.value.split(separator: ",") }
+        let autoSchedules = dav.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule" }
+        var account = SchedulingAccount(addresses: [], autoSchedules: autoSchedules, inbox: nil)
+        let (answer, _) = try await multistatus("PROPFIND", target, depth: "0",
+                                                body: DAVRequestBodies.propfind([.empty("d:current-user-principal")]))
+        guard let principal = answer.responses.first?.property(XMLNamespace.dav, "current-user-principal")?
+            .child(XMLNamespace.dav, "href")?.trimmedText else { return account }
+        let principalURL = try HrefResolver(base: target).resolve(principal).url
+        let (found, _) = try await multistatus("PROPFIND", principalURL, depth: "0", body: DAVRequestBodies.propfind([
+            .empty("c:calendar-user-address-set"), .empty("c:schedule-inbox-URL"),
+        ]))
+        let response = found.responses.first
+        let addresses = response?.property(XMLNamespace.caldav, "calendar-user-address-set")?
+            .children(XMLNamespace.dav, "href").map(\.trimmedText) ?? []
+        account.addresses = addresses.filter { $0.lowercased().hasPrefix("mailto:") } + addresses.filter { !$0.lowercased().hasPrefix("mailto:") }
+        if let inbox = response?.property(XMLNamespace.caldav, "schedule-inbox-URL")?.child(XMLNamespace.dav, "href")?.trimmedText {
+            account.inbox = try? HrefResolver(base: principalURL).resolve(inbox).url
+        }
+        return account
+    }
+}
