@@ -67,7 +67,7 @@ extension SyncEngine {
             l.items.append(Self.unmoved(row, on: .local))
             r.items.append(Self.unmoved(row, on: .remote))
         }
-        let plan = Planner.plan(local: l, remote: r, journal: rows, policy: policy, known: total)
+        let plan = Planner.plan(local: l, remote: r, journal: rows, policy: effectivePolicy, known: total)
         return (plan, rows, l, r)
     }
 

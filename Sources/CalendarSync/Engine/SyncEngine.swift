@@ -73,7 +73,7 @@ public struct SyncEngine: Sendable {
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
-        return (Planner.plan(local: l, remote: r, journal: items, policy: policy), items, l, r)
+        return (Planner.plan(local: l, remote: r, journal: items, policy: effectivePolicy), items, l, r)
     }
 
     /// True when a first sync keeps the bytes of what it reads from `storage`: all but a vdir's,
@@ -97,6 +97,8 @@ public struct SyncEngine: Sendable {
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
         }
+        // Known once the remote was listed (a calendar shared read-only), before anything is written.
+        let policy = effectivePolicy
         var report: SyncReport
         var replans = 0
         let journalRows = plan.rowsActedOn(in: items)
@@ -116,6 +118,7 @@ public struct SyncEngine: Sendable {
             replans = executor.replans
             await syncMetadata(into: &report)
         }
+        try noteReadOnlyCalendar(policy.remoteIsReadOnly && !self.policy.remoteIsReadOnly, in: &report, dryRun: dryRun)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let snapshot = side == .local ? l : r
             report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }

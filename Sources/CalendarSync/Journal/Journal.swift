@@ -495,6 +495,17 @@ public final class Journal: Sendable {
         try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'") }
     }
 
+    /// A yes/no the journal keeps for its pair (false when never set).
+    func flag(_ name: String) throws -> Bool {
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name]) == "1" }
+    }
+
+    func setFlag(_ name: String, _ value: Bool) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value ? "1" : "0"])
+        }
+    }
+
     public func setLastSync(_ date: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",

@@ -151,7 +151,8 @@ public enum Planner {
     /// only `sync` resolves them, except that a pull from a read-only remote
     /// (`resolvesConflictsOnPull`) resolves them on the local side alone.
     static func restrict(_ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false) -> PlannedAction {
-        if let side = action.writes, !direction.writes(side) { return .pending(action) }
+        // `resolvesConflictsOnPull`: the remote is read-only, so nothing is written to it either.
+        if let side = action.writes, !direction.writes(side) || (resolvesConflictsOnPull && side == .remote) { return .pending(action) }
         if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) { return .pending(action) }
         return action
     }

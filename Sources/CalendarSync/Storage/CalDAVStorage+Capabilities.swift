@@ -2,9 +2,11 @@ import Foundation
 
 extension CalDAVStorage {
     /// A CalDAV collection takes writes in parallel where the server is faster for them, hands
-    /// over every item in one query (or streamed), and has a display name and color.
+    /// over every item in one query (or streamed), and has a display name and color; it is
+    /// read-only when its last listing said the account may not write there.
     public var capabilities: StorageCapabilities {
-        StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self)
+        StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
+                            isReadOnly: lastInfo.peek()?.writable == false || primedInfo.peek()?.writable == false)
     }
 }
 

@@ -190,6 +190,8 @@ final class LastCollectionInfo: @unchecked Sendable {
     private let lock = NSLock()
     private var info: CalendarCollection?
     func store(_ value: CalendarCollection) { lock.withLock { info = value } }
+    /// The stored properties, kept.
+    func peek() -> CalendarCollection? { lock.withLock { info } }
     /// The stored properties, forgotten as they are taken.
     func take() -> CalendarCollection? { lock.withLock { defer { info = nil }; return info } }
 }

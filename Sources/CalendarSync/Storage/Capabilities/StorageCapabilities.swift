@@ -32,12 +32,16 @@ public struct StorageCapabilities: Sendable {
     /// Holds items a person wrote without a UID, into which calgw may write one before it
     /// copies them (a vdir's files, a single file's events); a server's items keep theirs.
     public var takesAssignedUIDs: Bool
+    /// The account may not change its items (a calendar shared read-only), as its last listing
+    /// said: a run then writes nothing to it and keeps the vdir's changes (see
+    /// ``SyncPolicy/remoteIsReadOnly``).
+    public var isReadOnly: Bool
 
     public init(flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
                 batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
                 collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
-                takesAssignedUIDs: Bool = false) {
+                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
         self.batchCreating = batchCreating
@@ -47,5 +51,6 @@ public struct StorageCapabilities: Sendable {
         self.collectionMetadata = collectionMetadata
         self.fileBacked = fileBacked
         self.takesAssignedUIDs = takesAssignedUIDs
+        self.isReadOnly = isReadOnly
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+extension SyncEngine {
+    /// The policy as the remote allows it now. A calendar the account may only read (a share
+    /// without write access, found when it was listed) is synced like a subscription: a sync
+    /// pulls, nothing is written to it, the vdir's own changes stay in the vdir, and a local
+    /// edit the server also changed is kept as a conflict copy beside the server's version.
+    var effectivePolicy: SyncPolicy {
+        guard !policy.remoteIsReadOnly, remote.capabilities.isReadOnly else { return policy }
+        var readOnly = policy
+        readOnly.remoteIsReadOnly = true
+        if readOnly.direction == .both { readOnly.direction = .pull }
+        return readOnly
+    }
+
+    /// Says once, in the first run that keeps a vdir change from a read-only calendar, that the
+    /// calendar is read-only and what becomes of the vdir's changes; later runs say nothing more (the journal remembers),
+    /// until the calendar is writable again.
+    /// - Parameter readOnly: the remote was found read-only in this run (not a subscription,
+    ///   which is read-only by kind and says so otherwise).
+    func noteReadOnlyCalendar(_ readOnly: Bool, in report: inout SyncReport, dryRun: Bool) throws {
+        let noted = try journal.flag(Self.readOnlyNoted)
+        if readOnly && !noted && report.pending.remote > 0 {
+            report.notes.append("the calendar is read-only for this account: changes made in the vdir stay there and are not sent "
+                                + "(\(report.pending.remote) now)")
+            if !dryRun { try journal.setFlag(Self.readOnlyNoted, true) }
+        } else if !readOnly && noted && !dryRun {
+            try journal.setFlag(Self.readOnlyNoted, false)
+        }
+    }
+
+    static let readOnlyNoted = "readOnlyNoted"
+}
