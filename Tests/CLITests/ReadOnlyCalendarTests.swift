@@ -3,11 +3,11 @@ import Testing
 import CalgwTestSupport
 import CalgwTestTraits
 
-/// A calendar shared with the account read-only (Radicale's rights file: `readonly-*`
+/// A calendar shared with the account read-only (Radicale's rights file: `ro-shared-*`
 /// calendars may only be read) syncs one way, quietly: the first run that finds a local change
 /// says once that the calendar is read-only and keeps the change in the vdir, exit 0; later
 /// runs say nothing and send nothing; a local edit the server also changed is kept as a
-/// conflict copy beside the server's version.
+/// conflict copy beside the server's version. `status` marks the calendar read-only.
 @Suite(.timeLimit(.minutes(10)), .needsServer("radicale")) struct ReadOnlyCalendarTests {
     static func event(_ uid: String, _ summary: String) -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
@@ -18,7 +18,7 @@ import CalgwTestTraits
         let server = try TestServers.shared("radicale")
         let id = UUID().uuidString.prefix(8).lowercased()
         // Made in Radicale's storage: the account itself may not make it (nor write into it).
-        let name = "readonly-\(id)"
+        let name = "ro-shared-\(id)"
         let stored = server.stateFolder.appendingPathComponent("collections/collection-root/\(server.username)/\(name)")
         try FileManager.default.createDirectory(at: stored, withIntermediateDirectories: true)
         try Data(#"{"tag": "VCALENDAR", "D:displayname": "Shared"}"#.utf8).write(to: stored.appendingPathComponent(".Radicale.props"))
@@ -46,6 +46,9 @@ import CalgwTestTraits
         #expect(again.status == 0 && !again.stdoutText.contains("read-only") && again.stderrText.isEmpty,
                 "a later run says it again: \(again.stdoutText)\(again.stderrText)")
         #expect(try pair.summaries()["ro0-\(id)"] == "edited here" && pair.summaries()["new-\(id)"] == "new here")
+        // `status` says it every time, with what waits.
+        let status = try pair.run("status", password: server.password)
+        #expect(status.status == 0 && status.stdoutText.contains("read-only for this account"), "\(status.stdoutText)\(status.stderrText)")
 
         // The server's owner changes the event edited here: its version comes, the edit stays as a copy.
         try Data(Self.event("ro0-\(id)", "changed by the owner").utf8).write(to: stored.appendingPathComponent("ro0-\(id).ics"))

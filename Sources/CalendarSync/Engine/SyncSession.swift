@@ -26,6 +26,9 @@ public enum SyncSession {
         return report
     }
 
+    /// What `status` says of a calendar shared read-only.
+    static let readOnlyNote = "the calendar is read-only for this account: changes made in the vdir stay there"
+
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either
     /// side, nor in the journal (it plans from a copy).
     public static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
@@ -39,6 +42,7 @@ public enum SyncSession {
         if var quiet {
             quiet.items = []; quiet.broken = []; quiet.duplicates = []
             if let recovery { quiet.skipped.insert(recovery, at: 0) }
+            if engine.effectivePolicy.remoteIsReadOnly && !policy.remoteIsReadOnly { quiet.notes.append(Self.readOnlyNote) }
             return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
         let (plan, _, l, r) = try await engine.plan(known: known)
@@ -51,6 +55,7 @@ public enum SyncSession {
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
+        if engine.effectivePolicy.remoteIsReadOnly && !policy.remoteIsReadOnly { pending.notes.append(Self.readOnlyNote) }
         return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }
