@@ -51,12 +51,10 @@ import CalgwTestSupport
         },
     ]
 
+    /// `date` as an iCalendar UTC DATE-TIME (`20270301T100000Z`).
     static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
+        date.ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+            .filter { $0 != "-" && $0 != ":" } + "Z"
     }
 
     /// The bound: the debug binary's own footprint (its libraries and the runtime: 33 MB here

@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import CalgwTestSupport
-import CalgwTestTraits
 
-/// Meetings copied by a sync invite nobody. On Cyrus, which schedules implicitly, a vdir
-/// holding meetings the account organizes (another tool filled it, or it comes from the old
-/// server) is pushed, edited and pruned by `calgw sync`: the attendee's schedule Inbox gets
-/// no invitation, update or cancellation, and the server stores each meeting as it was sent.
-@Suite(.timeLimit(.minutes(10)), .needsServer("cyrus")) struct MeetingCopyTests {
+/// Meetings copied by a sync invite nobody. On Cyrus and DAViCal, which schedule implicitly, a
+/// vdir holding meetings the account organizes (another tool filled it, or it comes from the
+/// old server) is pushed, edited and pruned by `calgw sync`: the attendee's schedule Inbox
+/// gets no invitation, update or cancellation, and the server keeps no SCHEDULE-STATUS.
+@Suite(.timeLimit(.minutes(10))) struct MeetingCopyTests {
+    /// The servers that schedule, of those selected.
+    static let scheduling = TestServers.selected.filter { ["cyrus", "davical"].contains($0) }
+
     /// A meeting `organizer` organizes, with `attendee` invited, in March 2027.
     static func meeting(_ uid: String, summary: String, organizer: String, attendee: String, day: Int = 1) -> String {
         let date = String(format: "202703%02d", day)
@@ -17,22 +19,24 @@ import CalgwTestTraits
             + "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(attendee)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     }
 
-    /// The texts of the scheduling messages in `attendee`'s Inbox that name `id`.
-    static func inbox(_ attendee: TestServer.Attendee, mentioning id: String) throws -> [String] {
+    /// The texts of the scheduling messages in `attendee`'s Inbox (Cyrus: `Inbox/`, DAViCal:
+    /// `.in/`) that name `id`.
+    static func inbox(_ attendee: TestServer.Attendee, on server: String, mentioning id: String) throws -> [String] {
         let auth = ["-s", "--max-time", "60", "-u", "\(attendee.username):\(attendee.password)"]
-        let inbox = attendee.home.appendingPathComponent("Inbox/")
+        let inbox = attendee.home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
         let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]).stdoutText
-        let hrefs = listing.matches(of: /<D:href>([^<]+\.ics)<\/D:href>/).map { String($0.1) }
+        let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
         let origin = try #require(URL(string: "/", relativeTo: attendee.home)?.absoluteURL)
         return try hrefs.map { href in
             try ProcessRunner.run("curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]).stdoutText
         }.filter { $0.contains(id) }
     }
 
-    @Test func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody() throws {
-        let server = try TestServers.shared("cyrus")
-        let attendee = try #require(server.attendee, "the Cyrus script printed no second user")
-        let organizer = try #require(server.address, "the Cyrus script printed no address")
+    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
+        let organizer = try #require(server.address, "the \(name) script printed no address")
         let collection = server.newCollectionURL(prefix: "meet")
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
@@ -47,11 +51,11 @@ import CalgwTestTraits
 
         let pushed = try pair.run("sync", password: server.password)
         #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 3 created"), "\(pushed.stdoutText)\(pushed.stderrText)")
-        #expect(try Self.inbox(attendee, mentioning: id).isEmpty, "the first push invited the attendee")
+        #expect(try Self.inbox(attendee, on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
         // Stored as sent: no SCHEDULE-STATUS, nothing rewritten for scheduling.
         let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
                                                     collection.appendingPathComponent("\(uids[0]).ics").absoluteString]).stdoutText
-        #expect(stored.contains("SUMMARY:Planning 0") && !stored.contains("SCHEDULE-STATUS"), "\(stored)")
+        #expect(stored.contains("SUMMARY:Planning 0") && !stored.contains("SCHEDULE-STATUS"), "\(name): \(stored)")
 
         // An edit (a new time and title) and a deletion, synced: no update, no cancellation.
         try Data(Self.meeting(uids[1], summary: "Moved", organizer: organizer, attendee: attendee.address, day: 9).utf8)
@@ -60,7 +64,11 @@ import CalgwTestTraits
         let changed = try pair.run("sync", password: server.password)
         #expect(changed.status == 0 && changed.stdoutText.contains("remote: 0 created, 1 updated, 1 deleted"),
                 "\(changed.stdoutText)\(changed.stderrText)")
-        let messages = try Self.inbox(attendee, mentioning: id)
-        #expect(messages.isEmpty, "\(messages.count) scheduling messages: \(messages.first ?? "")")
+        let messages = try Self.inbox(attendee, on: name, mentioning: id)
+        #expect(messages.isEmpty, "\(name): \(messages.count) scheduling messages: \(messages.first ?? "")")
+        // The vdir still holds what was written there, and one more sync has nothing to do.
+        #expect(try !String(contentsOf: try pair.file(uid: uids[0]), encoding: .utf8).contains("SCHEDULE-"))
+        let quiet = try pair.run("sync", ["--json"], password: server.password)
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(name): \(quiet.stdoutText)")
     }
 }

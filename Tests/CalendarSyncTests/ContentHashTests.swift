@@ -65,6 +65,28 @@ import ICalendar
         #expect(ContentHash.of(Fixture.event(uid: "u1")) != ContentHash.of(Fixture.event(uid: "u2")))
     }
 
+    /// What a scheduling server keeps on a meeting's people (SCHEDULE-STATUS) and the mark a
+    /// copy carries for it (SCHEDULE-AGENT=CLIENT) do not count; an answer (PARTSTAT) does.
+    @Test func schedulingParametersDoNotCountAnAnswerDoes() {
+        func meeting(_ attendee: String, organizer: String = "ORGANIZER:mailto:a@x.example") -> Data {
+            Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTART:20270301T100000Z\r\n\(organizer)\r\n\(attendee)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        }
+        let plain = ContentHash.of(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@x.example"))
+        #expect(ContentHash.of(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION;SCHEDULE-STATUS=1.2:mailto:b@x.example")) == plain)
+        #expect(ContentHash.of(meeting("ATTENDEE;SCHEDULE-AGENT=CLIENT;PARTSTAT=NEEDS-ACTION:mailto:b@x.example",
+                                       organizer: "ORGANIZER;SCHEDULE-AGENT=CLIENT:mailto:a@x.example")) == plain)
+        #expect(ContentHash.of(meeting("ATTENDEE;PARTSTAT=ACCEPTED:mailto:b@x.example")) != plain)
+        // The upload form for a server that invites for copies marks both, and the hash agrees.
+        let marked = UploadForm.canonical(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@x.example"), clientScheduled: true)
+        let text = String(decoding: marked, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(text.contains("ORGANIZER;SCHEDULE-AGENT=CLIENT:") && text.contains("SCHEDULE-AGENT=CLIENT"), "\(text)")
+        #expect(text.components(separatedBy: "SCHEDULE-AGENT=CLIENT").count - 1 == 2, "\(text)")
+        #expect(ContentHash.of(marked) == plain)
+        // A mark already there is left as it is.
+        let server = UploadForm.canonical(meeting("ATTENDEE;SCHEDULE-AGENT=SERVER:mailto:b@x.example"), clientScheduled: true)
+        #expect(String(decoding: server, as: UTF8.self).contains("SCHEDULE-AGENT=SERVER"))
+    }
+
     @Test func unparseableDataIsHashedRaw() {
         let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nno colon here\r\n".utf8)
         let hash = ContentHash.of(broken)

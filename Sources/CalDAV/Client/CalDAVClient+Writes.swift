@@ -17,6 +17,7 @@ extension CalDAVClient {
         case .ifMatch(let etag): headers.append(("If-Match", etag.value))
         }
         let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
+        traits.observe(response)
         guard response.isSuccess else { throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body) }
         if let etag = response.header("ETag"), !etag.isEmpty { return ETag(etag) }
         return try await etag(of: url)

@@ -28,6 +28,8 @@ public final class CalDAVClient: Sendable {
     public let configuration: Configuration
     /// The transport, shared by every request of this client.
     public let http: HTTPClient
+    /// What the server's answers have shown of it so far (see ``ServerTraits``).
+    public let traits = ServerTraits()
     let logger: Logger
 
     /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
@@ -42,7 +44,9 @@ public final class CalDAVClient: Sendable {
         var headers: [(name: String, value: String)] = []
         if let depth { headers.append(("Depth", depth)) }
         if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
-        return try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+        traits.observe(response)
+        return response
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus.

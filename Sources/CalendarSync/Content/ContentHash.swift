@@ -10,7 +10,9 @@ import ICalendar
 /// and TEXT escaping variants, and the time zones the upload form completes: a VCALENDAR is
 /// hashed as `TimeZoneCompletion` completes it, so a file that names `Europe/Berlin` (or
 /// `W. Europe Standard Time`) without a VTIMEZONE hashes as its server copy, which has the
-/// IANA name and a generated VTIMEZONE. An item that does not parse is hashed over its raw bytes
+/// IANA name and a generated VTIMEZONE; and the scheduling parameters a server keeps on an
+/// organizer and its attendees (`SCHEDULE-STATUS`, `SCHEDULE-AGENT`), which it adds or a copy
+/// carries without a change in what the meeting is. An item that does not parse is hashed over its raw bytes
 /// (prefixed `raw:`), so it is still carried and compared, just byte for byte.
 ///
 /// A hash in the canonical text form (64 lowercase hex digits, after `raw:` or not) is held as
@@ -105,6 +107,28 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// PRODID and DTSTAMP (compared, not hashed: a set's lookup hashed every property's name).
     static func isVolatile(_ name: String) -> Bool { name == "PRODID" || name == "DTSTAMP" }
 
+    /// The parameters a scheduling server keeps on an organizer and attendees for itself:
+    /// `SCHEDULE-STATUS` (what it did with the last message) and `SCHEDULE-AGENT` (who sends
+    /// them; calgw sets CLIENT on copies for a server that would invite for them).
+    static let schedulingParameters = ["SCHEDULE-AGENT", "SCHEDULE-STATUS"]
+
+    /// Whether an ORGANIZER or ATTENDEE in `component`, or in what it holds, has a
+    /// scheduling parameter (read only: most items have none, and are not copied to check).
+    static func holdsSchedulingParameters(_ component: Component) -> Bool {
+        component.properties.contains { ($0.name == "ATTENDEE" || $0.name == "ORGANIZER") && $0.parameterText.contains("SCHEDULE-") }
+            || component.components.contains(where: holdsSchedulingParameters)
+    }
+
+    /// Removes `schedulingParameters` from the ORGANIZER and ATTENDEE properties of `component`
+    /// and all it holds.
+    static func dropSchedulingParameters(_ component: inout Component) {
+        for i in component.properties.indices where component.properties[i].name == "ATTENDEE" || component.properties[i].name == "ORGANIZER" {
+            guard component.properties[i].parameterText.contains("SCHEDULE-") else { continue }
+            for name in schedulingParameters { component.properties[i].setParameter(name, nil) }
+        }
+        for i in component.components.indices { dropSchedulingParameters(&component.components[i]) }
+    }
+
     /// The hash of `data`.
     public static func of(_ data: Data) -> ContentHash {
         of(data, parsed: try? ICalendarParser().parse(data))
@@ -120,6 +144,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         let components = parsed.components.map { component -> Component in
             var c = canonical.canonicalize(component)
             if c.name == "VCALENDAR" { TimeZoneCompletion.complete(&c) }
+            if holdsSchedulingParameters(c) { dropSchedulingParameters(&c) }
             return c
         }
         let blocks = components.compactMap(normalisedBytes)

@@ -13,7 +13,10 @@ enum UploadForm {
     static let productID = "-//calgw//calgw//EN"
 
     /// `data` in upload form; data that does not parse goes as it is.
-    static func canonical(_ data: Data, now: Date = Date()) -> Data {
+    /// - Parameter clientScheduled: mark the organizer and each attendee of its meetings
+    ///   `SCHEDULE-AGENT=CLIENT` (RFC 6638 §7.1), for a server that would otherwise invite them
+    ///   (see ``StorageCapabilities/marksCopiesClientScheduled``); a mark already there stays.
+    static func canonical(_ data: Data, now: Date = Date(), clientScheduled: Bool = false) -> Data {
         guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
         var components = parsed.components
         for i in components.indices {
@@ -35,6 +38,15 @@ enum UploadForm {
                 let uidIndex = components[i].components[j].properties.firstIndex { $0.name == "UID" }
                 components[i].components[j].properties.insert(Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
             }
+            if clientScheduled {
+                for j in components[i].components.indices where ["VEVENT", "VTODO", "VJOURNAL"].contains(components[i].components[j].name) {
+                    for k in components[i].components[j].properties.indices
+                    where ["ORGANIZER", "ATTENDEE"].contains(components[i].components[j].properties[k].name)
+                        && components[i].components[j].properties[k][parameter: "SCHEDULE-AGENT"] == nil {
+                        components[i].components[j].properties[k].setParameter("SCHEDULE-AGENT", "CLIENT")
+                    }
+                }
+            }
         }
         return ICalendarSerializer().data(components)
     }
@@ -49,8 +61,11 @@ enum UploadForm {
 }
 
 extension Executor {
-    /// The bytes written to `side`: the upload form for the server, the bytes as they are for the vdir.
+    /// The bytes written to `side`: the upload form for the server (its meetings marked for a
+    /// server that would otherwise invite for a copy, on either side of a pair of servers),
+    /// the bytes as they are for the vdir.
     func outgoing(_ data: Data, to side: Side) -> Data {
-        side == .remote ? UploadForm.canonical(data) : data
+        let marks = storage(side).capabilities.marksCopiesClientScheduled
+        return side == .remote || marks ? UploadForm.canonical(data, clientScheduled: marks) : data
     }
 }

@@ -36,12 +36,16 @@ public struct StorageCapabilities: Sendable {
     /// said: a run then writes nothing to it and keeps the vdir's changes (see
     /// ``SyncPolicy/remoteIsReadOnly``).
     public var isReadOnly: Bool
+    /// Copies uploaded here must mark each attendee and the organizer `SCHEDULE-AGENT=CLIENT`,
+    /// or the server invites people for them: it schedules implicitly and honours no request
+    /// header that asks it not to (DAViCal). The mark is stored with the copy.
+    public var marksCopiesClientScheduled: Bool
 
     public init(flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
                 batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
                 collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
-                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false) {
+                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, marksCopiesClientScheduled: Bool = false) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
         self.batchCreating = batchCreating
@@ -52,5 +56,6 @@ public struct StorageCapabilities: Sendable {
         self.fileBacked = fileBacked
         self.takesAssignedUIDs = takesAssignedUIDs
         self.isReadOnly = isReadOnly
+        self.marksCopiesClientScheduled = marksCopiesClientScheduled
     }
 }
