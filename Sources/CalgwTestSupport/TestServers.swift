@@ -26,6 +26,13 @@ public struct TestServer: Sendable {
         public var home: URL
         /// Its calendar address (`mailto:…`).
         public var address: String
+
+        public init(username: String, password: String, home: URL, address: String) {
+            self.username = username
+            self.password = password
+            self.home = home
+            self.address = address
+        }
     }
 
     /// Stops the server by the PID its script started, and removes its data.

@@ -110,6 +110,7 @@ public struct SyncEngine: Sendable {
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
             executor.remoteIsReadOnly = policy.remoteIsReadOnly
+            executor.personsActions = policy.personsActions
             executor.stop = stop
             // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
             if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }

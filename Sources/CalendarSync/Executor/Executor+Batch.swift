@@ -329,11 +329,11 @@ extension Executor {
             try effect()
             return item
         case .update(let side, let t, let s):
-            let version = try await storage(side).update(href: t.href, data: outgoing(s.data!, to: side), ifMatch: t.etag)
+            let version = try await intended(t.key) { try await storage(side).update(href: t.href, data: outgoing(s.data!, to: side, key: t.key), ifMatch: t.etag) }
             try effect()
             return SideItem(key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
         case .delete(let side, let t):
-            try await storage(side).delete(href: t.href, ifMatch: t.etag)
+            try await intended(t.key) { try await storage(side).delete(href: t.href, ifMatch: t.etag) }
             try effect()
             return nil
         default:
@@ -354,7 +354,7 @@ extension Executor {
         for attempt in 0..<3 {
             try asking(stem)
             do {
-                let version = try await storage(side).create(outgoing(data, to: side), suggestedName: stem)
+                let version = try await intended(key) { try await storage(side).create(outgoing(data, to: side, key: key), suggestedName: stem) }
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first {

@@ -28,6 +28,8 @@ final class Executor: @unchecked Sendable {
     var batchLimit = Executor.batchSize
     /// The remote is never written (a subscription): conflicts keep the local edit as a copy.
     var remoteIsReadOnly = false
+    /// The items whose writes are the person's own action (``SyncPolicy/personsActions``).
+    var personsActions: Set<String> = []
     /// Writes at once on each side that measures it, as found so far in this run.
     var writeConcurrency: [Side: WriteConcurrency] = [:]
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
@@ -291,7 +293,7 @@ final class Executor: @unchecked Sendable {
         case .delete(let side, let target):
             let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
             try effect()
-            try await storage(side).delete(href: target.href, ifMatch: target.etag); try effect()
+            try await intended(target.key) { try await storage(side).delete(href: target.href, ifMatch: target.etag) }; try effect()
             try await makeDurable(side)
             try journal.complete(intent, change: .remove(target.key)); try effect()
             report.deleted[side] += 1
@@ -381,7 +383,10 @@ final class Executor: @unchecked Sendable {
                                                newHash: hash, source: source))
         try effect()
         do {
-            let version = try await storage(side).update(href: target.href, data: outgoing(data, to: side), ifMatch: target.etag); try effect()
+            let version = try await intended(target.key) {
+                try await storage(side).update(href: target.href, data: outgoing(data, to: side, key: target.key), ifMatch: target.etag)
+            }
+            try effect()
             try await makeDurable(side)
             return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
                                           span: ItemContent(data).span), intent: intent)

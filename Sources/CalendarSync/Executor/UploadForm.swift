@@ -64,8 +64,20 @@ extension Executor {
     /// The bytes written to `side`: the upload form for the server (its meetings marked for a
     /// server that would otherwise invite for a copy, on either side of a pair of servers),
     /// the bytes as they are for the vdir.
-    func outgoing(_ data: Data, to side: Side) -> Data {
-        let marks = storage(side).capabilities.marksCopiesClientScheduled
+    /// A person's own action on `key` is not marked: the server is to schedule for it.
+    func outgoing(_ data: Data, to side: Side, key: ItemKey? = nil) -> Data {
+        let marks = storage(side).capabilities.marksCopiesClientScheduled && !(key.map(isPersonsAction) ?? false)
         return side == .remote || marks ? UploadForm.canonical(data, clientScheduled: marks) : data
+    }
+
+    /// Whether writes of `key` are the person's own action (see ``SyncPolicy/personsActions``).
+    func isPersonsAction(_ key: ItemKey) -> Bool {
+        !personsActions.isEmpty && personsActions.contains(key.value)
+    }
+
+    /// Runs a storage write of `key` with its ``WriteIntent``.
+    func intended<T>(_ key: ItemKey, _ write: () async throws -> T) async throws -> T {
+        guard isPersonsAction(key) else { return try await write() }
+        return try await WriteIntent.$current.withValue(.personsAction) { try await write() }
     }
 }

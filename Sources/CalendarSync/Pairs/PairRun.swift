@@ -39,6 +39,9 @@ public struct PairRun: Sendable {
         public var allowCollectionDelete = false
         /// Asked about each conflict under the `ask` strategy (a single calendar only).
         public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
+        /// The UIDs whose writes are the person's own action (a reply): a scheduling server
+        /// sends for them what it would for any client. Every other write is a copy.
+        public var personsActions: Set<String> = []
         /// Called after each side effect (crash tests).
         public var faultHook: FaultHook?
         /// Where the run is asked to stop early (SIGINT, SIGTERM): it then stops at its next
@@ -72,6 +75,7 @@ public struct PairRun: Sendable {
                                 allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
         policy.remoteIsReadOnly = pair.remote.isReadOnly
+        policy.personsActions = options.personsActions
         return policy
     }
 

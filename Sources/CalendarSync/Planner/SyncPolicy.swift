@@ -40,6 +40,10 @@ public struct SyncPolicy: Sendable, Hashable {
     /// a conflict copy, a new local item under a new UID, and the remote version is taken;
     /// under `remote-wins` the remote version is taken without a copy.
     public var remoteIsReadOnly = false
+    /// The UIDs whose writes in this run are the person's own action (a reply to an
+    /// invitation): a scheduling server sends the messages they call for. Every other write is
+    /// a copy, for which it is asked to send nothing (see ``WriteIntent``).
+    public var personsActions: Set<String> = []
 
     public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
         self.direction = direction

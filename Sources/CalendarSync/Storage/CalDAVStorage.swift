@@ -137,7 +137,7 @@ public final class CalDAVStorage: CalendarStorage {
         let url = collection.appendingPathComponent(name)
         let href = HrefResolver.href(of: url).path
         do {
-            let etag = try await client.put(url, data: data, condition: .createOnly)
+            let etag = try await client.put(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
             return ItemVersion(href: href, etag: etag.value)
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: true)
@@ -147,7 +147,7 @@ public final class CalDAVStorage: CalendarStorage {
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
         guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
-            let newETag = try await client.put(member.url, data: data, condition: .ifMatch(ETag(etag)))
+            let newETag = try await client.put(member.url, data: data, condition: .ifMatch(ETag(etag)), scheduling: Self.scheduling)
             return ItemVersion(href: member.href.path, etag: newETag.value)
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
@@ -157,13 +157,17 @@ public final class CalDAVStorage: CalendarStorage {
     public func delete(href: String, ifMatch etag: String) async throws {
         guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
-            try await client.delete(member.url, ifMatch: ETag(etag))
+            try await client.delete(member.url, ifMatch: ETag(etag), scheduling: Self.scheduling)
         } catch let error as CalDAVError where error.code == .notFound {
             return
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
         }
     }
+
+    /// What the server is told of the write being made: a copy unless it is the person's own
+    /// action (``WriteIntent/current``).
+    static var scheduling: SchedulingIntent { WriteIntent.current == .personsAction ? .personsAction : .copy }
 
     static func version(_ item: RemoteItem) -> ItemVersion {
         ItemVersion(href: item.href.path, etag: item.etag.value)

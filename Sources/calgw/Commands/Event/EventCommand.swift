@@ -12,7 +12,7 @@ struct EventCommand: AsyncParsableCommand {
             `calgw sync`. On a pair with collections (an account), --collection NAME picks the \
             calendar: its folder under the pair's `local`.
             """,
-        subcommands: [EventAddCommand.self, EventEditCommand.self, EventDeleteCommand.self, EventOpenCommand.self]
+        subcommands: [EventAddCommand.self, EventEditCommand.self, EventDeleteCommand.self, EventOpenCommand.self, EventReplyCommand.self]
     )
 }
 

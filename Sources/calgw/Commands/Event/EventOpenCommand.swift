@@ -40,16 +40,8 @@ struct EventOpenCommand: AsyncParsableCommand {
         var resource = file.calendar
         var focus: (index: Int, calendar: Component)?
         if let occurrence {
-            let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
-            let rid = try edit.times.parse(occurrence, option: "--occurrence")
-            let made = try edit.perform(on: rid) { editor, instances in
-                try editor.editOccurrence(rid, span: .thisEvent, changes: EventChanges(), instances: instances, newUID: "")
-            }
-            resource = made.resource ?? resource
-            let frame = DateTimeFrame(resolver: TimeZoneResolver(calendar: resource))
-            guard let index = resource.components.firstIndex(where: {
-                $0["UID"]?.text == uid && ($0["RECURRENCE-ID"]?.dateTime).map { frame.same($0, rid) } == true
-            }) else { throw CLIError("the occurrence at \(occurrence) could not be opened") }
+            let index: Int
+            (resource, index) = try SeriesEdit.occurrence(occurrence, of: file, uid: uid, zone: options.tz)
             // Only that occurrence (with the zones it refers to) goes to the editor.
             var part = resource
             part.components = resource.components.filter { $0.name == "VTIMEZONE" } + [resource.components[index]]
@@ -78,6 +70,25 @@ struct EventOpenCommand: AsyncParsableCommand {
         }
         try await EventWrite(target: target, options: options, output: output)
             .apply(SpanEditResult(resource: resource, newSeries: nil), to: file, uid: uid)
+    }
+}
+
+extension SeriesEdit {
+    /// The resource with an override for the occurrence at `occurrence` (made from the series
+    /// if it has none), and the override's index among its components.
+    /// - Throws: `CLIError` when the time is not an occurrence of the series.
+    static func occurrence(_ occurrence: String, of file: EventFile, uid: String, zone: String?) throws -> (Component, Int) {
+        let edit = try SeriesEdit(file: file, uid: uid, zone: zone)
+        let rid = try edit.times.parse(occurrence, option: "--occurrence")
+        let made = try edit.perform(on: rid) { editor, instances in
+            try editor.editOccurrence(rid, span: .thisEvent, changes: EventChanges(), instances: instances, newUID: "")
+        }
+        let resource = made.resource ?? file.calendar
+        let frame = DateTimeFrame(resolver: TimeZoneResolver(calendar: resource))
+        guard let index = resource.components.firstIndex(where: {
+            $0["UID"]?.text == uid && ($0["RECURRENCE-ID"]?.dateTime).map { frame.same($0, rid) } == true
+        }) else { throw CLIError("the occurrence at \(occurrence) could not be found in \(uid)") }
+        return (resource, index)
     }
 }
 

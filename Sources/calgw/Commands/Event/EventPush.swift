@@ -13,6 +13,8 @@ struct EventPush {
     var target: EventTarget
     var options: EventOptions
     var output: OutputOptions
+    /// UIDs whose write is the person's own action (a reply): the server schedules for them.
+    var personsActions: Set<String> = []
 
     /// Where the change stands after the command.
     struct Outcome {
@@ -33,6 +35,7 @@ struct EventPush {
         }
         var push = PairRun.Options(direction: .push)
         push.collection = target.calendar.collection
+        push.personsActions = personsActions
         let report: SyncReport
         do {
             report = try await PairRun(pair: target.pair, options: push).run().report

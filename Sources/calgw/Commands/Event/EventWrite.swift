@@ -10,6 +10,8 @@ struct EventWrite {
     var target: EventTarget
     var options: EventOptions
     var output: OutputOptions
+    /// UIDs whose write is the person's own action (a reply): the server schedules for them.
+    var personsActions: Set<String> = []
 
     struct Report: Encodable {
         var uid: String
@@ -42,7 +44,7 @@ struct EventWrite {
                            ? "the file changed while calgw was editing it; nothing was written, run the command again" : error.recovery)
         }
         // From here on the change is made: report it whatever happens to the push.
-        let sender = EventPush(target: target, options: options, output: output)
+        let sender = EventPush(target: target, options: options, output: output, personsActions: personsActions)
         let outcome = await sender.push(uids: uids)
         let pushed = outcome.pushed
         let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,

@@ -1,0 +1,78 @@
+import Foundation
+import ICalendar
+
+/// An answer to an invitation (RFC 5545 PARTSTAT; RFC 6638 implicit scheduling): the person's
+/// own ATTENDEE in the event gets the answer, and a scheduling server, seeing an attendee's
+/// copy change that way, sends the REPLY to the organizer. Pure: no files, no server.
+public struct InvitationReply: Sendable {
+    /// The answer.
+    public enum Answer: String, Sendable, CaseIterable {
+        case accepted = "ACCEPTED", declined = "DECLINED", tentative = "TENTATIVE"
+    }
+
+    public var answer: Answer
+    /// The person's calendar addresses (`mailto:…`), as the server knows them.
+    public var addresses: [String]
+    /// A note for the organizer (COMMENT on the event).
+    public var comment: String?
+    /// DTSTAMP and LAST-MODIFIED of the answer (UTC).
+    public var now: DateTimeValue
+
+    public init(answer: Answer, addresses: [String], comment: String? = nil, now: DateTimeValue) {
+        self.answer = answer
+        self.addresses = addresses
+        self.comment = comment
+        self.now = now
+    }
+
+    /// Why an answer cannot be given.
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// None of the event's attendees is the person.
+        case notInvited(uid: String, attendees: [String], addresses: [String])
+        /// The person organizes the event: there is nobody to answer.
+        case organizer(uid: String)
+
+        public var description: String {
+            switch self {
+            case .notInvited(let uid, let attendees, let addresses):
+                "you are not invited to \(uid): none of its attendees (\(attendees.isEmpty ? "none" : attendees.joined(separator: ", "))) "
+                    + "is your address (\(addresses.isEmpty ? "none known" : addresses.joined(separator: ", ")))"
+            case .organizer(let uid): "you organize \(uid): an answer is for an invitation"
+            }
+        }
+    }
+
+    /// The calendar with the person's PARTSTAT set to the answer in the component at `index`
+    /// (the series, or one occurrence's override), RSVP dropped, DTSTAMP and LAST-MODIFIED
+    /// moved; SEQUENCE is the organizer's and stays.
+    /// - Throws: ``Refusal``.
+    public func applied(to calendar: Component, at index: Int, uid: String) throws -> Component {
+        var result = calendar
+        var event = calendar.components[index]
+        let mine = Set(addresses.map(Self.normalised))
+        if let organizer = event["ORGANIZER"]?.value, mine.contains(Self.normalised(organizer)) {
+            throw Refusal.organizer(uid: uid)
+        }
+        let attendees = event.properties.indices.filter { event.properties[$0].name == "ATTENDEE" }
+        guard let own = attendees.first(where: { mine.contains(Self.normalised(event.properties[$0].value)) }) else {
+            throw Refusal.notInvited(uid: uid, attendees: attendees.map { event.properties[$0].value }, addresses: addresses)
+        }
+        event.properties[own].setParameter("PARTSTAT", answer.rawValue)
+        event.properties[own].setParameter("RSVP", nil)
+        event.properties[own].setParameter("SCHEDULE-STATUS", nil)
+        if let comment {
+            event.properties.removeAll { $0.name == "COMMENT" }
+            event.properties.append(.text("COMMENT", comment))
+        }
+        event.set(.dateTime("DTSTAMP", now))
+        event.set(.dateTime("LAST-MODIFIED", now))
+        result.components[index] = event
+        return result
+    }
+
+    /// An address compared without case and without its `mailto:`.
+    static func normalised(_ address: String) -> String {
+        let lower = address.trimmingCharacters(in: .whitespaces).lowercased()
+        return lower.hasPrefix("mailto:") ? String(lower.dropFirst(7)) : lower
+    }
+}

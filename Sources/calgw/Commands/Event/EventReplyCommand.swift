@@ -1,0 +1,114 @@
+import ArgumentParser
+import CalDAV
+import CalendarSync
+import Foundation
+import ICalendar
+import Recurrence
+
+/// `calgw event reply`: answer an invitation.
+struct EventReplyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reply",
+        abstract: "Answer an invitation: accept, decline or accept tentatively.",
+        discussion: """
+            Sets your own attendee's PARTSTAT in the event (you: the account's calendar \
+            addresses as the server gives them, or --address), writes the file and sends it to \
+            the server, which delivers the reply to the organizer if it schedules meetings \
+            (Cyrus, so Fastmail; DAViCal). With --occurrence only that occurrence is answered \
+            (an exception is made from the series if it has none). SEQUENCE is the organizer's \
+            and stays.
+
+            Examples:
+              calgw event reply 3f2a... --accept
+              calgw event reply 3f2a... --decline --comment "On leave that week"
+              calgw event reply 3f2a... --tentative --occurrence 2026-04-06T09:30
+            """
+    )
+
+    enum Choice: String, EnumerableFlag {
+        case accept, decline, tentative
+
+        var answer: InvitationReply.Answer {
+            switch self {
+            case .accept: .accepted
+            case .decline: .declined
+            case .tentative: .tentative
+            }
+        }
+    }
+
+    @OptionGroup var options: EventOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The event's UID.") var uid: String
+
+    @Flag(help: "The answer.") var choice: Choice
+
+    @Option(help: ArgumentHelp("A note for the organizer.", valueName: "text"))
+    var comment: String?
+
+    @Option(help: ArgumentHelp("Answer only this occurrence (its original start).", valueName: "time"))
+    var occurrence: String?
+
+    @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as the invitation names you (repeatable); default: the server's for the account.",
+                                                             valueName: "mailto:…"))
+    var addresses: [String] = []
+
+    func run() async throws {
+        let target = try EventTarget(options: options)
+        let file = try target.find(uid: uid)
+        var resource = file.calendar
+        let index: Int
+        if let occurrence {
+            (resource, index) = try SeriesEdit.occurrence(occurrence, of: file, uid: uid, zone: options.tz)
+        } else {
+            guard let master = resource.components.firstIndex(where: {
+                ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil
+            }) ?? resource.components.firstIndex(where: { $0["UID"]?.text == uid }) else {
+                throw CLIError("\(uid) holds no event to answer")
+            }
+            index = master
+        }
+        let (mine, schedules) = try await ownAddresses(target)
+        let reply = InvitationReply(answer: choice.answer, addresses: mine, comment: comment, now: EventTarget.now())
+        let replied: Component
+        do {
+            replied = try reply.applied(to: resource, at: index, uid: uid)
+        } catch let refusal as InvitationReply.Refusal {
+            throw CLIError(refusal.description, hint: {
+                if case .notInvited = refusal { return "give the address the invitation names with --address" }
+                return "to change a meeting you organize, use `calgw event edit`"
+            }())
+        }
+        try await EventWrite(target: target, options: options, output: output, personsActions: [uid])
+            .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
+        if schedules == false && !output.quiet && !options.offline {
+            let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
+            Terminal.err("note: this server does not schedule meetings, so no reply is delivered: tell \(organizer) yourself")
+        }
+    }
+
+    /// The person's addresses (given, else the server's for the account), and whether the
+    /// server schedules (nil when not asked).
+    func ownAddresses(_ target: EventTarget) async throws -> ([String], Bool?) {
+        if !addresses.isEmpty {
+            return (addresses.map { $0.lowercased().hasPrefix("mailto:") ? $0 : "mailto:" + $0 }, nil)
+        }
+        guard !options.offline, case .caldav(let url, let connect) = target.pair.remote else {
+            throw CLIError("calgw needs your calendar address to find you among the attendees",
+                           hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
+        }
+        let account: SchedulingAccount
+        do {
+            account = try await connect().schedulingAccount(at: url)
+        } catch {
+            let description = ErrorDescription(error)
+            throw CLIError("could not ask the server for your calendar address: \(description.message)",
+                           hint: "give it with --address", status: description.status)
+        }
+        guard !account.addresses.isEmpty else {
+            throw CLIError("the server names no calendar address for this account", hint: "give it with --address")
+        }
+        return (account.addresses, account.autoSchedules)
+    }
+}
