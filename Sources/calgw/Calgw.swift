@@ -32,6 +32,7 @@ struct Calgw: AsyncParsableCommand {
             ExpandCommand.self,
             ListCommand.self,
             EventCommand.self,
+            InvitationsCommand.self,
             DiscoverCommand.self,
             WatchCommand.self,
         ]

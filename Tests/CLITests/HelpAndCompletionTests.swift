@@ -7,7 +7,7 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct HelpAndCompletionTests {
     /// Every leaf command, as `calgw help` names it.
     static let commands = [["fmt"], ["lint"], ["init"], ["pull"], ["push"], ["sync"], ["status"],
-                           ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"], ["event", "reply"]]
+                           ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"], ["event", "reply"], ["invitations"]]
 
     @Test(arguments: commands)
     func helpHasUsageAndExamples(_ command: [String]) throws {

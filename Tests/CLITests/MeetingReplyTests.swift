@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// Answering an invitation from the command line, on the servers that schedule: the
 /// organizer's client invites bob; bob's calgw pulls the invitation into his vdir and runs
 /// `calgw event reply UID --accept`; the server delivers exactly one reply, and the
-/// organizer's copy shows bob's answer.
+/// organizer's copy shows bob's answer. `calgw invitations` lists it until it is answered.
 @Suite(.timeLimit(.minutes(10))) struct MeetingReplyTests {
     static let scheduling = MeetingCopyTests.scheduling
 
@@ -46,6 +46,13 @@ import CalgwTestSupport
         let invitation = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
         #expect(invitation.contains("PARTSTAT=NEEDS-ACTION"), "\(name): \(invitation)")
 
+        // It awaits bob's answer, with the command that gives it.
+        let waiting = try CalgwBinary.run(["invitations", "--json", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
+        let rows = (try? JSONSerialization.jsonObject(with: waiting.stdout) as? [[String: Any]]) ?? []
+        #expect(waiting.status == 0 && rows.count == 1, "\(name): \(waiting.stdoutText)\(waiting.stderrText)")
+        #expect((rows.first?["answer"] as? String) == "calgw event reply \(uid) --accept", "\(name): \(waiting.stdoutText)")
+        #expect(((rows.first?["invitation"] as? [String: Any])?["summary"] as? String) == "Review", "\(name): \(waiting.stdoutText)")
+
         let organizerInbox = TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
         let before = try MeetingCopyTests.inbox(organizerInbox, on: name, mentioning: uid).count
         let reply = try CalgwBinary.run(["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
@@ -53,6 +60,9 @@ import CalgwTestSupport
         #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
         let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
         #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
+
+        let after = try CalgwBinary.run(["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
+        #expect(after.status == 0 && after.stdoutText.contains("no invitations await your answer"), "\(name): \(after.stdoutText)")
 
         // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
         let replies = try MeetingCopyTests.inbox(organizerInbox, on: name, mentioning: uid)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CalDAV
 import CalendarSync
 import Foundation
 import ICalendar
@@ -69,8 +68,8 @@ struct EventReplyCommand: AsyncParsableCommand {
             }
             index = master
         }
-        let (mine, schedules) = try await ownAddresses(target)
-        let reply = InvitationReply(answer: choice.answer, addresses: mine, comment: comment, now: EventTarget.now())
+        let own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
+        let reply = InvitationReply(answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now())
         let replied: Component
         do {
             replied = try reply.applied(to: resource, at: index, uid: uid)
@@ -82,33 +81,9 @@ struct EventReplyCommand: AsyncParsableCommand {
         }
         try await EventWrite(target: target, options: options, output: output, personsActions: [uid])
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
-        if schedules == false && !output.quiet && !options.offline {
+        if own.serverSchedules == false && !output.quiet && !options.offline {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
             Terminal.err("note: this server does not schedule meetings, so no reply is delivered: tell \(organizer) yourself")
         }
-    }
-
-    /// The person's addresses (given, else the server's for the account), and whether the
-    /// server schedules (nil when not asked).
-    func ownAddresses(_ target: EventTarget) async throws -> ([String], Bool?) {
-        if !addresses.isEmpty {
-            return (addresses.map { $0.lowercased().hasPrefix("mailto:") ? $0 : "mailto:" + $0 }, nil)
-        }
-        guard !options.offline, case .caldav(let url, let connect) = target.pair.remote else {
-            throw CLIError("calgw needs your calendar address to find you among the attendees",
-                           hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
-        }
-        let account: SchedulingAccount
-        do {
-            account = try await connect().schedulingAccount(at: url)
-        } catch {
-            let description = ErrorDescription(error)
-            throw CLIError("could not ask the server for your calendar address: \(description.message)",
-                           hint: "give it with --address", status: description.status)
-        }
-        guard !account.addresses.isEmpty else {
-            throw CLIError("the server names no calendar address for this account", hint: "give it with --address")
-        }
-        return (account.addresses, account.autoSchedules)
     }
 }

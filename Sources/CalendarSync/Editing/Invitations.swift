@@ -1,0 +1,37 @@
+import Foundation
+import ICalendar
+
+/// The invitations in a calendar that await the person's answer: events (a series, or one
+/// occurrence's override) naming the person as an attendee whose PARTSTAT is NEEDS-ACTION
+/// (RFC 5545's default when none is given), organized by someone else. Pure.
+public enum Invitations {
+    /// One invitation awaiting an answer.
+    public struct Invitation: Sendable, Equatable, Encodable {
+        public var uid: String
+        public var summary: String?
+        /// DTSTART as written (`20270301T100000Z`, with its zone in `zone`).
+        public var start: String?
+        public var zone: String?
+        /// The occurrence an override answers for (its RECURRENCE-ID); nil for a whole event.
+        public var occurrence: String?
+        public var organizer: String?
+        public var recurring: Bool
+    }
+
+    /// The invitations in `calendar` awaiting an answer from the person at `addresses`.
+    public static func awaiting(in calendar: Component, addresses: [String]) -> [Invitation] {
+        let mine = Set(addresses.map(InvitationReply.normalised))
+        var found: [Invitation] = []
+        for event in calendar.components where event.name == "VEVENT" {
+            guard let uid = event["UID"]?.text else { continue }
+            if let organizer = event["ORGANIZER"]?.value, mine.contains(InvitationReply.normalised(organizer)) { continue }
+            let own = event.properties.first { $0.name == "ATTENDEE" && mine.contains(InvitationReply.normalised($0.value)) }
+            guard let own, (own[parameter: "PARTSTAT"] ?? "NEEDS-ACTION").uppercased() == "NEEDS-ACTION" else { continue }
+            if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
+            found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
+                                    zone: event["DTSTART"]?.tzid, occurrence: event["RECURRENCE-ID"]?.value,
+                                    organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
+        }
+        return found
+    }
+}
