@@ -35,6 +35,8 @@ extension EventAddCommand: ConfigFileCommand {}
 extension EventDeleteCommand: ConfigFileCommand {}
 extension EventEditCommand: ConfigFileCommand {}
 extension EventOpenCommand: ConfigFileCommand {}
+extension EventReplyCommand: ConfigFileCommand {}
+extension InvitationsCommand: ConfigFileCommand {}
 extension InitCommand: ConfigFileCommand {}
 extension ListCommand: ConfigFileCommand {}
 extension PullCommand: ConfigFileCommand {}

@@ -13,11 +13,13 @@ extension EventAddCommand: OutputCommand {}
 extension EventDeleteCommand: OutputCommand {}
 extension EventEditCommand: OutputCommand {}
 extension EventOpenCommand: OutputCommand {}
+extension EventReplyCommand: OutputCommand {}
 extension ExpandCommand: OutputCommand {}
 extension FmtCommand: OutputCommand {}
 extension InitCommand: OutputCommand {}
 extension LintCommand: OutputCommand {}
 extension ListCommand: OutputCommand {}
+extension InvitationsCommand: OutputCommand {}
 extension PullCommand: OutputCommand {}
 extension PushCommand: OutputCommand {}
 extension StatusCommand: OutputCommand {}

@@ -12,7 +12,8 @@ struct EventAddCommand: AsyncParsableCommand {
         discussion: """
             A date alone (2026-03-29) makes an all-day event; --end is then the last day, \
             included. Without --end or --duration a timed event lasts an hour and an all-day \
-            event one day.
+            event one day. With --attendee the event is a meeting you organize: a server \
+            that schedules (Cyrus, so Fastmail; DAViCal) sends each attendee one invitation.
 
             Examples:
               calgw event add --summary "Dentist" --start 2026-03-29T10:00 --duration 45m
@@ -21,6 +22,7 @@ struct EventAddCommand: AsyncParsableCommand {
                   --rrule "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
               calgw event add --summary "Holiday" --start 2026-08-03 --end 2026-08-14
               uid=$(calgw event add --summary Review --start 2026-04-01T14:00)
+              calgw event add --summary Planning --start 2026-04-02T10:00 --attendee bob@example.com
             """
     )
 
@@ -37,21 +39,42 @@ struct EventAddCommand: AsyncParsableCommand {
     @Option(help: "Where it takes place.") var location: String?
     @Option(help: "Notes.") var description: String?
 
+    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable); you organize the meeting.", valueName: "address"))
+    var attendees: [String] = []
+
+    @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as organizer (default: the server's for the account).",
+                                                             valueName: "mailto:…"))
+    var addresses: [String] = []
+
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
+        for attendee in attendees where !Self.isAddress(attendee) {
+            throw ValidationError("--attendee \(attendee) is not an address (name@example.com or mailto:name@example.com)")
+        }
+    }
+
+    /// `name@host`, with or without `mailto:`, and nothing a property value could not hold.
+    static func isAddress(_ text: String) -> Bool {
+        text.wholeMatch(of: /(?i:mailto:)?[^@\s";:,]+@[^@\s";:,]+/) != nil
     }
 
     func run() async throws {
         let target = try EventTarget(options: options)
         let draft = try makeDraft()
         let uid = EventTarget.newUID()
-        let resource: Component
+        var resource: Component
         do { resource = try draft.resource(uid: uid, now: EventTarget.now()) } catch let error as SpanEditError {
             throw CLIError(error.description, status: .usage)
         }
+        var own: OwnAddresses?
+        if !attendees.isEmpty {
+            let organizer = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
+            resource = Self.meeting(resource, organizer: organizer.addresses[0], attendees: attendees)
+            own = organizer
+        }
         let name = try target.files.create(resource, uid: uid)
         // From here on the event exists: print its UID whatever happens to the push.
-        let sender = EventPush(target: target, options: options, output: output)
+        let sender = EventPush(target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
         if output.json {
             try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
@@ -60,6 +83,27 @@ struct EventAddCommand: AsyncParsableCommand {
             Terminal.out(uid)
         }
         sender.warn(outcome)
+        if own?.serverSchedules == false && !output.quiet {
+            Terminal.err("note: this server does not schedule meetings, so no invitation was sent: tell the attendees yourself")
+        }
+    }
+
+    /// `resource` as a meeting `organizer` organizes (and attends), inviting `attendees`.
+    static func meeting(_ resource: Component, organizer: String, attendees: [String]) -> Component {
+        var result = resource
+        for i in result.components.indices where result.components[i].name == "VEVENT" {
+            result.components[i].properties.append(Property(name: "ORGANIZER", value: organizer))
+            result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
+                Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
+            ], value: organizer))
+            for attendee in attendees {
+                let address = attendee.lowercased().hasPrefix("mailto:") ? attendee : "mailto:" + attendee
+                result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
+                    Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"]),
+                ], value: address))
+            }
+        }
+        return result
     }
 
     struct Result: Encodable {

@@ -28,6 +28,9 @@ struct EventDeleteCommand: AsyncParsableCommand {
 
     @Argument(help: "The event's UID.") var uid: String
 
+    @Flag(help: "For a meeting you were invited to: delete your copy without declining (a scheduling server sends no reply).")
+    var noReply = false
+
     func validate() throws { try occurrence.validate() }
 
     func run() async throws {
@@ -42,6 +45,8 @@ struct EventDeleteCommand: AsyncParsableCommand {
         } else {
             result = edit.editor.deleteSeries()
         }
-        try await EventWrite(target: target, options: options, output: output).apply(result, to: file, uid: uid)
+        // A meeting's deletion cancels it (one's own) or declines it (an invitation), unless --no-reply.
+        let acting = noReply ? [] : EventWrite.personsActions(file.calendar, uid: uid)
+        try await EventWrite(target: target, options: options, output: output, personsActions: acting).apply(result, to: file, uid: uid)
     }
 }

@@ -63,7 +63,8 @@ struct EventEditCommand: AsyncParsableCommand {
         } else {
             result = try edit.perform(on: nil) { editor, _ in SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil) }
         }
-        try await EventWrite(target: target, options: options, output: output).apply(result, to: file, uid: uid)
+        try await EventWrite(target: target, options: options, output: output,
+                             personsActions: EventWrite.personsActions(file.calendar, uid: uid)).apply(result, to: file, uid: uid)
     }
 
     func makeChanges(master calendar: Component) throws -> EventChanges {

@@ -68,7 +68,8 @@ struct EventOpenCommand: AsyncParsableCommand {
         } else {
             resource = edited
         }
-        try await EventWrite(target: target, options: options, output: output)
+        try await EventWrite(target: target, options: options, output: output,
+                             personsActions: EventWrite.personsActions(resource, uid: uid))
             .apply(SpanEditResult(resource: resource, newSeries: nil), to: file, uid: uid)
     }
 }

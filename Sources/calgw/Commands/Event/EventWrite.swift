@@ -7,6 +7,13 @@ import VDir
 /// Writes what an edit produced to the vdir (replacing or deleting the resource, adding a
 /// split's new series), then sends it to the server unless `--offline`, and reports.
 struct EventWrite {
+    /// The UIDs a person's edit of `calendar` acts on as their own (see
+    /// ``SyncPolicy/personsActions``): a meeting's (it has an ORGANIZER), so a scheduling server
+    /// sends its update, cancellation or reply; none for a plain event.
+    static func personsActions(_ calendar: Component, uid: String) -> Set<String> {
+        calendar.components.contains { $0["ORGANIZER"] != nil } ? [uid] : []
+    }
+
     var target: EventTarget
     var options: EventOptions
     var output: OutputOptions
@@ -44,7 +51,9 @@ struct EventWrite {
                            ? "the file changed while calgw was editing it; nothing was written, run the command again" : error.recovery)
         }
         // From here on the change is made: report it whatever happens to the push.
-        let sender = EventPush(target: target, options: options, output: output, personsActions: personsActions)
+        // A split's new series of a meeting goes as the person's action too (its invitations).
+        let acting = personsActions.isEmpty ? personsActions : personsActions.union(newUID.map { [$0] } ?? [])
+        let sender = EventPush(target: target, options: options, output: output, personsActions: acting)
         let outcome = await sender.push(uids: uids)
         let pushed = outcome.pushed
         let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
