@@ -154,6 +154,26 @@ import CalgwTestSupport
         #expect(try s.event(uid) == before)
     }
 
+    /// An occurrence removed by EXDATE is refused by edit and by delete, saying so and naming
+    /// the nearest occurrences; nothing is written (before, edit made an override beside the
+    /// EXDATE, and nothing showed that day).
+    @Test func anExcludedOccurrenceIsRefusedByEditAndDelete() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let uid = try weeklySeries(s)
+        let removed = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
+        #expect(removed.status == 0, "\(removed.stderrText)")
+        let before = try s.event(uid)
+        for command in [["event", "edit", uid, "--occurrence", "2026-04-06T09:30", "--span", "this", "--summary", "Moved", "--offline"],
+                        ["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"]] {
+            let r = try s.calgw(command)
+            #expect(r.status == 2, "\(command[1]): \(r.status) \(r.stderrText)")
+            #expect(r.stderrText.contains("removed from the series (EXDATE)"), "\(command[1]): \(r.stderrText)")
+            #expect(r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-13T09:30"), "\(command[1]): \(r.stderrText)")
+            #expect(try s.event(uid) == before, "\(command[1]) wrote the file")
+        }
+    }
+
     @Test func deleteOneOccurrenceThenTheWholeEvent() throws {
         let s = try Setup()
         defer { s.folder.remove() }

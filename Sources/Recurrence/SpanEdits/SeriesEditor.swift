@@ -131,6 +131,11 @@ public struct SeriesEditor: Sendable {
         guard hasOverride || instances.isInstance(rid) else {
             throw SpanEditError.noSuchOccurrence(uid: uid, recurrenceID: given.description)
         }
+        // The rule makes an instance there, but an EXDATE took it out of the series.
+        let excluded = master.properties.lazy.filter { $0.name == "EXDATE" }.flatMap(\.dateTimes).contains { frame.same($0, rid) }
+        if excluded && !hasOverride {
+            throw SpanEditError.excludedOccurrence(uid: uid, recurrenceID: given.description)
+        }
         // Named as the rule names it, so a series split there keeps the rule's clock times.
         return instances.ruleTime(of: rid)
     }

@@ -27,7 +27,7 @@ struct SeriesEdit {
     /// occurrence that is not one gets the nearest real ones.
     func perform(on occurrence: DateTimeValue?, _ body: (SeriesEditor, SeriesExpansion) throws -> SpanEditResult) throws -> SpanEditResult {
         do { return try body(editor, instances) } catch let error as SpanEditError {
-            if case .noSuchOccurrence = error, let rid = occurrence {
+            if error.namesNoOccurrence, let rid = occurrence {
                 let near = instances.nearest(to: rid)
                 let nearest = [near.before, near.after].compactMap { $0 }.map { OccurrenceText.display($0) }
                 throw CLIError(error.description, hint: nearest.isEmpty ? error.recovery
