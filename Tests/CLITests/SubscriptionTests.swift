@@ -180,6 +180,11 @@ import CalgwTestSupport
         let pull = try f.calgw(["pull", "--json"])
         #expect(pull.status == 0, "\(pull.stderrText)")
         #expect(F.count(try F.json(pull), "pending", "remote") == 1, "\(pull.stdoutText)")
+        // An edit says it stays in the vdir, not that a push would send it (push refuses).
+        let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let edit = try f.calgw(["event", "edit", uid, "--summary", "Mine, edited"])
+        #expect(edit.status == 0 && edit.stdoutText.contains("in the vdir only: the feed is read-only"), "\(edit.stdoutText)")
+        #expect(!edit.stdoutText.contains("calgw push"), "\(edit.stdoutText)")
     }
 
     @Test func aWebcalsFeedOverTLSStillCostsOne304() throws {

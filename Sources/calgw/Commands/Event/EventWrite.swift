@@ -63,7 +63,10 @@ struct EventWrite {
         } else if !output.quiet {
             var line = "\(report.change) \(uid)"
             if let newUID { line += "; the following occurrences are now \(newUID)" }
-            if !pushed { line += " (in the vdir; `calgw push` sends it to the server)" }
+            if !pushed {
+                line += target.pair.remote.isReadOnly ? " (in the vdir only: the feed is read-only and takes no changes)"
+                    : " (in the vdir; `calgw push` sends it to the server)"
+            }
             Terminal.out(line)
         }
         sender.warn(outcome)
