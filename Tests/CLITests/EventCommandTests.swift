@@ -154,6 +154,18 @@ import CalgwTestSupport
         #expect(try s.event(uid) == before)
     }
 
+    /// The server down: the event is made in the vdir, and the hint points at a push, never at
+    /// running the command again (which would add the event twice).
+    @Test func aServerThatCannotBeReachedLeavesOneHintThatHoldsTogether() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let r = try s.calgw(["event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00"])
+        #expect(r.status == 0, "\(r.stderrText)")
+        #expect(r.stderrText.contains("hint:") && r.stderrText.contains("`calgw push` sends it"), "\(r.stderrText)")
+        #expect(!r.stderrText.contains("rerunning is safe"), "the hint contradicts itself: \(r.stderrText)")
+        #expect(try s.files().count == 1)
+    }
+
     /// An occurrence removed by EXDATE is refused by edit and by delete, saying so and naming
     /// the nearest occurrences; nothing is written (before, edit made an override beside the
     /// EXDATE, and nothing showed that day).

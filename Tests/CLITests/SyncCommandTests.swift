@@ -118,6 +118,26 @@ struct VDirPair {
         #expect(try pair.summaries(pair.remote).count == 9)
     }
 
+    /// Asked on a terminal and skipped: exit 3, and the hint says to run the sync again to
+    /// answer (not to run it "on a terminal with --conflict ask", which it was).
+    @Test func askSkippedOnATerminalSaysToRunAgain() throws {
+        let pair = try VDirPair(conflict: "ask")
+        defer { pair.remove() }
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
+        #expect(try pair.run("sync").status == 0)
+        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
+        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
+        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        let command = "'\(CalgwBinary.url.path)' sync --config '\(pair.config.path)'"
+        let run = try ProcessRunner.run("script", ["-qfec", command, "/dev/null"], stdin: Data("s\n".utf8),
+                                        environment: ["NO_COLOR": "1", "TERM": "xterm"])
+        #expect(run.status == 3, "\(run.stdoutText)")
+        #expect(run.stdoutText.contains("[s]kip"), "not asked: \(run.stdoutText)")
+        #expect(run.stdoutText.contains("run the sync again to answer them") && !run.stdoutText.contains("run on a terminal"),
+                "\(run.stdoutText)")
+        #expect(try pair.summaries(pair.local) == ["a": "mine"])
+    }
+
     @Test func askWithoutATerminalExitsThree() throws {
         let pair = try VDirPair(conflict: "ask")
         defer { pair.remove() }

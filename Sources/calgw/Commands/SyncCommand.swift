@@ -151,8 +151,11 @@ struct PairRunner {
                 return (report, outcome.refusedCollections.count == report.errors.count ? .refusedForSafety : .failure)
             }
             if report.unresolvedConflicts > 0 {
+                // Asked and skipped on this terminal, or never asked (no terminal): say what helps.
+                let asked = options.prompt != nil
                 Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
-                                     hint: "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
+                                     hint: asked ? "run the sync again to answer them, or choose a strategy: --conflict newest"
+                                         : "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
                 return (report, .unresolvedConflicts)
             }
             let leftForSync = report.conflicts.filter { $0.resolution == "pending" }.count

@@ -41,8 +41,11 @@ struct EventPush {
             report = try await PairRun(pair: target.pair, options: push).run().report
         } catch {
             let description = ErrorDescription(error)
+            // The server's own hint may say a rerun is safe; for this command it is not (an
+            // added event would be added twice): the push is what to run again.
+            let serverHint = description.hint?.replacingOccurrences(of: "; rerunning is safe", with: "")
             return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
-                           hint: description.hint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
+                           hint: serverHint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
         }
         if let missing = notOnServer(uids) {
             let errors = report.errors.isEmpty ? "" : ": " + report.errors.joined(separator: "; ")
