@@ -23,11 +23,7 @@ import CalgwTestSupport
     @Test func aConflictLeftForSyncExitsThree() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
-        #expect(try pair.run("sync").status == 0)
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
-        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
-        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        try pair.makeConflict()
         try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
         for command in ["pull", "push"] {
             let result = try pair.run(command, ["--json"])

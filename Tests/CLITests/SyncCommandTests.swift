@@ -25,6 +25,15 @@ struct VDirPair {
 
     func write(_ side: URL, _ name: String, _ data: Data) throws { try data.write(to: side.appendingPathComponent(name)) }
 
+    /// Event `a` synced, then edited on both sides: "mine" here, "theirs" there.
+    func makeConflict() throws {
+        try write(local, "a.ics", VDirPair.event("a", "v1"))
+        #expect(try run("sync").status == 0)
+        try write(local, "a.ics", VDirPair.event("a", "mine"))
+        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: remote.path).first { $0.hasSuffix(".ics") })
+        try write(remote, remoteName, VDirPair.event("a", "theirs"))
+    }
+
     /// UID → SUMMARY of every item file in a folder.
     func summaries(_ side: URL) throws -> [String: String] {
         var out: [String: String] = [:]
@@ -123,11 +132,7 @@ struct VDirPair {
     @Test func askSkippedOnATerminalSaysToRunAgain() throws {
         let pair = try VDirPair(conflict: "ask")
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
-        #expect(try pair.run("sync").status == 0)
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
-        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
-        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        try pair.makeConflict()
         let command = "'\(CalgwBinary.url.path)' sync --config '\(pair.config.path)'"
         let run = try ProcessRunner.run("script", ["-qfec", command, "/dev/null"], stdin: Data("s\n".utf8),
                                         environment: ["NO_COLOR": "1", "TERM": "xterm"])
@@ -141,11 +146,7 @@ struct VDirPair {
     @Test func askWithoutATerminalExitsThree() throws {
         let pair = try VDirPair(conflict: "ask")
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "v1"))
-        #expect(try pair.run("sync").status == 0)
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "mine"))
-        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasSuffix(".ics") })
-        try pair.write(pair.remote, remoteName, VDirPair.event("a", "theirs"))
+        try pair.makeConflict()
         let result = try pair.run("sync", ["--json"])
         #expect(result.status == 3, "\(result.stderrText)")
         let conflicts = try #require((try pair.json(result))["conflicts"] as? [[String: String]])
