@@ -36,7 +36,7 @@ import CalgwTestSupport
     @Test func aMissingFolderIsAnError() throws {
         let result = try CalgwBinary.run(["list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(result.status == 1)
-        #expect(result.stderrText.contains("is not a folder"))
+        #expect(result.stderrText.contains("no such folder: /nonexistent/calgw"), "\(result.stderrText)")
     }
 }
 

@@ -77,6 +77,10 @@ struct DiscoverCommand: AsyncParsableCommand {
         let collections: [CalendarCollection]
         do {
             collections = try await client.discover(target)
+        } catch let error as CalDAVError where error.code == .authenticationFailed && credentials.username == nil {
+            // None were given: nothing was refused, the server wants some.
+            throw CLIError("the server asks for a user name and password", hint: "give --username and --password-command (or --password-env)",
+                           status: .authenticationFailed)
         } catch {
             // Not CalDAV: perhaps a feed without .ics in its path.
             guard let row = try? await feedRow(target, client: client) else { throw error }

@@ -69,8 +69,14 @@ struct ListCommand: ParsableCommand {
         var calendars: [URL: String] = [:]
         for folder in folders {
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDir), isDir.boolValue else {
-                throw CLIError("\(folder.url.path) is not a folder", hint: "check `local` in the config, or run calgw pull first")
+            let exists = FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDir)
+            guard exists, isDir.boolValue else {
+                if local != nil {
+                    throw CLIError(exists ? "\(folder.url.path) is not a folder" : "no such folder: \(folder.url.path)",
+                                   hint: "give --local a vdir (a folder of .ics files) or one .ics file")
+                }
+                throw CLIError(exists ? "\(folder.url.path) is not a folder" : "the pair's vdir \(folder.url.path) does not exist yet",
+                               hint: exists ? "check `local` in the config" : "run calgw pull first, or check `local` in the config")
             }
             let found = Self.icsFiles(in: folder.url)
             if folder.account {

@@ -23,9 +23,16 @@ struct OccurrenceListing {
     init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
          calendars: [URL: String] = [:]) {
         for url in files {
-            let parsed: ParsedCalendar
+            let data: Data, parsed: ParsedCalendar
             do {
-                parsed = try ICalendarParser().parse(Data(contentsOf: url))
+                data = try Data(contentsOf: url)
+            } catch {
+                // In a few words ("no such file"), not Foundation's error record.
+                problems.append((url.path, LintCommand.readFailure(error, path: url.path)))
+                continue
+            }
+            do {
+                parsed = try ICalendarParser().parse(data)
             } catch {
                 problems.append((url.path, "\(error)"))
                 continue

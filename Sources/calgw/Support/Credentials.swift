@@ -58,8 +58,16 @@ enum Credentials {
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        // A shell command line (`--password-command "pass show x"`) is named as written.
+        let shown = argv.count == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" ? argv[2] : program
+        guard process.terminationStatus != 127 else {
+            // env and sh answer 127 when the program is not found: a set-up problem, not a
+            // refused password.
+            throw CLIError("the \(what) command (\(shown)) was not found: is it installed?",
+                           hint: "install it, or give its full path in the config (or on the command line)", status: .usage)
+        }
         guard process.terminationStatus == 0 else {
-            throw CLIError("the \(what) command (\(program)) exited with \(process.terminationStatus)",
+            throw CLIError("the \(what) command (\(shown)) exited with \(process.terminationStatus)",
                            hint: "run it by hand to see why", status: .authenticationFailed)
         }
         let text = String(decoding: data, as: UTF8.self)
