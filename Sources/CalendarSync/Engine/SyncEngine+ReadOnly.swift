@@ -6,19 +6,22 @@ extension SyncEngine {
     /// pulls, nothing is written to it, the vdir's own changes stay in the vdir, and a local
     /// edit the server also changed is kept as a conflict copy beside the server's version.
     var effectivePolicy: SyncPolicy {
-        guard !policy.remoteIsReadOnly, remote.capabilities.isReadOnly else { return policy }
+        guard remoteFoundReadOnly else { return policy }
         var readOnly = policy
         readOnly.remoteIsReadOnly = true
         if readOnly.direction == .both { readOnly.direction = .pull }
         return readOnly
     }
 
+    /// The remote was found read-only when it was listed (a calendar shared read-only; a
+    /// subscription is read-only by kind, and says so otherwise).
+    var remoteFoundReadOnly: Bool { !policy.remoteIsReadOnly && remote.capabilities.isReadOnly }
+
     /// Says once, in the first run that keeps a vdir change from a read-only calendar, that the
-    /// calendar is read-only and what becomes of the vdir's changes; later runs say nothing more (the journal remembers),
-    /// until the calendar is writable again.
-    /// - Parameter readOnly: the remote was found read-only in this run (not a subscription,
-    ///   which is read-only by kind and says so otherwise).
-    func noteReadOnlyCalendar(_ readOnly: Bool, in report: inout SyncReport, dryRun: Bool) throws {
+    /// calendar is read-only and what becomes of the vdir's changes; later runs say nothing
+    /// more (the journal remembers), until the calendar is writable again.
+    func noteReadOnlyCalendar(in report: inout SyncReport, dryRun: Bool) throws {
+        let readOnly = remoteFoundReadOnly
         let noted = try journal.flag(Self.readOnlyNoted)
         if readOnly && !noted && report.pending.remote > 0 {
             report.notes.append("the calendar is read-only for this account: changes made in the vdir stay there and are not sent "

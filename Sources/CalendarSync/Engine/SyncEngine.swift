@@ -119,7 +119,7 @@ public struct SyncEngine: Sendable {
             replans = executor.replans
             await syncMetadata(into: &report)
         }
-        try noteReadOnlyCalendar(policy.remoteIsReadOnly && !self.policy.remoteIsReadOnly, in: &report, dryRun: dryRun)
+        try noteReadOnlyCalendar(in: &report, dryRun: dryRun)
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let snapshot = side == .local ? l : r
             report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }

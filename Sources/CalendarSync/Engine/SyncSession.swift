@@ -42,7 +42,7 @@ public enum SyncSession {
         if var quiet {
             quiet.items = []; quiet.broken = []; quiet.duplicates = []
             if let recovery { quiet.skipped.insert(recovery, at: 0) }
-            if engine.effectivePolicy.remoteIsReadOnly && !policy.remoteIsReadOnly { quiet.notes.append(Self.readOnlyNote) }
+            if engine.remoteFoundReadOnly { quiet.notes.append(Self.readOnlyNote) }
             return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
         let (plan, _, l, r) = try await engine.plan(known: known)
@@ -55,7 +55,7 @@ public enum SyncSession {
         SyncEngine.reportHandEditProblems(l.problems, into: &pending)
         SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
-        if engine.effectivePolicy.remoteIsReadOnly && !policy.remoteIsReadOnly { pending.notes.append(Self.readOnlyNote) }
+        if engine.remoteFoundReadOnly { pending.notes.append(Self.readOnlyNote) }
         return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }

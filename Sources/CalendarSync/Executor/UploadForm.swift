@@ -38,17 +38,21 @@ enum UploadForm {
                 let uidIndex = components[i].components[j].properties.firstIndex { $0.name == "UID" }
                 components[i].components[j].properties.insert(Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
             }
-            if clientScheduled {
-                for j in components[i].components.indices where ["VEVENT", "VTODO", "VJOURNAL"].contains(components[i].components[j].name) {
-                    for k in components[i].components[j].properties.indices
-                    where ["ORGANIZER", "ATTENDEE"].contains(components[i].components[j].properties[k].name)
-                        && components[i].components[j].properties[k][parameter: "SCHEDULE-AGENT"] == nil {
-                        components[i].components[j].properties[k].setParameter("SCHEDULE-AGENT", "CLIENT")
-                    }
-                }
-            }
+            if clientScheduled { markClientScheduled(&components[i]) }
         }
         return ICalendarSerializer().data(components)
+    }
+
+    /// Marks the organizer and each attendee of the calendar's events, to-dos and journals
+    /// `SCHEDULE-AGENT=CLIENT`, unless they say who schedules already.
+    static func markClientScheduled(_ calendar: inout Component) {
+        for j in calendar.components.indices where ["VEVENT", "VTODO", "VJOURNAL"].contains(calendar.components[j].name) {
+            for k in calendar.components[j].properties.indices {
+                let property = calendar.components[j].properties[k]
+                guard property.name == "ORGANIZER" || property.name == "ATTENDEE", property[parameter: "SCHEDULE-AGENT"] == nil else { continue }
+                calendar.components[j].properties[k].setParameter("SCHEDULE-AGENT", "CLIENT")
+            }
+        }
     }
 
     static func utcStamp(_ date: Date) -> String {

@@ -6,7 +6,7 @@ extension CalDAVStorage {
     /// read-only when its last listing said the account may not write there.
     public var capabilities: StorageCapabilities {
         StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
-                            isReadOnly: lastInfo.peek()?.writable == false || primedInfo.peek()?.writable == false,
+                            isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
                             marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
     }
 }

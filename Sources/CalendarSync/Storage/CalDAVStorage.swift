@@ -193,9 +193,11 @@ public final class CalDAVStorage: CalendarStorage {
 final class LastCollectionInfo: @unchecked Sendable {
     private let lock = NSLock()
     private var info: CalendarCollection?
-    func store(_ value: CalendarCollection) { lock.withLock { info = value } }
-    /// The stored properties, kept.
-    func peek() -> CalendarCollection? { lock.withLock { info } }
+    private var access: Bool?
+    func store(_ value: CalendarCollection) { lock.withLock { info = value; access = value.writable ?? access } }
+    /// Whether the account may write there, as the last properties stored said (kept when
+    /// they are taken: a run's capabilities do not change once it has listed).
+    var writable: Bool? { lock.withLock { access } }
     /// The stored properties, forgotten as they are taken.
     func take() -> CalendarCollection? { lock.withLock { defer { info = nil }; return info } }
 }

@@ -97,10 +97,9 @@ struct EventAddCommand: AsyncParsableCommand {
                 Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
             ], value: organizer))
             for attendee in attendees {
-                let address = attendee.lowercased().hasPrefix("mailto:") ? attendee : "mailto:" + attendee
                 result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
                     Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"]),
-                ], value: address))
+                ], value: OwnAddresses.mailto(attendee)))
             }
         }
         return result

@@ -11,12 +11,17 @@ struct OwnAddresses {
     /// Whether the server schedules meetings; nil when it was not asked.
     var serverSchedules: Bool?
 
+    /// `address` as a calendar address: with `mailto:` in front unless it has it.
+    static func mailto(_ address: String) -> String {
+        address.lowercased().hasPrefix("mailto:") ? address : "mailto:" + address
+    }
+
     /// - Parameter given: `--address` values (`mailto:` added where missing).
     /// - Throws: `CLIError` when neither is at hand (offline, not a CalDAV pair, the server
     ///   names none, or cannot be asked).
     static func resolve(given: [String], pair: Pair, offline: Bool) async throws -> OwnAddresses {
         if !given.isEmpty {
-            return OwnAddresses(addresses: given.map { $0.lowercased().hasPrefix("mailto:") ? $0 : "mailto:" + $0 }, serverSchedules: nil)
+            return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
         }
         guard !offline, case .caldav(let url, let connect) = pair.remote else {
             throw CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
