@@ -154,6 +154,31 @@ import CalgwTestSupport
         #expect(try s.event(uid) == before)
     }
 
+    /// `invitations` lists an invitation to one occurrence with a command that answers it as
+    /// printed: its --occurrence is in the form the option reads.
+    @Test func anInvitationToOneOccurrenceIsAnsweredByTheCommandListed() throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let me = "mailto:me@example.org", them = "mailto:them@example.org"
+        func event(_ extra: String) -> String {
+            "BEGIN:VEVENT\r\nUID:inv\r\nDTSTAMP:20260101T000000Z\r\n\(extra)SUMMARY:Weekly\r\nORGANIZER:\(them)\r\n"
+                + "ATTENDEE;PARTSTAT=NEEDS-ACTION:\(me)\r\nEND:VEVENT\r\n"
+        }
+        try Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\n"
+                  + event("DTSTART:20270301T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\n").replacingOccurrences(of: "NEEDS-ACTION", with: "ACCEPTED")
+                  + event("RECURRENCE-ID:20270308T100000Z\r\nDTSTART:20270308T120000Z\r\n")
+                  + "END:VCALENDAR\r\n").utf8).write(to: s.vdir.appendingPathComponent("inv.ics"))
+        let listed = try s.calgw(["invitations", "--address", me, "--json"])
+        let rows = (try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []
+        let answer = try #require(rows.first?["answer"] as? String, "\(listed.stdoutText)\(listed.stderrText)")
+        #expect(rows.count == 1 && answer.contains("--occurrence 2027-03-08T10:00"), "\(answer)")
+        let words = answer.split(separator: " ").dropFirst().map(String.init)
+        let reply = try s.calgw(words + ["--address", me, "--offline"], tz: "UTC")
+        #expect(reply.status == 0, "\(answer): \(reply.stderrText)")
+        let override = try #require(try s.event("inv").components.first { $0["RECURRENCE-ID"] != nil })
+        #expect(override.properties.first { $0.name == "ATTENDEE" }?[parameter: "PARTSTAT"] == "ACCEPTED")
+    }
+
     /// The server down: the event is made in the vdir, and the hint points at a push, never at
     /// running the command again (which would add the event twice).
     @Test func aServerThatCannotBeReachedLeavesOneHintThatHoldsTogether() throws {

@@ -12,10 +12,15 @@ public enum Invitations {
         /// DTSTART as written (`20270301T100000Z`, with its zone in `zone`).
         public var start: String?
         public var zone: String?
-        /// The occurrence an override answers for (its RECURRENCE-ID); nil for a whole event.
+        /// The occurrence an override answers for (its RECURRENCE-ID as written); nil for a
+        /// whole event.
         public var occurrence: String?
+        /// The same occurrence as a time (with its zone), to name it on a command line.
+        public var occurrenceStart: DateTimeValue?
         public var organizer: String?
         public var recurring: Bool
+
+        enum CodingKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
     }
 
     /// The invitations in `calendar` awaiting an answer from the person at `addresses`.
@@ -30,6 +35,7 @@ public enum Invitations {
             if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
             found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
                                     zone: event["DTSTART"]?.tzid, occurrence: event["RECURRENCE-ID"]?.value,
+                                    occurrenceStart: event["RECURRENCE-ID"]?.dateTime,
                                     organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
         }
         return found

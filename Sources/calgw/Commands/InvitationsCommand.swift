@@ -54,7 +54,8 @@ struct InvitationsCommand: AsyncParsableCommand {
                     var answer = "calgw event reply \(invitation.uid) --accept"
                     if pairs.count > 1 { answer += " --pair \(configuration.name)" }
                     if account { answer += " --collection \(folder.lastPathComponent)" }
-                    if let occurrence = invitation.occurrence { answer += " --occurrence \(occurrence)" }
+                    // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
+                    if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }
                     rows.append(Row(pair: configuration.name, calendar: account ? folder.lastPathComponent : nil,
                                     invitation: invitation, file: file.path, answer: answer))
                 }
