@@ -123,6 +123,8 @@ extension CalDAVClient {
     public func get(_ url: URL) async throws -> CalendarResource {
         let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/calendar")]))
         guard response.isSuccess else { throw CalDAVError.status(response.status, method: "GET", url: url, body: response.body) }
-        return CalendarResource(href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
+        var resource = CalendarResource(href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
+        resource.scheduleTag = ScheduleTag(response.header("Schedule-Tag"))
+        return resource
     }
 }

@@ -4,13 +4,22 @@ extension CalDAVClient {
     /// Writes a calendar object: creates it (`.createOnly`, `If-None-Match: *`) or replaces
     /// the version `etag` (`.ifMatch`). A `.copy` (the default) asks a scheduling server to
     /// send no invitation or update for it (see ``SchedulingIntent``).
-    /// - Returns: the new etag; asked for with a PROPFIND when the PUT response has none
-    ///   (servers that rewrite the body often leave it out).
+    /// - Returns: the new etag; asked for when the PUT response has none (see ``write(_:data:condition:scheduling:)``).
     /// - Throws: `CalDAVError` `.preconditionFailed` (412: taken, or changed since read),
     ///   `.forbidden` (403, with the server's precondition as `serverReason`),
     ///   `.insufficientStorage` (507), `.unexpectedStatus` (415 and others).
     @discardableResult
     public func put(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy) async throws -> ETag {
+        try await write(url, data: data, condition: condition, scheduling: scheduling).etag
+    }
+
+    /// Writes a calendar object as ``put(_:data:condition:scheduling:)`` does, and says what the
+    /// server keeps of it. A server that changes what it stores answers the PUT without an
+    /// ETag (RFC 4791 §5.3.4): one that schedules adds SCHEDULE-STATUS to each attendee of a
+    /// meeting it sends invitations for (RFC 6638 §3.2). The stored version is then read back
+    /// by GET (one request, as the PROPFIND for the etag alone would cost), so the caller can
+    /// keep the server's version instead of the bytes it sent.
+    public func write(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy) async throws -> StoredWrite {
         var headers: [(name: String, value: String)] = [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
         switch condition {
         case .createOnly: headers.append(("If-None-Match", "*"))
@@ -19,8 +28,12 @@ extension CalDAVClient {
         let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
         traits.observe(response)
         guard response.isSuccess else { throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body) }
-        if let etag = response.header("ETag"), !etag.isEmpty { return ETag(etag) }
-        return try await etag(of: url)
+        if let etag = response.header("ETag"), !etag.isEmpty {
+            return StoredWrite(etag: ETag(etag), scheduleTag: ScheduleTag(response.header("Schedule-Tag")))
+        }
+        let stored = try await get(url)
+        guard !stored.etag.value.isEmpty else { return StoredWrite(etag: try await etag(of: url)) }
+        return StoredWrite(etag: stored.etag, scheduleTag: stored.scheduleTag, rewritten: stored.data == data ? nil : stored.data)
     }
 
     /// The current etag of one resource (PROPFIND Depth 0).

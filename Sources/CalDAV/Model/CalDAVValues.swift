@@ -40,6 +40,9 @@ public struct CalendarResource: Hashable, Sendable {
     public var href: Href
     public var etag: ETag
     public var data: Data
+    /// The resource's Schedule-Tag, where the server gave one (a GET of a meeting on a server
+    /// that schedules).
+    public var scheduleTag: ScheduleTag?
     public init(href: Href, etag: ETag, data: Data) {
         self.href = href
         self.etag = etag

@@ -107,6 +107,7 @@ extension Executor {
                     let w = written!
                     let row = side == .local ? Self.row(w, source) : Self.row(source, w)
                     completions.append((intents[i], .done, .upsert(row, base: source.data)))
+                    noteRewrite(of: w, on: side, copying: source)
                     if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
                 case .delete(let side, let target):
                     completions.append((intents[i], .done, .remove(target.key)))

@@ -30,6 +30,9 @@ final class Executor: @unchecked Sendable {
     var remoteIsReadOnly = false
     /// The items whose writes are the person's own action (``SyncPolicy/personsActions``).
     var personsActions: Set<String> = []
+    /// Writes whose storage kept another version than the one written, to bring back once the
+    /// plan is done (see `keepRewrittenVersions`).
+    var rewrites: [Rewrite] = []
     /// Writes at once on each side that measures it, as found so far in this run.
     var writeConcurrency: [Side: WriteConcurrency] = [:]
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
@@ -112,6 +115,7 @@ final class Executor: @unchecked Sendable {
             try await executeBatch(batch, journal: byKey)
         }
         if !leavesLastFlushRunning { try await settle() }
+        try await keepRewrittenVersions()
     }
 
     /// Records items found equal on both sides, in one transaction: a first sync of two full
@@ -283,12 +287,14 @@ final class Executor: @unchecked Sendable {
             let created = try await create(source.data!, hash: source.hash, key: source.key, on: side, copying: source.record)
             let row = side == .local ? Self.row(created.item, source) : Self.row(source, created.item)
             try journal.complete(created.intent, change: .upsert(row, base: source.data)); try effect()
+            noteRewrite(of: created.item, on: side, copying: source)
             report.created[side] += 1
         case .update(let side, let target, let source0):
             let source = try await data(of: source0, on: side.other)
             let written = try await update(target, with: source.data!, hash: source.hash, on: side, copying: source.record)
             let row = side == .local ? Self.row(written.item, source) : Self.row(source, written.item)
             try journal.complete(written.intent, change: .upsert(row, base: source.data)); try effect()
+            noteRewrite(of: written.item, on: side, copying: source)
             report.updated[side] += 1
         case .delete(let side, let target):
             let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
@@ -350,6 +356,7 @@ final class Executor: @unchecked Sendable {
         try journal.complete(lw.intent, change: .none); try effect()
         let rw = try await remote(lw.item.record)
         try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: content)); try effect()
+        noteRewrite(of: rw.item, on: .remote, copying: lw.item)
     }
 
     struct Written {

@@ -23,8 +23,17 @@ public struct Pair: Sendable {
     public var collections: Collections
     /// For an account pair: the calendar the `event` commands work on without `--collection`.
     public var defaultCollection: String?
+    /// The file caching what the server said of the account (``SchedulingAccount``), beside
+    /// the journal.
+    public var accountCache: URL { journal.deletingPathExtension().appendingPathExtension("account.json") }
+
     /// The journal file. An account pair keeps one journal per calendar in `<journal>.d/`.
     public var journal: URL
+    /// Whether the person's own actions (`calgw event add --attendee`, `reply`, an edit or a
+    /// deletion of a meeting) may make a scheduling server send invitations, updates,
+    /// cancellations and replies. False (`scheduling = false`): every write is a copy that
+    /// sends nothing, as every sync's writes are anyway.
+    public var schedules = true
 
     public init(name: String, local: Endpoint, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
                 collections: Collections = .single, defaultCollection: String? = nil, journal: URL) {

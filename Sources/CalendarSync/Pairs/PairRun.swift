@@ -75,7 +75,7 @@ public struct PairRun: Sendable {
                                 allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
         policy.remoteIsReadOnly = pair.remote.isReadOnly
-        policy.personsActions = options.personsActions
+        policy.personsActions = pair.schedules ? options.personsActions : []
         return policy
     }
 

@@ -2,10 +2,12 @@ import Foundation
 
 extension CalDAVStorage {
     /// A CalDAV collection takes writes in parallel where the server is faster for them, hands
-    /// over every item in one query (or streamed), and has a display name and color; it is
-    /// read-only when its last listing said the account may not write there.
+    /// over every item in one query (or streamed), has a display name and color, and may keep
+    /// a meeting otherwise than it was written; it is read-only when its last listing said the
+    /// account may not write there.
     public var capabilities: StorageCapabilities {
         StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
+                            rewriting: self,
                             isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
                             marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
     }
@@ -18,4 +20,8 @@ extension CalDAVStorage: ConcurrentWritingStorage {
     /// `CALGW_WRITE_CONCURRENCY` fixes the number instead.
     public var maximumConcurrentWrites: Int { fixedWriteConcurrency ?? 4 }
     public var measuresConcurrentWrites: Bool { fixedWriteConcurrency == nil }
+}
+
+extension CalDAVStorage: RewritingStorage {
+    public func takeRewrittenVersion(at href: String) -> StoredItem? { rewritten.take(href) }
 }

@@ -27,6 +27,8 @@ public final class CalDAVStorage: CalendarStorage {
     /// Properties read by someone else in this run (an account's home listing), used once
     /// instead of a PROPFIND of the collection.
     let primedInfo = LastCollectionInfo()
+    /// What the server kept of writes it rewrote, until the executor takes it.
+    let rewritten = RewrittenVersions()
 
     /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
@@ -137,8 +139,8 @@ public final class CalDAVStorage: CalendarStorage {
         let url = collection.appendingPathComponent(name)
         let href = HrefResolver.href(of: url).path
         do {
-            let etag = try await client.put(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
-            return ItemVersion(href: href, etag: etag.value)
+            let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
+            return kept(stored, at: href)
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: true)
         }
@@ -147,8 +149,8 @@ public final class CalDAVStorage: CalendarStorage {
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
         guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
-            let newETag = try await client.put(member.url, data: data, condition: .ifMatch(ETag(etag)), scheduling: Self.scheduling)
-            return ItemVersion(href: member.href.path, etag: newETag.value)
+            let stored = try await client.write(member.url, data: data, condition: .ifMatch(ETag(etag)), scheduling: Self.scheduling)
+            return kept(stored, at: member.href.path)
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
         }
@@ -163,6 +165,13 @@ public final class CalDAVStorage: CalendarStorage {
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
         }
+    }
+
+    /// The version a write made, the server's bytes kept aside when it rewrote them.
+    private func kept(_ stored: StoredWrite, at href: String) -> ItemVersion {
+        let version = ItemVersion(href: href, etag: stored.etag.value)
+        if let bytes = stored.rewritten { rewritten.store(StoredItem(version: version, data: bytes)) }
+        return version
     }
 
     /// What the server is told of the write being made: a copy unless it is the person's own

@@ -76,7 +76,7 @@ private struct PairReader {
                                          "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
                                          "max_response_size", "default_collection",
                                          "local_username", "local_password_command", "local_password_env", "local_password_file",
-                                         "local_token_command", "subscription", "max_line_length"]
+                                         "local_token_command", "subscription", "max_line_length", "scheduling"]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -168,6 +168,10 @@ private struct PairReader {
                 throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             pair.conflict = strategy
+        }
+        if let value = table["scheduling"] {
+            guard let flag = value.bool else { throw fail("scheduling", "must be true or false") }
+            pair.scheduling = flag
         }
         if let window = try string("window") {
             guard ConfigText.isWindow(window) else {

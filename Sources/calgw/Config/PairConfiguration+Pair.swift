@@ -9,9 +9,11 @@ extension PairConfiguration {
     /// ending in `.ics` that is not a folder is a single-file calendar.
     var pair: Pair {
         get throws {
-            Pair(name: name, local: localIsSingleFile ? .singleFile(URL(fileURLWithPath: local.path)) : try endpoint(local, login: localLogin, side: "local"),
-                 remote: try endpoint(remote, login: login, side: "remote"), conflict: conflict, window: window,
-                 collections: collections, defaultCollection: defaultCollection, journal: journal)
+            let localSide = localIsSingleFile ? .singleFile(URL(fileURLWithPath: local.path)) : try endpoint(local, login: localLogin, side: "local")
+            var pair = Pair(name: name, local: localSide, remote: try endpoint(remote, login: login, side: "remote"), conflict: conflict,
+                            window: window, collections: collections, defaultCollection: defaultCollection, journal: journal)
+            pair.schedules = scheduling
+            return pair
         }
     }
 

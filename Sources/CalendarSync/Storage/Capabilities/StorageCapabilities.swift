@@ -29,6 +29,8 @@ public struct StorageCapabilities: Sendable {
     public var collectionMetadata: (any CollectionMetadataStorage)?
     /// Keeps its items in files a person may edit (see ``FileBackedStorage``).
     public var fileBacked: (any FileBackedStorage)?
+    /// May keep another version than the bytes written (see ``RewritingStorage``).
+    public var rewriting: (any RewritingStorage)?
     /// Holds items a person wrote without a UID, into which calgw may write one before it
     /// copies them (a vdir's files, a single file's events); a server's items keep theirs.
     public var takesAssignedUIDs: Bool
@@ -45,6 +47,7 @@ public struct StorageCapabilities: Sendable {
                 batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
                 collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
+                rewriting: (any RewritingStorage)? = nil,
                 takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, marksCopiesClientScheduled: Bool = false) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
@@ -54,6 +57,7 @@ public struct StorageCapabilities: Sendable {
         self.listingToken = listingToken
         self.collectionMetadata = collectionMetadata
         self.fileBacked = fileBacked
+        self.rewriting = rewriting
         self.takesAssignedUIDs = takesAssignedUIDs
         self.isReadOnly = isReadOnly
         self.marksCopiesClientScheduled = marksCopiesClientScheduled

@@ -83,8 +83,8 @@ struct EventAddCommand: AsyncParsableCommand {
             Terminal.out(uid)
         }
         sender.warn(outcome)
-        if own?.serverSchedules == false && !output.quiet {
-            Terminal.err("note: this server does not schedule meetings, so no invitation was sent: tell the attendees yourself")
+        if let own, !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
+            Terminal.err("note: \(why), so no invitation was sent: tell the attendees yourself")
         }
     }
 

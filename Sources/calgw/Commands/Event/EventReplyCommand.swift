@@ -68,22 +68,31 @@ struct EventReplyCommand: AsyncParsableCommand {
             }
             index = master
         }
-        let own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
-        let reply = InvitationReply(answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now())
+        var own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
+        func answer(as own: OwnAddresses) throws -> Component {
+            try InvitationReply(answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now())
+                .applied(to: resource, at: index, uid: uid)
+        }
         let replied: Component
         do {
-            replied = try reply.applied(to: resource, at: index, uid: uid)
+            do {
+                replied = try answer(as: own)
+            } catch InvitationReply.Refusal.notInvited where own.cached && !options.offline {
+                // The cached addresses may predate one the account has gained: ask again.
+                own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
+                replied = try answer(as: own)
+            }
         } catch let refusal as InvitationReply.Refusal {
             throw CLIError(refusal.description, hint: {
                 if case .notInvited = refusal { return "give the address the invitation names with --address" }
                 return "to change a meeting you organize, use `calgw event edit`"
             }())
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: [uid])
+        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
-        if own.serverSchedules == false && !output.quiet && !options.offline {
+        if !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
-            Terminal.err("note: this server does not schedule meetings, so no reply is delivered: tell \(organizer) yourself")
+            Terminal.err("note: \(why), so no reply is delivered: tell \(organizer) yourself")
         }
     }
 }

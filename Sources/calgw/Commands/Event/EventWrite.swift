@@ -19,6 +19,8 @@ struct EventWrite {
     var output: OutputOptions
     /// UIDs whose write is the person's own action (a reply): the server schedules for them.
     var personsActions: Set<String> = []
+    /// The write answers an invitation (`event reply`), which tells of an unsent reply itself.
+    var isReply = false
 
     struct Report: Encodable {
         var uid: String
@@ -70,5 +72,10 @@ struct EventWrite {
             Terminal.out(line)
         }
         sender.warn(outcome)
+        // The reply command says this itself, with the organizer's name.
+        if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
+           let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil) {
+            Terminal.err("note: \(why), so the meeting's attendees are sent nothing")
+        }
     }
 }

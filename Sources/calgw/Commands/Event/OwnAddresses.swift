@@ -1,15 +1,20 @@
 import CalDAV
 import CalendarSync
 import Foundation
+import VDir
 
 /// The person's calendar addresses for a pair, to find them among a meeting's attendees:
 /// those given on the command line (`--address`), else the server's for the account
-/// (`calendar-user-address-set`), asked once.
+/// (`calendar-user-address-set`), asked once and cached beside the pair's journal
+/// (``Pair/accountCache``), so that later `event` commands ask nothing and work `--offline`.
 struct OwnAddresses {
     /// The addresses, `mailto:` first.
     var addresses: [String]
     /// Whether the server schedules meetings; nil when it was not asked.
     var serverSchedules: Bool?
+    /// Read from the cache: a meeting that names none of them may name an address the
+    /// account has gained since, worth asking the server again (``resolve(given:pair:offline:refresh:)``).
+    var cached = false
 
     /// `address` as a calendar address: with `mailto:` in front unless it has it.
     static func mailto(_ address: String) -> String {
@@ -17,11 +22,15 @@ struct OwnAddresses {
     }
 
     /// - Parameter given: `--address` values (`mailto:` added where missing).
-    /// - Throws: `CLIError` when neither is at hand (offline, not a CalDAV pair, the server
-    ///   names none, or cannot be asked).
-    static func resolve(given: [String], pair: Pair, offline: Bool) async throws -> OwnAddresses {
+    /// - Parameter refresh: ask the server even when the cache has an answer.
+    /// - Throws: `CLIError` when neither is at hand (offline without a cache, not a CalDAV
+    ///   pair, the server names none, or cannot be asked).
+    static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws -> OwnAddresses {
         if !given.isEmpty {
             return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
+        }
+        if !refresh, let account = cachedAccount(of: pair), !account.addresses.isEmpty {
+            return OwnAddresses(addresses: account.addresses, serverSchedules: account.autoSchedules, cached: true)
         }
         guard !offline, case .caldav(let url, let connect) = pair.remote else {
             throw CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
@@ -38,6 +47,21 @@ struct OwnAddresses {
         guard !account.addresses.isEmpty else {
             throw CLIError("the server of pair \(pair.name) names no calendar address for this account", hint: "give it with --address")
         }
+        cache(account, of: pair)
         return OwnAddresses(addresses: account.addresses, serverSchedules: account.autoSchedules)
+    }
+
+    /// The account as last asked of the server, nil when never asked or unreadable.
+    static func cachedAccount(of pair: Pair) -> SchedulingAccount? {
+        guard let data = try? Data(contentsOf: pair.accountCache) else { return nil }
+        return try? JSONDecoder().decode(SchedulingAccount.self, from: data)
+    }
+
+    /// Keeps `account` for the pair's next commands; a cache that cannot be written only
+    /// costs the next command the same questions.
+    static func cache(_ account: SchedulingAccount, of pair: Pair) {
+        guard let data = try? JSONEncoder().encode(account) else { return }
+        try? FileManager.default.createDirectory(at: pair.accountCache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? AtomicFile.write([UInt8](data), to: pair.accountCache)
     }
 }

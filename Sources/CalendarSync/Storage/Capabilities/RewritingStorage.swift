@@ -1,0 +1,20 @@
+import Foundation
+
+/// A storage that may keep another version than the bytes written to it: a CalDAV server that
+/// schedules rewrites the meetings it sends invitations for (SCHEDULE-STATUS on each attendee,
+/// a raised SEQUENCE). The executor takes that version after each write and brings the side the
+/// item was copied from to it in the same run, so that both sides hold what the server keeps.
+public protocol RewritingStorage: CalendarStorage {
+    /// The version kept of the last write at `href` when it is not the bytes written; given
+    /// once, nil afterwards and for every write kept as written.
+    func takeRewrittenVersion(at href: String) -> StoredItem?
+}
+
+/// The versions a storage kept in place of what was written, until the executor takes them.
+final class RewrittenVersions: @unchecked Sendable {
+    private let lock = NSLock()
+    private var versions: [String: StoredItem] = [:]
+
+    func store(_ item: StoredItem) { lock.withLock { versions[item.href] = item } }
+    func take(_ href: String) -> StoredItem? { lock.withLock { versions.removeValue(forKey: href) } }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// A pair's `scheduling = false` turns the person's actions into copies too: a meeting made
+/// with `event add --attendee` invites nobody, and the command says so. The account's
+/// addresses, asked of the server once, are cached beside the journal, so a later `event`
+/// command needs neither the server nor `--address`.
+@Suite(.timeLimit(.minutes(10))) struct MeetingSchedulingSwitchTests {
+    static let scheduling = MeetingCopyTests.scheduling
+
+    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
+        let organizer = try #require(server.address)
+        let collection = server.newCollectionURL(prefix: "quiet")
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let handle = try FileHandle(forWritingTo: pair.config)
+        handle.seekToEndOfFile()
+        handle.write(Data("scheduling = false\n".utf8))
+        try handle.close()
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
+        }
+
+        let add = try calgw(["event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address])
+        #expect(add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)")
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
+        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
+                                                    collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
+        #expect(stored.contains("SUMMARY:Quiet") && !stored.contains("SCHEDULE-STATUS"), "\(name): \(stored)")
+
+        // The organizer came from the server, which is now remembered: offline, without
+        // --address, the next meeting still gets the account's address.
+        let cache = folder.file("alice.account.json")
+        let cached = try String(contentsOf: cache, encoding: .utf8)
+        #expect(cached.contains(organizer.replacingOccurrences(of: "mailto:", with: "")), "\(name): \(cached)")
+        let offline = try calgw(["event", "add", "--summary", "Later", "--start", "2027-04-06T10:00", "--attendee", attendee.address, "--offline"])
+        #expect(offline.status == 0, "\(name): \(offline.stderrText)")
+        let later = offline.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let file = try String(contentsOf: try pair.file(uid: later), encoding: .utf8)
+        #expect(file.contains("ORGANIZER:\(organizer)"), "\(name): \(file)")
+    }
+}
