@@ -67,6 +67,18 @@ import CalgwTestSupport
         #expect((rows.first?["answer"] as? String) == "calgw event reply \(uid) --accept", "\(name): \(waiting.stdoutText)")
         #expect(((rows.first?["invitation"] as? [String: Any])?["summary"] as? String) == "Review", "\(name): \(waiting.stdoutText)")
 
+        // `list` shows bob's own answer, by the addresses `invitations` was given by the server.
+        func ownAnswer() throws -> (json: String?, table: String) {
+            let window = ["--from", "2027-02-28", "--to", "2027-03-03", "--config", pair.config.path]
+            let json = try CalgwBinary.run(["list", "--json"] + window, environment: ["TZ": "UTC"])
+            let rows = (try? JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]) ?? []
+            let table = try CalgwBinary.run(["list"] + window, environment: ["TZ": "UTC"]).stdoutText
+            return (rows.first { $0["uid"] as? String == uid }?["ownParticipationStatus"] as? String,
+                    table.split(separator: "\n").first { $0.contains("Review") }.map(String.init) ?? "")
+        }
+        let asked = try ownAnswer()
+        #expect(asked.json == "NEEDS-ACTION" && asked.table.contains("[to answer]"), "\(name): \(asked)")
+
         let organizerInbox = TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
         let before = try MeetingCopyTests.inbox(organizerInbox, on: name, mentioning: uid).count
         let reply = try CalgwBinary.run(["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
@@ -74,6 +86,9 @@ import CalgwTestSupport
         #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
         let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
         #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
+
+        let answeredNow = try ownAnswer()
+        #expect(answeredNow.json == "ACCEPTED" && answeredNow.table.contains("[accepted]"), "\(name): \(answeredNow)")
 
         let after = try CalgwBinary.run(["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")

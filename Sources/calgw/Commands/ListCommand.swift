@@ -47,6 +47,7 @@ struct ListCommand: ParsableCommand {
         // Each folder, and whether its subfolders are an account's calendars.
         var folders: [(url: URL, account: Bool)] = []
         var files: [URL] = []
+        var own: Set<String> = []
         if let local {
             let url = URL(fileURLWithPath: local)
             var isFolder: ObjCBool = false
@@ -57,6 +58,12 @@ struct ListCommand: ParsableCommand {
             }
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+            // The addresses calgw was told by each pair's server (cached by the `event`
+            // commands and `invitations`): nothing is asked here.
+            for pair in pairs {
+                guard let runnable = try? pair.pair, let account = OwnAddresses.cachedAccount(of: runnable) else { continue }
+                own.formUnion(account.addresses.map { CalendarUser(Property(name: "ATTENDEE", value: $0)).normalizedAddress })
+            }
             if let server = pairs.first(where: \.localIsServer) {
                 throw CLIError("pair \(server.name) has no vdir: its local side is the server \(server.local.absoluteString)",
                                hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
@@ -86,8 +93,9 @@ struct ListCommand: ParsableCommand {
             }
             files += found
         }
-        let listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
+        var listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
                                         includeCancelled: includeCancelled, calendars: calendars)
+        listing.ownAddresses = own
         try window.print(listing, output: output)
     }
 

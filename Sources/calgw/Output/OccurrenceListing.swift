@@ -16,6 +16,29 @@ struct OccurrenceListing {
     var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
+    /// The person's calendar addresses, normalised (``CalendarUser/normalizedAddress``), to
+    /// show their own answer to the meetings they attend; empty: not known.
+    var ownAddresses: Set<String> = []
+
+    /// The person's PARTSTAT on `event` (NEEDS-ACTION when their ATTENDEE has none, as RFC
+    /// 5545 says); nil when not among its attendees, or when the event is not a meeting.
+    func ownAnswer(_ event: Component) -> String? {
+        guard !ownAddresses.isEmpty, event["ORGANIZER"] != nil else { return nil }
+        let me = event.properties(named: "ATTENDEE").map(CalendarUser.init).first { ownAddresses.contains($0.normalizedAddress) }
+        return me.map { $0.participationStatus?.uppercased() ?? "NEEDS-ACTION" }
+    }
+
+    /// A few words for the table: what the person answered, or that an answer is awaited.
+    static func answerMark(_ partstat: String?) -> String? {
+        switch partstat {
+        case nil: nil
+        case "NEEDS-ACTION": "[to answer]"
+        case "ACCEPTED": "[accepted]"
+        case "DECLINED": "[declined]"
+        case "TENTATIVE": "[tentative]"
+        case let other?: "[\(other.lowercased())]"
+        }
+    }
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
@@ -57,6 +80,7 @@ struct OccurrenceListing {
         entries.map {
             var record = OccurrenceRecord($0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href)
             record.calendar = sources[$0.source].calendar
+            record.ownParticipationStatus = ownAnswer($0.occurrence.component)
             return record
         }
     }
@@ -83,7 +107,8 @@ struct OccurrenceListing {
                 time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
             }
             let event = o.component
-            var row = [date, time, event["SUMMARY"]?.text ?? "(no title)", event["LOCATION"]?.text ?? ""]
+            let summary = [event["SUMMARY"]?.text ?? "(no title)", Self.answerMark(ownAnswer(event))].compactMap { $0 }.joined(separator: " ")
+            var row = [date, time, summary, event["LOCATION"]?.text ?? ""]
             if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
             rows.append(row)
         }

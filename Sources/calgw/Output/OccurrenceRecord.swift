@@ -18,6 +18,10 @@ struct OccurrenceRecord: Encodable {
     var sequence: Int
     var lastModified: String?
     var attendees: [Attendee]
+    /// The person's own answer to a meeting they attend (their ATTENDEE's PARTSTAT, found by
+    /// the account's addresses); nil when not a meeting, not invited, or the addresses are
+    /// not known.
+    var ownParticipationStatus: String?
     var alarms: [AlarmRecord]
     var href: String?
     /// The calendar (an account pair's collection folder) the file is in; only present in
@@ -109,6 +113,7 @@ struct OccurrenceRecord: Encodable {
         try c.encode(sequence, forKey: .sequence)
         try c.encode(lastModified, forKey: .lastModified)
         try c.encode(attendees, forKey: .attendees)
+        try c.encode(ownParticipationStatus, forKey: .ownParticipationStatus)
         try c.encode(alarms, forKey: .alarms)
         try c.encode(href, forKey: .href)
         try c.encodeIfPresent(calendar, forKey: .calendar)
@@ -116,7 +121,7 @@ struct OccurrenceRecord: Encodable {
 
     enum Keys: String, CodingKey {
         case uid, recurrenceId, start, end, allDay, timeZone, summary, location, description, rrule, status, sequence
-        case lastModified, attendees, alarms, href, calendar
+        case lastModified, attendees, ownParticipationStatus, alarms, href, calendar
     }
 }
 
