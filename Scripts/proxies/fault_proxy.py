@@ -18,12 +18,16 @@ Actions:
   502       answer 502 Bad Gateway, not forwarded
   504       answer 504 Gateway Timeout, not forwarded
   507       answer 507 Insufficient Storage (a full account), not forwarded
+  403       answer 403 Forbidden with a WebDAV need-privileges error, not forwarded
+  409       answer 409 Conflict, not forwarded
+  412       answer 412 Precondition Failed, not forwarded
   429       answer 429 with Retry-After, not forwarded
   reset     read the request, then close the connection with a TCP reset, not forwarded
   truncate  forward, then send the headers and only half the body and close the connection
   slow      wait --slow-seconds, then forward
 
-Every request is logged to --log as one JSON line: n, method, path, action, status.
+Every request is logged to --log as one JSON line: n, method, path, action, status, and the
+conditional and scheduling headers it had (headers).
 Prints PROXY_URL=http://127.0.0.1:PORT/ once listening.
 """
 
@@ -33,7 +37,7 @@ import time
 
 import proxylib
 
-ACTIONS = ("ok", "503", "502", "504", "507", "429", "reset", "truncate", "slow")
+ACTIONS = ("ok", "503", "502", "504", "507", "403", "409", "412", "429", "reset", "truncate", "slow")
 
 
 class FaultPlan:
@@ -84,6 +88,13 @@ class FaultHandler(proxylib.ForwardingHandler):
             self.send_simple(504, (), b"injected: gateway timeout\n")
         elif action == "507":
             self.send_simple(507, (), b"injected: quota exceeded\n")
+        elif action == "403":
+            self.send_simple(403, [("Content-Type", "application/xml; charset=utf-8")],
+                             b'<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:need-privileges/></D:error>\n')
+        elif action == "409":
+            self.send_simple(409, (), b"injected: conflict\n")
+        elif action == "412":
+            self.send_simple(412, (), b"injected: precondition failed\n")
         elif action == "reset":
             self.entry["status"] = None
             proxylib.abort_connection(self)

@@ -22,6 +22,10 @@ HOP_BY_HOP = {
     "te", "trailer", "transfer-encoding", "upgrade",
 }
 
+# Request headers logged (under "headers") when present: what a write is conditioned on, and
+# what it asks of a server that schedules meetings.
+CONDITION_HEADERS = ("If-Match", "If-None-Match", "If-Schedule-Tag-Match", "Scheduling-Enabled", "Schedule-Reply")
+
 
 class Upstream:
     """Where requests go: scheme, host and port of a URL (its path is not used)."""
@@ -125,6 +129,10 @@ class ForwardingHandler(BaseHTTPRequestHandler):
             "path": self.path,
             "authorization": self.headers.get("Authorization", "").split(" ")[0] or None,
         }
+        # The request's conditions and scheduling switches, for tests that check what was asked.
+        asked = {name: self.headers[name] for name in CONDITION_HEADERS if self.headers.get(name) is not None}
+        if asked:
+            self.entry["headers"] = asked
         self._logged = False
         try:
             self.handle_request()

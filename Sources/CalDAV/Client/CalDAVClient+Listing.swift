@@ -90,13 +90,15 @@ extension CalDAVClient {
     /// The bytes and etags of `hrefs` in `collection` (calendar-multiget REPORTs of
     /// `multigetBatchSize` hrefs, run in parallel), with CRLF line ends (see `LineEnds`).
     /// Members that are gone are left out.
-    public func multiget(_ collection: URL, hrefs: [Href]) async throws -> [CalendarResource] {
+    /// - Parameter scheduleTags: also ask for each member's Schedule-Tag (RFC 6638 §9.3), for
+    ///   the meetings about to be written as the person's own action.
+    public func multiget(_ collection: URL, hrefs: [Href], scheduleTags: Bool = false) async throws -> [CalendarResource] {
         let base = Self.collectionURL(collection)
         let size = max(1, configuration.multigetBatchSize)
         let batches = stride(from: 0, to: hrefs.count, by: size).map { Array(hrefs[$0..<min($0 + size, hrefs.count)]) }
         return try await withThrowingTaskGroup(of: (Int, [CalendarResource]).self) { group in
             for (index, batch) in batches.enumerated() {
-                group.addTask { (index, try await self.multigetBatch(base, batch)) }
+                group.addTask { (index, try await self.multigetBatch(base, batch, scheduleTags: scheduleTags)) }
             }
             var results = [[CalendarResource]](repeating: [], count: batches.count)
             for try await (index, resources) in group { results[index] = resources }
@@ -104,9 +106,9 @@ extension CalDAVClient {
         }
     }
 
-    private func multigetBatch(_ base: URL, _ hrefs: [Href]) async throws -> [CalendarResource] {
+    private func multigetBatch(_ base: URL, _ hrefs: [Href], scheduleTags: Bool) async throws -> [CalendarResource] {
         guard !hrefs.isEmpty else { return [] }
-        let (answer, response) = try await members("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs))
+        let (answer, response) = try await members("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs, scheduleTags: scheduleTags))
         let resolver = HrefResolver(base: Self.collectionURL(response.url))
         let wanted = Set(hrefs)
         var found: [Href: CalendarResource] = [:]
@@ -114,6 +116,7 @@ extension CalDAVClient {
             guard response.isPresent, let member = try? resolver.member(response.href), wanted.contains(member.href),
                   let data = response.calendarData else { continue }
             found[member.href] = CalendarResource(href: member.href, etag: ETag(response.etag ?? ""), data: data)
+            found[member.href]?.scheduleTag = ScheduleTag(response.scheduleTag)
         }
         return hrefs.compactMap { found[$0] }
     }

@@ -24,6 +24,7 @@ extension CalDAVClient {
         switch condition {
         case .createOnly: headers.append(("If-None-Match", "*"))
         case .ifMatch(let etag): headers.append(("If-Match", etag.value))
+        case .ifScheduleTagMatch(let tag): headers.append(("If-Schedule-Tag-Match", tag.value))
         }
         let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
         traits.observe(response)

@@ -29,9 +29,10 @@ enum DAVRequestBodies {
         ]))
     }
 
-    static func multiget(_ hrefs: [Href]) -> Data {
+    /// - Parameter scheduleTags: ask for each item's `CALDAV:schedule-tag` too.
+    static func multiget(_ hrefs: [Href], scheduleTags: Bool = false) -> Data {
         XMLBuilder.document(.node("c:calendar-multiget",
-                                  [.node("d:prop", [.empty("d:getetag"), .empty("c:calendar-data")])]
+                                  [.node("d:prop", [.empty("d:getetag"), .empty("c:calendar-data")] + (scheduleTags ? [.empty("c:schedule-tag")] : []))]
                                   + hrefs.map { .text("d:href", $0.path) }))
     }
 

@@ -86,6 +86,10 @@ public enum WriteCondition: Sendable, Hashable {
     case createOnly
     /// `If-Match: etag`: only replace that version.
     case ifMatch(ETag)
+    /// `If-Schedule-Tag-Match: tag` (RFC 6638 §3.2.10): replace the meeting unless it changed
+    /// in a way that matters since the tag was read; a change that does not (another
+    /// attendee's answer) the server merges with this write.
+    case ifScheduleTagMatch(ScheduleTag)
 }
 
 /// The change tokens a PROPFIND of a collection asks for.

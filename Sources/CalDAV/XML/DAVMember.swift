@@ -19,6 +19,9 @@ public struct DAVMember: Sendable, Equatable {
     public var calendarData: Data?
     /// True when `DAV:resourcetype` holds `DAV:collection`.
     public var isCollection: Bool
+    /// `CALDAV:schedule-tag` from a 2xx propstat, trimmed, where it was asked for (RFC 6638
+    /// §9.3); nil when absent.
+    public var scheduleTag: String?
 
     public init(href: String, status: Int? = nil, etag: String? = nil, calendarData: Data? = nil, isCollection: Bool = false) {
         self.href = href

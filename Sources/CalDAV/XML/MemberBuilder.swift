@@ -13,7 +13,7 @@ final class MemberBuilder: MultistatusHandler {
     private var depth = 0
 
     /// The element whose text is being kept, and its depth (text inside its children is not its own).
-    private enum Field { case none, href, status, propstatStatus, etag, calendarData, syncToken }
+    private enum Field { case none, href, status, propstatStatus, etag, calendarData, syncToken, scheduleTag }
     private var field = Field.none
     private var fieldDepth = 0
     /// The kept text of a short field (href, status, etag, sync-token), and of a calendar-data.
@@ -42,6 +42,7 @@ final class MemberBuilder: MultistatusHandler {
         var etag: String??
         var calendarData: Data??
         var isCollection: Bool?
+        var scheduleTag: String??
     }
 
     init(maxResponseBytes: Int, onMember: @escaping (DAVMember) throws -> Void) {
@@ -90,6 +91,8 @@ final class MemberBuilder: MultistatusHandler {
             } else if namespace == XMLNamespace.caldav && name == "calendar-data" && found.calendarData == nil {
                 data.removeAll(keepingCapacity: true)
                 keep(.calendarData)
+            } else if namespace == XMLNamespace.caldav && name == "schedule-tag" && found.scheduleTag == nil {
+                keep(.scheduleTag)
             } else if dav && name == "resourcetype" && found.isCollection == nil {
                 found.isCollection = false
                 inResourceType = true
@@ -115,8 +118,10 @@ final class MemberBuilder: MultistatusHandler {
             inResponse = false
             count += 1
             guard let href else { return }
-            try onMember(DAVMember(href: href, status: status, etag: properties.etag ?? nil,
-                                   calendarData: properties.calendarData ?? nil, isCollection: properties.isCollection ?? false))
+            var member = DAVMember(href: href, status: status, etag: properties.etag ?? nil,
+                                   calendarData: properties.calendarData ?? nil, isCollection: properties.isCollection ?? false)
+            member.scheduleTag = properties.scheduleTag ?? nil
+            try onMember(member)
         case 3 where inPropstat:
             inPropstat = false
             let code = propstatStatus ?? 200
@@ -124,6 +129,7 @@ final class MemberBuilder: MultistatusHandler {
             if properties.etag == nil { properties.etag = found.etag }
             if properties.calendarData == nil { properties.calendarData = found.calendarData }
             if properties.isCollection == nil { properties.isCollection = found.isCollection }
+            if properties.scheduleTag == nil { properties.scheduleTag = found.scheduleTag }
         case 4 where inProp:
             inProp = false
         case 5 where inResourceType:
@@ -165,6 +171,9 @@ final class MemberBuilder: MultistatusHandler {
             found.calendarData = .some(data.isEmpty ? nil : data.withUnsafeBytes { LineEnds.restoringCRLF($0) })
         case .syncToken:
             syncToken = trimmedText()
+        case .scheduleTag:
+            let tag = trimmedText()
+            found.scheduleTag = .some(tag.isEmpty ? nil : tag)
         }
         field = .none
     }

@@ -12,13 +12,15 @@ import ICalendar
 /// untouched on the other is dropped, one changed on the other side is kept.
 public enum ThreeWayMerge {
     /// The merged object, nil when a version does not parse.
-    public static func merge(base: Data, local: Data, remote: Data) -> Data? {
+    /// - Parameter localWins: settle clashes for the local side whichever is newer (the
+    ///   person's own answer to a meeting, against the server's copy); nil: the newer side.
+    public static func merge(base: Data, local: Data, remote: Data, localWins: Bool? = nil) -> Data? {
         let parser = ICalendarParser()
         guard let b = try? parser.parse(base).calendar, let l = try? parser.parse(local).calendar,
               let r = try? parser.parse(remote).calendar else { return nil }
         let canonical = Canonicalizer()
         let merged = mergeComponent(base: canonical.canonicalize(b), local: canonical.canonicalize(l), remote: canonical.canonicalize(r),
-                                    localIsNewer: localIsNewer(l, r))
+                                    localIsNewer: localWins ?? localIsNewer(l, r))
         return ICalendarSerializer().data([merged])
     }
 

@@ -88,9 +88,30 @@ public struct SyncEngine: Sendable {
     ///   items would be deleted, and mass deletion is not allowed; scan failures. Failures of
     ///   single items go to the report instead.
     public func run(dryRun: Bool = false) async throws -> SyncReport {
+        guard !dryRun else { return try await runPlanned(dryRun: true) }
+        // The person's actions a run before could not send are this run's to send as such.
+        var awaited = policy.schedules ? try journal.awaitedActions() : AwaitedActions()
+        awaited.actions.formUnion(policy.personsActions)
+        awaited.answers.formUnion(policy.answers)
+        guard !awaited.isEmpty else { return try await runPlanned(dryRun: false) }
+        // Kept before anything is written: a run that fails or is stopped leaves them to the next.
+        try journal.setAwaitedActions(awaited)
+        var engine = self
+        engine.policy.personsActions = awaited.actions
+        engine.policy.answers = awaited.answers
+        let report = try await engine.runPlanned(dryRun: false)
+        try journal.setAwaitedActions(awaited.removing(report.settledActions))
+        return report
+    }
+
+    private func runPlanned(dryRun: Bool) async throws -> SyncReport {
         if !dryRun { try await recoverInterruptedRun() }
         let (quiet, known) = try await quietRun(dryRun: dryRun)
-        if let quiet { return quiet }
+        if var quiet {
+            // Neither side changed since the last clean run: every item is on the server as it is.
+            quiet.settledActions = policy.personsActions
+            return quiet
+        }
         if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
         let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known,
                                                       keepingBytes: dryRun)
@@ -111,11 +132,13 @@ public struct SyncEngine: Sendable {
                                     direction: policy.direction, faultHook: faultHook, progress: progress)
             executor.remoteIsReadOnly = policy.remoteIsReadOnly
             executor.personsActions = policy.personsActions
+            executor.answers = policy.answers
             executor.stop = stop
             // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
             if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }
             try await executor.execute(plan, journal: journalRows)
             report = executor.report
+            report.settledActions = executor.settledPersonsActions(of: plan)
             replans = executor.replans
             await syncMetadata(into: &report)
         }

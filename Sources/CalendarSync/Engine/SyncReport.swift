@@ -44,6 +44,13 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// What an account's run did (or a dry run would do) besides items: calendars made on the
     /// server for new folders, folders made for new calendars.
     public var notes: [String] = []
+    /// Answers to invitations not sent because the organizer changed the meeting since the
+    /// person's copy (see ``SyncPolicy/answers``), by UID. Not part of the JSON: `errors` says
+    /// it for each.
+    public var unsentAnswers: [String] = []
+    /// The person's actions (``SyncPolicy/personsActions``) that need nothing more from a
+    /// later run: sent to the server, or with nothing to send. Not part of the JSON.
+    public var settledActions: Set<String> = []
     public var dryRun = false
     /// An account pair's run: each collection's own report, by folder name (nil for a pair of
     /// one collection). The fields above are their sums.

@@ -26,6 +26,22 @@ public enum SyncSession {
         return report
     }
 
+    /// Keeps the person's actions on meetings in the pair's journal for the run that sends them
+    /// (an `event` command run `--offline`, or before its push), so that they are sent as the
+    /// person's action whichever run sends them (see ``SyncPolicy/personsActions``).
+    /// - Parameter answers: those of `actions` that answer an invitation.
+    public static func awaitPersonsActions(_ actions: Set<String>, answers: Set<String> = [], journalAt url: URL,
+                                           lockTimeout: Double = 5) throws {
+        guard !actions.isEmpty else { return }
+        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        let journal = try Journal.open(at: url)
+        var awaited = try journal.awaitedActions()
+        awaited.actions.formUnion(actions)
+        awaited.answers.formUnion(answers)
+        try journal.setAwaitedActions(awaited)
+    }
+
     /// What `status` says of a calendar shared read-only.
     static let readOnlyNote = "the calendar is read-only for this account: changes made in the vdir stay there"
 

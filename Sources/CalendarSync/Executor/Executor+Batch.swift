@@ -108,9 +108,11 @@ extension Executor {
                     let row = side == .local ? Self.row(w, source) : Self.row(source, w)
                     completions.append((intents[i], .done, .upsert(row, base: source.data)))
                     noteRewrite(of: w, on: side, copying: source)
+                    noteSent(source.key, to: side)
                     if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
                 case .delete(let side, let target):
                     completions.append((intents[i], .done, .remove(target.key)))
+                    noteSent(target.key, to: side)
                     report.deleted[side] += 1
                 default: break
                 }

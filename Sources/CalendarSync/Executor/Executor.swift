@@ -30,6 +30,11 @@ final class Executor: @unchecked Sendable {
     var remoteIsReadOnly = false
     /// The items whose writes are the person's own action (``SyncPolicy/personsActions``).
     var personsActions: Set<String> = []
+    /// Of those, the answers to invitations (``SyncPolicy/answers``).
+    var answers: Set<String> = []
+    /// The person's actions done with in this run: written to the remote side, or dropped (an
+    /// answer to a meeting that changed meanwhile).
+    var doneActions: Set<String> = []
     /// Writes whose storage kept another version than the one written, to bring back once the
     /// plan is done (see `keepRewrittenVersions`).
     var rewrites: [Rewrite] = []
@@ -235,7 +240,7 @@ final class Executor: @unchecked Sendable {
             }
         }
         guard let next = Planner.planItem(local: current[.local], remote: current[.remote], journal: item) else { return nil }
-        return Planner.restrict(next, to: direction, resolvesConflictsOnPull: remoteIsReadOnly)
+        return Planner.restrict(next, to: direction, resolvesConflictsOnPull: remoteIsReadOnly, personsActions: personsActions)
     }
 
     /// Flushes a side that holds writes back, before the journal records them.
@@ -288,6 +293,7 @@ final class Executor: @unchecked Sendable {
             let row = side == .local ? Self.row(created.item, source) : Self.row(source, created.item)
             try journal.complete(created.intent, change: .upsert(row, base: source.data)); try effect()
             noteRewrite(of: created.item, on: side, copying: source)
+            noteSent(source.key, to: side)
             report.created[side] += 1
         case .update(let side, let target, let source0):
             let source = try await data(of: source0, on: side.other)
@@ -295,6 +301,7 @@ final class Executor: @unchecked Sendable {
             let row = side == .local ? Self.row(written.item, source) : Self.row(source, written.item)
             try journal.complete(written.intent, change: .upsert(row, base: source.data)); try effect()
             noteRewrite(of: written.item, on: side, copying: source)
+            noteSent(target.key, to: side)
             report.updated[side] += 1
         case .delete(let side, let target):
             let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
@@ -302,6 +309,7 @@ final class Executor: @unchecked Sendable {
             try await intended(target.key) { try await storage(side).delete(href: target.href, ifMatch: target.etag) }; try effect()
             try await makeDurable(side)
             try journal.complete(intent, change: .remove(target.key)); try effect()
+            noteSent(target.key, to: side)
             report.deleted[side] += 1
         case .conflict(let l0, let r0, let row):
             try await resolveConflict(local: l0, remote: r0, sharingHistory: row != nil)
@@ -311,6 +319,9 @@ final class Executor: @unchecked Sendable {
     /// - Parameter sharingHistory: the journal has a row of the item (the two copies come from
     ///   one synced version); false for two copies that met without one (``ConflictResolver``).
     func resolveConflict(local l0: SideItem, remote r0: SideItem, sharingHistory: Bool) async throws {
+        if isPersonsAction(l0.key) && !remoteIsReadOnly {
+            return try await intended(l0.key) { try await resolvePersonsAction(local: l0, remote: r0) }
+        }
         let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
         let base = try journal.base(for: l.key)
         let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 },
@@ -357,6 +368,7 @@ final class Executor: @unchecked Sendable {
         let rw = try await remote(lw.item.record)
         try journal.complete(rw.intent, change: .upsert(Self.row(lw.item, rw.item), base: content)); try effect()
         noteRewrite(of: rw.item, on: .remote, copying: lw.item)
+        noteSent(rw.item.key, to: .remote)
     }
 
     struct Written {

@@ -42,6 +42,8 @@ public struct PairRun: Sendable {
         /// The UIDs whose writes are the person's own action (a reply): a scheduling server
         /// sends for them what it would for any client. Every other write is a copy.
         public var personsActions: Set<String> = []
+        /// Of those, the UIDs answering an invitation (see ``SyncPolicy/answers``).
+        public var answers: Set<String> = []
         /// Called after each side effect (crash tests).
         public var faultHook: FaultHook?
         /// Where the run is asked to stop early (SIGINT, SIGTERM): it then stops at its next
@@ -76,6 +78,8 @@ public struct PairRun: Sendable {
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
         policy.remoteIsReadOnly = pair.remote.isReadOnly
         policy.personsActions = pair.schedules ? options.personsActions : []
+        policy.answers = pair.schedules ? options.answers : []
+        policy.schedules = pair.schedules
         return policy
     }
 

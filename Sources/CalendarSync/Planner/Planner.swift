@@ -82,7 +82,8 @@ public enum Planner {
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: known) else { continue }
-            actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly))
+            actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly,
+                                    personsActions: policy.personsActions))
         }
 
         var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: known ?? journal.count, policy: policy),
@@ -149,8 +150,14 @@ public enum Planner {
 
     /// Marks writes the direction does not allow as pending. Conflicts need both sides, so
     /// only `sync` resolves them, except that a pull from a read-only remote
-    /// (`resolvesConflictsOnPull`) resolves them on the local side alone.
-    static func restrict(_ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false) -> PlannedAction {
+    /// (`resolvesConflictsOnPull`) resolves them on the local side alone, and that a push of the
+    /// person's own action on a meeting (`personsActions`) resolves it against what the server
+    /// changed meanwhile (``Executor/resolvePersonsAction(local:remote:)``).
+    static func restrict(_ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false,
+                         personsActions: Set<String> = []) -> PlannedAction {
+        if case .conflict(let l, _, _) = action, direction == .push, !resolvesConflictsOnPull, personsActions.contains(l.key.value) {
+            return action
+        }
         // `resolvesConflictsOnPull`: the remote is read-only, so nothing is written to it either.
         if let side = action.writes, !direction.writes(side) || (resolvesConflictsOnPull && side == .remote) { return .pending(action) }
         if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) { return .pending(action) }

@@ -44,6 +44,13 @@ public struct SyncPolicy: Sendable, Hashable {
     /// invitation): a scheduling server sends the messages they call for. Every other write is
     /// a copy, for which it is asked to send nothing (see ``WriteIntent``).
     public var personsActions: Set<String> = []
+    /// Of ``personsActions``, the UIDs whose action answers an invitation (`calgw event
+    /// reply`): if the organizer changed the meeting since the person's copy, the answer is
+    /// not sent, since it answers a version the person has not seen.
+    public var answers: Set<String> = []
+    /// Whether the person's actions may schedule at all (a pair's `scheduling`); false: the
+    /// journal's awaited actions (``Journal/awaitedActions()``) are sent as copies too.
+    public var schedules = true
 
     public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
         self.direction = direction

@@ -29,6 +29,8 @@ public final class CalDAVStorage: CalendarStorage {
     let primedInfo = LastCollectionInfo()
     /// What the server kept of writes it rewrote, until the executor takes it.
     let rewritten = RewrittenVersions()
+    /// The Schedule-Tag of each meeting read or written as the person's action in this run.
+    let scheduleTags = ScheduleTags()
 
     /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
@@ -130,7 +132,10 @@ public final class CalDAVStorage: CalendarStorage {
             guard let member = try resolver.member(href) else { continue }
             wanted.append(member.href)
         }
-        let resources = try await client.multiget(collection, hrefs: wanted)
+        // The person's action on a meeting is written against the Schedule-Tag read here.
+        let persons = WriteIntent.current == .personsAction
+        let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
+        if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: resource.href.path) } }
         return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: $0.data) }
     }
 
@@ -149,7 +154,12 @@ public final class CalDAVStorage: CalendarStorage {
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
         guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
-            let stored = try await client.write(member.url, data: data, condition: .ifMatch(ETag(etag)), scheduling: Self.scheduling)
+            // The person's change to a meeting read with its Schedule-Tag is made unless the
+            // meeting changed in a way that matters; another attendee's answer that landed
+            // meanwhile, the server merges (RFC 6638 §3.2.10).
+            let tag = Self.scheduling == .personsAction ? scheduleTags.tag(at: member.href.path) : nil
+            let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
+            let stored = try await client.write(member.url, data: data, condition: condition, scheduling: Self.scheduling)
             return kept(stored, at: member.href.path)
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
@@ -170,6 +180,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// The version a write made, the server's bytes kept aside when it rewrote them.
     private func kept(_ stored: StoredWrite, at href: String) -> ItemVersion {
         let version = ItemVersion(href: href, etag: stored.etag.value)
+        if Self.scheduling == .personsAction { scheduleTags.set(stored.scheduleTag, at: href) }
         if let bytes = stored.rewritten { rewritten.store(StoredItem(version: version, data: bytes)) }
         return version
     }
@@ -196,6 +207,15 @@ public final class CalDAVStorage: CalendarStorage {
             return error
         }
     }
+}
+
+/// The Schedule-Tags of meetings as last read or written in a run, by href.
+final class ScheduleTags: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tags: [String: ScheduleTag] = [:]
+    /// Sets (or with nil, forgets) the tag of the meeting at `href`.
+    func set(_ tag: ScheduleTag?, at href: String) { lock.withLock { tags[href] = tag } }
+    func tag(at href: String) -> ScheduleTag? { lock.withLock { tags[href] } }
 }
 
 /// A collection's properties read once in a run, handed on once.

@@ -160,6 +160,7 @@ extension SyncReport {
             errorCauses["\(collection): \(line)"] = marked
         }
         skipped += part.skipped.map { "\(collection): \($0)" }
+        unsentAnswers += part.unsentAnswers
         if let more = part.items { items = (items ?? []) + more }
         if let more = part.broken { broken = (broken ?? []) + more }
         if let more = part.duplicates { duplicates = (duplicates ?? []) + more }

@@ -15,6 +15,8 @@ struct EventPush {
     var output: OutputOptions
     /// UIDs whose write is the person's own action (a reply): the server schedules for them.
     var personsActions: Set<String> = []
+    /// Of those, the UIDs whose action answers an invitation (see ``SyncPolicy/answers``).
+    var answers: Set<String> = []
 
     /// Where the change stands after the command.
     struct Outcome {
@@ -24,18 +26,26 @@ struct EventPush {
         var pendingReason: String?
         /// What the person can do about it.
         var hint: String?
+        /// The answer was not sent: the organizer changed the meeting meanwhile, and the vdir
+        /// now holds the new version to answer.
+        var answerOutdated = false
     }
 
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
     func push(uids: [String]) async -> Outcome {
-        if options.offline { return Outcome(pushed: false) }
         if target.pair.remote.isReadOnly {
-            return Outcome(pushed: false, pendingReason: "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
+            return Outcome(pushed: false, pendingReason: options.offline ? nil : "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
                            hint: "the event stays in the vdir only; a later change to it in the feed keeps yours as a conflict copy")
         }
+        // Whichever run sends them, they go as the person's action (the push below, or a later one).
+        if target.pair.schedules {
+            try? SyncSession.awaitPersonsActions(personsActions, answers: answers, journalAt: target.calendar.journal)
+        }
+        if options.offline { return Outcome(pushed: false) }
         var push = PairRun.Options(direction: .push)
         push.collection = target.calendar.collection
         push.personsActions = personsActions
+        push.answers = answers
         let report: SyncReport
         do {
             report = try await PairRun(pair: target.pair, options: push).run().report
@@ -46,6 +56,10 @@ struct EventPush {
             let serverHint = description.hint?.replacingOccurrences(of: "; rerunning is safe", with: "")
             return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
                            hint: serverHint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
+        }
+        if let outdated = uids.first(where: report.unsentAnswers.contains) {
+            return Outcome(pushed: false, pendingReason: "the organizer changed \(outdated) since your copy was synced, so your answer was not sent",
+                           hint: "the vdir now holds the new version: look at it (`calgw list`), then answer again", answerOutdated: true)
         }
         if let missing = notOnServer(uids) {
             let errors = report.errors.isEmpty ? "" : ": " + report.errors.joined(separator: "; ")

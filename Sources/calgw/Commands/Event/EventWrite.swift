@@ -55,8 +55,11 @@ struct EventWrite {
         // From here on the change is made: report it whatever happens to the push.
         // A split's new series of a meeting goes as the person's action too (its invitations).
         let acting = personsActions.isEmpty ? personsActions : personsActions.union(newUID.map { [$0] } ?? [])
-        let sender = EventPush(target: target, options: options, output: output, personsActions: acting)
+        var sender = EventPush(target: target, options: options, output: output, personsActions: acting)
+        if isReply { sender.answers = [uid] }
         let outcome = await sender.push(uids: uids)
+        // Nothing was answered: the person is to look at the new version and answer again.
+        if outcome.answerOutdated { throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint) }
         let pushed = outcome.pushed
         let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
                             pushed: pushed, pending: outcome.pendingReason)

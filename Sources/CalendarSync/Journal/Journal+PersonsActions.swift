@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// The person's actions on meetings that have not reached the server yet: an `event` command
+/// run `--offline`, or whose push failed (the server refused or could not be reached). The
+/// journal keeps them so that the run that finally sends such an item sends it as the person's
+/// action, which a scheduling server delivers; sent as a copy it would invite nobody.
+struct AwaitedActions: Codable, Equatable, Sendable {
+    /// UIDs whose next write to the server is the person's action (``SyncPolicy/personsActions``).
+    var actions: Set<String> = []
+    /// Of those, answers to invitations (``SyncPolicy/answers``).
+    var answers: Set<String> = []
+
+    var isEmpty: Bool { actions.isEmpty }
+
+    /// These without `settled` UIDs.
+    func removing(_ settled: some Sequence<String>) -> AwaitedActions {
+        let done = Set(settled)
+        return AwaitedActions(actions: actions.subtracting(done), answers: answers.subtracting(done))
+    }
+}
+
+extension Journal {
+    static let awaitedActionsName = "awaitedPersonsActions"
+
+    /// The person's actions still to send; none when nothing waits.
+    func awaitedActions() throws -> AwaitedActions {
+        let text = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
+        }
+        guard let text, let decoded = try? JSONDecoder().decode(AwaitedActions.self, from: Data(text.utf8)) else { return AwaitedActions() }
+        return decoded
+    }
+
+    func setAwaitedActions(_ awaited: AwaitedActions) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(awaited), as: UTF8.self)
+        try writer.write { db in
+            if awaited.isEmpty {
+                try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
+            } else {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [Self.awaitedActionsName, text])
+            }
+        }
+    }
+}
