@@ -169,14 +169,19 @@ import CalgwTestTraits
 
         let first = try pair.run("sync", password: server.password)
         #expect(first.status == 0 && first.stdoutText.contains("local: 1 created"), "\(first.stdoutText)\(first.stderrText)")
-        withKnownIssue("calgw checks the hrefs of its fetches and writes against the configured URL, not the redirect's") {
-            try Data(Self.event("mv0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "mv0-\(id)"))
-            let pushed = try pair.run("sync", password: server.password)
-            #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 0 created, 1 updated"), "\(pushed.stdoutText)\(pushed.stderrText)")
-            #expect(try Self.bobsEvent(bob, "mv0-\(id)", in: calendar).contains("SUMMARY:edited here"), "the edit did not reach bob")
-            try Self.put(bob, Self.event("mv1-\(id)", "added by the owner"), uid: "mv1-\(id)", in: calendar)
-            let pulled = try pair.run("sync", password: server.password)
-            #expect(pulled.status == 0 && pulled.stdoutText.contains("local: 1 created"), "\(pulled.stdoutText)\(pulled.stderrText)")
-        }
+        try Data(Self.event("mv0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "mv0-\(id)"))
+        let pushed = try pair.run("sync", password: server.password)
+        #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 0 created, 1 updated"), "\(pushed.stdoutText)\(pushed.stderrText)")
+        #expect(try Self.bobsEvent(bob, "mv0-\(id)", in: calendar).contains("SUMMARY:edited here"), "the edit did not reach bob")
+        try Self.put(bob, Self.event("mv1-\(id)", "added by the owner"), uid: "mv1-\(id)", in: calendar)
+        let pulled = try pair.run("sync", password: server.password)
+        #expect(pulled.status == 0 && pulled.stdoutText.contains("local: 1 created"), "\(pulled.stdoutText)\(pulled.stderrText)")
+        // A new local event is made in the calendar's new location, where bob finds it.
+        try Data(Self.event("mv2-\(id)", "made here").utf8).write(to: pair.vdir.appendingPathComponent("mv2-\(id).ics"))
+        let created = try pair.run("sync", password: server.password)
+        #expect(created.status == 0 && created.stdoutText.contains("remote: 1 created"), "\(created.stdoutText)\(created.stderrText)")
+        #expect(try Self.bobsNames(bob, in: calendar).contains("mv2-\(id).ics"), "bob does not see the new event")
+        let quiet = try pair.run("sync", ["--json"], password: server.password)
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
     }
 }

@@ -46,6 +46,7 @@ public final class CalDAVClient: Sendable {
         if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
         let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
         traits.observe(response)
+        if response.url != url, url.absoluteString.hasSuffix("/") { traits.noteRelocation(of: url, to: Self.collectionURL(response.url)) }
         return response
     }
 

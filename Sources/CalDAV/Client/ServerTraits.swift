@@ -4,11 +4,21 @@ import Foundation
 public final class ServerTraits: @unchecked Sendable {
     private let lock = NSLock()
     private var davical = false
+    private var relocations: [URL: URL] = [:]
 
     /// The server schedules implicitly and takes no request header to skip it for one write
     /// (DAViCal, known by its `X-DAViCal-Version` header): a copy it stores invites the
     /// attendees who are its users unless each attendee says `SCHEDULE-AGENT=CLIENT`.
     public var ignoresSchedulingSwitch: Bool { lock.withLock { davical } }
+
+    /// Where the collection at `url` answered from after a redirect (Cyrus sends a calendar
+    /// another user shares to its place in the account's own home); nil when it was not moved.
+    public func relocation(of url: URL) -> URL? { lock.withLock { relocations[url] } }
+
+    /// Notes that a request to the collection `url` was answered by `location`.
+    func noteRelocation(of url: URL, to location: URL) {
+        lock.withLock { relocations[url] = location }
+    }
 
     /// Notes what `response` shows of the server.
     func observe(_ response: HTTPResponse) {

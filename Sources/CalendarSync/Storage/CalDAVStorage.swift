@@ -129,7 +129,7 @@ public final class CalDAVStorage: CalendarStorage {
     public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
         var wanted: [Href] = []
         for href in hrefs {
-            guard let member = try resolver.member(href) else { continue }
+            guard let member = try member(href) else { continue }
             wanted.append(member.href)
         }
         // The person's action on a meeting is written against the Schedule-Tag read here.
@@ -141,7 +141,7 @@ public final class CalDAVStorage: CalendarStorage {
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
-        let url = collection.appendingPathComponent(name)
+        let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
         let href = HrefResolver.href(of: url).path
         do {
             let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
@@ -152,7 +152,7 @@ public final class CalDAVStorage: CalendarStorage {
     }
 
     public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
-        guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+        guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
@@ -167,7 +167,7 @@ public final class CalDAVStorage: CalendarStorage {
     }
 
     public func delete(href: String, ifMatch etag: String) async throws {
-        guard let member = try resolver.member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+        guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             try await client.delete(member.url, ifMatch: ETag(etag), scheduling: Self.scheduling)
         } catch let error as CalDAVError where error.code == .notFound {
@@ -175,6 +175,13 @@ public final class CalDAVStorage: CalendarStorage {
         } catch let error as CalDAVError {
             throw Self.storageError(error, href: href, creating: false)
         }
+    }
+
+    /// The member of the collection at `href`: inside its configured URL, or inside the place a
+    /// redirect moved it to, where its listings (which follow the redirect) find its items.
+    func member(_ href: String) throws -> (href: Href, url: URL)? {
+        if let moved = client.traits.relocation(of: collection), let inside = try? HrefResolver(base: moved).member(href) { return inside }
+        return try resolver.member(href)
     }
 
     /// The version a write made, the server's bytes kept aside when it rewrote them.

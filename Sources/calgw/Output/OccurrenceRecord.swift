@@ -20,7 +20,7 @@ struct OccurrenceRecord: Encodable {
     var attendees: [Attendee]
     /// The person's own answer to a meeting they attend (their ATTENDEE's PARTSTAT, found by
     /// the account's addresses); nil when not a meeting, not invited, or the addresses are
-    /// not known.
+    /// not known, and then the key is left out (it is not one of CLI.md's).
     var ownParticipationStatus: String?
     var alarms: [AlarmRecord]
     var href: String?
@@ -113,7 +113,8 @@ struct OccurrenceRecord: Encodable {
         try c.encode(sequence, forKey: .sequence)
         try c.encode(lastModified, forKey: .lastModified)
         try c.encode(attendees, forKey: .attendees)
-        try c.encode(ownParticipationStatus, forKey: .ownParticipationStatus)
+        // Beyond CLI.md's keys, so present only where it says something.
+        try c.encodeIfPresent(ownParticipationStatus, forKey: .ownParticipationStatus)
         try c.encode(alarms, forKey: .alarms)
         try c.encode(href, forKey: .href)
         try c.encodeIfPresent(calendar, forKey: .calendar)
