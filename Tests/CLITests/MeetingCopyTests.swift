@@ -71,4 +71,34 @@ import CalgwTestSupport
         let quiet = try pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(name): \(quiet.stdoutText)")
     }
+
+    /// A meeting the person made with `event add --attendee` (stored unmarked: the server
+    /// scheduled it) and later deleted by hand is deleted by the sync as a copy: the attendee
+    /// gets no cancellation. On DAViCal, which schedules a deletion by what it stores, calgw
+    /// marks the stored meeting `SCHEDULE-AGENT=CLIENT` before deleting it.
+    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    func aMeetingDeletedByHandCancelsNothing(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
+        let collection = server.newCollectionURL(prefix: "handdel")
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let add = try CalgwBinary.run(["event", "add", "--summary", "Made, then removed by hand", "--start", "2027-03-20T10:00",
+                                       "--attendee", attendee.address, "--config", pair.config.path],
+                                      environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
+        #expect(try Self.inbox(attendee, on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
+
+        try FileManager.default.removeItem(at: try pair.file(uid: uid))
+        let synced = try pair.run("sync", password: server.password)
+        #expect(synced.status == 0 && synced.stdoutText.contains("remote: 0 created, 0 updated, 1 deleted"), "\(name): \(synced.stdoutText)\(synced.stderrText)")
+        let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                                                  collection.appendingPathComponent("\(uid).ics").absoluteString])
+        #expect(gone.stdoutText == "404", "\(name): still on the server: \(gone.stdoutText)")
+        let messages = try Self.inbox(attendee, on: name, mentioning: uid)
+        #expect(messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") }, "\(name): \(messages.count) messages")
+    }
 }

@@ -139,6 +139,7 @@ public struct SyncEngine: Sendable {
             try await executor.execute(plan, journal: journalRows)
             report = executor.report
             report.settledActions = executor.settledPersonsActions(of: plan)
+            for side in [local, remote] { report.notes += side.capabilities.noting?.takeNotes() ?? [] }
             replans = executor.replans
             await syncMetadata(into: &report)
         }

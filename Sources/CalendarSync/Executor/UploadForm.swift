@@ -55,6 +55,18 @@ enum UploadForm {
         }
     }
 
+    /// True when `data` holds a meeting whose organizer or an attendee says nothing of who
+    /// schedules for them: a server that schedules by what it stores would schedule for it.
+    static func needsClientSchedulingMark(_ data: Data) -> Bool {
+        guard let parsed = try? ICalendarParser().parse(data) else { return false }
+        return parsed.components.contains { calendar in
+            calendar.components.contains { item in
+                ["VEVENT", "VTODO", "VJOURNAL"].contains(item.name) && item["ORGANIZER"] != nil
+                    && item.properties.contains { ($0.name == "ORGANIZER" || $0.name == "ATTENDEE") && $0[parameter: "SCHEDULE-AGENT"] == nil }
+            }
+        }
+    }
+
     static func utcStamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

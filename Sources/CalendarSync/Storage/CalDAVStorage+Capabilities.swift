@@ -7,7 +7,7 @@ extension CalDAVStorage {
     /// account may not write there.
     public var capabilities: StorageCapabilities {
         StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
-                            rewriting: self,
+                            rewriting: self, noting: self,
                             isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
                             marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
     }
@@ -24,4 +24,8 @@ extension CalDAVStorage: ConcurrentWritingStorage {
 
 extension CalDAVStorage: RewritingStorage {
     public func takeRewrittenVersion(at href: String) -> StoredItem? { rewritten.take(href) }
+}
+
+extension CalDAVStorage: NotingStorage {
+    public func takeNotes() -> [String] { notes.take() }
 }

@@ -29,6 +29,8 @@ public final class CalDAVStorage: CalendarStorage {
     let primedInfo = LastCollectionInfo()
     /// What the server kept of writes it rewrote, until the executor takes it.
     let rewritten = RewrittenVersions()
+    /// What the person is to hear of this run's writes (see ``NotingStorage``).
+    let notes = StorageNotes()
     /// The Schedule-Tag of each meeting read or written as the person's action in this run.
     let scheduleTags = ScheduleTags()
 
@@ -169,7 +171,11 @@ public final class CalDAVStorage: CalendarStorage {
     public func delete(href: String, ifMatch etag: String) async throws {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
-            try await client.delete(member.url, ifMatch: ETag(etag), scheduling: Self.scheduling)
+            if client.traits.ignoresSchedulingSwitch {
+                try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag)
+            } else {
+                try await client.delete(member.url, ifMatch: ETag(etag), scheduling: Self.scheduling)
+            }
         } catch let error as CalDAVError where error.code == .notFound {
             return
         } catch let error as CalDAVError {

@@ -31,6 +31,8 @@ public struct StorageCapabilities: Sendable {
     public var fileBacked: (any FileBackedStorage)?
     /// May keep another version than the bytes written (see ``RewritingStorage``).
     public var rewriting: (any RewritingStorage)?
+    /// Has things to tell the person about its writes (see ``NotingStorage``).
+    public var noting: (any NotingStorage)?
     /// Holds items a person wrote without a UID, into which calgw may write one before it
     /// copies them (a vdir's files, a single file's events); a server's items keep theirs.
     public var takesAssignedUIDs: Bool
@@ -47,7 +49,7 @@ public struct StorageCapabilities: Sendable {
                 batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
                 collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
-                rewriting: (any RewritingStorage)? = nil,
+                rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
                 takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, marksCopiesClientScheduled: Bool = false) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
@@ -58,6 +60,7 @@ public struct StorageCapabilities: Sendable {
         self.collectionMetadata = collectionMetadata
         self.fileBacked = fileBacked
         self.rewriting = rewriting
+        self.noting = noting
         self.takesAssignedUIDs = takesAssignedUIDs
         self.isReadOnly = isReadOnly
         self.marksCopiesClientScheduled = marksCopiesClientScheduled

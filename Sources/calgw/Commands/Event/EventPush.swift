@@ -29,6 +29,8 @@ struct EventPush {
         /// The answer was not sent: the organizer changed the meeting meanwhile, and the vdir
         /// now holds the new version to answer.
         var answerOutdated = false
+        /// What the run had to tell besides (a cancellation the server could not send).
+        var notes: [String] = []
     }
 
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
@@ -66,7 +68,7 @@ struct EventPush {
             return Outcome(pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
                            hint: "`calgw status` shows what is pending; `calgw push` retries")
         }
-        return Outcome(pushed: true)
+        return Outcome(pushed: true, notes: report.notes)
     }
 
     /// The first of `uids` whose vdir state the journal does not record as synced, if any.
@@ -87,6 +89,7 @@ struct EventPush {
 
     /// Says on stderr what is pending, unless quiet: the change is safe in the vdir.
     func warn(_ outcome: Outcome) {
+        for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
         guard let reason = outcome.pendingReason, !output.quiet else { return }
         Terminal.err("warning: the change is saved in the vdir but not on the server: \(reason)")
         if let hint = outcome.hint { Terminal.err("hint: \(hint); do not run this command again") }
