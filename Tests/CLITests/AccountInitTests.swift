@@ -46,3 +46,58 @@ import CalgwTestSupport
         #expect(names.contains("work-\(id)") && names.contains("tasks-\(id)"), "\(name): \(r.stdoutText)")
     }
 }
+
+/// `init` takes the TLS options `discover` takes: `init --all-collections` against a server
+/// with a private CA (a TLS proxy with a throwaway CA in front of a real server) discovers its
+/// calendars with `--ca-file` and `--pinned-public-key`, writes them into the pair as
+/// `ca_file` and `verify_fingerprint`, and the pair then syncs. Without the CA it is refused, and
+/// so is a wrong pin. On a server that schedules, `init` tells the account's addresses.
+@Suite(.timeLimit(.minutes(10))) struct InitTLSTests {
+    @Test func initAllCollectionsTrustsTheGivenCAAndPin() throws {
+        let server = try TestServers.shared(TestServers.any())
+        let tls = try TestProxies.tls(upstream: server.url)
+        defer { tls.stop() }
+        let ca = try #require(tls.values["PROXY_CA"], "the TLS proxy gives its CA")
+        let pin = try #require(tls.values["PROXY_SPKI_SHA256"], "the TLS proxy gives its pin")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        let environment = ["CALGW_TEST_PASSWORD": server.password, "XDG_STATE_HOME": folder.file("state").path]
+        let home = tls.proxied(server.home).absoluteString
+        func initPair(_ name: String, _ extra: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(["init", "--all-collections", "--pair", name, "--remote", home, "--local", folder.file(name).path,
+                                 "--username", server.username, "--password-env", "CALGW_TEST_PASSWORD", "--config", config.path] + extra,
+                                environment: environment)
+        }
+
+        let untrusted = try initPair("plain", [])
+        #expect(untrusted.status != 0 && untrusted.stderrText.lowercased().contains("certificate"), "\(untrusted.stderrText)")
+        let wrongPin = try initPair("pinned", ["--ca-file", ca, "--pinned-public-key", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
+        #expect(wrongPin.status != 0, "\(wrongPin.stdoutText)")
+
+        let trusted = try initPair("acct", ["--ca-file", ca, "--pinned-public-key", "sha256//" + pin])
+        #expect(trusted.status == 0 && trusted.stdoutText.contains("added pair \"acct\""), "\(trusted.stdoutText)\(trusted.stderrText)")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        #expect(text.contains("ca_file = \"\(ca)\"") && text.contains("verify_fingerprint = \"sha256//\(pin)\""), "\(text)")
+        #expect(!text.contains("[pair.plain]") && !text.contains("[pair.pinned]"), "\(text)")
+        let synced = try CalgwBinary.run(["sync", "--config", config.path], environment: environment)
+        #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
+    }
+
+    @Test(.enabled(if: MeetingCopyTests.scheduling.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"))
+    func initTellsAndKeepsTheAccountsAddresses() throws {
+        let server = try TestServers.shared("cyrus")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        let environment = ["CALGW_TEST_PASSWORD": server.password, "XDG_STATE_HOME": folder.file("state").path]
+        let r = try CalgwBinary.run(["init", "--all-collections", "--pair", "acct", "--remote", server.home.absoluteString,
+                                     "--local", folder.file("calendars").path, "--username", server.username,
+                                     "--password-env", "CALGW_TEST_PASSWORD", "--config", config.path], environment: environment)
+        let address = try #require(server.address)
+        #expect(r.status == 0 && r.stdoutText.contains("account: \(address)") && r.stdoutText.contains("the server schedules meetings"),
+                "\(r.stdoutText)\(r.stderrText)")
+        let cached = try String(contentsOf: folder.file("state/calgw/acct.account.json"), encoding: .utf8)
+        #expect(cached.contains(address.replacingOccurrences(of: "mailto:", with: "")), "\(cached)")
+    }
+}

@@ -31,12 +31,7 @@ struct DiscoverCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialOptions
 
-    @Option(help: ArgumentHelp("A PEM file of CA certificates to trust instead of the system's.", valueName: "path"),
-            completion: .file(extensions: ["pem", "crt"]))
-    var caFile: String?
-
-    @Option(help: ArgumentHelp("Pin the server's public key: sha256//BASE64 of its SubjectPublicKeyInfo.", valueName: "pin"))
-    var pinnedPublicKey: String?
+    @OptionGroup var tls: TLSOptions
 
     struct Row: Encodable {
         var href: String
@@ -66,9 +61,7 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var http = HTTPClientConfiguration(authentication: try credentials.authentication())
-        http.caFile = caFile
-        http.pinnedPublicKey = pinnedPublicKey
+        let http = tls.applied(to: HTTPClientConfiguration(authentication: try credentials.authentication()))
         let client = try CalDAVClient(configuration: .init(http: http))
         let (target, webcal) = SubscriptionURL.remote(url) ?? (URL(string: url)!, false)
         if webcal || SubscriptionURL.looksLikeFeed(target) {

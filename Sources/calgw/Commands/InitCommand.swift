@@ -63,6 +63,8 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialOptions
 
+    @OptionGroup var tls: TLSOptions
+
     @Option(help: "The pair's name (default: the vdir folder's name).")
     var pair: String?
 
@@ -141,7 +143,7 @@ struct InitCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let found = allCollections ? try await discoverCalendars() : []
+        let (found, account) = allCollections ? try await discoverCalendars() : ([], nil)
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
         let localURL = localIsServer ? URL(string: local)! : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
@@ -160,6 +162,7 @@ struct InitCommand: AsyncParsableCommand {
         table += localLoginLines
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
+        table += tls.configLines
         if allCollections { table += "collections = \"all\"\n" }
         if subscription { table += "subscription = true\n" }
         table += "conflict = \"merge\"\n"
@@ -181,6 +184,10 @@ struct InitCommand: AsyncParsableCommand {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try AtomicFile.write(Array(updated.utf8), to: file)
+        // What the server said of the account, kept for the pair's `event` commands.
+        if let account, let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?.pair {
+            OwnAddresses.cache(account, of: added)
+        }
         var isFolder: ObjCBool = false
         if localIsServer {
             // Nothing to make on this machine: the first sync copies one server's calendar to the other.
@@ -209,6 +216,7 @@ struct InitCommand: AsyncParsableCommand {
                     Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
                 }
             }
+            if let account { Terminal.out(DiscoverCommand.describe(account)) }
             Terminal.out("added pair \"\(name)\" to \(file.path)")
             if remoteIsFeed { Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local") }
             Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
@@ -220,19 +228,23 @@ struct InitCommand: AsyncParsableCommand {
         var collections: [FoundCalendar]
     }
 
-    /// The calendars behind `--remote`, named as the first sync will name their folders.
-    func discoverCalendars() async throws -> [FoundCalendar] {
-        guard let url = URL(string: remote) else { return [] }
-        let client = try CalDAVClient(configuration: .init(http: .init(authentication: credentials.authentication())))
+    /// The calendars behind `--remote`, named as the first sync will name their folders, and
+    /// what the server says of the account's scheduling (nil when it does not answer).
+    func discoverCalendars() async throws -> ([FoundCalendar], SchedulingAccount?) {
+        guard let url = URL(string: remote) else { return ([], nil) }
+        let http = tls.applied(to: HTTPClientConfiguration(authentication: try credentials.authentication()))
+        let client = try CalDAVClient(configuration: .init(http: http))
         let calendars = try await client.discover(url).filter(\.holdsItems)
+        let account = try? await client.schedulingAccount(at: calendars.first?.url ?? url)
         let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
         let folders = CollectionPlan.folders(in: localURL)
         let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: calendars.map(\.href.path), local: folders,
                                        home: CollectionPlan.homePath(url, calendars: calendars.map(\.href.path)))
-        return (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
+        let found = (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
             let info = calendars.first { $0.href.path == entry.href }
             return FoundCalendar(name: entry.name, href: entry.href, displayName: info?.displayName, components: info?.components ?? [])
         }
+        return (found, account)
     }
 
     /// The vdir folder's name in the alphabet pair names allow.
