@@ -101,4 +101,31 @@ import CalgwTestSupport
         let messages = try Self.inbox(attendee, on: name, mentioning: uid)
         #expect(messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") }, "\(name): \(messages.count) messages")
     }
+
+    /// An invitation from someone else written into the vdir by hand (bob organizes, the
+    /// account attends, already accepted) is a copy like any other: synced to the server, it
+    /// sends bob no reply, and the account's answer stays as written.
+    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    func anInvitationWrittenByHandSendsNoReply(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let bob = try #require(server.attendee, "the \(name) script printed no second user")
+        let account = try #require(server.address)
+        let collection = server.newCollectionURL(prefix: "byhand")
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let uid = "from-bob-\(UUID().uuidString.prefix(8).lowercased())"
+        let text = Self.meeting(uid, summary: "Bob's review", organizer: bob.address, attendee: account)
+            .replacingOccurrences(of: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(account)", with: "ATTENDEE;PARTSTAT=ACCEPTED:\(account)")
+        try Data(text.utf8).write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
+        let bobsInbox = TestServer.Attendee(username: bob.username, password: bob.password, home: bob.home, address: bob.address)
+        let synced = try pair.run("sync", password: server.password)
+        #expect(synced.status == 0 && synced.stdoutText.contains("remote: 1 created"), "\(name): \(synced.stdoutText)\(synced.stderrText)")
+        #expect(try Self.inbox(bobsInbox, on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
+        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
+                                                    collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
+            .replacingOccurrences(of: "\r\n ", with: "")
+        #expect(stored.contains("SUMMARY:Bob's review") && stored.contains("PARTSTAT=ACCEPTED"), "\(name): \(stored)")
+    }
 }

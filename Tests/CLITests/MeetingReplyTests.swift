@@ -151,6 +151,10 @@ import CalgwTestSupport
         #expect(updated, "\(name): the update did not reach bob: \(copy ?? "no copy")")
         #expect(inbox.count == 1 || name == "cyrus" && inbox.count <= 2, "\(name): the edit sent \(inbox.count - 1) updates")
 
+        // Answering a meeting one organizes is refused, and changes nothing.
+        let own = try calgw(["event", "reply", uid, "--accept"])
+        #expect(own.status == 1 && own.stderrText.contains("you organize \(uid)"), "\(name): \(own.stderrText)")
+
         let delete = try calgw(["event", "delete", uid])
         #expect(delete.status == 0, "\(name): \(delete.stderrText)")
         let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
