@@ -210,7 +210,7 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
     // 2026-03-01 .. 2026-06-01
     let window: ClosedRange<Int64> = 1_772_323_200...1_780_272_000
 
-    @Test func onlyEventsInTheWindowSyncAndLeavingItDeletesNothing() async throws {
+    @Test func onlyEventsInTheWindowSyncAndAKnownOneFollowsItsChangesOutOfIt() async throws {
         let h = try SyncHarness()
         var policy = SyncPolicy()
         policy.window = window
@@ -223,15 +223,52 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         h.remote.put("ended.ics", Data(ended.utf8))
         try await h.sync(policy)
         #expect(Set(h.items(.local).keys) == ["in", "series"])
-        // The event moves out of the window on the server: the local copy stays.
+        // The event moves out of the window on the server: the vdir's copy moves with it, not
+        // left at a time it no longer has.
         h.remote.put("in.ics", Fixture.event(uid: "in", summary: "moved", start: "20290101T100000Z"))
         let report = try await h.sync(policy)
-        #expect(report.deleted == SyncReport.Counts() && report.updated == SyncReport.Counts())
-        #expect(h.summaries(.local)["in"] == "Meeting")
+        #expect(report.deleted == SyncReport.Counts() && report.updated == SyncReport.Counts(local: 1))
+        #expect(h.summaries(.local)["in"] == "moved")
         #expect(h.remote.contents.count == 5)
+        #expect(try await h.sync(policy) == SyncReport())
         // Without a window, everything syncs.
         try await h.sync()
         #expect(h.items(.local).count == 5)
+    }
+
+    /// A known event deleted on one side while outside the window is deleted on the other.
+    @Test func aKnownEventDeletedOutsideTheWindowIsDeletedOnTheOtherSide() async throws {
+        let h = try SyncHarness()
+        h.remote.put("old.ics", Fixture.event(uid: "old", start: "20200101T100000Z"))
+        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        try await h.sync()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.remote.remove("old.ics")
+        let report = try await h.sync(policy)
+        #expect(report.deleted.local == 1 && Set(h.items(.local).keys) == ["in"])
+    }
+
+    /// An event made in the vdir after the first sync goes up wherever it lies; the vdir's
+    /// history beyond the window at the first sync does not, and the run says so.
+    @Test func aNewLocalEventOutsideTheWindowGoesUpButAFirstSyncsHistoryDoesNot() async throws {
+        let h = try SyncHarness()
+        var policy = SyncPolicy()
+        policy.window = window
+        h.local.put("history.ics", Fixture.event(uid: "history", start: "20200101T100000Z"))
+        h.local.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        let first = try await h.sync(policy)
+        #expect(first.created.remote == 1 && Set(h.items(.remote).keys) == ["in"])
+        #expect(first.notes.contains { $0.hasPrefix("1 event in the vdir lies outside the sync window") }, "\(first.notes)")
+        #expect(try await h.sync(policy) == SyncReport())
+
+        h.local.put("next-year.ics", Fixture.event(uid: "next-year", start: "20270310T100000Z"))
+        let second = try await h.sync(policy)
+        #expect(second.created.remote == 1 && second.notes.isEmpty && Set(h.items(.remote).keys) == ["in", "next-year"])
+        // The history is left as it was until it changes.
+        h.local.put("history.ics", Fixture.event(uid: "history", summary: "annotated", start: "20200101T100000Z"))
+        let third = try await h.sync(policy)
+        #expect(third.created.remote == 1 && h.summaries(.remote)["history"] == "annotated")
     }
 
     /// A pair whose server holds an event in the window and one later (starting `later`),

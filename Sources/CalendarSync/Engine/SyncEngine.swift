@@ -148,6 +148,11 @@ public struct SyncEngine: Sendable {
             let snapshot = side == .local ? l : r
             report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
         }
+        if plan.newLocalOutsideWindow > 0 {
+            let count = plan.newLocalOutsideWindow
+            report.notes.append("\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
+                                + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it")
+        }
         Self.reportHandEditProblems(l.problems, into: &report)
         Self.reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
         if !dryRun {
@@ -205,7 +210,7 @@ public struct SyncEngine: Sendable {
     /// items the plan acts on.
     static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
                                journal rows: [ItemKey: JournalItem]) -> Bool {
-        guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty, !plan.changedOutsideWindow.contains(side) else { return false }
+        guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty else { return false }
         guard !report.conflicts.contains(where: { $0.resolution == "unresolved" }) else { return false }
         for action in plan.actions {
             switch action {

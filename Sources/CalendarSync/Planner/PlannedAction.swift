@@ -64,9 +64,9 @@ public struct SyncPlan: Sendable {
     public var outsideWindow = 0
     /// Those items, per side (without their bytes), for the journal's outside-window table.
     public var outsideItems: [Side: [SideItem]] = [:]
-    /// Sides holding a change to a known item that the window kept from syncing: the journal
-    /// does not describe them, so their listing must not be skipped next time.
-    public var changedOutsideWindow: Set<Side> = []
+    /// Of those, the vdir's events read in this run and left out (a first sync's history
+    /// beyond the window), for the run to say so.
+    public var newLocalOutsideWindow = 0
 
     /// A run that would delete too much: what tripped the guard, for its message.
     public struct MassDeletion: Sendable, Hashable {

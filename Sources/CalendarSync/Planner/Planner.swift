@@ -52,7 +52,7 @@ public enum Planner {
         var actions: [PlannedAction] = []
         var outsideWindow = 0
         var outsideItems: [Side: [SideItem]] = [:]
-        var changedOutsideWindow: Set<Side> = []
+        var localOutsideWindow = 0
         keys.sort()
         for key in keys {
             if let reason = unreadable[key] {
@@ -61,17 +61,16 @@ public enum Planner {
             }
             let ls = localByKey.all(key).map { local.items[$0] }, rs = remoteByKey.all(key).map { remote.items[$0] }
             let known = journalByKey.first(key).map { journal[$0] }
-            if let window = policy.window, (ls + rs).contains(where: { !$0.span.overlaps(window) }) {
-                if let known {
-                    for (side, present) in [(Side.local, ls.first), (.remote, rs.first)] {
-                        let record = known.record(side)
-                        if present?.href != record.href || present?.etag != record.etag { changedOutsideWindow.insert(side) }
-                    }
-                } else {
-                    outsideWindow += 1
-                    for var item in ls { item.data = nil; outsideItems[.local, default: []].append(item) }
-                    for var item in rs { item.data = nil; outsideItems[.remote, default: []].append(item) }
-                }
+            // The window bounds which items a pair takes up, not what becomes of them: an item the
+            // journal knows follows its changes wherever they move it (an event moved out of the
+            // window is moved in the vdir too), and an event made in the vdir since the last run
+            // goes up wherever it lies. Others outside the window are remembered, not synced.
+            if let window = policy.window, known == nil, (ls + rs).contains(where: { !$0.span.overlaps(window) }),
+               !Self.isLocalCreation(ls, rs, journalIsEmpty: journal.isEmpty) {
+                outsideWindow += 1
+                if rs.isEmpty { localOutsideWindow += ls.filter { $0.data != nil }.count }
+                for var item in ls { item.data = nil; outsideItems[.local, default: []].append(item) }
+                for var item in rs { item.data = nil; outsideItems[.remote, default: []].append(item) }
                 continue
             }
             if ls.count > 1 || rs.count > 1 {
@@ -90,8 +89,15 @@ public enum Planner {
                             unparseable: unparseable)
         plan.outsideWindow = outsideWindow
         plan.outsideItems = outsideItems
-        plan.changedOutsideWindow = changedOutsideWindow
+        plan.newLocalOutsideWindow = localOutsideWindow
         return plan
+    }
+
+    /// True for an event made in the vdir since the last run: one item, on the local side only,
+    /// read in this run (an item seen outside the window before is reused unread), in a pair
+    /// that has synced before (a first sync's vdir is history, which the window bounds).
+    static func isLocalCreation(_ local: [SideItem], _ remote: [SideItem], journalIsEmpty: Bool) -> Bool {
+        !journalIsEmpty && remote.isEmpty && local.count == 1 && local[0].data != nil
     }
 
     /// The mass deletion `actions` would make, if any: a side found empty (no items, none
