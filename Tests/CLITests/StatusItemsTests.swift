@@ -33,7 +33,7 @@ import CalgwTestSupport
         let byUID = Dictionary(items.map { ($0["uid"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byUID.keys.sorted() == ["gone", "new", "theirs"], "\(items)")
         #expect(byUID["new"]?["side"] as? String == "remote" && byUID["new"]?["action"] as? String == "create")
-        #expect(byUID["new"]?["summary"] as? String == "Dentist" && byUID["new"]?["start"] as? String == "20260310T100000Z")
+        #expect(byUID["new"]?["summary"] as? String == "Dentist" && byUID["new"]?["start"] as? String == "2026-03-10T10:00:00+00:00")
         #expect(byUID["new"]?["path"] as? String == pair.local.appendingPathComponent("new.ics").path, "\(byUID["new"] ?? [:])")
         #expect(byUID["theirs"]?["side"] as? String == "local" && byUID["theirs"]?["href"] as? String == "theirs.ics")
         #expect(byUID["gone"]?["action"] as? String == "delete" && byUID["gone"]?["summary"] as? String == "Gone soon",
@@ -71,10 +71,16 @@ import CalgwTestSupport
         let pair = try VDirPair()
         defer { pair.remove() }
         for i in 0..<13 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "Event \(i)")) }
+        // On a terminal (a pseudo-terminal made by util-linux `script`): the first 10.
+        let command = [CalgwBinary.url.path, "status", "--config", pair.config.path].map { "'" + $0 + "'" }.joined(separator: " ")
+        let onTerminal = try ProcessRunner.run("script", ["-qfec", command, "/dev/null"])
+        let cut = onTerminal.stdoutText.split(whereSeparator: \.isNewline).filter { $0.contains("create ") }
+        #expect(cut.count == 10 && onTerminal.stdoutText.contains("… and 3 more (--all-items lists every one)"), "\(onTerminal.stdoutText)")
+        // Read by a script: every line.
         var r = try pair.run("status")
         #expect(r.status == 0)
-        let shown = r.stdoutText.split(separator: "\n").filter { $0.contains("create ") }
-        #expect(shown.count == 10 && r.stdoutText.contains("… and 3 more (--all-items lists every one)"), "\(r.stdoutText)")
+        #expect(r.stdoutText.split(separator: "\n").filter { $0.contains("create ") }.count == 13 && !r.stdoutText.contains("more ("),
+                "\(r.stdoutText)")
         r = try pair.run("status", ["--all-items"])
         #expect(r.stdoutText.split(separator: "\n").filter { $0.contains("create ") }.count == 13, "\(r.stdoutText)")
         r = try pair.run("status", ["--json"])

@@ -15,7 +15,9 @@ public struct PendingItem: Sendable, Codable, Equatable {
     public var action: Action
     public var uid: String
     public var summary: String?
-    /// DTSTART as written (`20260301T100000Z`, `20260301`), nil when there is none.
+    /// DTSTART as `list --json` gives times (RFC 3339 with the offset in force, in the
+    /// event's own zone: `2026-03-01T11:00:00+01:00`; floating without one; a date as
+    /// `2026-03-01`), nil when there is none.
     public var start: String?
     /// The vdir file the change comes from or goes to, when there is one.
     public var path: String?
@@ -73,7 +75,7 @@ enum PendingItems {
                   let calendar = (try? ICalendarParser().parse(data))?.calendar else { return (nil, nil) }
             let object = calendar.components.first { $0.name != "VTIMEZONE" && $0["RECURRENCE-ID"] == nil }
                 ?? calendar.components.first { $0.name != "VTIMEZONE" }
-            return (object?["SUMMARY"]?.text, object?["DTSTART"]?.value)
+            return (object?["SUMMARY"]?.text, object?["DTSTART"].flatMap { PendingItem.rfc3339($0, in: calendar) })
         }
         func place(_ item: SideItem, on side: Side, _ entry: inout PendingItem) {
             let snapshot = side == .local ? local : remote
@@ -133,5 +135,23 @@ private extension PlannedAction {
     var isCreate: Bool {
         if case .create = self { return true }
         return false
+    }
+}
+
+extension PendingItem {
+    /// A DTSTART in RFC 3339, read in its own zone (a TZID the calendar or the tz database
+    /// knows); as written when it is not a date or date-time.
+    static func rfc3339(_ property: Property, in calendar: Component) -> String {
+        guard let value = property.dateTime else { return property.value }
+        switch value.form {
+        case .date: return value.date.isoString
+        case .floating: return value.local.isoString
+        case .utc: return value.local.isoString + "+00:00"
+        case .zoned(let tzid):
+            guard let zone = TimeZoneResolver(calendar: calendar).zone(for: tzid) else { return value.local.isoString }
+            let offset = zone.offset(atUTC: zone.utc(forLocal: value.local))
+            let sign = offset < 0 ? "-" : "+", minutes = abs(offset) / 60
+            return value.local.isoString + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        }
     }
 }

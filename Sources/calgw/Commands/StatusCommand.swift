@@ -147,7 +147,8 @@ struct StatusCommand: AsyncParsableCommand {
             "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
         }
         func list<T>(_ rows: [T], _ line: (T) -> String) {
-            let limit = allItems ? rows.count : Self.shown
+            // Cut short for a person at a terminal only: a script reading the text gets every line.
+            let limit = allItems || !Terminal.stdoutIsTTY ? rows.count : Self.shown
             for row in rows.prefix(limit) { Terminal.out("      " + line(row)) }
             if rows.count > limit { Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)") }
         }

@@ -20,14 +20,14 @@ enum StatusLine {
         return line
     }
 
-    /// `20260301T100000Z` as `2026-03-01 10:00Z`, `20260301` as `2026-03-01`; else as given.
+    /// A start as `status --json` gives it (RFC 3339) in a few characters: `2026-03-01T10:00:00+00:00`
+    /// as `2026-03-01 10:00Z`, `2026-03-01T10:00:00+01:00` as `2026-03-01 10:00+01:00`, a
+    /// floating time without a zone, a date as it is.
     static func start(_ value: String?) -> String {
         guard let value else { return "-" }
         let chars = Array(value)
-        guard chars.count >= 8, chars.prefix(8).allSatisfy(\.isNumber) else { return value }
-        var out = "\(String(chars[0..<4]))-\(String(chars[4..<6]))-\(String(chars[6..<8]))"
-        if chars.count >= 13, chars[8] == "T" { out += " \(String(chars[9..<11])):\(String(chars[11..<13]))" }
-        if value.hasSuffix("Z") { out += "Z" }
-        return out
+        guard chars.count >= 16, chars[10] == "T" else { return value }
+        let offset = chars.count > 19 ? String(chars[19...]) : ""
+        return String(chars[0..<10]) + " " + String(chars[11..<16]) + (offset == "+00:00" ? "Z" : offset)
     }
 }

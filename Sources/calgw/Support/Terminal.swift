@@ -11,6 +11,7 @@ enum Terminal {
     }
 
     static var stderrIsTTY: Bool { isatty(2) == 1 }
+    static var stdoutIsTTY: Bool { isatty(1) == 1 }
 
     static var colorOnStderr: Bool {
         stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
