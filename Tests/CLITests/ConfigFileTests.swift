@@ -231,6 +231,9 @@ import CalgwTestSupport
         let file = folder.file("Documents/home.ics")
         let made = try CalgwBinary.run(["init", "--config", config.path, "--local", file.path, "--remote", "file://\(mirror.path)"])
         #expect(made.status == 0, "\(made.stderrText)")
+        // Named after the file without its extension.
+        let written = try String(contentsOf: config, encoding: .utf8)
+        #expect(made.stdoutText.contains("added pair \"home\"") && written.contains("[pair.home]"), "\(made.stdoutText)")
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(!FileManager.default.fileExists(atPath: file.path), "init makes no folder at the file's path")

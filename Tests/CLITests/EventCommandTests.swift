@@ -44,11 +44,15 @@ import CalgwTestSupport
         #expect(r.status == 0, "\(r.stderrText)")
         let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try s.files() == ["\(uid).ics"])
-        let event = try #require(try s.event(uid).components.first)
+        let event = try #require(try s.event(uid).components.first { $0.name == "VEVENT" })
         #expect(event["UID"]?.text == uid)
         #expect(event["DTSTART"]?.tzid == "Europe/Berlin" && event["DTSTART"]?.value == "20260329T100000")
         #expect(event["DURATION"]?.value == "PT45M")
         #expect(event["SEQUENCE"]?.value == "0" && event["CREATED"] != nil && event["LAST-MODIFIED"] != nil)
+        // Complete as RFC 5545 asks: the zone it names is defined in the file, and lint is silent.
+        #expect(try s.event(uid).components.contains { $0.name == "VTIMEZONE" && $0["TZID"]?.value == "Europe/Berlin" })
+        let lint = try CalgwBinary.run(["lint", s.vdir.appendingPathComponent("\(uid).ics").path])
+        #expect(lint.status == 0 && lint.stdoutText.isEmpty && lint.stderrText.isEmpty, "\(lint.stdoutText)\(lint.stderrText)")
     }
 
     /// New files take the umask's permissions, as any program's: a user who keeps files
@@ -76,7 +80,7 @@ import CalgwTestSupport
         struct Added: Decodable { var uid: String; var pushed: Bool }
         let added = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(!added.pushed)
-        let event = try #require(try s.event(added.uid).components.first)
+        let event = try #require(try s.event(added.uid).components.first { $0.name == "VEVENT" })
         #expect(event["DTSTART"]?.value == "20260803" && event["DTSTART"]?[parameter: "VALUE"] == "DATE")
         #expect(event["DTEND"]?.value == "20260815")
     }
@@ -105,7 +109,7 @@ import CalgwTestSupport
         defer { s.folder.remove() }
         let r = try s.calgw(["event", "add", "--summary", "Call", "--start", "2026-07-01T08:00:00Z", "--tz", "America/New_York", "--offline"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let event = try #require(try s.event(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).components.first)
+        let event = try #require(try s.event(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).components.first { $0.name == "VEVENT" })
         #expect(event["DTSTART"]?.tzid == "America/New_York" && event["DTSTART"]?.value == "20260701T040000")
     }
 
@@ -135,8 +139,8 @@ import CalgwTestSupport
         let edited = try JSONDecoder().decode(Edited.self, from: r.stdout)
         let newUID = try #require(edited.newSeries)
         calendar = try s.event(uid)
-        #expect(calendar.components.first { $0["RECURRENCE-ID"] == nil }?["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
-        let next = try #require(try s.event(newUID).components.first)
+        #expect(calendar.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil }?["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
+        let next = try #require(try s.event(newUID).components.first { $0.name == "VEVENT" })
         #expect(next["DTSTART"]?.value == "20260413T100000" && next["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
         #expect(next["RELATED-TO"]?.text == uid)
         #expect(try s.files().count == 2)
@@ -217,7 +221,7 @@ import CalgwTestSupport
         let uid = try weeklySeries(s)
         var r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let master = try #require(try s.event(uid).components.first)
+        let master = try #require(try s.event(uid).components.first { $0.name == "VEVENT" })
         #expect(master["EXDATE"]?.value == "20260406T093000" && master["EXDATE"]?.tzid == "Europe/Berlin")
         #expect(master["SEQUENCE"]?.value == "1")
         r = try s.calgw(["event", "delete", uid, "--offline"])
@@ -244,12 +248,12 @@ import CalgwTestSupport
         let added = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(added.pushed)
         let remoteFile = mirror.appendingPathComponent(added.uid + ".ics")
-        // The same event; the upload adds the VTIMEZONE of its TZID, which the file lacks.
+        // The same event, with the VTIMEZONE of its TZID in the file as on the server.
         let uploaded = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar)
         let written = try #require(try ICalendarParser().parse(Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics"))).calendar)
         #expect(uploaded.components(named: "VEVENT") == written.components(named: "VEVENT"))
         #expect(uploaded.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
-        #expect(written.components(named: "VTIMEZONE").isEmpty)
+        #expect(written.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
 
         r = try s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
         #expect(r.status == 0, "\(r.stderrText)")

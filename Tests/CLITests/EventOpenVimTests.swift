@@ -47,7 +47,7 @@ import CalgwTestSupport
         for _ in 0..<300 where !FileManager.default.fileExists(atPath: done.path) { usleep(100_000) }
         let status = try String(contentsOf: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(status == "0")
-        let event = try #require(try s.event(uid).components.first)
+        let event = try #require(try s.event(uid).components.first { $0.name == "VEVENT" })
         #expect(event["SUMMARY"]?.text == "After Vim")
         #expect(event["SEQUENCE"]?.value == "1")
     }

@@ -9,8 +9,9 @@ import CalgwTestSupport
 @Suite struct CalendarReadingOracleTests {
     static let window = (from: "2026-01-01", to: "2026-04-15")
 
-    /// The occurrences of `fixture` from calgw and from the reference, each as
-    /// `uid|start|end|summary` with instants in UTC, sorted.
+    /// The occurrences of `fixture` from calgw (read as `expand` and `list` read it, its
+    /// declared zone applied) and from the reference, each as `uid|start|end|summary` with
+    /// instants in UTC, sorted.
     static func both(_ fixture: String) throws -> (ours: [String], reference: [String]) {
         let url = TestPaths.fixtures.appendingPathComponent("readings").appendingPathComponent(fixture)
         let answers = try CorpusExpansionTests.reference(files: [url], from: window.from, to: window.to)
@@ -19,10 +20,14 @@ import CalgwTestSupport
             return ([], [])
         }
         let parsed = try ICalendarParser().parse(Data(contentsOf: url))
-        let got = CorpusExpansionTests.ours(parsed.components, from: LocalDate(year: 2026, month: 1, day: 1),
+        let got = CorpusExpansionTests.ours(parsed.components.map(DeclaredCalendarZone.applied(to:)), from: LocalDate(year: 2026, month: 1, day: 1),
                                             to: LocalDate(year: 2026, month: 4, day: 15))
         let key = { (i: CorpusExpansionTests.Item) in "\(i.uid)|\(i.start ?? "-")|\(i.end ?? "-")|\(i.summary)" }
-        return (got.map(key).sorted(), expected.map(key).sorted())
+        let ours = got.map(key).sorted(), reference = expected.map(key).sorted()
+        if ours != reference {
+            Issue.record("\(fixture): missing \(Set(reference).subtracting(ours).sorted()); extra \(Set(ours).subtracting(reference).sorted())")
+        }
+        return (ours, reference)
     }
 
     /// Two or more VEVENTs with one UID and no RECURRENCE-ID: the highest SEQUENCE is the event,
@@ -30,6 +35,15 @@ import CalgwTestSupport
     @Test func severalVersionsOfOneEventExpandAsTheNewest() throws {
         let (ours, reference) = try Self.both("several-versions.ics")
         #expect(reference.count == 13)
+        #expect(ours == reference)
+    }
+
+    /// A calendar naming its zone in X-WR-TIMEZONE: floating DTSTART, DTEND, RDATE, EXDATE and
+    /// RECURRENCE-ID are read in it (across New York's change to summer time); UTC times,
+    /// dates and times of another zone stay as they are.
+    @Test func floatingTimesAreReadInTheZoneTheCalendarNames() throws {
+        let (ours, reference) = try Self.both("x-wr-timezone.ics")
+        #expect(reference.count == 8)
         #expect(ours == reference)
     }
 

@@ -48,13 +48,22 @@ public struct EventFiles: Sendable {
     public func create(_ calendar: Component, uid: String) throws -> String {
         let name = SafeFileName.fileName(forUID: uid)
         try directory.createIfMissing()
-        try directory.create(name, data: ICalendarSerializer().data([calendar]))
+        try directory.create(name, data: Self.bytes(of: calendar))
         return name
     }
 
     /// Replaces `file` with `calendar`, unless the file changed since it was read.
     public func replace(_ file: EventFile, with calendar: Component) throws {
-        try directory.replace(file.name, data: ICalendarSerializer().data([calendar]), ifSignature: file.signature)
+        try directory.replace(file.name, data: Self.bytes(of: calendar), ifSignature: file.signature)
+    }
+
+    /// What calgw writes for `calendar`: complete as RFC 5545 asks, each TZID with its
+    /// VTIMEZONE (`TimeZoneCompletion`), so that the files it writes pass `calgw lint` and read
+    /// the same in every program.
+    static func bytes(of calendar: Component) -> Data {
+        var complete = calendar
+        if complete.name == "VCALENDAR" { _ = TimeZoneCompletion.complete(&complete) }
+        return ICalendarSerializer().data([complete])
     }
 
     /// Deletes `file`, unless it changed since it was read.

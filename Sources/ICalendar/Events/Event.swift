@@ -12,8 +12,8 @@ public struct Event: Hashable, Sendable {
     public var end: DateTimeValue?
     /// DURATION, when given instead of an end.
     public var duration: ICalDuration?
-    /// RRULEs (several are deprecated but seen); rules that do not parse are left out here and
-    /// reported by lint.
+    /// RRULEs (several are deprecated but seen), read as `RecurrenceRule.reading` reads them (a
+    /// negative COUNT left out); rules that cannot be read are left out here and reported by lint.
     public var recurrenceRules: [RecurrenceRule]
     /// RDATEs: DATE / DATE-TIME values and PERIODs.
     public var recurrenceDates: [RecurrenceDate]
@@ -45,7 +45,7 @@ public struct Event: Hashable, Sendable {
         end = (c["DTEND"] ?? c["DUE"])?.dateTime
         duration = c["DURATION"]?.duration
         let tzid = start?.tzid
-        recurrenceRules = c.properties(named: "RRULE").compactMap { try? $0.recurrenceRule(tzid: tzid) }
+        recurrenceRules = c.properties(named: "RRULE").compactMap { RecurrenceRule.reading($0.value, tzid: tzid) }
         recurrenceDates = c.properties(named: "RDATE").flatMap { p -> [RecurrenceDate] in
             p[parameter: "VALUE"]?.uppercased() == "PERIOD" ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
         }

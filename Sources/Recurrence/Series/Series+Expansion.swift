@@ -20,9 +20,11 @@ extension Series {
             let reach = maximumLength(floatingZone: floatingZone)
             let shifts = futureOverrides.map { abs($0.shift) }.max() ?? 0
             let wallFrom = clock.local(atUTC: from - reach).secondsSinceEpoch - 86_400 - shifts
-            let wallTo = clock.local(atUTC: to).secondsSinceEpoch + 86_400 + shifts
-            let keys = instanceKeys(wallFrom: wallFrom, wallTo: wallTo, limit: limit, clock: clock)
             let masterEnd = EndSpec(component: master, frame: frame, floatingZone: floatingZone)
+            // An end before the start makes occurrences start before their instance.
+            let lead = endsBeforeStart(masterEnd, frame: frame, floatingZone: floatingZone) ? reach : 0
+            let wallTo = clock.local(atUTC: to).secondsSinceEpoch + 86_400 + shifts + lead
+            let keys = instanceKeys(wallFrom: wallFrom, wallTo: wallTo, limit: limit, clock: clock)
             let masterShape = Occurrence.Shape(uid: uid, component: master, startForm: frame.form,
                                                endForm: endForm(masterEnd, frame: frame), recurrenceForm: frame.form)
             var futureEnds: [Int64: (EndSpec, Occurrence.Shape)] = [:]
@@ -187,6 +189,19 @@ extension Series {
         }
     }
 
+    /// Whether the master (or a RANGE=THISANDFUTURE override) ends before it starts, so that
+    /// its occurrences, start and end swapped, begin before their instance.
+    func endsBeforeStart(_ masterEnd: EndSpec, frame: SeriesFrame, floatingZone: any ZoneRules) -> Bool {
+        let ends = [masterEnd] + futureOverrides.map { EndSpec(component: $0.component, frame: frame, floatingZone: floatingZone) }
+        return ends.contains { end in
+            switch end.kind {
+            case .none: return false
+            case .wallDelta(let delta), .exactDelta(let delta, _): return delta < 0
+            case .duration(let d): return d.approximateSeconds < 0
+            }
+        }
+    }
+
     /// The form of the ends a spec produces in `frame`.
     func endForm(_ end: EndSpec, frame: SeriesFrame) -> DateTimeValue.Form {
         if case .exactDelta(_, let endFrame) = end.kind { return endFrame.form }
@@ -232,8 +247,25 @@ extension Series {
                 }
             }
         }
+        if endInstant < startInstant {
+            return swapped(startWall: startWall, endWall: endWall, startInstant: startInstant, endInstant: endInstant,
+                           recurrenceWall: recurrenceWall, shape: shape)
+        }
         return Occurrence(startWall: startWall, endWall: endWall, recurrenceWall: recurrenceWall,
                           startInstant: startInstant, endInstant: endInstant, shape: shape)
+    }
+
+    /// An occurrence whose end (DTEND, or a negative DURATION) comes before its start, read as
+    /// running from the earlier time to the later, as recurring-ical-events reads it (lint
+    /// says so). The instance keeps its RECURRENCE-ID, DTSTART's time, which EXDATEs and
+    /// overrides name.
+    func swapped(startWall: Int64, endWall: Int64, startInstant: Int64, endInstant: Int64, recurrenceWall: Int64?,
+                 shape: Occurrence.Shape) -> Occurrence {
+        let turned = shape.startForm == shape.endForm ? shape
+            : Occurrence.Shape(uid: shape.uid, component: shape.component, startForm: shape.endForm, endForm: shape.startForm,
+                               recurrenceForm: shape.recurrenceForm)
+        return Occurrence(startWall: endWall, endWall: startWall, recurrenceWall: recurrenceWall,
+                          startInstant: endInstant, endInstant: startInstant, shape: turned)
     }
 
     /// A DURATION added as RFC 5545 §3.3.6 says: weeks and days on the wall clock, hours,

@@ -13,9 +13,10 @@ import ICalendar
 /// costs about what one near it does when the rules have no COUNT.
 public struct Series: Sendable {
     public let uid: String
-    /// The VEVENT without RECURRENCE-ID; nil when a calendar holds only overrides.
+    /// The VEVENT without RECURRENCE-ID; nil when a calendar holds only overrides. Of several
+    /// (versions of one event, in exports that keep them all), the newest (`EventVersion`).
     public let master: Component?
-    /// The VEVENTs with RECURRENCE-ID, in file order.
+    /// The VEVENTs with RECURRENCE-ID, in file order; of several for one instance, the newest.
     public let overrides: [Component]
 
     let frame: SeriesFrame?
@@ -41,12 +42,20 @@ public struct Series: Sendable {
     let includesStart: Bool
 
     /// A series from its components (all with the same UID).
+    ///
+    /// A calendar may hold several versions of the event: the newest master is the event, with
+    /// its own RRULE, RDATE and EXDATE, and the others are left out (as recurring-ical-events
+    /// and RFC 5546 §2.1.5 read them). Overrides are kept whatever their SEQUENCE: Google
+    /// Calendar and Thunderbird raise the master's SEQUENCE without touching its overrides, so
+    /// a lower SEQUENCE does not make an override older; of several for one instance the
+    /// newest is kept, and the master's EXDATEs remove theirs.
     /// - Parameters:
     ///   - components: the master and its overrides, in any order.
     ///   - resolver: the calendar's TZID resolver (its VTIMEZONEs, Windows names, aliases).
     public init(components: [Component], resolver: TimeZoneResolver) {
-        let master = components.first { $0["RECURRENCE-ID"] == nil }
-        let overrides = components.filter { $0["RECURRENCE-ID"] != nil }
+        let masters = components.filter { $0["RECURRENCE-ID"] == nil }
+        let master = EventVersion.newest(of: masters).map { masters[$0] }
+        let overrides = Self.newestOverrides(components.filter { $0["RECURRENCE-ID"] != nil }, master: master, resolver: resolver)
         self.uid = (master ?? overrides.first)?["UID"]?.text ?? ""
         self.master = master
         self.overrides = overrides
@@ -87,7 +96,15 @@ public struct Series: Sendable {
         periodByWall = periods
         var walls = Set<Int64>(), days = Set<Int>()
         for ex in event.exceptionDates {
-            if ex.isDate && !start.isDate { days.insert(ex.date.daysSinceEpoch) } else { walls.insert(frame.wall(of: ex)) }
+            if ex.isDate && !start.isDate {
+                days.insert(ex.date.daysSinceEpoch)
+            } else if start.isDate && !ex.isDate && ex.local.time != .midnight {
+                // A time other than midnight is no instance of a series of whole days: it
+                // removes nothing (as recurring-ical-events reads it; lint says so).
+                continue
+            } else {
+                walls.insert(frame.wall(of: ex))
+            }
         }
         exdateWalls = walls
         exdateDays = days
@@ -111,6 +128,26 @@ public struct Series: Sendable {
             startCounts = false
         }
         includesStart = startCounts
+    }
+
+    /// Of the overrides for one instance (their RECURRENCE-IDs name one instant, or one time of
+    /// a floating series), the newest, at the place of the first; file order otherwise.
+    static func newestOverrides(_ overrides: [Component], master: Component?, resolver: TimeZoneResolver) -> [Component] {
+        guard overrides.count > 1 else { return overrides }
+        let frame = (master?["DTSTART"]?.dateTime).map { SeriesFrame(start: $0, resolver: resolver) }
+        var slot: [Int64: Int] = [:]
+        var kept: [Component] = []
+        for o in overrides {
+            guard let rid = o["RECURRENCE-ID"]?.dateTime else { kept.append(o); continue }
+            let key = frame?.wall(of: rid) ?? rid.local.secondsSinceEpoch
+            if let i = slot[key] {
+                if EventVersion(kept[i]) < EventVersion(o) { kept[i] = o }
+            } else {
+                slot[key] = kept.count
+                kept.append(o)
+            }
+        }
+        return kept
     }
 
     /// Whether the series recurs (has an RRULE or RDATE).

@@ -107,8 +107,14 @@ public struct SeriesEditor: Sendable {
 
     // MARK: Building blocks
 
+    /// The master that is edited: of several versions of the event in one resource, the
+    /// newest (`EventVersion`), the one `Series` expands; the older ones are left as written.
     private func masterIndex(in resource: Component) -> Int? {
-        resource.components.firstIndex { $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil }
+        let masters = resource.components.indices.filter {
+            let c = resource.components[$0]
+            return c.name == "VEVENT" && c["UID"]?.text == uid && c["RECURRENCE-ID"] == nil
+        }
+        return EventVersion.newest(of: masters.map { resource.components[$0] }).map { masters[$0] }
     }
 
     private func isOverride(_ c: Component, of rid: DateTimeValue) -> Bool {

@@ -247,9 +247,10 @@ struct InitCommand: AsyncParsableCommand {
         return (found, account)
     }
 
-    /// The vdir folder's name in the alphabet pair names allow.
+    /// The vdir folder's name (a single file's without `.ics`) in the alphabet pair names allow.
     static func defaultName(for folder: URL) -> String {
-        let cleaned = folder.lastPathComponent.map { c -> Character in
+        let last = folder.pathExtension.lowercased() == "ics" ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
+        let cleaned = last.map { c -> Character in
             c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "-"
         }
         let name = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-."))

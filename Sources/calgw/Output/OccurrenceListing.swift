@@ -40,7 +40,8 @@ struct OccurrenceListing {
         }
     }
 
-    /// Expands every file over [from, to), reading floating times and dates in `zone`.
+    /// Expands every file over [from, to), reading floating times and dates in `zone`, or in
+    /// the zone a calendar declares (`DeclaredCalendarZone`) for its floating times.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
     ///   name), shown as a column and a `calendar` key; empty for none.
     init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
@@ -60,7 +61,9 @@ struct OccurrenceListing {
                 problems.append((url.path, "\(error)"))
                 continue
             }
-            let expansion = CalendarExpansion(components: parsed.components)
+            // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
+            // the file itself is left as it is.
+            let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
             let source = sources.count
             sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil, calendars[url]))
             for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
