@@ -177,6 +177,31 @@ import VDir
         #expect(try VDirPair.summariesIn(folder.file("r-one")).isEmpty)
     }
 
+    /// Without --json, a line per run that changed something, for one pair and for --all
+    /// alike: the start runs of unchanged pairs print nothing.
+    @Test(arguments: [["--pair", "one"], ["--all"]])
+    func textModePrintsALinePerRunThatChangedSomething(_ selection: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var toml = ""
+        for name in ["one", "two"] {
+            for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
+            toml += "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
+            toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
+            try VDirPair.event("seed-\(name)", "seed").write(to: folder.file("l-\(name)/seed.ics"))
+        }
+        try Data(toml.utf8).write(to: folder.file("config.toml"))
+        #expect(try CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
+        let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--interval", "600"] + selection)
+        #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
+        try VDirPair.event("x", "new").write(to: folder.file("l-one/x.ics"))
+        #expect(WatchProcess.wait { watch.stdoutText.contains("one: ") }, "\(watch.stdoutText)\(watch.stderrText)")
+        #expect(watch.stop() == 0)
+        let lines = watch.stdoutText.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1 && lines[0].contains("one: local: 0 created, 0 updated, 0 deleted; remote: 1 created"),
+                "\(selection): \(watch.stdoutText)")
+    }
+
     @Test func usageErrors() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
