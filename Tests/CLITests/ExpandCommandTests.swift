@@ -146,4 +146,36 @@ import CalgwTestSupport
         let reversed = try CalgwBinary.run(["expand", url.path, "--from", "2026-04-01", "--to", "2026-03-01"])
         #expect(reversed.status == 2)
     }
+
+    /// Issue 47: a calendar that names its zone in X-WR-TIMEZONE (as Google Calendar and Apple
+    /// Calendar export it) has its floating times read in that zone, whatever --tz says; its
+    /// UTC times stay UTC. The file is not changed.
+    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")
+        let before = try Data(contentsOf: fixture)
+        let result = try CalgwBinary.run(["expand", fixture.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let records = try JSONDecoder().decode([Record].self, from: result.stdout)
+        let standup = records.filter { $0.uid == "standup@calgw.test" }
+        #expect(standup.map(\.start) == ["2026-03-02T09:00:00-05:00", "2026-03-09T12:00:00-04:00", "2026-03-20T14:00:00-04:00",
+                                         "2026-03-23T09:00:00-04:00"])
+        #expect(standup.allSatisfy { $0.timeZone == "America/New_York" })
+        #expect(standup[1].recurrenceId == "2026-03-09T09:00:00-04:00")
+        let call = try #require(records.first { $0.uid == "call@calgw.test" })
+        #expect(call.start == "2026-03-04T15:00:00+00:00" && call.timeZone == "UTC")
+        #expect(records.first { $0.uid == "holiday@calgw.test" }?.start == "2026-03-10")
+        #expect(try Data(contentsOf: fixture) == before)
+    }
+
+    /// Issue 47: of several versions of one event, the newest is expanded, with its EXDATE and
+    /// RDATE; the older version's change of an instance that the newest excludes is gone.
+    @Test func theNewestVersionOfAnEventIsExpanded() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("readings/several-versions.ics")
+        let result = try CalgwBinary.run(["expand", fixture.path, "--from", "2026-01-01", "--to", "2026-03-01", "--tz", "Europe/Berlin", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let planning = try JSONDecoder().decode([Record].self, from: result.stdout).filter { $0.uid == "planning@calgw.test" }
+        #expect(planning.map(\.start) == ["2026-01-05T10:00:00+01:00", "2026-01-12T15:00:00+01:00", "2026-01-26T10:00:00+01:00",
+                                          "2026-02-02T10:00:00+01:00", "2026-02-09T10:00:00+01:00", "2026-02-18T10:00:00+01:00"])
+        #expect(planning.map(\.summary) == ["Planning", "Planning (moved)", "Planning", "Planning", "Planning", "Planning"])
+    }
 }

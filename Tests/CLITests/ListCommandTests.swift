@@ -57,4 +57,15 @@ import CalgwTestSupport
         let unknown = try CalgwBinary.run(["list", "--config", config.path, "--pair", "nope", "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(unknown.status == 2, "a missing pair is a configuration error: \(unknown.stderrText)")
     }
+
+    /// Issue 47: `list` reads a vdir file that names its zone in X-WR-TIMEZONE as `expand` does.
+    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")).write(to: folder.file("exported.ics"))
+        let result = try CalgwBinary.run(["list", "--local", folder.url.path, "--from", "2026-03-05", "--to", "2026-03-06", "--tz", "UTC"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "2026-03-05  23:30–2026-03-06 01:00  Dinner\n")
+    }
 }
+

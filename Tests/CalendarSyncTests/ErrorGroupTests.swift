@@ -71,4 +71,13 @@ import VDir
         #expect(ErrorCause.mountPoints(inMountInfo: table) == ["/", "/mnt/my calendars"])
         #expect(ErrorCause.mountPoint(of: "/") == "/")
     }
+
+    /// A report line's hint is printed on its own line, as every other error's.
+    @Test func aHintAtTheEndOfALineGoesOnItsOwn() {
+        let split = ErrorGroup(splitting: "x.ics:8: DTEND is before DTSTART (hint: fix that line (or run calgw fmt))")
+        #expect(split == ErrorGroup("x.ics:8: DTEND is before DTSTART", hint: "fix that line (or run calgw fmt)"))
+        #expect(ErrorGroup(splitting: "a.ics: refused (by the server)") == ErrorGroup("a.ics: refused (by the server)"))
+        let lines = ErrorGroup.lines(["e1: x.ics:3: problem (hint: fix it)"], causes: [:])
+        #expect(lines == [ErrorGroup("e1: x.ics:3: problem", hint: "fix it")])
+    }
 }

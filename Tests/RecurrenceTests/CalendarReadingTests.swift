@@ -36,7 +36,7 @@ import CalgwTestSupport
         let editor = try SeriesEditor(calendar: cal, uid: "v", now: SpanEditTests.now)
         let index = try #require(SeriesExpansion(calendar: cal, uid: "v"))
         let rid = DateTimeValue(parsing: "20260106T100000Z")!
-        let edited = try #require(try editor.deleteOccurrence(rid, span: .this, instances: index).resource)
+        let edited = try #require(try editor.deleteOccurrence(rid, span: .thisEvent, instances: index).resource)
         let masters = edited.components.filter { $0.name == "VEVENT" }
         #expect(masters.count == 2)
         #expect(masters.first { $0["SUMMARY"]?.text == "older" }?["EXDATE"] == nil)

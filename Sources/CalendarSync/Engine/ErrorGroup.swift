@@ -23,6 +23,16 @@ public struct ErrorGroup: Sendable, Equatable {
         self.hint = hint
     }
 
+    /// A report's error line as printed: a hint it ends with (`… (hint: fix that line)`, as the
+    /// JSON `errors` hold it) goes on a line of its own, as every other error's does.
+    public init(splitting line: String) {
+        guard line.hasSuffix(")"), let open = line.range(of: " (hint: ", options: .backwards) else {
+            self.init(line)
+            return
+        }
+        self.init(String(line[..<open.lowerBound]), hint: String(line[open.upperBound...].dropLast()))
+    }
+
     /// How many of a cause's errors are shown in full before the count of the rest.
     public static let shownPerCause = 3
 
@@ -40,7 +50,7 @@ public struct ErrorGroup: Sendable, Equatable {
         var done: Set<Key> = []
         for line in errors {
             guard let cause = causes[line] else {
-                out.append(ErrorGroup(line))
+                out.append(ErrorGroup(splitting: line))
                 continue
             }
             let key = Key(errno: cause.errno, place: cause.place)

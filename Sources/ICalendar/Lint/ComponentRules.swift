@@ -10,6 +10,7 @@ struct ComponentRules {
             if c["PRODID"] == nil { problems.append(.init(line: c.line, severity: .warning, message: "VCALENDAR has no PRODID (calgw adds one when uploading)")) }
             checkUIDsAreOneObject(c, into: &problems)
             checkTimeZonesAreDefined(c, into: &problems)
+            ReadingChecks(resolver: resolver).checkCalendar(c, into: &problems)
         case "VEVENT", "VTODO", "VJOURNAL":
             checkSchedulable(c, into: &problems)
         case "VALARM":
@@ -51,7 +52,11 @@ struct ComponentRules {
                 continue
             }
             if let problem = ValueChecker.problem(with: p.value, as: type, tzid: p.tzid) {
-                problems.append(.init(line: p.line, severity: .error, message: "\(p.name): \(problem)"))
+                var message = "\(p.name): \(problem)"
+                if type == .recur, let count = RecurrenceRule.negativeCount(in: p.value), RecurrenceRule.reading(p.value) != nil {
+                    message = "\(p.name): COUNT=\(count) is negative: calgw ignores the COUNT and repeats the rule without end, as recurring-ical-events does"
+                }
+                problems.append(.init(line: p.line, severity: .error, message: message))
             }
             if type == .recur, let rule = try? p.recurrenceRule() {
                 for v in rule.rfcViolations {
@@ -73,13 +78,16 @@ struct ComponentRules {
         if c[endName] != nil && c["DURATION"] != nil {
             problems.append(.init(line: c[endName]!.line, severity: .error, message: "\(c.name) has both \(endName) and DURATION"))
         }
-        guard let start = startProperty.dateTime, let endProperty = c[endName], let end = endProperty.dateTime else { return }
+        guard let start = startProperty.dateTime else { return }
+        ReadingChecks(resolver: resolver).checkRecurrenceValueTypes(c, start: start, into: &problems)
+        guard let endProperty = c[endName], let end = endProperty.dateTime else { return }
         if start.isDate != end.isDate {
             problems.append(.init(line: endProperty.line, severity: .error, message: "\(endName) is a \(end.isDate ? "DATE" : "DATE-TIME") but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME")"))
             return
         }
         if let s = instant(start), let e = instant(end), e < s {
-            problems.append(.init(line: endProperty.line, severity: .error, message: "\(endName) \(end) is before DTSTART \(start)"))
+            problems.append(.init(line: endProperty.line, severity: .error, message: "\(endName) \(end) is before DTSTART \(start): "
+                                  + "calgw shows the event from the earlier time to the later, as recurring-ical-events does"))
         }
     }
 

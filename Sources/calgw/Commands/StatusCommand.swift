@@ -137,7 +137,7 @@ struct StatusCommand: AsyncParsableCommand {
     /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
     /// stderr, after the status itself; the exit status they give (1, or 0 when there are none).
     func reportProblems(_ s: StatusOutput) -> ExitStatus {
-        for line in s.errors { Terminal.reportError("\(s.pair): \(line)") }
+        for line in s.errors.map(ErrorGroup.init(splitting:)) { Terminal.reportError("\(s.pair): \(line.message)", hint: line.hint) }
         return s.errors.isEmpty ? .success : .failure
     }
 
