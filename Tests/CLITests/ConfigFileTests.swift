@@ -67,6 +67,7 @@ import CalgwTestSupport
             password_env = "FASTMAIL_PASSWORD"
             collections = ["personal", "work"]
             journal = "~/j.sqlite"
+            scheduling = "never"
             """)
         #expect(config.pairs.map(\.name) == ["fastmail", "personal"])
         let personal = try #require(config.pairs.last)
@@ -78,6 +79,8 @@ import CalgwTestSupport
         #expect(fastmail.collections == .named(["personal", "work"]))
         #expect(fastmail.login.password == .environment("FASTMAIL_PASSWORD"))
         #expect(fastmail.journal.path == "/home/alice/j.sqlite")
+        #expect(!fastmail.scheduling && personal.scheduling)
+        #expect(throws: (any Error).self) { try parse("[pair.p]\nlocal = \"/x\"\nremote = \"https://h/\"\nscheduling = \"sometimes\"\n") }
     }
 
     @Test(arguments: [

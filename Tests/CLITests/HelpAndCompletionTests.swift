@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+@testable import calgw
 
 /// What people find when they ask: `calgw help COMMAND` with examples, and shell completions
 /// generated from the same definitions.
@@ -37,6 +38,29 @@ import CalgwTestSupport
         #expect(r.status == 0, "\(r.stderrText)")
         for word in ["event", "sync", "occurrence", "allow-mass-delete", "offline"] {
             #expect(r.stdoutText.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
+    /// docs/cli.md, the contract, names every command `calgw --help` and `calgw event --help`
+    /// list, and docs/guide.md's list of keys every key a pair's table takes.
+    @Test func theDocsKeepInStepWithHelpAndTheConfigReader() throws {
+        let contract = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        func subcommands(_ arguments: [String]) throws -> [String] {
+            let help = try CalgwBinary.run(arguments + ["--help"]).stdoutText
+            let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+            return section.split(whereSeparator: \.isNewline).compactMap { line in
+                line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            }.filter { $0 != "See" }
+        }
+        let top = try subcommands([])
+        let events = try subcommands(["event"])
+        #expect(top.count >= 13 && events.count >= 5, "\(top) \(events)")
+        for command in top.filter({ $0 != "event" }).map({ "calgw \($0)" }) + events.map({ "calgw event \($0)" }) {
+            #expect(contract.contains("`\(command)"), "docs/cli.md does not name \(command)")
+        }
+        let guide = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
+        for key in PairReader.knownKeys.sorted() {
+            #expect(guide.contains("`\(key)`"), "docs/guide.md does not list the key \(key)")
         }
     }
 }

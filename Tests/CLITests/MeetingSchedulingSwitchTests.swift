@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 
-/// A pair's `scheduling = false` turns the person's actions into copies too: a meeting made
+/// A pair's `scheduling = "never"` turns the person's actions into copies too: a meeting made
 /// with `event add --attendee` invites nobody, and the command says so. The account's
 /// addresses, asked of the server once, are cached beside the journal, so a later `event`
 /// command needs neither the server nor `--address`.
@@ -21,7 +21,7 @@ import CalgwTestSupport
         let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
         let handle = try FileHandle(forWritingTo: pair.config)
         handle.seekToEndOfFile()
-        handle.write(Data("scheduling = false\n".utf8))
+        handle.write(Data("scheduling = \"never\"\n".utf8))
         try handle.close()
         func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
             try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])

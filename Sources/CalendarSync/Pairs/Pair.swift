@@ -31,7 +31,7 @@ public struct Pair: Sendable {
     public var journal: URL
     /// Whether the person's own actions (`calgw event add --attendee`, `reply`, an edit or a
     /// deletion of a meeting) may make a scheduling server send invitations, updates,
-    /// cancellations and replies. False (`scheduling = false`): every write is a copy that
+    /// cancellations and replies. False (`scheduling = "never"`): every write is a copy that
     /// sends nothing, as every sync's writes are anyway.
     public var schedules = true
 

@@ -66,7 +66,7 @@ struct ConfigFile {
 }
 
 /// Reads one `[pair.NAME]` table.
-private struct PairReader {
+struct PairReader {
     let name: String
     let table: TOMLTable
     let file: URL
@@ -170,8 +170,12 @@ private struct PairReader {
             pair.conflict = strategy
         }
         if let value = table["scheduling"] {
-            guard let flag = value.bool else { throw fail("scheduling", "must be true or false") }
-            pair.scheduling = flag
+            // "never" as the contract writes it; true and false read as "auto" and "never".
+            switch value.string ?? value.bool.map({ $0 ? "auto" : "never" }) {
+            case "never": pair.scheduling = false
+            case "auto": pair.scheduling = true
+            default: throw fail("scheduling", "must be \"never\" or \"auto\"", hint: "scheduling = \"never\" sends every write as a copy")
+            }
         }
         if let window = try string("window") {
             guard ConfigText.isWindow(window) else {

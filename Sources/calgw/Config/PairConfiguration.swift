@@ -48,8 +48,8 @@ struct PairConfiguration: Equatable, Sendable {
     /// Whether `remote` is a read-only iCalendar feed (`webcal://`, `subscription = true`, or
     /// an http(s) path ending in `.ics`); the pair then only pulls.
     var subscription = false
-    /// `scheduling = false`: the person's actions send no scheduling message either (see
-    /// ``Pair/schedules``).
+    /// `scheduling = "never"`: the person's actions send no scheduling message either (see
+    /// ``Pair/schedules``); `"auto"` (the default) lets a scheduling server send them.
     var scheduling = true
     /// A subscription's longest accepted line (`max_line_length`); nil: the storage's default.
     var maxLineLength: Int?
