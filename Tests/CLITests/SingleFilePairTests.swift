@@ -198,6 +198,17 @@ import CalgwTestSupport
             #expect(try pair.serverText == serverBefore, "\(command) wrote the server")
         }
 
+        // status shows the last good state and the broken place, as text and as JSON.
+        r = try pair.calgw(["status"])
+        #expect(r.stdoutText.contains("items synced, last sync 20") && !r.stdoutText.contains("0 items synced")
+                && !r.stdoutText.contains("last sync never"), "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match"), "\(r.stdoutText)")
+        r = try pair.calgw(["status", "--json"])
+        let status = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        let place = (status["broken"] as? [[String: Any]])?.first
+        #expect(place?["path"] as? String == pair.file.path && place?["line"] as? Int == brokenLine, "\(r.stdoutText)")
+        #expect((status["synced"] as? Int ?? 0) > 0 && status["lastSync"] is String && status["unreadable"] as? String == "local", "\(r.stdoutText)")
+
         // Fixed: the run goes on, and the server's change comes down.
         try pair.writeFile(good)
         r = try pair.calgw(["sync", "--json"])

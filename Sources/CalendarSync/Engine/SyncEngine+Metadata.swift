@@ -24,6 +24,19 @@ enum MetadataMerge {
 }
 
 extension SyncEngine {
+    /// What a run says of the name and color it wrote on `side` (`written`), which were `was`.
+    static func metadataNotes(_ written: CollectionMetadata, was: CollectionMetadata, side: Side) -> [String] {
+        let other = side == .local ? "remote" : "local"
+        var notes: [String] = []
+        if let name = written.displayName {
+            notes.append("the \(side.rawValue) calendar's name is now \"\(name)\" (was \(was.displayName.map { "\"\($0)\"" } ?? "none")), as on the \(other) side")
+        }
+        if let color = written.color {
+            notes.append("the \(side.rawValue) calendar's color is now \(color) (was \(was.color ?? "none")), as on the \(other) side")
+        }
+        return notes
+    }
+
     /// Syncs the display name and color when both sides support it.
     func syncMetadata(into report: inout SyncReport) async {
         guard let l = local.capabilities.collectionMetadata, let r = remote.capabilities.collectionMetadata else { return }
@@ -38,6 +51,7 @@ extension SyncEngine {
             if !policy.direction.writes(.remote) { toRemote = CollectionMetadata() }
             if toLocal != CollectionMetadata() { try await l.setMetadata(toLocal) }
             if toRemote != CollectionMetadata() { try await r.setMetadata(toRemote) }
+            report.notes += Self.metadataNotes(toLocal, was: lm, side: .local) + Self.metadataNotes(toRemote, was: rm, side: .remote)
             if policy.direction == .both {
                 localState.displayName = name.agreed; localState.color = color.agreed
                 remoteState.displayName = name.agreed; remoteState.color = color.agreed

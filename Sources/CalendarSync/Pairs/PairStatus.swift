@@ -25,6 +25,8 @@ public struct PairStatus: Sendable {
     public enum Unreadable: String, Sendable, Codable {
         /// The server: `pending` holds the local changes alone.
         case remote
+        /// The local side: a single file that does not parse, named in `pending.broken`.
+        case local
         /// Neither: nothing is known.
         case both
     }
@@ -66,6 +68,15 @@ extension PairRun {
         } catch {
             status.failure = error
             status.unreadable = .both
+            // What the journal last recorded stays known whatever cannot be read now.
+            if !pair.isAccount, let summary = try? Journal.summary(at: pair.journal) {
+                status.lastSync = summary.lastSync
+                status.items = summary.items
+            }
+            if let broken = Self.brokenSingleFile(error) {
+                status.unreadable = .local
+                status.pending.broken = [broken]
+            }
             if !pair.isAccount, let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed,
                let storage = try? Pair.storage(pair.local),
                let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: storage, policy: policy) {
@@ -79,5 +90,13 @@ extension PairRun {
             }
         }
         return status
+    }
+
+    /// The place and problem of a single-file calendar that does not parse, from the error
+    /// its scan stopped with; nil for any other error.
+    static func brokenSingleFile(_ error: any Error) -> BrokenFile? {
+        guard let sync = error as? SyncError, sync.code == .scanFailed, let file = sync.cause as? SingleFileError,
+              file.code == .invalid else { return nil }
+        return BrokenFile(file.message)
     }
 }

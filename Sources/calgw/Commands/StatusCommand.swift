@@ -158,6 +158,9 @@ struct StatusCommand: AsyncParsableCommand {
             Terminal.out("  local:  not known: the remote side could not be read")
             Terminal.out("  remote: \(counts(\.remote)) (the local changes)")
             list(changes(.remote), StatusLine.item)
+        case "local":
+            Terminal.out("  local:  not known: the file does not parse (see below)")
+            Terminal.out("  remote: not known until it does")
         case "both":
             Terminal.out("  local:  not known")
             Terminal.out("  remote: not known")
