@@ -1,4 +1,4 @@
-import CalendarSync
+@testable import CalendarSync
 import CalgwTestSupport
 import Foundation
 import Synchronization

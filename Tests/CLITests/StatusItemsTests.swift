@@ -67,6 +67,23 @@ import CalgwTestSupport
         #expect(r.stdoutText.contains("UIDs held twice"), "\(r.stdoutText)")
     }
 
+    /// `sync --dry-run` and `status` tell what a run skips alike: one description serves both
+    /// (a broken file on the other side of a vdir pair was skipped by one and not the other).
+    @Test func aDryRunAndStatusTellTheSameSkips() throws {
+        let pair = try VDirPair()
+        defer { pair.remove() }
+        try pair.write(pair.local, "ok.ics", VDirPair.event("ok", "Fine"))
+        #expect(try pair.run("sync").status == 0)
+        try pair.write(pair.remote, "broken.ics", Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:b\r\nEND:VCALENDAR\r\n".utf8))
+        try pair.write(pair.local, "mine-broken.ics", Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:m\r\nEND:VCALENDAR\r\n".utf8))
+        let dryRun = try pair.json(try pair.run("sync", ["--dry-run", "--json"]))
+        let status = try pair.json(try pair.run("status", ["--json"]))
+        let skippedByDryRun = dryRun["skipped"] as? [String] ?? [], skippedByStatus = status["skipped"] as? [String] ?? []
+        #expect(skippedByDryRun == skippedByStatus && skippedByDryRun.contains { $0.contains("broken.ics on the remote side does not parse") },
+                "dry run: \(skippedByDryRun); status: \(skippedByStatus)")
+        #expect((dryRun["errors"] as? [String] ?? []).contains { $0.contains("mine-broken.ics") }, "\(dryRun)")
+    }
+
     @Test func longListsAreCutOnTheTerminalOnly() throws {
         let pair = try VDirPair()
         defer { pair.remove() }

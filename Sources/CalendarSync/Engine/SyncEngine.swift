@@ -9,24 +9,24 @@ import Foundation
 /// let report = try await engine.run()
 /// print(report.summary)
 /// ```
-public struct SyncEngine: Sendable {
-    public var local: any CalendarStorage
-    public var remote: any CalendarStorage
-    public var journal: Journal
-    public var policy: SyncPolicy
+struct SyncEngine: Sendable {
+    var local: any CalendarStorage
+    var remote: any CalendarStorage
+    var journal: Journal
+    var policy: SyncPolicy
     /// Asked for each conflict when the strategy is `ask` (nil: no terminal, left unresolved).
-    public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
+    var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
     /// Test-only: called after every side effect.
-    public var faultHook: FaultHook?
+    var faultHook: FaultHook?
     /// Told the transfer's total and each finished write (nil: nobody is watching).
-    public var progress: SyncProgressHandler?
+    var progress: SyncProgressHandler?
     /// Where the run is asked to stop early (``StopGate``); nil: never.
-    public var stop: StopGate?
+    var stop: StopGate?
     /// Plans from the items that moved since the journal's last look, not from every row
     /// (see `narrowedPlan`); off only in tests that compare the two.
     var plansFromChanges = true
 
-    public init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
+    init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
                 prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
                 progress: SyncProgressHandler? = nil) {
         self.local = local
@@ -48,7 +48,7 @@ public struct SyncEngine: Sendable {
     /// - Parameter keepingBytes: the snapshots keep the bytes of every item read. Without it a
     ///   first sync (an empty journal: every item is read) keeps what each vdir item is, not
     ///   its bytes (see `keepsBytesInFirstSync`).
-    public func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:], keepingBytes: Bool = true) async throws
+    func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:], keepingBytes: Bool = true) async throws
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
         if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
         let items = try journal.items()
@@ -87,7 +87,7 @@ public struct SyncEngine: Sendable {
     /// - Throws: `SyncError.massDeletion` when a side was emptied, or more than half of the
     ///   items would be deleted, and mass deletion is not allowed; scan failures. Failures of
     ///   single items go to the report instead.
-    public func run(dryRun: Bool = false) async throws -> SyncReport {
+    func run(dryRun: Bool = false) async throws -> SyncReport {
         guard !dryRun else { return try await runPlanned(dryRun: true) }
         // The person's actions a run before could not send are this run's to send as such.
         var awaited = policy.schedules ? try journal.awaitedActions() : AwaitedActions()
@@ -124,8 +124,7 @@ public struct SyncEngine: Sendable {
         var replans = 0
         let journalRows = plan.rowsActedOn(in: items)
         if dryRun {
-            report = Self.preview(plan, strategy: policy.conflict)
-            PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &report)
+            report = Self.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         } else {
             let executor = Executor(local: local, remote: remote, journal: journal,
                                     resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
@@ -144,17 +143,7 @@ public struct SyncEngine: Sendable {
             await syncMetadata(into: &report)
         }
         try noteReadOnlyCalendar(in: &report, dryRun: dryRun)
-        for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let snapshot = side == .local ? l : r
-            report.skipped += hrefs.filter { snapshot.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
-        }
-        if plan.newLocalOutsideWindow > 0 {
-            let count = plan.newLocalOutsideWindow
-            report.notes.append("\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
-                                + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it")
-        }
-        Self.reportHandEditProblems(l.problems, into: &report)
-        Self.reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
+        if !dryRun { Self.describeProblems(plan, local: l, remote: r, into: &report) }
         if !dryRun {
             for (side, snapshot) in [(Side.local, l), (.remote, r)] {
                 try journal.replaceOutsideItems(side, with: plan.outsideItems[side] ?? [])
@@ -175,6 +164,35 @@ public struct SyncEngine: Sendable {
             try journal.pruneIntents()
         }
         return report
+    }
+
+    /// What a run would do, as `sync --dry-run` and `status` both say it: the plan's writes
+    /// item by item, and what it would skip or fail on (``describeProblems(_:local:remote:into:)``).
+    static func previewReport(_ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, strategy: ConflictStrategy,
+                              journal: Journal) -> SyncReport {
+        var report = preview(plan, strategy: strategy)
+        PendingItems.describe(plan, local: l, remote: r, strategy: strategy, journal: journal, into: &report)
+        describeProblems(plan, local: l, remote: r, into: &report)
+        return report
+    }
+
+    /// What a run skips, fails on or leaves out, the one description a run, a dry run and
+    /// `status` all give: items that do not parse (a vdir file broken by a hand edit is an
+    /// error at its line; anything else is skipped), two items with one UID, and the vdir's
+    /// events a first sync leaves beyond the sync window.
+    static func describeProblems(_ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, into report: inout SyncReport) {
+        for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            // The local side's hand-edit problems are errors with their line (below), not skips.
+            report.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }
+                .map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
+        }
+        if plan.newLocalOutsideWindow > 0 {
+            let count = plan.newLocalOutsideWindow
+            report.notes.append("\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
+                                + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it")
+        }
+        reportHandEditProblems(l.problems, into: &report)
+        reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
     }
 
     /// A vdir file broken by a hand edit is an error of the run (exit 1 once the rest is done),

@@ -15,7 +15,7 @@ extension SyncSession {
     /// - Returns: the status; its `pending` counts writes to the remote side only.
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError` when the
     ///   local side cannot be read either.
-    public static func localStatus(journalAt url: URL, local: any CalendarStorage, policy: SyncPolicy,
+    static func localStatus(journalAt url: URL, local: any CalendarStorage, policy: SyncPolicy,
                                    lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
@@ -30,10 +30,7 @@ extension SyncSession {
         }
         let r = SideSnapshot(items: asJournalSaw(.remote, items) + (try journal.outsideItems(.remote)))
         let plan = Planner.plan(local: l, remote: r, journal: items, policy: policy)
-        var pending = SyncEngine.preview(plan, strategy: policy.conflict)
-        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
-        SyncEngine.reportHandEditProblems(l.problems, into: &pending)
-        SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
+        let pending = SyncEngine.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         return SyncStatus(lastSync: try journal.lastSync(), items: items.count, pending: pending,
                           massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The entry point for commands: runs one pair with its journal file, holding the pair's
-/// lock for the whole run.
-public enum SyncSession {
+/// One calendar of a pair run with its journal file, holding the pair's lock for the whole run.
+/// ``PairRun`` is the way in for commands; this is what it runs for each calendar.
+enum SyncSession {
     /// Syncs a pair (`pull`, `push` or `sync`, by `policy.direction`).
     ///
     /// A journal file that is not a database, or is damaged, is moved aside and the run matches
@@ -10,7 +10,7 @@ public enum SyncSession {
     /// ``Journal/openRecovering(at:dryRun:now:)``).
     /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
-    public static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
+    static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
                            faultHook: FaultHook? = nil, lockTimeout: Double = 5,
                            progress: SyncProgressHandler? = nil, stop: StopGate? = nil) async throws -> SyncReport {
@@ -30,7 +30,7 @@ public enum SyncSession {
     /// (an `event` command run `--offline`, or before its push), so that they are sent as the
     /// person's action whichever run sends them (see ``SyncPolicy/personsActions``).
     /// - Parameter answers: those of `actions` that answer an invitation.
-    public static func awaitPersonsActions(_ actions: Set<String>, answers: Set<String> = [], journalAt url: URL,
+    static func awaitPersonsActions(_ actions: Set<String>, answers: Set<String> = [], journalAt url: URL,
                                            lockTimeout: Double = 5) throws {
         guard !actions.isEmpty else { return }
         let lock = try PairLock(journal: url, timeout: lockTimeout)
@@ -47,7 +47,7 @@ public enum SyncSession {
 
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either
     /// side, nor in the journal (it plans from a copy).
-    public static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
+    static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
                               policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
@@ -62,14 +62,8 @@ public enum SyncSession {
             return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
         let (plan, _, l, r) = try await engine.plan(known: known)
-        var pending = SyncEngine.preview(plan, strategy: policy.conflict)
-        PendingItems.describe(plan, local: l, remote: r, strategy: policy.conflict, journal: journal, into: &pending)
-        for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            pending.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }.map { "\($0) on the \(side.rawValue) side does not parse; left alone" }
-        }
-        // What a sync would fail on (exit 1): vdir files that do not parse, two items with one UID.
-        SyncEngine.reportHandEditProblems(l.problems, into: &pending)
-        SyncEngine.reportDuplicateUIDs(plan, local: l, remote: r, into: &pending)
+        // What a sync would do, and fail on (exit 1): vdir files that do not parse, two items with one UID.
+        var pending = SyncEngine.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
         if engine.remoteFoundReadOnly { pending.notes.append(Self.readOnlyNote) }
         return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,

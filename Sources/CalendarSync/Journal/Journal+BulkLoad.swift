@@ -13,7 +13,7 @@ extension Journal {
 
     /// Starts a bulk load when the journal holds no item (otherwise nothing changes): the item
     /// indexes are dropped and rows written until `endBulkLoad()` are appended.
-    public func beginBulkLoad() throws {
+    func beginBulkLoad() throws {
         let empty = try writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") == true else { return false }
             for (name, _) in Self.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
@@ -23,7 +23,7 @@ extension Journal {
     }
 
     /// Ends a bulk load: the item indexes are built. Rows are upserted again from then on.
-    public func endBulkLoad() throws {
+    func endBulkLoad() throws {
         bulkLoading.withLock { $0 = false }
         try restoreItemIndexes()
     }

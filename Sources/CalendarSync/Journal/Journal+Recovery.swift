@@ -15,7 +15,7 @@ extension Journal {
     /// - Returns: the journal, and one line saying what was done about a damaged file (nil when
     ///   the file was sound).
     /// - Throws: `JournalError.storage` when the file cannot be read or moved aside, `.newerVersion`.
-    public static func openRecovering(at url: URL, dryRun: Bool = false, now: Date = Date()) throws -> (Journal, String?) {
+    static func openRecovering(at url: URL, dryRun: Bool = false, now: Date = Date()) throws -> (Journal, String?) {
         do {
             return (dryRun ? try snapshot(at: url) : try open(at: url), nil)
         } catch let error as JournalError where error.code == .corrupt {

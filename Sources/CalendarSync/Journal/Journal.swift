@@ -47,7 +47,7 @@ public final class Journal: Sendable {
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
     /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
     ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
-    public static func open(at url: URL) throws -> Journal {
+    static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                attributes: [.posixPermissions: 0o700])
@@ -99,7 +99,7 @@ public final class Journal: Sendable {
     /// journal) and opened there: SQLite checkpoints a log into its database when the last
     /// connection closes, even a read-only one, so reading the journal in place could rewrite
     /// it. The copy stays on disk, so a journal of a million items costs no memory for it.
-    public static func snapshot(at url: URL) throws -> Journal {
+    static func snapshot(at url: URL) throws -> Journal {
         let fm = FileManager.default
         guard fm.fileExists(atPath: url.path) else { return try inMemory() }
         let scratch = ScratchFolder(fm.temporaryDirectory.appendingPathComponent("calgw-journal-\(UUID().uuidString)"))
@@ -120,7 +120,7 @@ public final class Journal: Sendable {
     }
 
     /// A journal in memory, for tests.
-    public static func inMemory() throws -> Journal {
+    static func inMemory() throws -> Journal {
         try Journal(writer: try DatabaseQueue(), url: nil)
     }
 
@@ -213,7 +213,7 @@ public final class Journal: Sendable {
     }
 
     /// Applies an item change in its own transaction.
-    public func apply(_ change: JournalChange) throws {
+    func apply(_ change: JournalChange) throws {
         let bulk = isBulkLoading
         try writer.write { db in
             var rows = ItemRowStatements()
@@ -222,7 +222,7 @@ public final class Journal: Sendable {
     }
 
     /// Applies item changes in one transaction.
-    public func applyAll(_ changes: [JournalChange]) throws {
+    func applyAll(_ changes: [JournalChange]) throws {
         let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
@@ -304,7 +304,7 @@ public final class Journal: Sendable {
     /// Commits an intent before its write is made.
     /// - Returns: the intent with its id.
     @discardableResult
-    public func record(_ intent: Intent) throws -> Intent {
+    func record(_ intent: Intent) throws -> Intent {
         var copy = intent
         // The row's columns have no room for a source: an intent with one is stored packed, a batch of one.
         let members = intent.source == nil ? nil : IntentBatch.pack([intent])
@@ -315,7 +315,7 @@ public final class Journal: Sendable {
     /// Commits several intents in one transaction, as one row (``IntentBatch``): they share
     /// its id, and it stays pending until each of them has an outcome.
     /// - Returns: the intents with their id, in order.
-    public func recordAll(_ intents: [Intent]) throws -> [Intent] {
+    func recordAll(_ intents: [Intent]) throws -> [Intent] {
         guard let first = intents.first else { return [] }
         guard intents.count > 1 else { return [try record(first)] }
         let id = try writer.write { db in try Self.insertIntentRow(first, members: IntentBatch.pack(intents), db) }
@@ -340,7 +340,7 @@ public final class Journal: Sendable {
     /// Records several outcomes and their item changes in one transaction. A row of intents
     /// recorded together is settled once all of them are among `completions`: `done` when any
     /// of them landed, its outcome naming those that failed.
-    public func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
+    func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
@@ -379,12 +379,12 @@ public final class Journal: Sendable {
     }
 
     /// Records that an intent's write landed and the item change it brings, in one transaction.
-    public func complete(_ intent: Intent, change: JournalChange) throws {
+    func complete(_ intent: Intent, change: JournalChange) throws {
         try completeAll([(intent, .done, change)])
     }
 
     /// Records that an intent's write failed (nothing was changed on that side).
-    public func fail(_ intent: Intent, reason: String) throws {
+    func fail(_ intent: Intent, reason: String) throws {
         try writer.write { db in
             try db.execute(sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
         }
@@ -412,7 +412,7 @@ public final class Journal: Sendable {
     /// recorded together: what was found of all of them), and records in the same transaction
     /// the item changes of the writes found landed: an interruption then leaves the journal as
     /// if the run had finished those items.
-    public func markRecovered(_ intent: Intent, outcome: String, changes: [JournalChange] = []) throws {
+    func markRecovered(_ intent: Intent, outcome: String, changes: [JournalChange] = []) throws {
         let bulk = isBulkLoading
         try writer.write { db in
             let now = Self.now()
@@ -423,7 +423,7 @@ public final class Journal: Sendable {
     }
 
     /// Drops finished intents older than the last `keep` (the log stays small).
-    public func pruneIntents(keep: Int = 1000) throws {
+    func pruneIntents(keep: Int = 1000) throws {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM intent WHERE state <> 'pending' AND id <= (SELECT MAX(id) FROM intent) - ?", arguments: [keep])
         }
@@ -450,7 +450,7 @@ public final class Journal: Sendable {
     }
 
     /// Replaces the outside-window items of `side`.
-    public func replaceOutsideItems(_ side: Side, with items: [SideItem]) throws {
+    func replaceOutsideItems(_ side: Side, with items: [SideItem]) throws {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM outsideItem WHERE side = ?", arguments: [side.rawValue])
             for item in items {
@@ -479,11 +479,11 @@ public final class Journal: Sendable {
     /// error) leaves no token older than rows it recorded: a server's changes since such a
     /// token can leave out an item created after it and deleted since (Xandikos diffs two
     /// states), and the copy the run made would stay behind.
-    public func forgetTokens() throws {
+    func forgetTokens() throws {
         try writer.write { db in try db.execute(sql: "UPDATE collection SET token = NULL WHERE token IS NOT NULL") }
     }
 
-    public func setCollection(_ side: Side, _ state: CollectionState) throws {
+    func setCollection(_ side: Side, _ state: CollectionState) throws {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO collection (side, token, displayName, color) VALUES (?, ?, ?, ?)",
                            arguments: [side.rawValue, state.token?.value, state.displayName, state.color])
@@ -506,7 +506,7 @@ public final class Journal: Sendable {
         }
     }
 
-    public func setLastSync(_ date: Date = Date()) throws {
+    func setLastSync(_ date: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
                            arguments: [Self.iso8601(date)])

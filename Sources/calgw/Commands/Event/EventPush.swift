@@ -41,7 +41,7 @@ struct EventPush {
         }
         // Whichever run sends them, they go as the person's action (the push below, or a later one).
         if target.pair.schedules {
-            try? SyncSession.awaitPersonsActions(personsActions, answers: answers, journalAt: target.calendar.journal)
+            try? target.calendar.awaitPersonsActions(personsActions, answers: answers)
         }
         if options.offline { return Outcome(pushed: false) }
         var push = PairRun.Options(direction: .push)
@@ -71,20 +71,9 @@ struct EventPush {
         return Outcome(pushed: true, notes: report.notes)
     }
 
-    /// The first of `uids` whose vdir state the journal does not record as synced, if any.
-    /// A UID with a file is synced when the journal's row names that file at its current
-    /// signature; a UID without one (deleted) when the journal has no row for it.
+    /// The first of `uids` the calendar's journal does not record as synced, if any.
     func notOnServer(_ uids: [String]) -> String? {
-        guard let journal = try? Journal.open(at: target.calendar.journal) else { return uids.first }
-        for uid in uids {
-            let row = (try? journal.items(keys: [.uid(uid)]))?.first
-            if let file = try? target.files.find(uid: uid) {
-                guard let row, row.local.href == file.name, file.signature.matches(etag: row.local.etag) else { return uid }
-            } else if row != nil {
-                return uid
-            }
-        }
-        return nil
+        target.calendar.firstUnsynced(uids, in: target.files)
     }
 
     /// Says on stderr what is pending, unless quiet: the change is safe in the vdir.
