@@ -17,7 +17,7 @@ extension SyncSession {
     ///   local side cannot be read either.
     static func localStatus(journalAt url: URL, local: any CalendarStorage, policy: SyncPolicy,
                                    lockTimeout: Double = 5) async throws -> SyncStatus {
-        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        let lock = try PairLock.forReading(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.openRecovering(at: url, dryRun: true).0
         let items = try journal.items()

@@ -14,7 +14,7 @@ enum SyncSession {
                            dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
                            faultHook: FaultHook? = nil, lockTimeout: Double = 5,
                            progress: SyncProgressHandler? = nil, stop: StopGate? = nil) async throws -> SyncReport {
-        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        let lock = dryRun ? try PairLock.forReading(journal: url, timeout: lockTimeout) : try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         // A dry run plans from a copy: it writes nothing, not even the journal.
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: dryRun)
@@ -49,7 +49,7 @@ enum SyncSession {
     /// side, nor in the journal (it plans from a copy).
     static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
                               policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
-        let lock = try PairLock(journal: url, timeout: lockTimeout)
+        let lock = try PairLock.forReading(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
         let engine = SyncEngine(local: local, remote: remote, journal: journal, policy: policy)

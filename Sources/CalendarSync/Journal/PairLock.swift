@@ -8,10 +8,23 @@ public final class PairLock: Sendable {
 
     /// Takes the lock, waiting up to `timeout` seconds.
     /// - Throws: `JournalError.locked` when another run keeps it.
-    public init(journal: URL, timeout: Double = 5) throws {
+    public convenience init(journal: URL, timeout: Double = 5) throws {
+        try self.init(journal: journal, timeout: timeout, creating: true)
+    }
+
+    /// The lock for a run that writes nothing (`status`, a dry run): taken only where a lock
+    /// file exists, since a run that may be working made one; where none exists no folder or
+    /// file is made, and nil is returned.
+    /// - Throws: `JournalError.locked` when another run keeps it.
+    static func forReading(journal: URL, timeout: Double = 5) throws -> PairLock? {
+        guard FileManager.default.fileExists(atPath: journal.path + ".lock") else { return nil }
+        return try PairLock(journal: journal, timeout: timeout, creating: false)
+    }
+
+    private init(journal: URL, timeout: Double, creating: Bool) throws {
         url = URL(fileURLWithPath: journal.path + ".lock")
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if creating { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
+        fd = open(url.path, creating ? O_RDWR | O_CREAT | O_CLOEXEC : O_RDONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw JournalError(.storage, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
         }

@@ -46,9 +46,12 @@ struct AccountRun {
             throw SyncError(.unknownCollection, "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
                             recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
-        try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let lock = try PairLock(journal: layout.lockFile, timeout: 5)
+        // A dry run (and `status`) makes no folder and no file, not even its lock's.
+        if !dryRun {
+            try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        let lock = dryRun ? try PairLock.forReading(journal: layout.lockFile, timeout: 5) : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
         let client = try connect()
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
