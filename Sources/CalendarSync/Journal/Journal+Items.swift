@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The items the journal knows: read, and changed one by one or in batches.
+extension Journal {
+    /// Every item the journal knows (without their base content).
+    public func items() throws -> [JournalItem] {
+        try fetchItems(where: "", arguments: [])
+    }
+
+    func fetchItems(where condition: String, arguments: StatementArguments) throws -> [JournalItem] {
+        try writer.read { db in
+            // A cursor, not `fetchAll`: each row becomes an item as it is stepped, so a journal of
+            // 100,000 items is never also held as 100,000 database rows. Columns by position.
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item " + condition,
+                                           arguments: arguments)
+            var items: [JournalItem] = []
+            if condition.isEmpty { items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0) }
+            while let row = try rows.next() {
+                items.append(JournalItem(key: ItemKey(row[0]),
+                                         local: SideRecord(href: row[1], etag: row[2], hash: ContentHash(row[3])),
+                                         remote: SideRecord(href: row[4], etag: row[5], hash: ContentHash(row[6])),
+                                         lastModified: row[7], sequence: row[8],
+                                         span: TimeSpan(start: row[9], end: row[10])))
+            }
+            return items
+        }
+    }
+
+    /// Each item's href and etag on `side`, as the journal last saw them.
+    public func versions(_ side: Side) throws -> [ItemVersion] {
+        let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
+        return try writer.read { db in
+            try Array(Row.fetchCursor(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) })
+        }
+    }
+
+    /// Calls `body` with each item's href and etag on `side`, in the byte order of the hrefs
+    /// (SQLite's BINARY collation: `memcmp`, a prefix first), read through a cursor so that a
+    /// journal of a million rows is never held as one array.
+    public func forEachVersion(_ side: Side, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+        try writer.read { db in try Self.forEachVersion(side, in: db, body) }
+    }
+
+    /// `forEachVersion` inside a transaction already open (a migration's).
+    static func forEachVersion(_ side: Side, in db: Database, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+        let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
+        let order = side == .local ? "localHref" : "remoteHref"
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
+        while let row = try rows.next() { try body(row[0], row[1]) }
+    }
+
+    /// True when the journal knows no item (a pair's first sync).
+    /// How many items the journal knows, without reading them.
+    public func itemCount() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
+    }
+
+    public func isEmpty() throws -> Bool {
+        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
+    }
+
+    /// The journal's rows for these keys.
+    public func items(keys: [ItemKey]) throws -> [JournalItem] {
+        try items(matching: keys.map(\.value), column: "key")
+    }
+
+    /// The journal's rows whose href on `side` is one of `hrefs`.
+    public func items(hrefs: [String], on side: Side) throws -> [JournalItem] {
+        try items(matching: hrefs, column: side == .local ? "localHref" : "remoteHref")
+    }
+
+    /// The rows whose `column` holds one of `values`, asked in chunks that stay far below
+    /// SQLite's limit on bound values.
+    private func items(matching values: [String], column: String) throws -> [JournalItem] {
+        var found: [JournalItem] = []
+        var start = 0
+        while start < values.count {
+            let chunk = Array(values[start..<min(start + 500, values.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            found += try fetchItems(where: "WHERE \(column) IN (\(marks))", arguments: StatementArguments(chunk))
+        }
+        return found
+    }
+
+    /// The content both sides agreed on at the last sync of `key` (the merge base).
+    public func base(for key: ItemKey) throws -> Data? {
+        try writer.read { db in try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value]) }
+    }
+
+    /// Applies an item change in its own transaction.
+    func apply(_ change: JournalChange) throws {
+        let bulk = isBulkLoading
+        try writer.write { db in
+            var rows = ItemRowStatements()
+            try Self.apply(change, db, at: Self.now(), bulk: bulk, rows: &rows)
+        }
+    }
+
+    /// Applies item changes in one transaction.
+    func applyAll(_ changes: [JournalChange]) throws {
+        let bulk = isBulkLoading
+        try writer.write { db in
+            let now = Self.now()
+            var rows = ItemRowStatements()
+            for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
+        }
+    }
+
+    /// - Parameter bulk: rows are being loaded into an empty journal without its indexes: a
+    ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href).
+    /// - Parameter rows: the transaction's item-row statements, prepared on first use.
+    static func apply(_ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false,
+                      rows: inout ItemRowStatements) throws {
+        switch change {
+        case .none: break
+        case .remove(let key):
+            try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
+        case .upsert(let item, let base) where bulk:
+            try append(item, base: base, db, at: now, into: &rows.append)
+        case .upsert(let item, let base):
+            do {
+                try upsert(item, base: base, db, at: now, into: &rows.upsert)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                // An href belongs to one item: the rows that claimed these hrefs under another
+                // key are dropped, and the row written again. Looked for only when the
+                // write failed (the unique hrefs say so): a batch of new rows needs no search.
+                try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
+                    .execute(arguments: [item.key.value, item.local.href, item.remote.href])
+                try upsert(item, base: base, db, at: now, into: &rows.upsert)
+            }
+        }
+    }
+
+    /// Inserts or updates the row of `item`'s key.
+    /// - Throws: `SQLITE_CONSTRAINT_UNIQUE` when another key's row holds one of its hrefs.
+    private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
+        var insert = try statement ?? RowStatement(db, sql: """
+            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+            ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
+                localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
+                remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
+                base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
+            """)
+        bindRow(item, base: base, now: now, into: &insert)
+        insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
+        defer { statement = insert }
+        try insert.run()
+    }
+
+    /// Appends a row for `item` (a bulk load: no index to consult or keep). Without a base, the
+    /// base of the key's last row is kept, as an upsert keeps it.
+    private static func append(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
+        var insert = try statement ?? RowStatement(db, sql: """
+            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
+                CASE WHEN ?12 IS NOT NULL THEN ?12
+                     ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
+            """)
+        bindRow(item, base: base, now: now, into: &insert)
+        defer { statement = insert }
+        try insert.run()
+    }
+
+    /// Binds an item row's thirteen values, in the order of the item table's columns.
+    private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
+        for text in [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
+                     item.remote.href, item.remote.etag, item.remote.hash.value, item.lastModified] { insert.bind(text) }
+        insert.bind(item.sequence)
+        insert.bind(item.span.start)
+        insert.bind(item.span.end)
+        insert.bind(base)
+        insert.bind(now)
+    }
+}
