@@ -78,13 +78,9 @@ import CalgwTestSupport
     /// marks the stored meeting `SCHEDULE-AGENT=CLIENT` before deleting it.
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func aMeetingDeletedByHandCancelsNothing(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
-        let collection = server.newCollectionURL(prefix: "handdel")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let meeting = try MeetingFixture(on: name, prefix: "handdel")
+        defer { meeting.remove() }
+        let (server, attendee, collection, pair) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair)
         let add = try CalgwBinary.run(["event", "add", "--summary", "Made, then removed by hand", "--start", "2027-03-20T10:00",
                                        "--attendee", attendee.address, "--config", pair.config.path],
                                       environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
@@ -107,14 +103,9 @@ import CalgwTestSupport
     /// sends bob no reply, and the account's answer stays as written.
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func anInvitationWrittenByHandSendsNoReply(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let bob = try #require(server.attendee, "the \(name) script printed no second user")
-        let account = try #require(server.address)
-        let collection = server.newCollectionURL(prefix: "byhand")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let meeting = try MeetingFixture(on: name, prefix: "byhand")
+        defer { meeting.remove() }
+        let (server, bob, account, collection, pair) = (meeting.server, meeting.attendee, meeting.organizer, meeting.collection, meeting.pair)
         let uid = "from-bob-\(UUID().uuidString.prefix(8).lowercased())"
         let text = Self.meeting(uid, summary: "Bob's review", organizer: bob.address, attendee: account)
             .replacingOccurrences(of: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(account)", with: "ATTENDEE;PARTSTAT=ACCEPTED:\(account)")

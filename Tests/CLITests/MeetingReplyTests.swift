@@ -114,16 +114,9 @@ import CalgwTestSupport
     /// sends one cancellation.
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func aMeetingMadeEditedAndDeletedSendsOneMessageEach(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
-        let collection = server.newCollectionURL(prefix: "own")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
-        }
+        let meeting = try MeetingFixture(on: name, prefix: "own")
+        defer { meeting.remove() }
+        let (server, attendee, collection, pair, calgw) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair, meeting.calgw)
         let bare = attendee.address.replacingOccurrences(of: "mailto:", with: "")
         let add = try calgw(["event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare])
         #expect(add.status == 0, "\(name): \(add.stderrText)")

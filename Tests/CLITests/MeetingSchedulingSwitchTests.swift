@@ -11,21 +11,14 @@ import CalgwTestSupport
 
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
-        let organizer = try #require(server.address)
-        let collection = server.newCollectionURL(prefix: "quiet")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
+        let meeting = try MeetingFixture(on: name, prefix: "quiet")
+        defer { meeting.remove() }
+        let (server, attendee, organizer, collection, folder, pair, calgw) = (meeting.server, meeting.attendee, meeting.organizer,
+                                                                            meeting.collection, meeting.folder, meeting.pair, meeting.calgw)
         let handle = try FileHandle(forWritingTo: pair.config)
         handle.seekToEndOfFile()
         handle.write(Data("scheduling = \"never\"\n".utf8))
         try handle.close()
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
-        }
 
         let add = try calgw(["event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address])
         #expect(add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)")

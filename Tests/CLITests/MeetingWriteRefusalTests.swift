@@ -13,18 +13,11 @@ import CalgwTestSupport
 
     @Test(.enabled(if: !cases.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: cases)
     func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
-        let collection = server.newCollectionURL(prefix: "refused")
-        try server.makeCalendar(collection)
-        let proxy = try TestProxies.fault(upstream: server.url, script: status, onlyMethods: "PUT")
+        let proxy = try TestProxies.fault(upstream: try TestServers.shared(name).url, script: status, onlyMethods: "PUT")
         defer { proxy.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: proxy.proxied(collection))
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
-        }
+        let meeting = try MeetingFixture(on: name, prefix: "refused", through: proxy)
+        defer { meeting.remove() }
+        let (attendee, pair, calgw) = (meeting.attendee, meeting.pair, meeting.calgw)
 
         let add = try calgw(["event", "add", "--summary", "Refused \(status)", "--start", "2027-06-07T10:00", "--attendee", attendee.address])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -57,17 +50,9 @@ import CalgwTestSupport
     @Test(.enabled(if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
           arguments: MeetingCopyTests.scheduling)
     func aMeetingMadeOfflineInvitesWhenPushed(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
-        let organizer = try #require(server.address)
-        let collection = server.newCollectionURL(prefix: "offline")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: collection)
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
-        }
+        let meeting = try MeetingFixture(on: name, prefix: "offline")
+        defer { meeting.remove() }
+        let (attendee, organizer, pair, calgw) = (meeting.attendee, meeting.organizer, meeting.pair, meeting.calgw)
         let add = try calgw(["event", "add", "--summary", "Planned offline", "--start", "2027-06-08T10:00", "--attendee", attendee.address,
                              "--address", organizer, "--offline"])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -28,35 +28,51 @@ import CalgwTestTraits
         defer { folder.remove() }
         let pair = try SyncServerScenarioTests().makePair(folder, "ro", server: server, collection: collection)
 
-        let first = try pair.run("sync", password: server.password)
-        #expect(first.status == 0 && first.stdoutText.contains("local: 2 created"), "\(first.stdoutText)\(first.stderrText)")
+        try Self.checkOneWay(pair, password: server.password, id: id, label: "radicale", serverUnchanged: { () throws in
+            let onServer = try FileManager.default.contentsOfDirectory(atPath: stored.path).filter { $0.hasSuffix(".ics") }
+            let text = try String(contentsOf: stored.appendingPathComponent("ro0-\(id).ics"), encoding: .utf8)
+            #expect(onServer.count == 2, "the server got a write: \(onServer)")
+            #expect(text.contains("SUMMARY:shared 0"))
+        }, ownerChanges: {
+            try Data(Self.event("ro0-\(id)", "changed by the owner").utf8).write(to: stored.appendingPathComponent("ro0-\(id).ics"))
+        })
+    }
+
+    /// The one-way sync of a calendar the account may only read, as every server must show
+    /// it, on `pair` whose calendar holds `ro0-ID` and `ro1-ID`: the first sync pulls both; an
+    /// edit and an addition made here are kept here and said once (`serverUnchanged` checks
+    /// the server got nothing), later runs say nothing, `status` says it every time; and when
+    /// the owner changes the edited event (`ownerChanges`), their version comes and the edit
+    /// stays beside it as a conflict copy.
+    static func checkOneWay(_ pair: SyncServerScenarioTests.Pair, password: String, id: String, label: String,
+                            serverUnchanged: () throws -> Void, ownerChanges: () throws -> Void) throws {
+        let first = try pair.run("sync", password: password)
+        #expect(first.status == 0 && first.stdoutText.contains("local: 2 created"), "\(label): \(first.stdoutText)\(first.stderrText)")
 
         // Edited and added here: kept here, said once.
-        try Data(Self.event("ro0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "ro0-\(id)"))
-        try Data(Self.event("new-\(id)", "new here").utf8).write(to: pair.vdir.appendingPathComponent("new-\(id).ics"))
-        let kept = try pair.run("sync", password: server.password)
-        #expect(kept.status == 0, "\(kept.stdoutText)\(kept.stderrText)")
-        #expect(kept.stdoutText.contains("the calendar is read-only for this account"), "\(kept.stdoutText)")
-        #expect(!kept.stderrText.contains("error"), "\(kept.stderrText)")
-        let onServer = try FileManager.default.contentsOfDirectory(atPath: stored.path).filter { $0.hasSuffix(".ics") }
-        #expect(onServer.count == 2, "the server got a write: \(onServer)")
-        #expect(try String(contentsOf: stored.appendingPathComponent("ro0-\(id).ics"), encoding: .utf8).contains("SUMMARY:shared 0"))
+        try Data(event("ro0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "ro0-\(id)"))
+        try Data(event("new-\(id)", "new here").utf8).write(to: pair.vdir.appendingPathComponent("new-\(id).ics"))
+        let kept = try pair.run("sync", password: password)
+        #expect(kept.status == 0, "\(label): \(kept.stdoutText)\(kept.stderrText)")
+        #expect(kept.stdoutText.contains("the calendar is read-only for this account"), "\(label): \(kept.stdoutText)")
+        #expect(!kept.stderrText.contains("error"), "\(label): \(kept.stderrText)")
+        try serverUnchanged()
 
-        let again = try pair.run("sync", password: server.password)
+        let again = try pair.run("sync", password: password)
         #expect(again.status == 0 && !again.stdoutText.contains("read-only") && again.stderrText.isEmpty,
-                "a later run says it again: \(again.stdoutText)\(again.stderrText)")
+                "\(label): a later run says it again: \(again.stdoutText)\(again.stderrText)")
         #expect(try pair.summaries()["ro0-\(id)"] == "edited here" && pair.summaries()["new-\(id)"] == "new here")
         // `status` says it every time, with what waits.
-        let status = try pair.run("status", password: server.password)
-        #expect(status.status == 0 && status.stdoutText.contains("read-only for this account"), "\(status.stdoutText)\(status.stderrText)")
+        let status = try pair.run("status", password: password)
+        #expect(status.status == 0 && status.stdoutText.contains("read-only for this account"), "\(label): \(status.stdoutText)\(status.stderrText)")
 
-        // The server's owner changes the event edited here: its version comes, the edit stays as a copy.
-        try Data(Self.event("ro0-\(id)", "changed by the owner").utf8).write(to: stored.appendingPathComponent("ro0-\(id).ics"))
-        let conflict = try pair.run("sync", password: server.password)
-        #expect(conflict.status == 0, "\(conflict.stdoutText)\(conflict.stderrText)")
+        // The owner changes the event edited here: their version comes, the edit stays as a copy.
+        try ownerChanges()
+        let conflict = try pair.run("sync", password: password)
+        #expect(conflict.status == 0, "\(label): \(conflict.stdoutText)\(conflict.stderrText)")
         let summaries = try pair.summaries()
-        #expect(summaries["ro0-\(id)"] == "changed by the owner", "\(summaries)")
-        #expect(summaries.contains { $0.key.hasPrefix("ro0-\(id)-conflict-") && $0.value == "edited here" }, "\(summaries)")
+        #expect(summaries["ro0-\(id)"] == "changed by the owner", "\(label): \(summaries)")
+        #expect(summaries.contains { $0.key.hasPrefix("ro0-\(id)-conflict-") && $0.value == "edited here" }, "\(label): \(summaries)")
         #expect(summaries["new-\(id)"] == "new here")
     }
 }

@@ -156,9 +156,9 @@ import VDir
         #expect(records.allSatisfy { $0["status"] as? Int == 1 && !(($0["errors"] as? [String]) ?? []).isEmpty })
     }
 
-    @Test func allRunsOnlyThePairWhoseVdirChanged() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    /// Writes `config.toml` in `folder` with two vdir pairs, `one` and `two` (`l-NAME` synced
+    /// with `r-NAME`), and makes their folders.
+    static func twoPairs(in folder: TemporaryFolder) throws {
         var toml = ""
         for name in ["one", "two"] {
             for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
@@ -166,6 +166,12 @@ import VDir
             toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
         }
         try Data(toml.utf8).write(to: folder.file("config.toml"))
+    }
+
+    @Test func allRunsOnlyThePairWhoseVdirChanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.twoPairs(in: folder)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json"])
         #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
         try VDirPair.event("x", "for two").write(to: folder.file("l-two/x.ics"))
@@ -183,14 +189,8 @@ import VDir
     func textModePrintsALinePerRunThatChangedSomething(_ selection: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        var toml = ""
-        for name in ["one", "two"] {
-            for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
-            toml += "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
-            toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
-            try VDirPair.event("seed-\(name)", "seed").write(to: folder.file("l-\(name)/seed.ics"))
-        }
-        try Data(toml.utf8).write(to: folder.file("config.toml"))
+        try Self.twoPairs(in: folder)
+        for name in ["one", "two"] { try VDirPair.event("seed-\(name)", "seed").write(to: folder.file("l-\(name)/seed.ics")) }
         #expect(try CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--interval", "600"] + selection)
         #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
