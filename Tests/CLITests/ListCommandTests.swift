@@ -33,6 +33,37 @@ import CalgwTestSupport
         #expect(raw.compactMap { $0["uid"] as? String } == ["x", "y"])
     }
 
+    /// A pair's events are listed from the files its runs sync, as the pair sees them: a
+    /// subfolder of a single calendar's vdir, and an account's calendar its `collections`
+    /// leave out, are not synced, so not listed.
+    @Test func aPairListsWhatItsRunsSync() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func event(_ uid: String) -> Data {
+            Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260305T100000Z\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        }
+        for path in ["vdir/in.ics", "vdir/old/aside.ics", "vdir/.hidden.ics", "account/work/w.ics", "account/skipped/s.ics"] {
+            try FileManager.default.createDirectory(at: folder.file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try event(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).write(to: folder.file(path))
+        }
+        try Data("""
+            [pair.one]
+            local = "\(folder.file("vdir").path)"
+            remote = "file://\(folder.file("mirror").path)"
+            [pair.acct]
+            local = "\(folder.file("account").path)"
+            remote = "https://dav.example.com/home/"
+            collections = ["work"]
+            """.utf8).write(to: folder.file("config.toml"))
+        func uids(_ pair: String) throws -> [String] {
+            let r = try CalgwBinary.run(["list", "--pair", pair, "--from", "2026-03-01", "--to", "2026-04-01", "--json", "--config", folder.file("config.toml").path])
+            #expect(r.status == 0, "\(r.stderrText)")
+            return ((try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]) ?? []).compactMap { $0["uid"] as? String }
+        }
+        #expect(try uids("one") == ["in"])
+        #expect(try uids("acct") == ["w"])
+    }
+
     @Test func aMissingFolderIsAnError() throws {
         let result = try CalgwBinary.run(["list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(result.status == 1)

@@ -3,6 +3,7 @@ import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
+import VDir
 
 /// `calgw list --from D --to D`: the occurrences in a pair's vdir (or any folder of .ics files).
 struct ListCommand: ParsableCommand {
@@ -44,54 +45,37 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let window = try Window(from: from, to: to, tz: tz)
-        // Each folder, and whether its subfolders are an account's calendars.
-        var folders: [(url: URL, account: Bool)] = []
         var files: [URL] = []
+        var calendars: [URL: String] = [:]
         var own: Set<String> = []
         if let local {
-            let url = URL(fileURLWithPath: local)
-            var isFolder: ObjCBool = false
-            if url.pathExtension.lowercased() == "ics", FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
-                files = [url]  // a single-file calendar
-            } else {
-                folders = [(url, false)]
-            }
+            files = try Self.files(atLocal: URL(fileURLWithPath: local))
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
-            // The addresses calgw was told by each pair's server (cached by the `event`
-            // commands and `invitations`): nothing is asked here.
-            for pair in pairs {
-                guard let runnable = try? pair.pair, let account = OwnAddresses.cachedAccount(of: runnable) else { continue }
-                own.formUnion(account.addresses.map { CalendarUser(Property(name: "ATTENDEE", value: $0)).normalizedAddress })
-            }
-            if let server = pairs.first(where: \.localIsServer) {
-                throw CLIError("pair \(server.name) has no vdir: its local side is the server \(server.local.absoluteString)",
-                               hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
-            }
-            // A single-file pair's events are its file's (none before its first sync).
-            let singleFiles = pairs.filter(\.localIsSingleFile)
-            files += singleFiles.map { URL(fileURLWithPath: $0.local.path) }.filter { FileManager.default.fileExists(atPath: $0.path) }
-            folders = pairs.filter { !$0.localIsSingleFile }.map { ($0.local, $0.collections != .single) }
-        }
-        var calendars: [URL: String] = [:]
-        for folder in folders {
-            var isDir: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDir)
-            guard exists, isDir.boolValue else {
-                if local != nil {
-                    throw CLIError(exists ? "\(folder.url.path) is not a folder" : "no such folder: \(folder.url.path)",
-                                   hint: "give --local a vdir (a folder of .ics files) or one .ics file")
+            for configuration in pairs {
+                let pair = try configuration.pair
+                // The files the pair's runs sync, as they see them (a vdir, an account's
+                // calendars, a single file), read through the pair itself.
+                let found: [LocalItemFile]
+                do {
+                    found = try PairRun(pair: pair, options: .init()).localItemFiles()
+                } catch let error as VDirError where error.code == .notAFolder {
+                    throw CLIError("the pair's vdir \(configuration.local.path) does not exist yet",
+                                   hint: "run calgw pull first, or check `local` in the config")
+                } catch let error as SyncError where error.code == .unsupported {
+                    throw CLIError("pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
+                                   hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
                 }
-                throw CLIError(exists ? "\(folder.url.path) is not a folder" : "the pair's vdir \(folder.url.path) does not exist yet",
-                               hint: exists ? "check `local` in the config" : "run calgw pull first, or check `local` in the config")
-            }
-            let found = Self.icsFiles(in: folder.url)
-            if folder.account {
-                for file in found where file.deletingLastPathComponent().standardizedFileURL != folder.url.standardizedFileURL {
-                    calendars[file] = file.deletingLastPathComponent().lastPathComponent
+                for file in found {
+                    files.append(file.url)
+                    if let calendar = file.calendar { calendars[file.url] = calendar }
+                }
+                // The addresses calgw was told by the pair's server (cached by the `event`
+                // commands and `invitations`): nothing is asked here.
+                if let account = OwnAddresses.cachedAccount(of: pair) {
+                    own.formUnion(account.addresses.map { CalendarUser(Property(name: "ATTENDEE", value: $0)).normalizedAddress })
                 }
             }
-            files += found
         }
         var listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
                                         includeCancelled: includeCancelled, calendars: calendars)
@@ -99,17 +83,31 @@ struct ListCommand: ParsableCommand {
         try window.print(listing, output: output)
     }
 
-    /// The .ics files of a vdir and of its immediate subfolders (one vdir per collection).
+    /// What `--local` names: one .ics file, or a folder whose item files (and its
+    /// subfolders', one vdir per calendar) are listed.
+    static func files(atLocal url: URL) throws -> [URL] {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return [url] }  // a single-file calendar
+        guard exists, isFolder.boolValue else {
+            throw CLIError(exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
+                           hint: "give --local a vdir (a folder of .ics files) or one .ics file")
+        }
+        return icsFiles(in: url)
+    }
+
+    /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
+    /// as ``ItemFileFilter`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
         let fm = FileManager.default
         var result: [URL] = []
         let items = (try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
         for item in items.sorted(by: { $0.path < $1.path }) where !item.lastPathComponent.hasPrefix(".") {
-            if item.pathExtension.lowercased() == "ics" {
-                result.append(item)
-            } else if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+            if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
                 let inner = (try? fm.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)) ?? []
-                result += inner.filter { $0.pathExtension.lowercased() == "ics" }.sorted { $0.path < $1.path }
+                result += inner.filter { ItemFileFilter.isItem($0.lastPathComponent) }.sorted { $0.path < $1.path }
+            } else if ItemFileFilter.isItem(item.lastPathComponent) {
+                result.append(item)
             }
         }
         return result

@@ -46,14 +46,15 @@ struct WatchLoop {
         let watcher = try InotifyWatcher()
         // A server on the local side (a server-to-server pair) is polled like the remote one,
         // and so is a single .ics file (a poll of it is one stat).
-        let folders = pairs.filter { !$0.localIsServer && !$0.localIsSingleFile }
-        for pair in folders {
-            try FileManager.default.createDirectory(at: pair.local, withIntermediateDirectories: true)
-            try watcher.watch(pair.local, tag: pair.name)
+        // What a pair's local side is, the pair model says (`Pair.localFolder`).
+        let folders = try pairs.compactMap { configuration in try configuration.pair.localFolder.map { (configuration.name, $0) } }
+        for (name, folder) in folders {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try watcher.watch(folder, tag: name)
         }
         var states = pairs.map { PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: Self.now())) }
         if !json && !runner.output.quiet {
-            let watched = folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.local.path }.joined(separator: ", "))"
+            let watched = folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.1.path }.joined(separator: ", "))"
             Terminal.err("\(watched); polling every \(Self.format(interval)); Ctrl-C to stop")
         }
         // The first run catches up with whatever changed while nobody was watching.
