@@ -113,7 +113,7 @@ import CalgwTestSupport
         sides.local.put("m1.ics", Self.meeting("m1", summary: "Renamed", start: "20270302T100000Z", sequence: 1))
         sides.remote.put(href, Self.meeting("m1", start: "20270303T100000Z", sequence: 2))
         let pending = try await sides.run(.push, acting: ["m1"])
-        #expect(pending.conflicts.map(\.resolution) == ["pending"])
+        #expect(pending.conflicts.map(\.resolution) == [.pending])
         #expect(try sides.journal.awaitedActions().actions == ["m1"])
     }
 }

@@ -47,32 +47,32 @@ public struct ConflictResolver: Sendable {
     /// are kept: the server's copy keeps the item, the local one becomes a conflict copy.
     /// - Parameter sharingHistory: false for two copies that met without a journal row.
     /// - Returns: the resolution and the name of the rule that decided it (for the report).
-    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (ConflictResolution, String) {
+    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (ConflictResolution, ConflictOutcome) {
         var strategy = self.strategy
         if strategy == .ask {
             guard let prompt, let chosen = prompt(ConflictQuestion(key: key, local: local, remote: remote, base: base)), chosen != .ask else {
-                return (.unresolved, "unresolved")
+                return (.unresolved, .unresolved)
             }
             strategy = chosen
         }
         if !sharingHistory && (strategy == .merge || strategy == .newest) { strategy = .keepBoth }
         let lc = ItemContent(local), rc = ItemContent(remote)
         switch strategy {
-        case .localWins: return (.takeLocal, strategy.rawValue)
-        case .remoteWins: return (.takeRemote, strategy.rawValue)
-        case .newest: return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, strategy.rawValue)
+        case .localWins: return (.takeLocal, ConflictOutcome(strategy))
+        case .remoteWins: return (.takeRemote, ConflictOutcome(strategy))
+        case .newest: return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, ConflictOutcome(strategy))
         case .keepBoth:
             let copyUID = (lc.uid ?? "item") + "-conflict-" + lc.hash.value.suffix(8)
-            guard let copy = Self.withUID(local, copyUID) else { return (.unresolved, "unresolved") }
-            return (.keepBoth(copy: copy, copyUID: copyUID), strategy.rawValue)
+            guard let copy = Self.withUID(local, copyUID) else { return (.unresolved, .unresolved) }
+            return (.keepBoth(copy: copy, copyUID: copyUID), ConflictOutcome(strategy))
         case .merge, .ask:
             guard let base, let merged = ThreeWayMerge.merge(base: base, local: local, remote: remote) else {
-                return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, "newest")
+                return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, .newest)
             }
             let mh = ContentHash.of(merged)
-            if mh == lc.hash { return (.takeLocal, "merge") }
-            if mh == rc.hash { return (.takeRemote, "merge") }
-            return (.merged(merged), "merge")
+            if mh == lc.hash { return (.takeLocal, .merge) }
+            if mh == rc.hash { return (.takeRemote, .merge) }
+            return (.merged(merged), .merge)
         }
     }
 

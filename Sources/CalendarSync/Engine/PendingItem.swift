@@ -27,7 +27,7 @@ public struct PendingItem: Sendable, Codable, Equatable {
     /// when the run is a pull or push, which leave conflicts for `sync`).
     public var localSummary: String?
     public var remoteSummary: String?
-    public var strategy: String?
+    public var strategy: ConflictOutcome?
     /// A pull or push leaves this change for another direction.
     public var waiting: Bool?
 }
@@ -103,7 +103,7 @@ enum PendingItems {
                 place(r, on: .remote, &e)
                 e.localSummary = localSummary
                 e.remoteSummary = describe(r).summary
-                e.strategy = waiting ? "pending" : strategy.rawValue
+                e.strategy = waiting ? .pending : ConflictOutcome(strategy)
                 return e
             case .pending(let inner):
                 return entry(inner, waiting: true)

@@ -229,7 +229,7 @@ struct SyncEngine: Sendable {
     static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
                                journal rows: [ItemKey: JournalItem]) -> Bool {
         guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty else { return false }
-        guard !report.conflicts.contains(where: { $0.resolution == "unresolved" }) else { return false }
+        guard !report.conflicts.contains(where: { $0.resolution == .unresolved }) else { return false }
         for action in plan.actions {
             switch action {
             case .skip: return false
@@ -260,10 +260,10 @@ struct SyncEngine: Sendable {
             case .create(let side, _): report.created[side] += 1
             case .update(let side, _, _): report.updated[side] += 1
             case .delete(let side, _): report.deleted[side] += 1
-            case .conflict(let l, _, _): report.conflicts.append(.init(uid: l.key.value, resolution: strategy.rawValue))
+            case .conflict(let l, _, _): report.conflicts.append(.init(uid: l.key.value, resolution: ConflictOutcome(strategy)))
             case .pending(let inner):
                 if let side = inner.writes { report.pending[side] += 1 }
-                if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: "pending")) }
+                if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
             case .skip(_, let reason): report.skipped.append(reason)
             case .record, .forget: break
             }

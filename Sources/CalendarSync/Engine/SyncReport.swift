@@ -20,8 +20,8 @@ public struct SyncReport: Sendable, Codable, Equatable {
         public var uid: String
         /// The strategy that resolved it (`merge`, `newest`, ...), or `unresolved`, or
         /// `pending` (pull and push leave conflicts for sync).
-        public var resolution: String
-        public init(uid: String, resolution: String) {
+        public var resolution: ConflictOutcome
+        public init(uid: String, resolution: ConflictOutcome) {
             self.uid = uid
             self.resolution = resolution
         }
@@ -75,7 +75,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
     }
 
     /// Conflicts the strategy could not decide (exit 3).
-    public var unresolvedConflicts: Int { conflicts.filter { $0.resolution == "unresolved" }.count }
+    public var unresolvedConflicts: Int { conflicts.filter { $0.resolution == .unresolved }.count }
 
     /// One line for people: `2 created, 1 updated, 0 deleted locally; ...`.
     public var summary: String {

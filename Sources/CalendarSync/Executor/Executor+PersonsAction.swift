@@ -63,6 +63,6 @@ extension Executor {
 
     /// Leaves a conflict of the person's action pending, as a push leaves any conflict.
     private func leavePending(_ key: ItemKey) {
-        report.conflicts.append(.init(uid: key.value, resolution: "pending"))
+        report.conflicts.append(.init(uid: key.value, resolution: .pending))
     }
 }

@@ -279,7 +279,7 @@ final class Executor: @unchecked Sendable {
         switch action {
         case .pending(let inner):
             if let side = inner.writes { report.pending[side] += 1 }
-            if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: "pending")) }
+            if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
         case .skip(_, let reason):
             report.skipped.append(reason)
         case .forget(let key):
@@ -329,7 +329,7 @@ final class Executor: @unchecked Sendable {
         if remoteIsReadOnly { return try await resolveWithReadOnlyRemote(local: l, remote: r, resolution: resolution, rule: rule) }
         switch resolution {
         case .unresolved:
-            report.conflicts.append(.init(uid: l.key.value, resolution: "unresolved"))
+            report.conflicts.append(.init(uid: l.key.value, resolution: .unresolved))
             return
         case .takeLocal:
             try await execute(.update(on: .remote, target: r, source: l))

@@ -158,7 +158,7 @@ struct PairRunner {
                                          : "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
                 return (report, .unresolvedConflicts)
             }
-            let leftForSync = report.conflicts.filter { $0.resolution == "pending" }.count
+            let leftForSync = report.conflicts.filter { $0.resolution == .pending }.count
             if leftForSync > 0 && !run.dryRun {
                 Terminal.reportError("\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
                                      hint: "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
@@ -194,7 +194,7 @@ struct PairRunner {
             // A dry run: the plan, one line per item, as `status` shows it.
             for item in items where item.action != .conflict { Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item)) }
         }
-        for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
+        for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution.rawValue)") }
     }
 }
 

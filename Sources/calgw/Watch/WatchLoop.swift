@@ -95,7 +95,7 @@ struct WatchLoop {
             if let data = try? encoder.encode(record) { Terminal.out(String(decoding: data, as: UTF8.self)) }
         } else if !runner.output.quiet && (report.hasChanges || runner.output.verbose || status != .success) {
             Terminal.out("\(Self.timestamp()) \(state.pair.name): \(report.summary)")
-            for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution)") }
+            for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution.rawValue)") }
             if status != .success { Terminal.err("\(state.pair.name): next poll in \(Self.format(next))") }
         }
     }
