@@ -56,7 +56,10 @@ import CalgwTestTraits
     }
 
     /// Shares bob's calendar `name` with `server`'s user: read-only, or with write access.
-    static func share(_ server: TestServer, _ bob: TestServer.Attendee, calendar name: String, writable: Bool) throws {
+    /// - Parameter showsPrivileges: grant DAV:read-current-user-privilege-set too (DAViCal), so
+    ///   the account can read what it may do there.
+    static func share(_ server: TestServer, _ bob: TestServer.Attendee, calendar name: String, writable: Bool,
+                      showsPrivileges: Bool = true) throws {
         switch server.name {
         case "cyrus":
             let port = try String(contentsOf: server.stateFolder.appendingPathComponent("imap-port"), encoding: .utf8)
@@ -66,7 +69,7 @@ import CalgwTestTraits
             try #require(r.status == 0, "IMAP SETACL as bob: curl exit \(r.status): \(r.stderrText)")
         default:
             // php's built-in server refuses the ACL method; DAViCal takes it as a POST override.
-            let privileges = ["read", "read-current-user-privilege-set"] + (writable ? ["write"] : [])
+            let privileges = ["read"] + (showsPrivileges ? ["read-current-user-privilege-set"] : []) + (writable ? ["write"] : [])
             let body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:acl xmlns:D=\"DAV:\"><D:ace><D:principal><D:href>\(server.home.path)/</D:href>"
                 + "</D:principal><D:grant>" + privileges.map { "<D:privilege><D:\($0)/></D:privilege>" }.joined() + "</D:grant></D:ace></D:acl>"
             let r = try curl(bob, ["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "X-HTTP-Method-Override: ACL",
@@ -162,5 +165,35 @@ import CalgwTestTraits
         #expect(try Self.bobsNames(bob, in: calendar).contains("mv2-\(id).ics"), "bob does not see the new event")
         let quiet = try pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+    }
+
+    /// DAViCal withholds `current-user-privilege-set` from an account granted only DAV:read, so
+    /// the listing cannot tell the calendar is read-only. The first write it refuses ("No write
+    /// permission") is an error of that run, with a hint; from then on the calendar is synced
+    /// one way, as one whose listing says so: the next run says it once and exits 0, later ones
+    /// say nothing, and bob's calendar gets nothing.
+    @Test(.enabled(if: sharing.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
+    func aCalendarWhosePrivilegesAreWithheldIsReadOnlyOnceAWriteIsRefused() throws {
+        let server = try TestServers.shared("davical")
+        let bob = try #require(server.attendee, "the davical script printed no second user")
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let calendar = try Self.bobsCalendar(bob, "hidden-\(id)", events: [("h0-\(id)", "shared 0")])
+        try Self.share(server, bob, calendar: "hidden-\(id)", writable: false, showsPrivileges: false)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try SyncServerScenarioTests().makePair(folder, "hidden", server: server, collection: calendar)
+        let first = try pair.run("sync", password: server.password)
+        #expect(first.status == 0 && first.stdoutText.contains("local: 1 created"), "\(first.stdoutText)\(first.stderrText)")
+
+        try Data(Self.event("h0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "h0-\(id)"))
+        let refused = try pair.run("sync", password: server.password)
+        #expect(refused.status == 1 && refused.stderrText.contains("may not write to this calendar"), "\(refused.stdoutText)\(refused.stderrText)")
+        let kept = try pair.run("sync", password: server.password)
+        #expect(kept.status == 0 && kept.stdoutText.contains("the calendar is read-only for this account") && kept.stderrText.isEmpty,
+                "\(kept.stdoutText)\(kept.stderrText)")
+        let quiet = try pair.run("sync", password: server.password)
+        #expect(quiet.status == 0 && !quiet.stdoutText.contains("read-only") && quiet.stderrText.isEmpty, "\(quiet.stdoutText)\(quiet.stderrText)")
+        #expect(try Self.bobsEvent(bob, "h0-\(id)", in: calendar).contains("SUMMARY:shared 0"), "bob's event changed")
+        #expect(try pair.summaries()["h0-\(id)"] == "edited here")
     }
 }

@@ -15,7 +15,26 @@ extension SyncEngine {
 
     /// The remote was found read-only when it was listed (a calendar shared read-only; a
     /// subscription is read-only by kind, and says so otherwise).
-    var remoteFoundReadOnly: Bool { !policy.remoteIsReadOnly && remote.capabilities.isReadOnly }
+    var remoteFoundReadOnly: Bool {
+        guard !policy.remoteIsReadOnly else { return false }
+        let capabilities = remote.capabilities
+        // A calendar whose access its listing does not tell is read-only once a write to it
+        // was refused for want of the privilege (the journal remembers), until it says otherwise.
+        return capabilities.isReadOnly || !capabilities.knowsWriteAccess && (try? journal.flag(Self.writesRefused)) == true
+    }
+
+    /// Remembers that a write was refused for want of the privilege, or forgets it once the
+    /// calendar's listing says the account may write.
+    func noteRefusedWrites(_ refused: Bool) throws {
+        let capabilities = remote.capabilities
+        if refused {
+            try journal.setFlag(Self.writesRefused, true)
+        } else if capabilities.knowsWriteAccess, !capabilities.isReadOnly, try journal.flag(Self.writesRefused) {
+            try journal.setFlag(Self.writesRefused, false)
+        }
+    }
+
+    static let writesRefused = "writesRefused"
 
     /// Says once, in the first run that keeps a vdir change from a read-only calendar, that the
     /// calendar is read-only and what becomes of the vdir's changes; later runs say nothing

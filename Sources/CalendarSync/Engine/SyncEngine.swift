@@ -138,6 +138,7 @@ struct SyncEngine: Sendable {
             try await executor.execute(plan, journal: journalRows)
             report = executor.report
             report.settledActions = executor.settledPersonsActions(of: plan)
+            try noteRefusedWrites(executor.writesRefused)
             for side in [local, remote] { report.notes += side.capabilities.noting?.takeNotes() ?? [] }
             replans = executor.replans
             await syncMetadata(into: &report)

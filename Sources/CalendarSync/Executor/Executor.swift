@@ -38,6 +38,8 @@ final class Executor: @unchecked Sendable {
     /// Writes whose storage kept another version than the one written, to bring back once the
     /// plan is done (see `keepRewrittenVersions`).
     var rewrites: [Rewrite] = []
+    /// A write was refused for want of the privilege (``StorageError/notPermitted``).
+    var writesRefused = false
     /// Writes at once on each side that measures it, as found so far in this run.
     var writeConcurrency: [Side: WriteConcurrency] = [:]
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
@@ -200,6 +202,7 @@ final class Executor: @unchecked Sendable {
     /// Reports an item's failure, with its cause when other items may share it (a full disk,
     /// a read-only folder), so that it can be told once for all of them.
     func reportFailure(_ key: ItemKey, _ error: any Error) {
+        if case StorageError.notPermitted = error { writesRefused = true }
         report.addError("\(key): \(Self.describe(error))", cause: ErrorCause.of(error, item: "\(key)"))
     }
 
@@ -210,6 +213,10 @@ final class Executor: @unchecked Sendable {
         case StorageError.preconditionFailed(let href): "\(href) kept changing during the sync; run again"
         case StorageError.alreadyExists(let href): "\(href) exists already"
         case StorageError.rejected(let href, let reason): "\(href) was refused: \(reason)"
+        case StorageError.notPermitted(let href, let reason) where withHint:
+            "\(href) was refused: \(reason) (hint: the account may not write to this calendar; from the next run on, "
+                + "calgw keeps the changes made in the vdir there and sends nothing)"
+        case StorageError.notPermitted(let href, let reason): "\(href) was refused: \(reason)"
         case let dav as CalDAVError where withHint && dav.code == .insufficientStorage && dav.recovery != nil:
             "\(dav.message) (hint: \(dav.recovery ?? ""))"
         default: (error as? LocalizedError)?.errorDescription ?? String(describing: error)

@@ -9,6 +9,7 @@ extension CalDAVStorage {
         StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
                             rewriting: self, noting: self,
                             isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
+                            knowsWriteAccess: lastInfo.writable != nil || primedInfo.writable != nil,
                             marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
     }
 }

@@ -149,7 +149,7 @@ public final class CalDAVStorage: CalendarStorage {
             let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
             return kept(stored, at: href)
         } catch let error as CalDAVError {
-            throw Self.storageError(error, href: href, creating: true)
+            throw storageError(error, href: href, creating: true)
         }
     }
 
@@ -164,7 +164,7 @@ public final class CalDAVStorage: CalendarStorage {
             let stored = try await client.write(member.url, data: data, condition: condition, scheduling: Self.scheduling)
             return kept(stored, at: member.href.path)
         } catch let error as CalDAVError {
-            throw Self.storageError(error, href: href, creating: false)
+            throw storageError(error, href: href, creating: false)
         }
     }
 
@@ -179,7 +179,7 @@ public final class CalDAVStorage: CalendarStorage {
         } catch let error as CalDAVError where error.code == .notFound {
             return
         } catch let error as CalDAVError {
-            throw Self.storageError(error, href: href, creating: false)
+            throw storageError(error, href: href, creating: false)
         }
     }
 
@@ -204,6 +204,25 @@ public final class CalDAVStorage: CalendarStorage {
 
     static func version(_ item: RemoteItem) -> ItemVersion {
         ItemVersion(href: item.href.path, etag: item.etag.value)
+    }
+
+    /// `storageError(_:href:creating:)`, and a refusal for want of the privilege to write, on
+    /// a calendar whose access its listing did not tell (DAViCal withholds
+    /// `current-user-privilege-set` from an account granted only DAV:read), is
+    /// `.notPermitted`: from then on the storage counts as read-only.
+    func storageError(_ error: CalDAVError, href: String, creating: Bool) -> Error {
+        if error.status == 403, lastInfo.writable == nil, Self.isPrivilegeRefusal(error) {
+            lastInfo.markNotWritable()
+            return StorageError.notPermitted(href: href, reason: error.serverReason ?? error.message)
+        }
+        return Self.storageError(error, href: href, creating: creating)
+    }
+
+    /// A 403 that says the account lacks a privilege (RFC 3744 `need-privileges`, or a body
+    /// naming the permission), not that the content was refused.
+    static func isPrivilegeRefusal(_ error: CalDAVError) -> Bool {
+        let reason = (error.serverReason ?? "").lowercased()
+        return reason.contains("need-privileges") || reason.contains("permission") || reason.contains("privilege")
     }
 
     /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `CalDAVError`.
@@ -240,6 +259,8 @@ final class LastCollectionInfo: @unchecked Sendable {
     /// Whether the account may write there, as the last properties stored said (kept when
     /// they are taken: a run's capabilities do not change once it has listed).
     var writable: Bool? { lock.withLock { access } }
+    /// Notes that a write was refused for want of the privilege: the calendar is read-only.
+    func markNotWritable() { lock.withLock { access = false } }
     /// The stored properties, forgotten as they are taken.
     func take() -> CalendarCollection? { lock.withLock { defer { info = nil }; return info } }
 }

@@ -88,4 +88,7 @@ public enum StorageError: Error, Sendable, Equatable {
     case alreadyExists(href: String)
     /// The storage refused the content (a server's 403/415 on a PUT), with its reason.
     case rejected(href: String, reason: String)
+    /// The account may not write there at all (a calendar shared read-only whose server did not
+    /// say so when it was listed), with the server's reason.
+    case notPermitted(href: String, reason: String)
 }

@@ -40,6 +40,9 @@ public struct StorageCapabilities: Sendable {
     /// said: a run then writes nothing to it and keeps the vdir's changes (see
     /// ``SyncPolicy/remoteIsReadOnly``).
     public var isReadOnly: Bool
+    /// Whether `isReadOnly` is known rather than assumed: false for a calendar whose listing did
+    /// not say what the account may do there (a server withholding `current-user-privilege-set`).
+    public var knowsWriteAccess: Bool
     /// Copies uploaded here must mark each attendee and the organizer `SCHEDULE-AGENT=CLIENT`,
     /// or the server invites people for them: it schedules implicitly and honours no request
     /// header that asks it not to (DAViCal). The mark is stored with the copy.
@@ -50,7 +53,8 @@ public struct StorageCapabilities: Sendable {
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
                 collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
                 rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
-                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, marksCopiesClientScheduled: Bool = false) {
+                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, knowsWriteAccess: Bool = true,
+                marksCopiesClientScheduled: Bool = false) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
         self.batchCreating = batchCreating
@@ -63,6 +67,7 @@ public struct StorageCapabilities: Sendable {
         self.noting = noting
         self.takesAssignedUIDs = takesAssignedUIDs
         self.isReadOnly = isReadOnly
+        self.knowsWriteAccess = knowsWriteAccess
         self.marksCopiesClientScheduled = marksCopiesClientScheduled
     }
 }
