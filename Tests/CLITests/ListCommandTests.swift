@@ -6,9 +6,7 @@ import CalgwTestSupport
     @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        func event(_ uid: String, _ start: String) -> String {
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\nDURATION:PT1H\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-        }
+        func event(_ uid: String, _ start: String) -> String { TestEvent.ics(uid: uid, summary: uid, start: start, duration: "PT1H") }
         try Data(event("b", "20260302T090000Z").utf8).write(to: folder.file("b.ics"))
         try Data(event("a", "20260302T100000Z").utf8).write(to: folder.file("a.ics"))
         try Data(event("c", "20260402T100000Z").utf8).write(to: folder.file("c.ics"))
@@ -39,9 +37,7 @@ import CalgwTestSupport
     @Test func aPairListsWhatItsRunsSync() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        func event(_ uid: String) -> Data {
-            Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260305T100000Z\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
-        }
+        func event(_ uid: String) -> Data { TestEvent.data(uid: uid, summary: uid, start: "20260305T100000Z") }
         for path in ["vdir/in.ics", "vdir/old/aside.ics", "vdir/.hidden.ics", "account/work/w.ics", "account/skipped/s.ics"] {
             try FileManager.default.createDirectory(at: folder.file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
             try event(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).write(to: folder.file(path))

@@ -13,10 +13,9 @@ import CalgwTestSupport
     /// A meeting `organizer` organizes, with `attendee` invited, in March 2027.
     static func meeting(_ uid: String, summary: String, organizer: String, attendee: String, day: Int = 1) -> String {
         let date = String(format: "202703%02d", day)
-        return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
-            + "DTSTAMP:20260101T000000Z\r\nDTSTART:\(date)T100000Z\r\nDTEND:\(date)T110000Z\r\nSUMMARY:\(summary)\r\n"
-            + "ORGANIZER:\(organizer)\r\nATTENDEE;PARTSTAT=ACCEPTED:\(organizer)\r\n"
-            + "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(attendee)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        return TestEvent.ics(uid: uid, summary: summary, start: "\(date)T100000Z", end: "\(date)T110000Z", extra: [
+            "ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)", "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(attendee)",
+        ])
     }
 
     /// The texts of the scheduling messages in `attendee`'s Inbox (Cyrus: `Inbox/`, DAViCal:

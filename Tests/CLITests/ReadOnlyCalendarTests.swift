@@ -10,8 +10,7 @@ import CalgwTestTraits
 /// conflict copy beside the server's version. `status` marks the calendar read-only.
 @Suite(.timeLimit(.minutes(10)), .needsServer("radicale")) struct ReadOnlyCalendarTests {
     static func event(_ uid: String, _ summary: String) -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
-            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20270301T100000Z\r\nDTEND:20270301T110000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        TestEvent.ics(uid: uid, summary: summary, start: "20270301T100000Z", end: "20270301T110000Z")
     }
 
     @Test func aReadOnlyCalendarSyncsOneWayAndSaysSoOnce() throws {

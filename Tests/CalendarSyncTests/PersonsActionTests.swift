@@ -11,10 +11,10 @@ import CalgwTestSupport
     /// A meeting `organizer` organizes with bob invited; `bob` is his PARTSTAT.
     static func meeting(_ uid: String, summary: String = "Review", start: String = "20270301T100000Z", sequence: Int = 0,
                         bob: String = "NEEDS-ACTION", extra: String = "") -> Data {
-        Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
-              + "SEQUENCE:\(sequence)\r\nDTSTART:\(start)\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\nORGANIZER:mailto:alice@example.com\r\n"
-              + "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com\r\nATTENDEE;PARTSTAT=\(bob)\(extra):mailto:bob@example.com\r\n"
-              + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+        TestEvent.data(uid: uid, summary: summary, start: start, duration: "PT1H", extra: [
+            "SEQUENCE:\(sequence)", "ORGANIZER:mailto:alice@example.com", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com",
+            "ATTENDEE;PARTSTAT=\(bob)\(extra):mailto:bob@example.com",
+        ])
     }
 
     /// The intent of each write a storage took, in order.
