@@ -121,11 +121,16 @@ struct InitCommand: AsyncParsableCommand {
         }
     }
 
-    /// True when --local is a second server's calendar.
-    var localIsServer: Bool {
+    /// What --local names (``EndpointKind/local(_:)``), as the config will read it.
+    var localKind: EndpointKind {
         let lowered = local.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        let url = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: local)
+            : URL(fileURLWithPath: ConfigPaths().expandTilde(local))
+        return url.map(EndpointKind.local) ?? .folder
     }
+
+    /// True when --local is a second server's calendar.
+    var localIsServer: Bool { localKind == .server }
 
     /// The local server's sign-in as config keys.
     var localLoginLines: String {
@@ -139,7 +144,7 @@ struct InitCommand: AsyncParsableCommand {
     /// True when --remote names a feed (written so, the config reads it as a subscription).
     var remoteIsFeed: Bool {
         guard let (url, webcal) = SubscriptionURL.remote(remote) else { return false }
-        return subscription || webcal || SubscriptionURL.looksLikeFeed(url)
+        return EndpointKind.remote(url, webcal: webcal, subscription: subscription ? true : nil) == .feed
     }
 
     func run() async throws {
@@ -188,14 +193,14 @@ struct InitCommand: AsyncParsableCommand {
         if let account, let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?.pair {
             OwnAddresses.cache(account, of: added)
         }
-        var isFolder: ObjCBool = false
-        if localIsServer {
+        switch localKind {
+        case .server, .feed:
             // Nothing to make on this machine: the first sync copies one server's calendar to the other.
-        } else if localURL.pathExtension.lowercased() == "ics",
-           !FileManager.default.fileExists(atPath: localURL.path, isDirectory: &isFolder) || !isFolder.boolValue {
+            break
+        case .singleFile:
             // A single .ics file: made by the first sync, in a folder made now.
             try FileManager.default.createDirectory(at: localURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } else {
+        case .folder:
             try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
         }
         if let url = URL(string: remote), url.scheme?.lowercased() == "file" {

@@ -124,9 +124,9 @@ struct PairReader {
         if let value = table["subscription"] {
             guard let flag = value.bool else { throw fail("subscription", "must be true or false") }
             if !flag && webcal { throw fail("subscription", "is false, but a webcal:// remote is always a subscription") }
-            pair.subscription = flag
+            pair.subscription = EndpointKind.remote(pair.remote, webcal: webcal, subscription: flag) == .feed
         } else {
-            pair.subscription = webcal || SubscriptionURL.looksLikeFeed(pair.remote)
+            pair.subscription = EndpointKind.remote(pair.remote, webcal: webcal) == .feed
         }
         if pair.subscription && scheme != "http" && scheme != "https" {
             throw fail("remote", "must be an http(s):// or webcal:// URL for a subscription")

@@ -54,14 +54,12 @@ struct PairConfiguration: Equatable, Sendable {
     /// A subscription's longest accepted line (`max_line_length`); nil: the storage's default.
     var maxLineLength: Int?
 
-    /// Whether the local side is a server (a server-to-server pair).
-    var localIsServer: Bool { ["http", "https"].contains(local.scheme?.lowercased() ?? "") }
+    /// What the local side is (``EndpointKind/local(_:)``).
+    var localKind: EndpointKind { .local(local) }
 
-    /// Whether the local side is one `.ics` file holding many events: a path ending in `.ics`
-    /// that is a file or does not exist yet (a folder so named stays a vdir).
-    var localIsSingleFile: Bool {
-        guard !localIsServer, local.pathExtension.lowercased() == "ics" else { return false }
-        var isFolder: ObjCBool = false
-        return !FileManager.default.fileExists(atPath: local.path, isDirectory: &isFolder) || !isFolder.boolValue
-    }
+    /// Whether the local side is a server (a server-to-server pair).
+    var localIsServer: Bool { localKind == .server }
+
+    /// Whether the local side is one `.ics` file holding many events.
+    var localIsSingleFile: Bool { localKind == .singleFile }
 }
