@@ -43,9 +43,13 @@ struct Calgw: AsyncParsableCommand {
     /// written before the command name are first moved after it (``GlobalOptionsPlacement``).
     static func main() async {
         MemoryPolicy.apply()
+        var verbose = false
         do {
             var command = try parseAsRoot(GlobalOptionsPlacement.arguments(Array(CommandLine.arguments.dropFirst())))
-            if let command = command as? OutputCommand { LogOutput.bootstrap(command.output) }
+            if let command = command as? OutputCommand {
+                LogOutput.bootstrap(command.output)
+                verbose = command.output.verbose
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -56,6 +60,7 @@ struct Calgw: AsyncParsableCommand {
         } catch where ErrorDescription.isOwn(error) {
             let description = ErrorDescription(error)
             Terminal.reportError(description.message, hint: description.hint)
+            if verbose { for line in ErrorDescription.causes(of: error) { Terminal.err("cause: \(line)") } }
             Foundation.exit(description.status.rawValue)
         } catch {
             let code = exitCode(for: error)

@@ -102,7 +102,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
 
 extension URL {
     /// The URL as text without user or password, for messages and logs.
-    var redactedString: String {
+    public var redactedString: String {
         guard var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "(url)" }
         parts.user = nil
         parts.password = nil

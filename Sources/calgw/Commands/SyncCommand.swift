@@ -173,6 +173,7 @@ struct PairRunner {
             let description = ErrorDescription(error)
             report.errors.append(description.line)
             Terminal.reportError("\(configuration.name): \(description.message)", hint: description.hint)
+            if output.verbose { for line in ErrorDescription.causes(of: error) { Terminal.err("cause: \(line)") } }
             return (report, description.status)
         }
     }

@@ -34,6 +34,36 @@ struct ErrorDescription {
         }
     }
 
+    /// What lies under the error, outermost first, one line each: the causes `CodedError`s
+    /// chain, and a server's status and reason. `-v` prints them after the error.
+    static func causes(of error: Error) -> [String] {
+        var lines: [String] = []
+        var next: (any Error)? = error
+        var seen = 0
+        while let current = next, seen < 10 {
+            seen += 1
+            var underneath: (any Error)?
+            switch current {
+            case let e as SyncError: underneath = e.cause
+            case let e as JournalError: underneath = e.cause
+            case let e as SingleFileError: underneath = e.cause
+            case let e as SubscriptionError: underneath = e.cause
+            case let e as CalDAVError:
+                var parts = ["\(e.code)"]
+                if let status = e.status { parts.append("HTTP \(status)") }
+                if let url = e.url { parts.append(url.redactedString) }
+                if let reason = e.serverReason { parts.append("server: \(reason)") }
+                lines.append(parts.joined(separator: ", "))
+            default: break
+            }
+            if let underneath {
+                lines.append((underneath as? LocalizedError)?.errorDescription ?? String(describing: underneath))
+            }
+            next = underneath
+        }
+        return lines
+    }
+
     /// The message with its hint in parentheses, as a report's `errors` hold it.
     var line: String { hint.map { "\(message) (\($0))" } ?? message }
 
