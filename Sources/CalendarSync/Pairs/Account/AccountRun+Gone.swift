@@ -63,11 +63,10 @@ extension AccountRun {
         (try? VDirectory(url: folder).scan().count) ?? 0
     }
 
-    /// How many items a collection's journal knows (0 without a journal).
+    /// How many items a collection's journal knows (0 without a journal), read without
+    /// writing anything (a dry run and `status` ask it too).
     func journalItemCount(_ name: String) -> Int {
-        guard FileManager.default.fileExists(atPath: journalURL(name).path),
-              let journal = try? Journal.open(at: journalURL(name)) else { return 0 }
-        return (try? journal.itemCount()) ?? 0
+        (try? Journal.summary(at: journalURL(name)))?.items ?? 0
     }
 
     /// Removes a collection's journal (and its lock and SQLite side files).
