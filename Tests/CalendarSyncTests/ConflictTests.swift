@@ -20,7 +20,7 @@ import Testing
     @Test func mergeKeepsEditsToDifferentPropertiesAndUnionsAttendees() async throws {
         let h = try await conflict()
         let report = try await h.sync(SyncPolicy(conflict: .merge))
-        #expect(report.conflicts == [.init(uid: "a", resolution: .merge)])
+        #expect(report.conflicts == [.init(uid: "a", resolution: .resolved(.merge))])
         let merged = text(h, .local)
         #expect(merged.contains("SUMMARY:local title"))
         #expect(merged.contains("LOCATION:Room 2"))
@@ -48,7 +48,7 @@ import Testing
         h.local.put("a.ics", Fixture.event(uid: "a", summary: "seq 3", sequence: 3))
         h.remote.put("a.ics", Fixture.event(uid: "a", summary: "seq 2", sequence: 2))
         let report = try await h.sync(SyncPolicy(conflict: .newest))
-        #expect(report.conflicts.first?.resolution == .newest)
+        #expect(report.conflicts.first?.resolution == .resolved(.newest))
         #expect(h.summaries(.remote)["a"] == "seq 3")
     }
 
@@ -80,7 +80,7 @@ import Testing
         #expect(h.items(.local) == before.0 && h.items(.remote) == before.1)
         // Answered on a terminal: the chosen strategy applies.
         let answered = try await h.engine(SyncPolicy(conflict: .ask), prompt: { _ in .remoteWins }).run()
-        #expect(answered.conflicts == [.init(uid: "a", resolution: .remoteWins)])
+        #expect(answered.conflicts == [.init(uid: "a", resolution: .resolved(.remoteWins))])
         #expect(h.summaries(.local)["a"] == "v1")
     }
 
@@ -90,7 +90,7 @@ import Testing
         h.local.put("a.ics", Fixture.event(uid: "a", summary: "mine", lastModified: "20260301T000000Z"))
         h.remote.put("a.ics", Fixture.event(uid: "a", summary: "theirs", lastModified: "20260101T000000Z"))
         let report = try await h.sync()
-        #expect(report.conflicts.first?.resolution == .keepBoth)
+        #expect(report.conflicts.first?.resolution == .resolved(.keepBoth))
         #expect(h.summaries(.local)["a"] == "theirs")
         #expect(h.summaries(.local).values.sorted() == ["mine", "theirs"] && h.converged())
     }

@@ -179,7 +179,7 @@ import CalgwTestSupport
             h.local.put("t1.ics", Fixture.event(uid: "t1", summary: "stale", lastModified: "20300101T000000Z"))
             h.remote.put("t1.ics", Fixture.event(uid: "t1", summary: "edited on the phone", lastModified: "20260101T000000Z"))
             let report = try await h.sync(SyncPolicy(direction: .both, conflict: strategy))
-            #expect(report.conflicts.map(\.resolution) == [.keepBoth], "\(strategy)")
+            #expect(report.conflicts.map(\.resolution) == [.resolved(.keepBoth)], "\(strategy)")
             let local = h.summaries(.local)
             #expect(local["t1"] == "edited on the phone", "\(strategy): the server's edit stays")
             #expect(local.values.sorted() == ["edited on the phone", "stale"], "\(strategy): the local copy is kept too")

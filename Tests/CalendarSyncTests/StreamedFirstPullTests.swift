@@ -80,7 +80,7 @@ import CalgwTestTraits
         // shared-diff differs with no journal row: both copies are kept, the local one under a new UID.
         #expect(report.created[.local] == Self.events + 1)
         #expect(report.created[.remote] == 2)
-        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: .keepBoth)])
+        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: .resolved(.keepBoth))])
         let (summaries, counts) = try pair.vdir()
         #expect(summaries.count == Self.events + 4)
         #expect(summaries["shared-diff"] == "server's" && summaries.values.filter { $0 == "local's" }.count == 1)
@@ -150,7 +150,7 @@ import CalgwTestTraits
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.created[.local] == 1 && report.updated[.local] <= 1, "\(report.summary)")
         #expect(report.created[.remote] == 2)
-        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: .keepBoth)])
+        #expect(report.conflicts == [.init(uid: "shared-diff", resolution: .resolved(.keepBoth))])
         // The equal files were left as they were: same names, same signatures.
         let after = Dictionary(try pair.local.directory.scan().map { ($0.name, $0.signature) }, uniquingKeysWith: { a, _ in a })
         for entry in before where entry.name.hasPrefix("local-") {

@@ -99,7 +99,7 @@ import CalgwTestSupport
         try Data(series.replacingOccurrences(of: "SUMMARY:standup\r\n", with: "SUMMARY:daily sync\r\n").utf8)
             .write(to: pair.folder.file("remote/x.ics"))
         let report = try await pair.sync()
-        #expect(report.conflicts.first?.resolution == .merge)
+        #expect(report.conflicts.first?.resolution == .resolved(.merge))
         let merged = String(decoding: try pair.files(pair.remote)["x.ics"]!, as: UTF8.self)
         #expect(merged.contains("SUMMARY:daily sync"))
         #expect(merged.contains("RECURRENCE-ID:20260119T090000Z"))

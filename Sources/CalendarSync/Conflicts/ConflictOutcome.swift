@@ -1,28 +1,36 @@
 /// How a conflict ended (or will end), as a run's report and `status` name it: the strategy
-/// that resolved it, or why it was not. Its raw value is the name `--json` gives.
-public enum ConflictOutcome: String, Sendable, Hashable, Codable, CaseIterable {
-    case merge
-    case newest
-    case localWins = "local-wins"
-    case remoteWins = "remote-wins"
-    case keepBoth = "keep-both"
-    case ask
+/// that resolved it, or why it was not. Its raw value is the name `--json` gives (the
+/// strategy's own name, or `pending`, `unresolved`, `kept-as-copy`).
+public enum ConflictOutcome: Sendable, Hashable, Codable, RawRepresentable {
+    /// Resolved by a strategy (for a preview: the strategy a sync will apply).
+    case resolved(ConflictStrategy)
     /// Left for `calgw sync`: a pull or push writes one side only.
     case pending
     /// Not decided: `ask` without an answer, or a strategy that could not decide (exit 3).
     case unresolved
     /// A read-only remote's version taken, the local edit kept beside it as a conflict copy.
-    case keptAsCopy = "kept-as-copy"
+    case keptAsCopy
 
     /// The outcome `strategy` names.
-    public init(_ strategy: ConflictStrategy) {
-        switch strategy {
-        case .merge: self = .merge
-        case .newest: self = .newest
-        case .localWins: self = .localWins
-        case .remoteWins: self = .remoteWins
-        case .keepBoth: self = .keepBoth
-        case .ask: self = .ask
+    public init(_ strategy: ConflictStrategy) { self = .resolved(strategy) }
+
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "pending": self = .pending
+        case "unresolved": self = .unresolved
+        case "kept-as-copy": self = .keptAsCopy
+        default:
+            guard let strategy = ConflictStrategy(rawValue: rawValue) else { return nil }
+            self = .resolved(strategy)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .resolved(let strategy): strategy.rawValue
+        case .pending: "pending"
+        case .unresolved: "unresolved"
+        case .keptAsCopy: "kept-as-copy"
         }
     }
 }

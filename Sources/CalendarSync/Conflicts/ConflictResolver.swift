@@ -67,12 +67,12 @@ public struct ConflictResolver: Sendable {
             return (.keepBoth(copy: copy, copyUID: copyUID), ConflictOutcome(strategy))
         case .merge, .ask:
             guard let base, let merged = ThreeWayMerge.merge(base: base, local: local, remote: remote) else {
-                return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, .newest)
+                return (Self.localIsNewer(lc, rc) ? .takeLocal : .takeRemote, .resolved(.newest))
             }
             let mh = ContentHash.of(merged)
-            if mh == lc.hash { return (.takeLocal, .merge) }
-            if mh == rc.hash { return (.takeRemote, .merge) }
-            return (.merged(merged), .merge)
+            if mh == lc.hash { return (.takeLocal, .resolved(.merge)) }
+            if mh == rc.hash { return (.takeRemote, .resolved(.merge)) }
+            return (.merged(merged), .resolved(.merge))
         }
     }
 

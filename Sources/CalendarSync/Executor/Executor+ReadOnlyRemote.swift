@@ -14,7 +14,7 @@ extension Executor {
         switch resolution {
         case .unresolved:
             report.conflicts.append(.init(uid: l.key.value, resolution: .unresolved))
-        case .takeRemote where rule == .remoteWins:
+        case .takeRemote where rule == .resolved(.remoteWins):
             try await execute(.update(on: .local, target: l, source: r))
             report.conflicts.append(.init(uid: l.key.value, resolution: rule))
         default:
