@@ -59,8 +59,7 @@ struct Calgw: AsyncParsableCommand {
             Foundation.exit(error.status.rawValue)
         } catch where ErrorDescription.isOwn(error) {
             let description = ErrorDescription(error)
-            Terminal.reportError(description.message, hint: description.hint)
-            if verbose { for line in ErrorDescription.causes(of: error) { Terminal.err("cause: \(line)") } }
+            description.report(verbose: verbose)
             Foundation.exit(description.status.rawValue)
         } catch {
             let code = exitCode(for: error)

@@ -33,14 +33,10 @@ import CalgwTestSupport
 
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) throws {
-        let server = try TestServers.shared(name)
-        let attendee = try #require(server.attendee, "the \(name) script printed no second user")
+        let meeting = try MeetingFixture(on: name, prefix: "meet")
+        defer { meeting.remove() }
+        let (server, attendee, collection, pair) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair)
         let organizer = try #require(server.address, "the \(name) script printed no address")
-        let collection = server.newCollectionURL(prefix: "meet")
-        try server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "meet", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         let uids = (0..<3).map { "meeting\($0)-\(id)" }
         for (i, uid) in uids.enumerated() {

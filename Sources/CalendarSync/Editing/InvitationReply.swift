@@ -49,13 +49,11 @@ public struct InvitationReply: Sendable {
     public func applied(to calendar: Component, at index: Int, uid: String) throws -> Component {
         var result = calendar
         var event = calendar.components[index]
-        let mine = Set(addresses.map(Self.normalised))
-        if let organizer = event["ORGANIZER"]?.value, mine.contains(Self.normalised(organizer)) {
-            throw Refusal.organizer(uid: uid)
-        }
-        let attendees = event.properties.indices.filter { event.properties[$0].name == "ATTENDEE" }
-        guard let own = attendees.first(where: { mine.contains(Self.normalised(event.properties[$0].value)) }) else {
-            throw Refusal.notInvited(uid: uid, attendees: attendees.map { event.properties[$0].value }, addresses: addresses)
+        let mine = Set(addresses.map(CalendarUser.normalized))
+        if OwnPart.organizes(event, addresses: mine) { throw Refusal.organizer(uid: uid) }
+        guard let own = OwnPart.attendee(event, addresses: mine)?.index else {
+            let attendees = event.properties.filter { $0.name == "ATTENDEE" }.map(\.value)
+            throw Refusal.notInvited(uid: uid, attendees: attendees, addresses: addresses)
         }
         event.properties[own].setParameter("PARTSTAT", answer.rawValue)
         event.properties[own].setParameter("RSVP", nil)
@@ -68,11 +66,5 @@ public struct InvitationReply: Sendable {
         event.set(.dateTime("LAST-MODIFIED", now))
         result.components[index] = event
         return result
-    }
-
-    /// An address compared without case and without its `mailto:`.
-    static func normalised(_ address: String) -> String {
-        let lower = address.trimmingCharacters(in: .whitespaces).lowercased()
-        return lower.hasPrefix("mailto:") ? String(lower.dropFirst(7)) : lower
     }
 }

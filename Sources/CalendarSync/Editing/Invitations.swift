@@ -25,13 +25,11 @@ public enum Invitations {
 
     /// The invitations in `calendar` awaiting an answer from the person at `addresses`.
     public static func awaiting(in calendar: Component, addresses: [String]) -> [Invitation] {
-        let mine = Set(addresses.map(InvitationReply.normalised))
+        let mine = Set(addresses.map(CalendarUser.normalized))
         var found: [Invitation] = []
         for event in calendar.components where event.name == "VEVENT" {
             guard let uid = event["UID"]?.text else { continue }
-            if let organizer = event["ORGANIZER"]?.value, mine.contains(InvitationReply.normalised(organizer)) { continue }
-            let own = event.properties.first { $0.name == "ATTENDEE" && mine.contains(InvitationReply.normalised($0.value)) }
-            guard let own, (own[parameter: "PARTSTAT"] ?? "NEEDS-ACTION").uppercased() == "NEEDS-ACTION" else { continue }
+            guard !OwnPart.organizes(event, addresses: mine), OwnPart.attendee(event, addresses: mine)?.answer == "NEEDS-ACTION" else { continue }
             if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
             found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
                                     zone: event["DTSTART"]?.tzid, occurrence: event["RECURRENCE-ID"]?.value,

@@ -149,9 +149,7 @@ extension PendingItem {
         case .utc: return value.local.isoString + "+00:00"
         case .zoned(let tzid):
             guard let zone = TimeZoneResolver(calendar: calendar).zone(for: tzid) else { return value.local.isoString }
-            let offset = zone.offset(atUTC: zone.utc(forLocal: value.local))
-            let sign = offset < 0 ? "-" : "+", minutes = abs(offset) / 60
-            return value.local.isoString + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+            return value.local.isoString + UTCOffset(seconds: zone.offset(atUTC: zone.utc(forLocal: value.local))).rfc3339
         }
     }
 }

@@ -106,8 +106,11 @@ public struct CalendarUser: Hashable, Sendable {
     }
 
     /// The address without a `mailto:` scheme, lower-cased, for comparing people.
-    public var normalizedAddress: String {
-        var a = address.trimmingCharacters(in: " ")
+    public var normalizedAddress: String { Self.normalized(address) }
+
+    /// `address` without a `mailto:` scheme, lower-cased, for comparing people.
+    public static func normalized(_ address: String) -> String {
+        var a = address.trimmingCharacters(in: .whitespaces)
         if a.lowercased().hasPrefix("mailto:") { a = String(a.dropFirst(7)) }
         return a.lowercased()
     }

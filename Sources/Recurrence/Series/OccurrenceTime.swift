@@ -18,12 +18,7 @@ public enum OccurrenceTime {
     }
 
     /// `+02:00`, `-05:00`, `+00:00`.
-    public static func offsetText(_ seconds: Int) -> String {
-        let sign = seconds < 0 ? "-" : "+"
-        let s = abs(seconds)
-        let h = s / 3600, m = s / 60 % 60
-        return sign + (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
-    }
+    public static func offsetText(_ seconds: Int) -> String { UTCOffset(seconds: seconds).rfc3339 }
 
     /// The instant in UTC as `YYYY-MM-DDTHH:MM:SSZ` (for timed values), else as `rfc3339`.
     /// A zoned value whose TZID does not resolve is floating.

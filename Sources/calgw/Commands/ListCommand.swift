@@ -73,7 +73,7 @@ struct ListCommand: ParsableCommand {
                 // The addresses calgw was told by the pair's server (cached by the `event`
                 // commands and `invitations`): nothing is asked here.
                 if let account = OwnAddresses.cachedAccount(of: pair) {
-                    own.formUnion(account.addresses.map { CalendarUser(Property(name: "ATTENDEE", value: $0)).normalizedAddress })
+                    own.formUnion(account.addresses.map(CalendarUser.normalized))
                 }
             }
         }

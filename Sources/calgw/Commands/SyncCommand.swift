@@ -172,8 +172,7 @@ struct PairRunner {
         } catch {
             let description = ErrorDescription(error)
             report.errors.append(description.line)
-            Terminal.reportError("\(configuration.name): \(description.message)", hint: description.hint)
-            if output.verbose { for line in ErrorDescription.causes(of: error) { Terminal.err("cause: \(line)") } }
+            description.report(pair: configuration.name, verbose: output.verbose)
             return (report, description.status)
         }
     }

@@ -8,8 +8,11 @@ struct ErrorDescription {
     var message: String
     var hint: String?
     var status: ExitStatus
+    /// What lies under the error (``causes(of:)``), printed with `-v`.
+    var causes: [String]
 
     init(_ error: Error) {
+        causes = Self.causes(of: error)
         switch error {
         case let e as CLIError:
             (message, hint, status) = (e.message, e.hint, e.status)
@@ -62,6 +65,13 @@ struct ErrorDescription {
             next = underneath
         }
         return lines
+    }
+
+    /// Prints the error on stderr (after `pair: ` when one is named), its hint, and with
+    /// `verbose` its causes.
+    func report(pair: String? = nil, verbose: Bool) {
+        Terminal.reportError(pair.map { "\($0): \(message)" } ?? message, hint: hint)
+        if verbose { for line in causes { Terminal.err("cause: \(line)") } }
     }
 
     /// The message with its hint in parentheses, as a report's `errors` hold it.

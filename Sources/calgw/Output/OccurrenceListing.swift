@@ -1,3 +1,4 @@
+import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
@@ -16,7 +17,7 @@ struct OccurrenceListing {
     var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
-    /// The person's calendar addresses, normalised (``CalendarUser/normalizedAddress``), to
+    /// The person's calendar addresses, normalised (``CalendarUser/normalized(_:)``), to
     /// show their own answer to the meetings they attend; empty: not known.
     var ownAddresses: Set<String> = []
 
@@ -24,8 +25,7 @@ struct OccurrenceListing {
     /// 5545 says); nil when not among its attendees, or when the event is not a meeting.
     func ownAnswer(_ event: Component) -> String? {
         guard !ownAddresses.isEmpty, event["ORGANIZER"] != nil else { return nil }
-        let me = event.properties(named: "ATTENDEE").map(CalendarUser.init).first { ownAddresses.contains($0.normalizedAddress) }
-        return me.map { $0.participationStatus?.uppercased() ?? "NEEDS-ACTION" }
+        return OwnPart.attendee(event, addresses: ownAddresses)?.answer
     }
 
     /// A few words for the table: what the person answered, or that an answer is awaited.
