@@ -4,12 +4,14 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar
+///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar;
+///   every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "calgw", targets: ["calgw"]),
+        .library(name: "Failures", targets: ["Failures"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "Recurrence", targets: ["Recurrence"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
@@ -22,12 +24,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        // The one error model every layer's errors conform to: message, recovery, cause, kind.
+        .target(name: "Failures"),
         // RFC 5545 parse / serialize, value types, time zones.
-        .target(name: "ICalendar"),
+        .target(name: "ICalendar", dependencies: ["Failures"]),
         // RRULE / RDATE / EXDATE / override expansion and span edits on a series.
-        .target(name: "Recurrence", dependencies: ["ICalendar"]),
+        .target(name: "Recurrence", dependencies: ["ICalendar", "Failures"]),
         // Local storage: a directory of .ics files.
-        .target(name: "VDir", dependencies: ["CFileSystem"]),
+        .target(name: "VDir", dependencies: ["CFileSystem", "Failures"]),
         // syncfs(2), which Swift's Glibc module does not export.
         .target(name: "CFileSystem"),
         // mallopt(3), which Swift's Glibc module does not export.
@@ -43,12 +47,12 @@ let package = Package(
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
         // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
         .target(name: "CalDAV", dependencies: [
-            "CCurl", "CXMLStream",
+            "CCurl", "CXMLStream", "Failures",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Journal, planner, executor, conflicts, span edits.
         .target(name: "CalendarSync", dependencies: [
-            "ICalendar", "VDir", "CalDAV",
+            "ICalendar", "VDir", "CalDAV", "Failures",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -56,7 +60,7 @@ let package = Package(
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "CMemory", "CStopSignal",
+            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "Failures", "CMemory", "CStopSignal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -76,7 +80,7 @@ let package = Package(
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport", "CalgwTestTraits"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport", "CalgwTestTraits"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
-        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "CalgwTestSupport", "CalgwTestTraits",
+        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "Recurrence", "Failures", "CalgwTestSupport", "CalgwTestTraits",
                                                              .product(name: "GRDB", package: "GRDB.swift"),
                                                              .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport", "CalgwTestTraits"]),

@@ -6,16 +6,16 @@ import VDir
 /// Errors of one cause are told once: the first three, a count of the rest, the cause and a
 /// hint; other errors stay as they are.
 @Suite struct ErrorGroupTests {
-    func full(_ i: Int, place: String = "/mnt/cal") -> (String, ErrorCause) {
-        ("ev\(i): \(place)/ev\(i).ics: could not write: No space left on device",
-         ErrorCause(errno: ENOSPC, place: place, item: "ev\(i)"))
+    func full(_ i: Int, place: String = "/mnt/cal") -> ReportedError {
+        ReportedError("ev\(i): \(place)/ev\(i).ics: could not write: No space left on device",
+                      cause: ErrorCause(errno: ENOSPC, place: place, item: "ev\(i)"))
     }
 
     @Test func aFullDiskIsToldOnce() {
         let failed = (1...271).map { full($0) }
-        let lines = ErrorGroup.lines(failed.map(\.0), causes: Dictionary(uniqueKeysWithValues: failed))
+        let lines = ErrorGroup.lines(failed)
         #expect(lines.count == 4)
-        #expect(lines.prefix(3).map(\.message) == failed.prefix(3).map(\.0))
+        #expect(lines.prefix(3).map(\.message) == failed.prefix(3).map(\.line))
         #expect(lines.prefix(3).allSatisfy { $0.hint == nil })
         #expect(lines[3].message == "… and 268 more: No space left on device (the file system mounted at /mnt/cal)")
         #expect(lines[3].hint?.hasPrefix("free space on the file system mounted at /mnt/cal") == true, "\(lines[3].hint ?? "")")
@@ -23,13 +23,13 @@ import VDir
 
     @Test func uncausedErrorsKeepTheirPlaceAndGroupsStandAtTheirFirst() {
         let a = full(1), b = full(2), c = full(3), d = full(4), e = full(5)
-        let readOnly = ("x: /ro/x.ics: could not create: Read-only file system", ErrorCause(errno: EROFS, place: "/ro", item: "x"))
-        let errors = ["server said no", a.0, b.0, readOnly.0, c.0, "another", d.0, e.0]
-        let causes = Dictionary(uniqueKeysWithValues: [a, b, c, d, e, readOnly])
-        let lines = ErrorGroup.lines(errors, causes: causes)
-        #expect(lines.map(\.message) == ["server said no", a.0, b.0, c.0,
+        let readOnly = ReportedError("x: /ro/x.ics: could not create: Read-only file system",
+                                     cause: ErrorCause(errno: EROFS, place: "/ro", item: "x"))
+        let errors = [ReportedError("server said no"), a, b, readOnly, c, ReportedError("another"), d, e]
+        let lines = ErrorGroup.lines(errors)
+        #expect(lines.map(\.message) == ["server said no", a.line, b.line, c.line,
                                          "… and 2 more: No space left on device (the file system mounted at /mnt/cal)",
-                                         readOnly.0, "another"])
+                                         readOnly.line, "another"])
         // A cause of few items: its lines as they are, the hint after the last.
         #expect(lines[5].hint?.contains("is read-only: remount it read-write (mount -o remount,rw /ro)") == true, "\(lines[5].hint ?? "")")
         #expect(lines[0].hint == nil && lines[6].hint == nil)
@@ -37,7 +37,7 @@ import VDir
 
     @Test func oneCausePerPlace() {
         let here = (1...5).map { full($0) }, there = (6...10).map { full($0, place: "/other") }
-        let lines = ErrorGroup.lines((here + there).map(\.0), causes: Dictionary(uniqueKeysWithValues: here + there))
+        let lines = ErrorGroup.lines(here + there)
         #expect(lines.count == 8)
         #expect(lines[3].message.hasSuffix("(the file system mounted at /mnt/cal)"))
         #expect(lines[7].message.hasSuffix("(the file system mounted at /other)"))
@@ -45,9 +45,10 @@ import VDir
 
     @Test func permissionDeniedNamesTheFolder() {
         let failed = (1...4).map { i in
-            ("ev\(i): /cal/ev\(i).ics: could not create: Operation not permitted", ErrorCause(errno: EPERM, place: "/cal", item: "ev\(i)"))
+            ReportedError("ev\(i): /cal/ev\(i).ics: could not create: Operation not permitted",
+                          cause: ErrorCause(errno: EPERM, place: "/cal", item: "ev\(i)"))
         }
-        let lines = ErrorGroup.lines(failed.map(\.0), causes: Dictionary(uniqueKeysWithValues: failed))
+        let lines = ErrorGroup.lines(failed)
         #expect(lines.last?.message == "… and 1 more: Operation not permitted (in /cal)")
         #expect(lines.last?.hint?.contains("lsattr /cal") == true)
     }
@@ -77,7 +78,33 @@ import VDir
         let split = ErrorGroup(splitting: "x.ics:8: DTEND is before DTSTART (hint: fix that line (or run calgw fmt))")
         #expect(split == ErrorGroup("x.ics:8: DTEND is before DTSTART", hint: "fix that line (or run calgw fmt)"))
         #expect(ErrorGroup(splitting: "a.ics: refused (by the server)") == ErrorGroup("a.ics: refused (by the server)"))
-        let lines = ErrorGroup.lines(["e1: x.ics:3: problem (hint: fix it)"], causes: [:])
+        let lines = ErrorGroup.lines([ReportedError("e1: x.ics:3: problem (hint: fix it)")])
         #expect(lines == [ErrorGroup("e1: x.ics:3: problem", hint: "fix it")])
+    }
+}
+
+/// A report's errors say how the run ends, and the JSON holds their lines only.
+@Suite struct ReportedErrorTests {
+    @Test func aRunRefusedForSafetyOnlyWhenEveryErrorIsARefusal() {
+        let refusal = ReportedError("work: 40 of 40 items would be deleted", kind: .refusedForSafety)
+        #expect([ReportedError]().failureKind == nil)
+        #expect([refusal, refusal].failureKind == .refusedForSafety)
+        #expect([refusal, ReportedError("ev1: refused")].failureKind == .failed)
+    }
+
+    @Test func inJSONAnErrorIsItsLine() throws {
+        var report = SyncReport()
+        report.addError("ev1: /cal/ev1.ics: could not write", cause: ErrorCause(errno: ENOSPC, place: "/cal", item: "ev1"))
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
+        #expect(json?["errors"] as? [String] == ["ev1: /cal/ev1.ics: could not write"])
+        let back = try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report))
+        #expect(back.errors.lines == report.errors.lines)
+    }
+
+    @Test func aCollectionsErrorNamesItsFolder() {
+        let error = ReportedError("ev1: could not write", cause: ErrorCause(errno: EROFS, place: "/ro", item: "ev1"))
+        let marked = error.marked(collection: "work")
+        #expect(marked.line == "work: ev1: could not write")
+        #expect(marked.cause?.item == "work/ev1")
     }
 }

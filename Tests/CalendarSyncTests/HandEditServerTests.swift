@@ -117,11 +117,11 @@ import CalgwTestSupport
 
         let vdir = s.local.directory.url.path
         #expect(report.errors.count == 4, "\(report.errors)")
-        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/a.ics:8: DTEND") && $0.contains("before DTSTART") && $0.contains("hint:") },
+        #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/a.ics:8: DTEND") && $0.contains("before DTSTART") && $0.contains("hint:") },
                 "\(report.errors)")
-        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/d.ics:9: RRULE") }, "\(report.errors)")
-        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/c.ics:") }, "\(report.errors)")
-        #expect(report.errors.contains { $0.hasPrefix("\(vdir)/e.ics:") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/d.ics:9: RRULE") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/c.ics:") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/e.ics:") }, "\(report.errors)")
         // The rest synced; the broken files' server copies are as they were, the files as written.
         #expect(try await s.serverSummaries() == [a: "A one", b: "B two", d: "D one"])
         #expect(try s.read("a.ics") == Data(brokenA.utf8))
@@ -131,7 +131,7 @@ import CalgwTestSupport
         // status lists them too, without changing anything.
         let status = try await SyncSession.status(journalAt: s.folder.file("journal.sqlite"), local: s.local, remote: s.remote,
                                                   policy: SyncPolicy())
-        #expect(status.pending.errors.contains { $0.hasPrefix("\(vdir)/a.ics:8:") }, "\(status.pending.errors)")
+        #expect(status.pending.errors.lines.contains { $0.hasPrefix("\(vdir)/a.ics:8:") }, "\(status.pending.errors)")
         #expect(status.pending.errors.count == 4, "\(status.pending.errors)")
 
         // Fixed: everything goes up.
@@ -158,7 +158,7 @@ import CalgwTestSupport
         report = try await s.sync()
         let vdir = s.local.directory.url.path
         // An error of the run, naming both files; neither goes up, the rest does.
-        let line = report.errors.first { $0.contains("UID \(a)") }
+        let line = report.errors.lines.first { $0.contains("UID \(a)") }
         #expect(report.errors.count == 1, "\(report.errors)")
         #expect(line?.contains("\(vdir)/a.ics") == true, "\(report.errors)")
         #expect(line?.contains("\(vdir)/copy of a.ics") == true, "\(report.errors)")

@@ -224,7 +224,7 @@ import CalgwTestTraits
         try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
-        #expect(report.errors.contains { $0.contains("UID s3") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")
         let (summaries, counts) = try pair.vdir()
         #expect(counts["s3"] == 1)
         #expect(summaries["s3"] == "server 3")
@@ -245,7 +245,7 @@ import CalgwTestTraits
         try pair.localFile("mine-b.ics", Self.event("s3", summary: "my copy of 3"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
-        #expect(report.errors.contains { $0.contains("s3") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.contains("s3") }, "\(report.errors)")
         #expect(report.created[.local] == 0 && report.updated[.local] == 0, "\(report.summary)")
         let (summaries, counts) = try pair.vdir()
         #expect(counts["s3"] == 2)
@@ -263,10 +263,10 @@ import CalgwTestTraits
         try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
-        #expect(report.errors.contains { $0.contains("UID s3") }, "\(report.errors)")
+        #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")
         // The error names both copies, in one batch or in two (the first then as the journal
         // recorded it).
-        #expect(report.errors.contains { $0.contains("UID s3") && $0.contains("/s3.ics") && $0.contains("/zz-copy.ics") },
+        #expect(report.errors.lines.contains { $0.contains("UID s3") && $0.contains("/s3.ics") && $0.contains("/zz-copy.ics") },
                 "\(report.errors)")
         let (summaries, counts) = try pair.vdir()
         #expect((counts["s3"] ?? 0) <= 1)
@@ -275,7 +275,7 @@ import CalgwTestTraits
         // The run had an error: the journal's token does not vouch for the server, and the
         // next run reports the same error without pulling anything twice.
         let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
-        #expect(again.errors.contains { $0.contains("UID s3") }, "\(again.errors)")
+        #expect(again.errors.lines.contains { $0.contains("UID s3") }, "\(again.errors)")
         #expect(try pair.vdir().counts.values.allSatisfy { $0 == 1 })
     }
 }

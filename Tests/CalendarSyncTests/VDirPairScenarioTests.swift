@@ -124,7 +124,7 @@ import CalgwTestSupport
         let report = try await pair.sync()
         // An error of the run (exit 1), naming both files; the rest of the run goes on.
         #expect(report.errors.count == 1 && report.skipped.isEmpty, "\(report)")
-        #expect(report.errors.first?.contains("a.ics") == true && report.errors.first?.contains("b.ics") == true)
+        #expect(report.errors.lines.first?.contains("a.ics") == true && report.errors.lines.first?.contains("b.ics") == true)
         #expect(try pair.files(pair.local).count == 2)
         #expect(try pair.files(pair.remote).isEmpty)
     }

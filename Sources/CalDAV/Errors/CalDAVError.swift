@@ -55,15 +55,18 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     public var url: URL?
     /// The server's reason (a DAV:error precondition or the body's text), when it gave one.
     public var serverReason: String?
+    /// The error underneath (the XML reader's, for a response that cannot be read).
+    public var cause: (any Error)?
 
     public init(_ code: Code, _ message: String, recovery: String? = nil, status: Int? = nil,
-                url: URL? = nil, serverReason: String? = nil) {
+                url: URL? = nil, serverReason: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.recovery = recovery
         self.status = status
         self.url = url
         self.serverReason = serverReason
+        self.cause = cause
     }
 
     public var errorDescription: String? { message }

@@ -74,7 +74,8 @@ public final class MultistatusReader: @unchecked Sendable {
         let place = builder.path.isEmpty ? "" : " in <\(builder.path.joined(separator: "/"))>"
         let after = builder.count == 0 ? "" : " after \(builder.count) complete responses"
         return CalDAVError(.invalidResponse, "the server's XML response cannot be read: \(xml.message)\(place), at byte \(xml.bytesRead) (line \(xml.line))\(after)",
-                           recovery: "the server sent broken XML; run again, and report it to the server's administrator if it persists")
+                           recovery: "the server sent broken XML; run again, and report it to the server's administrator if it persists",
+                           cause: xml)
     }
 
     /// Builds one response's elements into `XMLNode`s and passes it on at its end tag.

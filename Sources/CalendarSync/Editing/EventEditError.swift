@@ -13,7 +13,7 @@ public enum EventEditError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// What the person can do about it.
-    public var recovery: String {
+    public var recovery: String? {
         switch self {
         case .notFound: "`calgw list --json` shows the UIDs; run `calgw pull` if the event was made elsewhere"
         case .duplicateUID: "give one of the files a new UID, or delete the copy"

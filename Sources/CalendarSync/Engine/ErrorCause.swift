@@ -26,13 +26,8 @@ public struct ErrorCause: Sendable, Hashable {
     /// The cause of `error`, when it is a file system failure of a kind many items share.
     /// - Parameter item: the item the failure stopped.
     public static func of(_ error: any Error, item: String) -> ErrorCause? {
-        let found: (Int32, String)?
-        switch error {
-        case let e as AtomicFileError: found = (e.code, e.path)
-        case let e as VDirError: found = e.errno.flatMap { n in e.path.map { (n, $0) } }
-        default: found = nil
-        }
-        guard let (number, path) = found, shared.contains(number) else { return nil }
+        guard let failure = error as? any FileSystemFailure, let number = failure.systemErrorNumber,
+              let path = failure.failedPath, shared.contains(number) else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let place = number == EACCES || number == EPERM ? folder : mountPoint(of: path)
         return ErrorCause(errno: number, place: place, item: item)

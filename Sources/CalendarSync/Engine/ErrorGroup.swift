@@ -36,21 +36,20 @@ public struct ErrorGroup: Sendable, Equatable {
     /// How many of a cause's errors are shown in full before the count of the rest.
     public static let shownPerCause = 3
 
-    /// Groups `errors` by the causes in `causes` (keyed by error line, as in
-    /// ``SyncReport/errorCauses``).
+    /// Groups `errors` by their shared causes.
     /// - Returns: the lines to print, each with its hint.
-    public static func lines(_ errors: [String], causes: [String: ErrorCause], shown: Int = shownPerCause) -> [ErrorGroup] {
+    public static func lines(_ errors: [ReportedError], shown: Int = shownPerCause) -> [ErrorGroup] {
         struct Key: Hashable { var errno: Int32; var place: String }
         var members: [Key: [String]] = [:]
-        for line in errors {
-            guard let cause = causes[line] else { continue }
-            members[Key(errno: cause.errno, place: cause.place), default: []].append(line)
+        for error in errors {
+            guard let cause = error.cause else { continue }
+            members[Key(errno: cause.errno, place: cause.place), default: []].append(error.line)
         }
         var out: [ErrorGroup] = []
         var done: Set<Key> = []
-        for line in errors {
-            guard let cause = causes[line] else {
-                out.append(ErrorGroup(splitting: line))
+        for error in errors {
+            guard let cause = error.cause else {
+                out.append(ErrorGroup(splitting: error.line))
                 continue
             }
             let key = Key(errno: cause.errno, place: cause.place)

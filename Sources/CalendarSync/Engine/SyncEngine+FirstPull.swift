@@ -144,7 +144,7 @@ extension SyncEngine {
         report.skipped += pulled.skipped
         Self.reportHandEditProblems(l.problems, into: &report)
         Self.reportDuplicateUIDs(plan, local: unrecorded, remote: r, into: &report)
-        report.errors += duplicates
+        report.errors += duplicates.map { ReportedError($0) }
 
         try journal.replaceOutsideItems(.local, with: [])
         try journal.replaceOutsideItems(.remote, with: [])

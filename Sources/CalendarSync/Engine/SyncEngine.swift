@@ -203,7 +203,7 @@ struct SyncEngine: Sendable {
         let located = problems.values.sorted()
         report.skipped.removeAll { line in located.contains { line.hasPrefix($0) } }
         let lines = located.map { "\($0) (hint: \(HandEditCheck.hint))" }
-        if asErrors { report.errors += lines } else { report.skipped += lines }
+        if asErrors { report.errors += lines.map { ReportedError($0) } } else { report.skipped += lines }
     }
 
     /// Two items of a side with one UID (a file copied from another event) are an error of the
@@ -216,7 +216,7 @@ struct SyncEngine: Sendable {
         guard !shared.isEmpty else { return }
         for case .skip(let key, reason: let reason) in plan.actions where shared.contains(key) {
             if let index = report.skipped.firstIndex(of: reason) { report.skipped.remove(at: index) }
-            report.errors.append(reason)
+            report.addError(reason)
         }
     }
 

@@ -1,4 +1,5 @@
 import CalDAV
+import Failures
 import Foundation
 
 /// Why a run stopped as a whole (per-item problems go to the report's `errors`).
@@ -28,6 +29,17 @@ extension CodedError where Code == SyncFailure {
                              recovery: dav.recovery, cause: dav)
         }
         return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
-                         recovery: (error as? LocalizedError)?.recoverySuggestion, cause: error)
+                         recovery: (error as? any ExplainedError)?.recovery, cause: error)
+    }
+}
+
+extension SyncFailure: FailureCode {
+    public var kind: FailureKind {
+        switch self {
+        case .massDeletion: .refusedForSafety
+        case .authenticationFailed: .authentication
+        case .unknownCollection, .unsupported: .usage
+        case .scanFailed: .failed
+        }
     }
 }

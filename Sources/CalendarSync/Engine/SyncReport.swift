@@ -31,11 +31,8 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var updated = Counts()
     public var deleted = Counts()
     public var conflicts: [Conflict] = []
-    public var errors: [String] = []
-    /// The shared cause of some `errors` (a full disk, a read-only folder), by error line, so
-    /// that they can be told once for all the items they stopped (see ``ErrorGroup``). Not
-    /// part of the JSON: `errors` holds every line.
-    public var errorCauses: [String: ErrorCause] = [:]
+    /// What failed, item by item (and for the run as a whole); in JSON, their lines.
+    public var errors: [ReportedError] = []
     /// Writes left for another direction (per side written).
     public var pending = Counts()
     /// Items not synced and why (two items with one UID, files that do not parse), and what a
@@ -69,9 +66,8 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public init() {}
 
     /// Adds an error line, with its cause when it has one worth grouping by.
-    public mutating func addError(_ line: String, cause: ErrorCause?) {
-        errors.append(line)
-        if let cause { errorCauses[line] = cause }
+    public mutating func addError(_ line: String, cause: ErrorCause? = nil) {
+        errors.append(ReportedError(line, cause: cause))
     }
 
     /// Conflicts the strategy could not decide (exit 3).

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 
 /// An error of the sync library, shaped as `CalDAVError` is: a code to branch on, a message
@@ -7,7 +8,7 @@ import Foundation
 /// ``SingleFileFailure``, ``SubscriptionFailure``) and its error a name for this type with it
 /// (``SyncError``, ``JournalError``, ``SingleFileError``, ``SubscriptionError``), so that every
 /// one prints, explains and chains alike and the command maps them to exit codes in one place.
-public struct CodedError<Code: Sendable & Equatable>: Error, LocalizedError, Sendable, CustomStringConvertible {
+public struct CodedError<Code: FailureCode>: Error, LocalizedError, Sendable, CustomStringConvertible {
     public var code: Code
     public var message: String
     public var recovery: String?
@@ -24,4 +25,19 @@ public struct CodedError<Code: Sendable & Equatable>: Error, LocalizedError, Sen
     public var description: String { message }
     public var errorDescription: String? { message }
     public var recoverySuggestion: String? { recovery }
+}
+
+/// A code of ``CodedError``: names the failure and says how it ends a command.
+public protocol FailureCode: Sendable, Equatable {
+    /// How an error of this code ends a command; `.failed` unless a code says otherwise.
+    var kind: FailureKind { get }
+}
+
+extension FailureCode {
+    public var kind: FailureKind { .failed }
+}
+
+extension CodedError: ExplainedError {
+    public var errorCode: String { "\(code)" }
+    public var kind: FailureKind { code.kind }
 }

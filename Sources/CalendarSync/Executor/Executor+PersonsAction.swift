@@ -25,7 +25,7 @@ extension Executor {
             try await execute(.update(on: .local, target: l, source: r))
             report.unsentAnswers.append(key.value)
             doneActions.insert(key.value)
-            report.errors.append("\(key): the organizer changed this meeting since your copy was synced, so your answer was not sent; "
+            report.addError("\(key): the organizer changed this meeting since your copy was synced, so your answer was not sent; "
                                  + "the new version is in the vdir (hint: look at it, then answer again)")
             return
         }

@@ -1,4 +1,5 @@
 import CalDAV
+import Failures
 import Foundation
 import Synchronization
 import VDir
@@ -189,7 +190,7 @@ final class Executor: @unchecked Sendable {
                 } catch let error as RunInterrupted {
                     throw error
                 } catch {
-                    report.errors.append("\(current.key): cannot read \(href) again after it changed: \(error)")
+                    report.addError("\(current.key): cannot read \(href) again after it changed: \(error)")
                     return
                 }
             } catch {
@@ -206,20 +207,21 @@ final class Executor: @unchecked Sendable {
         report.addError("\(key): \(Self.describe(error))", cause: ErrorCause.of(error, item: "\(key)"))
     }
 
-    /// An error in one line for the report; with `withHint`, a full account's (507) line says
-    /// what to do about it, as an item's failure has no hint of its own.
+    /// An error in one line for the report. With `withHint`, the line ends with the hint of an
+    /// error that concerns every later write and not only this item's (a full account, a
+    /// calendar the account may not write), as an item's failure has no hint line of its own.
     static func describe(_ error: Error, withHint: Bool = true) -> String {
+        let text = CauseChain.text(of: error)
+        guard withHint, concernsTheRun(error), let hint = (error as? any ExplainedError)?.recovery else { return text }
+        return "\(text) (hint: \(hint))"
+    }
+
+    /// Whether `error` stops every write of its kind to that place, not only this item's.
+    static func concernsTheRun(_ error: Error) -> Bool {
         switch error {
-        case StorageError.preconditionFailed(let href): "\(href) kept changing during the sync; run again"
-        case StorageError.alreadyExists(let href): "\(href) exists already"
-        case StorageError.rejected(let href, let reason): "\(href) was refused: \(reason)"
-        case StorageError.notPermitted(let href, let reason) where withHint:
-            "\(href) was refused: \(reason) (hint: the account may not write to this calendar; from the next run on, "
-                + "calgw keeps the changes made in the vdir there and sends nothing)"
-        case StorageError.notPermitted(let href, let reason): "\(href) was refused: \(reason)"
-        case let dav as CalDAVError where withHint && dav.code == .insufficientStorage && dav.recovery != nil:
-            "\(dav.message) (hint: \(dav.recovery ?? ""))"
-        default: (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        case StorageError.notPermitted: true
+        case let dav as CalDAVError: dav.code == .insufficientStorage
+        default: false
         }
     }
 

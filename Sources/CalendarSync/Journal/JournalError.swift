@@ -15,3 +15,5 @@ public enum JournalFailure: Sendable, Equatable {
     /// truncated): a sync moves it aside and matches both sides again.
     case corrupt
 }
+
+extension JournalFailure: FailureCode {}

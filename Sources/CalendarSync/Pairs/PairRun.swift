@@ -60,12 +60,11 @@ public struct PairRun: Sendable {
         }
     }
 
-    /// What a run did, and which of an account's calendars it refused to sync for safety (a
-    /// mass deletion) while syncing the others.
+    /// What a run did. An account's calendar refused for safety (a mass deletion) while the
+    /// others synced is one of its errors, of kind `.refusedForSafety`; a single calendar's
+    /// refusal is thrown instead.
     public struct Outcome: Sendable {
         public var report: SyncReport
-        /// Folder names; empty for a single calendar, whose refusal is thrown instead.
-        public var refusedCollections: [String] = []
     }
 
     /// The policy of this run: the direction, the strategy (the run's, else the pair's), the

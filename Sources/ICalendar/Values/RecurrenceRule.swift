@@ -176,9 +176,12 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a RECUR value was refused.
 public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { "invalid RRULE: \(message)" }
+    /// What is wrong with the rule.
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "invalid RRULE: \(reason)" }
+    /// The reason, after what was refused.
+    public var message: String { description }
 }
 
 extension StringProtocol {

@@ -61,7 +61,7 @@ struct StatusCommand: AsyncParsableCommand {
         /// An account pair: calendars or folders a sync would make.
         var notes: [String]
         var massDeletion: String?
-        var errors: [String]
+        var errors: [ReportedError]
         /// What could not be read: `remote` (the counts are then the local changes alone),
         /// `both` (nothing is known); nil when both sides were read.
         var unreadable: String?
@@ -117,7 +117,7 @@ struct StatusCommand: AsyncParsableCommand {
                 entry.unreadable = CalendarSync.PairStatus.Unreadable.both.rawValue
                 failure = ErrorDescription(error)
             }
-            if let failure { entry.errors.insert(failure.message, at: 0) }
+            if let failure { entry.errors.insert(ReportedError(failure.message), at: 0) }
             statuses.append(entry)
             if !output.json && !output.quiet { render(entry) }
             if let failure {
@@ -137,7 +137,7 @@ struct StatusCommand: AsyncParsableCommand {
     /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
     /// stderr, after the status itself; the exit status they give (1, or 0 when there are none).
     func reportProblems(_ s: StatusOutput) -> ExitStatus {
-        for line in s.errors.map(ErrorGroup.init(splitting:)) { Terminal.reportError("\(s.pair): \(line.message)", hint: line.hint) }
+        for line in s.errors.map({ ErrorGroup(splitting: $0.line) }) { Terminal.reportError("\(s.pair): \(line.message)", hint: line.hint) }
         return s.errors.isEmpty ? .success : .failure
     }
 

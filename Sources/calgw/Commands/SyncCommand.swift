@@ -81,7 +81,7 @@ struct PairRunner {
         var updated: SyncReport.Counts
         var deleted: SyncReport.Counts
         var conflicts: [SyncReport.Conflict]
-        var errors: [String]
+        var errors: [ReportedError]
         var pending: SyncReport.Counts
         var skipped: [String]
         /// An account pair: calendars or folders made (a dry run: that would be made).
@@ -144,12 +144,10 @@ struct PairRunner {
             report = outcome.report
             for line in report.notes where !output.quiet && !output.json { Terminal.out("\(pair.name): \(line)") }
             for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
-            for line in ErrorGroup.lines(report.errors, causes: report.errorCauses) {
+            for line in ErrorGroup.lines(report.errors) {
                 Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)
             }
-            if !report.errors.isEmpty {
-                return (report, outcome.refusedCollections.count == report.errors.count ? .refusedForSafety : .failure)
-            }
+            if let failure = report.errors.failureKind { return (report, ExitStatus(failure)) }
             if report.unresolvedConflicts > 0 {
                 // Asked and skipped on this terminal, or never asked (no terminal): say what helps.
                 let asked = options.prompt != nil
@@ -167,11 +165,11 @@ struct PairRunner {
             return (report, .success)
         } catch let stop as RunStopped {
             // Said once, by StopSignals, as the process ends.
-            report.errors.append("stopped by \(stop.reason) at a safe point")
+            report.addError("stopped by \(stop.reason) at a safe point")
             return (report, .failure)
         } catch {
             let description = ErrorDescription(error)
-            report.errors.append(description.line)
+            report.addError(description.line)
             description.report(pair: configuration.name, verbose: output.verbose)
             return (report, description.status)
         }

@@ -1,5 +1,7 @@
+import Failures
+
 /// The config file is missing, unreadable or wrong: exit 2 with what and where.
-struct ConfigError: Error, CustomStringConvertible {
+struct ConfigError: ExplainedError {
     var message: String
     var hint: String?
 
@@ -9,4 +11,8 @@ struct ConfigError: Error, CustomStringConvertible {
     }
 
     var description: String { message }
+    var errorCode: String { "config" }
+    var recovery: String? { hint }
+    var cause: (any Error)? { nil }
+    var kind: FailureKind { .usage }
 }

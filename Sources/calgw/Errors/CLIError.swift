@@ -1,5 +1,7 @@
+import Failures
+
 /// An error the command reports itself: what happened, what to do next, and the exit code.
-struct CLIError: Error, CustomStringConvertible {
+struct CLIError: ExplainedError {
     var message: String
     var hint: String?
     var status: ExitStatus
@@ -11,6 +13,10 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     var description: String { message }
+    var errorCode: String { "command" }
+    var recovery: String? { hint }
+    var cause: (any Error)? { nil }
+    var kind: FailureKind { FailureKind(status) }
 }
 
 /// A run that reported its problems already and only needs to end with `status`.

@@ -1,3 +1,5 @@
+import Failures
+
 /// calgw's exit codes (CLI.md): scripts branch on these.
 enum ExitStatus: Int32 {
     /// Success.
@@ -12,4 +14,29 @@ enum ExitStatus: Int32 {
     case refusedForSafety = 4
     /// Authentication failed.
     case authenticationFailed = 5
+}
+
+extension ExitStatus {
+    /// The exit code of a failure of `kind`.
+    init(_ kind: FailureKind) {
+        self = switch kind {
+        case .failed: .failure
+        case .usage: .usage
+        case .refusedForSafety: .refusedForSafety
+        case .authentication: .authenticationFailed
+        }
+    }
+}
+
+extension FailureKind {
+    /// The kind of failure an exit status stands for (a success or unresolved conflicts are
+    /// not failures of their own and count as `.failed`).
+    init(_ status: ExitStatus) {
+        self = switch status {
+        case .usage: .usage
+        case .refusedForSafety: .refusedForSafety
+        case .authenticationFailed: .authentication
+        case .success, .failure, .unresolvedConflicts: .failed
+        }
+    }
 }

@@ -39,8 +39,8 @@ struct AccountRun {
         return layout.listed(name)
     }
 
-    /// Runs the account; the outcome names the calendars whose sync was refused for safety (a
-    /// mass deletion), while the others synced.
+    /// Runs the account; a calendar whose sync was refused for safety (a mass deletion) while
+    /// the others synced is an error of its report, of kind `.refusedForSafety`.
     func run() async throws -> PairRun.Outcome {
         guard case .caldav(let remoteURL, let connect) = pair.remote else {
             throw SyncError(.unknownCollection, "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
@@ -68,7 +68,6 @@ struct AccountRun {
         var report = SyncReport()
         report.dryRun = dryRun
         var parts: [String: SyncReport] = [:]
-        var refused: [String] = []
         let origin = AccountListing.origin(remoteURL)
         let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
         var entries = plan.sync
@@ -131,11 +130,11 @@ struct AccountRun {
                 report.add(part, collection: job.name)
                 parts[job.name] = part
             case .refused(let message):
-                report.errors.append("\(job.name): \(message)")
+                let refusal = ReportedError(message, kind: .refusedForSafety)
+                report.errors.append(refusal.marked(collection: job.name))
                 var failed = SyncReport()
-                failed.errors = [message]
+                failed.errors = [refusal]
                 parts[job.name] = failed
-                refused.append(job.name)
             case .stopped, nil: break
             }
         }
@@ -144,7 +143,7 @@ struct AccountRun {
                             recovery: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))")
         }
         report.collections = parts
-        return PairRun.Outcome(report: report, refusedCollections: refused)
+        return PairRun.Outcome(report: report)
     }
 }
 
@@ -156,12 +155,7 @@ extension SyncReport {
         deleted.local += part.deleted.local; deleted.remote += part.deleted.remote
         pending.local += part.pending.local; pending.remote += part.pending.remote
         conflicts += part.conflicts
-        errors += part.errors.map { "\(collection): \($0)" }
-        for (line, cause) in part.errorCauses {
-            var marked = cause
-            marked.item = "\(collection)/\(cause.item)"
-            errorCauses["\(collection): \(line)"] = marked
-        }
+        errors += part.errors.map { $0.marked(collection: collection) }
         skipped += part.skipped.map { "\(collection): \($0)" }
         unsentAnswers += part.unsentAnswers
         if let more = part.items { items = (items ?? []) + more }

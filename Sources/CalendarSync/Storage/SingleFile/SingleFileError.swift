@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 
 /// Why a single-file calendar could not be read or written: a code to branch on, a message
@@ -15,4 +16,9 @@ public enum SingleFileFailure: Sendable, Equatable {
     case notAFile
     /// A system call failed.
     case io
+}
+
+extension SingleFileFailure: FailureCode {
+    /// A pair whose file is a folder is set up wrong: a usage error.
+    public var kind: FailureKind { self == .notAFile ? .usage : .failed }
 }

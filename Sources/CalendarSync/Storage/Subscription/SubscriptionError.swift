@@ -18,3 +18,5 @@ public enum SubscriptionFailure: Sendable, Equatable {
     /// A write to the feed, which is read-only.
     case readOnly
 }
+
+extension SubscriptionFailure: FailureCode {}

@@ -62,10 +62,7 @@ struct EventAddCommand: AsyncParsableCommand {
         let target = try EventTarget(options: options)
         let draft = try makeDraft()
         let uid = EventTarget.newUID()
-        var resource: Component
-        do { resource = try draft.resource(uid: uid, now: EventTarget.now()) } catch let error as SpanEditError {
-            throw CLIError(error.description, status: .usage)
-        }
+        var resource = try draft.resource(uid: uid, now: EventTarget.now())
         var own: OwnAddresses?
         if !attendees.isEmpty {
             let organizer = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)

@@ -64,7 +64,7 @@ struct EventPush {
                            hint: "the vdir now holds the new version: look at it (`calgw list`), then answer again", answerOutdated: true)
         }
         if let missing = notOnServer(uids) {
-            let errors = report.errors.isEmpty ? "" : ": " + report.errors.joined(separator: "; ")
+            let errors = report.errors.isEmpty ? "" : ": " + report.errors.lines.joined(separator: "; ")
             return Outcome(pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
                            hint: "`calgw status` shows what is pending; `calgw push` retries")
         }

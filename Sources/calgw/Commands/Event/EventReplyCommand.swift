@@ -75,18 +75,11 @@ struct EventReplyCommand: AsyncParsableCommand {
         }
         let replied: Component
         do {
-            do {
-                replied = try answer(as: own)
-            } catch InvitationReply.Refusal.notInvited where own.cached && !options.offline {
-                // The cached addresses may predate one the account has gained: ask again.
-                own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
-                replied = try answer(as: own)
-            }
-        } catch let refusal as InvitationReply.Refusal {
-            throw CLIError(refusal.description, hint: {
-                if case .notInvited = refusal { return "give the address the invitation names with --address" }
-                return "to change a meeting you organize, use `calgw event edit`"
-            }())
+            replied = try answer(as: own)
+        } catch InvitationReply.Refusal.notInvited where own.cached && !options.offline {
+            // The cached addresses may predate one the account has gained: ask again.
+            own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
+            replied = try answer(as: own)
         }
         try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)

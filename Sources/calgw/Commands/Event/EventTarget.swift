@@ -29,10 +29,8 @@ struct EventTarget {
     /// A new, globally unique UID.
     static func newUID() -> String { UUID().uuidString.lowercased() }
 
-    /// Reads the event or turns the library's error into one for the person.
+    /// Reads the event.
     func find(uid: String) throws -> EventFile {
-        do { return try files.find(uid: uid) } catch let error as EventEditError {
-            throw CLIError(error.description, hint: error.recovery)
-        }
+        try files.find(uid: uid)
     }
 }

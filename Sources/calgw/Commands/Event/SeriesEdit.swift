@@ -13,13 +13,9 @@ struct SeriesEdit {
     let times: TimeArgument
 
     init(file: EventFile, uid: String, zone: String?) throws {
-        do {
-            editor = try SeriesEditor(calendar: file.calendar, uid: uid, now: EventTarget.now())
-            guard let expansion = SeriesExpansion(calendar: file.calendar, uid: uid) else { throw SpanEditError.noMaster(uid: uid) }
-            instances = expansion
-        } catch let error as SpanEditError {
-            throw CLIError(error.description, hint: error.recovery)
-        }
+        editor = try SeriesEditor(calendar: file.calendar, uid: uid, now: EventTarget.now())
+        guard let expansion = SeriesExpansion(calendar: file.calendar, uid: uid) else { throw SpanEditError.noMaster(uid: uid) }
+        instances = expansion
         times = Self.times(for: Self.master(of: file.calendar, uid: uid)?["DTSTART"]?.dateTime, zone: zone)
     }
 
@@ -33,7 +29,7 @@ struct SeriesEdit {
                 throw CLIError(error.description, hint: nearest.isEmpty ? error.recovery
                                : "the nearest occurrences start at \(nearest.joined(separator: " and "))", status: .usage)
             }
-            throw CLIError(error.description, hint: error.recovery, status: .usage)
+            throw error
         }
     }
 

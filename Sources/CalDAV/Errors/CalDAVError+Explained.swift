@@ -1,0 +1,20 @@
+import Failures
+
+extension CalDAVError: ExplainedError {
+    public var errorCode: String { code.description }
+    public var kind: FailureKind { code == .authenticationFailed ? .authentication : .failed }
+    /// The code, the HTTP status, the URL and the server's reason, in one line.
+    public var details: [String] {
+        var parts = [code.description]
+        if let status { parts.append("HTTP \(status)") }
+        if let url { parts.append(url.redactedString) }
+        if let serverReason { parts.append("server: \(serverReason)") }
+        return [parts.joined(separator: ", ")]
+    }
+}
+
+extension XMLStreamError: ExplainedError {
+    var errorCode: String { "invalidXML" }
+    var recovery: String? { nil }
+    var cause: (any Error)? { nil }
+}

@@ -1,0 +1,31 @@
+import Failures
+
+extension StorageError: ExplainedError {
+    public var errorCode: String {
+        switch self {
+        case .preconditionFailed: "preconditionFailed"
+        case .alreadyExists: "alreadyExists"
+        case .rejected: "rejected"
+        case .notPermitted: "notPermitted"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .preconditionFailed(let href): "\(href) kept changing during the sync; run again"
+        case .alreadyExists(let href): "\(href) exists already"
+        case .rejected(let href, let reason), .notPermitted(let href, let reason): "\(href) was refused: \(reason)"
+        }
+    }
+
+    public var recovery: String? {
+        switch self {
+        case .notPermitted:
+            "the account may not write to this calendar; from the next run on, calgw keeps the changes made in the vdir there and sends nothing"
+        case .preconditionFailed, .alreadyExists, .rejected: nil
+        }
+    }
+
+    public var cause: (any Error)? { nil }
+    public var description: String { message }
+}
