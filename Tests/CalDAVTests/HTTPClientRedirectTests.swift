@@ -52,6 +52,17 @@ import Testing
         #expect(transport.requests.count == 1, "the plain-HTTP location was requested")
     }
 
+    @Test(arguments: ["file:///etc/passwd", "gopher://127.0.0.1:25/_HELO", "ftp://dav.test/alice/cal/", "webcal://dav.test/alice/cal/"])
+    func testRedirectToAnotherSchemeIsRefused(location: String) async throws {
+        let transport = ScriptedTransport([.redirect(302, to: location), .init(status: 200, text: "root:x:0:0")])
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await ScriptedDAV.client(transport).http.send(HTTPRequest(method: "GET", url: ScriptedDAV.collection))
+        }
+        #expect(error?.code == .redirectRefused)
+        #expect(error?.message.contains("not an HTTP URL") == true, "\(String(describing: error))")
+        #expect(transport.requests.count == 1, "\(location) was requested")
+    }
+
     @Test func testEndlessRedirectsAreRefusedAfterTheLimit() async throws {
         // Every answer sends the client one step further.
         let transport = ScriptedTransport { _, index in .redirect(302, to: "/alice/hop\(index)/") }
@@ -69,6 +80,7 @@ import Testing
             try await ScriptedDAV.client(transport).put(ScriptedDAV.collection.appendingPathComponent("a.ics"),
                                                         data: Data("BEGIN:VCALENDAR\r\n".utf8), condition: .createOnly)
         }
+        #expect(error?.code == .unexpectedStatus)
         #expect(error?.status == 308)
         #expect(transport.requests.count == 1)
     }

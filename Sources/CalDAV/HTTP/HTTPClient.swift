@@ -51,7 +51,8 @@ public final class HTTPClient: Sendable {
     /// - Throws: `CancellationError` when the task is cancelled (the transfer is aborted).
     /// - Throws: `CalDAVError` with `.authenticationFailed` on 401 (after one bearer refresh),
     ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
-    ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect.
+    ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect
+    ///   (https → http, or to a URL that is not http or https).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await send(request, sink: nil)
     }
@@ -98,6 +99,11 @@ public final class HTTPClient: Sendable {
                 throw CalDAVError(.redirectRefused, "\(request.method) \(request.url.redactedString) was redirected more than \(configuration.maxRedirects) times",
                                   recovery: "the server redirects in a loop; use the final URL of the collection directly",
                                   status: final.status, url: request.url)
+            }
+            // libcurl speaks file:, gopher:, smtp: and more: a server's Location must not reach them.
+            guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected to \(target.redactedString), which is not an HTTP URL",
+                                  recovery: "use the http or https URL the server serves directly", status: final.status, url: current.url)
             }
             if current.url.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
                 throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
