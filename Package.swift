@@ -66,8 +66,9 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Used only by tests and benchmarks, never shipped in a product: fixture loaders,
-        // real-server launchers, the in-memory storage with its failure injection.
-        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync"]),
+        // real-server launchers, the in-memory storage with its failure injection, the
+        // scripted HTTP transport.
+        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync", "CalDAV"]),
         // Test traits over CalgwTestSupport (the load run, a needed server): test targets only.
         .target(name: "CalgwTestTraits", dependencies: ["CalgwTestSupport"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.

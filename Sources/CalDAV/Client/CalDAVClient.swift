@@ -39,6 +39,20 @@ public final class CalDAVClient: Sendable {
         self.http = try HTTPClient(configuration: configuration.http, logger: logger)
     }
 
+    /// A client sending through `transport` instead of libcurl, so that what the client makes
+    /// of a server's answers can be tested against scripted ones (the test support's
+    /// `ScriptedTransport`).
+    /// - Parameters:
+    ///   - configuration: as for `init(configuration:logger:)`.
+    ///   - transport: sends each attempt at a request.
+    ///   - logger: as for `init(configuration:logger:)`.
+    public init(configuration: Configuration = .init(), transport: any HTTPTransport,
+                logger: Logger = Logger(label: "calgw.caldav")) {
+        self.configuration = configuration
+        self.logger = logger
+        self.http = HTTPClient(configuration: configuration.http, transport: transport, logger: logger)
+    }
+
     /// A request with an XML body and an optional Depth.
     func davRequest(_ method: String, _ url: URL, depth: String?, body: Data?) async throws -> HTTPResponse {
         var headers: [(name: String, value: String)] = []

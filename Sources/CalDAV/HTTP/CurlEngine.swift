@@ -34,8 +34,7 @@ final class CurlEngine: @unchecked Sendable {
         if !refused { pending.append(transfer) }
         lock.unlock()
         if refused {
-            transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, status: 0, headers: [], body: Data(),
-                                            exceededCap: false, errorText: "the HTTP client was shut down"))
+            transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
             return
         }
         curl_multi_wakeup(multi)
@@ -66,8 +65,7 @@ final class CurlEngine: @unchecked Sendable {
             lock.unlock()
             if stop {
                 for transfer in abandoned {
-                    transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, status: 0, headers: [], body: Data(),
-                                                    exceededCap: false, errorText: "the HTTP client was shut down"))
+                    transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
                 }
                 if active.isEmpty { break }
             }
@@ -102,16 +100,14 @@ final class CurlEngine: @unchecked Sendable {
         } else if let fresh = curl_easy_init() {
             handle = fresh
         } else {
-            transfer.completion(CurlOutcome(code: CURLE_FAILED_INIT, status: 0, headers: [], body: Data(),
-                                            exceededCap: false, errorText: "libcurl could not create a handle"))
+            transfer.completion(CurlOutcome(code: CURLE_FAILED_INIT, errorText: "libcurl could not create a handle"))
             return
         }
         let setup = transfer.configure(handle)
         if setup != CURLE_OK {
             transfer.freeHeaderList()
             idle.append(handle)
-            transfer.completion(CurlOutcome(code: setup, status: 0, headers: [], body: Data(), exceededCap: false,
-                                            errorText: String(cString: curl_easy_strerror(setup))))
+            transfer.completion(CurlOutcome(code: setup, errorText: String(cString: curl_easy_strerror(setup))))
             return
         }
         active[handle] = transfer

@@ -1,59 +1,36 @@
 import CCurl
 import Foundation
 
-/// What one libcurl transfer ended with: a response, or libcurl's error code.
+/// What one libcurl transfer ended with: libcurl's result code and what it knows of the
+/// transfer. The response itself went to the transfer's `HTTPResponseReceiver`.
 struct CurlOutcome: Sendable {
     var code: CURLcode
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: Data
-    /// True when the body passed the size cap and the transfer was stopped.
-    var exceededCap: Bool
+    /// The status of the final response (libcurl's CURLINFO_RESPONSE_CODE).
+    var status = 0
     /// libcurl's description of `code`, when it is an error.
     var errorText: String
     /// What was said on the wire, when the transfer was traced.
     var trace = WireTrace()
     /// Seconds from the start of the transfer to its end (libcurl's total time).
     var seconds: Double = 0
-    /// Bytes handed to the transfer's sink (none of them are in `body`).
-    var streamedBytes = 0
-    /// What the sink threw, which ended the transfer.
-    var sinkError: Error?
 }
 
-/// The options of one transfer, decided by `HTTPClient` (which strips credentials where
-/// they must not go).
-struct CurlTransferOptions: Sendable {
-    var request: HTTPRequest
-    var authentication: HTTPAuthentication
-    var bearerToken: String?
-    var configuration: HTTPClientConfiguration
-    /// Keep the header lines sent and received (`WireTrace`), credentials blanked.
-    var tracesWire = false
-    /// Where a 2xx body goes instead of `body` (no size cap applies to it).
-    var sink: HTTPBodySink?
-}
-
-/// One transfer in flight on the engine thread: owns its header list and collects the
-/// response. Touched only on the engine thread once submitted.
+/// One transfer in flight on the engine thread: owns its header list and hands the response
+/// to its receiver. Touched only on the engine thread once submitted.
 final class CurlTransfer: @unchecked Sendable {
-    let options: CurlTransferOptions
+    /// What to send, decided by `HTTPClient` (which strips credentials where they must not go).
+    let options: HTTPTransfer
+    /// Where the status line, headers and body go as they arrive.
+    let receiver: HTTPResponseReceiver
     let completion: @Sendable (CurlOutcome) -> Void
-    var status = 0
-    var headers: [(name: String, value: String)] = []
-    var body = Data()
-    var exceededCap = false
     var trace = WireTrace()
-    /// The status of the response being received (from its status line).
-    var currentStatus = 0
-    var streamedBytes = 0
-    var sinkError: Error?
     private let cancelLock = NSLock()
     private var cancelled = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(options: CurlTransferOptions, completion: @escaping @Sendable (CurlOutcome) -> Void) {
+    init(options: HTTPTransfer, receiver: HTTPResponseReceiver, completion: @escaping @Sendable (CurlOutcome) -> Void) {
         self.options = options
+        self.receiver = receiver
         self.completion = completion
     }
 
@@ -99,7 +76,7 @@ final class CurlTransfer: @unchecked Sendable {
         setLong(CURLOPT_SSL_VERIFYHOST, config.verifyTLS ? 2 : 0)
         if let caFile = config.caFile { setString(CURLOPT_CAINFO, caFile) }
         if let pin = config.pinnedPublicKey { setString(CURLOPT_PINNEDPUBLICKEY, pin) }
-        if config.maxResponseBytes > 0 && options.sink == nil {
+        if config.maxResponseBytes > 0 && !receiver.streamsBody {
             check(ccurl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(config.maxResponseBytes)))
         }
 
@@ -158,24 +135,7 @@ final class CurlTransfer: @unchecked Sendable {
         check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
-            if let sink = transfer.options.sink, (200..<300).contains(transfer.currentStatus) {
-                do {
-                    if transfer.streamedBytes == 0 { try sink.begin(from: transfer.options.request.url) }
-                    try sink.receive(UnsafeRawBufferPointer(start: data, count: length))
-                    transfer.streamedBytes += length
-                    return length
-                } catch {
-                    transfer.sinkError = error
-                    return 0
-                }
-            }
-            let cap = transfer.options.configuration.maxResponseBytes
-            if cap > 0 && transfer.body.count + length > cap {
-                transfer.exceededCap = true
-                return 0
-            }
-            if let data { transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
-            return length
+            return transfer.receiver.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
         })
         check(ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
@@ -202,9 +162,7 @@ final class CurlTransfer: @unchecked Sendable {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         if line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
             && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/") {
-            headers.removeAll(keepingCapacity: true)
-            body.removeAll(keepingCapacity: true)
-            currentStatus = Self.statusCode(line)
+            receiver.startResponse(status: Self.statusCode(line))
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
@@ -216,7 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
         while valueEnd > valueStart && isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<nameEnd]), as: UTF8.self)
         let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
-        headers.append((name, value))
+        receiver.addHeader(name: name, value: value)
     }
 
     /// The code in a status line (`HTTP/1.1 207 Multi-Status`, `HTTP/2 200`); 0 when unreadable.
@@ -237,8 +195,6 @@ final class CurlTransfer: @unchecked Sendable {
         var seconds = 0.0
         _ = ccurl_easy_getinfo_double(handle, CURLINFO_TOTAL_TIME, &seconds)
         let text = code == CURLE_OK ? "" : String(cString: curl_easy_strerror(code))
-        return CurlOutcome(code: code, status: status, headers: headers, body: body,
-                           exceededCap: exceededCap || code == CURLE_FILESIZE_EXCEEDED, errorText: text,
-                           trace: trace, seconds: seconds, streamedBytes: streamedBytes, sinkError: sinkError)
+        return CurlOutcome(code: code, status: status, errorText: text, trace: trace, seconds: seconds)
     }
 }

@@ -1,4 +1,3 @@
-import CCurl
 import Foundation
 import Logging
 
@@ -15,7 +14,8 @@ import Logging
 /// ```
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
-    private let engine: CurlEngine
+    /// Where requests leave for the wire: libcurl unless the client was made with another.
+    private let transport: any HTTPTransport
     private let logger: Logger
     /// For `.any` credentials: whether the server turned out to want more than Basic.
     private let basicRefused = LockedFlag()
@@ -29,16 +29,30 @@ public final class HTTPClient: Sendable {
     public init(configuration: HTTPClientConfiguration = .init(), logger: Logger = Logger(label: "calgw.http")) throws {
         self.configuration = configuration
         self.logger = logger
-        self.engine = try CurlEngine(maxParallel: configuration.maxParallelTransfers)
+        self.transport = try CurlTransport(maxParallel: configuration.maxParallelTransfers)
     }
 
-    deinit { engine.shutdown() }
+    /// A client sending through `transport` instead of libcurl: everything the client decides
+    /// (redirects, retries, credentials, errors) works as with libcurl, against whatever the
+    /// transport answers. For tests, with the test support's `ScriptedTransport`.
+    /// - Parameters:
+    ///   - configuration: credentials, limits and retry settings; TLS and timeouts apply as
+    ///     far as the transport honours them.
+    ///   - transport: sends each attempt at a request.
+    ///   - logger: as for `init(configuration:logger:)`.
+    public init(configuration: HTTPClientConfiguration = .init(), transport: any HTTPTransport,
+                logger: Logger = Logger(label: "calgw.http")) {
+        self.configuration = configuration
+        self.logger = logger
+        self.transport = transport
+    }
 
     /// Sends `request` and returns the final response, whatever its status, except:
     /// - Throws: `CancellationError` when the task is cancelled (the transfer is aborted).
     /// - Throws: `CalDAVError` with `.authenticationFailed` on 401 (after one bearer refresh),
     ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
-    ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect.
+    ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect
+    ///   (https → http, or to a URL that is not http or https).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await send(request, sink: nil)
     }
@@ -86,6 +100,11 @@ public final class HTTPClient: Sendable {
                                   recovery: "the server redirects in a loop; use the final URL of the collection directly",
                                   status: final.status, url: request.url)
             }
+            // libcurl speaks file:, gopher:, smtp: and more: a server's Location must not reach them.
+            guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected to \(target.redactedString), which is not an HTTP URL",
+                                  recovery: "use the http or https URL the server serves directly", status: final.status, url: current.url)
+            }
             if current.url.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
                 throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
                                   recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
@@ -129,29 +148,31 @@ public final class HTTPClient: Sendable {
                                       recovery: "check the token command")
                 }
             }
-            let options = CurlTransferOptions(request: request,
-                                              authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
-                                              bearerToken: token, configuration: configuration,
-                                              tracesWire: logger.logLevel <= .trace, sink: sink)
-            let outcome = try await perform(options)
-            logWire(outcome, bearerToken: token)
-            if let error = outcome.sinkError { throw error }
+            let transfer = HTTPTransfer(request: request,
+                                        authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
+                                        bearerToken: token, configuration: configuration,
+                                        tracesWire: logger.logLevel <= .trace)
+            let receiver = HTTPResponseReceiver(url: request.url, sink: sink, maxBodyBytes: configuration.maxResponseBytes)
+            try Task.checkCancellation()
+            let outcome = try await transport.send(transfer, to: receiver)
+            logWire(outcome.trace, bearerToken: token)
+            if let error = receiver.sinkError { throw error }
             let retryable: Bool
             var serverDelay: TimeInterval?
-            if outcome.code == CURLE_OK {
-                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)",
-                                                "status": "\(outcome.status)", "bytes": "\(outcome.body.count + outcome.streamedBytes)",
-                                                "seconds": "\(String(format: "%.3f", outcome.seconds))"])
-                retryable = [429, 502, 503, 504].contains(outcome.status)
-                if retryable { serverDelay = Self.retryAfter(outcome.headers) }
-                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries || outcome.streamedBytes > 0 {
-                    return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body, url: request.url)
-                }
-            } else {
-                let error = Self.transportError(outcome, request: request, configuration: configuration)
+            if let failure = outcome.failure {
+                let error = Self.transportError(failure, exceededCap: receiver.exceededCap, request: request, configuration: configuration)
                 guard error.code == .connectionFailed, request.isRetrySafe, attempt < configuration.maxRetries,
-                      outcome.streamedBytes == 0 else { throw error }
-                logger.debug("HTTP transport error, retrying", metadata: ["url": "\(request.url.redactedString)", "error": "\(outcome.errorText)"])
+                      receiver.streamedBytes == 0 else { throw error }
+                logger.debug("HTTP transport error, retrying", metadata: ["url": "\(request.url.redactedString)", "error": "\(failure.text)"])
+            } else {
+                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)",
+                                                "status": "\(receiver.status)", "bytes": "\(receiver.body.count + receiver.streamedBytes)",
+                                                "seconds": "\(String(format: "%.3f", outcome.seconds))"])
+                retryable = [429, 502, 503, 504].contains(receiver.status)
+                if retryable { serverDelay = Self.retryAfter(receiver.headers) }
+                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries || receiver.streamedBytes > 0 {
+                    return HTTPResponse(status: receiver.status, headers: receiver.headers, body: receiver.body, url: request.url)
+                }
             }
             attempt += 1
             let backoff = configuration.retryBaseDelay * pow(2, Double(attempt - 1)) * Double.random(in: 0.75...1.25)
@@ -162,31 +183,14 @@ public final class HTTPClient: Sendable {
 
     /// Logs a traced transfer's header lines at `.trace`, credentials blanked twice over: by
     /// header name, and by the secrets themselves wherever else they might stand.
-    private func logWire(_ outcome: CurlOutcome, bearerToken: String?) {
-        guard !outcome.trace.lines.isEmpty else { return }
+    private func logWire(_ trace: WireTrace, bearerToken: String?) {
+        guard !trace.lines.isEmpty else { return }
         var secrets = [bearerToken].compactMap { $0 }
         switch configuration.authentication {
         case .basic(_, let password), .digest(_, let password), .any(_, let password): secrets.append(password)
         case .none, .bearer: break
         }
-        for line in outcome.trace.scrubbed(of: secrets) { logger.trace("\(line)") }
-    }
-
-    /// Runs one transfer; cancelling the task aborts it (libcurl's progress callback).
-    private func perform(_ options: CurlTransferOptions) async throws -> CurlOutcome {
-        try Task.checkCancellation()
-        let holder = TransferHolder()
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let transfer = CurlTransfer(options: options) { continuation.resume(returning: $0) }
-                holder.set(transfer)
-                engine.submit(transfer)
-            }
-        } onCancel: {
-            holder.cancel()
-        }
-        if outcome.code == CURLE_ABORTED_BY_CALLBACK { throw CancellationError() }
-        return outcome
+        for line in trace.scrubbed(of: secrets) { logger.trace("\(line)") }
     }
 
     /// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
@@ -200,47 +204,25 @@ public final class HTTPClient: Sendable {
         return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
     }
 
-    static func transportError(_ outcome: CurlOutcome, request: HTTPRequest, configuration: HTTPClientConfiguration) -> CalDAVError {
+    /// The error for a transfer that ended without a complete response.
+    /// - Parameter exceededCap: the body passed the size cap (the receiver stopped the transfer).
+    static func transportError(_ failure: HTTPTransferOutcome.Failure, exceededCap: Bool, request: HTTPRequest,
+                               configuration: HTTPClientConfiguration) -> CalDAVError {
         let target = "\(request.method) \(request.url.redactedString)"
-        if outcome.exceededCap {
+        switch exceededCap ? .responseTooLarge : failure.kind {
+        case .responseTooLarge:
             return CalDAVError(.responseTooLarge, "the response to \(target) is larger than the \(configuration.maxResponseBytes) byte limit",
                                recovery: "raise the response size limit, or sync a smaller collection or time window", url: request.url)
-        }
-        switch outcome.code {
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
-            return CalDAVError(.tlsVerificationFailed, "the TLS connection for \(target) failed: \(outcome.errorText)",
+        case .tls:
+            return CalDAVError(.tlsVerificationFailed, "the TLS connection for \(target) failed: \(failure.text)",
                                recovery: "if the server uses a private CA, give its certificate as ca_file; check verify_fingerprint",
                                url: request.url)
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT:
-            return CalDAVError(.invalidRequest, "\(target) could not be sent: \(outcome.errorText)", url: request.url)
-        default:
-            return CalDAVError(.connectionFailed, "\(target) failed: \(outcome.errorText)",
+        case .invalidRequest:
+            return CalDAVError(.invalidRequest, "\(target) could not be sent: \(failure.text)", url: request.url)
+        case .connection:
+            return CalDAVError(.connectionFailed, "\(target) failed: \(failure.text)",
                                recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
         }
-    }
-}
-
-/// Lets a cancellation handler reach a transfer created inside the continuation.
-private final class TransferHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var transfer: CurlTransfer?
-    private var cancelled = false
-
-    func set(_ transfer: CurlTransfer) {
-        lock.lock()
-        self.transfer = transfer
-        let cancel = cancelled
-        lock.unlock()
-        if cancel { transfer.cancel() }
-    }
-
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        let transfer = self.transfer
-        lock.unlock()
-        transfer?.cancel()
     }
 }
 
