@@ -8,12 +8,12 @@ import Synchronization
 /// interrupted at that point converges on the next run.
 public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     struct State {
-        var items: [String: StoredItem] = [:]
+        var items: [ItemHref: StoredItem] = [:]
         var counter = 0
         var failures: [Operation: Int] = [:]
         var operations = 0
         /// (change number, href) of every change, for deltas.
-        var log: [(Int, String)] = []
+        var log: [(Int, ItemHref)] = []
     }
 
     /// The kinds of operation a test can make fail.
@@ -34,13 +34,15 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         state.withLock { s in
             for (href, data) in items {
                 s.counter += 1
-                s.items[href] = StoredItem(version: ItemVersion(href: href, etag: "\"\(s.counter)\""), data: data)
+                s.items[ItemHref(href)] = StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag("\"\(s.counter)\"")), data: data)
             }
         }
     }
 
     /// The items now, by href.
-    public var contents: [String: Data] { state.withLock { $0.items.mapValues(\.data) } }
+    public var contents: [String: Data] {
+        state.withLock { Dictionary(uniqueKeysWithValues: $0.items.map { ($0.key.value, $0.value.data) }) }
+    }
 
     /// How many writes (create, update, delete) succeeded so far.
     public var writeCount: Int { state.withLock { $0.operations } }
@@ -57,17 +59,17 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     public func put(_ href: String, _ data: Data) {
         state.withLock { s in
             s.counter += 1
-            s.log.append((s.counter, href))
-            s.items[href] = StoredItem(version: ItemVersion(href: href, etag: "\"\(s.counter)\""), data: data)
+            s.log.append((s.counter, ItemHref(href)))
+            s.items[ItemHref(href)] = StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag("\"\(s.counter)\"")), data: data)
         }
     }
 
     /// Removes an item directly, as another client would.
     public func remove(_ href: String) {
         state.withLock { s in
-            guard s.items.removeValue(forKey: href) != nil else { return }
+            guard s.items.removeValue(forKey: ItemHref(href)) != nil else { return }
             s.counter += 1
-            s.log.append((s.counter, href))
+            s.log.append((s.counter, ItemHref(href)))
         }
     }
 
@@ -95,43 +97,43 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
-    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         try check(.fetch)
         return state.withLock { s in hrefs.compactMap { s.items[$0] } }
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try check(.create)
-        let href = suggestedName + ".ics"
-        beforeWrite?(href)
+        let href = ItemHref(suggestedName + ".ics")
+        beforeWrite?(href.value)
         return try state.withLock { s in
             if s.items[href] != nil { throw StorageError.alreadyExists(href: href) }
             s.counter += 1
             s.log.append((s.counter, href))
             s.operations += 1
-            let version = ItemVersion(href: href, etag: "\"\(s.counter)\"")
+            let version = ItemVersion(href: href, etag: ItemETag("\"\(s.counter)\""))
             s.items[href] = StoredItem(version: version, data: data)
             return version
         }
     }
 
-    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         try check(.update)
-        beforeWrite?(href)
+        beforeWrite?(href.value)
         return try state.withLock { s in
             guard let current = s.items[href], current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
             s.counter += 1
             s.log.append((s.counter, href))
             s.operations += 1
-            let version = ItemVersion(href: href, etag: "\"\(s.counter)\"")
+            let version = ItemVersion(href: href, etag: ItemETag("\"\(s.counter)\""))
             s.items[href] = StoredItem(version: version, data: data)
             return version
         }
     }
 
-    public func delete(href: String, ifMatch etag: String) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         try check(.delete)
-        beforeWrite?(href)
+        beforeWrite?(href.value)
         try state.withLock { s in
             guard let current = s.items[href] else { return }
             guard current.etag == etag else { throw StorageError.preconditionFailed(href: href) }

@@ -9,8 +9,8 @@ import CalgwTestSupport
 /// (a killed run) gets them back when opened, keeping what upserts would have kept.
 @Suite struct BulkLoadTests {
     func item(_ key: String, _ n: Int = 1, local: String? = nil, remote: String? = nil) -> JournalItem {
-        JournalItem(key: ItemKey(key), local: SideRecord(href: local ?? "\(key).ics", etag: "l\(n)", hash: ContentHash("h\(n)")),
-                    remote: SideRecord(href: remote ?? "/cal/\(key).ics", etag: "r\(n)", hash: ContentHash("h\(n)")))
+        JournalItem(key: ItemKey(key), local: SideRecord(href: ItemHref(local ?? "\(key).ics"), etag: "l\(n)", hash: ContentHash("h\(n)")),
+                    remote: SideRecord(href: ItemHref(remote ?? "/cal/\(key).ics"), etag: "r\(n)", hash: ContentHash("h\(n)")))
     }
 
     func indexes(_ journal: Journal) throws -> Set<String> {

@@ -115,7 +115,7 @@ import CalgwTestSupport
     @Test func hrefsAreStableAndSafe() {
         #expect(SubscriptionStorage.href(forUID: "abc-123@example.com") == "abc-123@example.com.ics")
         let odd = SubscriptionStorage.href(forUID: "../x/y z")
-        #expect(odd.hasPrefix("h-") && !odd.contains("/") && odd == SubscriptionStorage.href(forUID: "../x/y z"))
+        #expect(odd.value.hasPrefix("h-") && !odd.value.contains("/") && odd == SubscriptionStorage.href(forUID: "../x/y z"))
         #expect(SubscriptionStorage.href(forUID: "a b") != SubscriptionStorage.href(forUID: "a c"))
     }
 }

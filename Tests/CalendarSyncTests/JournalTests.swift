@@ -157,7 +157,7 @@ import CalgwTestSupport
     @Test func aWriteOfUnknownFateStaysPending() throws {
         let journal = try Journal.inMemory()
         let intents = try journal.recordAll(["a", "b"].map {
-            Intent(key: ItemKey($0), operation: .create, side: .remote, href: $0, ifMatch: nil, newHash: ContentHash("h"))
+            Intent(key: ItemKey($0), operation: .create, side: .remote, href: ItemHref($0), ifMatch: nil, newHash: ContentHash("h"))
         })
         try journal.completeAll([(intents[0], .done, .none), (intents[1], .unknown("the connection broke"), .none)])
         #expect(try journal.pendingIntents().map(\.key) == [ItemKey("a"), ItemKey("b")])

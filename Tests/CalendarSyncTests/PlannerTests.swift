@@ -14,12 +14,12 @@ import Testing
                                      remote: SideRecord(href: "/c/u1.ics", etag: "R0", hash: ContentHash("base")))
 
     func item(_ state: State, _ side: Side, changedHash: String) -> SideItem? {
-        let href = side == .local ? "u1.ics" : "/c/u1.ics", etag0 = side == .local ? "L0" : "R0"
+        let href: ItemHref = side == .local ? "u1.ics" : "/c/u1.ics", etag0 = side == .local ? "L0" : "R0"
         switch state {
         case .absent: return nil
-        case .unchanged: return SideItem(key: Self.key, href: href, etag: etag0, hash: ContentHash("base"))
-        case .touched: return SideItem(key: Self.key, href: href, etag: etag0 + "t", hash: ContentHash("base"))
-        case .changed: return SideItem(key: Self.key, href: href, etag: etag0 + "x", hash: ContentHash(changedHash), data: Data())
+        case .unchanged: return SideItem(key: Self.key, href: href, etag: ItemETag(etag0), hash: ContentHash("base"))
+        case .touched: return SideItem(key: Self.key, href: href, etag: ItemETag(etag0 + "t"), hash: ContentHash("base"))
+        case .changed: return SideItem(key: Self.key, href: href, etag: ItemETag(etag0 + "x"), hash: ContentHash(changedHash), data: Data())
         }
     }
 

@@ -96,8 +96,8 @@ import CalgwTestSupport
         let (folder, _, storage, listing) = try await openedExport()
         defer { folder.remove() }
         let hrefs = listing.map(\.href)
-        #expect(hrefs.filter { !$0.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
-        #expect(hrefs.filter { $0.hasPrefix("nouid-") }.count == 1)
+        #expect(hrefs.filter { !$0.value.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
+        #expect(hrefs.filter { $0.value.hasPrefix("nouid-") }.count == 1)
 
         let series = Fixture.text(try #require(try await storage.fetch(["standup.ics"]).first).data)
         #expect(series.components(separatedBy: "BEGIN:VEVENT").count == 3)

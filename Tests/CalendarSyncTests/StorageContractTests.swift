@@ -56,7 +56,7 @@ import CalDAV
         guard case .full(let empty, let token0) = try await storage.changes(since: nil) else { Issue.record("\(kind): first listing is full"); return }
         #expect(empty.isEmpty, "\(kind)")
         let created = try await storage.create(data, suggestedName: "a")
-        #expect(created.href.hasSuffix(".ics"), "\(kind): \(created.href)")
+        #expect(created.href.value.hasSuffix(".ics"), "\(kind): \(created.href)")
         await #expect { _ = try await storage.create(data, suggestedName: "a") } throws: { $0 as? StorageError == .alreadyExists(href: created.href) }
 
         let changed = try await storage.changes(since: token0)
@@ -93,7 +93,7 @@ import CalDAV
         defer { folder.remove() }
         let storage = VDirStorage(url: folder.file("cal"))
         let v = try await storage.create(Fixture.event(uid: "x"), suggestedName: "../../evil name")
-        #expect(!v.href.contains("/") && !v.href.hasPrefix("."))
+        #expect(!v.href.value.contains("/") && !v.href.value.hasPrefix("."))
         #expect(FileManager.default.fileExists(atPath: folder.file("cal/\(v.href)").path))
     }
 
@@ -145,10 +145,10 @@ final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
         return (try await inner.fetch(versions.map(\.href)), token)
     }
     func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
-    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { fetches += 1; return try await inner.fetch(hrefs) }
+    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { fetches += 1; return try await inner.fetch(hrefs) }
     func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
-    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion { try await inner.update(href: href, data: data, ifMatch: etag) }
-    func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion { try await inner.update(href: href, data: data, ifMatch: etag) }
+    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
 
 @Suite(.timeLimit(.minutes(10))) struct BulkFetchTests {

@@ -15,7 +15,7 @@ import CalgwTestSupport
     /// A listing's token is SHA-256 over its `href<TAB>etag` lines, however many lines the
     /// hasher is handed at once: a listing several times the buffer's size hashes as one piece.
     @Test func aListingsTokenIsTheHashOfItsLines() {
-        let versions = (0..<9_000).map { ItemVersion(href: String(format: "item-%05d.ics", $0), etag: "e\($0 * 7919)") }
+        let versions = (0..<9_000).map { ItemVersion(href: ItemHref(String(format: "item-%05d.ics", $0)), etag: "e\($0 * 7919)") }
         let lines = versions.map { "\($0.href)\t\($0.etag)\n" }.joined()
         let expected = "vdir:" + SHA256.hash(data: Data(lines.utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(lines.utf8.count > 3 * 65_536)
@@ -35,7 +35,7 @@ import CalgwTestSupport
             let text = TestEvent.ics(uid: "u\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
             try Data(text.utf8).write(to: folder.file("vdir/u\(i).ics"))
         }
-        var streamed: [String] = []
+        var streamed: [ItemHref] = []
         var batches = 0
         let token = try await storage.fetchAll(batchSize: 64) { batch in
             streamed += batch.map(\.href)

@@ -149,13 +149,13 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         self.race = race
     }
     func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
-    func fetch(_ hrefs: [String]) async throws -> [StoredItem] { try await inner.fetch(hrefs) }
+    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { try await inner.fetch(hrefs) }
     func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
-    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         if let r = race { race = nil; r() }
         return try await inner.update(href: href, data: data, ifMatch: etag)
     }
-    func delete(href: String, ifMatch etag: String) async throws { try await inner.delete(href: href, ifMatch: etag) }
+    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }
 
 @Suite struct UnparseableItemTests {

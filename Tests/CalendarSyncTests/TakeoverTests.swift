@@ -127,7 +127,7 @@ import CalgwTestSupport
 
         let report = try await engine.run()
         #expect(report.created[.remote] == 20, "\(report.summary)")
-        let copied = try await remote.fetch(try remote.directory.scan().map(\.name))
+        let copied = try await remote.fetch(try remote.directory.scan().map { ItemHref($0.name) })
         #expect(copied.count == 20)
         #expect(copied.allSatisfy { String(decoding: $0.data, as: UTF8.self).contains("SUMMARY:event ") })
     }

@@ -79,7 +79,7 @@ enum PendingItems {
         }
         func place(_ item: SideItem, on side: Side, _ entry: inout PendingItem) {
             let snapshot = side == .local ? local : remote
-            if snapshot.folder != nil { entry.path = snapshot.location(item.href) } else { entry.href = item.href }
+            if snapshot.folder != nil { entry.path = snapshot.location(item.href) } else { entry.href = item.href.value }
         }
         func entry(_ action: PlannedAction, waiting: Bool) -> PendingItem? {
             switch action {

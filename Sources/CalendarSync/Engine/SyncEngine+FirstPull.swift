@@ -136,7 +136,7 @@ extension SyncEngine {
         let plan = Planner.plan(local: unrecorded, remote: r, journal: [], policy: policy)
         try await executor.execute(plan, journal: [:], continuing: true)
         var report = executor.report
-        await syncMetadata(into: &report)
+        try await syncMetadata(into: &report)
         for href in l.unparseable where l.problems[href] == nil {
             report.skipped.append("\(href) on the local side does not parse; left alone")
         }
@@ -242,12 +242,12 @@ private struct StreamedItems {
     private(set) var recorded: [Bool]
     /// Remote items whose key came in an earlier batch already, with whether that first copy
     /// was skipped: reported once the journal holds where the first went (``repeatedKeys(journal:)``).
-    private var repeated: [(key: ItemKey, href: String, firstSkipped: Bool)] = []
+    private var repeated: [(key: ItemKey, href: ItemHref, firstSkipped: Bool)] = []
     /// Remote items whose key the vdir holds with other content (or twice), without their
     /// bytes: planned after the read.
     var setAside: [SideItem] = []
     private var setAsideKeys: Set<ItemKey> = []
-    var unparseable: [String] = []
+    var unparseable: [ItemHref] = []
     var skipped: [String] = []
     /// Errors for keys the server holds more than once across batches.
     var duplicates: [String] = []
@@ -259,7 +259,7 @@ private struct StreamedItems {
     mutating func take(_ stored: [StoredItem], contents: [ItemContent], local: LocalItems) -> (SideSnapshot, [PlannedAction]) {
         var items: [SideItem] = []
         var equal: [PlannedAction] = []
-        var unparseable: [String] = []
+        var unparseable: [ItemHref] = []
         for (item, content) in zip(stored, contents) {
             guard content.parses else {
                 unparseable.append(item.href)
@@ -311,10 +311,10 @@ private struct StreamedItems {
     /// its href as the journal recorded it.
     func repeatedKeys(journal: Journal) throws -> [String] {
         guard !repeated.isEmpty else { return [] }
-        var firstHref: [ItemKey: String] = [:]
+        var firstHref: [ItemKey: ItemHref] = [:]
         for item in try journal.items(keys: repeated.map(\.key)) { firstHref[item.key] = item.remote.href }
         return repeated.map { key, href, firstSkipped in
-            let first = firstSkipped ? "an item skipped earlier" : firstHref[key] ?? "an item pulled earlier"
+            let first = firstSkipped ? "an item skipped earlier" : firstHref[key]?.value ?? "an item pulled earlier"
             return "2 items on the remote side have UID \(key.value): \(first), \(href); "
                 + "the first was pulled, the other is not synced (hint: give one a new UID, or delete the copy)"
         }

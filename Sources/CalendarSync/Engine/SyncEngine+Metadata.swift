@@ -37,8 +37,11 @@ extension SyncEngine {
         return notes
     }
 
-    /// Syncs the display name and color when both sides support it.
-    func syncMetadata(into report: inout SyncReport) async {
+    /// Syncs the display name and color when both sides support it. Each write is a step of
+    /// its own: a kill between them leaves the sides or the journal's agreed value behind, and
+    /// the next run agrees again (docs/architecture.md).
+    /// - Throws: only ``RunInterrupted`` (from the fault hook); other failures are the report's.
+    func syncMetadata(into report: inout SyncReport) async throws {
         guard let l = local.capabilities.collectionMetadata, let r = remote.capabilities.collectionMetadata else { return }
         do {
             let lm = try await l.metadata(), rm = try await r.metadata()
@@ -49,15 +52,25 @@ extension SyncEngine {
             var toRemote = CollectionMetadata(displayName: name.setRemote, color: color.setRemote)
             if !policy.direction.writes(.local) { toLocal = CollectionMetadata() }
             if !policy.direction.writes(.remote) { toRemote = CollectionMetadata() }
-            if toLocal != CollectionMetadata() { try await l.setMetadata(toLocal) }
-            if toRemote != CollectionMetadata() { try await r.setMetadata(toRemote) }
+            if toLocal != CollectionMetadata() {
+                try await l.setMetadata(toLocal)
+                try effects.happened()
+            }
+            if toRemote != CollectionMetadata() {
+                try await r.setMetadata(toRemote)
+                try effects.happened()
+            }
             report.notes += Self.metadataNotes(toLocal, was: lm, side: .local) + Self.metadataNotes(toRemote, was: rm, side: .remote)
             if policy.direction == .both {
                 localState.displayName = name.agreed; localState.color = color.agreed
                 remoteState.displayName = name.agreed; remoteState.color = color.agreed
                 try journal.setCollection(.local, localState)
+                try effects.happened()
                 try journal.setCollection(.remote, remoteState)
+                try effects.happened()
             }
+        } catch let error as RunInterrupted {
+            throw error
         } catch {
             report.addError("collection name and color: \(Executor.describe(error))",
                             cause: ErrorCause.of(error, item: "collection name and color"))

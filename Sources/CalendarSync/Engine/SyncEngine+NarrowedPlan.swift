@@ -83,7 +83,7 @@ extension SyncEngine {
 /// etag (`present`), and hrefs the journal knows that are gone or reported gone (`removed`).
 struct MovedHrefs {
     var present: [ItemVersion] = []
-    var removed: [String] = []
+    var removed: [ItemHref] = []
     var token: ChangeToken?
     /// The side's item count when the listing gave it (nil: work it out from a delta).
     var count: Int?
@@ -101,11 +101,11 @@ struct MovedHrefs {
             count = versions.count
             // A merge of two lists in one byte order (a vdir lists in it already): the listing,
             // and the journal's hrefs read through a cursor. No map of either is built.
-            let inOrder = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href, $1.href) }
-            let listing = inOrder ? versions : versions.sorted { VDirectory.precedes($0.href, $1.href) }
+            let inOrder = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href.value, $1.href.value) }
+            let listing = inOrder ? versions : versions.sorted { VDirectory.precedes($0.href.value, $1.href.value) }
             var next = 0
             try journal.forEachVersion(side) { href, etag in
-                while next < listing.count, VDirectory.precedes(listing[next].href, href) {
+                while next < listing.count, VDirectory.precedes(listing[next].href.value, href.value) {
                     present.append(listing[next])  // not in the journal: new
                     next += 1
                 }
@@ -124,10 +124,10 @@ struct MovedHrefs {
         }
     }
 
-    var hrefs: [String] { present.map(\.href) + removed }
+    var hrefs: [ItemHref] { present.map(\.href) + removed }
 
     /// The side's item count, given the hrefs the journal knows among the moved ones.
-    func population(knowing known: Set<String>) -> Int {
+    func population(knowing known: Set<ItemHref>) -> Int {
         if let count { return count }
         return total - removed.filter(known.contains).count + present.filter { !known.contains($0.href) }.count
     }

@@ -44,7 +44,7 @@ extension SyncEngine {
         report.dryRun = dryRun
         progress?(SyncProgress(total: 0))  // as any run with nothing to transfer
         if !dryRun {
-            await syncMetadata(into: &report)
+            try await syncMetadata(into: &report)
             if report.errors.isEmpty { try journal.setLastSync() }
         }
         return (report, known)

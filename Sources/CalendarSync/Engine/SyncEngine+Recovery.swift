@@ -39,7 +39,7 @@ extension SyncEngine {
     /// What each intent's side holds at the name it wrote: the outcome in words, and the journal
     /// change a landed write brings. Each side's names are read in one call.
     private func look(at intents: ArraySlice<Intent>) async throws -> [(outcome: String, change: JournalChange?)] {
-        var names: [Side: [String]] = [:]
+        var names: [Side: [ItemHref]] = [:]
         for intent in intents { if let name = Self.name(writtenBy: intent) { names[intent.side, default: []].append(name) } }
         var found: [Side: StoredItems] = [:]
         for (side, list) in names { found[side] = StoredItems(try await storage(side).fetch(list)) }
@@ -67,6 +67,7 @@ extension SyncEngine {
             }
             if intent.operation == .create, intent.side == .local, Self.isTorn(current.data) {
                 try await local.delete(href: current.href, ifMatch: current.etag)
+                try effects.happened()
                 return ("torn by the interruption; removed", nil)
             }
             return ("not landed", nil)
@@ -86,9 +87,9 @@ extension SyncEngine {
     }
 
     /// The name an intent wrote: a create's asked-for stem as a file name, else its href.
-    static func name(writtenBy intent: Intent) -> String? {
+    static func name(writtenBy intent: Intent) -> ItemHref? {
         guard let href = intent.href else { return nil }
-        return intent.operation == .create && !href.hasSuffix(".ics") ? href + ".ics" : href
+        return intent.operation == .create && !href.value.hasSuffix(".ics") ? ItemHref(href.value + ".ics") : href
     }
 
     /// What recovery found of the intents of one row: the outcome of a single one; for several,
@@ -115,17 +116,18 @@ extension SyncEngine {
 /// Items a side returned for names asked: a server answers with full paths where a create
 /// asked for a bare file name, so an item is found by its href or by its last segment.
 private struct StoredItems {
-    private var byHref: [String: StoredItem] = [:]
+    private var byHref: [ItemHref: StoredItem] = [:]
     private var byLastSegment: [Substring: StoredItem] = [:]
 
     init(_ items: [StoredItem]) {
         for item in items {
             byHref[item.href] = item
-            if let slash = item.href.lastIndex(of: "/") { byLastSegment[item.href[item.href.index(after: slash)...]] = item }
+            let href = item.href.value
+            if let slash = href.lastIndex(of: "/") { byLastSegment[href[href.index(after: slash)...]] = item }
         }
     }
 
-    func item(named name: String) -> StoredItem? {
-        byHref[name] ?? (name.contains("/") ? nil : byLastSegment[Substring(name)])
+    func item(named name: ItemHref) -> StoredItem? {
+        byHref[name] ?? (name.value.contains("/") ? nil : byLastSegment[Substring(name.value)])
     }
 }

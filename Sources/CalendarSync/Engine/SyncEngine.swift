@@ -16,8 +16,13 @@ struct SyncEngine: Sendable {
     var policy: SyncPolicy
     /// Asked for each conflict when the strategy is `ask` (nil: no terminal, left unresolved).
     var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
-    /// Test-only: called after every side effect.
-    var faultHook: FaultHook?
+    /// Test-only: called after every side effect, numbered across the whole run.
+    var faultHook: FaultHook? {
+        get { effects.hookForExecutor }
+        set { effects = SideEffects(newValue) }
+    }
+    /// The run's count of side effects (see ``SideEffects``).
+    private(set) var effects: SideEffects
     /// Told the transfer's total and each finished write (nil: nobody is watching).
     var progress: SyncProgressHandler?
     /// Where the run is asked to stop early (``StopGate``); nil: never.
@@ -34,7 +39,7 @@ struct SyncEngine: Sendable {
         self.journal = journal
         self.policy = policy
         self.prompt = prompt
-        self.faultHook = faultHook
+        self.effects = SideEffects(faultHook)
         self.progress = progress
     }
 
@@ -141,7 +146,7 @@ struct SyncEngine: Sendable {
             try noteRefusedWrites(executor.writesRefused)
             for side in [local, remote] { report.notes += side.capabilities.noting?.takeNotes() ?? [] }
             replans = executor.replans
-            await syncMetadata(into: &report)
+            try await syncMetadata(into: &report)
         }
         try noteReadOnlyCalendar(in: &report, dryRun: dryRun)
         if !dryRun { Self.describeProblems(plan, local: l, remote: r, into: &report) }
@@ -199,7 +204,7 @@ struct SyncEngine: Sendable {
     /// A vdir file broken by a hand edit is an error of the run (exit 1 once the rest is done),
     /// reported at its line with a hint, instead of a skipped item.
     /// `status` lists them with what it skips (`asErrors` false).
-    static func reportHandEditProblems(_ problems: [String: String], into report: inout SyncReport, asErrors: Bool = true) {
+    static func reportHandEditProblems(_ problems: [ItemHref: String], into report: inout SyncReport, asErrors: Bool = true) {
         let located = problems.values.sorted()
         report.skipped.removeAll { line in located.contains { line.hasPrefix($0) } }
         let lines = located.map { "\($0) (hint: \(HandEditCheck.hint))" }

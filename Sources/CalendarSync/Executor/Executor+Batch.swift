@@ -50,7 +50,7 @@ extension Executor {
         var committing = false
         defer { if !committing { stop?.leave() } }
         // Sources not read during the scan are read now, one request per side.
-        var missing: [Side: [String]] = [:]
+        var missing: [Side: [ItemHref]] = [:]
         for action in actions {
             switch action {
             case .create(let side, let s) where s.data == nil, .update(let side, _, let s) where s.data == nil:
@@ -58,7 +58,7 @@ extension Executor {
             default: break
             }
         }
-        var fetched: [Side: [String: StoredItem]] = [:]
+        var fetched: [Side: [ItemHref: StoredItem]] = [:]
         for (side, hrefs) in missing {
             fetched[side] = Dictionary(try await storage(side).fetch(hrefs).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
         }
@@ -314,7 +314,7 @@ extension Executor {
     static func intent(for action: PlannedAction) -> Intent {
         switch action {
         case .create(let side, let s):
-            Intent(key: s.key, operation: .create, side: side, href: stem(for: s.key), ifMatch: nil, newHash: s.hash, source: s.record)
+            Intent(key: s.key, operation: .create, side: side, href: ItemHref(stem(for: s.key)), ifMatch: nil, newHash: s.hash, source: s.record)
         case .update(let side, let t, let s):
             Intent(key: t.key, operation: .update, side: side, href: t.href, ifMatch: t.etag, newHash: s.hash, source: s.record)
         case .delete(let side, let t):
@@ -352,7 +352,7 @@ extension Executor {
     ///   - asking: called with each name before it is asked for (a single write records its intent there).
     ///   - refused: called with a name found taken by other content.
     func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side,
-                    asking: (String) throws -> Void = { _ in }, refused: (String) throws -> Void = { _ in }) async throws -> SideItem {
+                    asking: (String) throws -> Void = { _ in }, refused: (ItemHref) throws -> Void = { _ in }) async throws -> SideItem {
         var stem = Self.stem(for: key)
         for attempt in 0..<3 {
             try asking(stem)
@@ -374,6 +374,6 @@ extension Executor {
                 stem = Self.stem(for: key) + "-" + hash.value.suffix(8 + attempt * 4)
             }
         }
-        throw StorageError.alreadyExists(href: stem)
+        throw StorageError.alreadyExists(href: ItemHref(stem))
     }
 }

@@ -133,7 +133,7 @@ final class Executor: @unchecked Sendable {
     /// (the next run sees its new version anyway).
     func recordAll(_ pairs: [(local: SideItem, remote: SideItem)]) async throws {
         let unread = pairs.filter { $0.local.data == nil && $0.remote.data == nil }.map(\.local)
-        var bytes: [String: Data] = [:]
+        var bytes: [ItemHref: Data] = [:]
         if !unread.isEmpty {
             let etags = Dictionary(unread.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
             for stored in try await local.fetch(unread.map(\.href)) where etags[stored.href] == stored.etag {
@@ -227,7 +227,7 @@ final class Executor: @unchecked Sendable {
 
     /// Re-reads the item on both sides and plans it again.
     func replan(_ action: PlannedAction, journal item: JournalItem?) async throws -> PlannedAction? {
-        var hrefs: [Side: Set<String>] = [.local: [], .remote: []]
+        var hrefs: [Side: Set<ItemHref>] = [.local: [], .remote: []]
         if let item { for s in Side.allCases { hrefs[s]!.insert(item.record(s).href) } }
         switch action {
         case .create(let side, let source): hrefs[side.other]!.insert(source.href)
@@ -391,7 +391,7 @@ final class Executor: @unchecked Sendable {
     func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side, copying source: SideRecord? = nil) async throws -> CreatedItem {
         var intent: Intent?
         let item = try await createItem(data, hash: hash, key: key, span: ItemContent(data).span, on: side, asking: { stem in
-            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: stem, ifMatch: nil, newHash: hash,
+            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: ItemHref(stem), ifMatch: nil, newHash: hash,
                                                     source: source))
             try self.effect()
         }, refused: { href in

@@ -13,9 +13,9 @@ public struct Intent: Sendable, Hashable {
     public var operation: Operation
     public var side: Side
     /// The href written (for a create: the name asked for).
-    public var href: String?
+    public var href: ItemHref?
     /// The etag the write is conditional on.
-    public var ifMatch: String?
+    public var ifMatch: ItemETag?
     /// The hash of the content written (nil for a delete).
     public var newHash: ContentHash?
     /// For a write that copies an item from the other side: that side's version of it, as read.
@@ -24,7 +24,7 @@ public struct Intent: Sendable, Hashable {
     /// leaves the sides different until a second write: a merge's first half, a conflict copy).
     public var source: SideRecord?
 
-    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: String?, ifMatch: String?, newHash: ContentHash?,
+    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: ItemHref?, ifMatch: ItemETag?, newHash: ContentHash?,
                 source: SideRecord? = nil) {
         self.id = id
         self.key = key

@@ -29,12 +29,12 @@ enum IntentBatch {
             let side = intent.side == .local ? UInt8(ascii: "l") : UInt8(ascii: "r")
             out.append(intent.source == nil ? side : side - 0x20)
             appendText(intent.key.value, to: &out)
-            appendText(intent.href, to: &out)
-            appendText(intent.ifMatch, to: &out)
+            appendText(intent.href?.value, to: &out)
+            appendText(intent.ifMatch?.value, to: &out)
             appendText(intent.newHash?.value, to: &out)
             if let source = intent.source {
-                appendText(source.href, to: &out)
-                appendText(source.etag, to: &out)
+                appendText(source.href.value, to: &out)
+                appendText(source.etag.value, to: &out)
                 appendText(source.hash == intent.newHash ? nil : source.hash.value, to: &out)
             }
         }
@@ -63,10 +63,11 @@ enum IntentBatch {
             if side.hasSource {
                 guard case .some(.some(let sourceHref)) = reader.text(), case .some(.some(let sourceEtag)) = reader.text(),
                       let sourceHash = reader.text(), let sourceHash = sourceHash ?? hash else { return nil }
-                source = SideRecord(href: sourceHref, etag: sourceEtag, hash: ContentHash(sourceHash))
+                source = SideRecord(href: ItemHref(sourceHref), etag: ItemETag(sourceEtag), hash: ContentHash(sourceHash))
             }
             intents.append(Intent(id: id, key: ItemKey(key), operation: op, side: side.side,
-                                  href: href, ifMatch: ifMatch, newHash: hash.map(ContentHash.init), source: source))
+                                  href: href.map { ItemHref($0) }, ifMatch: ifMatch.map { ItemETag($0) },
+                                  newHash: hash.map(ContentHash.init), source: source))
         }
         return reader.isAtEnd ? intents : nil
     }

@@ -39,12 +39,12 @@ extension Journal {
     /// Calls `body` with each item's href and etag on `side`, in the byte order of the hrefs
     /// (SQLite's BINARY collation: `memcmp`, a prefix first), read through a cursor so that a
     /// journal of a million rows is never held as one array.
-    public func forEachVersion(_ side: Side, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+    public func forEachVersion(_ side: Side, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void) throws {
         try writer.read { db in try Self.forEachVersion(side, in: db, body) }
     }
 
     /// `forEachVersion` inside a transaction already open (a migration's).
-    static func forEachVersion(_ side: Side, in db: Database, _ body: (_ href: String, _ etag: String) throws -> Void) throws {
+    static func forEachVersion(_ side: Side, in db: Database, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void) throws {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         let order = side == .local ? "localHref" : "remoteHref"
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
@@ -67,8 +67,8 @@ extension Journal {
     }
 
     /// The journal's rows whose href on `side` is one of `hrefs`.
-    public func items(hrefs: [String], on side: Side) throws -> [JournalItem] {
-        try items(matching: hrefs, column: side == .local ? "localHref" : "remoteHref")
+    public func items(hrefs: [ItemHref], on side: Side) throws -> [JournalItem] {
+        try items(matching: hrefs.map(\.value), column: side == .local ? "localHref" : "remoteHref")
     }
 
     /// The rows whose `column` holds one of `values`, asked in chunks that stay far below
@@ -168,8 +168,8 @@ extension Journal {
 
     /// Binds an item row's thirteen values, in the order of the item table's columns.
     private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
-        for text in [item.key.value, item.local.href, item.local.etag, item.local.hash.value,
-                     item.remote.href, item.remote.etag, item.remote.hash.value, item.lastModified] { insert.bind(text) }
+        for text in [item.key.value, item.local.href.value, item.local.etag.value, item.local.hash.value,
+                     item.remote.href.value, item.remote.etag.value, item.remote.hash.value, item.lastModified] { insert.bind(text) }
         insert.bind(item.sequence)
         insert.bind(item.span.start)
         insert.bind(item.span.end)

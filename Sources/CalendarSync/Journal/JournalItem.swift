@@ -9,10 +9,10 @@ public enum Side: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What the journal remembers of one side of an item at the last sync.
 public struct SideRecord: Sendable, Hashable, Codable {
-    public var href: String
-    public var etag: String
+    public var href: ItemHref
+    public var etag: ItemETag
     public var hash: ContentHash
-    public init(href: String, etag: String, hash: ContentHash) {
+    public init(href: ItemHref, etag: ItemETag, hash: ContentHash) {
         self.href = href
         self.etag = etag
         self.hash = hash

@@ -31,7 +31,7 @@ enum ShortEtagMigration {
     /// The vdir token of the journal's versions of `side` (as `VDirStorage.token(forJournal:side:)`).
     private static func listingToken(_ db: Database, _ side: Side) throws -> ChangeToken {
         var listing = VDirStorage.ListingHash()
-        try Journal.forEachVersion(side, in: db) { listing.add(href: $0, etag: $1) }
+        try Journal.forEachVersion(side, in: db) { listing.add(href: $0.value, etag: $1.value) }
         return listing.token
     }
 }

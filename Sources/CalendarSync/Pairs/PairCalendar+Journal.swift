@@ -22,7 +22,7 @@ extension PairCalendar {
         for uid in uids {
             let row = (try? journal.items(keys: [.uid(uid)]))?.first
             if let file = try? files.find(uid: uid) {
-                guard let row, row.local.href == file.name, file.signature.matches(etag: row.local.etag) else { return uid }
+                guard let row, row.local.href.value == file.name, file.signature.matches(etag: row.local.etag.value) else { return uid }
             } else if row != nil {
                 return uid
             }

@@ -58,7 +58,7 @@ public struct SyncPlan: Sendable {
     /// deletion is allowed.
     public var massDeletion: MassDeletion?
     /// Hrefs of items that do not parse, per side: reported, never deleted or uploaded.
-    public var unparseable: [Side: [String]]
+    public var unparseable: [Side: [ItemHref]]
     /// Items outside the sync window that the journal does not know (they keep the side's
     /// listing from being skipped next time, so they are seen when they enter the window).
     public var outsideWindow = 0
@@ -106,7 +106,7 @@ public struct SyncPlan: Sendable {
         }
     }
 
-    public init(actions: [PlannedAction], massDeletion: MassDeletion? = nil, unparseable: [Side: [String]] = [:]) {
+    public init(actions: [PlannedAction], massDeletion: MassDeletion? = nil, unparseable: [Side: [ItemHref]] = [:]) {
         self.actions = actions
         self.massDeletion = massDeletion
         self.unparseable = unparseable

@@ -36,7 +36,7 @@ public enum Planner {
 
         // An item that no longer parses is left alone on both sides: it must not look deleted.
         var unreadable: [ItemKey: String] = [:]
-        var unparseable: [Side: [String]] = [:]
+        var unparseable: [Side: [ItemHref]] = [:]
         for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {

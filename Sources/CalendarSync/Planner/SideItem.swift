@@ -3,8 +3,8 @@ import Foundation
 /// One item as a side has it now: where, which version, what it holds.
 public struct SideItem: Sendable, Hashable {
     public var key: ItemKey
-    public var href: String
-    public var etag: String
+    public var href: ItemHref
+    public var etag: ItemETag
     public var hash: ContentHash
     public var lastModified: String?
     public var sequence: Int
@@ -13,7 +13,7 @@ public struct SideItem: Sendable, Hashable {
     /// When the item takes place (windowed sync).
     public var span: TimeSpan = .unbounded
 
-    public init(key: ItemKey, href: String, etag: String, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil,
+    public init(key: ItemKey, href: ItemHref, etag: ItemETag, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil,
                 span: TimeSpan = .unbounded) {
         self.span = span
         self.key = key
@@ -39,11 +39,11 @@ public struct SideItem: Sendable, Hashable {
 public struct SideSnapshot: Sendable {
     public var items: [SideItem]
     /// Items that do not parse: reported and left alone.
-    public var unparseable: [String]
+    public var unparseable: [ItemHref]
     /// The change token the scan ended with (saved when the run leaves nothing pending).
     public var token: ChangeToken?
     /// For unparseable vdir files broken by a hand edit: href → `path:line: problem`.
-    public var problems: [String: String] = [:]
+    public var problems: [ItemHref: String] = [:]
     /// The vdir's folder when the side is one: reports then name files by their paths.
     public var folder: String?
     /// New files without a UID, set aside by a scan that is to give them one
@@ -60,12 +60,12 @@ public struct SideSnapshot: Sendable {
     public var holdsNothing: Bool { (population ?? items.count) == 0 && unparseable.isEmpty }
 
     /// Where `href` is, for a report: the file's path in a vdir, else the href.
-    public func location(_ href: String) -> String {
-        guard let folder else { return href }
-        return folder.hasSuffix("/") ? folder + href : folder + "/" + href
+    public func location(_ href: ItemHref) -> String {
+        guard let folder else { return href.value }
+        return folder.hasSuffix("/") ? folder + href.value : folder + "/" + href.value
     }
 
-    public init(items: [SideItem], unparseable: [String] = [], token: ChangeToken? = nil) {
+    public init(items: [SideItem], unparseable: [ItemHref] = [], token: ChangeToken? = nil) {
         self.items = items
         self.unparseable = unparseable
         self.token = token

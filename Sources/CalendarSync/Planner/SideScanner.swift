@@ -44,9 +44,9 @@ public struct SideScanner: Sendable {
                      changes answered: StorageChanges? = nil) async throws -> SideSnapshot {
         let known = KnownItems(side: side, journal: journal, outside: outside)
         var items: [SideItem] = []
-        var toFetch: [String] = []
-        var unparseable: [String] = []
-        var problems: [String: String] = [:]
+        var toFetch: [ItemHref] = []
+        var unparseable: [ItemHref] = []
+        var problems: [ItemHref: String] = [:]
         var missingUID: [StoredItem] = []
         var byBytes: [BytesDigest: Int32] = [:]
         let capabilities = storage.capabilities
@@ -155,8 +155,8 @@ public struct SideScanner: Sendable {
 struct KnownItems {
     let side: Side
     let journal: [JournalItem]
-    private var journalPosition: [String: Int] = [:]
-    private var outside: [String: SideItem] = [:]
+    private var journalPosition: [ItemHref: Int] = [:]
+    private var outside: [ItemHref: SideItem] = [:]
 
     init(side: Side, journal: [JournalItem], outside: [SideItem]) {
         self.side = side
@@ -171,7 +171,7 @@ struct KnownItems {
     }
 
     /// The item known at `href`, nil when none is.
-    subscript(href: String) -> SideItem? {
+    subscript(href: ItemHref) -> SideItem? {
         if let position = journalPosition[href] { return item(journal[position]) }
         return outside[href]
     }

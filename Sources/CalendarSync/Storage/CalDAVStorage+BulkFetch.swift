@@ -33,12 +33,12 @@ extension CalDAVStorage: BulkFetchingStorage {
         let resolver = response.url == collection ? resolver : HrefResolver(base: base)
         var items: [StoredItem] = []
         items.reserveCapacity(found.count)
-        var seen: [String: Int] = [:]
+        var seen: [ItemHref: Int] = [:]
         for member in found {
             // An unsafe href fails the whole answer, as a listing does: skipping it would make
             // the member look deleted.
             guard let resolved = try resolver.member(member.href), let etag = member.etag, let data = member.calendarData else { continue }
-            let item = StoredItem(version: ItemVersion(href: resolved.href.path, etag: etag), data: data)
+            let item = StoredItem(version: ItemVersion(href: ItemHref(resolved.href), etag: ItemETag(etag)), data: data)
             if let index = seen[item.href] { items[index] = item } else {
                 seen[item.href] = items.count
                 items.append(item)
@@ -178,7 +178,7 @@ private final class MemberBatcher: @unchecked Sendable {
         // member look deleted.
         guard let href = try resolver.memberHref(member.href), let etag = member.etag, let data = member.calendarData,
               seen.insert(StringDigest(href.path)).inserted else { return }
-        pending.append(StoredItem(version: ItemVersion(href: href.path, etag: etag), data: data))
+        pending.append(StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag(etag)), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }
             pending = []

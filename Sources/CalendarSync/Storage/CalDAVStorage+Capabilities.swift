@@ -24,7 +24,7 @@ extension CalDAVStorage: ConcurrentWritingStorage {
 }
 
 extension CalDAVStorage: RewritingStorage {
-    public func takeRewrittenVersion(at href: String) -> StoredItem? { rewritten.take(href) }
+    public func takeRewrittenVersion(at href: ItemHref) -> StoredItem? { rewritten.take(href) }
 }
 
 extension CalDAVStorage: NotingStorage {

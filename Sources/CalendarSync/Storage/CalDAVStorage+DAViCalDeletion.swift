@@ -12,7 +12,7 @@ extension CalDAVStorage {
     /// finds an attendee's invitation in their Inbox rather than their calendar, and would fail
     /// it on every try: the meeting is then deleted as a copy, and a note says that its
     /// attendees were not told.
-    func deleteOnServerIgnoringSchedulingSwitch(_ member: (href: Href, url: URL), ifMatch etag: String) async throws {
+    func deleteOnServerIgnoringSchedulingSwitch(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws {
         guard Self.scheduling == .personsAction else {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             return try await client.delete(member.url, ifMatch: current, scheduling: .copy)
@@ -31,9 +31,9 @@ extension CalDAVStorage {
     /// attendees marked `SCHEDULE-AGENT=CLIENT`, written back when they were not.
     /// - Returns: the etag of the marked version.
     /// - Throws: `CalDAVError` 412 when the member is no longer at `etag`.
-    private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: String) async throws -> ETag {
+    private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws -> ETag {
         let stored = try await client.get(member.url)
-        guard stored.etag.value == etag || stored.etag.value.isEmpty else {
+        guard stored.etag.value == etag.value || stored.etag.value.isEmpty else {
             throw CalDAVError(.preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard UploadForm.needsClientSchedulingMark(stored.data) else { return ETag(etag) }

@@ -102,7 +102,7 @@ public final class CalDAVStorage: CalendarStorage {
             if result.changed.isEmpty && result.removed.isEmpty {
                 return .unchanged(next ?? token)
             }
-            return .delta(changed: result.changed.map(Self.version), removed: result.removed.map(\.path), token: next)
+            return .delta(changed: result.changed.map(Self.version), removed: result.removed.map { ItemHref($0) }, token: next)
         } catch let error as CalDAVError where error.code == .invalidSyncToken {
             logger.info("sync-token no longer valid; listing the collection in full",
                         metadata: ["collection": "\(collection)"])
@@ -128,7 +128,7 @@ public final class CalDAVStorage: CalendarStorage {
         return .full(items.map(Self.version), token: token)
     }
 
-    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         var wanted: [Href] = []
         for href in hrefs {
             guard let member = try member(href) else { continue }
@@ -137,14 +137,14 @@ public final class CalDAVStorage: CalendarStorage {
         // The person's action on a meeting is written against the Schedule-Tag read here.
         let persons = WriteIntent.current == .personsAction
         let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
-        if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: resource.href.path) } }
-        return resources.map { StoredItem(version: ItemVersion(href: $0.href.path, etag: $0.etag.value), data: $0.data) }
+        if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: ItemHref(resource.href)) } }
+        return resources.map { StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data) }
     }
 
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
-        let href = HrefResolver.href(of: url).path
+        let href = ItemHref(HrefResolver.href(of: url))
         do {
             let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
             return kept(stored, at: href)
@@ -153,22 +153,22 @@ public final class CalDAVStorage: CalendarStorage {
         }
     }
 
-    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
             // meanwhile, the server merges (RFC 6638 §3.2.10).
-            let tag = Self.scheduling == .personsAction ? scheduleTags.tag(at: member.href.path) : nil
+            let tag = Self.scheduling == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
             let stored = try await client.write(member.url, data: data, condition: condition, scheduling: Self.scheduling)
-            return kept(stored, at: member.href.path)
+            return kept(stored, at: ItemHref(member.href))
         } catch let error as CalDAVError {
             throw storageError(error, href: href, creating: false)
         }
     }
 
-    public func delete(href: String, ifMatch etag: String) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             if client.traits.ignoresSchedulingSwitch {
@@ -185,14 +185,14 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// The member of the collection at `href`: inside its configured URL, or inside the place a
     /// redirect moved it to, where its listings (which follow the redirect) find its items.
-    func member(_ href: String) throws -> (href: Href, url: URL)? {
-        if let moved = client.traits.relocation(of: collection), let inside = try? HrefResolver(base: moved).member(href) { return inside }
-        return try resolver.member(href)
+    func member(_ href: ItemHref) throws -> (href: Href, url: URL)? {
+        if let moved = client.traits.relocation(of: collection), let inside = try? HrefResolver(base: moved).member(href.value) { return inside }
+        return try resolver.member(href.value)
     }
 
     /// The version a write made, the server's bytes kept aside when it rewrote them.
-    private func kept(_ stored: StoredWrite, at href: String) -> ItemVersion {
-        let version = ItemVersion(href: href, etag: stored.etag.value)
+    private func kept(_ stored: StoredWrite, at href: ItemHref) -> ItemVersion {
+        let version = ItemVersion(href: href, etag: ItemETag(stored.etag))
         if Self.scheduling == .personsAction { scheduleTags.set(stored.scheduleTag, at: href) }
         if let bytes = stored.rewritten { rewritten.store(StoredItem(version: version, data: bytes)) }
         return version
@@ -203,14 +203,14 @@ public final class CalDAVStorage: CalendarStorage {
     static var scheduling: SchedulingIntent { WriteIntent.current == .personsAction ? .personsAction : .copy }
 
     static func version(_ item: RemoteItem) -> ItemVersion {
-        ItemVersion(href: item.href.path, etag: item.etag.value)
+        ItemVersion(href: ItemHref(item.href), etag: ItemETag(item.etag))
     }
 
     /// `storageError(_:href:creating:)`, and a refusal for want of the privilege to write, on
     /// a calendar whose access its listing did not tell (DAViCal withholds
     /// `current-user-privilege-set` from an account granted only DAV:read), is
     /// `.notPermitted`: from then on the storage counts as read-only.
-    func storageError(_ error: CalDAVError, href: String, creating: Bool) -> Error {
+    func storageError(_ error: CalDAVError, href: ItemHref, creating: Bool) -> Error {
         if error.status == 403, lastInfo.writable == nil, Self.isPrivilegeRefusal(error) {
             lastInfo.markNotWritable()
             return StorageError.notPermitted(href: href, reason: error.serverReason ?? error.message)
@@ -227,7 +227,7 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `CalDAVError`.
     /// Radicale refuses a duplicate UID with 409, Cyrus with 403: both are `.rejected`.
-    static func storageError(_ error: CalDAVError, href: String, creating: Bool) -> Error {
+    static func storageError(_ error: CalDAVError, href: ItemHref, creating: Bool) -> Error {
         switch error.status {
         case 412:
             return creating ? StorageError.alreadyExists(href: href) : StorageError.preconditionFailed(href: href)
@@ -244,10 +244,10 @@ public final class CalDAVStorage: CalendarStorage {
 /// The Schedule-Tags of meetings as last read or written in a run, by href.
 final class ScheduleTags: @unchecked Sendable {
     private let lock = NSLock()
-    private var tags: [String: ScheduleTag] = [:]
+    private var tags: [ItemHref: ScheduleTag] = [:]
     /// Sets (or with nil, forgets) the tag of the meeting at `href`.
-    func set(_ tag: ScheduleTag?, at href: String) { lock.withLock { tags[href] = tag } }
-    func tag(at href: String) -> ScheduleTag? { lock.withLock { tags[href] } }
+    func set(_ tag: ScheduleTag?, at href: ItemHref) { lock.withLock { tags[href] = tag } }
+    func tag(at href: ItemHref) -> ScheduleTag? { lock.withLock { tags[href] } }
 }
 
 /// A collection's properties read once in a run, handed on once.

@@ -15,7 +15,7 @@ public protocol CalendarStorage: Sendable {
 
     /// The current bytes and etags of `hrefs`. Items that no longer exist are left out of the
     /// result; the caller batches (a storage may fetch a batch in one request).
-    func fetch(_ hrefs: [String]) async throws -> [StoredItem]
+    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem]
 
     /// Creates a new item. `suggestedName` is a safe file-name stem derived from the UID;
     /// the storage may choose another href.
@@ -25,12 +25,12 @@ public protocol CalendarStorage: Sendable {
     /// Replaces an item only if its etag is still `etag`.
     /// - Returns: the item's new version (its etag after the write).
     /// - Throws: `StorageError.preconditionFailed` when someone else changed it.
-    func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion
 
     /// Deletes an item only if its etag is still `etag`.
     /// - Throws: `StorageError.preconditionFailed` when someone else changed it;
     ///   an item already gone is not an error.
-    func delete(href: String, ifMatch etag: String) async throws
+    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws
 
     /// What the storage can do besides this contract (see ``StorageCapabilities``); none by
     /// default.
@@ -50,9 +50,9 @@ public struct ChangeToken: Sendable, Hashable, Codable {
 
 /// An item's address and version.
 public struct ItemVersion: Sendable, Hashable, Codable {
-    public var href: String
-    public var etag: String
-    public init(href: String, etag: String) {
+    public var href: ItemHref
+    public var etag: ItemETag
+    public init(href: ItemHref, etag: ItemETag) {
         self.href = href
         self.etag = etag
     }
@@ -62,8 +62,8 @@ public struct ItemVersion: Sendable, Hashable, Codable {
 public struct StoredItem: Sendable, Hashable {
     public var version: ItemVersion
     public var data: Data
-    public var href: String { version.href }
-    public var etag: String { version.etag }
+    public var href: ItemHref { version.href }
+    public var etag: ItemETag { version.etag }
     public init(version: ItemVersion, data: Data) {
         self.version = version
         self.data = data
@@ -77,18 +77,18 @@ public enum StorageChanges: Sendable, Equatable {
     /// Every item there is now (the token was nil, unknown or expired).
     case full([ItemVersion], token: ChangeToken?)
     /// Only what changed since the token: new or modified items, and hrefs removed.
-    case delta(changed: [ItemVersion], removed: [String], token: ChangeToken?)
+    case delta(changed: [ItemVersion], removed: [ItemHref], token: ChangeToken?)
 }
 
 /// Why a storage refused an operation. Transport failures are the storage's own errors.
 public enum StorageError: Error, Sendable, Equatable {
     /// The item changed since it was read (HTTP 412, or a different stat signature).
-    case preconditionFailed(href: String)
+    case preconditionFailed(href: ItemHref)
     /// An item with that href already exists.
-    case alreadyExists(href: String)
+    case alreadyExists(href: ItemHref)
     /// The storage refused the content (a server's 403/415 on a PUT), with its reason.
-    case rejected(href: String, reason: String)
+    case rejected(href: ItemHref, reason: String)
     /// The account may not write there at all (a calendar shared read-only whose server did not
     /// say so when it was listed), with the server's reason.
-    case notPermitted(href: String, reason: String)
+    case notPermitted(href: ItemHref, reason: String)
 }

@@ -36,16 +36,16 @@ public struct VDirStorage: CalendarStorage {
             return token == empty ? .unchanged(empty) : .full([], token: empty)
         }
         let entries = try directory.scan()
-        let versions = entries.map { ItemVersion(href: $0.name, etag: $0.signature.etag) }
+        let versions = entries.map { ItemVersion(href: ItemHref($0.name), etag: ItemETag($0.signature.etag)) }
         let current = Self.token(for: versions)
         if let token, token == current { return .unchanged(current) }
         return .full(versions, token: current)
     }
 
-    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         let directory = self.directory
-        @Sendable func read(_ href: String) -> Result<StoredItem?, any Error> {
-            Result { try directory.read(href).map { StoredItem(version: ItemVersion(href: href, etag: $0.signature.etag), data: $0.data) } }
+        @Sendable func read(_ href: ItemHref) -> Result<StoredItem?, any Error> {
+            Result { try directory.read(href.value).map { StoredItem(version: ItemVersion(href: href, etag: ItemETag($0.signature.etag)), data: $0.data) } }
         }
         // Many files (a first sync's scan) are read on every core, away from the task pool.
         let results = hrefs.count < Self.parallelReadMinimum ? hrefs.map(read)
@@ -78,26 +78,26 @@ public struct VDirStorage: CalendarStorage {
                     signature = try directory.create(name, data: data)
                 }
             }
-            return ItemVersion(href: name, etag: signature.etag)
+            return ItemVersion(href: ItemHref(name), etag: ItemETag(signature.etag))
         } catch let error as VDirError where error.code == .alreadyExists {
-            throw StorageError.alreadyExists(href: name)
+            throw StorageError.alreadyExists(href: ItemHref(name))
         }
     }
 
-    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         let directory = self.directory
         do {
-            let signature = try await Self.offThread { try directory.replace(href, data: data, ifEtag: etag) }
-            return ItemVersion(href: href, etag: signature.etag)
+            let signature = try await Self.offThread { try directory.replace(href.value, data: data, ifEtag: etag.value) }
+            return ItemVersion(href: href, etag: ItemETag(signature.etag))
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
         }
     }
 
-    public func delete(href: String, ifMatch etag: String) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         let directory = self.directory
         do {
-            try await Self.offThread { try directory.delete(href, ifEtag: etag) }
+            try await Self.offThread { try directory.delete(href.value, ifEtag: etag.value) }
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
         }
@@ -153,9 +153,9 @@ public struct VDirStorage: CalendarStorage {
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var listing = ListingHash()
         // A listing comes sorted already: checking is linear, sorting is not.
-        let ordered = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href, $1.href) }
-        for v in ordered ? versions : versions.sorted(by: { VDirectory.precedes($0.href, $1.href) }) {
-            listing.add(href: v.href, etag: v.etag)
+        let ordered = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href.value, $1.href.value) }
+        for v in ordered ? versions : versions.sorted(by: { VDirectory.precedes($0.href.value, $1.href.value) }) {
+            listing.add(href: v.href.value, etag: v.etag.value)
         }
         return listing.token
     }
@@ -203,7 +203,7 @@ extension VDirStorage: StreamingFetchingStorage {
         var start = 0
         while start < listing.count {
             let end = min(start + max(batchSize, 1), listing.count)
-            let batch = try await fetch((start..<end).map(listing.name(at:)))
+            let batch = try await fetch((start..<end).map { ItemHref(listing.name(at: $0)) })
             start = end
             if !batch.isEmpty { try await body(batch) }
         }
@@ -213,5 +213,5 @@ extension VDirStorage: StreamingFetchingStorage {
 
 extension VDirStorage: FileBackedStorage {
     public var folderPath: String { directory.url.path }
-    public func path(of href: String) -> String { directory.path(href) }
+    public func path(of href: ItemHref) -> String { directory.path(href.value) }
 }

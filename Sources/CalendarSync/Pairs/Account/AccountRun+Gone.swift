@@ -32,7 +32,9 @@ extension AccountRun {
             }
             if !dryRun {
                 try FileManager.default.removeItem(at: folder)
+                try effects.happened()
                 forgetJournal(gone.name)
+                try effects.happened()
             }
             recordRemoval(of: gone, on: .local, count: count,
                           message: "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
@@ -49,7 +51,9 @@ extension AccountRun {
             guard let url = URL(string: gone.href, relativeTo: origin)?.absoluteURL else { continue }
             if !dryRun {
                 try await client.deleteCollection(url)
+                try effects.happened()
                 forgetJournal(gone.name)
+                try effects.happened()
             }
             recordRemoval(of: gone, on: .remote, count: count,
                           message: "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "

@@ -24,11 +24,15 @@ struct AccountRun {
     var allowCollectionDelete: Bool { run.options.allowCollectionDelete }
     var layout: AccountLayout
     var stateFolder: URL { layout.stateFolder }
+    /// The account's own side effects (a folder or calendar made or removed, the mapping
+    /// saved), each a step a kill may end the run after (docs/architecture.md).
+    let effects: SideEffects
 
     /// - Throws: `SyncError` with code `.unsupported` when the pair's local side is a server.
     init(run: PairRun) throws {
         self.run = run
         layout = AccountLayout(pair: run.pair, root: try run.pair.localFolder(for: "a pair with collections"))
+        effects = SideEffects(run.options.faultHook)
     }
 
     func journalURL(_ name: String) -> URL { layout.journal(name) }
@@ -81,6 +85,7 @@ struct AccountRun {
                     let info = calendars.first { $0.href.path == entry.href }
                     try folder.setMetadata(.displayName, info?.displayName)
                     try folder.setMetadata(.color, info?.color)
+                    try effects.happened()
                 }
                 report.notes.append("new calendar \(entry.href) on the server: "
                                       + (dryRun ? "would be copied into a new folder \(entry.name)/" : "copied into a new folder \(entry.name)/"))
@@ -96,6 +101,7 @@ struct AccountRun {
                     let folder = VDirectory(url: layout.folder(entry.name))
                     try await client.makeCalendar(url, displayName: folder.metadata(.displayName) ?? entry.name,
                                                   color: folder.metadata(.color))
+                    try effects.happened()
                 }
                 report.notes.append("new folder \(entry.name)/: "
                                       + (dryRun ? "a calendar would be made for it on the server (\(entry.href))" : "made the calendar \(entry.href) for it on the server"))
@@ -113,6 +119,7 @@ struct AccountRun {
             mapping.home = listing.home?.absoluteString ?? home
             mapping.discoveredFrom = mapping.home == nil ? nil : remoteURL.absoluteString
             try mapping.save(to: layout.mappingFile)
+            try effects.happened()
         }
         let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
             guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }

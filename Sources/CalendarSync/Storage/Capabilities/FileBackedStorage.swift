@@ -6,5 +6,5 @@ public protocol FileBackedStorage: CalendarStorage {
     /// The folder holding the items.
     var folderPath: String { get }
     /// The path of the file behind `href`.
-    func path(of href: String) -> String
+    func path(of href: ItemHref) -> String
 }

@@ -7,14 +7,14 @@ import Foundation
 public protocol RewritingStorage: CalendarStorage {
     /// The version kept of the last write at `href` when it is not the bytes written; given
     /// once, nil afterwards and for every write kept as written.
-    func takeRewrittenVersion(at href: String) -> StoredItem?
+    func takeRewrittenVersion(at href: ItemHref) -> StoredItem?
 }
 
 /// The versions a storage kept in place of what was written, until the executor takes them.
 final class RewrittenVersions: @unchecked Sendable {
     private let lock = NSLock()
-    private var versions: [String: StoredItem] = [:]
+    private var versions: [ItemHref: StoredItem] = [:]
 
     func store(_ item: StoredItem) { lock.withLock { versions[item.href] = item } }
-    func take(_ href: String) -> StoredItem? { lock.withLock { versions.removeValue(forKey: href) } }
+    func take(_ href: ItemHref) -> StoredItem? { lock.withLock { versions.removeValue(forKey: href) } }
 }

@@ -19,13 +19,13 @@ import VDir
 struct SingleFileCalendar: Sendable {
     /// One item: a UID's components.
     struct Item: Sendable {
-        var href: String
+        var href: ItemHref
         var uid: String?
         /// The components, each as bytes from BEGIN through END.
         var components: [Data]
         /// The TZIDs its components use that the file defines, sorted.
         var zones: [String]
-        var etag: String
+        var etag: ItemETag
         /// The file line of each component's BEGIN, 0 for one written since the file was read.
         var lines: [Int]
     }
@@ -39,9 +39,9 @@ struct SingleFileCalendar: Sendable {
     var zoneLines: [String: Int] = [:]
     /// Items by href, and the hrefs in file order (an href removed stays in `order`, skipped
     /// when the file is joined, so a removal costs no search).
-    var items: [String: Item] = [:]
-    var order: [String] = []
-    var ordered: Set<String> = []
+    var items: [ItemHref: Item] = [:]
+    var order: [ItemHref] = []
+    var ordered: Set<ItemHref> = []
 
     /// The header of a file calgw creates.
     static let newHeader = Data("VERSION:2.0\r\nPRODID:-//calgw//single file//EN\r\n".utf8)
@@ -102,12 +102,12 @@ struct SingleFileCalendar: Sendable {
                         etag: "", lines: parts.map(\.line))
         var hasher = SHA256()
         forEachViewPiece(of: item) { hasher.update(data: $0) }
-        item.etag = String(ContentHash.hex(hasher.finalize()).prefix(40))
+        item.etag = ItemETag(String(ContentHash.hex(hasher.finalize()).prefix(40)))
         if let uid {
-            item.href = SafeFileName.fileName(forUID: uid)
+            item.href = ItemHref(SafeFileName.fileName(forUID: uid))
         } else {
             // As the executor names a UID-less item: after the hash of its content.
-            item.href = "nouid-" + ContentHash.of(view(of: item)).value.prefix(32) + ".ics"
+            item.href = ItemHref("nouid-" + ContentHash.of(view(of: item)).value.prefix(32) + ".ics")
         }
         return item
     }
@@ -177,7 +177,7 @@ struct SingleFileCalendar: Sendable {
     }
 
     /// Removes the item at `href`.
-    mutating func remove(_ href: String) {
+    mutating func remove(_ href: ItemHref) {
         items.removeValue(forKey: href)
     }
 

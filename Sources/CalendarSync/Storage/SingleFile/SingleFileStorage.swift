@@ -57,8 +57,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     /// A write held until the flush, kept so it can be checked again against a re-read file.
     private enum Write: Sendable {
         /// Creates (`ifMatch` nil) or replaces `href` with `item`.
-        case put(SingleFileCalendar.Item, href: String, ifMatch: String?)
-        case remove(href: String, ifMatch: String)
+        case put(SingleFileCalendar.Item, href: ItemHref, ifMatch: ItemETag?)
+        case remove(href: ItemHref, ifMatch: ItemETag)
     }
 
     /// A storage for the file at `url` (which need not exist yet: it is made, with its
@@ -84,7 +84,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     /// etag moved are fetched, so an unchanged file is never linted).
     /// - Throws: ``SingleFileError`` (`.invalid`, `path:line: problem`) for an end before its
     ///   start or an invalid RRULE, at the line of the file.
-    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         try refresh()
         let calendar = calendar!
         return try hrefs.compactMap { href in
@@ -158,7 +158,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     }
 
     /// Replays `write` on `calendar`; the href whose precondition no longer holds, if any.
-    private static func apply(_ write: Write, to calendar: inout SingleFileCalendar) -> String? {
+    private static func apply(_ write: Write, to calendar: inout SingleFileCalendar) -> ItemHref? {
         switch write {
         case .put(let item, let href, let ifMatch):
             let existing = calendar.items[href]
@@ -208,7 +208,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         return accept(.put(item, href: item.href, ifMatch: nil), item)
     }
 
-    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         try prepareWrite()
         guard let existing = calendar!.items[href], existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }
         let item = try calendar!.item(from: data, path: path)
@@ -216,7 +216,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         return accept(.put(item, href: href, ifMatch: etag), item)
     }
 
-    public func delete(href: String, ifMatch etag: String) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         try prepareWrite()
         guard let existing = calendar!.items[href] else { return }
         guard existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }

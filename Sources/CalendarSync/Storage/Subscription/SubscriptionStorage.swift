@@ -42,7 +42,7 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     public let options: Options
     private let client: HTTPClient
     private let lock = NSLock()
-    private var downloaded: [String: StoredItem]?
+    private var downloaded: [ItemHref: StoredItem]?
 
     /// - Parameters:
     ///   - url: the feed, `http://` or `https://` (a `webcal://` URL already translated).
@@ -63,7 +63,7 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         return .full(items.map(\.version), token: validators.token)
     }
 
-    public func fetch(_ hrefs: [String]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         var items = lock.withLock { downloaded }
         if items == nil {
             _ = try await download(ifChangedSince: nil)
@@ -81,11 +81,11 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         throw readOnly()
     }
 
-    public func update(href: String, data: Data, ifMatch etag: String) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         throw readOnly()
     }
 
-    public func delete(href: String, ifMatch etag: String) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         throw readOnly()
     }
 
@@ -117,10 +117,10 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         let (split, digest) = try reader.finish()
         var items: [StoredItem] = []
         items.reserveCapacity(split.count)
-        var byHref: [String: StoredItem] = [:]
+        var byHref: [ItemHref: StoredItem] = [:]
         for item in split {
             let href = Self.href(forUID: item.uid)
-            let stored = StoredItem(version: ItemVersion(href: href, etag: String(item.digest.prefix(32))), data: item.data)
+            let stored = StoredItem(version: ItemVersion(href: href, etag: ItemETag(String(item.digest.prefix(32)))), data: item.data)
             items.append(stored)
             byHref[href] = stored
         }
@@ -139,10 +139,10 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
 
     /// The href of the item with `uid`: the UID itself when it is a safe file name, else a
     /// digest of it; stable across downloads and distinct for distinct UIDs.
-    static func href(forUID uid: String) -> String {
+    static func href(forUID uid: String) -> ItemHref {
         let safe = uid.count <= 120 && !uid.hasPrefix(".") && !uid.hasPrefix("h-")
             && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
-        if safe { return uid + ".ics" }
-        return "h-" + ContentHash.hex(SHA256.hash(data: Data(uid.utf8))).prefix(40) + ".ics"
+        if safe { return ItemHref(uid + ".ics") }
+        return ItemHref("h-" + ContentHash.hex(SHA256.hash(data: Data(uid.utf8))).prefix(40) + ".ics")
     }
 }
