@@ -19,6 +19,29 @@ import Testing
         #expect(error?.code == .unsafeHref)
     }
 
+    /// A multiget answered with an href outside the collection fails: skipping it would make
+    /// the item asked for look deleted.
+    @Test(arguments: ["/alice/other/a.ics", "/alice/cal/../other/a.ics", "http://evil.test/alice/cal/a.ics"])
+    func testMultigetWithAMemberOutsideTheCollectionIsRefused(href: String) async throws {
+        let transport = ScriptedTransport([
+            .multistatus(ScriptedDAV.query([("/alice/cal/b.ics", "\"1\"", "b"), (href, "\"2\"", "a")])),
+        ])
+        let client = ScriptedDAV.client(transport)
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await client.multiget(ScriptedDAV.collection, hrefs: [Href(canonicalPath: "/alice/cal/a.ics"),
+                                                                          Href(canonicalPath: "/alice/cal/b.ics")])
+        }
+        #expect(error?.code == .unsafeHref)
+    }
+
+    @Test func testMultigetLeavesOutOnlyWhatTheServerDoesNotHave() async throws {
+        let transport = ScriptedTransport([.multistatus(ScriptedDAV.query([("/alice/cal/b.ics", "\"1\"", "b")]))])
+        let found = try await ScriptedDAV.client(transport).multiget(ScriptedDAV.collection, hrefs: [
+            Href(canonicalPath: "/alice/cal/a.ics"), Href(canonicalPath: "/alice/cal/b.ics"),
+        ])
+        #expect(found.map(\.href.path) == ["/alice/cal/b.ics"])
+    }
+
     @Test func testSyncCollectionWithAMemberOutsideTheCollectionIsRefused() async throws {
         let answer = """
         <?xml version="1.0" encoding="utf-8"?>

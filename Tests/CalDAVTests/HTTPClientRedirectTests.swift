@@ -38,6 +38,28 @@ import Testing
         #expect(transport.transfers.map(\.authentication.description) == ["basic(alice)", "none"])
     }
 
+    /// A server that moves every client to TLS keeps its credentials: they go on over https.
+    @Test func testUpgradeToHTTPSOnTheSameHostKeepsTheCredentials() async throws {
+        let transport = ScriptedTransport([
+            .redirect(301, to: "https://dav.test/alice/cal/"),
+            .multistatus(ScriptedDAV.listing("/alice/cal/", [("/alice/cal/a.ics", "\"1\"")])),
+        ])
+        let items = try await ScriptedDAV.client(transport).listItems(in: ScriptedDAV.collection)
+        #expect(items.count == 1)
+        #expect(transport.requests.last?.url.scheme == "https")
+        #expect(transport.transfers.map(\.authentication.description) == ["basic(alice)", "basic(alice)"])
+    }
+
+    @Test(arguments: ["https://elsewhere.test/alice/cal/", "https://dav.test:8443/alice/cal/"])
+    func testUpgradeToAnotherHostOrPortDropsTheCredentials(location: String) async throws {
+        let transport = ScriptedTransport([
+            .redirect(301, to: location),
+            .multistatus(ScriptedDAV.listing("/alice/cal/", [])),
+        ])
+        _ = try await ScriptedDAV.client(transport).listItems(in: ScriptedDAV.collection)
+        #expect(transport.transfers.map(\.authentication.description) == ["basic(alice)", "none"])
+    }
+
     @Test func testHTTPSToHTTPRedirectIsRefused() async throws {
         let secure = URL(string: "https://dav.test/alice/cal/")!
         let transport = ScriptedTransport([

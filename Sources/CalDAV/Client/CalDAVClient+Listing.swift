@@ -113,7 +113,9 @@ extension CalDAVClient {
         let wanted = Set(hrefs)
         var found: [Href: CalendarResource] = [:]
         for response in answer {
-            guard response.isPresent, let member = try? resolver.member(response.href), wanted.contains(member.href),
+            // An href outside the collection fails the whole answer, as in a listing: skipped,
+            // the item asked for would look deleted.
+            guard response.isPresent, let member = try resolver.member(response.href), wanted.contains(member.href),
                   let data = response.calendarData else { continue }
             found[member.href] = CalendarResource(href: member.href, etag: ETag(response.etag ?? ""), data: data)
             found[member.href]?.scheduleTag = ScheduleTag(response.scheduleTag)

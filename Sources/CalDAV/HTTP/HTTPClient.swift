@@ -109,7 +109,7 @@ public final class HTTPClient: Sendable {
                 throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
                                   recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
             }
-            if !Self.sameOrigin(target, request.url) { sameOrigin = false }
+            if !Self.keepsCredentials(from: request.url, to: target) { sameOrigin = false }
             logger.debug("following redirect", metadata: ["from": "\(current.url.redactedString)", "to": "\(target.redactedString)"])
             current.url = target
         }
@@ -128,6 +128,16 @@ public final class HTTPClient: Sendable {
         if url.scheme?.lowercased() == "https" { return true }
         let host = url.host?.lowercased() ?? ""
         return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// Whether the credentials for `origin` may follow a redirect to `target`: within one
+    /// origin, or from http to https on the same host and default ports (a server that moves
+    /// every client to TLS), where they travel better protected than before.
+    static func keepsCredentials(from origin: URL, to target: URL) -> Bool {
+        if sameOrigin(target, origin) { return true }
+        guard origin.scheme?.lowercased() == "http", target.scheme?.lowercased() == "https",
+              let host = origin.host?.lowercased(), host == target.host?.lowercased() else { return false }
+        return (origin.port ?? 80) == 80 && (target.port ?? 443) == 443
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
