@@ -9,7 +9,7 @@ import CalgwTestSupport
 @Suite struct NonItemStepKillTests {
     typealias Pair = VDirPairScenarioTests.Pair
 
-    /// A hook that ends the run after its k-th side effect, and one that only counts them.
+    /// A hook that ends the run after its k-th side effect.
     static func killing(after k: Int) -> FaultHook { { n in if n >= k { throw RunInterrupted() } } }
 
     /// Two synced vdirs named alike; then the local calendar renamed, the remote one
@@ -40,19 +40,20 @@ import CalgwTestSupport
         #expect(try pair.journal.collection(.local).displayName == "Office", "k = \(k)")
     }
 
-    @Test func aRunKilledAfterAnyMetadataWriteConverges() async throws {
-        let counted = try await renamedAndRecoloured()
-        defer { counted.folder.remove() }
+    /// How many side effects a run of `pair` has, running it to its end.
+    func sideEffects(of pair: Pair) async throws -> Int {
         let count = Counter()
-        _ = try await SyncEngine(local: counted.local, remote: counted.remote, journal: counted.journal,
-                                 faultHook: { n in count.value = n }).run()
-        let total = count.value
-        try await expectAgreed(counted, k: 0)
-        // The item's intent, its write and its outcome, then the two sides' metadata and the
-        // journal's agreed values: the last four steps are the metadata's.
-        #expect(total >= 5, "\(total) side effects")
+        _ = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
+                                 faultHook: { n in count.value = max(count.value, n) }).run()
+        return count.value
+    }
+
+    /// For each k up to `total`: `scenario`'s run killed after its k-th side effect, run again
+    /// without errors, then checked by `expect`.
+    func everyKill(upTo total: Int, of scenario: () async throws -> Pair,
+                   _ expect: (Pair, Int) async throws -> Void) async throws {
         for k in 1...total {
-            let pair = try await renamedAndRecoloured()
+            let pair = try await scenario()
             defer { pair.folder.remove() }
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
                 try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
@@ -60,8 +61,19 @@ import CalgwTestSupport
             }
             let report = try await pair.sync()
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
-            try await expectAgreed(pair, k: k)
+            try await expect(pair, k)
         }
+    }
+
+    @Test func aRunKilledAfterAnyMetadataWriteConverges() async throws {
+        let counted = try await renamedAndRecoloured()
+        defer { counted.folder.remove() }
+        let total = try await sideEffects(of: counted)
+        try await expectAgreed(counted, k: 0)
+        // The item's intent, its write and its outcome, then the two sides' metadata and the
+        // journal's agreed values: the last four steps are the metadata's.
+        #expect(total >= 5, "\(total) side effects")
+        try await everyKill(upTo: total, of: renamedAndRecoloured, expectAgreed)
     }
 
     /// Three events pulled by a run stopped before their outcomes, their files then left empty,
@@ -85,20 +97,9 @@ import CalgwTestSupport
     @Test func aRecoveryKilledAfterRemovingATornFileConverges() async throws {
         let counted = try await tornByPowerLoss()
         defer { counted.folder.remove() }
-        let removals = Counter()
-        _ = try await SyncEngine(local: counted.local, remote: counted.remote, journal: counted.journal,
-                                 faultHook: { n in removals.value = max(removals.value, n) }).run()
-        let total = removals.value
+        let total = try await sideEffects(of: counted)
         #expect(total >= 3, "the three removals are side effects: \(total)")
-        for k in 1...total {
-            let pair = try await tornByPowerLoss()
-            defer { pair.folder.remove() }
-            await #expect(throws: RunInterrupted.self, "k = \(k)") {
-                try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                     faultHook: Self.killing(after: k)).run()
-            }
-            let report = try await pair.sync()
-            #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
+        try await everyKill(upTo: total, of: tornByPowerLoss) { pair, k in
             let local = try pair.files(pair.local)
             #expect(local.keys.sorted() == ["a.ics", "b.ics", "c.ics"], "k = \(k): no second copy under another name")
             for (name, data) in local {
