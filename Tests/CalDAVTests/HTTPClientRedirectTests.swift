@@ -96,14 +96,15 @@ import Testing
     }
 
     @Test func testAWriteIsNotRedirected() async throws {
-        // PUT keeps no redirect: the server's 308 is the answer, and nothing is sent again.
+        // PUT keeps no redirect: the write fails as redirected, and nothing is sent again.
         let transport = ScriptedTransport([.redirect(308, to: "/alice/moved/a.ics"), .init(status: 201)])
         let error = await #expect(throws: CalDAVError.self) {
             try await ScriptedDAV.client(transport).put(ScriptedDAV.collection.appendingPathComponent("a.ics"),
                                                         data: Data("BEGIN:VCALENDAR\r\n".utf8), condition: .createOnly)
         }
-        #expect(error?.code == .unexpectedStatus)
+        #expect(error?.code == .redirectRefused)
         #expect(error?.status == 308)
+        #expect(error?.message.contains("/alice/moved/a.ics") == true, "\(String(describing: error))")
         #expect(transport.requests.count == 1)
     }
 }

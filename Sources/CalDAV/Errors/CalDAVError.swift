@@ -32,8 +32,9 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         public static let tlsVerificationFailed = Code("tlsVerificationFailed")
         /// The response body was larger than the configured cap.
         public static let responseTooLarge = Code("responseTooLarge")
-        /// A redirect was not followed: too many, https → http, or to a URL that is not http or
-        /// https. (A write, which keeps no redirect, fails with its 3xx as `.unexpectedStatus`.)
+        /// A redirect was not followed: too many, https → http, to a URL that is not http or
+        /// https, or of a write (PUT, DELETE, MKCALENDAR, …), which is made where it was meant
+        /// or not at all.
         public static let redirectRefused = Code("redirectRefused")
         /// A response body that is not the XML expected, or that uses a DTD.
         public static let invalidResponse = Code("invalidResponse")

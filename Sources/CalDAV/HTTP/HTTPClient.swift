@@ -88,8 +88,14 @@ public final class HTTPClient: Sendable {
             if final.status == 401 {
                 throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
             }
-            guard [301, 302, 303, 307, 308].contains(final.status), current.followsRedirects,
-                  let location = final.header("Location") else { return final }
+            guard [301, 302, 303, 307, 308].contains(final.status), let location = final.header("Location") else { return final }
+            guard current.followsRedirects else {
+                // A write is made where it was meant or not at all.
+                throw CalDAVError(.redirectRefused, "\(current.method) \(current.url.redactedString) was redirected (\(final.status)) to \(location); "
+                                  + "calgw does not send a write again to another place",
+                                  recovery: "the calendar has moved: point the pair at its new URL (calgw discover shows it)",
+                                  status: final.status, url: current.url)
+            }
             guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL else {
                 throw CalDAVError(.redirectRefused, "\(current.method) \(current.url.redactedString) redirected to an unreadable location",
                                   status: final.status, url: current.url)
