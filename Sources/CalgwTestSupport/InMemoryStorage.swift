@@ -28,6 +28,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     /// Answer `changes(since:)` with deltas, as a sync-token server does (default false: full listings).
     public let answersWithDeltas: Bool
 
+    /// A storage holding `items` (href → bytes), each with its own etag.
     public init(items: [String: Data] = [:], answersWithDeltas: Bool = false, beforeWrite: (@Sendable (String) -> Void)? = nil) {
         self.beforeWrite = beforeWrite
         self.answersWithDeltas = answersWithDeltas
@@ -82,6 +83,8 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// A full listing, or with `answersWithDeltas` the changes since the token's counter;
+    /// `.unchanged` when nothing moved.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         try check(.changes)
         return state.withLock { s in
@@ -97,11 +100,13 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// The items at `hrefs`; those not held are left out.
     public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         try check(.fetch)
         return state.withLock { s in hrefs.compactMap { s.items[$0] } }
     }
 
+    /// Creates `<suggestedName>.ics` with a new etag; `.alreadyExists` when the href is taken.
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try check(.create)
         let href = ItemHref(suggestedName + ".ics")
@@ -117,6 +122,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// Replaces the item with a new etag if its etag is still `etag`.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         try check(.update)
         beforeWrite?(href.value)
@@ -131,6 +137,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// Removes the item if its etag is still `etag`; an item already gone is not an error.
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         try check(.delete)
         beforeWrite?(href.value)

@@ -4,12 +4,19 @@ import Foundation
 /// collects what it printed. Output goes through temporary files, so a chatty program can
 /// never block on a full pipe.
 public enum ProcessRunner {
+    /// What a program did: how it ended and what it printed.
     public struct Result: Sendable {
+        /// The exit status, or 128 plus the number of the signal that ended it, as a shell gives
+        /// it.
         public var status: Int32
+        /// What the program wrote to its standard output.
         public var stdout: Data
+        /// What the program wrote to its standard error.
         public var stderr: Data
 
+        /// The standard output as UTF-8 text (lossy).
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        /// The standard error as UTF-8 text (lossy).
         public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
@@ -102,9 +109,14 @@ public enum ProcessRunner {
 
 /// An outside program exited with an error.
 public struct ProcessFailure: Error, CustomStringConvertible {
+    /// The command line, as run.
     public var command: String
+    /// The exit status, -1 when the program could not start or ran past its deadline.
     public var status: Int32
+    /// What the program wrote to its standard error (or why it could not start, or what it printed
+    /// before it was killed).
     public var stderr: String
 
+    /// The command, its status and the end of its standard error.
     public var description: String { "\(command) exited with \(status): \(stderr.suffix(2000))" }
 }

@@ -5,11 +5,13 @@ import Foundation
 /// server's user with its password read from an environment variable, so that no test writes
 /// the same TOML by hand.
 public struct TestPairConfig: Sendable {
+    /// The pair's name, as in `[pair.NAME]` and `--pair`.
     public var name: String
     /// A folder (written as its path) or a server URL.
     public var local: URL
     /// A server collection, or a `file://` vdir.
     public var remote: URL
+    /// The journal file.
     public var journal: URL
     /// The user to sign in as; nil: no credentials (a `file://` remote, a server that needs none).
     public var username: String?
@@ -18,6 +20,7 @@ public struct TestPairConfig: Sendable {
     /// More `key = value` lines, values written as TOML (`collections = "all"`, `max_response_size = 65536`).
     public var extra: [String]
 
+    /// A pair between `local` and `remote`, signed in as `username` when given.
     public init(name: String = "test", local: URL, remote: URL, journal: URL, username: String? = nil,
                 passwordEnv: String = "CALGW_TEST_PASSWORD", extra: [String] = []) {
         self.name = name

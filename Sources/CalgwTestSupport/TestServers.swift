@@ -9,7 +9,9 @@ public struct TestServer: Sendable {
     public var url: URL
     /// The user's calendar home (holds the user's calendar collections).
     public var home: URL
+    /// The user's name.
     public var username: String
+    /// The user's password.
     public var password: String
     /// The folder holding the server's data, logs and PID file.
     public var stateFolder: URL
@@ -20,13 +22,16 @@ public struct TestServer: Sendable {
 
     /// A second user of a scheduling server.
     public struct Attendee: Sendable {
+        /// The second user's name.
         public var username: String
+        /// The second user's password.
         public var password: String
         /// Its calendar home (holds `Inbox/` and `Default/` on Cyrus).
         public var home: URL
         /// Its calendar address (`mailto:…`).
         public var address: String
 
+        /// A second user with these credentials, home and address.
         public init(username: String, password: String, home: URL, address: String) {
             self.username = username
             self.password = password

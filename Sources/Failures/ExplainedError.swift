@@ -20,7 +20,9 @@ public protocol ExplainedError: Error, CustomStringConvertible {
 }
 
 extension ExplainedError {
+    /// A plain failure (exit 1), unless the error says otherwise.
     public var kind: FailureKind { .failed }
+    /// Nothing beyond the message, unless the error says otherwise.
     public var details: [String] { [] }
 }
 

@@ -92,8 +92,11 @@ public enum AtomicFile {
 
 /// A file could not be replaced; the original is unchanged.
 public struct AtomicFileError: Error, CustomStringConvertible, Sendable {
+    /// The file (or folder) the failed call was about.
     public var path: String
+    /// What was being done, as in "could not `step`".
     public var step: String
+    /// The system call's error number.
     public var code: Int32
 
     /// - Parameters:
@@ -106,6 +109,7 @@ public struct AtomicFileError: Error, CustomStringConvertible, Sendable {
         self.code = errno
     }
 
+    /// `path: could not step: reason`, the reason as `strerror` gives it.
     public var description: String {
         "\(path): could not \(step): \(String(cString: strerror(code)))"
     }

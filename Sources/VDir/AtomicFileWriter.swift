@@ -5,6 +5,7 @@ import Foundation
 public final class AtomicFileWriter {
     /// The file being replaced.
     public let path: String
+    /// The file being replaced, as a URL.
     public var url: URL { URL(fileURLWithPath: path) }
     private let folder: String
     private let tempPath: String
@@ -39,6 +40,7 @@ public final class AtomicFileWriter {
 
     private static let processID = getpid()
 
+    /// Appends `bytes` to the new version; the file in place is untouched until `commit`.
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         try AtomicFile.writeAll(bytes, to: fd, path: path)
     }

@@ -4,10 +4,14 @@ import Foundation
 /// time in nanoseconds, size and inode. A vdir item's etag is made from this signature, so a
 /// file is read and hashed again only when its signature changed.
 public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
+    /// The modification time, in nanoseconds since 1970.
     public var modificationNanoseconds: Int64
+    /// The size, in bytes.
     public var size: Int64
+    /// The inode number: a file replaced by a rename has a new one.
     public var inode: UInt64
 
+    /// The signature of these three numbers.
     public init(modificationNanoseconds: Int64, size: Int64, inode: UInt64) {
         self.modificationNanoseconds = modificationNanoseconds
         self.size = size
@@ -54,6 +58,7 @@ public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
     /// `mtime-ns:size:inode`, the etag of earlier versions: journals written by them hold it.
     public var legacyEtag: String { "\(modificationNanoseconds):\(size):\(inode)" }
 
+    /// The legacy etag, `mtime-ns:size:inode`.
     public var description: String { legacyEtag }
 
     /// True when `etag` is this signature's etag, in either form.

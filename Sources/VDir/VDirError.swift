@@ -16,8 +16,11 @@ public struct VDirError: Error, LocalizedError, Sendable, CustomStringConvertibl
         case io
     }
 
+    /// What went wrong, to branch on.
     public var code: Code
+    /// What failed, naming the file.
     public var message: String
+    /// What the person can do about it; nil where the message says all.
     public var recovery: String?
     /// For `io`: the system call's error number, so that callers can tell a full disk or a
     /// read-only folder from other failures without reading the message.
@@ -25,6 +28,7 @@ public struct VDirError: Error, LocalizedError, Sendable, CustomStringConvertibl
     /// For `io`: the file the failed call was about.
     public var path: String?
 
+    /// An error with `code` and `message`, and what is known of the recovery and the failed call.
     public init(_ code: Code, _ message: String, recovery: String? = nil, errno: Int32? = nil, path: String? = nil) {
         self.code = code
         self.message = message
@@ -33,7 +37,10 @@ public struct VDirError: Error, LocalizedError, Sendable, CustomStringConvertibl
         self.path = path
     }
 
+    /// The message.
     public var description: String { message }
+    /// The message, which is what a `LocalizedError` shows.
     public var errorDescription: String? { message }
+    /// The recovery suggestion, for a `LocalizedError`'s reader.
     public var recoverySuggestion: String? { recovery }
 }

@@ -11,8 +11,11 @@ import Synchronization
 public struct VDirectory: Sendable {
     /// One item file as `stat` saw it.
     public struct Entry: Hashable, Sendable {
+        /// The file's name in the folder.
         public var name: String
+        /// The file's signature when listed.
         public var signature: FileSignature
+        /// The entry of the file `name` with `signature`.
         public init(name: String, signature: FileSignature) {
             self.name = name
             self.signature = signature
@@ -61,6 +64,7 @@ public struct VDirectory: Sendable {
     public static let fileSyncLimit = 8
 
 
+    /// The folder.
     public let url: URL
     /// `url`'s path, kept to build item paths without URL arithmetic (thousands per sync).
     private let folderPath: String
@@ -68,6 +72,7 @@ public struct VDirectory: Sendable {
     public var durability: Durability
     let unsynced = UnsyncedFiles()
 
+    /// The vdir at `url`; each write durable when it returns unless `durability` says otherwise.
     public init(url: URL, durability: Durability = .eachWrite) {
         self.url = url.standardizedFileURL
         let path = self.url.path
@@ -158,6 +163,7 @@ public struct VDirectory: Sendable {
         /// Each file's signature, in name order.
         public let signatures: [FileSignature]
 
+        /// How many item files the listing found.
         public var count: Int { positions.count }
 
         /// The name of the file at `index` (in name order).
@@ -367,7 +373,9 @@ public struct VDirectory: Sendable {
 
     /// The vdir's metadata files.
     public enum MetadataKey: String, Sendable, CaseIterable {
+        /// The `displayname` file: the calendar's name.
         case displayName = "displayname"
+        /// The `color` file: the calendar's color.
         case color
     }
 

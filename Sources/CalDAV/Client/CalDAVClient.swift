@@ -22,9 +22,11 @@ public final class CalDAVClient: Sendable {
         /// Hrefs per calendar-multiget REPORT. Default 100.
         public var multigetBatchSize: Int = 100
 
+        /// Settings with `http` and the default batch size.
         public init(http: HTTPClientConfiguration = .init()) { self.http = http }
     }
 
+    /// The settings the client was made with.
     public let configuration: Configuration
     /// The transport, shared by every request of this client.
     public let http: HTTPClient

@@ -12,6 +12,7 @@ public struct HrefResolver: Sendable {
     /// The longest href accepted, in bytes; real servers stay far below it.
     public static let maximumLength = 4096
 
+    /// A resolver for hrefs found in answers about `base`.
     public init(base: URL) {
         self.base = base
         self.basePath = Self.canonicalPath(Self.decodedPath(of: base) ?? "/")

@@ -1,7 +1,9 @@
 import Failures
 
 extension CalDAVError: ExplainedError {
+    /// The code's name, e.g. `preconditionFailed`.
     public var errorCode: String { code.description }
+    /// `.authentication` for refused credentials, so the command exits 5; `.failed` otherwise.
     public var kind: FailureKind { code == .authenticationFailed ? .authentication : .failed }
     /// The code, the HTTP status, the URL and the server's reason, in one line.
     public var details: [String] {

@@ -10,6 +10,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name, e.g. `preconditionFailed`.
         public var description: String { name }
 
         /// The server refused the credentials (HTTP 401). The CLI exits 5.
@@ -46,6 +47,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code("invalidRequest")
     }
 
+    /// What kind of failure, to branch on.
     public var code: Code
     /// What failed, in words (no credentials).
     public var message: String
@@ -60,6 +62,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     /// The error underneath (the XML reader's, for a response that cannot be read).
     public var cause: (any Error)?
 
+    /// An error with `code` and `message`, and whatever else is known of the failure.
     public init(_ code: Code, _ message: String, recovery: String? = nil, status: Int? = nil,
                 url: URL? = nil, serverReason: String? = nil, cause: (any Error)? = nil) {
         self.code = code
@@ -71,8 +74,11 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The message, which is what a `LocalizedError` shows.
     public var errorDescription: String? { message }
+    /// The recovery suggestion, for a `LocalizedError`'s reader.
     public var recoverySuggestion: String? { recovery }
+    /// The message.
     public var description: String { message }
 
     /// The error for an unexpected HTTP status from a request to `url`.

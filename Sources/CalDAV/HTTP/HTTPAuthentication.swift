@@ -16,6 +16,7 @@ public enum HTTPAuthentication: Sendable, CustomStringConvertible {
     /// is repeated with the new token.
     case bearer(BearerTokenProvider)
 
+    /// The scheme and the user name, never a password or a token.
     public var description: String {
         switch self {
         case .none: return "none"

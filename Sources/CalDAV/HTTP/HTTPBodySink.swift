@@ -15,5 +15,6 @@ public protocol HTTPBodySink: AnyObject, Sendable {
 }
 
 extension HTTPBodySink {
+    /// Does nothing, for sinks that do not need the URL.
     public func begin(from url: URL) throws {}
 }

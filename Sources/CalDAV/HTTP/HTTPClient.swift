@@ -13,6 +13,7 @@ import Logging
 /// let response = try await client.send(HTTPRequest(method: "GET", url: eventURL))
 /// ```
 public final class HTTPClient: Sendable {
+    /// The settings the client was made with.
     public let configuration: HTTPClientConfiguration
     /// Where requests leave for the wire: libcurl unless the client was made with another.
     private let transport: any HTTPTransport

@@ -34,6 +34,7 @@ public struct HTTPClientConfiguration: Sendable {
     /// Most redirects followed for one request. Default 5.
     public var maxRedirects: Int = 5
 
+    /// A configuration with every default: no credentials, the system's CAs, TLS verified.
     public init() {}
 
     /// A configuration with `authentication` and defaults for everything else.

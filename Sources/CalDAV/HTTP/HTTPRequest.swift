@@ -2,12 +2,16 @@ import Foundation
 
 /// One HTTP request: method, URL, headers and an optional body held in memory.
 public struct HTTPRequest: Sendable {
+    /// The method, e.g. `GET`, `PUT`, `PROPFIND`, `REPORT`.
     public var method: String
+    /// Where the request goes.
     public var url: URL
     /// Header fields in order; names are sent as given.
     public var headers: [(name: String, value: String)]
+    /// The body to send; nil for none.
     public var body: Data?
 
+    /// A request; without headers or a body unless given.
     public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
         self.method = method
         self.url = url
@@ -37,13 +41,16 @@ public struct HTTPRequest: Sendable {
 
 /// A complete HTTP response.
 public struct HTTPResponse: Sendable {
+    /// The status code of the final response (after redirects).
     public var status: Int
     /// Header fields of the final response, in order (names as the server sent them).
     public var headers: [(name: String, value: String)]
+    /// The body, whole.
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: URL
 
+    /// A response as received.
     public init(status: Int, headers: [(name: String, value: String)], body: Data, url: URL) {
         self.status = status
         self.headers = headers

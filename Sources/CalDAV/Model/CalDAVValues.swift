@@ -3,15 +3,21 @@ import Foundation
 /// An entity tag as the server sent it, quotes and `W/` included; sent back verbatim in
 /// If-Match.
 public struct ETag: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The tag's text, exactly as the server sent it.
     public var value: String
+    /// The tag whose text is `value`.
     public init(_ value: String) { self.value = value }
+    /// The tag's text.
     public var description: String { value }
 }
 
 /// An RFC 6578 sync-token: an opaque URI naming the collection's state.
 public struct SyncToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The token's text, opaque to the client.
     public var value: String
+    /// The token whose text is `value`.
     public init(_ value: String) { self.value = value }
+    /// The token's text.
     public var description: String { value }
 }
 
@@ -20,15 +26,21 @@ public struct SyncToken: Hashable, Sendable, Codable, CustomStringConvertible {
 public struct Href: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
     /// The canonical, percent-encoded absolute path.
     public var path: String
+    /// The href whose path is `canonicalPath`, already in canonical form (see `HrefResolver`).
     public init(canonicalPath: String) { self.path = canonicalPath }
+    /// The canonical path.
     public var description: String { path }
+    /// Orders by canonical path.
     public static func < (a: Href, b: Href) -> Bool { a.path < b.path }
 }
 
 /// A member of a collection: its href and current etag.
 public struct RemoteItem: Hashable, Sendable {
+    /// The member's path on the server.
     public var href: Href
+    /// The version of the member the server last reported.
     public var etag: ETag
+    /// A member at `href` in the version `etag`.
     public init(href: Href, etag: ETag) {
         self.href = href
         self.etag = etag
@@ -37,12 +49,16 @@ public struct RemoteItem: Hashable, Sendable {
 
 /// A calendar object resource's bytes with the etag they were read at.
 public struct CalendarResource: Hashable, Sendable {
+    /// The resource's path on the server.
     public var href: Href
+    /// The version the bytes belong to.
     public var etag: ETag
+    /// The resource's bytes: an iCalendar object.
     public var data: Data
     /// The resource's Schedule-Tag, where the server gave one (a GET of a meeting on a server
     /// that schedules).
     public var scheduleTag: ScheduleTag?
+    /// A resource read at `href` in the version `etag`, without a Schedule-Tag.
     public init(href: Href, etag: ETag, data: Data) {
         self.href = href
         self.etag = etag
@@ -54,7 +70,9 @@ public struct CalendarResource: Hashable, Sendable {
 public struct CalendarCollection: Hashable, Sendable, Codable {
     /// The collection's URL (ends with `/`).
     public var url: URL
+    /// The collection's path on the server, in canonical form.
     public var href: Href
+    /// The `DAV:displayname`, when the collection has one.
     public var displayName: String?
     /// The Apple `calendar-color`, e.g. `#FF0000FF`.
     public var color: String?
@@ -94,11 +112,14 @@ public enum WriteCondition: Sendable, Hashable {
 
 /// The change tokens a PROPFIND of a collection asks for.
 public struct CollectionTokens: OptionSet, Sendable {
+    /// The tokens' bits.
     public let rawValue: Int
+    /// The tokens whose bits are `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// The RFC 6578 `DAV:sync-token`.
     public static let syncToken = CollectionTokens(rawValue: 1)
     /// CalendarServer's `getctag`.
     public static let ctag = CollectionTokens(rawValue: 2)
+    /// Both tokens.
     public static let all: CollectionTokens = [.syncToken, .ctag]
 }

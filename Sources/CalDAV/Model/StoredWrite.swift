@@ -3,6 +3,7 @@ import Foundation
 /// What a server keeps of a PUT: the new version's etag, its Schedule-Tag where the server
 /// schedules, and its bytes when they are not those sent.
 public struct StoredWrite: Sendable, Hashable {
+    /// The etag of the version the server stored.
     public var etag: ETag
     /// The Schedule-Tag of a meeting stored on a server that schedules (RFC 6638 §3.2.10).
     public var scheduleTag: ScheduleTag?
@@ -10,6 +11,7 @@ public struct StoredWrite: Sendable, Hashable {
     /// each attendee it invited, SEQUENCE raised); nil when it keeps them as sent.
     public var rewritten: Data?
 
+    /// What a server kept of a write.
     public init(etag: ETag, scheduleTag: ScheduleTag? = nil, rewritten: Data? = nil) {
         self.etag = etag
         self.scheduleTag = scheduleTag
@@ -21,6 +23,7 @@ public struct StoredWrite: Sendable, Hashable {
 /// the account's part in the meeting, not when other attendees answer. A value that is not an
 /// HTTP opaque tag (a quoted string) is no tag at all: nothing conditional is built from it.
 public struct ScheduleTag: Sendable, Hashable, CustomStringConvertible {
+    /// The tag as the header gave it, quotes included; sent back verbatim.
     public let value: String
 
     /// The tag in a `Schedule-Tag` header; nil when absent or malformed.
@@ -30,5 +33,6 @@ public struct ScheduleTag: Sendable, Hashable, CustomStringConvertible {
         value = text
     }
 
+    /// The tag as the header gave it.
     public var description: String { value }
 }

@@ -23,6 +23,7 @@ public struct DAVMember: Sendable, Equatable {
     /// §9.3); nil when absent.
     public var scheduleTag: String?
 
+    /// A member with these values and no Schedule-Tag.
     public init(href: String, status: Int? = nil, etag: String? = nil, calendarData: Data? = nil, isCollection: Bool = false) {
         self.href = href
         self.status = status

@@ -3,6 +3,7 @@ import Foundation
 /// One `DAV:response` of a multistatus: its href, its own status (for gone members) and
 /// the properties found (from `propstat`s with a 2xx status).
 public struct DAVResponse: @unchecked Sendable {
+    /// The first `DAV:href`, trimmed.
     public var href: String
     /// The response-level status (e.g. 404 for a removed member in sync-collection).
     public var status: Int?
@@ -44,7 +45,9 @@ extension DAVResponse {
 
 /// A `DAV:multistatus` body (RFC 4918 §13), and the sync-token of a sync-collection answer.
 public struct Multistatus: @unchecked Sendable {
+    /// The responses, in document order.
     public var responses: [DAVResponse]
+    /// The `DAV:sync-token` of a sync-collection answer; nil for other answers.
     public var syncToken: String?
 
     /// Reads a whole body (as `MultistatusReader` does, one response at a time).

@@ -53,6 +53,7 @@ public final class MultistatusReader: @unchecked Sendable {
         do { try stream.feed(bytes) } catch { throw describe(error) }
     }
 
+    /// Reads the next bytes of the answer, as `feed(_:)` with a buffer does.
     public func feed(_ data: Data) throws {
         try data.withUnsafeBytes { try feed($0) }
     }
@@ -178,6 +179,7 @@ extension MultistatusHandler {
 }
 
 extension MultistatusReader: HTTPBodySink {
+    /// Records where the answer came from, as `sourceURL`.
     public func begin(from url: URL) throws { sourceURL = url }
 
     /// Reads the body as the HTTP client receives it (`HTTPClient.send(_:streamingTo:)`).

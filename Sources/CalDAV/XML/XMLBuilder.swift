@@ -5,7 +5,9 @@ import Foundation
 public struct XMLBuilder: Sendable {
     /// An element: `prefix:name`, attributes, children or text.
     public indirect enum Element: Sendable {
+        /// An element `prefix:name` with attributes and child elements.
         case element(String, attributes: [(String, String)] = [], children: [Element] = [])
+        /// An element `prefix:name` (the first value) holding text (the second), escaped.
         case text(String, String)
 
         /// An empty element `prefix:name`.

@@ -4,9 +4,13 @@ import Foundation
 /// Text children are joined into `text`; prefixes are gone, so `<D:href>`, `<href xmlns="DAV:">`
 /// and `<x:href xmlns:x="DAV:">` are all `XMLNode(namespace: "DAV:", name: "href")`.
 public final class XMLNode: @unchecked Sendable {
+    /// The element's namespace URI, e.g. `DAV:`.
     public let namespace: String
+    /// The element's local name, without a prefix.
     public let name: String
+    /// The child elements, in document order.
     public internal(set) var children: [XMLNode] = []
+    /// The element's text children, joined as they came (see `trimmedText`).
     public internal(set) var text: String = ""
     /// Attributes by local name (prefixes dropped).
     public internal(set) var attributes: [String: String] = [:]
@@ -52,8 +56,12 @@ extension String {
 
 /// XML namespaces used by WebDAV and CalDAV.
 public enum XMLNamespace {
+    /// WebDAV (RFC 4918).
     public static let dav = "DAV:"
+    /// CalDAV (RFC 4791).
     public static let caldav = "urn:ietf:params:xml:ns:caldav"
+    /// CalendarServer's extensions, such as `getctag`.
     public static let calendarServer = "http://calendarserver.org/ns/"
+    /// Apple's iCal extensions, such as `calendar-color`.
     public static let appleICal = "http://apple.com/ns/ical/"
 }

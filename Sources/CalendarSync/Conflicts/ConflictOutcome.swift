@@ -14,6 +14,8 @@ public enum ConflictOutcome: Sendable, Hashable, Codable, RawRepresentable {
     /// The outcome `strategy` names.
     public init(_ strategy: ConflictStrategy) { self = .resolved(strategy) }
 
+    /// The outcome named `rawValue` (`pending`, `unresolved`, `kept-as-copy` or a strategy's name);
+    /// nil for another name.
     public init?(rawValue: String) {
         switch rawValue {
         case "pending": self = .pending
@@ -25,6 +27,7 @@ public enum ConflictOutcome: Sendable, Hashable, Codable, RawRepresentable {
         }
     }
 
+    /// The name `--json` and `status` give the outcome.
     public var rawValue: String {
         switch self {
         case .resolved(let strategy): strategy.rawValue

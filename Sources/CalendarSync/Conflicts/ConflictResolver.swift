@@ -18,20 +18,26 @@ public enum ConflictResolution: Sendable, Hashable {
 
 /// A conflict put to a person (`ask`): both versions and the base, to show a diff.
 public struct ConflictQuestion: Sendable {
+    /// The item in conflict.
     public var key: ItemKey
+    /// The local version's bytes.
     public var local: Data
+    /// The remote version's bytes.
     public var remote: Data
+    /// The version both sides last agreed on, from the journal; nil without one.
     public var base: Data?
 }
 
 /// Turns a conflict into a resolution by the pair's strategy. Pure, except `ask`, which calls
 /// the prompt it is given.
 public struct ConflictResolver: Sendable {
+    /// The pair's strategy for conflicts.
     public var strategy: ConflictStrategy
     /// Asked for `ask`; returns the strategy chosen, nil to leave the conflict unresolved.
     /// Without a prompt (no terminal), `ask` leaves every conflict unresolved.
     public var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
 
+    /// A resolver applying `strategy`; `prompt` answers for `ask`.
     public init(strategy: ConflictStrategy, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil) {
         self.strategy = strategy
         self.prompt = prompt

@@ -5,7 +5,9 @@ public enum ConflictStrategy: String, Sendable, Hashable, Codable, CaseIterable 
     case merge
     /// The version with the later LAST-MODIFIED, then the higher SEQUENCE; local on a tie.
     case newest
+    /// The local version, whatever the remote side did.
     case localWins = "local-wins"
+    /// The remote version, whatever the local side did.
     case remoteWins = "remote-wins"
     /// Keep both: the remote version keeps the UID, the local one is copied under a new UID.
     case keepBoth = "keep-both"

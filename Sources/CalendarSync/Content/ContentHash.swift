@@ -27,13 +27,17 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         get { storage.text }
         set { storage = Storage(newValue) }
     }
+    /// The hash whose text is `value` (kept as 32 bytes when it is a SHA-256 in hex).
     public init(_ value: String) { storage = Storage(value) }
+    /// The hash as text.
     public var description: String { value }
 
     private enum CodingKeys: String, CodingKey { case value }
+    /// Reads the keyed form `{"value": text}`.
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .value))
     }
+    /// Writes the keyed form `{"value": text}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(value, forKey: .value)

@@ -6,9 +6,11 @@ import ICalendar
 public struct ItemContent: Sendable, Hashable {
     /// The UID of the object's first component that has one (VTIMEZONE aside); nil when none has.
     public var uid: String?
+    /// The hash of the normalised content, which tells whether two versions mean the same.
     public var hash: ContentHash
     /// LAST-MODIFIED in UTC as `yyyyMMddTHHmmssZ` text (sorts by time), nil when absent.
     public var lastModified: String?
+    /// The highest SEQUENCE of the object's components; 0 when none has one.
     public var sequence: Int
     /// False when the bytes are not iCalendar calgw can parse: such an item is reported and
     /// left alone.
@@ -16,6 +18,7 @@ public struct ItemContent: Sendable, Hashable {
     /// When the object takes place (for windowed sync).
     public var span: TimeSpan = .unbounded
 
+    /// Content described directly, without bytes to read.
     public init(uid: String?, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, parses: Bool = true) {
         self.uid = uid
         self.hash = hash

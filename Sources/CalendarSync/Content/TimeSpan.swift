@@ -11,26 +11,31 @@ public struct TimeSpan: Sendable, Hashable, Codable {
     private var upper: Int64
     private static let open = Int64.min
 
+    /// The first start, in seconds since 1970; nil when open.
     public var start: Int64? {
         get { lower == Self.open ? nil : lower }
         set { lower = newValue ?? Self.open }
     }
+    /// The last end, in seconds since 1970; nil when open (a series without an end).
     public var end: Int64? {
         get { upper == Self.open ? nil : upper }
         set { upper = newValue ?? Self.open }
     }
 
+    /// A span between `start` and `end`, either open when nil.
     public init(start: Int64?, end: Int64?) {
         lower = start ?? Self.open
         upper = end ?? Self.open
     }
 
     private enum CodingKeys: String, CodingKey { case start, end }
+    /// Reads `start` and `end`, each absent when open.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(start: try container.decodeIfPresent(Int64.self, forKey: .start),
                   end: try container.decodeIfPresent(Int64.self, forKey: .end))
     }
+    /// Writes `start` and `end`, leaving out an open bound.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(start, forKey: .start)

@@ -25,6 +25,7 @@ public struct EditorReview: Sendable {
     /// LAST-MODIFIED and DTSTAMP of what is written (UTC).
     public let now: DateTimeValue
 
+    /// A review of saves of `original`, stamped with `now`.
     public init(original: Component, now: DateTimeValue) {
         self.original = original
         self.now = now

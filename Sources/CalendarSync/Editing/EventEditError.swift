@@ -5,6 +5,7 @@ public enum EventEditError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Two files hold the same UID (one was copied from the other): neither is touched.
     case duplicateUID(uid: String, files: [String])
 
+    /// What failed, naming the UID and the folder or files.
     public var description: String {
         switch self {
         case .notFound(let uid, let folder): "no event with UID \(uid) in \(folder)"

@@ -5,9 +5,13 @@ import VDir
 /// An event's resource as it sits in a vdir: the file, the signature it was read at (so a
 /// write never overwrites an edit made meanwhile) and its parsed calendar.
 public struct EventFile: Sendable {
+    /// The file's name in the vdir.
     public var name: String
+    /// The signature the file was read at; a write is conditional on it.
     public var signature: FileSignature
+    /// The file's bytes as read.
     public var data: Data
+    /// The parsed calendar.
     public var calendar: Component
 }
 
@@ -18,8 +22,10 @@ public struct EventFile: Sendable {
 /// bytes mention the UID. Writes are atomic and
 /// conditional on the signature the file was read at.
 public struct EventFiles: Sendable {
+    /// The vdir the events are in.
     public let directory: VDirectory
 
+    /// Events in `directory`.
     public init(directory: VDirectory) {
         self.directory = directory
     }

@@ -10,6 +10,7 @@ public struct InvitationReply: Sendable {
         case accepted = "ACCEPTED", declined = "DECLINED", tentative = "TENTATIVE"
     }
 
+    /// The answer to give.
     public var answer: Answer
     /// The person's calendar addresses (`mailto:…`), as the server knows them.
     public var addresses: [String]
@@ -18,6 +19,7 @@ public struct InvitationReply: Sendable {
     /// DTSTAMP and LAST-MODIFIED of the answer (UTC).
     public var now: DateTimeValue
 
+    /// An answer from the person at `addresses`, stamped with `now`.
     public init(answer: Answer, addresses: [String], comment: String? = nil, now: DateTimeValue) {
         self.answer = answer
         self.addresses = addresses
@@ -32,6 +34,7 @@ public struct InvitationReply: Sendable {
         /// The person organizes the event: there is nobody to answer.
         case organizer(uid: String)
 
+        /// What prevents the answer, naming the event.
         public var description: String {
             switch self {
             case .notInvited(let uid, let attendees, let addresses):

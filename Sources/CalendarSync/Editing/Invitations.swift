@@ -7,17 +7,22 @@ import ICalendar
 public enum Invitations {
     /// One invitation awaiting an answer.
     public struct Invitation: Sendable, Equatable, Encodable {
+        /// The event's UID.
         public var uid: String
+        /// The event's SUMMARY, when it has one.
         public var summary: String?
         /// DTSTART as written (`20270301T100000Z`, with its zone in `zone`).
         public var start: String?
+        /// DTSTART's TZID; nil for UTC, floating times and dates.
         public var zone: String?
         /// The occurrence an override answers for (its RECURRENCE-ID as written); nil for a
         /// whole event.
         public var occurrence: String?
         /// The same occurrence as a time (with its zone), to name it on a command line.
         public var occurrenceStart: DateTimeValue?
+        /// The ORGANIZER's address as written (`mailto:…`).
         public var organizer: String?
+        /// True when the event has an RRULE.
         public var recurring: Bool
 
         enum CodingKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }

@@ -14,6 +14,7 @@ public struct ErrorCause: Sendable, Hashable {
     /// The item the error line is about, as the line names it.
     public var item: String
 
+    /// The cause `errno` at `place`, of the error about `item`.
     public init(errno: Int32, place: String, item: String) {
         self.errno = errno
         self.place = place

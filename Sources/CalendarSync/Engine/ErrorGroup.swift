@@ -16,8 +16,10 @@ import Foundation
 public struct ErrorGroup: Sendable, Equatable {
     /// One line to print, and its hint (printed after it) if any.
     public var message: String
+    /// What to do about it, printed as `hint: …` after the message; nil for none.
     public var hint: String?
 
+    /// A line to print as it is, with `hint` after it if given.
     public init(_ message: String, hint: String? = nil) {
         self.message = message
         self.hint = hint

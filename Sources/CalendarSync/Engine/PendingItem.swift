@@ -4,6 +4,7 @@ import ICalendar
 /// One item a sync would change, as `status` and dry runs list it (CLI.md, `status --json`):
 /// which side it changes and how, what the event is, and where it is.
 public struct PendingItem: Sendable, Codable, Equatable {
+    /// What a sync would do to the item.
     public enum Action: String, Sendable, Codable {
         case create, update, delete
         /// Changed on both sides; `strategy` says how a sync resolves it.
@@ -12,8 +13,11 @@ public struct PendingItem: Sendable, Codable, Equatable {
 
     /// The side written (`local` or `remote`); nil for a conflict, which may write both.
     public var side: Side?
+    /// What would happen to the item on `side`.
     public var action: Action
+    /// The item's UID (or its `nouid:` key).
     public var uid: String
+    /// The event's SUMMARY, when it has one (for a conflict, the local version's).
     public var summary: String?
     /// DTSTART as `list --json` gives times (RFC 3339 with the offset in force, in the
     /// event's own zone: `2026-03-01T11:00:00+01:00`; floating without one; a date as
@@ -26,7 +30,9 @@ public struct PendingItem: Sendable, Codable, Equatable {
     /// A conflict: the two versions' summaries, and the strategy a sync applies (`pending`
     /// when the run is a pull or push, which leave conflicts for `sync`).
     public var localSummary: String?
+    /// A conflict: the remote version's summary.
     public var remoteSummary: String?
+    /// A conflict: how a sync resolves it (`pending` for a pull or push); nil for other changes.
     public var strategy: ConflictOutcome?
     /// A pull or push leaves this change for another direction.
     public var waiting: Bool?
@@ -34,8 +40,11 @@ public struct PendingItem: Sendable, Codable, Equatable {
 
 /// A vdir file a sync would stop on: `path:line: problem`.
 public struct BrokenFile: Sendable, Codable, Equatable {
+    /// The file's path.
     public var path: String
+    /// The line of the problem, counting from 1.
     public var line: Int
+    /// What is wrong there.
     public var problem: String
 
     /// Reads HandEditCheck's `path:line: problem`; nil for another shape.
@@ -49,7 +58,9 @@ public struct BrokenFile: Sendable, Codable, Equatable {
 
 /// Two items of one side with one UID: neither is synced until one is changed.
 public struct DuplicateUID: Sendable, Codable, Equatable {
+    /// The UID both items hold.
     public var uid: String
+    /// The side that holds both.
     public var side: Side
     /// Where each is: vdir paths or server hrefs.
     public var locations: [String]

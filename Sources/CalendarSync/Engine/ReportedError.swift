@@ -15,12 +15,14 @@ public struct ReportedError: Sendable, Equatable, Codable, CustomStringConvertib
     /// for a mass deletion) or a failure.
     public var kind: FailureKind
 
+    /// An error whose line is `line`; a plain failure unless `kind` says otherwise.
     public init(_ line: String, cause: ErrorCause? = nil, kind: FailureKind = .failed) {
         self.line = line
         self.cause = cause
         self.kind = kind
     }
 
+    /// The error's line.
     public var description: String { line }
 
     /// The same error said of one of an account's calendars: its line and cause name the folder.
@@ -31,10 +33,12 @@ public struct ReportedError: Sendable, Equatable, Codable, CustomStringConvertib
         return marked
     }
 
+    /// Reads an error from its line alone, as the JSON holds it: no cause, a plain failure.
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// Writes the error's line alone, as CLI.md's JSON shows it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(line)

@@ -34,6 +34,8 @@ extension CodedError where Code == SyncFailure {
 }
 
 extension SyncFailure: FailureCode {
+    /// `.refusedForSafety` for a mass deletion, `.authentication` for refused credentials,
+    /// `.usage` for a calendar the pair lacks or what its kind cannot do; else `.failed`.
     public var kind: FailureKind {
         switch self {
         case .massDeletion: .refusedForSafety

@@ -18,6 +18,7 @@ public struct SyncProgress: Sendable, Equatable {
     /// Of `done`, how many failed (their errors are in the report).
     public var failed: Int
 
+    /// Progress after `done` of `total` writes, `failed` of them failed.
     public init(total: Int, done: Int = 0, failed: Int = 0) {
         self.total = total
         self.done = done

@@ -2,34 +2,45 @@
 public struct SyncReport: Sendable, Codable, Equatable {
     /// A count per side.
     public struct Counts: Sendable, Codable, Equatable {
+        /// The count on the local side.
         public var local = 0
+        /// The count on the remote side.
         public var remote = 0
+        /// Counts of `local` and `remote`.
         public init(local: Int = 0, remote: Int = 0) {
             self.local = local
             self.remote = remote
         }
+        /// The count on `side`.
         public subscript(side: Side) -> Int {
             get { side == .local ? local : remote }
             set { if side == .local { local = newValue } else { remote = newValue } }
         }
+        /// Both sides' counts added.
         public var total: Int { local + remote }
     }
 
     /// A conflict and how it ended.
     public struct Conflict: Sendable, Codable, Equatable {
+        /// The item's UID.
         public var uid: String
         /// The strategy that resolved it (`merge`, `newest`, ...), or `unresolved`, or
         /// `pending` (pull and push leave conflicts for sync).
         public var resolution: ConflictOutcome
+        /// A conflict on `uid`, ended as `resolution`.
         public init(uid: String, resolution: ConflictOutcome) {
             self.uid = uid
             self.resolution = resolution
         }
     }
 
+    /// Items created, per side written.
     public var created = Counts()
+    /// Items updated, per side written.
     public var updated = Counts()
+    /// Items deleted, per side written.
     public var deleted = Counts()
+    /// The conflicts met, and how each ended.
     public var conflicts: [Conflict] = []
     /// What failed, item by item (and for the run as a whole); in JSON, their lines.
     public var errors: [ReportedError] = []
@@ -48,6 +59,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// The person's actions (``SyncPolicy/personsActions``) that need nothing more from a
     /// later run: sent to the server, or with nothing to send. Not part of the JSON.
     public var settledActions: Set<String> = []
+    /// True for a report of what a run would do (`--dry-run`, `status`): nothing was written.
     public var dryRun = false
     /// An account pair's run: each collection's own report, by folder name (nil for a pair of
     /// one collection). The fields above are their sums.
@@ -63,6 +75,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
         case created, updated, deleted, conflicts, errors, pending, skipped, notes, dryRun, collections, items, broken, duplicates
     }
 
+    /// An empty report: nothing done.
     public init() {}
 
     /// Adds an error line, with its cause when it has one worth grouping by.

@@ -9,12 +9,16 @@ import Foundation
 /// (``SyncError``, ``JournalError``, ``SingleFileError``, ``SubscriptionError``), so that every
 /// one prints, explains and chains alike and the command maps them to exit codes in one place.
 public struct CodedError<Code: FailureCode>: Error, LocalizedError, Sendable, CustomStringConvertible {
+    /// What kind of failure, to branch on.
     public var code: Code
+    /// What failed, in words, naming what it concerns.
     public var message: String
+    /// What the person can do about it; nil where the message says all.
     public var recovery: String?
     /// The error underneath (SQLite's, the file system's, a storage's), for logs and `-v`.
     public var cause: (any Error)?
 
+    /// An error with `code` and `message`, and what is known of the recovery and the cause.
     public init(_ code: Code, _ message: String, recovery: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -22,8 +26,11 @@ public struct CodedError<Code: FailureCode>: Error, LocalizedError, Sendable, Cu
         self.cause = cause
     }
 
+    /// The message.
     public var description: String { message }
+    /// The message, which is what a `LocalizedError` shows.
     public var errorDescription: String? { message }
+    /// The recovery suggestion, for a `LocalizedError`'s reader.
     public var recoverySuggestion: String? { recovery }
 }
 
@@ -34,10 +41,13 @@ public protocol FailureCode: Sendable, Equatable {
 }
 
 extension FailureCode {
+    /// `.failed`, unless the code says otherwise.
     public var kind: FailureKind { .failed }
 }
 
 extension CodedError: ExplainedError {
+    /// The code's name, e.g. `massDeletion`.
     public var errorCode: String { "\(code)" }
+    /// What the code says of how the failure ends a command.
     public var kind: FailureKind { code.kind }
 }

@@ -8,6 +8,7 @@ public typealias FaultHook = @Sendable (Int) throws -> Void
 /// Thrown by a fault hook to stop a run on the spot, as a crash would: the executor passes
 /// it through without recording anything more.
 public struct RunInterrupted: Error, Sendable {
+    /// The interruption; it carries nothing.
     public init() {}
 }
 

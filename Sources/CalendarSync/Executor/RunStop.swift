@@ -17,6 +17,7 @@ public final class StopGate: Sendable {
     }
     private let state = Mutex(State())
 
+    /// A gate with no stop asked for and no section open.
     public init() {}
 
     /// Asks the run to stop at its next safe point; the first reason given is kept.
@@ -57,6 +58,7 @@ public final class StopGate: Sendable {
 public struct RunStopped: Error, Sendable, Equatable {
     /// What asked for the stop, as given to ``StopGate/request(_:)``.
     public var reason: String
+    /// The stop asked for by `reason`.
     public init(reason: String) { self.reason = reason }
 }
 
@@ -78,5 +80,6 @@ extension Executor {
 }
 
 extension RunStopped: CustomStringConvertible {
+    /// `not made: the run was asked to stop (reason)`, the line of an item the stop left unwritten.
     public var description: String { "not made: the run was asked to stop (\(reason))" }
 }

@@ -6,11 +6,17 @@ import Foundation
 /// write land?), records what it finds, then plans from both sides' actual state, so the
 /// interrupted work is finished or its effect rolled into the next plan, never repeated blindly.
 public struct Intent: Sendable, Hashable {
+    /// The kind of write.
     public enum Operation: String, Sendable, Hashable, Codable { case create, update, delete }
 
+    /// The intent's row in the journal once recorded (intents recorded together share it); nil
+    /// before.
     public var id: Int64?
+    /// The item written.
     public var key: ItemKey
+    /// Whether the write creates, updates or deletes.
     public var operation: Operation
+    /// The side written.
     public var side: Side
     /// The href written (for a create: the name asked for).
     public var href: ItemHref?
@@ -24,6 +30,7 @@ public struct Intent: Sendable, Hashable {
     /// leaves the sides different until a second write: a merge's first half, a conflict copy).
     public var source: SideRecord?
 
+    /// An intent, not yet recorded unless `id` is given.
     public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: ItemHref?, ifMatch: ItemETag?, newHash: ContentHash?,
                 source: SideRecord? = nil) {
         self.id = id

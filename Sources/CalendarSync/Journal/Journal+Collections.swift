@@ -4,6 +4,8 @@ import Synchronization
 
 /// Each side's change token and metadata, and what the journal keeps of the pair as a whole.
 extension Journal {
+    /// What the journal keeps of `side` as a collection: its change token, name and color; empty
+    /// before the first sync.
     public func collection(_ side: Side) throws -> CollectionState {
         try writer.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM collection WHERE side = ?", arguments: [side.rawValue]) else {

@@ -57,6 +57,7 @@ extension Journal {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
     }
 
+    /// True when the journal knows no item, as before the first sync.
     public func isEmpty() throws -> Bool {
         try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
     }

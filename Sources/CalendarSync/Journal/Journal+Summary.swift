@@ -4,7 +4,9 @@ import GRDB
 extension Journal {
     /// What a journal says of its pair at a glance: when it last synced, how many items it knows.
     public struct Summary: Sendable, Equatable {
+        /// When the last complete sync ended (ISO 8601), nil before the first.
         public var lastSync: String?
+        /// How many items the journal knows.
         public var items: Int
     }
 

@@ -16,6 +16,7 @@ import Synchronization
 /// - ``beginBulkLoad()`` ``endBulkLoad()``
 public final class Journal: Sendable {
     let writer: any DatabaseWriter
+    /// The journal's file; nil for one in memory.
     public let url: URL?
     /// What goes away with the journal (the folder of a snapshot's copy).
     private let scratch: ScratchFolder?

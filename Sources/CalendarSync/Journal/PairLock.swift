@@ -4,6 +4,7 @@ import Foundation
 /// A second run waits up to `timeout`, then gives up with a clear message.
 public final class PairLock: Sendable {
     private let fd: Int32
+    /// The lock file, `<journal>.lock`.
     public let url: URL
 
     /// Takes the lock, waiting up to `timeout` seconds.

@@ -35,6 +35,8 @@ public struct Pair: Sendable {
     /// sends nothing, as every sync's writes are anyway.
     public var schedules = true
 
+    /// A pair of one calendar unless `collections` says otherwise, resolving conflicts by merging
+    /// unless `conflict` says otherwise.
     public init(name: String, local: Endpoint, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
                 collections: Collections = .single, defaultCollection: String? = nil, journal: URL) {
         self.name = name

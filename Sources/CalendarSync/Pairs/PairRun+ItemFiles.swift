@@ -3,6 +3,7 @@ import VDir
 
 /// A file holding items of a pair's local side, and the calendar it belongs to.
 public struct LocalItemFile: Sendable, Equatable {
+    /// The file.
     public var url: URL
     /// An account pair's calendar (its folder name); nil for a pair of one calendar.
     public var calendar: String?

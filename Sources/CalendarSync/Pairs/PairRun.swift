@@ -15,9 +15,12 @@ import VDir
 /// print(outcome.report.summary)
 /// ```
 public struct PairRun: Sendable {
+    /// The pair to run.
     public var pair: Pair
+    /// How this run behaves beyond what the pair says.
     public var options: Options
 
+    /// A run of `pair`, by default a two-way sync with the pair's conflict strategy.
     public init(pair: Pair, options: Options = Options()) {
         self.pair = pair
         self.options = options
@@ -54,6 +57,8 @@ public struct PairRun: Sendable {
         /// Not asked by a dry run.
         public var progress: (@Sendable (_ what: String?) -> SyncProgressHandler?)?
 
+        /// A run in `direction`, with `conflict` instead of the pair's strategy if given, and every
+        /// other option off.
         public init(direction: SyncDirection = .both, conflict: ConflictStrategy? = nil) {
             self.direction = direction
             self.conflict = conflict
@@ -64,6 +69,7 @@ public struct PairRun: Sendable {
     /// others synced is one of its errors, of kind `.refusedForSafety`; a single calendar's
     /// refusal is thrown instead.
     public struct Outcome: Sendable {
+        /// What the run did, or with `dryRun` would do.
         public var report: SyncReport
     }
 

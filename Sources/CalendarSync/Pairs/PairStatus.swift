@@ -19,6 +19,7 @@ public struct PairStatus: Sendable {
     /// An account pair: what a sync would do in each calendar, by folder name.
     public var collections: [String: SyncReport]?
 
+    /// A status with nothing known yet.
     public init() {}
 
     /// The side (or sides) `status` could not read.

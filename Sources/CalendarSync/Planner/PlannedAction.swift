@@ -51,6 +51,7 @@ public enum PlannedAction: Sendable, Hashable {
 
 /// What a run will do: an action per item that needs one, and the safety verdict.
 public struct SyncPlan: Sendable {
+    /// One action per item that needs one.
     public var actions: [PlannedAction]
     /// Set when a side is empty while the journal knows items and the plan would delete them
     /// on the other side, or when the plan would delete more than half of what the journal
@@ -79,6 +80,8 @@ public struct SyncPlan: Sendable {
         /// How many items the journal knows.
         public var known: Int
 
+        /// A verdict that `deletions` of the `known` items would go, `emptySide` found empty if
+        /// either was.
         public init(emptySide: Side?, deletions: Int, known: Int) {
             self.emptySide = emptySide
             self.deletions = deletions
@@ -106,6 +109,7 @@ public struct SyncPlan: Sendable {
         }
     }
 
+    /// A plan of `actions`, with its verdict and what did not parse; nothing outside the window.
     public init(actions: [PlannedAction], massDeletion: MassDeletion? = nil, unparseable: [Side: [ItemHref]] = [:]) {
         self.actions = actions
         self.massDeletion = massDeletion

@@ -2,17 +2,24 @@ import Foundation
 
 /// One item as a side has it now: where, which version, what it holds.
 public struct SideItem: Sendable, Hashable {
+    /// The item's identity across both sides.
     public var key: ItemKey
+    /// Where the item is on this side.
     public var href: ItemHref
+    /// The version the side has.
     public var etag: ItemETag
+    /// The hash of its content.
     public var hash: ContentHash
+    /// LAST-MODIFIED (UTC, `yyyyMMddTHHmmssZ`), nil when absent; `newest` compares it.
     public var lastModified: String?
+    /// The highest SEQUENCE of its components; `newest` compares it.
     public var sequence: Int
     /// The bytes, when they were read in this run (items unchanged since the journal are not read).
     public var data: Data?
     /// When the item takes place (windowed sync).
     public var span: TimeSpan = .unbounded
 
+    /// An item described directly.
     public init(key: ItemKey, href: ItemHref, etag: ItemETag, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil,
                 span: TimeSpan = .unbounded) {
         self.span = span
@@ -37,6 +44,7 @@ public struct SideItem: Sendable, Hashable {
 
 /// Everything one side holds now, as the scan found it.
 public struct SideSnapshot: Sendable {
+    /// The items that parse.
     public var items: [SideItem]
     /// Items that do not parse: reported and left alone.
     public var unparseable: [ItemHref]
@@ -65,6 +73,7 @@ public struct SideSnapshot: Sendable {
         return folder.hasSuffix("/") ? folder + href.value : folder + "/" + href.value
     }
 
+    /// A snapshot of `items`, with what did not parse and the token the scan ended with.
     public init(items: [SideItem], unparseable: [ItemHref] = [], token: ChangeToken? = nil) {
         self.items = items
         self.unparseable = unparseable

@@ -4,7 +4,9 @@ import Foundation
 /// the journal's hash for every item whose etag did not move, and reads only the rest, in
 /// batches. It reads only: it never writes to the storage.
 public struct SideScanner: Sendable {
+    /// The side scanned.
     public var side: Side
+    /// The side's storage, which the scanner only reads.
     public var storage: any CalendarStorage
     /// Items fetched per request (default 100).
     public var batchSize = 100
@@ -27,6 +29,7 @@ public struct SideScanner: Sendable {
     var digestsBytes = false
     static let bytesDigestLimit = 250_000
 
+    /// A scanner of `side`'s `storage`, fetching `batchSize` items per request.
     public init(side: Side, storage: any CalendarStorage, batchSize: Int = 100) {
         self.side = side
         self.storage = storage

@@ -52,6 +52,8 @@ public struct SyncPolicy: Sendable, Hashable {
     /// journal's awaited actions (``Journal/awaitedActions()``) are sent as copies too.
     public var schedules = true
 
+    /// A policy in `direction` resolving conflicts by `conflict`, the mass-deletion guard on unless
+    /// allowed.
     public init(direction: SyncDirection = .both, conflict: ConflictStrategy = .merge, allowMassDelete: Bool = false) {
         self.direction = direction
         self.conflict = conflict

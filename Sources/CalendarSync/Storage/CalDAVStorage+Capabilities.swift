@@ -20,13 +20,16 @@ extension CalDAVStorage: ConcurrentWritingStorage {
     /// slows down under them (Xandikos) does not, and is left one at a time.
     /// `CALGW_WRITE_CONCURRENCY` fixes the number instead.
     public var maximumConcurrentWrites: Int { fixedWriteConcurrency ?? 4 }
+    /// True unless `CALGW_WRITE_CONCURRENCY` fixes the number: the executor finds it by trying.
     public var measuresConcurrentWrites: Bool { fixedWriteConcurrency == nil }
 }
 
 extension CalDAVStorage: RewritingStorage {
+    /// The server's bytes for the last write at `href`, when it stored other than what was sent.
     public func takeRewrittenVersion(at href: ItemHref) -> StoredItem? { rewritten.take(href) }
 }
 
 extension CalDAVStorage: NotingStorage {
+    /// What the person is to hear of this run's writes, once.
     public func takeNotes() -> [String] { notes.take() }
 }

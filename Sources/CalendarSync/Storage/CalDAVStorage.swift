@@ -16,6 +16,7 @@ import Logging
 /// let changes = try await storage.changes(since: lastToken)
 /// ```
 public final class CalDAVStorage: CalendarStorage {
+    /// The client that reaches the server.
     public let client: CalDAVClient
     /// The collection's URL, with a trailing slash.
     public let collection: URL
@@ -39,6 +40,8 @@ public final class CalDAVStorage: CalendarStorage {
     /// number whatever the timing.
     let fixedWriteConcurrency: Int?
 
+    /// The collection at `collection` (a trailing slash is added when missing), reached through
+    /// `client`.
     public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
         let base = collection.absoluteString.hasSuffix("/") ? collection : URL(string: collection.absoluteString + "/") ?? collection
         self.client = client
@@ -77,6 +80,8 @@ public final class CalDAVStorage: CalendarStorage {
         (info.syncToken.map(CollectionToken.sync) ?? info.ctag.map(CollectionToken.ctag))?.changeToken
     }
 
+    /// From a sync-token, a sync-collection REPORT (a full listing when the server no longer knows
+    /// the token); from a getctag, a comparison; else a full listing.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         switch token.flatMap(CollectionToken.init) {
         case .sync(let syncToken)?:
@@ -128,6 +133,8 @@ public final class CalDAVStorage: CalendarStorage {
         return .full(items.map(Self.version), token: token)
     }
 
+    /// A calendar-multiget REPORT of the hrefs; for the person's action on a meeting, with each
+    /// one's Schedule-Tag.
     public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         var wanted: [Href] = []
         for href in hrefs {
@@ -141,6 +148,8 @@ public final class CalDAVStorage: CalendarStorage {
         return resources.map { StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data) }
     }
 
+    /// A PUT with `If-None-Match: *` of `<suggestedName>.ics` (a stem derived from the UID when the
+    /// name is not safe).
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
@@ -153,6 +162,8 @@ public final class CalDAVStorage: CalendarStorage {
         }
     }
 
+    /// A PUT with `If-Match`, or `If-Schedule-Tag-Match` for the person's action on a meeting read
+    /// with its tag.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
@@ -168,6 +179,7 @@ public final class CalDAVStorage: CalendarStorage {
         }
     }
 
+    /// A DELETE with `If-Match`; an item already gone is not an error.
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {

@@ -38,20 +38,26 @@ public protocol CalendarStorage: Sendable {
 }
 
 extension CalendarStorage {
+    /// None: a storage has no capability it does not declare.
     public var capabilities: StorageCapabilities { StorageCapabilities() }
 }
 
 /// An opaque marker of a storage's state, kept in the journal between runs
 /// (a sync-token, a ctag, a directory signature).
 public struct ChangeToken: Sendable, Hashable, Codable {
+    /// The token's text, opaque to all but the storage that made it.
     public var value: String
+    /// The token whose text is `value`.
     public init(_ value: String) { self.value = value }
 }
 
 /// An item's address and version.
 public struct ItemVersion: Sendable, Hashable, Codable {
+    /// Where the item is.
     public var href: ItemHref
+    /// The version it is at.
     public var etag: ItemETag
+    /// The version `etag` of the item at `href`.
     public init(href: ItemHref, etag: ItemETag) {
         self.href = href
         self.etag = etag
@@ -60,10 +66,15 @@ public struct ItemVersion: Sendable, Hashable, Codable {
 
 /// An item's bytes with the version they were read at.
 public struct StoredItem: Sendable, Hashable {
+    /// Where the item is and which version was read.
     public var version: ItemVersion
+    /// The item's bytes: an iCalendar object.
     public var data: Data
+    /// Where the item is.
     public var href: ItemHref { version.href }
+    /// The version the bytes were read at.
     public var etag: ItemETag { version.etag }
+    /// The bytes `data` read at `version`.
     public init(version: ItemVersion, data: Data) {
         self.version = version
         self.data = data

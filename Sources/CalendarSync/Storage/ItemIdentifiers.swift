@@ -9,13 +9,19 @@ public struct ItemHref: Hashable, Comparable, Sendable, Codable, CustomStringCon
     /// The href as its storage gave it.
     public var value: String
 
+    /// The href whose text is `value`.
     public init(_ value: String) { self.value = value }
+    /// The href written as a string literal.
     public init(stringLiteral value: String) { self.value = value }
 
+    /// The href's text.
     public var description: String { value }
+    /// Orders by text.
     public static func < (a: ItemHref, b: ItemHref) -> Bool { a.value < b.value }
 
+    /// Reads the href from plain text, as JSON holds it.
     public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
+    /// Writes the href as plain text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
@@ -31,12 +37,17 @@ public struct ItemETag: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     /// The etag as its storage gave it (a server's with its quotes).
     public var value: String
 
+    /// The etag whose text is `value`.
     public init(_ value: String) { self.value = value }
+    /// The etag written as a string literal.
     public init(stringLiteral value: String) { self.value = value }
 
+    /// The etag's text.
     public var description: String { value }
 
+    /// Reads the etag from plain text, as JSON holds it.
     public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
+    /// Writes the etag as plain text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
@@ -44,14 +55,18 @@ public struct ItemETag: Hashable, Sendable, Codable, CustomStringConvertible, Ex
 }
 
 extension ItemHref: DatabaseValueConvertible {
+    /// The href's text, as the journal stores it.
     public var databaseValue: DatabaseValue { value.databaseValue }
+    /// The href of a text column; nil for another value.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ItemHref? {
         String.fromDatabaseValue(dbValue).map { ItemHref($0) }
     }
 }
 
 extension ItemETag: DatabaseValueConvertible {
+    /// The etag's text, as the journal stores it.
     public var databaseValue: DatabaseValue { value.databaseValue }
+    /// The etag of a text column; nil for another value.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ItemETag? {
         String.fromDatabaseValue(dbValue).map { ItemETag($0) }
     }

@@ -1,6 +1,7 @@
 import Failures
 
 extension StorageError: ExplainedError {
+    /// The case's name, e.g. `preconditionFailed`.
     public var errorCode: String {
         switch self {
         case .preconditionFailed: "preconditionFailed"
@@ -10,6 +11,7 @@ extension StorageError: ExplainedError {
         }
     }
 
+    /// What happened to the item, naming its href.
     public var message: String {
         switch self {
         case .preconditionFailed(let href): "\(href) kept changing during the sync; run again"
@@ -18,6 +20,8 @@ extension StorageError: ExplainedError {
         }
     }
 
+    /// For `.notPermitted`, that the calendar is read-only to the account from now on; nil
+    /// otherwise.
     public var recovery: String? {
         switch self {
         case .notPermitted:
@@ -26,6 +30,8 @@ extension StorageError: ExplainedError {
         }
     }
 
+    /// None: a storage error carries no error beneath it.
     public var cause: (any Error)? { nil }
+    /// The message.
     public var description: String { message }
 }

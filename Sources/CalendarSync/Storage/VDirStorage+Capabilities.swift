@@ -23,10 +23,13 @@ extension VDirStorage: ConcurrentWritingStorage {
 }
 
 extension VDirStorage: CollectionMetadataStorage {
+    /// The `displayname` and `color` files; nil for either that is missing.
     public func metadata() async throws -> CollectionMetadata {
         CollectionMetadata(displayName: directory.metadata(.displayName), color: directory.metadata(.color))
     }
 
+    /// Writes the `displayname` and `color` files for the fields given, making the folder first if
+    /// allowed.
     public func setMetadata(_ metadata: CollectionMetadata) async throws {
         if options.createFolder { try directory.createIfMissing() }
         if let name = metadata.displayName { try directory.setMetadata(.displayName, name) }

@@ -12,12 +12,16 @@ public struct VDirStorage: CalendarStorage {
     public struct Options: Sendable {
         /// Create the folder on first use (default true).
         public var createFolder = true
+        /// Options that make the folder on first use unless `createFolder` is false.
         public init(createFolder: Bool = true) { self.createFolder = createFolder }
     }
 
+    /// The folder of `.ics` files.
     public let directory: VDirectory
+    /// How the storage treats its folder.
     public let options: Options
 
+    /// The vdir at `url`, its writes made durable once per batch.
     public init(url: URL, options: Options = Options()) {
         directory = VDirectory(url: url, durability: .batched)
         self.options = options
@@ -28,6 +32,8 @@ public struct VDirStorage: CalendarStorage {
         options.createFolder && !FileManager.default.fileExists(atPath: directory.url.path)
     }
 
+    /// One `stat` per file; `.unchanged` when the listing hashes to `token`. A missing folder is an
+    /// empty vdir.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         // A missing folder is an empty vdir, made on the first write into it; a listing
         // writes nothing (`status` and dry runs list too).
@@ -42,6 +48,7 @@ public struct VDirStorage: CalendarStorage {
         return .full(versions, token: current)
     }
 
+    /// Reads the files, on every core for many; a file gone is left out.
     public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         let directory = self.directory
         @Sendable func read(_ href: ItemHref) -> Result<StoredItem?, any Error> {
@@ -56,6 +63,8 @@ public struct VDirStorage: CalendarStorage {
     /// Below this many hrefs a fetch reads on the calling thread.
     static let parallelReadMinimum = 64
 
+    /// Makes `<suggestedName>.ics` atomically (a stem derived from the UID when the name is not
+    /// safe), the folder first if it is missing and allowed.
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try await Self.offThread { [self] in try createNow(data, suggestedName: suggestedName) }
     }
@@ -84,6 +93,7 @@ public struct VDirStorage: CalendarStorage {
         }
     }
 
+    /// Replaces the file atomically if its signature is still `etag`.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         let directory = self.directory
         do {
@@ -94,6 +104,7 @@ public struct VDirStorage: CalendarStorage {
         }
     }
 
+    /// Removes the file if its signature is still `etag`; a file already gone is not an error.
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         let directory = self.directory
         do {
@@ -212,6 +223,8 @@ extension VDirStorage: StreamingFetchingStorage {
 }
 
 extension VDirStorage: FileBackedStorage {
+    /// The vdir's folder.
     public var folderPath: String { directory.url.path }
+    /// The path of the file named `href`.
     public func path(of href: ItemHref) -> String { directory.path(href.value) }
 }

@@ -3,6 +3,7 @@
 /// (`\n` for newlines, `\,` `\;` `\\`, no unknown escapes), and nothing else changed. Property
 /// order, unknown properties and components are left as they are.
 public struct Canonicalizer: Sendable {
+    /// A canonicalizer; it holds no settings.
     public init() {}
 
     /// A canonical copy of `component`.

@@ -2,9 +2,13 @@
 /// model. The component stays the source of truth: edits are made on the `Component`, and this
 /// view is rebuilt from it, so nothing the model leaves out is ever lost.
 public struct Event: Hashable, Sendable {
+    /// UID, unescaped.
     public var uid: String?
+    /// SUMMARY, unescaped.
     public var summary: String?
+    /// DESCRIPTION, unescaped.
     public var description: String?
+    /// LOCATION, unescaped.
     public var location: String?
     /// DTSTART.
     public var start: DateTimeValue?
@@ -23,15 +27,25 @@ public struct Event: Hashable, Sendable {
     public var recurrenceID: DateTimeValue?
     /// Whether RECURRENCE-ID has RANGE=THISANDFUTURE.
     public var appliesToFuture: Bool
+    /// STATUS, upper-cased (`CONFIRMED`, `TENTATIVE`, `CANCELLED`, …).
     public var status: String?
+    /// SEQUENCE; 0 when absent.
     public var sequence: Int
+    /// CREATED.
     public var created: DateTimeValue?
+    /// LAST-MODIFIED.
     public var lastModified: DateTimeValue?
+    /// DTSTAMP.
     public var timestamp: DateTimeValue?
+    /// ORGANIZER.
     public var organizer: CalendarUser?
+    /// ATTENDEEs, in order.
     public var attendees: [CalendarUser]
+    /// VALARMs, in order.
     public var alarms: [Alarm]
+    /// CATEGORIES, every value of every one.
     public var categories: [String]
+    /// URL, as written.
     public var url: String?
 
     /// The view of `component`.
@@ -76,7 +90,9 @@ public struct Event: Hashable, Sendable {
 
 /// One RDATE entry.
 public enum RecurrenceDate: Hashable, Sendable {
+    /// A DATE or DATE-TIME value.
     case dateTime(DateTimeValue)
+    /// A PERIOD value: a start with an end or a duration.
     case period(Period)
 
     /// The start of the occurrence it adds.
@@ -92,11 +108,16 @@ public enum RecurrenceDate: Hashable, Sendable {
 public struct CalendarUser: Hashable, Sendable {
     /// The CAL-ADDRESS, usually `mailto:…`.
     public var address: String
+    /// The CN parameter: the person's name.
     public var commonName: String?
+    /// The ROLE parameter (`REQ-PARTICIPANT`, `CHAIR`, …).
     public var role: String?
+    /// The PARTSTAT parameter: the person's answer (`NEEDS-ACTION`, `ACCEPTED`, …).
     public var participationStatus: String?
+    /// True when the RSVP parameter is TRUE: an answer is expected.
     public var rsvp: Bool
 
+    /// The user `property` names, with its parameters.
     public init(_ property: Property) {
         address = property.value
         commonName = property[parameter: "CN"]
@@ -118,16 +139,22 @@ public struct CalendarUser: Hashable, Sendable {
 
 /// A VALARM.
 public struct Alarm: Hashable, Sendable {
+    /// When an alarm goes off.
     public enum Trigger: Hashable, Sendable {
         /// Relative to the start (or the end, when `fromEnd`).
         case relative(ICalDuration, fromEnd: Bool)
+        /// At this time.
         case absolute(DateTimeValue)
     }
 
+    /// ACTION, upper-cased (`DISPLAY`, `AUDIO`, `EMAIL`).
     public var action: String?
+    /// TRIGGER; nil when absent or unreadable.
     public var trigger: Trigger?
+    /// DESCRIPTION, unescaped.
     public var description: String?
 
+    /// The view of `component`, a VALARM.
     public init(_ component: Component) {
         action = component["ACTION"]?.text.uppercased()
         description = component["DESCRIPTION"]?.text

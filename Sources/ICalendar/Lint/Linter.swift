@@ -5,6 +5,7 @@ import Foundation
 /// at each place it breaks (see `StructureChecks`); the checks of the components themselves
 /// run only on a file whose structure is sound.
 public struct Linter: Sendable {
+    /// A linter; it holds no settings.
     public init() {}
 
     /// The problems in `data`, sorted by line.

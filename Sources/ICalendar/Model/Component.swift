@@ -5,11 +5,14 @@
 public struct Component: Hashable, Sendable {
     /// The upper-cased component name: `VCALENDAR`, `VEVENT`, `VALARM`, `X-FOO`, ...
     public var name: String
+    /// The properties, in source order.
     public var properties: [Property]
+    /// The sub-components (VEVENTs in a VCALENDAR, VALARMs in a VEVENT), in source order.
     public var components: [Component]
     /// The 1-based line of the BEGIN line in the source; 0 when not parsed. Not part of equality.
     public var line: Int = 0
 
+    /// A component named `name` (upper-cased), holding these properties and components.
     public init(name: String, properties: [Property] = [], components: [Component] = []) {
         self.name = name.asciiUppercased
         self.properties = properties
@@ -63,10 +66,12 @@ public struct Component: Hashable, Sendable {
     /// The number of components in this tree, this one included.
     public var treeSize: Int { 1 + components.reduce(0) { $0 + $1.treeSize } }
 
+    /// Equal names, properties and components, in order; source lines do not count.
     public static func == (a: Component, b: Component) -> Bool {
         a.name == b.name && a.properties == b.properties && a.components == b.components
     }
 
+    /// Hashes what equality compares: the name, properties and components.
     public func hash(into h: inout Hasher) {
         h.combine(name)
         h.combine(properties)

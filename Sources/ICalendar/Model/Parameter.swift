@@ -8,11 +8,13 @@ public struct Parameter: Hashable, Sendable {
     /// The values, in order; most parameters have exactly one.
     public var values: [String]
 
+    /// A parameter named `name` (upper-cased) with these decoded values.
     public init(name: String, values: [String]) {
         self.name = name.asciiUppercased
         self.values = values
     }
 
+    /// A parameter named `name` (upper-cased) with one decoded value.
     public init(_ name: String, _ value: String) {
         self.init(name: name, values: [value])
     }

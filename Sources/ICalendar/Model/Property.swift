@@ -13,6 +13,7 @@ public struct Property: Hashable, Sendable {
     /// file. Not part of equality.
     public var line: Int = 0
 
+    /// A property named `name` (upper-cased) with these parameters and `value` as written.
     public init(name: String, parameters: [Parameter] = [], value: String) {
         self.name = name.asciiUppercased
         self.parameterText = ParameterText.encode(parameters)
@@ -127,10 +128,12 @@ public struct Property: Hashable, Sendable {
     /// The value as a UTC-OFFSET.
     public var utcOffset: UTCOffset? { UTCOffset(parsing: value) }
 
+    /// Equal names, values and parameters; source lines do not count.
     public static func == (a: Property, b: Property) -> Bool {
         a.name == b.name && a.value == b.value && a.parameterText == b.parameterText
     }
 
+    /// Hashes what equality compares: the name, the value and the parameters.
     public func hash(into h: inout Hasher) {
         h.combine(name)
         h.combine(value)

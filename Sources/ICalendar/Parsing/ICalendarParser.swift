@@ -11,6 +11,7 @@ public struct ICalendarParser: Sendable {
     /// How deep components may nest; real calendars use 3 or 4 levels.
     public var maximumDepth = 100
 
+    /// A parser allowing the default nesting depth.
     public init() {}
 
     /// Parses `data`.

@@ -2,13 +2,16 @@
 public struct ParseWarning: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line it was found on (the first such line, for warnings about the whole file).
     public var line: Int
+    /// What was tolerated, for a person.
     public var message: String
 
+    /// A warning at `line`.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
 
+    /// `line: message`.
     public var description: String { "\(line): \(message)" }
 }
 
@@ -19,19 +22,24 @@ public struct ICalendarSyntaxError: Error, Hashable, Sendable, CustomStringConve
     /// What is wrong, for a person.
     public var reason: String
 
+    /// A syntax error at `line`.
     public init(line: Int, reason: String) {
         self.line = line
         self.reason = reason
     }
 
+    /// `line: reason`.
     public var description: String { "\(line): \(reason)" }
 }
 
 /// The result of parsing: the top-level components (usually one VCALENDAR) and warnings.
 public struct ParsedCalendar: Sendable {
+    /// The top-level components, in file order.
     public var components: [Component]
+    /// What was tolerated, in the order found.
     public var warnings: [ParseWarning]
 
+    /// A parse result of `components`, with `warnings` if any.
     public init(components: [Component], warnings: [ParseWarning] = []) {
         self.components = components
         self.warnings = warnings

@@ -10,6 +10,7 @@ public struct ICalendarSerializer: Sendable {
     /// The longest a physical line may be, in octets, without its CRLF.
     public static let lineLimit = 75
 
+    /// A serializer; it holds no settings.
     public init() {}
 
     /// The components as UTF-8 bytes.

@@ -5,6 +5,7 @@
 /// Yearly rules (the form every real VTIMEZONE uses: BYMONTH with BYDAY such as `-1SU`, or
 /// BYMONTHDAY) are evaluated here; other rule shapes use only their DTSTART and RDATEs.
 public struct VTimeZoneRules: ZoneRules {
+    /// The VTIMEZONE's TZID.
     public let identifier: String
     /// Instants of offset changes, ascending, with the offset in force from each.
     let transitions: [(utc: Int64, offset: Int)]
@@ -41,6 +42,8 @@ public struct VTimeZoneRules: ZoneRules {
         self.transitions = all.map { ($0.utc, $0.offset) }
     }
 
+    /// The offset of the last transition at or before `utc`; before the first, that one's
+    /// TZOFFSETFROM.
     public func offset(atUTC utc: Int64) -> Int {
         var low = 0, high = transitions.count
         while low < high {
@@ -50,6 +53,7 @@ public struct VTimeZoneRules: ZoneRules {
         return low == 0 ? initialOffset : transitions[low - 1].offset
     }
 
+    /// From the last transition at or before `utc` to the next one.
     public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? {
         var low = 0, high = transitions.count
         while low < high {

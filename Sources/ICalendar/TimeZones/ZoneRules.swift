@@ -16,6 +16,7 @@ public protocol ZoneRules: Sendable {
 }
 
 extension ZoneRules {
+    /// Nil: a zone that cannot tell has its offset looked up at every instant.
     public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? { nil }
 }
 
@@ -53,21 +54,28 @@ extension ZoneRules {
 
 /// UTC, or any zone with one offset forever.
 public struct FixedOffsetZone: ZoneRules {
+    /// The zone's name, `UTC` unless given.
     public let identifier: String
+    /// The offset, in seconds east of UTC.
     public let seconds: Int
 
+    /// A zone `seconds` east of UTC, named `identifier`; UTC unless given.
     public init(identifier: String = "UTC", seconds: Int = 0) {
         self.identifier = identifier
         self.seconds = seconds
     }
 
+    /// UTC.
     public static let utc = FixedOffsetZone()
+    /// The one offset, at every instant.
     public func offset(atUTC utc: Int64) -> Int { seconds }
+    /// Every instant: the offset never changes.
     public func constantOffsetInterval(containing utc: Int64) -> Range<Int64>? { Int64.min..<Int64.max }
 }
 
 /// An IANA zone from the system's time-zone database, through Foundation.
 public struct SystemZone: ZoneRules {
+    /// The identifier as the system's database spells it.
     public let identifier: String
     private let zone: TimeZone
 
@@ -78,6 +86,7 @@ public struct SystemZone: ZoneRules {
         self.zone = zone
     }
 
+    /// The offset the system's database gives for the instant.
     public func offset(atUTC utc: Int64) -> Int {
         zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc)))
     }

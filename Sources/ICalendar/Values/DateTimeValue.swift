@@ -18,8 +18,10 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
 
     /// The wall-clock fields; midnight for a DATE.
     public var local: LocalDateTime
+    /// Whether the value is a date, or a floating, UTC or zoned time.
     public var form: Form
 
+    /// The value of `local` in `form`.
     public init(_ local: LocalDateTime, form: Form) {
         self.local = local
         self.form = form
@@ -30,7 +32,9 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
         self.init(LocalDateTime(date: date), form: .date)
     }
 
+    /// True for a DATE.
     public var isDate: Bool { form == .date }
+    /// The day the value falls on, by its wall clock.
     public var date: LocalDate { local.date }
 
     /// The TZID for a zoned value, else nil.

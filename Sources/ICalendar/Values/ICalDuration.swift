@@ -3,13 +3,20 @@
 /// Weeks and days are *nominal*: added on the wall clock, so `P1D` across a DST change is
 /// still "same time tomorrow". Hours, minutes and seconds are *exact* elapsed time.
 public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
+    /// True for a duration backwards in time (a leading `-`).
     public var isNegative: Bool
+    /// Weeks, nominal (7 days each).
     public var weeks: Int
+    /// Days, nominal: the same wall-clock time so many days on.
     public var days: Int
+    /// Hours, exact.
     public var hours: Int
+    /// Minutes, exact.
     public var minutes: Int
+    /// Seconds, exact.
     public var seconds: Int
 
+    /// A duration with these parts; zero unless given.
     public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
         self.isNegative = isNegative
         self.weeks = weeks
@@ -79,6 +86,8 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
         self = result
     }
 
+    /// The RFC 5545 form, `P1W` or `P2DT3H`; weeks with other parts are written as days, zero as
+    /// `PT0S`.
     public var description: String {
         var s = isNegative ? "-P" : "P"
         if weeks > 0 && days == 0 && hours == 0 && minutes == 0 && seconds == 0 { return s + "\(weeks)W" }

@@ -1,9 +1,13 @@
 /// A calendar date in the proleptic Gregorian calendar, with no time zone.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year, e.g. 2026.
     public var year: Int
+    /// The month, 1 to 12 in a valid date.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
 
+    /// The date of these fields, not checked (see `isValid`).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -15,10 +19,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         month >= 1 && month <= 12 && day >= 1 && day <= LocalDate.daysIn(month: month, year: year)
     }
 
+    /// True for a Gregorian leap year: divisible by 4, except centuries not divisible by 400.
     public static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
+    /// The number of days in `month` of `year`.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
@@ -27,6 +33,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The number of days in `year`: 365, or 366 in a leap year.
     public static func daysIn(year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
 
     /// Days since 1970-01-01 (negative before it).
@@ -69,6 +76,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         daysSinceEpoch - LocalDate(year: year, month: 1, day: 1).daysSinceEpoch + 1
     }
 
+    /// Earlier dates first.
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
@@ -86,18 +94,24 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A wall-clock time of day, with no time zone. `second` may be 60 for a leap second.
 public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 60 (60 for a leap second).
     public var second: Int
 
+    /// The time of these fields, not checked (see `isValid`).
     public init(hour: Int, minute: Int, second: Int) {
         self.hour = hour
         self.minute = minute
         self.second = second
     }
 
+    /// 00:00:00, the start of a day.
     public static let midnight = LocalTime(hour: 0, minute: 0, second: 0)
 
+    /// Whether the fields name a real time of day (a leap second allowed).
     public var isValid: Bool {
         (0...23).contains(hour) && (0...59).contains(minute) && (0...60).contains(second)
     }
@@ -105,6 +119,7 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Seconds since midnight.
     public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
 
+    /// Earlier times of day first.
     public static func < (a: LocalTime, b: LocalTime) -> Bool {
         a.secondsSinceMidnight < b.secondsSinceMidnight
     }
@@ -115,14 +130,18 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A date and a wall-clock time with no time zone attached.
 public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The date.
     public var date: LocalDate
+    /// The time of day.
     public var time: LocalTime
 
+    /// `time` on `date`; midnight unless given.
     public init(date: LocalDate, time: LocalTime = .midnight) {
         self.date = date
         self.time = time
     }
 
+    /// The date and time of these fields, not checked.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.init(date: LocalDate(year: year, month: month, day: day),
                   time: LocalTime(hour: hour, minute: minute, second: second))
@@ -146,6 +165,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         LocalDateTime(secondsSinceEpoch: secondsSinceEpoch + seconds)
     }
 
+    /// Earlier first, by date and then by time.
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
         a.date != b.date ? a.date < b.date : a.time < b.time
     }

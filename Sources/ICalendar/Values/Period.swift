@@ -1,13 +1,19 @@
 /// A PERIOD value (RFC 5545 §3.3.9): a start and either an end or a duration.
 public struct Period: Hashable, Sendable, CustomStringConvertible {
+    /// How a period ends.
     public enum Extent: Hashable, Sendable {
+        /// At this date-time.
         case end(DateTimeValue)
+        /// After this duration from the start.
         case duration(ICalDuration)
     }
 
+    /// The start, a date-time.
     public var start: DateTimeValue
+    /// The end or the duration.
     public var extent: Extent
 
+    /// A period from `start` to `extent`.
     public init(start: DateTimeValue, extent: Extent) {
         self.start = start
         self.extent = extent
@@ -26,6 +32,7 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `start/end` or `start/duration`, the RFC 5545 form.
     public var description: String {
         switch extent {
         case .end(let end): return "\(start)/\(end)"

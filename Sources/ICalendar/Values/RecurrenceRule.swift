@@ -3,46 +3,67 @@
 /// Parsing validates every part's range, so an expander can trust the numbers.
 /// Parts calgw does not model (RSCALE, SKIP from RFC 7529, X- parts) are kept in `otherParts`.
 public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
+    /// FREQ: the unit the rule repeats in, from SECONDLY to YEARLY.
     public enum Frequency: String, CaseIterable, Hashable, Sendable, Comparable {
         case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
         case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
 
         private var rank: Int { Frequency.allCases.firstIndex(of: self)! }
+        /// Finer frequencies first: SECONDLY before YEARLY.
         public static func < (a: Frequency, b: Frequency) -> Bool { a.rank < b.rank }
     }
 
     /// A BYDAY entry: a weekday, optionally with an ordinal (`-1SU`, `2MO`).
     public struct WeekdayNumber: Hashable, Sendable, CustomStringConvertible {
+        /// The ordinal, -53 to 53 without 0 (`-1` for the last); nil for every such weekday.
         public var ordinal: Int?
+        /// The weekday.
         public var weekday: Weekday
 
+        /// `weekday`, with `ordinal` when given.
         public init(_ weekday: Weekday, ordinal: Int? = nil) {
             self.weekday = weekday
             self.ordinal = ordinal
         }
 
+        /// The BYDAY form: `-1SU`, `2MO`, `TU`.
         public var description: String { (ordinal.map(String.init) ?? "") + weekday.rawValue }
     }
 
+    /// FREQ.
     public var frequency: Frequency
+    /// INTERVAL: every how many `frequency` units; 1 when absent.
     public var interval: Int = 1
+    /// COUNT: how many occurrences in all; nil when not given (at most one of COUNT and UNTIL is).
     public var count: Int?
+    /// UNTIL: the last instant an occurrence may start; nil when not given.
     public var until: DateTimeValue?
+    /// BYSECOND: seconds 0 to 60.
     public var bySecond: [Int] = []
+    /// BYMINUTE: minutes 0 to 59.
     public var byMinute: [Int] = []
+    /// BYHOUR: hours 0 to 23.
     public var byHour: [Int] = []
+    /// BYDAY: weekdays, each with an optional ordinal.
     public var byDay: [WeekdayNumber] = []
+    /// BYMONTHDAY: days of the month, 1 to 31 or -31 to -1 counting from the end.
     public var byMonthDay: [Int] = []
+    /// BYYEARDAY: days of the year, 1 to 366 or -366 to -1 counting from the end.
     public var byYearDay: [Int] = []
+    /// BYWEEKNO: ISO weeks of the year, 1 to 53 or -53 to -1 counting from the end.
     public var byWeekNo: [Int] = []
+    /// BYMONTH: months 1 to 12.
     public var byMonth: [Int] = []
+    /// BYSETPOS: positions within each interval's set of occurrences, negative from the end.
     public var bySetPos: [Int] = []
+    /// WKST: the day weeks start on; Monday when absent.
     public var weekStart: Weekday = .monday
     /// Whether WKST was written explicitly (kept so serialization does not add it).
     public var hasExplicitWeekStart = false
     /// Parts not modelled, in their original order, e.g. `("RSCALE", "GREGORIAN")`.
     public var otherParts: [(name: String, value: String)] = []
 
+    /// A rule of `frequency` with every other part at its default.
     public init(frequency: Frequency) { self.frequency = frequency }
 
     /// Whether the rule uses RFC 7529 RSCALE with a non-Gregorian calendar.
@@ -170,7 +191,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: ";")
     }
 
+    /// Equal when both are written the same (see `description`).
     public static func == (a: RecurrenceRule, b: RecurrenceRule) -> Bool { a.description == b.description }
+    /// Hashes the written form, as equality compares it.
     public func hash(into h: inout Hasher) { h.combine(description) }
 }
 
@@ -178,7 +201,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with the rule.
     public var reason: String
+    /// An error saying `reason`.
     public init(_ reason: String) { self.reason = reason }
+    /// `invalid RRULE: reason`.
     public var description: String { "invalid RRULE: \(reason)" }
     /// The reason, after what was refused.
     public var message: String { description }

@@ -3,8 +3,10 @@ public struct UTCOffset: Hashable, Sendable, CustomStringConvertible {
     /// Seconds east of UTC.
     public var seconds: Int
 
+    /// The offset `seconds` east of UTC.
     public init(seconds: Int) { self.seconds = seconds }
 
+    /// Parses `±HHMM` or `±HHMMSS`; nil for another form or minutes or seconds past 59.
     public init?(parsing text: some StringProtocol) {
         let b = Array(text.utf8)
         guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"),
@@ -15,6 +17,7 @@ public struct UTCOffset: Hashable, Sendable, CustomStringConvertible {
         self.seconds = b[0] == UInt8(ascii: "-") ? -total : total
     }
 
+    /// The RFC 5545 form, `+0100` or `-053000` (seconds only when there are some).
     public var description: String {
         let a = abs(seconds)
         var s = (seconds < 0 ? "-" : "+") + pad(a / 3600, 2) + pad(a / 60 % 60, 2)

@@ -46,6 +46,7 @@ public enum ValueType: String, CaseIterable, Hashable, Sendable {
 
 /// Checks a value's text against a value type, for lint. Returns a reason when it does not fit.
 public enum ValueChecker {
+    /// Why `text` is not a valid `type` (`tzid` applying to date-times); nil when it is.
     public static func problem(with text: String, as type: ValueType, tzid: String? = nil) -> String? {
         let ok: Bool
         switch type {
@@ -77,6 +78,8 @@ public enum ValueChecker {
 
 /// BINARY values are base64 (RFC 4648) with ENCODING=BASE64.
 public enum Base64 {
+    /// True for base64 text: the alphabet of RFC 4648, a length divisible by 4, at most two `=` at
+    /// the end.
     public static func isValid(_ text: String) -> Bool {
         var n = 0
         var padding = 0

@@ -5,6 +5,7 @@ import ICalendar
 ///
 /// Built once per series; iterators (`RuleIterator`) share it.
 public struct CompiledRule: Sendable {
+    /// The rule as parsed.
     public let rule: RecurrenceRule
     /// The wall-clock DTSTART the rule counts from.
     public let start: LocalDateTime
@@ -47,6 +48,7 @@ public struct CompiledRule: Sendable {
     /// Whether the rule has a BYDAY that needs the period's month or year to resolve ordinals.
     var hasOrdinals: Bool { !ordinalWeekdays.isEmpty }
 
+    /// The rule `rule` prepared to count from `start`.
     public init(_ rule: RecurrenceRule, start: LocalDateTime) {
         self.rule = rule
         self.start = start

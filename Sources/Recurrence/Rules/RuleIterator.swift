@@ -40,6 +40,7 @@ public struct RuleIterator: IteratorProtocol, Sendable {
     let isPastUntil: (@Sendable (Int64) -> Bool)?
     let count: Int?
 
+    /// How iteration ended; nil while it goes on.
     public private(set) var ending: Ending?
     /// Instances produced so far (counted from DTSTART, even after a jump).
     private(set) var emitted = 0
@@ -118,6 +119,7 @@ public struct RuleIterator: IteratorProtocol, Sendable {
         return nil
     }
 
+    /// The next instance's wall-clock time; nil once iteration has ended (`ending` says why).
     public mutating func next() -> LocalDateTime? {
         nextSeconds().map(LocalDateTime.init(secondsSinceEpoch:))
     }

@@ -10,6 +10,7 @@ import ICalendar
 public struct CalendarExpansion: Sendable {
     /// The series, by UID, in the order their first component appears.
     public let series: [Series]
+    /// The calendar's time zones, by TZID, as occurrences are read in.
     public let resolver: TimeZoneResolver
 
     /// - Parameters:

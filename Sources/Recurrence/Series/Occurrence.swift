@@ -75,6 +75,7 @@ public struct Occurrence: Hashable, Sendable {
         return form == .date ? DateTimeValue(date: local.date) : DateTimeValue(local, form: form)
     }
 
+    /// The same times, and the same event: the same shape, or the same UID, component and forms.
     public static func == (a: Occurrence, b: Occurrence) -> Bool {
         a.startInstant == b.startInstant && a.endInstant == b.endInstant && a.startWall == b.startWall && a.endWall == b.endWall
             && a.recurrenceWall == b.recurrenceWall && (a.shape === b.shape
@@ -82,6 +83,7 @@ public struct Occurrence: Hashable, Sendable {
                     && a.shape.endForm == b.shape.endForm && a.shape.recurrenceForm == b.shape.recurrenceForm))
     }
 
+    /// Hashes the UID and the times, which equal occurrences share.
     public func hash(into h: inout Hasher) {
         h.combine(uid)
         h.combine(startInstant)

@@ -12,6 +12,7 @@ import ICalendar
 /// Unbounded rules are only ever expanded inside a window, and a window far from DTSTART
 /// costs about what one near it does when the rules have no COUNT.
 public struct Series: Sendable {
+    /// The UID the master and overrides share.
     public let uid: String
     /// The VEVENT without RECURRENCE-ID; nil when a calendar holds only overrides. Of several
     /// (versions of one event, in exports that keep them all), the newest (`EventVersion`).

@@ -6,10 +6,12 @@ import ICalendar
 /// Instances here are original starts: DTSTART, RRULE instances and RDATEs, EXDATEs ignored
 /// for `isInstance` and `ruleInstanceCount` (as the protocol says), applied for `nearest`.
 public struct SeriesExpansion: SeriesInstanceIndex {
+    /// The series asked about.
     public let series: Series
     /// The zone floating times and dates are read in.
     public let floatingZone: any ZoneRules
 
+    /// The instances of `series`, floating times and dates read in `floatingZone` (UTC by default).
     public init(series: Series, floatingZone: any ZoneRules = FixedOffsetZone.utc) {
         self.series = series
         self.floatingZone = floatingZone

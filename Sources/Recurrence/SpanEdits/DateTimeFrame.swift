@@ -3,8 +3,10 @@ import ICalendar
 /// Moves DATE and DATE-TIME values between forms and compares them, in the frame of one
 /// series' DTSTART. Pure arithmetic over the calendar's time-zone rules.
 public struct DateTimeFrame: Sendable {
+    /// The calendar's time zones, by TZID.
     public let resolver: TimeZoneResolver
 
+    /// A frame reading zoned values with `resolver`.
     public init(resolver: TimeZoneResolver) {
         self.resolver = resolver
     }

@@ -2,17 +2,24 @@ import ICalendar
 
 /// The fields one edit changes; a nil field is left as it is, an empty text removes the property.
 public struct EventChanges: Sendable, Equatable {
+    /// A new SUMMARY.
     public var summary: String?
+    /// A new LOCATION.
     public var location: String?
+    /// A new DESCRIPTION.
     public var description: String?
+    /// A new STATUS (`CONFIRMED`, `TENTATIVE`, `CANCELLED`).
     public var status: String?
     /// A new start. Without a new end or duration the event keeps its length.
     public var start: DateTimeValue?
+    /// A new end (exclusive), replacing DTEND or DURATION.
     public var end: DateTimeValue?
+    /// A new length, replacing DTEND or DURATION.
     public var duration: ICalDuration?
     /// A new RRULE for the series (whole series or this-and-future only).
     public var recurrenceRule: RecurrenceRule?
 
+    /// Changes to the fields given; every other field is left as it is.
     public init(summary: String? = nil, location: String? = nil, description: String? = nil, status: String? = nil,
                 start: DateTimeValue? = nil, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
                 recurrenceRule: RecurrenceRule? = nil) {

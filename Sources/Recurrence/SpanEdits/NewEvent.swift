@@ -7,16 +7,23 @@ import ICalendar
 /// §3.6.1); a zoned start carries its TZID and the resource embeds no VTIMEZONE, as CalDAV
 /// servers and clients resolve IANA names themselves.
 public struct NewEvent: Sendable, Equatable {
+    /// SUMMARY.
     public var summary: String
+    /// DTSTART: a DATE for an all-day event, else a date-time (UTC, zoned or floating).
     public var start: DateTimeValue
     /// The end (exclusive). Without it and without `duration`, a timed event lasts one hour
     /// and an all-day event one day.
     public var end: DateTimeValue?
+    /// The length, instead of an end.
     public var duration: ICalDuration?
+    /// The RRULE of a recurring event; nil for a single one.
     public var recurrenceRule: RecurrenceRule?
+    /// LOCATION, when given.
     public var location: String?
+    /// DESCRIPTION, when given.
     public var description: String?
 
+    /// An event starting at `start`, with the fields given.
     public init(summary: String, start: DateTimeValue, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
                 recurrenceRule: RecurrenceRule? = nil, location: String? = nil, description: String? = nil) {
         self.summary = summary

@@ -11,9 +11,12 @@ public enum EditSpan: String, Sendable, CaseIterable {
 /// What an edit leaves behind: the edited resource (nil when the whole event was deleted)
 /// and, after a this-and-future split, the new series' resource.
 public struct SpanEditResult: Sendable {
+    /// The edited resource; nil when the whole event was deleted.
     public var resource: Component?
+    /// After a this-and-future split, the new series' resource (a new UID); nil otherwise.
     public var newSeries: Component?
 
+    /// A result of `resource` and, after a split, `newSeries`.
     public init(resource: Component?, newSeries: Component?) {
         self.resource = resource
         self.newSeries = newSeries
@@ -28,12 +31,15 @@ public struct SpanEditResult: Sendable {
 /// RANGE=THISANDFUTURE is never written: few clients support it. A split is written as two
 /// series instead, the new one pointing at the old one with RELATED-TO.
 public struct SeriesEditor: Sendable {
+    /// The resource edited: a VCALENDAR holding the series' master and overrides.
     public let calendar: Component
+    /// The UID of the event edited.
     public let uid: String
     /// DTSTAMP, LAST-MODIFIED and CREATED of what the edit writes.
     public let now: DateTimeValue
     let frame: DateTimeFrame
 
+    /// An editor of `uid` in `calendar`, stamping what it writes with `now`.
     public init(calendar: Component, uid: String, now: DateTimeValue) throws {
         guard calendar.components.contains(where: { $0.name == "VEVENT" && $0["UID"]?.text == uid }) else {
             throw SpanEditError.noSuchEvent(uid: uid)

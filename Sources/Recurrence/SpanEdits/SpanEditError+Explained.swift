@@ -1,6 +1,7 @@
 import Failures
 
 extension SpanEditError: ExplainedError {
+    /// The case's name, e.g. `noSuchOccurrence`.
     public var errorCode: String {
         switch self {
         case .noSuchEvent: "noSuchEvent"
@@ -13,7 +14,9 @@ extension SpanEditError: ExplainedError {
         }
     }
 
+    /// The description, naming the event and the occurrence.
     public var message: String { description }
+    /// None: the editor's own finding.
     public var cause: (any Error)? { nil }
 
     /// An edit asked of an event that is not as the file should hold it fails; an edit that

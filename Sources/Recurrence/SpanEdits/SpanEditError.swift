@@ -26,6 +26,7 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What was refused, naming the event and the occurrence.
     public var description: String {
         switch self {
         case .noSuchEvent(let uid): return "no event with UID \(uid)"

@@ -6,17 +6,20 @@ import VDir
 /// journals and never re-derived: a calendar renamed on the server keeps its folder, and two
 /// collections whose hrefs give the same name keep the names they were given.
 public struct CollectionMapping: Codable, Sendable, Equatable {
+    /// One folder and the collection it holds.
     public struct Entry: Codable, Sendable, Equatable, Hashable {
         /// The subfolder of the pair's `local` folder.
         public var name: String
         /// The collection's path on the server (ends with `/`).
         public var href: String
+        /// The folder `name` holding the collection at `href`.
         public init(name: String, href: String) {
             self.name = name
             self.href = href
         }
     }
 
+    /// The folders and their collections, one entry each.
     public var entries: [Entry]
     /// The calendar home found by discovery (an absolute URL), so later runs list it with one
     /// PROPFIND Depth 1 instead of discovering it again. Nil until found.
@@ -24,6 +27,7 @@ public struct CollectionMapping: Codable, Sendable, Equatable {
     /// The pair's `remote` the home was found from: a different `remote` discovers again.
     public var discoveredFrom: String?
 
+    /// A mapping; empty, with no home found, unless given.
     public init(entries: [Entry] = [], home: String? = nil, discoveredFrom: String? = nil) {
         self.entries = entries
         self.home = home

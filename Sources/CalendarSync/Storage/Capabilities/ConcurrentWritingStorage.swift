@@ -11,5 +11,6 @@ public protocol ConcurrentWritingStorage: CalendarStorage {
 }
 
 extension ConcurrentWritingStorage {
+    /// False: a storage that does not say takes `maximumConcurrentWrites` at once from the start.
     public var measuresConcurrentWrites: Bool { false }
 }

@@ -4,6 +4,7 @@ import Foundation
 /// folder once per batch instead of once per file). The executor flushes after each batch,
 /// before recording its outcomes.
 public protocol FlushingStorage: CalendarStorage {
+    /// Makes durable every write made so far.
     func flush() async throws
     /// True when `flush()` may run while later writes are made, and then makes durable at
     /// least every write that ended before it was called: the executor then writes the next
@@ -12,5 +13,6 @@ public protocol FlushingStorage: CalendarStorage {
 }
 
 extension FlushingStorage {
+    /// False: a storage that does not say is flushed before the next batch is written.
     public var flushesWhileWriting: Bool { false }
 }

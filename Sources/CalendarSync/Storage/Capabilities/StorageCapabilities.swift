@@ -48,6 +48,7 @@ public struct StorageCapabilities: Sendable {
     /// header that asks it not to (DAViCal). The mark is stored with the copy.
     public var marksCopiesClientScheduled: Bool
 
+    /// The capabilities given; none, writable and with known access, unless said.
     public init(flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
                 batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
                 streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,

@@ -70,6 +70,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     // MARK: Reading
 
+    /// `.unchanged` after one `stat` when the file's signature is the token; otherwise every item
+    /// the file holds.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         try await flush()
         // An unchanged file is not read at all: its signature is the token.
@@ -201,6 +203,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     // MARK: Writing
 
+    /// Adds the item to the file as read, for ``flush()`` to write; a UID the file holds already is
+    /// `.alreadyExists`.
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try prepareWrite()
         let item = try calendar!.item(from: data, path: path)
@@ -208,6 +212,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         return accept(.put(item, href: item.href, ifMatch: nil), item)
     }
 
+    /// Replaces the item in the file as read, for ``flush()`` to write, if its etag is still
+    /// `etag`.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         try prepareWrite()
         guard let existing = calendar!.items[href], existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }
@@ -216,6 +222,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         return accept(.put(item, href: href, ifMatch: etag), item)
     }
 
+    /// Removes the item from the file as read, for ``flush()`` to write, if its etag is still
+    /// `etag`; an item already gone is not an error.
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         try prepareWrite()
         guard let existing = calendar!.items[href] else { return }

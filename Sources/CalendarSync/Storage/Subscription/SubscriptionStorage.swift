@@ -34,11 +34,13 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         /// body that is one endless line.
         public var maxLineLength = 4 * 1024 * 1024
 
+        /// The default caps: 256 MB of body, 4 MB per line.
         public init() {}
     }
 
     /// The feed's URL (http or https).
     public let url: URL
+    /// The caps on what the feed may be.
     public let options: Options
     private let client: HTTPClient
     private let lock = NSLock()
@@ -54,6 +56,8 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         self.options = options
     }
 
+    /// One conditional GET: `.unchanged` for a 304 or the same body again, else every item of the
+    /// feed.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         let previous = FeedValidators(token: token)
         guard let (items, validators) = try await download(ifChangedSince: previous) else {
@@ -63,6 +67,7 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         return .full(items.map(\.version), token: validators.token)
     }
 
+    /// The items from the last download, downloading the feed first when there was none.
     public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         var items = lock.withLock { downloaded }
         if items == nil {
@@ -72,19 +77,23 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         return hrefs.compactMap { items?[$0] }
     }
 
+    /// Downloads the feed, unconditionally, and hands over every item.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         guard let (items, validators) = try await download(ifChangedSince: nil) else { return ([], nil) }
         return (items, validators.token)
     }
 
+    /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         throw readOnly()
     }
 
+    /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         throw readOnly()
     }
 
+    /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
         throw readOnly()
     }
