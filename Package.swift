@@ -65,11 +65,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        // Used only by tests and benchmarks, never shipped in a product: fixture loaders,
-        // real-server launchers, the in-memory storage with its failure injection, the
-        // scripted HTTP transport.
-        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync", "CalDAV"]),
-        // Test traits over CalgwTestSupport (the load run, a needed server): test targets only.
+        // Used only by tests and benchmarks, never shipped in a product: the test doubles and
+        // fixtures (storages, the sync harness, the pairs and servers the CLI tests start from),
+        // the one event builder, real-server launchers, the scripted HTTP transport. Free of swift-testing, so that the
+        // benchmarks can use it; it throws where a fixture cannot set up what a test asked for.
+        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync", "CalDAV", "VDir"]),
+        // The part of the test support that records through swift-testing: traits (a needed
+        // server) and fixture checks that record an issue and let the test go on. Test targets only.
         .target(name: "CalgwTestTraits", dependencies: ["CalgwTestSupport"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
         .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
@@ -77,13 +79,15 @@ let package = Package(
         .executableTarget(name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
                           path: "Benchmarks/CalDAVBenchmark"),
 
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport", "CalgwTestTraits"]),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport", "CalgwTestTraits"]),
-        .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport", "CalgwTestTraits"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
+        // Each test target declares exactly the modules its files import.
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CCurl", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
         .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "Recurrence", "Failures", "CalgwTestSupport", "CalgwTestTraits",
                                                              .product(name: "GRDB", package: "GRDB.swift"),
                                                              .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "CLITests", dependencies: ["calgw", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(name: "CLITests", dependencies: ["calgw", "CalendarSync", "CalDAV", "ICalendar", "VDir", "CalgwTestSupport", "CalgwTestTraits",
+                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ]
 )

@@ -13,9 +13,11 @@ import CalgwTestSupport
         defer { account.remove() }
         let gone = "gone-\(account.id)", dropped = "dropped-\(account.id)"
         let goneURL = try account.makeCalendar(gone), droppedURL = try account.makeCalendar(dropped)
-        try account.put(AccountFixture.event("g-\(account.id)", "Gone"), name: "g", in: goneURL)
-        try account.put(AccountFixture.event("d1-\(account.id)", "Dropped 1"), name: "d1", in: droppedURL)
-        try account.put(AccountFixture.event("d2-\(account.id)", "Dropped 2"), name: "d2", in: droppedURL)
+        try account.put(TestEvent.ics(uid: "g-\(account.id)", summary: "Gone", start: "20260301T100000Z", duration: "PT1H"), name: "g", in: goneURL)
+        try account.put(TestEvent.ics(uid: "d1-\(account.id)", summary: "Dropped 1", start: "20260301T100000Z", duration: "PT1H"),
+                        name: "d1", in: droppedURL)
+        try account.put(TestEvent.ics(uid: "d2-\(account.id)", summary: "Dropped 2", start: "20260301T100000Z", duration: "PT1H"),
+                        name: "d2", in: droppedURL)
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(account.files(gone).count == 1 && account.files(dropped).count == 2, "\(name): \(account.subfolders())")
@@ -74,8 +76,9 @@ import CalgwTestSupport
         defer { account.remove() }
         let emptied = "emptied-\(account.id)", kept = "kept-\(account.id)"
         let emptiedURL = try account.makeCalendar(emptied), keptURL = try account.makeCalendar(kept)
-        for n in 0..<3 { try account.put(AccountFixture.event("e\(n)-\(account.id)", "E\(n)"), name: "e\(n)", in: emptiedURL) }
-        try account.put(AccountFixture.event("k-\(account.id)", "K"), name: "k", in: keptURL)
+        for n in 0..<3 { try account.put(TestEvent.ics(uid: "e\(n)-\(account.id)", summary: "E\(n)", start: "20260301T100000Z", duration: "PT1H"),
+                                         name: "e\(n)", in: emptiedURL) }
+        try account.put(TestEvent.ics(uid: "k-\(account.id)", summary: "K", start: "20260301T100000Z", duration: "PT1H"), name: "k", in: keptURL)
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         // A second run records the folder as it is after the download (the first recorded it
@@ -85,7 +88,8 @@ import CalgwTestSupport
         for file in account.files(emptied) {
             try FileManager.default.removeItem(at: account.local.appendingPathComponent("\(emptied)/\(file)"))
         }
-        try Data(AccountFixture.event("k2-\(account.id)", "K2").utf8).write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
+        try Data(TestEvent.ics(uid: "k2-\(account.id)", summary: "K2", start: "20260301T100000Z", duration: "PT1H").utf8)
+            .write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 4, "\(name): exit \(r.status): \(r.stderrText) \(r.stdoutText)")
         #expect(r.stderrText.contains(emptied), "\(name): \(r.stderrText)")

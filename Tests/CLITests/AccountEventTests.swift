@@ -35,7 +35,7 @@ import CalgwTestSupport
         let home = "home-\(account.id)", work = "work-\(account.id)"
         let homeURL = try account.makeCalendar(home, displayName: "Home")
         let workURL = try account.makeCalendar(work, displayName: "Work")
-        try account.put(AccountFixture.event("h-\(account.id)", "Home"), name: "h", in: homeURL)
+        try account.put(TestEvent.ics(uid: "h-\(account.id)", summary: "Home", start: "20260301T100000Z", duration: "PT1H"), name: "h", in: homeURL)
         var r = try account.calgw(["sync"])
         try #require(r.status == 0, "\(name): \(r.stderrText)")
 

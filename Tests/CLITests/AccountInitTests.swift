@@ -15,7 +15,7 @@ import CalgwTestSupport
         let account = try AccountFixture(server: server)
         defer { account.remove() }
         let work = try account.makeCalendar("work-\(id)", displayName: "Work \(id)")
-        try account.put(AccountFixture.event("w-\(id)", "Work"), name: "w", in: work)
+        try account.put(TestEvent.ics(uid: "w-\(id)", summary: "Work", start: "20260301T100000Z", duration: "PT1H"), name: "w", in: work)
         try account.makeCalendar("tasks-\(id)", displayName: "Tasks \(id)", components: ["VTODO"])
 
         let config = folder.file("config.toml"), local = folder.file("calendars")

@@ -16,15 +16,17 @@ import CalgwTestSupport
         for name in [work, home] {
             let calendar = try account.makeCalendar(name)
             calendars[name] = calendar
-            for i in 0..<3 { try account.put(AccountFixture.event("\(name)-\(i)", "event \(i)"), name: "\(name)-\(i)", in: calendar) }
+            for i in 0..<3 { try account.put(TestEvent.ics(uid: "\(name)-\(i)", summary: "event \(i)", start: "20260301T100000Z", duration: "PT1H"),
+                                             name: "\(name)-\(i)", in: calendar) }
         }
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(r.stderrText)")
 
         // A change pending on each side, then the work calendar's journal overwritten.
-        try Data(AccountFixture.event("\(work)-local", "made here").utf8)
+        try Data(TestEvent.ics(uid: "\(work)-local", summary: "made here", start: "20260301T100000Z", duration: "PT1H").utf8)
             .write(to: account.local.appendingPathComponent("\(work)/local.ics"))
-        try account.put(AccountFixture.event("\(work)-remote", "made there"), name: "\(work)-remote", in: try #require(calendars[work]))
+        try account.put(TestEvent.ics(uid: "\(work)-remote", summary: "made there", start: "20260301T100000Z", duration: "PT1H"),
+                        name: "\(work)-remote", in: try #require(calendars[work]))
         let journal = account.stateFolder.appendingPathComponent("\(work).sqlite")
         let homeJournal = account.stateFolder.appendingPathComponent("\(home).sqlite")
         #expect(FileManager.default.fileExists(atPath: homeJournal.path))

@@ -21,7 +21,8 @@ import CalgwTestSupport
             let folder = "\(label)-\(id)"
             let url = try account.makeCalendar(folder)
             let uids = (0..<24).map { "\(label)\($0)-\(id)" }
-            for uid in uids { try account.put(AccountFixture.event(uid, "v1"), name: uid, in: url) }
+            for uid in uids { try account.put(TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
+                                              name: uid, in: url) }
             calendars.append((folder, url, uids))
         }
         let stopped = try CalgwBinary.run(["sync", "--config", account.config.path],
@@ -36,7 +37,8 @@ import CalgwTestSupport
                 switch i % 3 {
                 case 0: #expect(try account.curl(["-X", "DELETE", calendar.url.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
                 case 1:
-                    try account.put(AccountFixture.event(uid, "edited on the phone"), name: uid, in: calendar.url)
+                    try account.put(TestEvent.ics(uid: uid, summary: "edited on the phone", start: "20260301T100000Z", duration: "PT1H"),
+                                    name: uid, in: calendar.url)
                     summaries[uid] = "edited on the phone"
                 default: summaries[uid] = "v1"
                 }
@@ -64,7 +66,8 @@ import CalgwTestSupport
         for label in ["Work", "Team"] {
             let calendar = try account.makeCalendar("\(label.lowercased())-\(id)")
             if label == "Team" { team = calendar }
-            try account.put(AccountFixture.event("\(label.lowercased())-\(id)", "\(label) event"), name: "\(label)-\(id)", in: calendar)
+            try account.put(TestEvent.ics(uid: "\(label.lowercased())-\(id)", summary: "\(label) event", start: "20260301T100000Z", duration: "PT1H"),
+                            name: "\(label)-\(id)", in: calendar)
         }
 
         var r = try account.calgw(["sync"])
@@ -78,7 +81,8 @@ import CalgwTestSupport
         let family = local.appendingPathComponent("family-\(id)")
         try FileManager.default.createDirectory(at: family, withIntermediateDirectories: true)
         try Data("Family\n".utf8).write(to: family.appendingPathComponent("displayname"))
-        try Data(AccountFixture.event("family-\(id)", "Family event").utf8).write(to: family.appendingPathComponent("family.ics"))
+        try Data(TestEvent.ics(uid: "family-\(id)", summary: "Family event", start: "20260301T100000Z", duration: "PT1H").utf8)
+            .write(to: family.appendingPathComponent("family.ics"))
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.appendingPathComponent("family-\(id)/").absoluteString])

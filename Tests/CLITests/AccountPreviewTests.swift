@@ -28,10 +28,14 @@ import CalgwTestSupport
         // On the server: a calendar of 3 events. Here: a folder of 2 events with no calendar.
         let serverOnly = "srv-\(id)", localOnly = "loc-\(id)"
         let calendar = try account.makeCalendar(serverOnly)
-        for i in 0..<3 { try account.put(AccountFixture.event("s\(i)-\(id)", "server \(i)"), name: "s\(i)-\(id)", in: calendar) }
+        for i in 0..<3 { try account.put(TestEvent.ics(uid: "s\(i)-\(id)", summary: "server \(i)", start: "20260301T100000Z", duration: "PT1H"),
+                                         name: "s\(i)-\(id)", in: calendar) }
         let folder = account.local.appendingPathComponent(localOnly)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for i in 0..<2 { try AccountFixture.event("l\(i)-\(id)", "local \(i)").write(to: folder.appendingPathComponent("l\(i).ics"), atomically: true, encoding: .utf8) }
+        for i in 0..<2 {
+            try TestEvent.ics(uid: "l\(i)-\(id)", summary: "local \(i)", start: "20260301T100000Z", duration: "PT1H")
+                .write(to: folder.appendingPathComponent("l\(i).ics"), atomically: true, encoding: .utf8)
+        }
 
         let dry = try account.calgw(["sync", "--dry-run", "--json"])
         #expect(dry.status == 0, "\(dry.stderrText)")
@@ -58,7 +62,7 @@ import CalgwTestSupport
         // After the sync: the journals' items and time; then a new calendar on the server.
         let newer = "new-\(id)"
         let third = try account.makeCalendar(newer)
-        try account.put(AccountFixture.event("n0-\(id)", "newer"), name: "n0-\(id)", in: third)
+        try account.put(TestEvent.ics(uid: "n0-\(id)", summary: "newer", start: "20260301T100000Z", duration: "PT1H"), name: "n0-\(id)", in: third)
         let after = try account.calgw(["status", "--json"])
         let status = Self.json(after.stdoutText)
         #expect(status["synced"] as? Int == 5, "\(after.stdoutText)")

@@ -16,8 +16,8 @@ import CalgwTestSupport
         let homeURL = try account.makeCalendar(home, displayName: "Home")
         let workURL = try account.makeCalendar(work, displayName: "Work")
         let tasksURL = try account.makeCalendar(tasks, displayName: "Tasks", components: ["VTODO"])
-        try account.put(AccountFixture.event("h-\(account.id)", "Home"), name: "h", in: homeURL)
-        try account.put(AccountFixture.event("w-\(account.id)", "Work"), name: "w", in: workURL)
+        try account.put(TestEvent.ics(uid: "h-\(account.id)", summary: "Home", start: "20260301T100000Z", duration: "PT1H"), name: "h", in: homeURL)
+        try account.put(TestEvent.ics(uid: "w-\(account.id)", summary: "Work", start: "20260301T100000Z", duration: "PT1H"), name: "w", in: workURL)
         try account.put(AccountFixture.todo("t-\(account.id)", "Task"), name: "t", in: tasksURL)
 
         var r = try account.calgw(["sync", "--json"])
@@ -45,7 +45,7 @@ import CalgwTestSupport
         // A calendar added on the server between syncs: a new folder next time.
         let later = "later-\(account.id)"
         let laterURL = try account.makeCalendar(later, displayName: "Later")
-        try account.put(AccountFixture.event("l-\(account.id)", "Later"), name: "l", in: laterURL)
+        try account.put(TestEvent.ics(uid: "l-\(account.id)", summary: "Later", start: "20260301T100000Z", duration: "PT1H"), name: "l", in: laterURL)
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(account.files(later) == ["l-\(account.id).ics"], "\(name): \(account.subfolders())")
@@ -63,8 +63,9 @@ import CalgwTestSupport
         // `Work Cal` and `Work_Cal` are both `Work_Cal` in the safe alphabet.
         let spaced = "Work Cal-\(account.id)", underscored = "Work_Cal-\(account.id)"
         let first = try account.makeCalendar(spaced), second = try account.makeCalendar(underscored)
-        try account.put(AccountFixture.event("s-\(account.id)", "Spaced"), name: "s", in: first)
-        try account.put(AccountFixture.event("u-\(account.id)", "Underscored"), name: "u", in: second)
+        try account.put(TestEvent.ics(uid: "s-\(account.id)", summary: "Spaced", start: "20260301T100000Z", duration: "PT1H"), name: "s", in: first)
+        try account.put(TestEvent.ics(uid: "u-\(account.id)", summary: "Underscored", start: "20260301T100000Z", duration: "PT1H"),
+                        name: "u", in: second)
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         let mapping = account.mapping()
@@ -75,7 +76,8 @@ import CalgwTestSupport
 
         // Both sync: an event added in each folder reaches its own calendar.
         for folder in ours.keys {
-            try Data(AccountFixture.event("n-\(folder)", "New").utf8).write(to: account.local.appendingPathComponent("\(folder)/n.ics"))
+            try Data(TestEvent.ics(uid: "n-\(folder)", summary: "New", start: "20260301T100000Z", duration: "PT1H").utf8)
+                .write(to: account.local.appendingPathComponent("\(folder)/n.ics"))
         }
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.number(r.stdoutText, ["created", "remote"]) == 2, "\(name): \(r.stdoutText) \(r.stderrText)")

@@ -17,7 +17,7 @@ import CalgwTestSupport
             let id = account.id
             let kept = "kept-\(id)", dropped = "dropped-\(id)", fromServer = "server-\(id)", fromVdir = "vdir-\(id)"
             for name in [kept, dropped] {
-                try account.put(AccountFixture.event("\(name)-1", name), name: "\(name)-1", in: try account.makeCalendar(name))
+                try account.put(TestEvent.ics(uid: "\(name)-1", summary: name, start: "20260301T100000Z", duration: "PT1H"), name: "\(name)-1", in: try account.makeCalendar(name))
             }
             #expect(try account.calgw(["sync"]).status == 0, "k = \(k)")
 
@@ -25,8 +25,8 @@ import CalgwTestSupport
             try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
             let newFolder = account.local.appendingPathComponent(fromVdir)
             try FileManager.default.createDirectory(at: newFolder, withIntermediateDirectories: true)
-            try Data(AccountFixture.event("\(fromVdir)-1", fromVdir).utf8).write(to: newFolder.appendingPathComponent("\(fromVdir)-1.ics"))
-            try account.put(AccountFixture.event("\(fromServer)-1", fromServer), name: "\(fromServer)-1", in: try account.makeCalendar(fromServer))
+            try Data(TestEvent.ics(uid: "\(fromVdir)-1", summary: fromVdir, start: "20260301T100000Z", duration: "PT1H").utf8).write(to: newFolder.appendingPathComponent("\(fromVdir)-1.ics"))
+            try account.put(TestEvent.ics(uid: "\(fromServer)-1", summary: fromServer, start: "20260301T100000Z", duration: "PT1H"), name: "\(fromServer)-1", in: try account.makeCalendar(fromServer))
 
             let killed = try CalgwBinary.run(["sync", "--allow-collection-delete", "--config", account.config.path],
                                              environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])

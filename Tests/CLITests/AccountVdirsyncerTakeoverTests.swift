@@ -45,7 +45,9 @@ import CalgwTestSupport
             let url = try account.makeCalendar(calendarName)
             for n in 0..<3 {
                 let uid = "\(calendarName)-\(n)"
-                try account.put(index == 2 ? AccountFixture.todo(uid, "Chore \(n)") : AccountFixture.event(uid, "Event \(n)"), name: uid, in: url)
+                let item = index == 2 ? AccountFixture.todo(uid, "Chore \(n)")
+                    : TestEvent.ics(uid: uid, summary: "Event \(n)", start: "20260301T100000Z", duration: "PT1H")
+                try account.put(item, name: uid, in: url)
             }
         }
         var r = try vdirsyncer(account, ["discover"])

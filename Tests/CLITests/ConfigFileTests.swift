@@ -184,7 +184,7 @@ import CalgwTestSupport
         let parsed = try ConfigFile.parse(try String(contentsOf: config, encoding: .utf8), url: config)
         let home = try #require(parsed.pairs.first { $0.name == "home" })
         #expect(home.remote.path == mirror.path)
-        try VDirPair.event("a", "here").write(to: folder.file("home/a.ics"))
+        try TestEvent.data(uid: "a", summary: "here").write(to: folder.file("home/a.ics"))
         let sync = try CalgwBinary.run(["sync", "--config", config.path],
                                        environment: ["XDG_STATE_HOME": folder.file("state").path])
         #expect(sync.status == 0, "\(sync.stderrText)")
@@ -241,7 +241,7 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(!FileManager.default.fileExists(atPath: file.path), "init makes no folder at the file's path")
 
-        try VDirPair.event("m", "in the mirror").write(to: mirror.appendingPathComponent("m.ics"))
+        try TestEvent.data(uid: "m", summary: "in the mirror").write(to: mirror.appendingPathComponent("m.ics"))
         let environment = ["XDG_STATE_HOME": folder.file("state").path]
         let sync = try CalgwBinary.run(["sync", "--config", config.path], environment: environment)
         #expect(sync.status == 0, "\(sync.stderrText)")

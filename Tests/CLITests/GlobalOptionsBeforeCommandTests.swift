@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 /// `calgw -c FILE sync`, `calgw -q sync`, `calgw -vv event add …`: the options every command
 /// takes may stand before the command name, as with vdirsyncer and khal; given both before
@@ -9,12 +10,12 @@ import CalgwTestSupport
     @Test func configBeforeTheCommandSyncs() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         let before = try CalgwBinary.run(["-c", pair.config.path, "sync"])
         #expect(before.status == 0, "\(before.stderrText)")
         #expect(try pair.summaries(pair.remote) == ["a": "local"])
         // After the command, the short form works too.
-        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        try pair.write(pair.remote, "b.ics", TestEvent.data(uid: "b", summary: "remote"))
         let after = try CalgwBinary.run(["sync", "-c", pair.config.path])
         #expect(after.status == 0, "\(after.stderrText)")
         #expect(try pair.summaries(pair.local) == ["a": "local", "b": "remote"])
@@ -23,7 +24,7 @@ import CalgwTestSupport
     @Test func configBeforeStatusWithJSON() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         for config in [["--config", pair.config.path], ["--config=\(pair.config.path)"]] {
             let result = try CalgwBinary.run(config + ["status", "--json"])
             #expect(result.status == 0, "\(config): \(result.stderrText)")
@@ -37,18 +38,18 @@ import CalgwTestSupport
         let pair = try VDirPair()
         defer { pair.remove() }
         try pair.write(pair.remote, "broken.ics", Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:b\r\n".utf8))
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         let loud = try CalgwBinary.run(["sync", "-c", pair.config.path])
         #expect(loud.status == 0 && loud.stderrText.contains("broken.ics"), "\(loud.stderrText)")
 
-        try pair.write(pair.local, "c.ics", VDirPair.event("c", "local"))
+        try pair.write(pair.local, "c.ics", TestEvent.data(uid: "c", summary: "local"))
         let quiet = try CalgwBinary.run(["-q", "-c", pair.config.path, "sync"])
         #expect(quiet.status == 0, "\(quiet.stderrText)")
         #expect(quiet.stderrText.isEmpty && quiet.stdoutText.isEmpty, "-q printed: \(quiet.stderrText)\(quiet.stdoutText)")
         #expect(try pair.summaries(pair.remote)["c"] == "local", "the quiet run did not sync")
 
         // -v and -q are one setting: the one after the command wins.
-        try pair.write(pair.local, "d.ics", VDirPair.event("d", "local"))
+        try pair.write(pair.local, "d.ics", TestEvent.data(uid: "d", summary: "local"))
         let louder = try CalgwBinary.run(["-q", "sync", "-c", pair.config.path, "-v"])
         #expect(louder.status == 0 && louder.stderrText.contains("broken.ics"), "-q before, -v after: \(louder.stderrText)")
         #expect(louder.stdoutText.contains("remote: 1 created"), "\(louder.stdoutText)")
@@ -60,7 +61,7 @@ import CalgwTestSupport
     @Test func givenBothTheConfigAfterTheCommandWins() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         let missing = pair.folder.file("missing.toml").path
         let dryRun = try CalgwBinary.run(["-c", missing, "sync", "--dry-run", "-c", pair.config.path])
         #expect(dryRun.status == 0, "\(dryRun.stderrText)")
@@ -74,7 +75,7 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("a.ics")
-        try VDirPair.event("a", "x").write(to: file)
+        try TestEvent.data(uid: "a", summary: "x").write(to: file)
         let lint = try CalgwBinary.run(["-c", folder.file("nowhere.toml").path, "-q", "lint", file.path])
         #expect(lint.status == 0, "\(lint.stderrText)")
         // Written after such a command, it is an error as it always was.

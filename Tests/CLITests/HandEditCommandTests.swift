@@ -13,11 +13,11 @@ import CalgwTestSupport
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "p", server: server, collection: collection)
+        let pair = try ServerPair(folder, "p", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
-        let good = SyncServerScenarioTests.event("good-\(id)", "fine")
+        let good = TestEvent.data(uid: "good-\(id)", summary: "fine", end: "20260310T110000Z", location: "Room 1")
         // DTEND (line 8) before DTSTART.
-        let broken = String(decoding: SyncServerScenarioTests.event("bad-\(id)", "broken"), as: UTF8.self)
+        let broken = String(decoding: TestEvent.data(uid: "bad-\(id)", summary: "broken", end: "20260310T110000Z", location: "Room 1"), as: UTF8.self)
             .replacingOccurrences(of: "DTEND:20260310T110000Z", with: "DTEND:20260310T090000Z")
         try good.write(to: pair.vdir.appendingPathComponent("good.ics"))
         try Data(broken.utf8).write(to: pair.vdir.appendingPathComponent("bad.ics"))
@@ -46,7 +46,8 @@ import CalgwTestSupport
                                                      collection.absoluteString])
         #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
 
-        try SyncServerScenarioTests.event("bad-\(id)", "fixed").write(to: pair.vdir.appendingPathComponent("bad.ics"))
+        try TestEvent.data(uid: "bad-\(id)", summary: "fixed", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("bad.ics"))
         let fixed = try pair.run("sync", password: server.password)
         #expect(fixed.status == 0, "\(fixed.stderrText)")
     }
@@ -58,11 +59,14 @@ import CalgwTestSupport
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "d", server: server, collection: collection)
+        let pair = try ServerPair(folder, "d", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
-        try SyncServerScenarioTests.event("same-\(id)", "original").write(to: pair.vdir.appendingPathComponent("a.ics"))
-        try SyncServerScenarioTests.event("same-\(id)", "the copy").write(to: pair.vdir.appendingPathComponent("copy.ics"))
-        try SyncServerScenarioTests.event("other-\(id)", "fine").write(to: pair.vdir.appendingPathComponent("other.ics"))
+        try TestEvent.data(uid: "same-\(id)", summary: "original", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("a.ics"))
+        try TestEvent.data(uid: "same-\(id)", summary: "the copy", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("copy.ics"))
+        try TestEvent.data(uid: "other-\(id)", summary: "fine", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("other.ics"))
         let a = pair.vdir.appendingPathComponent("a.ics").path, copy = pair.vdir.appendingPathComponent("copy.ics").path
 
         let status = try pair.run("status", password: server.password)
@@ -82,7 +86,8 @@ import CalgwTestSupport
         #expect(listing.stdoutText.contains("other-\(id)"), "\(listing.stdoutText)")
 
         // Resolved by giving the copy its own UID: everything goes up, exit 0.
-        try SyncServerScenarioTests.event("copy-\(id)", "the copy").write(to: pair.vdir.appendingPathComponent("copy.ics"))
+        try TestEvent.data(uid: "copy-\(id)", summary: "the copy", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("copy.ics"))
         let fixed = try pair.run("sync", password: server.password)
         #expect(fixed.status == 0, "\(fixed.stderrText)")
         #expect(try pair.run("status", password: server.password).status == 0)

@@ -33,7 +33,7 @@ import CalgwTestTraits
         // The calendar-query (REPORT) is cut after half its body; everything else passes.
         let proxy = try TestProxies.fault(upstream: server.url, script: "truncate", onlyMethods: "REPORT")
         defer { proxy.stop() }
-        let cut = try SyncServerScenarioTests().makePair(folder, "cut", server: server, collection: proxy.proxied(collection))
+        let cut = try ServerPair(folder, "cut", server: server, collection: proxy.proxied(collection))
         let broken = try cut.run("pull", password: server.password)
         #expect(broken.status == 1, "\(broken.stdoutText)\(broken.stderrText)")
         #expect(broken.stderrText.contains("error:") && broken.stderrText.contains("REPORT"), "\(broken.stderrText)")
@@ -80,7 +80,7 @@ import CalgwTestTraits
         defer { folder.remove() }
         let proxy = try TestProxies.fault(upstream: server.url, script: "507", onlyMethods: "REPORT")
         defer { proxy.stop() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "paged", server: server, collection: proxy.proxied(collection))
+        let pair = try ServerPair(folder, "paged", server: server, collection: proxy.proxied(collection))
         let pulled = try pair.run("pull", password: server.password)
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }

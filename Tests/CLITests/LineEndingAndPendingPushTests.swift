@@ -52,7 +52,7 @@ import CalgwTestSupport
         let collection = try Self.makeCollection(server, prefix: "nouid")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "n", server: server, collection: collection)
+        let pair = try ServerPair(folder, "n", server: server, collection: collection)
         let endings = ["lf": "\n", "crlf": "\r\n"]
         for (label, ending) in endings {
             let text = Self.uidless.replacingOccurrences(of: "SUMMARY_TEXT", with: "by hand \(label)")
@@ -94,7 +94,7 @@ import CalgwTestSupport
         let collection = try Self.makeCollection(server, prefix: "opencrlf")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "o", server: server, collection: collection)
+        let pair = try ServerPair(folder, "o", server: server, collection: collection)
         let add = try CalgwBinary.run(["event", "add", "--summary", "Before", "--start", "2026-03-23T09:30", "--config", pair.config.path],
                                       environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
         #expect(add.status == 0, "\(add.stderrText)")
@@ -133,7 +133,7 @@ import CalgwTestSupport
         let collection = try Self.makeCollection(server, prefix: "adddown")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "a", server: server, collection: collection)
+        let pair = try ServerPair(folder, "a", server: server, collection: collection)
         let real = try String(contentsOf: pair.config, encoding: .utf8)
         // Port 9 (discard): nothing listens there, so the connection is refused.
         try real.replacingOccurrences(of: collection.absoluteString, with: "http://127.0.0.1:9/cal/")
@@ -162,7 +162,7 @@ import CalgwTestSupport
         let collection = try Self.makeCollection(server, prefix: "addbroken")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "b", server: server, collection: collection)
+        let pair = try ServerPair(folder, "b", server: server, collection: collection)
         try Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:broken\r\nDTSTART:nonsense\r\n".utf8)
             .write(to: pair.vdir.appendingPathComponent("broken.ics"))
         let add = try CalgwBinary.run(["event", "add", "--summary", "Beside a broken file", "--start", "2026-04-02T10:00",

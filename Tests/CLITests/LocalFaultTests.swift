@@ -45,7 +45,9 @@ import CalgwTestSupport
         /// Puts events `uids` on the server through a pair of its own.
         func upload(_ uids: [String]) throws {
             let seed = try pair("seed", vdir: folder.file("seed"))
-            for uid in uids { try LocalFaultTests.event(uid).write(to: seed.vdir.appendingPathComponent("\(uid).ics")) }
+            for uid in uids {
+                try TestEvent.data(uid: uid, summary: "event", end: "20260310T110000Z").write(to: seed.vdir.appendingPathComponent("\(uid).ics"))
+            }
             let pushed = try seed.run("push")
             guard pushed.status == 0 else { throw SetupFailure(reason: "seeding the server failed: \(pushed.stderrText)") }
         }
@@ -63,10 +65,6 @@ import CalgwTestSupport
     }
 
     struct SetupFailure: Error, CustomStringConvertible { var reason: String; var description: String { reason } }
-
-    static func event(_ uid: String, _ summary: String = "event") -> Data {
-        TestEvent.data(uid: uid, summary: summary, end: "20260310T110000Z")
-    }
 
     /// The UIDs of the vdir's files (each file whole: it ends with END:VCALENDAR).
     static func uids(in vdir: URL) throws -> Set<String> {
@@ -235,7 +233,7 @@ import CalgwTestSupport
         #expect(try pair.run("sync").status == 0)
         // A change pending on each side when the journal is lost.
         let localNew = "local-\(setup.id)", remoteNew = "remote-\(setup.id)"
-        try Self.event(localNew).write(to: pair.vdir.appendingPathComponent("\(localNew).ics"))
+        try TestEvent.data(uid: localNew, summary: "event", end: "20260310T110000Z").write(to: pair.vdir.appendingPathComponent("\(localNew).ics"))
         try setup.upload(synced + [remoteNew])
 
         let size = try #require(try FileManager.default.attributesOfItem(atPath: pair.journal.path)[.size] as? Int)

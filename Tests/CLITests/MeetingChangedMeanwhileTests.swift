@@ -15,8 +15,8 @@ import CalgwTestSupport
         var folder: TemporaryFolder
         var server: TestServer
         var attendee: TestServer.Attendee
-        var alice: SyncServerScenarioTests.Pair
-        var bob: SyncServerScenarioTests.Pair
+        var alice: ServerPair
+        var bob: ServerPair
         /// The proxy alice's requests go through, which logs what each asked for.
         var proxy: TestProxy
 
@@ -27,12 +27,12 @@ import CalgwTestSupport
             try server.makeCalendar(collection)
             folder = try TemporaryFolder()
             proxy = try TestProxies.fault(upstream: server.url, script: "")
-            alice = try SyncServerScenarioTests().makePair(folder, "alice", server: server, collection: proxy.proxied(collection))
+            alice = try ServerPair(folder, "alice", server: server, collection: proxy.proxied(collection))
             var bobServer = server
             bobServer.username = attendee.username
             bobServer.password = attendee.password
             bobServer.home = attendee.home
-            bob = try SyncServerScenarioTests().makePair(folder, "bob", server: bobServer,
+            bob = try ServerPair(folder, "bob", server: bobServer,
                                                          collection: MeetingReplyTests.defaultCalendar(of: attendee, on: name))
         }
 
@@ -67,7 +67,7 @@ import CalgwTestSupport
         // bob accepts: the server puts his answer into alice's copy, which alice has not synced.
         let accept = try people.bob(["event", "reply", uid, "--accept"])
         #expect(accept.status == 0, "\(name): \(accept.stderrText)")
-        let before = try MeetingCopyTests.inbox(people.attendee, on: name, mentioning: uid).count
+        let before = try people.attendee.inbox(on: name, mentioning: uid).count
 
         let logged = people.proxy.logEntries().count
         let edit = try people.alice(["event", "edit", uid, "--summary", "Budget, final"])
@@ -85,7 +85,7 @@ import CalgwTestSupport
         #expect(status.status == 0 && !status.stdoutText.contains("pending"), "\(name): \(status.stdoutText)")
         // The update reached bob, as at most one more message (Cyrus updates his copy in place).
         let copy = try MeetingReplyTests.copy(of: uid, in: MeetingReplyTests.defaultCalendar(of: people.attendee, on: name), as: people.attendee)
-        let inbox = try MeetingCopyTests.inbox(people.attendee, on: name, mentioning: uid)
+        let inbox = try people.attendee.inbox(on: name, mentioning: uid)
         #expect(copy?.contains("Budget\\, final") == true || inbox.contains { $0.contains("Budget\\, final") }, "\(name): \(copy ?? "no copy")")
         #expect(inbox.count - before <= 1, "\(name): the edit sent \(inbox.count - before) messages")
     }
@@ -101,19 +101,19 @@ import CalgwTestSupport
         // alice moves it; bob's vdir still has the old time.
         let move = try people.alice(["event", "edit", uid, "--start", "2027-05-11T14:00"])
         #expect(move.status == 0, "\(name): \(move.stderrText)")
-        let replies = try MeetingCopyTests.inbox(people.aliceInbox, on: name, mentioning: uid).count
+        let replies = try people.aliceInbox.inbox(on: name, mentioning: uid).count
 
         let stale = try people.bob(["event", "reply", uid, "--accept"])
         #expect(stale.status == 1 && stale.stderrText.contains("the organizer changed \(uid)"), "\(name): \(stale.stdoutText)\(stale.stderrText)")
         let file = try String(contentsOf: try people.bob.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
         let bobLine = file.components(separatedBy: "\r\n").first { $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(people.attendee.address.lowercased()) }
         #expect(file.contains("20270511T140000") && bobLine?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(name): \(file)")
-        #expect(try MeetingCopyTests.inbox(people.aliceInbox, on: name, mentioning: uid).count == replies, "\(name): a reply was sent")
+        #expect(try people.aliceInbox.inbox(on: name, mentioning: uid).count == replies, "\(name): a reply was sent")
 
         // Answering the version bob now has sends one reply.
         let again = try people.bob(["event", "reply", uid, "--accept"])
         #expect(again.status == 0, "\(name): \(again.stderrText)")
-        let after = try MeetingCopyTests.inbox(people.aliceInbox, on: name, mentioning: uid)
+        let after = try people.aliceInbox.inbox(on: name, mentioning: uid)
         #expect(after.count == replies + 1 && after.last?.contains("METHOD:REPLY") == true, "\(name): \(after.count - replies) replies")
     }
 }

@@ -18,19 +18,6 @@ import CalgwTestSupport
         ])
     }
 
-    /// The texts of the scheduling messages in `attendee`'s Inbox (Cyrus: `Inbox/`, DAViCal:
-    /// `.in/`) that name `id`.
-    static func inbox(_ attendee: TestServer.Attendee, on server: String, mentioning id: String) throws -> [String] {
-        let auth = ["-s", "--max-time", "60", "-u", "\(attendee.username):\(attendee.password)"]
-        let inbox = attendee.home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
-        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]).stdoutText
-        let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
-        let origin = try #require(URL(string: "/", relativeTo: attendee.home)?.absoluteURL)
-        return try hrefs.map { href in
-            try ProcessRunner.run("curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]).stdoutText
-        }.filter { $0.contains(id) }
-    }
-
     @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
     func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "meet")
@@ -46,7 +33,7 @@ import CalgwTestSupport
 
         let pushed = try pair.run("sync", password: server.password)
         #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 3 created"), "\(pushed.stdoutText)\(pushed.stderrText)")
-        #expect(try Self.inbox(attendee, on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
+        #expect(try attendee.inbox(on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
         // Stored as sent: no SCHEDULE-STATUS, nothing rewritten for scheduling.
         let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
                                                     collection.appendingPathComponent("\(uids[0]).ics").absoluteString]).stdoutText
@@ -59,7 +46,7 @@ import CalgwTestSupport
         let changed = try pair.run("sync", password: server.password)
         #expect(changed.status == 0 && changed.stdoutText.contains("remote: 0 created, 1 updated, 1 deleted"),
                 "\(changed.stdoutText)\(changed.stderrText)")
-        let messages = try Self.inbox(attendee, on: name, mentioning: id)
+        let messages = try attendee.inbox(on: name, mentioning: id)
         #expect(messages.isEmpty, "\(name): \(messages.count) scheduling messages: \(messages.first ?? "")")
         // The vdir still holds what was written there, and one more sync has nothing to do.
         #expect(try !String(contentsOf: try pair.file(uid: uids[0]), encoding: .utf8).contains("SCHEDULE-"))
@@ -81,7 +68,7 @@ import CalgwTestSupport
                                       environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
-        #expect(try Self.inbox(attendee, on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
+        #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
         try FileManager.default.removeItem(at: try pair.file(uid: uid))
         let synced = try pair.run("sync", password: server.password)
@@ -89,7 +76,7 @@ import CalgwTestSupport
         let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   collection.appendingPathComponent("\(uid).ics").absoluteString])
         #expect(gone.stdoutText == "404", "\(name): still on the server: \(gone.stdoutText)")
-        let messages = try Self.inbox(attendee, on: name, mentioning: uid)
+        let messages = try attendee.inbox(on: name, mentioning: uid)
         #expect(messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") }, "\(name): \(messages.count) messages")
     }
 
@@ -108,7 +95,7 @@ import CalgwTestSupport
         let bobsInbox = TestServer.Attendee(username: bob.username, password: bob.password, home: bob.home, address: bob.address)
         let synced = try pair.run("sync", password: server.password)
         #expect(synced.status == 0 && synced.stdoutText.contains("remote: 1 created"), "\(name): \(synced.stdoutText)\(synced.stderrText)")
-        #expect(try Self.inbox(bobsInbox, on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
+        #expect(try bobsInbox.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
         let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
                                                     collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
             .replacingOccurrences(of: "\r\n ", with: "")

@@ -75,7 +75,7 @@ import CalgwTestTraits
         let from = try old.makeCalendar("old-\(id)"), to = try new.makeCalendar("new-\(id)")
 
         // The old server gets the meetings from a vdir (Radicale schedules nothing).
-        let filled = try SyncServerScenarioTests().makePair(old.folder, "fill", server: radicale, collection: from)
+        let filled = try ServerPair(old.folder, "fill", server: radicale, collection: from)
         for i in 0..<count {
             let uid = "mig\(i)-\(id)"
             try Data(Self.meeting(uid, summary: "Review \(i)", organizer: organizer, attendee: bob.address, index: i).utf8)
@@ -91,7 +91,7 @@ import CalgwTestTraits
                 "radicale → cyrus: \(moved.stdoutText)\(moved.stderrText)")
         let stored = try AccountEventTests.serverText(new, to)
         #expect(stored.components(separatedBy: "UID:mig").count - 1 == count, "cyrus holds: \(stored.prefix(2000))")
-        let messages = try MeetingCopyTests.inbox(bob, on: "cyrus", mentioning: id)
+        let messages = try bob.inbox(on: "cyrus", mentioning: id)
         #expect(messages.isEmpty, "the migration sent bob \(messages.count) scheduling messages: \(messages.first ?? "")")
 
         let again = try calgw(["sync", "--json"])
@@ -102,7 +102,7 @@ import CalgwTestTraits
         let put = try Self.put(Self.meeting(control, summary: "Control", organizer: organizer, attendee: bob.address, index: 0),
                                name: control, in: to, as: new)
         #expect(["201", "204"].contains(put), "PUT of the control meeting: \(put)")
-        #expect(try MeetingCopyTests.inbox(bob, on: "cyrus", mentioning: control).count == 1,
+        #expect(try bob.inbox(on: "cyrus", mentioning: control).count == 1,
                 "the Inbox counter saw no invitation for a meeting stored with plain curl")
     }
 
@@ -134,7 +134,7 @@ import CalgwTestTraits
             #expect(["201", "204"].contains(try Self.put(Self.clientScheduled(davicalMeeting(i, "DAViCal \(i)")), name: "dm\(i)", in: d, as: right)))
         }
         func inboxes() throws -> (cyrus: [String], davical: [String]) {
-            (try MeetingCopyTests.inbox(cyrusBob, on: "cyrus", mentioning: id), try MeetingCopyTests.inbox(davicalBob, on: "davical", mentioning: id))
+            (try cyrusBob.inbox(on: "cyrus", mentioning: id), try davicalBob.inbox(on: "davical", mentioning: id))
         }
         var seen = try inboxes()
         #expect(seen.cyrus.isEmpty && seen.davical.isEmpty, "the setting up scheduled: \(seen)")
@@ -179,7 +179,7 @@ import CalgwTestTraits
                                                                   attendee: cyrusBob.address, index: 0), name: control, in: c, as: left)))
         #expect(["201", "204"].contains(try Self.put(Self.meeting(control, summary: "Control", organizer: davicalUser,
                                                                   attendee: davicalBob.address, index: 0), name: control, in: d, as: right)))
-        #expect(try MeetingCopyTests.inbox(cyrusBob, on: "cyrus", mentioning: control).count == 1, "Cyrus's Inbox counter saw nothing")
-        #expect(try MeetingCopyTests.inbox(davicalBob, on: "davical", mentioning: control).count == 1, "DAViCal's Inbox counter saw nothing")
+        #expect(try cyrusBob.inbox(on: "cyrus", mentioning: control).count == 1, "Cyrus's Inbox counter saw nothing")
+        #expect(try davicalBob.inbox(on: "davical", mentioning: control).count == 1, "DAViCal's Inbox counter saw nothing")
     }
 }

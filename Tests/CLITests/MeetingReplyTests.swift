@@ -45,14 +45,14 @@ import CalgwTestSupport
                                                  "-T", file.file("m.ics").path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
                                                  calendar.appendingPathComponent("\(uid).ics").absoluteString])
         #expect(["201", "204"].contains(put.stdoutText), "\(name): \(put.stdoutText)")
-        #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
+        #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
         // bob's calgw: his default calendar into a vdir.
         var bob = server
         bob.username = attendee.username
         bob.password = attendee.password
         bob.home = attendee.home
-        let pair = try SyncServerScenarioTests().makePair(file, "bob", server: bob, collection: Self.defaultCalendar(of: attendee, on: name))
+        let pair = try ServerPair(file, "bob", server: bob, collection: Self.defaultCalendar(of: attendee, on: name))
         let pulled = try pair.run("sync", password: bob.password)
         #expect(pulled.status == 0, "\(name): \(pulled.stdoutText)\(pulled.stderrText)")
         let invitation = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
@@ -80,7 +80,7 @@ import CalgwTestSupport
         #expect(asked.json == "NEEDS-ACTION" && asked.table.contains("[to answer]"), "\(name): \(asked)")
 
         let organizerInbox = TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
-        let before = try MeetingCopyTests.inbox(organizerInbox, on: name, mentioning: uid).count
+        let before = try organizerInbox.inbox(on: name, mentioning: uid).count
         let reply = try CalgwBinary.run(["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
                                         environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
@@ -94,7 +94,7 @@ import CalgwTestSupport
         #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
 
         // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
-        let replies = try MeetingCopyTests.inbox(organizerInbox, on: name, mentioning: uid)
+        let replies = try organizerInbox.inbox(on: name, mentioning: uid)
         #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
         #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
         let copy = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
@@ -121,7 +121,7 @@ import CalgwTestSupport
         let add = try calgw(["event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare])
         #expect(add.status == 0, "\(name): \(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let invited = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid)
+        let invited = try attendee.inbox(on: name, mentioning: uid)
         #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name): \(invited.count) messages")
         let file = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
         #expect(file.contains("ORGANIZER:\(server.address ?? "?")") && file.contains("RSVP=TRUE"), "\(name): \(file)")
@@ -137,7 +137,7 @@ import CalgwTestSupport
         // inbox message per meeting for it: Cyrus adds none, DAViCal replaces its own).
         let edit = try calgw(["event", "edit", uid, "--summary", "Planning, moved", "--start", "2027-03-06T10:00"])
         #expect(edit.status == 0, "\(name): \(edit.stderrText)")
-        let inbox = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid)
+        let inbox = try attendee.inbox(on: name, mentioning: uid)
         let copy = try Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)
         let updated = copy?.contains("DTSTART:20270306T100000Z") == true
             || inbox.contains { $0.contains("METHOD:REQUEST") && $0.contains("DTSTART:20270306T100000Z") }
@@ -153,7 +153,7 @@ import CalgwTestSupport
         let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                                                   collection.appendingPathComponent("\(uid).ics").absoluteString])
         #expect(gone.stdoutText == "404", "\(name): the meeting is still on the server: \(gone.stdoutText)")
-        let cancellations = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).filter { $0.contains("METHOD:CANCEL") }.count
+        let cancellations = try attendee.inbox(on: name, mentioning: uid).filter { $0.contains("METHOD:CANCEL") }.count
         if name == "davical" && delete.stderrText.contains("failed to send the meeting's cancellation") {
             // DAViCal 1.1.12 fails (500, "Call to undefined method stdClass::dav_name()" in its
             // schedule-functions.php) when it finds bob's invitation in his Inbox rather than

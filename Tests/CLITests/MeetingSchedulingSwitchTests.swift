@@ -23,7 +23,7 @@ import CalgwTestSupport
         let add = try calgw(["event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address])
         #expect(add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
+        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
         let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
                                                     collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
         #expect(stored.contains("SUMMARY:Quiet") && !stored.contains("SCHEDULE-STATUS"), "\(name): \(stored)")

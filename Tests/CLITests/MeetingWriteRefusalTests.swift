@@ -26,22 +26,22 @@ import CalgwTestSupport
             // "Taken" on a create: calgw looks at what holds the name (nothing), creates it
             // again in the same run, and the attendee is invited once.
             #expect(add.stderrText.isEmpty, "\(name) 412: \(add.stderrText)")
-            #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).count == 1, "\(name) 412: not invited once")
+            #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: not invited once")
             let push = try calgw(["push", "--json"])
             #expect(push.status == 0 && JSONCounts.writes(in: push.stdoutText) == 0, "\(name) 412: \(push.stdoutText)")
-            #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).count == 1, "\(name) 412: invited again")
+            #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: invited again")
             return
         }
         #expect(add.stderrText.contains("saved in the vdir but not on the server"), "\(name) \(status): \(add.stderrText)")
         #expect(FileManager.default.fileExists(atPath: try pair.file(uid: uid).path), "\(name) \(status): the meeting is gone")
-        #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).isEmpty, "\(name) \(status): bob was invited")
+        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name) \(status): bob was invited")
 
         let push = try calgw(["push"])
         #expect(push.status == 0, "\(name) \(status): \(push.stdoutText)\(push.stderrText)")
-        let invited = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid)
+        let invited = try attendee.inbox(on: name, mentioning: uid)
         #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name) \(status): \(invited.count) invitations")
         let again = try calgw(["push"])
-        let total = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).count
+        let total = try attendee.inbox(on: name, mentioning: uid).count
         #expect(again.status == 0 && total == 1, "\(name) \(status): \(total) invitations after a second push")
     }
 
@@ -57,10 +57,10 @@ import CalgwTestSupport
                              "--address", organizer, "--offline"])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
-        #expect(try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
+        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
         let push = try calgw(["push"])
         #expect(push.status == 0, "\(name): \(push.stdoutText)\(push.stderrText)")
-        let invited = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid)
+        let invited = try attendee.inbox(on: name, mentioning: uid)
         #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name): \(invited.count) invitations")
         // Later writes of it are copies again: a hand edit synced sends no update.
         let file = try pair.file(uid: uid)
@@ -68,7 +68,7 @@ import CalgwTestSupport
         try Data(text.utf8).write(to: file)
         let sync = try calgw(["sync"])
         #expect(sync.status == 0, "\(name): \(sync.stderrText)")
-        let after = try MeetingCopyTests.inbox(attendee, on: name, mentioning: uid)
+        let after = try attendee.inbox(on: name, mentioning: uid)
         #expect(after.count == 1 && !after.contains { $0.contains("edited by hand") }, "\(name): a hand edit sent \(after.count - 1) messages")
     }
 }

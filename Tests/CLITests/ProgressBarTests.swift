@@ -22,11 +22,11 @@ import Testing
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let scenario = SyncServerScenarioTests()
-        let up = try scenario.makePair(folder, "up", server: server, collection: collection)
+        let up = try ServerPair(folder, "up", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         for i in 0..<200 {
-            try SyncServerScenarioTests.event("bar\(i)-\(id)", "event \(i)").write(to: up.vdir.appendingPathComponent("e\(i).ics"))
+            try TestEvent.data(uid: "bar\(i)-\(id)", summary: "event \(i)", end: "20260310T110000Z", location: "Room 1")
+                .write(to: up.vdir.appendingPathComponent("e\(i).ics"))
         }
         let env = ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"]
 
@@ -41,7 +41,7 @@ import Testing
         #expect(!pushed.contains("\u{1B}[32m"), "NO_COLOR is respected: \(pushed)")
 
         // A second vdir pulls them all, on a terminal with colour.
-        let down = try scenario.makePair(folder, "down", server: server, collection: collection)
+        let down = try ServerPair(folder, "down", server: server, collection: collection)
         let pull = try Self.onTerminal(["pull", "--config", down.config.path], color: true, environment: env)
         #expect(pull.status == 0, "\(pull.stdoutText)")
         #expect(pull.stdoutText.contains("pull ["), "\(pull.stdoutText)")
@@ -50,7 +50,7 @@ import Testing
         #expect(try down.summaries().count == 200)
 
         // Not a terminal: the summary on stdout, nothing on stderr.
-        let plain = try scenario.makePair(folder, "plain", server: server, collection: collection)
+        let plain = try ServerPair(folder, "plain", server: server, collection: collection)
         let run = try plain.run("pull", password: server.password)
         #expect(run.status == 0, "\(run.stderrText)")
         #expect(run.stderrText.isEmpty, "\(run.stderrText)")
@@ -59,7 +59,7 @@ import Testing
 
         // On a terminal but with -q or --json: no bar either.
         for (name, flag) in [("quiet", "-q"), ("json", "--json")] {
-            let pair = try scenario.makePair(folder, name, server: server, collection: collection)
+            let pair = try ServerPair(folder, name, server: server, collection: collection)
             let quiet = try Self.onTerminal(["pull", "--config", pair.config.path, flag], environment: env)
             #expect(quiet.status == 0, "\(quiet.stdoutText)")
             #expect(!quiet.stdoutText.contains("pull [") && !quiet.stdoutText.contains("/200"), "\(flag): \(quiet.stdoutText)")
@@ -80,7 +80,8 @@ import Testing
             let calendar = local.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: calendar, withIntermediateDirectories: true)
             for i in 0..<30 {
-                try SyncServerScenarioTests.event("\(name)\(i)-\(UUID().uuidString.prefix(6))", "\(name) \(i)")
+                try TestEvent.data(uid: "\(name)\(i)-\(UUID().uuidString.prefix(6))", summary: "\(name) \(i)", end: "20260310T110000Z",
+                                   location: "Room 1")
                     .write(to: calendar.appendingPathComponent("e\(i).ics"))
             }
         }
@@ -143,7 +144,7 @@ import Testing
         try local.directory.createIfMissing()
         try remote.directory.createIfMissing()
         for i in 0..<300 {
-            try SyncServerScenarioTests.event("p\(i)", "event \(i)").write(to: folder.file("r/p\(i).ics"))
+            try TestEvent.data(uid: "p\(i)", summary: "event \(i)", end: "20260310T110000Z", location: "Room 1").write(to: folder.file("r/p\(i).ics"))
         }
         let seen = Mutex<[SyncProgress]>([])
         let report = try await SyncSession.run(journalAt: folder.file("j.sqlite"), local: local, remote: remote, policy: SyncPolicy(),

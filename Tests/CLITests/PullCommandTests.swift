@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 @Suite struct PullCommandTests {
     @Test func pullWritesOnlyTheVdir() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
-        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
+        try pair.write(pair.remote, "b.ics", TestEvent.data(uid: "b", summary: "remote"))
         let result = try pair.run("pull", ["--json"])
         #expect(result.status == 0, "\(result.stderrText)")
         let json = try pair.json(result)
@@ -24,7 +25,7 @@ import CalgwTestSupport
         let pair = try VDirPair()
         defer { pair.remove() }
         try pair.makeConflict()
-        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        try pair.write(pair.remote, "b.ics", TestEvent.data(uid: "b", summary: "remote"))
         for command in ["pull", "push"] {
             let result = try pair.run(command, ["--json"])
             #expect(result.status == 3, "\(command): \(result.stderrText)")

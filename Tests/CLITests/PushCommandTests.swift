@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 @Suite struct PushCommandTests {
     @Test func pushWritesOnlyTheServer() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
-        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
+        try pair.write(pair.remote, "b.ics", TestEvent.data(uid: "b", summary: "remote"))
         let result = try pair.run("push")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.contains("remote: 1 created"))

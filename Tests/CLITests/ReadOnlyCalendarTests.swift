@@ -9,10 +9,6 @@ import CalgwTestTraits
 /// runs say nothing and send nothing; a local edit the server also changed is kept as a
 /// conflict copy beside the server's version. `status` marks the calendar read-only.
 @Suite(.timeLimit(.minutes(10)), .needsServer("radicale")) struct ReadOnlyCalendarTests {
-    static func event(_ uid: String, _ summary: String) -> String {
-        TestEvent.ics(uid: uid, summary: summary, start: "20270301T100000Z", end: "20270301T110000Z")
-    }
-
     @Test func aReadOnlyCalendarSyncsOneWayAndSaysSoOnce() throws {
         let server = try TestServers.shared("radicale")
         let id = UUID().uuidString.prefix(8).lowercased()
@@ -21,11 +17,14 @@ import CalgwTestTraits
         let stored = server.stateFolder.appendingPathComponent("collections/collection-root/\(server.username)/\(name)")
         try FileManager.default.createDirectory(at: stored, withIntermediateDirectories: true)
         try Data(#"{"tag": "VCALENDAR", "D:displayname": "Shared"}"#.utf8).write(to: stored.appendingPathComponent(".Radicale.props"))
-        for i in 0..<2 { try Data(Self.event("ro\(i)-\(id)", "shared \(i)").utf8).write(to: stored.appendingPathComponent("ro\(i)-\(id).ics")) }
+        for i in 0..<2 {
+            try Data(TestEvent.ics(uid: "ro\(i)-\(id)", summary: "shared \(i)", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+                .write(to: stored.appendingPathComponent("ro\(i)-\(id).ics"))
+        }
         let collection = server.home.appendingPathComponent("\(name)/", isDirectory: true)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "ro", server: server, collection: collection)
+        let pair = try ServerPair(folder, "ro", server: server, collection: collection)
 
         try Self.checkOneWay(pair, password: server.password, id: id, label: "radicale", serverUnchanged: { () throws in
             let onServer = try FileManager.default.contentsOfDirectory(atPath: stored.path).filter { $0.hasSuffix(".ics") }
@@ -33,7 +32,8 @@ import CalgwTestTraits
             #expect(onServer.count == 2, "the server got a write: \(onServer)")
             #expect(text.contains("SUMMARY:shared 0"))
         }, ownerChanges: {
-            try Data(Self.event("ro0-\(id)", "changed by the owner").utf8).write(to: stored.appendingPathComponent("ro0-\(id).ics"))
+            try Data(TestEvent.ics(uid: "ro0-\(id)", summary: "changed by the owner", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+                .write(to: stored.appendingPathComponent("ro0-\(id).ics"))
         })
     }
 
@@ -43,14 +43,16 @@ import CalgwTestTraits
     /// the server got nothing), later runs say nothing, `status` says it every time; and when
     /// the owner changes the edited event (`ownerChanges`), their version comes and the edit
     /// stays beside it as a conflict copy.
-    static func checkOneWay(_ pair: SyncServerScenarioTests.Pair, password: String, id: String, label: String,
+    static func checkOneWay(_ pair: ServerPair, password: String, id: String, label: String,
                             serverUnchanged: () throws -> Void, ownerChanges: () throws -> Void) throws {
         let first = try pair.run("sync", password: password)
         #expect(first.status == 0 && first.stdoutText.contains("local: 2 created"), "\(label): \(first.stdoutText)\(first.stderrText)")
 
         // Edited and added here: kept here, said once.
-        try Data(event("ro0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "ro0-\(id)"))
-        try Data(event("new-\(id)", "new here").utf8).write(to: pair.vdir.appendingPathComponent("new-\(id).ics"))
+        try Data(TestEvent.ics(uid: "ro0-\(id)", summary: "edited here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: try pair.file(uid: "ro0-\(id)"))
+        try Data(TestEvent.ics(uid: "new-\(id)", summary: "new here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: pair.vdir.appendingPathComponent("new-\(id).ics"))
         let kept = try pair.run("sync", password: password)
         #expect(kept.status == 0, "\(label): \(kept.stdoutText)\(kept.stderrText)")
         #expect(kept.stdoutText.contains("the calendar is read-only for this account"), "\(label): \(kept.stdoutText)")

@@ -54,10 +54,6 @@ import CalgwTestSupport
         }
     }
 
-    static func event(_ uid: String, _ summary: String) -> Data {
-        Data(TestEvent.ics(uid: uid, summary: summary, start: "20270301T100000Z", duration: "PT1H").utf8)
-    }
-
     @Test func vdirAndSingleFilePairs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -66,10 +62,12 @@ import CalgwTestSupport
         for (kind, local) in [("vdir", folder.file("vdir")), ("single file", folder.file("home.ics"))] {
             let mirror = folder.file("mirror-\(kind.replacingOccurrences(of: " ", with: "-"))")
             try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
-            try Self.event("m-\(kind.count)", "in the mirror").write(to: mirror.appendingPathComponent("m.ics"))
+            try TestEvent.data(uid: "m-\(kind.count)", summary: "in the mirror", start: "20270301T100000Z", duration: "PT1H")
+                .write(to: mirror.appendingPathComponent("m.ics"))
             if kind == "vdir" {
                 try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
-                try Self.event("v", "in the vdir").write(to: local.appendingPathComponent("v.ics"))
+                try TestEvent.data(uid: "v", summary: "in the vdir", start: "20270301T100000Z", duration: "PT1H")
+                    .write(to: local.appendingPathComponent("v.ics"))
             }
             let config = folder.file("\(kind.count).toml")
             try Data("[pair.p]\nlocal = \"\(local.path)\"\nremote = \"file://\(mirror.path)\"\n".utf8).write(to: config)
@@ -77,8 +75,12 @@ import CalgwTestSupport
             try Self.leaveNoTrace("\(kind), first", config: config, root: root, environment: environment)
             #expect(try CalgwBinary.run(["sync", "--config", config.path], environment: environment).status == 0)
             // Synced, with changes waiting on both sides.
-            try Self.event("m2", "new in the mirror").write(to: mirror.appendingPathComponent("m2.ics"))
-            if kind == "vdir" { try Self.event("v2", "new in the vdir").write(to: local.appendingPathComponent("v2.ics")) }
+            try TestEvent.data(uid: "m2", summary: "new in the mirror", start: "20270301T100000Z", duration: "PT1H")
+                .write(to: mirror.appendingPathComponent("m2.ics"))
+            if kind == "vdir" {
+                try TestEvent.data(uid: "v2", summary: "new in the vdir", start: "20270301T100000Z", duration: "PT1H")
+                    .write(to: local.appendingPathComponent("v2.ics"))
+            }
             try Self.leaveNoTrace("\(kind), later", config: config, root: root, environment: environment)
         }
     }
@@ -95,14 +97,16 @@ import CalgwTestSupport
                            "XDG_STATE_HOME": folder.file("state").path]
         let watched = { try Self.listing(a, on: server) + Self.listing(b, on: server) }
         try FileManager.default.createDirectory(at: folder.file("calendars/\(a.lastPathComponent)"), withIntermediateDirectories: true)
-        try Self.event("acct-\(id)", "made in the folder").write(to: folder.file("calendars/\(a.lastPathComponent)/e.ics"))
+        try TestEvent.data(uid: "acct-\(id)", summary: "made in the folder", start: "20270301T100000Z", duration: "PT1H")
+            .write(to: folder.file("calendars/\(a.lastPathComponent)/e.ics"))
 
         let account = folder.file("account.toml")
         try TestPairConfig(name: "acct", local: folder.file("calendars"), collection: server.home, journal: folder.file("state/acct.sqlite"),
                            server: server, extra: ["collections = [\"\(a.lastPathComponent)\", \"\(b.lastPathComponent)\"]"]).write(to: account)
         try Self.leaveNoTrace("account, first", config: account, root: folder.url, environment: environment, watched: watched)
         #expect(try CalgwBinary.run(["sync", "--config", account.path], environment: environment).status == 0)
-        try Self.event("acct2-\(id)", "another").write(to: folder.file("calendars/\(a.lastPathComponent)/e2.ics"))
+        try TestEvent.data(uid: "acct2-\(id)", summary: "another", start: "20270301T100000Z", duration: "PT1H")
+            .write(to: folder.file("calendars/\(a.lastPathComponent)/e2.ics"))
         try Self.leaveNoTrace("account, later", config: account, root: folder.url, environment: environment, watched: watched)
 
         let servers = folder.file("servers.toml")
@@ -116,7 +120,8 @@ import CalgwTestSupport
         defer { folder.remove() }
         let feedRoot = folder.file("feed")
         try FileManager.default.createDirectory(at: feedRoot, withIntermediateDirectories: true)
-        try Self.event("f", "from the feed").write(to: feedRoot.appendingPathComponent("feed.ics"))
+        try TestEvent.data(uid: "f", summary: "from the feed", start: "20270301T100000Z", duration: "PT1H")
+            .write(to: feedRoot.appendingPathComponent("feed.ics"))
         let feed = try TestProxies.feed(root: feedRoot)
         defer { feed.stop() }
         let config = folder.file("feed.toml")

@@ -6,10 +6,6 @@ import CalgwTestSupport
 /// not a byte of the journal, even when an interrupted run left a half-written file and a
 /// new file lacks a UID (both of which a real run changes).
 @Suite(.timeLimit(.minutes(10))) struct ReadOnlyCommandsTests {
-    static func event(_ uid: String?, _ summary: String) -> String {
-        TestEvent.ics(uid: uid, summary: summary, start: "20260301T100000Z", duration: "PT1H")
-    }
-
     /// Every file below `folder` (names and bytes), in order: what "unchanged" is checked on.
     static func contents(of folder: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
@@ -34,7 +30,8 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(8).lowercased()
         for i in 0..<3 {
             let file = folder.file("up\(i).ics")
-            try Self.event("r\(i)-\(id)", "Remote \(i)").write(to: file, atomically: true, encoding: .utf8)
+            try TestEvent.ics(uid: "r\(i)-\(id)", summary: "Remote \(i)", start: "20260301T100000Z", duration: "PT1H")
+                .write(to: file, atomically: true, encoding: .utf8)
             _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
                                                collection.appendingPathComponent("r\(i).ics").absoluteString])
         }
@@ -67,7 +64,8 @@ import CalgwTestSupport
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         let tornName = torn.hasSuffix(".ics") ? torn : torn + ".ics"
         try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEV".utf8).write(to: vdir.appendingPathComponent(tornName))
-        try Self.event(nil, "No UID yet").write(to: vdir.appendingPathComponent("hand.ics"), atomically: true, encoding: .utf8)
+        try TestEvent.ics(uid: nil, summary: "No UID yet", start: "20260301T100000Z", duration: "PT1H")
+            .write(to: vdir.appendingPathComponent("hand.ics"), atomically: true, encoding: .utf8)
 
         let before = (try Self.contents(of: vdir), try Self.contents(of: state), try serverState())
         #expect(before.1.keys.contains("p.sqlite"))

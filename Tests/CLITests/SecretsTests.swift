@@ -28,7 +28,10 @@ import CalgwTestSupport
 
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        for i in 0..<2 { try Self.event(uid: "secret-\(i)-\(UUID().uuidString)", summary: "s\(i)").write(to: vdir.appendingPathComponent("e\(i).ics")) }
+        for i in 0..<2 {
+            try TestEvent.data(uid: "secret-\(i)-\(UUID().uuidString)", summary: "s\(i)", start: "20260301T100000Z", end: "20260301T110000Z")
+                .write(to: vdir.appendingPathComponent("e\(i).ics"))
+        }
         let passwordFile = folder.file("password")
         try Data("\(secret)\n".utf8).write(to: passwordFile)
         chmod(passwordFile.path, 0o600)
@@ -58,7 +61,8 @@ import CalgwTestSupport
         #expect(first.stderrText.contains("> Authorization: \(scheme) <redacted>"), "\(mode): \(first.stderrText.prefix(3000))")
         #expect(first.stderrText.contains("debug: HTTP"), "\(mode): no request lines at -vvv")
 
-        try Self.event(uid: "secret-late-\(UUID().uuidString)", summary: "late").write(to: vdir.appendingPathComponent("late.ics"))
+        try TestEvent.data(uid: "secret-late-\(UUID().uuidString)", summary: "late", start: "20260301T100000Z", end: "20260301T110000Z")
+            .write(to: vdir.appendingPathComponent("late.ics"))
         #expect(try calgw(["sync", "-vvv"]).status == 0)
         #expect(try calgw(["status", "-vvv", "--json"]).status == 0)
 
@@ -108,9 +112,5 @@ import CalgwTestSupport
         #expect(result.status == 2, "\(result.stderrText)")
         #expect(result.stderrText.contains("can be read by others") && result.stderrText.contains("chmod 600"), "\(result.stderrText)")
         #expect(!result.stderrText.contains(secret) && !result.stdoutText.contains(secret))
-    }
-
-    static func event(uid: String, summary: String) -> Data {
-        TestEvent.data(uid: uid, summary: summary, start: "20260301T100000Z", end: "20260301T110000Z")
     }
 }

@@ -16,7 +16,7 @@ import CalgwTestSupport
         let collection = try makeCollection(server, prefix: "auth")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "auth", server: server, collection: collection)
+        let pair = try ServerPair(folder, "auth", server: server, collection: collection)
         let r = try pair.run("sync", password: "not-the-password")
         #expect(r.status == 5, "\(r.stdoutText) \(r.stderrText)")
         let said = r.stderrText.components(separatedBy: "refused the credentials").count - 1
@@ -30,8 +30,9 @@ import CalgwTestSupport
         defer { proxy.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "full", server: server, collection: proxy.proxied(collection))
-        try SyncServerScenarioTests.event("big", "v1").write(to: pair.vdir.appendingPathComponent("big.ics"))
+        let pair = try ServerPair(folder, "full", server: server, collection: proxy.proxied(collection))
+        try TestEvent.data(uid: "big", summary: "v1", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("big.ics"))
         var r = try pair.run("sync", password: server.password)
         #expect(r.status == 1, "\(r.stdoutText) \(r.stderrText)")
         #expect(proxy.logEntries().contains { ($0["action"] as? String) == "507" }, "the proxy never answered 507")

@@ -30,7 +30,7 @@ import CalgwTestTraits
         let from = try left.makeCalendar("from-\(id)", displayName: "Old")
         let to = try right.makeCalendar("to-\(id)", displayName: "New")
         try left.put(Self.series("s-\(id)"), name: "s", in: from)
-        try left.put(AccountFixture.event("e-\(id)", "Lunch"), name: "e", in: from)
+        try left.put(TestEvent.ics(uid: "e-\(id)", summary: "Lunch", start: "20260301T100000Z", duration: "PT1H"), name: "e", in: from)
         try left.put(AccountFixture.todo("t-\(id)", "Taxes"), name: "t", in: from)
         let config = left.folder.file("pair.toml")
         try TestPairConfig(name: "move", local: from, collection: to, journal: left.folder.file("move.sqlite"), server: b,
@@ -60,7 +60,8 @@ import CalgwTestTraits
         #expect(target.contains("UNTIL=20260304T235959Z") && target.contains("UID:s2-\(id)"), "\(label): \(target)")
 
         // An edit on the second server travels back.
-        let lunch = AccountFixture.event("e-\(id)", "Lunch").replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Lunch (moved)")
+        let lunch = TestEvent.ics(uid: "e-\(id)", summary: "Lunch", start: "20260301T100000Z",
+                                  duration: "PT1H").replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Lunch (moved)")
         let lunchHref = try #require(try Self.href(of: "e-\(id)", in: right, to), "\(label): no href for the lunch on \(second)")
         try right.put(lunch, name: lunchHref, in: to)
         r = try calgw(["sync", "--json"])
@@ -91,7 +92,7 @@ import CalgwTestTraits
         let left = try AccountFixture(server: a), right = try AccountFixture(server: b)
         defer { left.remove(); right.remove() }
         let from = try left.makeCalendar("init-from-\(left.id)"), to = try right.makeCalendar("init-to-\(left.id)")
-        try left.put(AccountFixture.event("i-\(left.id)", "Moved by init"), name: "i", in: from)
+        try left.put(TestEvent.ics(uid: "i-\(left.id)", summary: "Moved by init", start: "20260301T100000Z", duration: "PT1H"), name: "i", in: from)
         let config = left.folder.file("init.toml")
         let environment = ["OLD_PASSWORD": a.password, "NEW_PASSWORD": b.password]
         var r = try CalgwBinary.run(["init", "--pair", "move", "--local", from.absoluteString, "--local-username", a.username,

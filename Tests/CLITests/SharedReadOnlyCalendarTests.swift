@@ -19,10 +19,6 @@ import CalgwTestTraits
     /// The servers with a second user and a way to share, of those selected.
     static let sharing = TestServers.selected.filter { ["cyrus", "davical"].contains($0) }
 
-    static func event(_ uid: String, _ summary: String) -> String {
-        ReadOnlyCalendarTests.event(uid, summary)
-    }
-
     /// curl as bob.
     static func curl(_ bob: TestServer.Attendee, _ arguments: [String]) throws -> ProcessRunner.Result {
         try ProcessRunner.run("curl", ["-s", "--max-time", "60", "-u", "\(bob.username):\(bob.password)"] + arguments)
@@ -33,7 +29,8 @@ import CalgwTestTraits
         let calendar = bob.home.appendingPathComponent("\(name)/", isDirectory: true)
         let made = try curl(bob, ["-o", "/dev/null", "-w", "%{http_code}", "-X", "MKCALENDAR", calendar.absoluteString])
         try #require(["200", "201"].contains(made.stdoutText), "MKCALENDAR as bob: \(made.stdoutText)")
-        for (uid, summary) in events { try put(bob, event(uid, summary), uid: uid, in: calendar) }
+        for (uid, summary) in events { try put(bob, TestEvent.ics(uid: uid, summary: summary, start: "20270301T100000Z", end: "20270301T110000Z"),
+                                               uid: uid, in: calendar) }
         return calendar
     }
 
@@ -101,14 +98,15 @@ import CalgwTestTraits
         try Self.share(server, bob, calendar: calendarName, writable: false)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "ro", server: server, collection: try Self.sharedURL(server, calendar))
+        let pair = try ServerPair(folder, "ro", server: server, collection: try Self.sharedURL(server, calendar))
 
         try ReadOnlyCalendarTests.checkOneWay(pair, password: server.password, id: id, label: name, serverUnchanged: { () throws in
             let names = try Self.bobsNames(bob, in: calendar), event = try Self.bobsEvent(bob, "ro0-\(id)", in: calendar)
             #expect(names == ["ro0-\(id).ics", "ro1-\(id).ics"], "\(name): bob's calendar got a write")
             #expect(event.contains("SUMMARY:shared 0"), "\(name): bob's event changed")
         }, ownerChanges: {
-            try Self.put(bob, Self.event("ro0-\(id)", "changed by the owner"), uid: "ro0-\(id)", in: calendar)
+            try Self.put(bob, TestEvent.ics(uid: "ro0-\(id)", summary: "changed by the owner", start: "20270301T100000Z", end: "20270301T110000Z"),
+                         uid: "ro0-\(id)", in: calendar)
         })
         #expect(try Self.bobsNames(bob, in: calendar) == ["ro0-\(id).ics", "ro1-\(id).ics"], "\(name): bob's calendar got a write")
     }
@@ -123,11 +121,12 @@ import CalgwTestTraits
         try Self.share(server, bob, calendar: calendarName, writable: true)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "rw", server: server, collection: try Self.sharedURL(server, calendar))
+        let pair = try ServerPair(folder, "rw", server: server, collection: try Self.sharedURL(server, calendar))
 
         let first = try pair.run("sync", password: server.password)
         #expect(first.status == 0 && first.stdoutText.contains("local: 1 created"), "\(name): \(first.stdoutText)\(first.stderrText)")
-        try Data(Self.event("rw0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "rw0-\(id)"))
+        try Data(TestEvent.ics(uid: "rw0-\(id)", summary: "edited here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: try pair.file(uid: "rw0-\(id)"))
         let pushed = try pair.run("sync", password: server.password)
         #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 0 created, 1 updated, 0 deleted")
                 && !pushed.stdoutText.contains("read-only"), "\(name): \(pushed.stdoutText)\(pushed.stderrText)")
@@ -147,19 +146,22 @@ import CalgwTestTraits
         #expect(try Self.sharedURL(server, calendar) != calendar, "cyrus no longer redirects: this test shows nothing")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "mv", server: server, collection: calendar)
+        let pair = try ServerPair(folder, "mv", server: server, collection: calendar)
 
         let first = try pair.run("sync", password: server.password)
         #expect(first.status == 0 && first.stdoutText.contains("local: 1 created"), "\(first.stdoutText)\(first.stderrText)")
-        try Data(Self.event("mv0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "mv0-\(id)"))
+        try Data(TestEvent.ics(uid: "mv0-\(id)", summary: "edited here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: try pair.file(uid: "mv0-\(id)"))
         let pushed = try pair.run("sync", password: server.password)
         #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 0 created, 1 updated"), "\(pushed.stdoutText)\(pushed.stderrText)")
         #expect(try Self.bobsEvent(bob, "mv0-\(id)", in: calendar).contains("SUMMARY:edited here"), "the edit did not reach bob")
-        try Self.put(bob, Self.event("mv1-\(id)", "added by the owner"), uid: "mv1-\(id)", in: calendar)
+        try Self.put(bob, TestEvent.ics(uid: "mv1-\(id)", summary: "added by the owner", start: "20270301T100000Z", end: "20270301T110000Z"),
+                     uid: "mv1-\(id)", in: calendar)
         let pulled = try pair.run("sync", password: server.password)
         #expect(pulled.status == 0 && pulled.stdoutText.contains("local: 1 created"), "\(pulled.stdoutText)\(pulled.stderrText)")
         // A new local event is made in the calendar's new location, where bob finds it.
-        try Data(Self.event("mv2-\(id)", "made here").utf8).write(to: pair.vdir.appendingPathComponent("mv2-\(id).ics"))
+        try Data(TestEvent.ics(uid: "mv2-\(id)", summary: "made here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: pair.vdir.appendingPathComponent("mv2-\(id).ics"))
         let created = try pair.run("sync", password: server.password)
         #expect(created.status == 0 && created.stdoutText.contains("remote: 1 created"), "\(created.stdoutText)\(created.stderrText)")
         #expect(try Self.bobsNames(bob, in: calendar).contains("mv2-\(id).ics"), "bob does not see the new event")
@@ -181,11 +183,12 @@ import CalgwTestTraits
         try Self.share(server, bob, calendar: "hidden-\(id)", writable: false, showsPrivileges: false)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "hidden", server: server, collection: calendar)
+        let pair = try ServerPair(folder, "hidden", server: server, collection: calendar)
         let first = try pair.run("sync", password: server.password)
         #expect(first.status == 0 && first.stdoutText.contains("local: 1 created"), "\(first.stdoutText)\(first.stderrText)")
 
-        try Data(Self.event("h0-\(id)", "edited here").utf8).write(to: try pair.file(uid: "h0-\(id)"))
+        try Data(TestEvent.ics(uid: "h0-\(id)", summary: "edited here", start: "20270301T100000Z", end: "20270301T110000Z").utf8)
+            .write(to: try pair.file(uid: "h0-\(id)"))
         let refused = try pair.run("sync", password: server.password)
         #expect(refused.status == 1 && refused.stderrText.contains("may not write to this calendar"), "\(refused.stdoutText)\(refused.stderrText)")
         let kept = try pair.run("sync", password: server.password)

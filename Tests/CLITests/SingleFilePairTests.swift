@@ -76,7 +76,8 @@ import CalgwTestSupport
         defer { pair.account.remove() }
         let export = try Self.corpusExport()
         try pair.writeFile(export)
-        try pair.account.put(AccountFixture.event("srv-1", "From the server"), name: "srv-1", in: pair.calendar)
+        try pair.account.put(TestEvent.ics(uid: "srv-1", summary: "From the server", start: "20260301T100000Z", duration: "PT1H"),
+                             name: "srv-1", in: pair.calendar)
 
         // The first sync: the file's four events go up, the server's one comes down.
         var r = try pair.calgw(["sync", "--json"])
@@ -110,7 +111,8 @@ import CalgwTestSupport
         // A change on each side.
         try pair.writeFile(try pair.fileText.replacingOccurrences(of: "SUMMARY:This event is clearly in winter",
                                                                   with: "SUMMARY:Winter, edited in the file"))
-        try pair.account.put(AccountFixture.event("srv-1", "Edited on the server"), name: "srv-1", in: pair.calendar)
+        try pair.account.put(TestEvent.ics(uid: "srv-1", summary: "Edited on the server", start: "20260301T100000Z", duration: "PT1H"),
+                             name: "srv-1", in: pair.calendar)
         r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["updated", "remote"]) == 1, "\(r.stdoutText)")
@@ -228,7 +230,7 @@ import CalgwTestSupport
         while k < 40 {
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }
-            let start = ["a", "b", "c"].map { AccountFixture.event($0, "v1") }
+            let start = ["a", "b", "c"].map { TestEvent.ics(uid: $0, summary: "v1", start: "20260301T100000Z", duration: "PT1H") }
             try pair.writeFile(start.map { $0.replacingOccurrences(of: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\n", with: "")
                 .replacingOccurrences(of: "END:VCALENDAR\r\n", with: "") }
                 .reduce("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nX-WR-CALNAME:Mine\r\n", +) + "END:VCALENDAR\r\n")
@@ -241,8 +243,10 @@ import CalgwTestSupport
             text = text.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260302T100000Z\r\nSUMMARY:new local\r\nEND:VEVENT\r\nEND:VCALENDAR")
             try pair.writeFile(text)
             let cHref = try #require(try ServerToServerTests.href(of: "c", in: pair.account, pair.calendar))
-            try pair.account.put(AccountFixture.event("c", "remote edit"), name: cHref, in: pair.calendar)
-            try pair.account.put(AccountFixture.event("e", "new remote"), name: "e", in: pair.calendar)
+            try pair.account.put(TestEvent.ics(uid: "c", summary: "remote edit", start: "20260301T100000Z", duration: "PT1H"),
+                                 name: cHref, in: pair.calendar)
+            try pair.account.put(TestEvent.ics(uid: "e", summary: "new remote", start: "20260301T100000Z", duration: "PT1H"),
+                                 name: "e", in: pair.calendar)
             let expected = ["a": "local edit", "c": "remote edit", "d": "new local", "e": "new remote"]
 
             let killed = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
@@ -277,7 +281,8 @@ import CalgwTestSupport
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }
             let uids = (0..<45).map { "e\($0)" }
-            for uid in uids { try pair.account.put(AccountFixture.event(uid, "v1"), name: uid, in: pair.calendar) }
+            for uid in uids { try pair.account.put(TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
+                                                   name: uid, in: pair.calendar) }
             let stopped = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
             #expect(stopped.status == 128 + (signal == "KILL" ? 9 : 15), "SIG\(signal): \(stopped.status) \(stopped.stderrText)")
             let deleted = uids.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
@@ -285,7 +290,9 @@ import CalgwTestSupport
             for uid in deleted {
                 #expect(try pair.account.curl(["-X", "DELETE", pair.calendar.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
             }
-            for uid in edited { try pair.account.put(AccountFixture.event(uid, "edited on the phone"), name: uid, in: pair.calendar) }
+            for uid in edited { try pair.account.put(TestEvent.ics(uid: uid, summary: "edited on the phone", start: "20260301T100000Z",
+                                                                   duration: "PT1H"),
+                                                     name: uid, in: pair.calendar) }
             let rerun = try pair.calgw(["sync"])
             #expect(rerun.status == 0, "SIG\(signal): \(rerun.stderrText)")
             var expected: [String: String] = [:]

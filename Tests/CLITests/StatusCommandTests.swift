@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import CalgwTestSupport
+import CalgwTestTraits
 
 @Suite struct StatusCommandTests {
     @Test func statusShowsPendingAndChangesNothing() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         let before = try pair.run("status", ["--json"])
         #expect(before.status == 0, "\(before.stderrText)")
         var json = try pair.json(before)
@@ -48,8 +49,8 @@ import CalgwTestSupport
         handle.seekToEndOfFile()
         handle.write(Data(extra.utf8))
         try handle.close()
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "x"))
-        try pair.write(second, "b.ics", VDirPair.event("b", "y"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "x"))
+        try pair.write(second, "b.ics", TestEvent.data(uid: "b", summary: "y"))
         let ambiguous = try pair.run("sync")
         #expect(ambiguous.status == 2)
         let result = try pair.run("sync", ["--all", "--json"])

@@ -13,17 +13,17 @@ import CalgwTestSupport
     @Test func listsEachPendingItemConflictAndBrokenFile() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "kept.ics", VDirPair.event("kept", "Kept"))
-        try pair.write(pair.local, "both.ics", VDirPair.event("both", "Base"))
-        try pair.write(pair.local, "gone.ics", VDirPair.event("gone", "Gone soon"))
+        try pair.write(pair.local, "kept.ics", TestEvent.data(uid: "kept", summary: "Kept"))
+        try pair.write(pair.local, "both.ics", TestEvent.data(uid: "both", summary: "Base"))
+        try pair.write(pair.local, "gone.ics", TestEvent.data(uid: "gone", summary: "Gone soon"))
         #expect(try pair.run("sync").status == 0)
 
-        try pair.write(pair.local, "new.ics", VDirPair.event("new", "Dentist"))
-        try pair.write(pair.remote, "theirs.ics", VDirPair.event("theirs", "From the server"))
+        try pair.write(pair.local, "new.ics", TestEvent.data(uid: "new", summary: "Dentist"))
+        try pair.write(pair.remote, "theirs.ics", TestEvent.data(uid: "theirs", summary: "From the server"))
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("gone.ics"))
-        try pair.write(pair.local, "both.ics", VDirPair.event("both", "Mine"))
+        try pair.write(pair.local, "both.ics", TestEvent.data(uid: "both", summary: "Mine"))
         let remoteBoth = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.remote.path).first { $0.hasPrefix("both") })
-        try pair.write(pair.remote, remoteBoth, VDirPair.event("both", "Theirs"))
+        try pair.write(pair.remote, remoteBoth, TestEvent.data(uid: "both", summary: "Theirs"))
 
         var r = try pair.run("status", ["--json"])
         #expect(r.status == 0, "\(r.stderrText)")
@@ -52,7 +52,7 @@ import CalgwTestSupport
         // A broken file and a UID held twice: listed, and the exit status a sync would have (1).
         try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:broken\r\nDTSTART:20260310T100000Z\r\nDTEND:20260309T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
             .write(to: pair.local.appendingPathComponent("broken.ics"))
-        try pair.write(pair.local, "copy.ics", VDirPair.event("new", "Dentist (copy)"))
+        try pair.write(pair.local, "copy.ics", TestEvent.data(uid: "new", summary: "Dentist (copy)"))
         r = try pair.run("status", ["--json"])
         #expect(r.status == 1, "\(r.status) \(r.stderrText)")
         json = try pair.json(r)
@@ -72,7 +72,7 @@ import CalgwTestSupport
     @Test func aDryRunAndStatusTellTheSameSkips() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "ok.ics", VDirPair.event("ok", "Fine"))
+        try pair.write(pair.local, "ok.ics", TestEvent.data(uid: "ok", summary: "Fine"))
         #expect(try pair.run("sync").status == 0)
         try pair.write(pair.remote, "broken.ics", Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:b\r\nEND:VCALENDAR\r\n".utf8))
         try pair.write(pair.local, "mine-broken.ics", Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:m\r\nEND:VCALENDAR\r\n".utf8))
@@ -87,7 +87,7 @@ import CalgwTestSupport
     @Test func longListsAreCutOnTheTerminalOnly() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        for i in 0..<13 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "Event \(i)")) }
+        for i in 0..<13 { try pair.write(pair.local, "e\(i).ics", TestEvent.data(uid: "e\(i)", summary: "Event \(i)")) }
         // On a terminal (a pseudo-terminal made by util-linux `script`): the first 10.
         let command = [CalgwBinary.url.path, "status", "--config", pair.config.path].map { "'" + $0 + "'" }.joined(separator: " ")
         let onTerminal = try ProcessRunner.run("script", ["-qfec", command, "/dev/null"])
@@ -107,7 +107,7 @@ import CalgwTestSupport
     @Test func aMassDeletionExitsFourAsTheSyncWould() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        for i in 0..<3 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "Event \(i)")) }
+        for i in 0..<3 { try pair.write(pair.local, "e\(i).ics", TestEvent.data(uid: "e\(i)", summary: "Event \(i)")) }
         #expect(try pair.run("sync").status == 0)
         for i in 0..<3 { try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e\(i).ics")) }
         let r = try pair.run("status")

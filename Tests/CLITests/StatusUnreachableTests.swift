@@ -13,16 +13,20 @@ import CalgwTestSupport
         defer { proxy.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "down", server: server, collection: proxy.proxied(collection))
-        try SyncServerScenarioTests.event("kept", "v1").write(to: pair.vdir.appendingPathComponent("kept.ics"))
-        try SyncServerScenarioTests.event("gone", "v1").write(to: pair.vdir.appendingPathComponent("gone.ics"))
+        let pair = try ServerPair(folder, "down", server: server, collection: proxy.proxied(collection))
+        try TestEvent.data(uid: "kept", summary: "v1", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("kept.ics"))
+        try TestEvent.data(uid: "gone", summary: "v1", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("gone.ics"))
         var r = try pair.run("sync", password: server.password)
         #expect(r.status == 0, "\(r.stderrText)")
 
         // Local changes made while the server is down: one new, one edited, one deleted.
         proxy.stop()
-        try SyncServerScenarioTests.event("new", "v1").write(to: pair.vdir.appendingPathComponent("new.ics"))
-        try SyncServerScenarioTests.event("kept", "v2").write(to: pair.vdir.appendingPathComponent("kept.ics"))
+        try TestEvent.data(uid: "new", summary: "v1", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("new.ics"))
+        try TestEvent.data(uid: "kept", summary: "v2", end: "20260310T110000Z", location: "Room 1")
+            .write(to: pair.vdir.appendingPathComponent("kept.ics"))
         try FileManager.default.removeItem(at: pair.vdir.appendingPathComponent("gone.ics"))
 
         r = try pair.run("status", password: server.password)

@@ -1,67 +1,14 @@
 import Foundation
 import Testing
 import CalgwTestSupport
-
-/// A vdir⇄vdir pair (`remote = file://...`) with its own config and journal.
-struct VDirPair {
-    let folder: TemporaryFolder
-    var local: URL { folder.file("local") }
-    var remote: URL { folder.file("remote") }
-    var config: URL { folder.file("config.toml") }
-    var journal: URL { folder.file("state/pair.sqlite") }
-
-    init(conflict: String = "merge") throws {
-        folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
-        try TestPairConfig(local: local, remote: remote, journal: journal, extra: ["conflict = \"\(conflict)\""]).write(to: config)
-    }
-
-    func remove() { folder.remove() }
-
-    static func event(_ uid: String, _ summary: String, lastModified: String? = nil) -> Data {
-        TestEvent.data(uid: uid, summary: summary, lastModified: lastModified)
-    }
-
-    func write(_ side: URL, _ name: String, _ data: Data) throws { try data.write(to: side.appendingPathComponent(name)) }
-
-    /// Event `a` synced, then edited on both sides: "mine" here, "theirs" there.
-    func makeConflict() throws {
-        try write(local, "a.ics", VDirPair.event("a", "v1"))
-        #expect(try run("sync").status == 0)
-        try write(local, "a.ics", VDirPair.event("a", "mine"))
-        let remoteName = try #require(try FileManager.default.contentsOfDirectory(atPath: remote.path).first { $0.hasSuffix(".ics") })
-        try write(remote, remoteName, VDirPair.event("a", "theirs"))
-    }
-
-    /// UID → SUMMARY of every item file in a folder.
-    func summaries(_ side: URL) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: side.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
-            let text = try String(contentsOf: side.appendingPathComponent(name), encoding: .utf8)
-            let lines = text.components(separatedBy: "\r\n")
-            let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
-            #expect(out[uid] == nil, "UID \(uid) twice in \(side.lastPathComponent)")
-            out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
-        }
-        return out
-    }
-
-    func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
-    }
-
-    func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "stdout: \(result.stdoutText)")
-    }
-}
+import CalgwTestTraits
 
 @Suite(.timeLimit(.minutes(10))) struct SyncCommandTests {
     @Test func syncsBothWaysAndReportsJSON() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
-        try pair.write(pair.remote, "b.ics", VDirPair.event("b", "remote"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
+        try pair.write(pair.remote, "b.ics", TestEvent.data(uid: "b", summary: "remote"))
         let result = try pair.run("sync", ["--json"])
         #expect(result.status == 0, "\(result.stderrText)")
         let json = try pair.json(result)
@@ -82,7 +29,7 @@ struct VDirPair {
     @Test func dryRunChangesNothing() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.local, "a.ics", VDirPair.event("a", "local"))
+        try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local"))
         let result = try pair.run("sync", ["--dry-run"])
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.contains("remote: 1 created"))
@@ -92,7 +39,7 @@ struct VDirPair {
     @Test func massDeletionExitsFourUntilAllowed() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        for i in 0..<4 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "x")) }
+        for i in 0..<4 { try pair.write(pair.local, "e\(i).ics", TestEvent.data(uid: "e\(i)", summary: "x")) }
         #expect(try pair.run("sync").status == 0)
         for i in 0..<4 { try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e\(i).ics")) }
         let refused = try pair.run("sync", ["--json"])
@@ -108,7 +55,7 @@ struct VDirPair {
     @Test func deletingMoreThanHalfOfTwentyOrMoreIsRefusedUntilAllowed() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        for i in 0..<20 { try pair.write(pair.local, "e\(i).ics", VDirPair.event("e\(i)", "x")) }
+        for i in 0..<20 { try pair.write(pair.local, "e\(i).ics", TestEvent.data(uid: "e\(i)", summary: "x")) }
         #expect(try pair.run("sync").status == 0)
         // Half is ordinary.
         for i in 0..<10 { try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e\(i).ics")) }
@@ -187,7 +134,7 @@ struct VDirPair {
         let pair = try VDirPair()
         defer { pair.remove() }
         let uids = ["a/b", "with space", "Frühstück ☕", "../../escape"]
-        for (i, uid) in uids.enumerated() { try pair.write(pair.remote, "r\(i).ics", VDirPair.event(uid, "e\(i)")) }
+        for (i, uid) in uids.enumerated() { try pair.write(pair.remote, "r\(i).ics", TestEvent.data(uid: uid, summary: "e\(i)")) }
         let result = try pair.run("sync")
         #expect(result.status == 0, "\(result.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: pair.local.path)
@@ -206,14 +153,14 @@ struct VDirPair {
         while k <= 200 {
             let pair = try VDirPair()
             defer { pair.remove() }
-            for uid in ["a", "b", "c"] { try pair.write(pair.local, "\(uid).ics", VDirPair.event(uid, "v1")) }
+            for uid in ["a", "b", "c"] { try pair.write(pair.local, "\(uid).ics", TestEvent.data(uid: uid, summary: "v1")) }
             #expect(try pair.run("sync").status == 0)
             let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
-            try pair.write(pair.local, "a.ics", VDirPair.event("a", "local edit"))
+            try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local edit"))
             try FileManager.default.removeItem(at: pair.local.appendingPathComponent("b.ics"))
-            try pair.write(pair.local, "d.ics", VDirPair.event("d", "new local"))
-            try pair.write(pair.remote, try #require(remoteNames.first { $0.hasPrefix("c") }), VDirPair.event("c", "remote edit"))
-            try pair.write(pair.remote, "e.ics", VDirPair.event("e", "new remote"))
+            try pair.write(pair.local, "d.ics", TestEvent.data(uid: "d", summary: "new local"))
+            try pair.write(pair.remote, try #require(remoteNames.first { $0.hasPrefix("c") }), TestEvent.data(uid: "c", summary: "remote edit"))
+            try pair.write(pair.remote, "e.ics", TestEvent.data(uid: "e", summary: "new remote"))
 
             let killed = try pair.run("sync", environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
             let expected = ["a": "local edit", "c": "remote edit", "d": "new local", "e": "new remote"]

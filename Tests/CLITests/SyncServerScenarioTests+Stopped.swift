@@ -49,8 +49,11 @@ extension SyncServerScenarioTests {
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(6).lowercased()
         let uids = (0..<Self.stoppedItems).map { "s\($0)-\(id)" }
-        func write(_ uids: some Sequence<String>, _ summary: String, into pair: Pair) throws {
-            for uid in uids { try Self.event(uid, summary).write(to: pair.vdir.appendingPathComponent("\(uid).ics")) }
+        func write(_ uids: some Sequence<String>, _ summary: String, into pair: ServerPair) throws {
+            for uid in uids {
+                try TestEvent.data(uid: uid, summary: summary, end: "20260310T110000Z", location: "Room 1")
+                    .write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
+            }
         }
         let known = (0..<4).map { "k\($0)-\(id)" }
         if shape == .laterPull {
@@ -82,7 +85,10 @@ extension SyncServerScenarioTests {
         let edited = uids.enumerated().filter { $0.offset % 5 == 1 }.map(\.element)
         let added = ["n0-\(id)", "n1-\(id)"]
         for uid in deleted { try FileManager.default.removeItem(at: try source.file(uid: uid)) }
-        for uid in edited { try Self.event(uid, "edited after the stop").write(to: try source.file(uid: uid)) }
+        for uid in edited {
+            try TestEvent.data(uid: uid, summary: "edited after the stop", end: "20260310T110000Z", location: "Room 1")
+                .write(to: try source.file(uid: uid))
+        }
         try write(added, "new after the stop", into: source)
         if shape != .push { #expect(try b.run("sync", password: server.password).status == 0, "\(context)") }
 

@@ -6,59 +6,13 @@ import CalgwTestSupport
 /// creations on each side reach the other; a conflict on different properties merges; UIDs
 /// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SyncServerScenarioTests {
-    struct Pair {
-        let folder: URL
-        let config: URL
-        let vdir: URL
-        func run(_ command: String, _ extra: [String] = [], password: String) throws -> ProcessRunner.Result {
-            try CalgwBinary.run([command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
-        }
-        func summaries() throws -> [String: String] {
-            var out: [String: String] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") {
-                let lines = try Self.lines(vdir.appendingPathComponent(name))
-                let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
-                out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
-            }
-            return out
-        }
-        /// Unfolded lines; files from a server may end lines with LF only (XML normalises CRLF).
-        static func lines(_ url: URL) throws -> [String] {
-            try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")
-                .replacingOccurrences(of: "\n ", with: "").components(separatedBy: "\n")
-        }
-
-        func file(uid: String) throws -> URL {
-            for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") {
-                let url = vdir.appendingPathComponent(name)
-                if try Self.lines(url).contains("UID:\(uid)") { return url }
-            }
-            throw NoSuchItem(uid: uid)
-        }
-    }
-
-    struct NoSuchItem: Error { var uid: String }
-
-    static func event(_ uid: String, _ summary: String, location: String = "Room 1") -> Data {
-        TestEvent.data(uid: uid, summary: summary, end: "20260310T110000Z", extra: ["LOCATION:\(location)"])
-    }
-
-    func makePair(_ folder: TemporaryFolder, _ name: String, server: TestServer, collection: URL) throws -> Pair {
-        let vdir = folder.file(name)
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = folder.file("\(name).toml")
-        try TestPairConfig(name: name, local: vdir, collection: collection,
-                           journal: folder.file("\(name).sqlite"), server: server).write(to: config)
-        return Pair(folder: folder.url, config: config, vdir: vdir)
-    }
-
     /// Two pairs, `a` and `b`, on a new collection of `server` (two clients of one calendar).
-    func twoPairs(on server: TestServer, prefix: String) throws -> (folder: TemporaryFolder, a: Pair, b: Pair) {
+    func twoPairs(on server: TestServer, prefix: String) throws -> (folder: TemporaryFolder, a: ServerPair, b: ServerPair) {
         let collection = server.newCollectionURL(prefix: prefix)
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
-        return (folder, try makePair(folder, "a", server: server, collection: collection),
-                try makePair(folder, "b", server: server, collection: collection))
+        return (folder, try ServerPair(folder, "a", server: server, collection: collection),
+                try ServerPair(folder, "b", server: server, collection: collection))
     }
 
     @Test(arguments: TestServers.selected)
@@ -68,9 +22,12 @@ import CalgwTestSupport
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(8).lowercased()
         let uids = (0..<4).map { "ev\($0)-\(id)" } + ["slash/\(id) with space é"]
-        for (i, uid) in uids.enumerated() { try Self.event(uid, "v1").write(to: a.vdir.appendingPathComponent("f\(i).ics")) }
+        for (i, uid) in uids.enumerated() {
+            try TestEvent.data(uid: uid, summary: "v1", end: "20260310T110000Z", location: "Room 1")
+                .write(to: a.vdir.appendingPathComponent("f\(i).ics"))
+        }
 
-        func sync(_ p: Pair, _ extra: [String] = []) throws -> ProcessRunner.Result {
+        func sync(_ p: ServerPair, _ extra: [String] = []) throws -> ProcessRunner.Result {
             let r = try p.run("sync", extra, password: server.password)
             #expect(r.status == 0, "\(name): \(r.stderrText)")
             return r
@@ -82,15 +39,17 @@ import CalgwTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.vdir.path).allSatisfy { !$0.contains("/") && !$0.contains(" ") })
 
         // Edits on both sides, a deletion on each, a creation on each.
-        try Self.event(uids[0], "edited in a").write(to: try a.file(uid: uids[0]))
-        try Self.event(uids[1], "edited in b").write(to: try b.file(uid: uids[1]))
+        try TestEvent.data(uid: uids[0], summary: "edited in a", end: "20260310T110000Z", location: "Room 1").write(to: try a.file(uid: uids[0]))
+        try TestEvent.data(uid: uids[1], summary: "edited in b", end: "20260310T110000Z", location: "Room 1").write(to: try b.file(uid: uids[1]))
         try FileManager.default.removeItem(at: try a.file(uid: uids[2]))
         try FileManager.default.removeItem(at: try b.file(uid: uids[3]))
-        try Self.event("new-a-\(id)", "from a").write(to: a.vdir.appendingPathComponent("new-a.ics"))
-        try Self.event("new-b-\(id)", "from b").write(to: b.vdir.appendingPathComponent("new-b.ics"))
+        try TestEvent.data(uid: "new-a-\(id)", summary: "from a", end: "20260310T110000Z", location: "Room 1")
+            .write(to: a.vdir.appendingPathComponent("new-a.ics"))
+        try TestEvent.data(uid: "new-b-\(id)", summary: "from b", end: "20260310T110000Z", location: "Room 1")
+            .write(to: b.vdir.appendingPathComponent("new-b.ics"))
         // A conflict on different properties of the last one.
-        try Self.event(uids[4], "title from a").write(to: try a.file(uid: uids[4]))
-        try Self.event(uids[4], "v1", location: "Room from b").write(to: try b.file(uid: uids[4]))
+        try TestEvent.data(uid: uids[4], summary: "title from a", end: "20260310T110000Z", location: "Room 1").write(to: try a.file(uid: uids[4]))
+        try TestEvent.data(uid: uids[4], summary: "v1", end: "20260310T110000Z", location: "Room from b").write(to: try b.file(uid: uids[4]))
         _ = try sync(a)
         let merged = try sync(b, ["--json"])
         #expect(merged.stdoutText.contains("\"resolution\" : \"merge\""), "\(name): \(merged.stdoutText)")
@@ -99,7 +58,7 @@ import CalgwTestSupport
                         "new-a-\(id)": "from a", "new-b-\(id)": "from b"]
         #expect(try a.summaries() == expected, "\(name)")
         #expect(try b.summaries() == expected, "\(name)")
-        #expect(try Pair.lines(try a.file(uid: uids[4])).contains("LOCATION:Room from b"), "\(name)")
+        #expect(try ServerPair.lines(try a.file(uid: uids[4])).contains("LOCATION:Room from b"), "\(name)")
         // Quiet now: nothing more to do on either side.
         for p in [a, b] {
             let r = try sync(p)
@@ -127,13 +86,19 @@ import CalgwTestSupport
             let (folder, a, b) = try twoPairs(on: server, prefix: "kill")
             defer { folder.remove() }
             let id = UUID().uuidString.prefix(8).lowercased()
-            for i in 0..<3 { try Self.event("k\(i)-\(id)", "v1").write(to: a.vdir.appendingPathComponent("k\(i).ics")) }
+            for i in 0..<3 {
+                try TestEvent.data(uid: "k\(i)-\(id)", summary: "v1", end: "20260310T110000Z", location: "Room 1")
+                    .write(to: a.vdir.appendingPathComponent("k\(i).ics"))
+            }
             #expect(try a.run("sync", password: server.password).status == 0)
             #expect(try b.run("sync", password: server.password).status == 0)
-            try Self.event("k0-\(id)", "edited in a").write(to: try a.file(uid: "k0-\(id)"))
+            try TestEvent.data(uid: "k0-\(id)", summary: "edited in a", end: "20260310T110000Z", location: "Room 1")
+                .write(to: try a.file(uid: "k0-\(id)"))
             try FileManager.default.removeItem(at: try a.file(uid: "k1-\(id)"))
-            try Self.event("k3-\(id)", "new in a").write(to: a.vdir.appendingPathComponent("k3.ics"))
-            try Self.event("k2-\(id)", "edited in b").write(to: try b.file(uid: "k2-\(id)"))
+            try TestEvent.data(uid: "k3-\(id)", summary: "new in a", end: "20260310T110000Z", location: "Room 1")
+                .write(to: a.vdir.appendingPathComponent("k3.ics"))
+            try TestEvent.data(uid: "k2-\(id)", summary: "edited in b", end: "20260310T110000Z", location: "Room 1")
+                .write(to: try b.file(uid: "k2-\(id)"))
             #expect(try b.run("sync", password: server.password).status == 0)
 
             let killed = try CalgwBinary.run(["sync", "--config", a.config.path],

@@ -32,7 +32,7 @@ import CalgwTestTraits
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "tz", server: server, collection: collection)
+        let pair = try ServerPair(folder, "tz", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         let windows = Self.zoned("win-\(id)", tzid: "W. Europe Standard Time"), iana = Self.zoned("iana-\(id)", tzid: "Europe/Berlin")
         let windowsFile = pair.vdir.appendingPathComponent("win.ics"), ianaFile = pair.vdir.appendingPathComponent("iana.ics")
@@ -96,7 +96,7 @@ import CalgwTestTraits
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try SyncServerScenarioTests().makePair(folder, "tzbad", server: server, collection: collection)
+        let pair = try ServerPair(folder, "tzbad", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         let unknown = Self.zoned("nowhere-\(id)", tzid: "Nowhere Standard")
         try unknown.write(to: pair.vdir.appendingPathComponent("nowhere.ics"))

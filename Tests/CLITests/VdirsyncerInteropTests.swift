@@ -38,7 +38,7 @@ import Testing
         let pair = try await InteropPair(prefix: "vds")
         defer { pair.remove() }
         // One item only in the vdir, so vdirsyncer uploads as well as downloads.
-        try VDirPair.event("made-locally@example", "made locally").write(to: pair.vdir.appendingPathComponent("made-locally.ics"))
+        try TestEvent.data(uid: "made-locally@example", summary: "made locally").write(to: pair.vdir.appendingPathComponent("made-locally.ics"))
 
         let discover = try Self.vdirsyncer(pair, ["discover"])
         #expect(discover.status == 0, "\(discover.stdoutText) \(discover.stderrText)")
@@ -65,7 +65,7 @@ import Testing
         let localFile = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).first { name in
             (try? Data(contentsOf: pair.vdir.appendingPathComponent(name))).flatMap(InteropPair.uid(of:)) == "made-locally@example"
         })
-        try VDirPair.event("made-locally@example", "edited locally", lastModified: "20260201T000000Z")
+        try TestEvent.data(uid: "made-locally@example", summary: "edited locally", lastModified: "20260201T000000Z")
             .write(to: pair.vdir.appendingPathComponent(localFile))
         let items = try await pair.client.listItems(in: pair.collection)
         var target: (URL, ETag)?

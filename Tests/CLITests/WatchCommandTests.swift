@@ -1,5 +1,6 @@
 import CalDAV
 import CalgwTestSupport
+import CalgwTestTraits
 import Foundation
 import Testing
 import VDir
@@ -9,17 +10,17 @@ import VDir
     @Test func localFileReachesRemoteAndRemoteChangeArrivesAfterPoll() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try pair.write(pair.remote, "before.ics", VDirPair.event("before", "from before"))
+        try pair.write(pair.remote, "before.ics", TestEvent.data(uid: "before", summary: "from before"))
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
         // The first run catches up with what changed while nobody watched.
         #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" }, "\(watch.stderrText)")
         #expect(WatchProcess.wait { !watch.records.isEmpty })
         #expect(watch.records.first?["trigger"] as? String == "start")
 
-        try pair.write(pair.local, "new.ics", VDirPair.event("new", "written locally"))
+        try pair.write(pair.local, "new.ics", TestEvent.data(uid: "new", summary: "written locally"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" }, "\(watch.stderrText)")
 
-        try pair.write(pair.remote, "far.ics", VDirPair.event("far", "written remotely"))
+        try pair.write(pair.remote, "far.ics", TestEvent.data(uid: "far", summary: "written remotely"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" }, "\(watch.stderrText)")
 
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("new.ics"))
@@ -72,7 +73,7 @@ import VDir
             }),
         ]
         for (name, write) in ways {
-            try write(pair.local.appendingPathComponent("\(name).ics"), VDirPair.event(name, "written by \(name)"))
+            try write(pair.local.appendingPathComponent("\(name).ics"), TestEvent.data(uid: name, summary: "written by \(name)"))
             #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
                     "\(name): not seen; \(watch.stderrText)")
         }
@@ -87,7 +88,7 @@ import VDir
         defer { pair.remove() }
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
         #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 1 }, "\(watch.stderrText)")
-        try pair.write(pair.local, "one.ics", VDirPair.event("one", "to go up"))
+        try pair.write(pair.local, "one.ics", TestEvent.data(uid: "one", summary: "to go up"))
         #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 2 }, "\(watch.stderrText)")
         #expect(watch.stop() == 0, "\(watch.stderrText)")
 
@@ -115,12 +116,12 @@ import VDir
         defer { pair.remove() }
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
         #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
-        try pair.write(pair.local, ".hidden.ics", VDirPair.event("hidden", "dot"))
+        try pair.write(pair.local, ".hidden.ics", TestEvent.data(uid: "hidden", summary: "dot"))
         try pair.write(pair.local, "real.ics.swp", Data("junk".utf8))
-        try pair.write(pair.local, "real.ics", VDirPair.event("real", "kept"))
+        try pair.write(pair.local, "real.ics", TestEvent.data(uid: "real", summary: "kept"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "kept" }, "\(watch.stderrText)")
         // An editor's save: write a temporary dotfile, then rename it over the item.
-        try pair.write(pair.local, ".real.ics.tmp", VDirPair.event("real", "saved by rename"))
+        try pair.write(pair.local, ".real.ics.tmp", TestEvent.data(uid: "real", summary: "saved by rename"))
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("real.ics"))
         try FileManager.default.moveItem(at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" }, "\(watch.stderrText)")
@@ -174,7 +175,7 @@ import VDir
         try Self.twoPairs(in: folder)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json"])
         #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
-        try VDirPair.event("x", "for two").write(to: folder.file("l-two/x.ics"))
+        try TestEvent.data(uid: "x", summary: "for two").write(to: folder.file("l-two/x.ics"))
         #expect(WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" }, "\(watch.stderrText)")
         #expect(WatchProcess.wait { watch.records.count >= 3 })
         #expect(watch.stop() == 0)
@@ -190,11 +191,11 @@ import VDir
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.twoPairs(in: folder)
-        for name in ["one", "two"] { try VDirPair.event("seed-\(name)", "seed").write(to: folder.file("l-\(name)/seed.ics")) }
+        for name in ["one", "two"] { try TestEvent.data(uid: "seed-\(name)", summary: "seed").write(to: folder.file("l-\(name)/seed.ics")) }
         #expect(try CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--interval", "600"] + selection)
         #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
-        try VDirPair.event("x", "new").write(to: folder.file("l-one/x.ics"))
+        try TestEvent.data(uid: "x", summary: "new").write(to: folder.file("l-one/x.ics"))
         #expect(WatchProcess.wait { watch.stdoutText.contains("one: ") }, "\(watch.stdoutText)\(watch.stderrText)")
         #expect(watch.stop() == 0)
         let lines = watch.stdoutText.split(whereSeparator: \.isNewline)
@@ -227,7 +228,7 @@ import VDir
                                      environment: ["CALGW_TEST_DAV_PASSWORD": server.password])
         #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
 
-        try VDirPair.event(uidLocal, "from the vdir").write(to: local.appendingPathComponent("\(uidLocal).ics"))
+        try TestEvent.data(uid: uidLocal, summary: "from the vdir").write(to: local.appendingPathComponent("\(uidLocal).ics"))
         var uploaded = false
         for _ in 0..<300 where !uploaded {
             uploaded = try await client.listItems(in: collection).contains { $0.href.path.contains(uidLocal) }
@@ -236,7 +237,7 @@ import VDir
         #expect(uploaded, "\(watch.stderrText)")
 
         _ = try await client.put(collection.appendingPathComponent("\(uidRemote).ics"),
-                                 data: VDirPair.event(uidRemote, "from the server"), condition: .createOnly)
+                                 data: TestEvent.data(uid: uidRemote, summary: "from the server"), condition: .createOnly)
         #expect(WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" }, "\(watch.stderrText)")
 
         #expect(watch.stop() == 0, "\(watch.stderrText)")
@@ -273,19 +274,5 @@ import VDir
         for name in [".abc.ics", ".abc.ics.swp", "abc.ics~", "#abc.ics#", "abc.ics.tmp", "4913", ".calgw-tmp-1", ""] {
             #expect(!ItemFileFilter.isItem(name), "\(name)")
         }
-    }
-}
-
-extension VDirPair {
-    /// UID → SUMMARY of the item files in any folder.
-    static func summariesIn(_ folder: URL) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
-            let lines = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-                .replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
-            let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name
-            out[uid] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
-        }
-        return out
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let fixture = try DAVServerFixture(name) { $0.multigetBatchSize = 7 }
         let client = fixture.client
         let collection = try await fixture.newCalendar("parallel")
-        let uids = (0..<count).map { _ in Sample.uid("p") }
+        let uids = (0..<count).map { _ in TestEvent.uniqueUID("p") }
 
         // Eight PUTs in flight at any time.
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -21,7 +21,10 @@ import Testing
             func add() {
                 let uid = uids[next]
                 next += 1
-                group.addTask { try await client.put(collection.appendingPathComponent("\(uid).ics"), data: Sample.event(uid: uid), condition: .createOnly) }
+                group.addTask {
+                    try await client.put(collection.appendingPathComponent("\(uid).ics"), data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
+                                         condition: .createOnly)
+                }
             }
             for _ in 0..<8 { add() }
             while try await group.next() != nil { if next < count { add() } }

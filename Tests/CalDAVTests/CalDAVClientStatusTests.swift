@@ -23,9 +23,9 @@ import Testing
     }
 
     @Test func testBearerTokenIsRefreshedOnceAfter401() async throws {
-        let calls = LockedCounter()
+        let calls = Locked(0)
         let provider = BearerTokenProvider {
-            calls.increment()
+            calls.mutate { $0 += 1 }
             return "token-\(calls.value)"
         }
         let transport = ScriptedTransport([

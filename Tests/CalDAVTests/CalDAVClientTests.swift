@@ -25,16 +25,17 @@ import Testing
     func testCreateUpdateDeleteWithEtags(server name: String) async throws {
         let fixture = try DAVServerFixture(name)
         let collection = try await fixture.newCalendar("crud")
-        let uid = Sample.uid()
+        let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        let etag1 = try await fixture.client.put(item, data: Sample.event(uid: uid), condition: .createOnly)
+        let etag1 = try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         await #expect(throws: CalDAVError.self) {
-            try await fixture.client.put(item, data: Sample.event(uid: uid), condition: .createOnly)
+            try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         }
-        let etag2 = try await fixture.client.put(item, data: Sample.event(uid: uid, summary: "Moved"), condition: .ifMatch(etag1))
+        let etag2 = try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: "Moved", end: "20260310T110000Z"),
+                                                 condition: .ifMatch(etag1))
         #expect(etag1 != etag2)
         do {
-            try await fixture.client.put(item, data: Sample.event(uid: uid, summary: "Stale"), condition: .ifMatch(etag1))
+            try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"), condition: .ifMatch(etag1))
             Issue.record("\(name): a stale If-Match was accepted")
         } catch let error as CalDAVError {
             #expect(error.code == .preconditionFailed, "\(name): \(error)")
@@ -58,10 +59,11 @@ import Testing
     func testSyncCollectionDeltaAndInvalidToken(server name: String) async throws {
         let fixture = try DAVServerFixture(name)
         let collection = try await fixture.newCalendar("sync")
-        let uids = (0..<3).map { _ in Sample.uid() }
+        let uids = (0..<3).map { _ in TestEvent.uniqueUID() }
         var etags: [String: ETag] = [:]
         for uid in uids {
-            etags[uid] = try await fixture.client.put(collection.appendingPathComponent("\(uid).ics"), data: Sample.event(uid: uid), condition: .createOnly)
+            etags[uid] = try await fixture.client.put(collection.appendingPathComponent("\(uid).ics"),
+                                                      data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         }
         let initial = try await fixture.client.syncCollection(collection, token: nil)
         #expect(Set(initial.changed.map(\.href)) == Set(uids.map { HrefResolver.href(of: collection.appendingPathComponent("\($0).ics")) }))
@@ -69,11 +71,12 @@ import Testing
 
         let changedURL = collection.appendingPathComponent("\(uids[0]).ics")
         let removedURL = collection.appendingPathComponent("\(uids[1]).ics")
-        let newUID = Sample.uid()
+        let newUID = TestEvent.uniqueUID()
         let newURL = collection.appendingPathComponent("\(newUID).ics")
-        try await fixture.client.put(changedURL, data: Sample.event(uid: uids[0], summary: "Changed"), condition: .ifMatch(etags[uids[0]]!))
+        try await fixture.client.put(changedURL, data: TestEvent.data(uid: uids[0], summary: "Changed", end: "20260310T110000Z"),
+                                     condition: .ifMatch(etags[uids[0]]!))
         try await fixture.client.delete(removedURL, ifMatch: etags[uids[1]]!)
-        try await fixture.client.put(newURL, data: Sample.event(uid: newUID), condition: .createOnly)
+        try await fixture.client.put(newURL, data: TestEvent.data(uid: newUID, end: "20260310T110000Z"), condition: .createOnly)
 
         let delta = try await fixture.client.syncCollection(collection, token: token)
         let changed = Set(delta.changed.map(\.href))
@@ -96,9 +99,10 @@ import Testing
         let collection = try await fixture.newCalendar("mget")
         var hrefs: [Href] = []
         for index in 0..<5 {
-            let uid = Sample.uid()
+            let uid = TestEvent.uniqueUID()
             let url = collection.appendingPathComponent("\(uid).ics")
-            try await fixture.client.put(url, data: Sample.event(uid: uid, summary: "Item \(index)"), condition: .createOnly)
+            try await fixture.client.put(url, data: TestEvent.data(uid: uid, summary: "Item \(index)", end: "20260310T110000Z"),
+                                         condition: .createOnly)
             hrefs.append(HrefResolver.href(of: url))
         }
         let missing = HrefResolver.href(of: collection.appendingPathComponent("missing.ics"))

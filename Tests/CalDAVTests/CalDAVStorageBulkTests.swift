@@ -22,8 +22,8 @@ import Testing
     @Test(arguments: TestServers.selected)
     func testFetchedItemsHaveCRLFLineEnds(server name: String) async throws {
         let storage = try await storage(name, prefix: "st-crlf")
-        let uid = Sample.uid()
-        let created = try await storage.create(Sample.event(uid: uid), suggestedName: uid)
+        let uid = TestEvent.uniqueUID()
+        let created = try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
         let fetched = try await storage.fetch([created.href])
         #expect(fetched.count == 1)
         for item in fetched {
@@ -43,8 +43,10 @@ import Testing
         let storage = try await storage(name, prefix: "st-bulk")
         var created: [String: ItemVersion] = [:]
         for day in 1...5 {
-            let uid = Sample.uid()
-            created[uid] = try await storage.create(Sample.event(uid: uid, summary: "Bulk \(day)", day: day), suggestedName: uid)
+            let uid = TestEvent.uniqueUID()
+            let date = String(format: "202603%02d", day)
+            let event = TestEvent.data(uid: uid, summary: "Bulk \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z")
+            created[uid] = try await storage.create(event, suggestedName: uid)
         }
         let (items, token) = try await storage.fetchAll()
         #expect(Set(items.map(\.version)) == Set(created.values), "\(name): bulk versions differ from the ones PUT returned")
@@ -55,7 +57,8 @@ import Testing
         let token1 = try #require(token, "\(name): no change token")
 
         let (uid0, v0) = try #require(created.first)
-        let updated = try await storage.update(href: v0.href, data: Sample.event(uid: uid0, summary: "Changed"), ifMatch: v0.etag)
+        let updated = try await storage.update(href: v0.href, data: TestEvent.data(uid: uid0, summary: "Changed", end: "20260310T110000Z"),
+                                               ifMatch: v0.etag)
         switch try await storage.changes(since: token1) {
         case .delta(let changed, let removed, _):
             #expect(changed.contains(updated), "\(name): \(changed)")
@@ -97,8 +100,10 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for day in 0..<count {
                 group.addTask {
-                    let uid = Sample.uid()
-                    _ = try await storage.create(Sample.event(uid: uid, summary: "Item \(day)", day: day % 28 + 1), suggestedName: uid)
+                    let uid = TestEvent.uniqueUID()
+                    let date = String(format: "202603%02d", day % 28 + 1)
+                    _ = try await storage.create(TestEvent.data(uid: uid, summary: "Item \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
+                                                 suggestedName: uid)
                 }
             }
             try await group.waitForAll()

@@ -15,18 +15,20 @@ import Testing
     @Test(arguments: TestServers.selected)
     func testCreateUpdateDeleteAndStaleEtag(server name: String) async throws {
         let (storage, _) = try await storage(name, prefix: "st-crud")
-        let uid = Sample.uid()
-        let created = try await storage.create(Sample.event(uid: uid), suggestedName: uid)
+        let uid = TestEvent.uniqueUID()
+        let created = try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
         #expect(created.href.value.hasSuffix("/\(uid).ics"))
         #expect(!created.etag.value.isEmpty)
         await #expect(throws: StorageError.alreadyExists(href: created.href)) {
-            _ = try await storage.create(Sample.event(uid: uid), suggestedName: uid)
+            _ = try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
         }
-        let updated = try await storage.update(href: created.href, data: Sample.event(uid: uid, summary: "Later"), ifMatch: created.etag)
+        let updated = try await storage.update(href: created.href, data: TestEvent.data(uid: uid, summary: "Later", end: "20260310T110000Z"),
+                                               ifMatch: created.etag)
         #expect(updated.href == created.href)
         #expect(updated.etag != created.etag)
         await #expect(throws: StorageError.preconditionFailed(href: created.href)) {
-            _ = try await storage.update(href: created.href, data: Sample.event(uid: uid, summary: "Stale"), ifMatch: created.etag)
+            _ = try await storage.update(href: created.href, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"),
+                                         ifMatch: created.etag)
         }
         await #expect(throws: StorageError.preconditionFailed(href: created.href)) {
             try await storage.delete(href: created.href, ifMatch: created.etag)
@@ -46,9 +48,9 @@ import Testing
         var versions: [ItemVersion] = []
         var uids: [String] = []
         for _ in 0..<3 {
-            let uid = Sample.uid()
+            let uid = TestEvent.uniqueUID()
             uids.append(uid)
-            versions.append(try await storage.create(Sample.event(uid: uid), suggestedName: uid))
+            versions.append(try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid))
         }
         guard case .full(let all, let token?) = try await storage.changes(since: nil) else {
             Issue.record("\(name): the first listing is not full with a token")
@@ -67,7 +69,8 @@ import Testing
             #expect(Set(items) == Set(versions))
         }
 
-        let updated = try await storage.update(href: versions[0].href, data: Sample.event(uid: uids[0], summary: "x"), ifMatch: versions[0].etag)
+        let updated = try await storage.update(href: versions[0].href, data: TestEvent.data(uid: uids[0], summary: "x", end: "20260310T110000Z"),
+                                               ifMatch: versions[0].etag)
         try await storage.delete(href: versions[1].href, ifMatch: versions[1].etag)
         switch try await storage.changes(since: token) {
         case .delta(let changed, let removed, let next):
@@ -100,10 +103,14 @@ import Testing
     func testMoreItemsThanAMultigetListAndFetch(server name: String) async throws {
         let count = TestLoad.size(130, load: 1000)
         let (storage, _) = try await storage(name, prefix: "st-many")
-        let uids = (0..<count).map { _ in Sample.uid("bulk") }
+        let uids = (0..<count).map { _ in TestEvent.uniqueUID("bulk") }
         let created = try await withThrowingTaskGroup(of: ItemVersion.self) { group in
             for (index, uid) in uids.enumerated() {
-                group.addTask { try await storage.create(Sample.event(uid: uid, summary: "Bulk \(index)", day: index % 28 + 1), suggestedName: uid) }
+                let date = String(format: "202603%02d", index % 28 + 1)
+                group.addTask {
+                    try await storage.create(TestEvent.data(uid: uid, summary: "Bulk \(index)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
+                                             suggestedName: uid)
+                }
             }
             var all: [ItemVersion] = []
             for try await version in group { all.append(version) }
@@ -126,7 +133,7 @@ import Testing
     @Test(arguments: TestServers.selected)
     func testTodoAndUnknownComponentRoundTrip(server name: String) async throws {
         let (storage, _) = try await storage(name, prefix: "st-rt")
-        let uid = Sample.uid("todo")
+        let uid = TestEvent.uniqueUID("todo")
         let text = """
         BEGIN:VCALENDAR\r
         VERSION:2.0\r
@@ -160,10 +167,10 @@ import Testing
         let fixture = try DAVServerFixture("cyrus")
         let first = CalDAVStorage(client: fixture.client, collection: try await fixture.newCalendar("uid-a"))
         let second = CalDAVStorage(client: fixture.client, collection: try await fixture.newCalendar("uid-b"))
-        let uid = Sample.uid()
-        let kept = try await first.create(Sample.event(uid: uid), suggestedName: uid)
+        let uid = TestEvent.uniqueUID()
+        let kept = try await first.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
         do {
-            _ = try await second.create(Sample.event(uid: uid), suggestedName: uid)
+            _ = try await second.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
             Issue.record("cyrus accepted a UID used in another calendar")
         } catch let StorageError.rejected(href, reason) {
             #expect(href.value.hasPrefix(HrefResolver.href(of: second.collection).path))

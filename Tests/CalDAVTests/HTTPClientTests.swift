@@ -7,9 +7,10 @@ import Testing
     @Test func testBodyOverTheCapFailsClearly() async throws {
         let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("cap")
-        let uid = Sample.uid()
+        let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: Sample.event(uid: uid, summary: String(repeating: "x", count: 5000)), condition: .createOnly)
+        try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: String(repeating: "x", count: 5000), end: "20260310T110000Z"),
+                                     condition: .createOnly)
         var configuration = HTTPClientConfiguration(authentication: .basic(username: fixture.server.username, password: fixture.server.password))
         configuration.maxResponseBytes = 1000
         let small = try HTTPClient(configuration: configuration)
@@ -25,9 +26,9 @@ import Testing
     @Test func testUserAgentParallelRequestsAndReuse() async throws {
         let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("par")
-        let uid = Sample.uid()
+        let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: Sample.event(uid: uid), condition: .createOnly)
+        try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         let client = fixture.client.http
         #expect(client.configuration.userAgent == "calgw/\(CalDAVTransport.calgwVersion)")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

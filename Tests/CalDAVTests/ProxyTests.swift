@@ -9,9 +9,9 @@ import Testing
     private func radicaleWithEvent() async throws -> (DAVServerFixture, URL, URL) {
         let fixture = try DAVServerFixture(TestServers.any())
         let collection = try await fixture.newCalendar("proxy")
-        let uid = Sample.uid()
+        let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: Sample.event(uid: uid), condition: .createOnly)
+        try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         return (fixture, collection, item)
     }
 
@@ -32,8 +32,9 @@ import Testing
         let good = try client(.digest(username: "dora", password: "digest-pw"))
         let items = try await good.listItems(in: proxy.proxied(collection))
         #expect(items.map(\.href) == [HrefResolver.href(of: item)])
-        let uid = Sample.uid()
-        try await good.put(proxy.proxied(collection.appendingPathComponent("\(uid).ics")), data: Sample.event(uid: uid), condition: .createOnly)
+        let uid = TestEvent.uniqueUID()
+        try await good.put(proxy.proxied(collection.appendingPathComponent("\(uid).ics")), data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
+                           condition: .createOnly)
         #expect(proxy.logEntries().contains { $0["authorization"] as? String == "Digest" })
 
         let bad = try client(.digest(username: "dora", password: "wrong"))
@@ -55,9 +56,9 @@ import Testing
         let proxy = try TestProxies.auth(upstream: fixture.server.url, mode: "bearer", tokenFile: tokenFile,
                                          upstreamUser: fixture.server.username, upstreamPassword: fixture.server.password)
         defer { proxy.stop() }
-        let calls = LockedCounter()
+        let calls = Locked(0)
         let provider = BearerTokenProvider {
-            calls.increment()
+            calls.mutate { $0 += 1 }
             return try String(contentsOf: tokenFile, encoding: .utf8)
         }
         let bearer = try client(.bearer(provider))
@@ -156,11 +157,4 @@ import Testing
         }
         #expect(once.logEntries().count == 1)
     }
-}
-
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -1,21 +1,22 @@
 import Foundation
 import Testing
+import CalgwTestSupport
 @testable import CalendarSync
 
 @Suite struct ConflictTests {
     /// Synced `v1`, then local changes the summary and remote the location.
     func conflict() async throws -> SyncHarness {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1", location: "Room 1", attendees: ["x@example.com"]))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", location: "Room 1", extra: ["ATTENDEE:mailto:x@example.com"]))
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local title", location: "Room 1", attendees: ["x@example.com", "l@example.com"],
-                                           lastModified: "20260102T000000Z"))
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v1", location: "Room 2", attendees: ["x@example.com", "r@example.com"],
-                                            lastModified: "20260101T000000Z"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local title", duration: "PT1H", lastModified: "20260102T000000Z", location: "Room 1",
+                                            extra: ["ATTENDEE:mailto:x@example.com", "ATTENDEE:mailto:l@example.com"]))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", lastModified: "20260101T000000Z", location: "Room 2",
+                                             extra: ["ATTENDEE:mailto:x@example.com", "ATTENDEE:mailto:r@example.com"]))
         return h
     }
 
-    func text(_ h: SyncHarness, _ side: Side) -> String { Fixture.text(h.items(side)["a"] ?? Data()) }
+    func text(_ h: SyncHarness, _ side: Side) -> String { String(decoding: h.items(side)["a"] ?? Data(), as: UTF8.self) }
 
     @Test func mergeKeepsEditsToDifferentPropertiesAndUnionsAttendees() async throws {
         let h = try await conflict()
@@ -32,10 +33,10 @@ import Testing
 
     @Test func mergeClashFallsBackToNewest() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H"))
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "older", lastModified: "20260101T000000Z"))
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "newer", lastModified: "20260105T000000Z"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "older", duration: "PT1H", lastModified: "20260101T000000Z"))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "newer", duration: "PT1H", lastModified: "20260105T000000Z"))
         try await h.sync()
         #expect(h.summaries(.local)["a"] == "newer")
         #expect(h.converged())
@@ -43,10 +44,10 @@ import Testing
 
     @Test func newestUsesSequenceWhenLastModifiedTies() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H"))
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "seq 3", sequence: 3))
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "seq 2", sequence: 2))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "seq 3", duration: "PT1H", extra: ["SEQUENCE:3"]))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "seq 2", duration: "PT1H", extra: ["SEQUENCE:2"]))
         let report = try await h.sync(SyncPolicy(conflict: .newest))
         #expect(report.conflicts.first?.resolution == .resolved(.newest))
         #expect(h.summaries(.remote)["a"] == "seq 3")
@@ -87,8 +88,8 @@ import Testing
     /// No journal row, so no base: the times cannot say which copy is an edit of the other.
     @Test func bothNewWithDifferentContentKeepsBoth() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "mine", lastModified: "20260301T000000Z"))
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "theirs", lastModified: "20260101T000000Z"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "mine", duration: "PT1H", lastModified: "20260301T000000Z"))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "theirs", duration: "PT1H", lastModified: "20260101T000000Z"))
         let report = try await h.sync()
         #expect(report.conflicts.first?.resolution == .resolved(.keepBoth))
         #expect(h.summaries(.local)["a"] == "theirs")
@@ -105,7 +106,7 @@ import Testing
         let remote = """
             BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nDTSTART:20260101T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:series\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:r\r\nRECURRENCE-ID:20260103T100000Z\r\nDTSTART:20260103T120000Z\r\nSUMMARY:moved\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
             """
-        let merged = Fixture.text(ThreeWayMerge.merge(base: Data(base.utf8), local: Data(local.utf8), remote: Data(remote.utf8))!)
+        let merged = String(decoding: ThreeWayMerge.merge(base: Data(base.utf8), local: Data(local.utf8), remote: Data(remote.utf8))!, as: UTF8.self)
         #expect(merged.contains("SUMMARY:series renamed"))
         #expect(merged.contains("RECURRENCE-ID:20260103T100000Z"))
         #expect(merged.components(separatedBy: "BEGIN:VEVENT").count == 3)
@@ -113,9 +114,7 @@ import Testing
 
     @Test func attendeesAndOtherListsMergeAsSetsAgainstTheBase() {
         func event(_ lines: [String]) -> Data {
-            Data((["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:m", "DTSTAMP:20260101T000000Z",
-                   "DTSTART:20260101T100000Z", "RRULE:FREQ=DAILY", "SUMMARY:standup"] + lines + ["END:VEVENT", "END:VCALENDAR", ""])
-                .joined(separator: "\r\n").utf8)
+            TestEvent.data(uid: "m", summary: "standup", start: "20260101T100000Z", extra: ["RRULE:FREQ=DAILY"] + lines)
         }
         let base = event(["ATTENDEE;CN=X:mailto:x@example.com", "ATTENDEE:mailto:y@example.com", "CATEGORIES:work"])
         // Local removes y and adds a second category line; remote adds z, an exception date and
@@ -124,7 +123,7 @@ import Testing
         let remote = event(["ATTENDEE;CN=X;PARTSTAT=ACCEPTED:mailto:x@example.com", "ATTENDEE:mailto:y@example.com",
                             "ATTENDEE:mailto:z@example.com", "CATEGORIES:work", "EXDATE:20260105T100000Z"])
         for (l, r) in [(local, remote), (remote, local)] {
-            let merged = Fixture.text(ThreeWayMerge.merge(base: base, local: l, remote: r)!)
+            let merged = String(decoding: ThreeWayMerge.merge(base: base, local: l, remote: r)!, as: UTF8.self)
             #expect(!merged.contains("mailto:y@example.com"), "the removal of y came back: \(merged)")
             #expect(merged.contains("mailto:z@example.com"), "the addition of z was lost: \(merged)")
             #expect(merged.components(separatedBy: "mailto:x@example.com").count == 2, "x once: \(merged)")
@@ -133,9 +132,9 @@ import Testing
             #expect(merged.contains("20260103T100000Z") && merged.contains("20260105T100000Z"), "an exception date was lost: \(merged)")
         }
         // Both removing the same person, and one side removing one the other changed.
-        let bothRemove = Fixture.text(ThreeWayMerge.merge(base: base, local: event(["ATTENDEE;CN=X:mailto:x@example.com"]),
-                                                          remote: event(["ATTENDEE;CN=X:mailto:x@example.com", "CATEGORIES:work",
-                                                                         "ATTENDEE:mailto:w@example.com"]))!)
+        let bothRemove = String(decoding: ThreeWayMerge.merge(base: base, local: event(["ATTENDEE;CN=X:mailto:x@example.com"]),
+                                                              remote: event(["ATTENDEE;CN=X:mailto:x@example.com", "CATEGORIES:work",
+                                                                             "ATTENDEE:mailto:w@example.com"]))!, as: UTF8.self)
         #expect(!bothRemove.contains("mailto:y@") && bothRemove.contains("mailto:w@") && !bothRemove.contains("CATEGORIES"), "\(bothRemove)")
     }
 }

@@ -8,7 +8,8 @@ import ICalendar
 
 @Suite struct ContentHashTests {
     @Test func ignoresProdidDtstampFoldingLineEndsAndOrder() {
-        let a = Fixture.event(uid: "u1", summary: "A rather long summary that a server will fold somewhere past seventy-five octets")
+        let a = TestEvent.data(uid: "u1", summary: "A rather long summary that a server will fold somewhere past seventy-five octets",
+                               duration: "PT1H")
         let rewritten = """
             BEGIN:VCALENDAR\nPRODID:-//Some Server//EN\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY:A rather long summary that a server will fold somewhere past seve\n nty-five octets\nDURATION:PT1H\nDTSTART:20260310T100000Z\nUID:u1\nDTSTAMP:20270505T101010Z\nEND:VEVENT\nEND:VCALENDAR\n
             """
@@ -61,8 +62,9 @@ import ICalendar
     }
 
     @Test func seesARealChange() {
-        #expect(ContentHash.of(Fixture.event(uid: "u1", summary: "A")) != ContentHash.of(Fixture.event(uid: "u1", summary: "B")))
-        #expect(ContentHash.of(Fixture.event(uid: "u1")) != ContentHash.of(Fixture.event(uid: "u2")))
+        #expect(ContentHash.of(TestEvent.data(uid: "u1", summary: "A", duration: "PT1H"))
+                != ContentHash.of(TestEvent.data(uid: "u1", summary: "B", duration: "PT1H")))
+        #expect(ContentHash.of(TestEvent.data(uid: "u1", duration: "PT1H")) != ContentHash.of(TestEvent.data(uid: "u2", duration: "PT1H")))
     }
 
     /// What a scheduling server keeps on a meeting's people (SCHEDULE-STATUS) and the mark a
@@ -96,7 +98,7 @@ import ICalendar
     }
 
     @Test func extractsUIDSequenceAndLastModified() {
-        let content = ItemContent(Fixture.event(uid: "abc@example.com", lastModified: "20260102T030405Z", sequence: 4))
+        let content = ItemContent(TestEvent.data(uid: "abc@example.com", duration: "PT1H", lastModified: "20260102T030405Z", extra: ["SEQUENCE:4"]))
         #expect(content.uid == "abc@example.com")
         #expect(content.key == ItemKey("abc@example.com"))
         #expect(content.sequence == 4)
@@ -104,11 +106,12 @@ import ICalendar
     }
 
     @Test func uidLessObjectsGetAStableKeyFromTheirContent() {
-        let a = ItemContent(Fixture.event(uid: nil, summary: "x")), b = ItemContent(Fixture.event(uid: nil, summary: "x", prodid: "other"))
+        let a = ItemContent(TestEvent.data(uid: nil, summary: "x", duration: "PT1H"))
+        let b = ItemContent(TestEvent.data(uid: nil, summary: "x", duration: "PT1H", prodid: "other"))
         #expect(a.uid == nil)
         #expect(a.key.isUIDLess)
         #expect(a.key == b.key)
-        #expect(a.key != ItemContent(Fixture.event(uid: nil, summary: "y")).key)
+        #expect(a.key != ItemContent(TestEvent.data(uid: nil, summary: "y", duration: "PT1H")).key)
     }
 
     @Test func timezonesDoNotGiveTheUID() {
@@ -124,7 +127,7 @@ import ICalendar
         let raw = ContentHash.of(data)
         #expect(raw.value == "raw:" + SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
         #expect(ContentHash(raw.value) == raw)
-        let parsed = ContentHash.of(Fixture.event(uid: "u1", summary: "x"))
+        let parsed = ContentHash.of(TestEvent.data(uid: "u1", summary: "x", duration: "PT1H"))
         #expect(parsed.value.utf8.count == 64 && parsed.value.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) })
         #expect(ContentHash(parsed.value) == parsed && ContentHash(parsed.value).hashValue == parsed.hashValue)
         #expect(ContentHash("raw:" + parsed.value) != parsed)
@@ -177,7 +180,7 @@ import ICalendar
     func parallelContentsMatchSerialOnes(count: Int) {
         let items = (0..<count).map { i in
             StoredItem(version: ItemVersion(href: "\(i).ics", etag: "e\(i)"),
-                       data: i % 7 == 3 ? Data("not a calendar \(i)".utf8) : Fixture.event(uid: "u\(i)", summary: "item \(i)"))
+                       data: i % 7 == 3 ? Data("not a calendar \(i)".utf8) : TestEvent.data(uid: "u\(i)", summary: "item \(i)", duration: "PT1H"))
         }
         let parallel = SideScanner.contents(of: items)
         #expect(parallel == items.map { ItemContent($0.data) })

@@ -10,17 +10,19 @@ import CalgwTestSupport
     func scenario() async throws -> SyncHarness {
         let h = try SyncHarness()
         for uid in ["a", "b", "c", "d", "g"] {
-            h.local.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1", description: "d1"))
+            h.local.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         }
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local edit", description: "d1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         h.local.remove("b.ics")
-        h.local.put("e.ics", Fixture.event(uid: "e", summary: "new local"))
-        h.remote.put("c.ics", Fixture.event(uid: "c", summary: "remote edit", description: "d1"))
+        h.local.put("e.ics", TestEvent.data(uid: "e", summary: "new local", duration: "PT1H"))
+        h.remote.put("c.ics", TestEvent.data(uid: "c", summary: "remote edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         h.remote.remove("d.ics")
-        h.remote.put("f.ics", Fixture.event(uid: "f", summary: "new remote"))
-        h.local.put("g.ics", Fixture.event(uid: "g", summary: "g local title", description: "d1", lastModified: "20260101T000000Z"))
-        h.remote.put("g.ics", Fixture.event(uid: "g", summary: "v1", description: "g remote text", lastModified: "20260101T000001Z"))
+        h.remote.put("f.ics", TestEvent.data(uid: "f", summary: "new remote", duration: "PT1H"))
+        h.local.put("g.ics", TestEvent.data(uid: "g", summary: "g local title", duration: "PT1H", lastModified: "20260101T000000Z",
+                                            extra: ["DESCRIPTION:d1"]))
+        h.remote.put("g.ics", TestEvent.data(uid: "g", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
+                                             extra: ["DESCRIPTION:g remote text"]))
         return h
     }
 
@@ -28,7 +30,7 @@ import CalgwTestSupport
         #expect(h.converged(), "k = \(k)")
         #expect(h.summaries(.local) == ["a": "local edit", "c": "remote edit", "e": "new local", "f": "new remote", "g": "g local title"],
                 "k = \(k)")
-        let g = Fixture.text(h.items(.remote)["g"] ?? Data())
+        let g = String(decoding: h.items(.remote)["g"] ?? Data(), as: UTF8.self)
         #expect(g.contains("DESCRIPTION:g remote text"), "k = \(k): both edits of g survive")
         let writes = h.local.writeCount + h.remote.writeCount
         let again = try await h.sync()
@@ -40,7 +42,7 @@ import CalgwTestSupport
         // How many side effects an uninterrupted run has.
         var total = 0
         let counter = try await scenario()
-        let count = Counter()
+        let count = Locked(0)
         _ = try await SyncEngine(local: counter.local, remote: counter.remote, journal: counter.journal,
                                  faultHook: { n in count.value = n }).run()
         total = count.value
@@ -68,10 +70,6 @@ import CalgwTestSupport
             try await expectConverged(h, k: -1)
         }
     }
-}
-
-final class Counter: @unchecked Sendable {
-    var value = 0
 
     /// A pull of 600 files into a vdir runs in three batches (128, 256, 216), each batch's flush
     /// and commit running behind the next ones' writes, two batches deep: stopped after any side
@@ -82,16 +80,16 @@ final class Counter: @unchecked Sendable {
         func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
             let (local, remote) = try folder.vdirPair()
             for i in 0..<count {
-                try Fixture.event(uid: "e\(i)", summary: "event \(i)")
+                try TestEvent.data(uid: "e\(i)", summary: "event \(i)", duration: "PT1H")
                     .write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
             }
-            try Fixture.event(uid: "mine", summary: "mine").write(to: local.directory.url.appendingPathComponent("mine.ics"))
+            try TestEvent.data(uid: "mine", summary: "mine", duration: "PT1H").write(to: local.directory.url.appendingPathComponent("mine.ics"))
             return (local, remote)
         }
         func summaries(_ storage: VDirStorage) throws -> [String: [String]] {
             var found: [String: [String]] = [:]
             for entry in try storage.directory.scan() {
-                let text = Fixture.text(try #require(try storage.directory.read(entry.name)).data)
+                let text = String(decoding: try #require(try storage.directory.read(entry.name)).data, as: UTF8.self)
                 let lines = text.components(separatedBy: "\r\n")
                 let uid = String(try #require(lines.first { $0.hasPrefix("UID:") }).dropFirst(4))
                 found[uid, default: []].append(lines.first { $0.hasPrefix("SUMMARY:") } ?? "")

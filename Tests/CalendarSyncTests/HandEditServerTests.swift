@@ -62,12 +62,6 @@ import CalgwTestSupport
         }
     }
 
-    static func event(_ uid: String, _ summary: String, start: String = "20260310T100000Z", end: String = "20260310T110000Z",
-                      extra: String = "") -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
-            + "DTSTART:\(start)\r\nDTEND:\(end)\r\n\(extra)SUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    }
-
     private static func bareLineFeeds(_ data: Data) -> Int {
         let b = [UInt8](data)
         return b.indices.filter { b[$0] == 0x0A && ($0 == 0 || b[$0 - 1] != 0x0D) }.count
@@ -77,7 +71,7 @@ import CalgwTestSupport
     func testPulledFilesHaveCRLFLineEnds(server: String) async throws {
         let s = try await Setup(server)
         let uid = "crlf-\(UUID().uuidString.lowercased())"
-        _ = try await s.remote.create(Data(Self.event(uid, "From the server").utf8), suggestedName: uid)
+        _ = try await s.remote.create(Data(TestEvent.ics(uid: uid, summary: "From the server", end: "20260310T110000Z").utf8), suggestedName: uid)
         let report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         let names = try s.local.directory.scan().map(\.name)
@@ -95,24 +89,26 @@ import CalgwTestSupport
         let a = "a-\(UUID().uuidString.lowercased())", b = "b-\(UUID().uuidString.lowercased())"
         let c = "c-\(UUID().uuidString.lowercased())", d = "d-\(UUID().uuidString.lowercased())"
         let e = "e-\(UUID().uuidString.lowercased())"
-        try s.write("a.ics", Self.event(a, "A one"))
-        try s.write("b.ics", Self.event(b, "B one"))
-        try s.write("d.ics", Self.event(d, "D one"))
+        try s.write("a.ics", TestEvent.ics(uid: a, summary: "A one", end: "20260310T110000Z"))
+        try s.write("b.ics", TestEvent.ics(uid: b, summary: "B one", end: "20260310T110000Z"))
+        try s.write("d.ics", TestEvent.ics(uid: d, summary: "D one", end: "20260310T110000Z"))
         var report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try await s.serverSummaries() == [a: "A one", b: "B one", d: "D one"])
 
         // a: DTEND before DTSTART (line 8); d: an invalid RRULE (line 9); b: a good edit;
         // c: a new file with a line without a colon (line 9); e: unbalanced BEGIN/END.
-        let brokenA = Self.event(a, "A two", end: "20260310T090000Z")
-        let brokenD = Self.event(d, "D two", extra: "RRULE:FREQ=SOMETIMES\r\n")
-        let brokenC = Self.event(c, "C one").replacingOccurrences(of: "SUMMARY:C one", with: "this line has no colon")
-        let brokenE = Self.event(e, "E one").replacingOccurrences(of: "END:VEVENT\r\n", with: "")
+        let brokenA = TestEvent.ics(uid: a, summary: "A two", end: "20260310T090000Z")
+        let brokenD = TestEvent.ics(uid: d, summary: "D two", end: "20260310T110000Z")
+            .replacingOccurrences(of: "SUMMARY:D two", with: "RRULE:FREQ=SOMETIMES\r\nSUMMARY:D two")
+        let brokenC = TestEvent.ics(uid: c, summary: "C one",
+                                    end: "20260310T110000Z").replacingOccurrences(of: "SUMMARY:C one", with: "this line has no colon")
+        let brokenE = TestEvent.ics(uid: e, summary: "E one", end: "20260310T110000Z").replacingOccurrences(of: "END:VEVENT\r\n", with: "")
         try s.write("a.ics", brokenA)
         try s.write("d.ics", brokenD)
         try s.write("c.ics", brokenC)
         try s.write("e.ics", brokenE)
-        try s.write("b.ics", Self.event(b, "B two"))
+        try s.write("b.ics", TestEvent.ics(uid: b, summary: "B two", end: "20260310T110000Z"))
         report = try await s.sync()
 
         let vdir = s.local.directory.url.path
@@ -135,10 +131,10 @@ import CalgwTestSupport
         #expect(status.pending.errors.count == 4, "\(status.pending.errors)")
 
         // Fixed: everything goes up.
-        try s.write("a.ics", Self.event(a, "A two"))
-        try s.write("d.ics", Self.event(d, "D two", extra: "RRULE:FREQ=WEEKLY;COUNT=3\r\n"))
-        try s.write("c.ics", Self.event(c, "C one"))
-        try s.write("e.ics", Self.event(e, "E one"))
+        try s.write("a.ics", TestEvent.ics(uid: a, summary: "A two", end: "20260310T110000Z"))
+        try s.write("d.ics", TestEvent.ics(uid: d, summary: "D two", end: "20260310T110000Z", extra: ["RRULE:FREQ=WEEKLY;COUNT=3"]))
+        try s.write("c.ics", TestEvent.ics(uid: c, summary: "C one", end: "20260310T110000Z"))
+        try s.write("e.ics", TestEvent.ics(uid: e, summary: "E one", end: "20260310T110000Z"))
         report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try await s.serverSummaries() == [a: "A two", b: "B two", c: "C one", d: "D two", e: "E one"])
@@ -148,13 +144,13 @@ import CalgwTestSupport
     func testTwoFilesWithOneUIDAreReportedWithBothPathsAndNeitherIsSynced(server: String) async throws {
         let s = try await Setup(server)
         let a = "dup-\(UUID().uuidString.lowercased())"
-        try s.write("a.ics", Self.event(a, "Original"))
+        try s.write("a.ics", TestEvent.ics(uid: a, summary: "Original", end: "20260310T110000Z"))
         var report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         let other = "other-\(UUID().uuidString.lowercased())"
-        try s.write("a.ics", Self.event(a, "Edited"))
-        try s.write("copy of a.ics", Self.event(a, "The copy"))
-        try s.write("other.ics", Self.event(other, "Other"))
+        try s.write("a.ics", TestEvent.ics(uid: a, summary: "Edited", end: "20260310T110000Z"))
+        try s.write("copy of a.ics", TestEvent.ics(uid: a, summary: "The copy", end: "20260310T110000Z"))
+        try s.write("other.ics", TestEvent.ics(uid: other, summary: "Other", end: "20260310T110000Z"))
         report = try await s.sync()
         let vdir = s.local.directory.url.path
         // An error of the run, naming both files; neither goes up, the rest does.
@@ -164,12 +160,12 @@ import CalgwTestSupport
         #expect(line?.contains("\(vdir)/copy of a.ics") == true, "\(report.errors)")
         #expect(report.created.remote == 1, "the rest is synced: \(report)")
         #expect(try await s.serverSummaries() == [a: "Original", other: "Other"])
-        #expect(try s.read("a.ics") == Data(Self.event(a, "Edited").utf8))
-        #expect(try s.read("copy of a.ics") == Data(Self.event(a, "The copy").utf8))
+        #expect(try s.read("a.ics") == Data(TestEvent.ics(uid: a, summary: "Edited", end: "20260310T110000Z").utf8))
+        #expect(try s.read("copy of a.ics") == Data(TestEvent.ics(uid: a, summary: "The copy", end: "20260310T110000Z").utf8))
 
         // Resolved by giving the copy a UID of its own: both go up, the original's edit too.
         let b = "copy-\(UUID().uuidString.lowercased())"
-        try s.write("copy of a.ics", Self.event(b, "The copy"))
+        try s.write("copy of a.ics", TestEvent.ics(uid: b, summary: "The copy", end: "20260310T110000Z"))
         report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try await s.serverSummaries() == [a: "Edited", b: "The copy", other: "Other"])
@@ -179,12 +175,12 @@ import CalgwTestSupport
     func testEditorLeftoversAreNeverUploaded(server: String) async throws {
         let s = try await Setup(server)
         let uid = "left-\(UUID().uuidString.lowercased())"
-        let event = Self.event(uid, "The real one")
+        let event = TestEvent.ics(uid: uid, summary: "The real one", end: "20260310T110000Z")
         try s.write("x.ics", event)
         // What editors leave beside a file they edit: Vim's swap file and its write test,
         // backups, Emacs's autosave and its lock (a dangling symlink), temporary files.
         for name in [".x.ics.swp", ".x.ics.swx", "x.ics~", "#x.ics#", "4913", ".x.ics.12345.tmp", "x.ics.tmp"] {
-            try s.write(name, Self.event("\(uid)-\(name.filter(\.isLetter))", "leftover \(name)"))
+            try s.write(name, TestEvent.ics(uid: "\(uid)-\(name.filter(\.isLetter))", summary: "leftover \(name)", end: "20260310T110000Z"))
         }
         try FileManager.default.createSymbolicLink(atPath: s.local.directory.url.appendingPathComponent(".#x.ics").path,
                                                    withDestinationPath: "person@host.4242:1700000000")
@@ -208,7 +204,7 @@ import CalgwTestSupport
     func testSaveByAtomicRenameIsAModification(server: String) async throws {
         let s = try await Setup(server)
         let uid = "rename-\(UUID().uuidString.lowercased())"
-        try s.write("x.ics", Self.event(uid, "Before"))
+        try s.write("x.ics", TestEvent.ics(uid: uid, summary: "Before", end: "20260310T110000Z"))
         var report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         let hrefs = try await s.remote.fetchAll().items.map(\.href).sorted()
@@ -219,7 +215,7 @@ import CalgwTestSupport
         let url = s.local.directory.url.appendingPathComponent("x.ics")
         let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64
         let temporary = s.local.directory.url.appendingPathComponent(".x.ics.tmp")
-        try Data(Self.event(uid, "After").utf8).write(to: temporary)
+        try Data(TestEvent.ics(uid: uid, summary: "After", end: "20260310T110000Z").utf8).write(to: temporary)
         #expect(rename(temporary.path, url.path) == 0)
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64 != inode)
 
@@ -228,7 +224,7 @@ import CalgwTestSupport
         #expect(report.updated.remote == 1 && report.created.total == 0 && report.deleted.total == 0, "\(report)")
         #expect(try await s.remote.fetchAll().items.map(\.href).sorted() == hrefs, "the server item kept its href")
         #expect(try await s.serverSummaries() == [uid: "After"])
-        #expect(try s.read("x.ics") == Data(Self.event(uid, "After").utf8))
+        #expect(try s.read("x.ics") == Data(TestEvent.ics(uid: uid, summary: "After", end: "20260310T110000Z").utf8))
     }
 
     @Test(arguments: TestServers.selected)

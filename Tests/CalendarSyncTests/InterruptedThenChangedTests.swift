@@ -22,7 +22,7 @@ import CalgwTestSupport
     }
 
     static func events(_ uids: [String], on storage: InMemoryStorage, summary: String = "v1") {
-        for uid in uids { storage.put("\(uid).ics", Fixture.event(uid: uid, summary: summary)) }
+        for uid in uids { storage.put("\(uid).ics", TestEvent.data(uid: uid, summary: summary, duration: "PT1H")) }
     }
 
     static let later = (0..<30).map { "e\($0)" }
@@ -58,7 +58,9 @@ import CalgwTestSupport
         let storage = h.storage(shape.source)
         let hrefs = Dictionary(storage.contents.map { (ItemContent($0.value).key.value, $0.key) }, uniquingKeysWith: { a, _ in a })
         for uid in shape.deleted { if let href = hrefs[uid] { storage.remove(href) } }
-        for uid in shape.edited { if let href = hrefs[uid] { storage.put(href, Fixture.event(uid: uid, summary: "edited after the stop")) } }
+        for uid in shape.edited {
+            if let href = hrefs[uid] { storage.put(href, TestEvent.data(uid: uid, summary: "edited after the stop", duration: "PT1H")) }
+        }
         events(shape.added, on: storage, summary: "new after the stop")
     }
 
@@ -68,7 +70,7 @@ import CalgwTestSupport
         // The reference: the run not stopped, then the same changes, then a run.
         let reference = try SyncHarness()
         try await shape.setUp(reference)
-        let count = Counter()
+        let count = Locked(0)
         _ = try await SyncEngine(local: reference.local, remote: reference.remote, journal: reference.journal,
                                  faultHook: { n in count.value = n }).run()
         Self.change(reference, shape)
@@ -105,7 +107,8 @@ import CalgwTestSupport
         func scenario(_ folder: TemporaryFolder) throws -> (VDirStorage, VDirStorage) {
             let (local, remote) = try folder.vdirPair()
             for i in 0..<count {
-                try Fixture.event(uid: "e\(i)", summary: "event \(i)").write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
+                try TestEvent.data(uid: "e\(i)", summary: "event \(i)", duration: "PT1H")
+                    .write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
             }
             return (local, remote)
         }
@@ -113,7 +116,7 @@ import CalgwTestSupport
             var found: [String: String] = [:]
             for entry in try storage.directory.scan() {
                 let content = ItemContent(try #require(try storage.directory.read(entry.name)).data)
-                let text = Fixture.text(try #require(try storage.directory.read(entry.name)).data)
+                let text = String(decoding: try #require(try storage.directory.read(entry.name)).data, as: UTF8.self)
                 #expect(found[content.key.value] == nil, "\(content.key.value) twice")
                 found[content.key.value] = text.components(separatedBy: "\r\n").first { $0.hasPrefix("SUMMARY:") }
             }
@@ -133,7 +136,8 @@ import CalgwTestSupport
             }
             for i in stride(from: 0, to: count, by: 4) {
                 try FileManager.default.removeItem(at: remote.directory.url.appendingPathComponent("e\(i).ics"))
-                try Fixture.event(uid: "e\(i + 1)", summary: "edited \(i + 1)").write(to: remote.directory.url.appendingPathComponent("e\(i + 1).ics"))
+                try TestEvent.data(uid: "e\(i + 1)", summary: "edited \(i + 1)", duration: "PT1H")
+                    .write(to: remote.directory.url.appendingPathComponent("e\(i + 1).ics"))
             }
             let report = try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL)).run()
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
@@ -176,8 +180,8 @@ import CalgwTestSupport
     @Test func copiesWithoutSharedHistoryAreBothKept() async throws {
         for strategy in [ConflictStrategy.merge, .newest] {
             let h = try SyncHarness()
-            h.local.put("t1.ics", Fixture.event(uid: "t1", summary: "stale", lastModified: "20300101T000000Z"))
-            h.remote.put("t1.ics", Fixture.event(uid: "t1", summary: "edited on the phone", lastModified: "20260101T000000Z"))
+            h.local.put("t1.ics", TestEvent.data(uid: "t1", summary: "stale", duration: "PT1H", lastModified: "20300101T000000Z"))
+            h.remote.put("t1.ics", TestEvent.data(uid: "t1", summary: "edited on the phone", duration: "PT1H", lastModified: "20260101T000000Z"))
             let report = try await h.sync(SyncPolicy(direction: .both, conflict: strategy))
             #expect(report.conflicts.map(\.resolution) == [.resolved(.keepBoth)], "\(strategy)")
             let local = h.summaries(.local)
@@ -187,8 +191,8 @@ import CalgwTestSupport
         }
         // A strategy that names a side still decides.
         let h = try SyncHarness()
-        h.local.put("t1.ics", Fixture.event(uid: "t1", summary: "mine"))
-        h.remote.put("t1.ics", Fixture.event(uid: "t1", summary: "theirs"))
+        h.local.put("t1.ics", TestEvent.data(uid: "t1", summary: "mine", duration: "PT1H"))
+        h.remote.put("t1.ics", TestEvent.data(uid: "t1", summary: "theirs", duration: "PT1H"))
         try await h.sync(SyncPolicy(direction: .both, conflict: .localWins))
         #expect(h.summaries(.remote) == ["t1": "mine"])
     }

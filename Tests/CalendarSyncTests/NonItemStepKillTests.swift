@@ -20,11 +20,11 @@ import CalgwTestSupport
             try folder.setMetadata(.displayName, "Work")
             try folder.setMetadata(.color, "#ff0000")
         }
-        try Fixture.event(uid: "a", summary: "v1").write(to: pair.folder.file("local/a.ics"))
+        try TestEvent.data(uid: "a", summary: "v1", duration: "PT1H").write(to: pair.folder.file("local/a.ics"))
         _ = try await pair.sync()
         try pair.local.directory.setMetadata(.displayName, "Office")
         try pair.remote.directory.setMetadata(.color, "#00ff00")
-        try Fixture.event(uid: "a", summary: "v2").write(to: pair.folder.file("local/a.ics"))
+        try TestEvent.data(uid: "a", summary: "v2", duration: "PT1H").write(to: pair.folder.file("local/a.ics"))
         return pair
     }
 
@@ -33,7 +33,7 @@ import CalgwTestSupport
             #expect(folder.metadata(.displayName) == "Office", "k = \(k)")
             #expect(folder.metadata(.color) == "#00ff00", "k = \(k)")
         }
-        #expect(Fixture.text(try pair.files(pair.remote)["a.ics"] ?? Data()).contains("SUMMARY:v2"), "k = \(k)")
+        #expect(String(decoding: try pair.files(pair.remote)["a.ics"] ?? Data(), as: UTF8.self).contains("SUMMARY:v2"), "k = \(k)")
         let again = try await pair.sync()
         #expect(again.notes.isEmpty && again.errors.isEmpty, "k = \(k): \(again.notes) \(again.errors)")
         #expect(again.created.total + again.updated.total + again.deleted.total == 0, "k = \(k)")
@@ -42,7 +42,7 @@ import CalgwTestSupport
 
     /// How many side effects a run of `pair` has, running it to its end.
     func sideEffects(of pair: Pair) async throws -> Int {
-        let count = Counter()
+        let count = Locked(0)
         _ = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
                                  faultHook: { n in count.value = max(count.value, n) }).run()
         return count.value
@@ -81,14 +81,14 @@ import CalgwTestSupport
     func tornByPowerLoss() async throws -> Pair {
         let pair = try Pair()
         for uid in ["a", "b", "c"] {
-            try Fixture.event(uid: uid, summary: "event \(uid)").write(to: pair.folder.file("remote/\(uid).ics"))
+            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(to: pair.folder.file("remote/\(uid).ics"))
         }
         await #expect(throws: RunInterrupted.self) {
             try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
                                  faultHook: Self.killing(after: 4)).run()
         }
         try Data().write(to: pair.folder.file("local/a.ics"))
-        let b = Fixture.event(uid: "b", summary: "event b")
+        let b = TestEvent.data(uid: "b", summary: "event b", duration: "PT1H")
         try b.prefix(b.count / 2).write(to: pair.folder.file("local/b.ics"))
         try Data(count: 200).write(to: pair.folder.file("local/c.ics"))
         return pair

@@ -24,10 +24,10 @@ import CalgwTestSupport
         func sync() async throws -> SyncReport { try await SyncEngine(local: local, remote: remote, journal: journal).run() }
         let id = UUID().uuidString.prefix(8).lowercased()
 
-        try Data(HandEditServerTests.event("kept-\(id)", "kept").utf8).write(to: folder.file("vdir/kept.ics"))
+        try Data(TestEvent.ics(uid: "kept-\(id)", summary: "kept", end: "20260310T110000Z").utf8).write(to: folder.file("vdir/kept.ics"))
         #expect(try await sync().created.remote == 1, "\(name)")
         #expect(try await sync() == SyncReport(), "\(name): the run after the upload found work")
-        try Data(HandEditServerTests.event("made-\(id)", "made").utf8).write(to: folder.file("vdir/made.ics"))
+        try Data(TestEvent.ics(uid: "made-\(id)", summary: "made", end: "20260310T110000Z").utf8).write(to: folder.file("vdir/made.ics"))
         #expect(try await sync().created.remote == 1, "\(name)")
 
         let made = try #require(try await remote.fetchAll().items.first { String(decoding: $0.data, as: UTF8.self).contains("made-\(id)") },

@@ -14,7 +14,7 @@ import CalgwTestSupport
     func interruptedPull(damage: (Pair) throws -> Void) async throws -> Pair {
         let pair = try Pair()
         for uid in ["a", "b", "c"] {
-            try Fixture.event(uid: uid, summary: "event \(uid)").write(to: pair.folder.file("remote/\(uid).ics"))
+            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(to: pair.folder.file("remote/\(uid).ics"))
         }
         // Effects: the batch's intents (1), three file creates (2...4); stop before the outcomes.
         let engine = SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
@@ -29,7 +29,7 @@ import CalgwTestSupport
     @Test func emptyAndCutShortFilesAtPendingCreatesAreWrittenAgain() async throws {
         let pair = try await interruptedPull { pair in
             try Data().write(to: pair.folder.file("local/a.ics"))
-            let b = Fixture.event(uid: "b", summary: "event b")
+            let b = TestEvent.data(uid: "b", summary: "event b", duration: "PT1H")
             try b.prefix(b.count / 2).write(to: pair.folder.file("local/b.ics"))
             try Data(count: 200).write(to: pair.folder.file("local/c.ics"))  // blocks never written
         }
@@ -50,7 +50,7 @@ import CalgwTestSupport
     /// A whole calendar object at the name (someone wrote it there before the next run) is
     /// content, not a torn write: it stays, and the pulled event goes beside it.
     @Test func aWholeCalendarObjectAtAPendingCreateIsKept() async throws {
-        let edit = Fixture.event(uid: "someone-else", summary: "written by a person")
+        let edit = TestEvent.data(uid: "someone-else", summary: "written by a person", duration: "PT1H")
         let pair = try await interruptedPull { pair in
             try edit.write(to: pair.folder.file("local/a.ics"))
         }
@@ -65,7 +65,7 @@ import CalgwTestSupport
     }
 
     @Test func tornMeansEmptyUnwrittenOrCutShort() {
-        let whole = Fixture.event(uid: "x")
+        let whole = TestEvent.data(uid: "x", duration: "PT1H")
         #expect(!SyncEngine.isTorn(whole))
         #expect(!SyncEngine.isTorn(whole + Data("\r\n\r\n".utf8)))
         #expect(SyncEngine.isTorn(Data()))

@@ -23,18 +23,20 @@ import CalgwTestSupport
                     let uid = "u\(Int.random(in: 0..<8, using: &rng))"
                     // A UID already on the side gets another file only if none has it.
                     if !h.items(side === h.local ? .local : .remote).keys.contains(uid) {
-                        side.put("\(uid).ics", Fixture.event(uid: uid, summary: "s\(counter)",
-                                                            start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z"))
+                        side.put("\(uid).ics", TestEvent.data(uid: uid, summary: "s\(counter)",
+                                                              start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
+                                                              duration: "PT1H"))
                     }
                 case 3..<7 where !hrefs.isEmpty:
                     let href = hrefs.randomElement(using: &rng)!
                     let uid = ItemContent(side.contents[href]!).uid ?? "x"
                     let field = Int.random(in: 0..<3, using: &rng)
-                    side.put(href, Fixture.event(uid: uid, summary: field == 0 ? "s\(counter)" : "same",
-                                                 location: field == 1 ? "l\(counter)" : nil,
-                                                 attendees: field == 2 ? ["p\(counter)@example.com"] : [],
-                                                 lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1),
-                                                 start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z"))
+                    side.put(href, TestEvent.data(uid: uid, summary: field == 0 ? "s\(counter)" : "same",
+                                                  start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
+                                                  duration: "PT1H",
+                                                  lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1),
+                                                  location: field == 1 ? "l\(counter)" : nil,
+                                                  extra: field == 2 ? ["ATTENDEE:mailto:p\(counter)@example.com"] : []))
                 case 7..<9 where !hrefs.isEmpty:
                     side.remove(hrefs.randomElement(using: &rng)!)
                 case 9 where !hrefs.isEmpty:

@@ -99,12 +99,12 @@ import CalgwTestSupport
         #expect(hrefs.filter { !$0.value.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
         #expect(hrefs.filter { $0.value.hasPrefix("nouid-") }.count == 1)
 
-        let series = Fixture.text(try #require(try await storage.fetch(["standup.ics"]).first).data)
+        let series = String(decoding: try #require(try await storage.fetch(["standup.ics"]).first).data, as: UTF8.self)
         #expect(series.components(separatedBy: "BEGIN:VEVENT").count == 3)
         #expect(series.contains("RECURRENCE-ID;TZID=Europe/Berlin:20260304T093000"))
         #expect(series.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin"))
         #expect(!series.contains("X-WR-CALNAME"))
-        let task = Fixture.text(try #require(try await storage.fetch(["task.ics"]).first).data)
+        let task = String(decoding: try #require(try await storage.fetch(["task.ics"]).first).data, as: UTF8.self)
         #expect(!task.contains("VTIMEZONE") && task.contains("BEGIN:VTODO"))
         // Every item is a calendar object the rest of calgw reads with its UID.
         for item in try await storage.fetch(hrefs) { #expect(ItemContent(item.data).parses) }
@@ -116,7 +116,7 @@ import CalgwTestSupport
         let task = try #require(listing.first { $0.href == "task.ics" })
         let newTask = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//server//EN\r\nBEGIN:VTODO\r\nUID:task\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes done\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
         let updated = try await storage.update(href: "task.ics", data: newTask, ifMatch: task.etag)
-        let added = try await storage.create(Fixture.event(uid: "new"), suggestedName: "new")
+        let added = try await storage.create(TestEvent.data(uid: "new", duration: "PT1H"), suggestedName: "new")
         #expect(added.href == "new.ics")
         // Nothing reaches the file before the flush.
         #expect(try text(url) == Self.export)
@@ -236,7 +236,7 @@ import CalgwTestSupport
         guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         #expect(listing.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        _ = try await storage.create(Fixture.event(uid: "a"), suggestedName: "a")
+        _ = try await storage.create(TestEvent.data(uid: "a", duration: "PT1H"), suggestedName: "a")
         try await storage.flush()
         let made = try text(url)
         #expect(made.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//single file//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"))
@@ -249,7 +249,7 @@ import CalgwTestSupport
         try write(Self.export, to: target)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let storage = SingleFileStorage(url: link)
-        _ = try await storage.create(Fixture.event(uid: "new"), suggestedName: "new")
+        _ = try await storage.create(TestEvent.data(uid: "new", duration: "PT1H"), suggestedName: "new")
         try await storage.flush()
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
         #expect(try text(target).contains("UID:new"))
@@ -259,7 +259,8 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("calendar.ics")
-        try write(Fixture.text(Fixture.event(uid: "a")) + Fixture.text(Fixture.event(uid: "b")), to: url)
+        try write(String(decoding: TestEvent.data(uid: "a", duration: "PT1H"),
+                         as: UTF8.self) + String(decoding: TestEvent.data(uid: "b", duration: "PT1H"), as: UTF8.self), to: url)
         let storage = SingleFileStorage(url: url)
         guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         #expect(listing.map(\.href) == ["a.ics", "b.ics"])
@@ -294,7 +295,7 @@ import CalgwTestSupport
         let storage = SingleFileStorage(url: url)
         guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         #expect(listing.filter { $0.href == "note.ics" }.count == 1)
-        let note = Fixture.text(try #require(try await storage.fetch(["note.ics"]).first).data)
+        let note = String(decoding: try #require(try await storage.fetch(["note.ics"]).first).data, as: UTF8.self)
         #expect(note.components(separatedBy: "BEGIN:VJOURNAL").count == 2)
 
         try write(Self.export.replacingOccurrences(of: "END:VCALENDAR", with: journal.replacingOccurrences(of: "Notes", with: "Copy") + "END:VCALENDAR"), to: url)

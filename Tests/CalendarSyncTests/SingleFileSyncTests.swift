@@ -34,8 +34,8 @@ import CalgwTestSupport
         #expect(remote.contents.count == 3)
 
         // The server changes a's and b's summaries.
-        try await Self.edit(remote, uid: "a", Fixture.event(uid: "a", summary: "a on the server", start: "20260310T100000Z"))
-        try await Self.edit(remote, uid: "b", Fixture.event(uid: "b", summary: "b on the server", start: "20260310T100000Z"))
+        try await Self.edit(remote, uid: "a", TestEvent.data(uid: "a", summary: "a on the server", start: "20260310T100000Z", duration: "PT1H"))
+        try await Self.edit(remote, uid: "b", TestEvent.data(uid: "b", summary: "b on the server", start: "20260310T100000Z", duration: "PT1H"))
         // Once the run has planned and recorded its intents, another program rewrites the file:
         // b gets a location, c a new summary.
         let byHand = Self.calendar([("a", "a", ""), ("b", "b", "LOCATION:By hand\r\n"), ("c", "c by hand", "")])

@@ -45,7 +45,7 @@ extension StorageContractTests {
                     versions.mutate { $0[uid] = nil }
                 }
                 for (uid, summary) in events {
-                    let data = Fixture.event(uid: uid, summary: summary)
+                    let data = TestEvent.data(uid: uid, summary: summary, duration: "PT1H")
                     if let old = versions.value[uid] {
                         if try await storage.fetch([old.href]).first?.data == data { continue }
                         let new = try await storage.update(href: old.href, data: data, ifMatch: old.etag)
@@ -110,20 +110,11 @@ extension StorageContractTests {
         defer { side.cleanup() }
         try await side.seed(["a": "A"])
         guard case .full(let listed, _) = try await side.storage.changes(since: nil), let a = listed.first else { Issue.record("no listing"); return }
-        for write in [{ _ = try await side.storage.create(Fixture.event(uid: "x"), suggestedName: "x") },
-                      { _ = try await side.storage.update(href: a.href, data: Fixture.event(uid: "a"), ifMatch: a.etag) },
+        for write in [{ _ = try await side.storage.create(TestEvent.data(uid: "x", duration: "PT1H"), suggestedName: "x") },
+                      { _ = try await side.storage.update(href: a.href, data: TestEvent.data(uid: "a", duration: "PT1H"), ifMatch: a.etag) },
                       { try await side.storage.delete(href: a.href, ifMatch: a.etag) }] as [() async throws -> Void] {
             await #expect { try await write() } throws: { ($0 as? SubscriptionError)?.code == .readOnly }
         }
         #expect(try await side.storage.fetch([a.href]).count == 1)
     }
-}
-
-/// A value behind a lock, for test closures.
-final class Locked<Value>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

@@ -51,7 +51,7 @@ import CalDAV
     func contract(kind: String) async throws {
         let (storage, cleanup) = try await make(kind)
         defer { cleanup() }
-        let data = Fixture.event(uid: "a")
+        let data = TestEvent.data(uid: "a", duration: "PT1H")
 
         guard case .full(let empty, let token0) = try await storage.changes(since: nil) else { Issue.record("\(kind): first listing is full"); return }
         #expect(empty.isEmpty, "\(kind)")
@@ -71,7 +71,7 @@ import CalDAV
         #expect(fetched.map(\.href) == [created.href], "\(kind)")
         #expect(fetched.first.map { ContentHash.of($0.data) } == ContentHash.of(data), "\(kind): the bytes read back differ")
 
-        let newer = Fixture.event(uid: "a", summary: "v2")
+        let newer = TestEvent.data(uid: "a", summary: "v2", duration: "PT1H")
         let updated = try await storage.update(href: created.href, data: newer, ifMatch: created.etag)
         #expect(updated.etag != created.etag, "\(kind)")
         await #expect { _ = try await storage.update(href: created.href, data: data, ifMatch: created.etag) } throws: {
@@ -92,7 +92,7 @@ import CalDAV
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let storage = VDirStorage(url: folder.file("cal"))
-        let v = try await storage.create(Fixture.event(uid: "x"), suggestedName: "../../evil name")
+        let v = try await storage.create(TestEvent.data(uid: "x", duration: "PT1H"), suggestedName: "../../evil name")
         #expect(!v.href.value.contains("/") && !v.href.value.hasPrefix("."))
         #expect(FileManager.default.fileExists(atPath: folder.file("cal/\(v.href)").path))
     }
@@ -104,14 +104,16 @@ import CalDAV
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let storage = VDirStorage(url: folder.file("cal"))
-        let items = (0..<300).map { (data: Fixture.event(uid: "u\($0)", summary: "item \($0)"), suggestedName: "u\($0)") }
+        let items = (0..<300).map { (data: TestEvent.data(uid: "u\($0)", summary: "item \($0)", duration: "PT1H"), suggestedName: "u\($0)") }
         let first = await storage.createAll(items)
         #expect(first.count == 300)
         let versions = first.compactMap { try? $0.get() }
         #expect(versions.map(\.href) == (0..<300).map { "u\($0).ics" })
 
         let taken = try Data(contentsOf: folder.file("cal/u7.ics"))
-        let second = await storage.createAll([(Fixture.event(uid: "v1"), "v1"), (Fixture.event(uid: "other"), "u7"), (Fixture.event(uid: "v2"), "v2")])
+        let second = await storage.createAll([(TestEvent.data(uid: "v1", duration: "PT1H"),
+                                               "v1"), (TestEvent.data(uid: "other", duration: "PT1H"),
+                                                       "u7"), (TestEvent.data(uid: "v2", duration: "PT1H"), "v2")])
         #expect((try? second[0].get())?.href == "v1.ics" && (try? second[2].get())?.href == "v2.ics")
         guard case .failure(StorageError.alreadyExists(let href)) = second[1] else {
             Issue.record("a taken name did not fail with alreadyExists: \(second[1])")
@@ -133,28 +135,10 @@ import CalDAV
     }
 }
 
-/// An in-memory storage that also answers `fetchAll`, counting how it was read.
-final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
-    var capabilities: StorageCapabilities { StorageCapabilities(bulkFetching: self) }
-
-    let inner = InMemoryStorage()
-    var bulkReads = 0, fetches = 0
-    func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
-        bulkReads += 1
-        guard case .full(let versions, let token) = try await inner.changes(since: nil) else { return ([], nil) }
-        return (try await inner.fetch(versions.map(\.href)), token)
-    }
-    func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
-    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { fetches += 1; return try await inner.fetch(hrefs) }
-    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
-    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion { try await inner.update(href: href, data: data, ifMatch: etag) }
-    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
-}
-
 @Suite(.timeLimit(.minutes(10))) struct BulkFetchTests {
     @Test func aFirstSyncReadsEverythingInOnePass() async throws {
         let remote = BulkStorage()
-        for i in 0..<250 { remote.inner.put("e\(i).ics", Fixture.event(uid: "e\(i)")) }
+        for i in 0..<250 { remote.inner.put("e\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H")) }
         let local = InMemoryStorage()
         let journal = try Journal.inMemory()
         let report = try await SyncEngine(local: local, remote: remote, journal: journal).run()
@@ -162,7 +146,7 @@ final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
         #expect(remote.bulkReads == 1)
         #expect(remote.fetches == 0)
         // Later runs list changes instead.
-        remote.inner.put("e1.ics", Fixture.event(uid: "e1", summary: "changed"))
+        remote.inner.put("e1.ics", TestEvent.data(uid: "e1", summary: "changed", duration: "PT1H"))
         _ = try await SyncEngine(local: local, remote: remote, journal: journal).run()
         #expect(remote.bulkReads == 1)
         #expect(remote.fetches == 1)

@@ -13,10 +13,6 @@ import CalgwTestTraits
 @Suite(.serialized, .needsServer("radicale"), .timeLimit(.minutes(10))) struct StreamedFirstPullTests {
     static let events = 700
 
-    static func event(_ uid: String, summary: String) -> String {
-        TestEvent.ics(uid: uid, summary: summary, start: "20260301T090000Z", end: "20260301T100000Z")
-    }
-
     struct Pair {
         let folder: TemporaryFolder
         let local: VDirStorage
@@ -64,13 +60,16 @@ import CalgwTestTraits
     @Test func aFirstSyncPullsInBatchesAndPlansWhatBothSidesHoldAfterTheRead() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                                                  end: "20260301T100000Z")) }
         // Shared with the vdir: one equal, one different; and one the server lacks.
-        try pair.serverFile("shared-equal.ics", Self.event("shared-equal", summary: "same"))
-        try pair.serverFile("shared-diff.ics", Self.event("shared-diff", summary: "server's"))
-        try pair.localFile("a.ics", Self.event("shared-equal", summary: "same"))
-        try pair.localFile("b.ics", Self.event("shared-diff", summary: "local's"))
-        try pair.localFile("c.ics", Self.event("local-only", summary: "mine"))
+        try pair.serverFile("shared-equal.ics", TestEvent.ics(uid: "shared-equal", summary: "same", start: "20260301T090000Z",
+                                                              end: "20260301T100000Z"))
+        try pair.serverFile("shared-diff.ics", TestEvent.ics(uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
+                                                             end: "20260301T100000Z"))
+        try pair.localFile("a.ics", TestEvent.ics(uid: "shared-equal", summary: "same", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile("b.ics", TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile("c.ics", TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let recorder = ProgressRecorder()
         let engine = SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
@@ -107,7 +106,8 @@ import CalgwTestTraits
     @Test func theTokenKeptAfterAPullVouchesForThePulledFilesOnly() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<200 { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        for i in 0..<200 { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                                          end: "20260301T100000Z")) }
         let first = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(first.created[.local] == 200)
         let kept = try pair.journal.collection(.local).token
@@ -138,12 +138,14 @@ import CalgwTestTraits
         let pair = try await Pair()
         defer { pair.folder.remove() }
         for i in 0..<Self.events {
-            try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
-            try pair.localFile("local-\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
+            try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try pair.localFile("local-\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                               end: "20260301T100000Z"))
         }
-        try pair.serverFile("shared-diff.ics", Self.event("shared-diff", summary: "server's"))
-        try pair.localFile("b.ics", Self.event("shared-diff", summary: "local's"))
-        try pair.localFile("c.ics", Self.event("local-only", summary: "mine"))
+        try pair.serverFile("shared-diff.ics", TestEvent.ics(uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
+                                                             end: "20260301T100000Z"))
+        try pair.localFile("b.ics", TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile("c.ics", TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
         let before = try pair.local.directory.scan()
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
@@ -219,9 +221,10 @@ import CalgwTestTraits
     @Test func aTakeoverWithAUIDTheServerHoldsTwiceKeepsTheFile() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
-        try pair.localFile("mine.ics", Self.event("s3", summary: "server 3"))
-        try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                                                  end: "20260301T100000Z")) }
+        try pair.localFile("mine.ics", TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.serverFile("zz-copy.ics", TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")
@@ -238,11 +241,12 @@ import CalgwTestTraits
         let pair = try await Pair()
         defer { pair.folder.remove() }
         for i in 0..<Self.events {
-            try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)"))
-            if i != 3 { try pair.localFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+            try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+            if i != 3 { try pair.localFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                                      end: "20260301T100000Z")) }
         }
-        try pair.localFile("mine-a.ics", Self.event("s3", summary: "server 3"))
-        try pair.localFile("mine-b.ics", Self.event("s3", summary: "my copy of 3"))
+        try pair.localFile("mine-a.ics", TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile("mine-b.ics", TestEvent.ics(uid: "s3", summary: "my copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("s3") }, "\(report.errors)")
@@ -258,9 +262,10 @@ import CalgwTestTraits
     @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", Self.event("s\(i)", summary: "server \(i)")) }
+        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                                                                                  end: "20260301T100000Z")) }
         // Far apart, so in any order the server lists them they are likely in different batches.
-        try pair.serverFile("zz-copy.ics", Self.event("s3", summary: "copy of 3"))
+        try pair.serverFile("zz-copy.ics", TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")

@@ -6,8 +6,8 @@ import CalgwTestSupport
 @Suite struct SyncEngineTests {
     @Test func firstSyncCopiesEachWayAndSecondIsANoOp() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "from local"))
-        h.remote.put("/cal/b.ics", Fixture.event(uid: "b", summary: "from remote"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "from local", duration: "PT1H"))
+        h.remote.put("/cal/b.ics", TestEvent.data(uid: "b", summary: "from remote", duration: "PT1H"))
         let report = try await h.sync()
         #expect(report.created == SyncReport.Counts(local: 1, remote: 1))
         #expect(h.summaries(.local) == ["a": "from local", "b": "from remote"])
@@ -20,11 +20,11 @@ import CalgwTestSupport
 
     @Test func modificationsAndDeletionsFlowBothWays() async throws {
         let h = try SyncHarness()
-        for uid in ["a", "b", "c", "d"] { h.local.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1")) }
+        for uid in ["a", "b", "c", "d"] { h.local.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H")) }
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local edit"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local edit", duration: "PT1H"))
         h.local.remove("b.ics")
-        h.remote.put("c.ics", Fixture.event(uid: "c", summary: "remote edit"))
+        h.remote.put("c.ics", TestEvent.data(uid: "c", summary: "remote edit", duration: "PT1H"))
         h.remote.remove("d.ics")
         let report = try await h.sync()
         #expect(report.updated == SyncReport.Counts(local: 1, remote: 1))
@@ -35,10 +35,10 @@ import CalgwTestSupport
 
     @Test func aServerRewriteDoesNotPingPong() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H"))
         try await h.sync()
         // The server restamps and changes PRODID: a new etag, the same meaning.
-        h.remote.put("a.ics", Fixture.event(uid: "a", prodid: "-//Server//EN", dtstamp: "20301111T111111Z"))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H", prodid: "-//Server//EN", dtstamp: "20301111T111111Z"))
         let report = try await h.sync()
         #expect(report.updated == SyncReport.Counts())
         #expect(try await h.sync() == SyncReport())
@@ -46,13 +46,13 @@ import CalgwTestSupport
 
     @Test func modifyBeatsDelete() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
-        h.local.put("b.ics", Fixture.event(uid: "b", summary: "v1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H"))
+        h.local.put("b.ics", TestEvent.data(uid: "b", summary: "v1", duration: "PT1H"))
         try await h.sync()
         h.local.remove("a.ics")
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "remote edit"))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "remote edit", duration: "PT1H"))
         h.remote.remove("b.ics")
-        h.local.put("b.ics", Fixture.event(uid: "b", summary: "local edit"))
+        h.local.put("b.ics", TestEvent.data(uid: "b", summary: "local edit", duration: "PT1H"))
         try await h.sync()
         #expect(h.summaries(.local) == ["a": "remote edit", "b": "local edit"])
         #expect(h.converged())
@@ -60,8 +60,8 @@ import CalgwTestSupport
 
     @Test func pullAndPushOnlyWriteTheirSide() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a"))
-        h.remote.put("b.ics", Fixture.event(uid: "b"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H"))
+        h.remote.put("b.ics", TestEvent.data(uid: "b", duration: "PT1H"))
         let pull = try await h.sync(SyncPolicy(direction: .pull))
         #expect(pull.created == SyncReport.Counts(local: 1, remote: 0))
         #expect(pull.pending.remote == 1)
@@ -73,7 +73,7 @@ import CalgwTestSupport
 
     @Test func massDeletionIsRefusedUnlessAllowed() async throws {
         let h = try SyncHarness()
-        for i in 0..<5 { h.remote.put("\(i).ics", Fixture.event(uid: "e\(i)")) }
+        for i in 0..<5 { h.remote.put("\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H")) }
         try await h.sync()
         for href in h.local.contents.keys { h.local.remove(href) }
         await #expect { try await h.sync() } throws: { ($0 as? SyncError)?.code == .massDeletion }
@@ -85,11 +85,11 @@ import CalgwTestSupport
 
     @Test func uidLessObjectsAreNotDuplicated() async throws {
         let h = try SyncHarness()
-        h.local.put("x.ics", Fixture.event(uid: nil, summary: "no uid"))
+        h.local.put("x.ics", TestEvent.data(uid: nil, summary: "no uid", duration: "PT1H"))
         try await h.sync()
         #expect(h.remote.contents.count == 1)
         try await h.sync()
-        h.local.put("x.ics", Fixture.event(uid: nil, summary: "no uid, edited"))
+        h.local.put("x.ics", TestEvent.data(uid: nil, summary: "no uid, edited", duration: "PT1H"))
         try await h.sync()
         #expect(h.remote.contents.count == 1)
         #expect(h.local.contents.count == 1)
@@ -101,7 +101,7 @@ import CalgwTestSupport
         let h = try SyncHarness()
         let broken = Data("BEGIN:VCALENDAR\r\nnonsense\r\n".utf8)
         h.local.put("broken.ics", broken)
-        h.local.put("ok.ics", Fixture.event(uid: "ok"))
+        h.local.put("ok.ics", TestEvent.data(uid: "ok", duration: "PT1H"))
         let report = try await h.sync()
         #expect(report.skipped.contains { $0.contains("broken.ics") })
         #expect(h.remote.contents.count == 1)
@@ -111,8 +111,8 @@ import CalgwTestSupport
     @Test func takeoverMatchesEqualItemsWithoutTransfers() async throws {
         let h = try SyncHarness()
         for i in 0..<3 {
-            h.local.put("e\(i).ics", Fixture.event(uid: "e\(i)"))
-            h.remote.put("/dav/e\(i).ics", Fixture.event(uid: "e\(i)", prodid: "server", dtstamp: "20250101T000000Z"))
+            h.local.put("e\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H"))
+            h.remote.put("/dav/e\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H", prodid: "server", dtstamp: "20250101T000000Z"))
         }
         let report = try await h.sync()
         #expect(report == SyncReport())
@@ -122,47 +122,31 @@ import CalgwTestSupport
 
     @Test func aConcurrentWriteBetweenListingAndPutIsReplanned() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1", description: "d1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         try await h.sync()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "local title", description: "d1", lastModified: "20260101T000000Z"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local title", duration: "PT1H", lastModified: "20260101T000000Z",
+                                            extra: ["DESCRIPTION:d1"]))
         // Another client edits the description after our listing, just before our PUT.
         let remote = InMemoryStorage(items: h.remote.contents, beforeWrite: nil)
         _ = remote
-        let racing = RacingStorage(inner: h.remote) {
-            h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v1", description: "their edit", lastModified: "20260101T000001Z"))
+        let racing = RacingStorage(inner: h.remote, .beforeFirstUpdate) {
+            h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
+                                                 extra: ["DESCRIPTION:their edit"]))
         }
         let report = try await SyncEngine(local: h.local, remote: racing, journal: h.journal).run()
         #expect(report.errors.isEmpty, "\(report.errors)")
-        let merged = Fixture.text(h.remote.contents["a.ics"]!)
+        let merged = String(decoding: h.remote.contents["a.ics"]!, as: UTF8.self)
         #expect(merged.contains("SUMMARY:local title"))
         #expect(merged.contains("DESCRIPTION:their edit"))
         #expect(h.converged())
     }
 }
 
-/// Wraps a storage and runs `race` once, just before the first update.
-final class RacingStorage: CalendarStorage, @unchecked Sendable {
-    let inner: InMemoryStorage
-    var race: (() -> Void)?
-    init(inner: InMemoryStorage, race: @escaping () -> Void) {
-        self.inner = inner
-        self.race = race
-    }
-    func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
-    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { try await inner.fetch(hrefs) }
-    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { try await inner.create(data, suggestedName: suggestedName) }
-    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
-        if let r = race { race = nil; r() }
-        return try await inner.update(href: href, data: data, ifMatch: etag)
-    }
-    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
-}
-
 @Suite struct UnparseableItemTests {
     @Test func aSyncedFileThatStopsParsingDeletesNothing() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a"))
-        h.local.put("b.ics", Fixture.event(uid: "b"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H"))
+        h.local.put("b.ics", TestEvent.data(uid: "b", duration: "PT1H"))
         try await h.sync()
         let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nhalf written".utf8)
         h.local.put("a.ics", broken)
@@ -172,7 +156,7 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(h.remote.contents.count == 2, "the remote copy stays")
         #expect(h.local.contents["a.ics"] == broken, "the broken file stays")
         // Fixed again: syncs as usual.
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "fixed"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "fixed", duration: "PT1H"))
         try await h.sync()
         #expect(h.summaries(.remote)["a"] == "fixed")
     }
@@ -214,9 +198,9 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         let h = try SyncHarness()
         var policy = SyncPolicy()
         policy.window = window
-        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
-        h.remote.put("old.ics", Fixture.event(uid: "old", start: "20200101T100000Z"))
-        h.remote.put("later.ics", Fixture.event(uid: "later", start: "20300101T100000Z"))
+        h.remote.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
+        h.remote.put("old.ics", TestEvent.data(uid: "old", start: "20200101T100000Z", duration: "PT1H"))
+        h.remote.put("later.ics", TestEvent.data(uid: "later", start: "20300101T100000Z", duration: "PT1H"))
         let series = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:series\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         h.remote.put("series.ics", Data(series.utf8))
         let ended = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:ended\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY;UNTIL=20210101T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
@@ -225,7 +209,7 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         #expect(Set(h.items(.local).keys) == ["in", "series"])
         // The event moves out of the window on the server: the vdir's copy moves with it, not
         // left at a time it no longer has.
-        h.remote.put("in.ics", Fixture.event(uid: "in", summary: "moved", start: "20290101T100000Z"))
+        h.remote.put("in.ics", TestEvent.data(uid: "in", summary: "moved", start: "20290101T100000Z", duration: "PT1H"))
         let report = try await h.sync(policy)
         #expect(report.deleted == SyncReport.Counts() && report.updated == SyncReport.Counts(local: 1))
         #expect(h.summaries(.local)["in"] == "moved")
@@ -239,8 +223,8 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
     /// A known event deleted on one side while outside the window is deleted on the other.
     @Test func aKnownEventDeletedOutsideTheWindowIsDeletedOnTheOtherSide() async throws {
         let h = try SyncHarness()
-        h.remote.put("old.ics", Fixture.event(uid: "old", start: "20200101T100000Z"))
-        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.remote.put("old.ics", TestEvent.data(uid: "old", start: "20200101T100000Z", duration: "PT1H"))
+        h.remote.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
         try await h.sync()
         var policy = SyncPolicy()
         policy.window = window
@@ -255,18 +239,18 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         let h = try SyncHarness()
         var policy = SyncPolicy()
         policy.window = window
-        h.local.put("history.ics", Fixture.event(uid: "history", start: "20200101T100000Z"))
-        h.local.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
+        h.local.put("history.ics", TestEvent.data(uid: "history", start: "20200101T100000Z", duration: "PT1H"))
+        h.local.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
         let first = try await h.sync(policy)
         #expect(first.created.remote == 1 && Set(h.items(.remote).keys) == ["in"])
         #expect(first.notes.contains { $0.hasPrefix("1 event in the vdir lies outside the sync window") }, "\(first.notes)")
         #expect(try await h.sync(policy) == SyncReport())
 
-        h.local.put("next-year.ics", Fixture.event(uid: "next-year", start: "20270310T100000Z"))
+        h.local.put("next-year.ics", TestEvent.data(uid: "next-year", start: "20270310T100000Z", duration: "PT1H"))
         let second = try await h.sync(policy)
         #expect(second.created.remote == 1 && second.notes.isEmpty && Set(h.items(.remote).keys) == ["in", "next-year"])
         // The history is left as it was until it changes.
-        h.local.put("history.ics", Fixture.event(uid: "history", summary: "annotated", start: "20200101T100000Z"))
+        h.local.put("history.ics", TestEvent.data(uid: "history", summary: "annotated", start: "20200101T100000Z", duration: "PT1H"))
         let third = try await h.sync(policy)
         #expect(third.created.remote == 1 && h.summaries(.remote)["history"] == "annotated")
     }
@@ -277,8 +261,8 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
         let h = try SyncHarness()
         var policy = SyncPolicy()
         policy.window = window
-        h.remote.put("in.ics", Fixture.event(uid: "in", start: "20260310T100000Z"))
-        h.remote.put("later.ics", Fixture.event(uid: "later", start: later))
+        h.remote.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
+        h.remote.put("later.ics", TestEvent.data(uid: "later", start: later, duration: "PT1H"))
         try await h.sync(policy)
         return (h, policy)
     }
@@ -323,26 +307,26 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
 @Suite struct ReplanTests {
     @Test func aFileThatBreaksBetweenListingAndWriteIsLeftAlone() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a", summary: "v1"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H"))
         try await h.sync()
         // The remote changes; just before the local write, an editor leaves the file half-saved.
         let remoteName = try #require(h.remote.contents.keys.first)
-        h.remote.put(remoteName, Fixture.event(uid: "a", summary: "remote edit"))
+        h.remote.put(remoteName, TestEvent.data(uid: "a", summary: "remote edit", duration: "PT1H"))
         let broken = Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMM".utf8)
-        let racing = RacingStorage(inner: h.local) { h.local.put("a.ics", broken) }
+        let racing = RacingStorage(inner: h.local, .beforeFirstUpdate) { h.local.put("a.ics", broken) }
         let report = try await SyncEngine(local: racing, remote: h.remote, journal: h.journal).run()
         #expect(report.skipped.count == 1)
         #expect(h.local.contents["a.ics"] == broken)
         #expect(h.remote.contents.count == 1, "nothing deleted on the remote side")
-        #expect(Fixture.text(h.remote.contents[remoteName]!).contains("remote edit"))
+        #expect(String(decoding: h.remote.contents[remoteName]!, as: UTF8.self).contains("remote edit"))
     }
 }
 
 @Suite struct ChangeTokenTests {
     @Test func pullKeepsTheRemoteTokenWhileLocalChangesWait() async throws {
         let h = try SyncHarness()
-        h.local.put("a.ics", Fixture.event(uid: "a"))
-        h.remote.put("b.ics", Fixture.event(uid: "b"))
+        h.local.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H"))
+        h.remote.put("b.ics", TestEvent.data(uid: "b", duration: "PT1H"))
         try await h.sync(SyncPolicy(direction: .pull))
         #expect(try h.journal.collection(.remote).token != nil, "the remote side is fully known")
         #expect(try h.journal.collection(.local).token == nil, "a.ics is not in the journal yet")
@@ -355,7 +339,7 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
 
     @Test func pushWithAPendingRemoteDeletionKeepsListingTheLocalSide() async throws {
         let h = try SyncHarness()
-        for uid in ["a", "b"] { h.local.put("\(uid).ics", Fixture.event(uid: uid)) }
+        for uid in ["a", "b"] { h.local.put("\(uid).ics", TestEvent.data(uid: uid, duration: "PT1H")) }
         try await h.sync()
         h.local.remove("a.ics")
         h.remote.remove("b.ics")
@@ -371,10 +355,10 @@ final class RacingStorage: CalendarStorage, @unchecked Sendable {
 @Suite struct DeltaListingTests {
     @Test func deltasSinceTheTokenCarryChangesAndDeletions() async throws {
         let h = try SyncHarness(deltas: true)
-        for uid in ["a", "b", "c"] { h.remote.put("\(uid).ics", Fixture.event(uid: uid, summary: "v1")) }
+        for uid in ["a", "b", "c"] { h.remote.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H")) }
         try await h.sync()
         let token = try #require(try h.journal.collection(.remote).token)
-        h.remote.put("a.ics", Fixture.event(uid: "a", summary: "v2"))
+        h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "v2", duration: "PT1H"))
         h.remote.remove("b.ics")
         guard case .delta(let changed, let removed, _) = try await h.remote.changes(since: token) else {
             Issue.record("a delta since the saved token"); return

@@ -9,16 +9,12 @@ import CalgwTestSupport
 @Suite struct TakeoverTests {
     static let events = 300
 
-    static func event(_ uid: String, summary: String, extra: [String] = []) -> String {
-        TestEvent.ics(uid: uid, summary: summary, start: "20260301T090000Z", end: "20260301T100000Z", extra: extra)
-    }
-
     @Test func twoEqualFoldersAreRecordedWithTheirBaseAndTheBaseServesALaterMerge() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (local, remote) = try folder.vdirPair()
         for i in 0..<Self.events {
-            let text = Data(Self.event("e\(i)", summary: "event \(i)").utf8)
+            let text = Data(TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z").utf8)
             try text.write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
             try text.write(to: remote.directory.url.appendingPathComponent("copy-\(i).ics"))
         }
@@ -43,8 +39,9 @@ import CalgwTestSupport
         // takeover lets the merge keep both edits.
         let localFile = local.directory.url.appendingPathComponent("e5.ics")
         let remoteFile = remote.directory.url.appendingPathComponent("copy-5.ics")
-        try Data(Self.event("e5", summary: "renamed here").utf8).write(to: localFile)
-        try Data(Self.event("e5", summary: "event 5", extra: ["LOCATION:Room 7"]).utf8).write(to: remoteFile)
+        try Data(TestEvent.ics(uid: "e5", summary: "renamed here", start: "20260301T090000Z", end: "20260301T100000Z").utf8).write(to: localFile)
+        try Data(TestEvent.ics(uid: "e5", summary: "event 5", start: "20260301T090000Z", end: "20260301T100000Z", extra: ["LOCATION:Room 7"]).utf8)
+            .write(to: remoteFile)
         let merged = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).run()
         #expect(merged.errors.isEmpty, "\(merged.errors)")
         for file in [localFile, remoteFile] {
@@ -65,13 +62,15 @@ import CalgwTestSupport
                 try Data(text.utf8).write(to: storage.directory.url.appendingPathComponent(name))
             }
             for i in 0..<40 {
-                try put(local, "e\(i).ics", Self.event("e\(i)", summary: "event \(i)"))
-                try put(remote, "copy-\(i).ics", Self.event("e\(i)", summary: "event \(i)"))
+                try put(local, "e\(i).ics", TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+                try put(remote, "copy-\(i).ics", TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z",
+                                                               end: "20260301T100000Z"))
             }
-            try put(local, "diff.ics", Self.event("diff", summary: "local's"))
-            try put(remote, "diff.ics", Self.event("diff", summary: "server's", extra: ["LAST-MODIFIED:20260101T000001Z"]))
-            try put(local, "mine.ics", Self.event("mine", summary: "mine"))
-            try put(remote, "theirs.ics", Self.event("theirs", summary: "theirs"))
+            try put(local, "diff.ics", TestEvent.ics(uid: "diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try put(remote, "diff.ics", TestEvent.ics(uid: "diff", summary: "server's", start: "20260301T090000Z", end: "20260301T100000Z",
+                                                      extra: ["LAST-MODIFIED:20260101T000001Z"]))
+            try put(local, "mine.ics", TestEvent.ics(uid: "mine", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try put(remote, "theirs.ics", TestEvent.ics(uid: "theirs", summary: "theirs", start: "20260301T090000Z", end: "20260301T100000Z"))
             return (local, remote)
         }
         /// UID → how many files carry it, and UID → SUMMARY.
@@ -116,7 +115,8 @@ import CalgwTestSupport
         defer { folder.remove() }
         let (local, remote) = try folder.vdirPair()
         for i in 0..<20 {
-            try Data(Self.event("e\(i)", summary: "event \(i)").utf8).write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
+            try Data(TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z").utf8)
+                .write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
         }
         let engine = SyncEngine(local: local, remote: remote, journal: try Journal.inMemory())
         let (_, _, bounded, _) = try await engine.plan(keepingBytes: false)
@@ -130,15 +130,5 @@ import CalgwTestSupport
         let copied = try await remote.fetch(try remote.directory.scan().map { ItemHref($0.name) })
         #expect(copied.count == 20)
         #expect(copied.allSatisfy { String(decoding: $0.data, as: UTF8.self).contains("SUMMARY:event ") })
-    }
-}
-
-extension TemporaryFolder {
-    /// Two empty vdirs in the folder, `local` and `remote`: a pair whose remote is a folder.
-    func vdirPair() throws -> (local: VDirStorage, remote: VDirStorage) {
-        let local = VDirStorage(url: file("local")), remote = VDirStorage(url: file("remote"))
-        try local.directory.createIfMissing()
-        try remote.directory.createIfMissing()
-        return (local, remote)
     }
 }

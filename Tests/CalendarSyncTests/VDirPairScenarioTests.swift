@@ -33,9 +33,9 @@ import CalgwTestSupport
     @Test func aFolderPutBackAsBeforeARunsWritesIsStillScanned() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }
-        try Fixture.event(uid: "kept").write(to: pair.folder.file("remote/kept.ics"))
+        try TestEvent.data(uid: "kept", duration: "PT1H").write(to: pair.folder.file("remote/kept.ics"))
         _ = try await pair.sync()
-        try Fixture.event(uid: "pulled").write(to: pair.folder.file("remote/pulled.ics"))
+        try TestEvent.data(uid: "pulled", duration: "PT1H").write(to: pair.folder.file("remote/pulled.ics"))
         #expect(try await pair.sync().created.local == 1)
         // The person deletes what the last run wrote: the folder is as that run found it.
         try FileManager.default.removeItem(at: pair.folder.file("local/pulled.ics"))
@@ -50,7 +50,7 @@ import CalgwTestSupport
     @Test func aRunThatWroteIntoAVdirRemoteKeepsItsListingsToken() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }
-        try Fixture.event(uid: "sent").write(to: pair.folder.file("local/sent.ics"))
+        try TestEvent.data(uid: "sent", duration: "PT1H").write(to: pair.folder.file("local/sent.ics"))
         #expect(try await pair.sync().created.remote == 1)
         let token = try #require(try pair.journal.collection(.remote).token, "no remote token after a run that wrote there")
         guard case .unchanged = try await pair.remote.changes(since: token) else {
@@ -59,7 +59,7 @@ import CalgwTestSupport
         }
         #expect(try await pair.sync() == SyncReport())
         let name = try #require(try pair.files(pair.remote).keys.first)
-        try Fixture.event(uid: "sent", summary: "Changed over there").write(to: pair.folder.file("remote/\(name)"))
+        try TestEvent.data(uid: "sent", summary: "Changed over there", duration: "PT1H").write(to: pair.folder.file("remote/\(name)"))
         #expect(try await pair.sync().updated.local == 1)
         #expect(String(decoding: try #require(try pair.files(pair.local)["sent.ics"]), as: UTF8.self).contains("Changed over there"))
     }
@@ -68,7 +68,7 @@ import CalgwTestSupport
         let pair = try Pair()
         defer { pair.folder.remove() }
         let long = String(repeating: "0123456789abcdef", count: 65_536)  // 1 MiB of description
-        let big = Fixture.event(uid: "big", description: long)
+        let big = TestEvent.data(uid: "big", duration: "PT1H", extra: ["DESCRIPTION:\(long)"])
         #expect(big.count > 1_000_000)
         try big.write(to: pair.folder.file("local/big.ics"))
         let report = try await pair.sync()
@@ -109,7 +109,7 @@ import CalgwTestSupport
     @Test func editorLeftoversAreNeverSynced() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }
-        let e = Fixture.event(uid: "e")
+        let e = TestEvent.data(uid: "e", duration: "PT1H")
         for name in ["e.ics", ".#e.ics", ".e.ics.swp", "e.ics~", ".e.ics.12345.tmp"] { try e.write(to: pair.folder.file("local/\(name)")) }
         let report = try await pair.sync()
         #expect(report.created.remote == 1)
@@ -119,8 +119,8 @@ import CalgwTestSupport
     @Test func twoFilesWithOneUIDAreReportedAndKept() async throws {
         let pair = try Pair()
         defer { pair.folder.remove() }
-        try Fixture.event(uid: "same", summary: "one").write(to: pair.folder.file("local/a.ics"))
-        try Fixture.event(uid: "same", summary: "two").write(to: pair.folder.file("local/b.ics"))
+        try TestEvent.data(uid: "same", summary: "one", duration: "PT1H").write(to: pair.folder.file("local/a.ics"))
+        try TestEvent.data(uid: "same", summary: "two", duration: "PT1H").write(to: pair.folder.file("local/b.ics"))
         let report = try await pair.sync()
         // An error of the run (exit 1), naming both files; the rest of the run goes on.
         #expect(report.errors.count == 1 && report.skipped.isEmpty, "\(report)")
@@ -134,7 +134,7 @@ import CalgwTestSupport
         defer { pair.folder.remove() }
         // vdirsyncer names files after the server's hrefs and keeps the server's bytes.
         for i in 0..<20 {
-            let e = Fixture.event(uid: "ev\(i)@host", summary: "e\(i)")
+            let e = TestEvent.data(uid: "ev\(i)@host", summary: "e\(i)", duration: "PT1H")
             try e.write(to: pair.folder.file("local/\(UUID().uuidString).ics"))
             try e.write(to: pair.folder.file("remote/srv-\(i).ics"))
         }

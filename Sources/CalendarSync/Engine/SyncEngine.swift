@@ -9,7 +9,10 @@ import Foundation
 /// let report = try await engine.run()
 /// print(report.summary)
 /// ```
-struct SyncEngine: Sendable {
+///
+/// Package-visible (with its initializer and `run`) for the package's test support, which runs
+/// the engine between in-memory storages (`SyncHarness`); clients run a pair through ``PairRun``.
+package struct SyncEngine: Sendable {
     var local: any CalendarStorage
     var remote: any CalendarStorage
     var journal: Journal
@@ -31,7 +34,7 @@ struct SyncEngine: Sendable {
     /// (see `narrowedPlan`); off only in tests that compare the two.
     var plansFromChanges = true
 
-    init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
+    package init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
                 prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
                 progress: SyncProgressHandler? = nil) {
         self.local = local
@@ -92,7 +95,7 @@ struct SyncEngine: Sendable {
     /// - Throws: `SyncError.massDeletion` when a side was emptied, or more than half of the
     ///   items would be deleted, and mass deletion is not allowed; scan failures. Failures of
     ///   single items go to the report instead.
-    func run(dryRun: Bool = false) async throws -> SyncReport {
+    package func run(dryRun: Bool = false) async throws -> SyncReport {
         guard !dryRun else { return try await runPlanned(dryRun: true) }
         // The person's actions a run before could not send are this run's to send as such.
         var awaited = policy.schedules ? try journal.awaitedActions() : AwaitedActions()

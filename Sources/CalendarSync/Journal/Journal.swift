@@ -48,7 +48,7 @@ public final class Journal: Sendable {
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.
     /// - Throws: `JournalError.corrupt` when the file is not a database or SQLite finds it
     ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
-    static func open(at url: URL) throws -> Journal {
+    package static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                attributes: [.posixPermissions: 0o700])
@@ -120,8 +120,8 @@ public final class Journal: Sendable {
         }
     }
 
-    /// A journal in memory, for tests.
-    static func inMemory() throws -> Journal {
+    /// A journal in memory, for tests (package-visible for the package's test support).
+    package static func inMemory() throws -> Journal {
         try Journal(writer: try DatabaseQueue(), url: nil)
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 
 /// What a `sync --json` report did, or a `status --json` report says is pending, read from the
 /// JSON itself: a check on the text (`!contains("\"local\" : 1")`) passes for any other count.
-enum JSONCounts {
+public enum JSONCounts {
     /// Creates, updates and deletions on both sides added up; nil when `output` is not such a
     /// document (so a check on it fails instead of passing).
-    static func writes(in output: String) -> Int? {
+    public static func writes(in output: String) -> Int? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] else { return nil }
         let report = (object["pending"] as? [String: Any]).flatMap { $0["created"] == nil ? nil : $0 } ?? object
         var total = 0

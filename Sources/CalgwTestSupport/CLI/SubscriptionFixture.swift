@@ -1,30 +1,32 @@
 import Foundation
-import Testing
-import CalgwTestSupport
 
 /// A subscription pair against the feed server: `feeds/` is what the server serves, `vdir/`
 /// the pair's local side, the config a `[pair.feed]` table whose remote is `path` on the server.
-final class SubscriptionFixture {
-    let folder: URL
-    let server: TestProxy
-    var vdir: URL { folder.appendingPathComponent("vdir") }
-    var feeds: URL { folder.appendingPathComponent("feeds") }
-    var config: URL { folder.appendingPathComponent("config.toml") }
+public final class SubscriptionFixture {
+    public let folder: URL
+    /// The feed server (``TestProxies/feed(root:validators:gzip:)``) serving `feeds/`.
+    public let server: TestProxy
+    public var vdir: URL { folder.appendingPathComponent("vdir") }
+    public var feeds: URL { folder.appendingPathComponent("feeds") }
+    public var config: URL { folder.appendingPathComponent("config.toml") }
 
-    init(validators: Bool = true, gzip: Bool = true) throws {
+    /// - Parameters:
+    ///   - validators: the server answers with ETag and Last-Modified, and 304 when they match.
+    ///   - gzip: the server compresses when asked to.
+    public init(validators: Bool = true, gzip: Bool = true) throws {
         let temporary = try TemporaryFolder(prefix: "calgw-feed")
         folder = temporary.url
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("feeds"), withIntermediateDirectories: true)
         server = try TestProxies.feed(root: folder.appendingPathComponent("feeds"), validators: validators, gzip: gzip)
     }
 
-    func remove() {
+    public func remove() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Writes the config with `remote` (a path on the server, or a whole URL) and extra lines.
-    func configure(remote: String = "feed.ics", scheme: String = "webcal", extra: String = "") throws {
+    public func configure(remote: String = "feed.ics", scheme: String = "webcal", extra: String = "") throws {
         let url = remote.contains("://") ? remote
             : "\(scheme)://127.0.0.1:\(server.url.port!)/\(remote)"
         try Data("""
@@ -36,16 +38,18 @@ final class SubscriptionFixture {
             """.utf8).write(to: config)
     }
 
-    func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+    /// `calgw ARGS --config CONFIG`.
+    public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
         try CalgwBinary.run(arguments + ["--config", config.path])
     }
 
-    func publish(_ text: String, as name: String = "feed.ics") throws {
+    /// Serves `text` as the feed `name`.
+    public func publish(_ text: String, as name: String = "feed.ics") throws {
         try Data(text.utf8).write(to: feeds.appendingPathComponent(name))
     }
 
     /// The vdir's files by name, as text.
-    func files() throws -> [String: String] {
+    public func files() throws -> [String: String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: vdir.path)) ?? []
         var files: [String: String] = [:]
         for name in names where name.hasSuffix(".ics") {
@@ -55,7 +59,7 @@ final class SubscriptionFixture {
     }
 
     /// The vdir's files with their modification times, to tell that nothing was written.
-    func stamps() throws -> [String: Date] {
+    public func stamps() throws -> [String: Date] {
         var stamps: [String: Date] = [:]
         for name in try files().keys {
             stamps[name] = try FileManager.default.attributesOfItem(atPath: vdir.appendingPathComponent(name).path)[.modificationDate] as? Date
@@ -64,19 +68,25 @@ final class SubscriptionFixture {
     }
 
     /// The requests the server answered.
-    func requests() -> [[String: Any]] { server.logEntries() }
+    public func requests() -> [[String: Any]] { server.logEntries() }
 
-    static func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText)")
+    /// The JSON object a `--json` run printed.
+    /// - Throws: ``FixtureFailure`` with what it printed when that is not a JSON object.
+    public static func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+            throw FixtureFailure("stdout is not a JSON object: \(result.stdoutText)")
+        }
+        return object
     }
 
-    static func count(_ json: [String: Any], _ kind: String, _ side: String) -> Int? {
+    /// The count of `kind` (`created`, `updated`, `deleted`) on `side` in a `--json` report.
+    public static func count(_ json: [String: Any], _ kind: String, _ side: String) -> Int? {
         (json[kind] as? [String: Int])?[side]
     }
 
     /// A feed of `events` (UID → summary) in the given order, all in Europe/Berlin with its
     /// VTIMEZONE at the end, as some publishers write it.
-    static func feed(_ events: [(String, String)], stamp: String = "20260101T000000Z") -> String {
+    public static func feed(_ events: [(String, String)], stamp: String = "20260101T000000Z") -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Example//Holidays//EN\r\nMETHOD:PUBLISH\r\nX-WR-CALNAME:Holidays\r\n"
         for (uid, summary) in events {
             text += "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:\(stamp)\r\nDTSTART;TZID=Europe/Berlin:20260310T100000\r\n"
@@ -85,5 +95,6 @@ final class SubscriptionFixture {
         return text + zone + "END:VCALENDAR\r\n"
     }
 
-    static let zone = TestEvent.centralEuropeanZone()
+    /// The feed's VTIMEZONE.
+    public static let zone = TestEvent.centralEuropeanZone()
 }

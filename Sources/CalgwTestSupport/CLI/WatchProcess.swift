@@ -1,15 +1,16 @@
-import CalgwTestSupport
 import Foundation
 
 /// `calgw watch` running in the background, its stdout and stderr going to files, for tests
 /// that change things and wait for the watcher to carry them over.
-final class WatchProcess {
-    let process = Process()
-    let folder: URL
-    var stdoutURL: URL { folder.appendingPathComponent("out") }
-    var stderrURL: URL { folder.appendingPathComponent("err") }
+public final class WatchProcess {
+    public let process = Process()
+    /// Holds the output files; removed when the value goes.
+    public let folder: URL
+    public var stdoutURL: URL { folder.appendingPathComponent("out") }
+    public var stderrURL: URL { folder.appendingPathComponent("err") }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `calgw watch ARGUMENTS` with `environment` added to this process's.
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-watch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -23,17 +24,17 @@ final class WatchProcess {
         try process.run()
     }
 
-    var stdoutText: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
-    var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    public var stdoutText: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The `--json` lines printed so far.
-    var records: [[String: Any]] {
+    public var records: [[String: Any]] {
         stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     /// Waits until `condition` holds or `limit` seconds pass; returns whether it held.
     @discardableResult
-    static func wait(upTo limit: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+    public static func wait(upTo limit: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(limit)
         while Date() < end {
             if try condition() { return true }
@@ -43,7 +44,7 @@ final class WatchProcess {
     }
 
     /// Sends `signal` and waits for the exit; returns the exit status, nil when still running after `limit` s.
-    func stop(_ signal: Int32 = SIGTERM, limit: Double = 30) -> Int32? {
+    public func stop(_ signal: Int32 = SIGTERM, limit: Double = 30) -> Int32? {
         kill(process.processIdentifier, signal)
         guard Self.wait(upTo: limit, { !process.isRunning }) else {
             process.terminate()

@@ -1,22 +1,24 @@
 import CalDAV
-import CalgwTestSupport
 import Foundation
-import Testing
 
 /// A Radicale collection holding the sample calendar of `Fixtures/sample`, and a calgw pair
 /// whose vdir is the folder other programs (khal, vdirsyncer) use too.
-struct InteropPair {
-    let server: TestServer
-    let client: CalDAVClient
-    let collection: URL
-    let folder: TemporaryFolder
-    var vdir: URL { folder.file("vdir") }
-    var config: URL { folder.file("config.toml") }
-    var environment: [String: String] { ["CALGW_TEST_DAV_PASSWORD": server.password] }
+public struct InteropPair: Sendable {
+    public let server: TestServer
+    public let client: CalDAVClient
+    public let collection: URL
+    public let folder: TemporaryFolder
+    public var vdir: URL { folder.file("vdir") }
+    public var config: URL { folder.file("config.toml") }
+    /// The environment calgw needs for the pair (the server's password).
+    public var environment: [String: String] { ["CALGW_TEST_DAV_PASSWORD": server.password] }
     /// The sample files uploaded, by file name.
-    let samples: [String]
+    public let samples: [String]
 
-    init(prefix: String, withSamples: Bool = true) async throws {
+    /// - Parameters:
+    ///   - prefix: the start of the new collection's name.
+    ///   - withSamples: upload the sample calendar's files (false: an empty collection).
+    public init(prefix: String, withSamples: Bool = true) async throws {
         server = try TestServers.shared(TestServers.any())
         client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
         collection = server.newCollectionURL(prefix: prefix)
@@ -37,14 +39,15 @@ struct InteropPair {
                            journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: folder.file("config.toml"))
     }
 
-    func remove() { folder.remove() }
+    public func remove() { folder.remove() }
 
-    func calgw(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
+    /// `calgw COMMAND --config CONFIG EXTRA...`.
+    public func calgw(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
         try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
     }
 
     /// UID of every item on the server, one entry per resource (duplicates show twice).
-    func serverUIDs() async throws -> [String] {
+    public func serverUIDs() async throws -> [String] {
         let items = try await client.listItems(in: collection)
         var uids: [String] = []
         for item in items {
@@ -55,23 +58,26 @@ struct InteropPair {
     }
 
     /// UID of every item file of the vdir, one entry per file.
-    func vdirUIDs() throws -> [String] {
+    public func vdirUIDs() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }
             .map { try Self.uid(of: Data(contentsOf: vdir.appendingPathComponent($0))) ?? $0 }.sorted()
     }
 
-    func url(of href: Href) -> URL {
+    /// The item's URL in the collection.
+    public func url(of href: Href) -> URL {
         collection.appendingPathComponent(String(href.path.split(separator: "/").last ?? ""))
     }
 
-    static func uid(of data: Data) -> String? {
+    /// The first UID line's value.
+    public static func uid(of data: Data) -> String? {
         String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
             .first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
     }
 
     /// Each component's properties, parsed by python icalendar into a canonical form
     /// (name, parameters, value), so two serialisations of the same data compare equal.
-    static func canonicalProperties(_ data: Data) throws -> String {
+    /// - Throws: ``ProcessFailure`` with what python printed when it cannot parse `data`.
+    public static func canonicalProperties(_ data: Data) throws -> String {
         let script = """
             import sys, icalendar
             cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
@@ -89,7 +95,7 @@ struct InteropPair {
             print('\\n'.join(sorted(out)))
             """
         let result = try ProcessRunner.run("python3", ["-c", script], stdin: data)
-        try #require(result.status == 0, "python3 icalendar: \(result.stderrText)")
+        guard result.status == 0 else { throw ProcessFailure(command: "python3 icalendar", status: result.status, stderr: result.stderrText) }
         return result.stdoutText
     }
 }

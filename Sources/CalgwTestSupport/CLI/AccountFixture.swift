@@ -1,22 +1,22 @@
 import Foundation
-import Testing
-import CalgwTestSupport
 
 /// An account pair on a fresh server for the account tests: a temporary folder with a config
-/// file, the vdirs under `local`, and helpers to make calendars and events with curl.
-struct AccountFixture {
-    let server: TestServer
-    let folder: TemporaryFolder
+/// file, the vdirs under `local`, and helpers to make calendars and put events with curl, as
+/// another client of the account would.
+public struct AccountFixture: Sendable {
+    public let server: TestServer
+    public let folder: TemporaryFolder
     /// The pair's `local`: one subfolder per calendar.
-    let local: URL
-    let config: URL
+    public let local: URL
+    public let config: URL
     /// A short id that keeps this test's calendars apart.
-    let id = UUID().uuidString.prefix(6).lowercased()
+    public let id = UUID().uuidString.prefix(6).lowercased()
 
     /// - Parameters:
     ///   - remote: the pair's `remote` (default: the server's calendar home).
     ///   - collections: the `collections` value, TOML.
-    init(server: TestServer, remote: URL? = nil, collections: String = "\"all\"", local: URL? = nil) throws {
+    ///   - local: the pair's `local` (default: `calendars/` in the fixture's folder).
+    public init(server: TestServer, remote: URL? = nil, collections: String = "\"all\"", local: URL? = nil) throws {
         self.server = server
         folder = try TemporaryFolder()
         self.local = local ?? folder.file("calendars")
@@ -26,21 +26,25 @@ struct AccountFixture {
     }
 
     /// Where the account's journals and `collections.json` live.
-    var stateFolder: URL { folder.file("account.d") }
+    public var stateFolder: URL { folder.file("account.d") }
 
-    func remove() { folder.remove() }
+    public func remove() { folder.remove() }
 
-    func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+    /// `calgw ARGS --config CONFIG`, with the server's password in the environment.
+    public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
         try CalgwBinary.run(arguments + ["--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
     }
 
-    func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
+    /// curl as the account's user (`-s -u USER:PASSWORD ARGS`).
+    public func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
         try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)"] + arguments)
     }
 
-    /// Makes the calendar `home/<segment>/` (MKCALENDAR, with a display name) and returns its URL.
+    /// Makes the calendar `home/<segment>/` (MKCALENDAR, with a display name and the component
+    /// types it takes, when given) and returns its URL.
+    /// - Throws: ``FixtureFailure`` with the server's status when it is not made.
     @discardableResult
-    func makeCalendar(_ segment: String, displayName: String? = nil, components: [String] = []) throws -> URL {
+    public func makeCalendar(_ segment: String, displayName: String? = nil, components: [String] = []) throws -> URL {
         let url = server.home.appendingPathComponent(segment, isDirectory: true)
         var props = ""
         if let displayName { props += "<d:displayname>\(displayName)</d:displayname>" }
@@ -55,34 +59,37 @@ struct AccountFixture {
                             + "<d:set><d:prop>\(props)</d:prop></d:set></c:mkcalendar>"]
         }
         let made = try curl(arguments + [url.absoluteString])
-        #expect(["200", "201"].contains(made.stdoutText), "\(server.name): MKCALENDAR \(segment): \(made.stdoutText)")
+        guard ["200", "201"].contains(made.stdoutText) else {
+            throw FixtureFailure("\(server.name): MKCALENDAR \(segment): \(made.stdoutText)")
+        }
         return url
     }
 
     /// PUTs `ics` as `<name>.ics` into `calendar`.
-    func put(_ ics: String, name: String, in calendar: URL) throws {
+    /// - Throws: ``FixtureFailure`` with the server's status when it is not stored.
+    public func put(_ ics: String, name: String, in calendar: URL) throws {
         let file = folder.file("upload-\(UUID().uuidString).ics")
         try Data(ics.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         // No `Expect: 100-continue`: curl would wait a second for a 100 that Radicale never sends.
         let put = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
                             calendar.appendingPathComponent("\(name).ics").absoluteString])
-        #expect(["201", "204"].contains(put.stdoutText), "\(server.name): PUT \(name): \(put.stdoutText)")
+        guard ["201", "204"].contains(put.stdoutText) else { throw FixtureFailure("\(server.name): PUT \(name): \(put.stdoutText)") }
     }
 
     /// The names of a subfolder's .ics files.
-    func files(_ subfolder: String) -> [String] {
+    public func files(_ subfolder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: local.appendingPathComponent(subfolder).path)) ?? [])
             .filter { $0.hasSuffix(".ics") }.sorted()
     }
 
     /// The subfolders of `local`.
-    func subfolders() -> [String] {
+    public func subfolders() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: local.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The folder → href mapping kept in `collections.json`.
-    func mapping() -> [String: String] {
+    public func mapping() -> [String: String] {
         guard let data = FileManager.default.contents(atPath: stateFolder.appendingPathComponent("collections.json").path),
               let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let entries = object["entries"] as? [[String: Any]] else { return [:] }
@@ -93,24 +100,21 @@ struct AccountFixture {
         return result
     }
 
-    static func event(_ uid: String, _ summary: String) -> String {
-        TestEvent.ics(uid: uid, summary: summary, start: "20260301T100000Z", duration: "PT1H")
-    }
-
-    static func todo(_ uid: String, _ summary: String) -> String {
+    /// A VTODO (`DUE` 2026-03-10), for calendars that take tasks.
+    public static func todo(_ uid: String, _ summary: String) -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
             + "DUE:20260310T100000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
     }
 
     /// The integer at `path` (e.g. `["created", "local"]`) of a JSON document.
-    static func number(_ json: String, _ path: [String]) -> Int? {
+    public static func number(_ json: String, _ path: [String]) -> Int? {
         var value: Any? = try? JSONSerialization.jsonObject(with: Data(json.utf8))
         for key in path { value = (value as? [String: Any])?[key] }
         return value as? Int
     }
 
     /// Whether every created/updated/deleted count of a `--json` report is zero.
-    static func allZero(_ json: String) -> Bool {
+    public static func allZero(_ json: String) -> Bool {
         for kind in ["created", "updated", "deleted"] {
             for side in ["local", "remote"] where number(json, [kind, side]) != 0 { return false }
         }

@@ -1,0 +1,7 @@
+/// A fixture could not set up what a test asked for (a server answered a PUT with an error, a
+/// command printed no JSON): thrown, so that the test stops there and fails with the reason.
+public struct FixtureFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,41 @@
+import CalendarSync
+import Foundation
+
+/// An ``InMemoryStorage`` that also hands over every item in one pass (`fetchAll`, as a
+/// server's calendar-query does), counting how it was read: a first sync should read it whole
+/// once, a later one only what changed.
+public final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
+    public var capabilities: StorageCapabilities { StorageCapabilities(bulkFetching: self) }
+
+    /// The items; tests change them through it, as another client would.
+    public let inner = InMemoryStorage()
+    /// How many times everything was read in one pass.
+    public private(set) var bulkReads = 0
+    /// How many times items were read by href.
+    public private(set) var fetches = 0
+
+    public init() {}
+
+    public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
+        bulkReads += 1
+        guard case .full(let versions, let token) = try await inner.changes(since: nil) else { return ([], nil) }
+        return (try await inner.fetch(versions.map(\.href)), token)
+    }
+
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+        fetches += 1
+        return try await inner.fetch(hrefs)
+    }
+
+    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+        try await inner.create(data, suggestedName: suggestedName)
+    }
+
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+        try await inner.update(href: href, data: data, ifMatch: etag)
+    }
+
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
+}

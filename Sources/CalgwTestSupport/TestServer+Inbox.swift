@@ -1,0 +1,21 @@
+import Foundation
+
+extension TestServer.Attendee {
+    /// The texts of the scheduling messages in this user's schedule Inbox (Cyrus: `Inbox/`,
+    /// DAViCal: `.in/`) that name `id`: what the meeting tests count to tell whether a server
+    /// invited, updated or cancelled on the account's behalf.
+    /// - Parameters:
+    ///   - server: the server's script name (`cyrus`, `davical`), which decides the Inbox's path.
+    ///   - id: a UID or any text the messages must contain.
+    /// - Throws: when curl cannot be run.
+    public func inbox(on server: String, mentioning id: String) throws -> [String] {
+        let auth = ["-s", "--max-time", "60", "-u", "\(username):\(password)"]
+        let inbox = home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
+        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]).stdoutText
+        let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
+        guard let origin = URL(string: "/", relativeTo: home)?.absoluteURL else { throw FixtureFailure("no origin for \(home)") }
+        return try hrefs.map { href in
+            try ProcessRunner.run("curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]).stdoutText
+        }.filter { $0.contains(id) }
+    }
+}
