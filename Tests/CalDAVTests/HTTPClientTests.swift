@@ -53,6 +53,17 @@ import Testing
             #expect(error.recovery != nil)
         }
     }
+
+    /// libcurl is asked for HTTP(S) only: a URL of another scheme is never fetched, not even a
+    /// local file.
+    @Test(arguments: ["file:///etc/hostname", "dict://127.0.0.1:1/x", "gopher://127.0.0.1:1/_x"])
+    func testOtherSchemesAreNotFetched(url: String) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: url)!))
+        }
+        #expect(error?.code == .invalidRequest, "\(String(describing: error))")
+    }
 }
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct HTTPClientCancellationTests {

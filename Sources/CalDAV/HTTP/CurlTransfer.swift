@@ -65,6 +65,9 @@ final class CurlTransfer: @unchecked Sendable {
         func setString(_ option: CURLoption, _ value: String) { check(ccurl_easy_setopt_string(handle, option, value)) }
 
         setString(CURLOPT_URL, request.url.absoluteString)
+        // libcurl speaks file, gopher, dict, … too; calgw asks only HTTP(S) of it, whatever a
+        // configuration or a server's answer names.
+        setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setLong(CURLOPT_NOSIGNAL, 1)
         setLong(CURLOPT_TCP_KEEPALIVE, 1)
         setLong(CURLOPT_FOLLOWLOCATION, 0)

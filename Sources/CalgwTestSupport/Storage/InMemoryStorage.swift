@@ -14,6 +14,15 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         var operations = 0
         /// (change number, href) of every change, for deltas.
         var log: [(Int, ItemHref)] = []
+
+        /// Stores `data` at `href` under a new etag, logged as a change.
+        mutating func store(_ data: Data, at href: ItemHref) -> ItemVersion {
+            counter += 1
+            log.append((counter, href))
+            let version = ItemVersion(href: href, etag: ItemETag("\"\(counter)\""))
+            items[href] = StoredItem(version: version, data: data)
+            return version
+        }
     }
 
     /// The kinds of operation a test can make fail.
@@ -58,11 +67,7 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
 
     /// Writes an item directly, as another client would (new etag).
     public func put(_ href: String, _ data: Data) {
-        state.withLock { s in
-            s.counter += 1
-            s.log.append((s.counter, ItemHref(href)))
-            s.items[ItemHref(href)] = StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag("\"\(s.counter)\"")), data: data)
-        }
+        state.withLock { s in _ = s.store(data, at: ItemHref(href)) }
     }
 
     /// Removes an item directly, as another client would.
@@ -113,12 +118,8 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         beforeWrite?(href.value)
         return try state.withLock { s in
             if s.items[href] != nil { throw StorageError.alreadyExists(href: href) }
-            s.counter += 1
-            s.log.append((s.counter, href))
             s.operations += 1
-            let version = ItemVersion(href: href, etag: ItemETag("\"\(s.counter)\""))
-            s.items[href] = StoredItem(version: version, data: data)
-            return version
+            return s.store(data, at: href)
         }
     }
 
@@ -128,12 +129,8 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         beforeWrite?(href.value)
         return try state.withLock { s in
             guard let current = s.items[href], current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
-            s.counter += 1
-            s.log.append((s.counter, href))
             s.operations += 1
-            let version = ItemVersion(href: href, etag: ItemETag("\"\(s.counter)\""))
-            s.items[href] = StoredItem(version: version, data: data)
-            return version
+            return s.store(data, at: href)
         }
     }
 
