@@ -75,6 +75,24 @@ import CalgwTestSupport
                                      "rrule", "status", "sequence", "lastModified", "attendees", "alarms", "href"])
     }
 
+    /// An RRULE no reader can take is said on stderr, with the UID and why; the series is
+    /// listed without it, and the other events of the file as they are.
+    @Test func anUnreadableRuleIsAWarningNamingTheEvent() throws {
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        let broken = Self.calendar.replacingOccurrences(of: "RRULE:FREQ=DAILY;COUNT=3", with: "RRULE:FREQ=DAILY;INTERVAL=0")
+        try Data(broken.utf8).write(to: url)
+        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("warning: \(url.path): dst@calgw.test: invalid RRULE: INTERVAL=0"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("(RRULE:FREQ=DAILY;INTERVAL=0)"), "\(result.stderrText)")
+        let records = try JSONDecoder().decode([Record].self, from: result.stdout)
+        #expect(records.filter { $0.summary == "Night job" }.map(\.start) == ["2026-03-28T02:30:00+01:00"])
+        #expect(records.filter { $0.summary?.hasPrefix("Standup") == true }.count == 4)
+        let quiet = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "-q"])
+        #expect(quiet.status == 0 && quiet.stderrText.isEmpty, "\(quiet.stderrText)")
+    }
+
     @Test func theTableShowsDateTimeSummaryAndLocation() throws {
         let (folder, url) = try file()
         defer { folder.remove() }

@@ -1,4 +1,5 @@
 import CalendarSync
+import Failures
 import Foundation
 import ICalendar
 import Recurrence
@@ -17,6 +18,9 @@ struct OccurrenceListing {
     var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
+    /// What was listed only in part, with the reason: an RRULE that cannot be read (reported
+    /// on stderr as warnings; the rest of the file is listed).
+    var warnings: [(file: String, message: String)] = []
     /// The person's calendar addresses, normalised (``CalendarUser/normalized(_:)``), to
     /// show their own answer to the meetings they attend; empty: not known.
     var ownAddresses: Set<String> = []
@@ -38,6 +42,24 @@ struct OccurrenceListing {
         case "TENTATIVE": "[tentative]"
         case let other?: "[\(other.lowercased())]"
         }
+    }
+
+    /// A sentence for each RRULE no reader can take (``RecurrenceRule/reading(_:tzid:)``),
+    /// naming its component's UID, the value and why: its series is listed without it.
+    static func unreadableRules(in components: [Component]) -> [String] {
+        var out: [String] = []
+        for component in components {
+            out += unreadableRules(in: component.components)
+            for rule in component.properties where rule.name == "RRULE" {
+                let tzid = component["DTSTART"]?[parameter: "TZID"]
+                guard RecurrenceRule.reading(rule.value, tzid: tzid) == nil else { continue }
+                var reason = "unreadable"
+                do { _ = try RecurrenceRule(parsing: rule.value, tzid: tzid) } catch { reason = CauseChain.text(of: error) }
+                let uid = component["UID"]?.text ?? "an event without a UID"
+                out.append("\(uid): \(reason) (RRULE:\(rule.value)); only its other occurrences (DTSTART, RDATE) are listed")
+            }
+        }
+        return out
     }
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`, or in
@@ -63,6 +85,7 @@ struct OccurrenceListing {
             }
             // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
             // the file itself is left as it is.
+            warnings += Self.unreadableRules(in: parsed.components).map { (url.path, $0) }
             let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
             let source = sources.count
             sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil, calendars[url]))

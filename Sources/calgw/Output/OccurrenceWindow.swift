@@ -18,6 +18,7 @@ struct Window {
 
     func print(_ listing: OccurrenceListing, output: OutputOptions) throws {
         for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
+        if !output.quiet { for w in listing.warnings { Terminal.err("warning: \(w.file): \(w.message)") } }
         if output.verbose { Terminal.err("\(listing.entries.count) occurrences") }
         if output.json {
             try Terminal.printJSON(listing.records())
