@@ -1,7 +1,8 @@
 import Foundation
 
 /// The lines under an error, outermost first: each explained error's details, then the error
-/// it wraps, down to one that wraps nothing. `-v` prints them after the error itself.
+/// it wraps, down to one that wraps nothing. `-v` prints them after the error itself. A cause
+/// whose words its wrapper's message already quotes is not said twice.
 public enum CauseChain {
     /// How deep the chain is followed (a cycle cannot hang the print).
     static let depth = 10
@@ -15,7 +16,7 @@ public enum CauseChain {
             let explained = current as? any ExplainedError
             lines += explained?.details ?? []
             next = explained?.cause
-            if let next { lines.append(text(of: next)) }
+            if let next, let explained, case let words = text(of: next), !explained.message.contains(words) { lines.append(words) }
         }
         return lines
     }
