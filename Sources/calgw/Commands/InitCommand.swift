@@ -243,11 +243,12 @@ struct InitCommand: AsyncParsableCommand {
         let account = try? await client.schedulingAccount(at: calendars.first?.url ?? url)
         let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
         let folders = CollectionPlan.folders(in: localURL)
-        let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: calendars.map(\.href.path), local: folders,
-                                       home: CollectionPlan.homePath(url, calendars: calendars.map(\.href.path)))
+        let paths = calendars.map(\.href.path)
+        let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: paths.map { CollectionHref($0) }, local: folders,
+                                       home: CollectionPlan.homePath(url, calendars: paths))
         let found = (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
-            let info = calendars.first { $0.href.path == entry.href }
-            return FoundCalendar(name: entry.name, href: entry.href, displayName: info?.displayName, components: info?.components ?? [])
+            let info = calendars.first { $0.href.path == entry.href.path }
+            return FoundCalendar(name: entry.name, href: entry.href.path, displayName: info?.displayName, components: info?.components ?? [])
         }
         return (found, account)
     }

@@ -48,7 +48,7 @@ extension AccountRun {
                                       + "when last synced) is left as it is" + hint)
                 continue
             }
-            guard let url = URL(string: gone.href, relativeTo: origin)?.absoluteURL else { continue }
+            guard let url = URL(string: gone.href.path, relativeTo: origin)?.absoluteURL else { continue }
             if !dryRun {
                 try await client.deleteCollection(url)
                 try effects.happened()

@@ -64,7 +64,7 @@ struct AccountRun {
         if !dryRun { try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true) }
         let folders = FileManager.default.fileExists(atPath: layout.root.path) ? try AccountLayout.subfolders(of: layout.root) : []
         let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remoteURL, calendars: calendars.map(\.href.path))
-        var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map(\.href.path), local: folders, home: homePath)
+        var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map { CollectionHref($0.href.path) }, local: folders, home: homePath)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
         plan.newLocal = plan.newLocal.filter { wanted($0.name) }
         plan.newRemote = plan.newRemote.filter { wanted($0.name) }
@@ -82,7 +82,7 @@ struct AccountRun {
                 if !dryRun {
                     let folder = VDirectory(url: layout.folder(entry.name))
                     try folder.createIfMissing()
-                    let info = calendars.first { $0.href.path == entry.href }
+                    let info = calendars.first { $0.href.path == entry.href.path }
                     try folder.setMetadata(.displayName, info?.displayName)
                     try folder.setMetadata(.color, info?.color)
                     try effects.happened()
@@ -94,7 +94,7 @@ struct AccountRun {
         }
         if policy.direction.writes(.remote) {
             for entry in plan.newRemote {
-                guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { continue }
+                guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { continue }
                 if dryRun {
                     unmade.insert(entry.name)
                 } else {
@@ -122,10 +122,10 @@ struct AccountRun {
             try effects.happened()
         }
         let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
-            guard let url = URL(string: entry.href, relativeTo: origin)?.absoluteURL else { return nil }
+            guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { return nil }
             return CalendarJob(name: entry.name, journal: journalURL(entry.name),
                                local: layout.folder(entry.name), remote: url,
-                               info: calendars.first { $0.href.path == entry.href }, unmade: unmade.contains(entry.name))
+                               info: calendars.first { $0.href.path == entry.href.path }, unmade: unmade.contains(entry.name))
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
         let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,

@@ -11,9 +11,9 @@ public struct CollectionMapping: Codable, Sendable, Equatable {
         /// The subfolder of the pair's `local` folder.
         public var name: String
         /// The collection's path on the server (ends with `/`).
-        public var href: String
+        public var href: CollectionHref
         /// The folder `name` holding the collection at `href`.
-        public init(name: String, href: String) {
+        public init(name: String, href: CollectionHref) {
             self.name = name
             self.href = href
         }
@@ -78,7 +78,7 @@ public struct CollectionPlan: Sendable, Equatable {
     ///   - remote: the server's calendar collections (paths ending with `/`).
     ///   - local: the names of the vdir's subfolders.
     ///   - home: the calendar home's path (ends with `/`), where new calendars are made.
-    public static func plan(mapping: CollectionMapping, remote: [String], local: [String], home: String) -> CollectionPlan {
+    public static func plan(mapping: CollectionMapping, remote: [CollectionHref], local: [String], home: String) -> CollectionPlan {
         var plan = CollectionPlan()
         let remoteSet = Set(remote), localSet = Set(local)
         var taken = Set(mapping.entries.map(\.name))
@@ -107,10 +107,10 @@ public struct CollectionPlan: Sendable, Equatable {
             mappedHrefs.insert(href)
         }
         for folder in unclaimedLocal.sorted() {
-            var href = home + (SafeFileName.isSafeStem(folder) ? folder : name(forHref: folder)) + "/"
+            var href = CollectionHref(home + (SafeFileName.isSafeStem(folder) ? folder : name(forSegment: folder)) + "/")
             var n = 2
             while mappedHrefs.contains(href) || remoteSet.contains(href) {
-                href = home + name(forHref: folder) + "-\(n)/"
+                href = CollectionHref(home + name(forSegment: folder) + "-\(n)/")
                 n += 1
             }
             mappedHrefs.insert(href)
@@ -132,16 +132,20 @@ public struct CollectionPlan: Sendable, Equatable {
     }
 
     /// A folder name from the last segment of a collection's href, in a safe alphabet.
-    public static func name(forHref href: String) -> String {
-        let segment = href.split(separator: "/").last.map(String.init) ?? "calendar"
-        let decoded = segment.removingPercentEncoding ?? segment
-        return SafeFileName.stem(forUID: decoded)
+    public static func name(forHref href: CollectionHref) -> String {
+        name(forSegment: href.lastSegment)
+    }
+
+    /// A name in a safe alphabet for `segment` (a decoded path segment, or a folder's name
+    /// that is not one already).
+    static func name(forSegment segment: String) -> String {
+        SafeFileName.stem(forUID: segment)
     }
 
     /// `base`, or `base-` and a short hash of the href when the name is taken.
-    static func uniqueName(_ base: String, href: String, taken: Set<String>) -> String {
+    static func uniqueName(_ base: String, href: CollectionHref, taken: Set<String>) -> String {
         guard taken.contains(base) else { return base }
-        let hash = SHA256.hash(data: Data(href.utf8)).prefix(3).map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hash(data: Data(href.path.utf8)).prefix(3).map { String(format: "%02x", $0) }.joined()
         var candidate = "\(base)-\(hash)"
         var n = 2
         while taken.contains(candidate) { candidate = "\(base)-\(hash)\(n)"; n += 1 }
