@@ -11,6 +11,7 @@ public final class Locked<Value>: @unchecked Sendable {
     private var stored: Value
     private let lock = NSLock()
 
+    /// A lock around `value`.
     public init(_ value: Value) { stored = value }
 
     /// The value now; setting it replaces it.

@@ -4,10 +4,13 @@ import Foundation
 /// file, the vdirs under `local`, and helpers to make calendars and put events with curl, as
 /// another client of the account would.
 public struct AccountFixture: Sendable {
+    /// The server the account lives on.
     public let server: TestServer
+    /// The test's own folder: the config, the vdirs and the state.
     public let folder: TemporaryFolder
     /// The pair's `local`: one subfolder per calendar.
     public let local: URL
+    /// The config file naming the account pair.
     public let config: URL
     /// A short id that keeps this test's calendars apart.
     public let id = UUID().uuidString.prefix(6).lowercased()
@@ -28,6 +31,7 @@ public struct AccountFixture: Sendable {
     /// Where the account's journals and `collections.json` live.
     public var stateFolder: URL { folder.file("account.d") }
 
+    /// Removes the test's folder.
     public func remove() { folder.remove() }
 
     /// `calgw ARGS --config CONFIG`, with the server's password in the environment.

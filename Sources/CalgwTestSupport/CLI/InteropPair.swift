@@ -4,11 +4,17 @@ import Foundation
 /// A Radicale collection holding the sample calendar of `Fixtures/sample`, and a calgw pair
 /// whose vdir is the folder other programs (khal, vdirsyncer) use too.
 public struct InteropPair: Sendable {
+    /// The server both tools sync with.
     public let server: TestServer
+    /// A client of the test calendar, for checks on the server's side.
     public let client: CalDAVClient
+    /// The test calendar on the server.
     public let collection: URL
+    /// The test's own folder: the vdir, the configs and the state.
     public let folder: TemporaryFolder
+    /// The vdir both tools read and write.
     public var vdir: URL { folder.file("vdir") }
+    /// calgw's config file for the pair.
     public var config: URL { folder.file("config.toml") }
     /// The environment calgw needs for the pair (the server's password).
     public var environment: [String: String] { ["CALGW_TEST_DAV_PASSWORD": server.password] }
@@ -39,6 +45,7 @@ public struct InteropPair: Sendable {
                            journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: folder.file("config.toml"))
     }
 
+    /// Removes the test's folder.
     public func remove() { folder.remove() }
 
     /// `calgw COMMAND --config CONFIG EXTRA...`.

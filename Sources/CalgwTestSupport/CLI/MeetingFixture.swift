@@ -5,10 +5,13 @@ import Foundation
 public struct MeetingFixture: Sendable {
     /// The server's script name (`cyrus`, `davical`).
     public let name: String
+    /// The scheduling server the meetings are made on.
     public let server: TestServer
     /// The second user, whose Inbox receives what the server sends on the account's behalf.
     public let attendee: TestServer.Attendee
+    /// The organizer's calendar on the server.
     public let collection: URL
+    /// The test's own folder: the vdir, the config and the state.
     public let folder: TemporaryFolder
     /// The account's pair, `alice`, on `collection`.
     public let pair: ServerPair
@@ -42,5 +45,6 @@ public struct MeetingFixture: Sendable {
         try attendee.inbox(on: name, mentioning: id)
     }
 
+    /// Removes the test's folder.
     public func remove() { folder.remove() }
 }

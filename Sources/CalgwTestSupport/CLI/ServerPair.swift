@@ -12,6 +12,7 @@ import Foundation
 public struct ServerPair: Sendable {
     /// The test's folder, which holds the pair's files.
     public let folder: URL
+    /// The config file naming the pair.
     public let config: URL
     /// The pair's `local` folder.
     public let vdir: URL

@@ -3,11 +3,15 @@ import Foundation
 /// A subscription pair against the feed server: `feeds/` is what the server serves, `vdir/`
 /// the pair's local side, the config a `[pair.feed]` table whose remote is `path` on the server.
 public final class SubscriptionFixture {
+    /// The test's own folder: the vdir, the feeds and the config.
     public let folder: URL
     /// The feed server (``TestProxies/feed(root:validators:gzip:)``) serving `feeds/`.
     public let server: TestProxy
+    /// The vdir the subscription is pulled into.
     public var vdir: URL { folder.appendingPathComponent("vdir") }
+    /// Where the served feed files are written.
     public var feeds: URL { folder.appendingPathComponent("feeds") }
+    /// The config file naming the subscription pair.
     public var config: URL { folder.appendingPathComponent("config.toml") }
 
     /// - Parameters:
@@ -20,6 +24,7 @@ public final class SubscriptionFixture {
         server = try TestProxies.feed(root: folder.appendingPathComponent("feeds"), validators: validators, gzip: gzip)
     }
 
+    /// Removes the test's folder.
     public func remove() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)

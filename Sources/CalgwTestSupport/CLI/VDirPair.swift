@@ -11,10 +11,15 @@ import Foundation
 /// let result = try pair.run("sync", ["--json"])
 /// ```
 public struct VDirPair: Sendable {
+    /// The test's own folder: both vdirs, the config and the journal.
     public let folder: TemporaryFolder
+    /// The pair's local vdir.
     public var local: URL { folder.file("local") }
+    /// The pair's remote vdir (a `file://` remote).
     public var remote: URL { folder.file("remote") }
+    /// The config file naming the pair.
     public var config: URL { folder.file("config.toml") }
+    /// The pair's journal.
     public var journal: URL { folder.file("state/pair.sqlite") }
 
     /// - Parameter conflict: the pair's `conflict` strategy, as the config writes it.
@@ -25,6 +30,7 @@ public struct VDirPair: Sendable {
         try TestPairConfig(local: local, remote: remote, journal: journal, extra: ["conflict = \"\(conflict)\""]).write(to: config)
     }
 
+    /// Removes the test's folder.
     public func remove() { folder.remove() }
 
     /// Writes `data` as the file `name` of `side` (`local` or `remote`).

@@ -3,10 +3,13 @@ import Foundation
 /// `calgw watch` running in the background, its stdout and stderr going to files, for tests
 /// that change things and wait for the watcher to carry them over.
 public final class WatchProcess {
+    /// The running `calgw watch`.
     public let process = Process()
     /// Holds the output files; removed when the value goes.
     public let folder: URL
+    /// Where its standard output goes.
     public var stdoutURL: URL { folder.appendingPathComponent("out") }
+    /// Where its standard error goes.
     public var stderrURL: URL { folder.appendingPathComponent("err") }
 
     /// Starts `calgw watch ARGUMENTS` with `environment` added to this process's.
@@ -24,7 +27,9 @@ public final class WatchProcess {
         try process.run()
     }
 
+    /// What it printed on standard output so far.
     public var stdoutText: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    /// What it printed on standard error so far.
     public var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The `--json` lines printed so far.

@@ -12,6 +12,7 @@ import Foundation
 public struct DAVServerFixture: Sendable {
     /// The server, started once per test process (``TestServers/shared(_:)``).
     public let server: TestServer
+    /// A client of the server, with the test user's credentials.
     public let client: CalDAVClient
 
     /// - Parameters:

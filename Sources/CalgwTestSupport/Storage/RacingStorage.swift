@@ -27,6 +27,7 @@ public final class RacingStorage: CalendarStorage, @unchecked Sendable {
     public let moment: Moment
     private let race: Locked<(() -> Void)?>
 
+    /// Wraps `inner` and runs `race` once, at `moment`.
     public init(inner: any CalendarStorage, _ moment: Moment, race: @escaping () -> Void) {
         self.inner = inner
         self.moment = moment
@@ -41,21 +42,26 @@ public final class RacingStorage: CalendarStorage, @unchecked Sendable {
         pending?()
     }
 
+    /// The inner storage's listing.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
 
+    /// The inner storage's items, after the race when it is due before the first fetch.
     public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
         raceIfDue(.beforeFirstFetch)
         return try await inner.fetch(hrefs)
     }
 
+    /// Creates in the inner storage.
     public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
         try await inner.create(data, suggestedName: suggestedName)
     }
 
+    /// Updates in the inner storage, after the race when it is due before the first update.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
         raceIfDue(.beforeFirstUpdate)
         return try await inner.update(href: href, data: data, ifMatch: etag)
     }
 
+    /// Deletes in the inner storage.
     public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
 }

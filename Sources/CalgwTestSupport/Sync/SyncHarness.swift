@@ -11,8 +11,11 @@ import Foundation
 /// #expect(h.summaries(.remote) == ["a": "v1"] && h.converged())
 /// ```
 public struct SyncHarness: Sendable {
+    /// The local side.
     public let local: InMemoryStorage
+    /// The remote side.
     public let remote: InMemoryStorage
+    /// The pair's journal, in memory.
     public let journal: Journal
 
     /// - Parameter deltas: both sides answer with deltas since a token, as sync-token servers do.
@@ -42,6 +45,7 @@ public struct SyncHarness: Sendable {
         try await engine(policy).run()
     }
 
+    /// The storage of `side`.
     public func storage(_ side: Side) -> InMemoryStorage { side == .local ? local : remote }
 
     /// The items of a side by key (UID), with their data.

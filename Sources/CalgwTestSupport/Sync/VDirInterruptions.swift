@@ -8,13 +8,16 @@ public struct VDirInterruptions {
     /// Builds the scenario's two sides in `folder`.
     public let scenario: (TemporaryFolder) throws -> (VDirStorage, VDirStorage)
 
+    /// A campaign over `scenario`, which sets up the two vdirs of a pair in a folder.
     public init(scenario: @escaping (TemporaryFolder) throws -> (VDirStorage, VDirStorage)) {
         self.scenario = scenario
     }
 
     /// An interrupted run that was not interrupted: its fault hook never stopped it.
     public struct NotInterrupted: Error, CustomStringConvertible {
+        /// The side effect the run should have stopped after.
         public var k: Int
+        /// Says which side effect was missed.
         public var description: String { "the run was not stopped at side effect \(k)" }
     }
 
