@@ -5,27 +5,12 @@ import GRDB
 ///
 /// A type of its own so that an href cannot be passed where an etag, a UID or a path is
 /// meant. In JSON and in the journal it is plain text.
-public struct ItemHref: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct ItemHref: TextIdentifier {
     /// The href as its storage gave it.
     public var value: String
 
-    /// The href whose text is `value`.
+    /// The href `value`.
     public init(_ value: String) { self.value = value }
-    /// The href written as a string literal.
-    public init(stringLiteral value: String) { self.value = value }
-
-    /// The href's text.
-    public var description: String { value }
-    /// Orders by text.
-    public static func < (a: ItemHref, b: ItemHref) -> Bool { a.value < b.value }
-
-    /// Reads the href from plain text, as JSON holds it.
-    public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
-    /// Writes the href as plain text.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
 }
 
 /// An item's version as its storage tells it: a server's ETag, a file's stat signature. Two
@@ -33,25 +18,12 @@ public struct ItemHref: Hashable, Comparable, Sendable, Codable, CustomStringCon
 ///
 /// A type of its own so that an etag cannot be passed where an href is meant. In JSON and in
 /// the journal it is plain text.
-public struct ItemETag: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct ItemETag: TextIdentifier {
     /// The etag as its storage gave it (a server's with its quotes).
     public var value: String
 
-    /// The etag whose text is `value`.
+    /// The etag `value`.
     public init(_ value: String) { self.value = value }
-    /// The etag written as a string literal.
-    public init(stringLiteral value: String) { self.value = value }
-
-    /// The etag's text.
-    public var description: String { value }
-
-    /// Reads the etag from plain text, as JSON holds it.
-    public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
-    /// Writes the etag as plain text.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
 }
 
 extension ItemHref: DatabaseValueConvertible {
