@@ -19,6 +19,9 @@ public struct Event: Hashable, Sendable {
     /// RRULEs (several are deprecated but seen), read as `RecurrenceRule.reading` reads them (a
     /// negative COUNT left out); rules that cannot be read are left out here and reported by lint.
     public var recurrenceRules: [RecurrenceRule]
+    /// The RRULE values no reader can take (``RecurrenceRule/reading(_:tzid:)``), as written:
+    /// left out of `recurrenceRules`, so that a listing can say so.
+    public var unreadableRules: [String]
     /// RDATEs: DATE / DATE-TIME values and PERIODs.
     public var recurrenceDates: [RecurrenceDate]
     /// EXDATEs.
@@ -59,7 +62,12 @@ public struct Event: Hashable, Sendable {
         end = (c["DTEND"] ?? c["DUE"])?.dateTime
         duration = c["DURATION"]?.duration
         let tzid = start?.tzid
-        recurrenceRules = c.properties(named: "RRULE").compactMap { RecurrenceRule.reading($0.value, tzid: tzid) }
+        var rules: [RecurrenceRule] = [], unreadable: [String] = []
+        for property in c.properties(named: "RRULE") {
+            if let rule = RecurrenceRule.reading(property.value, tzid: tzid) { rules.append(rule) } else { unreadable.append(property.value) }
+        }
+        recurrenceRules = rules
+        unreadableRules = unreadable
         recurrenceDates = c.properties(named: "RDATE").flatMap { p -> [RecurrenceDate] in
             p[parameter: "VALUE"]?.uppercased() == "PERIOD" ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
         }

@@ -19,6 +19,9 @@ public struct Series: Sendable {
     public let master: Component?
     /// The VEVENTs with RECURRENCE-ID, in file order; of several for one instance, the newest.
     public let overrides: [Component]
+    /// The master's RRULE values no reader can take, as written: the series is expanded
+    /// without them.
+    public let unreadableRules: [String]
 
     let frame: SeriesFrame?
     /// The calendar's TZID resolver (kept for overrides without a master).
@@ -62,7 +65,7 @@ public struct Series: Sendable {
         self.overrides = overrides
         self.resolver = resolver
         guard let master, let start = master["DTSTART"]?.dateTime else {
-            frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []
+            frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []; unreadableRules = []
             exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = []; includesStart = false
             return
         }
@@ -70,6 +73,7 @@ public struct Series: Sendable {
         self.frame = frame
         self.start = start
         let event = Event(master)
+        unreadableRules = event.unreadableRules
         var ruleStart = start.local
         var compiled: [CompiledRule] = []
         var untils: [DateTimeValue?] = []

@@ -44,22 +44,18 @@ struct OccurrenceListing {
         }
     }
 
-    /// A sentence for each RRULE no reader can take (``RecurrenceRule/reading(_:tzid:)``),
-    /// naming its component's UID, the value and why: its series is listed without it.
-    static func unreadableRules(in components: [Component]) -> [String] {
-        var out: [String] = []
-        for component in components {
-            out += unreadableRules(in: component.components)
-            for rule in component.properties where rule.name == "RRULE" {
-                let tzid = component["DTSTART"]?[parameter: "TZID"]
-                guard RecurrenceRule.reading(rule.value, tzid: tzid) == nil else { continue }
+    /// A sentence for each RRULE of `expansion` no reader can take, naming its event's UID,
+    /// the value and why: its series is listed without it.
+    static func unreadableRules(in expansion: CalendarExpansion) -> [String] {
+        expansion.series.flatMap { series in
+            series.unreadableRules.map { value in
                 var reason = "unreadable"
-                do { _ = try RecurrenceRule(parsing: rule.value, tzid: tzid) } catch { reason = CauseChain.text(of: error) }
-                let uid = component["UID"]?.text ?? "an event without a UID"
-                out.append("\(uid): \(reason) (RRULE:\(rule.value)); only its other occurrences (DTSTART, RDATE) are listed")
+                let tzid = series.master?["DTSTART"]?.dateTime?.tzid
+                do { _ = try RecurrenceRule(parsing: value, tzid: tzid) } catch { reason = CauseChain.text(of: error) }
+                let uid = series.master?["UID"]?.text ?? "an event without a UID"
+                return "\(uid): \(reason) (RRULE:\(value)); only its other occurrences (DTSTART, RDATE) are listed"
             }
         }
-        return out
     }
 
     /// Expands every file over [from, to), reading floating times and dates in `zone`, or in
@@ -85,8 +81,8 @@ struct OccurrenceListing {
             }
             // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
             // the file itself is left as it is.
-            warnings += Self.unreadableRules(in: parsed.components).map { (url.path, $0) }
             let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
+            warnings += Self.unreadableRules(in: expansion).map { (url.path, $0) }
             let source = sources.count
             sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil, calendars[url]))
             for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
