@@ -175,13 +175,9 @@ struct InitCommand: AsyncParsableCommand {
         let updated = existing + separator + table
         // What is written must read back: validate the whole file before replacing it, and its
         // new pair may not share files with another.
-        do {
-            let written = try ConfigFile.parse(updated, url: file, paths: paths)
-            if let added = written.pairs.first(where: { $0.name == name }), let other = written.overlapping(added) {
-                throw ConfigFile.overlapError(added, other)
-            }
-        } catch let error as ConfigError {
-            throw CLIError(error.message, hint: error.hint, status: .usage)
+        let written = try ConfigFile.parse(updated, url: file, paths: paths)
+        if let added = written.pairs.first(where: { $0.name == name }), let other = written.overlapping(added) {
+            throw ConfigFile.overlapError(added, other)
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
