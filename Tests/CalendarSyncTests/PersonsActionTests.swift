@@ -31,16 +31,20 @@ import CalgwTestSupport
 
         init() throws {
             let log = self.log
-            remote = InMemoryStorage(beforeWrite: { _ in log.seen.withLock { $0.append(WriteIntent.current) } })
+            remote = InMemoryStorage(beforeWrite: { _, intent in log.seen.withLock { $0.append(intent) } })
             journal = try Journal.inMemory()
         }
 
         var written: [WriteIntent] { log.seen.withLock { $0 } }
 
-        func run(_ direction: SyncDirection = .both, acting: Set<String> = [], answers: Set<String> = []) async throws -> SyncReport {
+        /// - Parameter streaming: the remote streams its items, so that a first sync is a
+        ///   streamed first pull.
+        func run(_ direction: SyncDirection = .both, acting: Set<String> = [], answers: Set<String> = [],
+                 streaming: Bool = false) async throws -> SyncReport {
             var policy = SyncPolicy(direction: direction)
             policy.personsActions = acting
             policy.answers = answers
+            let remote: any CalendarStorage = streaming ? StreamingStorage(remote) : remote
             return try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).run()
         }
     }
@@ -63,6 +67,23 @@ import CalgwTestSupport
         sides.local.put("m1.ics", Self.meeting("m1", summary: "Edited by hand"))
         _ = try await sides.run()
         #expect(sides.written == [.personsAction, .copy])
+    }
+
+    /// Every kind of run that first sends a person's action sends it as such: here the first
+    /// sync of a pair, streamed from a server that streams, with the server's own items
+    /// pulled in the same run.
+    @Test func anActionAwaitedBeforeTheFirstSyncGoesAsThePersonsInAStreamedFirstPull() async throws {
+        let sides = try Sides()
+        sides.remote.put("other.ics", Self.meeting("other"))
+        sides.local.put("m1.ics", Self.meeting("m1"))
+        try sides.journal.setAwaitedActions(AwaitedActions(actions: ["m1"]))
+        let report = try await sides.run(streaming: true)
+        #expect(report.created.remote == 1 && report.created.local == 1 && report.errors.isEmpty, "\(report)")
+        #expect(sides.written == [.personsAction])
+        #expect(report.settledActions == ["m1"])
+        #expect(try sides.journal.awaitedActions().isEmpty)
+        _ = try await sides.run(streaming: true)
+        #expect(sides.written == [.personsAction], "a later run wrote again")
     }
 
     @Test func anActionWithNothingToSendIsSettled() async throws {

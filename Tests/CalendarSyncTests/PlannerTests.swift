@@ -149,7 +149,7 @@ import Testing
         let b = SideItem(key: ItemKey("dup"), href: "b.ics", etag: "1", hash: ContentHash("B"))
         let plan = Planner.plan(local: snapshot([a, b]), remote: snapshot([]), journal: [], policy: SyncPolicy())
         #expect(plan.actions.map(shape) == ["skip"])
-        if case .skip(_, let reason) = plan.actions[0] { #expect(reason.contains("a.ics") && reason.contains("b.ics")) }
+        if case .skip(_, let reason) = plan.actions[0] { #expect(reason.kind == .sharedUID && reason.text.contains("a.ics") && reason.text.contains("b.ics")) }
     }
 
     @Test func unchangedEverywhereIsAnEmptyPlan() {

@@ -21,7 +21,7 @@ package struct SyncEngine: Sendable {
     var prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)?
     /// Test-only: called after every side effect, numbered across the whole run.
     var faultHook: FaultHook? {
-        get { effects.hookForExecutor }
+        get { effects.hook }
         set { effects = SideEffects(newValue) }
     }
     /// The run's count of side effects (see ``SideEffects``).
@@ -120,59 +120,52 @@ package struct SyncEngine: Sendable {
             quiet.settledActions = policy.personsActions
             return quiet
         }
-        if !dryRun, let pulled = try await streamedFirstPull() { return pulled }
-        let (plan, items, l, r) = try await self.plan(assigningUIDs: !dryRun && policy.direction.writes(.remote), known: known,
-                                                      keepingBytes: dryRun)
+        if dryRun { return try await previewRun(known: known) }
+        if let pulled = try await streamedFirstPull() { return pulled }
+        return try await fullRun(known: known)
+    }
+
+    /// Plans from both sides (or from what moved since the last run) and executes the plan.
+    private func fullRun(known: [Side: StorageChanges]) async throws -> SyncReport {
+        let (plan, items, l, r) = try await self.plan(assigningUIDs: policy.direction.writes(.remote), known: known, keepingBytes: false)
+        try refuseMassDeletion(plan)
+        let journalRows = plan.rowsActedOn(in: items)
+        let executor = makeExecutor()
+        // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
+        if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }
+        try await executor.execute(plan, journal: journalRows)
+        var end = RunEnd(plan: plan, local: l, remote: r)
+        end.journalRows = journalRows
+        return try await endRun(executor, end)
+    }
+
+    /// What a run would do, writing nothing anywhere.
+    private func previewRun(known: [Side: StorageChanges]) async throws -> SyncReport {
+        let (plan, _, l, r) = try await self.plan(known: known)
+        try refuseMassDeletion(plan)
+        // Known once the remote was listed (a calendar shared read-only).
+        var report = Self.previewReport(plan, local: l, remote: r, strategy: effectivePolicy.conflict, journal: journal)
+        try noteReadOnlyCalendar(in: &report, dryRun: true)
+        return report
+    }
+
+    /// - Throws: `SyncError.massDeletion` when the plan deletes too much and the run may not.
+    private func refuseMassDeletion(_ plan: SyncPlan) throws {
         if let mass = plan.massDeletion, !policy.allowMassDelete {
             throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
         }
-        // Known once the remote was listed (a calendar shared read-only), before anything is written.
+    }
+
+    /// The executor of this run's plans, told everything once (see ``ExecutorConfiguration``):
+    /// every kind of run executes through one made here. The policy is the effective one,
+    /// known once the remote was listed (a calendar shared read-only is pulled only).
+    func makeExecutor() -> Executor {
         let policy = effectivePolicy
-        var report: SyncReport
-        var replans = 0
-        let journalRows = plan.rowsActedOn(in: items)
-        if dryRun {
-            report = Self.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
-        } else {
-            let executor = Executor(local: local, remote: remote, journal: journal,
-                                    resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
-                                    direction: policy.direction, faultHook: faultHook, progress: progress)
-            executor.remoteIsReadOnly = policy.remoteIsReadOnly
-            executor.personsActions = policy.personsActions
-            executor.answers = policy.answers
-            executor.stop = stop
-            // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
-            if plan.actions.contains(where: { Executor.isTransfer($0) || $0.isJournalOnly }) { try journal.forgetTokens() }
-            try await executor.execute(plan, journal: journalRows)
-            report = executor.report
-            report.settledActions = executor.settledPersonsActions(of: plan)
-            try noteRefusedWrites(executor.writesRefused)
-            for side in [local, remote] { report.notes += side.capabilities.noting?.takeNotes() ?? [] }
-            replans = executor.replans
-            try await syncMetadata(into: &report)
-        }
-        try noteReadOnlyCalendar(in: &report, dryRun: dryRun)
-        if !dryRun { Self.describeProblems(plan, local: l, remote: r, into: &report) }
-        if !dryRun {
-            for (side, snapshot) in [(Side.local, l), (.remote, r)] {
-                try journal.replaceOutsideItems(side, with: plan.outsideItems[side] ?? [])
-                var state = try journal.collection(side)
-                // The token was read before this run's own writes, so it cannot vouch for them: a
-                // vdir's token (a hash of its listing) comes back when the folder is put back as
-                // it was, and a server's changes since it (Radicale and Xandikos diff two states)
-                // leave out an item this run created that someone deleted before the next run.
-                // A server written to is listed in full next time; a vdir keeps the token of the
-                // listing the journal records (`tokenOfJournal`).
-                let wrote = report.created[side] + report.updated[side] + report.deleted[side] > 0 || !report.conflicts.isEmpty
-                let mirrors = Self.journalMirrors(side, snapshot: snapshot, plan: plan, report: report, replans: replans,
-                                                  journal: journalRows)
-                state.token = !mirrors ? nil : wrote ? try await tokenOfJournal(side) : snapshot.token
-                try journal.setCollection(side, state)
-            }
-            if report.errors.isEmpty { try journal.setLastSync() }
-            try journal.pruneIntents()
-        }
-        return report
+        return Executor(ExecutorConfiguration(local: local, remote: remote, journal: journal,
+                                              resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
+                                              direction: policy.direction, effects: effects, progress: progress, stop: stop,
+                                              remoteIsReadOnly: policy.remoteIsReadOnly, personsActions: policy.personsActions,
+                                              answers: policy.answers))
     }
 
     /// What a run would do, as `sync --dry-run` and `status` both say it: the plan's writes
@@ -185,10 +178,10 @@ package struct SyncEngine: Sendable {
         return report
     }
 
-    /// What a run skips, fails on or leaves out, the one description a run, a dry run and
-    /// `status` all give: items that do not parse (a vdir file broken by a hand edit is an
-    /// error at its line; anything else is skipped), two items with one UID, and the vdir's
-    /// events a first sync leaves beyond the sync window.
+    /// What a run skips, fails on or leaves out beyond its plan's skips (``SkipReason``), the
+    /// one description a run, a dry run and `status` all give: items that do not parse (a vdir
+    /// file broken by a hand edit is an error at its line; anything else is skipped), and the
+    /// vdir's events a first sync leaves beyond the sync window.
     static func describeProblems(_ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, into report: inout SyncReport) {
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             // The local side's hand-edit problems are errors with their line (below), not skips.
@@ -200,64 +193,9 @@ package struct SyncEngine: Sendable {
             report.notes.append("\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
                                 + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it")
         }
-        reportHandEditProblems(l.problems, into: &report)
-        reportDuplicateUIDs(plan, local: l, remote: r, into: &report)
-    }
-
-    /// A vdir file broken by a hand edit is an error of the run (exit 1 once the rest is done),
-    /// reported at its line with a hint, instead of a skipped item.
-    /// `status` lists them with what it skips (`asErrors` false).
-    static func reportHandEditProblems(_ problems: [ItemHref: String], into report: inout SyncReport, asErrors: Bool = true) {
-        let located = problems.values.sorted()
-        report.skipped.removeAll { line in located.contains { line.hasPrefix($0) } }
-        let lines = located.map { "\($0) (hint: \(HandEditCheck.hint))" }
-        if asErrors { report.errors += lines.map { ReportedError($0) } } else { report.skipped += lines }
-    }
-
-    /// Two items of a side with one UID (a file copied from another event) are an error of the
-    /// run, like a broken hand edit: both places are named, neither is synced, and the rest is.
-    static func reportDuplicateUIDs(_ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, into report: inout SyncReport) {
-        var shared: Set<ItemKey> = []
-        for snapshot in [local, remote] {
-            for (key, items) in Dictionary(grouping: snapshot.items, by: \.key) where items.count > 1 { shared.insert(key) }
-        }
-        guard !shared.isEmpty else { return }
-        for case .skip(let key, reason: let reason) in plan.actions where shared.contains(key) {
-            if let index = report.skipped.firstIndex(of: reason) { report.skipped.remove(at: index) }
-            report.addError(reason)
-        }
-    }
-
-    /// True when the journal now accounts for everything `side` held at its scan, so that
-    /// "unchanged since the token" can be answered from the journal next time. Writes this
-    /// run made are fine (the next listing reports them, with the etags the journal has);
-    /// what is not: items skipped, unparseable or unresolved, and writes
-    /// left pending for the other side (this side then holds a change the journal lacks), and
-    /// writes pending here for an item this side moved. `rows`: the journal's rows of the
-    /// items the plan acts on.
-    static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
-                               journal rows: [ItemKey: JournalItem]) -> Bool {
-        guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty else { return false }
-        guard !report.conflicts.contains(where: { $0.resolution == .unresolved }) else { return false }
-        for action in plan.actions {
-            switch action {
-            case .skip: return false
-            case .pending(let inner):
-                if inner.writes == side.other || inner.writes == nil { return false }
-                // A known item to be recreated here (modification beat deletion): the journal
-                // still says this side has it.
-                if case .create(side, let source) = inner, rows[source.key] != nil { return false }
-                // An item this side moved (a file renamed) that waits for a write here: the
-                // journal still has it where it was.
-                switch inner {
-                case .delete(side, let target), .update(side, let target, _):
-                    if let row = rows[target.key], row.record(side).href != target.href || row.record(side).etag != target.etag { return false }
-                default: break
-                }
-            default: break
-            }
-        }
-        return true
+        // Every hand-edit problem, at its line, whether the plan skipped its item (a file the
+        // journal knows) or could not read it at all (a new one).
+        report.errors += l.problems.values.sorted().map { ReportedError("\($0) (hint: \(HandEditCheck.hint))") }
     }
 
     /// What a plan would do, as a report.
@@ -273,7 +211,7 @@ package struct SyncEngine: Sendable {
             case .pending(let inner):
                 if let side = inner.writes { report.pending[side] += 1 }
                 if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
-            case .skip(_, let reason): report.skipped.append(reason)
+            case .skip(_, let reason): report.add(reason)
             case .record, .forget: break
             }
         }

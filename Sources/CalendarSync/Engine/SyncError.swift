@@ -1,4 +1,3 @@
-import CalDAV
 import Failures
 import Foundation
 
@@ -23,10 +22,10 @@ public enum SyncFailure: Sendable, Equatable {
 extension CodedError where Code == SyncFailure {
     /// The error a failed scan of `side` stops the run with.
     static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
-        if let dav = error as? CalDAVError, dav.code == .authenticationFailed {
-            let said = dav.message.hasPrefix("the server refused the credentials")
-            return SyncError(.authenticationFailed, said ? dav.message : "the server refused the credentials: \(dav.message)",
-                             recovery: dav.recovery, cause: dav)
+        if let refused = error as? any StorageFailure, refused.kind == .authentication {
+            let said = refused.message.hasPrefix("the server refused the credentials")
+            return SyncError(.authenticationFailed, said ? refused.message : "the server refused the credentials: \(refused.message)",
+                             recovery: refused.recovery, cause: refused)
         }
         return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
                          recovery: (error as? any ExplainedError)?.recovery, cause: error)

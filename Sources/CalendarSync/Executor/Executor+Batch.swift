@@ -1,5 +1,4 @@
 import Foundation
-import CalDAV
 
 /// Plain writes (create, update, delete) run in batches: the batch's intents are committed in
 /// one transaction, the writes then run (several at a time on a side that takes it, so file
@@ -47,9 +46,55 @@ extension Executor {
     /// recorded until its outcomes are committed, in the background or not.
     func executeBatch(_ actions: [PlannedAction], journal byKey: [ItemKey: JournalItem]) async throws {
         try stop?.enter()
-        var committing = false
-        defer { if !committing { stop?.leave() } }
-        // Sources not read during the scan are read now, one request per side.
+        let written: WrittenBatch
+        do {
+            written = try await writeBatch(actions)
+        } catch {
+            stop?.leave()
+            throw error
+        }
+        // The commit leaves the write section once the outcomes are committed.
+        let commit = commitInBackground(written.completions)
+        unsettled.append(UnsettledBatch(commit: commit, failures: written.failures, retry: written.retry, byKey: byKey))
+        if !Side.allCases.allSatisfy({ storage($0).capabilities.flushing?.flushesWhileWriting ?? true }) {
+            try await settle()
+        } else {
+            while unsettled.count > Self.maximumUnsettledBatches { try await settleOldest() }
+        }
+    }
+
+    /// A batch's writes, made: the outcomes to commit once they are durable, the writes that
+    /// failed, and those whose source changed before it could be read (planned again).
+    struct WrittenBatch {
+        var completions: [(Intent, IntentOutcome, JournalChange)] = []
+        var failures: [(PlannedAction, any Error)] = []
+        var retry: [PlannedAction]
+    }
+
+    /// Reads the sources the scan did not keep, records the batch's intents in one
+    /// transaction, and makes the writes.
+    private func writeBatch(_ actions: [PlannedAction]) async throws -> WrittenBatch {
+        let (ready, retry) = try await withSourcesRead(actions)
+        let intents = try journal.recordAll(ready.map { Self.intent(for: $0) })
+        try effect()
+        let outcomes = try await makeWrites(ready)
+        var batch = WrittenBatch(retry: retry)
+        for (i, action) in ready.enumerated() {
+            switch outcomes[i] {
+            case .failure(let error):
+                let reason = Self.describe(error)
+                batch.completions.append((intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
+                batch.failures.append((action, error))
+            case .success(let written):
+                batch.completions.append((intents[i], .done, landed(action, written: written)))
+            }
+        }
+        return batch
+    }
+
+    /// The actions with the sources the scan did not keep, read now (one request per side);
+    /// those whose source changed into something else or went away meanwhile, to plan again.
+    private func withSourcesRead(_ actions: [PlannedAction]) async throws -> (ready: [PlannedAction], retry: [PlannedAction]) {
         var missing: [Side: [ItemHref]] = [:]
         for action in actions {
             switch action {
@@ -76,12 +121,13 @@ extension Executor {
                 ready.append(action)
             }
         }
+        return (ready, retry)
+    }
 
-        let intents = try journal.recordAll(ready.map(Self.intent(for:)))
-        try effect()
-
-        // Each side at its own pace: files in parallel, a server one request at a time unless
-        // it takes more and is faster for it (see `WriteConcurrency`).
+    /// Makes the writes, each side at its own pace: files in parallel, a server one request at
+    /// a time unless it takes more and is faster for it (see `WriteConcurrency`). The outcome
+    /// of each, in order.
+    private func makeWrites(_ ready: [PlannedAction]) async throws -> [Result<SideItem?, any Error>] {
         var outcomes = [Result<SideItem?, any Error>](repeating: .failure(RunInterrupted()), count: ready.count)
         for side in Side.allCases {
             var indices = ready.indices.filter { ready[$0].writes == side }
@@ -92,50 +138,23 @@ extension Executor {
             let results = try await writeAll(indices.map { ready[$0] }, on: side)
             for (i, result) in zip(indices, results) { outcomes[i] = result }
         }
+        return outcomes
+    }
 
-        var completions: [(Intent, IntentOutcome, JournalChange)] = []
-        var failures: [(PlannedAction, any Error)] = []
-        for (i, action) in ready.enumerated() {
-            switch outcomes[i] {
-            case .failure(let error):
-                let reason = Self.describe(error)
-                completions.append((intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
-                failures.append((action, error))
-            case .success(let written):
-                switch action {
-                case .create(let side, let source), .update(let side, _, let source):
-                    let w = written!
-                    let row = side == .local ? Self.row(w, source) : Self.row(source, w)
-                    completions.append((intents[i], .done, .upsert(row, base: source.data)))
-                    noteRewrite(of: w, on: side, copying: source)
-                    noteSent(source.key, to: side)
-                    if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
-                case .delete(let side, let target):
-                    completions.append((intents[i], .done, .remove(target.key)))
-                    noteSent(target.key, to: side)
-                    report.deleted[side] += 1
-                default: break
-                }
-            }
-        }
-
+    /// Flushes every side that holds writes back, then commits the outcomes after the batch
+    /// before's, and leaves the stop gate's write section: in the background, so that the next
+    /// batch's writes overlap the flush.
+    private func commitInBackground(_ completions: [(Intent, IntentOutcome, JournalChange)]) -> Task<Void, any Error> {
         let flushing = Side.allCases.compactMap { storage($0).capabilities.flushing }
         let before = unsettled.last?.commit
         let gate = stop
-        committing = true
-        let commit = Task.detached { [journal] in
+        return Task.detached { [journal] in
             defer { gate?.leave() }
             for storage in flushing { try await storage.flush() }
             // Outcomes are committed in the order of their writes; none after a failed flush.
             try await before?.value
             try journal.completeAll(completions)
             try self.effect()
-        }
-        unsettled.append(UnsettledBatch(commit: commit, failures: failures, retry: retry, byKey: byKey))
-        if !flushing.allSatisfy(\.flushesWhileWriting) {
-            try await settle()
-        } else {
-            while unsettled.count > Self.maximumUnsettledBatches { try await settleOldest() }
         }
     }
 
@@ -254,15 +273,13 @@ extension Executor {
     /// gave up waiting for the server (502, 504). Its intent is left for recovery to settle.
     static func mayHaveLanded(_ error: any Error) -> Bool {
         if error is CancellationError { return true }
-        guard let error = error as? CalDAVError else { return false }
-        return error.code == .connectionFailed || error.status == 502 || error.status == 504
+        return StorageError.failure(error)?.mayHaveLanded ?? false
     }
 
     /// True for a failure on the server's side (a 5xx status, a broken connection), which
     /// concurrent writes can cause; false for a refusal of the write itself.
     static func isServerFailure(_ error: any Error) -> Bool {
-        guard let error = error as? CalDAVError else { return false }
-        return error.code == .connectionFailed || (error.status ?? 0) >= 500
+        StorageError.failure(error)?.isServerFailure ?? false
     }
 
     /// Runs the writes, `limit` at a time; the outcome of each, in order.
@@ -311,39 +328,6 @@ extension Executor {
         }
     }
 
-    static func intent(for action: PlannedAction) -> Intent {
-        switch action {
-        case .create(let side, let s):
-            Intent(key: s.key, operation: .create, side: side, href: ItemHref(stem(for: s.key)), ifMatch: nil, newHash: s.hash, source: s.record)
-        case .update(let side, let t, let s):
-            Intent(key: t.key, operation: .update, side: side, href: t.href, ifMatch: t.etag, newHash: s.hash, source: s.record)
-        case .delete(let side, let t):
-            Intent(key: t.key, operation: .delete, side: side, href: t.href, ifMatch: t.etag, newHash: nil)
-        default:
-            Intent(key: action.key, operation: .update, side: .local, href: nil, ifMatch: nil, newHash: nil)
-        }
-    }
-
-    /// Makes one plain write; the written item (nil for a delete).
-    func write(_ action: PlannedAction) async throws -> SideItem? {
-        switch action {
-        case .create(let side, let s):
-            let item = try await createItem(s.data!, hash: s.hash, key: s.key, span: s.span, on: side)
-            try effect()
-            return item
-        case .update(let side, let t, let s):
-            let version = try await intended(t.key) { try await storage(side).update(href: t.href, data: outgoing(s.data!, to: side, key: t.key), ifMatch: t.etag) }
-            try effect()
-            return SideItem(key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
-        case .delete(let side, let t):
-            try await intended(t.key) { try await storage(side).delete(href: t.href, ifMatch: t.etag) }
-            try effect()
-            return nil
-        default:
-            return nil
-        }
-    }
-
     /// Creates under the key's name; a name taken by equal content (an interrupted run's
     /// write) counts as done, one taken by the same item with other content (made or edited
     /// since the plan) is a precondition failure, so the item is planned again; a name taken by
@@ -357,7 +341,7 @@ extension Executor {
         for attempt in 0..<3 {
             try asking(stem)
             do {
-                let version = try await intended(key) { try await storage(side).create(outgoing(data, to: side, key: key), suggestedName: stem) }
+                let version = try await storage(side).create(outgoing(data, to: side, key: key), suggestedName: stem, as: writeIntent(for: key))
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first {

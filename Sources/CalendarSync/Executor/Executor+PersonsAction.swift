@@ -10,11 +10,11 @@ extension Executor {
     /// is not overridden: an answer is not sent and the vdir gets the new version to answer
     /// again; any other action is left pending, as a push leaves any conflict.
     ///
-    /// Runs as the person's action (``WriteIntent/personsAction``): the server's copy is read
-    /// again with its Schedule-Tag, and the writes schedule.
+    /// As the person's action (``WriteIntent/personsAction``): the server's copy is read again
+    /// for it (with its Schedule-Tag), and the writes schedule.
     func resolvePersonsAction(local l0: SideItem, remote r0: SideItem) async throws {
         let l = try await data(of: l0, on: .local)
-        guard let stored = try await storage(.remote).fetch([r0.href]).first, let r = Self.refreshed(r0, from: stored) else {
+        guard let stored = try await storage(.remote).fetch([r0.href], for: .personsAction).first, let r = Self.refreshed(r0, from: stored) else {
             throw StorageError.preconditionFailed(href: r0.href)
         }
         let key = l.key

@@ -1,4 +1,3 @@
-import CalDAV
 import Failures
 import Foundation
 import Synchronization
@@ -9,30 +8,25 @@ import VDir
 /// A precondition failure (someone changed the item meanwhile) re-reads that item on both
 /// sides and plans it again; nothing is overwritten blindly.
 final class Executor: @unchecked Sendable {
-    let local: any CalendarStorage
-    let remote: any CalendarStorage
-    let journal: Journal
-    let resolver: ConflictResolver
-    let direction: SyncDirection
-    let faultHook: FaultHook?
-    /// Asked before each batch and each write on its own whether to stop there, and told where
-    /// writes are in flight (nil: never stops).
-    var stop: StopGate?
-    /// Told the transfer's total, then of each planned write that finished.
-    let progress: SyncProgressHandler?
-    private let effects = Mutex(0)
+    /// What the run told the executor, fixed for its life.
+    let configuration: ExecutorConfiguration
+    var local: any CalendarStorage { configuration.local }
+    var remote: any CalendarStorage { configuration.remote }
+    var journal: Journal { configuration.journal }
+    var resolver: ConflictResolver { configuration.resolver }
+    var direction: SyncDirection { configuration.direction }
+    var stop: StopGate? { configuration.stop }
+    var progress: SyncProgressHandler? { configuration.progress }
+    var remoteIsReadOnly: Bool { configuration.remoteIsReadOnly }
+    var personsActions: Set<String> { configuration.personsActions }
+    var answers: Set<String> { configuration.answers }
+
     private let progressState = Mutex(SyncProgress(total: 0))
     var report = SyncReport()
     /// How many items were read again and re-planned after a precondition failure.
     var replans = 0
     /// Writes in the next batch: grows with each batch the executor runs (see `batchSize`).
     var batchLimit = Executor.batchSize
-    /// The remote is never written (a subscription): conflicts keep the local edit as a copy.
-    var remoteIsReadOnly = false
-    /// The items whose writes are the person's own action (``SyncPolicy/personsActions``).
-    var personsActions: Set<String> = []
-    /// Of those, the answers to invitations (``SyncPolicy/answers``).
-    var answers: Set<String> = []
     /// The person's actions done with in this run: written to the remote side, or dropped (an
     /// answer to a meeting that changed meanwhile).
     var doneActions: Set<String> = []
@@ -45,58 +39,44 @@ final class Executor: @unchecked Sendable {
     var writeConcurrency: [Side: WriteConcurrency] = [:]
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
     var unsettled: [UnsettledBatch] = []
-    /// `execute` returns with its last batch's flush still running, to overlap the next call's
-    /// writes (a streamed first pull's batches); the caller settles it, at the latest by a call
-    /// made with this false.
-    var leavesLastFlushRunning = false
 
-    init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, resolver: ConflictResolver,
-         direction: SyncDirection, faultHook: FaultHook?, progress: SyncProgressHandler? = nil) {
-        self.local = local
-        self.remote = remote
-        self.journal = journal
-        self.resolver = resolver
-        self.direction = direction
-        self.faultHook = faultHook
-        self.progress = progress
+    init(_ configuration: ExecutorConfiguration) {
+        self.configuration = configuration
     }
 
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }
 
-    func effect() throws {
-        let n = effects.withLock { n in n += 1; return n }
-        try faultHook?(n)
+    /// Counts a side effect of the run, where a test's fault hook may stop it.
+    func effect() throws { try configuration.effects.happened() }
+
+    /// How a plan stands among the plans of its run.
+    enum PlanPart {
+        /// The run's one plan.
+        case whole
+        /// One of the plans a streamed first pull makes as items arrive: the progress total
+        /// grows instead of starting again, and its last batch's flush and commit are left
+        /// running, to overlap the next part's writes.
+        case streamed
+        /// The last of a streamed run's plans: it adds to the total, and settles every batch.
+        case last
     }
 
     /// Runs every action; an item that fails is reported and the rest go on.
-    /// - Throws: only `RunInterrupted` (from the fault hook).
-    /// - Parameter continuing: the plan adds to the work of earlier calls (a streamed first
-    ///   pull plans as items arrive): the progress total grows instead of starting again.
+    /// - Throws: only `RunInterrupted` (from the fault hook) and `RunStopped`.
     /// - Parameter byKey: the journal's rows of the items the plan acts on (``SyncPlan/rowsActedOn(in:)``).
-    func execute(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool = false) async throws {
+    func execute(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], part: PlanPart = .whole) async throws {
         do {
-            try await executeAll(plan, journal: byKey, continuing: continuing)
+            try await executeAll(plan, journal: byKey, part: part)
         } catch {
             await abandonUnsettled()
             throw error
         }
     }
 
-    private func executeAll(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], continuing: Bool) async throws {
+    private func executeAll(_ plan: SyncPlan, journal byKey: [ItemKey: JournalItem], part: PlanPart) async throws {
         // Counted, not filtered: a filtered copy of a 100,000-action plan was a run's peak.
-        startProgress(total: plan.actions.reduce(0) { $0 + (Self.isTransfer($1) ? 1 : 0) }, continuing: continuing)
-        // Items found equal on both sides are recorded before any write: a run stopped by its
-        // writes then knows them, and one deleted on a side before the next run is deleted on
-        // the other, not copied back as if it were new there.
-        var records: [(SideItem, SideItem)] = []
-        for case .record(let l, let r) in plan.actions {
-            records.append((l, r))
-            if records.count >= Self.maximumBatchSize {
-                try await recordAll(records)
-                records = []
-            }
-        }
-        if !records.isEmpty { try await recordAll(records) }
+        startProgress(total: plan.actions.reduce(0) { $0 + (Self.isTransfer($1) ? 1 : 0) }, continuing: part != .whole)
+        try await recordEqualItems(of: plan)
         var batch: [PlannedAction] = []
         for action in plan.actions {
             if case .record = action { continue }
@@ -122,8 +102,23 @@ final class Executor: @unchecked Sendable {
             try await stopIfAsked()
             try await executeBatch(batch, journal: byKey)
         }
-        if !leavesLastFlushRunning { try await settle() }
+        if part != .streamed { try await settle() }
         try await keepRewrittenVersions()
+    }
+
+    /// Records the items found equal on both sides, before any write: a run stopped by its
+    /// writes then knows them, and one deleted on a side before the next run is deleted on the
+    /// other, not copied back as if it were new there.
+    private func recordEqualItems(of plan: SyncPlan) async throws {
+        var records: [(SideItem, SideItem)] = []
+        for case .record(let l, let r) in plan.actions {
+            records.append((l, r))
+            if records.count >= Self.maximumBatchSize {
+                try await recordAll(records)
+                records = []
+            }
+        }
+        if !records.isEmpty { try await recordAll(records) }
     }
 
     /// Records items found equal on both sides, in one transaction: a first sync of two full
@@ -220,8 +215,7 @@ final class Executor: @unchecked Sendable {
     static func concernsTheRun(_ error: Error) -> Bool {
         switch error {
         case StorageError.notPermitted: true
-        case let dav as CalDAVError: dav.code == .insufficientStorage
-        default: false
+        default: StorageError.failure(error)?.concernsEveryWrite ?? false
         }
     }
 
@@ -242,7 +236,7 @@ final class Executor: @unchecked Sendable {
                 let content = ItemContent(stored.data)
                 guard content.parses else {
                     // Half-written or broken now: leave the item alone on both sides.
-                    return .skip(action.key, reason: "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
+                    return .skip(action.key, reason: SkipReason(.unreadable, "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too"))
                 }
                 let key = content.uid == nil && item?.key.isUIDLess == true ? item!.key : content.key
                 if key == action.key { current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key) }
@@ -290,36 +284,14 @@ final class Executor: @unchecked Sendable {
             if let side = inner.writes { report.pending[side] += 1 }
             if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
         case .skip(_, let reason):
-            report.skipped.append(reason)
+            report.add(reason)
         case .forget(let key):
             try journal.apply(.remove(key)); try effect()
         case .record(let l, let r):
             let base = l.data ?? r.data
             try journal.apply(.upsert(Self.row(l, r), base: base)); try effect()
-        case .create(let side, let source0):
-            let source = try await data(of: source0, on: side.other)
-            let created = try await create(source.data!, hash: source.hash, key: source.key, on: side, copying: source.record)
-            let row = side == .local ? Self.row(created.item, source) : Self.row(source, created.item)
-            try journal.complete(created.intent, change: .upsert(row, base: source.data)); try effect()
-            noteRewrite(of: created.item, on: side, copying: source)
-            noteSent(source.key, to: side)
-            report.created[side] += 1
-        case .update(let side, let target, let source0):
-            let source = try await data(of: source0, on: side.other)
-            let written = try await update(target, with: source.data!, hash: source.hash, on: side, copying: source.record)
-            let row = side == .local ? Self.row(written.item, source) : Self.row(source, written.item)
-            try journal.complete(written.intent, change: .upsert(row, base: source.data)); try effect()
-            noteRewrite(of: written.item, on: side, copying: source)
-            noteSent(target.key, to: side)
-            report.updated[side] += 1
-        case .delete(let side, let target):
-            let intent = try journal.record(Intent(key: target.key, operation: .delete, side: side, href: target.href, ifMatch: target.etag, newHash: nil))
-            try effect()
-            try await intended(target.key) { try await storage(side).delete(href: target.href, ifMatch: target.etag) }; try effect()
-            try await makeDurable(side)
-            try journal.complete(intent, change: .remove(target.key)); try effect()
-            noteSent(target.key, to: side)
-            report.deleted[side] += 1
+        case .create, .update, .delete:
+            try await writeOnItsOwn(action)
         case .conflict(let l0, let r0, let row):
             try await resolveConflict(local: l0, remote: r0, sharingHistory: row != nil)
         }
@@ -329,7 +301,7 @@ final class Executor: @unchecked Sendable {
     ///   one synced version); false for two copies that met without one (``ConflictResolver``).
     func resolveConflict(local l0: SideItem, remote r0: SideItem, sharingHistory: Bool) async throws {
         if isPersonsAction(l0.key) && !remoteIsReadOnly {
-            return try await intended(l0.key) { try await resolvePersonsAction(local: l0, remote: r0) }
+            return try await resolvePersonsAction(local: l0, remote: r0)
         }
         let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
         let base = try journal.base(for: l.key)
@@ -391,8 +363,7 @@ final class Executor: @unchecked Sendable {
     func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side, copying source: SideRecord? = nil) async throws -> CreatedItem {
         var intent: Intent?
         let item = try await createItem(data, hash: hash, key: key, span: ItemContent(data).span, on: side, asking: { stem in
-            intent = try self.journal.record(Intent(key: key, operation: .create, side: side, href: ItemHref(stem), ifMatch: nil, newHash: hash,
-                                                    source: source))
+            intent = try self.journal.record(.creating(key, named: stem, on: side, hash: hash, copying: source))
             try self.effect()
         }, refused: { href in
             if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
@@ -407,13 +378,11 @@ final class Executor: @unchecked Sendable {
     /// Replaces `target` on `side` with `data`, its intent recorded first.
     /// - Parameter source: the other side's version when `data` is a copy of it (``Intent/source``).
     func update(_ target: SideItem, with data: Data, hash: ContentHash, on side: Side, copying source: SideRecord? = nil) async throws -> Written {
-        let intent = try journal.record(Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag,
-                                               newHash: hash, source: source))
+        let intent = try journal.record(.updating(target, on: side, hash: hash, copying: source))
         try effect()
         do {
-            let version = try await intended(target.key) {
-                try await storage(side).update(href: target.href, data: outgoing(data, to: side, key: target.key), ifMatch: target.etag)
-            }
+            let version = try await storage(side).update(href: target.href, data: outgoing(data, to: side, key: target.key), ifMatch: target.etag,
+                                                         as: writeIntent(for: target.key))
             try effect()
             try await makeDurable(side)
             return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,

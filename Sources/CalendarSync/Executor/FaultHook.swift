@@ -16,7 +16,8 @@ public struct RunInterrupted: Error, Sendable {
 /// makes, recovery, the calendar's name and colour, an account's collections), so that a fault
 /// hook's k-th call is the run's k-th side effect wherever it happens.
 final class SideEffects: Sendable {
-    private let hook: FaultHook?
+    /// Called with each side effect's number (nil: none is watched).
+    let hook: FaultHook?
     private let count = Mutex(0)
 
     init(_ hook: FaultHook?) { self.hook = hook }
@@ -26,10 +27,5 @@ final class SideEffects: Sendable {
     func happened() throws {
         guard let hook else { return }
         try hook(count.withLock { n in n += 1; return n })
-    }
-
-    /// The hook to give an executor: its side effects count on from this count.
-    var hookForExecutor: FaultHook? {
-        hook == nil ? nil : { @Sendable [self] _ in try happened() }
     }
 }

@@ -91,9 +91,6 @@ extension Executor {
         !personsActions.isEmpty && personsActions.contains(key.value)
     }
 
-    /// Runs a storage write of `key` with its ``WriteIntent``.
-    func intended<T>(_ key: ItemKey, _ write: () async throws -> T) async throws -> T {
-        guard isPersonsAction(key) else { return try await write() }
-        return try await WriteIntent.$current.withValue(.personsAction) { try await write() }
-    }
+    /// Why a write of `key` is made: the person's action, or a copy (``WriteIntent``).
+    func writeIntent(for key: ItemKey) -> WriteIntent { isPersonsAction(key) ? .personsAction : .copy }
 }

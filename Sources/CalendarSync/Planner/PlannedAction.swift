@@ -19,7 +19,7 @@ public enum PlannedAction: Sendable, Hashable {
     /// A write the direction does not allow this run (`pull`/`push`); it stays pending.
     indirect case pending(PlannedAction)
     /// Not synced, with the reason (two items with one UID on a side).
-    case skip(ItemKey, reason: String)
+    case skip(ItemKey, reason: SkipReason)
 
     /// The item this action is about.
     public var key: ItemKey {

@@ -35,14 +35,14 @@ public enum Planner {
         for item in journal where localByKey.first(item.key) == nil && remoteByKey.first(item.key) == nil { keys.append(item.key) }
 
         // An item that no longer parses is left alone on both sides: it must not look deleted.
-        var unreadable: [ItemKey: String] = [:]
+        var unreadable: [ItemKey: SkipReason] = [:]
         var unparseable: [Side: [ItemHref]] = [:]
         for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {
                 if let key = bySideHref[href] {
-                    unreadable[key] = snapshot.problems[href].map { "\($0); left alone, and the other side too" }
-                        ?? "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
+                    unreadable[key] = snapshot.problems[href].map { SkipReason(.handEdit, "\($0); left alone, and the other side too") }
+                        ?? SkipReason(.unreadable, "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
                 } else {
                     unparseable[side, default: []].append(href)
                 }
@@ -76,8 +76,8 @@ public enum Planner {
             if ls.count > 1 || rs.count > 1 {
                 let snapshot = ls.count > 1 ? local : remote
                 let places = (ls.count > 1 ? ls : rs).map(\.href).sorted().map(snapshot.location)
-                actions.append(.skip(key, reason: "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side have UID \(key.value): "
-                    + places.joined(separator: ", ") + "; none of them is synced (hint: give one a new UID, or delete the copy)"))
+                actions.append(.skip(key, reason: SkipReason(.sharedUID, "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side "
+                    + "have UID \(key.value): " + places.joined(separator: ", ") + "; none of them is synced (hint: give one a new UID, or delete the copy)")))
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: known) else { continue }

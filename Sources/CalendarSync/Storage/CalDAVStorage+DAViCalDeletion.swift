@@ -12,8 +12,8 @@ extension CalDAVStorage {
     /// finds an attendee's invitation in their Inbox rather than their calendar, and would fail
     /// it on every try: the meeting is then deleted as a copy, and a note says that its
     /// attendees were not told.
-    func deleteOnServerIgnoringSchedulingSwitch(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws {
-        guard Self.scheduling == .personsAction else {
+    func deleteOnServerIgnoringSchedulingSwitch(_ member: (href: Href, url: URL), ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
+        guard intent == .personsAction else {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             return try await client.delete(member.url, ifMatch: current, scheduling: .copy)
         }

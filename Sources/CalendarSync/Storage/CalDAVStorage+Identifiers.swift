@@ -14,3 +14,8 @@ extension ETag {
     /// The ETag a storage etag stands for, for a conditional request.
     init(_ etag: ItemETag) { self.init(etag.value) }
 }
+
+extension WriteIntent {
+    /// What the server is told of a write made with this intent.
+    var scheduling: SchedulingIntent { self == .personsAction ? .personsAction : .copy }
+}

@@ -135,14 +135,14 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A calendar-multiget REPORT of the hrefs; for the person's action on a meeting, with each
     /// one's Schedule-Tag.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         var wanted: [Href] = []
         for href in hrefs {
             guard let member = try member(href) else { continue }
             wanted.append(member.href)
         }
         // The person's action on a meeting is written against the Schedule-Tag read here.
-        let persons = WriteIntent.current == .personsAction
+        let persons = intent == .personsAction
         let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
         if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: ItemHref(resource.href)) } }
         return resources.map { StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data) }
@@ -150,13 +150,13 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A PUT with `If-None-Match: *` of `<suggestedName>.ics` (a stem derived from the UID when the
     /// name is not safe).
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
         let href = ItemHref(HrefResolver.href(of: url))
         do {
-            let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: Self.scheduling)
-            return kept(stored, at: href)
+            let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: intent.scheduling)
+            return kept(stored, at: href, intent: intent)
         } catch let error as CalDAVError {
             throw storageError(error, href: href, creating: true)
         }
@@ -164,29 +164,29 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A PUT with `If-Match`, or `If-Schedule-Tag-Match` for the person's action on a meeting read
     /// with its tag.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
             // meanwhile, the server merges (RFC 6638 §3.2.10).
-            let tag = Self.scheduling == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
+            let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
-            let stored = try await client.write(member.url, data: data, condition: condition, scheduling: Self.scheduling)
-            return kept(stored, at: ItemHref(member.href))
+            let stored = try await client.write(member.url, data: data, condition: condition, scheduling: intent.scheduling)
+            return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw storageError(error, href: href, creating: false)
         }
     }
 
     /// A DELETE with `If-Match`; an item already gone is not an error.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
         guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
         do {
             if client.traits.ignoresSchedulingSwitch {
-                try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag)
+                try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
             } else {
-                try await client.delete(member.url, ifMatch: ETag(etag), scheduling: Self.scheduling)
+                try await client.delete(member.url, ifMatch: ETag(etag), scheduling: intent.scheduling)
             }
         } catch let error as CalDAVError where error.code == .notFound {
             return
@@ -203,16 +203,12 @@ public final class CalDAVStorage: CalendarStorage {
     }
 
     /// The version a write made, the server's bytes kept aside when it rewrote them.
-    private func kept(_ stored: StoredWrite, at href: ItemHref) -> ItemVersion {
+    private func kept(_ stored: StoredWrite, at href: ItemHref, intent: WriteIntent) -> ItemVersion {
         let version = ItemVersion(href: href, etag: ItemETag(stored.etag))
-        if Self.scheduling == .personsAction { scheduleTags.set(stored.scheduleTag, at: href) }
+        if intent == .personsAction { scheduleTags.set(stored.scheduleTag, at: href) }
         if let bytes = stored.rewritten { rewritten.store(StoredItem(version: version, data: bytes)) }
         return version
     }
-
-    /// What the server is told of the write being made: a copy unless it is the person's own
-    /// action (``WriteIntent/current``).
-    static var scheduling: SchedulingIntent { WriteIntent.current == .personsAction ? .personsAction : .copy }
 
     static func version(_ item: RemoteItem) -> ItemVersion {
         ItemVersion(href: ItemHref(item.href), etag: ItemETag(item.etag))

@@ -15,22 +15,30 @@ public protocol CalendarStorage: Sendable {
 
     /// The current bytes and etags of `hrefs`. Items that no longer exist are left out of the
     /// result; the caller batches (a storage may fetch a batch in one request).
-    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem]
+    /// - Parameter intent: what the items are read for: a read before the person's own action
+    ///   on a meeting lets a scheduling server's storage keep what that write is conditional on
+    ///   (RFC 6638's Schedule-Tag).
+    func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem]
 
     /// Creates a new item. `suggestedName` is a safe file-name stem derived from the UID;
     /// the storage may choose another href.
+    /// - Parameter intent: why the item is written (``WriteIntent``): a scheduling server sends
+    ///   invitations for the person's action, never for a copy.
     /// - Throws: `StorageError.alreadyExists` when the href is taken.
-    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion
+    func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion
 
     /// Replaces an item only if its etag is still `etag`.
+    /// - Parameter intent: why the item is written (``WriteIntent``).
     /// - Returns: the item's new version (its etag after the write).
     /// - Throws: `StorageError.preconditionFailed` when someone else changed it.
-    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion
 
     /// Deletes an item only if its etag is still `etag`.
+    /// - Parameter intent: why the item is deleted (``WriteIntent``): a scheduling server
+    ///   cancels a meeting for the person's action, never for a copy's deletion.
     /// - Throws: `StorageError.preconditionFailed` when someone else changed it;
     ///   an item already gone is not an error.
-    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws
+    func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
 
     /// What the storage can do besides this contract (see ``StorageCapabilities``); none by
     /// default.
@@ -38,6 +46,22 @@ public protocol CalendarStorage: Sendable {
 }
 
 extension CalendarStorage {
+    /// The current bytes and etags of `hrefs`, read for a copy.
+    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { try await fetch(hrefs, for: .copy) }
+
+    /// Creates a new item as a copy, which schedules nothing.
+    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+        try await create(data, suggestedName: suggestedName, as: .copy)
+    }
+
+    /// Replaces an item as a copy, which schedules nothing.
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+        try await update(href: href, data: data, ifMatch: etag, as: .copy)
+    }
+
+    /// Deletes an item as a copy's deletion, which cancels nothing.
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await delete(href: href, ifMatch: etag, as: .copy) }
+
     /// None: a storage has no capability it does not declare.
     public var capabilities: StorageCapabilities { StorageCapabilities() }
 }

@@ -49,7 +49,7 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// Reads the files, on every core for many; a file gone is left out.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         let directory = self.directory
         @Sendable func read(_ href: ItemHref) -> Result<StoredItem?, any Error> {
             Result { try directory.read(href.value).map { StoredItem(version: ItemVersion(href: href, etag: ItemETag($0.signature.etag)), data: $0.data) } }
@@ -65,7 +65,7 @@ public struct VDirStorage: CalendarStorage {
 
     /// Makes `<suggestedName>.ics` atomically (a stem derived from the UID when the name is not
     /// safe), the folder first if it is missing and allowed.
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         try await Self.offThread { [self] in try createNow(data, suggestedName: suggestedName) }
     }
 
@@ -94,7 +94,7 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// Replaces the file atomically if its signature is still `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         let directory = self.directory
         do {
             let signature = try await Self.offThread { try directory.replace(href.value, data: data, ifEtag: etag.value) }
@@ -105,7 +105,7 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// Removes the file if its signature is still `etag`; a file already gone is not an error.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
         let directory = self.directory
         do {
             try await Self.offThread { try directory.delete(href.value, ifEtag: etag.value) }

@@ -9,8 +9,4 @@ public enum WriteIntent: Sendable, Hashable {
     /// The person's own action on this item (`calgw event reply`, say): the server schedules
     /// for it as it would for any client.
     case personsAction
-
-    /// The intent of the writes made in the current task (a copy unless the executor says
-    /// otherwise for an item; see ``SyncPolicy/personsActions``).
-    @TaskLocal public static var current: WriteIntent = .copy
 }

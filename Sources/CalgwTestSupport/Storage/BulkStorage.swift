@@ -29,21 +29,21 @@ public final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
     public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
 
     /// The inner storage's items, each call counted in `fetches`.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         fetches += 1
-        return try await inner.fetch(hrefs)
+        return try await inner.fetch(hrefs, for: intent)
     }
 
     /// Creates in the inner storage.
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
-        try await inner.create(data, suggestedName: suggestedName)
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
+        try await inner.create(data, suggestedName: suggestedName, as: intent)
     }
 
     /// Updates in the inner storage.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
-        try await inner.update(href: href, data: data, ifMatch: etag)
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+        try await inner.update(href: href, data: data, ifMatch: etag, as: intent)
     }
 
     /// Deletes in the inner storage.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { try await inner.delete(href: href, ifMatch: etag, as: intent) }
 }

@@ -32,13 +32,14 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     public struct InjectedFailure: Error, Sendable, Equatable {}
 
     private let state = Mutex(State())
-    /// Called before every write with the href (tests use it to change an item "concurrently").
-    public let beforeWrite: (@Sendable (String) -> Void)?
+    /// Called before every write with the href and why it is written (tests use it to change
+    /// an item "concurrently", or to see which writes were the person's action).
+    public let beforeWrite: (@Sendable (String, WriteIntent) -> Void)?
     /// Answer `changes(since:)` with deltas, as a sync-token server does (default false: full listings).
     public let answersWithDeltas: Bool
 
     /// A storage holding `items` (href → bytes), each with its own etag.
-    public init(items: [String: Data] = [:], answersWithDeltas: Bool = false, beforeWrite: (@Sendable (String) -> Void)? = nil) {
+    public init(items: [String: Data] = [:], answersWithDeltas: Bool = false, beforeWrite: (@Sendable (String, WriteIntent) -> Void)? = nil) {
         self.beforeWrite = beforeWrite
         self.answersWithDeltas = answersWithDeltas
         state.withLock { s in
@@ -106,16 +107,16 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// The items at `hrefs`; those not held are left out.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         try check(.fetch)
         return state.withLock { s in hrefs.compactMap { s.items[$0] } }
     }
 
     /// Creates `<suggestedName>.ics` with a new etag; `.alreadyExists` when the href is taken.
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         try check(.create)
         let href = ItemHref(suggestedName + ".ics")
-        beforeWrite?(href.value)
+        beforeWrite?(href.value, intent)
         return try state.withLock { s in
             if s.items[href] != nil { throw StorageError.alreadyExists(href: href) }
             s.operations += 1
@@ -124,9 +125,9 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// Replaces the item with a new etag if its etag is still `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         try check(.update)
-        beforeWrite?(href.value)
+        beforeWrite?(href.value, intent)
         return try state.withLock { s in
             guard let current = s.items[href], current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
             s.operations += 1
@@ -135,9 +136,9 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// Removes the item if its etag is still `etag`; an item already gone is not an error.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
         try check(.delete)
-        beforeWrite?(href.value)
+        beforeWrite?(href.value, intent)
         try state.withLock { s in
             guard let current = s.items[href] else { return }
             guard current.etag == etag else { throw StorageError.preconditionFailed(href: href) }

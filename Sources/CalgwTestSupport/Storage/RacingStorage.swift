@@ -46,22 +46,22 @@ public final class RacingStorage: CalendarStorage, @unchecked Sendable {
     public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
 
     /// The inner storage's items, after the race when it is due before the first fetch.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         raceIfDue(.beforeFirstFetch)
-        return try await inner.fetch(hrefs)
+        return try await inner.fetch(hrefs, for: intent)
     }
 
     /// Creates in the inner storage.
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
-        try await inner.create(data, suggestedName: suggestedName)
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
+        try await inner.create(data, suggestedName: suggestedName, as: intent)
     }
 
     /// Updates in the inner storage, after the race when it is due before the first update.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         raceIfDue(.beforeFirstUpdate)
-        return try await inner.update(href: href, data: data, ifMatch: etag)
+        return try await inner.update(href: href, data: data, ifMatch: etag, as: intent)
     }
 
     /// Deletes in the inner storage.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await inner.delete(href: href, ifMatch: etag) }
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { try await inner.delete(href: href, ifMatch: etag, as: intent) }
 }

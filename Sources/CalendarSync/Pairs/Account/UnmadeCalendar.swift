@@ -9,13 +9,13 @@ struct UnmadeCalendar: CalendarStorage {
 
     func changes(since token: ChangeToken?) async throws -> StorageChanges { .full([], token: nil) }
 
-    func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] { [] }
+    func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] { [] }
 
-    func create(_ data: Data, suggestedName: String) async throws -> ItemVersion { throw refusal }
+    func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion { throw refusal }
 
-    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion { throw refusal }
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion { throw refusal }
 
-    func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { throw refusal }
+    func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { throw refusal }
 
     private var refusal: SyncError {
         SyncError(.unsupported, "the calendar \(href) is not made yet: a preview writes nothing")

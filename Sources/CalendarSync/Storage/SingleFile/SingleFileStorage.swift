@@ -86,7 +86,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     /// etag moved are fetched, so an unchanged file is never linted).
     /// - Throws: ``SingleFileError`` (`.invalid`, `path:line: problem`) for an end before its
     ///   start or an invalid RRULE, at the line of the file.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         try refresh()
         let calendar = calendar!
         return try hrefs.compactMap { href in
@@ -205,7 +205,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     /// Adds the item to the file as read, for ``flush()`` to write; a UID the file holds already is
     /// `.alreadyExists`.
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         try prepareWrite()
         let item = try calendar!.item(from: data, path: path)
         if calendar!.items[item.href] != nil { throw StorageError.alreadyExists(href: item.href) }
@@ -214,7 +214,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     /// Replaces the item in the file as read, for ``flush()`` to write, if its etag is still
     /// `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         try prepareWrite()
         guard let existing = calendar!.items[href], existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }
         let item = try calendar!.item(from: data, path: path)
@@ -224,7 +224,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     /// Removes the item from the file as read, for ``flush()`` to write, if its etag is still
     /// `etag`; an item already gone is not an error.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
         try prepareWrite()
         guard let existing = calendar!.items[href] else { return }
         guard existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }

@@ -68,7 +68,7 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     }
 
     /// The items from the last download, downloading the feed first when there was none.
-    public func fetch(_ hrefs: [ItemHref]) async throws -> [StoredItem] {
+    public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         var items = lock.withLock { downloaded }
         if items == nil {
             _ = try await download(ifChangedSince: nil)
@@ -84,17 +84,17 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     }
 
     /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
-    public func create(_ data: Data, suggestedName: String) async throws -> ItemVersion {
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         throw readOnly()
     }
 
     /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
         throw readOnly()
     }
 
     /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
         throw readOnly()
     }
 

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The local side's items by key, for matching the server's as they arrive; a key two local
+/// files share is never matched (the final plan reports it). An open-addressing table of
+/// positions into the snapshot's items, 4 bytes a slot: a dictionary from key to position
+/// took 50 bytes an item (its slack included), a copy of the items 170.
+struct LocalItems {
+    let items: [SideItem]
+    /// Each slot is empty (0) or a position into `items` plus one; at most three in four are used.
+    private var slots: [UInt32]
+    private var shared: Set<ItemKey> = []
+
+    init(_ items: [SideItem]) {
+        precondition(items.count < Int(UInt32.max), "more local items than a table of positions holds")
+        self.items = items
+        var capacity = 16
+        while capacity - capacity / 4 <= items.count { capacity <<= 1 }
+        slots = Array(repeating: 0, count: capacity)
+        for (position, item) in items.enumerated() {
+            switch find(item.key) {
+            case .found: shared.insert(item.key)
+            case .free(let slot): slots[slot] = UInt32(position + 1)
+            }
+        }
+    }
+
+    private enum Probe { case found(Int), free(Int) }
+
+    /// The slot holding `key`'s first item, or the free slot where it would go.
+    private func find(_ key: ItemKey) -> Probe {
+        let mask = slots.count - 1
+        var slot = key.hashValue & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return .free(slot) }
+            if items[Int(entry) - 1].key == key { return .found(Int(entry) - 1) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    var count: Int { items.count }
+
+    /// True when a local file holds `key`.
+    func holds(_ key: ItemKey) -> Bool {
+        if case .found = find(key) { true } else { false }
+    }
+
+    /// Where the one local item of `key` is in `items`, nil when none or several hold it.
+    func position(of key: ItemKey) -> Int? {
+        guard case .found(let position) = find(key), !shared.contains(key) else { return nil }
+        return position
+    }
+}

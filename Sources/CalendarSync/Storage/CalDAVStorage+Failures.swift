@@ -1,0 +1,11 @@
+import CalDAV
+import Foundation
+
+/// A CalDAV request's failure, as the engine asks of any storage's (``StorageFailure``).
+extension CalDAVError: StorageFailure {
+    public var mayHaveLanded: Bool { code == .connectionFailed || status == 502 || status == 504 }
+
+    public var isServerFailure: Bool { code == .connectionFailed || (status ?? 0) >= 500 }
+
+    public var concernsEveryWrite: Bool { code == .insufficientStorage }
+}
