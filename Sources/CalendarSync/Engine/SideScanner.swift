@@ -46,91 +46,53 @@ public struct SideScanner: Sendable {
     public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = [],
                      changes answered: StorageChanges? = nil) async throws -> SideSnapshot {
         let known = KnownItems(side: side, journal: journal, outside: outside)
-        var items: [SideItem] = []
-        var toFetch: [ItemHref] = []
-        var unparseable: [ItemHref] = []
-        var problems: [ItemHref: String] = [:]
-        var missingUID: [StoredItem] = []
-        var byBytes: [BytesDigest: Int32] = [:]
-        let capabilities = storage.capabilities
-        let files = side == .local ? capabilities.fileBacked : nil
-        let takesUIDs = side == .local && capabilities.takesAssignedUIDs
-        func add(_ stored: StoredItem, _ content: ItemContent, _ problem: String?) {
-            if let problem {
-                unparseable.append(stored.href)
-                problems[stored.href] = problem
-                return
-            }
-            guard content.parses else {
-                unparseable.append(stored.href)
-                return
-            }
-            if setsAsideMissingUIDs, takesUIDs, content.uid == nil, known[stored.href] == nil {
-                missingUID.append(stored)
-                return
-            }
-            var key = content.key
-            if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
-            var item = SideItem(version: stored.version, data: stored.data, content: content, key: key)
-            if !keepsData { item.data = nil }
-            items.append(item)
-            if digestsBytes && items.count <= Self.bytesDigestLimit {
-                byBytes[BytesDigest(stored.data)] = Int32(items.count - 1)
-            } else if !byBytes.isEmpty {
-                byBytes = [:]
-            }
-        }
-        func reuseOrFetch(_ v: ItemVersion) {
-            if let k = known[v.href], k.etag == v.etag { items.append(k) } else { toFetch.append(v.href) }
-        }
+        let files = side == .local ? storage.capabilities.fileBacked : nil
+        var found = ScannedItems(scanner: self, known: known)
         if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage.capabilities.bulkFetching {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
-            for (stored, (content, problem)) in zip(all, Self.contentsAndProblems(of: all, in: files)) { add(stored, content, problem) }
-            var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
-            snapshot.problems = problems
-            snapshot.folder = files?.folderPath
-            snapshot.missingUID = missingUID
-            snapshot.itemsByBytes = byBytes
-            return snapshot
+            found.add(all, files: files)
+            return found.snapshot(token: newToken)
         }
-        let newToken: ChangeToken?
         let changes: StorageChanges
         if let answered { changes = answered } else { changes = try await storage.changes(since: token) }
+        var toFetch: [ItemHref] = []
+        func reuseOrFetch(_ v: ItemVersion) {
+            if let k = known[v.href], k.etag == v.etag { found.items.append(k) } else { toFetch.append(v.href) }
+        }
+        let newToken: ChangeToken?
         switch changes {
         case .unchanged(let t):
-            items = known.all()
-            items.sort { $0.href < $1.href }  // in place: a sorted copy would double the largest array
-            return SideSnapshot(items: items, token: t)
+            found.items = known.all()
+            found.items.sort { $0.href < $1.href }  // in place: a sorted copy would double the largest array
+            return SideSnapshot(items: found.items, token: t)
         case .full(let versions, let t):
             newToken = t
-            items.reserveCapacity(versions.count)
+            found.items.reserveCapacity(versions.count)
             versions.forEach(reuseOrFetch)
         case .delta(let changed, let removed, let t):
             newToken = t
             let touched = Set(changed.map(\.href)).union(removed)
-            items = known.all()
-            items.removeAll { touched.contains($0.href) }
-            items.sort { $0.href < $1.href }
+            found.items = known.all()
+            found.items.removeAll { touched.contains($0.href) }
+            found.items.sort { $0.href < $1.href }
             changed.forEach(reuseOrFetch)
         }
-        // A vdir's files are read in larger batches than a server's: each batch is read and
-        // parsed on every core, and costs no request.
+        try await fetch(toFetch, into: &found, files: files)
+        return found.snapshot(token: newToken)
+    }
+
+    /// Reads `hrefs` in batches and adds what each item is. A vdir's files are read in larger
+    /// batches than a server's: each batch is read and parsed on every core, and costs no request.
+    private func fetch(_ hrefs: [ItemHref], into found: inout ScannedItems, files: (any FileBackedStorage)?) async throws {
         let size = storage.capabilities.fileBacked != nil ? max(batchSize, 1024) : batchSize
         var start = 0
-        while start < toFetch.count {
-            let batch = Array(toFetch[start..<min(start + size, toFetch.count)])
+        while start < hrefs.count {
+            let batch = Array(hrefs[start..<min(start + size, hrefs.count)])
             start += size
-            let fetched = try await storage.fetch(batch)
-            for (stored, (content, problem)) in zip(fetched, Self.contentsAndProblems(of: fetched, in: files)) { add(stored, content, problem) }
+            found.add(try await storage.fetch(batch), files: files)
         }
-        var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: newToken)
-        snapshot.problems = problems
-        snapshot.folder = files?.folderPath
-        snapshot.missingUID = missingUID
-        snapshot.itemsByBytes = byBytes
-        return snapshot
     }
 
     /// Each item parsed and hashed, on every core: a first sync reads thousands at once.
@@ -191,5 +153,69 @@ struct KnownItems {
     private func item(_ j: JournalItem) -> SideItem {
         let r = j.record(side)
         return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
+    }
+}
+
+/// What a scan found so far: the items it can plan from, those that do not parse (with the
+/// problem of a hand-edited file at its line), the new vdir files without a UID set aside, and
+/// the digests of the items' bytes (``SideScanner/digestsBytes``).
+struct ScannedItems {
+    let scanner: SideScanner
+    let known: KnownItems
+    var items: [SideItem] = []
+    var unparseable: [ItemHref] = []
+    var problems: [ItemHref: String] = [:]
+    var missingUID: [StoredItem] = []
+    var byBytes: [BytesDigest: Int32] = [:]
+    /// The storage writes UIDs into files without one (a vdir), asked once.
+    private let takesUIDs: Bool
+
+    init(scanner: SideScanner, known: KnownItems) {
+        self.scanner = scanner
+        self.known = known
+        takesUIDs = scanner.side == .local && scanner.storage.capabilities.takesAssignedUIDs
+    }
+
+    /// Parses the items read (on every core) and adds each where it belongs.
+    mutating func add(_ stored: [StoredItem], files: (any FileBackedStorage)?) {
+        for (item, (content, problem)) in zip(stored, SideScanner.contentsAndProblems(of: stored, in: files)) {
+            add(item, content, problem)
+        }
+    }
+
+    private mutating func add(_ stored: StoredItem, _ content: ItemContent, _ problem: String?) {
+        if let problem {
+            unparseable.append(stored.href)
+            problems[stored.href] = problem
+            return
+        }
+        guard content.parses else {
+            unparseable.append(stored.href)
+            return
+        }
+        if scanner.setsAsideMissingUIDs, takesUIDs, content.uid == nil, known[stored.href] == nil {
+            missingUID.append(stored)
+            return
+        }
+        var key = content.key
+        if content.uid == nil, let k = known[stored.href], k.key.isUIDLess { key = k.key }
+        var item = SideItem(version: stored.version, data: stored.data, content: content, key: key)
+        if !scanner.keepsData { item.data = nil }
+        items.append(item)
+        if scanner.digestsBytes && items.count <= SideScanner.bytesDigestLimit {
+            byBytes[BytesDigest(stored.data)] = Int32(items.count - 1)
+        } else if !byBytes.isEmpty {
+            byBytes = [:]
+        }
+    }
+
+    /// The snapshot of what was found, with the listing's `token`.
+    func snapshot(token: ChangeToken?) -> SideSnapshot {
+        var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: token)
+        snapshot.problems = problems
+        snapshot.folder = scanner.side == .local ? scanner.storage.capabilities.fileBacked?.folderPath : nil
+        snapshot.missingUID = missingUID
+        snapshot.itemsByBytes = byBytes
+        return snapshot
     }
 }
