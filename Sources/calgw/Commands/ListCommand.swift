@@ -27,24 +27,14 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Start of the window.", valueName: "date"))
-    var from: String
-
-    @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
-    var to: String
-
-    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
-    var includeCancelled = false
-
-    @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
-    var tz: String?
+    @OptionGroup var window: WindowOptions
 
     @Option(help: ArgumentHelp("A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
             completion: .directory)
     var local: String?
 
     func run() throws {
-        let window = try Window(from: from, to: to, tz: tz)
+        let resolved = try window.resolved()
         var files: [URL] = []
         var calendars: [URL: String] = [:]
         var own: Set<String> = []
@@ -77,10 +67,10 @@ struct ListCommand: ParsableCommand {
                 }
             }
         }
-        var listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
-                                        includeCancelled: includeCancelled, calendars: calendars)
+        var listing = OccurrenceListing(files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
+                                        includeCancelled: window.includeCancelled, calendars: calendars)
         listing.ownAddresses = own
-        try window.print(listing, output: output)
+        try resolved.print(listing, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its
