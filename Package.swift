@@ -60,7 +60,7 @@ let package = Package(
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "Failures", "CMemory", "CStopSignal",
+            "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

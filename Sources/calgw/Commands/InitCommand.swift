@@ -1,8 +1,6 @@
 import ArgumentParser
-import CalDAV
 import CalendarSync
 import Foundation
-import VDir
 
 /// `calgw init`: adds a pair to the config file.
 struct InitCommand: AsyncParsableCommand {
@@ -184,7 +182,7 @@ struct InitCommand: AsyncParsableCommand {
         if !FileManager.default.fileExists(atPath: file.path) {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        try AtomicFile.write(Array(updated.utf8), to: file)
+        try FileReplacement.write(Array(updated.utf8), to: file)
         // What the server said of the account, kept for the pair's `event` commands.
         if let account, let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?.pair {
             OwnAddresses.cache(account, of: added)
@@ -231,20 +229,14 @@ struct InitCommand: AsyncParsableCommand {
 
     /// The calendars behind `--remote`, named as the first sync will name their folders, and
     /// what the server says of the account's scheduling (nil when it does not answer).
-    func discoverCalendars() async throws -> ([FoundCalendar], SchedulingAccount?) {
+    func discoverCalendars() async throws -> ([FoundCalendar], ServerAccount?) {
         guard let url = URL(string: remote) else { return ([], nil) }
-        let http = tls.applied(to: HTTPClientConfiguration(authentication: try credentials.authentication()))
-        let client = try CalDAVClient(configuration: .init(http: http))
-        let calendars = try await client.discover(url).filter(\.holdsItems)
-        let account = try? await client.schedulingAccount(at: calendars.first?.url ?? url)
+        let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
         let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
-        let folders = CollectionPlan.folders(in: localURL)
-        let paths = calendars.map(\.href.path)
-        let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: paths.map { CollectionHref($0) }, local: folders,
-                                       home: CollectionPlan.homePath(url, calendars: paths))
-        let found = (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
-            let info = calendars.first { $0.href.path == entry.href.path }
-            return FoundCalendar(name: entry.name, href: entry.href.path, displayName: info?.displayName, components: info?.components ?? [])
+        let calendars = try await server.accountCalendars(at: url, folder: localURL)
+        let account = try? await server.account(at: calendars.first?.calendar.url ?? url)
+        let found = calendars.sorted { $0.folder < $1.folder }.map {
+            FoundCalendar(name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName, components: $0.calendar.components)
         }
         return (found, account)
     }
