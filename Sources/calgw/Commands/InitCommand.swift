@@ -47,14 +47,7 @@ struct InitCommand: AsyncParsableCommand {
             completion: .directory)
     var local: String
 
-    @Option(help: "When --local is a server: the user name there.")
-    var localUsername: String?
-
-    @Option(help: ArgumentHelp("When --local is a server: a shell command that prints its password.", valueName: "command"))
-    var localPasswordCommand: String?
-
-    @Option(help: ArgumentHelp("When --local is a server: an environment variable that holds its password.", valueName: "name"))
-    var localPasswordEnv: String?
+    @OptionGroup var localCredentials: LocalCredentialOptions
 
     @Option(help: ArgumentHelp("The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
     var remote: String
@@ -111,12 +104,8 @@ struct InitCommand: AsyncParsableCommand {
             guard URL(string: local)?.host != nil else { throw ValidationError("--local \(local) is not a valid URL") }
             if allCollections { throw ValidationError("--all-collections needs a folder as --local: a pair of two servers syncs one calendar") }
             if remoteIsFeed || scheme == "file" { throw ValidationError("a server as --local needs a CalDAV calendar as --remote") }
-            if localPasswordCommand != nil && localPasswordEnv != nil {
-                throw ValidationError("give one of --local-password-command and --local-password-env")
-            }
-        } else if localUsername != nil || localPasswordCommand != nil || localPasswordEnv != nil {
-            throw ValidationError("--local-username and --local-password-* apply only when --local is a server's URL")
         }
+        try localCredentials.check(localIsServer: localIsServer)
     }
 
     /// What --local names (``EndpointKind/local(_:)``), as the config will read it.
@@ -129,15 +118,6 @@ struct InitCommand: AsyncParsableCommand {
 
     /// True when --local is a second server's calendar.
     var localIsServer: Bool { localKind == .server }
-
-    /// The local server's sign-in as config keys.
-    var localLoginLines: String {
-        var lines = ""
-        if let localUsername { lines += "local_username = \(TOMLText.string(localUsername))\n" }
-        if let localPasswordCommand { lines += "local_password_command = \(TOMLText.string(localPasswordCommand))\n" }
-        if let localPasswordEnv { lines += "local_password_env = \(TOMLText.string(localPasswordEnv))\n" }
-        return lines
-    }
 
     /// True when --remote names a feed (written so, the config reads it as a subscription).
     var remoteIsFeed: Bool {
@@ -162,7 +142,7 @@ struct InitCommand: AsyncParsableCommand {
         }
         var table = "[pair.\(TOMLText.key(name))]\n"
         table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
-        table += localLoginLines
+        table += localCredentials.configLines
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
         table += tls.configLines
