@@ -1,4 +1,5 @@
 import CalendarSync
+import Failures
 import Foundation
 
 /// Runs `pull`, `push` or `sync` over the selected pairs and renders the reports.
@@ -97,9 +98,9 @@ struct PairRunner {
                 return (report, .unresolvedConflicts)
             }
             return (report, .success)
-        } catch let stop as RunStopped {
-            // Said once, by StopSignals, as the process ends.
-            report.addError("stopped by \(stop.reason) at a safe point")
+        } catch let error as any ExplainedError where error.errorCode == "stopped" {
+            // Said once, by StopSignals, as the process ends; only a signal stops a run.
+            report.addError("stopped by \(StopSignals.requested.map(StopSignals.name) ?? "a signal") at a safe point")
             return (report, .failure)
         } catch {
             let description = ErrorDescription(error)
