@@ -51,17 +51,14 @@ struct AccountRun {
                             recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
         // A dry run (and `status`) makes no folder and no file, not even its lock's.
-        if !dryRun {
-            try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
+        if !dryRun { try FolderCreation.make(stateFolder, permissions: 0o700, what: "the account's state folder") }
         let lock = dryRun ? try PairLock.forReading(journal: layout.lockFile, timeout: 5) : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
         let client = try server.client(owner: "pair \(pair.name)")
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
-        if !dryRun { try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true) }
+        if !dryRun { try FolderCreation.make(layout.root, what: "the folder of the account's calendars") }
         let folders = FileManager.default.fileExists(atPath: layout.root.path) ? try AccountLayout.subfolders(of: layout.root) : []
         var plan = CollectionPlan.plan(mapping: mapping, calendars: calendars.map(\.href.path), folders: folders, home: listing.home,
                                        remote: remoteURL)
