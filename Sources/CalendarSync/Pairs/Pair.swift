@@ -22,7 +22,7 @@ public struct Pair: Sendable {
     public var collections: Collections
     /// For an account pair: the calendar the `event` commands work on without `--collection`.
     public var defaultCollection: String?
-    /// The file caching what the server said of the account (``SchedulingAccount``), beside
+    /// The file caching what the server said of the account (``ServerAccount``), beside
     /// the journal.
     public var accountCache: URL { journal.deletingPathExtension().appendingPathExtension("account.json") }
 
