@@ -70,8 +70,9 @@ struct DiscoverCommand: AsyncParsableCommand {
         let collections: [DiscoveredCalendar]
         do {
             collections = try await server.discover(target)
-        } catch let error as any ExplainedError where error.kind == .authentication && credentials.username == nil {
-            // None were given: nothing was refused, the server wants some.
+        } catch let error as any ExplainedError where error.errorCode == "authenticationFailed" && credentials.username == nil {
+            // None were given: nothing was refused, the server wants some. (A token command
+            // that failed is said as it is.)
             throw CLIError("the server asks for a user name and password", hint: "give --username and --password-command (or --password-env)",
                            status: .authenticationFailed)
         } catch {
