@@ -50,7 +50,7 @@ let package = Package(
             "CCurl", "CXMLStream", "Failures",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Journal, planner, executor, conflicts, span edits.
+        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
         .target(name: "CalendarSync", dependencies: [
             "ICalendar", "VDir", "CalDAV", "Failures",
             .product(name: "Logging", package: "swift-log"),

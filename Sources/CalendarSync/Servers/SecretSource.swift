@@ -9,7 +9,7 @@ public enum SecretSource: Equatable, Sendable {
     case command([String])
     /// An environment variable holding the secret.
     case environment(String)
-    /// A file (mode 0600, or calgw refuses it) whose first line is the secret.
+    /// A file only its owner may read (calgw refuses it otherwise) whose first line is the secret.
     case file(String)
 
     /// A shell command line given as text (`--password-command "pass show x"`), run with `sh -c`.
