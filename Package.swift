@@ -50,7 +50,7 @@ let package = Package(
             "CCurl", "CXMLStream", "Failures",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Journal, planner, executor, conflicts, span edits.
+        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
         .target(name: "CalendarSync", dependencies: [
             "ICalendar", "VDir", "CalDAV", "Failures",
             .product(name: "Logging", package: "swift-log"),
@@ -60,7 +60,7 @@ let package = Package(
         ]),
         // The command: parse, call one library entry point, render.
         .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "VDir", "CalDAV", "Failures", "CMemory", "CStopSignal",
+            "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

@@ -124,7 +124,7 @@ extension Journal {
         case .upsert(let item, let base):
             do {
                 try upsert(item, base: base, db, at: now, into: &rows.upsert)
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            } catch let error as JournalError where error.isUniqueConstraint {
                 // An href belongs to one item: the rows that claimed these hrefs under another
                 // key are dropped, and the row written again. Looked for only when the
                 // write failed (the unique hrefs say so): a batch of new rows needs no search.
@@ -136,7 +136,8 @@ extension Journal {
     }
 
     /// Inserts or updates the row of `item`'s key.
-    /// - Throws: `SQLITE_CONSTRAINT_UNIQUE` when another key's row holds one of its hrefs.
+    /// - Throws: a `JournalError` that ``JournalError/isUniqueConstraint`` when another key's row
+    ///   holds one of its hrefs.
     private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
         var insert = try statement ?? RowStatement(db, sql: """
             INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)

@@ -9,11 +9,15 @@ import Synchronization
 /// One file per pair, WAL mode, mode 0600. Writes are short transactions; no network or disk
 /// write ever happens inside one.
 ///
+/// Opening a journal and writing to it belong to the library's runs (``PairRun``); what is
+/// public reads it.
+///
 /// ## Topics
-/// - ``open(at:)`` ``inMemory()``
-/// - ``items()`` ``base(for:)`` ``apply(_:)``
-/// - ``record(_:)`` ``complete(_:change:)`` ``pendingIntents()``
-/// - ``beginBulkLoad()`` ``endBulkLoad()``
+/// - ``url`` ``summary(at:)``
+/// - ``items()`` ``items(keys:)`` ``items(hrefs:on:)`` ``itemCount()`` ``isEmpty()`` ``base(for:)``
+/// - ``versions(_:)`` ``forEachVersion(_:_:)``
+/// - ``collection(_:)`` ``lastSync()`` ``pendingIntents()``
+/// - ``hasOutsideItems()`` ``outsideItems(_:)``
 public final class Journal: Sendable {
     let writer: any DatabaseWriter
     /// The journal's file; nil for one in memory.

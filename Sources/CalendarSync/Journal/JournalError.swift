@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 
 /// The journal could not be opened, locked or written.

@@ -7,8 +7,9 @@ import GRDBSQLite
 ///
 /// GRDB's `StatementArguments` box each value in an array of existentials per row: for a
 /// first pull that boxing cost about as much as SQLite's own work. Values here are bound in
-/// place, in order, and the statement is run and reset; errors are GRDB's `DatabaseError`, with
-/// SQLite's extended code, so callers catch them as any other.
+/// place, in order, and the statement is run and reset; a refusal is a `JournalError` (code
+/// `.storage`) that says what to do, with GRDB's `DatabaseError` (SQLite's extended code) as
+/// its cause.
 struct RowStatement {
     private let statement: Statement
     private let connection: SQLiteConnection?
@@ -48,20 +49,21 @@ struct RowStatement {
     }
 
     /// Runs the statement with the values bound since the last run, then readies it for the next.
-    /// - Throws: `DatabaseError` with SQLite's extended result code.
+    /// - Throws: `JournalError` (`.storage`) over a `DatabaseError` with SQLite's extended result code.
     mutating func run() throws {
         index = 0
         let s = statement.sqliteStatement
         if bindingError != SQLITE_OK {
             defer { bindingError = SQLITE_OK }
-            throw DatabaseError(resultCode: ResultCode(rawValue: bindingError), message: "a value could not be bound", sql: statement.sql)
+            throw JournalError.rowsNotWritten(DatabaseError(resultCode: ResultCode(rawValue: bindingError), message: "a value could not be bound",
+                                                            sql: statement.sql))
         }
         let code = sqlite3_step(s)
         sqlite3_reset(s)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: statement.sql)
+            throw JournalError.rowsNotWritten(DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: statement.sql))
         }
     }
 

@@ -1,4 +1,3 @@
-import CalDAV
 import Foundation
 
 /// A pair as the library runs it: the two sides, how conflicts are resolved, which items and
@@ -23,7 +22,7 @@ public struct Pair: Sendable {
     public var collections: Collections
     /// For an account pair: the calendar the `event` commands work on without `--collection`.
     public var defaultCollection: String?
-    /// The file caching what the server said of the account (``SchedulingAccount``), beside
+    /// The file caching what the server said of the account (``ServerAccount``), beside
     /// the journal.
     public var accountCache: URL { journal.deletingPathExtension().appendingPathExtension("account.json") }
 
@@ -54,15 +53,15 @@ public struct Pair: Sendable {
         /// A folder of `.ics` files (vdir to vdir: mirroring a folder, tests).
         case vdir(URL)
         /// A CalDAV calendar (or, for an account pair, any URL discovery starts from), reached
-        /// through the client `connect` makes. Credentials are read only when it is called, so
-        /// commands that stay local never run a password command.
-        case caldav(URL, connect: @Sendable () throws -> CalDAVClient)
+        /// with `server`'s settings. The library makes the client only when a run needs the
+        /// server, so commands that stay local never run a password command.
+        case caldav(URL, server: ServerSettings)
         /// One `.ics` file holding many calendar objects, split into items by UID and
         /// rewritten whole, atomically, once per batch (``SingleFileStorage``).
         case singleFile(URL)
         /// A read-only iCalendar feed (`webcal://`, or an http(s) `.ics` file), as a remote
-        /// side: the pair only pulls. `connect` makes its storage when a run needs it.
-        case subscription(URL, connect: @Sendable () throws -> SubscriptionStorage)
+        /// side: the pair only pulls. Fetched with `server`'s settings when a run needs it.
+        case subscription(URL, server: ServerSettings)
 
         /// The endpoint's URL.
         public var url: URL {
@@ -109,13 +108,15 @@ public struct Pair: Sendable {
         return folder
     }
 
-    /// The storage of `endpoint` for one calendar.
-    static func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
+    /// The storage of `endpoint` (one of this pair's sides) for one calendar; a server's
+    /// client is made, and its secret read, now.
+    /// - Throws: ``ConnectionError`` when the server's settings cannot make a client.
+    func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
         switch endpoint {
         case .vdir(let url): VDirStorage(url: url)
-        case .caldav(let url, let connect): CalDAVStorage(client: try connect(), collection: url)
+        case .caldav(let url, let server): CalDAVStorage(client: try server.client(owner: "pair \(name)"), collection: url)
         case .singleFile(let url): SingleFileStorage(url: url)
-        case .subscription(_, let connect): try connect()
+        case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
         }
     }
 }

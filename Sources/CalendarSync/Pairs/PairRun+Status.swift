@@ -26,7 +26,7 @@ extension PairRun {
                 }
                 return status
             }
-            let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
+            let local = try pair.storage(pair.local), remote = try pair.storage(pair.remote)
             let found = try await SyncSession.status(journalAt: pair.journal, local: local, remote: remote, policy: policy)
             status.lastSync = found.lastSync
             status.items = found.items
@@ -46,7 +46,7 @@ extension PairRun {
                 status.pending.broken = [broken]
             }
             if !pair.isAccount, let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed,
-               let storage = try? Pair.storage(pair.local),
+               let storage = try? pair.storage(pair.local),
                let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: storage, policy: policy) {
                 status.unreadable = .remote
                 status.lastSync = local.lastSync

@@ -105,7 +105,7 @@ public struct PairRun: Sendable {
             // Made by the first run even when nothing is pulled, for the programs reading it.
             try VDirectory(url: folder).createIfMissing()
         }
-        let local = try Pair.storage(pair.local), remote = try Pair.storage(pair.remote)
+        let local = try pair.storage(pair.local), remote = try pair.storage(pair.remote)
         let progress = options.dryRun ? nil : options.progress?(nil)
         let report = try await SyncSession.run(journalAt: pair.journal, local: local, remote: remote,
                                                policy: policy, dryRun: options.dryRun, prompt: options.prompt,

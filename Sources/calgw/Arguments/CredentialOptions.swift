@@ -1,5 +1,5 @@
 import ArgumentParser
-import CalDAV
+import CalendarSync
 
 /// The credential options of the commands that reach a server before any pair names it
 /// (`discover`, `init`): a user name and one secret source — a password command, a password
@@ -23,12 +23,11 @@ struct CredentialOptions: ParsableArguments {
         }
     }
 
-    /// How requests authenticate with these options (none when none is given).
-    func authentication() throws -> HTTPAuthentication {
-        try Credentials.authentication(
-            username: username,
-            password: passwordCommand.map { .command(Credentials.shell($0)) } ?? passwordEnv.map { .environment($0) },
-            tokenCommand: tokenCommand.map(Credentials.shell))
+    /// How requests sign in with these options (without credentials when none is given).
+    var signIn: SignIn {
+        SignIn(username: username,
+               password: passwordCommand.map(SecretSource.shell) ?? passwordEnv.map { .environment($0) },
+               tokenCommand: tokenCommand.map(SecretSource.shellArguments))
     }
 
     /// The same options as config keys of a pair (`username = "…"` lines, TOML-quoted).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CalDAV
+import CalendarSync
 import Foundation
 
 /// The TLS options of the commands that reach a server before any pair names it (`discover`,
@@ -25,12 +25,9 @@ struct TLSOptions: ParsableArguments {
         caFile.map { URL(fileURLWithPath: ConfigPaths().expandTilde($0)).standardizedFileURL.path }
     }
 
-    /// `http` with these options set.
-    func applied(to http: HTTPClientConfiguration) -> HTTPClientConfiguration {
-        var configured = http
-        configured.caFile = caFilePath
-        configured.pinnedPublicKey = pinnedPublicKey
-        return configured
+    /// The settings of a server reached with these options, signed in to with `signIn`.
+    func server(signIn: SignIn) -> ServerSettings {
+        ServerSettings(signIn: signIn, caFile: caFilePath, pinnedPublicKey: pinnedPublicKey)
     }
 
     /// The same options as config keys of a pair.

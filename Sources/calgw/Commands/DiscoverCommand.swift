@@ -1,5 +1,6 @@
 import ArgumentParser
-import CalDAV
+import CalendarSync
+import Failures
 import Foundation
 
 /// `calgw discover URL`: list the calendar collections behind a server, principal or home URL.
@@ -61,27 +62,27 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let http = tls.applied(to: HTTPClientConfiguration(authentication: try credentials.authentication()))
-        let client = try CalDAVClient(configuration: .init(http: http))
+        let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
         let (target, webcal) = SubscriptionURL.remote(url) ?? (URL(string: url)!, false)
         if webcal || SubscriptionURL.looksLikeFeed(target) {
-            return try render(try await feedRow(target, client: client))
+            return try render(try await feedRow(target, server: server))
         }
-        let collections: [CalendarCollection]
+        let collections: [DiscoveredCalendar]
         do {
-            collections = try await client.discover(target)
-        } catch let error as CalDAVError where error.code == .authenticationFailed && credentials.username == nil {
-            // None were given: nothing was refused, the server wants some.
+            collections = try await server.discover(target)
+        } catch let error as any ExplainedError where error.errorCode == "authenticationFailed" && credentials.username == nil {
+            // None were given: nothing was refused, the server wants some. (A token command
+            // that failed is said as it is.)
             throw CLIError("the server asks for a user name and password", hint: "give --username and --password-command (or --password-env)",
                            status: .authenticationFailed)
         } catch {
             // Not CalDAV: perhaps a feed without .ics in its path.
-            guard let row = try? await feedRow(target, client: client) else { throw error }
+            guard let row = try? await feedRow(target, server: server) else { throw error }
             return try render(row)
         }
         let rows = collections.map {
-            Row(href: $0.href.path, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
-                components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken?.value, writable: $0.writable)
+            Row(href: $0.href, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
+                components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken, writable: $0.writable)
         }
         if output.json {
             try Terminal.printJSON(rows)
@@ -101,13 +102,13 @@ struct DiscoverCommand: AsyncParsableCommand {
                 index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
             }.joined(separator: "  "))
         }
-        if !output.quiet, let first = collections.first, let account = try? await client.schedulingAccount(at: first.url) {
+        if !output.quiet, let first = collections.first, let account = try? await server.account(at: first.url) {
             Terminal.out(Self.describe(account))
         }
     }
 
     /// One line on the account's scheduling: its addresses, and what the server does with meetings.
-    static func describe(_ account: SchedulingAccount) -> String {
+    static func describe(_ account: ServerAccount) -> String {
         let who = account.addresses.isEmpty ? "no calendar address" : account.addresses.joined(separator: ", ")
         let what = account.autoSchedules
             ? "the server schedules meetings (calendar-auto-schedule): storing one you organize may invite its attendees"

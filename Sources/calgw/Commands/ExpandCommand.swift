@@ -21,25 +21,15 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Start of the window.", valueName: "date"))
-    var from: String
-
-    @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
-    var to: String
-
-    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
-    var includeCancelled = false
-
-    @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
-    var tz: String?
+    @OptionGroup var window: WindowOptions
 
     @Argument(help: "The .ics files.", completion: .file(extensions: ["ics"]))
     var files: [String]
 
     func run() throws {
-        let window = try Window(from: from, to: to, tz: tz)
-        let listing = OccurrenceListing(files: files.map { URL(fileURLWithPath: $0) }, from: window.from, to: window.to,
-                                        zone: window.zone, hrefs: false, includeCancelled: includeCancelled)
-        try window.print(listing, output: output)
+        let resolved = try window.resolved()
+        let listing = OccurrenceListing(files: files.map { URL(fileURLWithPath: $0) }, from: resolved.from, to: resolved.to,
+                                        zone: resolved.zone, hrefs: false, includeCancelled: window.includeCancelled)
+        try resolved.print(listing, output: output)
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
+import CalendarSync
 import Foundation
-import ICalendar
-import VDir
 
 /// `calgw fmt [--check] FILE...`: rewrite .ics files in canonical form.
 struct FmtCommand: ParsableCommand {
@@ -54,36 +53,11 @@ struct FmtCommand: ParsableCommand {
 
     /// Formats one file; never writes a file it could not parse.
     static func format(path: String, check: Bool) -> FileResult {
-        let url = URL(fileURLWithPath: path)
-        do {
-            // Read and written in chunks: only the tree is ever in memory whole.
-            var components = try ICalendarParser().parse(contentsOf: url).components
-            guard !components.isEmpty else {
-                return FileResult(file: path, status: "error", error: "no calendar data; left unchanged")
-            }
-            for i in components.indices { Canonicalizer().canonicalize(&components[i]) }
-            let comparison = try StreamingFileComparison(url)
-            if check {
-                try ICalendarSerializer().serialize(components) { try comparison.feed($0) }
-                return FileResult(file: path, status: try comparison.finish() ? "unchanged" : "would-reformat")
-            }
-            let writer = try AtomicFileWriter(replacing: url)
-            try ICalendarSerializer().serialize(components) { chunk in
-                try comparison.feed(chunk)
-                try writer.write(chunk)
-            }
-            if try comparison.finish() {
-                writer.discard()
-                return FileResult(file: path, status: "unchanged")
-            }
-            try writer.commit()
-            return FileResult(file: path, status: "reformatted")
-        } catch let error as ICalendarSyntaxError {
-            return FileResult(file: path, status: "error", error: "line \(error.line): \(error.reason); left unchanged")
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return FileResult(file: path, status: "error", error: "no such file")
-        } catch {
-            return FileResult(file: path, status: "error", error: "\(error)")
+        switch CanonicalRewrite.apply(to: URL(fileURLWithPath: path), check: check) {
+        case .unchanged: FileResult(file: path, status: "unchanged")
+        case .reformatted: FileResult(file: path, status: "reformatted")
+        case .wouldReformat: FileResult(file: path, status: "would-reformat")
+        case .refused(let reason): FileResult(file: path, status: "error", error: reason)
         }
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
-import CalDAV
 import CalendarSync
 import Foundation
-import VDir
 
 /// `calgw init`: adds a pair to the config file.
 struct InitCommand: AsyncParsableCommand {
@@ -49,14 +47,7 @@ struct InitCommand: AsyncParsableCommand {
             completion: .directory)
     var local: String
 
-    @Option(help: "When --local is a server: the user name there.")
-    var localUsername: String?
-
-    @Option(help: ArgumentHelp("When --local is a server: a shell command that prints its password.", valueName: "command"))
-    var localPasswordCommand: String?
-
-    @Option(help: ArgumentHelp("When --local is a server: an environment variable that holds its password.", valueName: "name"))
-    var localPasswordEnv: String?
+    @OptionGroup var localCredentials: LocalCredentialOptions
 
     @Option(help: ArgumentHelp("The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
     var remote: String
@@ -113,12 +104,8 @@ struct InitCommand: AsyncParsableCommand {
             guard URL(string: local)?.host != nil else { throw ValidationError("--local \(local) is not a valid URL") }
             if allCollections { throw ValidationError("--all-collections needs a folder as --local: a pair of two servers syncs one calendar") }
             if remoteIsFeed || scheme == "file" { throw ValidationError("a server as --local needs a CalDAV calendar as --remote") }
-            if localPasswordCommand != nil && localPasswordEnv != nil {
-                throw ValidationError("give one of --local-password-command and --local-password-env")
-            }
-        } else if localUsername != nil || localPasswordCommand != nil || localPasswordEnv != nil {
-            throw ValidationError("--local-username and --local-password-* apply only when --local is a server's URL")
         }
+        try localCredentials.check(localIsServer: localIsServer)
     }
 
     /// What --local names (``EndpointKind/local(_:)``), as the config will read it.
@@ -131,15 +118,6 @@ struct InitCommand: AsyncParsableCommand {
 
     /// True when --local is a second server's calendar.
     var localIsServer: Bool { localKind == .server }
-
-    /// The local server's sign-in as config keys.
-    var localLoginLines: String {
-        var lines = ""
-        if let localUsername { lines += "local_username = \(TOMLText.string(localUsername))\n" }
-        if let localPasswordCommand { lines += "local_password_command = \(TOMLText.string(localPasswordCommand))\n" }
-        if let localPasswordEnv { lines += "local_password_env = \(TOMLText.string(localPasswordEnv))\n" }
-        return lines
-    }
 
     /// True when --remote names a feed (written so, the config reads it as a subscription).
     var remoteIsFeed: Bool {
@@ -164,7 +142,7 @@ struct InitCommand: AsyncParsableCommand {
         }
         var table = "[pair.\(TOMLText.key(name))]\n"
         table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
-        table += localLoginLines
+        table += localCredentials.configLines
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
         table += tls.configLines
@@ -184,7 +162,7 @@ struct InitCommand: AsyncParsableCommand {
         if !FileManager.default.fileExists(atPath: file.path) {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        try AtomicFile.write(Array(updated.utf8), to: file)
+        try FileReplacement.write(Array(updated.utf8), to: file)
         // What the server said of the account, kept for the pair's `event` commands.
         if let account, let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?.pair {
             OwnAddresses.cache(account, of: added)
@@ -231,20 +209,14 @@ struct InitCommand: AsyncParsableCommand {
 
     /// The calendars behind `--remote`, named as the first sync will name their folders, and
     /// what the server says of the account's scheduling (nil when it does not answer).
-    func discoverCalendars() async throws -> ([FoundCalendar], SchedulingAccount?) {
+    func discoverCalendars() async throws -> ([FoundCalendar], ServerAccount?) {
         guard let url = URL(string: remote) else { return ([], nil) }
-        let http = tls.applied(to: HTTPClientConfiguration(authentication: try credentials.authentication()))
-        let client = try CalDAVClient(configuration: .init(http: http))
-        let calendars = try await client.discover(url).filter(\.holdsItems)
-        let account = try? await client.schedulingAccount(at: calendars.first?.url ?? url)
+        let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
         let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
-        let folders = CollectionPlan.folders(in: localURL)
-        let paths = calendars.map(\.href.path)
-        let plan = CollectionPlan.plan(mapping: CollectionMapping(), remote: paths.map { CollectionHref($0) }, local: folders,
-                                       home: CollectionPlan.homePath(url, calendars: paths))
-        let found = (plan.sync + plan.newLocal).sorted { $0.name < $1.name }.map { entry in
-            let info = calendars.first { $0.href.path == entry.href.path }
-            return FoundCalendar(name: entry.name, href: entry.href.path, displayName: info?.displayName, components: info?.components ?? [])
+        let calendars = try await server.accountCalendars(at: url, folder: localURL)
+        let account = try? await server.account(at: calendars.first?.calendar.url ?? url)
+        let found = calendars.sorted { $0.folder < $1.folder }.map {
+            FoundCalendar(name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName, components: $0.calendar.components)
         }
         return (found, account)
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CalendarSync
+import Failures
 import Foundation
 import ICalendar
 import Recurrence
-import VDir
 
 /// `calgw list --from D --to D`: the occurrences in a pair's vdir (or any folder of .ics files).
 struct ListCommand: ParsableCommand {
@@ -27,24 +27,14 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Start of the window.", valueName: "date"))
-    var from: String
-
-    @Option(help: ArgumentHelp("End of the window (exclusive).", valueName: "date"))
-    var to: String
-
-    @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
-    var includeCancelled = false
-
-    @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
-    var tz: String?
+    @OptionGroup var window: WindowOptions
 
     @Option(help: ArgumentHelp("A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
             completion: .directory)
     var local: String?
 
     func run() throws {
-        let window = try Window(from: from, to: to, tz: tz)
+        let resolved = try window.resolved()
         var files: [URL] = []
         var calendars: [URL: String] = [:]
         var own: Set<String> = []
@@ -59,10 +49,10 @@ struct ListCommand: ParsableCommand {
                 let found: [LocalItemFile]
                 do {
                     found = try PairRun(pair: pair, options: .init()).localItemFiles()
-                } catch let error as VDirError where error.code == .notAFolder {
+                } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
                     throw CLIError("the pair's vdir \(configuration.local.path) does not exist yet",
                                    hint: "run calgw pull first, or check `local` in the config")
-                } catch let error as SyncError where error.code == .unsupported {
+                } catch let error as any ExplainedError where error.errorCode == "unsupported" {
                     throw CLIError("pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
                                    hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
                 }
@@ -77,10 +67,10 @@ struct ListCommand: ParsableCommand {
                 }
             }
         }
-        var listing = OccurrenceListing(files: files, from: window.from, to: window.to, zone: window.zone, hrefs: true,
-                                        includeCancelled: includeCancelled, calendars: calendars)
+        var listing = OccurrenceListing(files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
+                                        includeCancelled: window.includeCancelled, calendars: calendars)
         listing.ownAddresses = own
-        try window.print(listing, output: output)
+        try resolved.print(listing, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its
@@ -97,7 +87,7 @@ struct ListCommand: ParsableCommand {
     }
 
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
-    /// as ``ItemFileFilter`` tells them.
+    /// as ``ItemFileName`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
         let fm = FileManager.default
         var result: [URL] = []
@@ -105,8 +95,8 @@ struct ListCommand: ParsableCommand {
         for item in items.sorted(by: { $0.path < $1.path }) where !item.lastPathComponent.hasPrefix(".") {
             if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
                 let inner = (try? fm.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)) ?? []
-                result += inner.filter { ItemFileFilter.isItem($0.lastPathComponent) }.sorted { $0.path < $1.path }
-            } else if ItemFileFilter.isItem(item.lastPathComponent) {
+                result += inner.filter { ItemFileName.isItem($0.lastPathComponent) }.sorted { $0.path < $1.path }
+            } else if ItemFileName.isItem(item.lastPathComponent) {
                 result.append(item)
             }
         }

@@ -100,8 +100,8 @@ struct PairReader {
 
     /// How to sign in to a server: `username`, one `password_*` or `token_command`, each key
     /// with `prefix` (`local_` for a server on the local side).
-    func login(prefix: String) throws -> PairConfiguration.Login {
-        let sources: [PairConfiguration.SecretSource] = try [
+    func login(prefix: String) throws -> SignIn {
+        let sources: [SecretSource] = try [
             command(prefix + "password_command").map { .command($0) },
             string(prefix + "password_env").map { .environment($0) },
             string(prefix + "password_file").map { .file(paths.expandTilde($0)) },
@@ -109,8 +109,8 @@ struct PairReader {
         if sources.count > 1 {
             throw fail(prefix + "password_*", "is given more than one way; keep one of \(prefix)password_command, \(prefix)password_env, \(prefix)password_file")
         }
-        let login = PairConfiguration.Login(username: try string(prefix + "username"), password: sources.first,
-                                            tokenCommand: try command(prefix + "token_command"))
+        let login = SignIn(username: try string(prefix + "username"), password: sources.first,
+                           tokenCommand: try command(prefix + "token_command"))
         if login.password != nil && login.tokenCommand != nil {
             throw fail(prefix + "token_command", "and a password are both given; a pair uses one or the other")
         }

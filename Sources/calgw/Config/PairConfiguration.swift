@@ -5,31 +5,16 @@ import Foundation
 /// how to authenticate, and how to sync. ``pair`` turns it into the library's ``Pair``.
 struct PairConfiguration: Equatable, Sendable {
 
-    /// Where a password or token comes from; never the secret itself.
-    enum SecretSource: Equatable, Sendable {
-        case command([String])
-        case environment(String)
-        case file(String)
-    }
-
-    /// How to sign in to a server: a user name and where its password comes from, or a
-    /// command printing an OAuth2 bearer token (Google's CalDAV).
-    struct Login: Equatable, Sendable {
-        var username: String?
-        var password: SecretSource?
-        var tokenCommand: [String]?
-    }
-
     var name: String
     /// The vdir (or, for an account pair, the folder of vdirs) as a file URL, `~` expanded;
     /// or, in a server-to-server pair, the first server's calendar (`http(s)://`).
     var local: URL
     var remote: URL
     /// How to sign in to `remote`.
-    var login = Login()
+    var login = SignIn()
     /// How to sign in to `local` when it is a server (`local_username`, `local_password_*`,
     /// `local_token_command`).
-    var localLogin = Login()
+    var localLogin = SignIn()
     var conflict: ConflictStrategy = .merge
     /// `-90d..+365d`: only events overlapping this window relative to today are synced.
     var window: String?

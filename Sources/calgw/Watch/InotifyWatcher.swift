@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CalendarSync
 import Foundation
-import VDir
 
 /// Watches vdir folders with Linux inotify and reports which watched folder saw a change to
 /// an item file (`*.ics`, not a dotfile or an editor's leftover).
@@ -86,7 +86,7 @@ final class InotifyWatcher {
                     }
                     continue
                 }
-                if event.mask & Self.itemMask != 0, ItemFileFilter.isItem(name) { changed.insert(watch.tag) }
+                if event.mask & Self.itemMask != 0, ItemFileName.isItem(name) { changed.insert(watch.tag) }
             }
         }
         return changed

@@ -46,25 +46,22 @@ struct AccountRun {
     /// Runs the account; a calendar whose sync was refused for safety (a mass deletion) while
     /// the others synced is an error of its report, of kind `.refusedForSafety`.
     func run() async throws -> PairRun.Outcome {
-        guard case .caldav(let remoteURL, let connect) = pair.remote else {
+        guard case .caldav(let remoteURL, let server) = pair.remote else {
             throw SyncError(.unknownCollection, "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
                             recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
         // A dry run (and `status`) makes no folder and no file, not even its lock's.
-        if !dryRun {
-            try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
+        if !dryRun { try FolderCreation.make(stateFolder, permissions: 0o700, what: "the account's state folder") }
         let lock = dryRun ? try PairLock.forReading(journal: layout.lockFile, timeout: 5) : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
-        let client = try connect()
+        let client = try server.client(owner: "pair \(pair.name)")
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
-        if !dryRun { try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true) }
+        if !dryRun { try FolderCreation.make(layout.root, what: "the folder of the account's calendars") }
         let folders = FileManager.default.fileExists(atPath: layout.root.path) ? try AccountLayout.subfolders(of: layout.root) : []
-        let homePath = listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remoteURL, calendars: calendars.map(\.href.path))
-        var plan = CollectionPlan.plan(mapping: mapping, remote: calendars.map { CollectionHref($0.href.path) }, local: folders, home: homePath)
+        var plan = CollectionPlan.plan(mapping: mapping, calendars: calendars.map(\.href.path), folders: folders, home: listing.home,
+                                       remote: remoteURL)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
         plan.newLocal = plan.newLocal.filter { wanted($0.name) }
         plan.newRemote = plan.newRemote.filter { wanted($0.name) }

@@ -1,3 +1,4 @@
+import CalDAV
 import Crypto
 import Foundation
 import VDir
@@ -117,6 +118,20 @@ public struct CollectionPlan: Sendable, Equatable {
             plan.newRemote.append(.init(name: folder, href: href))
         }
         return plan
+    }
+
+    /// Plans an account pair's collections from what the server lists, as every run (and
+    /// `calgw init --all-collections`, to name the folders) plans them.
+    /// - Parameters:
+    ///   - calendars: the paths of the server's calendars that hold items.
+    ///   - folders: the names of the vdir's subfolders.
+    ///   - home: the calendar home the server named, if it did; else the folder holding the
+    ///     calendars (or `remote` itself when it lists none) is where new calendars are made.
+    ///   - remote: the URL the pair names (where discovery started).
+    public static func plan(mapping: CollectionMapping, calendars: [String], folders: [String], home: URL?,
+                            remote: URL) -> CollectionPlan {
+        let homePath = home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remote, calendars: calendars)
+        return plan(mapping: mapping, remote: calendars.map { CollectionHref($0) }, local: folders, home: homePath)
     }
 
     /// The calendar folders of an account pair's `local`: its visible subfolders (none when it

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 
 /// Why a subscription could not be read, or refused a write.

@@ -1,7 +1,6 @@
 import CalendarSync
 import Foundation
 import ICalendar
-import VDir
 
 /// The pair an `event` command works on, and the calendar of it whose vdir the command edits
 /// (for an account pair, `--collection`, else the pair's default).
@@ -18,7 +17,7 @@ struct EventTarget {
         let pair = try config.select(pair: options.global.pair, all: false)[0].pair
         self.pair = pair
         calendar = try PairRun(pair: pair).calendar(options.collection)
-        files = EventFiles(directory: VDirectory(url: calendar.folder))
+        files = calendar.eventFiles
     }
 
     /// The current time as a UTC DATE-TIME (whole seconds).

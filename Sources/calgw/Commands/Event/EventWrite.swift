@@ -1,8 +1,8 @@
 import CalendarSync
+import Failures
 import Foundation
 import ICalendar
 import Recurrence
-import VDir
 
 /// Writes what an edit produced to the vdir (replacing or deleting the resource, adding a
 /// split's new series), then sends it to the server unless `--offline`, and reports.
@@ -48,9 +48,8 @@ struct EventWrite {
             } else {
                 try target.files.delete(file)
             }
-        } catch let error as VDirError {
-            throw CLIError(error.message, hint: error.code == .changedMeanwhile
-                           ? "the file changed while calgw was editing it; nothing was written, run the command again" : error.recovery)
+        } catch let error as any ExplainedError where error.errorCode == "changedMeanwhile" {
+            throw CLIError(error.message, hint: "the file changed while calgw was editing it; nothing was written, run the command again")
         }
         // From here on the change is made: report it whatever happens to the push.
         // A split's new series of a meeting goes as the person's action too (its invitations).

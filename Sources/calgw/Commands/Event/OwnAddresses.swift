@@ -1,7 +1,5 @@
-import CalDAV
 import CalendarSync
 import Foundation
-import VDir
 
 /// The person's calendar addresses for a pair, to find them among a meeting's attendees:
 /// those given on the command line (`--address`), else the server's for the account
@@ -32,18 +30,19 @@ struct OwnAddresses {
         if !refresh, let account = cachedAccount(of: pair), !account.addresses.isEmpty {
             return OwnAddresses(addresses: account.addresses, serverSchedules: account.autoSchedules, cached: true)
         }
-        guard !offline, case .caldav(let url, let connect) = pair.remote else {
-            throw CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
-                           hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
-        }
-        let account: SchedulingAccount
+        let unknown = CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
+                               hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
+        guard !offline else { throw unknown }
+        let asked: ServerAccount?
         do {
-            account = try await connect().schedulingAccount(at: url)
+            asked = try await pair.askServerAccount()
         } catch {
             let description = ErrorDescription(error)
             throw CLIError("could not ask the server of pair \(pair.name) for your calendar address: \(description.message)",
                            hint: "give it with --address", status: description.status)
         }
+        // Not a CalDAV pair: no server to ask.
+        guard let account = asked else { throw unknown }
         guard !account.addresses.isEmpty else {
             throw CLIError("the server of pair \(pair.name) names no calendar address for this account", hint: "give it with --address")
         }
@@ -52,16 +51,9 @@ struct OwnAddresses {
     }
 
     /// The account as last asked of the server, nil when never asked or unreadable.
-    static func cachedAccount(of pair: Pair) -> SchedulingAccount? {
-        guard let data = try? Data(contentsOf: pair.accountCache) else { return nil }
-        return try? JSONDecoder().decode(SchedulingAccount.self, from: data)
-    }
+    static func cachedAccount(of pair: Pair) -> ServerAccount? { pair.cachedServerAccount }
 
     /// Keeps `account` for the pair's next commands; a cache that cannot be written only
     /// costs the next command the same questions.
-    static func cache(_ account: SchedulingAccount, of pair: Pair) {
-        guard let data = try? JSONEncoder().encode(account) else { return }
-        try? FileManager.default.createDirectory(at: pair.accountCache.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? AtomicFile.write([UInt8](data), to: pair.accountCache)
-    }
+    static func cache(_ account: ServerAccount, of pair: Pair) { pair.cacheServerAccount(account) }
 }

@@ -1,4 +1,5 @@
 import CalendarSync
+import Failures
 import Foundation
 import ICalendar
 import Recurrence
@@ -22,11 +23,12 @@ struct SeriesEdit {
     /// Runs `body` on `occurrence` (nil: the whole event), reporting span-edit errors; an
     /// occurrence that is not one gets the nearest real ones.
     func perform(on occurrence: DateTimeValue?, _ body: (SeriesEditor, SeriesExpansion) throws -> SpanEditResult) throws -> SpanEditResult {
-        do { return try body(editor, instances) } catch let error as SpanEditError {
-            if error.namesNoOccurrence, let rid = occurrence {
+        do { return try body(editor, instances) } catch let error as any ExplainedError
+            where ["noSuchOccurrence", "excludedOccurrence"].contains(error.errorCode) {
+            if let rid = occurrence {
                 let near = instances.nearest(to: rid)
                 let nearest = [near.before, near.after].compactMap { $0 }.map { OccurrenceText.display($0) }
-                throw CLIError(error.description, hint: nearest.isEmpty ? error.recovery
+                throw CLIError(error.message, hint: nearest.isEmpty ? error.recovery
                                : "the nearest occurrences start at \(nearest.joined(separator: " and "))", status: .usage)
             }
             throw error

@@ -1,13 +1,14 @@
-import Failures
 import Foundation
 
-/// An error of the sync library, shaped as `CalDAVError` is: a code to branch on, a message
-/// that names what failed, what to do about it, and the error underneath.
+/// An error with a code to branch on, a message that names what failed, what to do about it,
+/// and the error underneath: the shape of the error model (``ExplainedError``) as one generic
+/// type, so that a module declares its errors by declaring their codes.
 ///
-/// Each kind of failure is an enum of codes (``SyncFailure``, ``JournalFailure``,
-/// ``SingleFileFailure``, ``SubscriptionFailure``) and its error a name for this type with it
-/// (``SyncError``, ``JournalError``, ``SingleFileError``, ``SubscriptionError``), so that every
-/// one prints, explains and chains alike and the command maps them to exit codes in one place.
+/// Each kind of failure is an enum of codes (the sync library's `SyncFailure`,
+/// `JournalFailure`, `SingleFileFailure`, `SubscriptionFailure`, `CredentialFailure`) and its
+/// error a name for this type with it (`SyncError`, `JournalError`, …), so that every one
+/// prints, explains and chains alike, takes its exit code from its code's ``FailureCode/kind``,
+/// and is matched by code (``ExplainedError/errorCode``) without its type being named.
 public struct CodedError<Code: FailureCode>: Error, LocalizedError, Sendable, CustomStringConvertible {
     /// What kind of failure, to branch on.
     public var code: Code

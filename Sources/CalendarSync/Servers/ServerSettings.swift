@@ -1,0 +1,35 @@
+import Foundation
+
+/// What calgw needs to reach a server: how it signs in, which certificates it trusts, and how
+/// much of an answer it accepts. A pair's remote (and, in a pair of two servers, its local
+/// side) carries one in its ``Pair/Endpoint``; the library makes the client and the storage
+/// from it only when a run needs the server, so the secret is read then and not before.
+///
+/// The settings say nothing of the protocol: a CalDAV calendar, a subscribed feed (and any
+/// kind of remote to come) are reached with the same values.
+public struct ServerSettings: Equatable, Sendable {
+    /// How requests authenticate. Default: without credentials.
+    public var signIn: SignIn
+    /// A PEM file of CA certificates to trust instead of the system's. Default: nil, the
+    /// system's.
+    public var caFile: String?
+    /// The server's public key, pinned: `sha256//BASE64` of its SubjectPublicKeyInfo (curl's
+    /// `--pinnedpubkey` form). Default: nil, no pin. Another form is refused when a client is
+    /// made (``ConnectionFailure/malformedPin``).
+    public var pinnedPublicKey: String?
+    /// The largest response body accepted; a server answering more is cut off with a clear
+    /// error. Default: nil, the HTTP client's own limit.
+    public var maxResponseBytes: Int?
+    /// A feed's longest accepted line (subscriptions only). Default: nil, the storage's own limit.
+    public var maxLineLength: Int?
+
+    /// Settings that sign in with `signIn` and otherwise keep every default.
+    public init(signIn: SignIn = SignIn(), caFile: String? = nil, pinnedPublicKey: String? = nil,
+                maxResponseBytes: Int? = nil, maxLineLength: Int? = nil) {
+        self.signIn = signIn
+        self.caFile = caFile
+        self.pinnedPublicKey = pinnedPublicKey
+        self.maxResponseBytes = maxResponseBytes
+        self.maxLineLength = maxLineLength
+    }
+}

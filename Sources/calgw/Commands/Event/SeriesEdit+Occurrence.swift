@@ -1,0 +1,22 @@
+import CalendarSync
+import ICalendar
+import Recurrence
+
+extension SeriesEdit {
+    /// The resource with an override for the occurrence at `occurrence` (made from the series
+    /// if it has none), and the override's index among its components.
+    /// - Throws: `CLIError` when the time is not an occurrence of the series.
+    static func occurrence(_ occurrence: String, of file: EventFile, uid: String, zone: String?) throws -> (Component, Int) {
+        let edit = try SeriesEdit(file: file, uid: uid, zone: zone)
+        let rid = try edit.times.parse(occurrence, option: "--occurrence")
+        let made = try edit.perform(on: rid) { editor, instances in
+            try editor.editOccurrence(rid, span: .thisEvent, changes: EventChanges(), instances: instances, newUID: "")
+        }
+        let resource = made.resource ?? file.calendar
+        let frame = DateTimeFrame(resolver: TimeZoneResolver(calendar: resource))
+        guard let index = resource.components.firstIndex(where: {
+            $0["UID"]?.text == uid && ($0["RECURRENCE-ID"]?.dateTime).map { frame.same($0, rid) } == true
+        }) else { throw CLIError("the occurrence at \(occurrence) could not be found in \(uid)") }
+        return (resource, index)
+    }
+}

@@ -1,0 +1,132 @@
+import CalendarSync
+import Failures
+import Foundation
+
+/// Runs `pull`, `push` or `sync` over the selected pairs and renders the reports.
+struct PairRunner {
+    var global: GlobalOptions
+    var run: SyncRunOptions
+    var output: OutputOptions
+    var direction: SyncDirection
+
+    /// A pair's report for `--json`: CLI.md's shape plus the pair's name.
+    struct PairOutput: Encodable {
+        var pair: String
+        var created: SyncReport.Counts
+        var updated: SyncReport.Counts
+        var deleted: SyncReport.Counts
+        var conflicts: [SyncReport.Conflict]
+        var errors: [ReportedError]
+        var pending: SyncReport.Counts
+        var skipped: [String]
+        /// An account pair: calendars or folders made (a dry run: that would be made).
+        var notes: [String]
+        var dryRun: Bool
+        /// An account pair: each collection's report, by folder name.
+        var collections: [String: SyncReport]?
+        /// A dry run: the plan item by item, the files it would stop on, UIDs held twice.
+        var items: [PendingItem]?
+        var broken: [BrokenFile]?
+        var duplicates: [DuplicateUID]?
+
+        init(pair: String, report: SyncReport) {
+            self.pair = pair
+            created = report.created; updated = report.updated; deleted = report.deleted
+            conflicts = report.conflicts; errors = report.errors; pending = report.pending
+            skipped = report.skipped; notes = report.notes; dryRun = report.dryRun
+            collections = report.collections
+            items = report.items; broken = report.broken; duplicates = report.duplicates
+        }
+    }
+
+    func runAll() async throws {
+        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+        var outputs: [PairOutput] = []
+        var worst = ExitStatus.success
+        // A dry run writes nothing: a signal may end it where it is.
+        if !run.dryRun { StopSignals.install() }
+        for pair in pairs {
+            // Asked to stop: the pairs not begun are left for the next run.
+            if StopSignals.requested != nil { break }
+            let (report, status) = await runPair(pair)
+            worst = .worse(worst, status)
+            outputs.append(PairOutput(pair: pair.name, report: report))
+            if !output.json { render(pair: pair.name, report: report, showName: pairs.count > 1) }
+        }
+        if output.json {
+            if global.all { try Terminal.printJSON(outputs) } else if let only = outputs.first { try Terminal.printJSON(only) }
+        }
+        StopSignals.endIfRequested()
+        if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    /// Runs one pair through the library; failures become the report's errors and an exit status.
+    func runPair(_ configuration: PairConfiguration) async -> (SyncReport, ExitStatus) {
+        var report = SyncReport()
+        report.dryRun = run.dryRun
+        let bars = ProgressBars(label: progressLabel(configuration), output: output)
+        defer { bars.finish() }
+        do {
+            let pair = try configuration.pair
+            var options = run.options(direction)
+            if !pair.isAccount && (options.conflict ?? pair.conflict) == .ask && isatty(0) == 1 && isatty(2) == 1 {
+                options.prompt = ConflictPrompt.ask
+            } else {
+                // No bar while questions may be asked on the same terminal.
+                options.progress = bars.make
+            }
+            let outcome = try await PairRun(pair: pair, options: options).run()
+            report = outcome.report
+            for line in report.notes where !output.quiet && !output.json { Terminal.out("\(pair.name): \(line)") }
+            for line in report.skipped where !output.quiet { Terminal.err("warning: \(pair.name): \(line)") }
+            for line in ErrorGroup.lines(report.errors) {
+                Terminal.reportError("\(pair.name): \(line.message)", hint: line.hint)
+            }
+            if let failure = report.errors.failureKind { return (report, ExitStatus(failure)) }
+            if report.unresolvedConflicts > 0 {
+                // Asked and skipped on this terminal, or never asked (no terminal): say what helps.
+                let asked = options.prompt != nil
+                Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
+                                     hint: asked ? "run the sync again to answer them, or choose a strategy: --conflict newest"
+                                         : "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
+                return (report, .unresolvedConflicts)
+            }
+            let leftForSync = report.conflicts.filter { $0.resolution == .pending }.count
+            if leftForSync > 0 && !run.dryRun {
+                Terminal.reportError("\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
+                                     hint: "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
+                return (report, .unresolvedConflicts)
+            }
+            return (report, .success)
+        } catch let error as any ExplainedError where error.errorCode == "stopped" {
+            // Said once, by StopSignals, as the process ends; only a signal stops a run.
+            report.addError("stopped by \(StopSignals.requested.map(StopSignals.name) ?? "a signal") at a safe point")
+            return (report, .failure)
+        } catch {
+            let description = ErrorDescription(error)
+            report.addError(description.line)
+            description.report(pair: configuration.name, verbose: output.verbose)
+            return (report, description.status)
+        }
+    }
+
+    /// What the progress bar says it does: `pull`, `push` or `sync`, and the pair with `--all`.
+    func progressLabel(_ pair: PairConfiguration) -> String {
+        let verb = switch direction {
+        case .pull: "pull"
+        case .push: "push"
+        default: "sync"
+        }
+        return global.all ? "\(verb) \(pair.name)" : verb
+    }
+
+    func render(pair: String, report: SyncReport, showName: Bool) {
+        guard !output.quiet else { return }
+        Terminal.out((showName ? "\(pair): " : "") + report.summary)
+        if let items = report.items {
+            // A dry run: the plan, one line per item, as `status` shows it.
+            for item in items where item.action != .conflict { Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item)) }
+        }
+        for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution.rawValue)") }
+    }
+}

@@ -1,0 +1,56 @@
+import Failures
+import Foundation
+import GRDB
+import Testing
+@testable import CalendarSync
+
+/// SQLite's refusals of the journal's row statements reach a person as a `JournalError` that
+/// says what failed and what to do, with SQLite's own error kept underneath.
+@Suite struct RowStatementTests {
+    /// A run SQLite refuses (a unique value taken) is a `.storage` error with a recovery, and
+    /// still tells a unique constraint apart (the journal's upsert relies on it).
+    @Test func aRefusedRowIsAJournalErrorWithARecovery() throws {
+        let queue = try DatabaseQueue()
+        let error: JournalError? = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT NOT NULL UNIQUE)")
+            var insert = try RowStatement(db, sql: "INSERT INTO t (a) VALUES (?)")
+            insert.bind("x")
+            try insert.run()
+            insert.bind("x")
+            do { try insert.run() } catch let error as JournalError { return error }
+            return nil
+        }
+        let refused = try #require(error)
+        #expect(refused.code == .storage)
+        #expect(refused.isUniqueConstraint)
+        #expect(refused.message.hasPrefix("the journal could not record its rows: "), "\(refused.message)")
+        #expect(refused.recovery?.contains("run again") == true)
+        #expect(refused.cause is DatabaseError)
+    }
+
+    /// A value SQLite cannot bind (a parameter the statement does not have) is a `.storage`
+    /// error too, said when the statement runs.
+    @Test func aValueThatCannotBeBoundIsAJournalError() throws {
+        let queue = try DatabaseQueue()
+        let error: JournalError? = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT)")
+            var insert = try RowStatement(db, sql: "INSERT INTO t (a) VALUES (?)")
+            insert.bind("x")
+            insert.bind("one too many")
+            do { try insert.run() } catch let error as JournalError { return error }
+            return nil
+        }
+        let refused = try #require(error)
+        #expect(refused.code == .storage)
+        #expect(!refused.isUniqueConstraint)
+        #expect(refused.message.contains("a value could not be bound"), "\(refused.message)")
+        #expect(refused.recovery != nil)
+    }
+
+    /// The result codes a person can act on get their own advice.
+    @Test func aFullDiskAndAReadOnlyJournalSayWhatToDo() {
+        #expect(JournalError.recovery(for: .SQLITE_FULL).contains("free space"))
+        #expect(JournalError.recovery(for: .SQLITE_READONLY).contains("permissions"))
+        #expect(JournalError.recovery(for: .SQLITE_BUSY).contains("another program"))
+    }
+}
