@@ -54,6 +54,8 @@ struct EventEditCommand: AsyncParsableCommand {
         let file = try target.find(uid: uid)
         let changes = try makeChanges(master: file.calendar)
         if changes.isEmpty { throw CLIError("nothing to change", hint: "give at least one of --summary, --start, --end, ...", status: .usage) }
+        let role = await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
+        try role.refuse(organizersFields, uid: uid)
         let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
         let result: SpanEditResult
         if let rid = try occurrence.recurrenceID(time: edit.times) {
@@ -63,8 +65,17 @@ struct EventEditCommand: AsyncParsableCommand {
         } else {
             result = try edit.perform(on: nil) { editor, _ in SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil) }
         }
+        let moves = changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
         try await EventWrite(target: target, options: options, output: output,
-                             personsActions: EventWrite.personsActions(file.calendar, uid: uid)).apply(result, to: file, uid: uid)
+                             personsActions: EventWrite.personsActions(file.calendar, uid: uid))
+            .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
+    }
+
+    /// The options given, each naming what it changes: all of them are the organizer's.
+    var organizersFields: [String] {
+        [("time (--start)", start), ("end (--end)", end), ("length (--duration)", duration), ("recurrence (--rrule)", rrule),
+         ("title (--summary)", summary), ("place (--location)", location), ("notes (--description)", description),
+         ("status (--status)", status)].compactMap { $0.1 == nil ? nil : $0.0 }
     }
 
     func makeChanges(master calendar: Component) throws -> EventChanges {
