@@ -113,4 +113,51 @@ import CalgwTestSupport
                 "\(reply.status) \(reply.stderrText)")
         #expect(try meeting.organizerUser.inbox(on: name, mentioning: uid).count == organizerInbox)
     }
+
+    /// `invitations --json` as docs/cli.md gives it: the invitation's fields at the top (the
+    /// help's `jq -r '.[].uid'` prints the UID), times in RFC 3339 with their offset, the
+    /// calendar's folder, and the occurrence an invitation to one occurrence is for.
+    @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
+    func invitationsGivesTimesAndFieldsAsTheContractSays(server name: String) throws {
+        let meeting = try MeetingFixture(on: name, prefix: "inv")
+        defer { meeting.remove() }
+        let add = try meeting.calgw(["event", "add", "--summary", "Weekly", "--start", "2027-04-19T10:00", "--tz", "Europe/Berlin",
+                                     "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", meeting.attendee.address])
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(add.status == 0, "\(add.stderrText)")
+        #expect(try meeting.bob(["sync"]).status == 0)
+
+        func rows() throws -> [[String: Any]] {
+            let listed = try meeting.bob(["invitations", "--json"])
+            #expect(listed.status == 0, "\(listed.stderrText)")
+            return ((try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []).filter { $0["uid"] as? String == uid }
+        }
+        let series = try rows()
+        #expect(series.count == 1, "\(series)")
+        #expect(series.first?["start"] as? String == "2027-04-19T10:00:00+02:00", "\(series)")
+        #expect(series.first?["calendar"] as? String == "bob", "\(series)")
+        #expect(series.first.map { $0.keys.contains("occurrence") && $0["occurrence"] is NSNull } == true, "\(series)")
+        #expect((series.first?["invitation"] as? [String: Any])?["start"] as? String == "2027-04-19T10:00:00+02:00", "\(series)")
+        let text = try meeting.bob(["invitations"])
+        #expect(text.stdoutText.contains("2027-04-19T10:00:00+02:00 (series)  Weekly"), "\(text.stdoutText)")
+
+        // The help's example, as printed there.
+        let bob = try meeting.attendeePair()
+        let example = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" invitations --all --json --config \"$1\" | jq -r '.[].uid'",
+                                                       CalgwBinary.url.path, bob.config.path],
+                                            environment: ["CALGW_TEST_PASSWORD": meeting.attendee.password, "NO_COLOR": "1"])
+        #expect(example.stdoutText.split(separator: "\n").contains(Substring(uid)), "\(example.stdoutText)\(example.stderrText)")
+
+        // Accepted, then one occurrence moved by alice: that occurrence awaits an answer again.
+        #expect(try meeting.bob(["event", "reply", uid, "--accept"]).status == 0)
+        #expect(try rows().isEmpty)
+        let moved = try meeting.calgw(["event", "edit", uid, "--occurrence", "2027-04-20T10:00", "--start", "2027-04-20T12:00", "--tz", "Europe/Berlin"])
+        #expect(moved.status == 0, "\(moved.stderrText)")
+        #expect(try meeting.bob(["sync"]).status == 0)
+        let occurrence = try rows()
+        #expect(occurrence.count == 1, "\(occurrence)")
+        #expect(occurrence.first?["occurrence"] as? String == "2027-04-20T10:00:00+02:00", "\(occurrence)")
+        #expect(occurrence.first?["start"] as? String == "2027-04-20T12:00:00+02:00", "\(occurrence)")
+        #expect((occurrence.first?["answer"] as? String)?.hasSuffix("--occurrence 2027-04-20T10:00") == true, "\(occurrence)")
+    }
 }

@@ -15,6 +15,8 @@ public enum Invitations {
         public var start: String?
         /// DTSTART's TZID; nil for UTC, floating times and dates.
         public var zone: String?
+        /// DTSTART as a time (with its zone), to show it at its instant.
+        public var startValue: DateTimeValue?
         /// The occurrence an override answers for (its RECURRENCE-ID as written); nil for a
         /// whole event.
         public var occurrence: String?
@@ -37,7 +39,7 @@ public enum Invitations {
             guard !OwnPart.organizes(event, addresses: mine), OwnPart.attendee(event, addresses: mine)?.answer == "NEEDS-ACTION" else { continue }
             if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
             found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
-                                    zone: event["DTSTART"]?.tzid, occurrence: event["RECURRENCE-ID"]?.value,
+                                    zone: event["DTSTART"]?.tzid, startValue: event["DTSTART"]?.dateTime, occurrence: event["RECURRENCE-ID"]?.value,
                                     occurrenceStart: event["RECURRENCE-ID"]?.dateTime,
                                     organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
         }

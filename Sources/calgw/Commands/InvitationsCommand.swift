@@ -2,6 +2,7 @@ import ArgumentParser
 import CalendarSync
 import Foundation
 import ICalendar
+import Recurrence
 
 /// `calgw invitations`: the meetings that await the person's answer, across pairs.
 struct InvitationsCommand: AsyncParsableCommand {
@@ -27,16 +28,65 @@ struct InvitationsCommand: AsyncParsableCommand {
                                                              valueName: "mailto:…"))
     var addresses: [String] = []
 
-    /// One row of `--json`.
+    /// One row of `--json`: the invitation's fields at the top (what `jq '.[].uid'` reads),
+    /// again under `invitation` as earlier versions gave them; every key always present.
     struct Row: Encodable {
         var pair: String
-        /// The folder of an account's calendar; nil for a pair of one calendar.
-        var calendar: String?
+        /// The calendar's folder: an account's calendar, or the pair's own vdir.
+        var calendar: String
         var invitation: Invitations.Invitation
+        /// DTSTART in RFC 3339 with the offset in force then, as `list --json` gives it
+        /// (floating times without an offset, dates as dates).
+        var start: String?
+        /// The occurrence an answer to one occurrence is for, in RFC 3339 likewise; nil for
+        /// the whole event.
+        var occurrence: String?
+        /// The start's instant, to sort by.
+        var instant: Int64
         /// The file holding it.
         var file: String
         /// The command that accepts it (`--decline`, `--tentative` likewise).
         var answer: String
+
+        enum Keys: String, CodingKey { case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer }
+        enum InvitationKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(pair, forKey: .pair)
+            try c.encode(calendar, forKey: .calendar)
+            try c.encode(invitation.uid, forKey: .uid)
+            try c.encode(invitation.summary, forKey: .summary)
+            try c.encode(start, forKey: .start)
+            try c.encode(occurrence, forKey: .occurrence)
+            try c.encode(invitation.organizer, forKey: .organizer)
+            try c.encode(invitation.recurring, forKey: .recurring)
+            var nested = c.nestedContainer(keyedBy: InvitationKeys.self, forKey: .invitation)
+            try nested.encode(invitation.uid, forKey: .uid)
+            try nested.encode(invitation.summary, forKey: .summary)
+            try nested.encode(start, forKey: .start)
+            try nested.encode(invitation.zone, forKey: .zone)
+            try nested.encode(occurrence, forKey: .occurrence)
+            try nested.encode(invitation.organizer, forKey: .organizer)
+            try nested.encode(invitation.recurring, forKey: .recurring)
+            try c.encode(file, forKey: .file)
+            try c.encode(answer, forKey: .answer)
+        }
+    }
+
+    /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
+    /// instant; floating times and dates as written, at their wall-clock time in UTC.
+    static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
+        switch value.form {
+        case .utc:
+            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+        case .zoned(let tzid):
+            guard let zone = resolver.zone(for: tzid) else { return (value.local.isoString, value.local.secondsSinceEpoch) }
+            let instant = zone.utc(forLocal: value.local)
+            return (OccurrenceTime.rfc3339(value, instant: instant, zone: zone), instant)
+        case .floating, .date:
+            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+        }
     }
 
     func run() async throws {
@@ -50,18 +100,22 @@ struct InvitationsCommand: AsyncParsableCommand {
                 guard let data = try? Data(contentsOf: file), let calendar = try? ICalendarParser().parse(data).calendar else { continue }
                 let folder = file.deletingLastPathComponent()
                 let account = configuration.collections != .single && folder.standardizedFileURL != configuration.local.standardizedFileURL
+                let resolver = TimeZoneResolver(calendar: calendar)
                 for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
                     var answer = "calgw event reply \(invitation.uid) --accept"
                     if pairs.count > 1 { answer += " --pair \(configuration.name)" }
                     if account { answer += " --collection \(folder.lastPathComponent)" }
                     // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
                     if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }
-                    rows.append(Row(pair: configuration.name, calendar: account ? folder.lastPathComponent : nil,
-                                    invitation: invitation, file: file.path, answer: answer))
+                    let start = invitation.startValue.map { Self.shown($0, resolver: resolver) }
+                    rows.append(Row(pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
+                                    start: start?.text ?? invitation.start,
+                                    occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
+                                    instant: start?.instant ?? 0, file: file.path, answer: answer))
                 }
             }
         }
-        rows.sort { ($0.invitation.start ?? "", $0.invitation.uid) < ($1.invitation.start ?? "", $1.invitation.uid) }
+        rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
         if output.json {
             try Terminal.printJSON(rows)
             return
@@ -72,7 +126,7 @@ struct InvitationsCommand: AsyncParsableCommand {
         }
         for row in rows {
             let invitation = row.invitation
-            let when = (invitation.start ?? "-") + (invitation.recurring ? " (series)" : "")
+            let when = (row.start ?? "-") + (invitation.recurring ? " (series)" : "")
             Terminal.out("\(when)  \(invitation.summary ?? "(no title)")  from \(invitation.organizer ?? "?")")
             Terminal.out("    \(row.answer)")
         }
