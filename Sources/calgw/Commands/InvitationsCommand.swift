@@ -74,6 +74,17 @@ struct InvitationsCommand: AsyncParsableCommand {
         }
     }
 
+    /// Says on stderr that meetings name none of the person's addresses, and how to claim
+    /// one sent to another address of theirs.
+    static func tell(_ unclaimed: [(addresses: [String], uid: String)]) {
+        let uids = unclaimed.map(\.uid)
+        let shown = uids.prefix(5).joined(separator: ", ") + (uids.count > 5 ? ", …" : "")
+        let addresses = Array(Set(unclaimed.flatMap(\.addresses))).sorted().joined(separator: ", ")
+        Terminal.err("note: \(uids.count) meeting\(uids.count == 1 ? "" : "s") in your calendars name\(uids.count == 1 ? "s" : "") none of your addresses (\(addresses)): \(shown)")
+        Terminal.err("hint: if one was sent to another address of yours, `calgw invitations --address mailto:THAT` lists it "
+                     + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
+    }
+
     /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
     /// instant; floating times and dates as written, at their wall-clock time in UTC.
     static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
@@ -92,6 +103,8 @@ struct InvitationsCommand: AsyncParsableCommand {
     func run() async throws {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
         var rows: [Row] = []
+        /// Meetings that name none of the person's addresses, by the addresses looked for.
+        var unclaimed: [(addresses: [String], uid: String)] = []
         for configuration in pairs where !configuration.localIsServer {
             let pair = try configuration.pair
             let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
@@ -101,6 +114,7 @@ struct InvitationsCommand: AsyncParsableCommand {
                 let folder = file.deletingLastPathComponent()
                 let account = configuration.collections != .single && folder.standardizedFileURL != configuration.local.standardizedFileURL
                 let resolver = TimeZoneResolver(calendar: calendar)
+                unclaimed += Invitations.unclaimed(in: calendar, addresses: own.addresses).map { (own.addresses, $0) }
                 for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
                     var answer = "calgw event reply \(invitation.uid) --accept"
                     if pairs.count > 1 { answer += " --pair \(configuration.name)" }
@@ -116,6 +130,7 @@ struct InvitationsCommand: AsyncParsableCommand {
             }
         }
         rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
+        if !unclaimed.isEmpty && !output.quiet { Self.tell(unclaimed) }
         if output.json {
             try Terminal.printJSON(rows)
             return

@@ -39,7 +39,7 @@ struct EventAddCommand: AsyncParsableCommand {
     @Option(help: "Where it takes place.") var location: String?
     @Option(help: "Notes.") var description: String?
 
-    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable); you organize the meeting.", valueName: "address"))
+    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable; \"Name <address>\" gives the name too); you organize the meeting.", valueName: "address"))
     var attendees: [String] = []
 
     @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as organizer (default: the server's for the account).",
@@ -48,14 +48,9 @@ struct EventAddCommand: AsyncParsableCommand {
 
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
-        for attendee in attendees where !Self.isAddress(attendee) {
-            throw ValidationError("--attendee \(attendee) is not an address (name@example.com or mailto:name@example.com)")
+        for attendee in attendees where Invitee(parsing: attendee) == nil {
+            throw ValidationError("--attendee \(attendee) is not an address (name@example.com, mailto:name@example.com or \"Name <name@example.com>\")")
         }
-    }
-
-    /// `name@host`, with or without `mailto:`, and nothing a property value could not hold.
-    static func isAddress(_ text: String) -> Bool {
-        text.wholeMatch(of: /(?i:mailto:)?[^@\s";:,]+@[^@\s";:,]+/) != nil
     }
 
     func run() async throws {
@@ -93,10 +88,9 @@ struct EventAddCommand: AsyncParsableCommand {
             result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
                 Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
             ], value: organizer))
-            for attendee in attendees {
-                result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
-                    Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"]),
-                ], value: OwnAddresses.mailto(attendee)))
+            // Each person once, the organizer not again (they attend already).
+            for invitee in Invitee.distinct(attendees.compactMap(Invitee.init(parsing:)), organizer: organizer) {
+                result.components[i].properties.append(invitee.attendee)
             }
         }
         return result
