@@ -68,11 +68,16 @@ struct EventAddCommand: AsyncParsableCommand {
         // From here on the event exists: print its UID whatever happens to the push.
         let sender = EventPush(target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
+        let stored = outcome.pushed ? (try? target.find(uid: uid))?.calendar : nil
+        let scheduling = EventWrite.scheduling(attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
+                                               offline: options.offline, stored: stored, before: resource, uid: uid)
         if output.json {
             try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
-                                          pending: outcome.pendingReason))
+                                          pending: outcome.pendingReason, scheduling: scheduling))
         } else {
             Terminal.out(uid)
+            // The UID alone on stdout, for `uid=$(calgw event add …)`: what was sent goes to stderr.
+            if !output.quiet { for line in scheduling?.lines ?? [] { Terminal.err(line) } }
         }
         sender.warn(outcome)
         if let own, !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
@@ -102,6 +107,8 @@ struct EventAddCommand: AsyncParsableCommand {
         var pushed: Bool
         /// Why the event is not on the server yet (the next push sends it).
         var pending: String?
+        /// For a meeting, the invitations the server was asked to send and says it sent.
+        var scheduling: SchedulingReport?
     }
 
     func makeDraft() throws -> NewEvent {

@@ -67,7 +67,7 @@ struct EventEditCommand: AsyncParsableCommand {
         }
         let moves = changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
         try await EventWrite(target: target, options: options, output: output,
-                             personsActions: EventWrite.personsActions(file.calendar, uid: uid))
+                             personsActions: EventWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false))
             .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
     }
 

@@ -76,7 +76,8 @@ struct EventOpenCommand: AsyncParsableCommand {
             resource = AttendeeChange.keepingSequence(of: file.calendar, in: resource)
             acting = []
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: acting)
+        try await EventWrite(target: target, options: options, output: output, personsActions: acting,
+                             message: acting.isEmpty ? nil : role.message(deleting: false))
             .apply(role.announcing(SpanEditResult(resource: resource, newSeries: nil), before: file.calendar), to: file, uid: uid)
     }
 }

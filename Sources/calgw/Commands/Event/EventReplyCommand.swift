@@ -81,7 +81,7 @@ struct EventReplyCommand: AsyncParsableCommand {
             own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
             replied = try answer(as: own)
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true)
+        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
         if !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"

@@ -35,6 +35,16 @@ enum MeetingRole {
                               newSeries: result.newSeries.map { change.announced($0, newSeriesMoved: newSeriesMoved) })
     }
 
+    /// What a change of the meeting by the person sends: an update (organizer), a reply
+    /// (attendee, who only declines by deleting), nothing for a plain event.
+    func message(deleting: Bool) -> SchedulingReport.Message? {
+        switch self {
+        case .none: nil
+        case .organizer: deleting ? .cancellation : .update
+        case .attendee: deleting ? .reply : nil
+        }
+    }
+
     /// Throws ``AttendeeChange/Refusal`` when the person attends and `fields` (the
     /// organizer's) are not empty.
     func refuse(_ fields: [String], uid: String) throws {
