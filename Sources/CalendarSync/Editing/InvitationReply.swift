@@ -37,6 +37,9 @@ public struct InvitationReply: Sendable {
         case notAMeeting(uid: String)
         /// The organizer cancelled the meeting (STATUS:CANCELLED): there is nothing to answer.
         case cancelled(uid: String, organizer: String?)
+        /// The person's own ATTENDEE line (at `line` of the file) holds no calendar address
+        /// (`value` lacks its `mailto:`): a server would take the answer for another attendee's.
+        case invalidAddress(uid: String, value: String, line: Int)
 
         /// What prevents the answer, naming the event.
         public var description: String {
@@ -46,6 +49,9 @@ public struct InvitationReply: Sendable {
                     + "is your address (\(addresses.isEmpty ? "none known" : addresses.joined(separator: ", ")))"
             case .organizer(let uid): "you organize \(uid): an answer is for an invitation"
             case .notAMeeting(let uid): "\(uid) is not a meeting (it has no organizer): there is nothing to answer"
+            case .invalidAddress(let uid, let value, let line):
+                "your ATTENDEE line in \(uid) (line \(line) of its file) is not valid: '\(value)' is not a calendar address (mailto:…), "
+                    + "so the server would take your answer for another attendee's; nothing was written"
             case .cancelled(let uid, let organizer):
                 "\(organizer.map { CalendarUser.normalized($0) } ?? "the organizer") cancelled \(uid): there is nothing to answer"
             }
@@ -67,6 +73,10 @@ public struct InvitationReply: Sendable {
         guard let own = OwnPart.attendee(event, addresses: mine)?.index else {
             let attendees = event.properties.filter { $0.name == "ATTENDEE" }.map(\.value)
             throw Refusal.notInvited(uid: uid, attendees: attendees, addresses: addresses)
+        }
+        let value = event.properties[own].value
+        guard value.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) != nil else {
+            throw Refusal.invalidAddress(uid: uid, value: value, line: event.properties[own].line)
         }
         event.properties[own].setParameter("PARTSTAT", answer.rawValue)
         event.properties[own].setParameter("RSVP", nil)

@@ -1,11 +1,12 @@
 import Failures
 
 extension EventEditError: ExplainedError {
-    /// The case's name: `notFound` or `duplicateUID`.
+    /// The case's name: `notFound`, `duplicateUID` or `unreadable`.
     public var errorCode: String {
         switch self {
         case .notFound: "notFound"
         case .duplicateUID: "duplicateUID"
+        case .unreadable: "unreadable"
         }
     }
 
@@ -23,6 +24,7 @@ extension InvitationReply.Refusal: ExplainedError {
         case .organizer: "organizer"
         case .notAMeeting: "notAMeeting"
         case .cancelled: "cancelled"
+        case .invalidAddress: "invalidAddress"
         }
     }
 
@@ -37,6 +39,7 @@ extension InvitationReply.Refusal: ExplainedError {
         case .organizer: "to change a meeting you organize, use `calgw event edit`"
         case .notAMeeting: nil
         case .cancelled(let uid, _): "`calgw event delete \(uid) --no-reply` removes it from your calendar"
+        case .invalidAddress: "write the line as ATTENDEE;…:mailto:you@example.org (`calgw lint` on the file shows it), then answer again"
         }
     }
 

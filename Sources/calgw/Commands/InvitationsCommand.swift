@@ -110,7 +110,19 @@ struct InvitationsCommand: AsyncParsableCommand {
             let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
             let files = configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
             for file in files {
-                guard let data = try? Data(contentsOf: file), let calendar = try? ICalendarParser().parse(data).calendar else { continue }
+                guard let data = try? Data(contentsOf: file) else { continue }
+                let calendar: Component
+                do {
+                    guard let parsed = try ICalendarParser().parse(data).calendar else { continue }
+                    calendar = parsed
+                } catch let error as ICalendarSyntaxError {
+                    // A meeting in it would be left out without a word: name the file and line.
+                    if !output.quiet && data.range(of: Data("ATTENDEE".utf8)) != nil {
+                        Terminal.err("warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
+                                     + "(`calgw lint \(file.path)` shows the problems)")
+                    }
+                    continue
+                } catch { continue }
                 let folder = file.deletingLastPathComponent()
                 let account = configuration.collections != .single && folder.standardizedFileURL != configuration.local.standardizedFileURL
                 let resolver = TimeZoneResolver(calendar: calendar)

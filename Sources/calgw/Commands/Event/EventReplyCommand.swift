@@ -80,6 +80,12 @@ struct EventReplyCommand: AsyncParsableCommand {
             // The cached addresses may predate one the account has gained: ask again.
             own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
             replied = try answer(as: own)
+        } catch let refusal as InvitationReply.Refusal {
+            // Named by its file, so the line can be found and fixed.
+            guard case .invalidAddress(_, let value, let line) = refusal else { throw refusal }
+            let path = target.files.directory.path(file.name)
+            throw CLIError(refusal.description, hint: "write it as ATTENDEE;…:mailto:\(CalendarUser.normalized(value)) at \(path):\(line) "
+                           + "(`calgw lint \(path)` shows it), then answer again")
         }
         try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
