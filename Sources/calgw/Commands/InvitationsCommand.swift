@@ -108,6 +108,11 @@ struct InvitationsCommand: AsyncParsableCommand {
         for configuration in pairs where !configuration.localIsServer {
             let pair = try configuration.pair
             let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
+            // Invitations in a calendar shared read-only cannot be answered there.
+            if await CalendarAccess.isReadOnly(pair) == true {
+                if !output.quiet { Terminal.err("note: pair \(configuration.name) is a calendar shared read-only: its invitations cannot be answered there") }
+                continue
+            }
             let files = configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
             for file in files {
                 guard let data = try? Data(contentsOf: file) else { continue }

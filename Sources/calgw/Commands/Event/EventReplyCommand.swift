@@ -87,6 +87,11 @@ struct EventReplyCommand: AsyncParsableCommand {
             throw CLIError(refusal.description, hint: "write it as ATTENDEE;…:mailto:\(CalendarUser.normalized(value)) at \(path):\(line) "
                            + "(`calgw lint \(path)` shows it), then answer again")
         }
+        if !options.offline, await CalendarAccess.isReadOnly(target.pair) == true {
+            throw CLIError("the calendar of pair \(target.pair.name) is read-only for this account (shared without write access): "
+                           + "an answer cannot be stored there, so none is sent; nothing was written",
+                           hint: "answer where the invitation reached you (your own calendar), or ask the calendar's owner for write access")
+        }
         try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
         if !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
