@@ -47,4 +47,29 @@ import CalgwTestSupport
         let reply = try meeting.bob(["event", "reply", plainUID, "--accept", "--offline"])
         #expect(reply.status == 1 && reply.stderrText.contains("\(plainUID) is not a meeting"), "\(reply.stderrText)")
     }
+
+    static let radicale = TestServers.selected.filter { $0 == "radicale" }
+
+    /// Radicale gives the principal's path (`/calgw/`) as the account's calendar address: no
+    /// address, so `event add --attendee` asks for `--address` instead of writing the path as
+    /// ORGANIZER, and takes the one given.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func aPathIsNeverWrittenAsTheOrganizer(server name: String) throws {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "path")
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pair = try ServerPair(folder, "own", server: server, collection: collection)
+        let refused = try pair.run("event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org"],
+                                   password: server.password)
+        #expect(refused.status == 1 && refused.stderrText.contains("--address mailto:"), "\(refused.status) \(refused.stderrText)")
+        #expect(try pair.summaries().isEmpty, "an event was written")
+        let given = try pair.run("event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org",
+                                           "--address", "calgw@example.org"], password: server.password)
+        let uid = given.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(given.status == 0, "\(given.stderrText)")
+        let lines = try ServerPair.lines(try pair.file(uid: uid))
+        #expect(lines.contains("ORGANIZER:mailto:calgw@example.org") && !lines.contains { $0.contains(":/") }, "\(lines)")
+    }
 }
