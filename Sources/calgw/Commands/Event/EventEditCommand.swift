@@ -15,7 +15,10 @@ struct EventEditCommand: AsyncParsableCommand {
             moving its start moves the exceptions with it). With --occurrence (the occurrence's \
             original start) and --span this, only that occurrence changes; with --span future, \
             the series is split there and the change applies from that occurrence on, as a \
-            new series. An empty value (--location "") removes the field.
+            new series. An empty value (--location "") removes the field. A meeting you \
+            organize gets a new SEQUENCE, so its attendees are told once, and a new time or \
+            rule asks them to answer again; in a meeting you were invited to, these fields are \
+            the organizer's and are refused (answer with `calgw event reply`).
 
             Examples:
               calgw event edit 3f2a... --summary "Team sync" --location "Room 4"

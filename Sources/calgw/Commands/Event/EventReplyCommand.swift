@@ -15,7 +15,8 @@ struct EventReplyCommand: AsyncParsableCommand {
             the server, which delivers the reply to the organizer if it schedules meetings \
             (Cyrus, so Fastmail; DAViCal). With --occurrence only that occurrence is answered \
             (an exception is made from the series if it has none). SEQUENCE is the organizer's \
-            and stays.
+            and stays. --comment goes with this answer only: an answer without it sends none. \
+            A cancelled meeting, or one in a calendar shared read-only, takes no answer.
 
             Examples:
               calgw event reply 3f2a... --accept
