@@ -31,17 +31,25 @@ public struct EventFiles: Sendable {
     }
 
     /// The resource holding `uid`.
-    /// - Throws: `EventEditError.notFound`, or `.duplicateUID` when two files hold it.
+    /// - Throws: `EventEditError.notFound`, `.duplicateUID` when two files hold it, or
+    ///   `.unreadable` when the only file naming it is broken (its line and problem).
     public func find(uid: String) throws -> EventFile {
         let preferred = SafeFileName.fileName(forUID: uid)
         if let file = try read(preferred), Self.holds(file.calendar, uid: uid) { return file }
         var found: [EventFile] = []
-        for entry in try directory.scan() where entry.name != preferred {
-            guard let (data, _) = try directory.read(entry.name), Self.mentions(data, uid: uid),
-                  let file = try read(entry.name), Self.holds(file.calendar, uid: uid) else { continue }
+        var unreadable: EventEditError?
+        for entry in try directory.scan() {
+            guard let (data, _) = try directory.read(entry.name), Self.mentions(data, uid: uid) else { continue }
+            do {
+                _ = try ICalendarParser().parse(data)
+            } catch let error as ICalendarSyntaxError where data.range(of: Data(uid.utf8)) != nil {
+                unreadable = unreadable ?? .unreadable(uid: uid, file: directory.path(entry.name), line: error.line, reason: error.reason)
+                continue
+            } catch {}
+            guard entry.name != preferred, let file = try read(entry.name), Self.holds(file.calendar, uid: uid) else { continue }
             found.append(file)
         }
-        guard let first = found.first else { throw EventEditError.notFound(uid: uid, folder: directory.url.path) }
+        guard let first = found.first else { throw unreadable ?? EventEditError.notFound(uid: uid, folder: directory.url.path) }
         guard found.count == 1 else {
             throw EventEditError.duplicateUID(uid: uid, files: found.map { directory.path($0.name) })
         }

@@ -15,6 +15,8 @@ public enum Invitations {
         public var start: String?
         /// DTSTART's TZID; nil for UTC, floating times and dates.
         public var zone: String?
+        /// DTSTART as a time (with its zone), to show it at its instant.
+        public var startValue: DateTimeValue?
         /// The occurrence an override answers for (its RECURRENCE-ID as written); nil for a
         /// whole event.
         public var occurrence: String?
@@ -28,6 +30,21 @@ public enum Invitations {
         enum CodingKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
     }
 
+    /// The UIDs of the meetings in `calendar` organized by someone else that name none of
+    /// `addresses` among their attendees: most likely sent to another address of the
+    /// person's, which the server does not give for the account (a meeting cancelled is
+    /// left out).
+    public static func unclaimed(in calendar: Component, addresses: [String]) -> [String] {
+        let mine = Set(addresses.map(CalendarUser.normalized))
+        var found: [String] = []
+        for event in calendar.components where event.name == "VEVENT" && event["ORGANIZER"] != nil {
+            guard let uid = event["UID"]?.text, !found.contains(uid), !OwnPart.organizes(event, addresses: mine),
+                  OwnPart.attendee(event, addresses: mine) == nil, event["STATUS"]?.value.uppercased() != "CANCELLED" else { continue }
+            found.append(uid)
+        }
+        return found
+    }
+
     /// The invitations in `calendar` awaiting an answer from the person at `addresses`.
     public static func awaiting(in calendar: Component, addresses: [String]) -> [Invitation] {
         let mine = Set(addresses.map(CalendarUser.normalized))
@@ -37,7 +54,7 @@ public enum Invitations {
             guard !OwnPart.organizes(event, addresses: mine), OwnPart.attendee(event, addresses: mine)?.answer == "NEEDS-ACTION" else { continue }
             if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
             found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
-                                    zone: event["DTSTART"]?.tzid, occurrence: event["RECURRENCE-ID"]?.value,
+                                    zone: event["DTSTART"]?.tzid, startValue: event["DTSTART"]?.dateTime, occurrence: event["RECURRENCE-ID"]?.value,
                                     occurrenceStart: event["RECURRENCE-ID"]?.dateTime,
                                     organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
         }

@@ -1,11 +1,12 @@
 import Failures
 
 extension EventEditError: ExplainedError {
-    /// The case's name: `notFound` or `duplicateUID`.
+    /// The case's name: `notFound`, `duplicateUID` or `unreadable`.
     public var errorCode: String {
         switch self {
         case .notFound: "notFound"
         case .duplicateUID: "duplicateUID"
+        case .unreadable: "unreadable"
         }
     }
 
@@ -16,22 +17,29 @@ extension EventEditError: ExplainedError {
 }
 
 extension InvitationReply.Refusal: ExplainedError {
-    /// The case's name: `notInvited` or `organizer`.
+    /// The case's name: `notInvited`, `organizer`, `notAMeeting` or `cancelled`.
     public var errorCode: String {
         switch self {
         case .notInvited: "notInvited"
         case .organizer: "organizer"
+        case .notAMeeting: "notAMeeting"
+        case .cancelled: "cancelled"
+        case .invalidAddress: "invalidAddress"
         }
     }
 
     /// The description, naming the event.
     public var message: String { description }
 
-    /// Give the address the invitation names, or edit a meeting of one's own.
+    /// Give the address the invitation names, edit a meeting of one's own, or remove a
+    /// cancelled one.
     public var recovery: String? {
         switch self {
         case .notInvited: "give the address the invitation names with --address"
         case .organizer: "to change a meeting you organize, use `calgw event edit`"
+        case .notAMeeting: nil
+        case .cancelled(let uid, _): "`calgw event delete \(uid) --no-reply` removes it from your calendar"
+        case .invalidAddress: "write the line as ATTENDEE;…:mailto:you@example.org (`calgw lint` on the file shows it), then answer again"
         }
     }
 

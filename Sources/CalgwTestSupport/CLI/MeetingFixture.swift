@@ -45,6 +45,48 @@ public struct MeetingFixture: Sendable {
         try attendee.inbox(on: name, mentioning: id)
     }
 
+    /// bob's default calendar, where the server files the invitations it delivers to him
+    /// (shared by every test that invites him).
+    public var attendeeCalendar: URL {
+        attendee.home.appendingPathComponent(name == "cyrus" ? "Default/" : "calendar/", isDirectory: true)
+    }
+
+    /// bob's own calgw: the pair `bob` of `attendeeCalendar`, signed in as him, in the test's
+    /// folder (its config is written again by each call, the same each time).
+    public func attendeePair() throws -> ServerPair {
+        var bob = server
+        bob.username = attendee.username
+        bob.password = attendee.password
+        bob.home = attendee.home
+        bob.address = attendee.address
+        return try ServerPair(folder, "bob", server: bob, collection: attendeeCalendar)
+    }
+
+    /// `calgw ARGS` on bob's pair, in UTC, with `environment` besides.
+    public func bob(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
+        try CalgwBinary.run(arguments + ["--config", try attendeePair().config.path],
+                            environment: environment.merging(["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"]) { a, _ in a })
+    }
+
+    /// The text of the resource holding `uid` in `calendar` on the server, read as `user`
+    /// (lines unfolded); nil when none holds it.
+    public func stored(_ uid: String, in calendar: URL, as user: TestServer.Attendee) throws -> String? {
+        let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
+        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]).stdoutText
+        guard let origin = URL(string: "/", relativeTo: calendar)?.absoluteURL else { return nil }
+        for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
+            guard let url = URL(string: String(match.1), relativeTo: origin) else { continue }
+            let text = try ProcessRunner.run("curl", auth + [url.absoluteString]).stdoutText
+            if text.contains("UID:\(uid)") { return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "") }
+        }
+        return nil
+    }
+
+    /// The account as a user whose calendars `stored(_:in:as:)` reads.
+    public var organizerUser: TestServer.Attendee {
+        TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
+    }
+
     /// Removes the test's folder.
     public func remove() { folder.remove() }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CalendarSync
 import Foundation
 import ICalendar
+import Recurrence
 
 /// `calgw invitations`: the meetings that await the person's answer, across pairs.
 struct InvitationsCommand: AsyncParsableCommand {
@@ -27,41 +28,126 @@ struct InvitationsCommand: AsyncParsableCommand {
                                                              valueName: "mailto:…"))
     var addresses: [String] = []
 
-    /// One row of `--json`.
+    /// One row of `--json`: the invitation's fields at the top (what `jq '.[].uid'` reads),
+    /// again under `invitation` as earlier versions gave them; every key always present.
     struct Row: Encodable {
         var pair: String
-        /// The folder of an account's calendar; nil for a pair of one calendar.
-        var calendar: String?
+        /// The calendar's folder: an account's calendar, or the pair's own vdir.
+        var calendar: String
         var invitation: Invitations.Invitation
+        /// DTSTART in RFC 3339 with the offset in force then, as `list --json` gives it
+        /// (floating times without an offset, dates as dates).
+        var start: String?
+        /// The occurrence an answer to one occurrence is for, in RFC 3339 likewise; nil for
+        /// the whole event.
+        var occurrence: String?
+        /// The start's instant, to sort by.
+        var instant: Int64
         /// The file holding it.
         var file: String
         /// The command that accepts it (`--decline`, `--tentative` likewise).
         var answer: String
+
+        enum Keys: String, CodingKey { case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer }
+        enum InvitationKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(pair, forKey: .pair)
+            try c.encode(calendar, forKey: .calendar)
+            try c.encode(invitation.uid, forKey: .uid)
+            try c.encode(invitation.summary, forKey: .summary)
+            try c.encode(start, forKey: .start)
+            try c.encode(occurrence, forKey: .occurrence)
+            try c.encode(invitation.organizer, forKey: .organizer)
+            try c.encode(invitation.recurring, forKey: .recurring)
+            var nested = c.nestedContainer(keyedBy: InvitationKeys.self, forKey: .invitation)
+            try nested.encode(invitation.uid, forKey: .uid)
+            try nested.encode(invitation.summary, forKey: .summary)
+            try nested.encode(start, forKey: .start)
+            try nested.encode(invitation.zone, forKey: .zone)
+            try nested.encode(occurrence, forKey: .occurrence)
+            try nested.encode(invitation.organizer, forKey: .organizer)
+            try nested.encode(invitation.recurring, forKey: .recurring)
+            try c.encode(file, forKey: .file)
+            try c.encode(answer, forKey: .answer)
+        }
+    }
+
+    /// Says on stderr that meetings name none of the person's addresses, and how to claim
+    /// one sent to another address of theirs.
+    static func tell(_ unclaimed: [(addresses: [String], uid: String)]) {
+        let uids = unclaimed.map(\.uid)
+        let shown = uids.prefix(5).joined(separator: ", ") + (uids.count > 5 ? ", …" : "")
+        let addresses = Array(Set(unclaimed.flatMap(\.addresses))).sorted().joined(separator: ", ")
+        Terminal.err("note: \(uids.count) meeting\(uids.count == 1 ? "" : "s") in your calendars name\(uids.count == 1 ? "s" : "") none of your addresses (\(addresses)): \(shown)")
+        Terminal.err("hint: if one was sent to another address of yours, `calgw invitations --address mailto:THAT` lists it "
+                     + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
+    }
+
+    /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
+    /// instant; floating times and dates as written, at their wall-clock time in UTC.
+    static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
+        switch value.form {
+        case .utc:
+            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+        case .zoned(let tzid):
+            guard let zone = resolver.zone(for: tzid) else { return (value.local.isoString, value.local.secondsSinceEpoch) }
+            let instant = zone.utc(forLocal: value.local)
+            return (OccurrenceTime.rfc3339(value, instant: instant, zone: zone), instant)
+        case .floating, .date:
+            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+        }
     }
 
     func run() async throws {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
         var rows: [Row] = []
+        /// Meetings that name none of the person's addresses, by the addresses looked for.
+        var unclaimed: [(addresses: [String], uid: String)] = []
         for configuration in pairs where !configuration.localIsServer {
             let pair = try configuration.pair
             let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
+            // Invitations in a calendar shared read-only cannot be answered there.
+            if await CalendarAccess.isReadOnly(pair) == true {
+                if !output.quiet { Terminal.err("note: pair \(configuration.name) is a calendar shared read-only: its invitations cannot be answered there") }
+                continue
+            }
             let files = configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
             for file in files {
-                guard let data = try? Data(contentsOf: file), let calendar = try? ICalendarParser().parse(data).calendar else { continue }
+                guard let data = try? Data(contentsOf: file) else { continue }
+                let calendar: Component
+                do {
+                    guard let parsed = try ICalendarParser().parse(data).calendar else { continue }
+                    calendar = parsed
+                } catch let error as ICalendarSyntaxError {
+                    // A meeting in it would be left out without a word: name the file and line.
+                    if !output.quiet && data.range(of: Data("ATTENDEE".utf8)) != nil {
+                        Terminal.err("warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
+                                     + "(`calgw lint \(file.path)` shows the problems)")
+                    }
+                    continue
+                } catch { continue }
                 let folder = file.deletingLastPathComponent()
                 let account = configuration.collections != .single && folder.standardizedFileURL != configuration.local.standardizedFileURL
+                let resolver = TimeZoneResolver(calendar: calendar)
+                unclaimed += Invitations.unclaimed(in: calendar, addresses: own.addresses).map { (own.addresses, $0) }
                 for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
                     var answer = "calgw event reply \(invitation.uid) --accept"
                     if pairs.count > 1 { answer += " --pair \(configuration.name)" }
                     if account { answer += " --collection \(folder.lastPathComponent)" }
                     // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
                     if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }
-                    rows.append(Row(pair: configuration.name, calendar: account ? folder.lastPathComponent : nil,
-                                    invitation: invitation, file: file.path, answer: answer))
+                    let start = invitation.startValue.map { Self.shown($0, resolver: resolver) }
+                    rows.append(Row(pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
+                                    start: start?.text ?? invitation.start,
+                                    occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
+                                    instant: start?.instant ?? 0, file: file.path, answer: answer))
                 }
             }
         }
-        rows.sort { ($0.invitation.start ?? "", $0.invitation.uid) < ($1.invitation.start ?? "", $1.invitation.uid) }
+        rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
+        if !unclaimed.isEmpty && !output.quiet { Self.tell(unclaimed) }
         if output.json {
             try Terminal.printJSON(rows)
             return
@@ -72,7 +158,7 @@ struct InvitationsCommand: AsyncParsableCommand {
         }
         for row in rows {
             let invitation = row.invitation
-            let when = (invitation.start ?? "-") + (invitation.recurring ? " (series)" : "")
+            let when = (row.start ?? "-") + (invitation.recurring ? " (series)" : "")
             Terminal.out("\(when)  \(invitation.summary ?? "(no title)")  from \(invitation.organizer ?? "?")")
             Terminal.out("    \(row.answer)")
         }

@@ -32,10 +32,13 @@ struct OccurrenceListing {
         return OwnPart.attendee(event, addresses: ownAddresses)?.answer
     }
 
-    /// A few words for the table: what the person answered, or that an answer is awaited.
-    static func answerMark(_ partstat: String?) -> String? {
+    /// A few words for the table: what the person answered, or that an answer is awaited;
+    /// for a meeting the organizer cancelled (STATUS:CANCELLED), that it is, since there is
+    /// nothing left to answer.
+    static func answerMark(_ partstat: String?, cancelled: Bool = false) -> String? {
         switch partstat {
         case nil: nil
+        case _ where cancelled: "[cancelled]"
         case "NEEDS-ACTION": "[to answer]"
         case "ACCEPTED": "[accepted]"
         case "DECLINED": "[declined]"
@@ -129,7 +132,7 @@ struct OccurrenceListing {
                 time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
             }
             let event = o.component
-            let summary = [event["SUMMARY"]?.text ?? "(no title)", Self.answerMark(ownAnswer(event))].compactMap { $0 }.joined(separator: " ")
+            let summary = [event["SUMMARY"]?.text ?? "(no title)", Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED")].compactMap { $0 }.joined(separator: " ")
             var row = [date, time, summary, event["LOCATION"]?.text ?? ""]
             if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
             rows.append(row)

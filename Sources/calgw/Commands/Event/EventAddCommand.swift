@@ -39,7 +39,7 @@ struct EventAddCommand: AsyncParsableCommand {
     @Option(help: "Where it takes place.") var location: String?
     @Option(help: "Notes.") var description: String?
 
-    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable); you organize the meeting.", valueName: "address"))
+    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable; \"Name <address>\" gives the name too); you organize the meeting.", valueName: "address"))
     var attendees: [String] = []
 
     @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as organizer (default: the server's for the account).",
@@ -48,14 +48,9 @@ struct EventAddCommand: AsyncParsableCommand {
 
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
-        for attendee in attendees where !Self.isAddress(attendee) {
-            throw ValidationError("--attendee \(attendee) is not an address (name@example.com or mailto:name@example.com)")
+        for attendee in attendees where Invitee(parsing: attendee) == nil {
+            throw ValidationError("--attendee \(attendee) is not an address (name@example.com, mailto:name@example.com or \"Name <name@example.com>\")")
         }
-    }
-
-    /// `name@host`, with or without `mailto:`, and nothing a property value could not hold.
-    static func isAddress(_ text: String) -> Bool {
-        text.wholeMatch(of: /(?i:mailto:)?[^@\s";:,]+@[^@\s";:,]+/) != nil
     }
 
     func run() async throws {
@@ -73,11 +68,16 @@ struct EventAddCommand: AsyncParsableCommand {
         // From here on the event exists: print its UID whatever happens to the push.
         let sender = EventPush(target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
+        let stored = outcome.pushed ? (try? target.find(uid: uid))?.calendar : nil
+        let scheduling = EventWrite.scheduling(attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
+                                               offline: options.offline, stored: stored, before: resource, uid: uid)
         if output.json {
             try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
-                                          pending: outcome.pendingReason))
+                                          pending: outcome.pendingReason, scheduling: scheduling))
         } else {
             Terminal.out(uid)
+            // The UID alone on stdout, for `uid=$(calgw event add …)`: what was sent goes to stderr.
+            if !output.quiet { for line in scheduling?.lines ?? [] { Terminal.err(line) } }
         }
         sender.warn(outcome)
         if let own, !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
@@ -93,10 +93,9 @@ struct EventAddCommand: AsyncParsableCommand {
             result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
                 Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
             ], value: organizer))
-            for attendee in attendees {
-                result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
-                    Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"]),
-                ], value: OwnAddresses.mailto(attendee)))
+            // Each person once, the organizer not again (they attend already).
+            for invitee in Invitee.distinct(attendees.compactMap(Invitee.init(parsing:)), organizer: organizer) {
+                result.components[i].properties.append(invitee.attendee)
             }
         }
         return result
@@ -108,6 +107,8 @@ struct EventAddCommand: AsyncParsableCommand {
         var pushed: Bool
         /// Why the event is not on the server yet (the next push sends it).
         var pending: String?
+        /// For a meeting, the invitations the server was asked to send and says it sent.
+        var scheduling: SchedulingReport?
     }
 
     func makeDraft() throws -> NewEvent {

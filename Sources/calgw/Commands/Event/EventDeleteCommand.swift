@@ -47,6 +47,9 @@ struct EventDeleteCommand: AsyncParsableCommand {
         }
         // A meeting's deletion cancels it (one's own) or declines it (an invitation), unless --no-reply.
         let acting = noReply ? [] : EventWrite.personsActions(file.calendar, uid: uid)
-        try await EventWrite(target: target, options: options, output: output, personsActions: acting).apply(result, to: file, uid: uid)
+        let role = acting.isEmpty ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
+        try await EventWrite(target: target, options: options, output: output, personsActions: acting,
+                             message: role.message(deleting: result.resource == nil || occurrence.occurrence != nil))
+            .apply(role.announcing(result, before: file.calendar), to: file, uid: uid)
     }
 }

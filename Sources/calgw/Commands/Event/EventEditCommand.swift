@@ -15,7 +15,10 @@ struct EventEditCommand: AsyncParsableCommand {
             moving its start moves the exceptions with it). With --occurrence (the occurrence's \
             original start) and --span this, only that occurrence changes; with --span future, \
             the series is split there and the change applies from that occurrence on, as a \
-            new series. An empty value (--location "") removes the field.
+            new series. An empty value (--location "") removes the field. A meeting you \
+            organize gets a new SEQUENCE, so its attendees are told once, and a new time or \
+            rule asks them to answer again; in a meeting you were invited to, these fields are \
+            the organizer's and are refused (answer with `calgw event reply`).
 
             Examples:
               calgw event edit 3f2a... --summary "Team sync" --location "Room 4"
@@ -54,6 +57,8 @@ struct EventEditCommand: AsyncParsableCommand {
         let file = try target.find(uid: uid)
         let changes = try makeChanges(master: file.calendar)
         if changes.isEmpty { throw CLIError("nothing to change", hint: "give at least one of --summary, --start, --end, ...", status: .usage) }
+        let role = await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
+        try role.refuse(organizersFields, uid: uid)
         let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
         let result: SpanEditResult
         if let rid = try occurrence.recurrenceID(time: edit.times) {
@@ -63,8 +68,17 @@ struct EventEditCommand: AsyncParsableCommand {
         } else {
             result = try edit.perform(on: nil) { editor, _ in SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil) }
         }
+        let moves = changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
         try await EventWrite(target: target, options: options, output: output,
-                             personsActions: EventWrite.personsActions(file.calendar, uid: uid)).apply(result, to: file, uid: uid)
+                             personsActions: EventWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false))
+            .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
+    }
+
+    /// The options given, each naming what it changes: all of them are the organizer's.
+    var organizersFields: [String] {
+        [("time (--start)", start), ("end (--end)", end), ("length (--duration)", duration), ("recurrence (--rrule)", rrule),
+         ("title (--summary)", summary), ("place (--location)", location), ("notes (--description)", description),
+         ("status (--status)", status)].compactMap { $0.1 == nil ? nil : $0.0 }
     }
 
     func makeChanges(master calendar: Component) throws -> EventChanges {

@@ -15,7 +15,8 @@ struct EventReplyCommand: AsyncParsableCommand {
             the server, which delivers the reply to the organizer if it schedules meetings \
             (Cyrus, so Fastmail; DAViCal). With --occurrence only that occurrence is answered \
             (an exception is made from the series if it has none). SEQUENCE is the organizer's \
-            and stays.
+            and stays. --comment goes with this answer only: an answer without it sends none. \
+            A cancelled meeting, or one in a calendar shared read-only, takes no answer.
 
             Examples:
               calgw event reply 3f2a... --accept
@@ -80,8 +81,19 @@ struct EventReplyCommand: AsyncParsableCommand {
             // The cached addresses may predate one the account has gained: ask again.
             own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
             replied = try answer(as: own)
+        } catch let refusal as InvitationReply.Refusal {
+            // Named by its file, so the line can be found and fixed.
+            guard case .invalidAddress(_, let value, let line) = refusal else { throw refusal }
+            let path = target.files.directory.path(file.name)
+            throw CLIError(refusal.description, hint: "write it as ATTENDEE;…:mailto:\(CalendarUser.normalized(value)) at \(path):\(line) "
+                           + "(`calgw lint \(path)` shows it), then answer again")
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true)
+        if !options.offline, await CalendarAccess.isReadOnly(target.pair) == true {
+            throw CLIError("the calendar of pair \(target.pair.name) is read-only for this account (shared without write access): "
+                           + "an answer cannot be stored there, so none is sent; nothing was written",
+                           hint: "answer where the invitation reached you (your own calendar), or ask the calendar's owner for write access")
+        }
+        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply)
             .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
         if !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"

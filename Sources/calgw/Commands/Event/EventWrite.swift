@@ -21,6 +21,9 @@ struct EventWrite {
     var personsActions: Set<String> = []
     /// The write answers an invitation (`event reply`), which tells of an unsent reply itself.
     var isReply = false
+    /// What a meeting's write sends (nil: nothing, as for a plain event or an attendee's own
+    /// change), for the report's `scheduling`.
+    var message: SchedulingReport.Message?
 
     struct Report: Encodable {
         var uid: String
@@ -31,6 +34,30 @@ struct EventWrite {
         var pushed: Bool
         /// Why the change is not on the server yet (the next push sends it).
         var pending: String?
+        /// For a meeting, what the server was asked to send and says it did.
+        var scheduling: SchedulingReport?
+    }
+
+    /// What the write of a meeting asked the server to send, read from the version the
+    /// server stored (the vdir holds it after the push); nil when it sends nothing.
+    static func scheduling(_ message: SchedulingReport.Message?, acting: Set<String>, pushed: Bool, pair: Pair, offline: Bool,
+                           stored: Component?, before: Component, uid: String) -> SchedulingReport? {
+        guard let message, !acting.isEmpty else { return nil }
+        let reason: String? = !pair.schedules ? SchedulingNote.unsent(pair: pair, serverSchedules: nil)
+            : offline ? "--offline: the push that sends the change asks the server"
+            : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
+        let recipients = SchedulingReport.recipients(of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
+        return SchedulingReport(message: message, asked: reason == nil, reason: reason, recipients: recipients)
+    }
+
+    /// Says on stderr that the server sent an answer nowhere: it kept no SCHEDULE-STATUS on
+    /// the organizer, as when the address answered for is not one it knows for the account.
+    static func warnUnsentReply(_ report: SchedulingReport?) {
+        guard let report, report.message == .reply, report.asked, report.recipients.allSatisfy({ $0.status == nil }) else { return }
+        let organizer = report.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
+        Terminal.err("warning: the server stored your answer but marks no reply to \(organizer) as sent "
+                     + "(it does not take the address you answered for as this account's)")
+        Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
     }
 
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
@@ -60,8 +87,11 @@ struct EventWrite {
         // Nothing was answered: the person is to look at the new version and answer again.
         if outcome.answerOutdated { throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint) }
         let pushed = outcome.pushed
+        let stored = result.resource == nil ? nil : (try? target.find(uid: uid))?.calendar
+        let scheduling = Self.scheduling(message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
+                                         stored: stored, before: file.calendar, uid: uid)
         let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
-                            pushed: pushed, pending: outcome.pendingReason)
+                            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
@@ -72,8 +102,10 @@ struct EventWrite {
                     : " (in the vdir; `calgw push` sends it to the server)"
             }
             Terminal.out(line)
+            for line in scheduling?.lines ?? [] { Terminal.out(line) }
         }
         sender.warn(outcome)
+        if !output.quiet { Self.warnUnsentReply(scheduling) }
         // The reply command says this itself, with the organizer's name.
         if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil) {

@@ -14,6 +14,14 @@ struct OwnAddresses {
     /// account has gained since, worth asking the server again (``resolve(given:pair:offline:refresh:)``).
     var cached = false
 
+    /// The addresses of `account` that are calendar addresses (a URI with its scheme:
+    /// `mailto:…`, `urn:…`), `mailto:` first. A server without scheduling may give the
+    /// principal's path (Radicale: `/alice/`), which is no address and is never written.
+    static func usable(_ addresses: [String]) -> [String] {
+        let uris = addresses.filter { $0.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) != nil }
+        return uris.filter { $0.lowercased().hasPrefix("mailto:") } + uris.filter { !$0.lowercased().hasPrefix("mailto:") }
+    }
+
     /// `address` as a calendar address: with `mailto:` in front unless it has it.
     static func mailto(_ address: String) -> String {
         address.lowercased().hasPrefix("mailto:") ? address : "mailto:" + address
@@ -27,8 +35,8 @@ struct OwnAddresses {
         if !given.isEmpty {
             return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
         }
-        if !refresh, let account = cachedAccount(of: pair), !account.addresses.isEmpty {
-            return OwnAddresses(addresses: account.addresses, serverSchedules: account.autoSchedules, cached: true)
+        if !refresh, let account = cachedAccount(of: pair), !usable(account.addresses).isEmpty {
+            return OwnAddresses(addresses: usable(account.addresses), serverSchedules: account.autoSchedules, cached: true)
         }
         let unknown = CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
                                hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
@@ -43,11 +51,13 @@ struct OwnAddresses {
         }
         // Not a CalDAV pair: no server to ask.
         guard let account = asked else { throw unknown }
-        guard !account.addresses.isEmpty else {
-            throw CLIError("the server of pair \(pair.name) names no calendar address for this account", hint: "give it with --address")
-        }
         cache(account, of: pair)
-        return OwnAddresses(addresses: account.addresses, serverSchedules: account.autoSchedules)
+        guard !usable(account.addresses).isEmpty else {
+            let given = account.addresses.isEmpty ? "" : " (it gives \(account.addresses.joined(separator: ", ")), which is no mailto: address)"
+            throw CLIError("the server of pair \(pair.name) names no calendar address for this account\(given)",
+                           hint: "give yours with --address mailto:you@example.org")
+        }
+        return OwnAddresses(addresses: usable(account.addresses), serverSchedules: account.autoSchedules)
     }
 
     /// The account as last asked of the server, nil when never asked or unreadable.

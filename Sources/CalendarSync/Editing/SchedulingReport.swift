@@ -1,0 +1,103 @@
+import ICalendar
+
+/// What a person's action on a meeting asked the server to send, and what the server says it
+/// did for each person, as the `--json` of `event add`, `edit`, `delete` and `reply` gives it
+/// (`scheduling`). A server that schedules marks what it sent in the version it stores
+/// (RFC 6638 §3.2.9 `SCHEDULE-STATUS`: on each attendee of an organizer's meeting, on the
+/// organizer of an attendee's answer), which calgw reads back after the write. Pure.
+public struct SchedulingReport: Sendable, Equatable, Encodable {
+    /// What the action sends.
+    public enum Message: String, Sendable, Encodable {
+        /// A new meeting's invitations.
+        case invitation
+        /// The organizer's change of a meeting.
+        case update
+        /// The organizer's deletion of a meeting.
+        case cancellation
+        /// An attendee's answer (a deletion of an invitation declines it).
+        case reply
+    }
+
+    /// One person the message is for.
+    public struct Recipient: Sendable, Equatable, Encodable {
+        /// Their calendar address as the meeting writes it (`mailto:…`).
+        public var address: String
+        /// The SCHEDULE-STATUS the server wrote for them (`1.2`: delivered, `3.7`: not a
+        /// calendar user it knows, `5.x`: not delivered, …); nil when it wrote none.
+        public var status: String?
+        /// True for a status the RFC counts as sent or delivered (1.x, 2.x), false for a
+        /// failure (3.x, 5.x), nil when the server says nothing.
+        public var delivered: Bool?
+
+        /// `address`, marked `status` by the server (nil: not marked).
+        public init(address: String, status: String?) {
+            self.address = address
+            self.status = status
+            delivered = status.flatMap { $0.first }.flatMap { first in "12".contains(first) ? true : "35".contains(first) ? false : nil }
+        }
+    }
+
+    /// What was sent.
+    public var message: Message
+    /// Whether the server was asked to send it: the write reached a server that schedules, as
+    /// the person's own action.
+    public var asked: Bool
+    /// Why it was not asked, when it was not (scheduling off, `--offline`, not on the server yet).
+    public var reason: String?
+    /// Each person the message is for, with what the server says of it.
+    public var recipients: [Recipient]
+
+    /// A report of `message` for `recipients`.
+    public init(message: Message, asked: Bool, reason: String? = nil, recipients: [Recipient]) {
+        self.message = message
+        self.asked = asked
+        self.reason = reason
+        self.recipients = recipients
+    }
+
+    /// The people `message` about `uid` in `calendar` (the stored version) is for: for a
+    /// reply the organizer, else every attendee but the organizer, each once, with the
+    /// SCHEDULE-STATUS the stored version gives them.
+    /// - Parameter statuses: false to leave the statuses out (a deletion, whose server keeps
+    ///   no version to read them from).
+    public static func recipients(of message: Message, in calendar: Component, uid: String, statuses: Bool = true) -> [Recipient] {
+        var found: [Recipient] = []
+        var seen: [String: Int] = [:]
+        func note(_ property: Property) {
+            let key = CalendarUser.normalized(property.value)
+            let status = statuses ? property[parameter: "SCHEDULE-STATUS"] : nil
+            if let i = seen[key] {
+                if found[i].status == nil, status != nil { found[i] = Recipient(address: found[i].address, status: status) }
+                return
+            }
+            seen[key] = found.count
+            found.append(Recipient(address: property.value, status: status))
+        }
+        for event in calendar.components where event.name == "VEVENT" && event["UID"]?.text == uid {
+            guard let organizer = event["ORGANIZER"] else { continue }
+            if message == .reply {
+                note(organizer)
+                continue
+            }
+            let chair = CalendarUser.normalized(organizer.value)
+            for attendee in event.properties where attendee.name == "ATTENDEE" && CalendarUser.normalized(attendee.value) != chair {
+                note(attendee)
+            }
+        }
+        return found
+    }
+
+    /// One line per person for the person who acted: `invitation sent to bob@example.org`,
+    /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`.
+    public var lines: [String] {
+        guard asked else { return [] }
+        return recipients.map { recipient in
+            let who = CalendarUser.normalized(recipient.address)
+            switch recipient.delivered {
+            case true?: return "\(message.rawValue) sent to \(who)"
+            case false?: return "\(message.rawValue) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
+            case nil: return "\(message.rawValue) to \(who) asked of the server"
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// An invitation whose lines are broken (written by hand or by another tool), in bob's vdir on
+/// Cyrus: an answer is refused while his own ATTENDEE line holds no calendar address (a
+/// server would take it for a third attendee), and a file that cannot be read is named, with
+/// its line, by `invitations` and by `event reply`, instead of the meeting being left out.
+@Suite(.timeLimit(.minutes(10))) struct MeetingBrokenLineTests {
+    static let cyrus = TestServers.selected.filter { $0 == "cyrus" }
+
+    /// A meeting alice organizes with bob's ATTENDEE line written as `line`.
+    static func meeting(_ uid: String, organizer: String, bobLine line: String) -> String {
+        TestEvent.ics(uid: uid, summary: "Broken", start: "20270601T100000Z", end: "20270601T110000Z",
+                      extra: ["ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)", line])
+    }
+
+    @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
+    func aBrokenAttendeeLineIsNamedAndTakesNoAnswer(server name: String) throws {
+        let meeting = try MeetingFixture(on: name, prefix: "broken")
+        defer { meeting.remove() }
+        let bob = try meeting.attendeePair()
+        let address = meeting.attendee.address
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let spaced = "spaced-\(id)", quoted = "quoted-\(id)"
+        try Data(Self.meeting(spaced, organizer: meeting.organizer,
+                              bobLine: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE \(address)").utf8)
+            .write(to: bob.vdir.appendingPathComponent("\(spaced).ics"))
+        try Data(Self.meeting(quoted, organizer: meeting.organizer,
+                              bobLine: "ATTENDEE;CN=\"Bob;PARTSTAT=NEEDS-ACTION:\(address)").utf8)
+            .write(to: bob.vdir.appendingPathComponent("\(quoted).ics"))
+
+        let listed = try meeting.bob(["invitations"])
+        #expect(listed.status == 0, "\(listed.stderrText)")
+        let quotedFile = bob.vdir.appendingPathComponent("\(quoted).ics").path
+        #expect(listed.stderrText.contains("\(quotedFile):"), "\(listed.stderrText)")
+
+        let spacedBefore = try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8)
+        let answer = try meeting.bob(["event", "reply", spaced, "--accept", "--offline"])
+        #expect(answer.status == 1 && answer.stderrText.contains("is not valid")
+                && answer.stderrText.contains(bob.vdir.appendingPathComponent("\(spaced).ics").path), "\(answer.status) \(answer.stderrText)")
+        #expect(try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8) == spacedBefore)
+
+        let unreadable = try meeting.bob(["event", "reply", quoted, "--accept", "--offline"])
+        #expect(unreadable.status == 1 && unreadable.stderrText.contains("cannot be read: \(quotedFile):"),
+                "\(unreadable.status) \(unreadable.stderrText)")
+    }
+}
