@@ -46,25 +46,31 @@ let package = Package(
         // processing instructions: a multistatus is read as it arrives.
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
         // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
-        .target(name: "CalDAV", dependencies: [
-            "CCurl", "CXMLStream", "Failures",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "CalDAV",
+            dependencies: [
+                "CCurl", "CXMLStream", "Failures",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
-        .target(name: "CalendarSync", dependencies: [
-            "ICalendar", "VDir", "CalDAV", "Failures",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "CalendarSync",
+            dependencies: [
+                "ICalendar", "VDir", "CalDAV", "Failures",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The command: parse, call one library entry point, render.
-        .executableTarget(name: "calgw", dependencies: [
-            "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        .executableTarget(
+            name: "calgw",
+            dependencies: [
+                "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
         // Used only by tests and benchmarks, never shipped in a product: the test doubles and
         // fixtures (storages, the sync harness, the pairs and servers the CLI tests start from),
         // the one event builder, real-server launchers, the scripted HTTP transport. Free of swift-testing, so that the
@@ -74,20 +80,33 @@ let package = Package(
         // server) and fixture checks that record an issue and let the test go on. Test targets only.
         .target(name: "CalgwTestTraits", dependencies: ["CalgwTestSupport"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
-        .executableTarget(name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
-                          path: "Benchmarks/HTTPBenchmark"),
-        .executableTarget(name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
-                          path: "Benchmarks/CalDAVBenchmark"),
+        .executableTarget(
+            name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
+            path: "Benchmarks/HTTPBenchmark"),
+        .executableTarget(
+            name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
+            path: "Benchmarks/CalDAVBenchmark"),
 
         // Each test target declares exactly the modules its files import.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CCurl", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
-        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarSync", "VDir", "CalDAV", "ICalendar", "Recurrence", "Failures", "CalgwTestSupport", "CalgwTestTraits",
-                                                             .product(name: "GRDB", package: "GRDB.swift"),
-                                                             .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "CLITests", dependencies: ["calgw", "CalendarSync", "CalDAV", "ICalendar", "VDir", "CalgwTestSupport", "CalgwTestTraits",
-                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
+            name: "CalDAVTests",
+            dependencies: ["CalDAV", "CCurl", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
+        .testTarget(
+            name: "CalendarSyncTests",
+            dependencies: [
+                "CalendarSync", "VDir", "CalDAV", "ICalendar", "Recurrence", "Failures", "CalgwTestSupport",
+                "CalgwTestTraits",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "calgw", "CalendarSync", "CalDAV", "ICalendar", "VDir", "CalgwTestSupport", "CalgwTestTraits",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ]
 )

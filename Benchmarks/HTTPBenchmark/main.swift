@@ -60,7 +60,8 @@ func measureCurl(url: URL, server: TestServer, count: Int, compressed: Bool) thr
     let one = try ProcessRunner.run("curl", ["-K", config.path, "-w", "%{http_code}\n"])
     let sequential = Date().timeIntervalSince(started)
     started = Date()
-    let many = try ProcessRunner.run("curl", ["--parallel", "--parallel-max", "8", "-K", config.path, "-w", "%{http_code}\n"])
+    let many = try ProcessRunner.run(
+        "curl", ["--parallel", "--parallel-max", "8", "-K", config.path, "-w", "%{http_code}\n"])
     let parallel = Date().timeIntervalSince(started)
     try check(one.stdoutText.split(separator: "\n").filter { $0 == "200" }.count == count, "curl GETs failed")
     try check(many.stdoutText.split(separator: "\n").filter { $0 == "200" }.count == count, "parallel curl GETs failed")
@@ -68,9 +69,12 @@ func measureCurl(url: URL, server: TestServer, count: Int, compressed: Bool) thr
 }
 
 func event(uid: String) -> Data {
-    Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//bench//EN", "BEGIN:VEVENT", "UID:\(uid)",
-          "DTSTAMP:20260101T000000Z", "DTSTART:20260301T100000Z", "DTEND:20260301T110000Z", "SUMMARY:Meeting",
-          "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+    Data(
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//bench//EN", "BEGIN:VEVENT", "UID:\(uid)",
+            "DTSTAMP:20260101T000000Z", "DTSTART:20260301T100000Z", "DTEND:20260301T110000Z", "SUMMARY:Meeting",
+            "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").utf8)
 }
 
 func run() async throws {
@@ -91,17 +95,20 @@ func run() async throws {
         let calgw = try await measureClient(client, url: item, count: count)
         let curl = try measureCurl(url: item, server: server, count: count, compressed: compressed)
         let label = compressed ? "gzip" : "identity"
-        rows.append("| calgw HTTPClient (\(label))".padding(toLength: 32, withPad: " ", startingAt: 0)
-                    + "| \(rate(count, calgw.0)) | \(rate(count, calgw.1)) |")
-        rows.append("| curl command (\(label))".padding(toLength: 32, withPad: " ", startingAt: 0)
-                    + "| \(rate(count, curl.0)) | \(rate(count, curl.1)) |")
+        rows.append(
+            "| calgw HTTPClient (\(label))".padding(toLength: 32, withPad: " ", startingAt: 0)
+                + "| \(rate(count, calgw.0)) | \(rate(count, calgw.1)) |")
+        rows.append(
+            "| curl command (\(label))".padding(toLength: 32, withPad: " ", startingAt: 0)
+                + "| \(rate(count, curl.0)) | \(rate(count, curl.1)) |")
     }
-    print("""
-    HTTP GET benchmark, \(count) requests on Radicale, libcurl \(CalDAVTransport.curlVersion)
-    | client                        | 1 in flight           | 8 in flight           |
-    | ----------------------------- | --------------------- | --------------------- |
-    \(rows.joined(separator: "\n"))
-    """)
+    print(
+        """
+        HTTP GET benchmark, \(count) requests on Radicale, libcurl \(CalDAVTransport.curlVersion)
+        | client                        | 1 in flight           | 8 in flight           |
+        | ----------------------------- | --------------------- | --------------------- |
+        \(rows.joined(separator: "\n"))
+        """)
 }
 
 do {

@@ -5,7 +5,9 @@ public enum CorpusFiles {
     /// Every `.ics` file under `../shared/corpora/`, sorted by path. Empty when the folder is
     /// missing; callers assert on that so a missing corpus fails loudly.
     public static func icsFiles(under folder: URL = TestPaths.corpora) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var files: [URL] = []
         for case let url as URL in walker where url.pathExtension.lowercased() == "ics" {
             files.append(url)

@@ -25,7 +25,9 @@ public enum TestPaths {
         var environment = ProcessInfo.processInfo.environment
         let bin = packageRoot.appendingPathComponent(".venv/bin").path
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        if FileManager.default.isExecutableFile(atPath: bin + "/python3") && !path.split(separator: ":").contains(Substring(bin)) {
+        if FileManager.default.isExecutableFile(atPath: bin + "/python3")
+            && !path.split(separator: ":").contains(Substring(bin))
+        {
             environment["PATH"] = bin + ":" + path
         }
         return environment

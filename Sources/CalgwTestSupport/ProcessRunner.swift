@@ -32,9 +32,11 @@ public enum ProcessRunner {
     /// with it) once `deadline` seconds have passed.
     /// - Throws: when the program cannot be started; ``ProcessFailure`` with the command, the
     ///   deadline and what it printed when it ran past its deadline.
-    public static func run(_ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
-                           environment: [String: String]? = nil, currentDirectory: URL? = nil,
-                           deadline: TimeInterval = defaultDeadline) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
+        environment: [String: String]? = nil, currentDirectory: URL? = nil,
+        deadline: TimeInterval = defaultDeadline
+    ) throws -> Result {
         var argv = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
         if let currentDirectory {
             argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", currentDirectory.path] + argv
@@ -64,7 +66,8 @@ public enum ProcessRunner {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -72,7 +75,8 @@ public enum ProcessRunner {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard spawned == 0 else {
-            throw ProcessFailure(command: argv.joined(separator: " "), status: -1, stderr: String(cString: strerror(spawned)))
+            throw ProcessFailure(
+                command: argv.joined(separator: " "), status: -1, stderr: String(cString: strerror(spawned)))
         }
         var status: Int32 = 0
         let end = Date().addingTimeInterval(deadline)
@@ -83,25 +87,32 @@ public enum ProcessRunner {
             if Date() >= end {
                 kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                let printed = [outURL, errURL].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000) }
-                throw ProcessFailure(command: argv.joined(separator: " "), status: -1,
-                                     stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
+                let printed = [outURL, errURL].map {
+                    String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000)
+                }
+                throw ProcessFailure(
+                    command: argv.joined(separator: " "), status: -1,
+                    stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
             }
             usleep(pause)
             pause = min(pause * 2, 5_000)
         }
         let signal = status & 0x7f
-        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-                      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+        return Result(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+            stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
     }
 
     /// Runs a python script with `python3`, giving `input` as JSON on stdin and decoding JSON
     /// from its stdout.
     /// - Throws: `ProcessFailure` with the script's stderr when it exits non-zero.
-    public static func python<Input: Encodable, Output: Decodable>(_ script: URL, input: Input, as: Output.Type) throws -> Output {
+    public static func python<Input: Encodable, Output: Decodable>(_ script: URL, input: Input, as: Output.Type) throws
+        -> Output
+    {
         let result = try run("python3", [script.path], stdin: try JSONEncoder().encode(input))
         guard result.status == 0 else {
-            throw ProcessFailure(command: "python3 \(script.lastPathComponent)", status: result.status, stderr: result.stderrText)
+            throw ProcessFailure(
+                command: "python3 \(script.lastPathComponent)", status: result.status, stderr: result.stderrText)
         }
         return try JSONDecoder().decode(Output.self, from: result.stdout)
     }

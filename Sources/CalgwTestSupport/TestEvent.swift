@@ -20,10 +20,12 @@ public enum TestEvent {
     ///   - prodid: the calendar's PRODID; a test of what a server's restamping changes sets it.
     ///   - dtstamp: DTSTAMP as written; likewise.
     ///   - extra: more property lines, as written (`DESCRIPTION:Notes`, `RRULE:FREQ=DAILY`).
-    public static func ics(uid: String?, summary: String = "Meeting", start: String = "20260310T100000Z", end: String? = nil,
-                           duration: String? = nil, lastModified: String? = nil, location: String? = nil,
-                           prodid: String = "-//calgw//tests//EN", dtstamp: String = "20260101T000000Z",
-                           extra: [String] = []) -> String {
+    public static func ics(
+        uid: String?, summary: String = "Meeting", start: String = "20260310T100000Z", end: String? = nil,
+        duration: String? = nil, lastModified: String? = nil, location: String? = nil,
+        prodid: String = "-//calgw//tests//EN", dtstamp: String = "20260101T000000Z",
+        extra: [String] = []
+    ) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(prodid)", "BEGIN:VEVENT"]
         if let uid { lines.append("UID:\(uid)") }
         lines += ["DTSTAMP:\(dtstamp)", "DTSTART:\(start)"]
@@ -38,12 +40,17 @@ public enum TestEvent {
 
     /// ``ics(uid:summary:start:end:duration:lastModified:location:prodid:dtstamp:extra:)`` as
     /// UTF-8 bytes.
-    public static func data(uid: String?, summary: String = "Meeting", start: String = "20260310T100000Z", end: String? = nil,
-                            duration: String? = nil, lastModified: String? = nil, location: String? = nil,
-                            prodid: String = "-//calgw//tests//EN", dtstamp: String = "20260101T000000Z",
-                            extra: [String] = []) -> Data {
-        Data(ics(uid: uid, summary: summary, start: start, end: end, duration: duration, lastModified: lastModified,
-                 location: location, prodid: prodid, dtstamp: dtstamp, extra: extra).utf8)
+    public static func data(
+        uid: String?, summary: String = "Meeting", start: String = "20260310T100000Z", end: String? = nil,
+        duration: String? = nil, lastModified: String? = nil, location: String? = nil,
+        prodid: String = "-//calgw//tests//EN", dtstamp: String = "20260101T000000Z",
+        extra: [String] = []
+    ) -> Data {
+        Data(
+            ics(
+                uid: uid, summary: summary, start: start, end: end, duration: duration, lastModified: lastModified,
+                location: location, prodid: prodid, dtstamp: dtstamp, extra: extra
+            ).utf8)
     }
 
     /// A UID no other test run uses, `STEM-<uuid>`: Cyrus wants UIDs unique per user across
@@ -53,10 +60,12 @@ public enum TestEvent {
     /// A VTIMEZONE of Central European time (+01:00, +02:00 from the last Sunday of March to the
     /// last Sunday of October), as exports carry it, CRLF line ends, under `tzid`.
     public static func centralEuropeanZone(tzid: String = "Europe/Berlin") -> String {
-        ["BEGIN:VTIMEZONE", "TZID:\(tzid)",
-         "BEGIN:STANDARD", "DTSTART:19701025T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
-         "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
-         "BEGIN:DAYLIGHT", "DTSTART:19700329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
-         "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT", "END:VTIMEZONE"].joined(separator: "\r\n") + "\r\n"
+        [
+            "BEGIN:VTIMEZONE", "TZID:\(tzid)",
+            "BEGIN:STANDARD", "DTSTART:19701025T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
+            "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
+            "BEGIN:DAYLIGHT", "DTSTART:19700329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+            "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT", "END:VTIMEZONE",
+        ].joined(separator: "\r\n") + "\r\n"
     }
 }

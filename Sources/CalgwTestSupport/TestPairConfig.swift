@@ -21,8 +21,10 @@ public struct TestPairConfig: Sendable {
     public var extra: [String]
 
     /// A pair between `local` and `remote`, signed in as `username` when given.
-    public init(name: String = "test", local: URL, remote: URL, journal: URL, username: String? = nil,
-                passwordEnv: String = "CALGW_TEST_PASSWORD", extra: [String] = []) {
+    public init(
+        name: String = "test", local: URL, remote: URL, journal: URL, username: String? = nil,
+        passwordEnv: String = "CALGW_TEST_PASSWORD", extra: [String] = []
+    ) {
         self.name = name
         self.local = local
         self.remote = remote
@@ -33,17 +35,24 @@ public struct TestPairConfig: Sendable {
     }
 
     /// A pair on `server`'s collection, signed in as its user.
-    public init(name: String = "test", local: URL, collection: URL, journal: URL, server: TestServer,
-                passwordEnv: String = "CALGW_TEST_PASSWORD", extra: [String] = []) {
-        self.init(name: name, local: local, remote: collection, journal: journal, username: server.username,
-                  passwordEnv: passwordEnv, extra: extra)
+    public init(
+        name: String = "test", local: URL, collection: URL, journal: URL, server: TestServer,
+        passwordEnv: String = "CALGW_TEST_PASSWORD", extra: [String] = []
+    ) {
+        self.init(
+            name: name, local: local, remote: collection, journal: journal, username: server.username,
+            passwordEnv: passwordEnv, extra: extra)
     }
 
     /// The TOML text.
     public var toml: String {
-        func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-        var lines = ["[pair.\(name)]", "local = \(quoted(local.isFileURL ? local.path : local.absoluteString))",
-                     "remote = \(quoted(remote.absoluteString))"]
+        func quoted(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var lines = [
+            "[pair.\(name)]", "local = \(quoted(local.isFileURL ? local.path : local.absoluteString))",
+            "remote = \(quoted(remote.absoluteString))",
+        ]
         if let username { lines += ["username = \(quoted(username))", "password_env = \(quoted(passwordEnv))"] }
         lines.append("journal = \(quoted(journal.path))")
         return (lines + extra).joined(separator: "\n") + "\n"

@@ -49,11 +49,15 @@ public final class TestProxy: @unchecked Sendable {
 public enum TestProxies {
     /// Basic, Digest or Bearer enforced in front of `upstream`; valid requests are forwarded
     /// with Basic `upstreamUser`/`upstreamPassword`.
-    public static func auth(upstream: URL, mode: String, user: String = "", password: String = "",
-                            algorithm: String = "both", tokenFile: URL? = nil,
-                            upstreamUser: String, upstreamPassword: String) throws -> TestProxy {
-        var arguments = ["--mode", mode, "--algorithm", algorithm,
-                         "--upstream-user", upstreamUser, "--upstream-password", upstreamPassword]
+    public static func auth(
+        upstream: URL, mode: String, user: String = "", password: String = "",
+        algorithm: String = "both", tokenFile: URL? = nil,
+        upstreamUser: String, upstreamPassword: String
+    ) throws -> TestProxy {
+        var arguments = [
+            "--mode", mode, "--algorithm", algorithm,
+            "--upstream-user", upstreamUser, "--upstream-password", upstreamPassword,
+        ]
         if !user.isEmpty { arguments += ["--user", user, "--password", password] }
         if let tokenFile { arguments += ["--token-file", tokenFile.path] }
         return try start("auth_proxy.py", upstream: upstream, arguments: arguments)
@@ -61,15 +65,21 @@ public enum TestProxies {
 
     /// Answers requests by `script` (`503,ok,429,reset,truncate,slow`), then forwards; a `slow`
     /// answer waits `slowSeconds` first.
-    public static func fault(upstream: URL, script: String, retryAfter: Int = 1, onlyMethods: String = "",
-                             slowSeconds: Double = 2) throws -> TestProxy {
-        var arguments = ["--script", script, "--retry-after", String(retryAfter), "--slow-seconds", String(slowSeconds)]
+    public static func fault(
+        upstream: URL, script: String, retryAfter: Int = 1, onlyMethods: String = "",
+        slowSeconds: Double = 2
+    ) throws -> TestProxy {
+        var arguments = [
+            "--script", script, "--retry-after", String(retryAfter), "--slow-seconds", String(slowSeconds),
+        ]
         if !onlyMethods.isEmpty { arguments += ["--only-methods", onlyMethods] }
         return try start("fault_proxy.py", upstream: upstream, arguments: arguments)
     }
 
     /// Redirects requests under `fromPrefix` to `to` + the rest, with `status`.
-    public static func redirect(upstream: URL, fromPrefix: String, to: String, status: Int = 308, times: Int? = nil) throws -> TestProxy {
+    public static func redirect(upstream: URL, fromPrefix: String, to: String, status: Int = 308, times: Int? = nil)
+        throws -> TestProxy
+    {
         var arguments = ["--from-prefix", fromPrefix, "--to", to, "--status", String(status)]
         if let times { arguments += ["--times", String(times)] }
         return try start("redirect_proxy.py", upstream: upstream, arguments: arguments)
@@ -84,14 +94,17 @@ public enum TestProxies {
     /// The canned hostile CalDAV server (`hostile_server.py`): a collection at `/cal/` whose
     /// answers follow the scenario written in `scenarioFile`, read again at every request.
     public static func hostile(scenarioFile: URL) throws -> TestProxy {
-        try start("hostile_server.py", upstream: URL(string: "http://127.0.0.1:9/")!, arguments: ["--scenario-file", scenarioFile.path])
+        try start(
+            "hostile_server.py", upstream: URL(string: "http://127.0.0.1:9/")!,
+            arguments: ["--scenario-file", scenarioFile.path])
     }
 
     /// Runs `Scripts/proxies/SCRIPT --upstream URL --log FILE ARGUMENTS` and waits (up to 20 s)
     /// for its `PROXY_URL=` line.
     /// - Throws: `ProcessFailure` with the proxy's output when it does not come up.
     public static func start(_ script: String, upstream: URL, arguments: [String]) throws -> TestProxy {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-proxy-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calgw-proxy-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
         let log = folder.appendingPathComponent("requests.jsonl")
@@ -101,8 +114,11 @@ public enum TestProxies {
         if script == "tls_proxy.py" { extra += ["--dir", folder.appendingPathComponent("tls").path] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent("Scripts/proxies/\(script)").path,
-                             "--upstream", upstream.absoluteString, "--log", log.path] + extra
+        process.arguments =
+            [
+                "python3", TestPaths.packageRoot.appendingPathComponent("Scripts/proxies/\(script)").path,
+                "--upstream", upstream.absoluteString, "--log", log.path,
+            ] + extra
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
@@ -126,8 +142,9 @@ public enum TestProxies {
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        throw ProcessFailure(command: "Scripts/proxies/\(script)", status: process.isRunning ? -1 : process.terminationStatus,
-                             stderr: "no PROXY_URL within 20 s: \(stderr)")
+        throw ProcessFailure(
+            command: "Scripts/proxies/\(script)", status: process.isRunning ? -1 : process.terminationStatus,
+            stderr: "no PROXY_URL within 20 s: \(stderr)")
     }
 }
 

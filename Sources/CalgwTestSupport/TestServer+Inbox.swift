@@ -11,9 +11,12 @@ extension TestServer.Attendee {
     public func inbox(on server: String, mentioning id: String) throws -> [String] {
         let auth = ["-s", "--max-time", "60", "-u", "\(username):\(password)"]
         let inbox = home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
-        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]).stdoutText
+        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString])
+            .stdoutText
         let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
-        guard let origin = URL(string: "/", relativeTo: home)?.absoluteURL else { throw FixtureFailure("no origin for \(home)") }
+        guard let origin = URL(string: "/", relativeTo: home)?.absoluteURL else {
+            throw FixtureFailure("no origin for \(home)")
+        }
         return try hrefs.map { href in
             try ProcessRunner.run("curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]).stdoutText
         }.filter { $0.contains(id) }

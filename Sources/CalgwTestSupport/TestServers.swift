@@ -54,11 +54,16 @@ public struct TestServer: Sendable {
     /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user).
     /// - Throws: `ProcessFailure` with the server's status when it is not made.
     public func makeCalendar(_ collection: URL) throws {
-        let made = try ProcessRunner.run("curl", ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
-                                                  "-X", "MKCALENDAR", collection.absoluteString])
+        let made = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
+                "-X", "MKCALENDAR", collection.absoluteString,
+            ])
         guard ["200", "201"].contains(made.stdoutText) else {
-            throw ProcessFailure(command: "MKCALENDAR \(collection.absoluteString) on \(name)", status: made.status,
-                                 stderr: "the server answered \(made.stdoutText)")
+            throw ProcessFailure(
+                command: "MKCALENDAR \(collection.absoluteString) on \(name)", status: made.status,
+                stderr: "the server answered \(made.stdoutText)")
         }
     }
 }
@@ -102,12 +107,14 @@ public enum TestServers {
     /// Starts a fresh server; the caller stops it. Prefer `shared(_:)` to share one per test run.
     /// - Throws: `ProcessFailure` with the script's output when the server cannot start.
     public static func start(_ name: String) throws -> TestServer {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-\(name)-\(UUID().uuidString.prefix(8))")
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calgw-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let result = try ProcessRunner.run(script(name).path, ["start", state.path])
         guard result.status == 0 else {
-            throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status,
-                                 stderr: result.stderrText + result.stdoutText)
+            throw ProcessFailure(
+                command: "Scripts/servers/\(name) start", status: result.status,
+                stderr: result.stderrText + result.stdoutText)
         }
         var values: [String: String] = [:]
         for line in result.stdoutText.split(separator: "\n") {
@@ -115,16 +122,21 @@ public enum TestServers {
             values[String(line[..<eq])] = String(line[line.index(after: eq)...])
         }
         guard let url = values["CALGW_SERVER_URL"].flatMap(URL.init(string:)),
-              let home = values["CALGW_SERVER_HOME"].flatMap(URL.init(string:)) else {
-            throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status,
-                                 stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + result.stdoutText)
+            let home = values["CALGW_SERVER_HOME"].flatMap(URL.init(string:))
+        else {
+            throw ProcessFailure(
+                command: "Scripts/servers/\(name) start", status: result.status,
+                stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + result.stdoutText)
         }
-        var server = TestServer(name: name, url: url, home: home,
-                                username: values["CALGW_SERVER_USER"] ?? "", password: values["CALGW_SERVER_PASSWORD"] ?? "",
-                                stateFolder: state)
+        var server = TestServer(
+            name: name, url: url, home: home,
+            username: values["CALGW_SERVER_USER"] ?? "", password: values["CALGW_SERVER_PASSWORD"] ?? "",
+            stateFolder: state)
         server.address = values["CALGW_SERVER_ADDRESS"]
         if let user = values["CALGW_SERVER_USER2"], let password = values["CALGW_SERVER_PASSWORD2"],
-           let home = values["CALGW_SERVER_HOME2"].flatMap(URL.init(string:)), let address = values["CALGW_SERVER_ADDRESS2"] {
+            let home = values["CALGW_SERVER_HOME2"].flatMap(URL.init(string:)),
+            let address = values["CALGW_SERVER_ADDRESS2"]
+        {
             server.attendee = TestServer.Attendee(username: user, password: password, home: home, address: address)
         }
         return server

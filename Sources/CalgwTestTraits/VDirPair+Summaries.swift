@@ -9,7 +9,8 @@ extension VDirPair {
     /// CalgwTestSupport because it records through swift-testing.
     public func summaries(_ side: URL) throws -> [String: String] {
         var out: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: side.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: side.path)
+        where name.hasSuffix(".ics") && !name.hasPrefix(".") {
             let text = try String(contentsOf: side.appendingPathComponent(name), encoding: .utf8)
             let lines = text.components(separatedBy: "\r\n")
             let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name

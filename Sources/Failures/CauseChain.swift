@@ -16,7 +16,9 @@ public enum CauseChain {
             let explained = current as? any ExplainedError
             lines += explained?.details ?? []
             next = explained?.cause
-            if let next, let explained, case let words = text(of: next), !explained.message.contains(words) { lines.append(words) }
+            if let next, let explained, case let words = text(of: next), !explained.message.contains(words) {
+                lines.append(words)
+            }
         }
         return lines
     }

@@ -26,7 +26,9 @@ public enum AtomicFile {
     /// - Returns: the new file's signature.
     /// - Throws: `AtomicFileError`, with code `EEXIST` when the name is taken (nothing is
     ///   changed then) and `ENOENT` when the folder is missing.
-    public static func create(at path: String, bytes: UnsafeBufferPointer<UInt8>, syncContent: Bool, syncFolder: Bool) throws -> FileSignature {
+    public static func create(at path: String, bytes: UnsafeBufferPointer<UInt8>, syncContent: Bool, syncFolder: Bool)
+        throws -> FileSignature
+    {
         let folder = (path as NSString).deletingLastPathComponent
         let fd = cfs_open_unnamed(folder.isEmpty ? "." : folder, 0o644)
         guard fd >= 0 else {
@@ -36,7 +38,9 @@ public enum AtomicFile {
             let writer = try AtomicFileWriter(replacingFileAt: path)
             try writer.write(bytes)
             try writer.commitIfAbsent(syncFolder: syncFolder, syncContent: syncContent)
-            guard let signature = FileSignature.of(path: path) else { throw AtomicFileError(path: path, step: "stat", errno: errno) }
+            guard let signature = FileSignature.of(path: path) else {
+                throw AtomicFileError(path: path, step: "stat", errno: errno)
+            }
             return signature
         }
         defer { close(fd) }
@@ -86,7 +90,9 @@ public enum AtomicFile {
         let dirfd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirfd >= 0 else { throw AtomicFileError(path: folder.path, step: "open the folder", errno: errno) }
         defer { close(dirfd) }
-        guard cfs_syncfs(dirfd) == 0 else { throw AtomicFileError(path: folder.path, step: "sync its file system", errno: errno) }
+        guard cfs_syncfs(dirfd) == 0 else {
+            throw AtomicFileError(path: folder.path, step: "sync its file system", errno: errno)
+        }
     }
 }
 

@@ -24,9 +24,9 @@ public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
     /// The signature from a `stat` result.
     init(_ info: stat) {
         #if canImport(Darwin)
-        let ns = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            let ns = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else
-        let ns = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let ns = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
         self.init(modificationNanoseconds: ns, size: Int64(info.st_size), inode: UInt64(info.st_ino))
     }
@@ -69,7 +69,8 @@ public struct FileSignature: Hashable, Sendable, CustomStringConvertible {
     /// Reads a signature back from the etag of earlier versions (`legacyEtag`).
     public init?(legacyEtag etag: String) {
         let parts = etag.split(separator: ":")
-        guard parts.count == 3, let ns = Int64(parts[0]), let size = Int64(parts[1]), let inode = UInt64(parts[2]) else { return nil }
+        guard parts.count == 3, let ns = Int64(parts[0]), let size = Int64(parts[1]), let inode = UInt64(parts[2])
+        else { return nil }
         self.init(modificationNanoseconds: ns, size: size, inode: inode)
     }
 

@@ -16,7 +16,8 @@ public enum ItemFileFilter {
     public static func isItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
         guard n > 4, bytes[0] != UInt8(ascii: "."), bytes[n - 1] != UInt8(ascii: "~"),
-              !bytes.contains(UInt8(ascii: "/")) else { return false }
+            !bytes.contains(UInt8(ascii: "/"))
+        else { return false }
         // ".ics" in any case: a dot, then the three letters lowered (setting bit 5 lowers an
         // ASCII letter and leaves no other byte equal to "i", "c" or "s").
         return bytes[n - 4] == UInt8(ascii: ".") && bytes[n - 3] | 0x20 == UInt8(ascii: "i")

@@ -28,8 +28,11 @@ struct NameList: Sendable {
                 let base = bytes.baseAddress!
                 // Each name ends at its NUL: `strcmp` orders as `memcmp` of the common bytes,
                 // then the shorter first.
-                order.sort { a, b in strcmp(UnsafeRawPointer(base + starts[a]).assumingMemoryBound(to: CChar.self),
-                                            UnsafeRawPointer(base + starts[b]).assumingMemoryBound(to: CChar.self)) < 0 }
+                order.sort { a, b in
+                    strcmp(
+                        UnsafeRawPointer(base + starts[a]).assumingMemoryBound(to: CChar.self),
+                        UnsafeRawPointer(base + starts[b]).assumingMemoryBound(to: CChar.self)) < 0
+                }
             }
         }
         return order

@@ -28,8 +28,10 @@ public final class OpenFolder: Sendable {
 
 extension AtomicFile {
     /// `create(at:bytes:syncContent:syncFolder:)` for the file `name` in `folder`.
-    public static func create(named name: String, in folder: OpenFolder, bytes: UnsafeBufferPointer<UInt8>,
-                              syncContent: Bool, syncFolder: Bool) throws -> FileSignature {
+    public static func create(
+        named name: String, in folder: OpenFolder, bytes: UnsafeBufferPointer<UInt8>,
+        syncContent: Bool, syncFolder: Bool
+    ) throws -> FileSignature {
         let path = folder.path + "/" + name
         let fd = cfs_open_unnamed_in(folder.descriptor, 0o644)
         guard fd >= 0 else {
@@ -41,7 +43,9 @@ extension AtomicFile {
         defer { close(fd) }
         try writeAll(bytes, to: fd, path: path)
         guard !syncContent || fsync(fd) == 0 else { throw AtomicFileError(path: path, step: "fsync", errno: errno) }
-        guard link(fd, named: name, in: folder) == 0 else { throw AtomicFileError(path: path, step: "create", errno: errno) }
+        guard link(fd, named: name, in: folder) == 0 else {
+            throw AtomicFileError(path: path, step: "create", errno: errno)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw AtomicFileError(path: path, step: "stat", errno: errno) }
         if syncFolder { folder.sync() }

@@ -63,7 +63,6 @@ public struct VDirectory: Sendable {
     /// whole file system: a small batch should not wait for other programs' writes.
     public static let fileSyncLimit = 8
 
-
     /// The folder.
     public let url: URL
     /// `url`'s path, kept to build item paths without URL arithmetic (thousands per sync).
@@ -125,8 +124,9 @@ public struct VDirectory: Sendable {
     /// asked for. At a million files, entries took 110 bytes a file, this listing about 60.
     public func list() throws -> Listing {
         guard let dir = opendir(url.path) else {
-            throw VDirError(.notAFolder, "\(url.path) is not a folder that can be read (\(String(cString: strerror(errno))))",
-                            recovery: "create it, or fix `local` in the config file")
+            throw VDirError(
+                .notAFolder, "\(url.path) is not a folder that can be read (\(String(cString: strerror(errno))))",
+                recovery: "create it, or fix `local` in the config file")
         }
         defer { closedir(dir) }
         var names = NameList()
@@ -136,7 +136,8 @@ public struct VDirectory: Sendable {
             let type = entry.pointee.d_type
             guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
             let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-            let bytes = UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
+            let bytes = UnsafeBufferPointer(
+                start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
             if ItemFileFilter.isItem(bytes) { names.append(bytes) }
         }
         guard names.count > 0 else { return Listing(names: names, positions: [], signatures: []) }
@@ -241,7 +242,9 @@ public struct VDirectory: Sendable {
             let after = FileSignature(info)
             if after == before, Int64(data.count) == after.size { return (data, after) }
         }
-        throw VDirError(.changedMeanwhile, "\(p) keeps changing while it is read", recovery: "run again when it is no longer being written")
+        throw VDirError(
+            .changedMeanwhile, "\(p) keeps changing while it is read",
+            recovery: "run again when it is no longer being written")
     }
 
     /// Everything `fd` holds from where it stands; nil on a read error.
@@ -271,7 +274,8 @@ public struct VDirectory: Sendable {
     @discardableResult
     public func create(_ name: String, data: Data) throws -> FileSignature {
         try create(name, data: data) { path, bytes in
-            try AtomicFile.create(at: path, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
+            try AtomicFile.create(
+                at: path, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
         }
     }
 
@@ -283,14 +287,17 @@ public struct VDirectory: Sendable {
     @discardableResult
     public func create(_ name: String, data: Data, in folder: OpenFolder) throws -> FileSignature {
         try create(name, data: data) { _, bytes in
-            try AtomicFile.create(named: name, in: folder, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
+            try AtomicFile.create(
+                named: name, in: folder, bytes: bytes, syncContent: syncsNewFiles, syncFolder: syncsFolderOnEachWrite)
         }
     }
 
     /// Checks the name, creates the file through `make` (given its path and bytes) and notes it
     /// for `makeDurable()`.
-    private func create(_ name: String, data: Data,
-                        through make: (String, UnsafeBufferPointer<UInt8>) throws -> FileSignature) throws -> FileSignature {
+    private func create(
+        _ name: String, data: Data,
+        through make: (String, UnsafeBufferPointer<UInt8>) throws -> FileSignature
+    ) throws -> FileSignature {
         let p = try checkedPath(name)
         do {
             let signature = try data.withUnsafeBytes { try make(p, $0.bindMemory(to: UInt8.self)) }
@@ -315,7 +322,8 @@ public struct VDirectory: Sendable {
         try replace(name, data: data, ifStill: { $0.matches(etag: etag) })
     }
 
-    private func replace(_ name: String, data: Data, ifStill unchanged: (FileSignature) -> Bool) throws -> FileSignature {
+    private func replace(_ name: String, data: Data, ifStill unchanged: (FileSignature) -> Bool) throws -> FileSignature
+    {
         let p = try checkedPath(name)
         guard let before = FileSignature.of(path: p), unchanged(before) else {
             throw VDirError(.changedMeanwhile, "\(p) changed since it was read")
@@ -356,7 +364,9 @@ public struct VDirectory: Sendable {
 
     /// The folder's `displayname` or `color` file (vdir metadata), trimmed; nil when absent.
     public func metadata(_ key: MetadataKey) -> String? {
-        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(key.rawValue).path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(key.rawValue).path) else {
+            return nil
+        }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
@@ -390,7 +400,9 @@ public struct VDirectory: Sendable {
     }
 
     func signature(_ p: String) throws -> FileSignature {
-        guard let s = FileSignature.of(path: p) else { throw VDirError(.io, "\(p) vanished right after it was written") }
+        guard let s = FileSignature.of(path: p) else {
+            throw VDirError(.io, "\(p) vanished right after it was written")
+        }
         return s
     }
 }

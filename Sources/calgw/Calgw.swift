@@ -57,7 +57,7 @@ struct Calgw: AsyncParsableCommand {
             }
         } catch let error as ExitWithStatus {
             Foundation.exit(error.status.rawValue)
-        } catch where ErrorDescription.isOwn(error) {
+        } catch  where ErrorDescription.isOwn(error) {
             let description = ErrorDescription(error)
             description.report(verbose: verbose)
             Foundation.exit(description.status.rawValue)

@@ -13,11 +13,15 @@ import CalgwTestSupport
         defer { account.remove() }
         let gone = "gone-\(account.id)", dropped = "dropped-\(account.id)"
         let goneURL = try account.makeCalendar(gone), droppedURL = try account.makeCalendar(dropped)
-        try account.put(TestEvent.ics(uid: "g-\(account.id)", summary: "Gone", start: "20260301T100000Z", duration: "PT1H"), name: "g", in: goneURL)
-        try account.put(TestEvent.ics(uid: "d1-\(account.id)", summary: "Dropped 1", start: "20260301T100000Z", duration: "PT1H"),
-                        name: "d1", in: droppedURL)
-        try account.put(TestEvent.ics(uid: "d2-\(account.id)", summary: "Dropped 2", start: "20260301T100000Z", duration: "PT1H"),
-                        name: "d2", in: droppedURL)
+        try account.put(
+            TestEvent.ics(uid: "g-\(account.id)", summary: "Gone", start: "20260301T100000Z", duration: "PT1H"),
+            name: "g", in: goneURL)
+        try account.put(
+            TestEvent.ics(uid: "d1-\(account.id)", summary: "Dropped 1", start: "20260301T100000Z", duration: "PT1H"),
+            name: "d1", in: droppedURL)
+        try account.put(
+            TestEvent.ics(uid: "d2-\(account.id)", summary: "Dropped 2", start: "20260301T100000Z", duration: "PT1H"),
+            name: "d2", in: droppedURL)
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(account.files(gone).count == 1 && account.files(dropped).count == 2, "\(name): \(account.subfolders())")
@@ -33,15 +37,21 @@ import CalgwTestSupport
         r = try account.calgw(["sync", "--json", "--allow-collection-delete"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["deleted", "local"]) == 1, "\(name): \(r.stdoutText)")
-        #expect(AccountFixture.number(r.stdoutText, ["collections", gone, "deleted", "local"]) == 1, "\(name): \(r.stdoutText)")
-        #expect(!FileManager.default.fileExists(atPath: account.local.appendingPathComponent(gone).path), "\(name): folder kept")
+        #expect(
+            AccountFixture.number(r.stdoutText, ["collections", gone, "deleted", "local"]) == 1,
+            "\(name): \(r.stdoutText)")
+        #expect(
+            !FileManager.default.fileExists(atPath: account.local.appendingPathComponent(gone).path),
+            "\(name): folder kept")
         #expect(account.mapping()[gone] == nil, "\(name): \(account.mapping())")
 
         // A folder deleted here: reported, the calendar kept on the server.
         try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
         r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
-        #expect(r.stderrText.contains("\(dropped)/ is gone") && r.stderrText.contains("2 items"), "\(name): not reported: \(r.stderrText)")
+        #expect(
+            r.stderrText.contains("\(dropped)/ is gone") && r.stderrText.contains("2 items"),
+            "\(name): not reported: \(r.stderrText)")
         // Listed in the home (Xandikos answers a PROPFIND of a deleted collection with 207).
         func exists(_ url: URL) throws -> Bool {
             let answer = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString])
@@ -76,9 +86,15 @@ import CalgwTestSupport
         defer { account.remove() }
         let emptied = "emptied-\(account.id)", kept = "kept-\(account.id)"
         let emptiedURL = try account.makeCalendar(emptied), keptURL = try account.makeCalendar(kept)
-        for n in 0..<3 { try account.put(TestEvent.ics(uid: "e\(n)-\(account.id)", summary: "E\(n)", start: "20260301T100000Z", duration: "PT1H"),
-                                         name: "e\(n)", in: emptiedURL) }
-        try account.put(TestEvent.ics(uid: "k-\(account.id)", summary: "K", start: "20260301T100000Z", duration: "PT1H"), name: "k", in: keptURL)
+        for n in 0..<3 {
+            try account.put(
+                TestEvent.ics(
+                    uid: "e\(n)-\(account.id)", summary: "E\(n)", start: "20260301T100000Z", duration: "PT1H"),
+                name: "e\(n)", in: emptiedURL)
+        }
+        try account.put(
+            TestEvent.ics(uid: "k-\(account.id)", summary: "K", start: "20260301T100000Z", duration: "PT1H"), name: "k",
+            in: keptURL)
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         // A second run records the folder as it is after the download (the first recorded it
@@ -88,13 +104,19 @@ import CalgwTestSupport
         for file in account.files(emptied) {
             try FileManager.default.removeItem(at: account.local.appendingPathComponent("\(emptied)/\(file)"))
         }
-        try Data(TestEvent.ics(uid: "k2-\(account.id)", summary: "K2", start: "20260301T100000Z", duration: "PT1H").utf8)
-            .write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
+        try Data(
+            TestEvent.ics(uid: "k2-\(account.id)", summary: "K2", start: "20260301T100000Z", duration: "PT1H").utf8
+        )
+        .write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 4, "\(name): exit \(r.status): \(r.stderrText) \(r.stdoutText)")
         #expect(r.stderrText.contains(emptied), "\(name): \(r.stderrText)")
-        #expect(AccountFixture.number(r.stdoutText, ["collections", kept, "created", "remote"]) == 1, "\(name): \(r.stdoutText)")
+        #expect(
+            AccountFixture.number(r.stdoutText, ["collections", kept, "created", "remote"]) == 1,
+            "\(name): \(r.stdoutText)")
         let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", emptiedURL.absoluteString])
-        #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 3, "\(name): the server lost events: \(listing.stdoutText.prefix(300))")
+        #expect(
+            listing.stdoutText.components(separatedBy: ".ics").count - 1 == 3,
+            "\(name): the server lost events: \(listing.stdoutText.prefix(300))")
     }
 }

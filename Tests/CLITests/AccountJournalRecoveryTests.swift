@@ -16,17 +16,24 @@ import CalgwTestSupport
         for name in [work, home] {
             let calendar = try account.makeCalendar(name)
             calendars[name] = calendar
-            for i in 0..<3 { try account.put(TestEvent.ics(uid: "\(name)-\(i)", summary: "event \(i)", start: "20260301T100000Z", duration: "PT1H"),
-                                             name: "\(name)-\(i)", in: calendar) }
+            for i in 0..<3 {
+                try account.put(
+                    TestEvent.ics(
+                        uid: "\(name)-\(i)", summary: "event \(i)", start: "20260301T100000Z", duration: "PT1H"),
+                    name: "\(name)-\(i)", in: calendar)
+            }
         }
         var r = try account.calgw(["sync"])
         #expect(r.status == 0, "\(r.stderrText)")
 
         // A change pending on each side, then the work calendar's journal overwritten.
-        try Data(TestEvent.ics(uid: "\(work)-local", summary: "made here", start: "20260301T100000Z", duration: "PT1H").utf8)
-            .write(to: account.local.appendingPathComponent("\(work)/local.ics"))
-        try account.put(TestEvent.ics(uid: "\(work)-remote", summary: "made there", start: "20260301T100000Z", duration: "PT1H"),
-                        name: "\(work)-remote", in: try #require(calendars[work]))
+        try Data(
+            TestEvent.ics(uid: "\(work)-local", summary: "made here", start: "20260301T100000Z", duration: "PT1H").utf8
+        )
+        .write(to: account.local.appendingPathComponent("\(work)/local.ics"))
+        try account.put(
+            TestEvent.ics(uid: "\(work)-remote", summary: "made there", start: "20260301T100000Z", duration: "PT1H"),
+            name: "\(work)-remote", in: try #require(calendars[work]))
         let journal = account.stateFolder.appendingPathComponent("\(work).sqlite")
         let homeJournal = account.stateFolder.appendingPathComponent("\(home).sqlite")
         #expect(FileManager.default.fileExists(atPath: homeJournal.path))
@@ -36,18 +43,29 @@ import CalgwTestSupport
         #expect(r.status == 0, "\(r.stderrText)")
         let json = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.stdoutText)")
         let skipped = json["skipped"] as? [String] ?? []
-        #expect(skipped.contains { $0.hasPrefix("\(work): the journal \(journal.path) is not a database; moved it aside to \(journal.path).corrupt-") },
-                "\(skipped)")
-        #expect(r.stderrText.contains("warning: account: \(work): the journal \(journal.path) is not a database"), "\(r.stderrText)")
+        #expect(
+            skipped.contains {
+                $0.hasPrefix(
+                    "\(work): the journal \(journal.path) is not a database; moved it aside to \(journal.path).corrupt-"
+                )
+            },
+            "\(skipped)")
+        #expect(
+            r.stderrText.contains("warning: account: \(work): the journal \(journal.path) is not a database"),
+            "\(r.stderrText)")
         let state = try FileManager.default.contentsOfDirectory(atPath: account.stateFolder.path)
-        #expect(state.filter { $0.hasPrefix("\(work).sqlite.corrupt-") && !$0.hasSuffix("-wal") }.count == 1, "\(state)")
+        #expect(
+            state.filter { $0.hasPrefix("\(work).sqlite.corrupt-") && !$0.hasSuffix("-wal") }.count == 1, "\(state)")
         #expect(!state.contains { $0.hasPrefix("\(home).sqlite.corrupt-") }, "\(state)")
 
         // Nothing lost or doubled on either side.
         #expect(account.files(work).count == 5, "\(account.files(work))")
         #expect(account.files(home).count == 3, "\(account.files(home))")
-        let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", try #require(calendars[work]).absoluteString])
-        #expect(listing.stdoutText.components(separatedBy: ".ics</").count - 1 == 5, "\(listing.stdoutText.prefix(800))")
+        let listing = try account.curl([
+            "-X", "PROPFIND", "-H", "Depth: 1", try #require(calendars[work]).absoluteString,
+        ])
+        #expect(
+            listing.stdoutText.components(separatedBy: ".ics</").count - 1 == 5, "\(listing.stdoutText.prefix(800))")
 
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")

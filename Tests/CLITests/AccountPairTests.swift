@@ -21,13 +21,19 @@ import CalgwTestSupport
             let folder = "\(label)-\(id)"
             let url = try account.makeCalendar(folder)
             let uids = (0..<24).map { "\(label)\($0)-\(id)" }
-            for uid in uids { try account.put(TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
-                                              name: uid, in: url) }
+            for uid in uids {
+                try account.put(
+                    TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
+                    name: uid, in: url)
+            }
             calendars.append((folder, url, uids))
         }
-        let stopped = try CalgwBinary.run(["sync", "--config", account.config.path],
-                                          environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "16",
-                                                        "CALGW_TEST_SIGNAL": "TERM"])
+        let stopped = try CalgwBinary.run(
+            ["sync", "--config", account.config.path],
+            environment: [
+                "CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "16",
+                "CALGW_TEST_SIGNAL": "TERM",
+            ])
         #expect(stopped.status == 143, "\(stopped.status) \(stopped.stderrText)")
         #expect(stopped.stderrText.contains("stopped by SIGTERM at a safe point"), "\(stopped.stderrText)")
         var expected: [String: [String: String]] = [:]
@@ -35,10 +41,16 @@ import CalgwTestSupport
             var summaries: [String: String] = [:]
             for (i, uid) in calendar.uids.enumerated() {
                 switch i % 3 {
-                case 0: #expect(try account.curl(["-X", "DELETE", calendar.url.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
+                case 0:
+                    #expect(
+                        try account.curl([
+                            "-X", "DELETE", calendar.url.appendingPathComponent("\(uid).ics").absoluteString,
+                        ]).status == 0)
                 case 1:
-                    try account.put(TestEvent.ics(uid: uid, summary: "edited on the phone", start: "20260301T100000Z", duration: "PT1H"),
-                                    name: uid, in: calendar.url)
+                    try account.put(
+                        TestEvent.ics(
+                            uid: uid, summary: "edited on the phone", start: "20260301T100000Z", duration: "PT1H"),
+                        name: uid, in: calendar.url)
                     summaries[uid] = "edited on the phone"
                 default: summaries[uid] = "v1"
                 }
@@ -49,7 +61,9 @@ import CalgwTestSupport
         #expect(rerun.status == 0, "\(rerun.stderrText)")
         for calendar in calendars {
             let found = try VDirPair.summariesIn(account.local.appendingPathComponent(calendar.folder))
-            #expect(found == expected[calendar.folder], "\(calendar.folder): \(found.count) events, \(expected[calendar.folder]?.count ?? 0) expected")
+            #expect(
+                found == expected[calendar.folder],
+                "\(calendar.folder): \(found.count) events, \(expected[calendar.folder]?.count ?? 0) expected")
         }
         let again = try account.calgw(["sync", "--json"])
         #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
@@ -66,8 +80,11 @@ import CalgwTestSupport
         for label in ["Work", "Team"] {
             let calendar = try account.makeCalendar("\(label.lowercased())-\(id)")
             if label == "Team" { team = calendar }
-            try account.put(TestEvent.ics(uid: "\(label.lowercased())-\(id)", summary: "\(label) event", start: "20260301T100000Z", duration: "PT1H"),
-                            name: "\(label)-\(id)", in: calendar)
+            try account.put(
+                TestEvent.ics(
+                    uid: "\(label.lowercased())-\(id)", summary: "\(label) event", start: "20260301T100000Z",
+                    duration: "PT1H"),
+                name: "\(label)-\(id)", in: calendar)
         }
 
         var r = try account.calgw(["sync"])
@@ -81,20 +98,29 @@ import CalgwTestSupport
         let family = local.appendingPathComponent("family-\(id)")
         try FileManager.default.createDirectory(at: family, withIntermediateDirectories: true)
         try Data("Family\n".utf8).write(to: family.appendingPathComponent("displayname"))
-        try Data(TestEvent.ics(uid: "family-\(id)", summary: "Family event", start: "20260301T100000Z", duration: "PT1H").utf8)
-            .write(to: family.appendingPathComponent("family.ics"))
+        try Data(
+            TestEvent.ics(uid: "family-\(id)", summary: "Family event", start: "20260301T100000Z", duration: "PT1H")
+                .utf8
+        )
+        .write(to: family.appendingPathComponent("family.ics"))
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
-        let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.appendingPathComponent("family-\(id)/").absoluteString])
-        #expect(listing.stdoutText.contains(".ics"), "\(name): the new calendar holds no event: \(listing.stdoutText.prefix(500))")
+        let listing = try account.curl([
+            "-X", "PROPFIND", "-H", "Depth: 1", server.home.appendingPathComponent("family-\(id)/").absoluteString,
+        ])
+        #expect(
+            listing.stdoutText.contains(".ics"),
+            "\(name): the new calendar holds no event: \(listing.stdoutText.prefix(500))")
 
         // Nothing left to do, and status says so.
         r = try account.calgw(["status", "--json"])
-        #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
-                "\(name): status reports pending changes: \(r.stdoutText) \(r.stderrText)")
+        #expect(
+            r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
+            "\(name): status reports pending changes: \(r.stdoutText) \(r.stderrText)")
         r = try account.calgw(["sync", "--json"])
-        #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
-                "\(name): a second sync did something: \(r.stdoutText)")
+        #expect(
+            r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
+            "\(name): a second sync did something: \(r.stdoutText)")
 
         // A calendar deleted on the server: reported, its folder and event left here.
         _ = try account.curl(["-X", "DELETE", try #require(team).absoluteString])

@@ -15,7 +15,9 @@ import CalgwTestSupport
     static func created(_ document: [String: Any]) -> (Int, Int)? {
         // A status has them under `pending`; a sync report's `pending` is a count of its own.
         let report = (document["pending"] as? [String: Any]).flatMap { $0["created"] == nil ? nil : $0 } ?? document
-        guard let counts = report["created"] as? [String: Int], let local = counts["local"], let remote = counts["remote"] else { return nil }
+        guard let counts = report["created"] as? [String: Int], let local = counts["local"],
+            let remote = counts["remote"]
+        else { return nil }
         return (local, remote)
     }
 
@@ -28,8 +30,11 @@ import CalgwTestSupport
         // On the server: a calendar of 3 events. Here: a folder of 2 events with no calendar.
         let serverOnly = "srv-\(id)", localOnly = "loc-\(id)"
         let calendar = try account.makeCalendar(serverOnly)
-        for i in 0..<3 { try account.put(TestEvent.ics(uid: "s\(i)-\(id)", summary: "server \(i)", start: "20260301T100000Z", duration: "PT1H"),
-                                         name: "s\(i)-\(id)", in: calendar) }
+        for i in 0..<3 {
+            try account.put(
+                TestEvent.ics(uid: "s\(i)-\(id)", summary: "server \(i)", start: "20260301T100000Z", duration: "PT1H"),
+                name: "s\(i)-\(id)", in: calendar)
+        }
         let folder = account.local.appendingPathComponent(localOnly)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for i in 0..<2 {
@@ -42,12 +47,15 @@ import CalgwTestSupport
         let preview = Self.json(dry.stdoutText)
         #expect(Self.created(preview).map { $0 == (3, 2) } == true, "\(dry.stdoutText)")
         let notes = (preview["notes"] as? [String]) ?? []
-        #expect(notes.contains { $0.contains(serverOnly) && $0.contains("would be copied into a new folder") }, "\(notes)")
+        #expect(
+            notes.contains { $0.contains(serverOnly) && $0.contains("would be copied into a new folder") }, "\(notes)")
         #expect(notes.contains { $0.contains(localOnly) && $0.contains("a calendar would be made") }, "\(notes)")
         // Nothing made on either side.
         #expect(!FileManager.default.fileExists(atPath: account.local.appendingPathComponent(serverOnly).path))
-        let probe = try account.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0",
-                                      server.home.appendingPathComponent(localOnly, isDirectory: true).absoluteString])
+        let probe = try account.curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0",
+            server.home.appendingPathComponent(localOnly, isDirectory: true).absoluteString,
+        ])
         #expect(probe.stdoutText == "404", "the calendar for the new folder was made by a preview: \(probe.stdoutText)")
 
         let before = try account.calgw(["status", "--json"])
@@ -57,12 +65,16 @@ import CalgwTestSupport
 
         let sync = try account.calgw(["sync", "--json"])
         #expect(sync.status == 0, "\(sync.stderrText)")
-        #expect(Self.created(Self.json(sync.stdoutText)).map { $0 == (3, 2) } == true, "the preview said what the sync did: \(sync.stdoutText)")
+        #expect(
+            Self.created(Self.json(sync.stdoutText)).map { $0 == (3, 2) } == true,
+            "the preview said what the sync did: \(sync.stdoutText)")
 
         // After the sync: the journals' items and time; then a new calendar on the server.
         let newer = "new-\(id)"
         let third = try account.makeCalendar(newer)
-        try account.put(TestEvent.ics(uid: "n0-\(id)", summary: "newer", start: "20260301T100000Z", duration: "PT1H"), name: "n0-\(id)", in: third)
+        try account.put(
+            TestEvent.ics(uid: "n0-\(id)", summary: "newer", start: "20260301T100000Z", duration: "PT1H"),
+            name: "n0-\(id)", in: third)
         let after = try account.calgw(["status", "--json"])
         let status = Self.json(after.stdoutText)
         #expect(status["synced"] as? Int == 5, "\(after.stdoutText)")
@@ -70,7 +82,9 @@ import CalgwTestSupport
         #expect(Self.created(status).map { $0 == (1, 0) } == true, "\(after.stdoutText)")
         #expect(((status["notes"] as? [String]) ?? []).contains { $0.contains(newer) }, "\(after.stdoutText)")
         let text = try account.calgw(["status"])
-        #expect(text.stdoutText.contains("5 items synced") && !text.stdoutText.contains("last sync never"), "\(text.stdoutText)")
+        #expect(
+            text.stdoutText.contains("5 items synced") && !text.stdoutText.contains("last sync never"),
+            "\(text.stdoutText)")
         #expect(text.stdoutText.contains("new calendar") && text.stdoutText.contains(newer), "\(text.stdoutText)")
 
         // One calendar only.

@@ -16,8 +16,10 @@ import CalgwTestSupport
         defer { account.remove() }
         for label in ["one", "two", "three"] {
             let calendar = try account.makeCalendar("\(label)-\(account.id)")
-            try account.put(TestEvent.ics(uid: "\(label)-\(account.id)", summary: label, start: "20260301T100000Z", duration: "PT1H"),
-                            name: label, in: calendar)
+            try account.put(
+                TestEvent.ics(
+                    uid: "\(label)-\(account.id)", summary: label, start: "20260301T100000Z", duration: "PT1H"),
+                name: label, in: calendar)
         }
         for _ in 0..<2 {
             let r = try account.calgw(["sync"])

@@ -17,7 +17,9 @@ import CalgwTestSupport
             let id = account.id
             let kept = "kept-\(id)", dropped = "dropped-\(id)", fromServer = "server-\(id)", fromVdir = "vdir-\(id)"
             for name in [kept, dropped] {
-                try account.put(TestEvent.ics(uid: "\(name)-1", summary: name, start: "20260301T100000Z", duration: "PT1H"), name: "\(name)-1", in: try account.makeCalendar(name))
+                try account.put(
+                    TestEvent.ics(uid: "\(name)-1", summary: name, start: "20260301T100000Z", duration: "PT1H"),
+                    name: "\(name)-1", in: try account.makeCalendar(name))
             }
             #expect(try account.calgw(["sync"]).status == 0, "k = \(k)")
 
@@ -25,11 +27,16 @@ import CalgwTestSupport
             try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
             let newFolder = account.local.appendingPathComponent(fromVdir)
             try FileManager.default.createDirectory(at: newFolder, withIntermediateDirectories: true)
-            try Data(TestEvent.ics(uid: "\(fromVdir)-1", summary: fromVdir, start: "20260301T100000Z", duration: "PT1H").utf8).write(to: newFolder.appendingPathComponent("\(fromVdir)-1.ics"))
-            try account.put(TestEvent.ics(uid: "\(fromServer)-1", summary: fromServer, start: "20260301T100000Z", duration: "PT1H"), name: "\(fromServer)-1", in: try account.makeCalendar(fromServer))
+            try Data(
+                TestEvent.ics(uid: "\(fromVdir)-1", summary: fromVdir, start: "20260301T100000Z", duration: "PT1H").utf8
+            ).write(to: newFolder.appendingPathComponent("\(fromVdir)-1.ics"))
+            try account.put(
+                TestEvent.ics(uid: "\(fromServer)-1", summary: fromServer, start: "20260301T100000Z", duration: "PT1H"),
+                name: "\(fromServer)-1", in: try account.makeCalendar(fromServer))
 
-            let killed = try CalgwBinary.run(["sync", "--allow-collection-delete", "--config", account.config.path],
-                                             environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
+            let killed = try CalgwBinary.run(
+                ["sync", "--allow-collection-delete", "--config", account.config.path],
+                environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
             // The account's own steps come first: the calendar deleted and its journal forgotten,
             // the folder made, the calendar made, the mapping saved.
             if k <= 5 { #expect(killed.status != 0, "k = \(k): the run was not killed at an account step") }
@@ -40,7 +47,9 @@ import CalgwTestSupport
             let mine = { (name: String) in name.hasSuffix(id) }
             let expected = [fromServer, fromVdir, kept].sorted()
             #expect(account.subfolders().filter(mine) == expected, "k = \(k): \(account.subfolders())")
-            for name in expected { #expect(account.files(name) == ["\(name)-1.ics"], "k = \(k): \(name): \(account.files(name))") }
+            for name in expected {
+                #expect(account.files(name) == ["\(name)-1.ics"], "k = \(k): \(name): \(account.files(name))")
+            }
             let mapping = account.mapping()
             #expect(mapping.keys.filter(mine).sorted() == expected, "k = \(k): \(mapping)")
             let home = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString]).stdoutText
@@ -50,11 +59,15 @@ import CalgwTestSupport
                 #expect(home.contains(href), "k = \(k): \(href) is not on the server")
                 let url = try #require(URL(string: href, relativeTo: server.home)?.absoluteURL)
                 let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", url.absoluteString]).stdoutText
-                #expect(listing.components(separatedBy: ".ics</").count - 1 == 1, "k = \(k): \(name) on the server: \(listing.prefix(600))")
+                #expect(
+                    listing.components(separatedBy: ".ics</").count - 1 == 1,
+                    "k = \(k): \(name) on the server: \(listing.prefix(600))")
             }
             let again = try account.calgw(["sync", "--json", "--allow-collection-delete"])
             #expect(again.status == 0 && AccountFixture.allZero(again.stdoutText), "k = \(k): \(again.stdoutText)")
-            #expect(!again.stdoutText.contains("new calendar") && !again.stdoutText.contains("new folder"), "k = \(k): \(again.stdoutText)")
+            #expect(
+                !again.stdoutText.contains("new calendar") && !again.stdoutText.contains("new folder"),
+                "k = \(k): \(again.stdoutText)")
             if killed.status == 0 { break }  // k passed the run's last side effect
             k += 1
         }

@@ -7,7 +7,8 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct AccountVdirsyncerTakeoverTests {
     func vdirsyncer(_ account: AccountFixture, _ arguments: [String]) throws -> ProcessRunner.Result {
         let config = account.folder.file("vdirsyncer.conf")
-        try Data("""
+        try Data(
+            """
             [general]
             status_path = "\(account.folder.file("vdirsyncer-status").path)/"
 
@@ -26,9 +27,11 @@ import CalgwTestSupport
             url = "\(account.server.home.absoluteString)"
             username = "\(account.server.username)"
             password.fetch = ["command", "printenv", "CALGW_TEST_DAV_PASSWORD"]
-            """.utf8).write(to: config)
-        return try ProcessRunner.run("vdirsyncer", ["-c", config.path] + arguments, stdin: Data(String(repeating: "y\n", count: 20).utf8),
-                                     environment: ["CALGW_TEST_DAV_PASSWORD": account.server.password])
+            """.utf8
+        ).write(to: config)
+        return try ProcessRunner.run(
+            "vdirsyncer", ["-c", config.path] + arguments, stdin: Data(String(repeating: "y\n", count: 20).utf8),
+            environment: ["CALGW_TEST_DAV_PASSWORD": account.server.password])
     }
 
     @Test(arguments: TestServers.selected)
@@ -45,7 +48,9 @@ import CalgwTestSupport
             let url = try account.makeCalendar(calendarName)
             for n in 0..<3 {
                 let uid = "\(calendarName)-\(n)"
-                let item = index == 2 ? AccountFixture.todo(uid, "Chore \(n)")
+                let item =
+                    index == 2
+                    ? AccountFixture.todo(uid, "Chore \(n)")
                     : TestEvent.ics(uid: uid, summary: "Event \(n)", start: "20260301T100000Z", duration: "PT1H")
                 try account.put(item, name: uid, in: url)
             }
@@ -62,12 +67,15 @@ import CalgwTestSupport
         r = try account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(AccountFixture.allZero(r.stdoutText), "\(name): the takeover transferred something: \(r.stdoutText)")
-        let writes = proxy.logEntries().filter { ["PUT", "DELETE", "MKCALENDAR", "PROPPATCH"].contains($0["method"] as? String ?? "") }
+        let writes = proxy.logEntries().filter {
+            ["PUT", "DELETE", "MKCALENDAR", "PROPPATCH"].contains($0["method"] as? String ?? "")
+        }
         #expect(writes.isEmpty, "\(name): the takeover wrote to the server: \(writes)")
         let after = Dictionary(uniqueKeysWithValues: account.subfolders().map { ($0, account.files($0)) })
         #expect(after == before, "\(name): files changed: \(before) → \(after)")
         for calendarName in names {
-            #expect(account.mapping()[calendarName] != nil, "\(name): \(calendarName) not taken over: \(account.mapping())")
+            #expect(
+                account.mapping()[calendarName] != nil, "\(name): \(calendarName) not taken over: \(account.mapping())")
         }
         // vdirsyncer still sees nothing to do.
         r = try vdirsyncer(account, ["sync"])

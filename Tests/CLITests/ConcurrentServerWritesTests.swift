@@ -23,7 +23,8 @@ import CalgwTestSupport
         let name = TestServers.any()
         let server = try TestServers.shared(name)
         let script = Array(repeating: "ok", count: 40) + Array(repeating: "502", count: 8)
-        let proxy = try TestProxies.fault(upstream: server.url, script: script.joined(separator: ","), onlyMethods: "PUT")
+        let proxy = try TestProxies.fault(
+            upstream: server.url, script: script.joined(separator: ","), onlyMethods: "PUT")
         defer { proxy.stop() }
         try pushAndPullBack(server, concurrency: 2, proxy: proxy)
         let failed = proxy.logEntries().filter { ($0["status"] as? Int) == 502 }
@@ -36,21 +37,30 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pushed = folder.file("pushed"), pulled = folder.file("pulled")
-        for vdir in [pushed, pulled] { try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true) }
+        for vdir in [pushed, pulled] {
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        }
         let run = UUID().uuidString.prefix(8)
         var uids: Set<String> = []
         for i in 0..<Self.count {
             let uid = "concurrent-\(run)-\(i)"
             uids.insert(uid)
-            try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
-                .write(to: pushed.appendingPathComponent("e\(i).ics"))
+            try Data(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                    .utf8
+            )
+            .write(to: pushed.appendingPathComponent("e\(i).ics"))
         }
         let environment = ["CALGW_TEST_PASSWORD": server.password, "CALGW_WRITE_CONCURRENCY": String(concurrency)]
         let pushConfig = folder.file("push.toml"), pullConfig = folder.file("pull.toml")
-        try TestPairConfig(name: "push", local: pushed, collection: proxy?.proxied(collection) ?? collection,
-                           journal: folder.file("push.sqlite"), server: server).write(to: pushConfig)
-        try TestPairConfig(name: "pull", local: pulled, collection: collection, journal: folder.file("pull.sqlite"), server: server)
-            .write(to: pullConfig)
+        try TestPairConfig(
+            name: "push", local: pushed, collection: proxy?.proxied(collection) ?? collection,
+            journal: folder.file("push.sqlite"), server: server
+        ).write(to: pushConfig)
+        try TestPairConfig(
+            name: "pull", local: pulled, collection: collection, journal: folder.file("pull.sqlite"), server: server
+        )
+        .write(to: pullConfig)
 
         let push = try CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
         #expect(push.status == 0, "\(server.name): \(push.stderrText)")
@@ -60,13 +70,17 @@ import CalgwTestSupport
         var found: [String] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: pulled.path) where name.hasSuffix(".ics") {
             let text = try String(contentsOf: pulled.appendingPathComponent(name), encoding: .utf8)
-            found += text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+            found += text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("UID:") }.map {
+                String($0.dropFirst(4))
+            }
         }
-        #expect(found.count == Self.count && Set(found) == uids,
-                "\(server.name): \(found.count) items pulled back, \(uids.subtracting(found).count) missing")
+        #expect(
+            found.count == Self.count && Set(found) == uids,
+            "\(server.name): \(found.count) items pulled back, \(uids.subtracting(found).count) missing")
         // The pushing pair has nothing left to do.
         let again = try CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
-        #expect(again.status == 0 && again.stdoutText.contains("remote: 0 created, 0 updated, 0 deleted"),
-                "\(server.name): \(again.stdoutText) \(again.stderrText)")
+        #expect(
+            again.status == 0 && again.stdoutText.contains("remote: 0 created, 0 updated, 0 deleted"),
+            "\(server.name): \(again.stdoutText) \(again.stderrText)")
     }
 }

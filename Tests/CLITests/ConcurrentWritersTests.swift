@@ -22,21 +22,28 @@ import Testing
             vdir = folder.file("vdir")
             try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
             for i in 0..<3 {
-                try Data(ConcurrentWritersTests.event(uid: "quiet-\(i)-\(UUID().uuidString)", version: 0, padding: 1).utf8)
-                    .write(to: vdir.appendingPathComponent("quiet\(i).ics"))
+                try Data(
+                    ConcurrentWritersTests.event(uid: "quiet-\(i)-\(UUID().uuidString)", version: 0, padding: 1).utf8
+                )
+                .write(to: vdir.appendingPathComponent("quiet\(i).ics"))
             }
             config = folder.file("config.toml")
-            try TestPairConfig(name: "busy", local: vdir, collection: collection,
-                               journal: folder.file("state/journal.sqlite"), server: server).write(to: config)
+            try TestPairConfig(
+                name: "busy", local: vdir, collection: collection,
+                journal: folder.file("state/journal.sqlite"), server: server
+            ).write(to: config)
             try await client().makeCalendar(collection, components: ["VEVENT"])
         }
 
         func client() throws -> CalDAVClient {
-            try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+            try CalDAVClient(
+                configuration: .init(
+                    http: .init(authentication: .basic(username: server.username, password: server.password))))
         }
 
         func sync(_ extra: [String] = []) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(["sync", "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": server.password])
+            try CalgwBinary.run(
+                ["sync", "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": server.password])
         }
 
         /// Every resource's text on the server, lines unfolded.
@@ -45,7 +52,8 @@ import Testing
             let listed = try await client.listItems(in: collection)
             guard !listed.isEmpty else { return [] }
             return try await client.multiget(collection, hrefs: listed.map(\.href)).map {
-                String(decoding: $0.data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+                String(decoding: $0.data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+                    .replacingOccurrences(of: "\n ", with: "")
             }
         }
     }
@@ -63,8 +71,9 @@ import Testing
     static func wholeVersion(in text: String, padding: Int) -> Int? {
         let lines = text.components(separatedBy: CharacterSet.newlines)
         guard let summary = lines.first(where: { $0.hasPrefix("SUMMARY:version ") }),
-              let version = Int(summary.dropFirst("SUMMARY:version ".count)),
-              let description = lines.first(where: { $0.hasPrefix("DESCRIPTION:") }) else { return nil }
+            let version = Int(summary.dropFirst("SUMMARY:version ".count)),
+            let description = lines.first(where: { $0.hasPrefix("DESCRIPTION:") })
+        else { return nil }
         return description == "DESCRIPTION:" + String(repeating: "v\(version)-", count: padding) ? version : nil
     }
 
@@ -94,7 +103,9 @@ import Testing
             }
         }
         let last = writer.stop()
-        print("concurrent writer: \(writer.saves) saves, sync exits \(outcomes), versions seen on the server \(seenVersions.sorted())")
+        print(
+            "concurrent writer: \(writer.saves) saves, sync exits \(outcomes), versions seen on the server \(seenVersions.sorted())"
+        )
         #expect(writer.saves > 20, "the writer saved \(writer.saves) times")
 
         let settle = try pair.sync()
@@ -102,11 +113,14 @@ import Testing
         let texts = try await pair.serverTexts()
         #expect(texts.count == 4, "\(texts.count) resources on the server")
         let busy = texts.filter { $0.contains("UID:\(uid)") }
-        #expect(busy.count == 1 && busy.first.flatMap { Self.wholeVersion(in: $0, padding: padding) } == last,
-                "the server should hold version \(last), runs: \(outcomes), seen: \(seenVersions.sorted())")
+        #expect(
+            busy.count == 1 && busy.first.flatMap { Self.wholeVersion(in: $0, padding: padding) } == last,
+            "the server should hold version \(last), runs: \(outcomes), seen: \(seenVersions.sorted())")
         let local = try String(contentsOfFile: path, encoding: .utf8)
         #expect(Self.wholeVersion(in: local, padding: padding) == last, "the writer's file was changed by calgw")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count == 4)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count
+                == 4)
     }
 
     /// Two `calgw sync` on one pair at once: the test holds the pair's lock until both runs
@@ -137,19 +151,25 @@ import Testing
         let runs = [try first.get(), try second.get()]
         #expect(waiting == 2, "\(waiting) runs waited for the lock together")
         for run in runs {
-            #expect(run.status == 0 || (run.status == 1 && run.stderrText.contains("another calgw run")), "\(run.stderrText)")
+            #expect(
+                run.status == 0 || (run.status == 1 && run.stderrText.contains("another calgw run")),
+                "\(run.stderrText)")
         }
         #expect(runs.contains { $0.status == 0 })
         let settle = try pair.sync(["--json"])
         #expect(settle.status == 0, "\(settle.stderrText)")
         let report = try JSONSerialization.jsonObject(with: settle.stdout) as? [String: Any]
         let created = report?["created"] as? [String: Int]
-        #expect(created?["local"] == 0 && created?["remote"] == 0, "the run after both had more to create: \(settle.stdoutText)")
+        #expect(
+            created?["local"] == 0 && created?["remote"] == 0,
+            "the run after both had more to create: \(settle.stdoutText)")
         let texts = try await pair.serverTexts()
         #expect(texts.count == 33, "\(texts.count) resources on the server")
         let uids = texts.compactMap { $0.components(separatedBy: CharacterSet.newlines).first { $0.hasPrefix("UID:") } }
         #expect(Set(uids).count == 33, "a UID is on the server twice")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count == 33)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count
+                == 33)
     }
 
     /// Runs `body` on a new thread; `get()` waits for its result.
@@ -162,10 +182,14 @@ import Testing
     /// How many other processes have `path` open (from /proc/PID/fd).
     static func processes(holding path: String) -> Int {
         let me = String(getpid())
-        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { $0 != me && Int($0) != nil }
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter {
+            $0 != me && Int($0) != nil
+        }
         return pids.filter { pid in
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
+            return fds.contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
+            }
         }.count
     }
 }
@@ -192,7 +216,9 @@ final class FileRewriter: @unchecked Sendable {
                 let next = lock.withLock { version + 1 }
                 let bytes = Array(content(next).utf8)
                 if next % 5 == 0 { saveByRename(bytes) } else { saveInPlace(bytes) }
-                lock.withLock { version = next; saves += 1 }
+                lock.withLock {
+                    version = next; saves += 1
+                }
                 usleep(20_000)
             }
             done.signal()

@@ -6,7 +6,8 @@ import CalgwTestSupport
 /// How the config names a subscription, and `calgw init` / `calgw discover` on a feed.
 extension ConfigFileTests {
     @Test func webcalAndIcsRemotesAreSubscriptions() throws {
-        let config = try parse("""
+        let config = try parse(
+            """
             [pair.holidays]
             local = "~/calendars/holidays"
             remote = "webcal://example.org/holidays.ics"
@@ -35,7 +36,9 @@ extension ConfigFileTests {
             subscription = false
             """)
         func pair(_ name: String) throws -> PairConfiguration { try #require(config.pairs.first { $0.name == name }) }
-        #expect(try pair("holidays").subscription && pair("holidays").remote.absoluteString == "http://example.org/holidays.ics")
+        #expect(
+            try pair("holidays").subscription
+                && pair("holidays").remote.absoluteString == "http://example.org/holidays.ics")
         #expect(try pair("secure").subscription && pair("secure").remote.absoluteString == "https://example.org/feed")
         #expect(try pair("secure").maxLineLength == 100000)
         #expect(try pair("ics").subscription)
@@ -51,11 +54,23 @@ extension ConfigFileTests {
     }
 
     @Test(arguments: [
-        ("[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\nsubscription = false", "a webcal:// remote is always a subscription"),
-        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/a.ics\"\nsubscription = \"yes\"", "pair.p.subscription must be true or false"),
-        ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/cal/\"\nmax_line_length = 10", "applies to a subscription only"),
+        (
+            "[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\nsubscription = false",
+            "a webcal:// remote is always a subscription"
+        ),
+        (
+            "[pair.p]\nlocal = \"/v\"\nremote = \"https://x/a.ics\"\nsubscription = \"yes\"",
+            "pair.p.subscription must be true or false"
+        ),
+        (
+            "[pair.p]\nlocal = \"/v\"\nremote = \"https://x/cal/\"\nmax_line_length = 10",
+            "applies to a subscription only"
+        ),
         ("[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\nmax_line_length = 0", "positive number"),
-        ("[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\ncollections = \"all\"", "does not apply to a subscription"),
+        (
+            "[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\ncollections = \"all\"",
+            "does not apply to a subscription"
+        ),
         ("[pair.p]\nlocal = \"https://dav/x/\"\nremote = \"webcal://x/a.ics\"", "does not apply to a subscription"),
     ])
     func refusesSubscriptionMistakes(_ text: String, _ expected: String) {
@@ -71,18 +86,24 @@ extension ConfigFileTests {
         let port = f.server.url.port!
         let state = ["XDG_STATE_HOME": f.folder.appendingPathComponent("state").path]
 
-        var r = try CalgwBinary.run(["init", "--config", f.config.path, "--pair", "holidays", "--local", f.vdir.path,
-                                     "--remote", "webcal://127.0.0.1:\(port)/feed.ics"])
+        var r = try CalgwBinary.run([
+            "init", "--config", f.config.path, "--pair", "holidays", "--local", f.vdir.path,
+            "--remote", "webcal://127.0.0.1:\(port)/feed.ics",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(r.stdoutText.contains("read-only subscription") && r.stdoutText.contains("calgw pull --pair holidays"), "\(r.stdoutText)")
+        #expect(
+            r.stdoutText.contains("read-only subscription") && r.stdoutText.contains("calgw pull --pair holidays"),
+            "\(r.stdoutText)")
         r = try CalgwBinary.run(["sync", "--config", f.config.path, "--json"], environment: state)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(SubscriptionFixture.count(try SubscriptionFixture.json(r), "created", "local") == 2, "\(r.stdoutText)")
 
         // A feed whose URL does not say so: --subscription writes subscription = true.
         let other = f.folder.appendingPathComponent("other")
-        r = try CalgwBinary.run(["init", "--config", f.config.path, "--pair", "export", "--local", other.path,
-                                 "--remote", "http://127.0.0.1:\(port)/export", "--subscription"])
+        r = try CalgwBinary.run([
+            "init", "--config", f.config.path, "--pair", "export", "--local", other.path,
+            "--remote", "http://127.0.0.1:\(port)/export", "--subscription",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try String(contentsOf: f.config, encoding: .utf8).contains("subscription = true"))
         r = try CalgwBinary.run(["pull", "--config", f.config.path, "--pair", "export"], environment: state)
@@ -91,7 +112,9 @@ extension ConfigFileTests {
 
         r = try CalgwBinary.run(["discover", "webcal://127.0.0.1:\(port)/feed.ics"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(r.stdoutText.contains("is an iCalendar feed") && r.stdoutText.contains("2 items (VEVENT)"), "\(r.stdoutText)")
+        #expect(
+            r.stdoutText.contains("is an iCalendar feed") && r.stdoutText.contains("2 items (VEVENT)"),
+            "\(r.stdoutText)")
         #expect(r.stdoutText.contains("calgw init --local DIR --remote webcal://"), "\(r.stdoutText)")
         r = try CalgwBinary.run(["discover", "http://127.0.0.1:\(port)/export", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")

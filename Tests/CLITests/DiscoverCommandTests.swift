@@ -7,13 +7,19 @@ import Testing
     @Test(arguments: TestServers.selected)
     func testDiscoverPrintsTableAndJSON(server name: String) async throws {
         let server = try TestServers.shared(name)
-        let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        let client = try CalDAVClient(
+            configuration: .init(
+                http: .init(authentication: .basic(username: server.username, password: server.password))))
         let collection = server.newCollectionURL(prefix: "cli")
-        try await client.makeCalendar(collection, displayName: "CLI Calendar", color: "#00FF00FF", components: ["VEVENT"])
+        try await client.makeCalendar(
+            collection, displayName: "CLI Calendar", color: "#00FF00FF", components: ["VEVENT"])
         let env = ["CALGW_TEST_DAV_PASSWORD": server.password]
 
-        let json = try CalgwBinary.run(["discover", server.url.absoluteString, "--username", server.username,
-                                        "--password-env", "CALGW_TEST_DAV_PASSWORD", "--json"], environment: env)
+        let json = try CalgwBinary.run(
+            [
+                "discover", server.url.absoluteString, "--username", server.username,
+                "--password-env", "CALGW_TEST_DAV_PASSWORD", "--json",
+            ], environment: env)
         #expect(json.status == 0, "\(name): \(json.stderrText)")
         let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         let mine = rows.first { $0["href"] as? String == HrefResolver.href(of: collection).path }
@@ -24,13 +30,18 @@ import Testing
         // The account's own calendar: it may write there.
         #expect(mine?["writable"] as? Bool == true, "\(name): \(json.stdoutText)")
 
-        let table = try CalgwBinary.run(["discover", server.home.absoluteString, "--username", server.username,
-                                         "--password-command", "printf '%s\\n' \"$CALGW_TEST_DAV_PASSWORD\""], environment: env)
+        let table = try CalgwBinary.run(
+            [
+                "discover", server.home.absoluteString, "--username", server.username,
+                "--password-command", "printf '%s\\n' \"$CALGW_TEST_DAV_PASSWORD\"",
+            ], environment: env)
         #expect(table.status == 0, "\(name): \(table.stderrText)")
         #expect(table.stdoutText.hasPrefix("HREF"))
         let line = table.stdoutText.split(separator: "\n").first { $0.contains(HrefResolver.href(of: collection).path) }
-        #expect(line?.contains("CLI Calendar") == true && line?.contains("VEVENT") == true && line?.contains("read-write") == true,
-                "\(name): \(table.stdoutText)")
+        #expect(
+            line?.contains("CLI Calendar") == true && line?.contains("VEVENT") == true
+                && line?.contains("read-write") == true,
+            "\(name): \(table.stdoutText)")
         // What the server does with meetings, and the account's address where it schedules.
         let account = table.stdoutText.split(separator: "\n").first { $0.hasPrefix("account: ") }.map(String.init) ?? ""
         print("\(name): \(account)")
@@ -45,8 +56,10 @@ import Testing
 
     @Test func testWrongPasswordExitsFive() throws {
         let server = try TestServers.shared(TestServers.any())
-        let result = try CalgwBinary.run(["discover", server.url.absoluteString, "--username", server.username,
-                                          "--password-command", "echo not-the-password"])
+        let result = try CalgwBinary.run([
+            "discover", server.url.absoluteString, "--username", server.username,
+            "--password-command", "echo not-the-password",
+        ])
         #expect(result.status == 5, "stdout: \(result.stdoutText) stderr: \(result.stderrText)")
         #expect(result.stderrText.contains("error:"))
         #expect(!result.stderrText.contains("not-the-password"))

@@ -16,11 +16,11 @@ import CalgwTestSupport
             folder = try TemporaryFolder()
             try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
             try """
-                [pair.test]
-                local = "\(folder.file("vdir").path)"
-                remote = "http://127.0.0.1:9/cal/"
-                journal = "\(folder.file("journal.sqlite").path)"
-                """.write(to: folder.file("config.toml"), atomically: true, encoding: .utf8)
+            [pair.test]
+            local = "\(folder.file("vdir").path)"
+            remote = "http://127.0.0.1:9/cal/"
+            journal = "\(folder.file("journal.sqlite").path)"
+            """.write(to: folder.file("config.toml"), atomically: true, encoding: .utf8)
         }
 
         func calgw(_ arguments: [String], tz: String = "Europe/Berlin") throws -> ProcessRunner.Result {
@@ -40,7 +40,9 @@ import CalgwTestSupport
     @Test func addWritesOneFileNamedAfterTheUIDInTheSystemZone() throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw(["event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00", "--duration", "45m", "--offline"])
+        let r = try s.calgw([
+            "event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00", "--duration", "45m", "--offline",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try s.files() == ["\(uid).ics"])
@@ -52,7 +54,9 @@ import CalgwTestSupport
         // Complete as RFC 5545 asks: the zone it names is defined in the file, and lint is silent.
         #expect(try s.event(uid).components.contains { $0.name == "VTIMEZONE" && $0["TZID"]?.value == "Europe/Berlin" })
         let lint = try CalgwBinary.run(["lint", s.vdir.appendingPathComponent("\(uid).ics").path])
-        #expect(lint.status == 0 && lint.stdoutText.isEmpty && lint.stderrText.isEmpty, "\(lint.stdoutText)\(lint.stderrText)")
+        #expect(
+            lint.status == 0 && lint.stdoutText.isEmpty && lint.stderrText.isEmpty,
+            "\(lint.stdoutText)\(lint.stderrText)")
     }
 
     /// New files take the umask's permissions, as any program's: a user who keeps files
@@ -61,13 +65,19 @@ import CalgwTestSupport
         for (umask, expected) in [("077", 0o600), ("022", 0o644)] {
             let s = try Setup()
             defer { s.folder.remove() }
-            let r = try ProcessRunner.run("/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", CalgwBinary.url.path,
-                                                      "event", "add", "--summary", "Private", "--start", "2026-03-29T10:00",
-                                                      "--offline", "--config", s.config.path],
-                                          environment: ["TZ": "Europe/Berlin", "NO_COLOR": "1"])
+            let r = try ProcessRunner.run(
+                "/bin/sh",
+                [
+                    "-c", "umask \(umask) && exec \"$0\" \"$@\"", CalgwBinary.url.path,
+                    "event", "add", "--summary", "Private", "--start", "2026-03-29T10:00",
+                    "--offline", "--config", s.config.path,
+                ],
+                environment: ["TZ": "Europe/Berlin", "NO_COLOR": "1"])
             #expect(r.status == 0, "\(r.stderrText)")
             let file = try #require(try s.files().first)
-            let mode = try FileManager.default.attributesOfItem(atPath: s.vdir.appendingPathComponent(file).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: s.vdir.appendingPathComponent(file).path)[
+                    .posixPermissions] as? Int
             #expect(mode == expected, "umask \(umask): mode \(String(mode ?? 0, radix: 8))")
         }
     }
@@ -75,7 +85,10 @@ import CalgwTestSupport
     @Test func addAllDayWithAnInclusiveLastDay() throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw(["event", "add", "--summary", "Holiday", "--start", "2026-08-03", "--end", "2026-08-14", "--offline", "--json"])
+        let r = try s.calgw([
+            "event", "add", "--summary", "Holiday", "--start", "2026-08-03", "--end", "2026-08-14", "--offline",
+            "--json",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         struct Added: Decodable { var uid: String; var pushed: Bool }
         let added = try JSONDecoder().decode(Added.self, from: r.stdout)
@@ -107,16 +120,24 @@ import CalgwTestSupport
     @Test func addTakesAnInstantAndShowsItInTheZone() throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw(["event", "add", "--summary", "Call", "--start", "2026-07-01T08:00:00Z", "--tz", "America/New_York", "--offline"])
+        let r = try s.calgw([
+            "event", "add", "--summary", "Call", "--start", "2026-07-01T08:00:00Z", "--tz", "America/New_York",
+            "--offline",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
-        let event = try #require(try s.event(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).components.first { $0.name == "VEVENT" })
+        let event = try #require(
+            try s.event(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).components.first {
+                $0.name == "VEVENT"
+            })
         #expect(event["DTSTART"]?.tzid == "America/New_York" && event["DTSTART"]?.value == "20260701T040000")
     }
 
     /// A weekly Monday 09:30 Berlin series of 6 made with `event add`; returns its UID.
     func weeklySeries(_ s: Setup) throws -> String {
-        let r = try s.calgw(["event", "add", "--summary", "Standup", "--start", "2026-03-23T09:30", "--duration", "15m",
-                             "--rrule", "FREQ=WEEKLY;COUNT=6", "--offline"])
+        let r = try s.calgw([
+            "event", "add", "--summary", "Standup", "--start", "2026-03-23T09:30", "--duration", "15m",
+            "--rrule", "FREQ=WEEKLY;COUNT=6", "--offline",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -125,21 +146,28 @@ import CalgwTestSupport
         let s = try Setup()
         defer { s.folder.remove() }
         let uid = try weeklySeries(s)
-        var r = try s.calgw(["event", "edit", uid, "--occurrence", "2026-03-30T09:30", "--summary", "Planning", "--offline"])
+        var r = try s.calgw([
+            "event", "edit", uid, "--occurrence", "2026-03-30T09:30", "--summary", "Planning", "--offline",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         var calendar = try s.event(uid)
         let override = try #require(calendar.components.first { $0["RECURRENCE-ID"] != nil })
-        #expect(override["RECURRENCE-ID"]?.value == "20260330T093000" && override["RECURRENCE-ID"]?.tzid == "Europe/Berlin")
+        #expect(
+            override["RECURRENCE-ID"]?.value == "20260330T093000" && override["RECURRENCE-ID"]?.tzid == "Europe/Berlin")
         #expect(override["SUMMARY"]?.text == "Planning")
 
-        r = try s.calgw(["event", "edit", uid, "--occurrence", "2026-04-13T09:30", "--span", "future",
-                         "--start", "2026-04-13T10:00", "--json", "--offline"])
+        r = try s.calgw([
+            "event", "edit", uid, "--occurrence", "2026-04-13T09:30", "--span", "future",
+            "--start", "2026-04-13T10:00", "--json", "--offline",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         struct Edited: Decodable { var change: String; var newSeries: String? }
         let edited = try JSONDecoder().decode(Edited.self, from: r.stdout)
         let newUID = try #require(edited.newSeries)
         calendar = try s.event(uid)
-        #expect(calendar.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil }?["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
+        #expect(
+            calendar.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil }?["RRULE"]?.value
+                == "FREQ=WEEKLY;COUNT=3")
         let next = try #require(try s.event(newUID).components.first { $0.name == "VEVENT" })
         #expect(next["DTSTART"]?.value == "20260413T100000" && next["RRULE"]?.value == "FREQ=WEEKLY;COUNT=3")
         #expect(next["RELATED-TO"]?.text == uid)
@@ -154,7 +182,9 @@ import CalgwTestSupport
         let r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-03-31T09:30", "--offline"])
         #expect(r.status == 2)
         #expect(r.stderrText.contains("no occurrence"), "\(r.stderrText)")
-        #expect(r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-06T09:30"), "the nearest occurrences are not listed: \(r.stderrText)")
+        #expect(
+            r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-06T09:30"),
+            "the nearest occurrences are not listed: \(r.stderrText)")
         #expect(try s.event(uid) == before)
     }
 
@@ -168,10 +198,13 @@ import CalgwTestSupport
             "BEGIN:VEVENT\r\nUID:inv\r\nDTSTAMP:20260101T000000Z\r\n\(extra)SUMMARY:Weekly\r\nORGANIZER:\(them)\r\n"
                 + "ATTENDEE;PARTSTAT=NEEDS-ACTION:\(me)\r\nEND:VEVENT\r\n"
         }
-        try Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\n"
-                  + event("DTSTART:20270301T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\n").replacingOccurrences(of: "NEEDS-ACTION", with: "ACCEPTED")
-                  + event("RECURRENCE-ID:20270308T100000Z\r\nDTSTART:20270308T120000Z\r\n")
-                  + "END:VCALENDAR\r\n").utf8).write(to: s.vdir.appendingPathComponent("inv.ics"))
+        try Data(
+            ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\n"
+                + event("DTSTART:20270301T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\n").replacingOccurrences(
+                    of: "NEEDS-ACTION", with: "ACCEPTED")
+                + event("RECURRENCE-ID:20270308T100000Z\r\nDTSTART:20270308T120000Z\r\n")
+                + "END:VCALENDAR\r\n").utf8
+        ).write(to: s.vdir.appendingPathComponent("inv.ics"))
         let listed = try s.calgw(["invitations", "--address", me, "--json"])
         let rows = (try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []
         let answer = try #require(rows.first?["answer"] as? String, "\(listed.stdoutText)\(listed.stderrText)")
@@ -205,12 +238,19 @@ import CalgwTestSupport
         let removed = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
         #expect(removed.status == 0, "\(removed.stderrText)")
         let before = try s.event(uid)
-        for command in [["event", "edit", uid, "--occurrence", "2026-04-06T09:30", "--span", "this", "--summary", "Moved", "--offline"],
-                        ["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"]] {
+        for command in [
+            [
+                "event", "edit", uid, "--occurrence", "2026-04-06T09:30", "--span", "this", "--summary", "Moved",
+                "--offline",
+            ],
+            ["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"],
+        ] {
             let r = try s.calgw(command)
             #expect(r.status == 2, "\(command[1]): \(r.status) \(r.stderrText)")
             #expect(r.stderrText.contains("removed from the series (EXDATE)"), "\(command[1]): \(r.stderrText)")
-            #expect(r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-13T09:30"), "\(command[1]): \(r.stderrText)")
+            #expect(
+                r.stderrText.contains("2026-03-30T09:30") && r.stderrText.contains("2026-04-13T09:30"),
+                "\(command[1]): \(r.stderrText)")
             #expect(try s.event(uid) == before, "\(command[1]) wrote the file")
         }
     }
@@ -237,12 +277,15 @@ import CalgwTestSupport
         let mirror = s.folder.file("mirror")
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
         try """
-            [pair.test]
-            local = "\(s.vdir.path)"
-            remote = "\(mirror.absoluteString)"
-            journal = "\(s.folder.file("journal.sqlite").path)"
-            """.write(to: s.config, atomically: true, encoding: .utf8)
-        var r = try s.calgw(["event", "add", "--summary", "Pushed", "--start", "2026-05-04T09:00", "--rrule", "FREQ=DAILY;COUNT=5", "--json"])
+        [pair.test]
+        local = "\(s.vdir.path)"
+        remote = "\(mirror.absoluteString)"
+        journal = "\(s.folder.file("journal.sqlite").path)"
+        """.write(to: s.config, atomically: true, encoding: .utf8)
+        var r = try s.calgw([
+            "event", "add", "--summary", "Pushed", "--start", "2026-05-04T09:00", "--rrule", "FREQ=DAILY;COUNT=5",
+            "--json",
+        ])
         #expect(r.status == 0, "\(r.stderrText)")
         struct Added: Decodable { var uid: String; var pushed: Bool }
         let added = try JSONDecoder().decode(Added.self, from: r.stdout)
@@ -250,14 +293,16 @@ import CalgwTestSupport
         let remoteFile = mirror.appendingPathComponent(added.uid + ".ics")
         // The same event, with the VTIMEZONE of its TZID in the file as on the server.
         let uploaded = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar)
-        let written = try #require(try ICalendarParser().parse(Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics"))).calendar)
+        let written = try #require(
+            try ICalendarParser().parse(Data(contentsOf: s.vdir.appendingPathComponent(added.uid + ".ics"))).calendar)
         #expect(uploaded.components(named: "VEVENT") == written.components(named: "VEVENT"))
         #expect(uploaded.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
         #expect(written.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
 
         r = try s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let remote = try #require(try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components(named: "VEVENT").first)
+        let remote = try #require(
+            try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components(named: "VEVENT").first)
         #expect(remote["RRULE"]?.value == "FREQ=DAILY;COUNT=2")
         r = try s.calgw(["status", "--json"])
         #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0, "\(r.stdoutText)")

@@ -31,13 +31,19 @@ import CalgwTestSupport
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
 
         let done = s.folder.file("exit-status")
-        let command = "VISUAL='vim -u NONE -N' TZ=Europe/Berlin \(CalgwBinary.url.path) event open \(uid) --offline "
+        let command =
+            "VISUAL='vim -u NONE -N' TZ=Europe/Berlin \(CalgwBinary.url.path) event open \(uid) --offline "
             + "--config \(s.config.path); echo $? > \(done.path)"
         let session = "open"
         // The tmux server this starts keeps its output open: point it at a file, not at our pipes.
         let log = s.folder.file("tmux.log")
-        let start = try ProcessRunner.run("/bin/sh", ["-c", "tmux -L \(socket) new-session -d -s \(session) -x 120 -y 40 \"$1\" "
-                                                      + "</dev/null >\(log.path) 2>&1", "sh", command])
+        let start = try ProcessRunner.run(
+            "/bin/sh",
+            [
+                "-c",
+                "tmux -L \(socket) new-session -d -s \(session) -x 120 -y 40 \"$1\" "
+                    + "</dev/null >\(log.path) 2>&1", "sh", command,
+            ])
         try #require(start.status == 0, "tmux did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         defer { _ = try? tmux(["kill-server"]) }
 

@@ -14,7 +14,8 @@ import CalgwTestSupport
         }
         var files: [(String, String)] = []
         for case let url as URL in walker where url.pathExtension == "swift" {
-            files.append((String(url.path.dropFirst(root.path.count + 1)), try String(contentsOf: url, encoding: .utf8)))
+            files.append(
+                (String(url.path.dropFirst(root.path.count + 1)), try String(contentsOf: url, encoding: .utf8)))
         }
         return files.sorted { $0.0 < $1.0 }
     }
@@ -25,7 +26,9 @@ import CalgwTestSupport
         for (path, text) in files {
             for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
                 let module = line.split(separator: " ").last.map(String.init) ?? ""
-                #expect(!["CalDAV", "VDir", "CCurl", "CXMLStream", "CFileSystem", "GRDB"].contains(module), "\(path): \(line)")
+                #expect(
+                    !["CalDAV", "VDir", "CCurl", "CXMLStream", "CFileSystem", "GRDB"].contains(module),
+                    "\(path): \(line)")
             }
         }
     }

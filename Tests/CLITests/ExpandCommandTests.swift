@@ -58,21 +58,28 @@ import CalgwTestSupport
     @Test func jsonFollowsTheCLIContract() throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        let result = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         let records = try JSONDecoder().decode([Record].self, from: result.stdout)
-        #expect(records.map(\.start) == [
-            "2026-03-02T10:00:00+01:00", "2026-03-17T15:00:00+01:00", "2026-03-23T10:00:00+01:00",
-            "2026-03-28T02:30:00+01:00", "2026-03-29T03:30:00+02:00", "2026-03-30T02:30:00+02:00", "2026-03-30T10:00:00+02:00",
-        ])
+        #expect(
+            records.map(\.start) == [
+                "2026-03-02T10:00:00+01:00", "2026-03-17T15:00:00+01:00", "2026-03-23T10:00:00+01:00",
+                "2026-03-28T02:30:00+01:00", "2026-03-29T03:30:00+02:00", "2026-03-30T02:30:00+02:00",
+                "2026-03-30T10:00:00+02:00",
+            ])
         let moved = try #require(records.first { $0.summary == "Standup (moved)" })
         #expect(moved.recurrenceId == "2026-03-16T10:00:00+01:00")
         #expect(moved.timeZone == "Europe/Berlin")
         #expect(records.first?.location == "Room 1")
         // Every key is present, null when empty.
         let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
-        #expect(Set(raw[0].keys) == ["uid", "recurrenceId", "start", "end", "allDay", "timeZone", "summary", "location", "description",
-                                     "rrule", "status", "sequence", "lastModified", "attendees", "alarms", "href"])
+        #expect(
+            Set(raw[0].keys) == [
+                "uid", "recurrenceId", "start", "end", "allDay", "timeZone", "summary", "location", "description",
+                "rrule", "status", "sequence", "lastModified", "attendees", "alarms", "href",
+            ])
     }
 
     /// An RRULE no reader can take is said on stderr, with the UID and why; the series is
@@ -80,11 +87,16 @@ import CalgwTestSupport
     @Test func anUnreadableRuleIsAWarningNamingTheEvent() throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let broken = Self.calendar.replacingOccurrences(of: "RRULE:FREQ=DAILY;COUNT=3", with: "RRULE:FREQ=DAILY;INTERVAL=0")
+        let broken = Self.calendar.replacingOccurrences(
+            of: "RRULE:FREQ=DAILY;COUNT=3", with: "RRULE:FREQ=DAILY;INTERVAL=0")
         try Data(broken.utf8).write(to: url)
-        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        let result = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(result.stderrText.contains("warning: \(url.path): dst@calgw.test: invalid RRULE: INTERVAL=0"), "\(result.stderrText)")
+        #expect(
+            result.stderrText.contains("warning: \(url.path): dst@calgw.test: invalid RRULE: INTERVAL=0"),
+            "\(result.stderrText)")
         #expect(result.stderrText.contains("(RRULE:FREQ=DAILY;INTERVAL=0)"), "\(result.stderrText)")
         let records = try JSONDecoder().decode([Record].self, from: result.stdout)
         #expect(records.filter { $0.summary == "Night job" }.map(\.start) == ["2026-03-28T02:30:00+01:00"])
@@ -96,7 +108,9 @@ import CalgwTestSupport
     @Test func theTableShowsDateTimeSummaryAndLocation() throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let result = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02", "--to", "2026-03-03", "--tz", "Europe/Berlin"])
+        let result = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-02", "--to", "2026-03-03", "--tz", "Europe/Berlin",
+        ])
         #expect(result.status == 0)
         #expect(result.stdoutText == "2026-03-02  10:00–11:00  Standup  Room 1\n")
     }
@@ -105,9 +119,14 @@ import CalgwTestSupport
         let (folder, url) = try file()
         defer { folder.remove() }
         // 10:30 is inside the 10:00–11:00 occurrence; 11:00 is its end (excluded).
-        let inside = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02T10:30+01:00", "--to", "2026-03-02T10:45:00Z", "--json"])
+        let inside = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-02T10:30+01:00", "--to", "2026-03-02T10:45:00Z", "--json",
+        ])
         #expect(try JSONDecoder().decode([Record].self, from: inside.stdout).count == 1)
-        let after = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-02T11:00", "--to", "2026-03-02T12:00", "--tz", "Europe/Berlin", "--json"])
+        let after = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-02T11:00", "--to", "2026-03-02T12:00", "--tz", "Europe/Berlin",
+            "--json",
+        ])
         #expect(try JSONDecoder().decode([Record].self, from: after.stdout).isEmpty)
     }
 
@@ -135,7 +154,9 @@ import CalgwTestSupport
         defer { folder.remove() }
         let url = folder.file("gap.ics")
         try Data(Self.gapCalendar.utf8).write(to: url)
-        let json = try CalgwBinary.run(["expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York", "--json"])
+        let json = try CalgwBinary.run([
+            "expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York", "--json",
+        ])
         #expect(json.status == 0, "\(json.stderrText)")
         let records = try JSONDecoder().decode([Record].self, from: json.stdout)
         let format = ISO8601DateFormatter()
@@ -146,7 +167,9 @@ import CalgwTestSupport
         for (start, end) in spans { #expect(end >= start, "\(start)–\(end)") }
         #expect(Set(spans.map(\.0)).count == spans.count, "\(records.map(\.start))")
         // The table for people agrees: one row per occurrence, no start (date and time) twice.
-        let table = try CalgwBinary.run(["expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York"])
+        let table = try CalgwBinary.run([
+            "expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York",
+        ])
         let rows = table.stdoutText.split(separator: "\n")
         #expect(rows.count == records.count)
         let starts = rows.map { $0.split(separator: "–").first ?? $0 }
@@ -159,7 +182,9 @@ import CalgwTestSupport
         let badDate = try CalgwBinary.run(["expand", url.path, "--from", "March", "--to", "2026-04-01"])
         #expect(badDate.status == 2)
         #expect(badDate.stderrText.contains("--from: 'March' is not a date"))
-        let badZone = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Mars/Olympus"])
+        let badZone = try CalgwBinary.run([
+            "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Mars/Olympus",
+        ])
         #expect(badZone.status == 2)
         let reversed = try CalgwBinary.run(["expand", url.path, "--from", "2026-04-01", "--to", "2026-03-01"])
         #expect(reversed.status == 2)
@@ -171,12 +196,17 @@ import CalgwTestSupport
     @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")
         let before = try Data(contentsOf: fixture)
-        let result = try CalgwBinary.run(["expand", fixture.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json"])
+        let result = try CalgwBinary.run([
+            "expand", fixture.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         let records = try JSONDecoder().decode([Record].self, from: result.stdout)
         let standup = records.filter { $0.uid == "standup@calgw.test" }
-        #expect(standup.map(\.start) == ["2026-03-02T09:00:00-05:00", "2026-03-09T12:00:00-04:00", "2026-03-20T14:00:00-04:00",
-                                         "2026-03-23T09:00:00-04:00"])
+        #expect(
+            standup.map(\.start) == [
+                "2026-03-02T09:00:00-05:00", "2026-03-09T12:00:00-04:00", "2026-03-20T14:00:00-04:00",
+                "2026-03-23T09:00:00-04:00",
+            ])
         #expect(standup.allSatisfy { $0.timeZone == "America/New_York" })
         #expect(standup[1].recurrenceId == "2026-03-09T09:00:00-04:00")
         let call = try #require(records.first { $0.uid == "call@calgw.test" })
@@ -189,11 +219,19 @@ import CalgwTestSupport
     /// RDATE; the older version's change of an instance that the newest excludes is gone.
     @Test func theNewestVersionOfAnEventIsExpanded() throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/several-versions.ics")
-        let result = try CalgwBinary.run(["expand", fixture.path, "--from", "2026-01-01", "--to", "2026-03-01", "--tz", "Europe/Berlin", "--json"])
+        let result = try CalgwBinary.run([
+            "expand", fixture.path, "--from", "2026-01-01", "--to", "2026-03-01", "--tz", "Europe/Berlin", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
-        let planning = try JSONDecoder().decode([Record].self, from: result.stdout).filter { $0.uid == "planning@calgw.test" }
-        #expect(planning.map(\.start) == ["2026-01-05T10:00:00+01:00", "2026-01-12T15:00:00+01:00", "2026-01-26T10:00:00+01:00",
-                                          "2026-02-02T10:00:00+01:00", "2026-02-09T10:00:00+01:00", "2026-02-18T10:00:00+01:00"])
-        #expect(planning.map(\.summary) == ["Planning", "Planning (moved)", "Planning", "Planning", "Planning", "Planning"])
+        let planning = try JSONDecoder().decode([Record].self, from: result.stdout).filter {
+            $0.uid == "planning@calgw.test"
+        }
+        #expect(
+            planning.map(\.start) == [
+                "2026-01-05T10:00:00+01:00", "2026-01-12T15:00:00+01:00", "2026-01-26T10:00:00+01:00",
+                "2026-02-02T10:00:00+01:00", "2026-02-09T10:00:00+01:00", "2026-02-18T10:00:00+01:00",
+            ])
+        #expect(
+            planning.map(\.summary) == ["Planning", "Planning (moved)", "Planning", "Planning", "Planning", "Planning"])
     }
 }

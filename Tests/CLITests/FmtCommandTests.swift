@@ -3,7 +3,8 @@ import Testing
 import CalgwTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct FmtCommandTests {
-    let sloppy = "BEGIN:VCALENDAR\nversion:2.0\nBEGIN:VEVENT\nUID:1\nSUMMARY:Lunch, then a walk along the river that is long enough to need folding at 75\nEND:VEVENT\nEND:VCALENDAR\n"
+    let sloppy =
+        "BEGIN:VCALENDAR\nversion:2.0\nBEGIN:VEVENT\nUID:1\nSUMMARY:Lunch, then a walk along the river that is long enough to need folding at 75\nEND:VEVENT\nEND:VCALENDAR\n"
 
     @Test func rewritesInCanonicalFormAndIsIdempotent() throws {
         let folder = try TemporaryFolder()
@@ -70,10 +71,14 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("e.ics")
-        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260102T100000Z\r\nDTEND:20260102T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8).write(to: file)
+        try Data(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260102T100000Z\r\nDTEND:20260102T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                .utf8
+        ).write(to: file)
         let result = try CalgwBinary.run(["lint", file.path])
         #expect(result.status == 1)
-        #expect(result.stdoutText == "\(file.path):8: error: DTEND 20260102T090000Z is before DTSTART 20260102T100000Z: "
+        #expect(
+            result.stdoutText == "\(file.path):8: error: DTEND 20260102T090000Z is before DTSTART 20260102T100000Z: "
                 + "calgw shows the event from the earlier time to the later, as recurring-ical-events does\n")
     }
 
@@ -92,26 +97,37 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("broken.ics")
-        try Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTAMP:20260101T000000Z",
-                  "DTSTART:20260102T100000Z", "this line has no colon", "END:VEVENT", "BEGIN:VEVENT", "UID:2",
-                  "DTSTART:20260103T100000Z", "END:VTODO", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8).write(to: file)
+        try Data(
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTAMP:20260101T000000Z",
+                "DTSTART:20260102T100000Z", "this line has no colon", "END:VEVENT", "BEGIN:VEVENT", "UID:2",
+                "DTSTART:20260103T100000Z", "END:VTODO", "END:VEVENT", "END:VCALENDAR", "",
+            ].joined(separator: "\r\n").utf8
+        ).write(to: file)
         let result = try CalgwBinary.run(["lint", file.path])
         #expect(result.status == 1)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("\(file.path):8: error:") }, "\(result.stdoutText)")
-        #expect(lines.contains { $0.hasPrefix("\(file.path):13: error:") && $0.contains("END:VTODO") }, "\(result.stdoutText)")
+        #expect(
+            lines.contains { $0.hasPrefix("\(file.path):13: error:") && $0.contains("END:VTODO") },
+            "\(result.stdoutText)")
     }
 
     @Test func jsonAndWarningsOnlyExit0() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("w.ics")
-        try Data("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260102T100000Z\nEND:VEVENT\nEND:VCALENDAR\n".utf8).write(to: file)
+        try Data(
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260102T100000Z\nEND:VEVENT\nEND:VCALENDAR\n"
+                .utf8
+        ).write(to: file)
         let result = try CalgwBinary.run(["lint", "--json", file.path])
         #expect(result.status == 0)
         let problems = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
         #expect(problems?.isEmpty == false)
-        #expect(problems?.allSatisfy { $0["severity"] as? String == "warning" && $0["file"] as? String == file.path } == true)
+        #expect(
+            problems?.allSatisfy { $0["severity"] as? String == "warning" && $0["file"] as? String == file.path }
+                == true)
     }
 
     @Test func theCorpusLintsWithoutCrashingAndBrokenFilesAreErrors() throws {

@@ -45,17 +45,20 @@ import CalgwTestTraits
         try pair.write(pair.local, "c.ics", TestEvent.data(uid: "c", summary: "local"))
         let quiet = try CalgwBinary.run(["-q", "-c", pair.config.path, "sync"])
         #expect(quiet.status == 0, "\(quiet.stderrText)")
-        #expect(quiet.stderrText.isEmpty && quiet.stdoutText.isEmpty, "-q printed: \(quiet.stderrText)\(quiet.stdoutText)")
+        #expect(
+            quiet.stderrText.isEmpty && quiet.stdoutText.isEmpty, "-q printed: \(quiet.stderrText)\(quiet.stdoutText)")
         #expect(try pair.summaries(pair.remote)["c"] == "local", "the quiet run did not sync")
 
         // -v and -q are one setting: the one after the command wins.
         try pair.write(pair.local, "d.ics", TestEvent.data(uid: "d", summary: "local"))
         let louder = try CalgwBinary.run(["-q", "sync", "-c", pair.config.path, "-v"])
-        #expect(louder.status == 0 && louder.stderrText.contains("broken.ics"), "-q before, -v after: \(louder.stderrText)")
+        #expect(
+            louder.status == 0 && louder.stderrText.contains("broken.ics"), "-q before, -v after: \(louder.stderrText)")
         #expect(louder.stdoutText.contains("remote: 1 created"), "\(louder.stdoutText)")
         let quieter = try CalgwBinary.run(["-vv", "sync", "-c", pair.config.path, "--quiet"])
-        #expect(quieter.status == 0 && quieter.stderrText.isEmpty && quieter.stdoutText.isEmpty,
-                "-vv before, --quiet after: \(quieter.stderrText)\(quieter.stdoutText)")
+        #expect(
+            quieter.status == 0 && quieter.stderrText.isEmpty && quieter.stdoutText.isEmpty,
+            "-vv before, --quiet after: \(quieter.stderrText)\(quieter.stdoutText)")
     }
 
     @Test func givenBothTheConfigAfterTheCommandWins() throws {
@@ -67,7 +70,9 @@ import CalgwTestTraits
         #expect(dryRun.status == 0, "\(dryRun.stderrText)")
         #expect(dryRun.stdoutText.contains("remote: 1 created"), "\(dryRun.stdoutText)")
         let refused = try CalgwBinary.run(["--config", pair.config.path, "sync", "--config=\(missing)"])
-        #expect(refused.status == 2 && refused.stderrText.contains("no config file at") && refused.stderrText.contains("missing.toml"), "\(refused.stderrText)")
+        #expect(
+            refused.status == 2 && refused.stderrText.contains("no config file at")
+                && refused.stderrText.contains("missing.toml"), "\(refused.stderrText)")
         #expect(try pair.summaries(pair.remote).isEmpty)
     }
 
@@ -86,8 +91,11 @@ import CalgwTestTraits
     @Test func verboseAndConfigBeforeEventCommandsOnRadicale() async throws {
         let pair = try await InteropPair(prefix: "global-options", withSamples: false)
         defer { pair.remove() }
-        let add = try CalgwBinary.run(["-vv", "-c", pair.config.path, "event", "add", "--summary", "Review",
-                                       "--start", "2026-04-01T14:00", "--json"], environment: pair.environment)
+        let add = try CalgwBinary.run(
+            [
+                "-vv", "-c", pair.config.path, "event", "add", "--summary", "Review",
+                "--start", "2026-04-01T14:00", "--json",
+            ], environment: pair.environment)
         #expect(add.status == 0, "\(add.stderrText)")
         #expect(add.stderrText.contains("debug: HTTP"), "-vv before `event add` logged no request: \(add.stderrText)")
         struct Added: Decodable { var uid: String; var pushed: Bool }
@@ -95,20 +103,24 @@ import CalgwTestTraits
         #expect(added.pushed)
         #expect(try await pair.serverUIDs() == [added.uid])
 
-        let edit = try CalgwBinary.run(["--config", pair.config.path, "event", "-q", "edit", added.uid, "--summary", "Reviewed"],
-                                       environment: pair.environment)
+        let edit = try CalgwBinary.run(
+            ["--config", pair.config.path, "event", "-q", "edit", added.uid, "--summary", "Reviewed"],
+            environment: pair.environment)
         #expect(edit.status == 0 && edit.stderrText.isEmpty, "\(edit.stderrText)")
         let items = try await pair.client.listItems(in: pair.collection)
         #expect(items.count == 1)
         for item in items {
             let resource = try await pair.client.get(pair.url(of: item.href))
-            #expect(String(decoding: resource.data, as: UTF8.self).contains("SUMMARY:Reviewed"), "the edit was not pushed")
+            #expect(
+                String(decoding: resource.data, as: UTF8.self).contains("SUMMARY:Reviewed"), "the edit was not pushed")
         }
 
-        let delete = try CalgwBinary.run(["-q", "--config=\(pair.config.path)", "event", "delete", added.uid],
-                                         environment: pair.environment)
-        #expect(delete.status == 0 && delete.stderrText.isEmpty && delete.stdoutText.isEmpty,
-                "\(delete.stderrText)\(delete.stdoutText)")
+        let delete = try CalgwBinary.run(
+            ["-q", "--config=\(pair.config.path)", "event", "delete", added.uid],
+            environment: pair.environment)
+        #expect(
+            delete.status == 0 && delete.stderrText.isEmpty && delete.stdoutText.isEmpty,
+            "\(delete.stderrText)\(delete.stdoutText)")
         #expect(try await pair.serverUIDs().isEmpty)
     }
 }

@@ -12,7 +12,10 @@ import Testing
         (["--config", "w.toml", "status", "--json"], ["status", "--config", "w.toml", "--json"]),
         (["--config=w.toml", "-q", "pull", "--dry-run"], ["pull", "--config=w.toml", "-q", "--dry-run"]),
         (["-vv", "event", "add", "--summary", "x"], ["event", "add", "-vv", "--summary", "x"]),
-        (["-c", "w.toml", "event", "--verbose", "delete", "uid-1"], ["event", "delete", "-c", "w.toml", "--verbose", "uid-1"]),
+        (
+            ["-c", "w.toml", "event", "--verbose", "delete", "uid-1"],
+            ["event", "delete", "-c", "w.toml", "--verbose", "uid-1"]
+        ),
         (["-vq", "list", "--from", "2026-01-01"], ["list", "-vq", "--from", "2026-01-01"]),
         // A value that happens to be a command's name is still the value.
         (["-c", "sync", "status"], ["status", "-c", "sync"]),
@@ -51,7 +54,8 @@ import Testing
     @Test func stopsAtDoubleDash() {
         // Before `--` nothing names a command; after it, `-c` is a file name, not an option.
         #expect(placed(["-v", "--", "sync"]) == ["--", "sync"])
-        #expect(placed(["-q", "expand", "--from", "a", "--to", "b", "--", "-c", "-v"])
+        #expect(
+            placed(["-q", "expand", "--from", "a", "--to", "b", "--", "-c", "-v"])
                 == ["expand", "-q", "--from", "a", "--to", "b", "--", "-c", "-v"])
         #expect(placed(["-c", "w.toml", "lint", "--", "-c"]) == ["lint", "--", "-c"])
     }
@@ -66,15 +70,25 @@ import Testing
     }
 
     @Test func theParsedCommandGetsTheValues() throws {
-        let sync = try #require(try Calgw.parseAsRoot(placed(["-c", "a.toml", "-vv", "sync", "--dry-run"])) as? SyncCommand)
+        let sync = try #require(
+            try Calgw.parseAsRoot(placed(["-c", "a.toml", "-vv", "sync", "--dry-run"])) as? SyncCommand)
         #expect(sync.global.config == "a.toml" && sync.output.verbosity == 2 && sync.run.dryRun)
-        let later = try #require(try Calgw.parseAsRoot(placed(["-c", "a.toml", "-q", "sync", "-c", "b.toml", "-v"])) as? SyncCommand)
+        let later = try #require(
+            try Calgw.parseAsRoot(placed(["-c", "a.toml", "-q", "sync", "-c", "b.toml", "-v"])) as? SyncCommand)
         #expect(later.global.config == "b.toml" && later.output.verbosity == 1 && !later.output.quiet)
-        let add = try #require(try Calgw.parseAsRoot(placed(["--config=w.toml", "-q", "event", "add", "--summary", "x",
-                                                              "--start", "2026-03-29"])) as? EventAddCommand)
+        let add = try #require(
+            try Calgw.parseAsRoot(
+                placed([
+                    "--config=w.toml", "-q", "event", "add", "--summary", "x",
+                    "--start", "2026-03-29",
+                ])) as? EventAddCommand)
         #expect(add.options.global.config == "w.toml" && add.output.quiet)
-        let initCommand = try #require(try Calgw.parseAsRoot(placed(["-c", "w.toml", "init", "--local", "/v",
-                                                                     "--remote", "https://x/"])) as? InitCommand)
+        let initCommand = try #require(
+            try Calgw.parseAsRoot(
+                placed([
+                    "-c", "w.toml", "init", "--local", "/v",
+                    "--remote", "https://x/",
+                ])) as? InitCommand)
         #expect(initCommand.config == "w.toml")
     }
 

@@ -17,8 +17,11 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(8).lowercased()
         let good = TestEvent.data(uid: "good-\(id)", summary: "fine", end: "20260310T110000Z", location: "Room 1")
         // DTEND (line 8) before DTSTART.
-        let broken = String(decoding: TestEvent.data(uid: "bad-\(id)", summary: "broken", end: "20260310T110000Z", location: "Room 1"), as: UTF8.self)
-            .replacingOccurrences(of: "DTEND:20260310T110000Z", with: "DTEND:20260310T090000Z")
+        let broken = String(
+            decoding: TestEvent.data(uid: "bad-\(id)", summary: "broken", end: "20260310T110000Z", location: "Room 1"),
+            as: UTF8.self
+        )
+        .replacingOccurrences(of: "DTEND:20260310T110000Z", with: "DTEND:20260310T090000Z")
         try good.write(to: pair.vdir.appendingPathComponent("good.ics"))
         try Data(broken.utf8).write(to: pair.vdir.appendingPathComponent("bad.ics"))
         let where_ = pair.vdir.appendingPathComponent("bad.ics").path + ":8: DTEND"
@@ -42,8 +45,12 @@ import CalgwTestSupport
         #expect(sync.stderrText.contains(where_) && sync.stderrText.contains("hint"), "\(sync.stderrText)")
         #expect(try Data(contentsOf: pair.vdir.appendingPathComponent("bad.ics")) == Data(broken.utf8))
         // The good file went up; the broken one did not.
-        let listing = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
-                                                     collection.absoluteString])
+        let listing = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
+                collection.absoluteString,
+            ])
         #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
 
         try TestEvent.data(uid: "bad-\(id)", summary: "fixed", end: "20260310T110000Z", location: "Room 1")
@@ -76,12 +83,18 @@ import CalgwTestSupport
         for command in ["push", "sync"] {
             let run = try pair.run(command, password: server.password)
             #expect(run.status == 1, "\(command): \(run.stderrText)")
-            #expect(run.stderrText.contains("error: d: ") && run.stderrText.contains(a) && run.stderrText.contains(copy), "\(run.stderrText)")
+            #expect(
+                run.stderrText.contains("error: d: ") && run.stderrText.contains(a) && run.stderrText.contains(copy),
+                "\(run.stderrText)")
             #expect(run.stderrText.contains("hint"), "\(run.stderrText)")
         }
         // The other event went up; neither copy did.
-        let listing = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
-                                                     collection.absoluteString])
+        let listing = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
+                collection.absoluteString,
+            ])
         #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
         #expect(listing.stdoutText.contains("other-\(id)"), "\(listing.stdoutText)")
 

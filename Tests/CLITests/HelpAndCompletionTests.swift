@@ -7,8 +7,11 @@ import CalgwTestSupport
 /// generated from the same definitions.
 @Suite(.timeLimit(.minutes(10))) struct HelpAndCompletionTests {
     /// Every leaf command, as `calgw help` names it.
-    static let commands = [["fmt"], ["lint"], ["init"], ["pull"], ["push"], ["sync"], ["status"],
-                           ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"], ["event", "reply"], ["invitations"]]
+    static let commands = [
+        ["fmt"], ["lint"], ["init"], ["pull"], ["push"], ["sync"], ["status"],
+        ["list"], ["expand"], ["event", "add"], ["event", "edit"], ["event", "delete"], ["event", "open"],
+        ["event", "reply"], ["invitations"],
+    ]
 
     @Test(arguments: commands)
     func helpHasUsageAndExamples(_ command: [String]) throws {
@@ -23,12 +26,16 @@ import CalgwTestSupport
     @Test func helpShowsTheOptionsThatMayComeBeforeTheCommand() throws {
         let root = try CalgwBinary.run(["--help"])
         #expect(root.status == 0, "\(root.stderrText)")
-        for text in ["before the command", "-c, --config <path>", "-v, --verbose", "-q, --quiet", "calgw -c ~/work.toml sync"] {
+        for text in [
+            "before the command", "-c, --config <path>", "-v, --verbose", "-q, --quiet", "calgw -c ~/work.toml sync",
+        ] {
             #expect(root.stdoutText.contains(text), "calgw --help lacks \(text): \(root.stdoutText)")
         }
         for command in [["sync"], ["status"], ["event", "add"], ["init"]] {
             let r = try CalgwBinary.run(["help"] + command)
-            #expect(r.stdoutText.contains("-c, --config <path>"), "calgw help \(command.joined(separator: " ")): \(r.stdoutText)")
+            #expect(
+                r.stdoutText.contains("-c, --config <path>"),
+                "calgw help \(command.joined(separator: " ")): \(r.stdoutText)")
         }
     }
 
@@ -44,7 +51,8 @@ import CalgwTestSupport
     /// docs/cli.md, the contract, names every command `calgw --help` and `calgw event --help`
     /// list, and docs/guide.md's list of keys every key a pair's table takes.
     @Test func theDocsKeepInStepWithHelpAndTheConfigReader() throws {
-        let contract = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let contract = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         func subcommands(_ arguments: [String]) throws -> [String] {
             let help = try CalgwBinary.run(arguments + ["--help"]).stdoutText
             let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
@@ -58,7 +66,8 @@ import CalgwTestSupport
         for command in top.filter({ $0 != "event" }).map({ "calgw \($0)" }) + events.map({ "calgw event \($0)" }) {
             #expect(contract.contains("`\(command)"), "docs/cli.md does not name \(command)")
         }
-        let guide = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
+        let guide = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
         for key in PairReader.knownKeys.sorted() {
             #expect(guide.contains("`\(key)`"), "docs/guide.md does not list the key \(key)")
         }

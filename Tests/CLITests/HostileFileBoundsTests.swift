@@ -29,7 +29,9 @@ import CalgwTestSupport
             return calendar(body + "END:VEVENT\r\n")
         },
         Case(name: "a ten-megabyte line", says: nil) {
-            calendar("BEGIN:VEVENT\r\n" + event + "DESCRIPTION:" + String(repeating: "abcdefghé", count: 1_000_000) + "\r\nEND:VEVENT\r\n")
+            calendar(
+                "BEGIN:VEVENT\r\n" + event + "DESCRIPTION:" + String(repeating: "abcdefghé", count: 1_000_000)
+                    + "\r\nEND:VEVENT\r\n")
         },
         Case(name: "components nested 100,000 deep", says: "deeper than") {
             String(repeating: "BEGIN:X-NEST\r\n", count: 100_000) + String(repeating: "END:X-NEST\r\n", count: 100_000)
@@ -42,12 +44,15 @@ import CalgwTestSupport
             for day in 0..<100_000 {
                 let date = Date(timeIntervalSince1970: 1_772_359_200 + Double(day) * 86_400)
                 let stamp = Self.stamp(date)
-                body += "BEGIN:VEVENT\r\nUID:e@calgw.test\r\nDTSTAMP:20260101T000000Z\r\nRECURRENCE-ID:\(stamp)\r\nDTSTART:\(stamp)\r\nSUMMARY:o\(day)\r\nEND:VEVENT\r\n"
+                body +=
+                    "BEGIN:VEVENT\r\nUID:e@calgw.test\r\nDTSTAMP:20260101T000000Z\r\nRECURRENCE-ID:\(stamp)\r\nDTSTART:\(stamp)\r\nSUMMARY:o\(day)\r\nEND:VEVENT\r\n"
             }
             return calendar(body)
         },
         Case(name: "a megabyte of unterminated quoted parameter", says: "line") {
-            calendar("BEGIN:VEVENT\r\n" + event + "ATTENDEE;CN=\"" + String(repeating: "x", count: 1_000_000) + ":mailto:a@b.c\r\nEND:VEVENT\r\n")
+            calendar(
+                "BEGIN:VEVENT\r\n" + event + "ATTENDEE;CN=\"" + String(repeating: "x", count: 1_000_000)
+                    + ":mailto:a@b.c\r\nEND:VEVENT\r\n")
         },
     ]
 
@@ -78,7 +83,9 @@ import CalgwTestSupport
         if let word = hostile.says {
             #expect(lint.status == 1 && said.contains(word), "\(hostile.name): \(said.prefix(600))")
         }
-        #expect(peak > 0 && peak < Self.bound(forSize: size), "\(hostile.name): \(peak >> 20) MB for a file of \(size >> 20) MB")
+        #expect(
+            peak > 0 && peak < Self.bound(forSize: size),
+            "\(hostile.name): \(peak >> 20) MB for a file of \(size >> 20) MB")
     }
 
     /// Runs `calgw ARGUMENTS` from a small python parent that forks it and reads its peak
@@ -95,8 +102,9 @@ import CalgwTestSupport
             open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
             sys.exit(os.waitstatus_to_exitcode(status) if os.waitstatus_to_exitcode(status) >= 0 else 128 - os.waitstatus_to_exitcode(status))
             """
-        let result = try ProcessRunner.run("python3", ["-c", script, report.path, CalgwBinary.url.path] + arguments,
-                                           environment: ["NO_COLOR": "1"])
+        let result = try ProcessRunner.run(
+            "python3", ["-c", script, report.path, CalgwBinary.url.path] + arguments,
+            environment: ["NO_COLOR": "1"])
         let kilobytes = Int((try? String(contentsOf: report, encoding: .utf8)) ?? "") ?? 0
         return (result, kilobytes * 1024)
     }

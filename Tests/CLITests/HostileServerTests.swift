@@ -24,7 +24,8 @@ import CalgwTestSupport
             server = try TestProxies.hostile(scenarioFile: control.file("scenario"))
             try FileManager.default.createDirectory(at: root.file("vdir"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: root.file("state"), withIntermediateDirectories: true)
-            try Data("""
+            try Data(
+                """
                 [pair.hostile]
                 local = "\(root.file("vdir").path)"
                 remote = "\(server.url.absoluteString)cal/"
@@ -32,7 +33,8 @@ import CalgwTestSupport
                 password_env = "CALGW_TEST_PASSWORD"
                 journal = "\(root.file("state/journal.sqlite").path)"
                 max_response_size = 65536
-                """.utf8).write(to: root.file("pair.toml"))
+                """.utf8
+            ).write(to: root.file("pair.toml"))
         }
 
         func remove() {
@@ -45,8 +47,9 @@ import CalgwTestSupport
 
         /// `calgw sync`, killed after 120 s (status 137) so a hang fails the test instead of hanging it.
         func sync() throws -> ProcessRunner.Result {
-            try ProcessRunner.run("timeout", ["-s", "KILL", "120", CalgwBinary.url.path, "sync", "--config", config.path],
-                                  environment: ["CALGW_TEST_PASSWORD": "secret", "NO_COLOR": "1"])
+            try ProcessRunner.run(
+                "timeout", ["-s", "KILL", "120", CalgwBinary.url.path, "sync", "--config", config.path],
+                environment: ["CALGW_TEST_PASSWORD": "secret", "NO_COLOR": "1"])
         }
 
         /// Every file and folder under the pair's folder except the journal's, with its bytes.
@@ -87,7 +90,10 @@ import CalgwTestSupport
 
         let first = try setup.sync()
         #expect(first.status == 0, "sane server: \(first.stderrText)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == ["good-1.ics"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == [
+                "good-1.ics"
+            ])
         let before = try setup.snapshot()
 
         try setup.serve(scenario)
@@ -99,10 +105,14 @@ import CalgwTestSupport
         #expect(!output.contains("root:"), "\(scenario): the contents of /etc/passwd reached the output")
         #expect(output.count < 4000, "\(scenario): an error of \(output.count) characters")
         // The reason is calgw's message; libxml2 prints nothing of its own.
-        #expect(!output.contains("xmlParseChunk") && !output.contains("I/O error :") && !output.hasPrefix("encoding error"),
-                "\(scenario): \(output)")
+        #expect(
+            !output.contains("xmlParseChunk") && !output.contains("I/O error :") && !output.hasPrefix("encoding error"),
+            "\(scenario): \(output)")
         #expect(try setup.snapshot() == before, "\(scenario): files changed around or in the vdir")
-        for escaped in [setup.root.file("escape.ics"), setup.root.url.deletingLastPathComponent().appendingPathComponent("escape.ics")] {
+        for escaped in [
+            setup.root.file("escape.ics"),
+            setup.root.url.deletingLastPathComponent().appendingPathComponent("escape.ics"),
+        ] {
             #expect(!FileManager.default.fileExists(atPath: escaped.path), "\(scenario): \(escaped.path) was written")
         }
 
@@ -111,8 +121,10 @@ import CalgwTestSupport
         #expect(recovered.status == 0, "\(scenario), sane again: \(recovered.stderrText)")
         let settled = try setup.sync()
         #expect(settled.status == 0, "\(scenario), settled: \(settled.stderrText)")
-        #expect(settled.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"),
-                "\(scenario), settled: \(settled.stdoutText)")
+        #expect(
+            settled.stdoutText.contains(
+                "local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"),
+            "\(scenario), settled: \(settled.stdoutText)")
         #expect(try setup.snapshot() == before, "\(scenario): the vdir is not what the sane server holds")
     }
 
@@ -128,7 +140,10 @@ import CalgwTestSupport
         try setup.serve("sane")
         let sane = try setup.sync()
         #expect(sane.status == 0, "\(sane.stderrText)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == ["good-1.ics"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == [
+                "good-1.ics"
+            ])
     }
 
     @Test(arguments: ["0", "-5", "\"64k\""])
@@ -140,6 +155,7 @@ import CalgwTestSupport
         try Data(text.utf8).write(to: setup.config)
         let result = try setup.sync()
         #expect(result.status != 0 && result.status != 137)
-        #expect(result.stderrText.contains("max_response_size must be a positive number of bytes"), "\(result.stderrText)")
+        #expect(
+            result.stderrText.contains("max_response_size must be a positive number of bytes"), "\(result.stderrText)")
     }
 }

@@ -8,7 +8,8 @@ import Testing
     /// A khal config pointing at the pair's vdir, times printed in UTC.
     static func khalConfig(_ pair: InteropPair) throws -> URL {
         let url = pair.folder.file("khal.conf")
-        try Data("""
+        try Data(
+            """
             [calendars]
             [[cal]]
             path = \(pair.vdir.path)
@@ -25,7 +26,8 @@ import Testing
             default_timezone = UTC
             [default]
             default_calendar = cal
-            """.utf8).write(to: url)
+            """.utf8
+        ).write(to: url)
         return url
     }
 
@@ -42,7 +44,8 @@ import Testing
         printer.dateFormat = "yyyy-MM-dd HH:mm"
         return try rows.map { row in
             let start = try #require(row["start"] as? String)
-            let summary = (row["status"] as? String == "CANCELLED" ? "CANCELLED " : "") + (row["summary"] as? String ?? "")
+            let summary =
+                (row["status"] as? String == "CANCELLED" ? "CANCELLED " : "") + (row["summary"] as? String ?? "")
             if row["allDay"] as? Bool == true { return "\(start.prefix(10))\t\(summary)" }
             let date = try #require(parser.date(from: start), "start \(start)")
             return "\(printer.string(from: date))\t\(summary)"
@@ -58,14 +61,19 @@ import Testing
         let config = try Self.khalConfig(pair)
         // 2026-02-28 and 2026-03-01 hold no event, so khal's inclusive end and calgw's
         // exclusive one cover the same occurrences.
-        let khal = try Self.khal(config, ["list", "--format", "{start}\t{cancelled}{title}", "--day-format", "", "2025-12-01", "2026-02-28"])
+        let khal = try Self.khal(
+            config, ["list", "--format", "{start}\t{cancelled}{title}", "--day-format", "", "2025-12-01", "2026-02-28"])
         #expect(khal.status == 0, "\(khal.stderrText)")
         let khalLines = khal.stdoutText.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
-        let list = try pair.calgw("list", ["--from", "2025-12-01", "--to", "2026-03-01", "--include-cancelled", "--json"])
+        let list = try pair.calgw(
+            "list", ["--from", "2025-12-01", "--to", "2026-03-01", "--include-cancelled", "--json"])
         #expect(list.status == 0, "\(list.stderrText)")
         let calgwLines = try Self.calgwLines(list.stdout)
         #expect(calgwLines.count > 20, "\(calgwLines)")
-        #expect(khalLines == calgwLines, "only khal: \(Set(khalLines).subtracting(calgwLines)); only calgw: \(Set(calgwLines).subtracting(khalLines))")
+        #expect(
+            khalLines == calgwLines,
+            "only khal: \(Set(khalLines).subtracting(calgwLines)); only calgw: \(Set(calgwLines).subtracting(khalLines))"
+        )
         #expect(calgwLines.contains("2026-01-07 10:00\tTeam stand-up (moved for the all-hands)"))
         #expect(calgwLines.contains("2025-12-10\tAda's birthday"))
         #expect(calgwLines.contains("2026-02-27 20:00\tCANCELLED Monthly review"))
@@ -77,11 +85,17 @@ import Testing
         #expect(try pair.calgw("pull").status == 0)
         let config = try Self.khalConfig(pair)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path))
-        let one = try Self.khal(config, ["new", "-a", "cal", "-l", "Main St 5", "2026-03-12", "14:00", "15:00", "Dentist", "::", "Bring the forms"])
+        let one = try Self.khal(
+            config,
+            ["new", "-a", "cal", "-l", "Main St 5", "2026-03-12", "14:00", "15:00", "Dentist", "::", "Bring the forms"])
         #expect(one.status == 0, "\(one.stderrText)")
-        let two = try Self.khal(config, ["new", "-a", "cal", "-r", "weekly", "-u", "2026-05-01", "2026-03-16", "08:00", "09:00", "Swimming"])
+        let two = try Self.khal(
+            config,
+            ["new", "-a", "cal", "-r", "weekly", "-u", "2026-05-01", "2026-03-16", "08:00", "09:00", "Swimming"])
         #expect(two.status == 0, "\(two.stderrText)")
-        let made = Set(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path)).subtracting(before).filter { $0.hasSuffix(".ics") }
+        let made = Set(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path)).subtracting(before).filter {
+            $0.hasSuffix(".ics")
+        }
         #expect(made.count == 2, "\(made)")
 
         let push = try pair.calgw("push", ["--json"])
@@ -105,7 +119,10 @@ import Testing
             #expect(try InteropPair.canonicalProperties(copy) == want)
         }
         // And khal still lists them from the vdir after calgw's push.
-        let khal = try Self.khal(config, ["list", "--format", "{start}\t{title}", "--day-format", "", "2026-03-12", "2026-03-17"])
-        #expect(khal.stdoutText.contains("2026-03-12 14:00\tDentist") && khal.stdoutText.contains("2026-03-16 08:00\tSwimming"), "\(khal.stdoutText)")
+        let khal = try Self.khal(
+            config, ["list", "--format", "{start}\t{title}", "--day-format", "", "2026-03-12", "2026-03-17"])
+        #expect(
+            khal.stdoutText.contains("2026-03-12 14:00\tDentist")
+                && khal.stdoutText.contains("2026-03-16 08:00\tSwimming"), "\(khal.stdoutText)")
     }
 }

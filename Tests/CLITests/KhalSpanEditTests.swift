@@ -31,8 +31,9 @@ import Testing
     static func khalLines(_ vdir: URL) throws -> (lines: [Line], warnings: [String]) {
         struct Request: Encodable { var folders: [String]; var from = "2020-01-01"; var to = "2039-12-31" }
         struct Answer: Decodable { var lists: [[Line]]; var warnings: [String] }
-        let answer = try ProcessRunner.python(oracles.appendingPathComponent("khal_list.py"), input: Request(folders: [vdir.path]),
-                                              as: Answer.self)
+        let answer = try ProcessRunner.python(
+            oracles.appendingPathComponent("khal_list.py"), input: Request(folders: [vdir.path]),
+            as: Answer.self)
         return (try #require(answer.lists.first), answer.warnings)
     }
 
@@ -40,9 +41,12 @@ import Testing
     /// instant as UTC minutes, a floating time as its wall-clock minutes, an all-day one as its
     /// first and last day.
     static func referenceLines(_ calendars: [String]) throws -> [Line] {
-        struct Request: Encodable { var kind = "occurrences"; var calendars: [String]; var from = "2020-01-01"; var to = "2040-01-01" }
-        let answer = try ProcessRunner.python(oracles.appendingPathComponent("span_edits.py"), input: [Request(calendars: calendars)],
-                                              as: [[Occurrence]].self)
+        struct Request: Encodable {
+            var kind = "occurrences"; var calendars: [String]; var from = "2020-01-01"; var to = "2040-01-01"
+        }
+        let answer = try ProcessRunner.python(
+            oracles.appendingPathComponent("span_edits.py"), input: [Request(calendars: calendars)],
+            as: [[Occurrence]].self)
         let utc = DateFormatter()
         utc.locale = Locale(identifier: "en_US_POSIX")
         utc.timeZone = TimeZone(identifier: "UTC")
@@ -59,8 +63,9 @@ import Testing
         return try answer[0].map { o in
             let allDay = o.start.count == 10
             let end = try #require(o.end)
-            return Line(uid: o.uid, start: try khalForm(o.start), end: allDay ? try dayBefore(end) : try khalForm(end),
-                        allDay: allDay, summary: o.summary)
+            return Line(
+                uid: o.uid, start: try khalForm(o.start), end: allDay ? try dayBefore(end) : try khalForm(end),
+                allDay: allDay, summary: o.summary)
         }.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
     }
 
@@ -80,39 +85,66 @@ import Testing
 
         // A weekly 09:30 Berlin stand-up of 8 across the March DST change, and a weekly all-day
         // review until June.
-        r = try event(pair, ["add", "--summary", "Standup", "--start", "2026-03-16T09:30", "--duration", "30m",
-                                     "--tz", "Europe/Berlin", "--rrule", "FREQ=WEEKLY;COUNT=8", "--json"])
+        r = try event(
+            pair,
+            [
+                "add", "--summary", "Standup", "--start", "2026-03-16T09:30", "--duration", "30m",
+                "--tz", "Europe/Berlin", "--rrule", "FREQ=WEEKLY;COUNT=8", "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let standup = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(standup.pushed)
-        r = try event(pair, ["add", "--summary", "Review", "--start", "2026-03-20", "--all-day",
-                                     "--rrule", "FREQ=WEEKLY;UNTIL=20260601", "--json"])
+        r = try event(
+            pair,
+            [
+                "add", "--summary", "Review", "--start", "2026-03-20", "--all-day",
+                "--rrule", "FREQ=WEEKLY;UNTIL=20260601", "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let review = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(review.pushed)
 
         // This: one occurrence renamed. Future: the series split, the rest renamed.
-        r = try event(pair, ["edit", standup.uid, "--occurrence", "2026-03-30T09:30", "--span", "this", "--summary", "Planning"])
+        r = try event(
+            pair, ["edit", standup.uid, "--occurrence", "2026-03-30T09:30", "--span", "this", "--summary", "Planning"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(pair, ["edit", standup.uid, "--occurrence", "2026-04-20T09:30", "--span", "future",
-                                     "--summary", "Standup (room 4)", "--json"])
+        r = try event(
+            pair,
+            [
+                "edit", standup.uid, "--occurrence", "2026-04-20T09:30", "--span", "future",
+                "--summary", "Standup (room 4)", "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let standupSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
-        r = try event(pair, ["edit", review.uid, "--occurrence", "2026-04-03", "--span", "this", "--summary", "Review (short)"])
+        r = try event(
+            pair, ["edit", review.uid, "--occurrence", "2026-04-03", "--span", "this", "--summary", "Review (short)"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(pair, ["edit", review.uid, "--occurrence", "2026-05-01", "--span", "future", "--summary", "Review (new team)",
-                                     "--json"])
+        r = try event(
+            pair,
+            [
+                "edit", review.uid, "--occurrence", "2026-05-01", "--span", "future", "--summary", "Review (new team)",
+                "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let reviewSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
 
         // A floating daily class: one occurrence deleted, the last two renamed.
-        r = try event(pair, ["add", "--summary", "Yoga", "--start", "2026-06-01T18:00", "--tz", "floating",
-                             "--rrule", "FREQ=DAILY;COUNT=6", "--json"])
+        r = try event(
+            pair,
+            [
+                "add", "--summary", "Yoga", "--start", "2026-06-01T18:00", "--tz", "floating",
+                "--rrule", "FREQ=DAILY;COUNT=6", "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let yoga = try JSONDecoder().decode(Added.self, from: r.stdout)
         r = try event(pair, ["delete", yoga.uid, "--occurrence", "2026-06-03T18:00", "--span", "this"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(pair, ["edit", yoga.uid, "--occurrence", "2026-06-05T18:00", "--span", "future", "--summary", "Yoga (park)", "--json"])
+        r = try event(
+            pair,
+            [
+                "edit", yoga.uid, "--occurrence", "2026-06-05T18:00", "--span", "future", "--summary", "Yoga (park)",
+                "--json",
+            ])
         #expect(r.status == 0, "\(r.stderrText)")
         let yogaSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
 
@@ -125,27 +157,51 @@ import Testing
         let reference = try Self.referenceLines(served)
         let (khal, warnings) = try Self.khalLines(pair.vdir)
         #expect(warnings.isEmpty, "khal warned: \(warnings)")
-        #expect(khal == reference, "only khal: \(khal.filter { !reference.contains($0) }); only the server: \(reference.filter { !khal.contains($0) })")
+        #expect(
+            khal == reference,
+            "only khal: \(khal.filter { !reference.contains($0) }); only the server: \(reference.filter { !khal.contains($0) })"
+        )
 
         // And what both list is what the edits asked for: 8 stand-ups (09:30 in Berlin is 08:30
         // UTC before the change to summer time on 29 March, 07:30 after), 11 reviews, 5 classes
         // at 18:00 wherever one is (khal's zone is UTC).
-        let expected: [Line] = [
-            Line(uid: standup.uid, start: "2026-03-16T08:30", end: "2026-03-16T09:00", allDay: false, summary: "Standup"),
-            Line(uid: standup.uid, start: "2026-03-23T08:30", end: "2026-03-23T09:00", allDay: false, summary: "Standup"),
-            Line(uid: standup.uid, start: "2026-03-30T07:30", end: "2026-03-30T08:00", allDay: false, summary: "Planning"),
-            Line(uid: standup.uid, start: "2026-04-06T07:30", end: "2026-04-06T08:00", allDay: false, summary: "Standup"),
-            Line(uid: standup.uid, start: "2026-04-13T07:30", end: "2026-04-13T08:00", allDay: false, summary: "Standup"),
-        ] + ["2026-04-20", "2026-04-27", "2026-05-04"].map {
-            Line(uid: standupSplit, start: "\($0)T07:30", end: "\($0)T08:00", allDay: false, summary: "Standup (room 4)")
-        } + ["2026-03-20", "2026-03-27", "2026-04-03", "2026-04-10", "2026-04-17", "2026-04-24"].map {
-            Line(uid: review.uid, start: $0, end: $0, allDay: true, summary: $0 == "2026-04-03" ? "Review (short)" : "Review")
-        } + ["2026-05-01", "2026-05-08", "2026-05-15", "2026-05-22", "2026-05-29"].map {
-            Line(uid: reviewSplit, start: $0, end: $0, allDay: true, summary: "Review (new team)")
-        } + ["2026-06-01", "2026-06-02", "2026-06-04", "2026-06-05", "2026-06-06"].map {
-            Line(uid: $0 < "2026-06-05" ? yoga.uid : yogaSplit, start: "\($0)T18:00", end: "\($0)T19:00", allDay: false,
-                 summary: $0 < "2026-06-05" ? "Yoga" : "Yoga (park)")
-        }
+        let expected: [Line] =
+            [
+                Line(
+                    uid: standup.uid, start: "2026-03-16T08:30", end: "2026-03-16T09:00", allDay: false,
+                    summary: "Standup"),
+                Line(
+                    uid: standup.uid, start: "2026-03-23T08:30", end: "2026-03-23T09:00", allDay: false,
+                    summary: "Standup"),
+                Line(
+                    uid: standup.uid, start: "2026-03-30T07:30", end: "2026-03-30T08:00", allDay: false,
+                    summary: "Planning"),
+                Line(
+                    uid: standup.uid, start: "2026-04-06T07:30", end: "2026-04-06T08:00", allDay: false,
+                    summary: "Standup"),
+                Line(
+                    uid: standup.uid, start: "2026-04-13T07:30", end: "2026-04-13T08:00", allDay: false,
+                    summary: "Standup"),
+            ]
+            + ["2026-04-20", "2026-04-27", "2026-05-04"].map {
+                Line(
+                    uid: standupSplit, start: "\($0)T07:30", end: "\($0)T08:00", allDay: false,
+                    summary: "Standup (room 4)")
+            }
+            + ["2026-03-20", "2026-03-27", "2026-04-03", "2026-04-10", "2026-04-17", "2026-04-24"].map {
+                Line(
+                    uid: review.uid, start: $0, end: $0, allDay: true,
+                    summary: $0 == "2026-04-03" ? "Review (short)" : "Review")
+            }
+            + ["2026-05-01", "2026-05-08", "2026-05-15", "2026-05-22", "2026-05-29"].map {
+                Line(uid: reviewSplit, start: $0, end: $0, allDay: true, summary: "Review (new team)")
+            }
+            + ["2026-06-01", "2026-06-02", "2026-06-04", "2026-06-05", "2026-06-06"].map {
+                Line(
+                    uid: $0 < "2026-06-05" ? yoga.uid : yogaSplit, start: "\($0)T18:00", end: "\($0)T19:00",
+                    allDay: false,
+                    summary: $0 < "2026-06-05" ? "Yoga" : "Yoga (park)")
+            }
         #expect(khal == expected.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }, "\(khal)")
     }
 }

@@ -17,9 +17,13 @@ import CalgwTestTraits
     static func filledCollection(_ server: TestServer, prefix: String, start: Int = 0) throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
         try server.makeCalendar(collection)
-        let fill = try ProcessRunner.run("python3", [TestPaths.packageRoot.appendingPathComponent("Scripts/bench/fill_caldav.py").path,
-                                                     collection.absoluteString, server.username, server.password, String(Self.events),
-                                                     "--start", String(start)])
+        let fill = try ProcessRunner.run(
+            "python3",
+            [
+                TestPaths.packageRoot.appendingPathComponent("Scripts/bench/fill_caldav.py").path,
+                collection.absoluteString, server.username, server.password, String(Self.events),
+                "--start", String(start),
+            ])
         #expect(fill.status == 0, "\(fill.stderrText)")
         return collection
     }
@@ -45,9 +49,11 @@ import CalgwTestTraits
             let text = try String(contentsOf: cut.vdir.appendingPathComponent(name), encoding: .utf8)
             #expect(text.hasSuffix("END:VCALENDAR\r\n"), "\(name) was written half")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).allSatisfy { !$0.hasSuffix(".tmp") },
-                "a temporary file was left behind")
-        #expect(proxy.logEntries().contains { ($0["action"] as? String) == "truncate" }, "the proxy never cut an answer")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).allSatisfy { !$0.hasSuffix(".tmp") },
+            "a temporary file was left behind")
+        #expect(
+            proxy.logEntries().contains { ($0["action"] as? String) == "truncate" }, "the proxy never cut an answer")
 
         // The same pair, now through the proxy's later requests (the script is used up): whole.
         let rerun = try cut.run("pull", ["--json"], password: server.password)
@@ -59,14 +65,18 @@ import CalgwTestTraits
             let data = try Data(contentsOf: cut.vdir.appendingPathComponent(name))
             bytes += data.count
             let text = String(decoding: data, as: UTF8.self)
-            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
-            if let line = text.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("UID:") }) { uids.insert(String(line.dropFirst(4))) }
+            #expect(
+                text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
+            if let line = text.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("UID:") }) {
+                uids.insert(String(line.dropFirst(4)))
+            }
         }
         #expect(uids == Set((0..<Self.events).map { "bench-\($0)@calgw.example" }))
         #expect(bytes > Self.events * 260, "the answer was only \(bytes) bytes")
         let again = try cut.run("sync", password: server.password)
-        #expect(again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
-                "\(again.stdoutText)\(again.stderrText)")
+        #expect(
+            again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
+            "\(again.stdoutText)\(again.stderrText)")
     }
 
     /// A server that refuses the calendar-query of every item (here with 507, as one out of
@@ -87,14 +97,18 @@ import CalgwTestTraits
         #expect(names.count == Self.events)
         for name in names {
             let text = try String(contentsOf: pair.vdir.appendingPathComponent(name), encoding: .utf8)
-            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
+            #expect(
+                text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "\(name) is not whole")
         }
         let reports = proxy.logEntries().filter { ($0["method"] as? String) == "REPORT" }
-        #expect((reports.first?["action"] as? String) == "507", "the proxy did not refuse the query: \(reports.first ?? [:])")
+        #expect(
+            (reports.first?["action"] as? String) == "507",
+            "the proxy did not refuse the query: \(reports.first ?? [:])")
         // One multiget per 100 hrefs, each page split so.
         #expect(reports.count - 1 >= Self.events / 100, "\(reports.count - 1) multigets for \(Self.events) events")
         let again = try pair.run("sync", password: server.password)
-        #expect(again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
-                "\(again.stdoutText)\(again.stderrText)")
+        #expect(
+            again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
+            "\(again.stdoutText)\(again.stderrText)")
     }
 }

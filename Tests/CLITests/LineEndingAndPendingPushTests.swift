@@ -23,13 +23,19 @@ import CalgwTestSupport
               <C:filter><C:comp-filter name="VCALENDAR"/></C:filter>
             </C:calendar-query>
             """
-        let r = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H", "Depth: 1",
-                                               "-H", "Content-Type: application/xml", "--data-binary", body, collection.absoluteString])
+        let r = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H", "Depth: 1",
+                "-H", "Content-Type: application/xml", "--data-binary", body, collection.absoluteString,
+            ])
         return r.stdoutText.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
             .filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }.sorted()
     }
 
-    static func lines(_ text: String, _ ending: String) -> Data { Data(text.split(separator: "\n").joined(separator: ending).appending(ending).utf8) }
+    static func lines(_ text: String, _ ending: String) -> Data {
+        Data(text.split(separator: "\n").joined(separator: ending).appending(ending).utf8)
+    }
 
     static let uidless = """
         BEGIN:VCALENDAR
@@ -59,8 +65,11 @@ import CalgwTestSupport
             try Self.lines(text, ending).write(to: pair.vdir.appendingPathComponent("\(label).ics"))
         }
         // Mixed: CRLF with one LF line.
-        let mixed = String(decoding: Self.lines(Self.uidless.replacingOccurrences(of: "SUMMARY_TEXT", with: "by hand mixed"), "\r\n"), as: UTF8.self)
-            .replacingOccurrences(of: "DTSTART:20260310T100000Z\r\n", with: "DTSTART:20260310T100000Z\n")
+        let mixed = String(
+            decoding: Self.lines(Self.uidless.replacingOccurrences(of: "SUMMARY_TEXT", with: "by hand mixed"), "\r\n"),
+            as: UTF8.self
+        )
+        .replacingOccurrences(of: "DTSTART:20260310T100000Z\r\n", with: "DTSTART:20260310T100000Z\n")
         try Data(mixed.utf8).write(to: pair.vdir.appendingPathComponent("mixed.ics"))
 
         let sync = try pair.run("sync", ["--json"], password: server.password)
@@ -72,11 +81,13 @@ import CalgwTestSupport
         for label in ["lf", "crlf", "mixed"] {
             let data = try Data(contentsOf: pair.vdir.appendingPathComponent("\(label).ics"))
             let text = String(decoding: data, as: UTF8.self)
-            let uid = try #require(text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
-                .first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }, "\(name): \(label) got no UID")
+            let uid = try #require(
+                text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
+                    .first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }, "\(name): \(label) got no UID")
             fileUIDs.append(uid)
             if label == "crlf" {  // the file keeps its own line endings, the UID line included
-                #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "\(name): CRLF file got LF lines")
+                #expect(
+                    !text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "\(name): CRLF file got LF lines")
             }
         }
         #expect(try Self.serverUIDs(server, collection) == fileUIDs.sorted(), "\(name)")
@@ -95,27 +106,29 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "o", server: server, collection: collection)
-        let add = try CalgwBinary.run(["event", "add", "--summary", "Before", "--start", "2026-03-23T09:30", "--config", pair.config.path],
-                                      environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
+        let add = try CalgwBinary.run(
+            ["event", "add", "--summary", "Before", "--start", "2026-03-23T09:30", "--config", pair.config.path],
+            environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let runs = folder.file("runs")
         let editor = folder.file("editor.sh")
         try """
-            #!/bin/sh
-            count=$(cat "\(runs.path)" 2>/dev/null || echo 0)
-            echo $((count + 1)) > "\(runs.path)"
-            if [ "$count" = 0 ]; then
-              sed -i 's/^END:VEVENT/X-BROKEN/' "$1"
-            else
-              grep -q '^# ' "$1" || exit 3
-              sed -i 's/\\r$//; s/^X-BROKEN.*/END:VEVENT/; s/^SUMMARY:.*/SUMMARY:Fixed with CRLF/; s/$/\\r/' "$1"
-            fi
-            """.write(to: editor, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        count=$(cat "\(runs.path)" 2>/dev/null || echo 0)
+        echo $((count + 1)) > "\(runs.path)"
+        if [ "$count" = 0 ]; then
+          sed -i 's/^END:VEVENT/X-BROKEN/' "$1"
+        else
+          grep -q '^# ' "$1" || exit 3
+          sed -i 's/\\r$//; s/^X-BROKEN.*/END:VEVENT/; s/^SUMMARY:.*/SUMMARY:Fixed with CRLF/; s/$/\\r/' "$1"
+        fi
+        """.write(to: editor, atomically: true, encoding: .utf8)
         chmod(editor.path, 0o755)
         // On a terminal: the save with errors reopens the editor (without one it would end the command).
-        let open = try EventOpenTests().onTerminal(["event", "open", uid, "--config", pair.config.path],
-                                                   environment: ["TZ": "Europe/Berlin", "VISUAL": editor.path, "CALGW_TEST_PASSWORD": server.password])
+        let open = try EventOpenTests().onTerminal(
+            ["event", "open", uid, "--config", pair.config.path],
+            environment: ["TZ": "Europe/Berlin", "VISUAL": editor.path, "CALGW_TEST_PASSWORD": server.password])
         #expect(open.status == 0, "\(open.stdoutText)")
         #expect(!open.stdoutText.contains("nothing written"), "\(open.stdoutText)")
         #expect(try String(contentsOf: runs, encoding: .utf8).hasPrefix("2"))
@@ -138,15 +151,20 @@ import CalgwTestSupport
         // Port 9 (discard): nothing listens there, so the connection is refused.
         try real.replacingOccurrences(of: collection.absoluteString, with: "http://127.0.0.1:9/cal/")
             .write(to: pair.config, atomically: true, encoding: .utf8)
-        let add = try CalgwBinary.run(["event", "add", "--summary", "Offline by accident", "--start", "2026-04-01T10:00",
-                                       "--json", "--config", pair.config.path],
-                                      environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
+        let add = try CalgwBinary.run(
+            [
+                "event", "add", "--summary", "Offline by accident", "--start", "2026-04-01T10:00",
+                "--json", "--config", pair.config.path,
+            ],
+            environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
         #expect(add.status == 0, "\(add.stderrText)")
         struct Added: Decodable { var uid: String; var pushed: Bool; var pending: String? }
         let added = try JSONDecoder().decode(Added.self, from: add.stdout)
         #expect(!added.pushed && added.pending != nil, "\(add.stdoutText)")
-        #expect(add.stderrText.contains("warning: the change is saved in the vdir") && add.stderrText.contains("calgw push"),
-                "\(add.stderrText)")
+        #expect(
+            add.stderrText.contains("warning: the change is saved in the vdir")
+                && add.stderrText.contains("calgw push"),
+            "\(add.stderrText)")
         #expect(FileManager.default.fileExists(atPath: pair.vdir.appendingPathComponent(added.uid + ".ics").path))
 
         try real.write(to: pair.config, atomically: true, encoding: .utf8)
@@ -165,9 +183,12 @@ import CalgwTestSupport
         let pair = try ServerPair(folder, "b", server: server, collection: collection)
         try Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:broken\r\nDTSTART:nonsense\r\n".utf8)
             .write(to: pair.vdir.appendingPathComponent("broken.ics"))
-        let add = try CalgwBinary.run(["event", "add", "--summary", "Beside a broken file", "--start", "2026-04-02T10:00",
-                                       "--config", pair.config.path],
-                                      environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
+        let add = try CalgwBinary.run(
+            [
+                "event", "add", "--summary", "Beside a broken file", "--start", "2026-04-02T10:00",
+                "--config", pair.config.path,
+            ],
+            environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!uid.isEmpty && !add.stderrText.contains("warning"), "\(add.stdoutText) \(add.stderrText)")

@@ -6,11 +6,15 @@ import CalgwTestSupport
     @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        func event(_ uid: String, _ start: String) -> String { TestEvent.ics(uid: uid, summary: uid, start: start, duration: "PT1H") }
+        func event(_ uid: String, _ start: String) -> String {
+            TestEvent.ics(uid: uid, summary: uid, start: start, duration: "PT1H")
+        }
         try Data(event("b", "20260302T090000Z").utf8).write(to: folder.file("b.ics"))
         try Data(event("a", "20260302T100000Z").utf8).write(to: folder.file("a.ics"))
         try Data(event("c", "20260402T100000Z").utf8).write(to: folder.file("c.ics"))
-        let result = try CalgwBinary.run(["list", "--local", folder.url.path, "--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--json"])
+        let result = try CalgwBinary.run([
+            "list", "--local", folder.url.path, "--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
         #expect(raw.compactMap { $0["uid"] as? String } == ["b", "a"])
@@ -21,11 +25,16 @@ import CalgwTestSupport
     @Test func listsASingleFileOfManyEvents() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
-            + ["x", "y"].map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260305T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
+        let calendar =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+            + ["x", "y"].map {
+                "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260305T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n"
+            }.joined()
             + "END:VCALENDAR\r\n"
         try Data(calendar.utf8).write(to: folder.file("all.ics"))
-        let result = try CalgwBinary.run(["list", "--local", folder.file("all.ics").path, "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
+        let result = try CalgwBinary.run([
+            "list", "--local", folder.file("all.ics").path, "--from", "2026-03-01", "--to", "2026-04-01", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         let raw = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
         #expect(raw.compactMap { $0["uid"] as? String } == ["x", "y"])
@@ -38,11 +47,15 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func event(_ uid: String) -> Data { TestEvent.data(uid: uid, summary: uid, start: "20260305T100000Z") }
-        for path in ["vdir/in.ics", "vdir/old/aside.ics", "vdir/.hidden.ics", "account/work/w.ics", "account/skipped/s.ics"] {
-            try FileManager.default.createDirectory(at: folder.file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        for path in [
+            "vdir/in.ics", "vdir/old/aside.ics", "vdir/.hidden.ics", "account/work/w.ics", "account/skipped/s.ics",
+        ] {
+            try FileManager.default.createDirectory(
+                at: folder.file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
             try event(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).write(to: folder.file(path))
         }
-        try Data("""
+        try Data(
+            """
             [pair.one]
             local = "\(folder.file("vdir").path)"
             remote = "file://\(folder.file("mirror").path)"
@@ -50,18 +63,26 @@ import CalgwTestSupport
             local = "\(folder.file("account").path)"
             remote = "https://dav.example.com/home/"
             collections = ["work"]
-            """.utf8).write(to: folder.file("config.toml"))
+            """.utf8
+        ).write(to: folder.file("config.toml"))
         func uids(_ pair: String) throws -> [String] {
-            let r = try CalgwBinary.run(["list", "--pair", pair, "--from", "2026-03-01", "--to", "2026-04-01", "--json", "--config", folder.file("config.toml").path])
+            let r = try CalgwBinary.run([
+                "list", "--pair", pair, "--from", "2026-03-01", "--to", "2026-04-01", "--json", "--config",
+                folder.file("config.toml").path,
+            ])
             #expect(r.status == 0, "\(r.stderrText)")
-            return ((try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]) ?? []).compactMap { $0["uid"] as? String }
+            return ((try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]) ?? []).compactMap {
+                $0["uid"] as? String
+            }
         }
         #expect(try uids("one") == ["in"])
         #expect(try uids("acct") == ["w"])
     }
 
     @Test func aMissingFolderIsAnError() throws {
-        let result = try CalgwBinary.run(["list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01"])
+        let result = try CalgwBinary.run([
+            "list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01",
+        ])
         #expect(result.status == 1)
         #expect(result.stderrText.contains("no such folder: /nonexistent/calgw"), "\(result.stderrText)")
     }
@@ -73,15 +94,23 @@ import CalgwTestSupport
         defer { folder.remove() }
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:w\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let event =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:w\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         try Data(event.utf8).write(to: vdir.appendingPathComponent("w.ics"))
         let config = folder.file("config.toml")
-        try Data("[pair.personal]\nlocal = \"\(vdir.path)\"\nremote = \"https://dav.example.com/cal/\"\n".utf8).write(to: config)
-        let result = try CalgwBinary.run(["list", "--config", config.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin"])
+        try Data("[pair.personal]\nlocal = \"\(vdir.path)\"\nremote = \"https://dav.example.com/cal/\"\n".utf8).write(
+            to: config)
+        let result = try CalgwBinary.run([
+            "list", "--config", config.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.split(separator: "\n").count == 5)
-        #expect(result.stdoutText.contains("2026-03-30  10:00–11:00  Weekly"), "the summer-time instance keeps 10:00 Berlin")
-        let unknown = try CalgwBinary.run(["list", "--config", config.path, "--pair", "nope", "--from", "2026-03-01", "--to", "2026-04-01"])
+        #expect(
+            result.stdoutText.contains("2026-03-30  10:00–11:00  Weekly"), "the summer-time instance keeps 10:00 Berlin"
+        )
+        let unknown = try CalgwBinary.run([
+            "list", "--config", config.path, "--pair", "nope", "--from", "2026-03-01", "--to", "2026-04-01",
+        ])
         #expect(unknown.status == 2, "a missing pair is a configuration error: \(unknown.stderrText)")
     }
 
@@ -89,10 +118,12 @@ import CalgwTestSupport
     @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")).write(to: folder.file("exported.ics"))
-        let result = try CalgwBinary.run(["list", "--local", folder.url.path, "--from", "2026-03-05", "--to", "2026-03-06", "--tz", "UTC"])
+        try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")).write(
+            to: folder.file("exported.ics"))
+        let result = try CalgwBinary.run([
+            "list", "--local", folder.url.path, "--from", "2026-03-05", "--to", "2026-03-06", "--tz", "UTC",
+        ])
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText == "2026-03-05  23:30–2026-03-06 01:00  Dinner\n")
     }
 }
-

@@ -16,7 +16,8 @@ import CalgwTestSupport
         let journal: URL
         let password: String
         func run(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
-            try CalgwBinary.run([command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
+            try CalgwBinary.run(
+                [command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
         }
     }
 
@@ -37,8 +38,10 @@ import CalgwTestSupport
         func pair(_ name: String, vdir: URL) throws -> Pair {
             try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
             let config = folder.file("\(name).toml"), journal = folder.file("state/\(name).sqlite")
-            try TestPairConfig(name: name, local: vdir, collection: collection,
-                               journal: journal, server: server).write(to: config)
+            try TestPairConfig(
+                name: name, local: vdir, collection: collection,
+                journal: journal, server: server
+            ).write(to: config)
             return Pair(config: config, vdir: vdir, journal: journal, password: server.password)
         }
 
@@ -46,19 +49,27 @@ import CalgwTestSupport
         func upload(_ uids: [String]) throws {
             let seed = try pair("seed", vdir: folder.file("seed"))
             for uid in uids {
-                try TestEvent.data(uid: uid, summary: "event", end: "20260310T110000Z").write(to: seed.vdir.appendingPathComponent("\(uid).ics"))
+                try TestEvent.data(uid: uid, summary: "event", end: "20260310T110000Z").write(
+                    to: seed.vdir.appendingPathComponent("\(uid).ics"))
             }
             let pushed = try seed.run("push")
-            guard pushed.status == 0 else { throw SetupFailure(reason: "seeding the server failed: \(pushed.stderrText)") }
+            guard pushed.status == 0 else {
+                throw SetupFailure(reason: "seeding the server failed: \(pushed.stderrText)")
+            }
         }
 
         /// The UIDs on the server, read by a fresh pair, and how many items the server lists.
         func serverUIDs() throws -> (uids: Set<String>, count: Int) {
-            let check = try pair("check-\(UUID().uuidString.prefix(6))", vdir: folder.file("check-\(UUID().uuidString.prefix(6))"))
+            let check = try pair(
+                "check-\(UUID().uuidString.prefix(6))", vdir: folder.file("check-\(UUID().uuidString.prefix(6))"))
             let pulled = try check.run("pull")
             #expect(pulled.status == 0, "\(pulled.stderrText)")
-            let listing = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND",
-                                                         "-H", "Depth: 1", collection.absoluteString])
+            let listing = try ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND",
+                    "-H", "Depth: 1", collection.absoluteString,
+                ])
             let count = listing.stdoutText.components(separatedBy: ".ics</").count - 1
             return (try LocalFaultTests.uids(in: check.vdir), count)
         }
@@ -70,9 +81,12 @@ import CalgwTestSupport
     static func uids(in vdir: URL) throws -> Set<String> {
         var out: Set<String> = []
         for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") {
-            let text = try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")
+            let text = try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8).replacingOccurrences(
+                of: "\r\n", with: "\n")
             #expect(text.hasSuffix("END:VCALENDAR\n"), "\(name) is not whole: \(text)")
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("UID:") }) { out.insert(String(line.dropFirst(4))) }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("UID:") }) {
+                out.insert(String(line.dropFirst(4)))
+            }
         }
         return out
     }
@@ -85,12 +99,17 @@ import CalgwTestSupport
     static func system(_ command: String, _ arguments: [String]) throws {
         let result = try ProcessRunner.run(command, arguments)
         guard result.status == 0 else {
-            throw SetupFailure(reason: "\(command) \(arguments.joined(separator: " ")) failed (tests need root): \(result.stderrText)\(result.stdoutText)")
+            throw SetupFailure(
+                reason:
+                    "\(command) \(arguments.joined(separator: " ")) failed (tests need root): \(result.stderrText)\(result.stdoutText)"
+            )
         }
     }
 
     static func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText) \(result.stderrText)")
+        try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+            "\(result.stdoutText) \(result.stderrText)")
     }
 
     /// A second sync changes nothing.
@@ -124,11 +143,16 @@ import CalgwTestSupport
         #expect(full.count == 4, "\(pulled.stderrText)")
         #expect(full.prefix(3).allSatisfy { $0.hasPrefix("error: full: full-\(setup.id)-") }, "\(full)")
         // The items and the collection's name file (`displayname`) alike.
-        #expect(full.last == "error: full: … and \(uids.count - written - 3 + 1) more: No space left on device (the file system mounted at \(mount.path))",
-                "\(full)")
+        #expect(
+            full.last
+                == "error: full: … and \(uids.count - written - 3 + 1) more: No space left on device (the file system mounted at \(mount.path))",
+            "\(full)")
         let hints = lines.filter { $0.hasPrefix("hint: ") }
-        #expect(hints.count == 1 && hints[0].hasPrefix("hint: free space on the file system mounted at \(mount.path) (df -h \(mount.path))"),
-                "\(pulled.stderrText)")
+        #expect(
+            hints.count == 1
+                && hints[0].hasPrefix(
+                    "hint: free space on the file system mounted at \(mount.path) (df -h \(mount.path))"),
+            "\(pulled.stderrText)")
 
         // --json keeps one error per item (and one for the collection's name file).
         let again = try pair.run("pull", ["--json"])
@@ -173,11 +197,15 @@ import CalgwTestSupport
         let lines = pulled.stderrText.split(separator: "\n").map(String.init)
         let readOnly = lines.filter { $0.contains("Read-only file system") }
         #expect(readOnly.count == 4, "\(pulled.stderrText)")
-        #expect(readOnly.last == "error: ro: … and \(later.count - 3) more: Read-only file system (the file system mounted at \(mount.path))",
-                "\(readOnly)")
+        #expect(
+            readOnly.last
+                == "error: ro: … and \(later.count - 3) more: Read-only file system (the file system mounted at \(mount.path))",
+            "\(readOnly)")
         let hints = lines.filter { $0.hasPrefix("hint: ") }
-        #expect(hints.count == 1 && hints[0].contains("is read-only: remount it read-write (mount -o remount,rw \(mount.path))"),
-                "\(pulled.stderrText)")
+        #expect(
+            hints.count == 1
+                && hints[0].contains("is read-only: remount it read-write (mount -o remount,rw \(mount.path))"),
+            "\(pulled.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first))
         #expect(try setup.serverUIDs().uids == Set(first + later))
 
@@ -208,7 +236,9 @@ import CalgwTestSupport
         let lines = pulled.stderrText.split(separator: "\n").map(String.init)
         let denied = lines.filter { $0.contains("Operation not permitted") }
         #expect(denied.count == 4, "\(pulled.stderrText)")
-        #expect(denied.last == "error: imm: … and \(later.count - 3) more: Operation not permitted (in \(pair.vdir.path))", "\(denied)")
+        #expect(
+            denied.last == "error: imm: … and \(later.count - 3) more: Operation not permitted (in \(pair.vdir.path))",
+            "\(denied)")
         let hints = lines.filter { $0.hasPrefix("hint: ") }
         #expect(hints.count == 1 && hints[0].contains("lsattr \(pair.vdir.path)"), "\(pulled.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first))
@@ -233,7 +263,8 @@ import CalgwTestSupport
         #expect(try pair.run("sync").status == 0)
         // A change pending on each side when the journal is lost.
         let localNew = "local-\(setup.id)", remoteNew = "remote-\(setup.id)"
-        try TestEvent.data(uid: localNew, summary: "event", end: "20260310T110000Z").write(to: pair.vdir.appendingPathComponent("\(localNew).ics"))
+        try TestEvent.data(uid: localNew, summary: "event", end: "20260310T110000Z").write(
+            to: pair.vdir.appendingPathComponent("\(localNew).ics"))
         try setup.upload(synced + [remoteNew])
 
         let size = try #require(try FileManager.default.attributesOfItem(atPath: pair.journal.path)[.size] as? Int)
@@ -249,8 +280,10 @@ import CalgwTestSupport
         // status and --dry-run say what a sync will do, and leave the file where it is.
         for (command, extra) in [("status", [String]()), ("sync", ["--dry-run"])] {
             let looked = try pair.run(command, extra)
-            #expect((looked.stdoutText + looked.stderrText).contains("a sync will move it aside and match both sides again"),
-                    "\(command): \(looked.stdoutText)\(looked.stderrText)")
+            #expect(
+                (looked.stdoutText + looked.stderrText).contains(
+                    "a sync will move it aside and match both sides again"),
+                "\(command): \(looked.stdoutText)\(looked.stderrText)")
             #expect(try Data(contentsOf: pair.journal) == damaged, "\(command) changed the journal")
         }
 
@@ -258,16 +291,23 @@ import CalgwTestSupport
         #expect(result.status == 0, "\(result.stderrText)")
         let skipped = try #require(try Self.json(result)["skipped"] as? [String])
         let notice = try #require(skipped.first, "\(result.stdoutText)")
-        #expect(notice.hasPrefix("the journal \(pair.journal.path) \(damage == .garbage ? "is not a database" : "is damaged: ")"), "\(notice)")
-        #expect(notice.contains("moved it aside to \(pair.journal.path).corrupt-") && notice.hasSuffix("and matched both sides again"), "\(notice)")
+        #expect(
+            notice.hasPrefix(
+                "the journal \(pair.journal.path) \(damage == .garbage ? "is not a database" : "is damaged: ")"),
+            "\(notice)")
+        #expect(
+            notice.contains("moved it aside to \(pair.journal.path).corrupt-")
+                && notice.hasSuffix("and matched both sides again"), "\(notice)")
         #expect(result.stderrText.contains("warning: work: the journal \(pair.journal.path) "), "\(result.stderrText)")
         // The damaged file is kept, byte for byte.
         let aside = try FileManager.default.contentsOfDirectory(atPath: pair.journal.deletingLastPathComponent().path)
             .filter { $0.hasPrefix("work.sqlite.corrupt-") && !$0.hasSuffix("-wal") }
         #expect(aside.count == 1, "\(aside)")
         if let name = aside.first {
-            #expect(name.range(of: #"^work\.sqlite\.corrupt-\d{8}T\d{6}Z$"#, options: .regularExpression) != nil, "\(name)")
-            #expect(try Data(contentsOf: pair.journal.deletingLastPathComponent().appendingPathComponent(name)) == damaged)
+            #expect(
+                name.range(of: #"^work\.sqlite\.corrupt-\d{8}T\d{6}Z$"#, options: .regularExpression) != nil, "\(name)")
+            #expect(
+                try Data(contentsOf: pair.journal.deletingLastPathComponent().appendingPathComponent(name)) == damaged)
         }
 
         // Nothing lost, nothing doubled.

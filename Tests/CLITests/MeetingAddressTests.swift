@@ -15,8 +15,10 @@ import CalgwTestSupport
         defer { meeting.remove() }
         let bob = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
         let own = meeting.organizer.replacingOccurrences(of: "mailto:", with: "")
-        let add = try meeting.calgw(["event", "add", "--summary", "Trio", "--start", "2027-05-03T10:00",
-                                     "--attendee", "Bob Lee <\(bob)>", "--attendee", bob.uppercased(), "--attendee", own])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Trio", "--start", "2027-05-03T10:00",
+            "--attendee", "Bob Lee <\(bob)>", "--attendee", bob.uppercased(), "--attendee", own,
+        ])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let lines = try ServerPair.lines(try meeting.pair.file(uid: uid)).filter { $0.hasPrefix("ATTENDEE") }
@@ -25,8 +27,11 @@ import CalgwTestSupport
         #expect(lines.filter { $0.lowercased().hasSuffix(own.lowercased()) }.count == 1, "\(lines)")
         let invited = try meeting.inbox(mentioning: uid)
         let delivered = invited.first?.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n") ?? []
-        #expect(invited.count == 1 && delivered.filter { $0.hasPrefix("ATTENDEE") && $0.lowercased().hasSuffix(bob.lowercased()) }.count == 1,
-                "\(invited)")
+        #expect(
+            invited.count == 1
+                && delivered.filter { $0.hasPrefix("ATTENDEE") && $0.lowercased().hasSuffix(bob.lowercased()) }.count
+                    == 1,
+            "\(invited)")
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
@@ -35,14 +40,21 @@ import CalgwTestSupport
         defer { meeting.remove() }
         let bob = try meeting.attendeePair()
         let uid = "alias-\(UUID().uuidString.prefix(8).lowercased())"
-        try Data(MeetingCopyTests.meeting(uid, summary: "For robert", organizer: meeting.organizer, attendee: "mailto:robert@internal").utf8)
-            .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
+        try Data(
+            MeetingCopyTests.meeting(
+                uid, summary: "For robert", organizer: meeting.organizer, attendee: "mailto:robert@internal"
+            ).utf8
+        )
+        .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
         let listed = try meeting.bob(["invitations"])
         #expect(listed.status == 0 && !listed.stdoutText.contains(uid), "\(listed.stdoutText)")
-        #expect(listed.stderrText.contains("none of your addresses") && listed.stderrText.contains(uid)
+        #expect(
+            listed.stderrText.contains("none of your addresses") && listed.stderrText.contains(uid)
                 && listed.stderrText.contains("--address"), "\(listed.stderrText)")
 
-        let plain = try meeting.bob(["event", "add", "--summary", "Dentist", "--start", "2027-05-04T09:00", "--offline"])
+        let plain = try meeting.bob([
+            "event", "add", "--summary", "Dentist", "--start", "2027-05-04T09:00", "--offline",
+        ])
         let plainUID = plain.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let reply = try meeting.bob(["event", "reply", plainUID, "--accept", "--offline"])
         #expect(reply.status == 1 && reply.stderrText.contains("\(plainUID) is not a meeting"), "\(reply.stderrText)")
@@ -61,15 +73,23 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "own", server: server, collection: collection)
-        let refused = try pair.run("event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org"],
-                                   password: server.password)
-        #expect(refused.status == 1 && refused.stderrText.contains("--address mailto:"), "\(refused.status) \(refused.stderrText)")
+        let refused = try pair.run(
+            "event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org"],
+            password: server.password)
+        #expect(
+            refused.status == 1 && refused.stderrText.contains("--address mailto:"),
+            "\(refused.status) \(refused.stderrText)")
         #expect(try pair.summaries().isEmpty, "an event was written")
-        let given = try pair.run("event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org",
-                                           "--address", "calgw@example.org"], password: server.password)
+        let given = try pair.run(
+            "event",
+            [
+                "add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org",
+                "--address", "calgw@example.org",
+            ], password: server.password)
         let uid = given.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(given.status == 0, "\(given.stderrText)")
         let lines = try ServerPair.lines(try pair.file(uid: uid))
-        #expect(lines.contains("ORGANIZER:mailto:calgw@example.org") && !lines.contains { $0.contains(":/") }, "\(lines)")
+        #expect(
+            lines.contains("ORGANIZER:mailto:calgw@example.org") && !lines.contains { $0.contains(":/") }, "\(lines)")
     }
 }

@@ -24,17 +24,25 @@ import CalgwTestSupport
         let lines = try ServerPair.lines(try pair.file(uid: uid))
         var events: [[String]] = []
         for line in lines {
-            if line == "BEGIN:VEVENT" { events.append([]) } else if !events.isEmpty { events[events.count - 1].append(line) }
+            if line == "BEGIN:VEVENT" {
+                events.append([])
+            } else if !events.isEmpty {
+                events[events.count - 1].append(line)
+            }
         }
-        return events.first { event in rid.map { event.contains($0) } ?? !event.contains { $0.hasPrefix("RECURRENCE-ID") } } ?? []
+        return events.first { event in
+            rid.map { event.contains($0) } ?? !event.contains { $0.hasPrefix("RECURRENCE-ID") }
+        } ?? []
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
     func anAttendeeChangesOnlyWhatIsTheirs(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "att")
         defer { meeting.remove() }
-        let add = try meeting.calgw(["event", "add", "--summary", "Standup", "--start", "2027-04-05T09:00", "--rrule", "FREQ=DAILY;COUNT=3",
-                                     "--attendee", meeting.attendee.address])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Standup", "--start", "2027-04-05T09:00", "--rrule", "FREQ=DAILY;COUNT=3",
+            "--attendee", meeting.attendee.address,
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
         let pulled = try meeting.bob(["sync"])
@@ -46,18 +54,26 @@ import CalgwTestSupport
 
         // Moving it, or retitling it, is the organizer's: refused, nothing written or sent.
         let move = try meeting.bob(["event", "edit", uid, "--start", "2027-04-05T11:00"])
-        #expect(move.status == 1 && move.stderrText.contains("organizer's") && move.stderrText.contains("calgw event reply \(uid)"),
-                "\(move.status) \(move.stderrText)")
+        #expect(
+            move.status == 1 && move.stderrText.contains("organizer's")
+                && move.stderrText.contains("calgw event reply \(uid)"),
+            "\(move.status) \(move.stderrText)")
         #expect(try String(contentsOf: try bob.file(uid: uid), encoding: .utf8) == original)
-        let retitle = try meeting.bob(["event", "open", uid],
-                                      environment: ["VISUAL": try Self.editor(in: meeting, "retitle", perl: "s/SUMMARY:Standup/SUMMARY:Mine/").path])
-        #expect(retitle.status == 1 && retitle.stderrText.contains("SUMMARY"), "\(retitle.status) \(retitle.stderrText)")
+        let retitle = try meeting.bob(
+            ["event", "open", uid],
+            environment: [
+                "VISUAL": try Self.editor(in: meeting, "retitle", perl: "s/SUMMARY:Standup/SUMMARY:Mine/").path
+            ])
+        #expect(
+            retitle.status == 1 && retitle.stderrText.contains("SUMMARY"), "\(retitle.status) \(retitle.stderrText)")
         #expect(try String(contentsOf: try bob.file(uid: uid), encoding: .utf8) == original)
 
         // An alarm is his: written and synced, the same SEQUENCE, no message to alice.
-        let alarm = "BEGIN:VALARM\\r\\nACTION:DISPLAY\\r\\nDESCRIPTION:Standup\\r\\nTRIGGER:-PT10M\\r\\nEND:VALARM\\r\\nEND:VEVENT"
-        let opened = try meeting.bob(["event", "open", uid],
-                                     environment: ["VISUAL": try Self.editor(in: meeting, "alarm", perl: "s/END:VEVENT/\(alarm)/").path])
+        let alarm =
+            "BEGIN:VALARM\\r\\nACTION:DISPLAY\\r\\nDESCRIPTION:Standup\\r\\nTRIGGER:-PT10M\\r\\nEND:VALARM\\r\\nEND:VEVENT"
+        let opened = try meeting.bob(
+            ["event", "open", uid],
+            environment: ["VISUAL": try Self.editor(in: meeting, "alarm", perl: "s/END:VEVENT/\(alarm)/").path])
         #expect(opened.status == 0, "\(opened.stderrText)")
         let series = try Self.event(uid, rid: nil, in: bob)
         #expect(series.contains("TRIGGER:-PT10M"), "\(series)")
@@ -81,15 +97,22 @@ import CalgwTestSupport
         #expect(declined.status == 0, "\(declined.stderrText)")
         #expect(try !Self.event(uid, rid: nil, in: bob).contains { $0.hasPrefix("COMMENT") })
         let messages = try organizerInbox()
-        let decline = messages.map { $0.replacingOccurrences(of: "\r\n ", with: "") }.last { $0.contains("PARTSTAT=DECLINED") } ?? ""
-        #expect(messages.count > replies && !decline.isEmpty && !decline.contains("Glad to"), "\(messages.count) replies: \(decline)")
+        let decline =
+            messages.map { $0.replacingOccurrences(of: "\r\n ", with: "") }.last { $0.contains("PARTSTAT=DECLINED") }
+            ?? ""
+        #expect(
+            messages.count > replies && !decline.isEmpty && !decline.contains("Glad to"),
+            "\(messages.count) replies: \(decline)")
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
     func aCancelledMeetingIsShownSoAndTakesNoAnswer(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "cancel")
         defer { meeting.remove() }
-        let add = try meeting.calgw(["event", "add", "--summary", "Offsite", "--start", "2027-04-12T10:00", "--attendee", meeting.attendee.address])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Offsite", "--start", "2027-04-12T10:00", "--attendee",
+            meeting.attendee.address,
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
         #expect(try meeting.bob(["sync"]).status == 0)
@@ -109,8 +132,10 @@ import CalgwTestSupport
 
         let organizerInbox = try meeting.organizerUser.inbox(on: name, mentioning: uid).count
         let reply = try meeting.bob(["event", "reply", uid, "--accept"])
-        #expect(reply.status == 1 && reply.stderrText.contains("cancelled \(uid)") && reply.stderrText.contains("--no-reply"),
-                "\(reply.status) \(reply.stderrText)")
+        #expect(
+            reply.status == 1 && reply.stderrText.contains("cancelled \(uid)")
+                && reply.stderrText.contains("--no-reply"),
+            "\(reply.status) \(reply.stderrText)")
         #expect(try meeting.organizerUser.inbox(on: name, mentioning: uid).count == organizerInbox)
     }
 
@@ -121,8 +146,10 @@ import CalgwTestSupport
     func invitationsGivesTimesAndFieldsAsTheContractSays(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "inv")
         defer { meeting.remove() }
-        let add = try meeting.calgw(["event", "add", "--summary", "Weekly", "--start", "2027-04-19T10:00", "--tz", "Europe/Berlin",
-                                     "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", meeting.attendee.address])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Weekly", "--start", "2027-04-19T10:00", "--tz", "Europe/Berlin",
+            "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", meeting.attendee.address,
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
         #expect(try meeting.bob(["sync"]).status == 0)
@@ -130,34 +157,49 @@ import CalgwTestSupport
         func rows() throws -> [[String: Any]] {
             let listed = try meeting.bob(["invitations", "--json"])
             #expect(listed.status == 0, "\(listed.stderrText)")
-            return ((try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []).filter { $0["uid"] as? String == uid }
+            return ((try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []).filter {
+                $0["uid"] as? String == uid
+            }
         }
         let series = try rows()
         #expect(series.count == 1, "\(series)")
         #expect(series.first?["start"] as? String == "2027-04-19T10:00:00+02:00", "\(series)")
         #expect(series.first?["calendar"] as? String == "bob", "\(series)")
         #expect(series.first.map { $0.keys.contains("occurrence") && $0["occurrence"] is NSNull } == true, "\(series)")
-        #expect((series.first?["invitation"] as? [String: Any])?["start"] as? String == "2027-04-19T10:00:00+02:00", "\(series)")
+        #expect(
+            (series.first?["invitation"] as? [String: Any])?["start"] as? String == "2027-04-19T10:00:00+02:00",
+            "\(series)")
         let text = try meeting.bob(["invitations"])
         #expect(text.stdoutText.contains("2027-04-19T10:00:00+02:00 (series)  Weekly"), "\(text.stdoutText)")
 
         // The help's example, as printed there.
         let bob = try meeting.attendeePair()
-        let example = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" invitations --all --json --config \"$1\" | jq -r '.[].uid'",
-                                                       CalgwBinary.url.path, bob.config.path],
-                                            environment: ["CALGW_TEST_PASSWORD": meeting.attendee.password, "NO_COLOR": "1"])
-        #expect(example.stdoutText.split(separator: "\n").contains(Substring(uid)), "\(example.stdoutText)\(example.stderrText)")
+        let example = try ProcessRunner.run(
+            "/bin/sh",
+            [
+                "-c", "\"$0\" invitations --all --json --config \"$1\" | jq -r '.[].uid'",
+                CalgwBinary.url.path, bob.config.path,
+            ],
+            environment: ["CALGW_TEST_PASSWORD": meeting.attendee.password, "NO_COLOR": "1"])
+        #expect(
+            example.stdoutText.split(separator: "\n").contains(Substring(uid)),
+            "\(example.stdoutText)\(example.stderrText)")
 
         // Accepted, then one occurrence moved by alice: that occurrence awaits an answer again.
         #expect(try meeting.bob(["event", "reply", uid, "--accept"]).status == 0)
         #expect(try rows().isEmpty)
-        let moved = try meeting.calgw(["event", "edit", uid, "--occurrence", "2027-04-20T10:00", "--start", "2027-04-20T12:00", "--tz", "Europe/Berlin"])
+        let moved = try meeting.calgw([
+            "event", "edit", uid, "--occurrence", "2027-04-20T10:00", "--start", "2027-04-20T12:00", "--tz",
+            "Europe/Berlin",
+        ])
         #expect(moved.status == 0, "\(moved.stderrText)")
         #expect(try meeting.bob(["sync"]).status == 0)
         let occurrence = try rows()
         #expect(occurrence.count == 1, "\(occurrence)")
         #expect(occurrence.first?["occurrence"] as? String == "2027-04-20T10:00:00+02:00", "\(occurrence)")
         #expect(occurrence.first?["start"] as? String == "2027-04-20T12:00:00+02:00", "\(occurrence)")
-        #expect((occurrence.first?["answer"] as? String)?.hasSuffix("--occurrence 2027-04-20T10:00") == true, "\(occurrence)")
+        #expect(
+            (occurrence.first?["answer"] as? String)?.hasSuffix("--occurrence 2027-04-20T10:00") == true,
+            "\(occurrence)")
     }
 }

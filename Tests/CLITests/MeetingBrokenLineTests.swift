@@ -11,8 +11,9 @@ import CalgwTestSupport
 
     /// A meeting alice organizes with bob's ATTENDEE line written as `line`.
     static func meeting(_ uid: String, organizer: String, bobLine line: String) -> String {
-        TestEvent.ics(uid: uid, summary: "Broken", start: "20270601T100000Z", end: "20270601T110000Z",
-                      extra: ["ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)", line])
+        TestEvent.ics(
+            uid: uid, summary: "Broken", start: "20270601T100000Z", end: "20270601T110000Z",
+            extra: ["ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)", line])
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
@@ -23,12 +24,20 @@ import CalgwTestSupport
         let address = meeting.attendee.address
         let id = UUID().uuidString.prefix(8).lowercased()
         let spaced = "spaced-\(id)", quoted = "quoted-\(id)"
-        try Data(Self.meeting(spaced, organizer: meeting.organizer,
-                              bobLine: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE \(address)").utf8)
-            .write(to: bob.vdir.appendingPathComponent("\(spaced).ics"))
-        try Data(Self.meeting(quoted, organizer: meeting.organizer,
-                              bobLine: "ATTENDEE;CN=\"Bob;PARTSTAT=NEEDS-ACTION:\(address)").utf8)
-            .write(to: bob.vdir.appendingPathComponent("\(quoted).ics"))
+        try Data(
+            Self.meeting(
+                spaced, organizer: meeting.organizer,
+                bobLine: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE \(address)"
+            ).utf8
+        )
+        .write(to: bob.vdir.appendingPathComponent("\(spaced).ics"))
+        try Data(
+            Self.meeting(
+                quoted, organizer: meeting.organizer,
+                bobLine: "ATTENDEE;CN=\"Bob;PARTSTAT=NEEDS-ACTION:\(address)"
+            ).utf8
+        )
+        .write(to: bob.vdir.appendingPathComponent("\(quoted).ics"))
 
         let listed = try meeting.bob(["invitations"])
         #expect(listed.status == 0, "\(listed.stderrText)")
@@ -37,12 +46,16 @@ import CalgwTestSupport
 
         let spacedBefore = try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8)
         let answer = try meeting.bob(["event", "reply", spaced, "--accept", "--offline"])
-        #expect(answer.status == 1 && answer.stderrText.contains("is not valid")
-                && answer.stderrText.contains(bob.vdir.appendingPathComponent("\(spaced).ics").path), "\(answer.status) \(answer.stderrText)")
-        #expect(try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8) == spacedBefore)
+        #expect(
+            answer.status == 1 && answer.stderrText.contains("is not valid")
+                && answer.stderrText.contains(bob.vdir.appendingPathComponent("\(spaced).ics").path),
+            "\(answer.status) \(answer.stderrText)")
+        #expect(
+            try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8) == spacedBefore)
 
         let unreadable = try meeting.bob(["event", "reply", quoted, "--accept", "--offline"])
-        #expect(unreadable.status == 1 && unreadable.stderrText.contains("cannot be read: \(quotedFile):"),
-                "\(unreadable.status) \(unreadable.stderrText)")
+        #expect(
+            unreadable.status == 1 && unreadable.stderrText.contains("cannot be read: \(quotedFile):"),
+            "\(unreadable.status) \(unreadable.stderrText)")
     }
 }

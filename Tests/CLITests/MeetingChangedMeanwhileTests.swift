@@ -32,25 +32,33 @@ import CalgwTestSupport
             bobServer.username = attendee.username
             bobServer.password = attendee.password
             bobServer.home = attendee.home
-            bob = try ServerPair(folder, "bob", server: bobServer,
-                                                         collection: MeetingReplyTests.defaultCalendar(of: attendee, on: name))
+            bob = try ServerPair(
+                folder, "bob", server: bobServer,
+                collection: MeetingReplyTests.defaultCalendar(of: attendee, on: name))
         }
 
         func alice(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", alice.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
+            try CalgwBinary.run(
+                arguments + ["--config", alice.config.path],
+                environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         }
 
         func bob(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", bob.config.path], environment: ["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"])
+            try CalgwBinary.run(
+                arguments + ["--config", bob.config.path],
+                environment: ["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"])
         }
 
         var aliceInbox: TestServer.Attendee {
-            TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: server.address ?? "")
+            TestServer.Attendee(
+                username: server.username, password: server.password, home: server.home, address: server.address ?? "")
         }
 
         /// alice invites bob; bob's calgw brings the invitation into his vdir.
         func invite(_ summary: String, on day: String) throws -> String {
-            let add = try alice(["event", "add", "--summary", summary, "--start", "\(day)T10:00", "--attendee", attendee.address])
+            let add = try alice([
+                "event", "add", "--summary", summary, "--start", "\(day)T10:00", "--attendee", attendee.address,
+            ])
             #expect(add.status == 0, "\(add.stderrText)")
             let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
             let pulled = try bob(["sync"])
@@ -59,7 +67,9 @@ import CalgwTestSupport
         }
     }
 
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func anEditGoesThroughAnAnswerThatLandedMeanwhile(server name: String) throws {
         let people = try People(on: name)
         defer { people.folder.remove(); people.proxy.stop() }
@@ -76,17 +86,27 @@ import CalgwTestSupport
         // server keeps one (Cyrus); DAViCal 1.1.12 has none, and the etag just read is used.
         let puts = people.proxy.logEntries().dropFirst(logged).filter { $0["method"] as? String == "PUT" }
         let conditions = puts.compactMap { $0["headers"] as? [String: String] }
-        let (used, unused) = name == "cyrus" ? ("If-Schedule-Tag-Match", "If-Match") : ("If-Match", "If-Schedule-Tag-Match")
-        #expect(puts.count == 1 && conditions.first?[used] != nil && conditions.first?[unused] == nil, "\(name): \(puts)")
-        let file = try String(contentsOf: try people.alice.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
-        let bobLine = file.components(separatedBy: "\r\n").first { $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(people.attendee.address.lowercased()) }
-        #expect(file.contains("SUMMARY:Budget\\, final") && bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(file)")
+        let (used, unused) =
+            name == "cyrus" ? ("If-Schedule-Tag-Match", "If-Match") : ("If-Match", "If-Schedule-Tag-Match")
+        #expect(
+            puts.count == 1 && conditions.first?[used] != nil && conditions.first?[unused] == nil, "\(name): \(puts)")
+        let file = try String(contentsOf: try people.alice.file(uid: uid), encoding: .utf8).replacingOccurrences(
+            of: "\r\n ", with: "")
+        let bobLine = file.components(separatedBy: "\r\n").first {
+            $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(people.attendee.address.lowercased())
+        }
+        #expect(
+            file.contains("SUMMARY:Budget\\, final") && bobLine?.contains("PARTSTAT=ACCEPTED") == true,
+            "\(name): \(file)")
         let status = try people.alice(["status"])
         #expect(status.status == 0 && !status.stdoutText.contains("pending"), "\(name): \(status.stdoutText)")
         // The update reached bob, as at most one more message (Cyrus updates his copy in place).
-        let copy = try MeetingReplyTests.copy(of: uid, in: MeetingReplyTests.defaultCalendar(of: people.attendee, on: name), as: people.attendee)
+        let copy = try MeetingReplyTests.copy(
+            of: uid, in: MeetingReplyTests.defaultCalendar(of: people.attendee, on: name), as: people.attendee)
         let inbox = try people.attendee.inbox(on: name, mentioning: uid)
-        #expect(copy?.contains("Budget\\, final") == true || inbox.contains { $0.contains("Budget\\, final") }, "\(name): \(copy ?? "no copy")")
+        #expect(
+            copy?.contains("Budget\\, final") == true || inbox.contains { $0.contains("Budget\\, final") },
+            "\(name): \(copy ?? "no copy")")
         #expect(inbox.count - before <= 1, "\(name): the edit sent \(inbox.count - before) messages")
     }
 
@@ -104,16 +124,24 @@ import CalgwTestSupport
         let replies = try people.aliceInbox.inbox(on: name, mentioning: uid).count
 
         let stale = try people.bob(["event", "reply", uid, "--accept"])
-        #expect(stale.status == 1 && stale.stderrText.contains("the organizer changed \(uid)"), "\(name): \(stale.stdoutText)\(stale.stderrText)")
-        let file = try String(contentsOf: try people.bob.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
-        let bobLine = file.components(separatedBy: "\r\n").first { $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(people.attendee.address.lowercased()) }
-        #expect(file.contains("20270511T140000") && bobLine?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(name): \(file)")
+        #expect(
+            stale.status == 1 && stale.stderrText.contains("the organizer changed \(uid)"),
+            "\(name): \(stale.stdoutText)\(stale.stderrText)")
+        let file = try String(contentsOf: try people.bob.file(uid: uid), encoding: .utf8).replacingOccurrences(
+            of: "\r\n ", with: "")
+        let bobLine = file.components(separatedBy: "\r\n").first {
+            $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(people.attendee.address.lowercased())
+        }
+        #expect(
+            file.contains("20270511T140000") && bobLine?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(name): \(file)")
         #expect(try people.aliceInbox.inbox(on: name, mentioning: uid).count == replies, "\(name): a reply was sent")
 
         // Answering the version bob now has sends one reply.
         let again = try people.bob(["event", "reply", uid, "--accept"])
         #expect(again.status == 0, "\(name): \(again.stderrText)")
         let after = try people.aliceInbox.inbox(on: name, mentioning: uid)
-        #expect(after.count == replies + 1 && after.last?.contains("METHOD:REPLY") == true, "\(name): \(after.count - replies) replies")
+        #expect(
+            after.count == replies + 1 && after.last?.contains("METHOD:REPLY") == true,
+            "\(name): \(after.count - replies) replies")
     }
 }

@@ -13,12 +13,17 @@ import CalgwTestSupport
     /// A meeting `organizer` organizes, with `attendee` invited, in March 2027.
     static func meeting(_ uid: String, summary: String, organizer: String, attendee: String, day: Int = 1) -> String {
         let date = String(format: "202703%02d", day)
-        return TestEvent.ics(uid: uid, summary: summary, start: "\(date)T100000Z", end: "\(date)T110000Z", extra: [
-            "ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)", "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(attendee)",
-        ])
+        return TestEvent.ics(
+            uid: uid, summary: summary, start: "\(date)T100000Z", end: "\(date)T110000Z",
+            extra: [
+                "ORGANIZER:\(organizer)", "ATTENDEE;PARTSTAT=ACCEPTED:\(organizer)",
+                "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(attendee)",
+            ])
     }
 
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "meet")
         defer { meeting.remove() }
@@ -27,16 +32,27 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(8).lowercased()
         let uids = (0..<3).map { "meeting\($0)-\(id)" }
         for (i, uid) in uids.enumerated() {
-            try Data(Self.meeting(uid, summary: "Planning \(i)", organizer: organizer, attendee: attendee.address, day: i + 1).utf8)
-                .write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
+            try Data(
+                Self.meeting(
+                    uid, summary: "Planning \(i)", organizer: organizer, attendee: attendee.address, day: i + 1
+                ).utf8
+            )
+            .write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
         }
 
         let pushed = try pair.run("sync", password: server.password)
-        #expect(pushed.status == 0 && pushed.stdoutText.contains("remote: 3 created"), "\(pushed.stdoutText)\(pushed.stderrText)")
+        #expect(
+            pushed.status == 0 && pushed.stdoutText.contains("remote: 3 created"),
+            "\(pushed.stdoutText)\(pushed.stderrText)")
         #expect(try attendee.inbox(on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
         // Stored as sent: no SCHEDULE-STATUS, nothing rewritten for scheduling.
-        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
-                                                    collection.appendingPathComponent("\(uids[0]).ics").absoluteString]).stdoutText
+        let stored = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uids[0]).ics").absoluteString,
+            ]
+        ).stdoutText
         #expect(stored.contains("SUMMARY:Planning 0") && !stored.contains("SCHEDULE-STATUS"), "\(name): \(stored)")
 
         // An edit (a new time and title) and a deletion, synced: no update, no cancellation.
@@ -44,8 +60,9 @@ import CalgwTestSupport
             .write(to: try pair.file(uid: uids[1]))
         try FileManager.default.removeItem(at: try pair.file(uid: uids[2]))
         let changed = try pair.run("sync", password: server.password)
-        #expect(changed.status == 0 && changed.stdoutText.contains("remote: 0 created, 1 updated, 1 deleted"),
-                "\(changed.stdoutText)\(changed.stderrText)")
+        #expect(
+            changed.status == 0 && changed.stdoutText.contains("remote: 0 created, 1 updated, 1 deleted"),
+            "\(changed.stdoutText)\(changed.stderrText)")
         let messages = try attendee.inbox(on: name, mentioning: id)
         #expect(messages.isEmpty, "\(name): \(messages.count) scheduling messages: \(messages.first ?? "")")
         // The vdir still holds what was written there, and one more sync has nothing to do.
@@ -58,46 +75,73 @@ import CalgwTestSupport
     /// scheduled it) and later deleted by hand is deleted by the sync as a copy: the attendee
     /// gets no cancellation. On DAViCal, which schedules a deletion by what it stores, calgw
     /// marks the stored meeting `SCHEDULE-AGENT=CLIENT` before deleting it.
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func aMeetingDeletedByHandCancelsNothing(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "handdel")
         defer { meeting.remove() }
         let (server, attendee, collection, pair) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair)
-        let add = try CalgwBinary.run(["event", "add", "--summary", "Made, then removed by hand", "--start", "2027-03-20T10:00",
-                                       "--attendee", attendee.address, "--config", pair.config.path],
-                                      environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
+        let add = try CalgwBinary.run(
+            [
+                "event", "add", "--summary", "Made, then removed by hand", "--start", "2027-03-20T10:00",
+                "--attendee", attendee.address, "--config", pair.config.path,
+            ],
+            environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
         #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
         try FileManager.default.removeItem(at: try pair.file(uid: uid))
         let synced = try pair.run("sync", password: server.password)
-        #expect(synced.status == 0 && synced.stdoutText.contains("remote: 0 created, 0 updated, 1 deleted"), "\(name): \(synced.stdoutText)\(synced.stderrText)")
-        let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                  collection.appendingPathComponent("\(uid).ics").absoluteString])
+        #expect(
+            synced.status == 0 && synced.stdoutText.contains("remote: 0 created, 0 updated, 1 deleted"),
+            "\(name): \(synced.stdoutText)\(synced.stderrText)")
+        let gone = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uid).ics").absoluteString,
+            ])
         #expect(gone.stdoutText == "404", "\(name): still on the server: \(gone.stdoutText)")
         let messages = try attendee.inbox(on: name, mentioning: uid)
-        #expect(messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") }, "\(name): \(messages.count) messages")
+        #expect(
+            messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") },
+            "\(name): \(messages.count) messages")
     }
 
     /// An invitation from someone else written into the vdir by hand (bob organizes, the
     /// account attends, already accepted) is a copy like any other: synced to the server, it
     /// sends bob no reply, and the account's answer stays as written.
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func anInvitationWrittenByHandSendsNoReply(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "byhand")
         defer { meeting.remove() }
-        let (server, bob, account, collection, pair) = (meeting.server, meeting.attendee, meeting.organizer, meeting.collection, meeting.pair)
+        let (server, bob, account, collection, pair) = (
+            meeting.server, meeting.attendee, meeting.organizer, meeting.collection, meeting.pair
+        )
         let uid = "from-bob-\(UUID().uuidString.prefix(8).lowercased())"
         let text = Self.meeting(uid, summary: "Bob's review", organizer: bob.address, attendee: account)
-            .replacingOccurrences(of: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(account)", with: "ATTENDEE;PARTSTAT=ACCEPTED:\(account)")
+            .replacingOccurrences(
+                of: "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(account)", with: "ATTENDEE;PARTSTAT=ACCEPTED:\(account)"
+            )
         try Data(text.utf8).write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
-        let bobsInbox = TestServer.Attendee(username: bob.username, password: bob.password, home: bob.home, address: bob.address)
+        let bobsInbox = TestServer.Attendee(
+            username: bob.username, password: bob.password, home: bob.home, address: bob.address)
         let synced = try pair.run("sync", password: server.password)
-        #expect(synced.status == 0 && synced.stdoutText.contains("remote: 1 created"), "\(name): \(synced.stdoutText)\(synced.stderrText)")
+        #expect(
+            synced.status == 0 && synced.stdoutText.contains("remote: 1 created"),
+            "\(name): \(synced.stdoutText)\(synced.stderrText)")
         #expect(try bobsInbox.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
-        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
-                                                    collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
+        let stored = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uid).ics").absoluteString,
+            ]
+        ).stdoutText
             .replacingOccurrences(of: "\r\n ", with: "")
         #expect(stored.contains("SUMMARY:Bob's review") && stored.contains("PARTSTAT=ACCEPTED"), "\(name): \(stored)")
     }

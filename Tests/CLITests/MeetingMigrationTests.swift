@@ -30,32 +30,47 @@ import CalgwTestTraits
 
     /// PUTs `ics` as `<name>.ics` into `calendar` with curl as `side`'s user, with `headers`;
     /// returns the HTTP status.
-    static func put(_ ics: String, name: String, in calendar: URL, as side: AccountFixture, headers: [String] = []) throws -> String {
+    static func put(_ ics: String, name: String, in calendar: URL, as side: AccountFixture, headers: [String] = [])
+        throws -> String
+    {
         let file = side.folder.file("upload-\(UUID().uuidString).ics")
         try Data(ics.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let r = try side.curl(["--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:",
-                               "-H", "Content-Type: text/calendar"] + headers.flatMap { ["-H", $0] }
-                              + [calendar.appendingPathComponent("\(name).ics").absoluteString])
+        let r = try side.curl(
+            [
+                "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:",
+                "-H", "Content-Type: text/calendar",
+            ] + headers.flatMap { ["-H", $0] }
+                + [calendar.appendingPathComponent("\(name).ics").absoluteString])
         return r.stdoutText
     }
 
     /// DELETEs `<name>.ics` of `calendar` as `side`'s user; returns the HTTP status.
-    static func delete(_ name: String, in calendar: URL, as side: AccountFixture, headers: [String] = []) throws -> String {
-        try side.curl(["--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE"] + headers.flatMap { ["-H", $0] }
-                      + [calendar.appendingPathComponent("\(name).ics").absoluteString]).stdoutText
+    static func delete(_ name: String, in calendar: URL, as side: AccountFixture, headers: [String] = []) throws
+        -> String
+    {
+        try side.curl(
+            ["--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE"]
+                + headers.flatMap { ["-H", $0] }
+                + [calendar.appendingPathComponent("\(name).ics").absoluteString]
+        ).stdoutText
     }
 
     /// A config with one pair from `from` (a calendar of `a`) to `to` (a calendar of `b`), and
     /// the command that runs calgw on it.
     static func serverPair(_ folder: TemporaryFolder, from: URL, of a: TestServer, to: URL, of b: TestServer)
-        throws -> ([String]) throws -> ProcessRunner.Result {
+        throws -> ([String]) throws -> ProcessRunner.Result
+    {
         let config = folder.file("mirror.toml")
-        try TestPairConfig(name: "mirror", local: from, collection: to, journal: folder.file("mirror.sqlite"), server: b,
-                           passwordEnv: "REMOTE_PASSWORD",
-                           extra: ["local_username = \"\(a.username)\"", "local_password_env = \"LOCAL_PASSWORD\""]).write(to: config)
+        try TestPairConfig(
+            name: "mirror", local: from, collection: to, journal: folder.file("mirror.sqlite"), server: b,
+            passwordEnv: "REMOTE_PASSWORD",
+            extra: ["local_username = \"\(a.username)\"", "local_password_env = \"LOCAL_PASSWORD\""]
+        ).write(to: config)
         return { arguments in
-            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["LOCAL_PASSWORD": a.password, "REMOTE_PASSWORD": b.password])
+            try CalgwBinary.run(
+                arguments + ["--config", config.path],
+                environment: ["LOCAL_PASSWORD": a.password, "REMOTE_PASSWORD": b.password])
         }
     }
 
@@ -78,32 +93,41 @@ import CalgwTestTraits
         let filled = try ServerPair(old.folder, "fill", server: radicale, collection: from)
         for i in 0..<count {
             let uid = "mig\(i)-\(id)"
-            try Data(Self.meeting(uid, summary: "Review \(i)", organizer: organizer, attendee: bob.address, index: i).utf8)
-                .write(to: filled.vdir.appendingPathComponent("\(uid).ics"))
+            try Data(
+                Self.meeting(uid, summary: "Review \(i)", organizer: organizer, attendee: bob.address, index: i).utf8
+            )
+            .write(to: filled.vdir.appendingPathComponent("\(uid).ics"))
         }
         let fill = try filled.run("sync", ["--json"], password: radicale.password)
-        #expect(fill.status == 0 && AccountFixture.number(fill.stdoutText, ["created", "remote"]) == count,
-                "filling radicale: \(fill.stdoutText)\(fill.stderrText)")
+        #expect(
+            fill.status == 0 && AccountFixture.number(fill.stdoutText, ["created", "remote"]) == count,
+            "filling radicale: \(fill.stdoutText)\(fill.stderrText)")
 
         let calgw = try Self.serverPair(old.folder, from: from, of: radicale, to: to, of: cyrus)
         let moved = try calgw(["sync", "--json"])
-        #expect(moved.status == 0 && AccountFixture.number(moved.stdoutText, ["created", "remote"]) == count,
-                "radicale → cyrus: \(moved.stdoutText)\(moved.stderrText)")
+        #expect(
+            moved.status == 0 && AccountFixture.number(moved.stdoutText, ["created", "remote"]) == count,
+            "radicale → cyrus: \(moved.stdoutText)\(moved.stderrText)")
         let stored = try AccountEventTests.serverText(new, to)
         #expect(stored.components(separatedBy: "UID:mig").count - 1 == count, "cyrus holds: \(stored.prefix(2000))")
         let messages = try bob.inbox(on: "cyrus", mentioning: id)
-        #expect(messages.isEmpty, "the migration sent bob \(messages.count) scheduling messages: \(messages.first ?? "")")
+        #expect(
+            messages.isEmpty, "the migration sent bob \(messages.count) scheduling messages: \(messages.first ?? "")")
 
         let again = try calgw(["sync", "--json"])
-        #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "a second run: \(again.stdoutText)\(again.stderrText)")
+        #expect(
+            again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0,
+            "a second run: \(again.stdoutText)\(again.stderrText)")
 
         // Control: the same kind of meeting stored by a client that schedules reaches bob.
         let control = "control-\(id)"
-        let put = try Self.put(Self.meeting(control, summary: "Control", organizer: organizer, attendee: bob.address, index: 0),
-                               name: control, in: to, as: new)
+        let put = try Self.put(
+            Self.meeting(control, summary: "Control", organizer: organizer, attendee: bob.address, index: 0),
+            name: control, in: to, as: new)
         #expect(["201", "204"].contains(put), "PUT of the control meeting: \(put)")
-        #expect(try bob.inbox(on: "cyrus", mentioning: control).count == 1,
-                "the Inbox counter saw no invitation for a meeting stored with plain curl")
+        #expect(
+            try bob.inbox(on: "cyrus", mentioning: control).count == 1,
+            "the Inbox counter saw no invitation for a meeting stored with plain curl")
     }
 
     /// A mirror Cyrus ⇄ DAViCal, each server holding meetings its own account organizes and its
@@ -127,11 +151,17 @@ import CalgwTestTraits
             Self.meeting("cm\(i)-\(id)", summary: summary, organizer: cyrusUser, attendee: cyrusBob.address, index: i)
         }
         func davicalMeeting(_ i: Int, _ summary: String) -> String {
-            Self.meeting("dm\(i)-\(id)", summary: summary, organizer: davicalUser, attendee: davicalBob.address, index: i)
+            Self.meeting(
+                "dm\(i)-\(id)", summary: summary, organizer: davicalUser, attendee: davicalBob.address, index: i)
         }
         for i in 0..<3 {
-            #expect(["201", "204"].contains(try Self.put(cyrusMeeting(i, "Cyrus \(i)"), name: "cm\(i)", in: c, as: left, headers: quietly)))
-            #expect(["201", "204"].contains(try Self.put(Self.clientScheduled(davicalMeeting(i, "DAViCal \(i)")), name: "dm\(i)", in: d, as: right)))
+            #expect(
+                ["201", "204"].contains(
+                    try Self.put(cyrusMeeting(i, "Cyrus \(i)"), name: "cm\(i)", in: c, as: left, headers: quietly)))
+            #expect(
+                ["201", "204"].contains(
+                    try Self.put(
+                        Self.clientScheduled(davicalMeeting(i, "DAViCal \(i)")), name: "dm\(i)", in: d, as: right)))
         }
         func inboxes() throws -> (cyrus: [String], davical: [String]) {
             (try cyrusBob.inbox(on: "cyrus", mentioning: id), try davicalBob.inbox(on: "davical", mentioning: id))
@@ -141,11 +171,17 @@ import CalgwTestTraits
 
         let calgw = try Self.serverPair(left.folder, from: c, of: cyrus, to: d, of: davical)
         let first = try calgw(["sync", "--json"])
-        #expect(first.status == 0 && AccountFixture.number(first.stdoutText, ["created", "remote"]) == 3
-                && AccountFixture.number(first.stdoutText, ["created", "local"]) == 3, "first run: \(first.stdoutText)\(first.stderrText)")
+        #expect(
+            first.status == 0 && AccountFixture.number(first.stdoutText, ["created", "remote"]) == 3
+                && AccountFixture.number(first.stdoutText, ["created", "local"]) == 3,
+            "first run: \(first.stdoutText)\(first.stderrText)")
         seen = try inboxes()
-        #expect(seen.cyrus.isEmpty, "the first run sent Cyrus's bob \(seen.cyrus.count) messages: \(seen.cyrus.first ?? "")")
-        #expect(seen.davical.isEmpty, "the first run sent DAViCal's bob \(seen.davical.count) messages: \(seen.davical.first ?? "")")
+        #expect(
+            seen.cyrus.isEmpty, "the first run sent Cyrus's bob \(seen.cyrus.count) messages: \(seen.cyrus.first ?? "")"
+        )
+        #expect(
+            seen.davical.isEmpty,
+            "the first run sent DAViCal's bob \(seen.davical.count) messages: \(seen.davical.first ?? "")")
 
         // On DAViCal, the copy of a Cyrus meeting is edited and another deleted (plain requests:
         // their organizer is no DAViCal user); on Cyrus, the same for DAViCal's meetings.
@@ -155,31 +191,52 @@ import CalgwTestTraits
         let dm2 = try #require(try ServerToServerTests.href(of: "dm2-\(id)", in: left, c), "no copy of dm2 on cyrus")
         #expect(["201", "204"].contains(try Self.put(cyrusMeeting(1, "Cyrus 1 moved"), name: cm1, in: d, as: right)))
         #expect(["200", "204"].contains(try Self.delete(cm2, in: d, as: right)))
-        #expect(["201", "204"].contains(try Self.put(davicalMeeting(1, "DAViCal 1 moved"), name: dm1, in: c, as: left, headers: quietly)))
+        #expect(
+            ["201", "204"].contains(
+                try Self.put(davicalMeeting(1, "DAViCal 1 moved"), name: dm1, in: c, as: left, headers: quietly)))
         #expect(["200", "204"].contains(try Self.delete(dm2, in: c, as: left, headers: quietly)))
 
         let second = try calgw(["sync", "--json"])
         #expect(second.status == 0, "\(second.stdoutText)\(second.stderrText)")
         for (kind, side) in [("updated", "local"), ("updated", "remote"), ("deleted", "local"), ("deleted", "remote")] {
-            #expect(AccountFixture.number(second.stdoutText, [kind, side]) == 1, "\(kind) \(side): \(second.stdoutText)")
+            #expect(
+                AccountFixture.number(second.stdoutText, [kind, side]) == 1, "\(kind) \(side): \(second.stdoutText)")
         }
         let onCyrus = try AccountEventTests.serverText(left, c), onDAViCal = try AccountEventTests.serverText(right, d)
-        #expect(onCyrus.contains("SUMMARY:Cyrus 1 moved") && !onCyrus.contains("UID:cm2-\(id)"), "cyrus holds: \(onCyrus)")
-        #expect(onDAViCal.contains("SUMMARY:DAViCal 1 moved") && !onDAViCal.contains("UID:dm2-\(id)"), "davical holds: \(onDAViCal)")
+        #expect(
+            onCyrus.contains("SUMMARY:Cyrus 1 moved") && !onCyrus.contains("UID:cm2-\(id)"), "cyrus holds: \(onCyrus)")
+        #expect(
+            onDAViCal.contains("SUMMARY:DAViCal 1 moved") && !onDAViCal.contains("UID:dm2-\(id)"),
+            "davical holds: \(onDAViCal)")
         seen = try inboxes()
-        #expect(seen.cyrus.isEmpty, "the edit and deletion sent Cyrus's bob \(seen.cyrus.count) messages: \(seen.cyrus.first ?? "")")
-        #expect(seen.davical.isEmpty, "the edit and deletion sent DAViCal's bob \(seen.davical.count) messages: \(seen.davical.first ?? "")")
+        #expect(
+            seen.cyrus.isEmpty,
+            "the edit and deletion sent Cyrus's bob \(seen.cyrus.count) messages: \(seen.cyrus.first ?? "")")
+        #expect(
+            seen.davical.isEmpty,
+            "the edit and deletion sent DAViCal's bob \(seen.davical.count) messages: \(seen.davical.first ?? "")")
 
         let quiet = try calgw(["sync", "--json"])
-        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "a third run: \(quiet.stdoutText)\(quiet.stderrText)")
+        #expect(
+            quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0,
+            "a third run: \(quiet.stdoutText)\(quiet.stderrText)")
 
         // Control: on each server, a meeting stored with plain curl reaches that server's bob.
         let control = "control-\(id)"
-        #expect(["201", "204"].contains(try Self.put(Self.meeting(control, summary: "Control", organizer: cyrusUser,
-                                                                  attendee: cyrusBob.address, index: 0), name: control, in: c, as: left)))
-        #expect(["201", "204"].contains(try Self.put(Self.meeting(control, summary: "Control", organizer: davicalUser,
-                                                                  attendee: davicalBob.address, index: 0), name: control, in: d, as: right)))
+        #expect(
+            ["201", "204"].contains(
+                try Self.put(
+                    Self.meeting(
+                        control, summary: "Control", organizer: cyrusUser,
+                        attendee: cyrusBob.address, index: 0), name: control, in: c, as: left)))
+        #expect(
+            ["201", "204"].contains(
+                try Self.put(
+                    Self.meeting(
+                        control, summary: "Control", organizer: davicalUser,
+                        attendee: davicalBob.address, index: 0), name: control, in: d, as: right)))
         #expect(try cyrusBob.inbox(on: "cyrus", mentioning: control).count == 1, "Cyrus's Inbox counter saw nothing")
-        #expect(try davicalBob.inbox(on: "davical", mentioning: control).count == 1, "DAViCal's Inbox counter saw nothing")
+        #expect(
+            try davicalBob.inbox(on: "davical", mentioning: control).count == 1, "DAViCal's Inbox counter saw nothing")
     }
 }

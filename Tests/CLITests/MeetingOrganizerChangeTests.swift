@@ -24,7 +24,9 @@ import CalgwTestSupport
         let meeting = try MeetingFixture(on: name, prefix: "seq")
         defer { meeting.remove() }
         let bare = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
-        let add = try meeting.calgw(["event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare,
+        ])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try meeting.inbox(mentioning: uid).count == 1)
@@ -33,15 +35,19 @@ import CalgwTestSupport
         let place = try meeting.calgw(["event", "edit", uid, "--location", "Room 4"])
         #expect(place.status == 0, "\(place.stderrText)")
         let afterPlace = try meeting.inbox(mentioning: uid)
-        #expect(afterPlace.count == 2 && afterPlace.contains { $0.contains("LOCATION:Room 4") }, "\(afterPlace.count) messages")
+        #expect(
+            afterPlace.count == 2 && afterPlace.contains { $0.contains("LOCATION:Room 4") },
+            "\(afterPlace.count) messages")
         #expect(try Self.lines(of: uid, in: meeting.pair).contains("SEQUENCE:2"))
         let title = try meeting.calgw(["event", "edit", uid, "--summary", "Planning, again"])
         #expect(title.status == 0, "\(title.stderrText)")
         #expect(try meeting.inbox(mentioning: uid).count == 3)
 
         // A new series' first change (one occurrence deleted) reaches bob too.
-        let series = try meeting.calgw(["event", "add", "--summary", "Standup", "--start", "2027-03-08T09:00",
-                                        "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", bare])
+        let series = try meeting.calgw([
+            "event", "add", "--summary", "Standup", "--start", "2027-03-08T09:00",
+            "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", bare,
+        ])
         let seriesUID = series.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(series.status == 0, "\(series.stderrText)")
         #expect(try meeting.inbox(mentioning: seriesUID).count == 1)
@@ -55,7 +61,9 @@ import CalgwTestSupport
         let meeting = try MeetingFixture(on: name, prefix: "resched")
         defer { meeting.remove() }
         let bob = meeting.attendee.address
-        let add = try meeting.calgw(["event", "add", "--summary", "Review", "--start", "2027-03-10T10:00", "--attendee", bob])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Review", "--start", "2027-03-10T10:00", "--attendee", bob,
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
 
@@ -66,12 +74,16 @@ import CalgwTestSupport
         #expect(accepted.status == 0, "\(accepted.stderrText)")
         let synced = try meeting.pair.run("sync", password: meeting.server.password)
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
-        #expect(Self.attendeeLine(bob, in: try Self.lines(of: uid, in: meeting.pair))?.contains("PARTSTAT=ACCEPTED") == true)
+        #expect(
+            Self.attendeeLine(bob, in: try Self.lines(of: uid, in: meeting.pair))?.contains("PARTSTAT=ACCEPTED") == true
+        )
 
         // A new place keeps his answer; a new time asks him again, in her copy and in his.
         let place = try meeting.calgw(["event", "edit", uid, "--location", "Room 2"])
         #expect(place.status == 0, "\(place.stderrText)")
-        #expect(Self.attendeeLine(bob, in: try Self.lines(of: uid, in: meeting.pair))?.contains("PARTSTAT=ACCEPTED") == true)
+        #expect(
+            Self.attendeeLine(bob, in: try Self.lines(of: uid, in: meeting.pair))?.contains("PARTSTAT=ACCEPTED") == true
+        )
         let moved = try meeting.calgw(["event", "edit", uid, "--start", "2027-03-11T15:00"])
         #expect(moved.status == 0, "\(moved.stderrText)")
         let lines = try Self.lines(of: uid, in: meeting.pair)
@@ -82,6 +94,8 @@ import CalgwTestSupport
         let delivered = update.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
         #expect(Self.attendeeLine(bob, in: delivered)?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(update)")
         let his = try meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee) ?? ""
-        #expect(Self.attendeeLine(bob, in: his.components(separatedBy: "\r\n"))?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(his)")
+        #expect(
+            Self.attendeeLine(bob, in: his.components(separatedBy: "\r\n"))?.contains("PARTSTAT=NEEDS-ACTION") == true,
+            "\(his)")
     }
 }

@@ -16,21 +16,26 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(8).lowercased()
         let uid = "romeet-\(id)"
         let calendar = try SharedReadOnlyCalendarTests.bobsCalendar(bob, "romeet-\(id)", events: [])
-        try SharedReadOnlyCalendarTests.put(bob, MeetingCopyTests.meeting(uid, summary: "Shared planning", organizer: bob.address, attendee: organizer),
-                                            uid: uid, in: calendar)
+        try SharedReadOnlyCalendarTests.put(
+            bob, MeetingCopyTests.meeting(uid, summary: "Shared planning", organizer: bob.address, attendee: organizer),
+            uid: uid, in: calendar)
         try SharedReadOnlyCalendarTests.share(server, bob, calendar: "romeet-\(id)", writable: false)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let pair = try ServerPair(folder, "ro", server: server, collection: try SharedReadOnlyCalendarTests.sharedURL(server, calendar))
+        let pair = try ServerPair(
+            folder, "ro", server: server, collection: try SharedReadOnlyCalendarTests.sharedURL(server, calendar))
         let pulled = try pair.run("sync", password: server.password)
         #expect(pulled.status == 0 && (try? pair.file(uid: uid)) != nil, "\(pulled.stdoutText)\(pulled.stderrText)")
 
         let listed = try pair.run("invitations", password: server.password)
-        #expect(listed.status == 0 && !listed.stdoutText.contains(uid) && listed.stderrText.contains("read-only"),
-                "\(listed.stdoutText)\(listed.stderrText)")
+        #expect(
+            listed.status == 0 && !listed.stdoutText.contains(uid) && listed.stderrText.contains("read-only"),
+            "\(listed.stdoutText)\(listed.stderrText)")
         let before = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
         let reply = try pair.run("event", ["reply", uid, "--accept"], password: server.password)
-        #expect(reply.status == 1 && reply.stderrText.contains("read-only"), "\(reply.status) \(reply.stdoutText)\(reply.stderrText)")
+        #expect(
+            reply.status == 1 && reply.stderrText.contains("read-only"),
+            "\(reply.status) \(reply.stdoutText)\(reply.stderrText)")
         #expect(try String(contentsOf: try pair.file(uid: uid), encoding: .utf8) == before)
     }
 }

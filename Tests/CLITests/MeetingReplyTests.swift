@@ -12,10 +12,14 @@ import CalgwTestSupport
     /// The text of the resource holding `uid` in `calendar`, read as `user`.
     static func copy(of uid: String, in calendar: URL, as user: TestServer.Attendee) throws -> String? {
         let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
-        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]).stdoutText
+        let listing = try ProcessRunner.run(
+            "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]
+        ).stdoutText
         let origin = URL(string: "/", relativeTo: calendar)!.absoluteURL
         for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
-            let text = try ProcessRunner.run("curl", auth + [URL(string: String(match.1), relativeTo: origin)!.absoluteString]).stdoutText
+            let text = try ProcessRunner.run(
+                "curl", auth + [URL(string: String(match.1), relativeTo: origin)!.absoluteString]
+            ).stdoutText
             if text.contains("UID:\(uid)") { return text }
         }
         return nil
@@ -26,7 +30,9 @@ import CalgwTestSupport
         attendee.home.appendingPathComponent(server == "cyrus" ? "Default/" : "calendar/", isDirectory: true)
     }
 
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func anInvitationIsAnsweredWithOneReply(server name: String) throws {
         let server = try TestServers.shared(name)
         let attendee = try #require(server.attendee, "the \(name) script printed no second user")
@@ -41,9 +47,13 @@ import CalgwTestSupport
         let file = try TemporaryFolder()
         defer { file.remove() }
         try Data(meeting.utf8).write(to: file.file("m.ics"))
-        let put = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                 "-T", file.file("m.ics").path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
-                                                 calendar.appendingPathComponent("\(uid).ics").absoluteString])
+        let put = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                "-T", file.file("m.ics").path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
+                calendar.appendingPathComponent("\(uid).ics").absoluteString,
+            ])
         #expect(["201", "204"].contains(put.stdoutText), "\(name): \(put.stdoutText)")
         #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
@@ -59,13 +69,17 @@ import CalgwTestSupport
         #expect(invitation.contains("PARTSTAT=NEEDS-ACTION"), "\(name): \(invitation)")
 
         // It awaits bob's answer, with the command that gives it.
-        let waiting = try CalgwBinary.run(["invitations", "--json", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
+        let waiting = try CalgwBinary.run(
+            ["invitations", "--json", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         // bob's calendar is shared with other tests' invitations: this one's rows only.
         let rows = ((try? JSONSerialization.jsonObject(with: waiting.stdout) as? [[String: Any]]) ?? [])
             .filter { ($0["invitation"] as? [String: Any])?["uid"] as? String == uid }
         #expect(waiting.status == 0 && rows.count == 1, "\(name): \(waiting.stdoutText)\(waiting.stderrText)")
-        #expect((rows.first?["answer"] as? String) == "calgw event reply \(uid) --accept", "\(name): \(waiting.stdoutText)")
-        #expect(((rows.first?["invitation"] as? [String: Any])?["summary"] as? String) == "Review", "\(name): \(waiting.stdoutText)")
+        #expect(
+            (rows.first?["answer"] as? String) == "calgw event reply \(uid) --accept", "\(name): \(waiting.stdoutText)")
+        #expect(
+            ((rows.first?["invitation"] as? [String: Any])?["summary"] as? String) == "Review",
+            "\(name): \(waiting.stdoutText)")
 
         // `list` shows bob's own answer, by the addresses `invitations` was given by the server.
         func ownAnswer() throws -> (json: String?, table: String) {
@@ -73,63 +87,96 @@ import CalgwTestSupport
             let json = try CalgwBinary.run(["list", "--json"] + window, environment: ["TZ": "UTC"])
             let rows = (try? JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]) ?? []
             let table = try CalgwBinary.run(["list"] + window, environment: ["TZ": "UTC"]).stdoutText
-            return (rows.first { $0["uid"] as? String == uid }?["ownParticipationStatus"] as? String,
-                    table.split(separator: "\n").first { $0.contains("Review") }.map(String.init) ?? "")
+            return (
+                rows.first { $0["uid"] as? String == uid }?["ownParticipationStatus"] as? String,
+                table.split(separator: "\n").first { $0.contains("Review") }.map(String.init) ?? ""
+            )
         }
         let asked = try ownAnswer()
         #expect(asked.json == "NEEDS-ACTION" && asked.table.contains("[to answer]"), "\(name): \(asked)")
 
-        let organizerInbox = TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
+        let organizerInbox = TestServer.Attendee(
+            username: server.username, password: server.password, home: server.home, address: organizer)
         let before = try organizerInbox.inbox(on: name, mentioning: uid).count
-        let reply = try CalgwBinary.run(["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
-                                        environment: ["CALGW_TEST_PASSWORD": bob.password])
+        let reply = try CalgwBinary.run(
+            ["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
+            environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
-        let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+        let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
+            of: "\r\n ", with: "")
         #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
 
         let answeredNow = try ownAnswer()
         #expect(answeredNow.json == "ACCEPTED" && answeredNow.table.contains("[accepted]"), "\(name): \(answeredNow)")
 
-        let after = try CalgwBinary.run(["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
+        let after = try CalgwBinary.run(
+            ["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
 
         // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
         let replies = try organizerInbox.inbox(on: name, mentioning: uid)
         #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
         #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
-        let copy = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
-                                                  calendar.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
+        let copy = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)",
+                calendar.appendingPathComponent("\(uid).ics").absoluteString,
+            ]
+        ).stdoutText
             .replacingOccurrences(of: "\r\n ", with: "")
-        let bobLine = copy.components(separatedBy: "\r\n").first { $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(attendee.address.lowercased()) }
+        let bobLine = copy.components(separatedBy: "\r\n").first {
+            $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(attendee.address.lowercased())
+        }
         #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
 
         // Answering a meeting one organizes, or one where one is not invited, is refused.
-        let organizes = try CalgwBinary.run(["event", "reply", uid, "--decline", "--address", attendee.address.replacingOccurrences(of: "bob", with: "nobody"),
-                                             "--offline", "--config", pair.config.path])
-        #expect(organizes.status == 1 && organizes.stderrText.contains("you are not invited"), "\(name): \(organizes.stderrText)")
+        let organizes = try CalgwBinary.run([
+            "event", "reply", uid, "--decline", "--address",
+            attendee.address.replacingOccurrences(of: "bob", with: "nobody"),
+            "--offline", "--config", pair.config.path,
+        ])
+        #expect(
+            organizes.status == 1 && organizes.stderrText.contains("you are not invited"),
+            "\(name): \(organizes.stderrText)")
     }
 
     /// What the person asks for schedules, once: `event add --attendee` invites (one inbox
     /// message), `event edit` of the meeting updates the attendee's copy, `event delete`
     /// sends one cancellation.
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func aMeetingMadeEditedAndDeletedSendsOneMessageEach(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "own")
         defer { meeting.remove() }
-        let (server, attendee, collection, pair, calgw) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair, meeting.calgw)
+        let (server, attendee, collection, pair, calgw) = (
+            meeting.server, meeting.attendee, meeting.collection, meeting.pair, meeting.calgw
+        )
         let bare = attendee.address.replacingOccurrences(of: "mailto:", with: "")
-        let add = try calgw(["event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare])
+        let add = try calgw([
+            "event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare,
+        ])
         #expect(add.status == 0, "\(name): \(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let invited = try attendee.inbox(on: name, mentioning: uid)
-        #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name): \(invited.count) messages")
-        let file = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(
+            invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
+            "\(name): \(invited.count) messages")
+        let file = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
+            of: "\r\n ", with: "")
         #expect(file.contains("ORGANIZER:\(server.address ?? "?")") && file.contains("RSVP=TRUE"), "\(name): \(file)")
         // The server rewrote what it sent invitations for (SCHEDULE-STATUS on bob's line) and
         // answered without an ETag: the vdir holds the server's version, and a sync is a no-op.
-        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
-                                                    collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
-        #expect(stored.contains("SCHEDULE-STATUS") && file.contains("SCHEDULE-STATUS"), "\(name): the vdir holds \(file)")
+        let stored = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uid).ics").absoluteString,
+            ]
+        ).stdoutText
+        #expect(
+            stored.contains("SCHEDULE-STATUS") && file.contains("SCHEDULE-STATUS"), "\(name): the vdir holds \(file)")
         let quiet = try pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(name): \(quiet.stdoutText)")
 
@@ -139,7 +186,8 @@ import CalgwTestSupport
         #expect(edit.status == 0, "\(name): \(edit.stderrText)")
         let inbox = try attendee.inbox(on: name, mentioning: uid)
         let copy = try Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)
-        let updated = copy?.contains("DTSTART:20270306T100000Z") == true
+        let updated =
+            copy?.contains("DTSTART:20270306T100000Z") == true
             || inbox.contains { $0.contains("METHOD:REQUEST") && $0.contains("DTSTART:20270306T100000Z") }
         #expect(updated, "\(name): the update did not reach bob: \(copy ?? "no copy")")
         #expect(inbox.count == (name == "cyrus" ? 2 : 1), "\(name): \(inbox.count) messages after the edit")
@@ -150,8 +198,12 @@ import CalgwTestSupport
 
         let delete = try calgw(["event", "delete", uid])
         #expect(delete.status == 0, "\(name): \(delete.stderrText)")
-        let gone = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
-                                                  collection.appendingPathComponent("\(uid).ics").absoluteString])
+        let gone = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uid).ics").absoluteString,
+            ])
         #expect(gone.stdoutText == "404", "\(name): the meeting is still on the server: \(gone.stdoutText)")
         let cancellations = try attendee.inbox(on: name, mentioning: uid).filter { $0.contains("METHOD:CANCEL") }.count
         if name == "davical" && delete.stderrText.contains("failed to send the meeting's cancellation") {
@@ -160,10 +212,14 @@ import CalgwTestSupport
             // his calendar: calgw deletes the meeting as a copy and says nobody was told.
             #expect(cancellations == 0, "\(name): \(cancellations) cancellations")
         } else {
-            #expect(delete.stderrText.isEmpty && cancellations == 1, "\(name): \(cancellations) cancellations; \(delete.stderrText)")
+            #expect(
+                delete.stderrText.isEmpty && cancellations == 1,
+                "\(name): \(cancellations) cancellations; \(delete.stderrText)")
         }
 
-        let bad = try calgw(["event", "add", "--summary", "X", "--start", "2027-03-05T10:00", "--attendee", "not an address"])
+        let bad = try calgw([
+            "event", "add", "--summary", "X", "--start", "2027-03-05T10:00", "--attendee", "not an address",
+        ])
         #expect(bad.status == 2 && bad.stderrText.contains("is not an address"), "\(name): \(bad.stderrText)")
     }
 }

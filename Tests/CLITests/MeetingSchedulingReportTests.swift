@@ -11,7 +11,8 @@ import CalgwTestSupport
 
     /// The `scheduling` object of a command's `--json`.
     static func scheduling(_ result: ProcessRunner.Result) -> [String: Any] {
-        ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any])?["scheduling"] as? [String: Any] ?? [:]
+        ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any])?["scheduling"] as? [String: Any]
+            ?? [:]
     }
 
     static func recipients(_ scheduling: [String: Any]) -> [[String: Any]] {
@@ -25,7 +26,9 @@ import CalgwTestSupport
         let bob = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
         let alice = meeting.organizer.replacingOccurrences(of: "mailto:", with: "")
 
-        let add = try meeting.calgw(["event", "add", "--summary", "Sync-up", "--start", "2027-05-10T10:00", "--attendee", bob, "--json"])
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Sync-up", "--start", "2027-05-10T10:00", "--attendee", bob, "--json",
+        ])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = ((try? JSONSerialization.jsonObject(with: add.stdout)) as? [String: Any])?["uid"] as? String ?? ""
         let invited = Self.scheduling(add)
@@ -33,11 +36,15 @@ import CalgwTestSupport
         #expect(Self.recipients(invited).count == 1, "\(add.stdoutText)")
         #expect(Self.recipients(invited).first?["address"] as? String == "mailto:\(bob)", "\(add.stdoutText)")
         #expect(Self.recipients(invited).first?["delivered"] as? Bool == true, "\(add.stdoutText)")
-        let plainAdd = try meeting.calgw(["event", "add", "--summary", "Second", "--start", "2027-05-11T10:00", "--attendee", bob])
+        let plainAdd = try meeting.calgw([
+            "event", "add", "--summary", "Second", "--start", "2027-05-11T10:00", "--attendee", bob,
+        ])
         #expect(plainAdd.stderrText.contains("invitation sent to \(bob)"), "\(plainAdd.stderrText)")
 
         let edit = try meeting.calgw(["event", "edit", uid, "--location", "Room 9"])
-        #expect(edit.status == 0 && edit.stdoutText.contains("update sent to \(bob)"), "\(edit.stdoutText)\(edit.stderrText)")
+        #expect(
+            edit.status == 0 && edit.stdoutText.contains("update sent to \(bob)"),
+            "\(edit.stdoutText)\(edit.stderrText)")
 
         #expect(try meeting.bob(["sync"]).status == 0)
         let reply = try meeting.bob(["event", "reply", uid, "--accept", "--json"])
@@ -46,15 +53,18 @@ import CalgwTestSupport
         #expect(Self.recipients(replied).first?["address"] as? String == meeting.organizer, "\(reply.stdoutText)")
         #expect(Self.recipients(replied).first?["delivered"] as? Bool == true, "\(reply.stdoutText)")
         let again = try meeting.bob(["event", "reply", uid, "--tentative"])
-        #expect(again.status == 0 && again.stdoutText.contains("reply sent to \(alice)") && again.stderrText.isEmpty,
-                "\(again.stdoutText)\(again.stderrText)")
+        #expect(
+            again.status == 0 && again.stdoutText.contains("reply sent to \(alice)") && again.stderrText.isEmpty,
+            "\(again.stdoutText)\(again.stderrText)")
 
         // (alice takes bob's answers first: a deletion of a copy the server changed meanwhile waits for a sync.)
         #expect(try meeting.pair.run("sync", password: meeting.server.password).status == 0)
         let delete = try meeting.calgw(["event", "delete", uid, "--json"])
         let cancelled = Self.scheduling(delete)
-        #expect(delete.status == 0 && cancelled["message"] as? String == "cancellation" && cancelled["asked"] as? Bool == true,
-                "\(delete.stdoutText)\(delete.stderrText)")
+        #expect(
+            delete.status == 0 && cancelled["message"] as? String == "cancellation"
+                && cancelled["asked"] as? Bool == true,
+            "\(delete.stdoutText)\(delete.stderrText)")
         #expect(Self.recipients(cancelled).first?["address"] as? String == "mailto:\(bob)", "\(delete.stdoutText)")
     }
 
@@ -64,13 +74,19 @@ import CalgwTestSupport
         defer { meeting.remove() }
         let bob = try meeting.attendeePair()
         let uid = "robert-\(UUID().uuidString.prefix(8).lowercased())"
-        try Data(MeetingCopyTests.meeting(uid, summary: "For robert", organizer: meeting.organizer, attendee: "mailto:robert@internal").utf8)
-            .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
+        try Data(
+            MeetingCopyTests.meeting(
+                uid, summary: "For robert", organizer: meeting.organizer, attendee: "mailto:robert@internal"
+            ).utf8
+        )
+        .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
         #expect(try meeting.bob(["sync"]).status == 0)
         let before = try meeting.organizerUser.inbox(on: name, mentioning: uid).count
         let reply = try meeting.bob(["event", "reply", uid, "--accept", "--address", "mailto:robert@internal"])
         #expect(reply.status == 0, "\(reply.stderrText)")
-        #expect(reply.stderrText.contains("warning: the server stored your answer but marks no reply"), "\(reply.stderrText)")
+        #expect(
+            reply.stderrText.contains("warning: the server stored your answer but marks no reply"),
+            "\(reply.stderrText)")
         #expect(try meeting.organizerUser.inbox(on: name, mentioning: uid).count == before)
     }
 }

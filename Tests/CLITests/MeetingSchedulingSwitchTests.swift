@@ -9,23 +9,36 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct MeetingSchedulingSwitchTests {
     static let scheduling = MeetingCopyTests.scheduling
 
-    @Test(.enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: scheduling)
+    @Test(
+        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling)
     func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "quiet")
         defer { meeting.remove() }
-        let (server, attendee, organizer, collection, folder, pair, calgw) = (meeting.server, meeting.attendee, meeting.organizer,
-                                                                            meeting.collection, meeting.folder, meeting.pair, meeting.calgw)
+        let (server, attendee, organizer, collection, folder, pair, calgw) = (
+            meeting.server, meeting.attendee, meeting.organizer,
+            meeting.collection, meeting.folder, meeting.pair, meeting.calgw
+        )
         let handle = try FileHandle(forWritingTo: pair.config)
         handle.seekToEndOfFile()
         handle.write(Data("scheduling = \"never\"\n".utf8))
         try handle.close()
 
-        let add = try calgw(["event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address])
-        #expect(add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)")
+        let add = try calgw([
+            "event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address,
+        ])
+        #expect(
+            add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)"
+        )
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
-        let stored = try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)",
-                                                    collection.appendingPathComponent("\(uid).ics").absoluteString]).stdoutText
+        let stored = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)",
+                collection.appendingPathComponent("\(uid).ics").absoluteString,
+            ]
+        ).stdoutText
         #expect(stored.contains("SUMMARY:Quiet") && !stored.contains("SCHEDULE-STATUS"), "\(name): \(stored)")
 
         // The organizer came from the server, which is now remembered: offline, without
@@ -33,7 +46,10 @@ import CalgwTestSupport
         let cache = folder.file("alice.account.json")
         let cached = try String(contentsOf: cache, encoding: .utf8)
         #expect(cached.contains(organizer.replacingOccurrences(of: "mailto:", with: "")), "\(name): \(cached)")
-        let offline = try calgw(["event", "add", "--summary", "Later", "--start", "2027-04-06T10:00", "--attendee", attendee.address, "--offline"])
+        let offline = try calgw([
+            "event", "add", "--summary", "Later", "--start", "2027-04-06T10:00", "--attendee", attendee.address,
+            "--offline",
+        ])
         #expect(offline.status == 0, "\(name): \(offline.stderrText)")
         let later = offline.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let file = try String(contentsOf: try pair.file(uid: later), encoding: .utf8)

@@ -13,33 +13,44 @@ import CalgwTestSupport
 
     @Test(.enabled(if: !cases.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: cases)
     func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) throws {
-        let proxy = try TestProxies.fault(upstream: try TestServers.shared(name).url, script: status, onlyMethods: "PUT")
+        let proxy = try TestProxies.fault(
+            upstream: try TestServers.shared(name).url, script: status, onlyMethods: "PUT")
         defer { proxy.stop() }
         let meeting = try MeetingFixture(on: name, prefix: "refused", through: proxy)
         defer { meeting.remove() }
         let (attendee, pair, calgw) = (meeting.attendee, meeting.pair, meeting.calgw)
 
-        let add = try calgw(["event", "add", "--summary", "Refused \(status)", "--start", "2027-06-07T10:00", "--attendee", attendee.address])
+        let add = try calgw([
+            "event", "add", "--summary", "Refused \(status)", "--start", "2027-06-07T10:00", "--attendee",
+            attendee.address,
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name) \(status): \(add.stdoutText)\(add.stderrText)")
         if status == "412" {
             // "Taken" on a create: calgw looks at what holds the name (nothing), creates it
             // again in the same run, and the attendee is invited once.
-            #expect(add.stderrText.split(separator: "\n").allSatisfy { $0.hasPrefix("invitation sent to") }, "\(name) 412: \(add.stderrText)")
+            #expect(
+                add.stderrText.split(separator: "\n").allSatisfy { $0.hasPrefix("invitation sent to") },
+                "\(name) 412: \(add.stderrText)")
             #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: not invited once")
             let push = try calgw(["push", "--json"])
             #expect(push.status == 0 && JSONCounts.writes(in: push.stdoutText) == 0, "\(name) 412: \(push.stdoutText)")
             #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: invited again")
             return
         }
-        #expect(add.stderrText.contains("saved in the vdir but not on the server"), "\(name) \(status): \(add.stderrText)")
-        #expect(FileManager.default.fileExists(atPath: try pair.file(uid: uid).path), "\(name) \(status): the meeting is gone")
+        #expect(
+            add.stderrText.contains("saved in the vdir but not on the server"), "\(name) \(status): \(add.stderrText)")
+        #expect(
+            FileManager.default.fileExists(atPath: try pair.file(uid: uid).path),
+            "\(name) \(status): the meeting is gone")
         #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name) \(status): bob was invited")
 
         let push = try calgw(["push"])
         #expect(push.status == 0, "\(name) \(status): \(push.stdoutText)\(push.stderrText)")
         let invited = try attendee.inbox(on: name, mentioning: uid)
-        #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name) \(status): \(invited.count) invitations")
+        #expect(
+            invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
+            "\(name) \(status): \(invited.count) invitations")
         let again = try calgw(["push"])
         let total = try attendee.inbox(on: name, mentioning: uid).count
         #expect(again.status == 0 && total == 1, "\(name) \(status): \(total) invitations after a second push")
@@ -47,28 +58,38 @@ import CalgwTestSupport
 
     /// A meeting made `--offline` invites once the next push sends it (the journal kept it as
     /// the person's action), and only then.
-    @Test(.enabled(if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
-          arguments: MeetingCopyTests.scheduling)
+    @Test(
+        .enabled(
+            if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        arguments: MeetingCopyTests.scheduling)
     func aMeetingMadeOfflineInvitesWhenPushed(server name: String) throws {
         let meeting = try MeetingFixture(on: name, prefix: "offline")
         defer { meeting.remove() }
         let (attendee, organizer, pair, calgw) = (meeting.attendee, meeting.organizer, meeting.pair, meeting.calgw)
-        let add = try calgw(["event", "add", "--summary", "Planned offline", "--start", "2027-06-08T10:00", "--attendee", attendee.address,
-                             "--address", organizer, "--offline"])
+        let add = try calgw([
+            "event", "add", "--summary", "Planned offline", "--start", "2027-06-08T10:00", "--attendee",
+            attendee.address,
+            "--address", organizer, "--offline",
+        ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
         #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
         let push = try calgw(["push"])
         #expect(push.status == 0, "\(name): \(push.stdoutText)\(push.stderrText)")
         let invited = try attendee.inbox(on: name, mentioning: uid)
-        #expect(invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true, "\(name): \(invited.count) invitations")
+        #expect(
+            invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
+            "\(name): \(invited.count) invitations")
         // Later writes of it are copies again: a hand edit synced sends no update.
         let file = try pair.file(uid: uid)
-        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Planned offline", with: "Planned, edited by hand")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "Planned offline", with: "Planned, edited by hand")
         try Data(text.utf8).write(to: file)
         let sync = try calgw(["sync"])
         #expect(sync.status == 0, "\(name): \(sync.stderrText)")
         let after = try attendee.inbox(on: name, mentioning: uid)
-        #expect(after.count == 1 && !after.contains { $0.contains("edited by hand") }, "\(name): a hand edit sent \(after.count - 1) messages")
+        #expect(
+            after.count == 1 && !after.contains { $0.contains("edited by hand") },
+            "\(name): a hand edit sent \(after.count - 1) messages")
     }
 }

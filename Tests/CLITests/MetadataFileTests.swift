@@ -15,23 +15,33 @@ import CalgwTestSupport
         r = try pair.calgw("sync")
         #expect(r.status == 0, "\(r.stderrText)")
         // The run says what it changed on the server.
-        #expect(r.stdoutText.contains("the remote calendar's name is now \"Renamed by echo\"")
+        #expect(
+            r.stdoutText.contains("the remote calendar's name is now \"Renamed by echo\"")
                 && r.stdoutText.contains("the remote calendar's color is now #00FF00"), "\(r.stdoutText)")
 
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:prop><d:displayname/><ic:calendar-color/></d:prop></d:propfind>
             """
-        let answer = try ProcessRunner.run("curl", ["-s", "-u", "\(pair.server.username):\(pair.server.password)", "-X", "PROPFIND",
-                                                    "-H", "Depth: 0", "-H", "Content-Type: application/xml", "--data-binary", body,
-                                                    pair.collection.absoluteString])
+        let answer = try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(pair.server.username):\(pair.server.password)", "-X", "PROPFIND",
+                "-H", "Depth: 0", "-H", "Content-Type: application/xml", "--data-binary", body,
+                pair.collection.absoluteString,
+            ])
         let xml = answer.stdoutText
         #expect(xml.contains(">Renamed by echo<"), "the server's displayname: \(xml)")
-        #expect(xml.contains(">#00FF00") && !xml.contains("#00FF00\n") && !xml.contains("#00FF00\r") && !xml.contains("#00FF00&#13;"),
-                "the server's color: \(xml)")
+        #expect(
+            xml.contains(">#00FF00") && !xml.contains("#00FF00\n") && !xml.contains("#00FF00\r")
+                && !xml.contains("#00FF00&#13;"),
+            "the server's color: \(xml)")
         // The next sync finds nothing to do: the name and color agree on both sides.
         r = try pair.calgw("sync")
-        #expect(r.status == 0 && r.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted")
+        #expect(
+            r.status == 0
+                && r.stdoutText.contains(
+                    "local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted")
                 && !r.stdoutText.contains("is now"), "\(r.stdoutText) \(r.stderrText)")
     }
 }

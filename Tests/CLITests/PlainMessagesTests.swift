@@ -13,14 +13,20 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
-        try TestPairConfig(local: folder.file("vdir"), remote: URL(string: "http://127.0.0.1:9/cal/")!,
-                           journal: folder.file("j.sqlite")).write(to: folder.file("config.toml"))
+        try TestPairConfig(
+            local: folder.file("vdir"), remote: URL(string: "http://127.0.0.1:9/cal/")!,
+            journal: folder.file("j.sqlite")
+        ).write(to: folder.file("config.toml"))
         let plain = try CalgwBinary.run(["sync", "--config", folder.file("config.toml").path])
-        #expect(plain.status == 1 && plain.stderrText.contains("cannot read the remote side") && !plain.stderrText.contains("cause:"),
-                "\(plain.stderrText)")
+        #expect(
+            plain.status == 1 && plain.stderrText.contains("cannot read the remote side")
+                && !plain.stderrText.contains("cause:"),
+            "\(plain.stderrText)")
         let verbose = try CalgwBinary.run(["-v", "sync", "--config", folder.file("config.toml").path])
         let causes = verbose.stderrText.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("cause: ") }
-        #expect(verbose.status == 1 && causes.contains { $0.contains("connectionFailed") && $0.contains("127.0.0.1:9") }, "\(verbose.stderrText)")
+        #expect(
+            verbose.status == 1 && causes.contains { $0.contains("connectionFailed") && $0.contains("127.0.0.1:9") },
+            "\(verbose.stderrText)")
     }
 
     @Test func aMissingFileIsNoSuchFile() throws {
@@ -30,7 +36,9 @@ import CalgwTestSupport
     }
 
     @Test func aMissingLocalFolderIsNotToldToPull() throws {
-        let r = try CalgwBinary.run(["list", "--local", "/nonexistent/folder", "--from", "2026-01-01", "--to", "2026-02-01"])
+        let r = try CalgwBinary.run([
+            "list", "--local", "/nonexistent/folder", "--from", "2026-01-01", "--to", "2026-02-01",
+        ])
         #expect(r.status == 1 && r.stderrText.contains("no such folder: /nonexistent/folder"), "\(r.stderrText)")
         #expect(!r.stderrText.contains("pull"), "\(r.stderrText)")
     }
@@ -38,15 +46,19 @@ import CalgwTestSupport
     @Test func aServerThatWantsCredentialsWhenNoneWereGivenSaysSo() throws {
         let server = try TestServers.shared(TestServers.any())
         let r = try CalgwBinary.run(["discover", server.home.absoluteString])
-        #expect(r.status == 5 && r.stderrText.contains("asks for a user name and password"), "\(r.status) \(r.stderrText)")
+        #expect(
+            r.status == 5 && r.stderrText.contains("asks for a user name and password"), "\(r.status) \(r.stderrText)")
         #expect(!r.stderrText.contains("refused"), "\(r.stderrText)")
     }
 
     @Test func aPasswordCommandThatIsNotInstalledIsASetUpError() throws {
         let server = try TestServers.shared(TestServers.any())
-        let r = try CalgwBinary.run(["discover", server.home.absoluteString, "--username", server.username,
-                                     "--password-command", "calgw-no-such-password-tool show dav"])
-        #expect(r.status == 2 && r.stderrText.contains("was not found: is it installed?"), "\(r.status) \(r.stderrText)")
+        let r = try CalgwBinary.run([
+            "discover", server.home.absoluteString, "--username", server.username,
+            "--password-command", "calgw-no-such-password-tool show dav",
+        ])
+        #expect(
+            r.status == 2 && r.stderrText.contains("was not found: is it installed?"), "\(r.status) \(r.stderrText)")
         #expect(!r.stderrText.contains("exited with 127"), "\(r.stderrText)")
     }
 }

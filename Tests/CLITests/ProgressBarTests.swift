@@ -10,9 +10,14 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ProgressBarTests {
     /// Runs `calgw ARGS` on a pseudo-terminal; returns what it wrote on stderr (stdout goes to
     /// /dev/null) as the result's stdout. `color` false sets NO_COLOR, true unsets it.
-    static func onTerminal(_ arguments: [String], color: Bool = false, environment: [String: String]) throws -> ProcessRunner.Result {
-        let quoted = ([CalgwBinary.url.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = (color ? "env -u NO_COLOR " : "env NO_COLOR=1 ") + quoted.joined(separator: " ") + " 2>&1 >/dev/null"
+    static func onTerminal(_ arguments: [String], color: Bool = false, environment: [String: String]) throws
+        -> ProcessRunner.Result
+    {
+        let quoted = ([CalgwBinary.url.path] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let command =
+            (color ? "env -u NO_COLOR " : "env NO_COLOR=1 ") + quoted.joined(separator: " ") + " 2>&1 >/dev/null"
         return try ProcessRunner.run("script", ["-qfec", command, "/dev/null"], environment: environment)
     }
 
@@ -62,7 +67,9 @@ import Testing
             let pair = try ServerPair(folder, name, server: server, collection: collection)
             let quiet = try Self.onTerminal(["pull", "--config", pair.config.path, flag], environment: env)
             #expect(quiet.status == 0, "\(quiet.stdoutText)")
-            #expect(!quiet.stdoutText.contains("pull [") && !quiet.stdoutText.contains("/200"), "\(flag): \(quiet.stdoutText)")
+            #expect(
+                !quiet.stdoutText.contains("pull [") && !quiet.stdoutText.contains("/200"),
+                "\(flag): \(quiet.stdoutText)")
             #expect(try pair.summaries().count == 200)
         }
     }
@@ -80,13 +87,16 @@ import Testing
             let calendar = local.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: calendar, withIntermediateDirectories: true)
             for i in 0..<30 {
-                try TestEvent.data(uid: "\(name)\(i)-\(UUID().uuidString.prefix(6))", summary: "\(name) \(i)", end: "20260310T110000Z",
-                                   location: "Room 1")
-                    .write(to: calendar.appendingPathComponent("e\(i).ics"))
+                try TestEvent.data(
+                    uid: "\(name)\(i)-\(UUID().uuidString.prefix(6))", summary: "\(name) \(i)", end: "20260310T110000Z",
+                    location: "Room 1"
+                )
+                .write(to: calendar.appendingPathComponent("e\(i).ics"))
             }
         }
-        let run = try Self.onTerminal(["sync", "--config", config.path],
-                                      environment: ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"])
+        let run = try Self.onTerminal(
+            ["sync", "--config", config.path],
+            environment: ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")
         #expect(run.stdoutText.contains("sync 2 calendars ["), "\(run.stdoutText)")
         #expect(run.stdoutText.contains(" 60/60"), "the last state, both calendars done, is drawn: \(run.stdoutText)")
@@ -101,24 +111,32 @@ import Testing
     /// The `done/total` pairs of each redraw, in order.
     static func counts(in output: String) -> [(done: Int, total: Int)] {
         output.components(separatedBy: "\r").compactMap { draw in
-            guard let match = draw.firstMatch(of: /(\d+)\/(\d+)/), let done = Int(match.1), let total = Int(match.2) else { return nil }
+            guard let match = draw.firstMatch(of: /(\d+)\/(\d+)/), let done = Int(match.1), let total = Int(match.2)
+            else { return nil }
             return (done, total)
         }
     }
 
     @Test func lineShowsCountsRateAndFailures() {
-        let half = ProgressBar.line(SyncProgress(total: 200, done: 100), label: "sync", rate: 42, columns: 80, color: false)
-        #expect(half == "sync [" + String(repeating: "=", count: 20) + ">" + String(repeating: " ", count: 19) + "] 100/200  42.0/s")
-        let failed = ProgressBar.line(SyncProgress(total: 10, done: 10, failed: 2), label: "push", rate: nil, columns: 80, color: true)
+        let half = ProgressBar.line(
+            SyncProgress(total: 200, done: 100), label: "sync", rate: 42, columns: 80, color: false)
+        #expect(
+            half == "sync [" + String(repeating: "=", count: 20) + ">" + String(repeating: " ", count: 19)
+                + "] 100/200  42.0/s")
+        let failed = ProgressBar.line(
+            SyncProgress(total: 10, done: 10, failed: 2), label: "push", rate: nil, columns: 80, color: true)
         #expect(failed.contains("\u{1B}[32m") && failed.hasSuffix(" 10/10  2 failed"), "\(failed)")
-        let narrow = ProgressBar.line(SyncProgress(total: 200, done: 7), label: "pull", rate: 3, columns: 20, color: false)
+        let narrow = ProgressBar.line(
+            SyncProgress(total: 200, done: 7), label: "pull", rate: 3, columns: 20, color: false)
         #expect(narrow == "pull 7/200  3.0/s")
     }
 
     @Test func redrawsAreThrottledAndTheEndIsAlwaysDrawnThenCleared() {
         let written = Mutex<[String]>([])
         // An hour between redraws: only the first state and the complete one are drawn.
-        let bar = ProgressBar(label: "sync", color: false, interval: 3600) { text in written.withLock { $0.append(text) } }
+        let bar = ProgressBar(label: "sync", color: false, interval: 3600) { text in
+            written.withLock { $0.append(text) }
+        }
         for done in 0...200 { bar.update(SyncProgress(total: 200, done: done)) }
         bar.finish()
         bar.update(SyncProgress(total: 200, done: 200))
@@ -144,11 +162,13 @@ import Testing
         try local.directory.createIfMissing()
         try remote.directory.createIfMissing()
         for i in 0..<300 {
-            try TestEvent.data(uid: "p\(i)", summary: "event \(i)", end: "20260310T110000Z", location: "Room 1").write(to: folder.file("r/p\(i).ics"))
+            try TestEvent.data(uid: "p\(i)", summary: "event \(i)", end: "20260310T110000Z", location: "Room 1").write(
+                to: folder.file("r/p\(i).ics"))
         }
         let seen = Mutex<[SyncProgress]>([])
-        let report = try await SyncSession.run(journalAt: folder.file("j.sqlite"), local: local, remote: remote, policy: SyncPolicy(),
-                                               progress: { p in seen.withLock { $0.append(p) } })
+        let report = try await SyncSession.run(
+            journalAt: folder.file("j.sqlite"), local: local, remote: remote, policy: SyncPolicy(),
+            progress: { p in seen.withLock { $0.append(p) } })
         #expect(report.created.local == 300)
         let values = seen.withLock { $0 }
         #expect(values.first == SyncProgress(total: 300, done: 0))
@@ -156,8 +176,9 @@ import Testing
         #expect(values.allSatisfy { $0.total == 300 && $0.failed == 0 })
         // Nothing to do: a total of zero, and nothing else.
         seen.withLock { $0 = [] }
-        _ = try await SyncSession.run(journalAt: folder.file("j.sqlite"), local: local, remote: remote, policy: SyncPolicy(),
-                                      progress: { p in seen.withLock { $0.append(p) } })
+        _ = try await SyncSession.run(
+            journalAt: folder.file("j.sqlite"), local: local, remote: remote, policy: SyncPolicy(),
+            progress: { p in seen.withLock { $0.append(p) } })
         #expect(seen.withLock { $0 } == [SyncProgress(total: 0)])
     }
 }

@@ -17,7 +17,8 @@ import CalgwTestSupport
             if attributes[.type] as? FileAttributeType == .typeDirectory {
                 out[name] = "folder \(mtime)"
             } else {
-                out[name] = "\(attributes[.size] ?? 0) bytes, \(mtime), \(checksum(fm.contents(atPath: path) ?? Data()))"
+                out[name] =
+                    "\(attributes[.size] ?? 0) bytes, \(mtime), \(checksum(fm.contents(atPath: path) ?? Data()))"
             }
         }
         return out
@@ -32,23 +33,34 @@ import CalgwTestSupport
 
     /// The etags of `collection`'s members, as the server lists them.
     static func listing(_ collection: URL, on server: TestServer) throws -> String {
-        try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1", "--data",
-                                       "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>",
-                                       collection.absoluteString]).stdoutText
+        try ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1", "--data",
+                "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>",
+                collection.absoluteString,
+            ]
+        ).stdoutText
     }
 
     /// Runs `status` and every dry run on `config`, checking that `root` and `watched` (server
     /// listings) are the same before and after each.
-    static func leaveNoTrace(_ kind: String, config: URL, root: URL, environment: [String: String],
-                             commands: [[String]] = [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"], ["push", "--dry-run"]],
-                             watched: () throws -> String = { "" }) throws {
+    static func leaveNoTrace(
+        _ kind: String, config: URL, root: URL, environment: [String: String],
+        commands: [[String]] = [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"], ["push", "--dry-run"]],
+        watched: () throws -> String = { "" }
+    ) throws {
         for command in commands {
             let before = trace(of: root), server = try watched()
             let r = try CalgwBinary.run(command + ["--config", config.path], environment: environment)
-            #expect(r.status == 0 || r.status == 1 && command == ["status"], "\(kind) \(command): \(r.stdoutText)\(r.stderrText)")
+            #expect(
+                r.status == 0 || r.status == 1 && command == ["status"],
+                "\(kind) \(command): \(r.stdoutText)\(r.stderrText)")
             let after = trace(of: root)
             for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
-                Issue.record("\(kind) \(command.joined(separator: " ")) changed \(key): \(before[key] ?? "absent") → \(after[key] ?? "absent")")
+                Issue.record(
+                    "\(kind) \(command.joined(separator: " ")) changed \(key): \(before[key] ?? "absent") → \(after[key] ?? "absent")"
+                )
             }
             #expect(try watched() == server, "\(kind) \(command): the server changed")
         }
@@ -62,8 +74,10 @@ import CalgwTestSupport
         for (kind, local) in [("vdir", folder.file("vdir")), ("single file", folder.file("home.ics"))] {
             let mirror = folder.file("mirror-\(kind.replacingOccurrences(of: " ", with: "-"))")
             try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
-            try TestEvent.data(uid: "m-\(kind.count)", summary: "in the mirror", start: "20270301T100000Z", duration: "PT1H")
-                .write(to: mirror.appendingPathComponent("m.ics"))
+            try TestEvent.data(
+                uid: "m-\(kind.count)", summary: "in the mirror", start: "20270301T100000Z", duration: "PT1H"
+            )
+            .write(to: mirror.appendingPathComponent("m.ics"))
             if kind == "vdir" {
                 try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
                 try TestEvent.data(uid: "v", summary: "in the vdir", start: "20270301T100000Z", duration: "PT1H")
@@ -93,26 +107,39 @@ import CalgwTestSupport
         try server.makeCalendar(b)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let environment = ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_PASSWORD_LOCAL": server.password,
-                           "XDG_STATE_HOME": folder.file("state").path]
+        let environment = [
+            "CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_PASSWORD_LOCAL": server.password,
+            "XDG_STATE_HOME": folder.file("state").path,
+        ]
         let watched = { try Self.listing(a, on: server) + Self.listing(b, on: server) }
-        try FileManager.default.createDirectory(at: folder.file("calendars/\(a.lastPathComponent)"), withIntermediateDirectories: true)
-        try TestEvent.data(uid: "acct-\(id)", summary: "made in the folder", start: "20270301T100000Z", duration: "PT1H")
-            .write(to: folder.file("calendars/\(a.lastPathComponent)/e.ics"))
+        try FileManager.default.createDirectory(
+            at: folder.file("calendars/\(a.lastPathComponent)"), withIntermediateDirectories: true)
+        try TestEvent.data(
+            uid: "acct-\(id)", summary: "made in the folder", start: "20270301T100000Z", duration: "PT1H"
+        )
+        .write(to: folder.file("calendars/\(a.lastPathComponent)/e.ics"))
 
         let account = folder.file("account.toml")
-        try TestPairConfig(name: "acct", local: folder.file("calendars"), collection: server.home, journal: folder.file("state/acct.sqlite"),
-                           server: server, extra: ["collections = [\"\(a.lastPathComponent)\", \"\(b.lastPathComponent)\"]"]).write(to: account)
-        try Self.leaveNoTrace("account, first", config: account, root: folder.url, environment: environment, watched: watched)
+        try TestPairConfig(
+            name: "acct", local: folder.file("calendars"), collection: server.home,
+            journal: folder.file("state/acct.sqlite"),
+            server: server, extra: ["collections = [\"\(a.lastPathComponent)\", \"\(b.lastPathComponent)\"]"]
+        ).write(to: account)
+        try Self.leaveNoTrace(
+            "account, first", config: account, root: folder.url, environment: environment, watched: watched)
         #expect(try CalgwBinary.run(["sync", "--config", account.path], environment: environment).status == 0)
         try TestEvent.data(uid: "acct2-\(id)", summary: "another", start: "20270301T100000Z", duration: "PT1H")
             .write(to: folder.file("calendars/\(a.lastPathComponent)/e2.ics"))
-        try Self.leaveNoTrace("account, later", config: account, root: folder.url, environment: environment, watched: watched)
+        try Self.leaveNoTrace(
+            "account, later", config: account, root: folder.url, environment: environment, watched: watched)
 
         let servers = folder.file("servers.toml")
-        try TestPairConfig(name: "move", local: a, collection: b, journal: folder.file("state/move.sqlite"), server: server,
-                           extra: ["local_username = \"\(server.username)\"", "local_password_env = \"CALGW_TEST_PASSWORD_LOCAL\""]).write(to: servers)
-        try Self.leaveNoTrace("servers, first", config: servers, root: folder.url, environment: environment, watched: watched)
+        try TestPairConfig(
+            name: "move", local: a, collection: b, journal: folder.file("state/move.sqlite"), server: server,
+            extra: ["local_username = \"\(server.username)\"", "local_password_env = \"CALGW_TEST_PASSWORD_LOCAL\""]
+        ).write(to: servers)
+        try Self.leaveNoTrace(
+            "servers, first", config: servers, root: folder.url, environment: environment, watched: watched)
     }
 
     @Test func aSubscription() throws {
@@ -125,12 +152,17 @@ import CalgwTestSupport
         let feed = try TestProxies.feed(root: feedRoot)
         defer { feed.stop() }
         let config = folder.file("feed.toml")
-        try Data("[pair.feed]\nlocal = \"\(folder.file("holidays").path)\"\nremote = \"\(feed.url.absoluteString)feed.ics\"\n".utf8).write(to: config)
+        try Data(
+            "[pair.feed]\nlocal = \"\(folder.file("holidays").path)\"\nremote = \"\(feed.url.absoluteString)feed.ics\"\n"
+                .utf8
+        ).write(to: config)
         let environment = ["XDG_STATE_HOME": folder.file("state").path]
-        try Self.leaveNoTrace("feed, first", config: config, root: folder.url, environment: environment,
-                              commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
+        try Self.leaveNoTrace(
+            "feed, first", config: config, root: folder.url, environment: environment,
+            commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
         #expect(try CalgwBinary.run(["pull", "--config", config.path], environment: environment).status == 0)
-        try Self.leaveNoTrace("feed, later", config: config, root: folder.url, environment: environment,
-                              commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
+        try Self.leaveNoTrace(
+            "feed, later", config: config, root: folder.url, environment: environment,
+            commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
     }
 }

@@ -32,33 +32,51 @@ import CalgwTestSupport
             let file = folder.file("up\(i).ics")
             try TestEvent.ics(uid: "r\(i)-\(id)", summary: "Remote \(i)", start: "20260301T100000Z", duration: "PT1H")
                 .write(to: file, atomically: true, encoding: .utf8)
-            _ = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
-                                               collection.appendingPathComponent("r\(i).ics").absoluteString])
+            _ = try ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Expect:", "-H",
+                    "Content-Type: text/calendar",
+                    collection.appendingPathComponent("r\(i).ics").absoluteString,
+                ])
         }
         let vdir = folder.file("vdir"), state = folder.file("state")
         let config = folder.file("config.toml")
-        try TestPairConfig(name: "p", local: vdir, collection: collection, journal: state.appendingPathComponent("p.sqlite"),
-                           server: server).write(to: config)
+        try TestPairConfig(
+            name: "p", local: vdir, collection: collection, journal: state.appendingPathComponent("p.sqlite"),
+            server: server
+        ).write(to: config)
         func calgw(_ arguments: [String], kill: Int? = nil) throws -> ProcessRunner.Result {
             var environment = ["CALGW_TEST_PASSWORD": server.password]
             if let kill { environment["CALGW_TEST_KILL_AFTER"] = "\(kill)" }
             return try CalgwBinary.run(arguments + ["--config", config.path], environment: environment)
         }
         func serverState() throws -> String {
-            try ProcessRunner.run("curl", ["-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", "--data",
-                                           "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>",
-                                           collection.absoluteString]).stdoutText
+            try ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", "--data",
+                    "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>",
+                    collection.absoluteString,
+                ]
+            ).stdoutText
         }
 
         // A pull killed after its intents were recorded, before any file was written.
         let killed = try calgw(["pull"], kill: 1)
         #expect(killed.status != 0, "the pull was not interrupted: \(killed.stderrText)")
-        let pending = try ProcessRunner.run("python3", ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            for (href,) in db.execute("SELECT href FROM intent WHERE state = 'pending' AND operation = 'create' AND side = 'local'"):
-                print(href)
-            """, state.appendingPathComponent("p.sqlite").path]).stdoutText.split(separator: "\n").map(String.init)
+        let pending = try ProcessRunner.run(
+            "python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                for (href,) in db.execute("SELECT href FROM intent WHERE state = 'pending' AND operation = 'create' AND side = 'local'"):
+                    print(href)
+                """, state.appendingPathComponent("p.sqlite").path,
+            ]
+        ).stdoutText.split(separator: "\n").map(String.init)
         let torn = try #require(pending.first, "no pending create intent after the kill")
         // The power cut's leftovers: a file cut short at that name, and a new file without a UID.
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
@@ -69,7 +87,10 @@ import CalgwTestSupport
 
         let before = (try Self.contents(of: vdir), try Self.contents(of: state), try serverState())
         #expect(before.1.keys.contains("p.sqlite"))
-        for arguments in [["status"], ["status", "--json"], ["sync", "--dry-run"], ["pull", "--dry-run"], ["push", "--dry-run", "--json"]] {
+        for arguments in [
+            ["status"], ["status", "--json"], ["sync", "--dry-run"], ["pull", "--dry-run"],
+            ["push", "--dry-run", "--json"],
+        ] {
             let r = try calgw(arguments)
             #expect([0, 1].contains(r.status), "\(arguments): \(r.status) \(r.stderrText)")
             #expect(try Self.contents(of: vdir) == before.0, "\(arguments) changed the vdir")
@@ -83,14 +104,22 @@ import CalgwTestSupport
         // a UID and uploaded; then nothing is left to do.
         var r = try calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let texts = try Self.contents(of: vdir).filter { $0.key.hasSuffix(".ics") }.values.map { String(decoding: $0, as: UTF8.self) }
+        let texts = try Self.contents(of: vdir).filter { $0.key.hasSuffix(".ics") }.values.map {
+            String(decoding: $0, as: UTF8.self)
+        }
         #expect(texts.count == 4 && texts.allSatisfy { $0.contains("END:VCALENDAR") }, "\(texts)")
         let hand = try String(contentsOf: vdir.appendingPathComponent("hand.ics"), encoding: .utf8)
         let uidLine = try #require(hand.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }, "\(hand)")
-        #expect(try ProcessRunner.run("curl", ["-s", "-u", auth, "-X", "REPORT", "-H", "Depth: 1", "--data",
-                                                "<c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><c:calendar-data/></d:prop>"
-                                                + "<c:filter><c:comp-filter name=\"VCALENDAR\"/></c:filter></c:calendar-query>",
-                                                collection.absoluteString]).stdoutText.contains(uidLine), "the server lacks \(uidLine)")
+        #expect(
+            try ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "-u", auth, "-X", "REPORT", "-H", "Depth: 1", "--data",
+                    "<c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><c:calendar-data/></d:prop>"
+                        + "<c:filter><c:comp-filter name=\"VCALENDAR\"/></c:filter></c:calendar-query>",
+                    collection.absoluteString,
+                ]
+            ).stdoutText.contains(uidLine), "the server lacks \(uidLine)")
         r = try calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
     }

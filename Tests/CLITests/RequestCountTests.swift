@@ -18,25 +18,36 @@ import CalgwTestSupport
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         for i in 0..<3 {
-            try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:count-\(i)-\(UUID().uuidString)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
-                .write(to: vdir.appendingPathComponent("e\(i).ics"))
+            try Data(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\nBEGIN:VEVENT\r\nUID:count-\(i)-\(UUID().uuidString)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:n\(i)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                    .utf8
+            )
+            .write(to: vdir.appendingPathComponent("e\(i).ics"))
         }
         let config = folder.file("config.toml")
-        try TestPairConfig(name: "count", local: vdir, collection: proxy.proxied(collection),
-                           journal: folder.file("journal.sqlite"), server: server).write(to: config)
+        try TestPairConfig(
+            name: "count", local: vdir, collection: proxy.proxied(collection),
+            journal: folder.file("journal.sqlite"), server: server
+        ).write(to: config)
         func sync() throws {
-            let r = try CalgwBinary.run(["sync", "--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
+            let r = try CalgwBinary.run(
+                ["sync", "--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
         }
         try sync()
         let afterFirst = proxy.logEntries()
-        #expect(!afterFirst.contains { ($0["status"] as? Int) == 401 }, "\(name): a request was sent without credentials first")
+        #expect(
+            !afterFirst.contains { ($0["status"] as? Int) == 401 },
+            "\(name): a request was sent without credentials first")
         // The run after an upload sees the server's token moved by calgw's own writes; from
         // then on nothing has changed on either side.
         try sync()
         let settled = proxy.logEntries().count
         try sync()
         let noOp = proxy.logEntries().dropFirst(settled)
-        #expect(noOp.count == 1, "\(name): a no-op sync made \(noOp.count) requests: \(noOp.map { "\($0["method"] ?? "") \($0["status"] ?? "")" })")
+        #expect(
+            noOp.count == 1,
+            "\(name): a no-op sync made \(noOp.count) requests: \(noOp.map { "\($0["method"] ?? "") \($0["status"] ?? "")" })"
+        )
     }
 }

@@ -19,9 +19,10 @@ import CalgwTestSupport
         try Data(secret.utf8).write(to: tokenFile)
         let clientTokenFile = folder.file("client-token")  // what calgw's token command prints
         try Data(secret.utf8).write(to: clientTokenFile)
-        let proxy = try TestProxies.auth(upstream: server.url, mode: mode.rawValue, user: user, password: secret,
-                                         tokenFile: mode == .bearer ? tokenFile : nil,
-                                         upstreamUser: server.username, upstreamPassword: server.password)
+        let proxy = try TestProxies.auth(
+            upstream: server.url, mode: mode.rawValue, user: user, password: secret,
+            tokenFile: mode == .bearer ? tokenFile : nil,
+            upstreamUser: server.username, upstreamPassword: server.password)
         defer { proxy.stop() }
         let collection = server.newCollectionURL(prefix: "secrets")
         try server.makeCalendar(collection)
@@ -29,23 +30,29 @@ import CalgwTestSupport
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         for i in 0..<2 {
-            try TestEvent.data(uid: "secret-\(i)-\(UUID().uuidString)", summary: "s\(i)", start: "20260301T100000Z", end: "20260301T110000Z")
-                .write(to: vdir.appendingPathComponent("e\(i).ics"))
+            try TestEvent.data(
+                uid: "secret-\(i)-\(UUID().uuidString)", summary: "s\(i)", start: "20260301T100000Z",
+                end: "20260301T110000Z"
+            )
+            .write(to: vdir.appendingPathComponent("e\(i).ics"))
         }
         let passwordFile = folder.file("password")
         try Data("\(secret)\n".utf8).write(to: passwordFile)
         chmod(passwordFile.path, 0o600)
-        let credentials = mode == .bearer
+        let credentials =
+            mode == .bearer
             ? "token_command = [\"cat\", \"\(clientTokenFile.path)\"]"
             : "username = \"\(user)\"\npassword_file = \"\(passwordFile.path)\""
         let config = folder.file("config.toml")
-        try Data("""
+        try Data(
+            """
             [pair.secrets]
             local = "\(vdir.path)"
             remote = "\(proxy.proxied(collection).absoluteString)"
             \(credentials)
             journal = "\(folder.file("state/journal.sqlite").path)"
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
 
         var outputs: [String] = []
         func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
@@ -55,14 +62,20 @@ import CalgwTestSupport
         }
         let first = try calgw(["sync", "-vvv", "--json"])
         #expect(first.status == 0, "\(mode): \(first.stderrText)")
-        #expect((try? JSONSerialization.jsonObject(with: first.stdout)) != nil, "--json is one document: \(first.stdoutText)")
+        #expect(
+            (try? JSONSerialization.jsonObject(with: first.stdout)) != nil,
+            "--json is one document: \(first.stdoutText)")
         // The trace was on and the credential header was there to blank.
         let scheme = mode == .digest ? "Digest" : mode == .bearer ? "Bearer" : "Basic"
-        #expect(first.stderrText.contains("> Authorization: \(scheme) <redacted>"), "\(mode): \(first.stderrText.prefix(3000))")
+        #expect(
+            first.stderrText.contains("> Authorization: \(scheme) <redacted>"),
+            "\(mode): \(first.stderrText.prefix(3000))")
         #expect(first.stderrText.contains("debug: HTTP"), "\(mode): no request lines at -vvv")
 
-        try TestEvent.data(uid: "secret-late-\(UUID().uuidString)", summary: "late", start: "20260301T100000Z", end: "20260301T110000Z")
-            .write(to: vdir.appendingPathComponent("late.ics"))
+        try TestEvent.data(
+            uid: "secret-late-\(UUID().uuidString)", summary: "late", start: "20260301T100000Z", end: "20260301T110000Z"
+        )
+        .write(to: vdir.appendingPathComponent("late.ics"))
         #expect(try calgw(["sync", "-vvv"]).status == 0)
         #expect(try calgw(["status", "-vvv", "--json"]).status == 0)
 
@@ -100,17 +113,21 @@ import CalgwTestSupport
         chmod(passwordFile.path, 0o644)
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
         let config = folder.file("config.toml")
-        try Data("""
+        try Data(
+            """
             [pair.p]
             local = "\(folder.file("vdir").path)"
             remote = "http://127.0.0.1:9/cal/"
             username = "alice"
             password_file = "\(passwordFile.path)"
             journal = "\(folder.file("journal.sqlite").path)"
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         let result = try CalgwBinary.run(["sync", "-vvv", "--config", config.path])
         #expect(result.status == 2, "\(result.stderrText)")
-        #expect(result.stderrText.contains("can be read by others") && result.stderrText.contains("chmod 600"), "\(result.stderrText)")
+        #expect(
+            result.stderrText.contains("can be read by others") && result.stderrText.contains("chmod 600"),
+            "\(result.stderrText)")
         #expect(!result.stderrText.contains(secret) && !result.stdoutText.contains(secret))
     }
 }

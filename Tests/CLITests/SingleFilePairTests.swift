@@ -19,23 +19,27 @@ import CalgwTestSupport
             calendar = try account.makeCalendar("single-\(account.id)")
             file = account.folder.file("Documents/calendar.ics")
             config = account.folder.file("single.toml")
-            try Data("""
+            try Data(
+                """
                 [pair.export]
                 local = "\(file.path)"
                 remote = "\(calendar.absoluteString)"
                 username = "\(server.username)"
                 password_env = "CALGW_TEST_PASSWORD"
                 journal = "\(account.folder.file("export.sqlite").path)"
-                """.utf8).write(to: config)
+                """.utf8
+            ).write(to: config)
         }
 
         func calgw(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path],
-                                environment: environment.merging(["CALGW_TEST_PASSWORD": account.server.password]) { a, _ in a })
+            try CalgwBinary.run(
+                arguments + ["--config", config.path],
+                environment: environment.merging(["CALGW_TEST_PASSWORD": account.server.password]) { a, _ in a })
         }
 
         func writeFile(_ text: String) throws {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
 
@@ -53,7 +57,8 @@ import CalgwTestSupport
         for block in unfolded.components(separatedBy: "BEGIN:VEVENT").dropFirst() {
             let lines = block.components(separatedBy: "\n")
             guard let uid = lines.first(where: { $0.hasPrefix("UID:") })?.dropFirst(4),
-                  !lines.contains(where: { $0.hasPrefix("RECURRENCE-ID") }) else { continue }
+                !lines.contains(where: { $0.hasPrefix("RECURRENCE-ID") })
+            else { continue }
             out[String(uid)] = lines.first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
         }
         return out
@@ -63,8 +68,9 @@ import CalgwTestSupport
     /// as a calendar program's export has them (no final line end, a folded SUMMARY), with
     /// CRLF line ends as Thunderbird writes them.
     static func corpusExport() throws -> String {
-        let url = try #require(CorpusFiles.icsFiles().first { $0.lastPathComponent == "issue_722_timezone_transition_ambiguity.ics" },
-                               "the corpus under \(TestPaths.corpora.path) is missing")
+        let url = try #require(
+            CorpusFiles.icsFiles().first { $0.lastPathComponent == "issue_722_timezone_transition_ambiguity.ics" },
+            "the corpus under \(TestPaths.corpora.path) is missing")
         return String(decoding: try Data(contentsOf: url), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
             .replacingOccurrences(of: "\n", with: "\r\n")
     }
@@ -76,8 +82,9 @@ import CalgwTestSupport
         defer { pair.account.remove() }
         let export = try Self.corpusExport()
         try pair.writeFile(export)
-        try pair.account.put(TestEvent.ics(uid: "srv-1", summary: "From the server", start: "20260301T100000Z", duration: "PT1H"),
-                             name: "srv-1", in: pair.calendar)
+        try pair.account.put(
+            TestEvent.ics(uid: "srv-1", summary: "From the server", start: "20260301T100000Z", duration: "PT1H"),
+            name: "srv-1", in: pair.calendar)
 
         // The first sync: the file's four events go up, the server's one comes down.
         var r = try pair.calgw(["sync", "--json"])
@@ -94,10 +101,14 @@ import CalgwTestSupport
         #expect(Self.summaries(try pair.fileText) == expected)
         var text = try pair.fileText
         // Rewritten whole, the export's own lines are kept as they were.
-        let zone = try #require(export.range(of: "(?s)BEGIN:VTIMEZONE\r\n.*?END:VTIMEZONE\r\n", options: .regularExpression))
+        let zone = try #require(
+            export.range(of: "(?s)BEGIN:VTIMEZONE\r\n.*?END:VTIMEZONE\r\n", options: .regularExpression))
         #expect(text.contains(export[zone]))
         #expect(text.components(separatedBy: "TZID:MyTimezone").count == 2, "one VTIMEZONE: \(text)")
-        #expect(text.contains("SUMMARY:Transition is from 8am -> 6am, so 7:00:01 is winter\r\n  RFC5545 does not allow us to be at the later TZ."))
+        #expect(
+            text.contains(
+                "SUMMARY:Transition is from 8am -> 6am, so 7:00:01 is winter\r\n  RFC5545 does not allow us to be at the later TZ."
+            ))
 
         r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
@@ -105,14 +116,19 @@ import CalgwTestSupport
         // `list` reads the file's events.
         r = try pair.calgw(["list", "--from", "2024-01-01", "--to", "2027-01-01", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let listed = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap { $0["uid"] as? String }
+        let listed = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
+            $0["uid"] as? String
+        }
         #expect(Set(listed) == Set(expected.keys), "\(r.stdoutText)")
 
         // A change on each side.
-        try pair.writeFile(try pair.fileText.replacingOccurrences(of: "SUMMARY:This event is clearly in winter",
-                                                                  with: "SUMMARY:Winter, edited in the file"))
-        try pair.account.put(TestEvent.ics(uid: "srv-1", summary: "Edited on the server", start: "20260301T100000Z", duration: "PT1H"),
-                             name: "srv-1", in: pair.calendar)
+        try pair.writeFile(
+            try pair.fileText.replacingOccurrences(
+                of: "SUMMARY:This event is clearly in winter",
+                with: "SUMMARY:Winter, edited in the file"))
+        try pair.account.put(
+            TestEvent.ics(uid: "srv-1", summary: "Edited on the server", start: "20260301T100000Z", duration: "PT1H"),
+            name: "srv-1", in: pair.calendar)
         r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["updated", "remote"]) == 1, "\(r.stdoutText)")
@@ -128,18 +144,23 @@ import CalgwTestSupport
         // Another program rewrites the file between syncs (a new event, one removed, and a
         // summary changed) while the server changes the same event's location: both survive.
         text = try pair.fileText
-        let newEvent = "BEGIN:VEVENT\r\nUID:by-hand\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260401T100000Z\r\nSUMMARY:Added by hand\r\nEND:VEVENT\r\n"
+        let newEvent =
+            "BEGIN:VEVENT\r\nUID:by-hand\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260401T100000Z\r\nSUMMARY:Added by hand\r\nEND:VEVENT\r\n"
         var edited = text.replacingOccurrences(of: "END:VCALENDAR", with: newEvent + "END:VCALENDAR")
-            .replacingOccurrences(of: "SUMMARY:This event is clearly in summer", with: "SUMMARY:Summer, by another program")
+            .replacingOccurrences(
+                of: "SUMMARY:This event is clearly in summer", with: "SUMMARY:Summer, by another program")
         let one = try #require(edited.range(of: "BEGIN:VEVENT\r\nUID:2\r\n")).lowerBound
         let oneEnd = try #require(edited.range(of: "END:VEVENT\r\n", range: one..<edited.endIndex)).upperBound
         edited.removeSubrange(one..<oneEnd)
         try Data(edited.utf8).write(to: pair.account.folder.file("elsewhere.ics"))
         #expect(rename(pair.account.folder.file("elsewhere.ics").path, pair.file.path) == 0)
         let summerHref = try #require(try ServerToServerTests.href(of: "1", in: pair.account, pair.calendar))
-        let summerOnServer = try pair.serverText.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("UID:1\n") }
+        let summerOnServer = try pair.serverText.components(separatedBy: "BEGIN:VEVENT").first {
+            $0.contains("UID:1\n")
+        }
         #expect(summerOnServer != nil)
-        try pair.account.put(Self.withLocation(try Self.corpusEvent(uid: "1"), "Lakeside"), name: summerHref, in: pair.calendar)
+        try pair.account.put(
+            Self.withLocation(try Self.corpusEvent(uid: "1"), "Lakeside"), name: summerHref, in: pair.calendar)
         r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["created", "remote"]) == 1, "\(r.stdoutText)")
@@ -162,9 +183,12 @@ import CalgwTestSupport
     /// One event of the corpus export as a calendar object of its own, with its VTIMEZONE.
     static func corpusEvent(uid: String) throws -> String {
         let export = try corpusExport().replacingOccurrences(of: "\r\n", with: "\n") + "\n"
-        let zone = try #require(export.range(of: "(?s)BEGIN:VTIMEZONE\n.*?END:VTIMEZONE\n", options: .regularExpression))
-        let event = try #require(export.range(of: "(?s)BEGIN:VEVENT\nUID:\(uid)\n.*?END:VEVENT\n", options: .regularExpression))
-        return "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//other client//EN\n\(export[zone])\(export[event])END:VCALENDAR\n"
+        let zone = try #require(
+            export.range(of: "(?s)BEGIN:VTIMEZONE\n.*?END:VTIMEZONE\n", options: .regularExpression))
+        let event = try #require(
+            export.range(of: "(?s)BEGIN:VEVENT\nUID:\(uid)\n.*?END:VEVENT\n", options: .regularExpression))
+        return
+            "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//other client//EN\n\(export[zone])\(export[event])END:VCALENDAR\n"
             .replacingOccurrences(of: "\n", with: "\r\n")
     }
 
@@ -183,8 +207,9 @@ import CalgwTestSupport
 
         // Broken by hand (an END that does not match), with a change on the server meanwhile.
         let good = try pair.fileText
-        let broken = good.replacingOccurrences(of: "X-TZNAME:summer\r\nDTSTART;TZID=MyTimezone;VALUE=DATE-TIME:20240803T080000\r\nEND:VEVENT",
-                                               with: "X-TZNAME:summer\r\nDTSTART;TZID=MyTimezone;VALUE=DATE-TIME:20240803T080000\r\nEND:VTODO")
+        let broken = good.replacingOccurrences(
+            of: "X-TZNAME:summer\r\nDTSTART;TZID=MyTimezone;VALUE=DATE-TIME:20240803T080000\r\nEND:VEVENT",
+            with: "X-TZNAME:summer\r\nDTSTART;TZID=MyTimezone;VALUE=DATE-TIME:20240803T080000\r\nEND:VTODO")
         #expect(broken != good)
         let brokenLine = broken.components(separatedBy: "\r\n").firstIndex(of: "END:VTODO")! + 1
         try pair.writeFile(broken)
@@ -195,21 +220,26 @@ import CalgwTestSupport
         for command in ["sync", "push", "pull", "status"] {
             r = try pair.calgw([command])
             #expect(r.status == 1, "\(command): \(r.stdoutText) \(r.stderrText)")
-            #expect(r.stderrText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match BEGIN:VEVENT"), "\(command): \(r.stderrText)")
+            #expect(
+                r.stderrText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match BEGIN:VEVENT"),
+                "\(command): \(r.stderrText)")
             #expect(try pair.fileText == broken, "\(command) wrote the file")
             #expect(try pair.serverText == serverBefore, "\(command) wrote the server")
         }
 
         // status shows the last good state and the broken place, as text and as JSON.
         r = try pair.calgw(["status"])
-        #expect(r.stdoutText.contains("items synced, last sync 20") && !r.stdoutText.contains("0 items synced")
+        #expect(
+            r.stdoutText.contains("items synced, last sync 20") && !r.stdoutText.contains("0 items synced")
                 && !r.stdoutText.contains("last sync never"), "\(r.stdoutText)")
         #expect(r.stdoutText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match"), "\(r.stdoutText)")
         r = try pair.calgw(["status", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         let place = (status["broken"] as? [[String: Any]])?.first
         #expect(place?["path"] as? String == pair.file.path && place?["line"] as? Int == brokenLine, "\(r.stdoutText)")
-        #expect((status["synced"] as? Int ?? 0) > 0 && status["lastSync"] is String && status["unreadable"] as? String == "local", "\(r.stdoutText)")
+        #expect(
+            (status["synced"] as? Int ?? 0) > 0 && status["lastSync"] is String
+                && status["unreadable"] as? String == "local", "\(r.stdoutText)")
 
         // Fixed: the run goes on, and the server's change comes down.
         try pair.writeFile(good)
@@ -230,30 +260,52 @@ import CalgwTestSupport
         while k < 40 {
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }
-            let start = ["a", "b", "c"].map { TestEvent.ics(uid: $0, summary: "v1", start: "20260301T100000Z", duration: "PT1H") }
-            try pair.writeFile(start.map { $0.replacingOccurrences(of: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\n", with: "")
-                .replacingOccurrences(of: "END:VCALENDAR\r\n", with: "") }
-                .reduce("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nX-WR-CALNAME:Mine\r\n", +) + "END:VCALENDAR\r\n")
+            let start = ["a", "b", "c"].map {
+                TestEvent.ics(uid: $0, summary: "v1", start: "20260301T100000Z", duration: "PT1H")
+            }
+            try pair.writeFile(
+                start.map {
+                    $0.replacingOccurrences(
+                        of: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\n", with: ""
+                    )
+                    .replacingOccurrences(of: "END:VCALENDAR\r\n", with: "")
+                }
+                .reduce("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nX-WR-CALNAME:Mine\r\n", +)
+                    + "END:VCALENDAR\r\n")
             #expect(try pair.calgw(["sync"]).status == 0)
             var text = try pair.fileText
-            text = text.replacingOccurrences(of: "UID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:v1",
-                                             with: "UID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:local edit")
-            text = text.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:v1\r\nEND:VEVENT\r\n",
-                                             with: "")
-            text = text.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260302T100000Z\r\nSUMMARY:new local\r\nEND:VEVENT\r\nEND:VCALENDAR")
+            text = text.replacingOccurrences(
+                of: "UID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:v1",
+                with:
+                    "UID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:local edit"
+            )
+            text = text.replacingOccurrences(
+                of:
+                    "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:v1\r\nEND:VEVENT\r\n",
+                with: "")
+            text = text.replacingOccurrences(
+                of: "END:VCALENDAR",
+                with:
+                    "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260302T100000Z\r\nSUMMARY:new local\r\nEND:VEVENT\r\nEND:VCALENDAR"
+            )
             try pair.writeFile(text)
             let cHref = try #require(try ServerToServerTests.href(of: "c", in: pair.account, pair.calendar))
-            try pair.account.put(TestEvent.ics(uid: "c", summary: "remote edit", start: "20260301T100000Z", duration: "PT1H"),
-                                 name: cHref, in: pair.calendar)
-            try pair.account.put(TestEvent.ics(uid: "e", summary: "new remote", start: "20260301T100000Z", duration: "PT1H"),
-                                 name: "e", in: pair.calendar)
+            try pair.account.put(
+                TestEvent.ics(uid: "c", summary: "remote edit", start: "20260301T100000Z", duration: "PT1H"),
+                name: cHref, in: pair.calendar)
+            try pair.account.put(
+                TestEvent.ics(uid: "e", summary: "new remote", start: "20260301T100000Z", duration: "PT1H"),
+                name: "e", in: pair.calendar)
             let expected = ["a": "local edit", "c": "remote edit", "d": "new local", "e": "new remote"]
 
             let killed = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
             let after = try pair.fileText
-            #expect(after == text || Self.summaries(after) == expected, "k = \(k): the file is neither the old nor the new one:\n\(after)")
+            #expect(
+                after == text || Self.summaries(after) == expected,
+                "k = \(k): the file is neither the old nor the new one:\n\(after)")
             #expect(after.hasSuffix("END:VCALENDAR\r\n") && after.contains("X-WR-CALNAME:Mine"), "k = \(k)")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: pair.file.deletingLastPathComponent().path)
+            let leftovers = try FileManager.default.contentsOfDirectory(
+                atPath: pair.file.deletingLastPathComponent().path)
             #expect(leftovers.filter { !$0.hasSuffix(".tmp") } == ["calendar.ics"], "k = \(k): \(leftovers)")
             if killed.status == 0 {
                 #expect(Self.summaries(after) == expected)
@@ -281,18 +333,31 @@ import CalgwTestSupport
             let pair = try Fixture(server: server)
             defer { pair.account.remove() }
             let uids = (0..<45).map { "e\($0)" }
-            for uid in uids { try pair.account.put(TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
-                                                   name: uid, in: pair.calendar) }
-            let stopped = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
-            #expect(stopped.status == 128 + (signal == "KILL" ? 9 : 15), "SIG\(signal): \(stopped.status) \(stopped.stderrText)")
+            for uid in uids {
+                try pair.account.put(
+                    TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
+                    name: uid, in: pair.calendar)
+            }
+            let stopped = try pair.calgw(
+                ["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
+            #expect(
+                stopped.status == 128 + (signal == "KILL" ? 9 : 15),
+                "SIG\(signal): \(stopped.status) \(stopped.stderrText)")
             let deleted = uids.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
             let edited = uids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
             for uid in deleted {
-                #expect(try pair.account.curl(["-X", "DELETE", pair.calendar.appendingPathComponent("\(uid).ics").absoluteString]).status == 0)
+                #expect(
+                    try pair.account.curl([
+                        "-X", "DELETE", pair.calendar.appendingPathComponent("\(uid).ics").absoluteString,
+                    ]).status == 0)
             }
-            for uid in edited { try pair.account.put(TestEvent.ics(uid: uid, summary: "edited on the phone", start: "20260301T100000Z",
-                                                                   duration: "PT1H"),
-                                                     name: uid, in: pair.calendar) }
+            for uid in edited {
+                try pair.account.put(
+                    TestEvent.ics(
+                        uid: uid, summary: "edited on the phone", start: "20260301T100000Z",
+                        duration: "PT1H"),
+                    name: uid, in: pair.calendar)
+            }
             let rerun = try pair.calgw(["sync"])
             #expect(rerun.status == 0, "SIG\(signal): \(rerun.stderrText)")
             var expected: [String: String] = [:]
@@ -300,8 +365,12 @@ import CalgwTestSupport
             for uid in deleted { expected[uid] = nil }
             for uid in edited { expected[uid] = "edited on the phone" }
             let file = Self.summaries(try pair.fileText), remote = Self.summaries(try pair.serverText)
-            #expect(deleted.filter { file[$0] != nil || remote[$0] != nil }.isEmpty, "SIG\(signal): deleted events came back")
-            #expect(file == expected && remote == expected, "SIG\(signal): \(file.count) in the file, \(remote.count) on the server")
+            #expect(
+                deleted.filter { file[$0] != nil || remote[$0] != nil }.isEmpty,
+                "SIG\(signal): deleted events came back")
+            #expect(
+                file == expected && remote == expected,
+                "SIG\(signal): \(file.count) in the file, \(remote.count) on the server")
         }
     }
 }

@@ -32,7 +32,9 @@ import CalgwTestSupport
         r = try pair.run("status", password: server.password)
         #expect(r.status == 1, "\(r.stdoutText) \(r.stderrText)")
         #expect(r.stdoutText.contains("remote: 1 to create, 1 to update, 1 to delete"), "\(r.stdoutText)")
-        #expect(!r.stdoutText.contains("0 to create, 0 to update, 0 to delete"), "status claims nothing is pending: \(r.stdoutText)")
+        #expect(
+            !r.stdoutText.contains("0 to create, 0 to update, 0 to delete"),
+            "status claims nothing is pending: \(r.stdoutText)")
         #expect(r.stdoutText.contains("not known"), "the server's side is not said to be unknown: \(r.stdoutText)")
         #expect(r.stderrText.contains("error:") && r.stderrText.contains("remote"), "\(r.stderrText)")
 

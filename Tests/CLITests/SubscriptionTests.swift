@@ -7,7 +7,8 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct SubscriptionTests {
     typealias F = SubscriptionFixture
 
-    static let series = "BEGIN:VEVENT\r\nUID:series\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T090000\r\n"
+    static let series =
+        "BEGIN:VEVENT\r\nUID:series\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260302T090000\r\n"
         + "DURATION:PT15M\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\nSUMMARY:Standup\r\nEND:VEVENT\r\n"
         + "BEGIN:VTODO\r\nUID:task\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes\r\nEND:VTODO\r\n"
         + "BEGIN:VEVENT\r\nUID:series\r\nDTSTAMP:20260101T000000Z\r\nRECURRENCE-ID;TZID=Europe/Berlin:20260309T090000\r\n"
@@ -29,9 +30,13 @@ import CalgwTestSupport
         let files = try f.files()
         #expect(Set(files.keys) == ["a.ics", "b.ics", "series.ics", "task.ics"])
         let series = try #require(files["series.ics"])
-        #expect(series.contains("SUMMARY:Standup\r\n") && series.contains("RECURRENCE-ID;TZID=Europe/Berlin:20260309T090000"),
-                "the override stays with its series: \(series)")
-        #expect(series.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin"), "the feed's VTIMEZONE goes with the event using it")
+        #expect(
+            series.contains("SUMMARY:Standup\r\n")
+                && series.contains("RECURRENCE-ID;TZID=Europe/Berlin:20260309T090000"),
+            "the override stays with its series: \(series)")
+        #expect(
+            series.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin"),
+            "the feed's VTIMEZONE goes with the event using it")
         #expect(files["a.ics"]?.contains("BEGIN:VTIMEZONE") == true)
         #expect(files["task.ics"]?.contains("BEGIN:VTODO") == true && files["task.ics"]?.contains("VTIMEZONE") == false)
         #expect(f.requests().count == 1)
@@ -41,7 +46,9 @@ import CalgwTestSupport
             r = try f.calgw([command, "--json"])
             #expect(r.status == 0, "\(command): \(r.stderrText)")
             let json = try F.json(r)
-            for kind in ["created", "updated", "deleted"] { #expect(F.count(json, kind, "local") == 0, "\(command): \(r.stdoutText)") }
+            for kind in ["created", "updated", "deleted"] {
+                #expect(F.count(json, kind, "local") == 0, "\(command): \(r.stdoutText)")
+            }
             let last = try #require(f.requests().last)
             #expect(last["status"] as? Int == 304 && last["ifNoneMatch"] is String, "\(command): \(last)")
         }
@@ -55,8 +62,12 @@ import CalgwTestSupport
 
         r = try f.calgw(["list", "--json", "--from", "2026-03-01", "--to", "2026-03-31"])
         #expect(r.status == 0, "\(r.stderrText)")
-        let summaries = ((try JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }
-        #expect(summaries.filter { $0.hasPrefix("Standup") }.count == 4 && summaries.contains("Standup moved") && summaries.contains("A"), "\(summaries)")
+        let summaries = ((try JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
+            $0["summary"] as? String
+        }
+        #expect(
+            summaries.filter { $0.hasPrefix("Standup") }.count == 4 && summaries.contains("Standup moved")
+                && summaries.contains("A"), "\(summaries)")
 
         r = try f.calgw(["push"])
         #expect(r.status == 2 && r.stderrText.contains("nothing to push"), "\(r.status) \(r.stderrText)")
@@ -73,7 +84,9 @@ import CalgwTestSupport
         let r = try f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let json = try F.json(r)
-        #expect([F.count(json, "created", "local"), F.count(json, "updated", "local"), F.count(json, "deleted", "local")] == [1, 1, 1], "\(r.stdoutText)")
+        #expect(
+            [F.count(json, "created", "local"), F.count(json, "updated", "local"), F.count(json, "deleted", "local")]
+                == [1, 1, 1], "\(r.stdoutText)")
         let files = try f.files()
         #expect(Set(files.keys) == ["a.ics", "c.ics", "d.ics"])
         #expect(files["a.ics"]?.contains("SUMMARY:A changed") == true)
@@ -101,7 +114,9 @@ import CalgwTestSupport
         for kind in ["created", "updated", "deleted"] { #expect(F.count(json, kind, "local") == 0, "\(r.stdoutText)") }
         #expect(try f.files() == first)
         #expect(try f.stamps() == stamps)
-        #expect(f.requests().allSatisfy { $0["status"] as? Int == 200 && $0["ifNoneMatch"] is NSNull }, "a server without validators: \(f.requests())")
+        #expect(
+            f.requests().allSatisfy { $0["status"] as? Int == 200 && $0["ifNoneMatch"] is NSNull },
+            "a server without validators: \(f.requests())")
 
         try f.publish(feed("20260505T050505Z", ["Easter", "New Year"]))
         r = try f.calgw(["pull", "--json"])
@@ -117,7 +132,10 @@ import CalgwTestSupport
         try f.configure()
         #expect(try f.calgw(["pull"]).status == 0)
         let a = f.vdir.appendingPathComponent("a.ics")
-        try Data(try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine").utf8).write(to: a)
+        try Data(
+            try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine")
+                .utf8
+        ).write(to: a)
 
         // The feed did not change: the edit stays, reported as a local change a pull does not send.
         var r = try f.calgw(["pull", "--json"])
@@ -125,14 +143,18 @@ import CalgwTestSupport
         #expect(F.count(try F.json(r), "pending", "remote") == 1, "\(r.stdoutText)")
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A mine") == true)
         r = try f.calgw(["status"])
-        #expect(r.status == 0 && r.stdoutText.contains("kept locally: 1 local change the read-only feed does not take"), "\(r.stdoutText)")
+        #expect(
+            r.status == 0 && r.stdoutText.contains("kept locally: 1 local change the read-only feed does not take"),
+            "\(r.stdoutText)")
         r = try f.calgw(["status", "--json"])
         #expect(try F.json(r)["keptLocally"] as? Int == 1, "\(r.stdoutText)")
 
         // The feed changed the same event: the edit is kept as a copy, the feed's version taken.
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
         r = try f.calgw(["status", "--json"])
-        #expect(try F.json(r)["conflicts"].map { "\($0)" }?.contains("kept-as-copy") == true, "status says what pull will do: \(r.stdoutText)")
+        #expect(
+            try F.json(r)["conflicts"].map { "\($0)" }?.contains("kept-as-copy") == true,
+            "status says what pull will do: \(r.stdoutText)")
         r = try f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let conflicts = try F.json(r)["conflicts"] as? [[String: String]]
@@ -156,11 +178,16 @@ import CalgwTestSupport
         try f.configure(extra: "conflict = \"remote-wins\"")
         #expect(try f.calgw(["pull"]).status == 0)
         let a = f.vdir.appendingPathComponent("a.ics")
-        try Data(try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine").utf8).write(to: a)
+        try Data(
+            try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine")
+                .utf8
+        ).write(to: a)
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
         let r = try f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
-        #expect(try F.json(r)["conflicts"] as? [[String: String]] == [["uid": "a", "resolution": "remote-wins"]], "\(r.stdoutText)")
+        #expect(
+            try F.json(r)["conflicts"] as? [[String: String]] == [["uid": "a", "resolution": "remote-wins"]],
+            "\(r.stdoutText)")
         #expect(Set(try f.files().keys) == ["a.ics", "b.ics"])
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A v2") == true)
     }
@@ -183,7 +210,9 @@ import CalgwTestSupport
         // An edit says it stays in the vdir, not that a push would send it (push refuses).
         let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let edit = try f.calgw(["event", "edit", uid, "--summary", "Mine, edited"])
-        #expect(edit.status == 0 && edit.stdoutText.contains("in the vdir only: the feed is read-only"), "\(edit.stdoutText)")
+        #expect(
+            edit.status == 0 && edit.stdoutText.contains("in the vdir only: the feed is read-only"),
+            "\(edit.stdoutText)")
         #expect(!edit.stdoutText.contains("calgw push"), "\(edit.stdoutText)")
     }
 
@@ -209,7 +238,9 @@ import CalgwTestSupport
         let f = try F()
         defer { f.remove() }
         let corpus = TestPaths.corpora.appendingPathComponent("icalendar")
-        #expect(FileManager.default.fileExists(atPath: corpus.appendingPathComponent("calendars").path), "the corpus at \(corpus.path) is missing")
+        #expect(
+            FileManager.default.fileExists(atPath: corpus.appendingPathComponent("calendars").path),
+            "the corpus at \(corpus.path) is missing")
         let server = try TestProxies.feed(root: corpus)
         defer { server.stop() }
         let cases: [(String, String, String, String)] = [
@@ -225,17 +256,25 @@ import CalgwTestSupport
             var r = try f.calgw(["pull", "--json"])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
             let events = source.components(separatedBy: "BEGIN:VEVENT").count - 1
-            #expect(try f.files().values.map { $0.components(separatedBy: "BEGIN:VEVENT").count - 1 }.reduce(0, +) == events,
-                    "\(name): every VEVENT is in the vdir")
+            #expect(
+                try f.files().values.map { $0.components(separatedBy: "BEGIN:VEVENT").count - 1 }.reduce(0, +)
+                    == events,
+                "\(name): every VEVENT is in the vdir")
             for (file, text) in try f.files() {
                 for line in text.components(separatedBy: "\r\n") where line.contains(";TZID=") {
-                    let tzid = line.components(separatedBy: ";TZID=")[1].components(separatedBy: CharacterSet(charactersIn: ";:"))[0]
-                    if source.contains("TZID:\(tzid)") { #expect(text.contains("TZID:\(tzid)\r\n"), "\(name): \(file) uses \(tzid) without its VTIMEZONE") }
+                    let tzid = line.components(separatedBy: ";TZID=")[1].components(
+                        separatedBy: CharacterSet(charactersIn: ";:"))[0]
+                    if source.contains("TZID:\(tzid)") {
+                        #expect(
+                            text.contains("TZID:\(tzid)\r\n"), "\(name): \(file) uses \(tzid) without its VTIMEZONE")
+                    }
                 }
             }
             r = try f.calgw(["list", "--json", "--from", from, "--to", to])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
-            let starts = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+            let starts = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
+                $0["start"] as? String
+            }
             #expect(!starts.isEmpty, "\(name): \(r.stdoutText)")
             if !start.isEmpty { #expect(starts.contains(start), "\(name): \(starts)") }
         }
@@ -249,7 +288,8 @@ import CalgwTestSupport
         defer { f.remove() }
         let description = String(repeating: "A long description, folded over many lines: café, 日本語. ", count: 20)
         var feed = F.feed((0..<2000).map { ("e\($0)", "Event \($0)") })
-        feed = feed.replacingOccurrences(of: "DURATION:PT1H\r\n", with: "DURATION:PT1H\r\nDESCRIPTION:" + Self.fold(description) + "\r\n")
+        feed = feed.replacingOccurrences(
+            of: "DURATION:PT1H\r\n", with: "DURATION:PT1H\r\nDESCRIPTION:" + Self.fold(description) + "\r\n")
         #expect(feed.utf8.count > 2_000_000)
         try f.publish(feed)
         try f.configure()
@@ -285,17 +325,30 @@ import CalgwTestSupport
     }
 
     static let badFeeds: [BadFeed] = [
-        BadFeed(description: "an HTML login page", feed: "<!DOCTYPE html>\n<html><head><title>Sign in</title></head></html>\n", says: "web page"),
+        BadFeed(
+            description: "an HTML login page",
+            feed: "<!DOCTYPE html>\n<html><head><title>Sign in</title></head></html>\n", says: "web page"),
         BadFeed(description: "a 404", feed: nil, says: "HTTP 404"),
         BadFeed(description: "an empty 200", feed: "", says: "the feed is empty"),
-        BadFeed(description: "a body cut short", feed: F.feed([("a", "A"), ("b", "B changed"), ("c", "C")]), remote: "short/feed.ics", says: "cut short"),
-        BadFeed(description: "a transfer broken midway", feed: F.feed([("a", "A"), ("b", "B changed"), ("c", "C")]), remote: "cut/feed.ics", says: "remote side"),
-        BadFeed(description: "invalid iCalendar", feed: F.feed([("a", "A")]).replacingOccurrences(of: "END:VEVENT", with: "END:VTODO"), says: "END:VTODO where END:VEVENT should be"),
-        BadFeed(description: "a line over max_line_length",
-                feed: F.feed([("a", "A"), ("b", "B " + String(repeating: "x", count: 5000)), ("c", "C")]), extra: "max_line_length = 2000",
-                says: "longer than 2000 bytes"),
-        BadFeed(description: "a body over max_response_size",
-                feed: F.feed((0..<200).map { ("e\($0)", "Event \($0)") }), extra: "max_response_size = 10000", says: "larger than 10000 bytes"),
+        BadFeed(
+            description: "a body cut short", feed: F.feed([("a", "A"), ("b", "B changed"), ("c", "C")]),
+            remote: "short/feed.ics", says: "cut short"),
+        BadFeed(
+            description: "a transfer broken midway", feed: F.feed([("a", "A"), ("b", "B changed"), ("c", "C")]),
+            remote: "cut/feed.ics", says: "remote side"),
+        BadFeed(
+            description: "invalid iCalendar",
+            feed: F.feed([("a", "A")]).replacingOccurrences(of: "END:VEVENT", with: "END:VTODO"),
+            says: "END:VTODO where END:VEVENT should be"),
+        BadFeed(
+            description: "a line over max_line_length",
+            feed: F.feed([("a", "A"), ("b", "B " + String(repeating: "x", count: 5000)), ("c", "C")]),
+            extra: "max_line_length = 2000",
+            says: "longer than 2000 bytes"),
+        BadFeed(
+            description: "a body over max_response_size",
+            feed: F.feed((0..<200).map { ("e\($0)", "Event \($0)") }), extra: "max_response_size = 10000",
+            says: "larger than 10000 bytes"),
         BadFeed(description: "a calendar with no events", feed: F.feed([]), status: 4, says: "--allow-mass-delete"),
     ]
 
@@ -308,7 +361,11 @@ import CalgwTestSupport
         #expect(try f.calgw(["pull"]).status == 0)
         let before = try f.files(), stamps = try f.stamps()
 
-        if let feed = bad.feed { try f.publish(feed) } else { try FileManager.default.removeItem(at: f.feeds.appendingPathComponent("feed.ics")) }
+        if let feed = bad.feed {
+            try f.publish(feed)
+        } else {
+            try FileManager.default.removeItem(at: f.feeds.appendingPathComponent("feed.ics"))
+        }
         try f.configure(remote: bad.remote, extra: bad.extra)
         let r = try f.calgw(["pull"])
         #expect(r.status == bad.status, "\(bad): \(r.stdoutText) \(r.stderrText)")
@@ -316,7 +373,9 @@ import CalgwTestSupport
         #expect(try f.files() == before, "\(bad): nothing changed locally")
         #expect(try f.stamps() == stamps, "\(bad): nothing written")
         let status = try f.calgw(["status"])
-        #expect(status.status != 0 || status.stdoutText.contains("not known") || status.stdoutText.contains("warning: "), "\(bad): status reports the feed: \(status.stdoutText) \(status.stderrText)")
+        #expect(
+            status.status != 0 || status.stdoutText.contains("not known") || status.stdoutText.contains("warning: "),
+            "\(bad): status reports the feed: \(status.stdoutText) \(status.stderrText)")
 
         // The publisher fixes the feed: the next run converges.
         try f.publish(F.feed([("a", "A"), ("b", "B fixed"), ("c", "C")]))

@@ -21,7 +21,9 @@ import CalgwTestTraits
         #expect(try pair.summaries(pair.remote) == ["a": "local", "b": "remote"])
         let again = try pair.run("sync")
         #expect(again.status == 0)
-        #expect(again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"))
+        #expect(
+            again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted")
+        )
         let mode = try FileManager.default.attributesOfItem(atPath: pair.journal.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
@@ -65,7 +67,9 @@ import CalgwTestTraits
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("e10.ics"))
         let refused = try pair.run("sync", ["--json"])
         #expect(refused.status == 4, "\(refused.stdoutText) \(refused.stderrText)")
-        #expect(refused.stderrText.contains("11 of the 20") && refused.stderrText.contains("--allow-mass-delete"), "\(refused.stderrText)")
+        #expect(
+            refused.stderrText.contains("11 of the 20") && refused.stderrText.contains("--allow-mass-delete"),
+            "\(refused.stderrText)")
         #expect(try pair.summaries(pair.remote).count == 20)
         let status = try pair.run("status")
         #expect(status.stdoutText.contains("11 of the 20"), "\(status.stdoutText)")
@@ -81,12 +85,15 @@ import CalgwTestTraits
         defer { pair.remove() }
         try pair.makeConflict()
         let command = "'\(CalgwBinary.url.path)' sync --config '\(pair.config.path)'"
-        let run = try ProcessRunner.run("script", ["-qfec", command, "/dev/null"], stdin: Data("s\n".utf8),
-                                        environment: ["NO_COLOR": "1", "TERM": "xterm"])
+        let run = try ProcessRunner.run(
+            "script", ["-qfec", command, "/dev/null"], stdin: Data("s\n".utf8),
+            environment: ["NO_COLOR": "1", "TERM": "xterm"])
         #expect(run.status == 3, "\(run.stdoutText)")
         #expect(run.stdoutText.contains("[s]kip"), "not asked: \(run.stdoutText)")
-        #expect(run.stdoutText.contains("run the sync again to answer them") && !run.stdoutText.contains("run on a terminal"),
-                "\(run.stdoutText)")
+        #expect(
+            run.stdoutText.contains("run the sync again to answer them")
+                && !run.stdoutText.contains("run on a terminal"),
+            "\(run.stdoutText)")
         #expect(try pair.summaries(pair.local) == ["a": "mine"])
     }
 
@@ -115,14 +122,16 @@ import CalgwTestTraits
     @Test func aSecondRunWaitsForTheLockThenExitsOne() throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        try FileManager.default.createDirectory(at: pair.journal.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: pair.journal.deletingLastPathComponent(), withIntermediateDirectories: true)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [pair.journal.path + ".lock", "sleep", "30"]
         try holder.run()
         defer { holder.terminate(); holder.waitUntilExit() }
         // Wait until the holder has the lock.
-        for _ in 0..<50 where (try? ProcessRunner.run("/usr/bin/flock", ["-n", pair.journal.path + ".lock", "true"]).status) == 0 {
+        for _ in 0..<50
+        where (try? ProcessRunner.run("/usr/bin/flock", ["-n", pair.journal.path + ".lock", "true"]).status) == 0 {
             usleep(100_000)
         }
         let result = try pair.run("sync")
@@ -134,12 +143,17 @@ import CalgwTestTraits
         let pair = try VDirPair()
         defer { pair.remove() }
         let uids = ["a/b", "with space", "Frühstück ☕", "../../escape"]
-        for (i, uid) in uids.enumerated() { try pair.write(pair.remote, "r\(i).ics", TestEvent.data(uid: uid, summary: "e\(i)")) }
+        for (i, uid) in uids.enumerated() {
+            try pair.write(pair.remote, "r\(i).ics", TestEvent.data(uid: uid, summary: "e\(i)"))
+        }
         let result = try pair.run("sync")
         #expect(result.status == 0, "\(result.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: pair.local.path)
         #expect(names.count == 4)
-        #expect(names.allSatisfy { $0.hasSuffix(".ics") && !$0.hasPrefix(".") && $0.utf8.allSatisfy { $0 < 128 && $0 != UInt8(ascii: " ") } })
+        #expect(
+            names.allSatisfy {
+                $0.hasSuffix(".ics") && !$0.hasPrefix(".") && $0.utf8.allSatisfy { $0 < 128 && $0 != UInt8(ascii: " ") }
+            })
         #expect(Set(try pair.summaries(pair.local).keys) == Set(uids))
         #expect(!FileManager.default.fileExists(atPath: pair.folder.file("escape.ics").path))
     }
@@ -153,13 +167,17 @@ import CalgwTestTraits
         while k <= 200 {
             let pair = try VDirPair()
             defer { pair.remove() }
-            for uid in ["a", "b", "c"] { try pair.write(pair.local, "\(uid).ics", TestEvent.data(uid: uid, summary: "v1")) }
+            for uid in ["a", "b", "c"] {
+                try pair.write(pair.local, "\(uid).ics", TestEvent.data(uid: uid, summary: "v1"))
+            }
             #expect(try pair.run("sync").status == 0)
             let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
             try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "local edit"))
             try FileManager.default.removeItem(at: pair.local.appendingPathComponent("b.ics"))
             try pair.write(pair.local, "d.ics", TestEvent.data(uid: "d", summary: "new local"))
-            try pair.write(pair.remote, try #require(remoteNames.first { $0.hasPrefix("c") }), TestEvent.data(uid: "c", summary: "remote edit"))
+            try pair.write(
+                pair.remote, try #require(remoteNames.first { $0.hasPrefix("c") }),
+                TestEvent.data(uid: "c", summary: "remote edit"))
             try pair.write(pair.remote, "e.ics", TestEvent.data(uid: "e", summary: "new remote"))
 
             let killed = try pair.run("sync", environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])

@@ -30,8 +30,10 @@ extension SyncServerScenarioTests {
             let all = signals.flatMap { s in shares.map { Stop(signal: s, share: $0) } }
             return Dictionary(uniqueKeysWithValues: StoppedShape.allCases.map { ($0, all) })
         }
-        return [.firstPull: [Stop(signal: "TERM", share: 1.0 / 3)], .laterPull: [Stop(signal: "INT", share: 2.0 / 3)],
-                .push: [Stop(signal: "KILL", share: 1)]]
+        return [
+            .firstPull: [Stop(signal: "TERM", share: 1.0 / 3)], .laterPull: [Stop(signal: "INT", share: 2.0 / 3)],
+            .push: [Stop(signal: "KILL", share: 1)],
+        ]
     }
 
     @Test(arguments: TestServers.selected, StoppedShape.allCases)
@@ -68,16 +70,20 @@ extension SyncServerScenarioTests {
 
         // Writes come after a run's first commits (its intents); k counts side effects.
         let k = max(2, Int(Double(Self.stoppedItems) * stop.share) + (stop.share == 1 ? 1 : 0))
-        let stopped = try CalgwBinary.run(["sync", "--config", a.config.path],
-                                          environment: ["CALGW_TEST_PASSWORD": server.password,
-                                                        "CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": stop.signal])
+        let stopped = try CalgwBinary.run(
+            ["sync", "--config", a.config.path],
+            environment: [
+                "CALGW_TEST_PASSWORD": server.password,
+                "CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": stop.signal,
+            ])
         let signal: Int32 = stop.signal == "KILL" ? 9 : stop.signal == "TERM" ? 15 : 2
         #expect(stopped.status == 128 + signal, "\(context): \(stopped.status) \(stopped.stderrText)")
         if stop.signal != "KILL" {
             // A signal after the last safe point lets the run finish; the process still ends by it.
             let said = stopped.stderrText.contains("stopped by SIG\(stop.signal) at a safe point")
             let finished = stopped.stdoutText.contains("\(Self.stoppedItems) created")
-            #expect(stop.share == 1 ? said || finished : said, "\(context): \(stopped.stderrText) \(stopped.stdoutText)")
+            #expect(
+                stop.share == 1 ? said || finished : said, "\(context): \(stopped.stderrText) \(stopped.stdoutText)")
         }
 
         // The other side changes: 1 in 5 deleted, 1 in 5 edited, two new.
@@ -109,7 +115,9 @@ extension SyncServerScenarioTests {
             #expect(back.isEmpty, "\(context): \(back.count) deleted items back in \(pairName)")
             #expect(undone.isEmpty, "\(context): \(undone.count) edits undone in \(pairName)")
             #expect(found == expected, "\(context): \(pairName) holds \(found.count) items, \(expected.count) expected")
-            let files = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }
+            let files = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter {
+                $0.hasSuffix(".ics")
+            }
             #expect(files.count == expected.count, "\(context): \(pairName) has \(files.count) files (doubled?)")
         }
     }

@@ -7,12 +7,16 @@ import CalgwTestSupport
 /// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SyncServerScenarioTests {
     /// Two pairs, `a` and `b`, on a new collection of `server` (two clients of one calendar).
-    func twoPairs(on server: TestServer, prefix: String) throws -> (folder: TemporaryFolder, a: ServerPair, b: ServerPair) {
+    func twoPairs(on server: TestServer, prefix: String) throws -> (
+        folder: TemporaryFolder, a: ServerPair, b: ServerPair
+    ) {
         let collection = server.newCollectionURL(prefix: prefix)
         try server.makeCalendar(collection)
         let folder = try TemporaryFolder()
-        return (folder, try ServerPair(folder, "a", server: server, collection: collection),
-                try ServerPair(folder, "b", server: server, collection: collection))
+        return (
+            folder, try ServerPair(folder, "a", server: server, collection: collection),
+            try ServerPair(folder, "b", server: server, collection: collection)
+        )
     }
 
     @Test(arguments: TestServers.selected)
@@ -36,11 +40,16 @@ import CalgwTestSupport
         _ = try sync(b)
         let first = try b.summaries()
         #expect(first == Dictionary(uniqueKeysWithValues: uids.map { ($0, "v1") }), "\(name): \(first)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: b.vdir.path).allSatisfy { !$0.contains("/") && !$0.contains(" ") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: b.vdir.path).allSatisfy {
+                !$0.contains("/") && !$0.contains(" ")
+            })
 
         // Edits on both sides, a deletion on each, a creation on each.
-        try TestEvent.data(uid: uids[0], summary: "edited in a", end: "20260310T110000Z", location: "Room 1").write(to: try a.file(uid: uids[0]))
-        try TestEvent.data(uid: uids[1], summary: "edited in b", end: "20260310T110000Z", location: "Room 1").write(to: try b.file(uid: uids[1]))
+        try TestEvent.data(uid: uids[0], summary: "edited in a", end: "20260310T110000Z", location: "Room 1").write(
+            to: try a.file(uid: uids[0]))
+        try TestEvent.data(uid: uids[1], summary: "edited in b", end: "20260310T110000Z", location: "Room 1").write(
+            to: try b.file(uid: uids[1]))
         try FileManager.default.removeItem(at: try a.file(uid: uids[2]))
         try FileManager.default.removeItem(at: try b.file(uid: uids[3]))
         try TestEvent.data(uid: "new-a-\(id)", summary: "from a", end: "20260310T110000Z", location: "Room 1")
@@ -48,21 +57,28 @@ import CalgwTestSupport
         try TestEvent.data(uid: "new-b-\(id)", summary: "from b", end: "20260310T110000Z", location: "Room 1")
             .write(to: b.vdir.appendingPathComponent("new-b.ics"))
         // A conflict on different properties of the last one.
-        try TestEvent.data(uid: uids[4], summary: "title from a", end: "20260310T110000Z", location: "Room 1").write(to: try a.file(uid: uids[4]))
-        try TestEvent.data(uid: uids[4], summary: "v1", end: "20260310T110000Z", location: "Room from b").write(to: try b.file(uid: uids[4]))
+        try TestEvent.data(uid: uids[4], summary: "title from a", end: "20260310T110000Z", location: "Room 1").write(
+            to: try a.file(uid: uids[4]))
+        try TestEvent.data(uid: uids[4], summary: "v1", end: "20260310T110000Z", location: "Room from b").write(
+            to: try b.file(uid: uids[4]))
         _ = try sync(a)
         let merged = try sync(b, ["--json"])
         #expect(merged.stdoutText.contains("\"resolution\" : \"merge\""), "\(name): \(merged.stdoutText)")
         _ = try sync(a)
-        let expected = [uids[0]: "edited in a", uids[1]: "edited in b", uids[4]: "title from a",
-                        "new-a-\(id)": "from a", "new-b-\(id)": "from b"]
+        let expected = [
+            uids[0]: "edited in a", uids[1]: "edited in b", uids[4]: "title from a",
+            "new-a-\(id)": "from a", "new-b-\(id)": "from b",
+        ]
         #expect(try a.summaries() == expected, "\(name)")
         #expect(try b.summaries() == expected, "\(name)")
         #expect(try ServerPair.lines(try a.file(uid: uids[4])).contains("LOCATION:Room from b"), "\(name)")
         // Quiet now: nothing more to do on either side.
         for p in [a, b] {
             let r = try sync(p)
-            #expect(r.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"), "\(name): \(r.stdoutText)")
+            #expect(
+                r.stdoutText.contains(
+                    "local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"),
+                "\(name): \(r.stdoutText)")
         }
         // Emptying a vdir is refused.
         for name in try FileManager.default.contentsOfDirectory(atPath: a.vdir.path) {
@@ -101,8 +117,9 @@ import CalgwTestSupport
                 .write(to: try b.file(uid: "k2-\(id)"))
             #expect(try b.run("sync", password: server.password).status == 0)
 
-            let killed = try CalgwBinary.run(["sync", "--config", a.config.path],
-                                             environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
+            let killed = try CalgwBinary.run(
+                ["sync", "--config", a.config.path],
+                environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
             let expected = ["k0-\(id)": "edited in a", "k2-\(id)": "edited in b", "k3-\(id)": "new in a"]
             #expect(try a.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
             #expect(try b.run("sync", password: server.password).status == 0, "\(name) k = \(k)")

@@ -8,14 +8,19 @@ import CalgwTestTraits
 /// name and a VTIMEZONE, the file keeps its bytes, and later runs find nothing to do.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct TimeZoneUploadTests {
     static func zoned(_ uid: String, tzid: String) -> Data {
-        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-              "DTSTAMP:20260101T000000Z", "DTSTART;TZID=\(tzid):20260710T100000", "DTEND;TZID=\(tzid):20260710T110000",
-              "RRULE:FREQ=WEEKLY;COUNT=4", "EXDATE;TZID=\(tzid):20260717T100000",
-              "SUMMARY:zoned", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+        Data(
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                "DTSTAMP:20260101T000000Z", "DTSTART;TZID=\(tzid):20260710T100000",
+                "DTEND;TZID=\(tzid):20260710T110000",
+                "RRULE:FREQ=WEEKLY;COUNT=4", "EXDATE;TZID=\(tzid):20260717T100000",
+                "SUMMARY:zoned", "END:VEVENT", "END:VCALENDAR", "",
+            ].joined(separator: "\r\n").utf8)
     }
 
     func counts(_ result: ProcessRunner.Result) throws -> [String: [String: Int]] {
-        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText)")
         #expect((json["conflicts"] as? [Any])?.isEmpty == true, "\(result.stdoutText)")
         #expect((json["errors"] as? [Any])?.isEmpty == true, "\(result.stdoutText)")
         var out: [String: [String: Int]] = [:]
@@ -23,7 +28,10 @@ import CalgwTestTraits
         return out
     }
 
-    static let nothing = ["created": ["local": 0, "remote": 0], "updated": ["local": 0, "remote": 0], "deleted": ["local": 0, "remote": 0]]
+    static let nothing = [
+        "created": ["local": 0, "remote": 0], "updated": ["local": 0, "remote": 0],
+        "deleted": ["local": 0, "remote": 0],
+    ]
 
     @Test func windowsAndIANANamesWithoutAVTimeZoneAreUploadedComplete() throws {
         let server = try TestServers.shared(TestServers.any())
@@ -34,22 +42,30 @@ import CalgwTestTraits
         defer { folder.remove() }
         let pair = try ServerPair(folder, "tz", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
-        let windows = Self.zoned("win-\(id)", tzid: "W. Europe Standard Time"), iana = Self.zoned("iana-\(id)", tzid: "Europe/Berlin")
-        let windowsFile = pair.vdir.appendingPathComponent("win.ics"), ianaFile = pair.vdir.appendingPathComponent("iana.ics")
+        let windows = Self.zoned("win-\(id)", tzid: "W. Europe Standard Time"),
+            iana = Self.zoned("iana-\(id)", tzid: "Europe/Berlin")
+        let windowsFile = pair.vdir.appendingPathComponent("win.ics"),
+            ianaFile = pair.vdir.appendingPathComponent("iana.ics")
         try windows.write(to: windowsFile)
         try iana.write(to: ianaFile)
 
         let lint = try CalgwBinary.run(["lint", windowsFile.path, ianaFile.path])
         #expect(lint.status == 0, "\(lint.stdoutText)\(lint.stderrText)")
-        #expect(lint.stdoutText.contains("\(windowsFile.path):7: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE"), "\(lint.stdoutText)")
-        #expect(lint.stdoutText.contains("\(ianaFile.path):7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE"), "\(lint.stdoutText)")
+        #expect(
+            lint.stdoutText.contains(
+                "\(windowsFile.path):7: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE"),
+            "\(lint.stdoutText)")
+        #expect(
+            lint.stdoutText.contains("\(ianaFile.path):7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE"),
+            "\(lint.stdoutText)")
 
         let first = try pair.run("sync", ["--json"], password: server.password)
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(try counts(first)["created"] == ["local": 0, "remote": 2])
 
         // The server copies: IANA names, each with its VTIMEZONE.
-        let listing = try ProcessRunner.run("curl", ["-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", collection.absoluteString])
+        let listing = try ProcessRunner.run(
+            "curl", ["-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", collection.absoluteString])
         let hrefs = listing.stdoutText.components(separatedBy: "<").compactMap { part -> String? in
             guard let close = part.firstIndex(of: ">"), part[..<close].hasSuffix("href") else { return nil }
             let href = String(part[part.index(after: close)...])
@@ -61,7 +77,9 @@ import CalgwTestTraits
             let copy = try ProcessRunner.run("curl", ["-s", "-u", auth, url.absoluteString]).stdoutText
                 .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
             #expect(copy.contains("BEGIN:VTIMEZONE\nTZID:Europe/Berlin\n"), "\(copy)")
-            #expect(copy.contains("DTSTART;TZID=Europe/Berlin:20260710T100000") && copy.contains("EXDATE;TZID=Europe/Berlin:20260717T100000"), "\(copy)")
+            #expect(
+                copy.contains("DTSTART;TZID=Europe/Berlin:20260710T100000")
+                    && copy.contains("EXDATE;TZID=Europe/Berlin:20260717T100000"), "\(copy)")
             #expect(copy.contains("BYMONTH=10;BYDAY=-1SU") && copy.contains("TZOFFSETTO:+0200"), "\(copy)")
             #expect(!copy.contains("Standard Time"), "\(copy)")
         }
@@ -75,7 +93,9 @@ import CalgwTestTraits
         #expect(second.status == 0, "\(second.stderrText)")
         #expect(try counts(second) == Self.nothing, "\(second.stdoutText)")
         let later = Date().addingTimeInterval(5)
-        for file in [windowsFile, ianaFile] { try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: file.path) }
+        for file in [windowsFile, ianaFile] {
+            try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: file.path)
+        }
         let touched = try pair.run("sync", ["--json"], password: server.password)
         #expect(touched.status == 0, "\(touched.stderrText)")
         #expect(try counts(touched) == Self.nothing, "\(touched.stdoutText)")

@@ -7,7 +7,8 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct VdirsyncerInteropTests {
     static func vdirsyncer(_ pair: InteropPair, _ arguments: [String]) throws -> ProcessRunner.Result {
         let config = pair.folder.file("vdirsyncer.conf")
-        try Data("""
+        try Data(
+            """
             [general]
             status_path = "\(pair.folder.file("vdirsyncer-status").path)/"
 
@@ -26,27 +27,34 @@ import Testing
             url = "\(pair.collection.absoluteString)"
             username = "\(pair.server.username)"
             password.fetch = ["command", "printenv", "CALGW_TEST_DAV_PASSWORD"]
-            """.utf8).write(to: config)
-        return try ProcessRunner.run("vdirsyncer", ["-c", config.path] + arguments, stdin: Data("y\n".utf8), environment: pair.environment)
+            """.utf8
+        ).write(to: config)
+        return try ProcessRunner.run(
+            "vdirsyncer", ["-c", config.path] + arguments, stdin: Data("y\n".utf8), environment: pair.environment)
     }
 
     static func report(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText) \(result.stderrText)")
+        try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+            "\(result.stdoutText) \(result.stderrText)")
     }
 
     @Test func calgwTakesOverAPairSyncedByVdirsyncer() async throws {
         let pair = try await InteropPair(prefix: "vds")
         defer { pair.remove() }
         // One item only in the vdir, so vdirsyncer uploads as well as downloads.
-        try TestEvent.data(uid: "made-locally@example", summary: "made locally").write(to: pair.vdir.appendingPathComponent("made-locally.ics"))
+        try TestEvent.data(uid: "made-locally@example", summary: "made locally").write(
+            to: pair.vdir.appendingPathComponent("made-locally.ics"))
 
         let discover = try Self.vdirsyncer(pair, ["discover"])
         #expect(discover.status == 0, "\(discover.stdoutText) \(discover.stderrText)")
         let first = try Self.vdirsyncer(pair, ["sync"])
         #expect(first.status == 0, "\(first.stdoutText) \(first.stderrText)")
-        let expected = (pair.samples.compactMap { name in
-            (try? Data(contentsOf: TestPaths.fixtures.appendingPathComponent("sample/\(name)"))).flatMap(InteropPair.uid(of:))
-        } + ["made-locally@example"]).sorted()
+        let expected =
+            (pair.samples.compactMap { name in
+                (try? Data(contentsOf: TestPaths.fixtures.appendingPathComponent("sample/\(name)"))).flatMap(
+                    InteropPair.uid(of:))
+            } + ["made-locally@example"]).sorted()
         #expect(try pair.vdirUIDs() == expected)
         #expect(try await pair.serverUIDs() == expected)
 
@@ -62,20 +70,26 @@ import Testing
         #expect(try await pair.serverUIDs() == expected)
 
         // Later changes on each side go across.
-        let localFile = try #require(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).first { name in
-            (try? Data(contentsOf: pair.vdir.appendingPathComponent(name))).flatMap(InteropPair.uid(of:)) == "made-locally@example"
-        })
+        let localFile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).first { name in
+                (try? Data(contentsOf: pair.vdir.appendingPathComponent(name))).flatMap(InteropPair.uid(of:))
+                    == "made-locally@example"
+            })
         try TestEvent.data(uid: "made-locally@example", summary: "edited locally", lastModified: "20260201T000000Z")
             .write(to: pair.vdir.appendingPathComponent(localFile))
         let items = try await pair.client.listItems(in: pair.collection)
         var target: (URL, ETag)?
         for item in items {
             let resource = try await pair.client.get(pair.url(of: item.href))
-            if InteropPair.uid(of: resource.data) == "birthday-ada@calgw.example" { target = (pair.url(of: item.href), resource.etag) }
+            if InteropPair.uid(of: resource.data) == "birthday-ada@calgw.example" {
+                target = (pair.url(of: item.href), resource.etag)
+            }
         }
         let (url, etag) = try #require(target)
-        let birthday = try String(contentsOf: TestPaths.fixtures.appendingPathComponent("sample/birthday.ics"), encoding: .utf8)
-            .replacingOccurrences(of: "SUMMARY:Ada's birthday", with: "SUMMARY:Ada's birthday (party)")
+        let birthday = try String(
+            contentsOf: TestPaths.fixtures.appendingPathComponent("sample/birthday.ics"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "SUMMARY:Ada's birthday", with: "SUMMARY:Ada's birthday (party)")
         #expect(birthday.contains("(party)"))
         _ = try await pair.client.put(url, data: Data(birthday.utf8), condition: .ifMatch(etag))
 

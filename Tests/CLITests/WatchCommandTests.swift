@@ -13,15 +13,20 @@ import VDir
         try pair.write(pair.remote, "before.ics", TestEvent.data(uid: "before", summary: "from before"))
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
         // The first run catches up with what changed while nobody watched.
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" }, "\(watch.stderrText)")
+        #expect(
+            WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" }, "\(watch.stderrText)")
         #expect(WatchProcess.wait { !watch.records.isEmpty })
         #expect(watch.records.first?["trigger"] as? String == "start")
 
         try pair.write(pair.local, "new.ics", TestEvent.data(uid: "new", summary: "written locally"))
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" }, "\(watch.stderrText)")
+        #expect(
+            WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" }, "\(watch.stderrText)"
+        )
 
         try pair.write(pair.remote, "far.ics", TestEvent.data(uid: "far", summary: "written remotely"))
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" }, "\(watch.stderrText)")
+        #expect(
+            WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" }, "\(watch.stderrText)"
+        )
 
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("new.ics"))
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == nil }, "\(watch.stderrText)")
@@ -29,7 +34,8 @@ import VDir
         #expect(watch.stop() == 0, "\(watch.stderrText)")
         let records = watch.records
         #expect(!records.isEmpty)
-        #expect(records.allSatisfy { $0["status"] as? Int == 0 && $0["pair"] as? String == "test" }, "\(watch.stdoutText)")
+        #expect(
+            records.allSatisfy { $0["status"] as? Int == 0 && $0["pair"] as? String == "test" }, "\(watch.stdoutText)")
         #expect(records.contains { $0["trigger"] as? String == "poll" })
         #expect(try pair.summaries(pair.local) == pair.summaries(pair.remote))
     }
@@ -45,42 +51,66 @@ import VDir
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "600", "--json"])
         #expect(WatchProcess.wait { watch.records.count >= 1 }, "\(watch.stderrText)")
         let ways: [(String, (URL, Data) throws -> Void)] = [
-            ("link", { target, data in
-                let temp = outside.appendingPathComponent("link-source.ics")
-                try data.write(to: temp)
-                #expect(link(temp.path, target.path) == 0)
-            }),
-            ("otmpfile", { target, data in
-                let r = try ProcessRunner.run("python3", ["-c", """
-                    import ctypes, os, sys
-                    fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
-                    os.write(fd, sys.stdin.buffer.read())
-                    libc = ctypes.CDLL(None, use_errno=True)  # linkat(AT_FDCWD, ..., AT_SYMLINK_FOLLOW)
-                    if libc.linkat(-100, f"/proc/self/fd/{fd}".encode(), -100, sys.argv[2].encode(), 0x400) != 0:
-                        raise OSError(ctypes.get_errno(), "linkat")
-                    """, target.deletingLastPathComponent().path, target.path], stdin: data)
-                #expect(r.status == 0, "\(r.stderrText)")
-            }),
-            ("cp", { target, data in
-                let temp = outside.appendingPathComponent("cp-source.ics")
-                try data.write(to: temp)
-                #expect(try ProcessRunner.run("cp", [temp.path, target.path]).status == 0)
-            }),
-            ("mv", { target, data in
-                let temp = outside.appendingPathComponent("mv-source.ics")
-                try data.write(to: temp)
-                #expect(try ProcessRunner.run("mv", [temp.path, target.path]).status == 0)
-            }),
+            (
+                "link",
+                { target, data in
+                    let temp = outside.appendingPathComponent("link-source.ics")
+                    try data.write(to: temp)
+                    #expect(link(temp.path, target.path) == 0)
+                }
+            ),
+            (
+                "otmpfile",
+                { target, data in
+                    let r = try ProcessRunner.run(
+                        "python3",
+                        [
+                            "-c",
+                            """
+                            import ctypes, os, sys
+                            fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
+                            os.write(fd, sys.stdin.buffer.read())
+                            libc = ctypes.CDLL(None, use_errno=True)  # linkat(AT_FDCWD, ..., AT_SYMLINK_FOLLOW)
+                            if libc.linkat(-100, f"/proc/self/fd/{fd}".encode(), -100, sys.argv[2].encode(), 0x400) != 0:
+                                raise OSError(ctypes.get_errno(), "linkat")
+                            """, target.deletingLastPathComponent().path, target.path,
+                        ], stdin: data)
+                    #expect(r.status == 0, "\(r.stderrText)")
+                }
+            ),
+            (
+                "cp",
+                { target, data in
+                    let temp = outside.appendingPathComponent("cp-source.ics")
+                    try data.write(to: temp)
+                    #expect(try ProcessRunner.run("cp", [temp.path, target.path]).status == 0)
+                }
+            ),
+            (
+                "mv",
+                { target, data in
+                    let temp = outside.appendingPathComponent("mv-source.ics")
+                    try data.write(to: temp)
+                    #expect(try ProcessRunner.run("mv", [temp.path, target.path]).status == 0)
+                }
+            ),
         ]
         for (name, write) in ways {
-            try write(pair.local.appendingPathComponent("\(name).ics"), TestEvent.data(uid: name, summary: "written by \(name)"))
-            #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
-                    "\(name): not seen; \(watch.stderrText)")
+            try write(
+                pair.local.appendingPathComponent("\(name).ics"),
+                TestEvent.data(uid: name, summary: "written by \(name)"))
+            #expect(
+                WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
+                "\(name): not seen; \(watch.stderrText)")
         }
-        #expect(try ProcessRunner.run("sed", ["-i", "s/written by cp/edited by sed/", pair.local.appendingPathComponent("cp.ics").path]).status == 0)
+        #expect(
+            try ProcessRunner.run(
+                "sed", ["-i", "s/written by cp/edited by sed/", pair.local.appendingPathComponent("cp.ics").path]
+            ).status == 0)
         #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["cp"] == "edited by sed" }, "sed -i: not seen")
         #expect(watch.stop() == 0, "\(watch.stderrText)")
-        #expect(!watch.records.contains { $0["trigger"] as? String == "poll" }, "a poll came, so the test proves nothing")
+        #expect(
+            !watch.records.contains { $0["trigger"] as? String == "poll" }, "a poll came, so the test proves nothing")
     }
 
     @Test func jsonPrintsOneDocumentPerLineAndRun() throws {
@@ -107,7 +137,10 @@ import VDir
             #expect(object?["nextPollSeconds"] as? Double == 1)
             uploaded += (object?["created"] as? [String: Int])?["remote"] ?? 0
         }
-        #expect(lines.first.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["trigger"] as? String } == "start")
+        #expect(
+            lines.first.map {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["trigger"] as? String
+            } == "start")
         #expect(uploaded == 1, "\(text)")
     }
 
@@ -123,8 +156,11 @@ import VDir
         // An editor's save: write a temporary dotfile, then rename it over the item.
         try pair.write(pair.local, ".real.ics.tmp", TestEvent.data(uid: "real", summary: "saved by rename"))
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("real.ics"))
-        try FileManager.default.moveItem(at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" }, "\(watch.stderrText)")
+        try FileManager.default.moveItem(
+            at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
+        #expect(
+            WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" },
+            "\(watch.stderrText)")
         #expect(watch.stop(SIGINT) == 0, "\(watch.stderrText)")
         let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
         #expect(remoteNames.filter { $0.contains("hidden") || $0.hasSuffix(".swp") }.isEmpty, "\(remoteNames)")
@@ -143,12 +179,14 @@ import VDir
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
-        try Data("""
+        try Data(
+            """
             [pair.down]
             local = "\(folder.file("vdir").path)"
             remote = "http://127.0.0.1:1/cal/"
             journal = "\(folder.file("state/down.sqlite").path)"
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"])
         #expect(WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
         #expect(watch.stop() == 0, "\(watch.stderrText)")
@@ -162,8 +200,12 @@ import VDir
     static func twoPairs(in folder: TemporaryFolder) throws {
         var toml = ""
         for name in ["one", "two"] {
-            for side in ["l", "r"] { try FileManager.default.createDirectory(at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true) }
-            toml += "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
+            for side in ["l", "r"] {
+                try FileManager.default.createDirectory(
+                    at: folder.file("\(side)-\(name)"), withIntermediateDirectories: true)
+            }
+            toml +=
+                "[pair.\(name)]\nlocal = \"\(folder.file("l-\(name)").path)\"\nremote = \"file://\(folder.file("r-\(name)").path)\"\n"
             toml += "journal = \"\(folder.file("\(name).sqlite").path)\"\n"
         }
         try Data(toml.utf8).write(to: folder.file("config.toml"))
@@ -173,14 +215,20 @@ import VDir
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.twoPairs(in: folder)
-        let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json"])
+        let watch = try WatchProcess([
+            "--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json",
+        ])
         #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
         try TestEvent.data(uid: "x", summary: "for two").write(to: folder.file("l-two/x.ics"))
-        #expect(WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" }, "\(watch.stderrText)")
+        #expect(
+            WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" },
+            "\(watch.stderrText)")
         #expect(WatchProcess.wait { watch.records.count >= 3 })
         #expect(watch.stop() == 0)
         let later = watch.records.dropFirst(2)
-        #expect(later.allSatisfy { $0["pair"] as? String == "two" && $0["trigger"] as? String == "local" }, "\(watch.stdoutText)")
+        #expect(
+            later.allSatisfy { $0["pair"] as? String == "two" && $0["trigger"] as? String == "local" },
+            "\(watch.stdoutText)")
         #expect(try VDirPair.summariesIn(folder.file("r-one")).isEmpty)
     }
 
@@ -191,7 +239,9 @@ import VDir
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.twoPairs(in: folder)
-        for name in ["one", "two"] { try TestEvent.data(uid: "seed-\(name)", summary: "seed").write(to: folder.file("l-\(name)/seed.ics")) }
+        for name in ["one", "two"] {
+            try TestEvent.data(uid: "seed-\(name)", summary: "seed").write(to: folder.file("l-\(name)/seed.ics"))
+        }
         #expect(try CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--interval", "600"] + selection)
         #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
@@ -199,8 +249,9 @@ import VDir
         #expect(WatchProcess.wait { watch.stdoutText.contains("one: ") }, "\(watch.stdoutText)\(watch.stderrText)")
         #expect(watch.stop() == 0)
         let lines = watch.stdoutText.split(whereSeparator: \.isNewline)
-        #expect(lines.count == 1 && lines[0].contains("one: local: 0 created, 0 updated, 0 deleted; remote: 1 created"),
-                "\(selection): \(watch.stdoutText)")
+        #expect(
+            lines.count == 1 && lines[0].contains("one: local: 0 created, 0 updated, 0 deleted; remote: 1 created"),
+            "\(selection): \(watch.stdoutText)")
     }
 
     @Test func usageErrors() throws {
@@ -214,21 +265,28 @@ import VDir
     @Test(arguments: ["radicale"])
     func radicaleBothWays(server name: String) async throws {
         let server = try TestServers.shared(name)
-        let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        let client = try CalDAVClient(
+            configuration: .init(
+                http: .init(authentication: .basic(username: server.username, password: server.password))))
         let collection = server.newCollectionURL(prefix: "watch")
         try await client.makeCalendar(collection, displayName: "Watch")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let local = folder.file("vdir"), config = folder.file("config.toml")
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
-        try TestPairConfig(name: "dav", local: local, collection: collection,
-                           journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: config)
-        let uidLocal = "watch-local-\(UUID().uuidString.lowercased())", uidRemote = "watch-remote-\(UUID().uuidString.lowercased())"
-        let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"],
-                                     environment: ["CALGW_TEST_DAV_PASSWORD": server.password])
+        try TestPairConfig(
+            name: "dav", local: local, collection: collection,
+            journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD"
+        ).write(to: config)
+        let uidLocal = "watch-local-\(UUID().uuidString.lowercased())",
+            uidRemote = "watch-remote-\(UUID().uuidString.lowercased())"
+        let watch = try WatchProcess(
+            ["--config", config.path, "--interval", "1", "--json"],
+            environment: ["CALGW_TEST_DAV_PASSWORD": server.password])
         #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
 
-        try TestEvent.data(uid: uidLocal, summary: "from the vdir").write(to: local.appendingPathComponent("\(uidLocal).ics"))
+        try TestEvent.data(uid: uidLocal, summary: "from the vdir").write(
+            to: local.appendingPathComponent("\(uidLocal).ics"))
         var uploaded = false
         for _ in 0..<300 where !uploaded {
             uploaded = try await client.listItems(in: collection).contains { $0.href.path.contains(uidLocal) }
@@ -236,9 +294,12 @@ import VDir
         }
         #expect(uploaded, "\(watch.stderrText)")
 
-        _ = try await client.put(collection.appendingPathComponent("\(uidRemote).ics"),
-                                 data: TestEvent.data(uid: uidRemote, summary: "from the server"), condition: .createOnly)
-        #expect(WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" }, "\(watch.stderrText)")
+        _ = try await client.put(
+            collection.appendingPathComponent("\(uidRemote).ics"),
+            data: TestEvent.data(uid: uidRemote, summary: "from the server"), condition: .createOnly)
+        #expect(
+            WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" },
+            "\(watch.stderrText)")
 
         #expect(watch.stop() == 0, "\(watch.stderrText)")
         #expect(watch.records.allSatisfy { $0["status"] as? Int == 0 }, "\(watch.stdoutText)")

@@ -22,8 +22,10 @@ import Testing
                 let uid = uids[next]
                 next += 1
                 group.addTask {
-                    try await client.put(collection.appendingPathComponent("\(uid).ics"), data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
-                                         condition: .createOnly)
+                    try await client.put(
+                        collection.appendingPathComponent("\(uid).ics"),
+                        data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
+                        condition: .createOnly)
                 }
             }
             for _ in 0..<8 { add() }
@@ -36,14 +38,19 @@ import Testing
 
         let fetched = try await client.multiget(collection, hrefs: listed.map(\.href))
         #expect(fetched.count == count, "\(name): multiget in batches of 7 returned \(fetched.count) of \(count)")
-        let fetchedUIDs = fetched.compactMap { item in uids.first { String(decoding: item.data, as: UTF8.self).contains("UID:\($0)") } }
+        let fetchedUIDs = fetched.compactMap { item in
+            uids.first { String(decoding: item.data, as: UTF8.self).contains("UID:\($0)") }
+        }
         #expect(Set(fetchedUIDs) == Set(uids), "\(name): multiget lost or repeated events")
-        #expect(Set(fetched.map(\.href)) == Set(listed.map(\.href)), "\(name): multiget answered other hrefs than listed")
+        #expect(
+            Set(fetched.map(\.href)) == Set(listed.map(\.href)), "\(name): multiget answered other hrefs than listed")
 
         for item in listed {
             let resource = try await client.get(HrefResolver(base: collection).url(for: item.href))
             let uid = uids.first { String(decoding: resource.data, as: UTF8.self).contains("UID:\($0)") }
-            #expect(uid.map { item.href.path.hasSuffix("\($0).ics") } == true, "\(name): GET \(item.href.path) served another event")
+            #expect(
+                uid.map { item.href.path.hasSuffix("\($0).ics") } == true,
+                "\(name): GET \(item.href.path) served another event")
         }
     }
 }

@@ -11,7 +11,9 @@ import Testing
 
     @Test func testRefusedCredentialsAreAnAuthenticationFailure() async throws {
         let transport = ScriptedTransport([
-            .init(status: 401, headers: [("WWW-Authenticate", "Basic realm=\"dav\"")], text: "<html><body>Unauthorized</body></html>"),
+            .init(
+                status: 401, headers: [("WWW-Authenticate", "Basic realm=\"dav\"")],
+                text: "<html><body>Unauthorized</body></html>")
         ])
         let error = await #expect(throws: CalDAVError.self) {
             _ = try await ScriptedDAV.client(transport).listItems(in: ScriptedDAV.collection)
@@ -40,7 +42,8 @@ import Testing
     @Test func testStaleConditionalPutIsAPreconditionFailure() async throws {
         let transport = ScriptedTransport([.init(status: 412, text: "etag mismatch")])
         let error = await #expect(throws: CalDAVError.self) {
-            try await ScriptedDAV.client(transport).put(Self.item, data: Self.event, condition: .ifMatch(ETag("\"old\"")))
+            try await ScriptedDAV.client(transport).put(
+                Self.item, data: Self.event, condition: .ifMatch(ETag("\"old\"")))
         }
         #expect(error?.code == .preconditionFailed)
         #expect(error?.status == 412)
@@ -62,8 +65,11 @@ import Testing
     }
 
     @Test func testForbiddenWriteNamesTheServersPrecondition() async throws {
-        let reason = "<?xml version=\"1.0\"?><d:error xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><c:valid-calendar-data/></d:error>"
-        let transport = ScriptedTransport([.init(status: 403, headers: [("Content-Type", "application/xml")], text: reason)])
+        let reason =
+            "<?xml version=\"1.0\"?><d:error xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><c:valid-calendar-data/></d:error>"
+        let transport = ScriptedTransport([
+            .init(status: 403, headers: [("Content-Type", "application/xml")], text: reason)
+        ])
         let error = await #expect(throws: CalDAVError.self) {
             try await ScriptedDAV.client(transport).put(Self.item, data: Self.event, condition: .createOnly)
         }
@@ -72,7 +78,8 @@ import Testing
     }
 
     @Test func testBodyOverTheCapStopsTheTransfer() async throws {
-        let transport = ScriptedTransport([.init(status: 200, text: String(repeating: "x", count: 1000), chunkSize: 10)])
+        let transport = ScriptedTransport([.init(status: 200, text: String(repeating: "x", count: 1000), chunkSize: 10)]
+        )
         let client = ScriptedDAV.client(transport) { $0.maxResponseBytes = 100 }
         let error = await #expect(throws: CalDAVError.self) { _ = try await client.get(Self.item) }
         #expect(error?.code == .responseTooLarge)

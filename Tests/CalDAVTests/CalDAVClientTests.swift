@@ -14,7 +14,9 @@ import Testing
             let mine = calendars.first { $0.href == HrefResolver.href(of: url) }
             #expect(mine != nil, "\(name): \(url) not among \(calendars.map(\.href)) from \(start)")
             #expect(mine?.displayName == "Discovered")
-            #expect(mine?.color?.uppercased().hasPrefix("#FF0000") == true, "\(name): color \(String(describing: mine?.color))")
+            #expect(
+                mine?.color?.uppercased().hasPrefix("#FF0000") == true,
+                "\(name): color \(String(describing: mine?.color))")
             #expect(mine?.components.contains("VEVENT") == true, "\(name): components \(mine?.components ?? [])")
         }
         let info = try await fixture.client.collectionInfo(url)
@@ -27,15 +29,20 @@ import Testing
         let collection = try await fixture.newCalendar("crud")
         let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        let etag1 = try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
+        let etag1 = try await fixture.client.put(
+            item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         await #expect(throws: CalDAVError.self) {
-            try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
+            try await fixture.client.put(
+                item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         }
-        let etag2 = try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: "Moved", end: "20260310T110000Z"),
-                                                 condition: .ifMatch(etag1))
+        let etag2 = try await fixture.client.put(
+            item, data: TestEvent.data(uid: uid, summary: "Moved", end: "20260310T110000Z"),
+            condition: .ifMatch(etag1))
         #expect(etag1 != etag2)
         do {
-            try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"), condition: .ifMatch(etag1))
+            try await fixture.client.put(
+                item, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"),
+                condition: .ifMatch(etag1))
             Issue.record("\(name): a stale If-Match was accepted")
         } catch let error as CalDAVError {
             #expect(error.code == .preconditionFailed, "\(name): \(error)")
@@ -62,30 +69,38 @@ import Testing
         let uids = (0..<3).map { _ in TestEvent.uniqueUID() }
         var etags: [String: ETag] = [:]
         for uid in uids {
-            etags[uid] = try await fixture.client.put(collection.appendingPathComponent("\(uid).ics"),
-                                                      data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
+            etags[uid] = try await fixture.client.put(
+                collection.appendingPathComponent("\(uid).ics"),
+                data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         }
         let initial = try await fixture.client.syncCollection(collection, token: nil)
-        #expect(Set(initial.changed.map(\.href)) == Set(uids.map { HrefResolver.href(of: collection.appendingPathComponent("\($0).ics")) }))
+        #expect(
+            Set(initial.changed.map(\.href))
+                == Set(uids.map { HrefResolver.href(of: collection.appendingPathComponent("\($0).ics")) }))
         let token = try #require(initial.token, "\(name): no sync-token")
 
         let changedURL = collection.appendingPathComponent("\(uids[0]).ics")
         let removedURL = collection.appendingPathComponent("\(uids[1]).ics")
         let newUID = TestEvent.uniqueUID()
         let newURL = collection.appendingPathComponent("\(newUID).ics")
-        try await fixture.client.put(changedURL, data: TestEvent.data(uid: uids[0], summary: "Changed", end: "20260310T110000Z"),
-                                     condition: .ifMatch(etags[uids[0]]!))
+        try await fixture.client.put(
+            changedURL, data: TestEvent.data(uid: uids[0], summary: "Changed", end: "20260310T110000Z"),
+            condition: .ifMatch(etags[uids[0]]!))
         try await fixture.client.delete(removedURL, ifMatch: etags[uids[1]]!)
-        try await fixture.client.put(newURL, data: TestEvent.data(uid: newUID, end: "20260310T110000Z"), condition: .createOnly)
+        try await fixture.client.put(
+            newURL, data: TestEvent.data(uid: newUID, end: "20260310T110000Z"), condition: .createOnly)
 
         let delta = try await fixture.client.syncCollection(collection, token: token)
         let changed = Set(delta.changed.map(\.href))
-        #expect(changed.isSuperset(of: [HrefResolver.href(of: changedURL), HrefResolver.href(of: newURL)]), "\(name): \(changed)")
+        #expect(
+            changed.isSuperset(of: [HrefResolver.href(of: changedURL), HrefResolver.href(of: newURL)]),
+            "\(name): \(changed)")
         #expect(delta.removed == [HrefResolver.href(of: removedURL)], "\(name): removed \(delta.removed)")
         #expect(delta.token != token)
 
         do {
-            let bogus = try await fixture.client.syncCollection(collection, token: SyncToken("http://calgw.invalid/bogus-token"))
+            let bogus = try await fixture.client.syncCollection(
+                collection, token: SyncToken("http://calgw.invalid/bogus-token"))
             // DAViCal answers an unknown token with a full listing.
             #expect(Set(bogus.changed.map(\.href)).count == 3, "\(name): \(bogus)")
         } catch let error as CalDAVError {
@@ -101,8 +116,9 @@ import Testing
         for index in 0..<5 {
             let uid = TestEvent.uniqueUID()
             let url = collection.appendingPathComponent("\(uid).ics")
-            try await fixture.client.put(url, data: TestEvent.data(uid: uid, summary: "Item \(index)", end: "20260310T110000Z"),
-                                         condition: .createOnly)
+            try await fixture.client.put(
+                url, data: TestEvent.data(uid: uid, summary: "Item \(index)", end: "20260310T110000Z"),
+                condition: .createOnly)
             hrefs.append(HrefResolver.href(of: url))
         }
         let missing = HrefResolver.href(of: collection.appendingPathComponent("missing.ics"))

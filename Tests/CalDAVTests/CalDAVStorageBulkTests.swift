@@ -45,20 +45,25 @@ import Testing
         for day in 1...5 {
             let uid = TestEvent.uniqueUID()
             let date = String(format: "202603%02d", day)
-            let event = TestEvent.data(uid: uid, summary: "Bulk \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z")
+            let event = TestEvent.data(
+                uid: uid, summary: "Bulk \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z")
             created[uid] = try await storage.create(event, suggestedName: uid)
         }
         let (items, token) = try await storage.fetchAll()
-        #expect(Set(items.map(\.version)) == Set(created.values), "\(name): bulk versions differ from the ones PUT returned")
+        #expect(
+            Set(items.map(\.version)) == Set(created.values), "\(name): bulk versions differ from the ones PUT returned"
+        )
         for (uid, version) in created {
             let item = items.first { $0.href == version.href }
-            #expect(item.map { String(decoding: $0.data, as: UTF8.self).contains("UID:\(uid)") } == true, "\(name): \(uid)")
+            #expect(
+                item.map { String(decoding: $0.data, as: UTF8.self).contains("UID:\(uid)") } == true, "\(name): \(uid)")
         }
         let token1 = try #require(token, "\(name): no change token")
 
         let (uid0, v0) = try #require(created.first)
-        let updated = try await storage.update(href: v0.href, data: TestEvent.data(uid: uid0, summary: "Changed", end: "20260310T110000Z"),
-                                               ifMatch: v0.etag)
+        let updated = try await storage.update(
+            href: v0.href, data: TestEvent.data(uid: uid0, summary: "Changed", end: "20260310T110000Z"),
+            ifMatch: v0.etag)
         switch try await storage.changes(since: token1) {
         case .delta(let changed, let removed, _):
             #expect(changed.contains(updated), "\(name): \(changed)")
@@ -92,7 +97,8 @@ import Testing
         try await storage.setMetadata(CollectionMetadata(displayName: "Renamed"))
         let renamed = try await storage.metadata()
         #expect(renamed.displayName == "Renamed")
-        #expect(renamed.color?.lowercased().hasPrefix("#12ab34") == true, "\(name): \(String(describing: renamed.color))")
+        #expect(
+            renamed.color?.lowercased().hasPrefix("#12ab34") == true, "\(name): \(String(describing: renamed.color))")
     }
 
     /// `count` events made in parallel (`Item 0` …), each on a day of the month.
@@ -102,8 +108,10 @@ import Testing
                 group.addTask {
                     let uid = TestEvent.uniqueUID()
                     let date = String(format: "202603%02d", day % 28 + 1)
-                    _ = try await storage.create(TestEvent.data(uid: uid, summary: "Item \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
-                                                 suggestedName: uid)
+                    _ = try await storage.create(
+                        TestEvent.data(
+                            uid: uid, summary: "Item \(day)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
+                        suggestedName: uid)
                 }
             }
             try await group.waitForAll()
@@ -129,7 +137,8 @@ import Testing
         let token2 = try #require(token)
         switch try await storage.changes(since: token2) {
         case .unchanged: break
-        case .delta(let changed, let removed, _): #expect(changed.isEmpty && removed.isEmpty, "\(name): \(changed) \(removed)")
+        case .delta(let changed, let removed, _):
+            #expect(changed.isEmpty && removed.isEmpty, "\(name): \(changed) \(removed)")
         case .full(let all, _): #expect(Set(all.map(\.href)) == Set(paged.map(\.href)))
         }
     }

@@ -22,13 +22,15 @@ import Testing
         await #expect(throws: StorageError.alreadyExists(href: created.href)) {
             _ = try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid)
         }
-        let updated = try await storage.update(href: created.href, data: TestEvent.data(uid: uid, summary: "Later", end: "20260310T110000Z"),
-                                               ifMatch: created.etag)
+        let updated = try await storage.update(
+            href: created.href, data: TestEvent.data(uid: uid, summary: "Later", end: "20260310T110000Z"),
+            ifMatch: created.etag)
         #expect(updated.href == created.href)
         #expect(updated.etag != created.etag)
         await #expect(throws: StorageError.preconditionFailed(href: created.href)) {
-            _ = try await storage.update(href: created.href, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"),
-                                         ifMatch: created.etag)
+            _ = try await storage.update(
+                href: created.href, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"),
+                ifMatch: created.etag)
         }
         await #expect(throws: StorageError.preconditionFailed(href: created.href)) {
             try await storage.delete(href: created.href, ifMatch: created.etag)
@@ -50,7 +52,8 @@ import Testing
         for _ in 0..<3 {
             let uid = TestEvent.uniqueUID()
             uids.append(uid)
-            versions.append(try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid))
+            versions.append(
+                try await storage.create(TestEvent.data(uid: uid, end: "20260310T110000Z"), suggestedName: uid))
         }
         guard case .full(let all, let token?) = try await storage.changes(since: nil) else {
             Issue.record("\(name): the first listing is not full with a token")
@@ -69,8 +72,9 @@ import Testing
             #expect(Set(items) == Set(versions))
         }
 
-        let updated = try await storage.update(href: versions[0].href, data: TestEvent.data(uid: uids[0], summary: "x", end: "20260310T110000Z"),
-                                               ifMatch: versions[0].etag)
+        let updated = try await storage.update(
+            href: versions[0].href, data: TestEvent.data(uid: uids[0], summary: "x", end: "20260310T110000Z"),
+            ifMatch: versions[0].etag)
         try await storage.delete(href: versions[1].href, ifMatch: versions[1].etag)
         switch try await storage.changes(since: token) {
         case .delta(let changed, let removed, let next):
@@ -108,8 +112,10 @@ import Testing
             for (index, uid) in uids.enumerated() {
                 let date = String(format: "202603%02d", index % 28 + 1)
                 group.addTask {
-                    try await storage.create(TestEvent.data(uid: uid, summary: "Bulk \(index)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
-                                             suggestedName: uid)
+                    try await storage.create(
+                        TestEvent.data(
+                            uid: uid, summary: "Bulk \(index)", start: "\(date)T100000Z", end: "\(date)T110000Z"),
+                        suggestedName: uid)
                 }
             }
             var all: [ItemVersion] = []
@@ -135,22 +141,22 @@ import Testing
         let (storage, _) = try await storage(name, prefix: "st-rt")
         let uid = TestEvent.uniqueUID("todo")
         let text = """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:-//calgw//tests//EN\r
-        BEGIN:VTODO\r
-        UID:\(uid)\r
-        DTSTAMP:20260101T000000Z\r
-        DUE:20260310T170000Z\r
-        SUMMARY:File the report\\, with commas\\; and semicolons\r
-        X-CALGW-CUSTOM;X-PARAM=keep:value kept\r
-        BEGIN:X-CALGW-WIDGET\r
-        X-SETTING:on\r
-        END:X-CALGW-WIDGET\r
-        END:VTODO\r
-        END:VCALENDAR\r
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//calgw//tests//EN\r
+            BEGIN:VTODO\r
+            UID:\(uid)\r
+            DTSTAMP:20260101T000000Z\r
+            DUE:20260310T170000Z\r
+            SUMMARY:File the report\\, with commas\\; and semicolons\r
+            X-CALGW-CUSTOM;X-PARAM=keep:value kept\r
+            BEGIN:X-CALGW-WIDGET\r
+            X-SETTING:on\r
+            END:X-CALGW-WIDGET\r
+            END:VTODO\r
+            END:VCALENDAR\r
 
-        """
+            """
         let created = try await storage.create(Data(text.utf8), suggestedName: uid)
         let fetched = try #require(try await storage.fetch([created.href]).first)
         var expected = Self.contentLines(Data(text.utf8))
@@ -158,8 +164,9 @@ import Testing
             // Cyrus keeps X- properties but drops unknown components nested in a VTODO.
             expected.removeAll { ["BEGIN:X-CALGW-WIDGET", "X-SETTING:on", "END:X-CALGW-WIDGET"].contains($0) }
         }
-        #expect(Self.contentLines(fetched.data) == expected,
-                "\(name) changed the object:\n\(String(decoding: fetched.data, as: UTF8.self))")
+        #expect(
+            Self.contentLines(fetched.data) == expected,
+            "\(name) changed the object:\n\(String(decoding: fetched.data, as: UTF8.self))")
     }
 
     @Test(.needsServer("cyrus"))
@@ -175,7 +182,9 @@ import Testing
         } catch let StorageError.rejected(href, reason) {
             #expect(href.value.hasPrefix(HrefResolver.href(of: second.collection).path))
             #expect(reason.contains("unique-scheduling-object-resource") || reason.contains("uid"), "reason: \(reason)")
-            #expect(reason.contains(kept.href.value) || reason.contains(uid), "the reason names neither the other item nor the UID: \(reason)")
+            #expect(
+                reason.contains(kept.href.value) || reason.contains(uid),
+                "the reason names neither the other item nor the UID: \(reason)")
         }
         #expect(try await first.fetch([kept.href]).count == 1)
     }
@@ -193,7 +202,9 @@ import Testing
             var properties: [String] = []
             var children: [[String]] = []
             while index < lines.count, !lines[index].hasPrefix("END:") {
-                if lines[index].hasPrefix("BEGIN:") { children.append(component()) } else {
+                if lines[index].hasPrefix("BEGIN:") {
+                    children.append(component())
+                } else {
                     properties.append(lines[index])
                     index += 1
                 }

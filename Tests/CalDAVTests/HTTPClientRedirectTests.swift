@@ -74,11 +74,15 @@ import Testing
         #expect(transport.requests.count == 1, "the plain-HTTP location was requested")
     }
 
-    @Test(arguments: ["file:///etc/passwd", "gopher://127.0.0.1:25/_HELO", "ftp://dav.test/alice/cal/", "webcal://dav.test/alice/cal/"])
+    @Test(arguments: [
+        "file:///etc/passwd", "gopher://127.0.0.1:25/_HELO", "ftp://dav.test/alice/cal/",
+        "webcal://dav.test/alice/cal/",
+    ])
     func testRedirectToAnotherSchemeIsRefused(location: String) async throws {
         let transport = ScriptedTransport([.redirect(302, to: location), .init(status: 200, text: "root:x:0:0")])
         let error = await #expect(throws: CalDAVError.self) {
-            _ = try await ScriptedDAV.client(transport).http.send(HTTPRequest(method: "GET", url: ScriptedDAV.collection))
+            _ = try await ScriptedDAV.client(transport).http.send(
+                HTTPRequest(method: "GET", url: ScriptedDAV.collection))
         }
         #expect(error?.code == .redirectRefused)
         #expect(error?.message.contains("not an HTTP URL") == true, "\(String(describing: error))")
@@ -89,7 +93,9 @@ import Testing
         // Every answer sends the client one step further.
         let transport = ScriptedTransport { _, index in .redirect(302, to: "/alice/hop\(index)/") }
         let client = ScriptedDAV.client(transport) { $0.maxRedirects = 3 }
-        let error = await #expect(throws: CalDAVError.self) { _ = try await client.listItems(in: ScriptedDAV.collection) }
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await client.listItems(in: ScriptedDAV.collection)
+        }
         #expect(error?.code == .redirectRefused)
         #expect(error?.message.contains("more than 3 times") == true, "\(String(describing: error))")
         #expect(transport.requests.count == 4)
@@ -99,8 +105,9 @@ import Testing
         // PUT keeps no redirect: the write fails as redirected, and nothing is sent again.
         let transport = ScriptedTransport([.redirect(308, to: "/alice/moved/a.ics"), .init(status: 201)])
         let error = await #expect(throws: CalDAVError.self) {
-            try await ScriptedDAV.client(transport).put(ScriptedDAV.collection.appendingPathComponent("a.ics"),
-                                                        data: Data("BEGIN:VCALENDAR\r\n".utf8), condition: .createOnly)
+            try await ScriptedDAV.client(transport).put(
+                ScriptedDAV.collection.appendingPathComponent("a.ics"),
+                data: Data("BEGIN:VCALENDAR\r\n".utf8), condition: .createOnly)
         }
         #expect(error?.code == .redirectRefused)
         #expect(error?.status == 308)

@@ -19,9 +19,13 @@ import Testing
     }
 
     @Test func testBusyAnswersStopAfterTheConfiguredRetries() async throws {
-        let transport = ScriptedTransport { _, _ in .init(status: 503, headers: [("Retry-After", "120")], text: "down for maintenance") }
+        let transport = ScriptedTransport { _, _ in
+            .init(status: 503, headers: [("Retry-After", "120")], text: "down for maintenance")
+        }
         let client = ScriptedDAV.client(transport) { $0.maxRetries = 2 }
-        let error = await #expect(throws: CalDAVError.self) { _ = try await client.listItems(in: ScriptedDAV.collection) }
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await client.listItems(in: ScriptedDAV.collection)
+        }
         #expect(error?.code == .unexpectedStatus)
         #expect(error?.status == 503)
         #expect(error?.serverReason == "down for maintenance")
@@ -40,7 +44,9 @@ import Testing
     @Test func testConnectionFailureIsRetriedThenReported() async throws {
         let transport = ScriptedTransport { _, _ in .connectionFailure("Connection refused") }
         let client = ScriptedDAV.client(transport) { $0.maxRetries = 2 }
-        let error = await #expect(throws: CalDAVError.self) { _ = try await client.listItems(in: ScriptedDAV.collection) }
+        let error = await #expect(throws: CalDAVError.self) {
+            _ = try await client.listItems(in: ScriptedDAV.collection)
+        }
         #expect(error?.code == .connectionFailed)
         #expect(error?.message.contains("Connection refused") == true, "\(String(describing: error))")
         #expect(error?.recovery != nil)
@@ -51,9 +57,11 @@ import Testing
         let transport = ScriptedTransport([
             .connectionFailure(),
             .init(status: 200, text: "x").cut(after: 0),
-            .init(status: 200, headers: [("ETag", "\"7\"")], text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", chunkSize: 5),
+            .init(
+                status: 200, headers: [("ETag", "\"7\"")], text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", chunkSize: 5),
         ])
-        let resource = try await ScriptedDAV.client(transport).get(ScriptedDAV.collection.appendingPathComponent("a.ics"))
+        let resource = try await ScriptedDAV.client(transport).get(
+            ScriptedDAV.collection.appendingPathComponent("a.ics"))
         #expect(resource.etag.value == "\"7\"")
         #expect(resource.data == Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8))
         #expect(transport.requests.count == 3)
@@ -66,7 +74,8 @@ import Testing
         let client = ScriptedDAV.client(transport)
         let reader = try MultistatusReader.members { _ in }
         let error = await #expect(throws: CalDAVError.self) {
-            _ = try await client.http.send(HTTPRequest(method: "REPORT", url: ScriptedDAV.collection), streamingTo: reader)
+            _ = try await client.http.send(
+                HTTPRequest(method: "REPORT", url: ScriptedDAV.collection), streamingTo: reader)
         }
         #expect(error?.code == .connectionFailed)
         #expect(transport.requests.count == 1)

@@ -9,9 +9,11 @@ import Testing
         let collection = try await fixture.newCalendar("cap")
         let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: TestEvent.data(uid: uid, summary: String(repeating: "x", count: 5000), end: "20260310T110000Z"),
-                                     condition: .createOnly)
-        var configuration = HTTPClientConfiguration(authentication: .basic(username: fixture.server.username, password: fixture.server.password))
+        try await fixture.client.put(
+            item, data: TestEvent.data(uid: uid, summary: String(repeating: "x", count: 5000), end: "20260310T110000Z"),
+            condition: .createOnly)
+        var configuration = HTTPClientConfiguration(
+            authentication: .basic(username: fixture.server.username, password: fixture.server.password))
         configuration.maxResponseBytes = 1000
         let small = try HTTPClient(configuration: configuration)
         do {
@@ -28,7 +30,8 @@ import Testing
         let collection = try await fixture.newCalendar("par")
         let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
+        try await fixture.client.put(
+            item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         let client = fixture.client.http
         #expect(client.configuration.userAgent == "calgw/\(CalDAVTransport.calgwVersion)")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -83,6 +86,8 @@ import Testing
             #expect(error is CancellationError, "\(error)")
         }
         // The client still works afterwards.
-        #expect(try await client.send(HTTPRequest(method: "PROPFIND", url: fixture.server.home, headers: [("Depth", "0")])).status == 207)
+        #expect(
+            try await client.send(HTTPRequest(method: "PROPFIND", url: fixture.server.home, headers: [("Depth", "0")]))
+                .status == 207)
     }
 }

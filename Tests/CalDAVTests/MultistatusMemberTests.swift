@@ -10,9 +10,10 @@ import Testing
     /// The member the element reader's response stands for.
     static func expected(_ response: DAVResponse) -> DAVMember {
         let text = response.property(XMLNamespace.caldav, "calendar-data")?.text
-        return DAVMember(href: response.href, status: response.status, etag: response.text(XMLNamespace.dav, "getetag"),
-                         calendarData: text.flatMap { $0.isEmpty ? nil : LineEnds.restoringCRLF(Data($0.utf8)) },
-                         isCollection: response.hasResourceType(XMLNamespace.dav, "collection"))
+        return DAVMember(
+            href: response.href, status: response.status, etag: response.text(XMLNamespace.dav, "getetag"),
+            calendarData: text.flatMap { $0.isEmpty ? nil : LineEnds.restoringCRLF(Data($0.utf8)) },
+            isCollection: response.hasResourceType(XMLNamespace.dav, "collection"))
     }
 
     /// Both readers on one body: the same members and token (returned), or both refusing it.
@@ -35,7 +36,8 @@ import Testing
 
     @Test(arguments: ["propfind-depth1.xml", "multiget.xml", "sync-collection.xml", "hostile-hrefs.xml"])
     func theSeedCorpusReadsAsItsResponses(name: String) throws {
-        let body = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("multistatus").appendingPathComponent(name))
+        let body = try Data(
+            contentsOf: TestPaths.fixtures.appendingPathComponent("multistatus").appendingPathComponent(name))
         let members = try Self.compare(body, "\(name)")
         #expect(members?.isEmpty == false, "\(name) read as no member")
     }
@@ -69,7 +71,8 @@ import Testing
                 + "<x:wrap xmlns:x=\"urn:x\"><d:getetag>deep</d:getetag></x:wrap></d:prop></d:propstat><d:getetag>outside</d:getetag></d:response>",
         ]
         for shape in shapes {
-            let body = "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\(shape)"
+            let body =
+                "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\(shape)"
                 + "<d:sync-token> data:,9 </d:sync-token></d:multistatus>"
             try Self.compare(Data(body.utf8), "\(shape)")
         }
@@ -79,13 +82,20 @@ import Testing
     /// (also where they do not belong): both readers agree on each. The seed is in the failure.
     @Test func randomlyShapedAnswersReadAsTheirResponses() throws {
         var random = SeededRandom(seed: 0x6d65_6d62_6572)
-        let names = ["d:response", "d:href", "d:status", "d:propstat", "d:prop", "d:getetag", "c:calendar-data",
-                     "d:resourcetype", "d:collection", "d:sync-token", "x:other"]
-        let texts = ["", " ", "/c/a.ics", "/c/b.ics", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 507 x",
-                     "\"e1\"", "BEGIN:VCALENDAR\nEND:VCALENDAR\n", "a\r\nb\rc", "&amp;", "\u{00A0}x"]
+        let names = [
+            "d:response", "d:href", "d:status", "d:propstat", "d:prop", "d:getetag", "c:calendar-data",
+            "d:resourcetype", "d:collection", "d:sync-token", "x:other",
+        ]
+        let texts = [
+            "", " ", "/c/a.ics", "/c/b.ics", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 507 x",
+            "\"e1\"", "BEGIN:VCALENDAR\nEND:VCALENDAR\n", "a\r\nb\rc", "&amp;", "\u{00A0}x",
+        ]
         // Mostly the element that belongs at each depth, sometimes any.
-        let likely = [2: ["d:response", "d:response", "d:sync-token"], 3: ["d:href", "d:status", "d:propstat", "d:propstat"],
-                      4: ["d:prop", "d:prop", "d:status"], 5: ["d:getetag", "c:calendar-data", "d:resourcetype"], 6: ["d:collection"]]
+        let likely = [
+            2: ["d:response", "d:response", "d:sync-token"], 3: ["d:href", "d:status", "d:propstat", "d:propstat"],
+            4: ["d:prop", "d:prop", "d:status"], 5: ["d:getetag", "c:calendar-data", "d:resourcetype"],
+            6: ["d:collection"],
+        ]
         func element(_ depth: Int) -> String {
             let choices = Int.random(in: 0..<4, using: &random) == 0 ? names : likely[depth] ?? names
             let name = choices[Int.random(in: 0..<choices.count, using: &random)]
@@ -93,7 +103,9 @@ import Testing
             // A sync-token holds text only (the element reader keeps the text of its children too).
             let leaf = depth >= 6 || name == "d:sync-token"
             for _ in 0..<Int.random(in: 0...(depth < 5 ? 4 : 1), using: &random) {
-                inner += leaf || (depth == 5 && name != "d:resourcetype") || Int.random(in: 0..<4, using: &random) == 0 ? texts[Int.random(in: 0..<texts.count, using: &random)] : element(depth + 1)
+                inner +=
+                    leaf || (depth == 5 && name != "d:resourcetype") || Int.random(in: 0..<4, using: &random) == 0
+                    ? texts[Int.random(in: 0..<texts.count, using: &random)] : element(depth + 1)
             }
             return "<\(name)>\(inner)</\(name)>"
         }
@@ -103,7 +115,10 @@ import Testing
             var body = "<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\" xmlns:x=\"urn:x\">"
             for _ in 0..<Int.random(in: 1...4, using: &random) { body += element(2) }
             body += "</d:multistatus>"
-            guard let members = try Self.compare(Data(body.utf8), "round \(round), seed \(seed): \(body)", mayRefuse: true) else {
+            guard
+                let members = try Self.compare(
+                    Data(body.utf8), "round \(round), seed \(seed): \(body)", mayRefuse: true)
+            else {
                 refused += 1
                 continue
             }
@@ -115,7 +130,9 @@ import Testing
             }
         }
         // The shapes reach every field, so the agreement above means something.
-        #expect(withEtag > 20 && withData > 20 && collections > 10 && gone > 5, "\(withEtag) \(withData) \(collections) \(gone)")
+        #expect(
+            withEtag > 20 && withData > 20 && collections > 10 && gone > 5,
+            "\(withEtag) \(withData) \(collections) \(gone)")
         // Most shapes are read, not refused by both: agreement on refusals alone proves little.
         #expect(refused < 200, "\(refused) of 2000 random answers refused by both readers")
     }
@@ -126,10 +143,16 @@ import Testing
         var members: [DAVMember] = []
         let reader = try MultistatusReader.members { members.append($0) }
         let size = max(1, data.count / pieces)
-        for start in stride(from: 0, to: data.count, by: size) { try reader.feed(data[start..<min(start + size, data.count)]) }
+        for start in stride(from: 0, to: data.count, by: size) {
+            try reader.feed(data[start..<min(start + size, data.count)])
+        }
         #expect(try reader.finish() == "data:,7")
         #expect(members == (try Multistatus(data)).responses.map(Self.expected))
-        #expect(members.count == 40 && members[3].calendarData.map { String(decoding: $0, as: UTF8.self) }?.contains("SUMMARY:Review & plan 3 é\r\n") == true)
+        #expect(
+            members.count == 40
+                && members[3].calendarData.map { String(decoding: $0, as: UTF8.self) }?.contains(
+                    "SUMMARY:Review & plan 3 é\r\n") == true
+        )
     }
 
     @Test func aCutAnswerSaysWhereItEnded() throws {
@@ -138,19 +161,28 @@ import Testing
         try reader.feed(data[0..<(data.count * 2 / 3)])
         let error = #expect(throws: CalDAVError.self) { try reader.finish() }
         let message = error?.message ?? ""
-        #expect(message.contains("at byte") && message.contains("<multistatus/response") && message.contains("complete responses"), "\(message)")
+        #expect(
+            message.contains("at byte") && message.contains("<multistatus/response")
+                && message.contains("complete responses"), "\(message)")
     }
 
     @Test func aRunawayCalendarDataIsRefused() throws {
         let reader = try MultistatusReader.members(maxResponseBytes: 1000) { _ in }
-        let body = "<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:response><d:href>/a</d:href><d:propstat><d:prop><c:calendar-data>"
-            + String(repeating: "y", count: 5000) + "</c:calendar-data></d:prop></d:propstat></d:response></d:multistatus>"
-        let error = #expect(throws: CalDAVError.self) { try reader.feed(Data(body.utf8)); try reader.finish() }
+        let body =
+            "<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:response><d:href>/a</d:href><d:propstat><d:prop><c:calendar-data>"
+            + String(repeating: "y", count: 5000)
+            + "</c:calendar-data></d:prop></d:propstat></d:response></d:multistatus>"
+        let error = #expect(throws: CalDAVError.self) {
+            try reader.feed(Data(body.utf8)); try reader.finish()
+        }
         #expect(error?.code == .responseTooLarge)
     }
 
-    @Test(arguments: [("HTTP/1.1 200 OK", 200), (" HTTP/1.1  404  Not Found", 404), ("HTTP/1.1 207", 207), ("HTTP/1.1", nil),
-                      ("HTTP/1.1 2x0 OK", nil), ("", nil), ("HTTP/1.1 +201 Created", 201)] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("HTTP/1.1 200 OK", 200), (" HTTP/1.1  404  Not Found", 404), ("HTTP/1.1 207", 207), ("HTTP/1.1", nil),
+            ("HTTP/1.1 2x0 OK", nil), ("", nil), ("HTTP/1.1 +201 Created", 201),
+        ] as [(String, Int?)])
     func aStatusLineGivesItsCode(line: String, code: Int?) {
         #expect(Multistatus.statusCode(line) == code)
     }

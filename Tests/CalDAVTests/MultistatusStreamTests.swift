@@ -7,9 +7,11 @@ import Testing
 /// and a broken or cut answer says what failed and where.
 @Suite struct MultistatusStreamTests {
     static func answer(_ count: Int, token: String? = "data:,7") -> Data {
-        var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\n"
+        var text =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\n"
         for i in 0..<count {
-            text += "<d:response><d:href>/dav/cal/event-\(i).ics</d:href><d:propstat><d:prop><d:getetag>\"e\(i)\"</d:getetag>"
+            text +=
+                "<d:response><d:href>/dav/cal/event-\(i).ics</d:href><d:propstat><d:prop><d:getetag>\"e\(i)\"</d:getetag>"
                 + "<c:calendar-data>BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:event-\(i)\r\nSUMMARY:Review &amp; plan \(i) é\r\n"
                 + "END:VEVENT\r\nEND:VCALENDAR\r\n</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n"
         }
@@ -79,19 +81,25 @@ import Testing
         let error = #expect(throws: CalDAVError.self) { try reader.finish() }
         #expect(error?.code == .invalidResponse)
         let message = error?.message ?? ""
-        #expect(message.contains("at byte") && message.contains("<multistatus/response") && message.contains("complete responses"), "\(message)")
+        #expect(
+            message.contains("at byte") && message.contains("<multistatus/response")
+                && message.contains("complete responses"), "\(message)")
         #expect(error?.recovery?.contains("URL") == false)
     }
 
     @Test func anotherRootIsRefusedByName() throws {
-        let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data("<html><body>Login</body></html>".utf8)) }
+        let error = #expect(throws: CalDAVError.self) {
+            _ = try Multistatus(Data("<html><body>Login</body></html>".utf8))
+        }
         #expect(error?.message.contains("<html>") == true, "\(String(describing: error))")
     }
 
     @Test func aDTDAndEntitiesAreRefused() throws {
-        let bodies = ["<!DOCTYPE m [<!ENTITY a \"x\">]><d:multistatus xmlns:d=\"DAV:\">&a;</d:multistatus>",
-                      "<!DOCTYPE d:multistatus SYSTEM \"http://127.0.0.1:1/x.dtd\"><d:multistatus xmlns:d=\"DAV:\"/>",
-                      "<d:multistatus xmlns:d=\"DAV:\"><d:sync-token>&nope;</d:sync-token></d:multistatus>"]
+        let bodies = [
+            "<!DOCTYPE m [<!ENTITY a \"x\">]><d:multistatus xmlns:d=\"DAV:\">&a;</d:multistatus>",
+            "<!DOCTYPE d:multistatus SYSTEM \"http://127.0.0.1:1/x.dtd\"><d:multistatus xmlns:d=\"DAV:\"/>",
+            "<d:multistatus xmlns:d=\"DAV:\"><d:sync-token>&nope;</d:sync-token></d:multistatus>",
+        ]
         for body in bodies {
             let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
             #expect(error?.code == .invalidResponse, "\(body)")
@@ -100,9 +108,12 @@ import Testing
 
     @Test func oneRunawayResponseIsRefused() throws {
         let reader = try MultistatusReader(maxResponseBytes: 1000) { _ in }
-        let body = "<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/a</d:href><d:x>" + String(repeating: "y", count: 5000)
+        let body =
+            "<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/a</d:href><d:x>" + String(repeating: "y", count: 5000)
             + "</d:x></d:response></d:multistatus>"
-        let error = #expect(throws: CalDAVError.self) { try reader.feed(Data(body.utf8)); try reader.finish() }
+        let error = #expect(throws: CalDAVError.self) {
+            try reader.feed(Data(body.utf8)); try reader.finish()
+        }
         #expect(error?.code == .responseTooLarge)
     }
 }

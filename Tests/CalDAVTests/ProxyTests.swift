@@ -11,11 +11,14 @@ import Testing
         let collection = try await fixture.newCalendar("proxy")
         let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
-        try await fixture.client.put(item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
+        try await fixture.client.put(
+            item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         return (fixture, collection, item)
     }
 
-    private func client(_ authentication: HTTPAuthentication, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) throws -> CalDAVClient {
+    private func client(
+        _ authentication: HTTPAuthentication, configure: (inout HTTPClientConfiguration) -> Void = { _ in }
+    ) throws -> CalDAVClient {
         var http = HTTPClientConfiguration(authentication: authentication)
         http.retryBaseDelay = 0.05
         configure(&http)
@@ -25,16 +28,19 @@ import Testing
     @Test(arguments: ["sha-256", "md5"])
     func testDigestAuthentication(algorithm: String) async throws {
         let (fixture, collection, item) = try await radicaleWithEvent()
-        let proxy = try TestProxies.auth(upstream: fixture.server.url, mode: "digest", user: "dora", password: "digest-pw",
-                                         algorithm: algorithm, upstreamUser: fixture.server.username,
-                                         upstreamPassword: fixture.server.password)
+        let proxy = try TestProxies.auth(
+            upstream: fixture.server.url, mode: "digest", user: "dora", password: "digest-pw",
+            algorithm: algorithm, upstreamUser: fixture.server.username,
+            upstreamPassword: fixture.server.password)
         defer { proxy.stop() }
         let good = try client(.digest(username: "dora", password: "digest-pw"))
         let items = try await good.listItems(in: proxy.proxied(collection))
         #expect(items.map(\.href) == [HrefResolver.href(of: item)])
         let uid = TestEvent.uniqueUID()
-        try await good.put(proxy.proxied(collection.appendingPathComponent("\(uid).ics")), data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
-                           condition: .createOnly)
+        try await good.put(
+            proxy.proxied(collection.appendingPathComponent("\(uid).ics")),
+            data: TestEvent.data(uid: uid, end: "20260310T110000Z"),
+            condition: .createOnly)
         #expect(proxy.logEntries().contains { $0["authorization"] as? String == "Digest" })
 
         let bad = try client(.digest(username: "dora", password: "wrong"))
@@ -53,8 +59,9 @@ import Testing
         defer { folder.remove() }
         let tokenFile = folder.file("token")
         try "first-token".write(to: tokenFile, atomically: true, encoding: .utf8)
-        let proxy = try TestProxies.auth(upstream: fixture.server.url, mode: "bearer", tokenFile: tokenFile,
-                                         upstreamUser: fixture.server.username, upstreamPassword: fixture.server.password)
+        let proxy = try TestProxies.auth(
+            upstream: fixture.server.url, mode: "bearer", tokenFile: tokenFile,
+            upstreamUser: fixture.server.username, upstreamPassword: fixture.server.password)
         defer { proxy.stop() }
         let calls = Locked(0)
         let provider = BearerTokenProvider {
@@ -91,7 +98,10 @@ import Testing
         #expect(try await client(auth) { $0.caFile = ca }.listItems(in: target).count == 1)
 
         let pin = try #require(proxy.values["PROXY_SPKI_SHA256"])
-        #expect(try await client(auth) { $0.caFile = ca; $0.pinnedPublicKey = "sha256//\(pin)" }.listItems(in: target).count == 1)
+        #expect(
+            try await client(auth) {
+                $0.caFile = ca; $0.pinnedPublicKey = "sha256//\(pin)"
+            }.listItems(in: target).count == 1)
         do {
             _ = try await client(auth) {
                 $0.caFile = ca
@@ -117,8 +127,9 @@ import Testing
 
         // The same proxy under another host name: credentials must not follow.
         let port = try #require(moved.url.port)
-        let elsewhere = try TestProxies.redirect(upstream: fixture.server.url, fromPrefix: "/old/",
-                                                 to: "http://localhost:\(port)\(home)", status: 307)
+        let elsewhere = try TestProxies.redirect(
+            upstream: fixture.server.url, fromPrefix: "/old/",
+            to: "http://localhost:\(port)\(home)", status: 307)
         defer { elsewhere.stop() }
         let crossURL = elsewhere.proxied(collection).absoluteString.replacingOccurrences(of: home, with: "/old/")
         do {
@@ -129,14 +140,16 @@ import Testing
         }
         let followed = moved.logEntries().filter { ($0["path"] as? String)?.hasPrefix(home) == true }
         #expect(!followed.isEmpty)
-        #expect(followed.last?["authorization"] is NSNull || followed.last?["authorization"] == nil,
-                "the redirected request carried credentials: \(String(describing: followed.last))")
+        #expect(
+            followed.last?["authorization"] is NSNull || followed.last?["authorization"] == nil,
+            "the redirected request carried credentials: \(String(describing: followed.last))")
     }
 
     @Test func testFaultsRecoveredByRetries() async throws {
         let (fixture, collection, _) = try await radicaleWithEvent()
         let auth = HTTPAuthentication.basic(username: fixture.server.username, password: fixture.server.password)
-        let proxy = try TestProxies.fault(upstream: fixture.server.url, script: "503,429,reset,502,truncate,ok", retryAfter: 1)
+        let proxy = try TestProxies.fault(
+            upstream: fixture.server.url, script: "503,429,reset,502,truncate,ok", retryAfter: 1)
         defer { proxy.stop() }
         let started = Date()
         let items = try await client(auth) { $0.maxRetries = 6 }.listItems(in: proxy.proxied(collection))

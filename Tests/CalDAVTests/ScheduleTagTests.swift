@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test func aMultigetAnswerGivesEachMembersTag() throws {
-        let body = Data("""
+        let body = Data(
+            """
             <?xml version="1.0" encoding="utf-8"?>
             <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
               <D:response><D:href>/cal/a.ics</D:href>

@@ -29,8 +29,11 @@ import Testing
         record(CURLINFO_DATA_OUT, "BEGIN:VCALENDAR")
         record(CURLINFO_HEADER_IN, "HTTP/1.1 200 OK\r\n")
         record(CURLINFO_TEXT, "Connected to 127.0.0.1\n")
-        #expect(trace.lines == ["> GET /cal/ HTTP/1.1", "> Authorization: Basic <redacted>", "< HTTP/1.1 200 OK",
-                                "* Connected to 127.0.0.1"])
+        #expect(
+            trace.lines == [
+                "> GET /cal/ HTTP/1.1", "> Authorization: Basic <redacted>", "< HTTP/1.1 200 OK",
+                "* Connected to 127.0.0.1",
+            ])
     }
 
     @Test func knownSecretsAreScrubbedWhereverTheyStand() {

@@ -9,12 +9,18 @@ import CalgwTestSupport
 /// (a killed run) gets them back when opened, keeping what upserts would have kept.
 @Suite struct BulkLoadTests {
     func item(_ key: String, _ n: Int = 1, local: String? = nil, remote: String? = nil) -> JournalItem {
-        JournalItem(key: ItemKey(key), local: SideRecord(href: ItemHref(local ?? "\(key).ics"), etag: "l\(n)", hash: ContentHash("h\(n)")),
-                    remote: SideRecord(href: ItemHref(remote ?? "/cal/\(key).ics"), etag: "r\(n)", hash: ContentHash("h\(n)")))
+        JournalItem(
+            key: ItemKey(key),
+            local: SideRecord(href: ItemHref(local ?? "\(key).ics"), etag: "l\(n)", hash: ContentHash("h\(n)")),
+            remote: SideRecord(href: ItemHref(remote ?? "/cal/\(key).ics"), etag: "r\(n)", hash: ContentHash("h\(n)")))
     }
 
     func indexes(_ journal: Journal) throws -> Set<String> {
-        try journal.writer.read { Set(try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'")) }
+        try journal.writer.read {
+            Set(
+                try String.fetchAll(
+                    $0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
+        }
     }
 
     static let allIndexes: Set<String> = ["itemKey", "itemLocalHref", "itemRemoteHref"]
@@ -25,10 +31,11 @@ import CalgwTestSupport
         try JournalSchema.migrator.migrate(queue, upTo: "v4: intents without a list check, a sequence or an index")
         try queue.write { db in
             for key in ["a", "b"] {
-                try db.execute(sql: """
-                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, sequence, spanStart, spanEnd, base, syncedAt)
-                    VALUES (?, ?, 'le', 'lh', ?, 're', 'rh', 3, 10, 20, ?, '2026-01-01T00:00:00Z')
-                    """, arguments: [key, "\(key).ics", "/cal/\(key).ics", Data("base \(key)".utf8)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, sequence, spanStart, spanEnd, base, syncedAt)
+                        VALUES (?, ?, 'le', 'lh', ?, 're', 'rh', 3, 10, 20, ?, '2026-01-01T00:00:00Z')
+                        """, arguments: [key, "\(key).ics", "/cal/\(key).ics", Data("base \(key)".utf8)])
             }
         }
         try queue.close()
@@ -44,16 +51,21 @@ import CalgwTestSupport
         #expect(try indexes(journal) == Self.allIndexes)
         let items = try journal.items().sorted { $0.key.value < $1.key.value }
         #expect(items.map(\.key) == [ItemKey("a"), ItemKey("b")])
-        #expect(items.map(\.remote.href) == ["/cal/a.ics", "/cal/b.ics"] && items.allSatisfy { $0.sequence == 3 && $0.span == TimeSpan(start: 10, end: 20) })
+        #expect(
+            items.map(\.remote.href) == ["/cal/a.ics", "/cal/b.ics"]
+                && items.allSatisfy { $0.sequence == 3 && $0.span == TimeSpan(start: 10, end: 20) })
         #expect(try journal.base(for: ItemKey("b")) == Data("base b".utf8))
         // Each constraint still holds: a second row of a key or of an href is refused by SQLite.
-        for (key, local, remote) in [("a", "x.ics", "/cal/x.ics"), ("x", "a.ics", "/cal/x.ics"), ("x", "x.ics", "/cal/a.ics")] {
+        for (key, local, remote) in [
+            ("a", "x.ics", "/cal/x.ics"), ("x", "a.ics", "/cal/x.ics"), ("x", "x.ics", "/cal/a.ics"),
+        ] {
             #expect(throws: DatabaseError.self) {
                 try journal.writer.write { db in
-                    try db.execute(sql: """
-                        INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, base, syncedAt)
-                        VALUES (?, ?, '', '', ?, '', '', X'', '')
-                        """, arguments: [key, local, remote])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, base, syncedAt)
+                            VALUES (?, ?, '', '', ?, '', '', X'', '')
+                            """, arguments: [key, local, remote])
                 }
             }
         }
@@ -68,7 +80,11 @@ import CalgwTestSupport
         try journal.beginBulkLoad()
         #expect(try indexes(journal).isEmpty)
         try journal.applyAll((0..<300).map { .upsert(item("k\($0)"), base: Data("b\($0)".utf8)) })
-        let intents = try journal.recordAll([Intent(key: ItemKey("z"), operation: .create, side: .local, href: "z.ics", ifMatch: nil, newHash: ContentHash("h"))])
+        let intents = try journal.recordAll([
+            Intent(
+                key: ItemKey("z"), operation: .create, side: .local, href: "z.ics", ifMatch: nil,
+                newHash: ContentHash("h"))
+        ])
         try journal.completeAll([(intents[0], .done, .upsert(item("z"), base: Data("bz".utf8)))])
         #expect(try journal.itemCount() == 301)
         try journal.endBulkLoad()
@@ -77,7 +93,9 @@ import CalgwTestSupport
         #expect(try journal.items(keys: [ItemKey("k7"), ItemKey("z")]).count == 2)
         #expect(try journal.base(for: ItemKey("k299")) == Data("b299".utf8))
         let plan = try journal.writer.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT * FROM item WHERE key = 'k7'").map { $0["detail"] as String }
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT * FROM item WHERE key = 'k7'").map {
+                $0["detail"] as String
+            }
         }
         #expect(plan.contains { $0.contains("itemKey") }, "\(plan)")
         // Upserts again: a second row for a key replaces the first.

@@ -8,8 +8,9 @@ import Testing
     let home = "/dav/calendars/alice/"
 
     @Test func aFirstRunMakesAFolderPerCalendarAndACalendarPerFolder() {
-        let plan = CollectionPlan.plan(mapping: .init(), remote: ["\(home)work/", "\(home)Privat%20%C3%A9/"],
-                                       local: ["family"], home: home)
+        let plan = CollectionPlan.plan(
+            mapping: .init(), remote: ["\(home)work/", "\(home)Privat%20%C3%A9/"],
+            local: ["family"], home: home)
         #expect(plan.newLocal.map(\.href) == ["\(home)Privat%20%C3%A9/", "\(home)work/"])
         #expect(plan.newLocal.allSatisfy { !$0.name.contains(" ") && !$0.name.contains("/") })
         #expect(plan.newLocal.last?.name == "work")
@@ -36,15 +37,18 @@ import Testing
     }
 
     @Test func aCollectionGoneFromOneSideIsReportedNotPropagated() {
-        let mapping = CollectionMapping(entries: [Entry(name: "work", href: "\(home)work/"),
-                                                  Entry(name: "old", href: "\(home)old/"),
-                                                  Entry(name: "both-gone", href: "\(home)both-gone/")])
+        let mapping = CollectionMapping(entries: [
+            Entry(name: "work", href: "\(home)work/"),
+            Entry(name: "old", href: "\(home)old/"),
+            Entry(name: "both-gone", href: "\(home)both-gone/"),
+        ])
         let plan = CollectionPlan.plan(mapping: mapping, remote: ["\(home)work/"], local: ["work", "old"], home: home)
         #expect(plan.goneRemote == [Entry(name: "old", href: "\(home)old/")])
         #expect(plan.sync == [Entry(name: "work", href: "\(home)work/")])
         #expect(plan.newRemote.isEmpty, "a folder whose calendar is gone must not be made again")
         #expect(!plan.mapping.entries.contains { $0.name == "both-gone" })
-        let localGone = CollectionPlan.plan(mapping: mapping, remote: ["\(home)work/", "\(home)old/"], local: ["work"], home: home)
+        let localGone = CollectionPlan.plan(
+            mapping: mapping, remote: ["\(home)work/", "\(home)old/"], local: ["work"], home: home)
         #expect(localGone.goneLocal == [Entry(name: "old", href: "\(home)old/")])
         #expect(localGone.newLocal.isEmpty, "a calendar whose folder is gone must not be fetched again")
     }

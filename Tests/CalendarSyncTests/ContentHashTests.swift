@@ -8,8 +8,9 @@ import ICalendar
 
 @Suite struct ContentHashTests {
     @Test func ignoresProdidDtstampFoldingLineEndsAndOrder() {
-        let a = TestEvent.data(uid: "u1", summary: "A rather long summary that a server will fold somewhere past seventy-five octets",
-                               duration: "PT1H")
+        let a = TestEvent.data(
+            uid: "u1", summary: "A rather long summary that a server will fold somewhere past seventy-five octets",
+            duration: "PT1H")
         let rewritten = """
             BEGIN:VCALENDAR\nPRODID:-//Some Server//EN\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY:A rather long summary that a server will fold somewhere past seve\n nty-five octets\nDURATION:PT1H\nDTSTART:20260310T100000Z\nUID:u1\nDTSTAMP:20270505T101010Z\nEND:VEVENT\nEND:VCALENDAR\n
             """
@@ -20,11 +21,14 @@ import ICalendar
     /// changed once. This pins the value for one calendar with a time zone, a recurrence, an
     /// escaped text, a parameter and a non-ASCII character.
     @Test func theHashOfAKnownCalendarStaysTheSame() {
-        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:pinned@calgw.example",
-                    "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260710T100000", "DURATION:PT1H30M",
-                    "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:Café\\, planning", "ATTENDEE;CN=Ann:mailto:ann@example.com",
-                    "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
-        #expect(ContentHash.of(Data(text.utf8)).value == "6f5903ba582b16245dc7c71e996bb6270928e92167796991f1cac9d31100fecc")
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:pinned@calgw.example",
+            "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260710T100000", "DURATION:PT1H30M",
+            "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:Café\\, planning", "ATTENDEE;CN=Ann:mailto:ann@example.com",
+            "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        #expect(
+            ContentHash.of(Data(text.utf8)).value == "6f5903ba582b16245dc7c71e996bb6270928e92167796991f1cac9d31100fecc")
     }
 
     /// The hash's text is built as bytes when every scalar is below U+0300 and as strings
@@ -50,42 +54,63 @@ import ICalendar
     /// Lines whose bytes sort as their scalars do take the bytes' way; a combining mark, which
     /// sorts by canonical equivalence, the strings' way, and both hash alike to before.
     @Test func latinTextSortsAsBytesAndCombiningMarksAsStrings() throws {
-        let latin = Component(name: "VEVENT", properties: [
-            Property(name: "X-A", value: "z"), Property(name: "X-A", value: "é"), Property(name: "X-A", value: "ÿ\\, ok"),
-            Property(name: "X-A", value: "e"), Property(name: "X-A", parameters: [Parameter("CN", "Zoë")], value: "a"),
-            Property(name: "X-A", value: ""), Property(name: "X-AB", value: "a"), Property(name: "UID", value: "u"),
-        ], components: [Component(name: "VALARM", properties: [Property(name: "ACTION", value: "DISPLAY")]), Component(name: "VALARM")])
+        let latin = Component(
+            name: "VEVENT",
+            properties: [
+                Property(name: "X-A", value: "z"), Property(name: "X-A", value: "é"),
+                Property(name: "X-A", value: "ÿ\\, ok"),
+                Property(name: "X-A", value: "e"),
+                Property(name: "X-A", parameters: [Parameter("CN", "Zoë")], value: "a"),
+                Property(name: "X-A", value: ""), Property(name: "X-AB", value: "a"), Property(name: "UID", value: "u"),
+            ],
+            components: [
+                Component(name: "VALARM", properties: [Property(name: "ACTION", value: "DISPLAY")]),
+                Component(name: "VALARM"),
+            ])
         let bytes = try #require(ContentHash.normalisedBytes(latin))
         #expect(Data(bytes) == Data(ContentHash.normalisedLines(latin).utf8))
-        let combining = Component(name: "VEVENT", properties: [Property(name: "SUMMARY", value: "e\u{301}"), Property(name: "SUMMARY", value: "f")])
+        let combining = Component(
+            name: "VEVENT",
+            properties: [Property(name: "SUMMARY", value: "e\u{301}"), Property(name: "SUMMARY", value: "f")])
         #expect(ContentHash.normalisedBytes(combining) == nil)
     }
 
     @Test func seesARealChange() {
-        #expect(ContentHash.of(TestEvent.data(uid: "u1", summary: "A", duration: "PT1H"))
+        #expect(
+            ContentHash.of(TestEvent.data(uid: "u1", summary: "A", duration: "PT1H"))
                 != ContentHash.of(TestEvent.data(uid: "u1", summary: "B", duration: "PT1H")))
-        #expect(ContentHash.of(TestEvent.data(uid: "u1", duration: "PT1H")) != ContentHash.of(TestEvent.data(uid: "u2", duration: "PT1H")))
+        #expect(
+            ContentHash.of(TestEvent.data(uid: "u1", duration: "PT1H"))
+                != ContentHash.of(TestEvent.data(uid: "u2", duration: "PT1H")))
     }
 
     /// What a scheduling server keeps on a meeting's people (SCHEDULE-STATUS) and the mark a
     /// copy carries for it (SCHEDULE-AGENT=CLIENT) do not count; an answer (PARTSTAT) does.
     @Test func schedulingParametersDoNotCountAnAnswerDoes() {
         func meeting(_ attendee: String, organizer: String = "ORGANIZER:mailto:a@x.example") -> Data {
-            Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTART:20270301T100000Z\r\n\(organizer)\r\n\(attendee)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+            Data(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTART:20270301T100000Z\r\n\(organizer)\r\n\(attendee)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                    .utf8)
         }
         let plain = ContentHash.of(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@x.example"))
-        #expect(ContentHash.of(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION;SCHEDULE-STATUS=1.2:mailto:b@x.example")) == plain)
-        #expect(ContentHash.of(meeting("ATTENDEE;SCHEDULE-AGENT=CLIENT;PARTSTAT=NEEDS-ACTION:mailto:b@x.example",
-                                       organizer: "ORGANIZER;SCHEDULE-AGENT=CLIENT:mailto:a@x.example")) == plain)
+        #expect(
+            ContentHash.of(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION;SCHEDULE-STATUS=1.2:mailto:b@x.example")) == plain)
+        #expect(
+            ContentHash.of(
+                meeting(
+                    "ATTENDEE;SCHEDULE-AGENT=CLIENT;PARTSTAT=NEEDS-ACTION:mailto:b@x.example",
+                    organizer: "ORGANIZER;SCHEDULE-AGENT=CLIENT:mailto:a@x.example")) == plain)
         #expect(ContentHash.of(meeting("ATTENDEE;PARTSTAT=ACCEPTED:mailto:b@x.example")) != plain)
         // The upload form for a server that invites for copies marks both, and the hash agrees.
-        let marked = UploadForm.canonical(meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@x.example"), clientScheduled: true)
+        let marked = UploadForm.canonical(
+            meeting("ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@x.example"), clientScheduled: true)
         let text = String(decoding: marked, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
         #expect(text.contains("ORGANIZER;SCHEDULE-AGENT=CLIENT:") && text.contains("SCHEDULE-AGENT=CLIENT"), "\(text)")
         #expect(text.components(separatedBy: "SCHEDULE-AGENT=CLIENT").count - 1 == 2, "\(text)")
         #expect(ContentHash.of(marked) == plain)
         // A mark already there is left as it is.
-        let server = UploadForm.canonical(meeting("ATTENDEE;SCHEDULE-AGENT=SERVER:mailto:b@x.example"), clientScheduled: true)
+        let server = UploadForm.canonical(
+            meeting("ATTENDEE;SCHEDULE-AGENT=SERVER:mailto:b@x.example"), clientScheduled: true)
         #expect(String(decoding: server, as: UTF8.self).contains("SCHEDULE-AGENT=SERVER"))
     }
 
@@ -98,7 +123,9 @@ import ICalendar
     }
 
     @Test func extractsUIDSequenceAndLastModified() {
-        let content = ItemContent(TestEvent.data(uid: "abc@example.com", duration: "PT1H", lastModified: "20260102T030405Z", extra: ["SEQUENCE:4"]))
+        let content = ItemContent(
+            TestEvent.data(
+                uid: "abc@example.com", duration: "PT1H", lastModified: "20260102T030405Z", extra: ["SEQUENCE:4"]))
         #expect(content.uid == "abc@example.com")
         #expect(content.key == ItemKey("abc@example.com"))
         #expect(content.sequence == 4)
@@ -115,7 +142,8 @@ import ICalendar
     }
 
     @Test func timezonesDoNotGiveTheUID() {
-        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:X\r\nUID:tz\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:real\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:X\r\nUID:tz\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:real\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         #expect(ItemContent(Data(text.utf8)).uid == "real")
     }
 
@@ -159,7 +187,9 @@ import ICalendar
     }
 
     @Test func lineEndsComeBackAsCRLF() {
-        func restored(_ text: String) -> String { String(decoding: LineEnds.restoringCRLF(Data(text.utf8)), as: UTF8.self) }
+        func restored(_ text: String) -> String {
+            String(decoding: LineEnds.restoringCRLF(Data(text.utf8)), as: UTF8.self)
+        }
         #expect(restored("A:1\nB:2\n") == "A:1\r\nB:2\r\n")
         #expect(restored("A:1\r\nB:2\r\n") == "A:1\r\nB:2\r\n")
         #expect(restored("A:1\rB:2\r") == "A:1\r\nB:2\r\n")
@@ -179,22 +209,32 @@ import ICalendar
     @Test(arguments: [0, 1, 63, 64, 65, 97, 1000])
     func parallelContentsMatchSerialOnes(count: Int) {
         let items = (0..<count).map { i in
-            StoredItem(version: ItemVersion(href: "\(i).ics", etag: "e\(i)"),
-                       data: i % 7 == 3 ? Data("not a calendar \(i)".utf8) : TestEvent.data(uid: "u\(i)", summary: "item \(i)", duration: "PT1H"))
+            StoredItem(
+                version: ItemVersion(href: "\(i).ics", etag: "e\(i)"),
+                data: i % 7 == 3
+                    ? Data("not a calendar \(i)".utf8)
+                    : TestEvent.data(uid: "u\(i)", summary: "item \(i)", duration: "PT1H"))
         }
         let parallel = SideScanner.contents(of: items)
         #expect(parallel == items.map { ItemContent($0.data) })
     }
 
     static func zoned(_ tzid: String, uid: String = "tz1", summary: String = "Meeting") -> Data {
-        Data(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z",
-              "DTSTART;TZID=\(tzid):20260710T100000", "DTEND;TZID=\(tzid):20260710T110000", "EXDATE;TZID=\(tzid):20260717T100000",
-              "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8)
+        Data(
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                "DTSTAMP:20260101T000000Z",
+                "DTSTART;TZID=\(tzid):20260710T100000", "DTEND;TZID=\(tzid):20260710T110000",
+                "EXDATE;TZID=\(tzid):20260717T100000",
+                "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR", "",
+            ].joined(separator: "\r\n").utf8)
     }
 
     /// The upload form adds a VTIMEZONE (and maps a Windows name to IANA) that the vdir file
     /// lacks: both copies hash alike, so the next run sees nothing changed on either side.
-    @Test(arguments: ["Europe/Berlin", "W. Europe Standard Time", "/mozilla.org/20050126_1/Europe/Berlin", "Asia/Tokyo"])
+    @Test(arguments: [
+        "Europe/Berlin", "W. Europe Standard Time", "/mozilla.org/20050126_1/Europe/Berlin", "Asia/Tokyo",
+    ])
     func aFileWithoutItsVTimeZoneHashesAsItsUploadForm(_ tzid: String) throws {
         let file = Self.zoned(tzid)
         let uploaded = UploadForm.canonical(file)
@@ -207,20 +247,26 @@ import ICalendar
     }
 
     @Test func theUploadFormKeepsAZoneTheFileDefines() throws {
-        let file = Data(String(decoding: Self.zoned("My Zone"), as: UTF8.self).replacingOccurrences(of: "BEGIN:VEVENT", with: """
-            BEGIN:VTIMEZONE\r
-            TZID:My Zone\r
-            BEGIN:STANDARD\r
-            DTSTART:19700101T000000\r
-            TZOFFSETFROM:+0300\r
-            TZOFFSETTO:+0300\r
-            END:STANDARD\r
-            END:VTIMEZONE\r
-            BEGIN:VEVENT
-            """).utf8)
+        let file = Data(
+            String(decoding: Self.zoned("My Zone"), as: UTF8.self).replacingOccurrences(
+                of: "BEGIN:VEVENT",
+                with: """
+                    BEGIN:VTIMEZONE\r
+                    TZID:My Zone\r
+                    BEGIN:STANDARD\r
+                    DTSTART:19700101T000000\r
+                    TZOFFSETFROM:+0300\r
+                    TZOFFSETTO:+0300\r
+                    END:STANDARD\r
+                    END:VTIMEZONE\r
+                    BEGIN:VEVENT
+                    """
+            ).utf8)
         let uploaded = try #require(try ICalendarParser().parse(UploadForm.canonical(file)).calendar)
         #expect(uploaded.components.map(\.name) == ["VTIMEZONE", "VEVENT"])
-        #expect(uploaded.components[0]["TZOFFSETTO"] == nil && uploaded.components[0].components[0]["TZOFFSETTO"]?.value == "+0300")
+        #expect(
+            uploaded.components[0]["TZOFFSETTO"] == nil
+                && uploaded.components[0].components[0]["TZOFFSETTO"]?.value == "+0300")
         #expect(uploaded.components[1]["DTSTART"]?.tzid == "My Zone")
         // A custom name with no definition goes as it is too: the server answers for it.
         let unknown = Self.zoned("Nowhere Standard")

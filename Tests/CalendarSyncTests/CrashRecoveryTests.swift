@@ -10,31 +10,45 @@ import CalgwTestSupport
     func scenario() async throws -> SyncHarness {
         let h = try SyncHarness()
         for uid in ["a", "b", "c", "d", "g"] {
-            h.local.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
+            h.local.put(
+                "\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         }
         try await h.sync()
-        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
+        h.local.put(
+            "a.ics", TestEvent.data(uid: "a", summary: "local edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         h.local.remove("b.ics")
         h.local.put("e.ics", TestEvent.data(uid: "e", summary: "new local", duration: "PT1H"))
-        h.remote.put("c.ics", TestEvent.data(uid: "c", summary: "remote edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
+        h.remote.put(
+            "c.ics", TestEvent.data(uid: "c", summary: "remote edit", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         h.remote.remove("d.ics")
         h.remote.put("f.ics", TestEvent.data(uid: "f", summary: "new remote", duration: "PT1H"))
-        h.local.put("g.ics", TestEvent.data(uid: "g", summary: "g local title", duration: "PT1H", lastModified: "20260101T000000Z",
-                                            extra: ["DESCRIPTION:d1"]))
-        h.remote.put("g.ics", TestEvent.data(uid: "g", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
-                                             extra: ["DESCRIPTION:g remote text"]))
+        h.local.put(
+            "g.ics",
+            TestEvent.data(
+                uid: "g", summary: "g local title", duration: "PT1H", lastModified: "20260101T000000Z",
+                extra: ["DESCRIPTION:d1"]))
+        h.remote.put(
+            "g.ics",
+            TestEvent.data(
+                uid: "g", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
+                extra: ["DESCRIPTION:g remote text"]))
         return h
     }
 
     func expectConverged(_ h: SyncHarness, k: Int) async throws {
         #expect(h.converged(), "k = \(k)")
-        #expect(h.summaries(.local) == ["a": "local edit", "c": "remote edit", "e": "new local", "f": "new remote", "g": "g local title"],
-                "k = \(k)")
+        #expect(
+            h.summaries(.local) == [
+                "a": "local edit", "c": "remote edit", "e": "new local", "f": "new remote", "g": "g local title",
+            ],
+            "k = \(k)")
         let g = String(decoding: h.items(.remote)["g"] ?? Data(), as: UTF8.self)
         #expect(g.contains("DESCRIPTION:g remote text"), "k = \(k): both edits of g survive")
         let writes = h.local.writeCount + h.remote.writeCount
         let again = try await h.sync()
-        #expect(again.errors.isEmpty && again.created.total + again.updated.total + again.deleted.total == 0, "k = \(k): \(again)")
+        #expect(
+            again.errors.isEmpty && again.created.total + again.updated.total + again.deleted.total == 0,
+            "k = \(k): \(again)")
         #expect(h.local.writeCount + h.remote.writeCount == writes, "k = \(k)")
     }
 
@@ -43,8 +57,10 @@ import CalgwTestSupport
         var total = 0
         let counter = try await scenario()
         let count = Locked(0)
-        _ = try await SyncEngine(local: counter.local, remote: counter.remote, journal: counter.journal,
-                                 faultHook: { n in count.value = n }).run()
+        _ = try await SyncEngine(
+            local: counter.local, remote: counter.remote, journal: counter.journal,
+            faultHook: { n in count.value = n }
+        ).run()
         total = count.value
         try await expectConverged(counter, k: 0)
         #expect(total > 10)
@@ -83,7 +99,8 @@ import CalgwTestSupport
                 try TestEvent.data(uid: "e\(i)", summary: "event \(i)", duration: "PT1H")
                     .write(to: remote.directory.url.appendingPathComponent("e\(i).ics"))
             }
-            try TestEvent.data(uid: "mine", summary: "mine", duration: "PT1H").write(to: local.directory.url.appendingPathComponent("mine.ics"))
+            try TestEvent.data(uid: "mine", summary: "mine", duration: "PT1H").write(
+                to: local.directory.url.appendingPathComponent("mine.ics"))
             return (local, remote)
         }
         func summaries(_ storage: VDirStorage) throws -> [String: [String]] {
@@ -103,20 +120,25 @@ import CalgwTestSupport
 
         // Every 25th effect, and every one around the first two batches' ends (128 and 384
         // writes) and the run's.
-        let ks = (1...total).filter { $0 % 25 == 0 || (126...136).contains($0) || (382...394).contains($0) || $0 > total - 8 }
+        let ks = (1...total).filter {
+            $0 % 25 == 0 || (126...136).contains($0) || (382...394).contains($0) || $0 > total - 8
+        }
         for k in ks {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let l = try summaries(local), r = try summaries(remote)
-            #expect(l.count == count + 1 && l.values.allSatisfy { $0.count == 1 }, "k = \(k): local \(l.filter { $0.value.count != 1 })")
+            #expect(
+                l.count == count + 1 && l.values.allSatisfy { $0.count == 1 },
+                "k = \(k): local \(l.filter { $0.value.count != 1 })")
             #expect(l == r, "k = \(k): the folders differ")
             #expect(l["e\(count - 1)"] == ["SUMMARY:event \(count - 1)"] && l["mine"] == ["SUMMARY:mine"], "k = \(k)")
             #expect(try journal.items().count == count + 1, "k = \(k)")
             let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
-            #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
-                    "k = \(k): \(again.summary)")
+            #expect(
+                again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
+                "k = \(k): \(again.summary)")
             #expect(try journal.pendingIntents().isEmpty, "k = \(k)")
         }
     }

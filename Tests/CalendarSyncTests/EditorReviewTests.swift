@@ -35,7 +35,9 @@ import ICalendar
     let review = EditorReview(original: try! ICalendarParser().parse(original).calendar!, now: now)
 
     func accepted(_ outcome: EditorReview.Outcome) throws -> Component {
-        guard case .accept(let c) = outcome else { Issue.record("not accepted: \(String(reflecting: outcome))"); throw CancellationError() }
+        guard case .accept(let c) = outcome else {
+            Issue.record("not accepted: \(String(reflecting: outcome))"); throw CancellationError()
+        }
         return c
     }
 
@@ -79,7 +81,9 @@ import ICalendar
         #expect(text.hasPrefix("# calgw could not use this file"))
         #expect(text.contains("#   line "))
         // Saved again as is (with the comments), it is judged on the same text, not on the comments.
-        guard case .reopen(_, let again) = review.review(text) else { Issue.record("comments changed the verdict"); return }
+        guard case .reopen(_, let again) = review.review(text) else {
+            Issue.record("comments changed the verdict"); return
+        }
         #expect(again == problems)
         // Fixed without removing the comments, it is the original again; fixed and changed, it is accepted.
         let fixed = text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: "END:VEVENT\r\nEND:VCALENDAR\r\n")
@@ -90,7 +94,9 @@ import ICalendar
 
     @Test func changingTheUIDIsRefused() {
         let saved = review.initialText.replacingOccurrences(of: "UID:open@calgw.test", with: "UID:other@calgw.test")
-        guard case .reopen(let text, let problems) = review.review(saved) else { Issue.record("UID change accepted"); return }
+        guard case .reopen(let text, let problems) = review.review(saved) else {
+            Issue.record("UID change accepted"); return
+        }
         #expect(problems.first?.message.contains("open@calgw.test") == true)
         #expect(text.contains("calgw event add"))
     }

@@ -7,8 +7,9 @@ import VDir
 /// hint; other errors stay as they are.
 @Suite struct ErrorGroupTests {
     func full(_ i: Int, place: String = "/mnt/cal") -> ReportedError {
-        ReportedError("ev\(i): \(place)/ev\(i).ics: could not write: No space left on device",
-                      cause: ErrorCause(errno: ENOSPC, place: place, item: "ev\(i)"))
+        ReportedError(
+            "ev\(i): \(place)/ev\(i).ics: could not write: No space left on device",
+            cause: ErrorCause(errno: ENOSPC, place: place, item: "ev\(i)"))
     }
 
     @Test func aFullDiskIsToldOnce() {
@@ -18,20 +19,28 @@ import VDir
         #expect(lines.prefix(3).map(\.message) == failed.prefix(3).map(\.line))
         #expect(lines.prefix(3).allSatisfy { $0.hint == nil })
         #expect(lines[3].message == "… and 268 more: No space left on device (the file system mounted at /mnt/cal)")
-        #expect(lines[3].hint?.hasPrefix("free space on the file system mounted at /mnt/cal") == true, "\(lines[3].hint ?? "")")
+        #expect(
+            lines[3].hint?.hasPrefix("free space on the file system mounted at /mnt/cal") == true,
+            "\(lines[3].hint ?? "")")
     }
 
     @Test func uncausedErrorsKeepTheirPlaceAndGroupsStandAtTheirFirst() {
         let a = full(1), b = full(2), c = full(3), d = full(4), e = full(5)
-        let readOnly = ReportedError("x: /ro/x.ics: could not create: Read-only file system",
-                                     cause: ErrorCause(errno: EROFS, place: "/ro", item: "x"))
+        let readOnly = ReportedError(
+            "x: /ro/x.ics: could not create: Read-only file system",
+            cause: ErrorCause(errno: EROFS, place: "/ro", item: "x"))
         let errors = [ReportedError("server said no"), a, b, readOnly, c, ReportedError("another"), d, e]
         let lines = ErrorGroup.lines(errors)
-        #expect(lines.map(\.message) == ["server said no", a.line, b.line, c.line,
-                                         "… and 2 more: No space left on device (the file system mounted at /mnt/cal)",
-                                         readOnly.line, "another"])
+        #expect(
+            lines.map(\.message) == [
+                "server said no", a.line, b.line, c.line,
+                "… and 2 more: No space left on device (the file system mounted at /mnt/cal)",
+                readOnly.line, "another",
+            ])
         // A cause of few items: its lines as they are, the hint after the last.
-        #expect(lines[5].hint?.contains("is read-only: remount it read-write (mount -o remount,rw /ro)") == true, "\(lines[5].hint ?? "")")
+        #expect(
+            lines[5].hint?.contains("is read-only: remount it read-write (mount -o remount,rw /ro)") == true,
+            "\(lines[5].hint ?? "")")
         #expect(lines[0].hint == nil && lines[6].hint == nil)
     }
 
@@ -45,8 +54,9 @@ import VDir
 
     @Test func permissionDeniedNamesTheFolder() {
         let failed = (1...4).map { i in
-            ReportedError("ev\(i): /cal/ev\(i).ics: could not create: Operation not permitted",
-                          cause: ErrorCause(errno: EPERM, place: "/cal", item: "ev\(i)"))
+            ReportedError(
+                "ev\(i): /cal/ev\(i).ics: could not create: Operation not permitted",
+                cause: ErrorCause(errno: EPERM, place: "/cal", item: "ev\(i)"))
         }
         let lines = ErrorGroup.lines(failed)
         #expect(lines.last?.message == "… and 1 more: Operation not permitted (in /cal)")
@@ -58,7 +68,8 @@ import VDir
         let cause = ErrorCause.of(AtomicFileError(path: folder + "/x.ics", step: "write", errno: ENOSPC), item: "x")
         #expect(cause?.errno == ENOSPC)
         #expect(cause.map { ErrorCause.contains($0.place, folder) } == true, "\(String(describing: cause))")
-        let denied = ErrorCause.of(VDirError(.io, "cannot delete /cal/x.ics", errno: EACCES, path: "/cal/x.ics"), item: "x")
+        let denied = ErrorCause.of(
+            VDirError(.io, "cannot delete /cal/x.ics", errno: EACCES, path: "/cal/x.ics"), item: "x")
         #expect(denied == ErrorCause(errno: EACCES, place: "/cal", item: "x"))
         #expect(ErrorCause.of(AtomicFileError(path: "/cal/x.ics", step: "write", errno: EIO), item: "x") == nil)
         #expect(ErrorCause.of(VDirError(.changedMeanwhile, "changed"), item: "x") == nil)
@@ -94,7 +105,8 @@ import VDir
 
     @Test func inJSONAnErrorIsItsLine() throws {
         var report = SyncReport()
-        report.addError("ev1: /cal/ev1.ics: could not write", cause: ErrorCause(errno: ENOSPC, place: "/cal", item: "ev1"))
+        report.addError(
+            "ev1: /cal/ev1.ics: could not write", cause: ErrorCause(errno: ENOSPC, place: "/cal", item: "ev1"))
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
         #expect(json?["errors"] as? [String] == ["ev1: /cal/ev1.ics: could not write"])
         let back = try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report))

@@ -33,7 +33,8 @@ import VDir
             #expect(explained != nil, "\(type(of: error)) is not an ExplainedError")
             guard let explained else { continue }
             #expect(!explained.errorCode.isEmpty && !explained.message.isEmpty, "\(type(of: error))")
-            #expect(explained.description == explained.message || explained.message.contains(explained.description)
+            #expect(
+                explained.description == explained.message || explained.message.contains(explained.description)
                     || explained.description.contains(explained.message), "\(type(of: error))")
         }
     }
@@ -64,8 +65,9 @@ import VDir
 
     @Test func aServersStatusAndReasonAreDetails() {
         let url = URL(string: "https://user:secret@example.com/cal/a.ics")!
-        let error = CalDAVError.status(403, method: "PUT", url: url,
-                                       body: Data("<d:error xmlns:d=\"DAV:\"><d:need-privileges/></d:error>".utf8))
+        let error = CalDAVError.status(
+            403, method: "PUT", url: url,
+            body: Data("<d:error xmlns:d=\"DAV:\"><d:need-privileges/></d:error>".utf8))
         let lines = CauseChain.lines(under: error)
         #expect(lines.count == 1)
         #expect(lines[0].hasPrefix("forbidden, HTTP 403, https://example.com/cal/a.ics"), "\(lines)")

@@ -12,7 +12,8 @@ import ICalendar
         "bad-rrule": TestEvent.ics(uid: "b", summary: "x", extra: ["RRULE:FREQ=SOMETIMES"]),
         "bad-exrule": TestEvent.ics(uid: "c", summary: "x", extra: ["EXRULE:FREQ=DAILY;COUNT=x"]),
         "unbalanced": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:d\r\nEND:VCALENDAR\r\n",
-        "no-colon": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nSUMMARY x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        "no-colon":
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nSUMMARY x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
         "not-ical": "hello\r\n",
         "fine": TestEvent.ics(uid: "f", summary: "x", extra: ["RRULE:FREQ=WEEKLY;COUNT=3"]),
     ]
@@ -26,7 +27,9 @@ import ICalendar
             let parses = ItemContent(data).parses
             let full = HandEditCheck.blockingProblem(in: data, path: name, parses: parses)
             var fromParse: String?
-            _ = ItemContent(data) { parsed in fromParse = HandEditCheck.blockingProblem(in: data, parsed: parsed, path: name) }
+            _ = ItemContent(data) { parsed in
+                fromParse = HandEditCheck.blockingProblem(in: data, parsed: parsed, path: name)
+            }
             #expect(fromParse == full, "\(name)")
             if full != nil { blocked += 1 }
         }
@@ -34,7 +37,9 @@ import ICalendar
         for name in Self.mistakes.keys where name != "fine" {
             var found: String?
             let data = inputs[name]!
-            _ = ItemContent(data) { parsed in found = HandEditCheck.blockingProblem(in: data, parsed: parsed, path: name) }
+            _ = ItemContent(data) { parsed in
+                found = HandEditCheck.blockingProblem(in: data, parsed: parsed, path: name)
+            }
             #expect(found?.hasPrefix("\(name):") == true, "\(name) is not blocked")
         }
         #expect(blocked >= Self.mistakes.count - 1)

@@ -23,7 +23,8 @@ import CalgwTestSupport
             folder = try TemporaryFolder()
             local = VDirStorage(url: folder.file("vdir"))
             try local.directory.createIfMissing()
-            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: s.username, password: s.password))))
+            let client = try CalDAVClient(
+                configuration: .init(http: .init(authentication: .basic(username: s.username, password: s.password))))
             let url = s.newCollectionURL(prefix: "hand")
             try await client.makeCalendar(url)
             remote = CalDAVStorage(client: client, collection: url)
@@ -38,7 +39,9 @@ import CalgwTestSupport
             try Data(text.utf8).write(to: local.directory.url.appendingPathComponent(name))
         }
 
-        func read(_ name: String) throws -> Data { try Data(contentsOf: local.directory.url.appendingPathComponent(name)) }
+        func read(_ name: String) throws -> Data {
+            try Data(contentsOf: local.directory.url.appendingPathComponent(name))
+        }
 
         /// UID → SUMMARY of every item on the server, as python icalendar reads them.
         func serverSummaries() async throws -> [String: String] {
@@ -46,11 +49,11 @@ import CalgwTestSupport
             var out: [String: String] = [:]
             for item in items {
                 let script = """
-                import sys, icalendar
-                cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
-                for ev in cal.walk('VEVENT'):
-                    print(str(ev.get('UID')) + '\\t' + str(ev.get('SUMMARY')))
-                """
+                    import sys, icalendar
+                    cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+                    for ev in cal.walk('VEVENT'):
+                        print(str(ev.get('UID')) + '\\t' + str(ev.get('SUMMARY')))
+                    """
                 let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
                 #expect(result.status == 0, "icalendar cannot read \(item.href): \(result.stderrText)")
                 for line in result.stdoutText.split(separator: "\n") {
@@ -71,7 +74,8 @@ import CalgwTestSupport
     func testPulledFilesHaveCRLFLineEnds(server: String) async throws {
         let s = try await Setup(server)
         let uid = "crlf-\(UUID().uuidString.lowercased())"
-        _ = try await s.remote.create(Data(TestEvent.ics(uid: uid, summary: "From the server", end: "20260310T110000Z").utf8), suggestedName: uid)
+        _ = try await s.remote.create(
+            Data(TestEvent.ics(uid: uid, summary: "From the server", end: "20260310T110000Z").utf8), suggestedName: uid)
         let report = try await s.sync()
         #expect(report.errors.isEmpty, "\(report.errors)")
         let names = try s.local.directory.scan().map(\.name)
@@ -101,9 +105,12 @@ import CalgwTestSupport
         let brokenA = TestEvent.ics(uid: a, summary: "A two", end: "20260310T090000Z")
         let brokenD = TestEvent.ics(uid: d, summary: "D two", end: "20260310T110000Z")
             .replacingOccurrences(of: "SUMMARY:D two", with: "RRULE:FREQ=SOMETIMES\r\nSUMMARY:D two")
-        let brokenC = TestEvent.ics(uid: c, summary: "C one",
-                                    end: "20260310T110000Z").replacingOccurrences(of: "SUMMARY:C one", with: "this line has no colon")
-        let brokenE = TestEvent.ics(uid: e, summary: "E one", end: "20260310T110000Z").replacingOccurrences(of: "END:VEVENT\r\n", with: "")
+        let brokenC = TestEvent.ics(
+            uid: c, summary: "C one",
+            end: "20260310T110000Z"
+        ).replacingOccurrences(of: "SUMMARY:C one", with: "this line has no colon")
+        let brokenE = TestEvent.ics(uid: e, summary: "E one", end: "20260310T110000Z").replacingOccurrences(
+            of: "END:VEVENT\r\n", with: "")
         try s.write("a.ics", brokenA)
         try s.write("d.ics", brokenD)
         try s.write("c.ics", brokenC)
@@ -113,8 +120,11 @@ import CalgwTestSupport
 
         let vdir = s.local.directory.url.path
         #expect(report.errors.count == 4, "\(report.errors)")
-        #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/a.ics:8: DTEND") && $0.contains("before DTSTART") && $0.contains("hint:") },
-                "\(report.errors)")
+        #expect(
+            report.errors.lines.contains {
+                $0.hasPrefix("\(vdir)/a.ics:8: DTEND") && $0.contains("before DTSTART") && $0.contains("hint:")
+            },
+            "\(report.errors)")
         #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/d.ics:9: RRULE") }, "\(report.errors)")
         #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/c.ics:") }, "\(report.errors)")
         #expect(report.errors.lines.contains { $0.hasPrefix("\(vdir)/e.ics:") }, "\(report.errors)")
@@ -125,14 +135,17 @@ import CalgwTestSupport
         #expect(try s.read("e.ics") == Data(brokenE.utf8))
 
         // status lists them too, without changing anything.
-        let status = try await SyncSession.status(journalAt: s.folder.file("journal.sqlite"), local: s.local, remote: s.remote,
-                                                  policy: SyncPolicy())
+        let status = try await SyncSession.status(
+            journalAt: s.folder.file("journal.sqlite"), local: s.local, remote: s.remote,
+            policy: SyncPolicy())
         #expect(status.pending.errors.lines.contains { $0.hasPrefix("\(vdir)/a.ics:8:") }, "\(status.pending.errors)")
         #expect(status.pending.errors.count == 4, "\(status.pending.errors)")
 
         // Fixed: everything goes up.
         try s.write("a.ics", TestEvent.ics(uid: a, summary: "A two", end: "20260310T110000Z"))
-        try s.write("d.ics", TestEvent.ics(uid: d, summary: "D two", end: "20260310T110000Z", extra: ["RRULE:FREQ=WEEKLY;COUNT=3"]))
+        try s.write(
+            "d.ics",
+            TestEvent.ics(uid: d, summary: "D two", end: "20260310T110000Z", extra: ["RRULE:FREQ=WEEKLY;COUNT=3"]))
         try s.write("c.ics", TestEvent.ics(uid: c, summary: "C one", end: "20260310T110000Z"))
         try s.write("e.ics", TestEvent.ics(uid: e, summary: "E one", end: "20260310T110000Z"))
         report = try await s.sync()
@@ -161,7 +174,9 @@ import CalgwTestSupport
         #expect(report.created.remote == 1, "the rest is synced: \(report)")
         #expect(try await s.serverSummaries() == [a: "Original", other: "Other"])
         #expect(try s.read("a.ics") == Data(TestEvent.ics(uid: a, summary: "Edited", end: "20260310T110000Z").utf8))
-        #expect(try s.read("copy of a.ics") == Data(TestEvent.ics(uid: a, summary: "The copy", end: "20260310T110000Z").utf8))
+        #expect(
+            try s.read("copy of a.ics")
+                == Data(TestEvent.ics(uid: a, summary: "The copy", end: "20260310T110000Z").utf8))
 
         // Resolved by giving the copy a UID of its own: both go up, the original's edit too.
         let b = "copy-\(UUID().uuidString.lowercased())"
@@ -180,10 +195,14 @@ import CalgwTestSupport
         // What editors leave beside a file they edit: Vim's swap file and its write test,
         // backups, Emacs's autosave and its lock (a dangling symlink), temporary files.
         for name in [".x.ics.swp", ".x.ics.swx", "x.ics~", "#x.ics#", "4913", ".x.ics.12345.tmp", "x.ics.tmp"] {
-            try s.write(name, TestEvent.ics(uid: "\(uid)-\(name.filter(\.isLetter))", summary: "leftover \(name)", end: "20260310T110000Z"))
+            try s.write(
+                name,
+                TestEvent.ics(
+                    uid: "\(uid)-\(name.filter(\.isLetter))", summary: "leftover \(name)", end: "20260310T110000Z"))
         }
-        try FileManager.default.createSymbolicLink(atPath: s.local.directory.url.appendingPathComponent(".#x.ics").path,
-                                                   withDestinationPath: "person@host.4242:1700000000")
+        try FileManager.default.createSymbolicLink(
+            atPath: s.local.directory.url.appendingPathComponent(".#x.ics").path,
+            withDestinationPath: "person@host.4242:1700000000")
         var report = try await s.sync()
         #expect(report.errors.isEmpty && report.skipped.isEmpty, "\(report)")
         #expect(report.created.remote == 1)
@@ -231,8 +250,11 @@ import CalgwTestSupport
     func testSloppyFileIsUploadedCanonicalWhileTheFileStaysAsWritten(server: String) async throws {
         let s = try await Setup(server)
         let uid = "sloppy-\(UUID().uuidString.lowercased())"
-        let summary = "A very long summary, written by hand in an editor that never folds lines, ending in ünïcode: " + String(repeating: "x", count: 60)
-        let sloppy = "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:\(uid)\nDTSTART:20260312T100000Z\n"
+        let summary =
+            "A very long summary, written by hand in an editor that never folds lines, ending in ünïcode: "
+            + String(repeating: "x", count: 60)
+        let sloppy =
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:\(uid)\nDTSTART:20260312T100000Z\n"
             + "DTEND:20260312T110000Z\nSUMMARY:\(summary)\nEND:VEVENT\nEND:VCALENDAR\n"
         try s.write("sloppy.ics", sloppy)
         var report = try await s.sync()
@@ -246,11 +268,11 @@ import CalgwTestSupport
             let lines = item.data.split(separator: 0x0A)
             #expect(lines.allSatisfy { $0.count <= 76 }, "a line longer than 75 octets went up")
             let script = """
-            import sys, icalendar
-            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
-            ev = cal.walk('VEVENT')[0]
-            print('PRODID' in cal, 'DTSTAMP' in ev, str(ev.get('SUMMARY')), sep='\\t')
-            """
+                import sys, icalendar
+                cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+                ev = cal.walk('VEVENT')[0]
+                print('PRODID' in cal, 'DTSTAMP' in ev, str(ev.get('SUMMARY')), sep='\\t')
+                """
             let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
             #expect(result.status == 0, "\(result.stderrText)")
             #expect(result.stdoutText == "True\tTrue\t\(summary)\n", "\(result.stdoutText)")
@@ -264,7 +286,8 @@ import CalgwTestSupport
     @Test(arguments: TestServers.selected)
     func testNewFileWithoutUIDGetsOneWrittenBackBeforeUpload(server: String) async throws {
         let s = try await Setup(server)
-        let written = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\nBEGIN:VEVENT\nDTSTAMP:20260101T000000Z\n"
+        let written =
+            "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\nBEGIN:VEVENT\nDTSTAMP:20260101T000000Z\n"
             + "DTSTART:20260314T100000Z\nDTEND:20260314T110000Z\nSUMMARY:No UID\nBEGIN:VALARM\nACTION:DISPLAY\n"
             + "TRIGGER:-PT5M\nDESCRIPTION:x\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
         try s.write("nouid.ics", written)

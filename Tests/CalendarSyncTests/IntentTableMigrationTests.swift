@@ -14,10 +14,12 @@ import CalgwTestSupport
         try JournalSchema.migrator.migrate(queue, upTo: "v3: vdir etags in their short form")
         try queue.write { db in
             for (i, state) in ["done", "failed", "recovered", "pending", "pending"].enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, outcome, createdAt)
-                    VALUES (?, 'update', 'remote', ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')
-                    """, arguments: ["k\(i)", "/c/k\(i).ics", "\"e\(i)\"", "h\(i)", state, state == "pending" ? nil : state])
+                try db.execute(
+                    sql: """
+                        INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, outcome, createdAt)
+                        VALUES (?, 'update', 'remote', ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')
+                        """,
+                    arguments: ["k\(i)", "/c/k\(i).ics", "\"e\(i)\"", "h\(i)", state, state == "pending" ? nil : state])
             }
             // Pruned rows leave the sequence ahead of the table's highest id.
             try db.execute(sql: "DELETE FROM intent WHERE id = 1")
@@ -42,8 +44,14 @@ import CalgwTestSupport
         #expect(states == ["failed", "recovered", "pending", "pending"])
 
         // New intents come after the old ones, in the order they were recorded.
-        let added = try journal.recordAll([Intent(key: ItemKey("n1"), operation: .create, side: .local, href: "n1.ics", ifMatch: nil, newHash: ContentHash("x")),
-                                           Intent(key: ItemKey("n2"), operation: .create, side: .local, href: "n2.ics", ifMatch: nil, newHash: ContentHash("y"))])
+        let added = try journal.recordAll([
+            Intent(
+                key: ItemKey("n1"), operation: .create, side: .local, href: "n1.ics", ifMatch: nil,
+                newHash: ContentHash("x")),
+            Intent(
+                key: ItemKey("n2"), operation: .create, side: .local, href: "n2.ics", ifMatch: nil,
+                newHash: ContentHash("y")),
+        ])
         #expect(added.map(\.id) == [6, 6])
         try journal.completeAll(added.map { ($0, .done, .none) })
         try journal.markRecovered(pending[0], outcome: "landed")
@@ -54,20 +62,29 @@ import CalgwTestSupport
     @Test func anIntentRowCostsOneRowAndItsCheckStillRefusesWhatIsNotAState() throws {
         let journal = try Journal.inMemory()
         try journal.writer.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'intent' AND type = 'index'").isEmpty)
+            #expect(
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'intent' AND type = 'index'"
+                ).isEmpty)
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'intent'") ?? ""
             #expect(!sql.contains("AUTOINCREMENT"))
             // What SQLite runs to insert a row: no temporary index, no sequence row.
-            let program: [String] = try Row.fetchAll(db, sql: """
-                EXPLAIN INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
-                VALUES ('k', 'create', 'local', 'k.ics', NULL, 'h', 'pending', 'now')
-                """).map { $0["opcode"] }
+            let program: [String] = try Row.fetchAll(
+                db,
+                sql: """
+                    EXPLAIN INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt)
+                    VALUES ('k', 'create', 'local', 'k.ics', NULL, 'h', 'pending', 'now')
+                    """
+            ).map { $0["opcode"] }
             #expect(!program.contains("OpenEphemeral"), "\(program)")
             #expect(program.filter { $0 == "OpenWrite" }.count == 1, "\(program)")
         }
         #expect(throws: DatabaseError.self) {
             try journal.writer.write { db in
-                try db.execute(sql: "INSERT INTO intent (key, operation, side, state, createdAt) VALUES ('k', 'create', 'local', 'sort of done', 'now')")
+                try db.execute(
+                    sql:
+                        "INSERT INTO intent (key, operation, side, state, createdAt) VALUES ('k', 'create', 'local', 'sort of done', 'now')"
+                )
             }
         }
     }

@@ -29,37 +29,46 @@ import CalgwTestSupport
     static let known = (0..<6).map { "a\($0)" }
 
     static let shapes: [Shape] = [
-        Shape(name: "first pull", source: .remote, setUp: { h in events(later, on: h.remote) },
-              deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
-        Shape(name: "first push", source: .local, setUp: { h in events(later, on: h.local) },
-              deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
+        Shape(
+            name: "first pull", source: .remote, setUp: { h in events(later, on: h.remote) },
+            deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
+        Shape(
+            name: "first push", source: .local, setUp: { h in events(later, on: h.local) },
+            deleted: (0..<10).map { "e\($0)" }, edited: (10..<20).map { "e\($0)" }),
         later("later pull", from: .remote),
         later("later push", from: .local),
-        Shape(name: "first sync of two full sides", source: .remote, setUp: { h in
-            events(later, on: h.remote)
-            events(Array(later.prefix(10)), on: h.local)
-            events(["mine0", "mine1"], on: h.local)
-        }, deleted: ["e0", "e15", "e29"], edited: ["e1", "e16", "e28"]),
+        Shape(
+            name: "first sync of two full sides", source: .remote,
+            setUp: { h in
+                events(later, on: h.remote)
+                events(Array(later.prefix(10)), on: h.local)
+                events(["mine0", "mine1"], on: h.local)
+            }, deleted: ["e0", "e15", "e29"], edited: ["e1", "e16", "e28"]),
     ]
 
     /// A run after a first sync: `source` has new items, edits and a deletion to copy.
     static func later(_ name: String, from source: Side) -> Shape {
-        Shape(name: name, source: source, setUp: { h in
-            events(known, on: h.storage(source))
-            try await h.sync()
-            events(later, on: h.storage(source))
-            events(["a0", "a1"], on: h.storage(source), summary: "v2")
-            h.storage(source).remove("a2.ics")
-        }, deleted: ["e0", "e5", "e29", "a0", "a3"], edited: ["e1", "e6", "e28", "a1", "a4"])
+        Shape(
+            name: name, source: source,
+            setUp: { h in
+                events(known, on: h.storage(source))
+                try await h.sync()
+                events(later, on: h.storage(source))
+                events(["a0", "a1"], on: h.storage(source), summary: "v2")
+                h.storage(source).remove("a2.ics")
+            }, deleted: ["e0", "e5", "e29", "a0", "a3"], edited: ["e1", "e6", "e28", "a1", "a4"])
     }
 
     /// The source side's changes after the stop, by UID (wherever the item's file is).
     static func change(_ h: SyncHarness, _ shape: Shape) {
         let storage = h.storage(shape.source)
-        let hrefs = Dictionary(storage.contents.map { (ItemContent($0.value).key.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        let hrefs = Dictionary(
+            storage.contents.map { (ItemContent($0.value).key.value, $0.key) }, uniquingKeysWith: { a, _ in a })
         for uid in shape.deleted { if let href = hrefs[uid] { storage.remove(href) } }
         for uid in shape.edited {
-            if let href = hrefs[uid] { storage.put(href, TestEvent.data(uid: uid, summary: "edited after the stop", duration: "PT1H")) }
+            if let href = hrefs[uid] {
+                storage.put(href, TestEvent.data(uid: uid, summary: "edited after the stop", duration: "PT1H"))
+            }
         }
         events(shape.added, on: storage, summary: "new after the stop")
     }
@@ -71,8 +80,10 @@ import CalgwTestSupport
         let reference = try SyncHarness()
         try await shape.setUp(reference)
         let count = Locked(0)
-        _ = try await SyncEngine(local: reference.local, remote: reference.remote, journal: reference.journal,
-                                 faultHook: { n in count.value = n }).run()
+        _ = try await SyncEngine(
+            local: reference.local, remote: reference.remote, journal: reference.journal,
+            faultHook: { n in count.value = n }
+        ).run()
         Self.change(reference, shape)
         try await reference.sync()
         let expected = reference.summaries(.local)
@@ -124,22 +135,27 @@ import CalgwTestSupport
         }
         let campaign = VDirInterruptions(scenario: scenario)
         let total = try await campaign.effects()
-        let ks = (1...total).filter { $0 % 97 == 0 || (127...131).contains($0) || (383...387).contains($0) || $0 > total - 4 }
+        let ks = (1...total).filter {
+            $0 % 97 == 0 || (127...131).contains($0) || (383...387).contains($0) || $0 > total - 4
+        }
         for k in ks {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let (local, remote) = try scenario(folder)
             let journalURL = folder.file("j.sqlite")
             await #expect(throws: RunInterrupted.self) {
-                try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
-                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
+                try await SyncEngine(
+                    local: local, remote: remote, journal: try Journal.open(at: journalURL),
+                    faultHook: { n in if n >= k { throw RunInterrupted() } }
+                ).run()
             }
             for i in stride(from: 0, to: count, by: 4) {
                 try FileManager.default.removeItem(at: remote.directory.url.appendingPathComponent("e\(i).ics"))
                 try TestEvent.data(uid: "e\(i + 1)", summary: "edited \(i + 1)", duration: "PT1H")
                     .write(to: remote.directory.url.appendingPathComponent("e\(i + 1).ics"))
             }
-            let report = try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL)).run()
+            let report = try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL))
+                .run()
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let l = try summaries(local), r = try summaries(remote)
             let back = stride(from: 0, to: count, by: 4).filter { l["e\($0)"] != nil || r["e\($0)"] != nil }
@@ -180,13 +196,19 @@ import CalgwTestSupport
     @Test func copiesWithoutSharedHistoryAreBothKept() async throws {
         for strategy in [ConflictStrategy.merge, .newest] {
             let h = try SyncHarness()
-            h.local.put("t1.ics", TestEvent.data(uid: "t1", summary: "stale", duration: "PT1H", lastModified: "20300101T000000Z"))
-            h.remote.put("t1.ics", TestEvent.data(uid: "t1", summary: "edited on the phone", duration: "PT1H", lastModified: "20260101T000000Z"))
+            h.local.put(
+                "t1.ics",
+                TestEvent.data(uid: "t1", summary: "stale", duration: "PT1H", lastModified: "20300101T000000Z"))
+            h.remote.put(
+                "t1.ics",
+                TestEvent.data(
+                    uid: "t1", summary: "edited on the phone", duration: "PT1H", lastModified: "20260101T000000Z"))
             let report = try await h.sync(SyncPolicy(direction: .both, conflict: strategy))
             #expect(report.conflicts.map(\.resolution) == [.resolved(.keepBoth)], "\(strategy)")
             let local = h.summaries(.local)
             #expect(local["t1"] == "edited on the phone", "\(strategy): the server's edit stays")
-            #expect(local.values.sorted() == ["edited on the phone", "stale"], "\(strategy): the local copy is kept too")
+            #expect(
+                local.values.sorted() == ["edited on the phone", "stale"], "\(strategy): the local copy is kept too")
             #expect(h.converged(), "\(strategy)")
         }
         // A strategy that names a side still decides.

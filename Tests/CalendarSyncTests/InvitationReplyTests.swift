@@ -5,10 +5,12 @@ import ICalendar
 
 /// Answering an invitation, as a change to the person's own attendee line.
 @Suite struct InvitationReplyTests {
-    static let now = DateTimeValue(LocalDateTime(year: 2027, month: 1, day: 2, hour: 3, minute: 4, second: 5), form: .utc)
+    static let now = DateTimeValue(
+        LocalDateTime(year: 2027, month: 1, day: 2, hour: 3, minute: 4, second: 5), form: .utc)
 
     static func invitation(organizer: String = "mailto:alice@example.com") throws -> Component {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:inv\r\nDTSTAMP:20260101T000000Z\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:inv\r\nDTSTAMP:20260101T000000Z\r\n"
             + "SEQUENCE:3\r\nDTSTART:20270301T100000Z\r\nSUMMARY:Review\r\nORGANIZER:\(organizer)\r\n"
             + "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com\r\n"
             + "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;SCHEDULE-STATUS=1.2:MAILTO:Bob@Example.com\r\n"
@@ -22,10 +24,13 @@ import ICalendar
 
     @Test func theAnswerChangesOnlyThePersonsOwnLine() throws {
         let before = try Self.invitation()
-        let reply = InvitationReply(answer: .tentative, addresses: ["mailto:bob@example.com"], comment: "If I can", now: Self.now)
+        let reply = InvitationReply(
+            answer: .tentative, addresses: ["mailto:bob@example.com"], comment: "If I can", now: Self.now)
         let after = try reply.applied(to: before, at: 0, uid: "inv")
         let lines = Self.attendees(after)
-        #expect(lines[1].hasPrefix(";PARTSTAT=TENTATIVE") && !lines[1].contains("RSVP") && !lines[1].contains("SCHEDULE-STATUS"), "\(lines)")
+        #expect(
+            lines[1].hasPrefix(";PARTSTAT=TENTATIVE") && !lines[1].contains("RSVP")
+                && !lines[1].contains("SCHEDULE-STATUS"), "\(lines)")
         #expect(lines[0] == Self.attendees(before)[0] && lines[2] == Self.attendees(before)[2])
         let event = after.components[0]
         #expect(event["SEQUENCE"]?.value == "3" && event["COMMENT"]?.text == "If I can")
@@ -34,9 +39,15 @@ import ICalendar
 
     @Test func anEventThatDoesNotNameThePersonIsRefused() throws {
         let reply = InvitationReply(answer: .accepted, addresses: ["mailto:dave@example.com"], now: Self.now)
-        #expect(throws: InvitationReply.Refusal.notInvited(uid: "inv", attendees: ["mailto:alice@example.com", "MAILTO:Bob@Example.com",
-                                                                                   "mailto:carol@example.com"],
-                                                          addresses: ["mailto:dave@example.com"])) {
+        #expect(
+            throws: InvitationReply.Refusal.notInvited(
+                uid: "inv",
+                attendees: [
+                    "mailto:alice@example.com", "MAILTO:Bob@Example.com",
+                    "mailto:carol@example.com",
+                ],
+                addresses: ["mailto:dave@example.com"])
+        ) {
             _ = try reply.applied(to: try Self.invitation(), at: 0, uid: "inv")
         }
     }

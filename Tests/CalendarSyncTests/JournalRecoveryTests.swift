@@ -7,8 +7,9 @@ import CalgwTestSupport
 /// by a new one; a sound journal, or one that cannot be reached, is never called damaged.
 @Suite struct JournalRecoveryTests {
     func item(_ key: String) -> JournalItem {
-        JournalItem(key: ItemKey(key), local: SideRecord(href: "\(key).ics", etag: "l", hash: ContentHash("h")),
-                    remote: SideRecord(href: "/cal/\(key).ics", etag: "r", hash: ContentHash("h")))
+        JournalItem(
+            key: ItemKey(key), local: SideRecord(href: "\(key).ics", etag: "l", hash: ContentHash("h")),
+            remote: SideRecord(href: "/cal/\(key).ics", etag: "r", hash: ContentHash("h")))
     }
 
     /// A journal of `count` items with 1 KiB bases (several dozen pages), closed.
@@ -32,7 +33,7 @@ import CalgwTestSupport
         #expect(error?.code == .corrupt, "\(String(describing: error))")
         #expect(error?.message == "the journal \(url.path) is not a database", "\(String(describing: error?.message))")
 
-        let now = Date(timeIntervalSince1970: 1_795_601_700)   // 2026-11-25T10:15:00Z
+        let now = Date(timeIntervalSince1970: 1_795_601_700)  // 2026-11-25T10:15:00Z
         let (journal, notice) = try Journal.openRecovering(at: url, now: now)
         let moved = folder.file("work.sqlite.corrupt-20261125T101500Z")
         #expect(try Data(contentsOf: moved) == garbage)
@@ -58,7 +59,9 @@ import CalgwTestSupport
         let (journal, notice) = try Journal.openRecovering(at: url)
         #expect(notice != nil)
         #expect(try journal.isEmpty())
-        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("work.sqlite.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix("work.sqlite.corrupt-")
+        }
         #expect(aside.count == 1, "\(aside)")
     }
 
@@ -71,7 +74,9 @@ import CalgwTestSupport
         #expect(journal.url == nil)
         #expect(notice?.contains("a sync will move it aside") == true, "\(notice ?? "nil")")
         #expect(try String(contentsOf: url, encoding: .utf8).hasPrefix("not a database"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("corrupt") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("corrupt") }
+                .isEmpty)
     }
 
     @Test func aSoundJournalIsKept() throws {
@@ -99,19 +104,25 @@ import CalgwTestSupport
 
     @Test func headerVerdicts() {
         var header = [UInt8]("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 84)
-        header[16] = 0x10; header[17] = 0x00                  // 4096-byte pages
-        header[27] = 1; header[95] = 1                        // change counter 1, valid for 1
-        header[31] = 3                                        // 3 pages
+        header[16] = 0x10; header[17] = 0x00  // 4096-byte pages
+        header[27] = 1; header[95] = 1  // change counter 1, valid for 1
+        header[31] = 3  // 3 pages
         #expect(JournalFileCheck.judge(header: header, fileSize: 3 * 4096) == .sound)
         #expect(JournalFileCheck.judge(header: header, fileSize: 0) == .empty)
-        #expect(JournalFileCheck.judge(header: header, fileSize: 3 * 4096 - 100) == .suspect("it ends in the middle of a page"))
-        #expect(JournalFileCheck.judge(header: header, fileSize: 2 * 4096) == .suspect("it holds fewer pages than its header says"))
+        #expect(
+            JournalFileCheck.judge(header: header, fileSize: 3 * 4096 - 100)
+                == .suspect("it ends in the middle of a page"))
+        #expect(
+            JournalFileCheck.judge(header: header, fileSize: 2 * 4096)
+                == .suspect("it holds fewer pages than its header says"))
         #expect(JournalFileCheck.judge(header: Array(header.prefix(40)), fileSize: 40) == .notSQLite)
         var garbage = header
         garbage[0] = 0x00
         #expect(JournalFileCheck.judge(header: garbage, fileSize: 3 * 4096) == .notSQLite)
         var badPageSize = header
         badPageSize[17] = 0x01
-        #expect(JournalFileCheck.judge(header: badPageSize, fileSize: 3 * 4096) == .suspect("its header names no valid page size"))
+        #expect(
+            JournalFileCheck.judge(header: badPageSize, fileSize: 3 * 4096)
+                == .suspect("its header names no valid page size"))
     }
 }

@@ -38,13 +38,16 @@ import VDir
         let journal = try Journal.inMemory()
         try FileManager.default.createDirectory(at: local.directory.url, withIntermediateDirectories: true)
         for uid in ["a", "b", "c"] {
-            try TestEvent.data(uid: uid, duration: "PT1H").write(to: local.directory.url.appendingPathComponent("\(uid).ics"))
+            try TestEvent.data(uid: uid, duration: "PT1H").write(
+                to: local.directory.url.appendingPathComponent("\(uid).ics"))
         }
         _ = try await SyncEngine(local: local, remote: remote, journal: journal).run()
         // An edit the listing sees, then, before it is read, the person edits it again and
         // deletes another file.
-        try TestEvent.data(uid: "b", summary: "first edit", duration: "PT1H").write(to: local.directory.url.appendingPathComponent("b.ics"))
-        try TestEvent.data(uid: "c", summary: "edit", duration: "PT1H").write(to: local.directory.url.appendingPathComponent("c.ics"))
+        try TestEvent.data(uid: "b", summary: "first edit", duration: "PT1H").write(
+            to: local.directory.url.appendingPathComponent("b.ics"))
+        try TestEvent.data(uid: "c", summary: "edit", duration: "PT1H").write(
+            to: local.directory.url.appendingPathComponent("c.ics"))
         let racing = RacingStorage(inner: local, .beforeFirstFetch) {
             try? FileManager.default.removeItem(at: local.directory.url.appendingPathComponent("c.ics"))
             try? TestEvent.data(uid: "b", summary: "second edit, longer than the first", duration: "PT1H")
@@ -52,8 +55,13 @@ import VDir
         }
         let report = try await SyncEngine(local: racing, remote: remote, journal: journal).run()
         #expect(report.errors.isEmpty, "\(report.errors)")
-        let onRemote = try await remote.fetch(try FileManager.default.contentsOfDirectory(atPath: remote.directory.url.path).sorted().map { ItemHref($0) })
-        let summaries = Dictionary(uniqueKeysWithValues: onRemote.map { (ItemContent($0.data).key.value, String(decoding: $0.data, as: UTF8.self)) })
+        let onRemote = try await remote.fetch(
+            try FileManager.default.contentsOfDirectory(atPath: remote.directory.url.path).sorted().map { ItemHref($0) }
+        )
+        let summaries = Dictionary(
+            uniqueKeysWithValues: onRemote.map {
+                (ItemContent($0.data).key.value, String(decoding: $0.data, as: UTF8.self))
+            })
         #expect(summaries.keys.sorted() == ["a", "b"], "the deletion reached the other side")
         #expect(summaries["b"]?.contains("SUMMARY:second edit") == true)
         // The journal holds what was read: the next run has nothing to do.

@@ -7,8 +7,11 @@ import ICalendar
 /// (``OrganizerChange``), what an attendee may change (``AttendeeChange``), how `--attendee`
 /// reads a person (``Invitee``) and what the server's marks say was sent (``SchedulingReport``).
 @Suite struct MeetingActionTests {
-    static func meeting(sequence: Int = 0, start: String = "20270301T100000Z", bob: String = "ACCEPTED", extra: [String] = []) throws -> Component {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20260101T000000Z\r\n"
+    static func meeting(
+        sequence: Int = 0, start: String = "20270301T100000Z", bob: String = "ACCEPTED", extra: [String] = []
+    ) throws -> Component {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20260101T000000Z\r\n"
             + "SEQUENCE:\(sequence)\r\nDTSTART:\(start)\r\nDTEND:20270301T110000Z\r\nSUMMARY:Review\r\nORGANIZER:mailto:alice@example.com\r\n"
             + "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com\r\n"
             + "ATTENDEE;PARTSTAT=\(bob);SCHEDULE-STATUS=1.2:mailto:bob@example.com\r\n"
@@ -50,14 +53,21 @@ import ICalendar
         let series = try Self.meeting(extra: ["RRULE:FREQ=DAILY;COUNT=10"])
         var ended = series
         ended.components[0].set(Property(name: "RRULE", value: "FREQ=DAILY;COUNT=3"))
-        #expect(Self.attendee("bob@example.com", in: OrganizerChange(before: series, organizer: []).announced(ended))?[parameter: "PARTSTAT"] == "ACCEPTED")
+        #expect(
+            Self.attendee("bob@example.com", in: OrganizerChange(before: series, organizer: []).announced(ended))?[
+                parameter: "PARTSTAT"] == "ACCEPTED")
     }
 
     @Test func anAttendeesOwnChangesAreAlarmsTranspAndCategories() throws {
         let before = try Self.meeting()
         var own = before
-        own.components[0].components.append(Component(name: "VALARM", properties: [Property(name: "ACTION", value: "DISPLAY"),
-                                                                                    Property(name: "TRIGGER", value: "-PT5M")]))
+        own.components[0].components.append(
+            Component(
+                name: "VALARM",
+                properties: [
+                    Property(name: "ACTION", value: "DISPLAY"),
+                    Property(name: "TRIGGER", value: "-PT5M"),
+                ]))
         own.components[0].set(Property(name: "TRANSP", value: "TRANSPARENT"))
         own.components[0].set(Property(name: "SEQUENCE", value: "7"))
         #expect(AttendeeChange.organizersFields(before: before, after: own).isEmpty)
@@ -69,26 +79,41 @@ import ICalendar
     }
 
     @Test func anInviteeIsReadAsMailProgramsWriteThemAndInvitedOnce() throws {
-        #expect(Invitee(parsing: "Bob Lee <bob@example.org>") == Invitee(address: "mailto:bob@example.org", name: "Bob Lee"))
+        #expect(
+            Invitee(parsing: "Bob Lee <bob@example.org>") == Invitee(address: "mailto:bob@example.org", name: "Bob Lee")
+        )
         #expect(Invitee(parsing: "mailto:bob@example.org") == Invitee(address: "mailto:bob@example.org"))
         #expect(Invitee(parsing: "bob@example.org")?.address == "mailto:bob@example.org")
         #expect(Invitee(parsing: "not an address") == nil && Invitee(parsing: "Bob <not an address>") == nil)
-        let distinct = Invitee.distinct([Invitee(address: "bob@example.org"), Invitee(address: "BOB@Example.org"),
-                                         Invitee(address: "alice@example.org")], organizer: "mailto:alice@example.org")
+        let distinct = Invitee.distinct(
+            [
+                Invitee(address: "bob@example.org"), Invitee(address: "BOB@Example.org"),
+                Invitee(address: "alice@example.org"),
+            ], organizer: "mailto:alice@example.org")
         #expect(distinct == [Invitee(address: "bob@example.org")])
         #expect(Invitee(address: "bob@example.org", name: "Bob").attendee.parameterText.contains("CN=Bob"))
     }
 
     @Test func theServersMarksSayWhatWasSent() throws {
-        let stored = try Self.meeting(extra: ["ATTENDEE;PARTSTAT=NEEDS-ACTION;SCHEDULE-STATUS=5.1:mailto:carol@example.com",
-                                              "ATTENDEE:mailto:dave@example.com"])
+        let stored = try Self.meeting(extra: [
+            "ATTENDEE;PARTSTAT=NEEDS-ACTION;SCHEDULE-STATUS=5.1:mailto:carol@example.com",
+            "ATTENDEE:mailto:dave@example.com",
+        ])
         let recipients = SchedulingReport.recipients(of: .update, in: stored, uid: "m")
-        #expect(recipients.map(\.address) == ["mailto:bob@example.com", "mailto:carol@example.com", "mailto:dave@example.com"])
+        #expect(
+            recipients.map(\.address) == [
+                "mailto:bob@example.com", "mailto:carol@example.com", "mailto:dave@example.com",
+            ])
         #expect(recipients.map(\.delivered) == [true, false, nil])
         let report = SchedulingReport(message: .update, asked: true, recipients: recipients)
-        #expect(report.lines == ["update sent to bob@example.com", "update to carol@example.com not delivered (SCHEDULE-STATUS 5.1)",
-                                 "update to dave@example.com asked of the server"])
-        #expect(SchedulingReport.recipients(of: .reply, in: stored, uid: "m").map(\.address) == ["mailto:alice@example.com"])
+        #expect(
+            report.lines == [
+                "update sent to bob@example.com", "update to carol@example.com not delivered (SCHEDULE-STATUS 5.1)",
+                "update to dave@example.com asked of the server",
+            ])
+        #expect(
+            SchedulingReport.recipients(of: .reply, in: stored, uid: "m").map(\.address) == ["mailto:alice@example.com"]
+        )
         #expect(SchedulingReport(message: .reply, asked: false, reason: "off", recipients: recipients).lines.isEmpty)
     }
 }

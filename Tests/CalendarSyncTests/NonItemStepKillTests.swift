@@ -33,7 +33,9 @@ import CalgwTestSupport
             #expect(folder.metadata(.displayName) == "Office", "k = \(k)")
             #expect(folder.metadata(.color) == "#00ff00", "k = \(k)")
         }
-        #expect(String(decoding: try pair.files(pair.remote)["a.ics"] ?? Data(), as: UTF8.self).contains("SUMMARY:v2"), "k = \(k)")
+        #expect(
+            String(decoding: try pair.files(pair.remote)["a.ics"] ?? Data(), as: UTF8.self).contains("SUMMARY:v2"),
+            "k = \(k)")
         let again = try await pair.sync()
         #expect(again.notes.isEmpty && again.errors.isEmpty, "k = \(k): \(again.notes) \(again.errors)")
         #expect(again.created.total + again.updated.total + again.deleted.total == 0, "k = \(k)")
@@ -43,21 +45,27 @@ import CalgwTestSupport
     /// How many side effects a run of `pair` has, running it to its end.
     func sideEffects(of pair: Pair) async throws -> Int {
         let count = Locked(0)
-        _ = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                 faultHook: { n in count.value = max(count.value, n) }).run()
+        _ = try await SyncEngine(
+            local: pair.local, remote: pair.remote, journal: pair.journal,
+            faultHook: { n in count.value = max(count.value, n) }
+        ).run()
         return count.value
     }
 
     /// For each k up to `total`: `scenario`'s run killed after its k-th side effect, run again
     /// without errors, then checked by `expect`.
-    func everyKill(upTo total: Int, of scenario: () async throws -> Pair,
-                   _ expect: (Pair, Int) async throws -> Void) async throws {
+    func everyKill(
+        upTo total: Int, of scenario: () async throws -> Pair,
+        _ expect: (Pair, Int) async throws -> Void
+    ) async throws {
         for k in 1...total {
             let pair = try await scenario()
             defer { pair.folder.remove() }
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
-                try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                     faultHook: Self.killing(after: k)).run()
+                try await SyncEngine(
+                    local: pair.local, remote: pair.remote, journal: pair.journal,
+                    faultHook: Self.killing(after: k)
+                ).run()
             }
             let report = try await pair.sync()
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
@@ -81,11 +89,14 @@ import CalgwTestSupport
     func tornByPowerLoss() async throws -> Pair {
         let pair = try Pair()
         for uid in ["a", "b", "c"] {
-            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(to: pair.folder.file("remote/\(uid).ics"))
+            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(
+                to: pair.folder.file("remote/\(uid).ics"))
         }
         await #expect(throws: RunInterrupted.self) {
-            try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                 faultHook: Self.killing(after: 4)).run()
+            try await SyncEngine(
+                local: pair.local, remote: pair.remote, journal: pair.journal,
+                faultHook: Self.killing(after: 4)
+            ).run()
         }
         try Data().write(to: pair.folder.file("local/a.ics"))
         let b = TestEvent.data(uid: "b", summary: "event b", duration: "PT1H")
@@ -108,7 +119,9 @@ import CalgwTestSupport
             }
             #expect(try pair.journal.pendingIntents().isEmpty, "k = \(k)")
             let again = try await pair.sync()
-            #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty, "k = \(k)")
+            #expect(
+                again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty, "k = \(k)"
+            )
         }
     }
 }

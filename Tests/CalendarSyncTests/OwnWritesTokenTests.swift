@@ -16,26 +16,35 @@ import CalgwTestSupport
         defer { folder.remove() }
         let local = VDirStorage(url: folder.file("vdir"))
         try local.directory.createIfMissing()
-        let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        let client = try CalDAVClient(
+            configuration: .init(
+                http: .init(authentication: .basic(username: server.username, password: server.password))))
         let url = server.newCollectionURL(prefix: "own")
         try await client.makeCalendar(url)
         let remote = CalDAVStorage(client: client, collection: url)
         let journal = try Journal.open(at: folder.file("journal.sqlite"))
-        func sync() async throws -> SyncReport { try await SyncEngine(local: local, remote: remote, journal: journal).run() }
+        func sync() async throws -> SyncReport {
+            try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        }
         let id = UUID().uuidString.prefix(8).lowercased()
 
-        try Data(TestEvent.ics(uid: "kept-\(id)", summary: "kept", end: "20260310T110000Z").utf8).write(to: folder.file("vdir/kept.ics"))
+        try Data(TestEvent.ics(uid: "kept-\(id)", summary: "kept", end: "20260310T110000Z").utf8).write(
+            to: folder.file("vdir/kept.ics"))
         #expect(try await sync().created.remote == 1, "\(name)")
         #expect(try await sync() == SyncReport(), "\(name): the run after the upload found work")
-        try Data(TestEvent.ics(uid: "made-\(id)", summary: "made", end: "20260310T110000Z").utf8).write(to: folder.file("vdir/made.ics"))
+        try Data(TestEvent.ics(uid: "made-\(id)", summary: "made", end: "20260310T110000Z").utf8).write(
+            to: folder.file("vdir/made.ics"))
         #expect(try await sync().created.remote == 1, "\(name)")
 
-        let made = try #require(try await remote.fetchAll().items.first { String(decoding: $0.data, as: UTF8.self).contains("made-\(id)") },
-                                "\(name): the upload is not on the server")
+        let made = try #require(
+            try await remote.fetchAll().items.first { String(decoding: $0.data, as: UTF8.self).contains("made-\(id)") },
+            "\(name): the upload is not on the server")
         try await remote.delete(href: made.href, ifMatch: made.etag)
         let report = try await sync()
         #expect(report.deleted.local == 1, "\(name): \(report)")
-        #expect(!FileManager.default.fileExists(atPath: folder.file("vdir/made.ics").path), "\(name): the deleted event is still here")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.file("vdir/made.ics").path),
+            "\(name): the deleted event is still here")
         #expect(FileManager.default.fileExists(atPath: folder.file("vdir/kept.ics").path), "\(name)")
     }
 }

@@ -9,12 +9,17 @@ import CalgwTestSupport
 /// send, and how a change the server made meanwhile is resolved against them.
 @Suite struct PersonsActionTests {
     /// A meeting `organizer` organizes with bob invited; `bob` is his PARTSTAT.
-    static func meeting(_ uid: String, summary: String = "Review", start: String = "20270301T100000Z", sequence: Int = 0,
-                        bob: String = "NEEDS-ACTION", extra: String = "") -> Data {
-        TestEvent.data(uid: uid, summary: summary, start: start, duration: "PT1H", extra: [
-            "SEQUENCE:\(sequence)", "ORGANIZER:mailto:alice@example.com", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com",
-            "ATTENDEE;PARTSTAT=\(bob)\(extra):mailto:bob@example.com",
-        ])
+    static func meeting(
+        _ uid: String, summary: String = "Review", start: String = "20270301T100000Z", sequence: Int = 0,
+        bob: String = "NEEDS-ACTION", extra: String = ""
+    ) -> Data {
+        TestEvent.data(
+            uid: uid, summary: summary, start: start, duration: "PT1H",
+            extra: [
+                "SEQUENCE:\(sequence)", "ORGANIZER:mailto:alice@example.com",
+                "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@example.com",
+                "ATTENDEE;PARTSTAT=\(bob)\(extra):mailto:bob@example.com",
+            ])
     }
 
     /// The intent of each write a storage took, in order.
@@ -39,8 +44,10 @@ import CalgwTestSupport
 
         /// - Parameter streaming: the remote streams its items, so that a first sync is a
         ///   streamed first pull.
-        func run(_ direction: SyncDirection = .both, acting: Set<String> = [], answers: Set<String> = [],
-                 streaming: Bool = false) async throws -> SyncReport {
+        func run(
+            _ direction: SyncDirection = .both, acting: Set<String> = [], answers: Set<String> = [],
+            streaming: Bool = false
+        ) async throws -> SyncReport {
             var policy = SyncPolicy(direction: direction)
             policy.personsActions = acting
             policy.answers = answers
@@ -106,7 +113,8 @@ import CalgwTestSupport
         _ = try await sides.run()
         let href = try #require(sides.remote.contents.keys.first)
         // bob's answer reaches the organizer's copy on the server; alice edits her copy.
-        sides.remote.put(href, Self.meeting("m1", bob: "ACCEPTED", extra: ";X-DTSTAMP=20270101T000000Z;SCHEDULE-STATUS=2.0"))
+        sides.remote.put(
+            href, Self.meeting("m1", bob: "ACCEPTED", extra: ";X-DTSTAMP=20270101T000000Z;SCHEDULE-STATUS=2.0"))
         sides.local.put("m1.ics", Self.meeting("m1", summary: "Final review", sequence: 1))
         let report = try await sides.run(.push, acting: ["m1"])
         #expect(report.conflicts.isEmpty && report.errors.isEmpty && report.updated.remote == 1)
@@ -144,19 +152,32 @@ import CalgwTestSupport
     let base = PersonsActionTests.meeting("m")
 
     @Test func answersMarksStampsAndOrderDoNotMatter() {
-        for later in [PersonsActionTests.meeting("m", bob: "DECLINED"),
-                      PersonsActionTests.meeting("m", extra: ";SCHEDULE-STATUS=1.2;X-SEQUENCE=1"),
-                      Data(String(decoding: base, as: UTF8.self).replacingOccurrences(of: "DTSTAMP:20260101T000000Z", with: "DTSTAMP:20270101T000000Z").utf8),
-                      Data(String(decoding: base, as: UTF8.self).replacingOccurrences(of: "SUMMARY:Review\r\n", with: "").replacingOccurrences(of: "END:VEVENT", with: "SUMMARY:Review\r\nEND:VEVENT").utf8)] {
+        for later in [
+            PersonsActionTests.meeting("m", bob: "DECLINED"),
+            PersonsActionTests.meeting("m", extra: ";SCHEDULE-STATUS=1.2;X-SEQUENCE=1"),
+            Data(
+                String(decoding: base, as: UTF8.self).replacingOccurrences(
+                    of: "DTSTAMP:20260101T000000Z", with: "DTSTAMP:20270101T000000Z"
+                ).utf8),
+            Data(
+                String(decoding: base, as: UTF8.self).replacingOccurrences(of: "SUMMARY:Review\r\n", with: "")
+                    .replacingOccurrences(of: "END:VEVENT", with: "SUMMARY:Review\r\nEND:VEVENT").utf8),
+        ] {
             #expect(!MeetingChange.matters(from: base, to: later), "\(String(decoding: later, as: UTF8.self))")
         }
     }
 
     @Test func timesTitlesSequencesAndPeopleMatter() {
-        for later in [PersonsActionTests.meeting("m", start: "20270302T100000Z"), PersonsActionTests.meeting("m", summary: "Other"),
-                      PersonsActionTests.meeting("m", sequence: 1),
-                      Data(String(decoding: base, as: UTF8.self).replacingOccurrences(of: "mailto:bob@example.com", with: "mailto:carol@example.com").utf8),
-                      Data("not a calendar".utf8)] {
+        for later in [
+            PersonsActionTests.meeting("m", start: "20270302T100000Z"),
+            PersonsActionTests.meeting("m", summary: "Other"),
+            PersonsActionTests.meeting("m", sequence: 1),
+            Data(
+                String(decoding: base, as: UTF8.self).replacingOccurrences(
+                    of: "mailto:bob@example.com", with: "mailto:carol@example.com"
+                ).utf8),
+            Data("not a calendar".utf8),
+        ] {
             #expect(MeetingChange.matters(from: base, to: later), "\(String(decoding: later, as: UTF8.self))")
         }
     }

@@ -14,11 +14,13 @@ import CalgwTestSupport
     func interruptedPull(damage: (Pair) throws -> Void) async throws -> Pair {
         let pair = try Pair()
         for uid in ["a", "b", "c"] {
-            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(to: pair.folder.file("remote/\(uid).ics"))
+            try TestEvent.data(uid: uid, summary: "event \(uid)", duration: "PT1H").write(
+                to: pair.folder.file("remote/\(uid).ics"))
         }
         // Effects: the batch's intents (1), three file creates (2...4); stop before the outcomes.
-        let engine = SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                faultHook: { n in if n >= 4 { throw RunInterrupted() } })
+        let engine = SyncEngine(
+            local: pair.local, remote: pair.remote, journal: pair.journal,
+            faultHook: { n in if n >= 4 { throw RunInterrupted() } })
         await #expect(throws: RunInterrupted.self) { try await engine.run() }
         #expect(try pair.files(pair.local).count == 3)
         #expect(try pair.journal.pendingIntents().count == 3)
@@ -40,7 +42,9 @@ import CalgwTestSupport
         let local = try pair.files(pair.local)
         #expect(local.keys.sorted() == ["a.ics", "b.ics", "c.ics"], "no second copy under another name")
         for (name, data) in local {
-            #expect(ContentHash.of(data) == ContentHash.of(try Data(contentsOf: pair.folder.file("remote/\(name)"))), "\(name)")
+            #expect(
+                ContentHash.of(data) == ContentHash.of(try Data(contentsOf: pair.folder.file("remote/\(name)"))),
+                "\(name)")
         }
         #expect(try pair.journal.pendingIntents().isEmpty)
         let again = try await pair.sync()

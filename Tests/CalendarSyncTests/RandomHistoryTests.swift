@@ -23,20 +23,26 @@ import CalgwTestSupport
                     let uid = "u\(Int.random(in: 0..<8, using: &rng))"
                     // A UID already on the side gets another file only if none has it.
                     if !h.items(side === h.local ? .local : .remote).keys.contains(uid) {
-                        side.put("\(uid).ics", TestEvent.data(uid: uid, summary: "s\(counter)",
-                                                              start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
-                                                              duration: "PT1H"))
+                        side.put(
+                            "\(uid).ics",
+                            TestEvent.data(
+                                uid: uid, summary: "s\(counter)",
+                                start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
+                                duration: "PT1H"))
                     }
                 case 3..<7 where !hrefs.isEmpty:
                     let href = hrefs.randomElement(using: &rng)!
                     let uid = ItemContent(side.contents[href]!).uid ?? "x"
                     let field = Int.random(in: 0..<3, using: &rng)
-                    side.put(href, TestEvent.data(uid: uid, summary: field == 0 ? "s\(counter)" : "same",
-                                                  start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
-                                                  duration: "PT1H",
-                                                  lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1),
-                                                  location: field == 1 ? "l\(counter)" : nil,
-                                                  extra: field == 2 ? ["ATTENDEE:mailto:p\(counter)@example.com"] : []))
+                    side.put(
+                        href,
+                        TestEvent.data(
+                            uid: uid, summary: field == 0 ? "s\(counter)" : "same",
+                            start: Bool.random(using: &rng) ? "20260310T100000Z" : "20290101T100000Z",
+                            duration: "PT1H",
+                            lastModified: String(format: "2026%02d01T000000Z", counter % 12 + 1),
+                            location: field == 1 ? "l\(counter)" : nil,
+                            extra: field == 2 ? ["ATTENDEE:mailto:p\(counter)@example.com"] : []))
                 case 7..<9 where !hrefs.isEmpty:
                     side.remove(hrefs.randomElement(using: &rng)!)
                 case 9 where !hrefs.isEmpty:
@@ -58,7 +64,9 @@ import CalgwTestSupport
             if Int.random(in: 0..<3, using: &rng) == 0 { policy.window = 1_772_323_200...1_780_272_000 }  // 2026-03..06
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 // A run that stops part-way, as a killed process would.
-                do { _ = try await h.engine(policy, faultAfter: Int.random(in: 1...12, using: &rng)).run() } catch is RunInterrupted {}
+                do {
+                    _ = try await h.engine(policy, faultAfter: Int.random(in: 1...12, using: &rng)).run()
+                } catch is RunInterrupted {}
             } else {
                 // The plan made from what moved is the plan made from every journal row.
                 var whole = h.engine(policy)
@@ -66,13 +74,18 @@ import CalgwTestSupport
                 let (narrowed, _, _, _) = try await h.engine(policy).plan()
                 let (full, _, _, _) = try await whole.plan()
                 #expect(narrowed.actions == full.actions, "seed \(seed): \(narrowed.actions) vs \(full.actions)")
-                #expect(narrowed.massDeletion == full.massDeletion && narrowed.unparseable == full.unparseable, "seed \(seed)")
+                #expect(
+                    narrowed.massDeletion == full.massDeletion && narrowed.unparseable == full.unparseable,
+                    "seed \(seed)")
                 _ = try await h.sync(policy)
                 // A side that keeps its change token is exactly what the journal says it holds.
                 let items = try h.journal.items()
                 for side in Side.allCases where try h.journal.collection(side).token != nil {
-                    let known = Set(items.map { $0.record(side).href }).union(try h.journal.outsideItems(side).map(\.href))
-                    #expect(Set(h.storage(side).contents.keys.map { ItemHref($0) }) == known, "seed \(seed): \(side) token kept but the journal differs")
+                    let known = Set(items.map { $0.record(side).href }).union(
+                        try h.journal.outsideItems(side).map(\.href))
+                    #expect(
+                        Set(h.storage(side).contents.keys.map { ItemHref($0) }) == known,
+                        "seed \(seed): \(side) token kept but the journal differs")
                 }
             }
         }
@@ -82,7 +95,9 @@ import CalgwTestSupport
         let last = try await h.sync(SyncPolicy(allowMassDelete: true))
         let final = try await h.sync(SyncPolicy(allowMassDelete: true))
         #expect(h.converged(), "seed \(seed): \(h.summaries(.local)) vs \(h.summaries(.remote))")
-        #expect(final.created.total + final.updated.total + final.deleted.total == 0, "seed \(seed): \(final) after \(last)")
+        #expect(
+            final.created.total + final.updated.total + final.deleted.total == 0, "seed \(seed): \(final) after \(last)"
+        )
         #expect(final.errors.isEmpty, "seed \(seed): \(final.errors)")
     }
 }

@@ -13,9 +13,12 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let marker = folder.file("ran")
-        let settings = ServerSettings(signIn: SignIn(username: "alice", password: .shell("touch \(marker.path); exit 3")))
-        let pair = Pair(name: "work", local: .vdir(folder.file("vdir")), remote: .caldav(URL(string: "https://dav.example.com/cal/")!, server: settings),
-                        journal: folder.file("work.sqlite"))
+        let settings = ServerSettings(
+            signIn: SignIn(username: "alice", password: .shell("touch \(marker.path); exit 3")))
+        let pair = Pair(
+            name: "work", local: .vdir(folder.file("vdir")),
+            remote: .caldav(URL(string: "https://dav.example.com/cal/")!, server: settings),
+            journal: folder.file("work.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: marker.path))
         do {
             _ = try pair.storage(pair.remote)
@@ -45,7 +48,9 @@ import Testing
     @Test func configurationMistakesAreUsageErrors() throws {
         let withoutUser = ServerSettings(signIn: SignIn(password: .environment("HOME")))
         #expect(throws: ConnectionError.self) { try withoutUser.client(owner: nil) }
-        let unsetVariable = ServerSettings(signIn: SignIn(username: "alice", password: .environment("CALGW_TEST_NEVER_SET_\(UUID().uuidString.prefix(8))")))
+        let unsetVariable = ServerSettings(
+            signIn: SignIn(
+                username: "alice", password: .environment("CALGW_TEST_NEVER_SET_\(UUID().uuidString.prefix(8))")))
         do {
             _ = try unsetVariable.client(owner: nil)
             Issue.record("an unset variable should be refused")
@@ -60,7 +65,8 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let marker = folder.file("ran")
-        let settings = ServerSettings(signIn: SignIn(tokenCommand: SecretSource.shellArguments("touch \(marker.path); echo token")))
+        let settings = ServerSettings(
+            signIn: SignIn(tokenCommand: SecretSource.shellArguments("touch \(marker.path); echo token")))
         _ = try settings.client(owner: "pair work")
         #expect(!FileManager.default.fileExists(atPath: marker.path))
     }
@@ -68,7 +74,8 @@ import Testing
     /// A feed's side is made from the same settings, with the caps it has of its own.
     @Test func aSubscriptionTakesItsCapsFromTheSettings() throws {
         let settings = ServerSettings(maxResponseBytes: 1000, maxLineLength: 200)
-        let storage = try settings.subscriptionStorage(URL(string: "https://example.org/h.ics")!, owner: "pair holidays")
+        let storage = try settings.subscriptionStorage(
+            URL(string: "https://example.org/h.ics")!, owner: "pair holidays")
         #expect(storage.options.maxBodyBytes == 1000)
         #expect(storage.options.maxLineLength == 200)
     }

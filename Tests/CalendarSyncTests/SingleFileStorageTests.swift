@@ -96,7 +96,8 @@ import CalgwTestSupport
         let (folder, _, storage, listing) = try await openedExport()
         defer { folder.remove() }
         let hrefs = listing.map(\.href)
-        #expect(hrefs.filter { !$0.value.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
+        #expect(
+            hrefs.filter { !$0.value.hasPrefix("nouid-") } == ["custom.ics", "note.ics", "standup.ics", "task.ics"])
         #expect(hrefs.filter { $0.value.hasPrefix("nouid-") }.count == 1)
 
         let series = String(decoding: try #require(try await storage.fetch(["standup.ics"]).first).data, as: UTF8.self)
@@ -114,7 +115,9 @@ import CalgwTestSupport
         let (folder, url, storage, listing) = try await openedExport()
         defer { folder.remove() }
         let task = try #require(listing.first { $0.href == "task.ics" })
-        let newTask = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//server//EN\r\nBEGIN:VTODO\r\nUID:task\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes done\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        let newTask = Data(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//server//EN\r\nBEGIN:VTODO\r\nUID:task\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes done\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+                .utf8)
         let updated = try await storage.update(href: "task.ics", data: newTask, ifMatch: task.etag)
         let added = try await storage.create(TestEvent.data(uid: "new", duration: "PT1H"), suggestedName: "new")
         #expect(added.href == "new.ics")
@@ -123,17 +126,25 @@ import CalgwTestSupport
         try await storage.flush()
 
         let after = try text(url)
-        #expect(after.hasPrefix("BEGIN:VCALENDAR\r\nPRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r\nVERSION:2.0\r\nX-WR-CALNAME:Home\r\n"))
+        #expect(
+            after.hasPrefix(
+                "BEGIN:VCALENDAR\r\nPRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r\nVERSION:2.0\r\nX-WR-CALNAME:Home\r\n"
+            ))
         #expect(after.contains("SUMMARY:Taxes done") && !after.contains("SUMMARY:Taxes\r\n"))
         #expect(!after.contains("PRODID:-//server//EN"))
-        for kept in ["BEGIN:VJOURNAL\r\nUID:note", "BEGIN:X-CUSTOM\r\nUID:custom\r\nX-THING:kept", "SUMMARY:No UID", "SUMMARY:Standup (moved)", "UID:new"] {
+        for kept in [
+            "BEGIN:VJOURNAL\r\nUID:note", "BEGIN:X-CUSTOM\r\nUID:custom\r\nX-THING:kept", "SUMMARY:No UID",
+            "SUMMARY:Standup (moved)", "UID:new",
+        ] {
             #expect(after.contains(kept), "\(kept) survives the rewrite")
         }
         #expect(after.components(separatedBy: "BEGIN:VTIMEZONE").count == 2)
         #expect(after.hasSuffix("END:VCALENDAR\r\n"))
 
         // A fresh reader sees the etags the writes returned, and every other one unchanged.
-        guard case .full(let again, _) = try await SingleFileStorage(url: url).changes(since: nil) else { Issue.record("a full listing"); return }
+        guard case .full(let again, _) = try await SingleFileStorage(url: url).changes(since: nil) else {
+            Issue.record("a full listing"); return
+        }
         #expect(again.first { $0.href == "task.ics" } == updated)
         #expect(again.first { $0.href == "new.ics" } == added)
         for version in listing where version.href != "task.ics" { #expect(again.contains(version)) }
@@ -144,11 +155,18 @@ import CalgwTestSupport
         defer { folder.remove() }
         let url = folder.file("calendar.ics")
         try write(Self.export, to: url)
-        guard case .full(let before, let token) = try await SingleFileStorage(url: url).changes(since: nil) else { Issue.record("full"); return }
-        if case .unchanged = try await SingleFileStorage(url: url).changes(since: token) {} else { Issue.record("unchanged") }
+        guard case .full(let before, let token) = try await SingleFileStorage(url: url).changes(since: nil) else {
+            Issue.record("full"); return
+        }
+        if case .unchanged = try await SingleFileStorage(url: url).changes(since: token) {
+        } else {
+            Issue.record("unchanged")
+        }
 
         try write(Self.export.replacingOccurrences(of: "SUMMARY:Notes", with: "SUMMARY:Notes, edited"), to: url)
-        guard case .full(let after, _) = try await SingleFileStorage(url: url).changes(since: token) else { Issue.record("full"); return }
+        guard case .full(let after, _) = try await SingleFileStorage(url: url).changes(since: token) else {
+            Issue.record("full"); return
+        }
         let moved = Set(after).subtracting(before).map(\.href)
         #expect(moved == ["note.ics"])
     }
@@ -160,10 +178,14 @@ import CalgwTestSupport
         let task = try #require(listing.first { $0.href == "task.ics" })
 
         // Another program rewrites the file (a new inode, as editors save).
-        try write(Self.export.replacingOccurrences(of: "SUMMARY:Notes", with: "SUMMARY:Notes by hand"), to: folder.file("other.tmp"))
+        try write(
+            Self.export.replacingOccurrences(of: "SUMMARY:Notes", with: "SUMMARY:Notes by hand"),
+            to: folder.file("other.tmp"))
         #expect(rename(folder.file("other.tmp").path, url.path) == 0)
 
-        let ours = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VJOURNAL\r\nUID:note\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Notes by calgw\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n".utf8)
+        let ours = Data(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VJOURNAL\r\nUID:note\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Notes by calgw\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n"
+                .utf8)
         await #expect { _ = try await storage.update(href: "note.ics", data: ours, ifMatch: note.etag) } throws: {
             $0 as? StorageError == .preconditionFailed(href: "note.ics")
         }
@@ -204,14 +226,16 @@ import CalgwTestSupport
         try write(broken, to: url)
         await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
             let e = error as? SingleFileError
-            return e?.code == .invalid && e?.message.hasPrefix("\(url.path):32: END:VEVENT does not match BEGIN:VTODO") == true
+            return e?.code == .invalid
+                && e?.message.hasPrefix("\(url.path):32: END:VEVENT does not match BEGIN:VTODO") == true
         }
         try write(Self.export.replacingOccurrences(of: "SUMMARY:Notes\r\n", with: "SUMMARY Notes\r\n"), to: url)
         await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
             (error as? SingleFileError)?.message == "\(url.path):44: a line without ':'"
         }
         // An item's own mistakes are found when it is read (an unchanged item never is), at the file's line.
-        try write(Self.export.replacingOccurrences(of: "RRULE:FREQ=DAILY;COUNT=10", with: "RRULE:FREQ=SOMETIMES"), to: url)
+        try write(
+            Self.export.replacingOccurrences(of: "RRULE:FREQ=DAILY;COUNT=10", with: "RRULE:FREQ=SOMETIMES"), to: url)
         var storage = SingleFileStorage(url: url)
         _ = try await storage.changes(since: nil)
         _ = try await storage.fetch(["task.ics", "note.ics"])
@@ -219,12 +243,16 @@ import CalgwTestSupport
             (error as? SingleFileError)?.message.hasPrefix("\(url.path):25: RRULE") == true
         }
         // In an override that stands after another item: still the file's line.
-        try write(Self.export.replacingOccurrences(of: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\n",
-                                                   with: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\nDTEND;TZID=Europe/Berlin:20260304T100000\r\n"), to: url)
+        try write(
+            Self.export.replacingOccurrences(
+                of: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\n",
+                with: "DTSTART;TZID=Europe/Berlin:20260304T110000\r\nDTEND;TZID=Europe/Berlin:20260304T100000\r\n"),
+            to: url)
         storage = SingleFileStorage(url: url)
         await #expect { _ = try await storage.fetch(["standup.ics"]) } throws: { error in
             let message = (error as? SingleFileError)?.message ?? "\(error)"
-            return (message.hasPrefix("\(url.path):37: ") || message.hasPrefix("\(url.path):38: ")) && message.contains("is before DTSTART")
+            return (message.hasPrefix("\(url.path):37: ") || message.hasPrefix("\(url.path):38: "))
+                && message.contains("is before DTSTART")
         }
     }
 
@@ -239,7 +267,9 @@ import CalgwTestSupport
         _ = try await storage.create(TestEvent.data(uid: "a", duration: "PT1H"), suggestedName: "a")
         try await storage.flush()
         let made = try text(url)
-        #expect(made.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//single file//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"))
+        #expect(
+            made.hasPrefix(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//single file//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"))
     }
 
     @Test func aLinkedFileIsRewrittenThroughItsLink() async throws {
@@ -259,15 +289,19 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("calendar.ics")
-        try write(String(decoding: TestEvent.data(uid: "a", duration: "PT1H"),
-                         as: UTF8.self) + String(decoding: TestEvent.data(uid: "b", duration: "PT1H"), as: UTF8.self), to: url)
+        try write(
+            String(
+                decoding: TestEvent.data(uid: "a", duration: "PT1H"),
+                as: UTF8.self) + String(decoding: TestEvent.data(uid: "b", duration: "PT1H"), as: UTF8.self), to: url)
         let storage = SingleFileStorage(url: url)
         guard case .full(let listing, _) = try await storage.changes(since: nil) else { Issue.record("full"); return }
         #expect(listing.map(\.href) == ["a.ics", "b.ics"])
         try await storage.delete(href: "a.ics", ifMatch: listing[0].etag)
         try await storage.flush()
         let after = try text(url)
-        #expect(after.components(separatedBy: "VERSION:2.0").count == 2 && after.components(separatedBy: "BEGIN:VCALENDAR").count == 2)
+        #expect(
+            after.components(separatedBy: "VERSION:2.0").count == 2
+                && after.components(separatedBy: "BEGIN:VCALENDAR").count == 2)
         #expect(!after.contains("UID:a\r\n") && after.contains("UID:b\r\n"))
     }
 
@@ -276,7 +310,8 @@ import CalgwTestSupport
         defer { folder.remove() }
         let url = folder.file("calendar.ics")
         try write(Self.export, to: url)
-        let dead = folder.file(".calendar.ics.2147483646.17.tmp"), alive = folder.file(".calendar.ics.\(getpid()).18.tmp")
+        let dead = folder.file(".calendar.ics.2147483646.17.tmp"),
+            alive = folder.file(".calendar.ics.\(getpid()).18.tmp")
         let other = folder.file(".other.ics.2147483646.19.tmp")
         for leftover in [dead, alive, other] { try write("BEGIN:VCALENDAR\r\nBEGIN:VEV", to: leftover) }
         _ = try await SingleFileStorage(url: url).changes(since: nil)
@@ -298,9 +333,13 @@ import CalgwTestSupport
         let note = String(decoding: try #require(try await storage.fetch(["note.ics"]).first).data, as: UTF8.self)
         #expect(note.components(separatedBy: "BEGIN:VJOURNAL").count == 2)
 
-        try write(Self.export.replacingOccurrences(of: "END:VCALENDAR", with: journal.replacingOccurrences(of: "Notes", with: "Copy") + "END:VCALENDAR"), to: url)
+        try write(
+            Self.export.replacingOccurrences(
+                of: "END:VCALENDAR", with: journal.replacingOccurrences(of: "Notes", with: "Copy") + "END:VCALENDAR"),
+            to: url)
         await #expect { _ = try await SingleFileStorage(url: url).changes(since: nil) } throws: { error in
-            (error as? SingleFileError)?.message == "\(url.path):55: a second VJOURNAL with UID note without a RECURRENCE-ID (the first is at line 41)"
+            (error as? SingleFileError)?.message
+                == "\(url.path):55: a second VJOURNAL with UID note without a RECURRENCE-ID (the first is at line 41)"
         }
     }
 }

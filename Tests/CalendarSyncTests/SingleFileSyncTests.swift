@@ -9,7 +9,8 @@ import CalgwTestSupport
     static func calendar(_ events: [(uid: String, summary: String, extra: String)]) -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nX-WR-CALNAME:Mine\r\n"
         for e in events {
-            text += "BEGIN:VEVENT\r\nUID:\(e.uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T100000Z\r\nDURATION:PT1H\r\n"
+            text +=
+                "BEGIN:VEVENT\r\nUID:\(e.uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T100000Z\r\nDURATION:PT1H\r\n"
                 + "SUMMARY:\(e.summary)\r\n\(e.extra)END:VEVENT\r\n"
         }
         return text + "END:VCALENDAR\r\n"
@@ -17,7 +18,9 @@ import CalgwTestSupport
 
     /// Replaces the remote item of `uid` with `data`.
     static func edit(_ remote: InMemoryStorage, uid: String, _ data: Data) async throws {
-        guard case .full(let versions, _) = try await remote.changes(since: nil) else { Issue.record("a full listing"); return }
+        guard case .full(let versions, _) = try await remote.changes(since: nil) else {
+            Issue.record("a full listing"); return
+        }
         for item in try await remote.fetch(versions.map(\.href)) where ItemContent(item.data).uid == uid {
             _ = try await remote.update(href: item.href, data: data, ifMatch: item.etag)
         }
@@ -34,8 +37,12 @@ import CalgwTestSupport
         #expect(remote.contents.count == 3)
 
         // The server changes a's and b's summaries.
-        try await Self.edit(remote, uid: "a", TestEvent.data(uid: "a", summary: "a on the server", start: "20260310T100000Z", duration: "PT1H"))
-        try await Self.edit(remote, uid: "b", TestEvent.data(uid: "b", summary: "b on the server", start: "20260310T100000Z", duration: "PT1H"))
+        try await Self.edit(
+            remote, uid: "a",
+            TestEvent.data(uid: "a", summary: "a on the server", start: "20260310T100000Z", duration: "PT1H"))
+        try await Self.edit(
+            remote, uid: "b",
+            TestEvent.data(uid: "b", summary: "b on the server", start: "20260310T100000Z", duration: "PT1H"))
         // Once the run has planned and recorded its intents, another program rewrites the file:
         // b gets a location, c a new summary.
         let byHand = Self.calendar([("a", "a", ""), ("b", "b", "LOCATION:By hand\r\n"), ("c", "c by hand", "")])
@@ -57,7 +64,9 @@ import CalgwTestSupport
         // The next run sends what the other program did, and both sides agree.
         _ = try await SyncEngine(local: local, remote: remote, journal: journal).run()
         let server = remote.contents.values.map { String(decoding: $0, as: UTF8.self) }.joined()
-        #expect(server.contains("SUMMARY:c by hand") && server.contains("LOCATION:By hand") && server.contains("SUMMARY:b on the server"))
+        #expect(
+            server.contains("SUMMARY:c by hand") && server.contains("LOCATION:By hand")
+                && server.contains("SUMMARY:b on the server"))
         let quiet = try await SyncEngine(local: local, remote: remote, journal: journal).run()
         for side in Side.allCases { #expect(quiet.created[side] + quiet.updated[side] + quiet.deleted[side] == 0) }
         text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
@@ -69,7 +78,10 @@ import CalgwTestSupport
         defer { folder.remove() }
         let file = folder.file("calendar.ics")
         let text = Self.calendar([("a", "a", "")]).replacingOccurrences(
-            of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260311T100000Z\r\nSUMMARY:No UID\r\nEND:VEVENT\r\nEND:VCALENDAR")
+            of: "END:VCALENDAR",
+            with:
+                "BEGIN:VEVENT\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260311T100000Z\r\nSUMMARY:No UID\r\nEND:VEVENT\r\nEND:VCALENDAR"
+        )
         try Data(text.utf8).write(to: file)
         let local = SingleFileStorage(url: file), remote = InMemoryStorage()
         let journal = try Journal.inMemory()

@@ -18,7 +18,10 @@ extension StorageContractTests {
         let storage: any CalendarStorage
         let seed: ([String: String]) async throws -> Void
         let cleanup: () -> Void
-        init(storage: any CalendarStorage, seed: @escaping ([String: String]) async throws -> Void, cleanup: @escaping () -> Void) {
+        init(
+            storage: any CalendarStorage, seed: @escaping ([String: String]) async throws -> Void,
+            cleanup: @escaping () -> Void
+        ) {
             self.storage = storage
             self.seed = seed
             self.cleanup = cleanup
@@ -28,7 +31,8 @@ extension StorageContractTests {
     static func feed(_ events: [String: String]) -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//tests//EN\r\n"
         for (uid, summary) in events.sorted(by: { $0.key < $1.key }) {
-            text += "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T100000Z\r\n"
+            text +=
+                "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T100000Z\r\n"
                 + "DTEND:20260310T110000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\n"
         }
         return text + "END:VCALENDAR\r\n"
@@ -39,30 +43,38 @@ extension StorageContractTests {
         case .vdir, .memory:
             let (storage, cleanup) = try await make(kind.rawValue)
             let versions = Locked<[String: ItemVersion]>([:])
-            return ReadSide(storage: storage, seed: { events in
-                for (uid, version) in versions.value where events[uid] == nil {
-                    try await storage.delete(href: version.href, ifMatch: version.etag)
-                    versions.mutate { $0[uid] = nil }
-                }
-                for (uid, summary) in events {
-                    let data = TestEvent.data(uid: uid, summary: summary, duration: "PT1H")
-                    if let old = versions.value[uid] {
-                        if try await storage.fetch([old.href]).first?.data == data { continue }
-                        let new = try await storage.update(href: old.href, data: data, ifMatch: old.etag)
-                        versions.mutate { $0[uid] = new }
-                    } else {
-                        let new = try await storage.create(data, suggestedName: uid)
-                        versions.mutate { $0[uid] = new }
+            return ReadSide(
+                storage: storage,
+                seed: { events in
+                    for (uid, version) in versions.value where events[uid] == nil {
+                        try await storage.delete(href: version.href, ifMatch: version.etag)
+                        versions.mutate { $0[uid] = nil }
                     }
-                }
-            }, cleanup: cleanup)
+                    for (uid, summary) in events {
+                        let data = TestEvent.data(uid: uid, summary: summary, duration: "PT1H")
+                        if let old = versions.value[uid] {
+                            if try await storage.fetch([old.href]).first?.data == data { continue }
+                            let new = try await storage.update(href: old.href, data: data, ifMatch: old.etag)
+                            versions.mutate { $0[uid] = new }
+                        } else {
+                            let new = try await storage.create(data, suggestedName: uid)
+                            versions.mutate { $0[uid] = new }
+                        }
+                    }
+                }, cleanup: cleanup)
         case .subscription, .subscriptionWithoutValidators:
             let folder = try TemporaryFolder()
             let server = try TestProxies.feed(root: folder.url, validators: kind == .subscription)
-            let storage = SubscriptionStorage(url: server.url.appendingPathComponent("feed.ics"), client: try HTTPClient())
-            return ReadSide(storage: storage, seed: { events in
-                try Data(Self.feed(events).utf8).write(to: folder.file("feed.ics"))
-            }, cleanup: { server.stop(); folder.remove() })
+            let storage = SubscriptionStorage(
+                url: server.url.appendingPathComponent("feed.ics"), client: try HTTPClient())
+            return ReadSide(
+                storage: storage,
+                seed: { events in
+                    try Data(Self.feed(events).utf8).write(to: folder.file("feed.ics"))
+                },
+                cleanup: {
+                    server.stop(); folder.remove()
+                })
         }
     }
 
@@ -73,12 +85,18 @@ extension StorageContractTests {
         let storage = side.storage
         try await side.seed(["a": "A", "b": "B"])
 
-        guard case .full(let first, let token1) = try await storage.changes(since: nil) else { Issue.record("\(kind): a first listing is full"); return }
+        guard case .full(let first, let token1) = try await storage.changes(since: nil) else {
+            Issue.record("\(kind): a first listing is full"); return
+        }
         #expect(first.count == 2, "\(kind)")
-        if case .unchanged = try await storage.changes(since: token1) {} else { Issue.record("\(kind): unchanged after no change") }
+        if case .unchanged = try await storage.changes(since: token1) {
+        } else {
+            Issue.record("\(kind): unchanged after no change")
+        }
 
         let fetched = try await storage.fetch(first.map(\.href) + ["missing.ics"])
-        #expect(Set(fetched.map(\.version)) == Set(first), "\(kind): fetch returns what was listed, at the listed etags")
+        #expect(
+            Set(fetched.map(\.version)) == Set(first), "\(kind): fetch returns what was listed, at the listed etags")
         let summaries = Set(fetched.map { ItemContent($0.data).uid })
         #expect(summaries == ["a", "b"], "\(kind)")
 
@@ -91,11 +109,18 @@ extension StorageContractTests {
             listed = changed + first.filter { v in !changed.contains { $0.href == v.href } }
         case .unchanged: Issue.record("\(kind): a change went unseen"); return
         }
-        let byUID = Dictionary(uniqueKeysWithValues: try await storage.fetch(listed.map(\.href)).map { (ItemContent($0.data).uid ?? "", $0) })
+        let byUID = Dictionary(
+            uniqueKeysWithValues: try await storage.fetch(listed.map(\.href)).map {
+                (ItemContent($0.data).uid ?? "", $0)
+            })
         let firstByHref = Dictionary(uniqueKeysWithValues: first.map { ($0.href, $0.etag) })
         #expect(Set(byUID.keys) == ["a", "b", "c"], "\(kind)")
-        #expect(byUID["a"].map { firstByHref[$0.href] == $0.etag } == true, "\(kind): an unchanged item keeps its href and etag")
-        #expect(byUID["b"].map { firstByHref[$0.href] != nil && firstByHref[$0.href] != $0.etag } == true, "\(kind): a changed item keeps its href, not its etag")
+        #expect(
+            byUID["a"].map { firstByHref[$0.href] == $0.etag } == true,
+            "\(kind): an unchanged item keeps its href and etag")
+        #expect(
+            byUID["b"].map { firstByHref[$0.href] != nil && firstByHref[$0.href] != $0.etag } == true,
+            "\(kind): a changed item keeps its href, not its etag")
 
         try await side.seed(["a": "A"])
         if case .full(let all, _) = try await storage.changes(since: nil) {
@@ -109,10 +134,17 @@ extension StorageContractTests {
         let side = try await makeReadSide(.subscription)
         defer { side.cleanup() }
         try await side.seed(["a": "A"])
-        guard case .full(let listed, _) = try await side.storage.changes(since: nil), let a = listed.first else { Issue.record("no listing"); return }
-        for write in [{ _ = try await side.storage.create(TestEvent.data(uid: "x", duration: "PT1H"), suggestedName: "x") },
-                      { _ = try await side.storage.update(href: a.href, data: TestEvent.data(uid: "a", duration: "PT1H"), ifMatch: a.etag) },
-                      { try await side.storage.delete(href: a.href, ifMatch: a.etag) }] as [() async throws -> Void] {
+        guard case .full(let listed, _) = try await side.storage.changes(since: nil), let a = listed.first else {
+            Issue.record("no listing"); return
+        }
+        for write in [
+            { _ = try await side.storage.create(TestEvent.data(uid: "x", duration: "PT1H"), suggestedName: "x") },
+            {
+                _ = try await side.storage.update(
+                    href: a.href, data: TestEvent.data(uid: "a", duration: "PT1H"), ifMatch: a.etag)
+            },
+            { try await side.storage.delete(href: a.href, ifMatch: a.etag) },
+        ] as [() async throws -> Void] {
             await #expect { try await write() } throws: { ($0 as? SubscriptionError)?.code == .readOnly }
         }
         #expect(try await side.storage.fetch([a.href]).count == 1)

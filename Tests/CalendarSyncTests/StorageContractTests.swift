@@ -21,11 +21,15 @@ import CalDAV
             return (SingleFileStorage(url: folder.file("cal/calendar.ics")), { folder.remove() })
         default:
             let server = try TestServers.shared(String(kind.dropFirst("caldav-".count)))
-            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username,
-                                                                                                 password: server.password))))
+            let client = try CalDAVClient(
+                configuration: .init(
+                    http: .init(
+                        authentication: .basic(
+                            username: server.username,
+                            password: server.password))))
             let collection = server.newCollectionURL(prefix: "contract")
             try await client.makeCalendar(collection)
-            return (CalDAVStorage(client: client, collection: collection), { })
+            return (CalDAVStorage(client: client, collection: collection), {})
         }
     }
 
@@ -53,23 +57,30 @@ import CalDAV
         defer { cleanup() }
         let data = TestEvent.data(uid: "a", duration: "PT1H")
 
-        guard case .full(let empty, let token0) = try await storage.changes(since: nil) else { Issue.record("\(kind): first listing is full"); return }
+        guard case .full(let empty, let token0) = try await storage.changes(since: nil) else {
+            Issue.record("\(kind): first listing is full"); return
+        }
         #expect(empty.isEmpty, "\(kind)")
         let created = try await storage.create(data, suggestedName: "a")
         #expect(created.href.value.hasSuffix(".ics"), "\(kind): \(created.href)")
-        await #expect { _ = try await storage.create(data, suggestedName: "a") } throws: { $0 as? StorageError == .alreadyExists(href: created.href) }
+        await #expect { _ = try await storage.create(data, suggestedName: "a") } throws: {
+            $0 as? StorageError == .alreadyExists(href: created.href)
+        }
 
         let changed = try await storage.changes(since: token0)
         if case .unchanged = changed { Issue.record("\(kind): a change was not seen") }
         #expect(Self.listing(changed, before: empty) == [created], "\(kind): \(changed)")
         let token1 = Self.token(changed)
-        if token1 != nil, case .unchanged = try await storage.changes(since: token1) {} else if token1 != nil {
+        if token1 != nil, case .unchanged = try await storage.changes(since: token1) {
+        } else if token1 != nil {
             Issue.record("\(kind): unchanged after no change")
         }
 
         let fetched = try await storage.fetch([created.href, "missing.ics"])
         #expect(fetched.map(\.href) == [created.href], "\(kind)")
-        #expect(fetched.first.map { ContentHash.of($0.data) } == ContentHash.of(data), "\(kind): the bytes read back differ")
+        #expect(
+            fetched.first.map { ContentHash.of($0.data) } == ContentHash.of(data), "\(kind): the bytes read back differ"
+        )
 
         let newer = TestEvent.data(uid: "a", summary: "v2", duration: "PT1H")
         let updated = try await storage.update(href: created.href, data: newer, ifMatch: created.etag)
@@ -80,7 +91,9 @@ import CalDAV
         await #expect { try await storage.delete(href: created.href, ifMatch: created.etag) } throws: {
             $0 as? StorageError == .preconditionFailed(href: created.href)
         }
-        #expect(try await storage.fetch([created.href]).first.map { ContentHash.of($0.data) } == ContentHash.of(newer), "\(kind)")
+        #expect(
+            try await storage.fetch([created.href]).first.map { ContentHash.of($0.data) } == ContentHash.of(newer),
+            "\(kind)")
         try await storage.delete(href: created.href, ifMatch: updated.etag)
         try await storage.delete(href: created.href, ifMatch: updated.etag)  // already gone
         #expect(try await storage.fetch([created.href]).isEmpty, "\(kind)")
@@ -104,16 +117,25 @@ import CalDAV
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let storage = VDirStorage(url: folder.file("cal"))
-        let items = (0..<300).map { (data: TestEvent.data(uid: "u\($0)", summary: "item \($0)", duration: "PT1H"), suggestedName: "u\($0)") }
+        let items = (0..<300).map {
+            (data: TestEvent.data(uid: "u\($0)", summary: "item \($0)", duration: "PT1H"), suggestedName: "u\($0)")
+        }
         let first = await storage.createAll(items)
         #expect(first.count == 300)
         let versions = first.compactMap { try? $0.get() }
         #expect(versions.map(\.href) == (0..<300).map { "u\($0).ics" })
 
         let taken = try Data(contentsOf: folder.file("cal/u7.ics"))
-        let second = await storage.createAll([(TestEvent.data(uid: "v1", duration: "PT1H"),
-                                               "v1"), (TestEvent.data(uid: "other", duration: "PT1H"),
-                                                       "u7"), (TestEvent.data(uid: "v2", duration: "PT1H"), "v2")])
+        let second = await storage.createAll([
+            (
+                TestEvent.data(uid: "v1", duration: "PT1H"),
+                "v1"
+            ),
+            (
+                TestEvent.data(uid: "other", duration: "PT1H"),
+                "u7"
+            ), (TestEvent.data(uid: "v2", duration: "PT1H"), "v2"),
+        ])
         #expect((try? second[0].get())?.href == "v1.ics" && (try? second[2].get())?.href == "v2.ics")
         guard case .failure(StorageError.alreadyExists(let href)) = second[1] else {
             Issue.record("a taken name did not fail with alreadyExists: \(second[1])")

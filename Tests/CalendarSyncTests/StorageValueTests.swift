@@ -15,7 +15,9 @@ import CalgwTestSupport
     /// A listing's token is SHA-256 over its `href<TAB>etag` lines, however many lines the
     /// hasher is handed at once: a listing several times the buffer's size hashes as one piece.
     @Test func aListingsTokenIsTheHashOfItsLines() {
-        let versions = (0..<9_000).map { ItemVersion(href: ItemHref(String(format: "item-%05d.ics", $0)), etag: "e\($0 * 7919)") }
+        let versions = (0..<9_000).map {
+            ItemVersion(href: ItemHref(String(format: "item-%05d.ics", $0)), etag: "e\($0 * 7919)")
+        }
         let lines = versions.map { "\($0.href)\t\($0.etag)\n" }.joined()
         let expected = "vdir:" + SHA256.hash(data: Data(lines.utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(lines.utf8.count > 3 * 65_536)
@@ -32,7 +34,8 @@ import CalgwTestSupport
         let storage = VDirStorage(url: folder.file("vdir"))
         try storage.directory.createIfMissing()
         for i in 0..<300 {
-            let text = TestEvent.ics(uid: "u\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
+            let text = TestEvent.ics(
+                uid: "u\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
             try Data(text.utf8).write(to: folder.file("vdir/u\(i).ics"))
         }
         var streamed: [ItemHref] = []
@@ -59,7 +62,8 @@ import CalgwTestSupport
         #expect(open.start == 5 && open.end == nil && open != closed)
         open.end = 9
         open.start = nil
-        #expect(open == TimeSpan(start: nil, end: 9) && TimeSpan.unbounded.start == nil && TimeSpan.unbounded.end == nil)
+        #expect(
+            open == TimeSpan(start: nil, end: 9) && TimeSpan.unbounded.start == nil && TimeSpan.unbounded.end == nil)
         let json = String(decoding: try JSONEncoder().encode(TimeSpan(start: 7, end: nil)), as: UTF8.self)
         #expect(json == #"{"start":7}"#)
         for span in [closed, open, TimeSpan.unbounded] {
@@ -78,8 +82,12 @@ import CalgwTestSupport
         var random = SeededRandom(seed: 21)
         var digests = Set<StringDigest>()
         for _ in 0..<100_000 {
-            let uuid = UUID(uuid: (0..<16).reduce(into: [UInt8]()) { bytes, _ in bytes.append(UInt8.random(in: 0...255, using: &random)) }
-                .withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString
+            let uuid = UUID(
+                uuid: (0..<16).reduce(into: [UInt8]()) { bytes, _ in
+                    bytes.append(UInt8.random(in: 0...255, using: &random))
+                }
+                .withUnsafeBytes { $0.load(as: uuid_t.self) }
+            ).uuidString
             let href = "/dav/calendars/user/alice/work/\(uuid).ics"
             digests.insert(StringDigest(href))
             digests.insert(StringDigest(href.dropLast(4) + ".icS"))

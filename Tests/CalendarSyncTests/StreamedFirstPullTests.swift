@@ -26,12 +26,15 @@ import CalgwTestTraits
             folder = try TemporaryFolder()
             local = VDirStorage(url: folder.file("vdir"))
             try local.directory.createIfMissing()
-            let client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+            let client = try CalDAVClient(
+                configuration: .init(
+                    http: .init(authentication: .basic(username: server.username, password: server.password))))
             let url = server.newCollectionURL(prefix: "stream")
             try await client.makeCalendar(url)
             remote = CalDAVStorage(client: client, collection: url)
             journal = try Journal.open(at: folder.file("journal.sqlite"))
-            storage = server.stateFolder.appendingPathComponent("collections/collection-root/\(server.username)/\(url.lastPathComponent)")
+            storage = server.stateFolder.appendingPathComponent(
+                "collections/collection-root/\(server.username)/\(url.lastPathComponent)")
             #expect(FileManager.default.fileExists(atPath: storage.path), "no Radicale folder at \(storage.path)")
         }
 
@@ -46,7 +49,8 @@ import CalgwTestTraits
         /// UID → SUMMARY of every vdir file, and how many files carry each UID.
         func vdir() throws -> (summaries: [String: String], counts: [String: Int]) {
             var summaries: [String: String] = [:], counts: [String: Int] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: local.directory.url.path) where name.hasSuffix(".ics") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: local.directory.url.path)
+            where name.hasSuffix(".ics") {
                 let text = try String(contentsOf: local.directory.url.appendingPathComponent(name), encoding: .utf8)
                 let lines = text.components(separatedBy: "\r\n")
                 guard let uid = lines.first(where: { $0.hasPrefix("UID:") })?.dropFirst(4) else { continue }
@@ -60,20 +64,38 @@ import CalgwTestTraits
     @Test func aFirstSyncPullsInBatchesAndPlansWhatBothSidesHoldAfterTheRead() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                                                  end: "20260301T100000Z")) }
+        for i in 0..<Self.events {
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(
+                    uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z"))
+        }
         // Shared with the vdir: one equal, one different; and one the server lacks.
-        try pair.serverFile("shared-equal.ics", TestEvent.ics(uid: "shared-equal", summary: "same", start: "20260301T090000Z",
-                                                              end: "20260301T100000Z"))
-        try pair.serverFile("shared-diff.ics", TestEvent.ics(uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
-                                                             end: "20260301T100000Z"))
-        try pair.localFile("a.ics", TestEvent.ics(uid: "shared-equal", summary: "same", start: "20260301T090000Z", end: "20260301T100000Z"))
-        try pair.localFile("b.ics", TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
-        try pair.localFile("c.ics", TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.serverFile(
+            "shared-equal.ics",
+            TestEvent.ics(
+                uid: "shared-equal", summary: "same", start: "20260301T090000Z",
+                end: "20260301T100000Z"))
+        try pair.serverFile(
+            "shared-diff.ics",
+            TestEvent.ics(
+                uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
+                end: "20260301T100000Z"))
+        try pair.localFile(
+            "a.ics",
+            TestEvent.ics(uid: "shared-equal", summary: "same", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile(
+            "b.ics",
+            TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile(
+            "c.ics",
+            TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let recorder = ProgressRecorder()
-        let engine = SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal,
-                                progress: { p in recorder.add(p) })
+        let engine = SyncEngine(
+            local: pair.local, remote: pair.remote, journal: pair.journal,
+            progress: { p in recorder.add(p) })
         let report = try await engine.run()
         #expect(report.errors.isEmpty, "\(report.errors)")
         // shared-diff differs with no journal row: both copies are kept, the local one under a new UID.
@@ -106,8 +128,13 @@ import CalgwTestTraits
     @Test func theTokenKeptAfterAPullVouchesForThePulledFilesOnly() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<200 { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                                          end: "20260301T100000Z")) }
+        for i in 0..<200 {
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(
+                    uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z"))
+        }
         let first = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(first.created[.local] == 200)
         let kept = try pair.journal.collection(.local).token
@@ -118,7 +145,9 @@ import CalgwTestTraits
         let quiet = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(quiet.created[.local] + quiet.created[.remote] + quiet.updated[.remote] + quiet.deleted[.remote] == 0)
 
-        let files = try FileManager.default.contentsOfDirectory(atPath: pair.local.directory.url.path).filter { $0.hasSuffix(".ics") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: pair.local.directory.url.path).filter {
+            $0.hasSuffix(".ics")
+        }.sorted()
         try FileManager.default.removeItem(at: pair.local.directory.url.appendingPathComponent(files[0]))
         let edited = pair.local.directory.url.appendingPathComponent(files[1])
         let text = try String(contentsOf: edited, encoding: .utf8)
@@ -138,14 +167,26 @@ import CalgwTestTraits
         let pair = try await Pair()
         defer { pair.folder.remove() }
         for i in 0..<Self.events {
-            try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
-            try pair.localFile("local-\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                               end: "20260301T100000Z"))
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try pair.localFile(
+                "local-\(i).ics",
+                TestEvent.ics(
+                    uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z"))
         }
-        try pair.serverFile("shared-diff.ics", TestEvent.ics(uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
-                                                             end: "20260301T100000Z"))
-        try pair.localFile("b.ics", TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
-        try pair.localFile("c.ics", TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.serverFile(
+            "shared-diff.ics",
+            TestEvent.ics(
+                uid: "shared-diff", summary: "server's", start: "20260301T090000Z",
+                end: "20260301T100000Z"))
+        try pair.localFile(
+            "b.ics",
+            TestEvent.ics(uid: "shared-diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile(
+            "c.ics",
+            TestEvent.ics(uid: "local-only", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
         let before = try pair.local.directory.scan()
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
@@ -154,7 +195,8 @@ import CalgwTestTraits
         #expect(report.created[.remote] == 2)
         #expect(report.conflicts == [.init(uid: "shared-diff", resolution: .resolved(.keepBoth))])
         // The equal files were left as they were: same names, same signatures.
-        let after = Dictionary(try pair.local.directory.scan().map { ($0.name, $0.signature) }, uniquingKeysWith: { a, _ in a })
+        let after = Dictionary(
+            try pair.local.directory.scan().map { ($0.name, $0.signature) }, uniquingKeysWith: { a, _ in a })
         for entry in before where entry.name.hasPrefix("local-") {
             #expect(after[entry.name] == entry.signature, "\(entry.name) was rewritten")
         }
@@ -167,7 +209,9 @@ import CalgwTestTraits
         }
 
         let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
-        #expect(again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0, "\(again.summary)")
+        #expect(
+            again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0,
+            "\(again.summary)")
         #expect(again.errors.isEmpty && again.conflicts.isEmpty, "\(again.errors) \(again.conflicts)")
     }
 
@@ -180,15 +224,20 @@ import CalgwTestTraits
         defer { pair.folder.remove() }
         let count = 300
         for i in 0..<count {
-            try pair.serverFile("b\(i).ics", TestEvent.ics(uid: "b\(i)", summary: "caf\u{E9} \(i)", start: "20260301T090000Z",
-                                                           end: "20260301T100000Z", extra: ["RRULE:FREQ=WEEKLY;UNTIL=20270301T090000Z"]))
+            try pair.serverFile(
+                "b\(i).ics",
+                TestEvent.ics(
+                    uid: "b\(i)", summary: "caf\u{E9} \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z", extra: ["RRULE:FREQ=WEEKLY;UNTIL=20270301T090000Z"]))
         }
         let pulled = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(pulled.created[.local] == count && pulled.errors.isEmpty, "\(pulled.summary)")
         // Every other file with LF line ends, as some tools write them; every tenth with its
         // DTSTAMP last (the same content, other bytes).
         let folder = pair.local.directory.url
-        for (i, name) in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".ics") }).sorted().enumerated() {
+        for (i, name) in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({
+            $0.hasSuffix(".ics")
+        }).sorted().enumerated() {
             let url = folder.appendingPathComponent(name)
             var text = try String(contentsOf: url, encoding: .utf8)
             if i % 2 == 0 { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
@@ -203,7 +252,9 @@ import CalgwTestTraits
         let journal = try Journal.open(at: pair.folder.file("takeover.sqlite"))
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: journal).run()
         #expect(report.errors.isEmpty && report.conflicts.isEmpty, "\(report.errors) \(report.conflicts)")
-        #expect(report.created[.local] + report.created[.remote] + report.updated[.local] + report.updated[.remote] == 0, "\(report.summary)")
+        #expect(
+            report.created[.local] + report.created[.remote] + report.updated[.local] + report.updated[.remote] == 0,
+            "\(report.summary)")
         let rows = try journal.items()
         #expect(rows.count == count)
         let served = try await pair.remote.fetch(rows.map(\.remote.href))
@@ -221,10 +272,19 @@ import CalgwTestTraits
     @Test func aTakeoverWithAUIDTheServerHoldsTwiceKeepsTheFile() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                                                  end: "20260301T100000Z")) }
-        try pair.localFile("mine.ics", TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
-        try pair.serverFile("zz-copy.ics", TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        for i in 0..<Self.events {
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(
+                    uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z"))
+        }
+        try pair.localFile(
+            "mine.ics",
+            TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.serverFile(
+            "zz-copy.ics",
+            TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")
@@ -241,12 +301,23 @@ import CalgwTestTraits
         let pair = try await Pair()
         defer { pair.folder.remove() }
         for i in 0..<Self.events {
-            try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
-            if i != 3 { try pair.localFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                                      end: "20260301T100000Z")) }
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+            if i != 3 {
+                try pair.localFile(
+                    "s\(i).ics",
+                    TestEvent.ics(
+                        uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                        end: "20260301T100000Z"))
+            }
         }
-        try pair.localFile("mine-a.ics", TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
-        try pair.localFile("mine-b.ics", TestEvent.ics(uid: "s3", summary: "my copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile(
+            "mine-a.ics",
+            TestEvent.ics(uid: "s3", summary: "server 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.localFile(
+            "mine-b.ics",
+            TestEvent.ics(uid: "s3", summary: "my copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("s3") }, "\(report.errors)")
@@ -254,25 +325,38 @@ import CalgwTestTraits
         let (summaries, counts) = try pair.vdir()
         #expect(counts["s3"] == 2)
         #expect(summaries.count == Self.events)
-        let text = { (name: String) in try String(contentsOf: pair.local.directory.url.appendingPathComponent(name), encoding: .utf8) }
-        #expect(try text("mine-a.ics").contains("SUMMARY:server 3") && text("mine-b.ics").contains("SUMMARY:my copy of 3"))
+        let text = { (name: String) in
+            try String(contentsOf: pair.local.directory.url.appendingPathComponent(name), encoding: .utf8)
+        }
+        #expect(
+            try text("mine-a.ics").contains("SUMMARY:server 3") && text("mine-b.ics").contains("SUMMARY:my copy of 3"))
         #expect(try pair.journal.items().count == Self.events - 1)
     }
 
     @Test func aUIDTheServerHoldsTwiceIsAnErrorAndAtMostOneCopyIsPulled() async throws {
         let pair = try await Pair()
         defer { pair.folder.remove() }
-        for i in 0..<Self.events { try pair.serverFile("s\(i).ics", TestEvent.ics(uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
-                                                                                  end: "20260301T100000Z")) }
+        for i in 0..<Self.events {
+            try pair.serverFile(
+                "s\(i).ics",
+                TestEvent.ics(
+                    uid: "s\(i)", summary: "server \(i)", start: "20260301T090000Z",
+                    end: "20260301T100000Z"))
+        }
         // Far apart, so in any order the server lists them they are likely in different batches.
-        try pair.serverFile("zz-copy.ics", TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
+        try pair.serverFile(
+            "zz-copy.ics",
+            TestEvent.ics(uid: "s3", summary: "copy of 3", start: "20260301T090000Z", end: "20260301T100000Z"))
 
         let report = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(report.errors.lines.contains { $0.contains("UID s3") }, "\(report.errors)")
         // The error names both copies, in one batch or in two (the first then as the journal
         // recorded it).
-        #expect(report.errors.lines.contains { $0.contains("UID s3") && $0.contains("/s3.ics") && $0.contains("/zz-copy.ics") },
-                "\(report.errors)")
+        #expect(
+            report.errors.lines.contains {
+                $0.contains("UID s3") && $0.contains("/s3.ics") && $0.contains("/zz-copy.ics")
+            },
+            "\(report.errors)")
         let (summaries, counts) = try pair.vdir()
         #expect((counts["s3"] ?? 0) <= 1)
         #expect(summaries.count >= Self.events - 1)

@@ -24,7 +24,11 @@ import CalgwTestSupport
         let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }) {
             let line = String(raw)
-            if let first = line.first, first == " " || first == "\t", !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
+            if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1] += line.dropFirst()
+            } else {
+                lines.append(line)
+            }
         }
         var depth = 0
         var name = "", uid: String?
@@ -58,8 +62,10 @@ import CalgwTestSupport
             let storage = SubscriptionStorage(url: server.url.appendingPathComponent(name), client: client)
             let source = try Data(contentsOf: file)
             let expected = Self.outline(source)
-            let isCalendar = String(decoding: source.prefix(40), as: UTF8.self).replacingOccurrences(of: "\u{FEFF}", with: "")
-                .trimmingCharacters(in: .whitespacesAndNewlines).uppercased().hasPrefix("BEGIN:VCALENDAR")
+            let isCalendar = String(decoding: source.prefix(40), as: UTF8.self).replacingOccurrences(
+                of: "\u{FEFF}", with: ""
+            )
+            .trimmingCharacters(in: .whitespacesAndNewlines).uppercased().hasPrefix("BEGIN:VCALENDAR")
             if isCalendar { calendars += 1 }
             do {
                 let (items, token) = try await storage.fetchAll()
@@ -72,22 +78,29 @@ import CalgwTestSupport
                 let outlines = items.map { Self.outline($0.data) }
                 let uids = Set(outlines.flatMap { $0.components.compactMap(\.uid) })
                 for component in expected.components {
-                    if let uid = component.uid, !uid.isEmpty { #expect(uids.contains(uid), "\(name): \(component.name) \(uid) is lost") }
+                    if let uid = component.uid, !uid.isEmpty {
+                        #expect(uids.contains(uid), "\(name): \(component.name) \(uid) is lost")
+                    }
                 }
                 let given = outlines.flatMap(\.components).filter { !($0.uid ?? "").hasPrefix("calgw-") }.count
                 let derived = outlines.flatMap(\.components).filter { ($0.uid ?? "").hasPrefix("calgw-") }.count
                 let withoutUID = expected.components.filter { ($0.uid ?? "").isEmpty }.count
                 #expect(given == expected.components.count - withoutUID, "\(name): components with a UID")
-                #expect(derived <= withoutUID && (withoutUID == 0) == (derived == 0), "\(name): \(withoutUID) without UID, \(derived) given one")
+                #expect(
+                    derived <= withoutUID && (withoutUID == 0) == (derived == 0),
+                    "\(name): \(withoutUID) without UID, \(derived) given one")
                 // The feed's zones go into each item using them.
                 for (text, item) in zip(texts, outlines) {
-                    for zone in expected.zones where text.contains("TZID=\(zone):") || text.contains("TZID=\"\(zone)\"") {
+                    for zone in expected.zones where text.contains("TZID=\(zone):") || text.contains("TZID=\"\(zone)\"")
+                    {
                         #expect(item.zones.contains(zone), "\(name): an item uses \(zone) without its VTIMEZONE")
                     }
                 }
             } catch let error as SubscriptionError {
                 #expect(error.code == .unusableFeed, "\(name): \(error)")
-                if !isCalendar { #expect(error.message.contains("where BEGIN:VCALENDAR should be"), "\(name): \(error)") }
+                if !isCalendar {
+                    #expect(error.message.contains("where BEGIN:VCALENDAR should be"), "\(name): \(error)")
+                }
                 #expect(!error.message.isEmpty)
             }
         }

@@ -20,7 +20,9 @@ import CalgwTestSupport
 
     @Test func modificationsAndDeletionsFlowBothWays() async throws {
         let h = try SyncHarness()
-        for uid in ["a", "b", "c", "d"] { h.local.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H")) }
+        for uid in ["a", "b", "c", "d"] {
+            h.local.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H"))
+        }
         try await h.sync()
         h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local edit", duration: "PT1H"))
         h.local.remove("b.ics")
@@ -38,7 +40,8 @@ import CalgwTestSupport
         h.local.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H"))
         try await h.sync()
         // The server restamps and changes PRODID: a new etag, the same meaning.
-        h.remote.put("a.ics", TestEvent.data(uid: "a", duration: "PT1H", prodid: "-//Server//EN", dtstamp: "20301111T111111Z"))
+        h.remote.put(
+            "a.ics", TestEvent.data(uid: "a", duration: "PT1H", prodid: "-//Server//EN", dtstamp: "20301111T111111Z"))
         let report = try await h.sync()
         #expect(report.updated == SyncReport.Counts())
         #expect(try await h.sync() == SyncReport())
@@ -112,7 +115,9 @@ import CalgwTestSupport
         let h = try SyncHarness()
         for i in 0..<3 {
             h.local.put("e\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H"))
-            h.remote.put("/dav/e\(i).ics", TestEvent.data(uid: "e\(i)", duration: "PT1H", prodid: "server", dtstamp: "20250101T000000Z"))
+            h.remote.put(
+                "/dav/e\(i).ics",
+                TestEvent.data(uid: "e\(i)", duration: "PT1H", prodid: "server", dtstamp: "20250101T000000Z"))
         }
         let report = try await h.sync()
         #expect(report == SyncReport())
@@ -124,14 +129,20 @@ import CalgwTestSupport
         let h = try SyncHarness()
         h.local.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", extra: ["DESCRIPTION:d1"]))
         try await h.sync()
-        h.local.put("a.ics", TestEvent.data(uid: "a", summary: "local title", duration: "PT1H", lastModified: "20260101T000000Z",
-                                            extra: ["DESCRIPTION:d1"]))
+        h.local.put(
+            "a.ics",
+            TestEvent.data(
+                uid: "a", summary: "local title", duration: "PT1H", lastModified: "20260101T000000Z",
+                extra: ["DESCRIPTION:d1"]))
         // Another client edits the description after our listing, just before our PUT.
         let remote = InMemoryStorage(items: h.remote.contents, beforeWrite: nil)
         _ = remote
         let racing = RacingStorage(inner: h.remote, .beforeFirstUpdate) {
-            h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
-                                                 extra: ["DESCRIPTION:their edit"]))
+            h.remote.put(
+                "a.ics",
+                TestEvent.data(
+                    uid: "a", summary: "v1", duration: "PT1H", lastModified: "20260101T000001Z",
+                    extra: ["DESCRIPTION:their edit"]))
         }
         let report = try await SyncEngine(local: h.local, remote: racing, journal: h.journal).run()
         #expect(report.errors.isEmpty, "\(report.errors)")
@@ -166,7 +177,8 @@ import CalgwTestSupport
     @Test func displayNameAndColorFollowTheSideThatChanged() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-meta-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let local = VDirStorage(url: folder.appendingPathComponent("l")), remote = VDirStorage(url: folder.appendingPathComponent("r"))
+        let local = VDirStorage(url: folder.appendingPathComponent("l")),
+            remote = VDirStorage(url: folder.appendingPathComponent("r"))
         let journal = try Journal.inMemory()
         let engine = SyncEngine(local: local, remote: remote, journal: journal)
         try await remote.setMetadata(CollectionMetadata(displayName: "Work", color: "#FF0000FF"))
@@ -201,9 +213,11 @@ import CalgwTestSupport
         h.remote.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
         h.remote.put("old.ics", TestEvent.data(uid: "old", start: "20200101T100000Z", duration: "PT1H"))
         h.remote.put("later.ics", TestEvent.data(uid: "later", start: "20300101T100000Z", duration: "PT1H"))
-        let series = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:series\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let series =
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:series\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         h.remote.put("series.ics", Data(series.utf8))
-        let ended = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:ended\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY;UNTIL=20210101T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let ended =
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:ended\r\nDTSTART:20200101T100000Z\r\nRRULE:FREQ=WEEKLY;UNTIL=20210101T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         h.remote.put("ended.ics", Data(ended.utf8))
         try await h.sync(policy)
         #expect(Set(h.items(.local).keys) == ["in", "series"])
@@ -243,14 +257,18 @@ import CalgwTestSupport
         h.local.put("in.ics", TestEvent.data(uid: "in", start: "20260310T100000Z", duration: "PT1H"))
         let first = try await h.sync(policy)
         #expect(first.created.remote == 1 && Set(h.items(.remote).keys) == ["in"])
-        #expect(first.notes.contains { $0.hasPrefix("1 event in the vdir lies outside the sync window") }, "\(first.notes)")
+        #expect(
+            first.notes.contains { $0.hasPrefix("1 event in the vdir lies outside the sync window") }, "\(first.notes)")
         #expect(try await h.sync(policy) == SyncReport())
 
         h.local.put("next-year.ics", TestEvent.data(uid: "next-year", start: "20270310T100000Z", duration: "PT1H"))
         let second = try await h.sync(policy)
-        #expect(second.created.remote == 1 && second.notes.isEmpty && Set(h.items(.remote).keys) == ["in", "next-year"])
+        #expect(
+            second.created.remote == 1 && second.notes.isEmpty && Set(h.items(.remote).keys) == ["in", "next-year"])
         // The history is left as it was until it changes.
-        h.local.put("history.ics", TestEvent.data(uid: "history", summary: "annotated", start: "20200101T100000Z", duration: "PT1H"))
+        h.local.put(
+            "history.ics",
+            TestEvent.data(uid: "history", summary: "annotated", start: "20200101T100000Z", duration: "PT1H"))
         let third = try await h.sync(policy)
         #expect(third.created.remote == 1 && h.summaries(.remote)["history"] == "annotated")
     }
@@ -355,7 +373,9 @@ import CalgwTestSupport
 @Suite struct DeltaListingTests {
     @Test func deltasSinceTheTokenCarryChangesAndDeletions() async throws {
         let h = try SyncHarness(deltas: true)
-        for uid in ["a", "b", "c"] { h.remote.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H")) }
+        for uid in ["a", "b", "c"] {
+            h.remote.put("\(uid).ics", TestEvent.data(uid: uid, summary: "v1", duration: "PT1H"))
+        }
         try await h.sync()
         let token = try #require(try h.journal.collection(.remote).token)
         h.remote.put("a.ics", TestEvent.data(uid: "a", summary: "v2", duration: "PT1H"))

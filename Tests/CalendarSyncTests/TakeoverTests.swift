@@ -14,7 +14,9 @@ import CalgwTestSupport
         defer { folder.remove() }
         let (local, remote) = try folder.vdirPair()
         for i in 0..<Self.events {
-            let text = Data(TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z").utf8)
+            let text = Data(
+                TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
+                    .utf8)
             try text.write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
             try text.write(to: remote.directory.url.appendingPathComponent("copy-\(i).ics"))
         }
@@ -25,28 +27,39 @@ import CalgwTestSupport
 
         let report = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).run()
         #expect(report.errors.isEmpty, "\(report.errors)")
-        #expect(report.created[.local] + report.created[.remote] + report.updated[.local] + report.updated[.remote] == 0,
-                "\(report.summary)")
+        #expect(
+            report.created[.local] + report.created[.remote] + report.updated[.local] + report.updated[.remote] == 0,
+            "\(report.summary)")
         #expect(try local.directory.scan() + remote.directory.scan() == before, "a file was written")
         let rows = try journal.items()
         #expect(rows.count == Self.events)
         for row in rows {
             let base = try journal.base(for: row.key) ?? Data()
-            #expect(String(decoding: base, as: UTF8.self).contains("UID:\(row.key.value)"), "no merge base for \(row.key)")
+            #expect(
+                String(decoding: base, as: UTF8.self).contains("UID:\(row.key.value)"), "no merge base for \(row.key)")
         }
 
         // Each side edits a different property of one event: the base recorded by the
         // takeover lets the merge keep both edits.
         let localFile = local.directory.url.appendingPathComponent("e5.ics")
         let remoteFile = remote.directory.url.appendingPathComponent("copy-5.ics")
-        try Data(TestEvent.ics(uid: "e5", summary: "renamed here", start: "20260301T090000Z", end: "20260301T100000Z").utf8).write(to: localFile)
-        try Data(TestEvent.ics(uid: "e5", summary: "event 5", start: "20260301T090000Z", end: "20260301T100000Z", extra: ["LOCATION:Room 7"]).utf8)
-            .write(to: remoteFile)
+        try Data(
+            TestEvent.ics(uid: "e5", summary: "renamed here", start: "20260301T090000Z", end: "20260301T100000Z").utf8
+        ).write(to: localFile)
+        try Data(
+            TestEvent.ics(
+                uid: "e5", summary: "event 5", start: "20260301T090000Z", end: "20260301T100000Z",
+                extra: ["LOCATION:Room 7"]
+            ).utf8
+        )
+        .write(to: remoteFile)
         let merged = try await SyncEngine(local: local, remote: remote, journal: journal, policy: policy).run()
         #expect(merged.errors.isEmpty, "\(merged.errors)")
         for file in [localFile, remoteFile] {
             let text = try String(contentsOf: file, encoding: .utf8)
-            #expect(text.contains("SUMMARY:renamed here") && text.contains("LOCATION:Room 7"), "\(file.lastPathComponent): \(text)")
+            #expect(
+                text.contains("SUMMARY:renamed here") && text.contains("LOCATION:Room 7"),
+                "\(file.lastPathComponent): \(text)")
         }
     }
 
@@ -62,15 +75,30 @@ import CalgwTestSupport
                 try Data(text.utf8).write(to: storage.directory.url.appendingPathComponent(name))
             }
             for i in 0..<40 {
-                try put(local, "e\(i).ics", TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
-                try put(remote, "copy-\(i).ics", TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z",
-                                                               end: "20260301T100000Z"))
+                try put(
+                    local, "e\(i).ics",
+                    TestEvent.ics(
+                        uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z"))
+                try put(
+                    remote, "copy-\(i).ics",
+                    TestEvent.ics(
+                        uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z",
+                        end: "20260301T100000Z"))
             }
-            try put(local, "diff.ics", TestEvent.ics(uid: "diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
-            try put(remote, "diff.ics", TestEvent.ics(uid: "diff", summary: "server's", start: "20260301T090000Z", end: "20260301T100000Z",
-                                                      extra: ["LAST-MODIFIED:20260101T000001Z"]))
-            try put(local, "mine.ics", TestEvent.ics(uid: "mine", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
-            try put(remote, "theirs.ics", TestEvent.ics(uid: "theirs", summary: "theirs", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try put(
+                local, "diff.ics",
+                TestEvent.ics(uid: "diff", summary: "local's", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try put(
+                remote, "diff.ics",
+                TestEvent.ics(
+                    uid: "diff", summary: "server's", start: "20260301T090000Z", end: "20260301T100000Z",
+                    extra: ["LAST-MODIFIED:20260101T000001Z"]))
+            try put(
+                local, "mine.ics",
+                TestEvent.ics(uid: "mine", summary: "mine", start: "20260301T090000Z", end: "20260301T100000Z"))
+            try put(
+                remote, "theirs.ics",
+                TestEvent.ics(uid: "theirs", summary: "theirs", start: "20260301T090000Z", end: "20260301T100000Z"))
             return (local, remote)
         }
         /// UID → how many files carry it, and UID → SUMMARY.
@@ -96,14 +124,19 @@ import CalgwTestSupport
             let (local, remote, journal, report) = try await campaign.interrupted(at: k, in: folder)
             #expect(report.errors.isEmpty, "k = \(k): \(report.errors)")
             let (lc, ls) = try contents(local), (rc, rs) = try contents(remote)
-            #expect(lc.count == 44 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
-            #expect(rc.count == 44 && rc.values.allSatisfy { $0 == 1 }, "k = \(k): remote \(rc.filter { $0.value != 1 })")
+            #expect(
+                lc.count == 44 && lc.values.allSatisfy { $0 == 1 }, "k = \(k): local \(lc.filter { $0.value != 1 })")
+            #expect(
+                rc.count == 44 && rc.values.allSatisfy { $0 == 1 }, "k = \(k): remote \(rc.filter { $0.value != 1 })")
             #expect(ls == rs, "k = \(k): the folders differ")
             #expect(ls["e39"] == "event 39" && ls["mine"] == "mine" && ls["theirs"] == "theirs", "k = \(k)")
-            #expect(ls["diff"] == "server's" && ls.values.filter { $0 == "local's" }.count == 1, "k = \(k): both copies of diff")
+            #expect(
+                ls["diff"] == "server's" && ls.values.filter { $0 == "local's" }.count == 1,
+                "k = \(k): both copies of diff")
             let again = try await SyncEngine(local: local, remote: remote, journal: journal).run()
-            #expect(again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
-                    "k = \(k): \(again.summary)")
+            #expect(
+                again.created.total + again.updated.total + again.deleted.total == 0 && again.errors.isEmpty,
+                "k = \(k): \(again.summary)")
             #expect(try journal.pendingIntents().isEmpty, "k = \(k)")
         }
     }
@@ -115,8 +148,11 @@ import CalgwTestSupport
         defer { folder.remove() }
         let (local, remote) = try folder.vdirPair()
         for i in 0..<20 {
-            try Data(TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z").utf8)
-                .write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
+            try Data(
+                TestEvent.ics(uid: "e\(i)", summary: "event \(i)", start: "20260301T090000Z", end: "20260301T100000Z")
+                    .utf8
+            )
+            .write(to: local.directory.url.appendingPathComponent("e\(i).ics"))
         }
         let engine = SyncEngine(local: local, remote: remote, journal: try Journal.inMemory())
         let (_, _, bounded, _) = try await engine.plan(keepingBytes: false)

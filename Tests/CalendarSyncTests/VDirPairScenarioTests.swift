@@ -52,16 +52,20 @@ import CalgwTestSupport
         defer { pair.folder.remove() }
         try TestEvent.data(uid: "sent", duration: "PT1H").write(to: pair.folder.file("local/sent.ics"))
         #expect(try await pair.sync().created.remote == 1)
-        let token = try #require(try pair.journal.collection(.remote).token, "no remote token after a run that wrote there")
+        let token = try #require(
+            try pair.journal.collection(.remote).token, "no remote token after a run that wrote there")
         guard case .unchanged = try await pair.remote.changes(since: token) else {
             Issue.record("the remote token kept is not the remote folder's listing")
             return
         }
         #expect(try await pair.sync() == SyncReport())
         let name = try #require(try pair.files(pair.remote).keys.first)
-        try TestEvent.data(uid: "sent", summary: "Changed over there", duration: "PT1H").write(to: pair.folder.file("remote/\(name)"))
+        try TestEvent.data(uid: "sent", summary: "Changed over there", duration: "PT1H").write(
+            to: pair.folder.file("remote/\(name)"))
         #expect(try await pair.sync().updated.local == 1)
-        #expect(String(decoding: try #require(try pair.files(pair.local)["sent.ics"]), as: UTF8.self).contains("Changed over there"))
+        #expect(
+            String(decoding: try #require(try pair.files(pair.local)["sent.ics"]), as: UTF8.self).contains(
+                "Changed over there"))
     }
 
     @Test func aOneMegabyteEventRoundTrips() async throws {
@@ -92,9 +96,14 @@ import CalgwTestSupport
         _ = try await pair.sync()
         let local = try pair.files(pair.local)
         #expect(local.keys.sorted() == ["weekly.ics"])
-        #expect(String(decoding: local["weekly.ics"]!, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT").count == 3)
+        #expect(
+            String(decoding: local["weekly.ics"]!, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT").count == 3)
         // An override added on one side, the master renamed on the other: both survive.
-        let withOverride = series.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nUID:weekly\r\nRECURRENCE-ID:20260119T090000Z\r\nDTSTART:20260119T090000Z\r\nSUMMARY:cancelled\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\nEND:VCALENDAR")
+        let withOverride = series.replacingOccurrences(
+            of: "END:VCALENDAR",
+            with:
+                "BEGIN:VEVENT\r\nUID:weekly\r\nRECURRENCE-ID:20260119T090000Z\r\nDTSTART:20260119T090000Z\r\nSUMMARY:cancelled\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\nEND:VCALENDAR"
+        )
         try Data(withOverride.utf8).write(to: pair.folder.file("local/weekly.ics"))
         try Data(series.replacingOccurrences(of: "SUMMARY:standup\r\n", with: "SUMMARY:daily sync\r\n").utf8)
             .write(to: pair.folder.file("remote/x.ics"))
@@ -110,7 +119,9 @@ import CalgwTestSupport
         let pair = try Pair()
         defer { pair.folder.remove() }
         let e = TestEvent.data(uid: "e", duration: "PT1H")
-        for name in ["e.ics", ".#e.ics", ".e.ics.swp", "e.ics~", ".e.ics.12345.tmp"] { try e.write(to: pair.folder.file("local/\(name)")) }
+        for name in ["e.ics", ".#e.ics", ".e.ics.swp", "e.ics~", ".e.ics.12345.tmp"] {
+            try e.write(to: pair.folder.file("local/\(name)"))
+        }
         let report = try await pair.sync()
         #expect(report.created.remote == 1)
         #expect(report.skipped.isEmpty)
@@ -124,7 +135,9 @@ import CalgwTestSupport
         let report = try await pair.sync()
         // An error of the run (exit 1), naming both files; the rest of the run goes on.
         #expect(report.errors.count == 1 && report.skipped.isEmpty, "\(report)")
-        #expect(report.errors.lines.first?.contains("a.ics") == true && report.errors.lines.first?.contains("b.ics") == true)
+        #expect(
+            report.errors.lines.first?.contains("a.ics") == true && report.errors.lines.first?.contains("b.ics") == true
+        )
         #expect(try pair.files(pair.local).count == 2)
         #expect(try pair.files(pair.remote).isEmpty)
     }

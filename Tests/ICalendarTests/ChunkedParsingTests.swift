@@ -19,7 +19,9 @@ import CalgwTestSupport
             #expect(chunked.warnings == whole.warnings)
         }
         let tricky = folder.file("tricky.ics")
-        try Data([0xEF, 0xBB, 0xBF] + Array("BEGIN:VCALENDAR\r\nSUMMARY:caf\u{e9} 😀\r\n  folded\r\n\r\nEND:VCALENDAR".utf8)).write(to: tricky)
+        try Data(
+            [0xEF, 0xBB, 0xBF] + Array("BEGIN:VCALENDAR\r\nSUMMARY:caf\u{e9} 😀\r\n  folded\r\n\r\nEND:VCALENDAR".utf8)
+        ).write(to: tricky)
         let c = try #require(try ICalendarParser().parse(contentsOf: tricky, chunkSize: chunkSize).calendar)
         #expect(c["SUMMARY"]?.value == "caf\u{e9} 😀 folded")
     }

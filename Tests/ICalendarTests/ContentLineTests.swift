@@ -11,8 +11,9 @@ import Testing
     }
 
     func event(_ properties: [Property]) -> Component {
-        Component(name: "VCALENDAR", properties: [Property(name: "VERSION", value: "2.0")],
-                  components: [Component(name: "VEVENT", properties: properties)])
+        Component(
+            name: "VCALENDAR", properties: [Property(name: "VERSION", value: "2.0")],
+            components: [Component(name: "VEVENT", properties: properties)])
     }
 
     @Test func aLineOfExactly75OctetsIsNotFolded() throws {
@@ -41,7 +42,10 @@ import Testing
 
     @Test func parameterValuesWithSpecialCharactersAreQuotedAndCaretEscaped() throws {
         let tricky = "Doe: John; \"Jr\", ^boss^\nnext"
-        let p = Property(name: "ATTENDEE", parameters: [Parameter("CN", tricky), Parameter(name: "MEMBER", values: ["mailto:a@x", "mailto:b@x"])], value: "mailto:j@x")
+        let p = Property(
+            name: "ATTENDEE",
+            parameters: [Parameter("CN", tricky), Parameter(name: "MEMBER", values: ["mailto:a@x", "mailto:b@x"])],
+            value: "mailto:j@x")
         let (text, back) = try roundTrip(event([p]))
         #expect(text.replacingOccurrences(of: "\r\n ", with: "").contains(#"CN="Doe: John; ^'Jr^', ^^boss^^^nnext""#))
         let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
@@ -66,7 +70,8 @@ import Testing
     }
 
     @Test func canonicalTextIsWrittenBackByteForByte() throws {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//EN\r\nBEGIN:VEVENT\r\nUID:a@b\r\nDTSTART;TZID=Europe/Berlin:20260329T100000\r\nSUMMARY:Caf\u{e9} \\, \\; \\n\r\nATTENDEE;CN=\"Doe, Jane\";PARTSTAT=ACCEPTED:mailto:jane@example.com\r\nX-UNKNOWN;X-P=1:keep me\r\nBEGIN:X-CUSTOM\r\nX-INNER:1\r\nEND:X-CUSTOM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calgw//EN\r\nBEGIN:VEVENT\r\nUID:a@b\r\nDTSTART;TZID=Europe/Berlin:20260329T100000\r\nSUMMARY:Caf\u{e9} \\, \\; \\n\r\nATTENDEE;CN=\"Doe, Jane\";PARTSTAT=ACCEPTED:mailto:jane@example.com\r\nX-UNKNOWN;X-P=1:keep me\r\nBEGIN:X-CUSTOM\r\nX-INNER:1\r\nEND:X-CUSTOM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let parsed = try ICalendarParser().parse(text)
         #expect(ICalendarSerializer().serialize(parsed.components) == Array(text.utf8))
         #expect(parsed.warnings.isEmpty)
@@ -78,7 +83,8 @@ import Testing
     func parse(_ bytes: [UInt8]) throws -> ParsedCalendar { try ICalendarParser().parse(Data(bytes)) }
 
     @Test func byteOrderMarkLowercaseBlankLinesAndNoFinalNewline() throws {
-        let text = "\u{FEFF}begin:vcalendar\n\nversion:2.0\nbegin:vevent\nuid:1\ndtstart;value=date:20260101\nend:vevent\nend:vcalendar"
+        let text =
+            "\u{FEFF}begin:vcalendar\n\nversion:2.0\nbegin:vevent\nuid:1\ndtstart;value=date:20260101\nend:vevent\nend:vcalendar"
         let parsed = try parse(Array(text.utf8))
         let c = try #require(parsed.calendar)
         #expect(c.name == "VCALENDAR" && c.components.first?.name == "VEVENT")

@@ -66,16 +66,20 @@ import Testing
         let interval = try RecurrenceRule(parsing: "FREQ=SECONDLY;INTERVAL=1000000000")
         #expect(interval.interval == 1_000_000_000)
         // Beyond what any integer holds: refused, not wrapped.
-        #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=99999999999999999999999") }
+        #expect(throws: RecurrenceRuleError.self) {
+            try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=99999999999999999999999")
+        }
         #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=0") }
         #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=-3") }
     }
 
     @Test func unbalancedOrTruncatedFilesAreRefusedNotGuessed() {
-        for text in ["BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n",                // cut off
-                     "BEGIN:VCALENDAR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",          // END without BEGIN
-                     "UID:x\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",                // property before BEGIN
-                     "BEGIN:VCALENDAR\r\nno colon here\r\nEND:VCALENDAR\r\n"] {     // not a content line
+        for text in [
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n",  // cut off
+            "BEGIN:VCALENDAR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",  // END without BEGIN
+            "UID:x\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",  // property before BEGIN
+            "BEGIN:VCALENDAR\r\nno colon here\r\nEND:VCALENDAR\r\n",
+        ] {  // not a content line
             #expect(throws: ICalendarSyntaxError.self, "\(text.debugDescription)") { try ICalendarParser().parse(text) }
         }
     }
@@ -84,8 +88,10 @@ import Testing
 /// Inputs the fuzzers found, kept as regression tests.
 @Suite struct FuzzRegressionTests {
     @Test func anRRULEWithAControlCharacterPartRoundTrips() throws {
-        let bytes: [UInt8] = Array("FREQ=YEARLY;\t\t\t\t\t".utf8) + [0xcd, 0xa5, 0xef, 0xbf, 0xbd] + Array(repeating: 0x09, count: 12)
-            + Array("=\t\t".utf8) + [0xfb] + Array(repeating: 0x09, count: 12) + [0x0f] + Array(repeating: 0x09, count: 8) + Array("L=10200".utf8)
+        let bytes: [UInt8] =
+            Array("FREQ=YEARLY;\t\t\t\t\t".utf8) + [0xcd, 0xa5, 0xef, 0xbf, 0xbd] + Array(repeating: 0x09, count: 12)
+            + Array("=\t\t".utf8) + [0xfb] + Array(repeating: 0x09, count: 12) + [0x0f]
+            + Array(repeating: 0x09, count: 8) + Array("L=10200".utf8)
         let text = String(decoding: bytes, as: UTF8.self)
         // The control characters are white space around the parts: the rule reads.
         let rule = try RecurrenceRule(parsing: text)
@@ -99,7 +105,9 @@ import Testing
         let parsed = try ICalendarParser().parse(Data(bytes))
         let out = ICalendarSerializer().serialize(parsed.components)
         let again = try ICalendarParser().parse(Data(out))
-        #expect(again.components == parsed.components,
-                "\(String(decoding: out, as: UTF8.self).debugDescription) reads back as \(again.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? []), was \(parsed.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? [])")
+        #expect(
+            again.components == parsed.components,
+            "\(String(decoding: out, as: UTF8.self).debugDescription) reads back as \(again.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? []), was \(parsed.components.first?.properties.map { ($0.name, $0.parameterText, $0.value) } ?? [])"
+        )
     }
 }

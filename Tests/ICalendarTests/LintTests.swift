@@ -13,11 +13,17 @@ import CalgwTestSupport
     static let berlin = TestEvent.centralEuropeanZone()
 
     @Test func aCleanEventHasNoProblems() {
-        #expect(lint(Self.berlin + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n").isEmpty)
+        #expect(
+            lint(
+                Self.berlin
+                    + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nDTEND;TZID=Europe/Berlin:20260101T110000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VEVENT\r\n"
+            ).isEmpty)
     }
 
     @Test func reportsEachErrorAtItsLine() {
-        let problems = lint("BEGIN:VEVENT\r\nDTSTART:20260101T100000Z\r\nDTEND:20260101T090000Z\r\nRRULE:FREQ=OFTEN\r\nDTSTAMP:yesterday\r\nEND:VEVENT\r\n")
+        let problems = lint(
+            "BEGIN:VEVENT\r\nDTSTART:20260101T100000Z\r\nDTEND:20260101T090000Z\r\nRRULE:FREQ=OFTEN\r\nDTSTAMP:yesterday\r\nEND:VEVENT\r\n"
+        )
         let errors = problems.filter { $0.severity == .error }
         #expect(errors.contains { $0.line == 4 && $0.message.contains("has no UID") })
         #expect(errors.contains { $0.line == 6 && $0.message.contains("before DTSTART") })
@@ -31,53 +37,85 @@ import CalgwTestSupport
     }
 
     @Test func everyStructuralErrorIsReportedWithTheRest() {
-        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
-                    "BEGIN:VEVENT", "UID:1", "DTSTART:20260101T100000Z", "no colon here", "END:VEVENT",
-                    "BEGIN:VEVENT", "UID:2", "DTSTART:20260102T100000Z", "DTEND:20260102T090000Z", "END:VTODO", "END:VEVENT",
-                    "END:VALARM",
-                    "BEGIN:VEVENT", "UID:3", "DTSTART:20260103T100000Z", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+            "BEGIN:VEVENT", "UID:1", "DTSTART:20260101T100000Z", "no colon here", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:2", "DTSTART:20260102T100000Z", "DTEND:20260102T090000Z", "END:VTODO", "END:VEVENT",
+            "END:VALARM",
+            "BEGIN:VEVENT", "UID:3", "DTSTART:20260103T100000Z", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
         let errors = Linter().lint(Data(text.utf8)).filter { $0.severity == .error }
         #expect(errors.contains { $0.line == 7 }, "\(errors)")
         #expect(errors.contains { $0.line == 13 && $0.message.contains("END:VTODO") }, "\(errors)")
         #expect(errors.contains { $0.line == 15 && $0.message.contains("END:VALARM") }, "\(errors)")
-        #expect(errors.contains { $0.line == 19 && $0.message.contains("END:VCALENDAR") && $0.message.contains("BEGIN:VEVENT of line 16") },
-                "\(errors)")
+        #expect(
+            errors.contains {
+                $0.line == 19 && $0.message.contains("END:VCALENDAR") && $0.message.contains("BEGIN:VEVENT of line 16")
+            },
+            "\(errors)")
         #expect(errors.count == 4, "\(errors)")
         // A file with one structural error reports it as before.
-        let one = Linter().lint(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR\r\n".utf8)).filter { $0.severity == .error }
+        let one = Linter().lint(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR\r\n".utf8)).filter {
+            $0.severity == .error
+        }
         #expect(one.map(\.line) == [3], "\(one)")
     }
 
     @Test func mixedDateFormsAndBothEndAndDurationAreErrors() {
-        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260101\r\nDTEND:20260102T000000Z\r\nEND:VEVENT\r\n").contains { $0.contains("DTSTART is a DATE") })
-        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260102T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n").contains { $0.contains("both DTEND and DURATION") })
+        #expect(
+            errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260101\r\nDTEND:20260102T000000Z\r\nEND:VEVENT\r\n")
+                .contains { $0.contains("DTSTART is a DATE") })
+        #expect(
+            errors(
+                "BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260102T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
+            ).contains { $0.contains("both DTEND and DURATION") })
     }
 
     @Test func unknownTimeZonesAreErrorsButWindowsNamesAreNot() {
-        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n").contains { $0.contains("Mars/Olympus") })
-        #expect(errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=W. Europe Standard Time:20260101T100000\r\nEND:VEVENT\r\n").isEmpty)
+        #expect(
+            errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n").contains {
+                $0.contains("Mars/Olympus")
+            })
+        #expect(
+            errors("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=W. Europe Standard Time:20260101T100000\r\nEND:VEVENT\r\n")
+                .isEmpty)
     }
 
     @Test func aTZIDWithoutItsVTimeZoneIsAWarningOncePerZone() {
-        let problems = lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\n"
-            + "DTEND;TZID=Europe/Berlin:20260101T110000\r\nEXDATE;TZID=W. Europe Standard Time:20260108T100000\r\n"
-            + "RRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\n")
+        let problems = lint(
+            "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\n"
+                + "DTEND;TZID=Europe/Berlin:20260101T110000\r\nEXDATE;TZID=W. Europe Standard Time:20260108T100000\r\n"
+                + "RRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\n")
         #expect(problems.allSatisfy { $0.severity == .warning }, "\(problems)")
-        #expect(problems.map(\.description) == [
-            "7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE in this file (calgw adds one when uploading)",
-            "9: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this file (calgw uploads it as Europe/Berlin, with a VTIMEZONE)",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE in this file (calgw adds one when uploading)",
+                "9: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this file (calgw uploads it as Europe/Berlin, with a VTIMEZONE)",
+            ])
         // Defined zones, and unknown ones (an error each time they are used), get no such warning.
-        #expect(lint(Self.berlin + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nEND:VEVENT\r\n").isEmpty)
-        #expect(!lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n")
+        #expect(
+            lint(
+                Self.berlin
+                    + "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260101T100000\r\nEND:VEVENT\r\n"
+            ).isEmpty)
+        #expect(
+            !lint(
+                "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Mars/Olympus:20260101T100000\r\nEND:VEVENT\r\n"
+            )
             .contains { $0.severity == .warning })
     }
 
     @Test func toleratedThingsAreWarnings() {
-        let problems = Linter().lint(Data("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260101\nSUMMARY:a\nSUMMARY:b\nEND:VEVENT\nEND:VCALENDAR\n".utf8))
+        let problems = Linter().lint(
+            Data(
+                "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260101\nSUMMARY:a\nSUMMARY:b\nEND:VEVENT\nEND:VCALENDAR\n"
+                    .utf8))
         #expect(problems.allSatisfy { $0.severity == .warning })
         let messages = problems.map(\.message).joined(separator: "\n")
-        for expected in ["LF instead of CRLF", "no PRODID", "no DTSTAMP", "DATE without VALUE=DATE", "SUMMARY appears more than once"] {
+        for expected in [
+            "LF instead of CRLF", "no PRODID", "no DTSTAMP", "DATE without VALUE=DATE",
+            "SUMMARY appears more than once",
+        ] {
             #expect(messages.contains(expected), "missing: \(expected)")
         }
     }

@@ -9,7 +9,10 @@ import ICalendar
         let text = ["BEGIN:VCALENDAR", "# é\u{301} combining", "", "END:VCALENDAR", ""].joined(separator: ending)
         let lines = text.physicalLines
         #expect(lines.count == 5)
-        #expect(lines.map { String($0.droppingCarriageReturn) } == ["BEGIN:VCALENDAR", "# é\u{301} combining", "", "END:VCALENDAR", ""])
+        #expect(
+            lines.map { String($0.droppingCarriageReturn) } == [
+                "BEGIN:VCALENDAR", "# é\u{301} combining", "", "END:VCALENDAR", "",
+            ])
         #expect(lines.joined(separator: "\n") == text)
     }
 

@@ -8,11 +8,14 @@ import CalgwTestSupport
 /// `Fixtures/readings/`.
 @Suite struct ReadingLintTests {
     func lint(fixture: String) throws -> [LintProblem] {
-        Linter().lint(try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings").appendingPathComponent(fixture)))
+        Linter().lint(
+            try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings").appendingPathComponent(fixture)))
     }
 
     func lint(_ body: String, calendar: String = "") -> [LintProblem] {
-        Linter().lint(Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + calendar + body + "END:VCALENDAR\r\n").utf8))
+        Linter().lint(
+            Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + calendar + body + "END:VCALENDAR\r\n").utf8)
+        )
     }
 
     @Test func olderVersionsOfAnEventAreNamedWithTheOneCalgwReads() throws {
@@ -31,33 +34,57 @@ import CalgwTestSupport
         let event = { (stamp: String, summary: String) in
             "BEGIN:VEVENT\r\nUID:1\r\nSEQUENCE:4\r\nDTSTAMP:\(stamp)\r\nDTSTART:20260101T100000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\n"
         }
-        let problems = lint(event("20260301T000000Z", "newer") + event("20260201T000000Z", "older")).filter { $0.message.contains("versions of") }
+        let problems = lint(event("20260301T000000Z", "newer") + event("20260201T000000Z", "older")).filter {
+            $0.message.contains("versions of")
+        }
         #expect(problems.map(\.line) == [11])
     }
 
     @Test func invalidTimesNameTheProblemAndTheReading() throws {
         let problems = try lint(fixture: "invalid-times.ics")
         let at = { (line: Int) in problems.filter { $0.line == line }.map(\.message) }
-        #expect(at(8).contains { $0.contains("is before DTSTART") && $0.contains("from the earlier time to the later") })
+        #expect(
+            at(8).contains { $0.contains("is before DTSTART") && $0.contains("from the earlier time to the later") })
         #expect(at(15).contains { $0.contains("is before DTSTART") })
         #expect(at(23).contains { $0.contains("is before DTSTART") })
-        #expect(at(31) == ["RRULE: COUNT=-2 is negative: calgw ignores the COUNT and repeats the rule without end, as recurring-ical-events does"])
-        #expect(at(40).contains { $0.hasPrefix("RDATE is a DATE but DTSTART is a DATE-TIME: calgw adds an occurrence at midnight") })
-        #expect(at(41).contains { $0.hasPrefix("EXDATE is a DATE but DTSTART is a DATE-TIME: calgw removes every occurrence on that day") })
-        #expect(at(50).contains { $0.hasPrefix("RDATE is a DATE-TIME but DTSTART is a DATE: calgw adds the whole day") })
-        #expect(at(51).contains { $0.hasPrefix("EXDATE is a DATE-TIME but DTSTART is a DATE: calgw removes the day of its date") })
+        #expect(
+            at(31) == [
+                "RRULE: COUNT=-2 is negative: calgw ignores the COUNT and repeats the rule without end, as recurring-ical-events does"
+            ])
+        #expect(
+            at(40).contains {
+                $0.hasPrefix("RDATE is a DATE but DTSTART is a DATE-TIME: calgw adds an occurrence at midnight")
+            })
+        #expect(
+            at(41).contains {
+                $0.hasPrefix("EXDATE is a DATE but DTSTART is a DATE-TIME: calgw removes every occurrence on that day")
+            })
+        #expect(
+            at(50).contains { $0.hasPrefix("RDATE is a DATE-TIME but DTSTART is a DATE: calgw adds the whole day") })
+        #expect(
+            at(51).contains {
+                $0.hasPrefix("EXDATE is a DATE-TIME but DTSTART is a DATE: calgw removes the day of its date")
+            })
         #expect(at(52).contains { $0.contains("nothing for any other time") })
     }
 
     @Test func aNegativeCountStillBlocksLikeAnyInvalidRule() {
         // Hand edits with an invalid RRULE are held back from sync by its "RRULE:" error.
-        let problems = lint("BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nRRULE:COUNT=-3;FREQ=DAILY\r\nEND:VEVENT\r\n")
+        let problems = lint(
+            "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nRRULE:COUNT=-3;FREQ=DAILY\r\nEND:VEVENT\r\n"
+        )
         #expect(problems.contains { $0.severity == .error && $0.message.hasPrefix("RRULE: COUNT=-3 is negative") })
     }
 
     @Test func aDeclaredZoneCalgwDoesNotKnowIsReported() {
         let body = "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000\r\nEND:VEVENT\r\n"
-        #expect(lint(body, calendar: "X-WR-TIMEZONE:Mars/Olympus\r\n").contains { $0.line == 4 && $0.message.contains("not a known zone") })
-        #expect(!lint(body, calendar: "X-WR-TIMEZONE:America/New_York\r\n").contains { $0.message.contains("X-WR-TIMEZONE") })
+        #expect(
+            lint(body, calendar: "X-WR-TIMEZONE:Mars/Olympus\r\n").contains {
+                $0.line == 4 && $0.message.contains("not a known zone")
+            })
+        #expect(
+            !lint(body, calendar: "X-WR-TIMEZONE:America/New_York\r\n").contains {
+                $0.message.contains("X-WR-TIMEZONE")
+            })
     }
 }

@@ -43,7 +43,9 @@ import Testing
         let end = LocalDateTime(year: 2035, month: 12, day: 31).secondsSinceEpoch
         var checked = 0
         while utc < end {
-            #expect(embedded.offset(atUTC: utc) == system.offset(atUTC: utc), "at \(LocalDateTime(secondsSinceEpoch: utc))Z")
+            #expect(
+                embedded.offset(atUTC: utc) == system.offset(atUTC: utc), "at \(LocalDateTime(secondsSinceEpoch: utc))Z"
+            )
             utc += 1800
             checked += 1
         }
@@ -79,14 +81,16 @@ import Testing
 /// first of its two instants.
 @Suite struct GapAndOverlapTests {
     func utc(_ zone: any ZoneRules, _ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int) -> LocalDateTime {
-        LocalDateTime(secondsSinceEpoch: zone.utc(forLocal: LocalDateTime(year: y, month: m, day: d, hour: h, minute: min)))
+        LocalDateTime(
+            secondsSinceEpoch: zone.utc(forLocal: LocalDateTime(year: y, month: m, day: d, hour: h, minute: min)))
     }
 
     @Test func berlin() throws {
         let berlin = try #require(SystemZone(identifier: "Europe/Berlin"))
         // 02:30 does not exist on 2026-03-29: read with +01:00 → 01:30Z, which is 03:30 CEST.
         #expect(utc(berlin, 2026, 3, 29, 2, 30) == LocalDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30))
-        #expect(berlin.local(atUTC: berlin.utc(forLocal: LocalDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)))
+        #expect(
+            berlin.local(atUTC: berlin.utc(forLocal: LocalDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)))
                 == LocalDateTime(year: 2026, month: 3, day: 29, hour: 3, minute: 30))
         // 02:30 happens twice on 2026-10-25: the first is CEST (+02:00) → 00:30Z.
         #expect(utc(berlin, 2026, 10, 25, 2, 30) == LocalDateTime(year: 2026, month: 10, day: 25, hour: 0, minute: 30))

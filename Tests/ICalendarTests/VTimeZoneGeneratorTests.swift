@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct VTimeZoneGeneratorTests {
     /// A day in 2026, so the rules read are those of 2026 and 2027.
-    static let now = Date(timeIntervalSince1970: TimeInterval(LocalDateTime(year: 2026, month: 6, day: 1).secondsSinceEpoch))
+    static let now = Date(
+        timeIntervalSince1970: TimeInterval(LocalDateTime(year: 2026, month: 6, day: 1).secondsSinceEpoch))
 
     func vtimezone(_ zone: String) throws -> Component {
         try #require(VTimeZoneGenerator.vtimezone(for: zone, at: Self.now))
@@ -69,9 +70,11 @@ import Testing
     /// Read back as calgw reads a VTIMEZONE, the definition gives the system's offset at every
     /// hour of the years its rules have held; for a zone whose changes follow no yearly rule
     /// (Morocco's follow Ramadan) the changes are listed, from 1970 on.
-    @Test(arguments: [("Europe/Berlin", 1997), ("America/New_York", 2008), ("Australia/Sydney", 2009),
-                      ("Asia/Tokyo", 1970), ("Asia/Kolkata", 1970), ("America/Sao_Paulo", 2020), ("Africa/Casablanca", 2019),
-                      ("America/Santiago", 2023), ("Europe/Dublin", 1997), ("Pacific/Auckland", 2008)])
+    @Test(arguments: [
+        ("Europe/Berlin", 1997), ("America/New_York", 2008), ("Australia/Sydney", 2009),
+        ("Asia/Tokyo", 1970), ("Asia/Kolkata", 1970), ("America/Sao_Paulo", 2020), ("Africa/Casablanca", 2019),
+        ("America/Santiago", 2023), ("Europe/Dublin", 1997), ("Pacific/Auckland", 2008),
+    ])
     func definitionAgreesWithTheSystemDatabase(_ zone: String, since year: Int) throws {
         let rules = try #require(VTimeZoneRules(try vtimezone(zone)))
         let system = try #require(SystemZone(identifier: zone))
@@ -79,7 +82,9 @@ import Testing
         let end = LocalDateTime(year: 2036, month: 1, day: 1).secondsSinceEpoch
         var disagreements: [String] = []
         while utc < end {
-            if rules.offset(atUTC: utc) != system.offset(atUTC: utc) { disagreements.append("\(LocalDateTime(secondsSinceEpoch: utc))Z") }
+            if rules.offset(atUTC: utc) != system.offset(atUTC: utc) {
+                disagreements.append("\(LocalDateTime(secondsSinceEpoch: utc))Z")
+            }
             utc += 3600
         }
         #expect(disagreements.isEmpty, "\(zone): \(disagreements.count) hours differ, first \(disagreements.prefix(3))")
@@ -89,7 +94,10 @@ import Testing
     /// time in the generated definition as the instants zoneinfo gives for the zone.
     @Test func anOutsideReaderGetsTheSameInstants() throws {
         struct Case: Encodable { var ics: String; var zone: String }
-        let zones = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Tokyo", "America/Santiago", "Africa/Casablanca"]
+        let zones = [
+            "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Tokyo", "America/Santiago",
+            "Africa/Casablanca",
+        ]
         let times = ["summer": "20260715T120000", "winter": "20260115T120000", "past": "20100705T093000"]
         var cases: [Case] = []
         for zone in zones {
@@ -98,11 +106,17 @@ import Testing
             let tzid = "calgw oracle " + zone.replacingOccurrences(of: "/", with: " ")
             definition.set(Property(name: "TZID", value: tzid))
             let events = times.sorted { $0.key < $1.key }.map { uid, time in
-                Component(name: "VEVENT", properties: [Property(name: "UID", value: uid), Property(name: "DTSTAMP", value: "20260101T000000Z"),
-                                                       Property(name: "DTSTART", parameters: [Parameter("TZID", tzid)], value: time)])
+                Component(
+                    name: "VEVENT",
+                    properties: [
+                        Property(name: "UID", value: uid), Property(name: "DTSTAMP", value: "20260101T000000Z"),
+                        Property(name: "DTSTART", parameters: [Parameter("TZID", tzid)], value: time),
+                    ])
             }
-            let calendar = Component(name: "VCALENDAR", properties: [Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//t//EN")],
-                                     components: [definition] + events)
+            let calendar = Component(
+                name: "VCALENDAR",
+                properties: [Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//t//EN")],
+                components: [definition] + events)
             cases.append(Case(ics: ICalendarSerializer().string(calendar), zone: zone))
         }
         let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/vtimezone_instants.py")
@@ -114,7 +128,9 @@ import Testing
             for row in rows {
                 let local = try #require(DateTimeValue(parsing: times[row[0]]!)).local
                 let expected = LocalDateTime(secondsSinceEpoch: system.utc(forLocal: local)).description + "Z"
-                #expect(row[1] == expected, "\(zone) \(row[0]): VTIMEZONE read by python gives \(row[1]), the system \(expected)")
+                #expect(
+                    row[1] == expected,
+                    "\(zone) \(row[0]): VTIMEZONE read by python gives \(row[1]), the system \(expected)")
                 #expect(row[2] == expected, "\(zone) \(row[0]): zoneinfo gives \(row[2]), the system \(expected)")
             }
         }
@@ -125,11 +141,16 @@ import Testing
     static let now = VTimeZoneGeneratorTests.now
 
     func calendar(_ body: String) throws -> Component {
-        try #require(try ICalendarParser().parse("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + body + "END:VCALENDAR\r\n").calendar)
+        try #require(
+            try ICalendarParser().parse(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + body + "END:VCALENDAR\r\n"
+            ).calendar)
     }
 
     @Test func addsAVTimeZoneBeforeTheEventForAnIANAName() throws {
-        var c = try calendar("BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Europe/Berlin:20260701T100000\r\nDTEND;TZID=Europe/Berlin:20260701T110000\r\nEND:VEVENT\r\n")
+        var c = try calendar(
+            "BEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID=Europe/Berlin:20260701T100000\r\nDTEND;TZID=Europe/Berlin:20260701T110000\r\nEND:VEVENT\r\n"
+        )
         #expect(TimeZoneCompletion.complete(&c, at: Self.now))
         #expect(c.components.map(\.name) == ["VTIMEZONE", "VEVENT"])
         #expect(c.components[0]["TZID"]?.value == "Europe/Berlin")
@@ -138,7 +159,8 @@ import Testing
     }
 
     @Test func mapsWindowsAndPrefixedNamesToIANAInEveryProperty() throws {
-        var c = try calendar("""
+        var c = try calendar(
+            """
             BEGIN:VEVENT\r
             UID:1\r
             DTSTART;TZID=W. Europe Standard Time:20260701T100000\r
@@ -155,10 +177,16 @@ import Testing
             """)
         TimeZoneCompletion.complete(&c, at: Self.now)
         #expect(c.components.map(\.name) == ["VTIMEZONE", "VTIMEZONE", "VTIMEZONE", "VEVENT", "VEVENT"])
-        #expect(c.components.prefix(3).compactMap { $0["TZID"]?.value } == ["Europe/Berlin", "America/New_York", "Asia/Tokyo"])
-        #expect(c.components[3]["DTSTART"]?.tzid == "Europe/Berlin" && c.components[3]["EXDATE"]?.tzid == "Europe/Berlin")
+        #expect(
+            c.components.prefix(3).compactMap { $0["TZID"]?.value } == [
+                "Europe/Berlin", "America/New_York", "Asia/Tokyo",
+            ])
+        #expect(
+            c.components[3]["DTSTART"]?.tzid == "Europe/Berlin" && c.components[3]["EXDATE"]?.tzid == "Europe/Berlin")
         #expect(c.components[3]["DTEND"]?.tzid == "America/New_York")
-        #expect(c.components[4]["RECURRENCE-ID"]?.tzid == "Europe/Berlin" && c.components[4]["DTSTART"]?.tzid == "Asia/Tokyo")
+        #expect(
+            c.components[4]["RECURRENCE-ID"]?.tzid == "Europe/Berlin"
+                && c.components[4]["DTSTART"]?.tzid == "Asia/Tokyo")
         #expect(c.components[3]["DTSTART"]?.value == "20260701T100000")
     }
 

@@ -131,7 +131,10 @@ import Testing
 
 @Suite struct RecurrenceRuleTests {
     @Test func parsesEveryPart() throws {
-        let r = try RecurrenceRule(parsing: "FREQ=MONTHLY;INTERVAL=2;COUNT=10;BYDAY=1SU,-1SU;BYMONTHDAY=1,-1;BYMONTH=1,2;BYSETPOS=-1;WKST=SU;BYHOUR=9;BYMINUTE=30;BYSECOND=0")
+        let r = try RecurrenceRule(
+            parsing:
+                "FREQ=MONTHLY;INTERVAL=2;COUNT=10;BYDAY=1SU,-1SU;BYMONTHDAY=1,-1;BYMONTH=1,2;BYSETPOS=-1;WKST=SU;BYHOUR=9;BYMINUTE=30;BYSECOND=0"
+        )
         #expect(r.frequency == .monthly && r.interval == 2 && r.count == 10)
         #expect(r.byDay == [.init(.sunday, ordinal: 1), .init(.sunday, ordinal: -1)])
         #expect(r.byMonthDay == [1, -1] && r.byMonth == [1, 2] && r.bySetPos == [-1])
@@ -153,8 +156,10 @@ import Testing
 
     @Test(arguments: [
         ("INTERVAL=2", "FREQ is missing"), ("FREQ=DAILY;COUNT=0", "COUNT"), ("FREQ=DAILY;BYHOUR=24", "BYHOUR"),
-        ("FREQ=DAILY;BYMONTHDAY=0", "BYMONTHDAY"), ("FREQ=WEEKLY;BYDAY=XX", "BYDAY"), ("FREQ=DAILY;COUNT=2;UNTIL=20260101", "COUNT and UNTIL"),
-        ("FREQ=DAILY;FREQ=WEEKLY", "twice"), ("FREQ=YEARLY;BYWEEKNO=54", "BYWEEKNO"), ("FREQ=DAILY;INTERVAL=-1", "INTERVAL"),
+        ("FREQ=DAILY;BYMONTHDAY=0", "BYMONTHDAY"), ("FREQ=WEEKLY;BYDAY=XX", "BYDAY"),
+        ("FREQ=DAILY;COUNT=2;UNTIL=20260101", "COUNT and UNTIL"),
+        ("FREQ=DAILY;FREQ=WEEKLY", "twice"), ("FREQ=YEARLY;BYWEEKNO=54", "BYWEEKNO"),
+        ("FREQ=DAILY;INTERVAL=-1", "INTERVAL"),
     ])
     func refusesInvalidRulesSayingWhy(_ text: String, _ why: String) {
         let error = #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(parsing: text) }

@@ -20,12 +20,15 @@ import CalgwTestSupport
             return ([], [])
         }
         let parsed = try ICalendarParser().parse(Data(contentsOf: url))
-        let got = CorpusExpansionTests.ours(parsed.components.map(DeclaredCalendarZone.applied(to:)), from: LocalDate(year: 2026, month: 1, day: 1),
-                                            to: LocalDate(year: 2026, month: 4, day: 15))
+        let got = CorpusExpansionTests.ours(
+            parsed.components.map(DeclaredCalendarZone.applied(to:)), from: LocalDate(year: 2026, month: 1, day: 1),
+            to: LocalDate(year: 2026, month: 4, day: 15))
         let key = { (i: CorpusExpansionTests.Item) in "\(i.uid)|\(i.start ?? "-")|\(i.end ?? "-")|\(i.summary)" }
         let ours = got.map(key).sorted(), reference = expected.map(key).sorted()
         if ours != reference {
-            Issue.record("\(fixture): missing \(Set(reference).subtracting(ours).sorted()); extra \(Set(ours).subtracting(reference).sorted())")
+            Issue.record(
+                "\(fixture): missing \(Set(reference).subtracting(ours).sorted()); extra \(Set(ours).subtracting(reference).sorted())"
+            )
         }
         return (ours, reference)
     }

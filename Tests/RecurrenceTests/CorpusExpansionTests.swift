@@ -37,9 +37,10 @@ import CalgwTestSupport
 
     /// Occurrences of `calendars` from the reference, one answer per calendar.
     static func reference(files: [URL] = [], texts: [String] = [], from: String, to: String) throws -> [Answer] {
-        try ProcessRunner.python(RuleOracleTests.script,
-                                 input: Request(files: files.map(\.path), texts: texts, from: from, to: to),
-                                 as: [Answer].self)
+        try ProcessRunner.python(
+            RuleOracleTests.script,
+            input: Request(files: files.map(\.path), texts: texts, from: from, to: to),
+            as: [Answer].self)
     }
 
     /// calgw's occurrences in the reference's notation.
@@ -48,30 +49,35 @@ import CalgwTestSupport
         let expansion = CalendarExpansion(components: components)
         let f = Int64(from.daysSinceEpoch) * 86_400, t = Int64(to.daysSinceEpoch) * 86_400
         return expansion.occurrences(from: f, to: t, floatingZone: zone).map { o in
-            Item(uid: o.uid, recurrenceId: nil,
-                 start: OccurrenceTime.utcText(o.start, instant: o.startInstant, resolver: expansion.resolver),
-                 end: OccurrenceTime.utcText(o.end, instant: o.endInstant, resolver: expansion.resolver),
-                 summary: o.component["SUMMARY"]?.text ?? "")
+            Item(
+                uid: o.uid, recurrenceId: nil,
+                start: OccurrenceTime.utcText(o.start, instant: o.startInstant, resolver: expansion.resolver),
+                end: OccurrenceTime.utcText(o.end, instant: o.endInstant, resolver: expansion.resolver),
+                summary: o.component["SUMMARY"]?.text ?? "")
         }
     }
 
     /// Files where calgw differs from the reference, each with the reason; everything else
     /// must match exactly.
     static let knownDifferences: [String: String] = [
-        "issue_526_calendar_with_different_events.ics": "TZID \"Western/Central Europe\" (no VTIMEZONE): python icalendar guesses a zone, calgw reads it as floating",
+        "issue_526_calendar_with_different_events.ics":
+            "TZID \"Western/Central Europe\" (no VTIMEZONE): python icalendar guesses a zone, calgw reads it as floating",
         "issue_526_calendar_with_event_subset.ics": "TZID \"Western/Central Europe\" read as floating (see above)",
         "issue_526_calendar_with_events.ics": "TZID \"Western/Central Europe\" read as floating (see above)",
         "issue_526_calendar_with_shuffeled_events.ics": "TZID \"Western/Central Europe\" read as floating (see above)",
         "issue_156_RDATE_with_PERIOD_TZID_khal_2.ics": "custom TZID without a known zone read as floating",
-        "issue_1633_rdate_with_dates.ics": "RDATE;VALUE=PERIOD made of two DATEs is not a valid PERIOD (RFC 5545 §3.3.9) and is left out",
+        "issue_1633_rdate_with_dates.ics":
+            "RDATE;VALUE=PERIOD made of two DATEs is not a valid PERIOD (RFC 5545 §3.3.9) and is left out",
         "issue_1633_rdate_with_dates_and_tzid.ics": "RDATE;VALUE=PERIOD made of two DATEs is left out (see above)",
-        "issue_178_custom_component_contains_other.ics": "a VEVENT nested in an X- component is not an event of the calendar (RFC 5545 §3.6)",
+        "issue_178_custom_component_contains_other.ics":
+            "a VEVENT nested in an X- component is not an event of the calendar (RFC 5545 §3.6)",
         "issue_168_input.ics": "intentionally broken file: the parser refuses it",
         "issue_348_exception_parsing_value.ics": "intentionally broken file: the parser refuses it",
         "timezone_rdate.ics": "the parser refuses it",
         "timezone_same_start_and_offset.ics": "the parser refuses it",
         "issue_104_mark_events_broken.ics": "intentionally broken file: the parser refuses it",
-        "broken_ical.ics": "DTSTART;;VALUE=DATE-TIME (an empty parameter): python icalendar drops the event, calgw reads its value",
+        "broken_ical.ics":
+            "DTSTART;;VALUE=DATE-TIME (an empty parameter): python icalendar drops the event, calgw reads its value",
     ]
 
     @Test func corpusCalendarsMatchRecurringIcalEvents() throws {
@@ -88,7 +94,9 @@ import CalgwTestSupport
             }
             compared += 1
             occurrences += expected.count
-            let got = Self.ours(parsed.components, from: LocalDate(year: 1995, month: 1, day: 1), to: LocalDate(year: 2036, month: 1, day: 1))
+            let got = Self.ours(
+                parsed.components, from: LocalDate(year: 1995, month: 1, day: 1),
+                to: LocalDate(year: 2036, month: 1, day: 1))
             // Floating times are read in UTC here, so "…T10:00:00" and "…T10:00:00Z" are one instant.
             let plain = { (t: String?) in (t ?? "").hasSuffix("Z") ? String((t ?? "").dropLast()) : (t ?? "") }
             let key = { (i: Item) in "\(i.uid)|\(plain(i.start))|\(plain(i.end))" }
@@ -96,10 +104,14 @@ import CalgwTestSupport
             if g != e {
                 failures += 1
                 let missing = Set(e).subtracting(g).sorted().prefix(3), extra = Set(g).subtracting(e).sorted().prefix(3)
-                Issue.record("\(CorpusFiles.name(of: file)): \(got.count) occurrences, reference \(expected.count); missing \(Array(missing)); extra \(Array(extra))")
+                Issue.record(
+                    "\(CorpusFiles.name(of: file)): \(got.count) occurrences, reference \(expected.count); missing \(Array(missing)); extra \(Array(extra))"
+                )
             }
         }
-        print("corpus: \(compared) calendars compared (\(occurrences) occurrences), \(unreadable) the reference cannot read, \(known) known differences, \(failures) differ")
+        print(
+            "corpus: \(compared) calendars compared (\(occurrences) occurrences), \(unreadable) the reference cannot read, \(known) known differences, \(failures) differ"
+        )
         #expect(compared > 50)
         #expect(failures == 0)
     }

@@ -73,7 +73,9 @@ import CalgwTestSupport
         }
 
         static func duration(_ zone: String, _ start: String, _ rule: String, days: Int = 0, seconds: Int = 0) -> Case {
-            Case(dtstart: start, rrule: rule, zone: zone, vtimezone: zone == harbourZone ? harbour : nil, days: days, seconds: seconds)
+            Case(
+                dtstart: start, rrule: rule, zone: zone, vtimezone: zone == harbourZone ? harbour : nil, days: days,
+                seconds: seconds)
         }
     }
 
@@ -143,7 +145,9 @@ import CalgwTestSupport
                 Issue.record("\(c): the reference failed: \(answer)")
                 continue
             }
-            let got = Self.ours(try Self.parse(c.calendar)).map { [Self.utc($0.startInstant), Self.utc($0.endInstant)] }
+            let got = Self.ours(try Self.parse(c.calendar)).map {
+                [Self.utc($0.startInstant), Self.utc($0.endInstant)]
+            }
             #expect(got == expected, "\(c)")
         }
     }
@@ -184,7 +188,8 @@ import CalgwTestSupport
     @Test(arguments: ["20270314T023000", "20270314T033000"])
     func anOverrideReplacesTheGapInstanceByEitherName(_ name: String) throws {
         let all = Self.ours(try Self.dailyGap(inserting: ""))
-        let override = "BEGIN:VEVENT\r\nUID:dst@calgw.test\r\nDTSTAMP:20260101T000000Z\r\n"
+        let override =
+            "BEGIN:VEVENT\r\nUID:dst@calgw.test\r\nDTSTAMP:20260101T000000Z\r\n"
             + "RECURRENCE-ID;TZID=America/New_York:\(name)\r\nDTSTART;TZID=America/New_York:20270314T100000\r\n"
             + "DURATION:PT1H\r\nSUMMARY:Moved\r\nEND:VEVENT\r\n"
         let text = Self.cases[1].calendar.replacingOccurrences(of: "END:VCALENDAR", with: override + "END:VCALENDAR")

@@ -19,8 +19,12 @@ import CalgwTestSupport
     }
 
     static let gaps: [Gap] = [
-        Gap(series: DaylightSavingGapTests.cases[0], gapTime: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30)),
-        Gap(series: DaylightSavingGapTests.cases[22], gapTime: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30)),
+        Gap(
+            series: DaylightSavingGapTests.cases[0],
+            gapTime: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30)),
+        Gap(
+            series: DaylightSavingGapTests.cases[22],
+            gapTime: LocalDateTime(year: 2027, month: 3, day: 14, hour: 2, minute: 30)),
     ]
 
     /// A gap's series parsed, expanded and ready to edit, with the gap instance's instant and
@@ -38,13 +42,15 @@ import CalgwTestSupport
         let calendar = try DaylightSavingGapTests.parse(gap.series.calendar)
         let expansion = try #require(SeriesExpansion(calendar: calendar, uid: "dst@calgw.test"))
         let zone = try #require(TimeZoneResolver(calendar: calendar).zone(for: gap.series.zone))
-        return Context(calendar: calendar, expansion: expansion, zone: zone, instant: zone.utc(forLocal: gap.gapTime),
-                       occurrence: DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)),
-                       editor: try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: now))
+        return Context(
+            calendar: calendar, expansion: expansion, zone: zone, instant: zone.utc(forLocal: gap.gapTime),
+            occurrence: DateTimeValue(gap.gapTime, form: .zoned(tzid: gap.series.zone)),
+            editor: try SeriesEditor(calendar: calendar, uid: "dst@calgw.test", now: now))
     }
 
     static func spans(_ calendars: Component?...) -> [[Int64]] {
-        calendars.compactMap { $0 }.flatMap(DaylightSavingGapTests.ours).map { [$0.startInstant, $0.endInstant] }.sorted { $0[0] < $1[0] }
+        calendars.compactMap { $0 }.flatMap(DaylightSavingGapTests.ours).map { [$0.startInstant, $0.endInstant] }.sorted
+        { $0[0] < $1[0] }
     }
 
     @Test(arguments: gaps)
@@ -56,15 +62,18 @@ import CalgwTestSupport
         #expect(expansion.isInstance(DateTimeValue(LocalDateTime(secondsSinceEpoch: instant), form: .utc)))
         #expect(!expansion.isInstance(DateTimeValue(LocalDateTime(secondsSinceEpoch: instant + 600), form: .utc)))
         // COUNT for "everything before it" keeps exactly the occurrences that start earlier.
-        let earlier = DaylightSavingGapTests.ours(try DaylightSavingGapTests.parse(gap.series.calendar)).filter { $0.startInstant < instant }
+        let earlier = DaylightSavingGapTests.ours(try DaylightSavingGapTests.parse(gap.series.calendar)).filter {
+            $0.startInstant < instant
+        }
         #expect(expansion.ruleInstanceCount(before: c.occurrence) == earlier.count)
     }
 
     @Test(arguments: gaps)
     func editingTheGapInstanceOverridesItAlone(_ gap: Gap) throws {
         let c = try Self.context(gap), calendar = c.calendar, instant = c.instant
-        let result = try c.editor.editOccurrence(c.occurrence, span: .thisEvent, changes: EventChanges(summary: "Moved"),
-                                                 instances: c.expansion, newUID: "new@calgw.test")
+        let result = try c.editor.editOccurrence(
+            c.occurrence, span: .thisEvent, changes: EventChanges(summary: "Moved"),
+            instances: c.expansion, newUID: "new@calgw.test")
         let edited = try #require(result.resource)
         #expect(Self.spans(edited) == Self.spans(calendar))
         let changed = DaylightSavingGapTests.ours(edited).filter { $0.component["SUMMARY"]?.text == "Moved" }
@@ -75,8 +84,9 @@ import CalgwTestSupport
     @Test(arguments: gaps)
     func splittingAtTheGapInstanceKeepsEveryOccurrence(_ gap: Gap) throws {
         let c = try Self.context(gap), calendar = c.calendar, instant = c.instant
-        let result = try c.editor.editOccurrence(c.occurrence, span: .futureEvents, changes: EventChanges(summary: "Later"),
-                                                 instances: c.expansion, newUID: "new@calgw.test")
+        let result = try c.editor.editOccurrence(
+            c.occurrence, span: .futureEvents, changes: EventChanges(summary: "Later"),
+            instances: c.expansion, newUID: "new@calgw.test")
         let kept = try #require(result.resource), later = try #require(result.newSeries)
         #expect(Self.spans(kept, later) == Self.spans(calendar))
         #expect(DaylightSavingGapTests.ours(kept).allSatisfy { $0.startInstant < instant })

@@ -21,10 +21,13 @@ import CalgwTestSupport
         var current = Case()
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("#") { current.comment += String(line.dropFirst()) }
-            else if line.hasPrefix("RRULE:") { current.rule = String(line.dropFirst(6)) }
-            else if line.hasPrefix("DTSTART") { current.start = String(line) }
-            else if line.hasPrefix("INSTANCES:") {
+            if line.hasPrefix("#") {
+                current.comment += String(line.dropFirst())
+            } else if line.hasPrefix("RRULE:") {
+                current.rule = String(line.dropFirst(6))
+            } else if line.hasPrefix("DTSTART") {
+                current.start = String(line)
+            } else if line.hasPrefix("INSTANCES:") {
                 current.instances = line.dropFirst(10).split(separator: ",").map(String.init)
                 cases.append(current)
                 current = Case()
@@ -57,17 +60,26 @@ import CalgwTestSupport
     /// Cases where libical reads a rule differently from python-dateutil and
     /// recurring-ical-events, which calgw follows (they are the references it is judged by).
     static func interpretation(_ c: Case) -> String? {
-        if c.instances.contains(where: { $0.contains("UNIMPLEMENTED") }) { return "libical does not implement it either" }
+        if c.instances.contains(where: { $0.contains("UNIMPLEMENTED") }) {
+            return "libical does not implement it either"
+        }
         let rule = c.rule.uppercased()
         let parts = Set(rule.split(separator: ";").compactMap { $0.split(separator: "=").first.map(String.init) })
-        if parts.contains("BYWEEKNO") && !parts.contains("BYDAY") && !parts.contains("BYMONTHDAY") && !parts.contains("BYYEARDAY") {
-            return "BYWEEKNO without BYDAY: libical takes the weekday from DTSTART, dateutil expands the whole week (RFC 5545 §3.3.10 table: BYWEEKNO expands)"
+        if parts.contains("BYWEEKNO") && !parts.contains("BYDAY") && !parts.contains("BYMONTHDAY")
+            && !parts.contains("BYYEARDAY")
+        {
+            return
+                "BYWEEKNO without BYDAY: libical takes the weekday from DTSTART, dateutil expands the whole week (RFC 5545 §3.3.10 table: BYWEEKNO expands)"
         }
         if parts.contains("BYWEEKNO") && rule.contains("INTERVAL=") && !rule.contains("INTERVAL=1;") {
-            return "BYWEEKNO with INTERVAL: libical steps ISO week-years, dateutil calendar years (RFC 5545 §3.3.10: YEARLY intervals are years)"
+            return
+                "BYWEEKNO with INTERVAL: libical steps ISO week-years, dateutil calendar years (RFC 5545 §3.3.10: YEARLY intervals are years)"
         }
-        if rule.contains("FREQ=YEARLY") && parts.contains("BYMONTHDAY") && !parts.contains("BYMONTH") && !parts.contains("BYWEEKNO") {
-            return "YEARLY BYMONTHDAY without BYMONTH: libical keeps DTSTART's month, dateutil expands every month (RFC 5545 §3.3.10 table: BYMONTHDAY expands)"
+        if rule.contains("FREQ=YEARLY") && parts.contains("BYMONTHDAY") && !parts.contains("BYMONTH")
+            && !parts.contains("BYWEEKNO")
+        {
+            return
+                "YEARLY BYMONTHDAY without BYMONTH: libical keeps DTSTART's month, dateutil expands every month (RFC 5545 §3.3.10 table: BYMONTHDAY expands)"
         }
         return nil
     }
@@ -87,7 +99,9 @@ import CalgwTestSupport
             if got == c.instances {
                 passed += 1
             } else {
-                Issue.record("\(c.comment) RRULE:\(c.rule) \(c.start): got \(got.prefix(6))… (\(got.count)), expected \(c.instances.prefix(6))… (\(c.instances.count))")
+                Issue.record(
+                    "\(c.comment) RRULE:\(c.rule) \(c.start): got \(got.prefix(6))… (\(got.count)), expected \(c.instances.prefix(6))… (\(c.instances.count))"
+                )
             }
         }
         print("libical table: \(passed) of \(cases.count) cases pass, \(skipped.count) skipped: \(skipped)")

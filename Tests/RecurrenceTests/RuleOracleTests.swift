@@ -9,7 +9,8 @@ import CalgwTestSupport
     static let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/expand.py")
     static let fixedSeed: UInt64 = 0x5EED_CA16_2026
     /// Rules per seed: 2,000 (6,000 in the load run, or `CALGW_RULE_CASES`).
-    static let rulesPerSeed = Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? TestLoad.size(2_000, load: 6_000)
+    static let rulesPerSeed =
+        Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? TestLoad.size(2_000, load: 6_000)
 
     struct Case: Encodable {
         var dtstart: String
@@ -55,7 +56,9 @@ import CalgwTestSupport
     /// Where dateutil is known to differ from RFC 5545; such rules are generated but not compared.
     static func knownDeviation(_ rule: RecurrenceRule, start: LocalDateTime) -> String? {
         let ordinals = rule.byDay.filter { $0.ordinal != nil }
-        if (rule.frequency == .monthly || rule.frequency == .yearly) && !ordinals.isEmpty && ordinals.count != rule.byDay.count {
+        if (rule.frequency == .monthly || rule.frequency == .yearly) && !ordinals.isEmpty
+            && ordinals.count != rule.byDay.count
+        {
             // dateutil intersects plain and numbered BYDAY entries instead of uniting them.
             return "RFC 5545 §3.3.10 BYDAY: every listed day is an instance (MO,1TU = Mondays and the first Tuesday)"
         }
@@ -65,7 +68,8 @@ import CalgwTestSupport
         }
         if !rule.byWeekNo.isEmpty && dateutilMiscountsLastWeek(rule, from: start.date.year) {
             // dateutil sizes the previous year's last week with the current year's length.
-            return "RFC 5545 §3.3.10 BYWEEKNO (ISO 8601 weeks): early-January days belong to the previous year's last week"
+            return
+                "RFC 5545 §3.3.10 BYWEEKNO (ISO 8601 weeks): early-January days belong to the previous year's last week"
         }
         return nil
     }
@@ -82,23 +86,33 @@ import CalgwTestSupport
             let previousJan1 = LocalDate(year: y - 1, month: 1, day: 1).weekday.isoIndex
             let lno1wkst = (7 - previousJan1 + wkst) % 7
             let previousLength = LocalDate.daysIn(year: y - 1)
-            let theirs = lno1wkst >= 4 ? 52 + (previousLength + (previousJan1 - wkst + 7) % 7) % 7 / 4 : 52 + (yearLength - no1wkst) % 7 / 4
+            let theirs =
+                lno1wkst >= 4
+                ? 52 + (previousLength + (previousJan1 - wkst + 7) % 7) % 7 / 4 : 52 + (yearLength - no1wkst) % 7 / 4
             let ours = WeekNumbers.Layout(year: y - 1, weekStart: wkst).weekCount
-            if theirs != ours && (rule.byWeekNo.contains(theirs) || rule.byWeekNo.contains(ours) || rule.byWeekNo.contains(-1)) { return true }
+            if theirs != ours
+                && (rule.byWeekNo.contains(theirs) || rule.byWeekNo.contains(ours) || rule.byWeekNo.contains(-1))
+            {
+                return true
+            }
         }
         return false
     }
 
     /// The fixed seed, and one new each run (or `CALGW_RULE_SEED`, to run a failure's again).
     @Test func generatedRulesAgreeWithDateutil() throws {
-        let fresh = ProcessInfo.processInfo.environment["CALGW_RULE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        let fresh =
+            ProcessInfo.processInfo.environment["CALGW_RULE_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
         print("RuleOracleTests seeds: fixed \(Self.fixedSeed), fresh \(fresh)")
         for seed in [Self.fixedSeed, fresh] {
             try check(seed: seed, count: Self.rulesPerSeed)
         }
     }
 
-    static func expand(_ rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?) -> [String] {
+    static func expand(_ rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?)
+        -> [String]
+    {
         guard let tzid else {
             var iterator = RuleIterator(CompiledRule(rule, start: start), stopAfter: before)
             var got: [String] = []
@@ -115,10 +129,13 @@ import CalgwTestSupport
         let series = Series(components: [master], resolver: TimeZoneResolver())
         guard let frame = series.frame, let compiled = series.rules.first else { return ["no series"] }
         let clock = frame.clock(floating: FixedOffsetZone.utc)
-        var iterator = RuleIterator(compiled, stopAfter: before, isPastUntil: series.untilCheck(series.untils[0], clock: clock))
+        var iterator = RuleIterator(
+            compiled, stopAfter: before, isPastUntil: series.untilCheck(series.untils[0], clock: clock))
         var got: [String] = []
         while got.count < limit, let v = iterator.nextSeconds() {
-            got.append(LocalDateTime(secondsSinceEpoch: clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: v))).description + "Z")
+            got.append(
+                LocalDateTime(secondsSinceEpoch: clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: v))).description
+                    + "Z")
         }
         return got
     }
@@ -131,11 +148,16 @@ import CalgwTestSupport
             let c = generator.next()
             if Self.knownDeviation(c.rule, start: c.start) != nil { deviations += 1 } else { cases.append(c) }
         }
-        let ours = cases.map { Self.expand($0.rule, start: $0.start, before: $0.before, limit: $0.limit, tzid: $0.tzid) }
-        let request = Request(cases: zip(cases, ours).map { c, got in
-            Case(dtstart: c.start.description, rrule: c.rule.description, limit: c.limit, before: c.before.description,
-                 tzid: c.tzid, seconds: got.isEmpty ? 0.05 : 1, bounded: got.isEmpty)
-        })
+        let ours = cases.map {
+            Self.expand($0.rule, start: $0.start, before: $0.before, limit: $0.limit, tzid: $0.tzid)
+        }
+        let request = Request(
+            cases: zip(cases, ours).map { c, got in
+                Case(
+                    dtstart: c.start.description, rrule: c.rule.description, limit: c.limit,
+                    before: c.before.description,
+                    tzid: c.tzid, seconds: got.isEmpty ? 0.05 : 1, bounded: got.isEmpty)
+            })
         if let dump = ProcessInfo.processInfo.environment["CALGW_RULE_DUMP"] {
             try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: dump))
         }
@@ -159,22 +181,32 @@ import CalgwTestSupport
             if got != expected {
                 failures += 1
                 if failures <= 8 {
-                    let firstDiff = (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? min(got.count, expected.count)
-                    Issue.record("\(reproduce): DTSTART\(c.tzid.map { ";TZID=\($0)" } ?? ""):\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))")
+                    let firstDiff =
+                        (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] }
+                        ?? min(got.count, expected.count)
+                    Issue.record(
+                        "\(reproduce): DTSTART\(c.tzid.map { ";TZID=\($0)" } ?? ""):\(c.start) RRULE:\(c.rule) got \(got.count), dateutil \(expected.count); first difference at \(firstDiff): \(got.dropFirst(firstDiff).prefix(3)) vs \(expected.dropFirst(firstDiff).prefix(3))"
+                    )
                 }
             }
         }
-        let forms = cases.reduce(into: [String: Int]()) { $0[$1.tzid == nil ? "floating" : $1.tzid == "UTC" ? "UTC" : "zoned", default: 0] += 1 }
+        let forms = cases.reduce(into: [String: Int]()) {
+            $0[$1.tzid == nil ? "floating" : $1.tzid == "UTC" ? "UTC" : "zoned", default: 0] += 1
+        }
         print("seed \(seed): DTSTART forms \(forms.sorted { $0.key < $1.key })")
-        print("seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(unprovable) empty rules dateutil could not confirm in time, \(timeouts.count) other time-outs, \(errors.count) dateutil errors, \(failures) failures")
+        print(
+            "seed \(seed): \(compared) rules compared, \(deviations) known deviations skipped, \(unprovable) empty rules dateutil could not confirm in time, \(timeouts.count) other time-outs, \(errors.count) dateutil errors, \(failures) failures"
+        )
         #expect(failures == 0, "\(reproduce)")
         // Every rule dateutil can settle is compared: a rule with instances must be answered in
         // time (a time-out fails). Its own errors (an IndexError on some ordinal BYDAY rules: 0.5-1 % of a seed's
         // rules) are counted apart and stay rare; the empty rules it cannot confirm stay a minority.
         #expect(timeouts.isEmpty, "\(reproduce): dateutil timed out on rules with instances: \(timeouts.prefix(3))")
-        #expect(errors.count * 50 <= cases.count,
-                "\(reproduce): \(errors.count) of \(cases.count) rules refused by dateutil, the first: \(errors.prefix(3))")
-        #expect(unprovable * 5 <= cases.count, "\(reproduce): \(unprovable) of \(cases.count) rules empty and unconfirmed")
+        #expect(
+            errors.count * 50 <= cases.count,
+            "\(reproduce): \(errors.count) of \(cases.count) rules refused by dateutil, the first: \(errors.prefix(3))")
+        #expect(
+            unprovable * 5 <= cases.count, "\(reproduce): \(unprovable) of \(cases.count) rules empty and unconfirmed")
     }
 }
 
@@ -194,13 +226,18 @@ struct RuleGenerator {
 
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "America/Sao_Paulo"]
 
-    mutating func next() -> (rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?) {
-        let freqs: [RecurrenceRule.Frequency] = [.yearly, .yearly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .hourly, .minutely, .secondly]
+    mutating func next() -> (
+        rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?
+    ) {
+        let freqs: [RecurrenceRule.Frequency] = [
+            .yearly, .yearly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .hourly, .minutely, .secondly,
+        ]
         let f = freqs[int(0...freqs.count - 1)]
         var rule = RecurrenceRule(frequency: f)
         if chance(0.4) { rule.interval = int(1...5) }
-        let start = LocalDateTime(year: int(1990...2030), month: int(1...12), day: int(1...28),
-                                  hour: int(0...23), minute: chance(0.5) ? 0 : int(0...59), second: chance(0.8) ? 0 : int(0...59))
+        let start = LocalDateTime(
+            year: int(1990...2030), month: int(1...12), day: int(1...28),
+            hour: int(0...23), minute: chance(0.5) ? 0 : int(0...59), second: chance(0.8) ? 0 : int(0...59))
         let sub = f < .daily
         if chance(sub ? 0.3 : 0.4) { rule.byMonth = some(1...12, max: 4) }
         if f != .weekly && chance(0.35) { rule.byMonthDay = some(1...31, max: 4, negative: true) }

@@ -11,16 +11,22 @@ import CalgwTestSupport
         var cases: [(rule: RecurrenceRule, start: LocalDateTime, tzid: String)] = []
         while cases.count < 400 {
             let c = generator.next()
-            guard let tzid = c.tzid, c.rule.frequency >= .daily, RuleOracleTests.knownDeviation(c.rule, start: c.start) == nil else { continue }
+            guard let tzid = c.tzid, c.rule.frequency >= .daily,
+                RuleOracleTests.knownDeviation(c.rule, start: c.start) == nil
+            else { continue }
             var rule = c.rule
             if rule.count == nil && rule.until == nil { rule.count = 30 }
             cases.append((rule, c.start, tzid))
         }
-        let request = RuleOracleTests.Request(cases: cases.map {
-            RuleOracleTests.Case(dtstart: $0.start.description, rrule: $0.rule.description, limit: 40,
-                                 before: $0.start.adding(seconds: 86_400 * 366 * 40).description, tzid: $0.tzid, seconds: 2, bounded: false)
-        })
-        let answers = try ProcessRunner.python(RuleOracleTests.script, input: request, as: [RuleOracleTests.Answer].self)
+        let request = RuleOracleTests.Request(
+            cases: cases.map {
+                RuleOracleTests.Case(
+                    dtstart: $0.start.description, rrule: $0.rule.description, limit: 40,
+                    before: $0.start.adding(seconds: 86_400 * 366 * 40).description, tzid: $0.tzid, seconds: 2,
+                    bounded: false)
+            })
+        let answers = try ProcessRunner.python(
+            RuleOracleTests.script, input: request, as: [RuleOracleTests.Answer].self)
         try #require(answers.count == cases.count)
         var checked = 0, withInstances = 0
         var unanswered: [String] = []
@@ -42,8 +48,11 @@ import CalgwTestSupport
             let instants = expected.map { DateTimeValue(parsing: $0)! }
             for k in [0, instants.count / 2, instants.count - 1] {
                 let rid = instants[k]
-                #expect(index.isInstance(rid), "DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): \(rid) is an instance")
-                #expect(index.ruleInstanceCount(before: rid) == k, "DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): \(k) instances before \(rid)")
+                #expect(
+                    index.isInstance(rid), "DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): \(rid) is an instance")
+                #expect(
+                    index.ruleInstanceCount(before: rid) == k,
+                    "DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): \(k) instances before \(rid)")
                 let off = DateTimeValue(rid.local.adding(seconds: 1), form: .utc)
                 #expect(!index.isInstance(off) || expected.contains(off.description))
                 checked += 1

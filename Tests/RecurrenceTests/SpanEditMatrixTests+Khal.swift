@@ -30,9 +30,10 @@ extension SpanEditMatrixTests {
             leavesOut: { occurrence in
                 // The reference prints the start in the event's own zone (or a date): its first
                 // 19 characters are the wall-clock time khal compares with its cut-off.
-                let local = occurrence.start.count == 10 ? occurrence.start + "T00:00:00" : String(occurrence.start.prefix(19))
+                let local =
+                    occurrence.start.count == 10 ? occurrence.start + "T00:00:00" : String(occurrence.start.prefix(19))
                 return local > "2037-12-31T00:00:00"
-            }),
+            })
     ]
 
     /// What the khal reader answers for a batch of cases.
@@ -56,7 +57,8 @@ extension SpanEditMatrixTests {
         let started = Date()
         let answer = try Self.khalLists(written)
         let seconds = Date().timeIntervalSince(started)
-        #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")
+        #expect(
+            answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")
         #expect(answer.warnings.isEmpty, "khal warned: \(answer.warnings.prefix(5))")
         #expect(answer.lists.count == cases.count, "khal listed \(answer.lists.count) of \(cases.count) cases")
         var departed = Array(repeating: 0, count: Self.khalDepartures.count)
@@ -73,13 +75,16 @@ extension SpanEditMatrixTests {
             compared += expected.count
             let sortedExpected = expected.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
             let same = khal == sortedExpected
-            #expect(same, """
+            #expect(
+                same,
+                """
                 khal lists \(c.name) differently: only khal \(khal.filter { !sortedExpected.contains($0) }.prefix(4)); \
                 only the reference \(sortedExpected.filter { !khal.contains($0) }.prefix(4))
                 """)
         }
-        print("khal (one run, \(String(format: "%.1f", seconds)) s): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
-              + zip(Self.khalDepartures, departed).map { "\($0.section): \($1) occurrences" }.joined(separator: "; "))
+        print(
+            "khal (one run, \(String(format: "%.1f", seconds)) s): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
+                + zip(Self.khalDepartures, departed).map { "\($0.section): \($1) occurrences" }.joined(separator: "; "))
         return departed
     }
 }
@@ -104,8 +109,10 @@ struct KhalOccurrence: Decodable, Equatable, CustomStringConvertible {
     init(reference o: OracleOccurrence) throws {
         let allDay = o.start.count == 10
         let end = try #require(o.end, "\(o.uid) \(o.start) has no end")
-        self.init(uid: o.uid, start: try Self.khalForm(o.start), end: allDay ? try Self.dayBefore(end) : try Self.khalForm(end),
-                  allDay: allDay, summary: o.summary)
+        self.init(
+            uid: o.uid, start: try Self.khalForm(o.start),
+            end: allDay ? try Self.dayBefore(end) : try Self.khalForm(end),
+            allDay: allDay, summary: o.summary)
     }
 
     private static func utcFormatter(_ format: String) -> DateFormatter {

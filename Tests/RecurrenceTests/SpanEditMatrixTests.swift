@@ -25,17 +25,26 @@ import CalgwTestSupport
         func slot(_ k: Int) -> DateTimeValue {
             let date = LocalDate(year: 2026, month: 3, day: 2).adding(days: 7 * (k - 1))
             switch form {
-            case .utc: return DateTimeValue(LocalDateTime(date: date, time: LocalTime(hour: 9, minute: 0, second: 0)), form: .utc)
-            case .zoned: return DateTimeValue(LocalDateTime(date: date, time: LocalTime(hour: 10, minute: 0, second: 0)),
-                                              form: .zoned(tzid: "Europe/Berlin"))
-            case .floating: return DateTimeValue(LocalDateTime(date: date, time: LocalTime(hour: 10, minute: 0, second: 0)), form: .floating)
+            case .utc:
+                return DateTimeValue(
+                    LocalDateTime(date: date, time: LocalTime(hour: 9, minute: 0, second: 0)), form: .utc)
+            case .zoned:
+                return DateTimeValue(
+                    LocalDateTime(date: date, time: LocalTime(hour: 10, minute: 0, second: 0)),
+                    form: .zoned(tzid: "Europe/Berlin"))
+            case .floating:
+                return DateTimeValue(
+                    LocalDateTime(date: date, time: LocalTime(hour: 10, minute: 0, second: 0)), form: .floating)
             case .allDay: return DateTimeValue(date: date)
             }
         }
 
         func line(_ name: String, _ value: DateTimeValue) -> String {
-            String(decoding: ICalendarSerializer().serialize(Component(name: "X", properties: [.dateTime(name, value)])), as: UTF8.self)
-                .split(separator: "\r\n").dropFirst().first.map(String.init) ?? ""
+            String(
+                decoding: ICalendarSerializer().serialize(Component(name: "X", properties: [.dateTime(name, value)])),
+                as: UTF8.self
+            )
+            .split(separator: "\r\n").dropFirst().first.map(String.init) ?? ""
         }
 
         var text: String {
@@ -52,17 +61,26 @@ import CalgwTestSupport
                 rule += ";UNTIL=\(until)"
             case .unbounded: break
             }
-            let end = form == .allDay ? DateTimeValue(date: slot(1).date.adding(days: 1))
-                                      : DateTimeValue(slot(1).local.adding(seconds: 3600), form: slot(1).form)
-            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-                         "DTSTAMP:20260101T000000Z", line("DTSTART", slot(1)), line("DTEND", end), "RRULE:\(rule)", "SUMMARY:Series"]
+            let end =
+                form == .allDay
+                ? DateTimeValue(date: slot(1).date.adding(days: 1))
+                : DateTimeValue(slot(1).local.adding(seconds: 3600), form: slot(1).form)
+            var lines = [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                "DTSTAMP:20260101T000000Z", line("DTSTART", slot(1)), line("DTEND", end), "RRULE:\(rule)",
+                "SUMMARY:Series",
+            ]
             if withExtras { lines.append(line("EXDATE", slot(5))) }
             lines.append("END:VEVENT")
             if withExtras {
-                let overrideEnd = form == .allDay ? DateTimeValue(date: slot(3).date.adding(days: 1))
-                                                  : DateTimeValue(slot(3).local.adding(seconds: 3600), form: slot(3).form)
-                lines += ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", line("RECURRENCE-ID", slot(3)),
-                          line("DTSTART", slot(3)), line("DTEND", overrideEnd), "SUMMARY:Override", "END:VEVENT"]
+                let overrideEnd =
+                    form == .allDay
+                    ? DateTimeValue(date: slot(3).date.adding(days: 1))
+                    : DateTimeValue(slot(3).local.adding(seconds: 3600), form: slot(3).form)
+                lines += [
+                    "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", line("RECURRENCE-ID", slot(3)),
+                    line("DTSTART", slot(3)), line("DTEND", overrideEnd), "SUMMARY:Override", "END:VEVENT",
+                ]
             }
             lines.append("END:VCALENDAR")
             return lines.joined(separator: "\r\n") + "\r\n"
@@ -83,8 +101,9 @@ import CalgwTestSupport
         }
         // python-dateutil lists each series' instances.
         let instanceRequests = series.map { s in
-            Oracle.Request(kind: "instances", dtstart: s.slot(1).description, tzid: s.slot(1).tzid,
-                           rrule: String(s.text.split(separator: "\r\n").first { $0.hasPrefix("RRULE:") }!.dropFirst(6)))
+            Oracle.Request(
+                kind: "instances", dtstart: s.slot(1).description, tzid: s.slot(1).tzid,
+                rrule: String(s.text.split(separator: "\r\n").first { $0.hasPrefix("RRULE:") }!.dropFirst(6)))
         }
         let instanceLists = try ProcessRunner.python(Oracle.script, input: instanceRequests, as: [[String]].self)
 
@@ -99,10 +118,13 @@ import CalgwTestSupport
             for k in 1...10 {
                 let slot = s.slot(k)
                 #expect(engine.isInstance(slot) == instances.isInstance(slot), "\(s.uid): is \(slot) an instance?")
-                #expect(engine.ruleInstanceCount(before: slot) == instances.ruleInstanceCount(before: slot),
-                        "\(s.uid): instances before \(slot)")
-                let offSlot = slot.isDate ? DateTimeValue(date: slot.date.adding(days: 1))
-                                          : DateTimeValue(slot.local.adding(seconds: 1800), form: slot.form)
+                #expect(
+                    engine.ruleInstanceCount(before: slot) == instances.ruleInstanceCount(before: slot),
+                    "\(s.uid): instances before \(slot)")
+                let offSlot =
+                    slot.isDate
+                    ? DateTimeValue(date: slot.date.adding(days: 1))
+                    : DateTimeValue(slot.local.adding(seconds: 1800), form: slot.form)
                 #expect(!engine.isInstance(offSlot), "\(s.uid): \(offSlot) taken for an instance")
             }
             let changes = EventChanges(summary: "Changed")
@@ -110,23 +132,33 @@ import CalgwTestSupport
                 for k in operation == .editSeries ? [1] : [2, 6] {
                     let result: SpanEditResult
                     switch operation {
-                    case .editThis: result = try editor.editOccurrence(s.slot(k), span: .thisEvent, changes: changes, instances: instances, newUID: "")
-                    case .deleteThis: result = try editor.deleteOccurrence(s.slot(k), span: .thisEvent, instances: instances)
-                    case .editFuture: result = try editor.editOccurrence(s.slot(k), span: .futureEvents, changes: changes,
-                                                                         instances: instances, newUID: "new-" + s.uid)
-                    case .deleteFuture: result = try editor.deleteOccurrence(s.slot(k), span: .futureEvents, instances: instances)
+                    case .editThis:
+                        result = try editor.editOccurrence(
+                            s.slot(k), span: .thisEvent, changes: changes, instances: instances, newUID: "")
+                    case .deleteThis:
+                        result = try editor.deleteOccurrence(s.slot(k), span: .thisEvent, instances: instances)
+                    case .editFuture:
+                        result = try editor.editOccurrence(
+                            s.slot(k), span: .futureEvents, changes: changes,
+                            instances: instances, newUID: "new-" + s.uid)
+                    case .deleteFuture:
+                        result = try editor.deleteOccurrence(s.slot(k), span: .futureEvents, instances: instances)
                     case .editSeries: result = SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil)
                     }
                     let c = Case(series: s, operation: operation, k: k)
                     try checkWrittenRule(result, case: c)
                     cases.append(c)
-                    written.append([result.resource, result.newSeries].compactMap { $0 }.map { ICalendarSerializer().string($0) })
+                    written.append(
+                        [result.resource, result.newSeries].compactMap { $0 }.map { ICalendarSerializer().string($0) })
                 }
             }
         }
 
         // recurring-ical-events expands the originals and every result.
-        let requests = series.map { Oracle.Request(kind: "occurrences", calendars: [$0.text], from: "2020-01-01", to: "2040-01-01") }
+        let requests =
+            series.map {
+                Oracle.Request(kind: "occurrences", calendars: [$0.text], from: "2020-01-01", to: "2040-01-01")
+            }
             + written.map { Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01") }
         let answers = try ProcessRunner.python(Oracle.script, input: requests, as: [[OracleOccurrence]].self)
         let originals = Dictionary(uniqueKeysWithValues: zip(series.map(\.uid), answers.prefix(series.count)))
@@ -137,7 +169,9 @@ import CalgwTestSupport
         }
         // zip above stops at the shorter list: a reference that answered fewer requests than it
         // was asked would leave cases unchecked.
-        #expect(answers.count == series.count + cases.count, "the reference answered \(answers.count) of \(series.count + cases.count) requests")
+        #expect(
+            answers.count == series.count + cases.count,
+            "the reference answered \(answers.count) of \(series.count + cases.count) requests")
 
         // khal, pointed at the same files, lists the same occurrences but for its known departures.
         let departed = try checkKhal(cases: cases, written: written, reference: Array(answers.dropFirst(series.count)))
@@ -153,16 +187,23 @@ import CalgwTestSupport
             let server = try TestServers.shared(name)
             let collection = server.newCollectionURL(prefix: "spans")
             try server.makeCalendar(collection)
-            let fetched = try ProcessRunner.python(Oracle.script, input: [
-                Oracle.Request(kind: "roundtrip", calendars: written.flatMap { $0 }, collection: collection.absoluteString,
-                               username: server.username, password: server.password),
-            ], as: [[String]].self)[0]
+            let fetched = try ProcessRunner.python(
+                Oracle.script,
+                input: [
+                    Oracle.Request(
+                        kind: "roundtrip", calendars: written.flatMap { $0 }, collection: collection.absoluteString,
+                        username: server.username, password: server.password)
+                ], as: [[String]].self)[0]
             #expect(fetched.count == written.reduce(0) { $0 + $1.count }, "\(name) did not serve every file back")
             var rest = fetched[...]
-            let regrouped = written.map { group in let part = Array(rest.prefix(group.count)); rest = rest.dropFirst(group.count); return part }
-            let served = try ProcessRunner.python(Oracle.script, input: regrouped.map {
-                Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01")
-            }, as: [[OracleOccurrence]].self)
+            let regrouped = written.map { group in
+                let part = Array(rest.prefix(group.count)); rest = rest.dropFirst(group.count); return part
+            }
+            let served = try ProcessRunner.python(
+                Oracle.script,
+                input: regrouped.map {
+                    Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01")
+                }, as: [[OracleOccurrence]].self)
             #expect(served.count == cases.count)
             for (c, (mine, theirs)) in zip(cases, zip(answers.dropFirst(series.count), served)) {
                 #expect(mine == theirs, "\(name) serves \(c.name) differently")
@@ -179,7 +220,9 @@ import CalgwTestSupport
             #expect(after.map(\.start) == before.map(\.start), "\(c.name): occurrences moved")
             for (b, a) in zip(before, after) {
                 let expected = day(b) == splitDay ? "Changed" : b.summary
-                #expect(a.summary == expected && a.uid == b.uid, "\(c.name): \(a.start) is \(a.summary), expected \(expected)")
+                #expect(
+                    a.summary == expected && a.uid == b.uid,
+                    "\(c.name): \(a.start) is \(a.summary), expected \(expected)")
             }
         case .deleteThis:
             #expect(after == before.filter { day($0) != splitDay }, "\(c.name)")
@@ -191,8 +234,9 @@ import CalgwTestSupport
                 let edited = c.operation == .editSeries || day(b) >= splitDay
                 let expected = edited && b.summary != "Override" ? "Changed" : b.summary
                 let uid = c.operation == .editFuture && edited ? c.newUID : c.series.uid
-                #expect(a.summary == expected && a.uid == uid,
-                        "\(c.name): \(a.start) is \(a.uid) \(a.summary), expected \(uid) \(expected)")
+                #expect(
+                    a.summary == expected && a.uid == uid,
+                    "\(c.name): \(a.start) is \(a.uid) \(a.summary), expected \(uid) \(expected)")
             }
         }
     }
@@ -201,22 +245,27 @@ import CalgwTestSupport
     /// zoned and UTC series, a DATE for all-day ones, floating for floating ones.
     func checkWrittenRule(_ result: SpanEditResult, case c: Case) throws {
         guard c.operation == .editFuture || c.operation == .deleteFuture, let old = result.resource else { return }
-        let property = try #require(old.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil }?["RRULE"])
+        let property = try #require(
+            old.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil }?["RRULE"])
         let rule = try property.recurrenceRule()
         if c.series.bound == .count {
             #expect(rule.count == c.k - 1, "\(c.name): old COUNT \(String(describing: rule.count))")
-            if let new = result.newSeries, let p = new.components.first(where: { $0["RECURRENCE-ID"] == nil && $0.name == "VEVENT" })?["RRULE"] {
+            if let new = result.newSeries,
+                let p = new.components.first(where: { $0["RECURRENCE-ID"] == nil && $0.name == "VEVENT" })?["RRULE"]
+            {
                 #expect(try p.recurrenceRule().count == 8 - (c.k - 1), "\(c.name): new COUNT")
             }
         } else {
             let form = try #require(rule.until?.form, "\(c.name): no UNTIL")
-            let expected: DateTimeValue.Form = switch c.series.form {
-            case .utc, .zoned: .utc
-            case .floating: .floating
-            case .allDay: .date
-            }
+            let expected: DateTimeValue.Form =
+                switch c.series.form {
+                case .utc, .zoned: .utc
+                case .floating: .floating
+                case .allDay: .date
+                }
             #expect(form == expected, "\(c.name): UNTIL form \(form)")
         }
-        #expect(!old.components.contains { $0["RECURRENCE-ID"]?[parameter: "RANGE"] != nil }, "RANGE=THISANDFUTURE written")
+        #expect(
+            !old.components.contains { $0["RECURRENCE-ID"]?[parameter: "RANGE"] != nil }, "RANGE=THISANDFUTURE written")
     }
 }

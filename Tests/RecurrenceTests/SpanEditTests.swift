@@ -78,8 +78,9 @@ import CalgwTestSupport
     @Test func editThisOccurrenceMakesAnOverrideFromTheMaster() throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 1, 26, 10)
-        let result = try edit.editor.editOccurrence(rid, span: .thisEvent, changes: EventChanges(summary: "Retro"),
-                                                    instances: edit.instances, newUID: "unused")
+        let result = try edit.editor.editOccurrence(
+            rid, span: .thisEvent, changes: EventChanges(summary: "Retro"),
+            instances: edit.instances, newUID: "unused")
         let resource = try #require(result.resource)
         #expect(result.newSeries == nil)
         let override = try #require(resource.components.first { $0["RECURRENCE-ID"]?.dateTime == rid })
@@ -100,8 +101,9 @@ import CalgwTestSupport
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
         // Named by its original slot in UTC: matched by instant.
         let rid = DateTimeValue(LocalDateTime(year: 2026, month: 1, day: 19, hour: 9), form: .utc)
-        let result = try edit.editor.editOccurrence(rid, span: .thisEvent, changes: EventChanges(location: "Room 2"),
-                                                    instances: edit.instances, newUID: "unused")
+        let result = try edit.editor.editOccurrence(
+            rid, span: .thisEvent, changes: EventChanges(location: "Room 2"),
+            instances: edit.instances, newUID: "unused")
         let resource = try #require(result.resource)
         let overrides = resource.components.filter { $0["RECURRENCE-ID"] != nil }
         #expect(overrides.count == 1)
@@ -111,7 +113,8 @@ import CalgwTestSupport
 
     @Test func deleteThisOccurrenceAddsAnExdateAndDropsItsOverride() throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
-        let result = try edit.editor.deleteOccurrence(zoned(2026, 1, 19, 10), span: .thisEvent, instances: edit.instances)
+        let result = try edit.editor.deleteOccurrence(
+            zoned(2026, 1, 19, 10), span: .thisEvent, instances: edit.instances)
         let resource = try #require(result.resource)
         #expect(!resource.components.contains { $0["RECURRENCE-ID"] != nil })
         let before = try Oracle.occurrences([Self.weekly])
@@ -123,8 +126,9 @@ import CalgwTestSupport
     @Test func anOccurrenceThatDoesNotExistIsRefused() throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
         #expect(throws: SpanEditError.noSuchOccurrence(uid: "weekly@calgw.test", recurrenceID: "20260106T100000")) {
-            try edit.editor.editOccurrence(zoned(2026, 1, 6, 10), span: .thisEvent, changes: EventChanges(summary: "x"),
-                                           instances: edit.instances, newUID: "unused")
+            try edit.editor.editOccurrence(
+                zoned(2026, 1, 6, 10), span: .thisEvent, changes: EventChanges(summary: "x"),
+                instances: edit.instances, newUID: "unused")
         }
     }
 
@@ -134,8 +138,9 @@ import CalgwTestSupport
     func splittingKeepsEveryOccurrenceAndChangesOnlyTheFutureOnes(week: Int) throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 1, 5 + 7 * (week - 1), 10)
-        let result = try edit.editor.editOccurrence(rid, span: .futureEvents, changes: EventChanges(summary: "Sync"),
-                                                    instances: edit.instances, newUID: "weekly-2@calgw.test")
+        let result = try edit.editor.editOccurrence(
+            rid, span: .futureEvents, changes: EventChanges(summary: "Sync"),
+            instances: edit.instances, newUID: "weekly-2@calgw.test")
         let old = try #require(result.resource)
         let new = try #require(result.newSeries)
         let newMaster = try #require(new.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil })
@@ -150,7 +155,9 @@ import CalgwTestSupport
             if a.start >= iso(rid) || (b.summary == "Standup (moved)" && week <= 3) {
                 #expect(a.uid == "weekly-2@calgw.test", "\(a.start) should belong to the new series")
             } else {
-                #expect(a.uid == "weekly@calgw.test" && a.summary == b.summary, "\(a.start) changed though it is before the split")
+                #expect(
+                    a.uid == "weekly@calgw.test" && a.summary == b.summary,
+                    "\(a.start) changed though it is before the split")
             }
         }
         let newMasters = after.filter { $0.uid == "weekly-2@calgw.test" && $0.summary == "Sync" }
@@ -159,20 +166,26 @@ import CalgwTestSupport
 
     @Test func splittingAtTheFirstOccurrenceEditsTheWholeSeries() throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
-        let result = try edit.editor.editOccurrence(zoned(2026, 1, 5, 10), span: .futureEvents,
-                                                    changes: EventChanges(summary: "All"), instances: edit.instances, newUID: "x")
+        let result = try edit.editor.editOccurrence(
+            zoned(2026, 1, 5, 10), span: .futureEvents,
+            changes: EventChanges(summary: "All"), instances: edit.instances, newUID: "x")
         #expect(result.newSeries == nil)
         let after = try Oracle.occurrences([edit.text(try #require(result.resource))])
-        #expect(after.filter { $0.summary == "All" }.count == after.count - 1, "every occurrence but the override takes the change")
+        #expect(
+            after.filter { $0.summary == "All" }.count == after.count - 1,
+            "every occurrence but the override takes the change")
     }
 
     @Test func movingTheFutureOccurrencesAnHourLater() throws {
         let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 2, 9, 10)
-        let result = try edit.editor.editOccurrence(rid, span: .futureEvents,
-                                                    changes: EventChanges(start: zoned(2026, 2, 9, 11)),
-                                                    instances: edit.instances, newUID: "weekly-3@calgw.test")
-        let after = try Oracle.occurrences([edit.text(try #require(result.resource)), edit.text(try #require(result.newSeries))])
+        let result = try edit.editor.editOccurrence(
+            rid, span: .futureEvents,
+            changes: EventChanges(start: zoned(2026, 2, 9, 11)),
+            instances: edit.instances, newUID: "weekly-3@calgw.test")
+        let after = try Oracle.occurrences([
+            edit.text(try #require(result.resource)), edit.text(try #require(result.newSeries)),
+        ])
         let before = try Oracle.occurrences([Self.weekly])
         #expect(after.count == before.count)
         let future = after.filter { $0.uid == "weekly-3@calgw.test" }
@@ -187,16 +200,20 @@ import CalgwTestSupport
         let after = try Oracle.occurrences([edit.text(try #require(result.resource))])
         #expect(after.map(\.start) == ["2026-01-05T10:00:00+01:00"])
 
-        let all = try edit.editor.deleteOccurrence(zoned(2026, 1, 5, 10), span: .futureEvents, instances: edit.instances)
+        let all = try edit.editor.deleteOccurrence(
+            zoned(2026, 1, 5, 10), span: .futureEvents, instances: edit.instances)
         #expect(all.resource == nil, "deleting from the first occurrence deletes the series")
     }
 
     @Test func allDayAndZonedUntilSplitsAcrossDST() throws {
-        for (text, uid, rid) in [(Self.allDay, "allday@calgw.test", DateTimeValue(date: LocalDate(year: 2026, month: 3, day: 25))),
-                                 (Self.acrossDST, "dst@calgw.test", zoned(2026, 3, 30, 2, 30))] {
+        for (text, uid, rid) in [
+            (Self.allDay, "allday@calgw.test", DateTimeValue(date: LocalDate(year: 2026, month: 3, day: 25))),
+            (Self.acrossDST, "dst@calgw.test", zoned(2026, 3, 30, 2, 30)),
+        ] {
             let edit = try Fixture(text, uid: uid)
-            let result = try edit.editor.editOccurrence(rid, span: .futureEvents, changes: EventChanges(summary: "Later"),
-                                                        instances: edit.instances, newUID: "new-\(uid)")
+            let result = try edit.editor.editOccurrence(
+                rid, span: .futureEvents, changes: EventChanges(summary: "Later"),
+                instances: edit.instances, newUID: "new-\(uid)")
             let old = try #require(result.resource)
             let ruleProperty = try #require(old.components.first { $0.name == "VEVENT" }?["RRULE"])
             let rule = try ruleProperty.recurrenceRule()
@@ -228,8 +245,9 @@ import CalgwTestSupport
 
     func zoned(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int = 0) -> DateTimeValue {
         let date = LocalDate(daysSinceEpoch: LocalDate(year: y, month: m, day: 1).daysSinceEpoch + d - 1)
-        return DateTimeValue(LocalDateTime(date: date, time: LocalTime(hour: h, minute: min, second: 0)),
-                             form: .zoned(tzid: "Europe/Berlin"))
+        return DateTimeValue(
+            LocalDateTime(date: date, time: LocalTime(hour: h, minute: min, second: 0)),
+            form: .zoned(tzid: "Europe/Berlin"))
     }
 
     /// The ISO form recurring-ical-events prints, up to the offset, for comparing starts.
@@ -291,14 +309,16 @@ enum Oracle {
     }
 
     static func instances(start: DateTimeValue, rule: String) throws -> [String] {
-        let answer = try ProcessRunner.python(script, input: [Request(kind: "instances", dtstart: start.description, tzid: start.tzid, rrule: rule)],
-                                              as: [[String]].self)
+        let answer = try ProcessRunner.python(
+            script, input: [Request(kind: "instances", dtstart: start.description, tzid: start.tzid, rrule: rule)],
+            as: [[String]].self)
         return answer[0]
     }
 
     static func occurrences(_ calendars: [String]) throws -> [OracleOccurrence] {
-        let answer = try ProcessRunner.python(script, input: [Request(kind: "occurrences", calendars: calendars, from: "2020-01-01", to: "2040-01-01")],
-                                              as: [[OracleOccurrence]].self)
+        let answer = try ProcessRunner.python(
+            script, input: [Request(kind: "occurrences", calendars: calendars, from: "2020-01-01", to: "2040-01-01")],
+            as: [[OracleOccurrence]].self)
         return answer[0]
     }
 }

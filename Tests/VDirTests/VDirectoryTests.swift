@@ -9,7 +9,10 @@ import CalgwTestSupport
     @Test func scanSeesOnlyItemFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for name in ["a.ics", "B.ICS", ".hidden.ics", ".#a.ics", ".a.ics.swp", "a.ics~", "notes.txt", "displayname", "a.ics.tmp", "color"] {
+        for name in [
+            "a.ics", "B.ICS", ".hidden.ics", ".#a.ics", ".a.ics.swp", "a.ics~", "notes.txt", "displayname", "a.ics.tmp",
+            "color",
+        ] {
             try event.write(to: folder.file(name))
         }
         try FileManager.default.createDirectory(at: folder.file("sub.ics"), withIntermediateDirectories: true)
@@ -25,7 +28,9 @@ import CalgwTestSupport
         defer { folder.remove() }
         let count = VDirectory.parallelStatMinimum + 1_000
         for i in 0..<count {
-            #expect(FileManager.default.createFile(atPath: folder.file("e\(i).ics").path, contents: Data(repeating: 65, count: i % 97)))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.file("e\(i).ics").path, contents: Data(repeating: 65, count: i % 97)))
         }
         try FileManager.default.createDirectory(at: folder.file("sub.ics"), withIntermediateDirectories: true)
         symlink("/nonexistent", folder.file("dangling.ics").path)
@@ -40,8 +45,13 @@ import CalgwTestSupport
     }
 
     @Test func itemNamesAreDecidedByTheirBytes() {
-        for name in ["a.ics", "B.ICS", "x.Ics", "événement.ics", "a b.ics"] { #expect(ItemFileFilter.isItem(name), "\(name)") }
-        for name in [".ics", "ics", "a.ics~", ".a.ics", "a\u{0E}ics", "a\u{0E}ICS", "a_ics", "a.icss", "a/b.ics", "a.ics.tmp", "a.ic"] {
+        for name in ["a.ics", "B.ICS", "x.Ics", "événement.ics", "a b.ics"] {
+            #expect(ItemFileFilter.isItem(name), "\(name)")
+        }
+        for name in [
+            ".ics", "ics", "a.ics~", ".a.ics", "a\u{0E}ics", "a\u{0E}ICS", "a_ics", "a.icss", "a/b.ics", "a.ics.tmp",
+            "a.ic",
+        ] {
             #expect(!ItemFileFilter.isItem(name), "\(name)")
         }
     }
@@ -62,7 +72,9 @@ import CalgwTestSupport
         defer { folder.remove() }
         try event.write(to: folder.file("a.ics"))
         let bad: [UInt8] = Array(folder.url.path.utf8) + [UInt8(ascii: "/"), 0xFF, 0xFE] + Array(".ics".utf8) + [0]
-        let fd = bad.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        let fd = bad.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
         #expect(fd >= 0)
         close(fd)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 2)
@@ -90,16 +102,21 @@ import CalgwTestSupport
         func reference(_ s: FileSignature) -> String {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for word in [UInt64(bitPattern: s.modificationNanoseconds), UInt64(bitPattern: s.size), s.inode] {
-                for byte in withUnsafeBytes(of: word.littleEndian, Array.init) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                for byte in withUnsafeBytes(of: word.littleEndian, Array.init) {
+                    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+                }
             }
             let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
             return String((0..<11).map { digits[Int((hash >> (6 * UInt64($0))) & 63)] })
         }
-        #expect(FileSignature(modificationNanoseconds: 1_764_000_000_123_456_789, size: 742, inode: 1_234_567).etag == "xz3_ypN78LP")
+        #expect(
+            FileSignature(modificationNanoseconds: 1_764_000_000_123_456_789, size: 742, inode: 1_234_567).etag
+                == "xz3_ypN78LP")
         var random = SeededRandom(seed: 7)
         for _ in 0..<1_000 {
-            let s = FileSignature(modificationNanoseconds: Int64(bitPattern: random.next()), size: Int64(random.next() % 1_000_000),
-                                  inode: random.next())
+            let s = FileSignature(
+                modificationNanoseconds: Int64(bitPattern: random.next()), size: Int64(random.next() % 1_000_000),
+                inode: random.next())
             #expect(s.etag == reference(s))
         }
     }
@@ -138,7 +155,9 @@ import CalgwTestSupport
         let replaced = try dir.replace("e0.ics", data: event + Data("X".utf8), ifSignature: signatures["e0.ics"]!)
         try dir.delete("e1.ics", ifSignature: signatures["e1.ics"]!)
         #expect { try dir.create("e2.ics", data: event) } throws: { ($0 as? VDirError)?.code == .alreadyExists }
-        #expect(dir.unsynced.files.withLock { $0.count == 20 && $0.paths.count == VDirectory.fileSyncLimit }, "new files wait for makeDurable; past the limit their paths are not kept")
+        #expect(
+            dir.unsynced.files.withLock { $0.count == 20 && $0.paths.count == VDirectory.fileSyncLimit },
+            "new files wait for makeDurable; past the limit their paths are not kept")
         try dir.makeDurable()
         #expect(dir.unsynced.files.withLock { $0.count == 0 && $0.paths.isEmpty })
         #expect(try dir.scan().count == 19)
@@ -182,7 +201,9 @@ import CalgwTestSupport
         let old = try dir.create("a.ics", data: event)
         // Someone edits the file (new inode, as editors that save atomically do).
         try Data("edited by hand".utf8).write(to: folder.file("a.ics"), options: .atomic)
-        #expect { try dir.replace("a.ics", data: event, ifSignature: old) } throws: { ($0 as? VDirError)?.code == .changedMeanwhile }
+        #expect { try dir.replace("a.ics", data: event, ifSignature: old) } throws: {
+            ($0 as? VDirError)?.code == .changedMeanwhile
+        }
         #expect { try dir.delete("a.ics", ifSignature: old) } throws: { ($0 as? VDirError)?.code == .changedMeanwhile }
         #expect(try Data(contentsOf: folder.file("a.ics")) == Data("edited by hand".utf8))
         let current = try #require(try dir.read("a.ics")).signature

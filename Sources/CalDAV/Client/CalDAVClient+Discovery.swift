@@ -15,9 +15,10 @@ extension CalDAVClient {
         // Last resort: the URL may be a home that does not describe itself.
         let found = (try? await calendars(inHome: Self.collectionURL(url))) ?? []
         guard !found.isEmpty else {
-            throw CalDAVError(.discoveryFailed, "no calendar home was found behind \(url.redactedString)",
-                              recovery: "give the URL of the calendar home or of one calendar (see the server's documentation)",
-                              url: url)
+            throw CalDAVError(
+                .discoveryFailed, "no calendar home was found behind \(url.redactedString)",
+                recovery: "give the URL of the calendar home or of one calendar (see the server's documentation)",
+                url: url)
         }
         return found
     }
@@ -27,10 +28,12 @@ extension CalDAVClient {
     /// will not be used costs.
     public func collectionInfo(_ url: URL, tokens: CollectionTokens = .all) async throws -> CalendarCollection {
         let collection = Self.collectionURL(url)
-        let (status, _) = try await multistatus("PROPFIND", collection, depth: "0",
-                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties(tokens)))
+        let (status, _) = try await multistatus(
+            "PROPFIND", collection, depth: "0",
+            body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties(tokens)))
         guard let response = status.responses.first else {
-            throw CalDAVError(.invalidResponse, "PROPFIND \(collection.redactedString) returned no properties", url: collection)
+            throw CalDAVError(
+                .invalidResponse, "PROPFIND \(collection.redactedString) returned no properties", url: collection)
         }
         return Self.collection(from: response, url: collection, href: HrefResolver.href(of: collection))
     }
@@ -46,30 +49,44 @@ extension CalDAVClient {
             .empty("d:resourcetype"), .empty("d:current-user-principal"), .empty("c:calendar-home-set"),
         ]
         var candidates = [url]
-        if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL { candidates.append(wellKnown) }
+        if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL {
+            candidates.append(wellKnown)
+        }
         for candidate in candidates {
             let answer: Multistatus
             do {
-                (answer, _) = try await multistatus("PROPFIND", candidate, depth: "0", body: DAVRequestBodies.propfind(properties))
-            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .tlsVerificationFailed
-                && error.code != .connectionFailed {
-                logger.debug("discovery: no answer", metadata: ["url": "\(candidate.redactedString)", "error": "\(error.message)"])
+                (answer, _) = try await multistatus(
+                    "PROPFIND", candidate, depth: "0", body: DAVRequestBodies.propfind(properties))
+            } catch let error as CalDAVError
+                where error.code != .authenticationFailed && error.code != .tlsVerificationFailed
+                && error.code != .connectionFailed
+            {
+                logger.debug(
+                    "discovery: no answer",
+                    metadata: ["url": "\(candidate.redactedString)", "error": "\(error.message)"])
                 continue
             }
             guard let response = answer.responses.first else { continue }
             let resolver = HrefResolver(base: candidate)
             if response.hasResourceType(XMLNamespace.caldav, "calendar") {
-                return .collection(try await collectionInfo(Self.collectionURL(try resolver.resolve(response.href).url)))
+                return .collection(
+                    try await collectionInfo(Self.collectionURL(try resolver.resolve(response.href).url)))
             }
-            if let home = response.property(XMLNamespace.caldav, "calendar-home-set")?.child(XMLNamespace.dav, "href")?.trimmedText {
+            if let home = response.property(XMLNamespace.caldav, "calendar-home-set")?.child(XMLNamespace.dav, "href")?
+                .trimmedText
+            {
                 return .home(Self.collectionURL(try resolver.resolve(home).url))
             }
-            if let principal = response.property(XMLNamespace.dav, "current-user-principal")?.child(XMLNamespace.dav, "href")?.trimmedText {
+            if let principal = response.property(XMLNamespace.dav, "current-user-principal")?.child(
+                XMLNamespace.dav, "href")?.trimmedText
+            {
                 let principalURL = try resolver.resolve(principal).url
-                let (principalAnswer, _) = try await multistatus("PROPFIND", principalURL, depth: "0",
-                                                                 body: DAVRequestBodies.propfind([.empty("c:calendar-home-set")]))
+                let (principalAnswer, _) = try await multistatus(
+                    "PROPFIND", principalURL, depth: "0",
+                    body: DAVRequestBodies.propfind([.empty("c:calendar-home-set")]))
                 if let home = principalAnswer.responses.first?.property(XMLNamespace.caldav, "calendar-home-set")?
-                    .child(XMLNamespace.dav, "href")?.trimmedText {
+                    .child(XMLNamespace.dav, "href")?.trimmedText
+                {
                     return .home(Self.collectionURL(try HrefResolver(base: principalURL).resolve(home).url))
                 }
             }
@@ -80,8 +97,9 @@ extension CalDAVClient {
     /// The calendar collections directly inside `home` (Depth 1).
     public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
         let homeURL = Self.collectionURL(home)
-        let (answer, _) = try await multistatus("PROPFIND", homeURL, depth: "1",
-                                                body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+        let (answer, _) = try await multistatus(
+            "PROPFIND", homeURL, depth: "1",
+            body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
         let resolver = HrefResolver(base: homeURL)
         var found: [Href: CalendarCollection] = [:]
         for response in answer.responses where response.hasResourceType(XMLNamespace.caldav, "calendar") {
@@ -93,22 +111,25 @@ extension CalDAVClient {
     }
 
     static func collection(from response: DAVResponse, url: URL, href: Href) -> CalendarCollection {
-        let components = response.property(XMLNamespace.caldav, "supported-calendar-component-set")?
+        let components =
+            response.property(XMLNamespace.caldav, "supported-calendar-component-set")?
             .children(XMLNamespace.caldav, "comp").compactMap { $0.attributes["name"]?.uppercased() } ?? []
-        return CalendarCollection(url: url, href: href,
-                                  displayName: response.text(XMLNamespace.dav, "displayname"),
-                                  color: response.text(XMLNamespace.appleICal, "calendar-color"),
-                                  components: components,
-                                  ctag: response.text(XMLNamespace.calendarServer, "getctag"),
-                                  syncToken: response.text(XMLNamespace.dav, "sync-token").map(SyncToken.init),
-                                  writable: writable(response.property(XMLNamespace.dav, "current-user-privilege-set")))
+        return CalendarCollection(
+            url: url, href: href,
+            displayName: response.text(XMLNamespace.dav, "displayname"),
+            color: response.text(XMLNamespace.appleICal, "calendar-color"),
+            components: components,
+            ctag: response.text(XMLNamespace.calendarServer, "getctag"),
+            syncToken: response.text(XMLNamespace.dav, "sync-token").map(SyncToken.init),
+            writable: writable(response.property(XMLNamespace.dav, "current-user-privilege-set")))
     }
 
     /// Whether a `current-user-privilege-set` lets the account change items; nil without one.
     static func writable(_ privileges: XMLNode?) -> Bool? {
         guard let privileges else { return nil }
-        let granted = Set(privileges.children(XMLNamespace.dav, "privilege").flatMap(\.children)
-            .filter { $0.namespace == XMLNamespace.dav }.map(\.name))
+        let granted = Set(
+            privileges.children(XMLNamespace.dav, "privilege").flatMap(\.children)
+                .filter { $0.namespace == XMLNamespace.dav }.map(\.name))
         return !granted.isDisjoint(with: ["all", "write", "write-content"])
     }
 }

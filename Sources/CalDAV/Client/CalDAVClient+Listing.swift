@@ -6,17 +6,21 @@ extension CalDAVClient {
     /// listed twice counts once.
     public func listItems(in collection: URL) async throws -> [RemoteItem] {
         let base = Self.collectionURL(collection)
-        let (answer, response) = try await members("PROPFIND", base, depth: "1",
-                                                   body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
+        let (answer, response) = try await members(
+            "PROPFIND", base, depth: "1",
+            body: DAVRequestBodies.propfind([.empty("d:resourcetype"), .empty("d:getetag")]))
         return try items(of: answer, in: Self.collectionURL(response.url))
     }
 
     /// Members of `collection` with an event overlapping `start..<end` (calendar-query with a
     /// time-range on `component`), for windowed sync.
-    public func calendarQuery(_ collection: URL, component: String = "VEVENT", start: Date, end: Date) async throws -> [RemoteItem] {
+    public func calendarQuery(_ collection: URL, component: String = "VEVENT", start: Date, end: Date) async throws
+        -> [RemoteItem]
+    {
         let base = Self.collectionURL(collection)
-        let (answer, response) = try await members("REPORT", base, depth: "1",
-                                                   body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
+        let (answer, response) = try await members(
+            "REPORT", base, depth: "1",
+            body: DAVRequestBodies.calendarQuery(component: component, start: start, end: end))
         return try items(of: answer, in: Self.collectionURL(response.url))
     }
 
@@ -29,7 +33,9 @@ extension CalDAVClient {
             // An unsafe href fails the whole listing: a member left out would look deleted.
             guard let member = try resolver.member(response.href) else { continue }
             let item = RemoteItem(href: member.href, etag: ETag(etag))
-            if let index = seen[member.href] { items[index] = item } else {
+            if let index = seen[member.href] {
+                items[index] = item
+            } else {
                 seen[member.href] = items.count
                 items.append(item)
             }
@@ -49,12 +55,15 @@ extension CalDAVClient {
         var removed: Set<Href> = []
         var current = token
         for _ in 0..<1000 {
-            let response = try await davRequest("REPORT", base, depth: nil, body: DAVRequestBodies.syncCollection(token: current))
+            let response = try await davRequest(
+                "REPORT", base, depth: nil, body: DAVRequestBodies.syncCollection(token: current))
             guard response.status == 207 else {
                 if current != nil, [400, 403, 409, 412].contains(response.status) {
-                    throw CalDAVError(.invalidSyncToken, "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",
-                                      recovery: "list the collection in full", status: response.status, url: base,
-                                      serverReason: ServerReason.extract(from: response.body))
+                    throw CalDAVError(
+                        .invalidSyncToken,
+                        "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",
+                        recovery: "list the collection in full", status: response.status, url: base,
+                        serverReason: ServerReason.extract(from: response.body))
                 }
                 throw CalDAVError.status(response.status, method: "REPORT", url: base, body: response.body)
             }
@@ -82,7 +91,8 @@ extension CalDAVClient {
                 current = next
                 continue
             }
-            return SyncCollectionResult(changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: next ?? current)
+            return SyncCollectionResult(
+                changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: next ?? current)
         }
         throw CalDAVError(.invalidResponse, "the sync-collection of \(base.redactedString) never finished", url: base)
     }
@@ -92,7 +102,9 @@ extension CalDAVClient {
     /// Members that are gone are left out.
     /// - Parameter scheduleTags: also ask for each member's Schedule-Tag (RFC 6638 §9.3), for
     ///   the meetings about to be written as the person's own action.
-    public func multiget(_ collection: URL, hrefs: [Href], scheduleTags: Bool = false) async throws -> [CalendarResource] {
+    public func multiget(_ collection: URL, hrefs: [Href], scheduleTags: Bool = false) async throws
+        -> [CalendarResource]
+    {
         let base = Self.collectionURL(collection)
         let size = max(1, configuration.multigetBatchSize)
         let batches = stride(from: 0, to: hrefs.count, by: size).map { Array(hrefs[$0..<min($0 + size, hrefs.count)]) }
@@ -108,7 +120,8 @@ extension CalDAVClient {
 
     private func multigetBatch(_ base: URL, _ hrefs: [Href], scheduleTags: Bool) async throws -> [CalendarResource] {
         guard !hrefs.isEmpty else { return [] }
-        let (answer, response) = try await members("REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs, scheduleTags: scheduleTags))
+        let (answer, response) = try await members(
+            "REPORT", base, depth: "1", body: DAVRequestBodies.multiget(hrefs, scheduleTags: scheduleTags))
         let resolver = HrefResolver(base: Self.collectionURL(response.url))
         let wanted = Set(hrefs)
         var found: [Href: CalendarResource] = [:]
@@ -116,7 +129,8 @@ extension CalDAVClient {
             // An href outside the collection fails the whole answer, as in a listing: skipped,
             // the item asked for would look deleted.
             guard response.isPresent, let member = try resolver.member(response.href), wanted.contains(member.href),
-                  let data = response.calendarData else { continue }
+                let data = response.calendarData
+            else { continue }
             found[member.href] = CalendarResource(href: member.href, etag: ETag(response.etag ?? ""), data: data)
             found[member.href]?.scheduleTag = ScheduleTag(response.scheduleTag)
         }
@@ -127,8 +141,11 @@ extension CalDAVClient {
     /// - Throws: `CalDAVError.notFound` when it is gone.
     public func get(_ url: URL) async throws -> CalendarResource {
         let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/calendar")]))
-        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "GET", url: url, body: response.body) }
-        var resource = CalendarResource(href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
+        guard response.isSuccess else {
+            throw CalDAVError.status(response.status, method: "GET", url: url, body: response.body)
+        }
+        var resource = CalendarResource(
+            href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
         resource.scheduleTag = ScheduleTag(response.header("Schedule-Tag"))
         return resource
     }

@@ -20,21 +20,33 @@ extension CalDAVClient {
         let target = Self.collectionURL(url)
         let options = try await http.send(HTTPRequest(method: "OPTIONS", url: target))
         let dav = options.headers.filter { $0.name.lowercased() == "dav" }.flatMap { $0.value.split(separator: ",") }
-        let autoSchedules = dav.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule" }
+        let autoSchedules = dav.contains {
+            $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule"
+        }
         var account = SchedulingAccount(addresses: [], autoSchedules: autoSchedules, inbox: nil)
-        let (answer, _) = try await multistatus("PROPFIND", target, depth: "0",
-                                                body: DAVRequestBodies.propfind([.empty("d:current-user-principal")]))
-        guard let principal = answer.responses.first?.property(XMLNamespace.dav, "current-user-principal")?
-            .child(XMLNamespace.dav, "href")?.trimmedText else { return account }
+        let (answer, _) = try await multistatus(
+            "PROPFIND", target, depth: "0",
+            body: DAVRequestBodies.propfind([.empty("d:current-user-principal")]))
+        guard
+            let principal = answer.responses.first?.property(XMLNamespace.dav, "current-user-principal")?
+                .child(XMLNamespace.dav, "href")?.trimmedText
+        else { return account }
         let principalURL = try HrefResolver(base: target).resolve(principal).url
-        let (found, _) = try await multistatus("PROPFIND", principalURL, depth: "0", body: DAVRequestBodies.propfind([
-            .empty("c:calendar-user-address-set"), .empty("c:schedule-inbox-URL"),
-        ]))
+        let (found, _) = try await multistatus(
+            "PROPFIND", principalURL, depth: "0",
+            body: DAVRequestBodies.propfind([
+                .empty("c:calendar-user-address-set"), .empty("c:schedule-inbox-URL"),
+            ]))
         let response = found.responses.first
-        let addresses = response?.property(XMLNamespace.caldav, "calendar-user-address-set")?
+        let addresses =
+            response?.property(XMLNamespace.caldav, "calendar-user-address-set")?
             .children(XMLNamespace.dav, "href").map(\.trimmedText) ?? []
-        account.addresses = addresses.filter { $0.lowercased().hasPrefix("mailto:") } + addresses.filter { !$0.lowercased().hasPrefix("mailto:") }
-        if let inbox = response?.property(XMLNamespace.caldav, "schedule-inbox-URL")?.child(XMLNamespace.dav, "href")?.trimmedText {
+        account.addresses =
+            addresses.filter { $0.lowercased().hasPrefix("mailto:") }
+            + addresses.filter { !$0.lowercased().hasPrefix("mailto:") }
+        if let inbox = response?.property(XMLNamespace.caldav, "schedule-inbox-URL")?.child(XMLNamespace.dav, "href")?
+            .trimmedText
+        {
             account.inbox = try? HrefResolver(base: principalURL).resolve(inbox).url
         }
         return account

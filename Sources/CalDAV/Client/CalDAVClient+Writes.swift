@@ -9,7 +9,9 @@ extension CalDAVClient {
     ///   `.forbidden` (403, with the server's precondition as `serverReason`),
     ///   `.insufficientStorage` (507), `.unexpectedStatus` (415 and others).
     @discardableResult
-    public func put(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy) async throws -> ETag {
+    public func put(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy)
+        async throws -> ETag
+    {
         try await write(url, data: data, condition: condition, scheduling: scheduling).etag
     }
 
@@ -19,8 +21,11 @@ extension CalDAVClient {
     /// meeting it sends invitations for (RFC 6638 §3.2). The stored version is then read back
     /// by GET (one request, as the PROPFIND for the etag alone would cost), so the caller can
     /// keep the server's version instead of the bytes it sent.
-    public func write(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy) async throws -> StoredWrite {
-        var headers: [(name: String, value: String)] = [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
+    public func write(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy)
+        async throws -> StoredWrite
+    {
+        var headers: [(name: String, value: String)] =
+            [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
         switch condition {
         case .createOnly: headers.append(("If-None-Match", "*"))
         case .ifMatch(let etag): headers.append(("If-Match", etag.value))
@@ -28,21 +33,26 @@ extension CalDAVClient {
         }
         let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
         traits.observe(response)
-        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body) }
+        guard response.isSuccess else {
+            throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body)
+        }
         if let etag = response.header("ETag"), !etag.isEmpty {
             return StoredWrite(etag: ETag(etag), scheduleTag: ScheduleTag(response.header("Schedule-Tag")))
         }
         let stored = try await get(url)
         guard !stored.etag.value.isEmpty else { return StoredWrite(etag: try await etag(of: url)) }
-        return StoredWrite(etag: stored.etag, scheduleTag: stored.scheduleTag, rewritten: stored.data == data ? nil : stored.data)
+        return StoredWrite(
+            etag: stored.etag, scheduleTag: stored.scheduleTag, rewritten: stored.data == data ? nil : stored.data)
     }
 
     /// The current etag of one resource (PROPFIND Depth 0).
     public func etag(of url: URL) async throws -> ETag {
-        let (answer, _) = try await multistatus("PROPFIND", url, depth: "0", body: DAVRequestBodies.propfind([.empty("d:getetag")]))
+        let (answer, _) = try await multistatus(
+            "PROPFIND", url, depth: "0", body: DAVRequestBodies.propfind([.empty("d:getetag")]))
         guard let etag = answer.responses.first?.text(XMLNamespace.dav, "getetag") else {
-            throw CalDAVError(.invalidResponse, "the server gave no ETag for \(url.redactedString)",
-                              recovery: "this server cannot be synced safely without ETags", url: url)
+            throw CalDAVError(
+                .invalidResponse, "the server gave no ETag for \(url.redactedString)",
+                recovery: "this server cannot be synced safely without ETags", url: url)
         }
         return ETag(etag)
     }
@@ -51,9 +61,13 @@ extension CalDAVClient {
     /// scheduling server to send no cancellation or decline for it (see ``SchedulingIntent``).
     /// - Throws: `CalDAVError` `.preconditionFailed` (412), `.notFound` (already gone).
     public func delete(_ url: URL, ifMatch etag: ETag, scheduling: SchedulingIntent = .copy) async throws {
-        let response = try await http.send(HTTPRequest(method: "DELETE", url: url,
-                                                       headers: [("If-Match", etag.value)] + scheduling.headers(for: "DELETE")))
-        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body) }
+        let response = try await http.send(
+            HTTPRequest(
+                method: "DELETE", url: url,
+                headers: [("If-Match", etag.value)] + scheduling.headers(for: "DELETE")))
+        guard response.isSuccess else {
+            throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body)
+        }
     }
 
     /// Deletes a collection (or resource) unconditionally; for tests and cleanup.
@@ -66,20 +80,25 @@ extension CalDAVClient {
 
     /// Creates a calendar collection at `url` (MKCALENDAR, RFC 4791 §5.3.1).
     /// - Parameter components: the component types it accepts; empty leaves it to the server.
-    public func makeCalendar(_ url: URL, displayName: String? = nil, color: String? = nil,
-                             components: [String] = ["VEVENT", "VTODO"]) async throws {
+    public func makeCalendar(
+        _ url: URL, displayName: String? = nil, color: String? = nil,
+        components: [String] = ["VEVENT", "VTODO"]
+    ) async throws {
         let target = Self.collectionURL(url)
         let body = DAVRequestBodies.mkcalendar(displayName: displayName, color: color, components: components)
         let response = try await davRequest("MKCALENDAR", target, depth: nil, body: body)
-        guard response.isSuccess else { throw CalDAVError.status(response.status, method: "MKCALENDAR", url: target, body: response.body) }
+        guard response.isSuccess else {
+            throw CalDAVError.status(response.status, method: "MKCALENDAR", url: target, body: response.body)
+        }
     }
 
     /// Sets a collection's display name and/or color (PROPPATCH).
     /// - Throws: `CalDAVError` when the server refuses either property.
     public func updateCollection(_ url: URL, displayName: String? = nil, color: String? = nil) async throws {
         let target = Self.collectionURL(url)
-        let (answer, _) = try await multistatus("PROPPATCH", target, depth: nil,
-                                                body: DAVRequestBodies.proppatch(displayName: displayName, color: color))
+        let (answer, _) = try await multistatus(
+            "PROPPATCH", target, depth: nil,
+            body: DAVRequestBodies.proppatch(displayName: displayName, color: color))
         // A refused property comes back in a non-2xx propstat, so it is missing here.
         let accepted = answer.responses.first?.properties ?? []
         var wanted: [(String, String)] = []

@@ -48,8 +48,10 @@ public final class CalDAVClient: Sendable {
     ///   - configuration: as for `init(configuration:logger:)`.
     ///   - transport: sends each attempt at a request.
     ///   - logger: as for `init(configuration:logger:)`.
-    public init(configuration: Configuration = .init(), transport: any HTTPTransport,
-                logger: Logger = Logger(label: "calgw.caldav")) {
+    public init(
+        configuration: Configuration = .init(), transport: any HTTPTransport,
+        logger: Logger = Logger(label: "calgw.caldav")
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.http = HTTPClient(configuration: configuration.http, transport: transport, logger: logger)
@@ -62,26 +64,34 @@ public final class CalDAVClient: Sendable {
         if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
         let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
         traits.observe(response)
-        if response.url != url, url.absoluteString.hasSuffix("/") { traits.noteRelocation(of: url, to: Self.collectionURL(response.url)) }
+        if response.url != url, url.absoluteString.hasSuffix("/") {
+            traits.noteRelocation(of: url, to: Self.collectionURL(response.url))
+        }
         return response
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus.
     /// - Throws: `CalDAVError` for any other status.
-    func multistatus(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (Multistatus, HTTPResponse) {
+    func multistatus(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (
+        Multistatus, HTTPResponse
+    ) {
         let response = try await multistatusResponse(method, url, depth: depth, body: body)
         return (try Multistatus(response.body), response)
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus as members.
     /// - Throws: `CalDAVError` for any other status.
-    func members(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (members: [DAVMember], response: HTTPResponse) {
+    func members(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (
+        members: [DAVMember], response: HTTPResponse
+    ) {
         let response = try await multistatusResponse(method, url, depth: depth, body: body)
         return (try Multistatus.members(of: response.body).members, response)
     }
 
     /// The answer to a PROPFIND or REPORT, which must be a 207.
-    private func multistatusResponse(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> HTTPResponse {
+    private func multistatusResponse(_ method: String, _ url: URL, depth: String?, body: Data) async throws
+        -> HTTPResponse
+    {
         let response = try await davRequest(method, url, depth: depth, body: body)
         guard response.status == 207 else {
             throw CalDAVError.status(response.status, method: method, url: url, body: response.body)

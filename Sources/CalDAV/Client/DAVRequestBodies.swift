@@ -22,18 +22,28 @@ enum DAVRequestBodies {
     }
 
     static func syncCollection(token: SyncToken?) -> Data {
-        XMLBuilder.document(.node("d:sync-collection", [
-            .text("d:sync-token", token?.value ?? ""),
-            .text("d:sync-level", "1"),
-            .node("d:prop", [.empty("d:getetag")]),
-        ]))
+        XMLBuilder.document(
+            .node(
+                "d:sync-collection",
+                [
+                    .text("d:sync-token", token?.value ?? ""),
+                    .text("d:sync-level", "1"),
+                    .node("d:prop", [.empty("d:getetag")]),
+                ]))
     }
 
     /// - Parameter scheduleTags: ask for each item's `CALDAV:schedule-tag` too.
     static func multiget(_ hrefs: [Href], scheduleTags: Bool = false) -> Data {
-        XMLBuilder.document(.node("c:calendar-multiget",
-                                  [.node("d:prop", [.empty("d:getetag"), .empty("c:calendar-data")] + (scheduleTags ? [.empty("c:schedule-tag")] : []))]
-                                  + hrefs.map { .text("d:href", $0.path) }))
+        XMLBuilder.document(
+            .node(
+                "c:calendar-multiget",
+                [
+                    .node(
+                        "d:prop",
+                        [.empty("d:getetag"), .empty("c:calendar-data")]
+                            + (scheduleTags ? [.empty("c:schedule-tag")] : []))
+                ]
+                    + hrefs.map { .text("d:href", $0.path) }))
     }
 
     static func calendarQuery(component: String, start: Date, end: Date) -> Data {
@@ -41,17 +51,30 @@ enum DAVRequestBodies {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return XMLBuilder.document(.node("c:calendar-query", [
-            .node("d:prop", [.empty("d:getetag")]),
-            .node("c:filter", [
-                .element("c:comp-filter", attributes: [("name", "VCALENDAR")], children: [
-                    .element("c:comp-filter", attributes: [("name", component)], children: [
-                        .element("c:time-range", attributes: [("start", formatter.string(from: start)),
-                                                             ("end", formatter.string(from: end))]),
-                    ]),
-                ]),
-            ]),
-        ]))
+        return XMLBuilder.document(
+            .node(
+                "c:calendar-query",
+                [
+                    .node("d:prop", [.empty("d:getetag")]),
+                    .node(
+                        "c:filter",
+                        [
+                            .element(
+                                "c:comp-filter", attributes: [("name", "VCALENDAR")],
+                                children: [
+                                    .element(
+                                        "c:comp-filter", attributes: [("name", component)],
+                                        children: [
+                                            .element(
+                                                "c:time-range",
+                                                attributes: [
+                                                    ("start", formatter.string(from: start)),
+                                                    ("end", formatter.string(from: end)),
+                                                ])
+                                        ])
+                                ])
+                        ]),
+                ]))
     }
 
     static func collectionSettings(displayName: String?, color: String?, components: [String]) -> [E] {
@@ -59,15 +82,18 @@ enum DAVRequestBodies {
         if let displayName { props.append(.text("d:displayname", displayName)) }
         if let color { props.append(.text("ic:calendar-color", color)) }
         if !components.isEmpty {
-            props.append(.node("c:supported-calendar-component-set",
-                               components.map { .element("c:comp", attributes: [("name", $0)]) }))
+            props.append(
+                .node(
+                    "c:supported-calendar-component-set",
+                    components.map { .element("c:comp", attributes: [("name", $0)]) }))
         }
         return props
     }
 
     static func mkcalendar(displayName: String?, color: String?, components: [String]) -> Data {
         let props = collectionSettings(displayName: displayName, color: color, components: components)
-        return XMLBuilder.document(.node("c:mkcalendar", props.isEmpty ? [] : [.node("d:set", [.node("d:prop", props)])]))
+        return XMLBuilder.document(
+            .node("c:mkcalendar", props.isEmpty ? [] : [.node("d:set", [.node("d:prop", props)])]))
     }
 
     static func proppatch(displayName: String?, color: String?) -> Data {

@@ -39,7 +39,8 @@ public struct HrefResolver: Sendable {
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw unsafe(raw, "contains a control character")
         }
-        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL ?? Self.lenientURL(trimmed, base: base) else {
+        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL ?? Self.lenientURL(trimmed, base: base)
+        else {
             throw unsafe(raw, "is not a URL")
         }
         guard HTTPClient.sameOrigin(url, base) else { throw unsafe(raw, "points at another server") }
@@ -63,7 +64,9 @@ public struct HrefResolver: Sendable {
             count += 1
             guard count <= maximumLength, isAllowed(byte) else { return false }
             if byte == UInt8(ascii: "/") {
-                if previous == UInt8(ascii: "/") || (count > 1 && segmentDots == segmentLength && segmentLength <= 2 && segmentLength > 0) {
+                if previous == UInt8(ascii: "/")
+                    || (count > 1 && segmentDots == segmentLength && segmentLength <= 2 && segmentLength > 0)
+                {
                     return false
                 }
                 segmentDots = 0; segmentLength = 0
@@ -125,15 +128,18 @@ public struct HrefResolver: Sendable {
     }
 
     private func unsafe(_ raw: String, _ why: String) -> CalDAVError {
-        CalDAVError(.unsafeHref, "the server listed the href \(Self.printable(raw)), which \(why)",
-                    recovery: "this is a server bug or an attack; calgw wrote nothing for it", url: base)
+        CalDAVError(
+            .unsafeHref, "the server listed the href \(Self.printable(raw)), which \(why)",
+            recovery: "this is a server bug or an attack; calgw wrote nothing for it", url: base)
     }
 
     /// `raw` for a message: control characters as `\u{..}`, cut after 200 characters.
     private static func printable(_ raw: String) -> String {
         var out = ""
         for scalar in raw.unicodeScalars.prefix(200) {
-            out += scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            out +=
+                scalar.properties.generalCategory == .control
+                ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
         }
         return raw.unicodeScalars.count > 200 ? out + "…" : out
     }

@@ -63,8 +63,10 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     public var cause: (any Error)?
 
     /// An error with `code` and `message`, and whatever else is known of the failure.
-    public init(_ code: Code, _ message: String, recovery: String? = nil, status: Int? = nil,
-                url: URL? = nil, serverReason: String? = nil, cause: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, recovery: String? = nil, status: Int? = nil,
+        url: URL? = nil, serverReason: String? = nil, cause: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.recovery = recovery
@@ -88,25 +90,34 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
         switch status {
         case 401:
-            return CalDAVError(.authenticationFailed, "the server refused the credentials (\(method) \(url.redactedString) answered 401)",
-                               recovery: "check the username and the password (or token) command; the server asks for them again",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .authenticationFailed,
+                "the server refused the credentials (\(method) \(url.redactedString) answered 401)",
+                recovery: "check the username and the password (or token) command; the server asks for them again",
+                status: status, url: url, serverReason: reason)
         case 403:
-            return CalDAVError(.forbidden, what, recovery: "the server refuses this; its reason is given above",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .forbidden, what, recovery: "the server refuses this; its reason is given above",
+                status: status, url: url, serverReason: reason)
         case 404, 410:
-            return CalDAVError(.notFound, what, recovery: "check the URL; the resource is not there",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .notFound, what, recovery: "check the URL; the resource is not there",
+                status: status, url: url, serverReason: reason)
         case 412:
-            return CalDAVError(.preconditionFailed, what, recovery: "the item changed on the server since it was read; sync again",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .preconditionFailed, what, recovery: "the item changed on the server since it was read; sync again",
+                status: status, url: url, serverReason: reason)
         case 507:
-            return CalDAVError(.insufficientStorage, what, recovery: "the server is out of space or over quota; free some or ask its admin",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .insufficientStorage, what,
+                recovery: "the server is out of space or over quota; free some or ask its admin",
+                status: status, url: url, serverReason: reason)
         default:
-            return CalDAVError(.unexpectedStatus, what,
-                               recovery: status >= 500 ? "the server failed; try again later" : "the server did not accept the request",
-                               status: status, url: url, serverReason: reason)
+            return CalDAVError(
+                .unexpectedStatus, what,
+                recovery: status >= 500
+                    ? "the server failed; try again later" : "the server did not accept the request",
+                status: status, url: url, serverReason: reason)
         }
     }
 }

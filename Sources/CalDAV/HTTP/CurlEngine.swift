@@ -34,7 +34,8 @@ final class CurlEngine: @unchecked Sendable {
         if !refused { pending.append(transfer) }
         lock.unlock()
         if refused {
-            transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
+            transfer.completion(
+                CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
             return
         }
         curl_multi_wakeup(multi)
@@ -65,7 +66,8 @@ final class CurlEngine: @unchecked Sendable {
             lock.unlock()
             if stop {
                 for transfer in abandoned {
-                    transfer.completion(CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
+                    transfer.completion(
+                        CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
                 }
                 if active.isEmpty { break }
             }

@@ -123,7 +123,8 @@ final class CurlTransfer: @unchecked Sendable {
             body.withUnsafeBytes { raw in
                 // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
                 let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
-                check(ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base)))
+                check(
+                    ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base)))
             }
         }
 
@@ -132,29 +133,34 @@ final class CurlTransfer: @unchecked Sendable {
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
         check(ccurl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
         setLong(CURLOPT_NOPROGRESS, 0)
-        check(ccurl_easy_setopt_xferinfo_callback(handle) { user, _, _, _, _ in
-            Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().isCancelled ? 1 : 0
-        })
-        check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            return transfer.receiver.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
-        })
-        check(ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            guard let data else { return length }
-            transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self))
-            return length
-        })
+        check(
+            ccurl_easy_setopt_xferinfo_callback(handle) { user, _, _, _, _ in
+                Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().isCancelled ? 1 : 0
+            })
+        check(
+            ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+                let length = size * count
+                return transfer.receiver.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+            })
+        check(
+            ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+                let length = size * count
+                guard let data else { return length }
+                transfer.receivedHeaderLine(
+                    UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self))
+                return length
+            })
         if options.tracesWire {
             setLong(CURLOPT_VERBOSE, 1)
             check(ccurl_easy_setopt_pointer(handle, CURLOPT_DEBUGDATA, me))
-            check(ccurl_easy_setopt_debug_callback(handle) { _, type, data, size, user in
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-                if let data { transfer.trace.record(type, UnsafeRawBufferPointer(start: data, count: size)) }
-                return 0
-            })
+            check(
+                ccurl_easy_setopt_debug_callback(handle) { _, type, data, size, user in
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+                    if let data { transfer.trace.record(type, UnsafeRawBufferPointer(start: data, count: size)) }
+                    return 0
+                })
         }
         return failure
     }
@@ -163,8 +169,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// lines are `name: value`. Parsed on bytes: this runs for every header of every response.
     func receivedHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        if line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
-            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/") {
+        if line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T")
+            && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+        {
             receiver.startResponse(status: Self.statusCode(line))
             return
         }

@@ -43,7 +43,7 @@ final class CurlTransport: HTTPTransport {
         case CURLE_FILESIZE_EXCEEDED:
             return .init(.responseTooLarge, outcome.errorText)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
             return .init(.tls, outcome.errorText)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT:
             return .init(.invalidRequest, outcome.errorText)

@@ -41,8 +41,10 @@ public final class HTTPClient: Sendable {
     ///     far as the transport honours them.
     ///   - transport: sends each attempt at a request.
     ///   - logger: as for `init(configuration:logger:)`.
-    public init(configuration: HTTPClientConfiguration = .init(), transport: any HTTPTransport,
-                logger: Logger = Logger(label: "calgw.http")) {
+    public init(
+        configuration: HTTPClientConfiguration = .init(), transport: any HTTPTransport,
+        logger: Logger = Logger(label: "calgw.http")
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.transport = transport
@@ -73,14 +75,16 @@ public final class HTTPClient: Sendable {
         var refreshedToken = false
         var hops = 0
         while true {
-            let response = try await sendWithRetries(current, withCredentials: sameOrigin, refreshToken: false, sink: sink)
+            let response = try await sendWithRetries(
+                current, withCredentials: sameOrigin, refreshToken: false, sink: sink)
             var final = response
             if final.status == 401, case .bearer = configuration.authentication, sameOrigin, !refreshedToken {
                 refreshedToken = true
                 final = try await sendWithRetries(current, withCredentials: true, refreshToken: true, sink: sink)
             }
             if final.status == 401, sameOrigin, case .any = configuration.authentication, !basicRefused.value,
-               Self.sendsBasicFirst(current.url) {
+                Self.sendsBasicFirst(current.url)
+            {
                 // Basic was sent up front and refused: from now on let libcurl answer the
                 // server's challenge (Digest), and repeat this request once that way.
                 basicRefused.set()
@@ -89,35 +93,50 @@ public final class HTTPClient: Sendable {
             if final.status == 401 {
                 throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
             }
-            guard [301, 302, 303, 307, 308].contains(final.status), let location = final.header("Location") else { return final }
+            guard [301, 302, 303, 307, 308].contains(final.status), let location = final.header("Location") else {
+                return final
+            }
             guard current.followsRedirects else {
                 // A write is made where it was meant or not at all.
-                throw CalDAVError(.redirectRefused, "\(current.method) \(current.url.redactedString) was redirected (\(final.status)) to \(location); "
-                                  + "calgw does not send a write again to another place",
-                                  recovery: "the calendar has moved: point the pair at its new URL (calgw discover shows it)",
-                                  status: final.status, url: current.url)
+                throw CalDAVError(
+                    .redirectRefused,
+                    "\(current.method) \(current.url.redactedString) was redirected (\(final.status)) to \(location); "
+                        + "calgw does not send a write again to another place",
+                    recovery: "the calendar has moved: point the pair at its new URL (calgw discover shows it)",
+                    status: final.status, url: current.url)
             }
             guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL else {
-                throw CalDAVError(.redirectRefused, "\(current.method) \(current.url.redactedString) redirected to an unreadable location",
-                                  status: final.status, url: current.url)
+                throw CalDAVError(
+                    .redirectRefused,
+                    "\(current.method) \(current.url.redactedString) redirected to an unreadable location",
+                    status: final.status, url: current.url)
             }
             hops += 1
             if hops > configuration.maxRedirects {
-                throw CalDAVError(.redirectRefused, "\(request.method) \(request.url.redactedString) was redirected more than \(configuration.maxRedirects) times",
-                                  recovery: "the server redirects in a loop; use the final URL of the collection directly",
-                                  status: final.status, url: request.url)
+                throw CalDAVError(
+                    .redirectRefused,
+                    "\(request.method) \(request.url.redactedString) was redirected more than \(configuration.maxRedirects) times",
+                    recovery: "the server redirects in a loop; use the final URL of the collection directly",
+                    status: final.status, url: request.url)
             }
             // libcurl speaks file:, gopher:, smtp: and more: a server's Location must not reach them.
             guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected to \(target.redactedString), which is not an HTTP URL",
-                                  recovery: "use the http or https URL the server serves directly", status: final.status, url: current.url)
+                throw CalDAVError(
+                    .redirectRefused,
+                    "\(current.url.redactedString) redirected to \(target.redactedString), which is not an HTTP URL",
+                    recovery: "use the http or https URL the server serves directly", status: final.status,
+                    url: current.url)
             }
             if current.url.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
-                throw CalDAVError(.redirectRefused, "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
-                                  recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
+                throw CalDAVError(
+                    .redirectRefused,
+                    "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
+                    recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
             }
             if !Self.keepsCredentials(from: request.url, to: target) { sameOrigin = false }
-            logger.debug("following redirect", metadata: ["from": "\(current.url.redactedString)", "to": "\(target.redactedString)"])
+            logger.debug(
+                "following redirect",
+                metadata: ["from": "\(current.url.redactedString)", "to": "\(target.redactedString)"])
             current.url = target
         }
     }
@@ -127,7 +146,8 @@ public final class HTTPClient: Sendable {
     /// negotiation costs on every request; a server that refuses Basic gets negotiation.
     func effectiveAuthentication(for url: URL) -> HTTPAuthentication {
         guard case .any(let user, let password) = configuration.authentication, !basicRefused.value,
-              Self.sendsBasicFirst(url) else { return configuration.authentication }
+            Self.sendsBasicFirst(url)
+        else { return configuration.authentication }
         return .basic(username: user, password: password)
     }
 
@@ -143,17 +163,23 @@ public final class HTTPClient: Sendable {
     static func keepsCredentials(from origin: URL, to target: URL) -> Bool {
         if sameOrigin(target, origin) { return true }
         guard origin.scheme?.lowercased() == "http", target.scheme?.lowercased() == "https",
-              let host = origin.host?.lowercased(), host == target.host?.lowercased() else { return false }
+            let host = origin.host?.lowercased(), host == target.host?.lowercased()
+        else { return false }
         return (origin.port ?? 80) == 80 && (target.port ?? 443) == 443
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
-        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+        func port(_ url: URL) -> Int? {
+            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
     }
 
-    private func sendWithRetries(_ request: HTTPRequest, withCredentials: Bool, refreshToken: Bool,
-                                 sink: HTTPBodySink?) async throws -> HTTPResponse {
+    private func sendWithRetries(
+        _ request: HTTPRequest, withCredentials: Bool, refreshToken: Bool,
+        sink: HTTPBodySink?
+    ) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             var token: String?
@@ -161,15 +187,18 @@ public final class HTTPClient: Sendable {
                 do {
                     token = try provider.token(refresh: refreshToken && attempt == 0)
                 } catch {
-                    throw CalDAVError(.authenticationFailed, "the bearer token could not be obtained: \(error.localizedDescription)",
-                                      recovery: "check the token command")
+                    throw CalDAVError(
+                        .authenticationFailed, "the bearer token could not be obtained: \(error.localizedDescription)",
+                        recovery: "check the token command")
                 }
             }
-            let transfer = HTTPTransfer(request: request,
-                                        authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
-                                        bearerToken: token, configuration: configuration,
-                                        tracesWire: logger.logLevel <= .trace)
-            let receiver = HTTPResponseReceiver(url: request.url, sink: sink, maxBodyBytes: configuration.maxResponseBytes)
+            let transfer = HTTPTransfer(
+                request: request,
+                authentication: withCredentials ? effectiveAuthentication(for: request.url) : .none,
+                bearerToken: token, configuration: configuration,
+                tracesWire: logger.logLevel <= .trace)
+            let receiver = HTTPResponseReceiver(
+                url: request.url, sink: sink, maxBodyBytes: configuration.maxResponseBytes)
             try Task.checkCancellation()
             let outcome = try await transport.send(transfer, to: receiver)
             logWire(outcome.trace, bearerToken: token)
@@ -177,18 +206,29 @@ public final class HTTPClient: Sendable {
             let retryable: Bool
             var serverDelay: TimeInterval?
             if let failure = outcome.failure {
-                let error = Self.transportError(failure, exceededCap: receiver.exceededCap, request: request, configuration: configuration)
+                let error = Self.transportError(
+                    failure, exceededCap: receiver.exceededCap, request: request, configuration: configuration)
                 guard error.code == .connectionFailed, request.isRetrySafe, attempt < configuration.maxRetries,
-                      receiver.streamedBytes == 0 else { throw error }
-                logger.debug("HTTP transport error, retrying", metadata: ["url": "\(request.url.redactedString)", "error": "\(failure.text)"])
+                    receiver.streamedBytes == 0
+                else { throw error }
+                logger.debug(
+                    "HTTP transport error, retrying",
+                    metadata: ["url": "\(request.url.redactedString)", "error": "\(failure.text)"])
             } else {
-                logger.debug("HTTP", metadata: ["method": "\(request.method)", "url": "\(request.url.redactedString)",
-                                                "status": "\(receiver.status)", "bytes": "\(receiver.body.count + receiver.streamedBytes)",
-                                                "seconds": "\(String(format: "%.3f", outcome.seconds))"])
+                logger.debug(
+                    "HTTP",
+                    metadata: [
+                        "method": "\(request.method)", "url": "\(request.url.redactedString)",
+                        "status": "\(receiver.status)", "bytes": "\(receiver.body.count + receiver.streamedBytes)",
+                        "seconds": "\(String(format: "%.3f", outcome.seconds))",
+                    ])
                 retryable = [429, 502, 503, 504].contains(receiver.status)
                 if retryable { serverDelay = Self.retryAfter(receiver.headers) }
-                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries || receiver.streamedBytes > 0 {
-                    return HTTPResponse(status: receiver.status, headers: receiver.headers, body: receiver.body, url: request.url)
+                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries
+                    || receiver.streamedBytes > 0
+                {
+                    return HTTPResponse(
+                        status: receiver.status, headers: receiver.headers, body: receiver.body, url: request.url)
                 }
             }
             attempt += 1
@@ -212,7 +252,8 @@ public final class HTTPClient: Sendable {
 
     /// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
     static func retryAfter(_ headers: [(name: String, value: String)]) -> TimeInterval? {
-        guard let value = headers.first(where: { $0.name.caseInsensitiveCompare("Retry-After") == .orderedSame })?.value else { return nil }
+        guard let value = headers.first(where: { $0.name.caseInsensitiveCompare("Retry-After") == .orderedSame })?.value
+        else { return nil }
         if let seconds = Double(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -223,22 +264,29 @@ public final class HTTPClient: Sendable {
 
     /// The error for a transfer that ended without a complete response.
     /// - Parameter exceededCap: the body passed the size cap (the receiver stopped the transfer).
-    static func transportError(_ failure: HTTPTransferOutcome.Failure, exceededCap: Bool, request: HTTPRequest,
-                               configuration: HTTPClientConfiguration) -> CalDAVError {
+    static func transportError(
+        _ failure: HTTPTransferOutcome.Failure, exceededCap: Bool, request: HTTPRequest,
+        configuration: HTTPClientConfiguration
+    ) -> CalDAVError {
         let target = "\(request.method) \(request.url.redactedString)"
         switch exceededCap ? .responseTooLarge : failure.kind {
         case .responseTooLarge:
-            return CalDAVError(.responseTooLarge, "the response to \(target) is larger than the \(configuration.maxResponseBytes) byte limit",
-                               recovery: "raise the response size limit, or sync a smaller collection or time window", url: request.url)
+            return CalDAVError(
+                .responseTooLarge,
+                "the response to \(target) is larger than the \(configuration.maxResponseBytes) byte limit",
+                recovery: "raise the response size limit, or sync a smaller collection or time window", url: request.url
+            )
         case .tls:
-            return CalDAVError(.tlsVerificationFailed, "the TLS connection for \(target) failed: \(failure.text)",
-                               recovery: "if the server uses a private CA, give its certificate as ca_file; check verify_fingerprint",
-                               url: request.url)
+            return CalDAVError(
+                .tlsVerificationFailed, "the TLS connection for \(target) failed: \(failure.text)",
+                recovery: "if the server uses a private CA, give its certificate as ca_file; check verify_fingerprint",
+                url: request.url)
         case .invalidRequest:
             return CalDAVError(.invalidRequest, "\(target) could not be sent: \(failure.text)", url: request.url)
         case .connection:
-            return CalDAVError(.connectionFailed, "\(target) failed: \(failure.text)",
-                               recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
+            return CalDAVError(
+                .connectionFailed, "\(target) failed: \(failure.text)",
+                recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
         }
     }
 }

@@ -18,8 +18,10 @@ public struct HTTPTransfer: Sendable {
     public var tracesWire: Bool
 
     /// - Parameters: the members, as documented on each.
-    public init(request: HTTPRequest, authentication: HTTPAuthentication, bearerToken: String? = nil,
-                configuration: HTTPClientConfiguration, tracesWire: Bool = false) {
+    public init(
+        request: HTTPRequest, authentication: HTTPAuthentication, bearerToken: String? = nil,
+        configuration: HTTPClientConfiguration, tracesWire: Bool = false
+    ) {
         self.request = request
         self.authentication = authentication
         self.bearerToken = bearerToken

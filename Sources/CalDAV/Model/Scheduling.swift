@@ -17,6 +17,7 @@ public enum SchedulingIntent: Sendable, Hashable {
     /// The request headers that say so, for `method` (`PUT` or `DELETE`).
     func headers(for method: String) -> [(name: String, value: String)] {
         guard self == .copy else { return [] }
-        return method == "DELETE" ? [("Scheduling-Enabled", "F"), ("Schedule-Reply", "F")] : [("Scheduling-Enabled", "F")]
+        return method == "DELETE"
+            ? [("Scheduling-Enabled", "F"), ("Schedule-Reply", "F")] : [("Scheduling-Enabled", "F")]
     }
 }

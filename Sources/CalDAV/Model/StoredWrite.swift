@@ -28,8 +28,10 @@ public struct ScheduleTag: Sendable, Hashable, CustomStringConvertible {
 
     /// The tag in a `Schedule-Tag` header; nil when absent or malformed.
     public init?(_ header: String?) {
-        guard let text = header?.trimmingCharacters(in: .whitespaces), text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
-              !text.dropFirst().dropLast().contains("\"") else { return nil }
+        guard let text = header?.trimmingCharacters(in: .whitespaces), text.count >= 2, text.hasPrefix("\""),
+            text.hasSuffix("\""),
+            !text.dropFirst().dropLast().contains("\"")
+        else { return nil }
         value = text
     }
 

@@ -24,7 +24,9 @@ public struct DAVMember: Sendable, Equatable {
     public var scheduleTag: String?
 
     /// A member with these values and no Schedule-Tag.
-    public init(href: String, status: Int? = nil, etag: String? = nil, calendarData: Data? = nil, isCollection: Bool = false) {
+    public init(
+        href: String, status: Int? = nil, etag: String? = nil, calendarData: Data? = nil, isCollection: Bool = false
+    ) {
         self.href = href
         self.status = status
         self.etag = etag

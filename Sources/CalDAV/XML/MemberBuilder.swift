@@ -111,15 +111,18 @@ final class MemberBuilder: MultistatusHandler {
         }
         if field != .none && depth == fieldDepth { finishField() }
         if inResponse && responseBytes > maxResponseBytes {
-            throw CalDAVError(.responseTooLarge, "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
+            throw CalDAVError(
+                .responseTooLarge,
+                "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
         }
         switch depth {
         case 2 where inResponse:
             inResponse = false
             count += 1
             guard let href else { return }
-            var member = DAVMember(href: href, status: status, etag: properties.etag ?? nil,
-                                   calendarData: properties.calendarData ?? nil, isCollection: properties.isCollection ?? false)
+            var member = DAVMember(
+                href: href, status: status, etag: properties.etag ?? nil,
+                calendarData: properties.calendarData ?? nil, isCollection: properties.isCollection ?? false)
             member.scheduleTag = properties.scheduleTag ?? nil
             try onMember(member)
         case 3 where inPropstat:

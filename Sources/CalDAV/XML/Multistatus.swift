@@ -35,7 +35,8 @@ extension DAVResponse {
         let status = node.child(XMLNamespace.dav, "status").flatMap { Multistatus.statusCode($0.trimmedText) }
         var properties: [XMLNode] = []
         for propstat in node.children(XMLNamespace.dav, "propstat") {
-            let code = propstat.child(XMLNamespace.dav, "status").flatMap { Multistatus.statusCode($0.trimmedText) } ?? 200
+            let code =
+                propstat.child(XMLNamespace.dav, "status").flatMap { Multistatus.statusCode($0.trimmedText) } ?? 200
             guard (200..<300).contains(code) else { continue }
             for prop in propstat.children(XMLNamespace.dav, "prop") { properties.append(contentsOf: prop.children) }
         }
@@ -70,7 +71,9 @@ public struct Multistatus: @unchecked Sendable {
     /// Feeds a whole body within the size bound to `reader`; returns its sync-token.
     private static func read(_ data: Data, with reader: MultistatusReader) throws -> String? {
         guard data.count <= XMLDocumentParser.defaultMaxBytes else {
-            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
+            throw CalDAVError(
+                .invalidResponse,
+                "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
         }
         try reader.feed(data)
         return try reader.finish()

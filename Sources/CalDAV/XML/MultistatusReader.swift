@@ -28,16 +28,20 @@ public final class MultistatusReader: @unchecked Sendable {
     ///   - maxResponseBytes: the most text one response may hold (a guard against a server
     ///     that never closes an element); the whole answer has no bound.
     ///   - onResponse: called with each response, in document order; what it throws stops the read.
-    public convenience init(maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
-                            onResponse: @escaping (DAVResponse) throws -> Void) throws {
+    public convenience init(
+        maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
+        onResponse: @escaping (DAVResponse) throws -> Void
+    ) throws {
         try self.init(builder: Builder(maxResponseBytes: maxResponseBytes, onResponse: onResponse))
     }
 
     /// A reader handing over each response as a `DAVMember`, in document order (responses
     /// without an href are counted and skipped); what `onMember` throws stops the read.
     /// - Parameter maxResponseBytes: as for `init(maxResponseBytes:onResponse:)`.
-    public static func members(maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
-                               _ onMember: @escaping (DAVMember) throws -> Void) throws -> MultistatusReader {
+    public static func members(
+        maxResponseBytes: Int = XMLDocumentParser.defaultMaxBytes,
+        _ onMember: @escaping (DAVMember) throws -> Void
+    ) throws -> MultistatusReader {
         try MultistatusReader(builder: MemberBuilder(maxResponseBytes: maxResponseBytes, onMember: onMember))
     }
 
@@ -74,9 +78,12 @@ public final class MultistatusReader: @unchecked Sendable {
         guard let xml = error as? XMLStreamError else { return error }
         let place = builder.path.isEmpty ? "" : " in <\(builder.path.joined(separator: "/"))>"
         let after = builder.count == 0 ? "" : " after \(builder.count) complete responses"
-        return CalDAVError(.invalidResponse, "the server's XML response cannot be read: \(xml.message)\(place), at byte \(xml.bytesRead) (line \(xml.line))\(after)",
-                           recovery: "the server sent broken XML; run again, and report it to the server's administrator if it persists",
-                           cause: xml)
+        return CalDAVError(
+            .invalidResponse,
+            "the server's XML response cannot be read: \(xml.message)\(place), at byte \(xml.bytesRead) (line \(xml.line))\(after)",
+            recovery:
+                "the server sent broken XML; run again, and report it to the server's administrator if it persists",
+            cause: xml)
     }
 
     /// Builds one response's elements into `XMLNode`s and passes it on at its end tag.
@@ -137,7 +144,9 @@ public final class MultistatusReader: @unchecked Sendable {
             }
             guard depth >= 2, let node = stack.popLast() else { return }
             if responseBytes > maxResponseBytes {
-                throw CalDAVError(.responseTooLarge, "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
+                throw CalDAVError(
+                    .responseTooLarge,
+                    "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
             }
             let bytes = texts.removeLast()
             if !bytes.isEmpty { node.text = String(decoding: bytes, as: UTF8.self) }
@@ -173,7 +182,8 @@ extension MultistatusHandler {
     /// naming what came instead.
     static func requireRoot(namespace: String, name: String) throws {
         guard namespace == XMLNamespace.dav && name == "multistatus" else {
-            throw CalDAVError(.invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
+            throw CalDAVError(
+                .invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
         }
     }
 }

@@ -8,7 +8,9 @@ enum ServerReason {
         if let root = try? XMLDocumentParser.parse(body, maxBytes: 1 << 20), root.is(XMLNamespace.dav, "error") {
             let names = root.children.map { child -> String in
                 let detail = allText(of: child)
-                let label = child.namespace == XMLNamespace.caldav ? "CALDAV:\(child.name)"
+                let label =
+                    child.namespace == XMLNamespace.caldav
+                    ? "CALDAV:\(child.name)"
                     : child.namespace == XMLNamespace.dav ? "DAV:\(child.name)" : child.name
                 return detail.isEmpty ? label : "\(label) (\(detail.prefix(200)))"
             }

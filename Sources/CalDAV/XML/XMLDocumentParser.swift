@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Parses a response body into an `XMLNode` tree with namespaces resolved. Refuses documents
@@ -14,19 +14,24 @@ public enum XMLDocumentParser {
     ///   UTF-8, or too large a body.
     public static func parse(_ data: Data, maxBytes: Int = defaultMaxBytes) throws -> XMLNode {
         guard data.count <= maxBytes else {
-            throw CalDAVError(.invalidResponse, "the XML response is \(data.count) bytes, over the \(maxBytes) byte bound")
+            throw CalDAVError(
+                .invalidResponse, "the XML response is \(data.count) bytes, over the \(maxBytes) byte bound")
         }
         if let offset = firstInvalidUTF8(data) {
-            throw CalDAVError(.invalidResponse, "the server's XML response is not valid UTF-8 (at byte \(offset))",
-                              recovery: "CalDAV answers are UTF-8; check the URL, or report the server bug")
+            throw CalDAVError(
+                .invalidResponse, "the server's XML response is not valid UTF-8 (at byte \(offset))",
+                recovery: "CalDAV answers are UTF-8; check the URL, or report the server bug")
         }
         if let offset = firstProcessingInstruction(data) ?? firstDatalessProcessingInstruction(data) {
-            throw CalDAVError(.invalidResponse, "the server's XML response holds a processing instruction (at byte \(offset)), which calgw refuses",
-                              recovery: "this is not a CalDAV server response; check the URL")
+            throw CalDAVError(
+                .invalidResponse,
+                "the server's XML response holds a processing instruction (at byte \(offset)), which calgw refuses",
+                recovery: "this is not a CalDAV server response; check the URL")
         }
         if containsDoctype(data) {
-            throw CalDAVError(.invalidResponse, "the server's XML response declares a DTD, which calgw refuses to load",
-                              recovery: "this is not a CalDAV server response; check the URL")
+            throw CalDAVError(
+                .invalidResponse, "the server's XML response declares a DTD, which calgw refuses to load",
+                recovery: "this is not a CalDAV server response; check the URL")
         }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -36,13 +41,15 @@ public enum XMLDocumentParser {
         parser.delegate = builder
         let parsed = parser.parse()
         if builder.declaresEntity {
-            throw CalDAVError(.invalidResponse, "the server's XML response declares entities, which calgw refuses to expand",
-                              recovery: "this is not a CalDAV server response; check the URL")
+            throw CalDAVError(
+                .invalidResponse, "the server's XML response declares entities, which calgw refuses to expand",
+                recovery: "this is not a CalDAV server response; check the URL")
         }
         guard parsed, let root = builder.root else {
             let reason = parser.parserError.map { String(describing: $0) } ?? "no root element"
-            throw CalDAVError(.invalidResponse, "the server's XML response cannot be read (\(reason))",
-                              recovery: "check that the URL points at a CalDAV server")
+            throw CalDAVError(
+                .invalidResponse, "the server's XML response cannot be read (\(reason))",
+                recovery: "check that the URL points at a CalDAV server")
         }
         return root
     }
@@ -96,7 +103,8 @@ public enum XMLDocumentParser {
             }
             let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8), pi = Array("<?".utf8)
             var i = starts([0xEF, 0xBB, 0xBF], at: 0) ? 3 : 0
-            if starts(Array("<?xml".utf8), at: i), i + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5]) {
+            if starts(Array("<?xml".utf8), at: i), i + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+            {
                 // Its values cannot hold `>`: a first `>` without `?` is a broken declaration,
                 // after which libxml2 reads on and would meet whatever the body hides.
                 guard let end = index(of: [UInt8(ascii: ">")], from: i + 5) else { return i }
@@ -168,7 +176,9 @@ public enum XMLDocumentParser {
             let pattern = Array(end.utf8)
             var j = index
             while j + pattern.count <= bytes.count {
-                if bytes[j] == pattern[0] && bytes[j..<(j + pattern.count)].elementsEqual(pattern) { return j + pattern.count }
+                if bytes[j] == pattern[0] && bytes[j..<(j + pattern.count)].elementsEqual(pattern) {
+                    return j + pattern.count
+                }
                 j += 1
             }
             return nil
@@ -178,9 +188,13 @@ public enum XMLDocumentParser {
             case 0x20, 0x09, 0x0A, 0x0D: i += 1
             case UInt8(ascii: "<"):
                 if starts("<!DOCTYPE", at: i) { return true }
-                if starts("<?", at: i) { guard let next = skip(past: "?>", from: i + 2) else { return false }; i = next }
-                else if starts("<!--", at: i) { guard let next = skip(past: "-->", from: i + 4) else { return false }; i = next }
-                else { return false }
+                if starts("<?", at: i) {
+                    guard let next = skip(past: "?>", from: i + 2) else { return false }; i = next
+                } else if starts("<!--", at: i) {
+                    guard let next = skip(past: "-->", from: i + 4) else { return false }; i = next
+                } else {
+                    return false
+                }
             default: return false
             }
         }
@@ -199,13 +213,18 @@ public enum XMLDocumentParser {
             parser.abortParsing()
         }
 
-        func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        func parser(
+            _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
+            systemID: String?
+        ) {
             declaresEntity = true
             parser.abortParsing()
         }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             let node = XMLNode(namespace: namespaceURI ?? "", name: elementName)
             for (key, value) in attributeDict {
                 let local = key.split(separator: ":").last.map(String.init) ?? key
@@ -215,7 +234,9 @@ public enum XMLDocumentParser {
             stack.append(node)
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
             _ = stack.popLast()
         }
 

@@ -31,14 +31,20 @@ final class XMLStream {
     init(handler: XMLStreamHandler) throws {
         self.handler = handler
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let stream = cxml_stream_create({ context, name, namespace, count, attributes in
-            Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue().started(name!, namespace!, count, attributes)
-        }, { context in
-            Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue().ended()
-        }, { context, bytes, length in
-            Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue()
-                .handler.text(UnsafeRawBufferPointer(start: bytes, count: length))
-        }, context) else {
+        guard
+            let stream = cxml_stream_create(
+                { context, name, namespace, count, attributes in
+                    Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue().started(
+                        name!, namespace!, count, attributes)
+                },
+                { context in
+                    Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue().ended()
+                },
+                { context, bytes, length in
+                    Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue()
+                        .handler.text(UnsafeRawBufferPointer(start: bytes, count: length))
+                }, context)
+        else {
             throw CalDAVError(.invalidResponse, "the XML reader could not be set up")
         }
         self.stream = stream
@@ -70,17 +76,22 @@ final class XMLStream {
         return made
     }
 
-    private func started(_ localName: UnsafePointer<CChar>, _ namespace: UnsafePointer<CChar>,
-                         _ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+    private func started(
+        _ localName: UnsafePointer<CChar>, _ namespace: UnsafePointer<CChar>,
+        _ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+    ) {
         var values: [String: String] = [:]
         if count > 0, let attributes {
             for i in 0..<Int(count) {
-                guard let local = attributes[5 * i], let start = attributes[5 * i + 3], let end = attributes[5 * i + 4] else { continue }
+                guard let local = attributes[5 * i], let start = attributes[5 * i + 3], let end = attributes[5 * i + 4]
+                else { continue }
                 let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
                 values[name(local)] = String(decoding: bytes, as: UTF8.self)
             }
         }
-        do { try handler.start(namespace: name(namespace), name: name(localName), attributes: values) } catch { stop(error) }
+        do { try handler.start(namespace: name(namespace), name: name(localName), attributes: values) } catch {
+            stop(error)
+        }
     }
 
     private func ended() {
@@ -95,8 +106,9 @@ final class XMLStream {
     private func failure() -> Error {
         if let handlerError { return handlerError }
         let message = cxml_stream_error(stream).map { String(cString: $0) } ?? "the document is not well-formed XML"
-        return XMLStreamError(message: message, line: Int(cxml_stream_error_line(stream)),
-                              column: Int(cxml_stream_error_column(stream)), bytesRead: bytesFed)
+        return XMLStreamError(
+            message: message, line: Int(cxml_stream_error_line(stream)),
+            column: Int(cxml_stream_error_column(stream)), bytesRead: bytesFed)
     }
 }
 
@@ -109,7 +121,8 @@ struct XMLStreamError: Error, CustomStringConvertible {
     var bytesRead: Int64
 
     var description: String {
-        line > 0 ? "\(message) at line \(line), column \(column) (within the first \(bytesRead) bytes)"
-                 : "\(message) (within the first \(bytesRead) bytes)"
+        line > 0
+            ? "\(message) at line \(line), column \(column) (within the first \(bytesRead) bytes)"
+            : "\(message) (within the first \(bytesRead) bytes)"
     }
 }

@@ -53,10 +53,14 @@ public struct ConflictResolver: Sendable {
     /// are kept: the server's copy keeps the item, the local one becomes a conflict copy.
     /// - Parameter sharingHistory: false for two copies that met without a journal row.
     /// - Returns: the resolution and the name of the rule that decided it (for the report).
-    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (ConflictResolution, ConflictOutcome) {
+    public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (
+        ConflictResolution, ConflictOutcome
+    ) {
         var strategy = self.strategy
         if strategy == .ask {
-            guard let prompt, let chosen = prompt(ConflictQuestion(key: key, local: local, remote: remote, base: base)), chosen != .ask else {
+            guard let prompt, let chosen = prompt(ConflictQuestion(key: key, local: local, remote: remote, base: base)),
+                chosen != .ask
+            else {
                 return (.unresolved, .unresolved)
             }
             strategy = chosen

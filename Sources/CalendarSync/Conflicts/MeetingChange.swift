@@ -11,7 +11,9 @@ enum MeetingChange {
     /// either does not parse.
     static func matters(from earlier: Data, to later: Data) -> Bool {
         let parser = ICalendarParser()
-        guard let a = try? parser.parse(earlier).components, let b = try? parser.parse(later).components else { return true }
+        guard let a = try? parser.parse(earlier).components, let b = try? parser.parse(later).components else {
+            return true
+        }
         return a.map(essence) != b.map(essence)
     }
 
@@ -21,8 +23,10 @@ enum MeetingChange {
         c.properties = c.properties.filter { !["DTSTAMP", "LAST-MODIFIED"].contains($0.name) }.map { property in
             guard ["ATTENDEE", "ORGANIZER"].contains(property.name) else { return property }
             var kept = property
-            kept.parameters = kept.parameters.filter { !Self.answerParameters.contains($0.name) && !$0.name.hasPrefix("X-") }
-                .sorted { $0.name < $1.name }
+            kept.parameters = kept.parameters.filter {
+                !Self.answerParameters.contains($0.name) && !$0.name.hasPrefix("X-")
+            }
+            .sorted { $0.name < $1.name }
             return kept
         }.sorted { order($0) < order($1) }
         c.components = c.components.map(essence)
@@ -32,10 +36,13 @@ enum MeetingChange {
     /// What an attendee's answer and its delivery set on their line. Extension parameters are
     /// the server's bookkeeping of the answer too (Cyrus notes each reply's `X-DTSTAMP` and
     /// `X-SEQUENCE` there).
-    static let answerParameters: Set<String> = ["PARTSTAT", "RSVP", "SCHEDULE-STATUS", "SCHEDULE-AGENT", "SCHEDULE-FORCE-SEND"]
+    static let answerParameters: Set<String> = [
+        "PARTSTAT", "RSVP", "SCHEDULE-STATUS", "SCHEDULE-AGENT", "SCHEDULE-FORCE-SEND",
+    ]
 
     /// A property's place in the compared order: name, value, then parameters.
     private static func order(_ p: Property) -> String {
-        p.name + "\u{0}" + p.value + "\u{0}" + p.parameters.map { $0.name + "=" + $0.values.joined(separator: ",") }.joined(separator: ";")
+        p.name + "\u{0}" + p.value + "\u{0}"
+            + p.parameters.map { $0.name + "=" + $0.values.joined(separator: ",") }.joined(separator: ";")
     }
 }

@@ -17,28 +17,38 @@ public enum ThreeWayMerge {
     public static func merge(base: Data, local: Data, remote: Data, localWins: Bool? = nil) -> Data? {
         let parser = ICalendarParser()
         guard let b = try? parser.parse(base).calendar, let l = try? parser.parse(local).calendar,
-              let r = try? parser.parse(remote).calendar else { return nil }
+            let r = try? parser.parse(remote).calendar
+        else { return nil }
         let canonical = Canonicalizer()
-        let merged = mergeComponent(base: canonical.canonicalize(b), local: canonical.canonicalize(l), remote: canonical.canonicalize(r),
-                                    localIsNewer: localWins ?? localIsNewer(l, r))
+        let merged = mergeComponent(
+            base: canonical.canonicalize(b), local: canonical.canonicalize(l), remote: canonical.canonicalize(r),
+            localIsNewer: localWins ?? localIsNewer(l, r))
         return ICalendarSerializer().data([merged])
     }
 
     /// True when the local version counts as newer: later LAST-MODIFIED, then higher SEQUENCE.
     static func localIsNewer(_ l: Component, _ r: Component) -> Bool {
-        let lc = ItemContent(uid: nil, hash: ContentHash(""), lastModified: maxValue(l, "LAST-MODIFIED"), sequence: Int(maxValue(l, "SEQUENCE") ?? "") ?? 0)
-        let rc = ItemContent(uid: nil, hash: ContentHash(""), lastModified: maxValue(r, "LAST-MODIFIED"), sequence: Int(maxValue(r, "SEQUENCE") ?? "") ?? 0)
+        let lc = ItemContent(
+            uid: nil, hash: ContentHash(""), lastModified: maxValue(l, "LAST-MODIFIED"),
+            sequence: Int(maxValue(l, "SEQUENCE") ?? "") ?? 0)
+        let rc = ItemContent(
+            uid: nil, hash: ContentHash(""), lastModified: maxValue(r, "LAST-MODIFIED"),
+            sequence: Int(maxValue(r, "SEQUENCE") ?? "") ?? 0)
         return ConflictResolver.localIsNewer(lc, rc)
     }
 
     static func maxValue(_ c: Component, _ name: String) -> String? {
         var values = c.properties(named: name).map(\.value)
         for child in c.components { if let v = maxValue(child, name) { values.append(v) } }
-        if name == "SEQUENCE" { return values.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.max().map(String.init) }
+        if name == "SEQUENCE" {
+            return values.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.max().map(String.init)
+        }
         return values.max()
     }
 
-    static func mergeComponent(base b: Component, local l: Component, remote r: Component, localIsNewer: Bool) -> Component {
+    static func mergeComponent(base b: Component, local l: Component, remote r: Component, localIsNewer: Bool)
+        -> Component
+    {
         var out = Component(name: l.name)
         var names: [String] = []
         for p in l.properties + r.properties where !names.contains(p.name) { names.append(p.name) }
@@ -48,16 +58,25 @@ public enum ThreeWayMerge {
             case "LAST-MODIFIED", "DTSTAMP":
                 if let newest = (lp + rp).max(by: { $0.value < $1.value }) { out.properties.append(newest) }
             case "SEQUENCE":
-                if let highest = (lp + rp).max(by: { ($0.integer ?? 0) < ($1.integer ?? 0) }) { out.properties.append(highest) }
+                if let highest = (lp + rp).max(by: { ($0.integer ?? 0) < ($1.integer ?? 0) }) {
+                    out.properties.append(highest)
+                }
             default:
-                if lp == rp { out.properties += lp }
-                else if lp == bp { out.properties += rp }
-                else if rp == bp { out.properties += lp }
-                else if let key = setKey(name) { out.properties += mergeSet(base: bp, local: lp, remote: rp, key: key, localIsNewer: localIsNewer) }
-                else { out.properties += localIsNewer ? lp : rp }
+                if lp == rp {
+                    out.properties += lp
+                } else if lp == bp {
+                    out.properties += rp
+                } else if rp == bp {
+                    out.properties += lp
+                } else if let key = setKey(name) {
+                    out.properties += mergeSet(base: bp, local: lp, remote: rp, key: key, localIsNewer: localIsNewer)
+                } else {
+                    out.properties += localIsNewer ? lp : rp
+                }
             }
         }
-        out.components = mergeChildren(base: b.components, local: l.components, remote: r.components, localIsNewer: localIsNewer)
+        out.components = mergeChildren(
+            base: b.components, local: l.components, remote: r.components, localIsNewer: localIsNewer)
         return out
     }
 
@@ -76,8 +95,10 @@ public enum ThreeWayMerge {
     /// kept (the side that changed it wins, the newer side if both did); an entry on one side
     /// only is kept when that side added or changed it, dropped when the other side removed it
     /// unchanged. Local entries first, in their order, then the remote side's additions.
-    static func mergeSet(base: [Property], local: [Property], remote: [Property], key: (Property) -> String,
-                         localIsNewer: Bool) -> [Property] {
+    static func mergeSet(
+        base: [Property], local: [Property], remote: [Property], key: (Property) -> String,
+        localIsNewer: Bool
+    ) -> [Property] {
         func byKey(_ list: [Property]) -> [String: Property] {
             Dictionary(list.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
         }
@@ -105,7 +126,9 @@ public enum ThreeWayMerge {
         return "\(c.name)|"
     }
 
-    static func mergeChildren(base: [Component], local: [Component], remote: [Component], localIsNewer: Bool) -> [Component] {
+    static func mergeChildren(base: [Component], local: [Component], remote: [Component], localIsNewer: Bool)
+        -> [Component]
+    {
         // Children without a UID (alarms) are compared as one list.
         let keyed = { (c: Component) in c.name == "VTIMEZONE" || c["UID"] != nil }
         let lu = local.filter { !keyed($0) }, ru = remote.filter { !keyed($0) }, bu = base.filter { !keyed($0) }
@@ -121,9 +144,13 @@ public enum ThreeWayMerge {
             let b = bk[key], l = lk[key], r = rk[key]
             switch (l, r) {
             case let (l?, r?):
-                if l == r { out.append(l) }
-                else if let b { out.append(mergeComponent(base: b, local: l, remote: r, localIsNewer: localIsNewer)) }
-                else { out.append(localIsNewer ? l : r) }
+                if l == r {
+                    out.append(l)
+                } else if let b {
+                    out.append(mergeComponent(base: b, local: l, remote: r, localIsNewer: localIsNewer))
+                } else {
+                    out.append(localIsNewer ? l : r)
+                }
             case let (l?, nil):
                 // Removed remotely: drop it unless the local side changed it (or added it).
                 if b == nil || b != l { out.append(l) }

@@ -73,7 +73,9 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
 
         init(bytes: some ContiguousBytes) {
             (w0, w1, w2, w3) = bytes.withUnsafeBytes { buffer in
-                func word(_ i: Int) -> UInt64 { UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+                func word(_ i: Int) -> UInt64 {
+                    UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
+                }
                 return (word(0), word(1), word(2), word(3))
             }
         }
@@ -86,8 +88,10 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
                 var word: UInt64 = 0
                 for _ in 0..<16 {
                     switch digits.next() {
-                    case let d? where d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9"): word = word << 4 | UInt64(d - UInt8(ascii: "0"))
-                    case let d? where d >= UInt8(ascii: "a") && d <= UInt8(ascii: "f"): word = word << 4 | UInt64(d - UInt8(ascii: "a") + 10)
+                    case let d? where d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9"):
+                        word = word << 4 | UInt64(d - UInt8(ascii: "0"))
+                    case let d? where d >= UInt8(ascii: "a") && d <= UInt8(ascii: "f"):
+                        word = word << 4 | UInt64(d - UInt8(ascii: "a") + 10)
                     default: return nil
                     }
                 }
@@ -119,14 +123,17 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// Whether an ORGANIZER or ATTENDEE in `component`, or in what it holds, has a
     /// scheduling parameter (read only: most items have none, and are not copied to check).
     static func holdsSchedulingParameters(_ component: Component) -> Bool {
-        component.properties.contains { ($0.name == "ATTENDEE" || $0.name == "ORGANIZER") && $0.parameterText.contains("SCHEDULE-") }
+        component.properties.contains {
+            ($0.name == "ATTENDEE" || $0.name == "ORGANIZER") && $0.parameterText.contains("SCHEDULE-")
+        }
             || component.components.contains(where: holdsSchedulingParameters)
     }
 
     /// Removes `schedulingParameters` from the ORGANIZER and ATTENDEE properties of `component`
     /// and all it holds.
     static func dropSchedulingParameters(_ component: inout Component) {
-        for i in component.properties.indices where component.properties[i].name == "ATTENDEE" || component.properties[i].name == "ORGANIZER" {
+        for i in component.properties.indices
+        where component.properties[i].name == "ATTENDEE" || component.properties[i].name == "ORGANIZER" {
             guard component.properties[i].parameterText.contains("SCHEDULE-") else { continue }
             for name in schedulingParameters { component.properties[i].setParameter(name, nil) }
         }
@@ -190,7 +197,8 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         lines.sort()
         let children = component.components.map(normalisedLines).sorted()
         var text = "BEGIN:" + component.name + "\n"
-        text.reserveCapacity(text.utf8.count + size + 1 + children.reduce(0) { $0 + $1.utf8.count } + component.name.utf8.count + 5)
+        text.reserveCapacity(
+            text.utf8.count + size + 1 + children.reduce(0) { $0 + $1.utf8.count } + component.name.utf8.count + 5)
         for (i, line) in lines.enumerated() {
             if i > 0 { text += "\n" }
             text += line

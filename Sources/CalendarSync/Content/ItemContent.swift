@@ -68,7 +68,8 @@ private extension String {
     var trimmedOfSpaces: String {
         let bytes = utf8
         guard let first = bytes.first, let last = bytes.last,
-              (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) else { return trimmingCharacters(in: .whitespaces) }
+            (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last)
+        else { return trimmingCharacters(in: .whitespaces) }
         return self
     }
 }

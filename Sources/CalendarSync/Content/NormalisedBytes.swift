@@ -37,7 +37,8 @@ extension ContentHash {
         children.sort(by: precedes)
 
         var out: [UInt8] = []
-        out.reserveCapacity(lines.count + ranges.count + children.reduce(0) { $0 + $1.count } + 2 * component.name.utf8.count + 12)
+        out.reserveCapacity(
+            lines.count + ranges.count + children.reduce(0) { $0 + $1.count } + 2 * component.name.utf8.count + 12)
         out.append(contentsOf: "BEGIN:".utf8)
         guard append(component.name, to: &out) else { return nil }
         out.append(UInt8(ascii: "\n"))

@@ -5,7 +5,8 @@
 /// A conforming type holds its text and makes itself from it; written literals, `Codable` as
 /// a bare string, printing and ordering come from here.
 public protocol TextIdentifier: Hashable, Comparable, Sendable, Codable, CustomStringConvertible,
-                                ExpressibleByStringInterpolation {
+    ExpressibleByStringInterpolation
+{
     /// The identifier as its source wrote it.
     var value: String { get }
     /// The identifier `value`.

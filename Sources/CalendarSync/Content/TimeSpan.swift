@@ -32,8 +32,9 @@ public struct TimeSpan: Sendable, Hashable, Codable {
     /// Reads `start` and `end`, each absent when open.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(start: try container.decodeIfPresent(Int64.self, forKey: .start),
-                  end: try container.decodeIfPresent(Int64.self, forKey: .end))
+        self.init(
+            start: try container.decodeIfPresent(Int64.self, forKey: .start),
+            end: try container.decodeIfPresent(Int64.self, forKey: .end))
     }
     /// Writes `start` and `end`, leaving out an open bound.
     public func encode(to encoder: any Encoder) throws {
@@ -76,12 +77,18 @@ public struct TimeSpan: Sendable, Hashable, Codable {
         if let end = object["DTEND"]?.dateTime ?? object["DUE"]?.dateTime {
             length = max(length, seconds(end) - s)
         } else if let duration = object["DURATION"]?.duration {
-            length = max(length, Int64(duration.nominalDays) * 86_400
-                + Int64((duration.isNegative ? -1 : 1) * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds)))
+            length = max(
+                length,
+                Int64(duration.nominalDays) * 86_400
+                    + Int64(
+                        (duration.isNegative ? -1 : 1)
+                            * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds)))
         }
         var last = s
         for rule in object.properties(named: "RRULE") {
-            guard let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until else { return TimeSpan(start: s, end: nil) }
+            guard let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until else {
+                return TimeSpan(start: s, end: nil)
+            }
             last = max(last, seconds(until))
         }
         for rdate in object.properties(named: "RDATE") {

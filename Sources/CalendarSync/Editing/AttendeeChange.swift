@@ -58,8 +58,11 @@ public enum AttendeeChange {
             for name in names.sorted() where a.properties(named: name) != b.properties(named: name) {
                 note(name == "COMMENT" ? "COMMENT (give yours with `event reply --comment`)" : name)
             }
-            let aParts = a.components.filter { $0.name != "VALARM" }, bParts = b.components.filter { $0.name != "VALARM" }
-            if aParts != bParts { note(Set(aParts.map(\.name)).union(bParts.map(\.name)).sorted().joined(separator: ", ")) }
+            let aParts = a.components.filter { $0.name != "VALARM" },
+                bParts = b.components.filter { $0.name != "VALARM" }
+            if aParts != bParts {
+                note(Set(aParts.map(\.name)).union(bParts.map(\.name)).sorted().joined(separator: ", "))
+            }
         }
         return fields
     }
@@ -71,7 +74,11 @@ public enum AttendeeChange {
         var result = after
         for i in result.components.indices {
             guard let previous = old[OrganizerChange.key(result.components[i])] else { continue }
-            if let sequence = previous["SEQUENCE"] { result.components[i].set(sequence) } else { result.components[i].remove("SEQUENCE") }
+            if let sequence = previous["SEQUENCE"] {
+                result.components[i].set(sequence)
+            } else {
+                result.components[i].remove("SEQUENCE")
+            }
         }
         return result
     }

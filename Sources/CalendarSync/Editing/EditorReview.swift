@@ -45,8 +45,11 @@ public struct EditorReview: Sendable {
         let uids = Set(original.components.compactMap { $0["UID"]?.text })
         let savedUIDs = Set(calendar.components.compactMap { $0["UID"]?.text })
         guard savedUIDs == uids else {
-            let problem = LintProblem(line: 0, severity: .error, message:
-                "the UID must stay \(uids.sorted().joined(separator: ", ")); to make a new event use `calgw event add`")
+            let problem = LintProblem(
+                line: 0, severity: .error,
+                message:
+                    "the UID must stay \(uids.sorted().joined(separator: ", ")); to make a new event use `calgw event add`"
+            )
             return .reopen(Self.annotated(text, problems: [problem]), problems: [problem])
         }
         if calendar == original { return .unchanged }
@@ -58,7 +61,8 @@ public struct EditorReview: Sendable {
     func bumped(_ calendar: Component) -> Component {
         let before = Dictionary(original.components.map { (Self.key($0), $0) }, uniquingKeysWith: { a, _ in a })
         var result = calendar
-        for (i, component) in calendar.components.enumerated() where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
+        for (i, component) in calendar.components.enumerated()
+        where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
             let old = before[Self.key(component)]
             guard old != component else { continue }
             var edited = component
@@ -88,8 +92,10 @@ public struct EditorReview: Sendable {
 
     /// The text with its problems in `#` lines above it, for the editor to show.
     public static func annotated(_ text: String, problems: [LintProblem]) -> String {
-        var header = ["# calgw could not use this file. Fix the problems below and save, or empty the file to abort.",
-                      "# Lines starting with # are removed."]
+        var header = [
+            "# calgw could not use this file. Fix the problems below and save, or empty the file to abort.",
+            "# Lines starting with # are removed.",
+        ]
         header += problems.map { $0.line > 0 ? "#   line \($0.line) below: \($0.message)" : "#   \($0.message)" }
         return header.joined(separator: "\n") + "\n" + text
     }

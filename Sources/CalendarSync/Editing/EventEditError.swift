@@ -12,7 +12,8 @@ public enum EventEditError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .notFound(let uid, let folder): "no event with UID \(uid) in \(folder)"
         case .duplicateUID(let uid, let files): "UID \(uid) is in more than one file: \(files.joined(separator: ", "))"
-        case .unreadable(let uid, let file, let line, let reason): "the file naming \(uid) cannot be read: \(file):\(line): \(reason)"
+        case .unreadable(let uid, let file, let line, let reason):
+            "the file naming \(uid) cannot be read: \(file):\(line): \(reason)"
         }
     }
 
@@ -21,7 +22,8 @@ public enum EventEditError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .notFound: "`calgw list --json` shows the UIDs; run `calgw pull` if the event was made elsewhere"
         case .duplicateUID: "give one of the files a new UID, or delete the copy"
-        case .unreadable(_, let file, _, _): "fix that line (`calgw lint \(file)` lists the problems), then run the command again"
+        case .unreadable(_, let file, _, _):
+            "fix that line (`calgw lint \(file)` lists the problems), then run the command again"
         }
     }
 }

@@ -43,13 +43,19 @@ public struct EventFiles: Sendable {
             do {
                 _ = try ICalendarParser().parse(data)
             } catch let error as ICalendarSyntaxError where data.range(of: Data(uid.utf8)) != nil {
-                unreadable = unreadable ?? .unreadable(uid: uid, file: directory.path(entry.name), line: error.line, reason: error.reason)
+                unreadable =
+                    unreadable
+                    ?? .unreadable(uid: uid, file: directory.path(entry.name), line: error.line, reason: error.reason)
                 continue
             } catch {}
-            guard entry.name != preferred, let file = try read(entry.name), Self.holds(file.calendar, uid: uid) else { continue }
+            guard entry.name != preferred, let file = try read(entry.name), Self.holds(file.calendar, uid: uid) else {
+                continue
+            }
             found.append(file)
         }
-        guard let first = found.first else { throw unreadable ?? EventEditError.notFound(uid: uid, folder: directory.url.path) }
+        guard let first = found.first else {
+            throw unreadable ?? EventEditError.notFound(uid: uid, folder: directory.url.path)
+        }
         guard found.count == 1 else {
             throw EventEditError.duplicateUID(uid: uid, files: found.map { directory.path($0.name) })
         }

@@ -69,7 +69,9 @@ public struct InvitationReply: Sendable {
         let mine = Set(addresses.map(CalendarUser.normalized))
         if event["ORGANIZER"] == nil { throw Refusal.notAMeeting(uid: uid) }
         if OwnPart.organizes(event, addresses: mine) { throw Refusal.organizer(uid: uid) }
-        if event["STATUS"]?.value.uppercased() == "CANCELLED" { throw Refusal.cancelled(uid: uid, organizer: event["ORGANIZER"]?.value) }
+        if event["STATUS"]?.value.uppercased() == "CANCELLED" {
+            throw Refusal.cancelled(uid: uid, organizer: event["ORGANIZER"]?.value)
+        }
         guard let own = OwnPart.attendee(event, addresses: mine)?.index else {
             let attendees = event.properties.filter { $0.name == "ATTENDEE" }.map(\.value)
             throw Refusal.notInvited(uid: uid, attendees: attendees, addresses: addresses)

@@ -39,7 +39,8 @@ public enum Invitations {
         var found: [String] = []
         for event in calendar.components where event.name == "VEVENT" && event["ORGANIZER"] != nil {
             guard let uid = event["UID"]?.text, !found.contains(uid), !OwnPart.organizes(event, addresses: mine),
-                  OwnPart.attendee(event, addresses: mine) == nil, event["STATUS"]?.value.uppercased() != "CANCELLED" else { continue }
+                OwnPart.attendee(event, addresses: mine) == nil, event["STATUS"]?.value.uppercased() != "CANCELLED"
+            else { continue }
             found.append(uid)
         }
         return found
@@ -51,12 +52,17 @@ public enum Invitations {
         var found: [Invitation] = []
         for event in calendar.components where event.name == "VEVENT" {
             guard let uid = event["UID"]?.text else { continue }
-            guard !OwnPart.organizes(event, addresses: mine), OwnPart.attendee(event, addresses: mine)?.answer == "NEEDS-ACTION" else { continue }
+            guard !OwnPart.organizes(event, addresses: mine),
+                OwnPart.attendee(event, addresses: mine)?.answer == "NEEDS-ACTION"
+            else { continue }
             if event["STATUS"]?.value.uppercased() == "CANCELLED" { continue }
-            found.append(Invitation(uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
-                                    zone: event["DTSTART"]?.tzid, startValue: event["DTSTART"]?.dateTime, occurrence: event["RECURRENCE-ID"]?.value,
-                                    occurrenceStart: event["RECURRENCE-ID"]?.dateTime,
-                                    organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
+            found.append(
+                Invitation(
+                    uid: uid, summary: event["SUMMARY"]?.text, start: event["DTSTART"]?.value,
+                    zone: event["DTSTART"]?.tzid, startValue: event["DTSTART"]?.dateTime,
+                    occurrence: event["RECURRENCE-ID"]?.value,
+                    occurrenceStart: event["RECURRENCE-ID"]?.dateTime,
+                    organizer: event["ORGANIZER"]?.value, recurring: event["RRULE"] != nil))
         }
         return found
     }

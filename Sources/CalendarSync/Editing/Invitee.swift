@@ -22,7 +22,9 @@ public struct Invitee: Sendable, Equatable {
         let address = /(?i:mailto:)?[^@\s"<>;:,]+@[^@\s"<>;:,]+/
         if trimmed.wholeMatch(of: address) != nil {
             self.init(address: trimmed)
-        } else if let named = trimmed.wholeMatch(of: /([^<>"]*?)\s*<([^<>]+)>/), String(named.2).wholeMatch(of: address) != nil {
+        } else if let named = trimmed.wholeMatch(of: /([^<>"]*?)\s*<([^<>]+)>/),
+            String(named.2).wholeMatch(of: address) != nil
+        {
             let name = String(named.1).trimmingCharacters(in: .whitespaces)
             self.init(address: String(named.2), name: name.isEmpty ? nil : name)
         } else {
@@ -39,7 +41,9 @@ public struct Invitee: Sendable, Equatable {
 
     /// The ATTENDEE line asking this person to answer.
     public var attendee: Property {
-        var parameters = [Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"])]
+        var parameters = [
+            Parameter(name: "PARTSTAT", values: ["NEEDS-ACTION"]), Parameter(name: "RSVP", values: ["TRUE"]),
+        ]
         if let name { parameters.insert(Parameter(name: "CN", values: [name]), at: 0) }
         return Property(name: "ATTENDEE", parameters: parameters, value: address)
     }

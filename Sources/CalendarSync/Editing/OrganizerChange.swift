@@ -39,7 +39,10 @@ public struct OrganizerChange: Sendable {
         var result = after
         var movedSeries: Set<String> = []
         // Masters first, so their overrides follow a moved series.
-        let order = after.components.indices.sorted { (after.components[$0]["RECURRENCE-ID"] == nil ? 0 : 1) < (after.components[$1]["RECURRENCE-ID"] == nil ? 0 : 1) }
+        let order = after.components.indices.sorted {
+            (after.components[$0]["RECURRENCE-ID"] == nil ? 0 : 1)
+                < (after.components[$1]["RECURRENCE-ID"] == nil ? 0 : 1)
+        }
         for i in order where after.components[i].name == "VEVENT" {
             var event = after.components[i]
             let uid = event["UID"]?.text ?? ""
@@ -53,15 +56,20 @@ public struct OrganizerChange: Sendable {
                 moved = Self.timing(of: previous) != Self.timing(of: event) || (isOverride && movedSeries.contains(uid))
             } else if isOverride {
                 let master = before.components.first { $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil }
-                moved = movedSeries.contains(uid) || event["DTSTART"]?.value != event["RECURRENCE-ID"]?.value
+                moved =
+                    movedSeries.contains(uid) || event["DTSTART"]?.value != event["RECURRENCE-ID"]?.value
                     || master.map { Self.length(of: $0) != Self.length(of: event) } ?? false
             } else {
                 moved = false
             }
             if moved && !isOverride { movedSeries.insert(uid) }
-            let was = previous?["SEQUENCE"]?.integer
-                ?? before.components.first { $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil }?["SEQUENCE"]?.integer
-            if let sequence = event["SEQUENCE"]?.integer, oldUIDs.contains(uid), sequence > (was ?? 0), sequence < Self.leastAnnouncedSequence {
+            let was =
+                previous?["SEQUENCE"]?.integer
+                ?? before.components.first { $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil }?["SEQUENCE"]?
+                .integer
+            if let sequence = event["SEQUENCE"]?.integer, oldUIDs.contains(uid), sequence > (was ?? 0),
+                sequence < Self.leastAnnouncedSequence
+            {
                 event.set(Property(name: "SEQUENCE", value: String(Self.leastAnnouncedSequence)))
             }
             if moved { askAgain(&event) }
@@ -86,7 +94,9 @@ public struct OrganizerChange: Sendable {
     static func timing(of event: Component) -> [String] {
         event.properties.filter { timing.contains($0.name) }.map { property in
             guard property.name == "RRULE" else { return "\(property.name)\(property.parameters)=\(property.value)" }
-            let parts = property.value.split(separator: ";").filter { !$0.uppercased().hasPrefix("UNTIL=") && !$0.uppercased().hasPrefix("COUNT=") }
+            let parts = property.value.split(separator: ";").filter {
+                !$0.uppercased().hasPrefix("UNTIL=") && !$0.uppercased().hasPrefix("COUNT=")
+            }
             return "RRULE=" + parts.joined(separator: ";")
         }.sorted()
     }

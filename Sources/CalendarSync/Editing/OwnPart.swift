@@ -13,7 +13,10 @@ public enum OwnPart {
     /// PARTSTAT (upper-cased; NEEDS-ACTION when none, as RFC 5545 says); nil when the event does
     /// not name them.
     public static func attendee(_ event: Component, addresses: Set<String>) -> (index: Int, answer: String)? {
-        guard let index = event.properties.firstIndex(where: { $0.name == "ATTENDEE" && addresses.contains(CalendarUser.normalized($0.value)) })
+        guard
+            let index = event.properties.firstIndex(where: {
+                $0.name == "ATTENDEE" && addresses.contains(CalendarUser.normalized($0.value))
+            })
         else { return nil }
         return (index, event.properties[index][parameter: "PARTSTAT"]?.uppercased() ?? "NEEDS-ACTION")
     }

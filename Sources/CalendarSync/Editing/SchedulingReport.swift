@@ -33,7 +33,9 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
         public init(address: String, status: String?) {
             self.address = address
             self.status = status
-            delivered = status.flatMap { $0.first }.flatMap { first in "12".contains(first) ? true : "35".contains(first) ? false : nil }
+            delivered = status.flatMap { $0.first }.flatMap { first in
+                "12".contains(first) ? true : "35".contains(first) ? false : nil
+            }
         }
     }
 
@@ -60,14 +62,18 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     /// SCHEDULE-STATUS the stored version gives them.
     /// - Parameter statuses: false to leave the statuses out (a deletion, whose server keeps
     ///   no version to read them from).
-    public static func recipients(of message: Message, in calendar: Component, uid: String, statuses: Bool = true) -> [Recipient] {
+    public static func recipients(of message: Message, in calendar: Component, uid: String, statuses: Bool = true)
+        -> [Recipient]
+    {
         var found: [Recipient] = []
         var seen: [String: Int] = [:]
         func note(_ property: Property) {
             let key = CalendarUser.normalized(property.value)
             let status = statuses ? property[parameter: "SCHEDULE-STATUS"] : nil
             if let i = seen[key] {
-                if found[i].status == nil, status != nil { found[i] = Recipient(address: found[i].address, status: status) }
+                if found[i].status == nil, status != nil {
+                    found[i] = Recipient(address: found[i].address, status: status)
+                }
                 return
             }
             seen[key] = found.count
@@ -80,7 +86,8 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
                 continue
             }
             let chair = CalendarUser.normalized(organizer.value)
-            for attendee in event.properties where attendee.name == "ATTENDEE" && CalendarUser.normalized(attendee.value) != chair {
+            for attendee in event.properties
+            where attendee.name == "ATTENDEE" && CalendarUser.normalized(attendee.value) != chair {
                 note(attendee)
             }
         }
@@ -95,7 +102,8 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
             let who = CalendarUser.normalized(recipient.address)
             switch recipient.delivered {
             case true?: return "\(message.rawValue) sent to \(who)"
-            case false?: return "\(message.rawValue) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
+            case false?:
+                return "\(message.rawValue) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
             case nil: return "\(message.rawValue) to \(who) asked of the server"
             }
         }

@@ -28,7 +28,8 @@ public struct ErrorCause: Sendable, Hashable {
     /// - Parameter item: the item the failure stopped.
     public static func of(_ error: any Error, item: String) -> ErrorCause? {
         guard let failure = error as? any FileSystemFailure, let number = failure.systemErrorNumber,
-              let path = failure.failedPath, shared.contains(number) else { return nil }
+            let path = failure.failedPath, shared.contains(number)
+        else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let place = number == EACCES || number == EPERM ? folder : mountPoint(of: path)
         return ErrorCause(errno: number, place: place, item: item)
@@ -43,7 +44,10 @@ public struct ErrorCause: Sendable, Hashable {
         while stat(current.path, &info) != 0 && current.path != "/" { current = current.deletingLastPathComponent() }
         let resolved = current.resolvingSymlinksInPath().path
         if let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
-           let best = mountPoints(inMountInfo: table).filter({ contains($0, resolved) }).max(by: { $0.count < $1.count }) {
+            let best = mountPoints(inMountInfo: table).filter({ contains($0, resolved) }).max(by: {
+                $0.count < $1.count
+            })
+        {
             return best
         }
         let device = info.st_dev

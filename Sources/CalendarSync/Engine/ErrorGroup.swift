@@ -84,8 +84,10 @@ public struct ErrorGroup: Sendable, Equatable {
         return switch cause.errno {
         case ENOSPC: "free space on the file system mounted at \(p) (df -h \(p)), \(after)"
         case EDQUOT: "your disk quota on \(p) is used up: free space or raise the quota (quota -s), \(after)"
-        case EROFS: "the file system mounted at \(p) is read-only: remount it read-write (mount -o remount,rw \(p)) or point the pair at a writable folder, \(after)"
-        default: "calgw may not write in \(p): check its owner and permissions (ls -ld \(p)) and whether files are marked immutable (lsattr \(p)), \(after)"
+        case EROFS:
+            "the file system mounted at \(p) is read-only: remount it read-write (mount -o remount,rw \(p)) or point the pair at a writable folder, \(after)"
+        default:
+            "calgw may not write in \(p): check its owner and permissions (ls -ld \(p)) and whether files are marked immutable (lsattr \(p)), \(after)"
         }
     }
 }

@@ -70,33 +70,46 @@ public struct DuplicateUID: Sendable, Codable, Equatable {
 enum PendingItems {
     /// Adds to a dry run's (or `status`'s) report what it would change item by item, the files
     /// it would stop on and the UIDs held twice.
-    static func describe(_ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, strategy: ConflictStrategy,
-                         journal: Journal, into report: inout SyncReport) {
-        report.items = list(plan, local: local, remote: remote, strategy: strategy, base: { try? journal.base(for: $0) })
+    static func describe(
+        _ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, strategy: ConflictStrategy,
+        journal: Journal, into report: inout SyncReport
+    ) {
+        report.items = list(
+            plan, local: local, remote: remote, strategy: strategy, base: { try? journal.base(for: $0) })
         report.broken = broken(local)
         report.duplicates = duplicates(local: local, remote: remote)
     }
 
     /// The items `plan` writes, with their summaries and starts read from the items' bytes
     /// (or, for an item not read in this run, from the journal's copy, `base`).
-    static func list(_ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, strategy: ConflictStrategy,
-                     base: (ItemKey) -> Data?) -> [PendingItem] {
+    static func list(
+        _ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, strategy: ConflictStrategy,
+        base: (ItemKey) -> Data?
+    ) -> [PendingItem] {
         func describe(_ item: SideItem) -> (summary: String?, start: String?) {
             guard let data = item.data ?? base(item.key),
-                  let calendar = (try? ICalendarParser().parse(data))?.calendar else { return (nil, nil) }
-            let object = calendar.components.first { $0.name != "VTIMEZONE" && $0["RECURRENCE-ID"] == nil }
+                let calendar = (try? ICalendarParser().parse(data))?.calendar
+            else { return (nil, nil) }
+            let object =
+                calendar.components.first { $0.name != "VTIMEZONE" && $0["RECURRENCE-ID"] == nil }
                 ?? calendar.components.first { $0.name != "VTIMEZONE" }
             return (object?["SUMMARY"]?.text, object?["DTSTART"].flatMap { PendingItem.rfc3339($0, in: calendar) })
         }
         func place(_ item: SideItem, on side: Side, _ entry: inout PendingItem) {
             let snapshot = side == .local ? local : remote
-            if snapshot.folder != nil { entry.path = snapshot.location(item.href) } else { entry.href = item.href.value }
+            if snapshot.folder != nil {
+                entry.path = snapshot.location(item.href)
+            } else {
+                entry.href = item.href.value
+            }
         }
         func entry(_ action: PlannedAction, waiting: Bool) -> PendingItem? {
             switch action {
             case .create(let side, let source), .update(let side, _, let source):
                 let (summary, start) = describe(source)
-                var e = PendingItem(side: side, action: action.isCreate ? .create : .update, uid: source.key.value, summary: summary, start: start)
+                var e = PendingItem(
+                    side: side, action: action.isCreate ? .create : .update, uid: source.key.value, summary: summary,
+                    start: start)
                 place(source, on: side.other, &e)
                 if case .update(_, let target, _) = action { place(target, on: side, &e) }
                 e.waiting = waiting ? true : nil
@@ -135,7 +148,9 @@ enum PendingItems {
         var out: [DuplicateUID] = []
         for (side, snapshot) in [(Side.local, local), (.remote, remote)] {
             for (key, items) in Dictionary(grouping: snapshot.items, by: \.key) where items.count > 1 {
-                out.append(DuplicateUID(uid: key.value, side: side, locations: items.map { snapshot.location($0.href) }.sorted()))
+                out.append(
+                    DuplicateUID(
+                        uid: key.value, side: side, locations: items.map { snapshot.location($0.href) }.sorted()))
             }
         }
         return out.sorted { ($0.uid, $0.side.rawValue) < ($1.uid, $1.side.rawValue) }
@@ -160,7 +175,8 @@ extension PendingItem {
         case .utc: return value.local.isoString + "+00:00"
         case .zoned(let tzid):
             guard let zone = TimeZoneResolver(calendar: calendar).zone(for: tzid) else { return value.local.isoString }
-            return value.local.isoString + UTCOffset(seconds: zone.offset(atUTC: zone.utc(forLocal: value.local))).rfc3339
+            return value.local.isoString
+                + UTCOffset(seconds: zone.offset(atUTC: zone.utc(forLocal: value.local))).rfc3339
         }
     }
 }

@@ -43,12 +43,16 @@ public struct SideScanner: Sendable {
     ///   - outside: items of this side seen outside the sync window earlier (no data), reused
     ///     like journal rows while their etag holds.
     ///   - changes: what the storage already answered for `token` in this run (nil: ask it).
-    public func scan(journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = [],
-                     changes answered: StorageChanges? = nil) async throws -> SideSnapshot {
+    public func scan(
+        journal: [JournalItem], token: ChangeToken?, outside: [SideItem] = [],
+        changes answered: StorageChanges? = nil
+    ) async throws -> SideSnapshot {
         let known = KnownItems(side: side, journal: journal, outside: outside)
         let files = side == .local ? storage.capabilities.fileBacked : nil
         var found = ScannedItems(scanner: self, known: known)
-        if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil, let bulk = storage.capabilities.bulkFetching {
+        if readsInBulkWhenNew, journal.isEmpty, outside.isEmpty, token == nil,
+            let bulk = storage.capabilities.bulkFetching
+        {
             // A first sync: everything is new, so read it all in one pass. (An empty collection
             // synced before has a token: asking whether it changed is cheaper.)
             let (all, newToken) = try await bulk.fetchAll()
@@ -85,7 +89,9 @@ public struct SideScanner: Sendable {
 
     /// Reads `hrefs` in batches and adds what each item is. A vdir's files are read in larger
     /// batches than a server's: each batch is read and parsed on every core, and costs no request.
-    private func fetch(_ hrefs: [ItemHref], into found: inout ScannedItems, files: (any FileBackedStorage)?) async throws {
+    private func fetch(_ hrefs: [ItemHref], into found: inout ScannedItems, files: (any FileBackedStorage)?)
+        async throws
+    {
         let size = storage.capabilities.fileBacked != nil ? max(batchSize, 1024) : batchSize
         var start = 0
         while start < hrefs.count {
@@ -102,12 +108,15 @@ public struct SideScanner: Sendable {
 
     /// Each item parsed and hashed, with, for a vdir's file, the first problem that keeps it
     /// from being uploaded (a hand edit's mistake); on every core.
-    static func contentsAndProblems(of items: [StoredItem], in files: (any FileBackedStorage)?) -> [(ItemContent, String?)] {
+    static func contentsAndProblems(of items: [StoredItem], in files: (any FileBackedStorage)?) -> [(
+        ItemContent, String?
+    )] {
         items.mappedOnEveryCore { stored in
             guard let files else { return (ItemContent(stored.data), nil) }
             var problem: String?
             let content = ItemContent(stored.data) { parsed in
-                problem = HandEditCheck.blockingProblem(in: stored.data, parsed: parsed, path: files.path(of: stored.href))
+                problem = HandEditCheck.blockingProblem(
+                    in: stored.data, parsed: parsed, path: files.path(of: stored.href))
             }
             return (content, problem)
         }
@@ -152,7 +161,9 @@ struct KnownItems {
 
     private func item(_ j: JournalItem) -> SideItem {
         let r = j.record(side)
-        return SideItem(key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence, span: j.span)
+        return SideItem(
+            key: j.key, href: r.href, etag: r.etag, hash: r.hash, lastModified: j.lastModified, sequence: j.sequence,
+            span: j.span)
     }
 }
 

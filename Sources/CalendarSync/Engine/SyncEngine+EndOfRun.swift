@@ -53,8 +53,10 @@ extension SyncEngine {
         let snapshot = end.snapshot(side)
         var state = try journal.collection(side)
         let wrote = report.created[side] + report.updated[side] + report.deleted[side] > 0 || !report.conflicts.isEmpty
-        let mirrors = !end.unaccounted.contains(side)
-            && Self.journalMirrors(side, snapshot: snapshot, plan: end.plan, report: report, replans: replans, journal: end.journalRows)
+        let mirrors =
+            !end.unaccounted.contains(side)
+            && Self.journalMirrors(
+                side, snapshot: snapshot, plan: end.plan, report: report, replans: replans, journal: end.journalRows)
         state.token = !mirrors ? nil : wrote ? try await tokenOfJournal(side) : snapshot.token
         try journal.setCollection(side, state)
     }
@@ -66,8 +68,10 @@ extension SyncEngine {
     /// left pending for the other side (this side then holds a change the journal lacks), and
     /// writes pending here for an item this side moved. `rows`: the journal's rows of the
     /// items the plan acts on.
-    static func journalMirrors(_ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
-                               journal rows: [ItemKey: JournalItem]) -> Bool {
+    static func journalMirrors(
+        _ side: Side, snapshot: SideSnapshot, plan: SyncPlan, report: SyncReport, replans: Int,
+        journal rows: [ItemKey: JournalItem]
+    ) -> Bool {
         guard report.errors.isEmpty, replans == 0, snapshot.unparseable.isEmpty else { return false }
         guard !report.conflicts.contains(where: { $0.resolution == .unresolved }) else { return false }
         for action in plan.actions {
@@ -82,7 +86,11 @@ extension SyncEngine {
                 // journal still has it where it was.
                 switch inner {
                 case .delete(side, let target), .update(side, let target, _):
-                    if let row = rows[target.key], row.record(side).href != target.href || row.record(side).etag != target.etag { return false }
+                    if let row = rows[target.key],
+                        row.record(side).href != target.href || row.record(side).etag != target.etag
+                    {
+                        return false
+                    }
                 default: break
                 }
             default: break

@@ -5,7 +5,8 @@ import Foundation
 enum MetadataMerge {
     /// The values to write to (local, remote), and the value both now agree on.
     static func merge(local: String?, remote: String?, base: String?, normalize: (String) -> String = { $0 })
-        -> (setLocal: String?, setRemote: String?, agreed: String?) {
+        -> (setLocal: String?, setRemote: String?, agreed: String?)
+    {
         let l = local.map(normalize), r = remote.map(normalize), b = base.map(normalize)
         if l == r { return (nil, nil, local) }
         if l == nil { return (remote, nil, remote) }
@@ -29,10 +30,14 @@ extension SyncEngine {
         let other = side == .local ? "remote" : "local"
         var notes: [String] = []
         if let name = written.displayName {
-            notes.append("the \(side.rawValue) calendar's name is now \"\(name)\" (was \(was.displayName.map { "\"\($0)\"" } ?? "none")), as on the \(other) side")
+            notes.append(
+                "the \(side.rawValue) calendar's name is now \"\(name)\" (was \(was.displayName.map { "\"\($0)\"" } ?? "none")), as on the \(other) side"
+            )
         }
         if let color = written.color {
-            notes.append("the \(side.rawValue) calendar's color is now \(color) (was \(was.color ?? "none")), as on the \(other) side")
+            notes.append(
+                "the \(side.rawValue) calendar's color is now \(color) (was \(was.color ?? "none")), as on the \(other) side"
+            )
         }
         return notes
     }
@@ -42,12 +47,15 @@ extension SyncEngine {
     /// the next run agrees again (docs/architecture.md).
     /// - Throws: only ``RunInterrupted`` (from the fault hook); other failures are the report's.
     func syncMetadata(into report: inout SyncReport) async throws {
-        guard let l = local.capabilities.collectionMetadata, let r = remote.capabilities.collectionMetadata else { return }
+        guard let l = local.capabilities.collectionMetadata, let r = remote.capabilities.collectionMetadata else {
+            return
+        }
         do {
             let lm = try await l.metadata(), rm = try await r.metadata()
             var localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
             let name = MetadataMerge.merge(local: lm.displayName, remote: rm.displayName, base: localState.displayName)
-            let color = MetadataMerge.merge(local: lm.color, remote: rm.color, base: localState.color, normalize: MetadataMerge.normalizeColor)
+            let color = MetadataMerge.merge(
+                local: lm.color, remote: rm.color, base: localState.color, normalize: MetadataMerge.normalizeColor)
             var toLocal = CollectionMetadata(displayName: name.setLocal, color: color.setLocal)
             var toRemote = CollectionMetadata(displayName: name.setRemote, color: color.setRemote)
             if !policy.direction.writes(.local) { toLocal = CollectionMetadata() }
@@ -60,7 +68,9 @@ extension SyncEngine {
                 try await r.setMetadata(toRemote)
                 try effects.happened()
             }
-            report.notes += Self.metadataNotes(toLocal, was: lm, side: .local) + Self.metadataNotes(toRemote, was: rm, side: .remote)
+            report.notes +=
+                Self.metadataNotes(toLocal, was: lm, side: .local)
+                + Self.metadataNotes(toRemote, was: rm, side: .remote)
             if policy.direction == .both {
                 localState.displayName = name.agreed; localState.color = color.agreed
                 remoteState.displayName = name.agreed; remoteState.color = color.agreed
@@ -72,8 +82,9 @@ extension SyncEngine {
         } catch let error as RunInterrupted {
             throw error
         } catch {
-            report.addError("collection name and color: \(Executor.describe(error))",
-                            cause: ErrorCause.of(error, item: "collection name and color"))
+            report.addError(
+                "collection name and color: \(Executor.describe(error))",
+                cause: ErrorCause.of(error, item: "collection name and color"))
         }
     }
 }

@@ -15,8 +15,10 @@ extension SyncEngine {
         for stored in scanned.missingUID {
             let uid = UUID().uuidString.lowercased()
             let data = MissingUID.inserting(uid, into: stored.data)
-            let intent = try journal.record(Intent(key: .uid(uid), operation: .update, side: .local, href: stored.href,
-                                                   ifMatch: stored.etag, newHash: ContentHash.of(data)))
+            let intent = try journal.record(
+                Intent(
+                    key: .uid(uid), operation: .update, side: .local, href: stored.href,
+                    ifMatch: stored.etag, newHash: ContentHash.of(data)))
             do {
                 let version = try await local.update(href: stored.href, data: data, ifMatch: stored.etag)
                 if let flushing = local.capabilities.flushing { try await flushing.flush() }
@@ -26,7 +28,8 @@ extension SyncEngine {
             } catch {
                 try journal.fail(intent, reason: Executor.describe(error))
                 snapshot.unparseable.append(stored.href)
-                snapshot.problems[stored.href] = "\(snapshot.location(stored.href)): calgw could not give this file a UID "
+                snapshot.problems[stored.href] =
+                    "\(snapshot.location(stored.href)): calgw could not give this file a UID "
                     + "(\(Executor.describe(error, withHint: false))); add a UID line to each event by hand"
             }
         }

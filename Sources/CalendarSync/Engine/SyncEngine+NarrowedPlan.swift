@@ -17,7 +17,8 @@ extension SyncEngine {
     /// - Returns: nil where it does not apply (an empty journal, a sync window, items seen
     ///   outside one): the plan is then made from every row.
     func narrowedPlan(assigningUIDs: Bool, known: [Side: StorageChanges]) async throws
-        -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot)? {
+        -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot)?
+    {
         guard plansFromChanges, policy.window == nil else { return nil }
         let total = try journal.itemCount()
         guard total > 0, try !journal.hasOutsideItems() else { return nil }
@@ -36,7 +37,9 @@ extension SyncEngine {
         var rows: [JournalItem] = []
         var rowKeys: Set<ItemKey> = []
         for side in Side.allCases {
-            for row in try journal.items(hrefs: moved[side]!.hrefs, on: side) where rowKeys.insert(row.key).inserted { rows.append(row) }
+            for row in try journal.items(hrefs: moved[side]!.hrefs, on: side) where rowKeys.insert(row.key).inserted {
+                rows.append(row)
+            }
         }
 
         func scan(_ side: Side) async throws -> SideSnapshot {
@@ -44,8 +47,9 @@ extension SyncEngine {
             scanner.readsInBulkWhenNew = false
             scanner.setsAsideMissingUIDs = side == .local && assigningUIDs
             let m = moved[side]!
-            var snapshot = try await scanner.scan(journal: rows, token: nil,
-                                                  changes: .delta(changed: m.present, removed: m.removed, token: m.token))
+            var snapshot = try await scanner.scan(
+                journal: rows, token: nil,
+                changes: .delta(changed: m.present, removed: m.removed, token: m.token))
             snapshot.population = m.population(knowing: Set(rows.map { $0.record(side).href }))
             return snapshot
         }
@@ -74,8 +78,9 @@ extension SyncEngine {
     /// A row's item on `side` as it stands unmoved since the last sync.
     static func unmoved(_ row: JournalItem, on side: Side) -> SideItem {
         let record = row.record(side)
-        return SideItem(key: row.key, href: record.href, etag: record.etag, hash: record.hash, lastModified: row.lastModified,
-                        sequence: row.sequence, span: row.span)
+        return SideItem(
+            key: row.key, href: record.href, etag: record.etag, hash: record.hash, lastModified: row.lastModified,
+            sequence: row.sequence, span: row.span)
     }
 }
 
@@ -101,7 +106,9 @@ struct MovedHrefs {
             count = versions.count
             // A merge of two lists in one byte order (a vdir lists in it already): the listing,
             // and the journal's hrefs read through a cursor. No map of either is built.
-            let inOrder = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href.value, $1.href.value) }
+            let inOrder = zip(versions, versions.dropFirst()).allSatisfy {
+                VDirectory.precedes($0.href.value, $1.href.value)
+            }
             let listing = inOrder ? versions : versions.sorted { VDirectory.precedes($0.href.value, $1.href.value) }
             var next = 0
             try journal.forEachVersion(side) { href, etag in

@@ -12,8 +12,9 @@ extension SyncEngine {
         // A window moves with time: items enter it without any side changing. Items an earlier
         // windowed run left outside its window are this run's to plan, changed or not.
         guard policy.window == nil, try journal.pendingIntents().isEmpty, try !journal.hasOutsideItems(),
-              let localToken = try journal.collection(.local).token,
-              let remoteToken = try journal.collection(.remote).token else { return (nil, [:]) }
+            let localToken = try journal.collection(.local).token,
+            let remoteToken = try journal.collection(.remote).token
+        else { return (nil, [:]) }
         // Whatever a side says is kept for the full run, so no side is asked twice. A server is
         // asked while the folder is listed, so its answer costs no time of its own; a remote
         // listed on this machine (a vdir, a file) is listed after the local side, and only when

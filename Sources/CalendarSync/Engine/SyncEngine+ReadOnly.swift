@@ -20,7 +20,8 @@ extension SyncEngine {
         let capabilities = remote.capabilities
         // A calendar whose access its listing does not tell is read-only once a write to it
         // was refused for want of the privilege (the journal remembers), until it says otherwise.
-        return capabilities.isReadOnly || !capabilities.knowsWriteAccess && (try? journal.flag(Self.writesRefused)) == true
+        return capabilities.isReadOnly
+            || !capabilities.knowsWriteAccess && (try? journal.flag(Self.writesRefused)) == true
     }
 
     /// Remembers that a write was refused for want of the privilege, or forgets it once the
@@ -43,8 +44,9 @@ extension SyncEngine {
         let readOnly = remoteFoundReadOnly
         let noted = try journal.flag(Self.readOnlyNoted)
         if readOnly && !noted && report.pending.remote > 0 {
-            report.notes.append("the calendar is read-only for this account: changes made in the vdir stay there and are not sent "
-                                + "(\(report.pending.remote) now)")
+            report.notes.append(
+                "the calendar is read-only for this account: changes made in the vdir stay there and are not sent "
+                    + "(\(report.pending.remote) now)")
             if !dryRun { try journal.setFlag(Self.readOnlyNoted, true) }
         } else if !readOnly && noted && !dryRun {
             try journal.setFlag(Self.readOnlyNoted, false)

@@ -31,7 +31,8 @@ extension SyncEngine {
             while end < pending.endIndex && pending[end].id == pending[start].id { end += 1 }
             let row = pending[start..<end]
             let found = try await look(at: row)
-            try journal.markRecovered(row[start], outcome: Self.summary(of: found.map(\.outcome)), changes: found.compactMap(\.change))
+            try journal.markRecovered(
+                row[start], outcome: Self.summary(of: found.map(\.outcome)), changes: found.compactMap(\.change))
             start = end
         }
     }
@@ -40,7 +41,9 @@ extension SyncEngine {
     /// change a landed write brings. Each side's names are read in one call.
     private func look(at intents: ArraySlice<Intent>) async throws -> [(outcome: String, change: JournalChange?)] {
         var names: [Side: [ItemHref]] = [:]
-        for intent in intents { if let name = Self.name(writtenBy: intent) { names[intent.side, default: []].append(name) } }
+        for intent in intents {
+            if let name = Self.name(writtenBy: intent) { names[intent.side, default: []].append(name) }
+        }
         var found: [Side: StoredItems] = [:]
         for (side, list) in names { found[side] = StoredItems(try await storage(side).fetch(list)) }
         var results: [(outcome: String, change: JournalChange?)] = []
@@ -56,7 +59,9 @@ extension SyncEngine {
     }
 
     /// The outcome of one intent, given what its side holds at its name now.
-    private func settle(_ intent: Intent, current: StoredItem?) async throws -> (outcome: String, change: JournalChange?) {
+    private func settle(_ intent: Intent, current: StoredItem?) async throws -> (
+        outcome: String, change: JournalChange?
+    ) {
         switch intent.operation {
         case .delete:
             return current == nil ? ("landed", .remove(intent.key)) : ("not landed", nil)
@@ -81,8 +86,9 @@ extension SyncEngine {
         let content = ItemContent(current.data)
         let written = SideRecord(href: current.href, etag: current.etag, hash: intent.newHash ?? content.hash)
         let (local, remote) = intent.side == .local ? (written, source) : (source, written)
-        let row = JournalItem(key: intent.key, local: local, remote: remote, lastModified: content.lastModified,
-                              sequence: content.sequence, span: content.span)
+        let row = JournalItem(
+            key: intent.key, local: local, remote: remote, lastModified: content.lastModified,
+            sequence: content.sequence, span: content.span)
         return .upsert(row, base: current.data)
     }
 
@@ -98,7 +104,9 @@ extension SyncEngine {
         guard outcomes.count > 1 else { return outcomes.first ?? "" }
         var counts: [String: Int] = [:]
         for outcome in outcomes { counts[outcome, default: 0] += 1 }
-        let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
+            "\($0.value) \($0.key)"
+        }
         return "\(outcomes.count) intents: " + parts.joined(separator: ", ")
     }
 
@@ -108,7 +116,9 @@ extension SyncEngine {
         if data.isEmpty || data.contains(0) { return true }
         let end = Array("END:VCALENDAR".utf8)
         var tail = data[...]
-        while let last = tail.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { tail = tail.dropLast() }
+        while let last = tail.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 {
+            tail = tail.dropLast()
+        }
         return !tail.suffix(end.count).elementsEqual(end)
     }
 }

@@ -34,9 +34,11 @@ package struct SyncEngine: Sendable {
     /// (see `narrowedPlan`); off only in tests that compare the two.
     var plansFromChanges = true
 
-    package init(local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
-                prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
-                progress: SyncProgressHandler? = nil) {
+    package init(
+        local: any CalendarStorage, remote: any CalendarStorage, journal: Journal, policy: SyncPolicy = SyncPolicy(),
+        prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil, faultHook: FaultHook? = nil,
+        progress: SyncProgressHandler? = nil
+    ) {
         self.local = local
         self.remote = remote
         self.journal = journal
@@ -57,7 +59,8 @@ package struct SyncEngine: Sendable {
     ///   first sync (an empty journal: every item is read) keeps what each vdir item is, not
     ///   its bytes (see `keepsBytesInFirstSync`).
     func plan(assigningUIDs: Bool = false, known: [Side: StorageChanges] = [:], keepingBytes: Bool = true) async throws
-        -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot) {
+        -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot)
+    {
         if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
         let items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
@@ -66,8 +69,10 @@ package struct SyncEngine: Sendable {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = assigningUIDs
             scanner.keepsData = keepingBytes || !items.isEmpty || Self.keepsBytesInFirstSync(local)
-            l = try await assigningMissingUIDs(in: scanner.scan(journal: items, token: localState.token,
-                                                                outside: try journal.outsideItems(.local), changes: known[.local]))
+            l = try await assigningMissingUIDs(
+                in: scanner.scan(
+                    journal: items, token: localState.token,
+                    outside: try journal.outsideItems(.local), changes: known[.local]))
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -76,8 +81,9 @@ package struct SyncEngine: Sendable {
         do {
             var scanner = SideScanner(side: .remote, storage: remote)
             scanner.keepsData = keepingBytes || !items.isEmpty || Self.keepsBytesInFirstSync(remote)
-            r = try await scanner.scan(journal: items, token: remoteState.token, outside: try journal.outsideItems(.remote),
-                                       changes: known[.remote])
+            r = try await scanner.scan(
+                journal: items, token: remoteState.token, outside: try journal.outsideItems(.remote),
+                changes: known[.remote])
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
@@ -127,7 +133,8 @@ package struct SyncEngine: Sendable {
 
     /// Plans from both sides (or from what moved since the last run) and executes the plan.
     private func fullRun(known: [Side: StorageChanges]) async throws -> SyncReport {
-        let (plan, items, l, r) = try await self.plan(assigningUIDs: policy.direction.writes(.remote), known: known, keepingBytes: false)
+        let (plan, items, l, r) = try await self.plan(
+            assigningUIDs: policy.direction.writes(.remote), known: known, keepingBytes: false)
         try refuseMassDeletion(plan)
         let journalRows = plan.rowsActedOn(in: items)
         let executor = makeExecutor()
@@ -161,17 +168,21 @@ package struct SyncEngine: Sendable {
     /// known once the remote was listed (a calendar shared read-only is pulled only).
     func makeExecutor() -> Executor {
         let policy = effectivePolicy
-        return Executor(ExecutorConfiguration(local: local, remote: remote, journal: journal,
-                                              resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
-                                              direction: policy.direction, effects: effects, progress: progress, stop: stop,
-                                              remoteIsReadOnly: policy.remoteIsReadOnly, personsActions: policy.personsActions,
-                                              answers: policy.answers))
+        return Executor(
+            ExecutorConfiguration(
+                local: local, remote: remote, journal: journal,
+                resolver: ConflictResolver(strategy: policy.conflict, prompt: prompt),
+                direction: policy.direction, effects: effects, progress: progress, stop: stop,
+                remoteIsReadOnly: policy.remoteIsReadOnly, personsActions: policy.personsActions,
+                answers: policy.answers))
     }
 
     /// What a run would do, as `sync --dry-run` and `status` both say it: the plan's writes
     /// item by item, and what it would skip or fail on (``describeProblems(_:local:remote:into:)``).
-    static func previewReport(_ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, strategy: ConflictStrategy,
-                              journal: Journal) -> SyncReport {
+    static func previewReport(
+        _ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, strategy: ConflictStrategy,
+        journal: Journal
+    ) -> SyncReport {
         var report = preview(plan, strategy: strategy)
         PendingItems.describe(plan, local: l, remote: r, strategy: strategy, journal: journal, into: &report)
         describeProblems(plan, local: l, remote: r, into: &report)
@@ -182,7 +193,9 @@ package struct SyncEngine: Sendable {
     /// one description a run, a dry run and `status` all give: items that do not parse (a vdir
     /// file broken by a hand edit is an error at its line; anything else is skipped), and the
     /// vdir's events a first sync leaves beyond the sync window.
-    static func describeProblems(_ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, into report: inout SyncReport) {
+    static func describeProblems(
+        _ plan: SyncPlan, local l: SideSnapshot, remote r: SideSnapshot, into report: inout SyncReport
+    ) {
         for (side, hrefs) in plan.unparseable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             // The local side's hand-edit problems are errors with their line (below), not skips.
             report.skipped += hrefs.filter { side == .remote || l.problems[$0] == nil }
@@ -190,8 +203,10 @@ package struct SyncEngine: Sendable {
         }
         if plan.newLocalOutsideWindow > 0 {
             let count = plan.newLocalOutsideWindow
-            report.notes.append("\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
-                                + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it")
+            report.notes.append(
+                "\(count) event\(count == 1 ? "" : "s") in the vdir lie\(count == 1 ? "s" : "") outside the sync window and "
+                    + "\(count == 1 ? "is" : "are") not uploaded; each goes up once it enters the window, or when you change it"
+            )
         }
         // Every hand-edit problem, at its line, whether the plan skipped its item (a file the
         // journal knows) or could not read it at all (a new one).
@@ -207,10 +222,13 @@ package struct SyncEngine: Sendable {
             case .create(let side, _): report.created[side] += 1
             case .update(let side, _, _): report.updated[side] += 1
             case .delete(let side, _): report.deleted[side] += 1
-            case .conflict(let l, _, _): report.conflicts.append(.init(uid: l.key.value, resolution: ConflictOutcome(strategy)))
+            case .conflict(let l, _, _):
+                report.conflicts.append(.init(uid: l.key.value, resolution: ConflictOutcome(strategy)))
             case .pending(let inner):
                 if let side = inner.writes { report.pending[side] += 1 }
-                if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
+                if case .conflict(let l, _, _) = inner {
+                    report.conflicts.append(.init(uid: l.key.value, resolution: .pending))
+                }
             case .skip(_, let reason): report.add(reason)
             case .record, .forget: break
             }

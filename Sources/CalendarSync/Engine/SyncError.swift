@@ -24,11 +24,14 @@ extension CodedError where Code == SyncFailure {
     static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
         if let refused = error as? any StorageFailure, refused.kind == .authentication {
             let said = refused.message.hasPrefix("the server refused the credentials")
-            return SyncError(.authenticationFailed, said ? refused.message : "the server refused the credentials: \(refused.message)",
-                             recovery: refused.recovery, cause: refused)
+            return SyncError(
+                .authenticationFailed,
+                said ? refused.message : "the server refused the credentials: \(refused.message)",
+                recovery: refused.recovery, cause: refused)
         }
-        return SyncError(.scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
-                         recovery: (error as? any ExplainedError)?.recovery, cause: error)
+        return SyncError(
+            .scanFailed, "cannot read the \(side.rawValue) side: \(Executor.describe(error, withHint: false))",
+            recovery: (error as? any ExplainedError)?.recovery, cause: error)
     }
 }
 

@@ -72,7 +72,8 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var duplicates: [DuplicateUID]?
 
     enum CodingKeys: String, CodingKey {
-        case created, updated, deleted, conflicts, errors, pending, skipped, notes, dryRun, collections, items, broken, duplicates
+        case created, updated, deleted, conflicts, errors, pending, skipped, notes, dryRun, collections, items, broken,
+            duplicates
     }
 
     /// An empty report: nothing done.

@@ -10,16 +10,22 @@ enum SyncSession {
     /// ``Journal/openRecovering(at:dryRun:now:)``).
     /// - Parameter progress: told the transfer's total and each finished write (see ``SyncProgress``).
     /// - Throws: `JournalError.locked` when another run holds the pair; `SyncError`.
-    static func run(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
-                           dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
-                           faultHook: FaultHook? = nil, lockTimeout: Double = 5,
-                           progress: SyncProgressHandler? = nil, stop: StopGate? = nil) async throws -> SyncReport {
-        let lock = dryRun ? try PairLock.forReading(journal: url, timeout: lockTimeout) : try PairLock(journal: url, timeout: lockTimeout)
+    static func run(
+        journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage, policy: SyncPolicy,
+        dryRun: Bool = false, prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil,
+        faultHook: FaultHook? = nil, lockTimeout: Double = 5,
+        progress: SyncProgressHandler? = nil, stop: StopGate? = nil
+    ) async throws -> SyncReport {
+        let lock =
+            dryRun
+            ? try PairLock.forReading(journal: url, timeout: lockTimeout)
+            : try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         // A dry run plans from a copy: it writes nothing, not even the journal.
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: dryRun)
-        var engine = SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
-                                faultHook: faultHook, progress: progress)
+        var engine = SyncEngine(
+            local: local, remote: remote, journal: journal, policy: policy, prompt: prompt,
+            faultHook: faultHook, progress: progress)
         engine.stop = stop
         var report = try await engine.run(dryRun: dryRun)
         if let recovery { report.skipped.insert(recovery, at: 0) }
@@ -30,8 +36,10 @@ enum SyncSession {
     /// (an `event` command run `--offline`, or before its push), so that they are sent as the
     /// person's action whichever run sends them (see ``SyncPolicy/personsActions``).
     /// - Parameter answers: those of `actions` that answer an invitation.
-    static func awaitPersonsActions(_ actions: Set<String>, answers: Set<String> = [], journalAt url: URL,
-                                           lockTimeout: Double = 5) throws {
+    static func awaitPersonsActions(
+        _ actions: Set<String>, answers: Set<String> = [], journalAt url: URL,
+        lockTimeout: Double = 5
+    ) throws {
         guard !actions.isEmpty else { return }
         let lock = try PairLock(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
@@ -47,8 +55,10 @@ enum SyncSession {
 
     /// What a `sync` would do now, and when the pair last synced; changes nothing on either
     /// side, nor in the journal (it plans from a copy).
-    static func status(journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
-                              policy: SyncPolicy, lockTimeout: Double = 5) async throws -> SyncStatus {
+    static func status(
+        journalAt url: URL, local: any CalendarStorage, remote: any CalendarStorage,
+        policy: SyncPolicy, lockTimeout: Double = 5
+    ) async throws -> SyncStatus {
         let lock = try PairLock.forReading(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let (journal, recovery) = try Journal.openRecovering(at: url, dryRun: true)
@@ -59,15 +69,17 @@ enum SyncSession {
             quiet.items = []; quiet.broken = []; quiet.duplicates = []
             if let recovery { quiet.skipped.insert(recovery, at: 0) }
             if engine.remoteFoundReadOnly { quiet.notes.append(Self.readOnlyNote) }
-            return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
+            return SyncStatus(
+                lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
         let (plan, _, l, r) = try await engine.plan(known: known)
         // What a sync would do, and fail on (exit 1): vdir files that do not parse, two items with one UID.
         var pending = SyncEngine.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
         if engine.remoteFoundReadOnly { pending.notes.append(Self.readOnlyNote) }
-        return SyncStatus(lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
-                          massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
+        return SyncStatus(
+            lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
+            massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
     }
 }
 

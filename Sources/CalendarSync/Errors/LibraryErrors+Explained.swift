@@ -39,7 +39,8 @@ extension InvitationReply.Refusal: ExplainedError {
         case .organizer: "to change a meeting you organize, use `calgw event edit`"
         case .notAMeeting: nil
         case .cancelled(let uid, _): "`calgw event delete \(uid) --no-reply` removes it from your calendar"
-        case .invalidAddress: "write the line as ATTENDEE;…:mailto:you@example.org (`calgw lint` on the file shows it), then answer again"
+        case .invalidAddress:
+            "write the line as ATTENDEE;…:mailto:you@example.org (`calgw lint` on the file shows it), then answer again"
         }
     }
 

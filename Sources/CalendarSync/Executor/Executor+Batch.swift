@@ -83,7 +83,8 @@ extension Executor {
             switch outcomes[i] {
             case .failure(let error):
                 let reason = Self.describe(error)
-                batch.completions.append((intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
+                batch.completions.append(
+                    (intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
                 batch.failures.append((action, error))
             case .success(let written):
                 batch.completions.append((intents[i], .done, landed(action, written: written)))
@@ -94,7 +95,9 @@ extension Executor {
 
     /// The actions with the sources the scan did not keep, read now (one request per side);
     /// those whose source changed into something else or went away meanwhile, to plan again.
-    private func withSourcesRead(_ actions: [PlannedAction]) async throws -> (ready: [PlannedAction], retry: [PlannedAction]) {
+    private func withSourcesRead(_ actions: [PlannedAction]) async throws -> (
+        ready: [PlannedAction], retry: [PlannedAction]
+    ) {
         var missing: [Side: [ItemHref]] = [:]
         for action in actions {
             switch action {
@@ -105,17 +108,22 @@ extension Executor {
         }
         var fetched: [Side: [ItemHref: StoredItem]] = [:]
         for (side, hrefs) in missing {
-            fetched[side] = Dictionary(try await storage(side).fetch(hrefs).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+            fetched[side] = Dictionary(
+                try await storage(side).fetch(hrefs).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
         }
         var ready: [PlannedAction] = []
         var retry: [PlannedAction] = []
         for action in actions {
             switch action {
             case .create(let side, let s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else {
+                    retry.append(action); continue
+                }
                 ready.append(.create(on: side, source: fresh))
             case .update(let side, let t, let s) where s.data == nil:
-                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else { retry.append(action); continue }
+                guard let stored = fetched[side.other]?[s.href], let fresh = Self.refreshed(s, from: stored) else {
+                    retry.append(action); continue
+                }
                 ready.append(.update(on: side, target: t, source: fresh))
             default:
                 ready.append(action)
@@ -200,7 +208,9 @@ extension Executor {
             let item = try journal.items(keys: [action.key]).first ?? byKey[action.key]
             let errors = report.errors.count
             do {
-                if let next = try await replan(action, journal: item) { try await executeWithReplan(next, journal: item) }
+                if let next = try await replan(action, journal: item) {
+                    try await executeWithReplan(next, journal: item)
+                }
             } catch let error as RunInterrupted {
                 throw error
             } catch {
@@ -214,8 +224,10 @@ extension Executor {
     /// key's name, and sets their outcomes.
     /// - Returns: the indices still to write one by one: the other actions, and creates whose
     ///   name was taken (`createItem` looks at what holds it).
-    func createAll(_ actions: [PlannedAction], at indices: [Int], on side: Side, through storage: any BatchCreatingStorage,
-                   into outcomes: inout [Result<SideItem?, any Error>]) async throws -> [Int] {
+    func createAll(
+        _ actions: [PlannedAction], at indices: [Int], on side: Side, through storage: any BatchCreatingStorage,
+        into outcomes: inout [Result<SideItem?, any Error>]
+    ) async throws -> [Int] {
         let creates = indices.filter { if case .create = actions[$0] { true } else { false } }
         guard creates.count > 1 else { return indices }
         let sources = creates.map { i -> SideItem in
@@ -228,8 +240,10 @@ extension Executor {
             switch result {
             case .success(let version):
                 try effect()
-                outcomes[i] = .success(SideItem(key: source.key, href: version.href, etag: version.etag,
-                                                hash: source.hash, data: source.data, span: source.span))
+                outcomes[i] = .success(
+                    SideItem(
+                        key: source.key, href: version.href, etag: version.etag,
+                        hash: source.hash, data: source.data, span: source.span))
                 finishedOne(failed: false)
             case .failure(StorageError.alreadyExists):
                 continue
@@ -252,13 +266,18 @@ extension Executor {
         guard let concurrent = storage(side).capabilities.concurrentWriting else {
             return try await runConcurrently(actions, limit: 1)
         }
-        var tuning = writeConcurrency[side] ?? (concurrent.measuresConcurrentWrites
-            ? WriteConcurrency(maximum: concurrent.maximumConcurrentWrites) : .fixed(concurrent.maximumConcurrentWrites))
+        var tuning =
+            writeConcurrency[side]
+            ?? (concurrent.measuresConcurrentWrites
+                ? WriteConcurrency(maximum: concurrent.maximumConcurrentWrites)
+                : .fixed(concurrent.maximumConcurrentWrites))
         let limit = tuning.limit
         let clock = ContinuousClock(), started = clock.now
         var results = try await runConcurrently(actions, limit: limit, retryingServerFailures: limit > 1)
         let elapsed = clock.now - started
-        let failed = results.indices.filter { if case .failure(let error) = results[$0] { Self.isServerFailure(error) } else { false } }
+        let failed = results.indices.filter {
+            if case .failure(let error) = results[$0] { Self.isServerFailure(error) } else { false }
+        }
         tuning.observe(writes: actions.count, elapsed: elapsed, serverFailures: failed.count)
         writeConcurrency[side] = tuning
         if limit > 1, !failed.isEmpty {
@@ -287,7 +306,8 @@ extension Executor {
     ///   counted as finished then.
     /// - Throws: only `RunInterrupted`.
     func runConcurrently(_ actions: [PlannedAction], limit: Int, retryingServerFailures: Bool = false) async throws
-        -> [Result<SideItem?, any Error>] {
+        -> [Result<SideItem?, any Error>]
+    {
         var results: [Int: Result<SideItem?, any Error>] = [:]
         try await withThrowingTaskGroup(of: (Int, Result<SideItem?, any Error>).self) { group in
             var next = 0
@@ -295,7 +315,9 @@ extension Executor {
                 // Asked to stop: the writes not begun are not made (they fail as not made, so
                 // their intents settle as not landed); those in flight end first.
                 while stop?.requested == nil && next < actions.count && next - results.count < limit {
-                    group.addTask(operation: writeTask(actions[next], index: next, retryingServerFailures: retryingServerFailures))
+                    group.addTask(
+                        operation: writeTask(actions[next], index: next, retryingServerFailures: retryingServerFailures)
+                    )
                     next += 1
                 }
                 if let (index, result) = try await group.next() { results[index] = result } else { break }
@@ -308,7 +330,8 @@ extension Executor {
 
     /// One write as a child task: its index and outcome.
     func writeTask(_ action: PlannedAction, index: Int, retryingServerFailures: Bool = false)
-        -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>) {
+        -> @Sendable () async throws -> (Int, Result<SideItem?, any Error>)
+    {
         { [self] in
             do {
                 let written = try await self.write(action)
@@ -319,9 +342,10 @@ extension Executor {
             } catch {
                 // A precondition failure is planned again after the batch, and counted then; a
                 // server failure to be retried is counted with its retry.
-                let countedLater = if case StorageError.preconditionFailed = error { true } else {
-                    retryingServerFailures && Self.isServerFailure(error)
-                }
+                let countedLater =
+                    if case StorageError.preconditionFailed = error { true } else {
+                        retryingServerFailures && Self.isServerFailure(error)
+                    }
                 if !countedLater { self.finishedOne(failed: true) }
                 return (index, .failure(error))
             }
@@ -335,19 +359,23 @@ extension Executor {
     /// - Parameters:
     ///   - asking: called with each name before it is asked for (a single write records its intent there).
     ///   - refused: called with a name found taken by other content.
-    func createItem(_ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side,
-                    asking: (String) throws -> Void = { _ in }, refused: (ItemHref) throws -> Void = { _ in }) async throws -> SideItem {
+    func createItem(
+        _ data: Data, hash: ContentHash, key: ItemKey, span: TimeSpan, on side: Side,
+        asking: (String) throws -> Void = { _ in }, refused: (ItemHref) throws -> Void = { _ in }
+    ) async throws -> SideItem {
         var stem = Self.stem(for: key)
         for attempt in 0..<3 {
             try asking(stem)
             do {
-                let version = try await storage(side).create(outgoing(data, to: side, key: key), suggestedName: stem, as: writeIntent(for: key))
+                let version = try await storage(side).create(
+                    outgoing(data, to: side, key: key), suggestedName: stem, as: writeIntent(for: key))
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first {
                     let content = ItemContent(existing.data)
                     if content.hash == hash {
-                        return SideItem(key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
+                        return SideItem(
+                            key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
                     }
                     if content.parses && content.key == key {
                         try refused(href)

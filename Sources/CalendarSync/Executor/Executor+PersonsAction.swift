@@ -14,7 +14,9 @@ extension Executor {
     /// for it (with its Schedule-Tag), and the writes schedule.
     func resolvePersonsAction(local l0: SideItem, remote r0: SideItem) async throws {
         let l = try await data(of: l0, on: .local)
-        guard let stored = try await storage(.remote).fetch([r0.href], for: .personsAction).first, let r = Self.refreshed(r0, from: stored) else {
+        guard let stored = try await storage(.remote).fetch([r0.href], for: .personsAction).first,
+            let r = Self.refreshed(r0, from: stored)
+        else {
             throw StorageError.preconditionFailed(href: r0.href)
         }
         let key = l.key
@@ -25,14 +27,18 @@ extension Executor {
             try await execute(.update(on: .local, target: l, source: r))
             report.unsentAnswers.append(key.value)
             doneActions.insert(key.value)
-            report.addError("\(key): the organizer changed this meeting since your copy was synced, so your answer was not sent; "
-                                 + "the new version is in the vdir (hint: look at it, then answer again)")
+            report.addError(
+                "\(key): the organizer changed this meeting since your copy was synced, so your answer was not sent; "
+                    + "the new version is in the vdir (hint: look at it, then answer again)")
             return
         }
-        guard let merged = ThreeWayMerge.merge(base: base, local: l.data!, remote: r.data!, localWins: true) else { return leavePending(key) }
+        guard let merged = ThreeWayMerge.merge(base: base, local: l.data!, remote: r.data!, localWins: true) else {
+            return leavePending(key)
+        }
         let hash = ContentHash.of(merged)
-        try await writeBoth(merged, local: { try await self.update(l, with: merged, hash: hash, on: .local) },
-                            remote: { try await self.update(r, with: merged, hash: hash, on: .remote, copying: $0) })
+        try await writeBoth(
+            merged, local: { try await self.update(l, with: merged, hash: hash, on: .local) },
+            remote: { try await self.update(r, with: merged, hash: hash, on: .remote, copying: $0) })
         report.updated.local += 1
         report.updated.remote += 1
     }
@@ -51,7 +57,11 @@ extension Executor {
         for action in plan.actions where personsActions.contains(action.key.value) {
             switch action {
             case .pending(let inner):
-                if case .conflict = inner { waiting.insert(action.key.value) } else if inner.writes == .remote { waiting.insert(action.key.value) }
+                if case .conflict = inner {
+                    waiting.insert(action.key.value)
+                } else if inner.writes == .remote {
+                    waiting.insert(action.key.value)
+                }
             case .conflict, .skip:
                 waiting.insert(action.key.value)
             default:

@@ -10,7 +10,9 @@ extension Executor {
     ///
     /// Under `remote-wins` the feed's version is taken without a copy (the strategy says the
     /// edit may go); a conflict nobody decided (`ask` without an answer) is left as it is.
-    func resolveWithReadOnlyRemote(local l: SideItem, remote r: SideItem, resolution: ConflictResolution, rule: ConflictOutcome) async throws {
+    func resolveWithReadOnlyRemote(
+        local l: SideItem, remote r: SideItem, resolution: ConflictResolution, rule: ConflictOutcome
+    ) async throws {
         switch resolution {
         case .unresolved:
             report.conflicts.append(.init(uid: l.key.value, resolution: .unresolved))

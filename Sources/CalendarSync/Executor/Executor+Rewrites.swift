@@ -13,7 +13,8 @@ extension Executor {
     /// written.
     func noteRewrite(of written: SideItem, on side: Side, copying source: SideItem) {
         guard let rewriting = storage(side).capabilities.rewriting,
-              let stored = rewriting.takeRewrittenVersion(at: written.href) else { return }
+            let stored = rewriting.takeRewrittenVersion(at: written.href)
+        else { return }
         rewrites.append(Rewrite(side: side, stored: stored, source: source))
     }
 
@@ -33,9 +34,12 @@ extension Executor {
         for rewrite in pending {
             let content = ItemContent(rewrite.stored.data)
             guard content.parses, content.key == rewrite.source.key || rewrite.source.key.isUIDLess else { continue }
-            let kept = SideItem(version: rewrite.stored.version, data: rewrite.stored.data, content: content, key: rewrite.source.key)
+            let kept = SideItem(
+                version: rewrite.stored.version, data: rewrite.stored.data, content: content, key: rewrite.source.key)
             let action = PlannedAction.update(on: rewrite.side.other, target: rewrite.source, source: kept)
-            try await inSection { try await executeWithReplan(action, journal: try journal.items(keys: [action.key]).first) }
+            try await inSection {
+                try await executeWithReplan(action, journal: try journal.items(keys: [action.key]).first)
+            }
         }
     }
 }

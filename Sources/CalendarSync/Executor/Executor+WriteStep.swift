@@ -9,7 +9,8 @@ extension Executor {
     /// - Parameter name: for a create, the name asked for (by default the one the key gives).
     static func intent(for action: PlannedAction, name: String? = nil) -> Intent {
         switch action {
-        case .create(let side, let s): .creating(s.key, named: name ?? stem(for: s.key), on: side, hash: s.hash, copying: s.record)
+        case .create(let side, let s):
+            .creating(s.key, named: name ?? stem(for: s.key), on: side, hash: s.hash, copying: s.record)
         case .update(let side, let t, let s): .updating(t, on: side, hash: s.hash, copying: s.record)
         case .delete(let side, let t): .deleting(t, on: side)
         default:
@@ -23,19 +24,24 @@ extension Executor {
     ///   - asking: called with the name about to be written, before each attempt (a write on
     ///     its own records its intent there; a batch recorded them all before).
     ///   - refused: called with a name a create found taken by other content.
-    func write(_ action: PlannedAction, asking: (String) throws -> Void = { _ in },
-               refused: (ItemHref) throws -> Void = { _ in }) async throws -> SideItem? {
+    func write(
+        _ action: PlannedAction, asking: (String) throws -> Void = { _ in },
+        refused: (ItemHref) throws -> Void = { _ in }
+    ) async throws -> SideItem? {
         switch action {
         case .create(let side, let s):
-            let item = try await createItem(s.data!, hash: s.hash, key: s.key, span: s.span, on: side, asking: asking, refused: refused)
+            let item = try await createItem(
+                s.data!, hash: s.hash, key: s.key, span: s.span, on: side, asking: asking, refused: refused)
             try effect()
             return item
         case .update(let side, let t, let s):
             try asking(t.href.value)
-            let version = try await storage(side).update(href: t.href, data: outgoing(s.data!, to: side, key: t.key), ifMatch: t.etag,
-                                                         as: writeIntent(for: t.key))
+            let version = try await storage(side).update(
+                href: t.href, data: outgoing(s.data!, to: side, key: t.key), ifMatch: t.etag,
+                as: writeIntent(for: t.key))
             try effect()
-            return SideItem(key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
+            return SideItem(
+                key: t.key, href: version.href, etag: version.etag, hash: s.hash, data: s.data, span: s.span)
         case .delete(let side, let t):
             try asking(t.href.value)
             try await storage(side).delete(href: t.href, ifMatch: t.etag, as: writeIntent(for: t.key))
@@ -74,12 +80,15 @@ extension Executor {
         var intent: Intent?
         let written: SideItem?
         do {
-            written = try await write(action, asking: { name in
-                intent = try self.journal.record(Self.intent(for: action, name: name))
-                try self.effect()
-            }, refused: { href in
-                if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
-            })
+            written = try await write(
+                action,
+                asking: { name in
+                    intent = try self.journal.record(Self.intent(for: action, name: name))
+                    try self.effect()
+                },
+                refused: { href in
+                    if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
+                })
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -96,7 +105,8 @@ extension Executor {
     private func withSourceRead(_ action: PlannedAction) async throws -> PlannedAction {
         switch action {
         case .create(let side, let source): .create(on: side, source: try await data(of: source, on: side.other))
-        case .update(let side, let target, let source): .update(on: side, target: target, source: try await data(of: source, on: side.other))
+        case .update(let side, let target, let source):
+            .update(on: side, target: target, source: try await data(of: source, on: side.other))
         default: action
         }
     }

@@ -181,7 +181,8 @@ final class Executor: @unchecked Sendable {
             } catch let StorageError.preconditionFailed(href) where attempt < 4 {
                 replans += 1
                 do {
-                    action = try await replan(current, journal: try self.journal.items(keys: [current.key]).first ?? item)
+                    action = try await replan(
+                        current, journal: try self.journal.items(keys: [current.key]).first ?? item)
                 } catch let error as RunInterrupted {
                     throw error
                 } catch {
@@ -225,9 +226,11 @@ final class Executor: @unchecked Sendable {
         if let item { for s in Side.allCases { hrefs[s]!.insert(item.record(s).href) } }
         switch action {
         case .create(let side, let source): hrefs[side.other]!.insert(source.href)
-        case .update(let side, let target, let source): hrefs[side]!.insert(target.href); hrefs[side.other]!.insert(source.href)
+        case .update(let side, let target, let source):
+            hrefs[side]!.insert(target.href); hrefs[side.other]!.insert(source.href)
         case .delete(let side, let target): hrefs[side]!.insert(target.href)
-        case .conflict(let l, let r, _), .record(let l, let r): hrefs[.local]!.insert(l.href); hrefs[.remote]!.insert(r.href)
+        case .conflict(let l, let r, _), .record(let l, let r):
+            hrefs[.local]!.insert(l.href); hrefs[.remote]!.insert(r.href)
         default: break
         }
         var current: [Side: SideItem] = [:]
@@ -236,14 +239,24 @@ final class Executor: @unchecked Sendable {
                 let content = ItemContent(stored.data)
                 guard content.parses else {
                     // Half-written or broken now: leave the item alone on both sides.
-                    return .skip(action.key, reason: SkipReason(.unreadable, "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too"))
+                    return .skip(
+                        action.key,
+                        reason: SkipReason(
+                            .unreadable,
+                            "\(stored.href) on the \(side.rawValue) side does not parse; left alone, and the other side too"
+                        ))
                 }
                 let key = content.uid == nil && item?.key.isUIDLess == true ? item!.key : content.key
-                if key == action.key { current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key) }
+                if key == action.key {
+                    current[side] = SideItem(version: stored.version, data: stored.data, content: content, key: key)
+                }
             }
         }
-        guard let next = Planner.planItem(local: current[.local], remote: current[.remote], journal: item) else { return nil }
-        return Planner.restrict(next, to: direction, resolvesConflictsOnPull: remoteIsReadOnly, personsActions: personsActions)
+        guard let next = Planner.planItem(local: current[.local], remote: current[.remote], journal: item) else {
+            return nil
+        }
+        return Planner.restrict(
+            next, to: direction, resolvesConflictsOnPull: remoteIsReadOnly, personsActions: personsActions)
     }
 
     /// Flushes a side that holds writes back, before the journal records them.
@@ -253,9 +266,13 @@ final class Executor: @unchecked Sendable {
 
     func data(of item: SideItem, on side: Side) async throws -> SideItem {
         if item.data != nil { return item }
-        guard let stored = try await storage(side).fetch([item.href]).first else { throw StorageError.preconditionFailed(href: item.href) }
+        guard let stored = try await storage(side).fetch([item.href]).first else {
+            throw StorageError.preconditionFailed(href: item.href)
+        }
         // Changed into something that does not parse: re-plan, which leaves it alone.
-        guard let fresh = Self.refreshed(item, from: stored) else { throw StorageError.preconditionFailed(href: item.href) }
+        guard let fresh = Self.refreshed(item, from: stored) else {
+            throw StorageError.preconditionFailed(href: item.href)
+        }
         return fresh
     }
 
@@ -282,7 +299,9 @@ final class Executor: @unchecked Sendable {
         switch action {
         case .pending(let inner):
             if let side = inner.writes { report.pending[side] += 1 }
-            if case .conflict(let l, _, _) = inner { report.conflicts.append(.init(uid: l.key.value, resolution: .pending)) }
+            if case .conflict(let l, _, _) = inner {
+                report.conflicts.append(.init(uid: l.key.value, resolution: .pending))
+            }
         case .skip(_, let reason):
             report.add(reason)
         case .forget(let key):
@@ -305,9 +324,12 @@ final class Executor: @unchecked Sendable {
         }
         let l = try await data(of: l0, on: .local), r = try await data(of: r0, on: .remote)
         let base = try journal.base(for: l.key)
-        let (resolution, rule) = resolver.resolve(key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 },
-                                                  sharingHistory: sharingHistory)
-        if remoteIsReadOnly { return try await resolveWithReadOnlyRemote(local: l, remote: r, resolution: resolution, rule: rule) }
+        let (resolution, rule) = resolver.resolve(
+            key: l.key, local: l.data!, remote: r.data!, base: base.flatMap { $0.isEmpty ? nil : $0 },
+            sharingHistory: sharingHistory)
+        if remoteIsReadOnly {
+            return try await resolveWithReadOnlyRemote(local: l, remote: r, resolution: resolution, rule: rule)
+        }
         switch resolution {
         case .unresolved:
             report.conflicts.append(.init(uid: l.key.value, resolution: .unresolved))
@@ -318,8 +340,9 @@ final class Executor: @unchecked Sendable {
             try await execute(.update(on: .local, target: l, source: r))
         case .merged(let merged):
             let hash = ContentHash.of(merged)
-            try await writeBoth(merged, local: { try await self.update(l, with: merged, hash: hash, on: .local) },
-                                remote: { try await self.update(r, with: merged, hash: hash, on: .remote, copying: $0) })
+            try await writeBoth(
+                merged, local: { try await self.update(l, with: merged, hash: hash, on: .local) },
+                remote: { try await self.update(r, with: merged, hash: hash, on: .remote, copying: $0) })
             report.updated.local += 1
             report.updated.remote += 1
         case .keepBoth(let copy, let copyUID):
@@ -329,8 +352,9 @@ final class Executor: @unchecked Sendable {
             // since) is an item of its own now, synced like any other: it is not made again.
             let key = ItemKey.uid(copyUID), hash = ContentHash.of(copy)
             do {
-                try await writeBoth(copy, local: { try await self.create(copy, hash: hash, key: key, on: .local) },
-                                    remote: { try await self.create(copy, hash: hash, key: key, on: .remote, copying: $0) })
+                try await writeBoth(
+                    copy, local: { try await self.create(copy, hash: hash, key: key, on: .local) },
+                    remote: { try await self.create(copy, hash: hash, key: key, on: .remote, copying: $0) })
                 report.created.local += 1
                 report.created.remote += 1
             } catch StorageError.preconditionFailed {}
@@ -343,7 +367,9 @@ final class Executor: @unchecked Sendable {
     /// both landed (the remote write's intent names the local copy as its source, so recovery
     /// can record it too).
     /// - Parameter remote: the remote write, given the local copy's version.
-    func writeBoth(_ content: Data, local: () async throws -> Written, remote: (SideRecord) async throws -> Written) async throws {
+    func writeBoth(_ content: Data, local: () async throws -> Written, remote: (SideRecord) async throws -> Written)
+        async throws
+    {
         let lw = try await local()
         try journal.complete(lw.intent, change: .none); try effect()
         let rw = try await remote(lw.item.record)
@@ -360,14 +386,19 @@ final class Executor: @unchecked Sendable {
     /// Creates `data` on `side` under a name from the key, each name asked for recorded first
     /// as an intent (a single write outside a batch); see ``createItem(_:hash:key:span:on:asking:refused:)``.
     /// - Parameter source: the other side's version when `data` is a copy of it (``Intent/source``).
-    func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side, copying source: SideRecord? = nil) async throws -> CreatedItem {
+    func create(_ data: Data, hash: ContentHash, key: ItemKey, on side: Side, copying source: SideRecord? = nil)
+        async throws -> CreatedItem
+    {
         var intent: Intent?
-        let item = try await createItem(data, hash: hash, key: key, span: ItemContent(data).span, on: side, asking: { stem in
-            intent = try self.journal.record(.creating(key, named: stem, on: side, hash: hash, copying: source))
-            try self.effect()
-        }, refused: { href in
-            if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
-        })
+        let item = try await createItem(
+            data, hash: hash, key: key, span: ItemContent(data).span, on: side,
+            asking: { stem in
+                intent = try self.journal.record(.creating(key, named: stem, on: side, hash: hash, copying: source))
+                try self.effect()
+            },
+            refused: { href in
+                if let intent { try self.journal.fail(intent, reason: "\(href) exists with other content") }
+            })
         try effect()
         try await makeDurable(side)
         return CreatedItem(item: item, intent: intent!)
@@ -377,16 +408,21 @@ final class Executor: @unchecked Sendable {
 
     /// Replaces `target` on `side` with `data`, its intent recorded first.
     /// - Parameter source: the other side's version when `data` is a copy of it (``Intent/source``).
-    func update(_ target: SideItem, with data: Data, hash: ContentHash, on side: Side, copying source: SideRecord? = nil) async throws -> Written {
+    func update(
+        _ target: SideItem, with data: Data, hash: ContentHash, on side: Side, copying source: SideRecord? = nil
+    ) async throws -> Written {
         let intent = try journal.record(.updating(target, on: side, hash: hash, copying: source))
         try effect()
         do {
-            let version = try await storage(side).update(href: target.href, data: outgoing(data, to: side, key: target.key), ifMatch: target.etag,
-                                                         as: writeIntent(for: target.key))
+            let version = try await storage(side).update(
+                href: target.href, data: outgoing(data, to: side, key: target.key), ifMatch: target.etag,
+                as: writeIntent(for: target.key))
             try effect()
             try await makeDurable(side)
-            return Written(item: SideItem(key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
-                                          span: ItemContent(data).span), intent: intent)
+            return Written(
+                item: SideItem(
+                    key: target.key, href: version.href, etag: version.etag, hash: hash, data: data,
+                    span: ItemContent(data).span), intent: intent)
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -398,7 +434,9 @@ final class Executor: @unchecked Sendable {
 
     /// The journal row for an item equal on both sides.
     static func row(_ l: SideItem, _ r: SideItem) -> JournalItem {
-        JournalItem(key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified, sequence: max(l.sequence, r.sequence),
-                    span: l.data != nil ? l.span : r.span)
+        JournalItem(
+            key: l.key, local: l.record, remote: r.record, lastModified: l.lastModified ?? r.lastModified,
+            sequence: max(l.sequence, r.sequence),
+            span: l.data != nil ? l.span : r.span)
     }
 }

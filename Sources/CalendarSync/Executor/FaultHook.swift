@@ -26,6 +26,9 @@ final class SideEffects: Sendable {
     /// - Throws: what the hook throws (``RunInterrupted``).
     func happened() throws {
         guard let hook else { return }
-        try hook(count.withLock { n in n += 1; return n })
+        try hook(
+            count.withLock { n in
+                n += 1; return n
+            })
     }
 }

@@ -5,14 +5,19 @@ import Foundation
 extension Intent {
     /// Creating `key` on `side` under `name` (a stem, as asked of the storage).
     /// - Parameter source: the other side's version when the content is a copy of it.
-    static func creating(_ key: ItemKey, named name: String, on side: Side, hash: ContentHash, copying source: SideRecord?) -> Intent {
-        Intent(key: key, operation: .create, side: side, href: ItemHref(name), ifMatch: nil, newHash: hash, source: source)
+    static func creating(
+        _ key: ItemKey, named name: String, on side: Side, hash: ContentHash, copying source: SideRecord?
+    ) -> Intent {
+        Intent(
+            key: key, operation: .create, side: side, href: ItemHref(name), ifMatch: nil, newHash: hash, source: source)
     }
 
     /// Replacing `target` on `side` with content of `hash`, on the condition of its etag.
     /// - Parameter source: the other side's version when the content is a copy of it.
     static func updating(_ target: SideItem, on side: Side, hash: ContentHash, copying source: SideRecord?) -> Intent {
-        Intent(key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag, newHash: hash, source: source)
+        Intent(
+            key: target.key, operation: .update, side: side, href: target.href, ifMatch: target.etag, newHash: hash,
+            source: source)
     }
 
     /// Deleting `target` from `side`, on the condition of its etag.

@@ -31,12 +31,15 @@ enum UploadForm {
             }
             for j in components[i].components.indices
             where ["VEVENT", "VTODO", "VJOURNAL"].contains(components[i].components[j].name)
-                && components[i].components[j].properties(named: "DTSTAMP").isEmpty {
-                let stamp = components[i].components[j].properties(named: "LAST-MODIFIED").first?.value
+                && components[i].components[j].properties(named: "DTSTAMP").isEmpty
+            {
+                let stamp =
+                    components[i].components[j].properties(named: "LAST-MODIFIED").first?.value
                     ?? components[i].components[j].properties(named: "CREATED").first?.value
                     ?? utcStamp(now)
                 let uidIndex = components[i].components[j].properties.firstIndex { $0.name == "UID" }
-                components[i].components[j].properties.insert(Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
+                components[i].components[j].properties.insert(
+                    Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
             }
             if clientScheduled { markClientScheduled(&components[i]) }
         }
@@ -46,10 +49,13 @@ enum UploadForm {
     /// Marks the organizer and each attendee of the calendar's events, to-dos and journals
     /// `SCHEDULE-AGENT=CLIENT`, unless they say who schedules already.
     static func markClientScheduled(_ calendar: inout Component) {
-        for j in calendar.components.indices where ["VEVENT", "VTODO", "VJOURNAL"].contains(calendar.components[j].name) {
+        for j in calendar.components.indices
+        where ["VEVENT", "VTODO", "VJOURNAL"].contains(calendar.components[j].name) {
             for k in calendar.components[j].properties.indices {
                 let property = calendar.components[j].properties[k]
-                guard property.name == "ORGANIZER" || property.name == "ATTENDEE", property[parameter: "SCHEDULE-AGENT"] == nil else { continue }
+                guard property.name == "ORGANIZER" || property.name == "ATTENDEE",
+                    property[parameter: "SCHEDULE-AGENT"] == nil
+                else { continue }
                 calendar.components[j].properties[k].setParameter("SCHEDULE-AGENT", "CLIENT")
             }
         }
@@ -62,7 +68,9 @@ enum UploadForm {
         return parsed.components.contains { calendar in
             calendar.components.contains { item in
                 ["VEVENT", "VTODO", "VJOURNAL"].contains(item.name) && item["ORGANIZER"] != nil
-                    && item.properties.contains { ($0.name == "ORGANIZER" || $0.name == "ATTENDEE") && $0[parameter: "SCHEDULE-AGENT"] == nil }
+                    && item.properties.contains {
+                        ($0.name == "ORGANIZER" || $0.name == "ATTENDEE") && $0[parameter: "SCHEDULE-AGENT"] == nil
+                    }
             }
         }
     }

@@ -15,10 +15,11 @@ enum FolderCreation {
         let path = url.standardizedFileURL.path
         guard let number = makeFolders(path, mode: permissions ?? 0o777) else { return }
         let reason = String(cString: strerror(number))
-        throw VDirError(.io, "cannot make \(what) \(path): \(reason)",
-                        recovery: SystemError(number)?.recovery(at: path)
-                            ?? "move what is in the way, or check that calgw may write in \(url.deletingLastPathComponent().path), then run again",
-                        errno: number, path: path)
+        throw VDirError(
+            .io, "cannot make \(what) \(path): \(reason)",
+            recovery: SystemError(number)?.recovery(at: path)
+                ?? "move what is in the way, or check that calgw may write in \(url.deletingLastPathComponent().path), then run again",
+            errno: number, path: path)
     }
 
     /// Makes `path` and the missing folders above it; the error number of the first

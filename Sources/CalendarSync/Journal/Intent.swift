@@ -31,8 +31,11 @@ public struct Intent: Sendable, Hashable {
     public var source: SideRecord?
 
     /// An intent, not yet recorded unless `id` is given.
-    public init(id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: ItemHref?, ifMatch: ItemETag?, newHash: ContentHash?,
-                source: SideRecord? = nil) {
+    public init(
+        id: Int64? = nil, key: ItemKey, operation: Operation, side: Side, href: ItemHref?, ifMatch: ItemETag?,
+        newHash: ContentHash?,
+        source: SideRecord? = nil
+    ) {
         self.id = id
         self.key = key
         self.operation = operation
@@ -71,7 +74,8 @@ public enum IntentOutcome: Sendable, Hashable {
         switch self {
         case .done: "done"
         case .failed(let reason): "failed: \(reason)"
-        case .doneExcept(let failed, let count, let reason): "done but \(failed) of \(count) failed, the first: \(reason)"
+        case .doneExcept(let failed, let count, let reason):
+            "done but \(failed) of \(count) failed, the first: \(reason)"
         case .unknown(let reason): "not known: \(reason)"
         }
     }

@@ -56,18 +56,24 @@ enum IntentBatch {
         intents.reserveCapacity(Int(count))
         for _ in 0..<count {
             guard let op = reader.byte().flatMap(operation(coded:)),
-                  let sideCode = reader.byte(), let side = side(coded: sideCode),
-                  case .some(.some(let key)) = reader.text(),
-                  let href = reader.text(), let ifMatch = reader.text(), let hash = reader.text() else { return nil }
+                let sideCode = reader.byte(), let side = side(coded: sideCode),
+                case .some(.some(let key)) = reader.text(),
+                let href = reader.text(), let ifMatch = reader.text(), let hash = reader.text()
+            else { return nil }
             var source: SideRecord?
             if side.hasSource {
-                guard case .some(.some(let sourceHref)) = reader.text(), case .some(.some(let sourceEtag)) = reader.text(),
-                      let sourceHash = reader.text(), let sourceHash = sourceHash ?? hash else { return nil }
-                source = SideRecord(href: ItemHref(sourceHref), etag: ItemETag(sourceEtag), hash: ContentHash(sourceHash))
+                guard case .some(.some(let sourceHref)) = reader.text(),
+                    case .some(.some(let sourceEtag)) = reader.text(),
+                    let sourceHash = reader.text(), let sourceHash = sourceHash ?? hash
+                else { return nil }
+                source = SideRecord(
+                    href: ItemHref(sourceHref), etag: ItemETag(sourceEtag), hash: ContentHash(sourceHash))
             }
-            intents.append(Intent(id: id, key: ItemKey(key), operation: op, side: side.side,
-                                  href: href.map { ItemHref($0) }, ifMatch: ifMatch.map { ItemETag($0) },
-                                  newHash: hash.map(ContentHash.init), source: source))
+            intents.append(
+                Intent(
+                    id: id, key: ItemKey(key), operation: op, side: side.side,
+                    href: href.map { ItemHref($0) }, ifMatch: ifMatch.map { ItemETag($0) },
+                    newHash: hash.map(ContentHash.init), source: source))
         }
         return reader.isAtEnd ? intents : nil
     }

@@ -32,7 +32,8 @@ extension Journal {
 
     /// The item indexes the journal lacks (none, but after a load a run did not end).
     static func missingItemIndexes(_ db: Database) throws -> [(name: String, column: String)] {
-        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
+        let present = Set(
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
         return itemIndexes.filter { !present.contains($0.0) }.map { (name: $0.0, column: $0.1) }
     }
 
@@ -47,7 +48,8 @@ extension Journal {
                 do {
                     try db.execute(sql: create)
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                    try db.execute(sql: "DELETE FROM item WHERE rowid NOT IN (SELECT MAX(rowid) FROM item GROUP BY \(column))")
+                    try db.execute(
+                        sql: "DELETE FROM item WHERE rowid NOT IN (SELECT MAX(rowid) FROM item GROUP BY \(column))")
                     try db.execute(sql: create)
                 }
             }

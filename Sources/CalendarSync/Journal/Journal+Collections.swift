@@ -8,10 +8,15 @@ extension Journal {
     /// before the first sync.
     public func collection(_ side: Side) throws -> CollectionState {
         try writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM collection WHERE side = ?", arguments: [side.rawValue]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM collection WHERE side = ?", arguments: [side.rawValue])
+            else {
                 return CollectionState()
             }
-            return CollectionState(token: (row["token"] as String?).map(ChangeToken.init), displayName: row["displayName"], color: row["color"])
+            return CollectionState(
+                token: (row["token"] as String?).map(ChangeToken.init), displayName: row["displayName"],
+                color: row["color"])
         }
     }
 
@@ -26,8 +31,9 @@ extension Journal {
 
     func setCollection(_ side: Side, _ state: CollectionState) throws {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO collection (side, token, displayName, color) VALUES (?, ?, ?, ?)",
-                           arguments: [side.rawValue, state.token?.value, state.displayName, state.color])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO collection (side, token, displayName, color) VALUES (?, ?, ?, ?)",
+                arguments: [side.rawValue, state.token?.value, state.displayName, state.color])
         }
     }
 
@@ -38,19 +44,23 @@ extension Journal {
 
     /// A yes/no the journal keeps for its pair (false when never set).
     func flag(_ name: String) throws -> Bool {
-        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name]) == "1" }
+        try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name]) == "1"
+        }
     }
 
     func setFlag(_ name: String, _ value: Bool) throws {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value ? "1" : "0"])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value ? "1" : "0"])
         }
     }
 
     func setLastSync(_ date: Date = Date()) throws {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
-                           arguments: [Self.iso8601(date)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
+                arguments: [Self.iso8601(date)])
         }
     }
 
@@ -65,6 +75,7 @@ extension Journal {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        return
+            "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
 }

@@ -32,11 +32,15 @@ extension Journal {
     /// Inserts a pending intent row: `intent`'s columns, and the packed intents of a batch.
     /// - Returns: the row's id.
     private static func insertIntentRow(_ intent: Intent, members: Data?, _ db: Database) throws -> Int64 {
-        try db.execute(sql: """
-            INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt, members)
-            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
-            """, arguments: [intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
-                             intent.ifMatch, intent.newHash?.value, now(), members])
+        try db.execute(
+            sql: """
+                INSERT INTO intent (key, operation, side, href, ifMatch, newHash, state, createdAt, members)
+                VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                """,
+            arguments: [
+                intent.key.value, intent.operation.rawValue, intent.side.rawValue, intent.href,
+                intent.ifMatch, intent.newHash?.value, now(), members,
+            ])
         return db.lastInsertedRowID
     }
 
@@ -48,7 +52,9 @@ extension Journal {
         try writer.write { db in
             let now = Self.now()
             var statements = ItemRowStatements()
-            for i in completions.indices { try Self.apply(completions[i].2, db, at: now, bulk: bulk, rows: &statements) }
+            for i in completions.indices {
+                try Self.apply(completions[i].2, db, at: now, bulk: bulk, rows: &statements)
+            }
             // Each row's outcomes; a batch's row is settled once every one of its intents has one.
             var rows: [Int64] = []
             var byID: [Int64: [IntentOutcome]] = [:]
@@ -61,7 +67,9 @@ extension Journal {
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
             for id in rows {
                 let outcomes = byID[id]!
-                if let packed = try Data.fetchOne(members, arguments: [id]), outcomes.count != IntentBatch.count(of: packed) {
+                if let packed = try Data.fetchOne(members, arguments: [id]),
+                    outcomes.count != IntentBatch.count(of: packed)
+                {
                     continue  // some still in flight
                 }
                 let outcome = Self.outcome(ofBatch: outcomes)
@@ -89,24 +97,33 @@ extension Journal {
     /// Records that an intent's write failed (nothing was changed on that side).
     func fail(_ intent: Intent, reason: String) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
+            try db.execute(
+                sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
         }
     }
 
     /// Intents of an interrupted run, oldest first (those recorded together share their id).
     public func pendingIntents() throws -> [Intent] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").flatMap { row -> [Intent] in
+            try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").flatMap {
+                row -> [Intent] in
                 let operation: String = row["operation"], side: String = row["side"]
-                let unreadable = JournalError(.storage, "the journal \(url?.path ?? "") holds an intent calgw cannot read (\(operation) on \(side))",
-                                              recovery: "move the journal away; the next sync then matches both sides again")
+                let unreadable = JournalError(
+                    .storage,
+                    "the journal \(url?.path ?? "") holds an intent calgw cannot read (\(operation) on \(side))",
+                    recovery: "move the journal away; the next sync then matches both sides again")
                 if let packed = row["members"] as Data? {
                     guard let members = IntentBatch.unpack(packed, id: row["id"]) else { throw unreadable }
                     return members
                 }
-                guard let op = Intent.Operation(rawValue: operation), let written = Side(rawValue: side) else { throw unreadable }
-                return [Intent(id: row["id"], key: ItemKey(row["key"]), operation: op, side: written, href: row["href"],
-                               ifMatch: row["ifMatch"], newHash: (row["newHash"] as String?).map(ContentHash.init))]
+                guard let op = Intent.Operation(rawValue: operation), let written = Side(rawValue: side) else {
+                    throw unreadable
+                }
+                return [
+                    Intent(
+                        id: row["id"], key: ItemKey(row["key"]), operation: op, side: written, href: row["href"],
+                        ifMatch: row["ifMatch"], newHash: (row["newHash"] as String?).map(ContentHash.init))
+                ]
             }
         }
     }
@@ -121,14 +138,17 @@ extension Journal {
             let now = Self.now()
             var rows = ItemRowStatements()
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
-            try db.execute(sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
+            try db.execute(
+                sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
         }
     }
 
     /// Drops finished intents older than the last `keep` (the log stays small).
     func pruneIntents(keep: Int = 1000) throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM intent WHERE state <> 'pending' AND id <= (SELECT MAX(id) FROM intent) - ?", arguments: [keep])
+            try db.execute(
+                sql: "DELETE FROM intent WHERE state <> 'pending' AND id <= (SELECT MAX(id) FROM intent) - ?",
+                arguments: [keep])
         }
     }
 }

@@ -13,16 +13,22 @@ extension Journal {
         try writer.read { db in
             // A cursor, not `fetchAll`: each row becomes an item as it is stepped, so a journal of
             // 100,000 items is never also held as 100,000 database rows. Columns by position.
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item " + condition,
-                                           arguments: arguments)
+            let rows = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd FROM item "
+                    + condition,
+                arguments: arguments)
             var items: [JournalItem] = []
             if condition.isEmpty { items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0) }
             while let row = try rows.next() {
-                items.append(JournalItem(key: ItemKey(row[0]),
-                                         local: SideRecord(href: row[1], etag: row[2], hash: ContentHash(row[3])),
-                                         remote: SideRecord(href: row[4], etag: row[5], hash: ContentHash(row[6])),
-                                         lastModified: row[7], sequence: row[8],
-                                         span: TimeSpan(start: row[9], end: row[10])))
+                items.append(
+                    JournalItem(
+                        key: ItemKey(row[0]),
+                        local: SideRecord(href: row[1], etag: row[2], hash: ContentHash(row[3])),
+                        remote: SideRecord(href: row[4], etag: row[5], hash: ContentHash(row[6])),
+                        lastModified: row[7], sequence: row[8],
+                        span: TimeSpan(start: row[9], end: row[10])))
             }
             return items
         }
@@ -32,7 +38,8 @@ extension Journal {
     public func versions(_ side: Side) throws -> [ItemVersion] {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         return try writer.read { db in
-            try Array(Row.fetchCursor(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) })
+            try Array(
+                Row.fetchCursor(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) })
         }
     }
 
@@ -44,7 +51,9 @@ extension Journal {
     }
 
     /// `forEachVersion` inside a transaction already open (a migration's).
-    static func forEachVersion(_ side: Side, in db: Database, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void) throws {
+    static func forEachVersion(
+        _ side: Side, in db: Database, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void
+    ) throws {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         let order = side == .local ? "localHref" : "remoteHref"
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
@@ -88,7 +97,9 @@ extension Journal {
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).
     public func base(for key: ItemKey) throws -> Data? {
-        try writer.read { db in try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value]) }
+        try writer.read { db in
+            try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value])
+        }
     }
 
     /// Applies an item change in its own transaction.
@@ -113,8 +124,10 @@ extension Journal {
     /// - Parameter bulk: rows are being loaded into an empty journal without its indexes: a
     ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href).
     /// - Parameter rows: the transaction's item-row statements, prepared on first use.
-    static func apply(_ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false,
-                      rows: inout ItemRowStatements) throws {
+    static func apply(
+        _ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false,
+        rows: inout ItemRowStatements
+    ) throws {
         switch change {
         case .none: break
         case .remove(let key):
@@ -138,16 +151,22 @@ extension Journal {
     /// Inserts or updates the row of `item`'s key.
     /// - Throws: a `JournalError` that ``JournalError/isUniqueConstraint`` when another key's row
     ///   holds one of its hrefs.
-    private static func upsert(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
-        var insert = try statement ?? RowStatement(db, sql: """
-            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
-            ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
-                localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
-                remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
-                spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
-                base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
-            """)
+    private static func upsert(
+        _ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?
+    ) throws {
+        var insert =
+            try statement
+            ?? RowStatement(
+                db,
+                sql: """
+                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+                    ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
+                        localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
+                        remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
+                        spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
+                        base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
+                    """)
         bindRow(item, base: base, now: now, into: &insert)
         insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
         defer { statement = insert }
@@ -156,13 +175,19 @@ extension Journal {
 
     /// Appends a row for `item` (a bulk load: no index to consult or keep). Without a base, the
     /// base of the key's last row is kept, as an upsert keeps it.
-    private static func append(_ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?) throws {
-        var insert = try statement ?? RowStatement(db, sql: """
-            INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
-                CASE WHEN ?12 IS NOT NULL THEN ?12
-                     ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
-            """)
+    private static func append(
+        _ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?
+    ) throws {
+        var insert =
+            try statement
+            ?? RowStatement(
+                db,
+                sql: """
+                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
+                        CASE WHEN ?12 IS NOT NULL THEN ?12
+                             ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
+                    """)
         bindRow(item, base: base, now: now, into: &insert)
         defer { statement = insert }
         try insert.run()
@@ -170,8 +195,10 @@ extension Journal {
 
     /// Binds an item row's thirteen values, in the order of the item table's columns.
     private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
-        for text in [item.key.value, item.local.href.value, item.local.etag.value, item.local.hash.value,
-                     item.remote.href.value, item.remote.etag.value, item.remote.hash.value, item.lastModified] { insert.bind(text) }
+        for text in [
+            item.key.value, item.local.href.value, item.local.etag.value, item.local.hash.value,
+            item.remote.href.value, item.remote.etag.value, item.remote.hash.value, item.lastModified,
+        ] { insert.bind(text) }
         insert.bind(item.sequence)
         insert.bind(item.span.start)
         insert.bind(item.span.end)

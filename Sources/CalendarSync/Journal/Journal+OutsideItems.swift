@@ -14,10 +14,12 @@ extension Journal {
     /// they are not read again while unchanged, and are noticed when the window reaches them.
     public func outsideItems(_ side: Side) throws -> [SideItem] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outsideItem WHERE side = ?", arguments: [side.rawValue]).map { row in
-                SideItem(key: ItemKey(row["key"]), href: row["href"], etag: row["etag"], hash: ContentHash(row["hash"]),
-                         lastModified: row["lastModified"], sequence: row["sequence"],
-                         span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
+            try Row.fetchAll(db, sql: "SELECT * FROM outsideItem WHERE side = ?", arguments: [side.rawValue]).map {
+                row in
+                SideItem(
+                    key: ItemKey(row["key"]), href: row["href"], etag: row["etag"], hash: ContentHash(row["hash"]),
+                    lastModified: row["lastModified"], sequence: row["sequence"],
+                    span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
             }
         }
     }
@@ -27,11 +29,15 @@ extension Journal {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM outsideItem WHERE side = ?", arguments: [side.rawValue])
             for item in items {
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO outsideItem (side, href, etag, key, hash, lastModified, sequence, spanStart, spanEnd)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [side.rawValue, item.href, item.etag, item.key.value, item.hash.value, item.lastModified,
-                                     item.sequence, item.span.start, item.span.end])
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO outsideItem (side, href, etag, key, hash, lastModified, sequence, spanStart, spanEnd)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        side.rawValue, item.href, item.etag, item.key.value, item.hash.value, item.lastModified,
+                        item.sequence, item.span.start, item.span.end,
+                    ])
             }
         }
     }

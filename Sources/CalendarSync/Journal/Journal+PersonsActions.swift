@@ -28,7 +28,9 @@ extension Journal {
         let text = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
         }
-        guard let text, let decoded = try? JSONDecoder().decode(AwaitedActions.self, from: Data(text.utf8)) else { return AwaitedActions() }
+        guard let text, let decoded = try? JSONDecoder().decode(AwaitedActions.self, from: Data(text.utf8)) else {
+            return AwaitedActions()
+        }
         return decoded
     }
 
@@ -40,7 +42,9 @@ extension Journal {
             if awaited.isEmpty {
                 try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
             } else {
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [Self.awaitedActionsName, text])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)",
+                    arguments: [Self.awaitedActionsName, text])
             }
         }
     }

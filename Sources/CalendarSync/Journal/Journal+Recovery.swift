@@ -39,8 +39,9 @@ extension Journal {
             n += 1
         }
         guard rename(url.path, target.path) == 0 else {
-            throw JournalError(.storage, "cannot move the damaged journal \(url.path) aside: \(String(cString: strerror(errno)))",
-                               recovery: "move it away by hand; the next sync matches both sides again")
+            throw JournalError(
+                .storage, "cannot move the damaged journal \(url.path) aside: \(String(cString: strerror(errno)))",
+                recovery: "move it away by hand; the next sync matches both sides again")
         }
         if rename(url.path + "-wal", target.path + "-wal") != 0 && errno != ENOENT {
             unlink(url.path + "-wal")
@@ -54,8 +55,10 @@ extension JournalError {
     /// SQLite's verdict on a damaged journal file as a `corrupt` error.
     static func damaged(_ url: URL?, _ error: DatabaseError) -> JournalError {
         let path = url?.path ?? "in memory"
-        let what = error.resultCode == .SQLITE_NOTADB ? "is not a database" : "is damaged (\(error.message ?? "\(error)"))"
-        return JournalError(.corrupt, "the journal \(path) \(what)",
-                            recovery: "run calgw sync: it moves the journal aside and matches both sides again")
+        let what =
+            error.resultCode == .SQLITE_NOTADB ? "is not a database" : "is damaged (\(error.message ?? "\(error)"))"
+        return JournalError(
+            .corrupt, "the journal \(path) \(what)",
+            recovery: "run calgw sync: it moves the journal aside and matches both sides again")
     }
 }

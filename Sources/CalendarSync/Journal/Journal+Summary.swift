@@ -21,15 +21,18 @@ extension Journal {
     public static func summary(at url: URL) throws -> Summary? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         func read(_ db: Database) throws -> Summary {
-            Summary(lastSync: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'"),
-                    items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
+            Summary(
+                lastSync: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'"),
+                items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
         }
         if !FileManager.default.fileExists(atPath: url.path + "-wal"),
-           let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+            let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        {
             var configuration = Configuration()
             configuration.readonly = true
             if let queue = try? DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration),
-               let summary = try? queue.read(read) {
+                let summary = try? queue.read(read)
+            {
                 return summary
             }
         }

@@ -34,8 +34,11 @@ public final class Journal: Sendable {
         do {
             let migrator = JournalSchema.migrator
             if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
-                throw JournalError(.newerVersion, "the journal \(url?.path ?? "") was written by a newer calgw",
-                                   recovery: "use that calgw, or move the journal away to start over (the next sync then matches items by UID)")
+                throw JournalError(
+                    .newerVersion, "the journal \(url?.path ?? "") was written by a newer calgw",
+                    recovery:
+                        "use that calgw, or move the journal away to start over (the next sync then matches items by UID)"
+                )
             }
             try migrator.migrate(writer)
             // A run cut short while it loaded rows without the item indexes left them missing.
@@ -54,8 +57,9 @@ public final class Journal: Sendable {
     ///   damaged (see ``openRecovering(at:dryRun:now:)``); `JournalError.storage`, `.newerVersion`.
     package static func open(at url: URL) throws -> Journal {
         let fm = FileManager.default
-        try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                               attributes: [.posixPermissions: 0o700])
+        try fm.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if !fm.fileExists(atPath: url.path) {
             let fd = Foundation.open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
@@ -63,9 +67,11 @@ public final class Journal: Sendable {
         chmod(url.path, 0o600)
         let header = JournalFileCheck.header(at: url)
         if header != .sound && header != .empty, let found = try? JournalFileCheck.damage(at: url) {
-            let what = if case .suspect(let why) = header { "is damaged: \(why) (\(found))" } else { "is not a database" }
-            throw JournalError(.corrupt, "the journal \(url.path) \(what)",
-                               recovery: "run calgw sync: it moves the journal aside and matches both sides again")
+            let what =
+                if case .suspect(let why) = header { "is damaged: \(why) (\(found))" } else { "is not a database" }
+            throw JournalError(
+                .corrupt, "the journal \(url.path) \(what)",
+                recovery: "run calgw sync: it moves the journal aside and matches both sides again")
         }
         var config = Configuration()
         config.busyMode = .timeout(10)
@@ -92,8 +98,9 @@ public final class Journal: Sendable {
         } catch let error as DatabaseError where JournalFileCheck.isDamage(error) {
             throw JournalError.damaged(url, error)
         } catch {
-            throw JournalError(.storage, "cannot open the journal \(url.path): \(error)",
-                               recovery: "check the folder's permissions and free space", cause: error)
+            throw JournalError(
+                .storage, "cannot open the journal \(url.path): \(error)",
+                recovery: "check the folder's permissions and free space", cause: error)
         }
     }
 
@@ -110,17 +117,23 @@ public final class Journal: Sendable {
         let scratch = ScratchFolder(fm.temporaryDirectory.appendingPathComponent("calgw-journal-\(UUID().uuidString)"))
         let file = scratch.url.appendingPathComponent("journal.sqlite")
         do {
-            try fm.createDirectory(at: scratch.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                at: scratch.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try fm.copyItem(at: url, to: file)
-            if fm.fileExists(atPath: url.path + "-wal") { try fm.copyItem(atPath: url.path + "-wal", toPath: file.path + "-wal") }
+            if fm.fileExists(atPath: url.path + "-wal") {
+                try fm.copyItem(atPath: url.path + "-wal", toPath: file.path + "-wal")
+            }
             let copy = try open(at: file)
             return try Journal(writer: copy.writer, url: url, scratch: scratch)
         } catch let error as JournalError where error.code == .corrupt || error.code == .newerVersion {
-            throw JournalError(error.code, error.message.replacingOccurrences(of: file.path, with: url.path),
-                               recovery: error.recovery, cause: error.cause)
+            throw JournalError(
+                error.code, error.message.replacingOccurrences(of: file.path, with: url.path),
+                recovery: error.recovery, cause: error.cause)
         } catch {
-            throw JournalError(.storage, "cannot read the journal \(url.path): \(error)",
-                               recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)", cause: error)
+            throw JournalError(
+                .storage, "cannot read the journal \(url.path): \(error)",
+                recovery: "check the file's permissions and the free space in \(fm.temporaryDirectory.path)",
+                cause: error)
         }
     }
 

@@ -8,8 +8,9 @@ extension CodedError where Code == JournalFailure {
     /// SQLite's own error stays the cause, so a caller can still tell a constraint apart.
     static func rowsNotWritten(_ error: DatabaseError) -> JournalError {
         let reason = error.message ?? "\(error.resultCode)"
-        return JournalError(.storage, "the journal could not record its rows: \(reason) (SQLite \(error.extendedResultCode.rawValue))",
-                            recovery: recovery(for: error.resultCode), cause: error)
+        return JournalError(
+            .storage, "the journal could not record its rows: \(reason) (SQLite \(error.extendedResultCode.rawValue))",
+            recovery: recovery(for: error.resultCode), cause: error)
     }
 
     /// What to do when SQLite answers `code` to a write.

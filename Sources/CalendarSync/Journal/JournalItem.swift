@@ -41,7 +41,10 @@ public struct JournalItem: Sendable, Hashable {
     public var span: TimeSpan = .unbounded
 
     /// The journal's knowledge of `key` on both sides.
-    public init(key: ItemKey, local: SideRecord, remote: SideRecord, lastModified: String? = nil, sequence: Int = 0, span: TimeSpan = .unbounded) {
+    public init(
+        key: ItemKey, local: SideRecord, remote: SideRecord, lastModified: String? = nil, sequence: Int = 0,
+        span: TimeSpan = .unbounded
+    ) {
         self.span = span
         self.key = key
         self.local = local

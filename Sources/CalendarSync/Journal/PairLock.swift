@@ -24,7 +24,10 @@ public final class PairLock: Sendable {
 
     private init(journal: URL, timeout: Double, creating: Bool) throws {
         url = URL(fileURLWithPath: journal.path + ".lock")
-        if creating { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
+        if creating {
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
         fd = open(url.path, creating ? O_RDWR | O_CREAT | O_CLOEXEC : O_RDONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw JournalError(.storage, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
@@ -33,8 +36,9 @@ public final class PairLock: Sendable {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if Date() >= deadline {
                 close(fd)
-                throw JournalError(.locked, "another calgw run is working on this pair (lock \(url.path))",
-                                   recovery: "wait for it to finish and run again")
+                throw JournalError(
+                    .locked, "another calgw run is working on this pair (lock \(url.path))",
+                    recovery: "wait for it to finish and run again")
             }
             usleep(100_000)
         }

@@ -28,7 +28,12 @@ struct RowStatement {
         let i = index, s = statement.sqliteStatement
         // An empty text is bound as one (a null pointer would bind NULL).
         guard !value.isEmpty else { note(sqlite3_bind_text(s, i, "", 0, transient)); return }
-        note(value.withUTF8 { sqlite3_bind_text(s, i, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), CInt($0.count), transient) })
+        note(
+            value.withUTF8 {
+                sqlite3_bind_text(
+                    s, i, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), CInt($0.count),
+                    transient)
+            })
     }
 
     mutating func bind(_ value: Int?) {
@@ -55,15 +60,18 @@ struct RowStatement {
         let s = statement.sqliteStatement
         if bindingError != SQLITE_OK {
             defer { bindingError = SQLITE_OK }
-            throw JournalError.rowsNotWritten(DatabaseError(resultCode: ResultCode(rawValue: bindingError), message: "a value could not be bound",
-                                                            sql: statement.sql))
+            throw JournalError.rowsNotWritten(
+                DatabaseError(
+                    resultCode: ResultCode(rawValue: bindingError), message: "a value could not be bound",
+                    sql: statement.sql))
         }
         let code = sqlite3_step(s)
         sqlite3_reset(s)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
-            throw JournalError.rowsNotWritten(DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: statement.sql))
+            throw JournalError.rowsNotWritten(
+                DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: statement.sql))
         }
     }
 

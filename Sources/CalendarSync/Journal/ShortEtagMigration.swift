@@ -11,15 +11,17 @@ import VDir
 /// as they are.
 enum ShortEtagMigration {
     static func migrate(_ db: Database) throws {
-        db.add(function: DatabaseFunction("calgw_short_etag", argumentCount: 1, pure: true) { values in
-            guard let etag = String.fromDatabaseValue(values[0]) else { return nil }
-            return FileSignature(legacyEtag: etag)?.etag ?? etag
-        })
+        db.add(
+            function: DatabaseFunction("calgw_short_etag", argumentCount: 1, pure: true) { values in
+                guard let etag = String.fromDatabaseValue(values[0]) else { return nil }
+                return FileSignature(legacyEtag: etag)?.etag ?? etag
+            })
         for side in Side.allCases {
             let etag = side == .local ? "localEtag" : "remoteEtag"
             let before = try listingToken(db, side)
             try db.execute(sql: "UPDATE item SET \(etag) = calgw_short_etag(\(etag)) WHERE \(etag) LIKE '%:%:%'")
-            let token = try String.fetchOne(db, sql: "SELECT token FROM collection WHERE side = ?", arguments: [side.rawValue])
+            let token = try String.fetchOne(
+                db, sql: "SELECT token FROM collection WHERE side = ?", arguments: [side.rawValue])
             if let token, token.hasPrefix("vdir:") {
                 let kept = token == before.value ? try listingToken(db, side).value : nil
                 try db.execute(sql: "UPDATE collection SET token = ? WHERE side = ?", arguments: [kept, side.rawValue])

@@ -22,7 +22,8 @@ extension Pair {
     /// cache that cannot be written only costs the next command the same questions.
     public func cacheServerAccount(_ account: ServerAccount) {
         guard let data = try? JSONEncoder().encode(account) else { return }
-        try? FileManager.default.createDirectory(at: accountCache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: accountCache.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? AtomicFile.write([UInt8](data), to: accountCache)
     }
 }

@@ -36,8 +36,10 @@ public struct Pair: Sendable {
 
     /// A pair of one calendar unless `collections` says otherwise, resolving conflicts by merging
     /// unless `conflict` says otherwise.
-    public init(name: String, local: Endpoint, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
-                collections: Collections = .single, defaultCollection: String? = nil, journal: URL) {
+    public init(
+        name: String, local: Endpoint, remote: Endpoint, conflict: ConflictStrategy = .merge, window: String? = nil,
+        collections: Collections = .single, defaultCollection: String? = nil, journal: URL
+    ) {
         self.name = name
         self.local = local
         self.remote = remote
@@ -101,9 +103,14 @@ public struct Pair: Sendable {
     /// - Throws: `SyncError` with code `.unsupported` when the local side is a server.
     func localFolder(for what: String) throws -> URL {
         guard let folder = localFolder else {
-            let side = if case .singleFile(let url) = local { "the single file \(url.path)" } else { "the server \(local.url.absoluteString)" }
-            throw SyncError(.unsupported, "\(what) needs a folder of .ics files as its local side; pair \(name)'s local side is \(side)",
-                            recovery: "use a pair whose local side is a vdir")
+            let side =
+                if case .singleFile(let url) = local { "the single file \(url.path)" } else {
+                    "the server \(local.url.absoluteString)"
+                }
+            throw SyncError(
+                .unsupported,
+                "\(what) needs a folder of .ics files as its local side; pair \(name)'s local side is \(side)",
+                recovery: "use a pair whose local side is a vdir")
         }
         return folder
     }
@@ -114,7 +121,8 @@ public struct Pair: Sendable {
     func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
         switch endpoint {
         case .vdir(let url): VDirStorage(url: url)
-        case .caldav(let url, let server): CalDAVStorage(client: try server.client(owner: "pair \(name)"), collection: url)
+        case .caldav(let url, let server):
+            CalDAVStorage(client: try server.client(owner: "pair \(name)"), collection: url)
         case .singleFile(let url): SingleFileStorage(url: url)
         case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
         }

@@ -15,14 +15,17 @@ extension PairCalendar {
     /// signature, one without (deleted) when the journal has no row for it. Read under the
     /// pair's lock; nil when all are synced.
     public func firstUnsynced(_ uids: [String], in files: EventFiles, lockTimeout: Double = 5) -> String? {
-        guard let lock = try? PairLock(journal: journal, timeout: lockTimeout), let journal = try? Journal.open(at: journal) else {
+        guard let lock = try? PairLock(journal: journal, timeout: lockTimeout),
+            let journal = try? Journal.open(at: journal)
+        else {
             return uids.first
         }
         defer { withExtendedLifetime(lock) {} }
         for uid in uids {
             let row = (try? journal.items(keys: [.uid(uid)]))?.first
             if let file = try? files.find(uid: uid) {
-                guard let row, row.local.href.value == file.name, file.signature.matches(etag: row.local.etag.value) else { return uid }
+                guard let row, row.local.href.value == file.name, file.signature.matches(etag: row.local.etag.value)
+                else { return uid }
             } else if row != nil {
                 return uid
             }

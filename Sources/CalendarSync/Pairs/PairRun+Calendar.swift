@@ -10,27 +10,33 @@ extension PairRun {
         let folder = try pair.localFolder(for: "editing events")
         guard pair.isAccount else {
             if let collection {
-                throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(collection)",
-                                recovery: "drop --collection")
+                throw SyncError(
+                    .unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(collection)",
+                    recovery: "drop --collection")
             }
             return PairCalendar(collection: nil, folder: folder, journal: pair.journal)
         }
         let layout = AccountLayout(pair: pair, root: folder)
         let known = layout.knownCalendars()
-        let listing = known.isEmpty ? "it holds none yet: run calgw sync first" : "its calendars: \(known.joined(separator: ", "))"
+        let listing =
+            known.isEmpty
+            ? "it holds none yet: run calgw sync first" : "its calendars: \(known.joined(separator: ", "))"
         let name: String
         if let chosen = collection ?? pair.defaultCollection {
             guard known.contains(chosen) else {
-                throw SyncError(.unknownCollection, "pair \(pair.name) has no collection \(chosen)",
-                                recovery: collection == nil ? "fix default_collection in the config; \(listing)" : listing)
+                throw SyncError(
+                    .unknownCollection, "pair \(pair.name) has no collection \(chosen)",
+                    recovery: collection == nil ? "fix default_collection in the config; \(listing)" : listing)
             }
             name = chosen
         } else if known.count == 1 {
             name = known[0]
         } else {
-            throw SyncError(.unknownCollection, "pair \(pair.name) holds \(known.count) calendars; say which",
-                            recovery: known.isEmpty ? listing
-                                : "--collection \(known[0]), or set default_collection in the pair; \(listing)")
+            throw SyncError(
+                .unknownCollection, "pair \(pair.name) holds \(known.count) calendars; say which",
+                recovery: known.isEmpty
+                    ? listing
+                    : "--collection \(known[0]), or set default_collection in the pair; \(listing)")
         }
         return PairCalendar(collection: name, folder: layout.folder(name), journal: layout.journal(name))
     }

@@ -32,6 +32,8 @@ extension PairRun {
 
     /// The item files of one vdir, in name order.
     static func itemFiles(in folder: URL, calendar: String?) throws -> [LocalItemFile] {
-        try VDirectory(url: folder).scan().map { LocalItemFile(url: folder.appendingPathComponent($0.name), calendar: calendar) }
+        try VDirectory(url: folder).scan().map {
+            LocalItemFile(url: folder.appendingPathComponent($0.name), calendar: calendar)
+        }
     }
 }

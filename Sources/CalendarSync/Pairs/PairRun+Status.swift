@@ -27,7 +27,8 @@ extension PairRun {
                 return status
             }
             let local = try pair.storage(pair.local), remote = try pair.storage(pair.remote)
-            let found = try await SyncSession.status(journalAt: pair.journal, local: local, remote: remote, policy: policy)
+            let found = try await SyncSession.status(
+                journalAt: pair.journal, local: local, remote: remote, policy: policy)
             status.lastSync = found.lastSync
             status.items = found.items
             status.pending = found.pending
@@ -46,8 +47,9 @@ extension PairRun {
                 status.pending.broken = [broken]
             }
             if !pair.isAccount, let e = error as? SyncError, e.code == .scanFailed || e.code == .authenticationFailed,
-               let storage = try? pair.storage(pair.local),
-               let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: storage, policy: policy) {
+                let storage = try? pair.storage(pair.local),
+                let local = try? await SyncSession.localStatus(journalAt: pair.journal, local: storage, policy: policy)
+            {
                 status.unreadable = .remote
                 status.lastSync = local.lastSync
                 status.items = local.items
@@ -64,7 +66,8 @@ extension PairRun {
     /// its scan stopped with; nil for any other error.
     static func brokenSingleFile(_ error: any Error) -> BrokenFile? {
         guard let sync = error as? SyncError, sync.code == .scanFailed, let file = sync.cause as? SingleFileError,
-              file.code == .invalid else { return nil }
+            file.code == .invalid
+        else { return nil }
         return BrokenFile(file.message)
     }
 }

@@ -78,8 +78,9 @@ public struct PairRun: Sendable {
     /// subscription) syncs as a pull.
     public var policy: SyncPolicy {
         let direction = pair.remote.isReadOnly && options.direction == .both ? .pull : options.direction
-        var policy = SyncPolicy(direction: direction, conflict: options.conflict ?? pair.conflict,
-                                allowMassDelete: options.allowMassDelete)
+        var policy = SyncPolicy(
+            direction: direction, conflict: options.conflict ?? pair.conflict,
+            allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
         policy.remoteIsReadOnly = pair.remote.isReadOnly
         policy.personsActions = pair.schedules ? options.personsActions : []
@@ -94,12 +95,14 @@ public struct PairRun: Sendable {
     public func run() async throws -> Outcome {
         if pair.isAccount { return try await AccountRun(run: self).run() }
         if let name = options.collection {
-            throw SyncError(.unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
-                            recovery: "drop --collection")
+            throw SyncError(
+                .unknownCollection, "pair \(pair.name) is a single calendar; it has no collection \(name)",
+                recovery: "drop --collection")
         }
         if pair.remote.isReadOnly, options.direction == .push {
-            throw SyncError(.unsupported, "pair \(pair.name) subscribes to a read-only feed: there is nothing to push to it",
-                            recovery: "use calgw pull or calgw sync for this pair; local edits stay in the vdir")
+            throw SyncError(
+                .unsupported, "pair \(pair.name) subscribes to a read-only feed: there is nothing to push to it",
+                recovery: "use calgw pull or calgw sync for this pair; local edits stay in the vdir")
         }
         if !options.dryRun, let folder = pair.localFolder {
             // Made by the first run even when nothing is pulled, for the programs reading it.
@@ -107,9 +110,10 @@ public struct PairRun: Sendable {
         }
         let local = try pair.storage(pair.local), remote = try pair.storage(pair.remote)
         let progress = options.dryRun ? nil : options.progress?(nil)
-        let report = try await SyncSession.run(journalAt: pair.journal, local: local, remote: remote,
-                                               policy: policy, dryRun: options.dryRun, prompt: options.prompt,
-                                               faultHook: options.faultHook, progress: progress, stop: options.stop)
+        let report = try await SyncSession.run(
+            journalAt: pair.journal, local: local, remote: remote,
+            policy: policy, dryRun: options.dryRun, prompt: options.prompt,
+            faultHook: options.faultHook, progress: progress, stop: options.stop)
         return Outcome(report: report)
     }
 }

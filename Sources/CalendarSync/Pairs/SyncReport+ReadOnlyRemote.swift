@@ -10,7 +10,9 @@ extension SyncReport {
     /// will resolve them (see `readOnlyResolution(_:)`), so `status` says what will happen.
     mutating func nameReadOnlyResolutions(_ strategy: ConflictStrategy) {
         let name = Self.readOnlyResolution(strategy)
-        for i in conflicts.indices where conflicts[i].resolution == ConflictOutcome(strategy) { conflicts[i].resolution = name }
+        for i in conflicts.indices where conflicts[i].resolution == ConflictOutcome(strategy) {
+            conflicts[i].resolution = name
+        }
         guard var items else { return }
         for i in items.indices where items[i].strategy == ConflictOutcome(strategy) { items[i].strategy = name }
         self.items = items

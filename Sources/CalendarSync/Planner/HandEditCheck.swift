@@ -8,7 +8,8 @@ import ICalendar
 /// do not block: the upload is made canonical instead.
 enum HandEditCheck {
     /// What to do about a blocking problem.
-    static let hint = "fix that line (calgw lint shows every problem in the file); until then the file and its server copy are left alone"
+    static let hint =
+        "fix that line (calgw lint shows every problem in the file); until then the file and its server copy are left alone"
 
     /// The first blocking problem of `data`, as `path:line: problem`; nil when the file can be synced.
     static func blockingProblem(in data: Data, path: String, parses: Bool) -> String? {
@@ -25,12 +26,15 @@ enum HandEditCheck {
     /// again (a first sync checks every file of the folder).
     static func blockingProblem(in data: Data, parsed: ParsedCalendar?, path: String) -> String? {
         guard let parsed, parsed.calendar != nil else { return blockingProblem(in: data, path: path, parses: false) }
-        guard let found = Linter().ruleProblems(in: parsed).first(where: { $0.severity == .error && blocks($0) }) else { return nil }
+        guard let found = Linter().ruleProblems(in: parsed).first(where: { $0.severity == .error && blocks($0) }) else {
+            return nil
+        }
         return "\(path):\(max(found.line, 1)): \(found.message)"
     }
 
     /// True for the errors that keep a file that parses from being uploaded.
     private static func blocks(_ problem: LintProblem) -> Bool {
-        problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:") || problem.message.hasPrefix("EXRULE:")
+        problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
+            || problem.message.hasPrefix("EXRULE:")
     }
 }

@@ -93,19 +93,23 @@ public struct SyncPlan: Sendable {
         /// 20 items the journal knows (more than half); refusing`.
         public var message: String {
             if let side = emptySide {
-                return "the \(side.rawValue) side is empty while the journal knows \(known) items; refusing to delete \(deletions) on the \(side.other.rawValue) side"
+                return
+                    "the \(side.rawValue) side is empty while the journal knows \(known) items; refusing to delete \(deletions) on the \(side.other.rawValue) side"
             }
-            return "the run would delete \(deletions) of the \(known) items the journal knows (more than half); refusing"
+            return
+                "the run would delete \(deletions) of the \(known) items the journal knows (more than half); refusing"
         }
 
         /// What to do about it.
         public var recovery: String {
-            let place = switch emptySide {
-            case .local?: "the folder"
-            case .remote?: "the URL"
-            case nil: "the folder and the URL"
-            }
-            return "check that \(place) \(emptySide == nil ? "are" : "is") right; if the deletion is meant, run again with --allow-mass-delete"
+            let place =
+                switch emptySide {
+                case .local?: "the folder"
+                case .remote?: "the URL"
+                case nil: "the folder and the URL"
+                }
+            return
+                "check that \(place) \(emptySide == nil ? "are" : "is") right; if the deletion is meant, run again with --allow-mass-delete"
         }
     }
 

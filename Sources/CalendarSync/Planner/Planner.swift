@@ -22,8 +22,10 @@ public enum Planner {
     /// The plan for a run.
     /// - Parameter known: how many items the journal knows, when `journal` is only the rows of
     ///   the items that changed (nil: `journal` is every row).
-    public static func plan(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy,
-                            known: Int? = nil) -> SyncPlan {
+    public static func plan(
+        local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem], policy: SyncPolicy,
+        known: Int? = nil
+    ) -> SyncPlan {
         // Positions, not copies: at 100,000 items, dictionaries of whole items were most of a
         // run's memory.
         let localByKey = KeyIndex(local.items.lazy.map(\.key))
@@ -32,7 +34,9 @@ public enum Planner {
         var keys = localByKey.keys
         keys.reserveCapacity(journal.count + remote.items.count / 8)
         for key in remoteByKey.keys where localByKey.first(key) == nil { keys.append(key) }
-        for item in journal where localByKey.first(item.key) == nil && remoteByKey.first(item.key) == nil { keys.append(item.key) }
+        for item in journal where localByKey.first(item.key) == nil && remoteByKey.first(item.key) == nil {
+            keys.append(item.key)
+        }
 
         // An item that no longer parses is left alone on both sides: it must not look deleted.
         var unreadable: [ItemKey: SkipReason] = [:]
@@ -41,8 +45,13 @@ public enum Planner {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {
                 if let key = bySideHref[href] {
-                    unreadable[key] = snapshot.problems[href].map { SkipReason(.handEdit, "\($0); left alone, and the other side too") }
-                        ?? SkipReason(.unreadable, "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
+                    unreadable[key] =
+                        snapshot.problems[href].map {
+                            SkipReason(.handEdit, "\($0); left alone, and the other side too")
+                        }
+                        ?? SkipReason(
+                            .unreadable,
+                            "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
                 } else {
                     unparseable[side, default: []].append(href)
                 }
@@ -66,7 +75,8 @@ public enum Planner {
             // window is moved in the vdir too), and an event made in the vdir since the last run
             // goes up wherever it lies. Others outside the window are remembered, not synced.
             if let window = policy.window, known == nil, (ls + rs).contains(where: { !$0.span.overlaps(window) }),
-               !Self.isLocalCreation(ls, rs, journalIsEmpty: journal.isEmpty) {
+                !Self.isLocalCreation(ls, rs, journalIsEmpty: journal.isEmpty)
+            {
                 outsideWindow += 1
                 if rs.isEmpty { localOutsideWindow += ls.filter { $0.data != nil }.count }
                 for var item in ls { item.data = nil; outsideItems[.local, default: []].append(item) }
@@ -76,17 +86,28 @@ public enum Planner {
             if ls.count > 1 || rs.count > 1 {
                 let snapshot = ls.count > 1 ? local : remote
                 let places = (ls.count > 1 ? ls : rs).map(\.href).sorted().map(snapshot.location)
-                actions.append(.skip(key, reason: SkipReason(.sharedUID, "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side "
-                    + "have UID \(key.value): " + places.joined(separator: ", ") + "; none of them is synced (hint: give one a new UID, or delete the copy)")))
+                actions.append(
+                    .skip(
+                        key,
+                        reason: SkipReason(
+                            .sharedUID,
+                            "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side "
+                                + "have UID \(key.value): " + places.joined(separator: ", ")
+                                + "; none of them is synced (hint: give one a new UID, or delete the copy)")))
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: known) else { continue }
-            actions.append(restrict(action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly,
-                                    personsActions: policy.personsActions))
+            actions.append(
+                restrict(
+                    action, to: policy.direction, resolvesConflictsOnPull: policy.remoteIsReadOnly,
+                    personsActions: policy.personsActions))
         }
 
-        var plan = SyncPlan(actions: actions, massDeletion: massDeletion(actions, local: local, remote: remote, known: known ?? journal.count, policy: policy),
-                            unparseable: unparseable)
+        var plan = SyncPlan(
+            actions: actions,
+            massDeletion: massDeletion(
+                actions, local: local, remote: remote, known: known ?? journal.count, policy: policy),
+            unparseable: unparseable)
         plan.outsideWindow = outsideWindow
         plan.outsideItems = outsideItems
         plan.newLocalOutsideWindow = localOutsideWindow
@@ -104,8 +125,10 @@ public enum Planner {
     /// unparseable) while the journal knows at least `massDeleteThreshold` items and the plan
     /// deletes on the other side; or, with at least `massDeleteShareMinimum` known, deletions
     /// (both sides together) of more than half of them. Pending deletions are not this run's.
-    static func massDeletion(_ actions: [PlannedAction], local: SideSnapshot, remote: SideSnapshot, known: Int,
-                             policy: SyncPolicy) -> SyncPlan.MassDeletion? {
+    static func massDeletion(
+        _ actions: [PlannedAction], local: SideSnapshot, remote: SideSnapshot, known: Int,
+        policy: SyncPolicy
+    ) -> SyncPlan.MassDeletion? {
         func deletions(on side: Side) -> Int {
             actions.reduce(0) { count, action in if case .delete(side, _) = action { count + 1 } else { count } }
         }
@@ -127,7 +150,8 @@ public enum Planner {
     public static func planItem(local: SideItem?, remote: SideItem?, journal: JournalItem?) -> PlannedAction? {
         guard let journal else {
             switch (local, remote) {
-            case let (l?, r?): return l.hash == r.hash ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: nil)
+            case let (l?, r?):
+                return l.hash == r.hash ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: nil)
             case let (l?, nil): return .create(on: .remote, source: l)
             case let (nil, r?): return .create(on: .local, source: r)
             case (nil, nil): return nil
@@ -138,12 +162,15 @@ public enum Planner {
             let localChanged = l.hash != journal.local.hash, remoteChanged = r.hash != journal.remote.hash
             switch (localChanged, remoteChanged) {
             case (false, false):
-                let moved = l.etag != journal.local.etag || r.etag != journal.remote.etag
+                let moved =
+                    l.etag != journal.local.etag || r.etag != journal.remote.etag
                     || l.href != journal.local.href || r.href != journal.remote.href
                 return moved ? .record(local: l, remote: r) : nil
             case (true, false): return .update(on: .remote, target: r, source: l)
             case (false, true): return .update(on: .local, target: l, source: r)
-            case (true, true): return l.hash == r.hash ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: journal)
+            case (true, true):
+                return l.hash == r.hash
+                    ? .record(local: l, remote: r) : .conflict(local: l, remote: r, journal: journal)
             }
         case let (l?, nil):
             return l.hash != journal.local.hash ? .create(on: .remote, source: l) : .delete(on: .local, target: l)
@@ -159,14 +186,22 @@ public enum Planner {
     /// (`resolvesConflictsOnPull`) resolves them on the local side alone, and that a push of the
     /// person's own action on a meeting (`personsActions`) resolves it against what the server
     /// changed meanwhile (``Executor/resolvePersonsAction(local:remote:)``).
-    static func restrict(_ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false,
-                         personsActions: Set<String> = []) -> PlannedAction {
-        if case .conflict(let l, _, _) = action, direction == .push, !resolvesConflictsOnPull, personsActions.contains(l.key.value) {
+    static func restrict(
+        _ action: PlannedAction, to direction: SyncDirection, resolvesConflictsOnPull: Bool = false,
+        personsActions: Set<String> = []
+    ) -> PlannedAction {
+        if case .conflict(let l, _, _) = action, direction == .push, !resolvesConflictsOnPull,
+            personsActions.contains(l.key.value)
+        {
             return action
         }
         // `resolvesConflictsOnPull`: the remote is read-only, so nothing is written to it either.
-        if let side = action.writes, !direction.writes(side) || (resolvesConflictsOnPull && side == .remote) { return .pending(action) }
-        if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) { return .pending(action) }
+        if let side = action.writes, !direction.writes(side) || (resolvesConflictsOnPull && side == .remote) {
+            return .pending(action)
+        }
+        if case .conflict = action, direction != .both, !(resolvesConflictsOnPull && direction == .pull) {
+            return .pending(action)
+        }
         return action
     }
 }

@@ -20,8 +20,11 @@ public struct SideItem: Sendable, Hashable {
     public var span: TimeSpan = .unbounded
 
     /// An item described directly.
-    public init(key: ItemKey, href: ItemHref, etag: ItemETag, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, data: Data? = nil,
-                span: TimeSpan = .unbounded) {
+    public init(
+        key: ItemKey, href: ItemHref, etag: ItemETag, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0,
+        data: Data? = nil,
+        span: TimeSpan = .unbounded
+    ) {
         self.span = span
         self.key = key
         self.href = href
@@ -34,8 +37,9 @@ public struct SideItem: Sendable, Hashable {
 
     /// An item read from `data` at `version`, keyed by its UID (or `key` when given).
     public init(version: ItemVersion, data: Data, content: ItemContent, key: ItemKey? = nil) {
-        self.init(key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
-                  lastModified: content.lastModified, sequence: content.sequence, data: data, span: content.span)
+        self.init(
+            key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
+            lastModified: content.lastModified, sequence: content.sequence, data: data, span: content.span)
     }
 
     /// What the journal records of this side of the item.

@@ -40,10 +40,14 @@ public struct CalendarServer: Sendable {
     /// in the order the server lists them.
     public func accountCalendars(at url: URL, folder: URL) async throws -> [AccountCalendar] {
         let calendars = try await discover(url).filter(\.holdsItems)
-        let plan = CollectionPlan.plan(mapping: CollectionMapping(), calendars: calendars.map(\.href),
-                                       folders: CollectionPlan.folders(in: folder), home: nil, remote: url)
-        let names = Dictionary((plan.sync + plan.newLocal).map { ($0.href.path, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return calendars.compactMap { calendar in names[calendar.href].map { AccountCalendar(folder: $0, calendar: calendar) } }
+        let plan = CollectionPlan.plan(
+            mapping: CollectionMapping(), calendars: calendars.map(\.href),
+            folders: CollectionPlan.folders(in: folder), home: nil, remote: url)
+        let names = Dictionary(
+            (plan.sync + plan.newLocal).map { ($0.href.path, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return calendars.compactMap { calendar in
+            names[calendar.href].map { AccountCalendar(folder: $0, calendar: calendar) }
+        }
     }
 
     /// What the iCalendar feed at `url` holds: one GET, split as a subscription splits it.

@@ -15,8 +15,9 @@ enum SecretReader {
         }
         guard let username = signIn.username else {
             if signIn.password != nil {
-                throw ConnectionError(.passwordWithoutUsername, "a password is configured but no username",
-                                      recovery: "add username = \"...\" to the pair")
+                throw ConnectionError(
+                    .passwordWithoutUsername, "a password is configured but no username",
+                    recovery: "add username = \"...\" to the pair")
             }
             return .none
         }
@@ -30,19 +31,22 @@ enum SecretReader {
             return try runSecretCommand(argv, what: "password")
         case .environment(let name):
             guard let value = ProcessInfo.processInfo.environment[name] else {
-                throw ConnectionError(.variableNotSet, "the environment variable \(name) is not set",
-                                      recovery: "export it, or use password_command")
+                throw ConnectionError(
+                    .variableNotSet, "the environment variable \(name) is not set",
+                    recovery: "export it, or use password_command")
             }
             return value
         case .file(let path):
             var info = stat()
             guard stat(path, &info) == 0 else {
-                throw ConnectionError(.secretFileUnreadable, "cannot read the password file \(path): \(String(cString: strerror(errno)))")
+                throw ConnectionError(
+                    .secretFileUnreadable, "cannot read the password file \(path): \(String(cString: strerror(errno)))")
             }
             guard info.st_mode & 0o077 == 0 else {
-                throw ConnectionError(.secretFileExposed,
-                                      "the password file \(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
-                                      recovery: "chmod 600 \(path)")
+                throw ConnectionError(
+                    .secretFileExposed,
+                    "the password file \(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
+                    recovery: "chmod 600 \(path)")
             }
             let text = try String(contentsOfFile: path, encoding: .utf8)
             return String(text.firstPhysicalLine)
@@ -59,7 +63,8 @@ enum SecretReader {
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch {
-            throw ConnectionError(.commandFailed, "cannot run the \(what) command \(program): \(error.localizedDescription)")
+            throw ConnectionError(
+                .commandFailed, "cannot run the \(what) command \(program): \(error.localizedDescription)")
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -68,12 +73,14 @@ enum SecretReader {
         guard process.terminationStatus != 127 else {
             // env and sh answer 127 when the program is not found: a set-up problem, not a
             // refused password.
-            throw ConnectionError(.commandNotFound, "the \(what) command (\(shown)) was not found: is it installed?",
-                                  recovery: "install it, or give its full path in the config (or on the command line)")
+            throw ConnectionError(
+                .commandNotFound, "the \(what) command (\(shown)) was not found: is it installed?",
+                recovery: "install it, or give its full path in the config (or on the command line)")
         }
         guard process.terminationStatus == 0 else {
-            throw ConnectionError(.commandFailed, "the \(what) command (\(shown)) exited with \(process.terminationStatus)",
-                                  recovery: "run it by hand to see why")
+            throw ConnectionError(
+                .commandFailed, "the \(what) command (\(shown)) exited with \(process.terminationStatus)",
+                recovery: "run it by hand to see why")
         }
         let text = String(decoding: data, as: UTF8.self)
         return String(text.firstPhysicalLine)

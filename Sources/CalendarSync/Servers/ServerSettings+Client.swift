@@ -13,9 +13,11 @@ extension ServerSettings {
         if let cap = maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = pinnedPublicKey {
             guard pin.hasPrefix("sha256//") else {
-                throw ConnectionError(.malformedPin, (owner.map { "\($0): " } ?? "")
-                                        + "verify_fingerprint must be sha256//BASE64, the SHA-256 of the server's public key",
-                                      recovery: "curl's --pinnedpubkey takes the same form")
+                throw ConnectionError(
+                    .malformedPin,
+                    (owner.map { "\($0): " } ?? "")
+                        + "verify_fingerprint must be sha256//BASE64, the SHA-256 of the server's public key",
+                    recovery: "curl's --pinnedpubkey takes the same form")
             }
             http.pinnedPublicKey = pin
         }

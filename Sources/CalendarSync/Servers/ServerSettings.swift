@@ -24,8 +24,10 @@ public struct ServerSettings: Equatable, Sendable {
     public var maxLineLength: Int?
 
     /// Settings that sign in with `signIn` and otherwise keep every default.
-    public init(signIn: SignIn = SignIn(), caFile: String? = nil, pinnedPublicKey: String? = nil,
-                maxResponseBytes: Int? = nil, maxLineLength: Int? = nil) {
+    public init(
+        signIn: SignIn = SignIn(), caFile: String? = nil, pinnedPublicKey: String? = nil,
+        maxResponseBytes: Int? = nil, maxLineLength: Int? = nil
+    ) {
         self.signIn = signIn
         self.caFile = caFile
         self.pinnedPublicKey = pinnedPublicKey

@@ -11,9 +11,10 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// - Throws: `CalDAVError` when the server refuses the query or its answer cannot be read.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let token = Self.changeToken(of: try await tokenInfo())
-        let request = HTTPRequest(method: "REPORT", url: collection,
-                                  headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
-                                  body: Data(Self.queryAllBody.utf8))
+        let request = HTTPRequest(
+            method: "REPORT", url: collection,
+            headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+            body: Data(Self.queryAllBody.utf8))
         // Every member's href is kept, with or without data: an unsafe one must fail the answer.
         var found: [DAVMember] = []
         let reader = try MultistatusReader.members { member in
@@ -22,14 +23,18 @@ extension CalDAVStorage: BulkFetchingStorage {
         let response = try await client.http.send(request, streamingTo: reader)
         guard response.status == 207 else {
             if response.status == 401 {
-                throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
-                                  recovery: "check the user name and password", status: 401, url: collection)
+                throw CalDAVError(
+                    .authenticationFailed, "REPORT on \(collection.path) needs credentials",
+                    recovery: "check the user name and password", status: 401, url: collection)
             }
-            logger.info("calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
+            logger.info(
+                "calendar-query refused; listing and fetching instead", metadata: ["status": "\(response.status)"])
             return try await listAndFetch()
         }
         try reader.finish()
-        let base = response.url.absoluteString.hasSuffix("/") ? response.url : URL(string: response.url.absoluteString + "/") ?? response.url
+        let base =
+            response.url.absoluteString.hasSuffix("/")
+            ? response.url : URL(string: response.url.absoluteString + "/") ?? response.url
         let resolver = response.url == collection ? resolver : HrefResolver(base: base)
         var items: [StoredItem] = []
         items.reserveCapacity(found.count)
@@ -37,9 +42,13 @@ extension CalDAVStorage: BulkFetchingStorage {
         for member in found {
             // An unsafe href fails the whole answer, as a listing does: skipping it would make
             // the member look deleted.
-            guard let resolved = try resolver.member(member.href), let etag = member.etag, let data = member.calendarData else { continue }
+            guard let resolved = try resolver.member(member.href), let etag = member.etag,
+                let data = member.calendarData
+            else { continue }
             let item = StoredItem(version: ItemVersion(href: ItemHref(resolved.href), etag: ItemETag(etag)), data: data)
-            if let index = seen[item.href] { items[index] = item } else {
+            if let index = seen[item.href] {
+                items[index] = item
+            } else {
                 seen[item.href] = items.count
                 items.append(item)
             }
@@ -65,12 +74,12 @@ extension CalDAVStorage: BulkFetchingStorage {
 
     /// A calendar-query matching every calendar object, asking for its etag and data.
     static let queryAllBody = """
-    <?xml version="1.0" encoding="utf-8"?>
-    <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
-    <d:prop><d:getetag/><c:calendar-data/></d:prop>
-    <c:filter><c:comp-filter name="VCALENDAR"/></c:filter>
-    </c:calendar-query>
-    """
+        <?xml version="1.0" encoding="utf-8"?>
+        <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+        <d:prop><d:getetag/><c:calendar-data/></d:prop>
+        <c:filter><c:comp-filter name="VCALENDAR"/></c:filter>
+        </c:calendar-query>
+        """
 }
 
 extension CalDAVStorage: StreamingFetchingStorage {
@@ -80,11 +89,13 @@ extension CalDAVStorage: StreamingFetchingStorage {
     /// them. A member listed twice is handed over once.
     public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
         let token = Self.changeToken(of: try await tokenInfo())
-        let request = HTTPRequest(method: "REPORT", url: collection,
-                                  headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
-                                  body: Data(Self.queryAllBody.utf8))
+        let request = HTTPRequest(
+            method: "REPORT", url: collection,
+            headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+            body: Data(Self.queryAllBody.utf8))
         let channel = ItemBatchChannel(capacity: 2)
-        let batcher = MemberBatcher(collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel)
+        let batcher = MemberBatcher(
+            collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel)
         let reader = try MultistatusReader.members { member in try batcher.add(member) }
         batcher.reader = reader
         let client = self.client
@@ -112,10 +123,13 @@ extension CalDAVStorage: StreamingFetchingStorage {
         let response = try await transfer.value
         guard response.status == 207 else {
             if response.status == 401 {
-                throw CalDAVError(.authenticationFailed, "REPORT on \(collection.path) needs credentials",
-                                  recovery: "check the user name and password", status: 401, url: collection)
+                throw CalDAVError(
+                    .authenticationFailed, "REPORT on \(collection.path) needs credentials",
+                    recovery: "check the user name and password", status: 401, url: collection)
             }
-            logger.info("calendar-query refused; listing and fetching in pages instead", metadata: ["status": "\(response.status)"])
+            logger.info(
+                "calendar-query refused; listing and fetching in pages instead",
+                metadata: ["status": "\(response.status)"])
             return try await fetchInPages(batchSize: batchSize, into: body)
         }
         return token
@@ -127,10 +141,14 @@ extension CalDAVStorage: StreamingFetchingStorage {
     /// memory holds the listing and two pages, whatever the collection's size: the path taken
     /// when a server refuses to answer a calendar-query of every item.
     /// - Returns: the change token of the listing (items changed after it come again next time).
-    public func fetchInPages(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
+    public func fetchInPages(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws
+        -> ChangeToken?
+    {
         let (versions, token) = try await listing()
         let size = max(1, batchSize)
-        let pages = stride(from: 0, to: versions.count, by: size).map { versions[$0..<min($0 + size, versions.count)].map(\.href) }
+        let pages = stride(from: 0, to: versions.count, by: size).map {
+            versions[$0..<min($0 + size, versions.count)].map(\.href)
+        }
         var next = pages.first.map { hrefs in Task { try await self.fetch(hrefs) } }
         defer { next?.cancel() }
         for index in pages.indices {
@@ -172,12 +190,14 @@ private final class MemberBatcher: @unchecked Sendable {
         if let url = reader?.sourceURL, url != collection, resolverURL != url {
             // After a redirect, members are inside the collection's new location.
             resolverURL = url
-            resolver = HrefResolver(base: url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url)
+            resolver = HrefResolver(
+                base: url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url)
         }
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
         guard let href = try resolver.memberHref(member.href), let etag = member.etag, let data = member.calendarData,
-              seen.insert(StringDigest(href.path)).inserted else { return }
+            seen.insert(StringDigest(href.path)).inserted
+        else { return }
         pending.append(StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag(etag)), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }
@@ -197,7 +217,11 @@ extension CalDAVStorage: CollectionMetadataStorage {
     /// changes in this run, else with a PROPFIND Depth 0 that asks for no change token.
     public func metadata() async throws -> CollectionMetadata {
         let info: CalendarCollection
-        if let known = lastInfo.take() { info = known } else { info = try await client.collectionInfo(collection, tokens: []) }
+        if let known = lastInfo.take() {
+            info = known
+        } else {
+            info = try await client.collectionInfo(collection, tokens: [])
+        }
         return CollectionMetadata(displayName: info.displayName, color: info.color)
     }
 

@@ -6,11 +6,12 @@ extension CalDAVStorage {
     /// a meeting otherwise than it was written; it is read-only when its last listing said the
     /// account may not write there.
     public var capabilities: StorageCapabilities {
-        StorageCapabilities(concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
-                            rewriting: self, noting: self,
-                            isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
-                            knowsWriteAccess: lastInfo.writable != nil || primedInfo.writable != nil,
-                            marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
+        StorageCapabilities(
+            concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
+            rewriting: self, noting: self,
+            isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
+            knowsWriteAccess: lastInfo.writable != nil || primedInfo.writable != nil,
+            marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
     }
 }
 

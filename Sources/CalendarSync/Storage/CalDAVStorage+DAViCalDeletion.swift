@@ -12,7 +12,9 @@ extension CalDAVStorage {
     /// finds an attendee's invitation in their Inbox rather than their calendar, and would fail
     /// it on every try: the meeting is then deleted as a copy, and a note says that its
     /// attendees were not told.
-    func deleteOnServerIgnoringSchedulingSwitch(_ member: (href: Href, url: URL), ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
+    func deleteOnServerIgnoringSchedulingSwitch(
+        _ member: (href: Href, url: URL), ifMatch etag: ItemETag, as intent: WriteIntent
+    ) async throws {
         guard intent == .personsAction else {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             return try await client.delete(member.url, ifMatch: current, scheduling: .copy)
@@ -22,8 +24,9 @@ extension CalDAVStorage {
         } catch let error as CalDAVError where error.status == 500 {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             try await client.delete(member.url, ifMatch: current, scheduling: .copy)
-            notes.add("\(member.href.path): the server failed to send the meeting's cancellation (\(error.message.prefix(120))); "
-                      + "the meeting is deleted, but its attendees were not told: tell them yourself")
+            notes.add(
+                "\(member.href.path): the server failed to send the meeting's cancellation (\(error.message.prefix(120))); "
+                    + "the meeting is deleted, but its attendees were not told: tell them yourself")
         }
     }
 
@@ -34,7 +37,8 @@ extension CalDAVStorage {
     private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws -> ETag {
         let stored = try await client.get(member.url)
         guard stored.etag.value == etag.value || stored.etag.value.isEmpty else {
-            throw CalDAVError(.preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
+            throw CalDAVError(
+                .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard UploadForm.needsClientSchedulingMark(stored.data) else { return ETag(etag) }
         let marked = UploadForm.canonical(stored.data, clientScheduled: true)

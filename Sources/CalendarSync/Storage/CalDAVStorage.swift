@@ -43,12 +43,16 @@ public final class CalDAVStorage: CalendarStorage {
     /// The collection at `collection` (a trailing slash is added when missing), reached through
     /// `client`.
     public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
-        let base = collection.absoluteString.hasSuffix("/") ? collection : URL(string: collection.absoluteString + "/") ?? collection
+        let base =
+            collection.absoluteString.hasSuffix("/")
+            ? collection : URL(string: collection.absoluteString + "/") ?? collection
         self.client = client
         self.collection = base
         self.resolver = HrefResolver(base: base)
         self.logger = logger
-        fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map { min(max($0, 1), 16) }
+        fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map {
+            min(max($0, 1), 16)
+        }
     }
 
     /// Hands over the collection's properties as just read elsewhere (an account pair's PROPFIND
@@ -62,7 +66,11 @@ public final class CalDAVStorage: CalendarStorage {
     /// change tokens `tokens` names.
     func currentInfo(tokens: CollectionTokens = .all) async throws -> CalendarCollection {
         let info: CalendarCollection
-        if let primed = primedInfo.take() { info = primed } else { info = try await client.collectionInfo(collection, tokens: tokens) }
+        if let primed = primedInfo.take() {
+            info = primed
+        } else {
+            info = try await client.collectionInfo(collection, tokens: tokens)
+        }
         lastInfo.store(info)
         return info
     }
@@ -107,10 +115,12 @@ public final class CalDAVStorage: CalendarStorage {
             if result.changed.isEmpty && result.removed.isEmpty {
                 return .unchanged(next ?? token)
             }
-            return .delta(changed: result.changed.map(Self.version), removed: result.removed.map { ItemHref($0) }, token: next)
+            return .delta(
+                changed: result.changed.map(Self.version), removed: result.removed.map { ItemHref($0) }, token: next)
         } catch let error as CalDAVError where error.code == .invalidSyncToken {
-            logger.info("sync-token no longer valid; listing the collection in full",
-                        metadata: ["collection": "\(collection)"])
+            logger.info(
+                "sync-token no longer valid; listing the collection in full",
+                metadata: ["collection": "\(collection)"])
             return try await fullListing()
         }
     }
@@ -122,8 +132,11 @@ public final class CalDAVStorage: CalendarStorage {
         if info.syncToken != nil {
             do {
                 let result = try await client.syncCollection(collection, token: nil)
-                return .full(result.changed.map(Self.version), token: result.token.map { CollectionToken.sync($0).changeToken })
-            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .connectionFailed {
+                return .full(
+                    result.changed.map(Self.version), token: result.token.map { CollectionToken.sync($0).changeToken })
+            } catch let error as CalDAVError
+                where error.code != .authenticationFailed && error.code != .connectionFailed
+            {
                 logger.info("initial sync-collection refused; listing instead", metadata: ["error": "\(error.message)"])
             }
         }
@@ -145,13 +158,16 @@ public final class CalDAVStorage: CalendarStorage {
         let persons = intent == .personsAction
         let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
         if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: ItemHref(resource.href)) } }
-        return resources.map { StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data) }
+        return resources.map {
+            StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data)
+        }
     }
 
     /// A PUT with `If-None-Match: *` of `<suggestedName>.ics` (a stem derived from the UID when the
     /// name is not safe).
     public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
-        let name = (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
+        let name =
+            (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
         let href = ItemHref(HrefResolver.href(of: url))
         do {
@@ -164,15 +180,20 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A PUT with `If-Match`, or `If-Schedule-Tag-Match` for the person's action on a meeting read
     /// with its tag.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
-        guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
+        guard let member = try member(href) else {
+            throw StorageError.rejected(href: href, reason: "not an item of the collection")
+        }
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
             // meanwhile, the server merges (RFC 6638 §3.2.10).
             let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
-            let stored = try await client.write(member.url, data: data, condition: condition, scheduling: intent.scheduling)
+            let stored = try await client.write(
+                member.url, data: data, condition: condition, scheduling: intent.scheduling)
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw storageError(error, href: href, creating: false)
@@ -181,7 +202,9 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A DELETE with `If-Match`; an item already gone is not an error.
     public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
-        guard let member = try member(href) else { throw StorageError.rejected(href: href, reason: "not an item of the collection") }
+        guard let member = try member(href) else {
+            throw StorageError.rejected(href: href, reason: "not an item of the collection")
+        }
         do {
             if client.traits.ignoresSchedulingSwitch {
                 try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
@@ -198,7 +221,11 @@ public final class CalDAVStorage: CalendarStorage {
     /// The member of the collection at `href`: inside its configured URL, or inside the place a
     /// redirect moved it to, where its listings (which follow the redirect) find its items.
     func member(_ href: ItemHref) throws -> (href: Href, url: URL)? {
-        if let moved = client.traits.relocation(of: collection), let inside = try? HrefResolver(base: moved).member(href.value) { return inside }
+        if let moved = client.traits.relocation(of: collection),
+            let inside = try? HrefResolver(base: moved).member(href.value)
+        {
+            return inside
+        }
         return try resolver.member(href.value)
     }
 
@@ -263,12 +290,20 @@ final class LastCollectionInfo: @unchecked Sendable {
     private let lock = NSLock()
     private var info: CalendarCollection?
     private var access: Bool?
-    func store(_ value: CalendarCollection) { lock.withLock { info = value; access = value.writable ?? access } }
+    func store(_ value: CalendarCollection) {
+        lock.withLock {
+            info = value; access = value.writable ?? access
+        }
+    }
     /// Whether the account may write there, as the last properties stored said (kept when
     /// they are taken: a run's capabilities do not change once it has listed).
     var writable: Bool? { lock.withLock { access } }
     /// Notes that a write was refused for want of the privilege: the calendar is read-only.
     func markNotWritable() { lock.withLock { access = false } }
     /// The stored properties, forgotten as they are taken.
-    func take() -> CalendarCollection? { lock.withLock { defer { info = nil }; return info } }
+    func take() -> CalendarCollection? {
+        lock.withLock {
+            defer { info = nil }; return info
+        }
+    }
 }

@@ -60,7 +60,9 @@ extension CalendarStorage {
     }
 
     /// Deletes an item as a copy's deletion, which cancels nothing.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws { try await delete(href: href, ifMatch: etag, as: .copy) }
+    public func delete(href: ItemHref, ifMatch etag: ItemETag) async throws {
+        try await delete(href: href, ifMatch: etag, as: .copy)
+    }
 
     /// None: a storage has no capability it does not declare.
     public var capabilities: StorageCapabilities { StorageCapabilities() }

@@ -22,7 +22,10 @@ extension VDirStorage: BatchCreatingStorage {
                 nonisolated(unsafe) let base = buffer.baseAddress!
                 DispatchQueue.concurrentPerform(iterations: writers) { writer in
                     for i in stride(from: writer, to: items.count, by: writers) {
-                        (base + i).initialize(to: Result { try createNow(items[i].data, suggestedName: items[i].suggestedName, in: folder) })
+                        (base + i).initialize(
+                            to: Result {
+                                try createNow(items[i].data, suggestedName: items[i].suggestedName, in: folder)
+                            })
                     }
                 }
                 count = items.count

@@ -5,8 +5,9 @@ extension VDirStorage {
     /// files in one call, streams its files, vouches for its listing, has a display name and
     /// color, and is files a person may edit (a UID may be written into one that has none).
     public var capabilities: StorageCapabilities {
-        StorageCapabilities(flushing: self, concurrentWriting: self, batchCreating: self, streamingFetching: self,
-                            listingToken: self, collectionMetadata: self, fileBacked: self, takesAssignedUIDs: true)
+        StorageCapabilities(
+            flushing: self, concurrentWriting: self, batchCreating: self, streamingFetching: self,
+            listingToken: self, collectionMetadata: self, fileBacked: self, takesAssignedUIDs: true)
     }
 }
 

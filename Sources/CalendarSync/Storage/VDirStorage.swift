@@ -52,10 +52,16 @@ public struct VDirStorage: CalendarStorage {
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         let directory = self.directory
         @Sendable func read(_ href: ItemHref) -> Result<StoredItem?, any Error> {
-            Result { try directory.read(href.value).map { StoredItem(version: ItemVersion(href: href, etag: ItemETag($0.signature.etag)), data: $0.data) } }
+            Result {
+                try directory.read(href.value).map {
+                    StoredItem(version: ItemVersion(href: href, etag: ItemETag($0.signature.etag)), data: $0.data)
+                }
+            }
         }
         // Many files (a first sync's scan) are read on every core, away from the task pool.
-        let results = hrefs.count < Self.parallelReadMinimum ? hrefs.map(read)
+        let results =
+            hrefs.count < Self.parallelReadMinimum
+            ? hrefs.map(read)
             : await Self.offThread { hrefs.mappedOnEveryCore(minimum: 0, read) }
         return try results.compactMap { try $0.get() }
     }
@@ -94,10 +100,14 @@ public struct VDirStorage: CalendarStorage {
     }
 
     /// Replaces the file atomically if its signature is still `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         let directory = self.directory
         do {
-            let signature = try await Self.offThread { try directory.replace(href.value, data: data, ifEtag: etag.value) }
+            let signature = try await Self.offThread {
+                try directory.replace(href.value, data: data, ifEtag: etag.value)
+            }
             return ItemVersion(href: href, etag: ItemETag(signature.etag))
         } catch let error as VDirError where error.code == .changedMeanwhile {
             throw StorageError.preconditionFailed(href: href)
@@ -164,7 +174,9 @@ public struct VDirStorage: CalendarStorage {
     static func token(for versions: [ItemVersion]) -> ChangeToken {
         var listing = ListingHash()
         // A listing comes sorted already: checking is linear, sorting is not.
-        let ordered = zip(versions, versions.dropFirst()).allSatisfy { VDirectory.precedes($0.href.value, $1.href.value) }
+        let ordered = zip(versions, versions.dropFirst()).allSatisfy {
+            VDirectory.precedes($0.href.value, $1.href.value)
+        }
         for v in ordered ? versions : versions.sorted(by: { VDirectory.precedes($0.href.value, $1.href.value) }) {
             listing.add(href: v.href.value, etag: v.etag.value)
         }

@@ -24,8 +24,10 @@ public struct AccountFixture: Sendable {
         folder = try TemporaryFolder()
         self.local = local ?? folder.file("calendars")
         config = folder.file("config.toml")
-        try TestPairConfig(name: "account", local: self.local, collection: (remote ?? server.home),
-                           journal: folder.file("account.sqlite"), server: server, extra: ["collections = \(collections)"]).write(to: config)
+        try TestPairConfig(
+            name: "account", local: self.local, collection: (remote ?? server.home),
+            journal: folder.file("account.sqlite"), server: server, extra: ["collections = \(collections)"]
+        ).write(to: config)
     }
 
     /// Where the account's journals and `collections.json` live.
@@ -36,7 +38,8 @@ public struct AccountFixture: Sendable {
 
     /// `calgw ARGS --config CONFIG`, with the server's password in the environment.
     public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(arguments + ["--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
+        try CalgwBinary.run(
+            arguments + ["--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
     }
 
     /// curl as the account's user (`-s -u USER:PASSWORD ARGS`).
@@ -53,14 +56,18 @@ public struct AccountFixture: Sendable {
         var props = ""
         if let displayName { props += "<d:displayname>\(displayName)</d:displayname>" }
         if !components.isEmpty {
-            props += "<c:supported-calendar-component-set>" + components.map { "<c:comp name=\"\($0)\"/>" }.joined()
+            props +=
+                "<c:supported-calendar-component-set>" + components.map { "<c:comp name=\"\($0)\"/>" }.joined()
                 + "</c:supported-calendar-component-set>"
         }
         var arguments = ["-o", "/dev/null", "-w", "%{http_code}", "-X", "MKCALENDAR"]
         if !props.isEmpty {
-            arguments += ["-H", "Content-Type: application/xml",
-                          "--data", "<?xml version=\"1.0\"?><c:mkcalendar xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
-                            + "<d:set><d:prop>\(props)</d:prop></d:set></c:mkcalendar>"]
+            arguments += [
+                "-H", "Content-Type: application/xml",
+                "--data",
+                "<?xml version=\"1.0\"?><c:mkcalendar xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+                    + "<d:set><d:prop>\(props)</d:prop></d:set></c:mkcalendar>",
+            ]
         }
         let made = try curl(arguments + [url.absoluteString])
         guard ["200", "201"].contains(made.stdoutText) else {
@@ -76,9 +83,14 @@ public struct AccountFixture: Sendable {
         try Data(ics.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         // No `Expect: 100-continue`: curl would wait a second for a 100 that Radicale never sends.
-        let put = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
-                            calendar.appendingPathComponent("\(name).ics").absoluteString])
-        guard ["201", "204"].contains(put.stdoutText) else { throw FixtureFailure("\(server.name): PUT \(name): \(put.stdoutText)") }
+        let put = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:", "-H",
+            "Content-Type: text/calendar",
+            calendar.appendingPathComponent("\(name).ics").absoluteString,
+        ])
+        guard ["201", "204"].contains(put.stdoutText) else {
+            throw FixtureFailure("\(server.name): PUT \(name): \(put.stdoutText)")
+        }
     }
 
     /// The names of a subfolder's .ics files.
@@ -89,14 +101,18 @@ public struct AccountFixture: Sendable {
 
     /// The subfolders of `local`.
     public func subfolders() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: local.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: local.path)) ?? []).filter { !$0.hasPrefix(".") }
+            .sorted()
     }
 
     /// The folder → href mapping kept in `collections.json`.
     public func mapping() -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: stateFolder.appendingPathComponent("collections.json").path),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let entries = object["entries"] as? [[String: Any]] else { return [:] }
+        guard
+            let data = FileManager.default.contents(
+                atPath: stateFolder.appendingPathComponent("collections.json").path),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let entries = object["entries"] as? [[String: Any]]
+        else { return [:] }
         var result: [String: String] = [:]
         for entry in entries {
             if let name = entry["name"] as? String, let href = entry["href"] as? String { result[name] = href }

@@ -26,13 +26,16 @@ public struct InteropPair: Sendable {
     ///   - withSamples: upload the sample calendar's files (false: an empty collection).
     public init(prefix: String, withSamples: Bool = true) async throws {
         server = try TestServers.shared(TestServers.any())
-        client = try CalDAVClient(configuration: .init(http: .init(authentication: .basic(username: server.username, password: server.password))))
+        client = try CalDAVClient(
+            configuration: .init(
+                http: .init(authentication: .basic(username: server.username, password: server.password))))
         collection = server.newCollectionURL(prefix: prefix)
         try await client.makeCalendar(collection, displayName: "Interop \(prefix)")
         let sampleFolder = TestPaths.fixtures.appendingPathComponent("sample")
         var names: [String] = []
         if withSamples {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sampleFolder.path).sorted() where name.hasSuffix(".ics") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sampleFolder.path).sorted()
+            where name.hasSuffix(".ics") {
                 let data = try Data(contentsOf: sampleFolder.appendingPathComponent(name))
                 _ = try await client.put(collection.appendingPathComponent(name), data: data, condition: .createOnly)
                 names.append(name)
@@ -41,8 +44,10 @@ public struct InteropPair: Sendable {
         samples = names
         folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
-        try TestPairConfig(name: "dav", local: folder.file("vdir"), collection: collection,
-                           journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD").write(to: folder.file("config.toml"))
+        try TestPairConfig(
+            name: "dav", local: folder.file("vdir"), collection: collection,
+            journal: folder.file("state/dav.sqlite"), server: server, passwordEnv: "CALGW_TEST_DAV_PASSWORD"
+        ).write(to: folder.file("config.toml"))
     }
 
     /// Removes the test's folder.
@@ -66,8 +71,10 @@ public struct InteropPair: Sendable {
 
     /// UID of every item file of the vdir, one entry per file.
     public func vdirUIDs() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }
-            .map { try Self.uid(of: Data(contentsOf: vdir.appendingPathComponent($0))) ?? $0 }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter {
+            $0.hasSuffix(".ics") && !$0.hasPrefix(".")
+        }
+        .map { try Self.uid(of: Data(contentsOf: vdir.appendingPathComponent($0))) ?? $0 }.sorted()
     }
 
     /// The item's URL in the collection.
@@ -102,7 +109,9 @@ public struct InteropPair: Sendable {
             print('\\n'.join(sorted(out)))
             """
         let result = try ProcessRunner.run("python3", ["-c", script], stdin: data)
-        guard result.status == 0 else { throw ProcessFailure(command: "python3 icalendar", status: result.status, stderr: result.stderrText) }
+        guard result.status == 0 else {
+            throw ProcessFailure(command: "python3 icalendar", status: result.status, stderr: result.stderrText)
+        }
         return result.stdoutText
     }
 }

@@ -37,7 +37,9 @@ public struct MeetingFixture: Sendable {
 
     /// `calgw ARGS` on the pair, in UTC.
     public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(arguments + ["--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
+        try CalgwBinary.run(
+            arguments + ["--config", pair.config.path],
+            environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
     }
 
     /// The scheduling messages in bob's Inbox that name `id`.
@@ -64,20 +66,25 @@ public struct MeetingFixture: Sendable {
 
     /// `calgw ARGS` on bob's pair, in UTC, with `environment` besides.
     public func bob(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(arguments + ["--config", try attendeePair().config.path],
-                            environment: environment.merging(["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"]) { a, _ in a })
+        try CalgwBinary.run(
+            arguments + ["--config", try attendeePair().config.path],
+            environment: environment.merging(["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"]) { a, _ in a })
     }
 
     /// The text of the resource holding `uid` in `calendar` on the server, read as `user`
     /// (lines unfolded); nil when none holds it.
     public func stored(_ uid: String, in calendar: URL, as user: TestServer.Attendee) throws -> String? {
         let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
-        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]).stdoutText
+        let listing = try ProcessRunner.run(
+            "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]
+        ).stdoutText
         guard let origin = URL(string: "/", relativeTo: calendar)?.absoluteURL else { return nil }
         for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
             guard let url = URL(string: String(match.1), relativeTo: origin) else { continue }
             let text = try ProcessRunner.run("curl", auth + [url.absoluteString]).stdoutText
-            if text.contains("UID:\(uid)") { return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "") }
+            if text.contains("UID:\(uid)") {
+                return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+            }
         }
         return nil
     }

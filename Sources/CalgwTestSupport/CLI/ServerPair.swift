@@ -22,8 +22,10 @@ public struct ServerPair: Sendable {
         vdir = folder.file(name)
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         config = folder.file("\(name).toml")
-        try TestPairConfig(name: name, local: vdir, collection: collection,
-                           journal: folder.file("\(name).sqlite"), server: server).write(to: config)
+        try TestPairConfig(
+            name: name, local: vdir, collection: collection,
+            journal: folder.file("\(name).sqlite"), server: server
+        ).write(to: config)
         self.folder = folder.url
     }
 

@@ -20,7 +20,8 @@ public final class SubscriptionFixture {
     public init(validators: Bool = true, gzip: Bool = true) throws {
         let temporary = try TemporaryFolder(prefix: "calgw-feed")
         folder = temporary.url
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("feeds"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("feeds"), withIntermediateDirectories: true)
         server = try TestProxies.feed(root: folder.appendingPathComponent("feeds"), validators: validators, gzip: gzip)
     }
 
@@ -32,15 +33,19 @@ public final class SubscriptionFixture {
 
     /// Writes the config with `remote` (a path on the server, or a whole URL) and extra lines.
     public func configure(remote: String = "feed.ics", scheme: String = "webcal", extra: String = "") throws {
-        let url = remote.contains("://") ? remote
+        let url =
+            remote.contains("://")
+            ? remote
             : "\(scheme)://127.0.0.1:\(server.url.port!)/\(remote)"
-        try Data("""
+        try Data(
+            """
             [pair.feed]
             local = "\(vdir.path)"
             remote = "\(url)"
             journal = "\(folder.appendingPathComponent("feed.sqlite").path)"
             \(extra)
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
     }
 
     /// `calgw ARGS --config CONFIG`.
@@ -67,7 +72,9 @@ public final class SubscriptionFixture {
     public func stamps() throws -> [String: Date] {
         var stamps: [String: Date] = [:]
         for name in try files().keys {
-            stamps[name] = try FileManager.default.attributesOfItem(atPath: vdir.appendingPathComponent(name).path)[.modificationDate] as? Date
+            stamps[name] =
+                try FileManager.default.attributesOfItem(atPath: vdir.appendingPathComponent(name).path)[
+                    .modificationDate] as? Date
         }
         return stamps
     }
@@ -92,9 +99,11 @@ public final class SubscriptionFixture {
     /// A feed of `events` (UID → summary) in the given order, all in Europe/Berlin with its
     /// VTIMEZONE at the end, as some publishers write it.
     public static func feed(_ events: [(String, String)], stamp: String = "20260101T000000Z") -> String {
-        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Example//Holidays//EN\r\nMETHOD:PUBLISH\r\nX-WR-CALNAME:Holidays\r\n"
+        var text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Example//Holidays//EN\r\nMETHOD:PUBLISH\r\nX-WR-CALNAME:Holidays\r\n"
         for (uid, summary) in events {
-            text += "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:\(stamp)\r\nDTSTART;TZID=Europe/Berlin:20260310T100000\r\n"
+            text +=
+                "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:\(stamp)\r\nDTSTART;TZID=Europe/Berlin:20260310T100000\r\n"
                 + "DURATION:PT1H\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\n"
         }
         return text + zone + "END:VCALENDAR\r\n"

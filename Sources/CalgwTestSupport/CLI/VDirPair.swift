@@ -27,30 +27,41 @@ public struct VDirPair: Sendable {
         folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
-        try TestPairConfig(local: local, remote: remote, journal: journal, extra: ["conflict = \"\(conflict)\""]).write(to: config)
+        try TestPairConfig(local: local, remote: remote, journal: journal, extra: ["conflict = \"\(conflict)\""]).write(
+            to: config)
     }
 
     /// Removes the test's folder.
     public func remove() { folder.remove() }
 
     /// Writes `data` as the file `name` of `side` (`local` or `remote`).
-    public func write(_ side: URL, _ name: String, _ data: Data) throws { try data.write(to: side.appendingPathComponent(name)) }
+    public func write(_ side: URL, _ name: String, _ data: Data) throws {
+        try data.write(to: side.appendingPathComponent(name))
+    }
 
     /// Event `a` synced, then edited on both sides: "mine" here, "theirs" there.
     /// - Throws: ``FixtureFailure`` when the first sync fails or leaves no remote file.
     public func makeConflict() throws {
         try write(local, "a.ics", TestEvent.data(uid: "a", summary: "v1"))
         let synced = try run("sync")
-        guard synced.status == 0 else { throw FixtureFailure("the first sync exited with \(synced.status): \(synced.stderrText)") }
+        guard synced.status == 0 else {
+            throw FixtureFailure("the first sync exited with \(synced.status): \(synced.stderrText)")
+        }
         try write(local, "a.ics", TestEvent.data(uid: "a", summary: "mine"))
-        guard let remoteName = try FileManager.default.contentsOfDirectory(atPath: remote.path).first(where: { $0.hasSuffix(".ics") }) else {
+        guard
+            let remoteName = try FileManager.default.contentsOfDirectory(atPath: remote.path).first(where: {
+                $0.hasSuffix(".ics")
+            })
+        else {
             throw FixtureFailure("the first sync left no file in \(remote.path)")
         }
         try write(remote, remoteName, TestEvent.data(uid: "a", summary: "theirs"))
     }
 
     /// `calgw COMMAND --config CONFIG EXTRA...`.
-    public func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
+    public func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
+        -> ProcessRunner.Result
+    {
         try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
     }
 
@@ -67,7 +78,8 @@ public struct VDirPair: Sendable {
     /// UID under its name).
     public static func summariesIn(_ folder: URL) throws -> [String: String] {
         var out: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        where name.hasSuffix(".ics") && !name.hasPrefix(".") {
             let lines = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
                 .replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
             let uid = lines.first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? name

@@ -20,7 +20,9 @@ public final class WatchProcess {
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = CalgwBinary.url
         process.arguments = ["watch"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["NO_COLOR": "1"]) { a, _ in a }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            environment.merging(["NO_COLOR": "1"]) { a, _ in a }
+        ) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardInput = FileHandle.nullDevice
@@ -34,7 +36,9 @@ public final class WatchProcess {
 
     /// The `--json` lines printed so far.
     public var records: [[String: Any]] {
-        stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        stdoutText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// Waits until `condition` holds or `limit` seconds pass; returns whether it held.

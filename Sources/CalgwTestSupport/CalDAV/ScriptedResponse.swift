@@ -22,7 +22,8 @@ public struct ScriptedResponse: Sendable {
     ///   - headers: header fields, in order.
     ///   - body: the body.
     ///   - chunkSize: bytes per delivery; nil for the whole body at once.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), chunkSize: Int? = nil) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), chunkSize: Int? = nil)
+    {
         self.status = status
         self.headers = headers
         self.body = body
@@ -36,7 +37,8 @@ public struct ScriptedResponse: Sendable {
 
     /// A 207 Multi-Status with `xml` as its body.
     public static func multistatus(_ xml: String, chunkSize: Int? = nil) -> ScriptedResponse {
-        ScriptedResponse(status: 207, headers: [("Content-Type", "application/xml; charset=utf-8")], text: xml, chunkSize: chunkSize)
+        ScriptedResponse(
+            status: 207, headers: [("Content-Type", "application/xml; charset=utf-8")], text: xml, chunkSize: chunkSize)
     }
 
     /// A redirect to `location` (absolute or relative, as a server may send it).

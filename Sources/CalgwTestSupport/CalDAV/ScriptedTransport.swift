@@ -53,14 +53,17 @@ public final class ScriptedTransport: HTTPTransport {
         }
         guard let response = answer.map({ $0(transfer, index) }) ?? queued else {
             let request = transfer.request
-            return HTTPTransferOutcome(failure: .init(.invalidRequest,
-                                                      "the script has no response for \(request.method) \(request.url) (transfer \(index))"))
+            return HTTPTransferOutcome(
+                failure: .init(
+                    .invalidRequest,
+                    "the script has no response for \(request.method) \(request.url) (transfer \(index))"))
         }
         return Self.deliver(response, to: receiver)
     }
 
     /// Hands `response` to `receiver` as a transport would: status, headers, body chunks.
-    private static func deliver(_ response: ScriptedResponse, to receiver: HTTPResponseReceiver) -> HTTPTransferOutcome {
+    private static func deliver(_ response: ScriptedResponse, to receiver: HTTPResponseReceiver) -> HTTPTransferOutcome
+    {
         if let scripted = response.failure, scripted.afterBytes == nil {
             return HTTPTransferOutcome(failure: scripted.failure)
         }

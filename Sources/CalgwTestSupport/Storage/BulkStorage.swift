@@ -26,7 +26,9 @@ public final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
     }
 
     /// The inner storage's listing.
-    public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        try await inner.changes(since: token)
+    }
 
     /// The inner storage's items, each call counted in `fetches`.
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
@@ -40,10 +42,14 @@ public final class BulkStorage: BulkFetchingStorage, @unchecked Sendable {
     }
 
     /// Updates in the inner storage.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         try await inner.update(href: href, data: data, ifMatch: etag, as: intent)
     }
 
     /// Deletes in the inner storage.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { try await inner.delete(href: href, ifMatch: etag, as: intent) }
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
+        try await inner.delete(href: href, ifMatch: etag, as: intent)
+    }
 }

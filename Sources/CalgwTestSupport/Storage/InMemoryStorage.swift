@@ -39,13 +39,17 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     public let answersWithDeltas: Bool
 
     /// A storage holding `items` (href → bytes), each with its own etag.
-    public init(items: [String: Data] = [:], answersWithDeltas: Bool = false, beforeWrite: (@Sendable (String, WriteIntent) -> Void)? = nil) {
+    public init(
+        items: [String: Data] = [:], answersWithDeltas: Bool = false,
+        beforeWrite: (@Sendable (String, WriteIntent) -> Void)? = nil
+    ) {
         self.beforeWrite = beforeWrite
         self.answersWithDeltas = answersWithDeltas
         state.withLock { s in
             for (href, data) in items {
                 s.counter += 1
-                s.items[ItemHref(href)] = StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag("\"\(s.counter)\"")), data: data)
+                s.items[ItemHref(href)] = StoredItem(
+                    version: ItemVersion(href: ItemHref(href), etag: ItemETag("\"\(s.counter)\"")), data: data)
             }
         }
     }
@@ -96,7 +100,8 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
         return state.withLock { s in
             let current = ChangeToken("mem:\(s.counter):\(s.items.count)")
             if token == current { return .unchanged(current) }
-            if answersWithDeltas, let token, let since = Int(token.value.split(separator: ":").dropFirst().first ?? "") {
+            if answersWithDeltas, let token, let since = Int(token.value.split(separator: ":").dropFirst().first ?? "")
+            {
                 let touched = Set(s.log.filter { $0.0 > since }.map(\.1))
                 let changed = touched.compactMap { s.items[$0]?.version }.sorted { $0.href < $1.href }
                 let removed = touched.filter { s.items[$0] == nil }.sorted()
@@ -125,11 +130,15 @@ public final class InMemoryStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// Replaces the item with a new etag if its etag is still `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         try check(.update)
         beforeWrite?(href.value, intent)
         return try state.withLock { s in
-            guard let current = s.items[href], current.etag == etag else { throw StorageError.preconditionFailed(href: href) }
+            guard let current = s.items[href], current.etag == etag else {
+                throw StorageError.preconditionFailed(href: href)
+            }
             s.operations += 1
             return s.store(data, at: href)
         }

@@ -38,12 +38,16 @@ public final class RacingStorage: CalendarStorage, @unchecked Sendable {
     private func raceIfDue(_ now: Moment) {
         guard now == moment else { return }
         var pending: (() -> Void)?
-        race.mutate { pending = $0; $0 = nil }
+        race.mutate {
+            pending = $0; $0 = nil
+        }
         pending?()
     }
 
     /// The inner storage's listing.
-    public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        try await inner.changes(since: token)
+    }
 
     /// The inner storage's items, after the race when it is due before the first fetch.
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
@@ -57,11 +61,15 @@ public final class RacingStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// Updates in the inner storage, after the race when it is due before the first update.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         raceIfDue(.beforeFirstUpdate)
         return try await inner.update(href: href, data: data, ifMatch: etag, as: intent)
     }
 
     /// Deletes in the inner storage.
-    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { try await inner.delete(href: href, ifMatch: etag, as: intent) }
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
+        try await inner.delete(href: href, ifMatch: etag, as: intent)
+    }
 }

@@ -27,7 +27,9 @@ public struct StreamingStorage: StreamingFetchingStorage {
     }
 
     /// The inner storage's listing.
-    public func changes(since token: ChangeToken?) async throws -> StorageChanges { try await inner.changes(since: token) }
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        try await inner.changes(since: token)
+    }
 
     /// The inner storage's items.
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
@@ -40,7 +42,9 @@ public struct StreamingStorage: StreamingFetchingStorage {
     }
 
     /// Updates in the inner storage.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         try await inner.update(href: href, data: data, ifMatch: etag, as: intent)
     }
 

@@ -30,13 +30,16 @@ public struct SyncHarness: Sendable {
     ///   - faultAfter: stop the run with `RunInterrupted` at this side effect (1 is the first), as
     ///     a crash would; nil: never.
     ///   - prompt: answers the `ask` strategy's questions.
-    package func engine(_ policy: SyncPolicy = SyncPolicy(), faultAfter: Int? = nil,
-                        prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil) -> SyncEngine {
+    package func engine(
+        _ policy: SyncPolicy = SyncPolicy(), faultAfter: Int? = nil,
+        prompt: (@Sendable (ConflictQuestion) -> ConflictStrategy?)? = nil
+    ) -> SyncEngine {
         var hook: FaultHook?
         if let k = faultAfter {
             hook = { @Sendable (n: Int) throws in if n >= k { throw RunInterrupted() } }
         }
-        return SyncEngine(local: local, remote: remote, journal: journal, policy: policy, prompt: prompt, faultHook: hook)
+        return SyncEngine(
+            local: local, remote: remote, journal: journal, policy: policy, prompt: prompt, faultHook: hook)
     }
 
     /// One run under `policy`.
@@ -59,7 +62,9 @@ public struct SyncHarness: Sendable {
     public func summaries(_ side: Side) -> [String: String] {
         items(side).mapValues { data in
             let text = String(decoding: data, as: UTF8.self)
-            return text.components(separatedBy: "\r\n").first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) } ?? ""
+            return text.components(separatedBy: "\r\n").first { $0.hasPrefix("SUMMARY:") }.map {
+                String($0.dropFirst(8))
+            } ?? ""
         }
     }
 

@@ -27,8 +27,10 @@ public struct VDirInterruptions {
         defer { folder.remove() }
         let (local, remote) = try scenario(folder)
         let count = Locked(0)
-        _ = try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: folder.file("j.sqlite")),
-                                 faultHook: { n in count.value = n }).run()
+        _ = try await SyncEngine(
+            local: local, remote: remote, journal: try Journal.open(at: folder.file("j.sqlite")),
+            faultHook: { n in count.value = n }
+        ).run()
         return count.value
     }
 
@@ -36,12 +38,15 @@ public struct VDirInterruptions {
     /// sides, the journal and the second run's report.
     /// - Throws: ``NotInterrupted`` when the first run ended before its `k`-th side effect.
     public func interrupted(at k: Int, in folder: TemporaryFolder) async throws
-        -> (local: VDirStorage, remote: VDirStorage, journal: Journal, rerun: SyncReport) {
+        -> (local: VDirStorage, remote: VDirStorage, journal: Journal, rerun: SyncReport)
+    {
         let (local, remote) = try scenario(folder)
         let journalURL = folder.file("j.sqlite")
         do {
-            _ = try await SyncEngine(local: local, remote: remote, journal: try Journal.open(at: journalURL),
-                                     faultHook: { n in if n >= k { throw RunInterrupted() } }).run()
+            _ = try await SyncEngine(
+                local: local, remote: remote, journal: try Journal.open(at: journalURL),
+                faultHook: { n in if n >= k { throw RunInterrupted() } }
+            ).run()
             throw NotInterrupted(k: k)
         } catch is RunInterrupted {}
         let journal = try Journal.open(at: journalURL)

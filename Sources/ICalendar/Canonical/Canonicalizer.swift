@@ -29,7 +29,8 @@ public struct Canonicalizer: Sendable {
 
     /// True when `component` and everything in it is canonical already.
     func isCanonical(_ component: Component) -> Bool {
-        component.properties.allSatisfy { canonicalValue(of: $0) == nil } && component.components.allSatisfy(isCanonical)
+        component.properties.allSatisfy { canonicalValue(of: $0) == nil }
+            && component.components.allSatisfy(isCanonical)
     }
 
     /// The canonical value when it differs from the property's value, else nil.
@@ -37,8 +38,9 @@ public struct Canonicalizer: Sendable {
         // A value with no unescaped `;` or `,` and only defined escapes is canonical whatever its
         // type and however lists split: so are nearly all, and their type is not looked up.
         guard !Self.isCanonicalText(property.value, commasAreSeparators: false),
-              ValueType.defaultType(forProperty: property.name) == .text,
-              property[parameter: "VALUE"].map({ $0.uppercased() == "TEXT" }) ?? true else { return nil }
+            ValueType.defaultType(forProperty: property.name) == .text,
+            property[parameter: "VALUE"].map({ $0.uppercased() == "TEXT" }) ?? true
+        else { return nil }
         switch property.name {
         case "REQUEST-STATUS", "GEO":
             return nil  // structured values with meaningful separators

@@ -64,12 +64,17 @@ public struct Event: Hashable, Sendable {
         let tzid = start?.tzid
         var rules: [RecurrenceRule] = [], unreadable: [String] = []
         for property in c.properties(named: "RRULE") {
-            if let rule = RecurrenceRule.reading(property.value, tzid: tzid) { rules.append(rule) } else { unreadable.append(property.value) }
+            if let rule = RecurrenceRule.reading(property.value, tzid: tzid) {
+                rules.append(rule)
+            } else {
+                unreadable.append(property.value)
+            }
         }
         recurrenceRules = rules
         unreadableRules = unreadable
         recurrenceDates = c.properties(named: "RDATE").flatMap { p -> [RecurrenceDate] in
-            p[parameter: "VALUE"]?.uppercased() == "PERIOD" ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
+            p[parameter: "VALUE"]?.uppercased() == "PERIOD"
+                ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
         }
         exceptionDates = c.properties(named: "EXDATE").flatMap(\.dateTimes)
         recurrenceID = c["RECURRENCE-ID"]?.dateTime

@@ -24,10 +24,13 @@ public struct Linter: Sendable {
         }
         problems += parsed.warnings.map { LintProblem(line: $0.line, severity: .warning, message: $0.message) }
         if parsed.components.isEmpty {
-            problems.append(LintProblem(line: 0, severity: .error, message: "no calendar data (expected BEGIN:VCALENDAR)"))
+            problems.append(
+                LintProblem(line: 0, severity: .error, message: "no calendar data (expected BEGIN:VCALENDAR)"))
         }
         for root in parsed.components where root.name != "VCALENDAR" {
-            problems.append(LintProblem(line: root.line, severity: .warning, message: "top-level \(root.name) is not inside a VCALENDAR"))
+            problems.append(
+                LintProblem(
+                    line: root.line, severity: .warning, message: "top-level \(root.name) is not inside a VCALENDAR"))
         }
         problems += ruleProblems(in: parsed)
         return problems.sorted { ($0.line, $1.severity) < ($1.line, $0.severity) }
@@ -55,7 +58,10 @@ enum RawTextChecks {
         for byte in data {
             if byte == 0x0A {
                 if previous != 0x0D && !reportedLF {
-                    problems.append(LintProblem(line: line, severity: .warning, message: "line ends with LF instead of CRLF (calgw fmt fixes this)"))
+                    problems.append(
+                        LintProblem(
+                            line: line, severity: .warning,
+                            message: "line ends with LF instead of CRLF (calgw fmt fixes this)"))
                     reportedLF = true
                 }
                 line += 1
@@ -63,7 +69,10 @@ enum RawTextChecks {
             } else if byte != 0x0D {
                 length += 1
                 if length == 76 && !reportedLong {
-                    problems.append(LintProblem(line: line, severity: .warning, message: "line longer than 75 octets is not folded (calgw fmt fixes this)"))
+                    problems.append(
+                        LintProblem(
+                            line: line, severity: .warning,
+                            message: "line longer than 75 octets is not folded (calgw fmt fixes this)"))
                     reportedLong = true
                 }
             }

@@ -7,9 +7,13 @@ struct ReadingChecks {
     /// The checks on a VCALENDAR's members.
     func checkCalendar(_ calendar: Component, into problems: inout [LintProblem]) {
         checkVersions(calendar, into: &problems)
-        if let tzid = DeclaredCalendarZone.identifier(of: calendar), resolver.zone(for: tzid) == nil, let p = calendar["X-WR-TIMEZONE"] {
-            problems.append(.init(line: p.line, severity: .warning,
-                                  message: "X-WR-TIMEZONE \"\(tzid)\" is not a known zone: floating times stay floating"))
+        if let tzid = DeclaredCalendarZone.identifier(of: calendar), resolver.zone(for: tzid) == nil,
+            let p = calendar["X-WR-TIMEZONE"]
+        {
+            problems.append(
+                .init(
+                    line: p.line, severity: .warning,
+                    message: "X-WR-TIMEZONE \"\(tzid)\" is not a known zone: floating times stay floating"))
         }
     }
 
@@ -25,15 +29,21 @@ struct ReadingChecks {
             groups[key, default: []].append(c)
         }
         for key in order {
-            guard let versions = groups[key], versions.count > 1, let newest = EventVersion.newest(of: versions) else { continue }
+            guard let versions = groups[key], versions.count > 1, let newest = EventVersion.newest(of: versions) else {
+                continue
+            }
             let current = versions[newest]
             let what = current["RECURRENCE-ID"].map { "the change of \($0.value) of " } ?? ""
             let uid = current["UID"]?.text ?? ""
             for (i, c) in versions.enumerated() where i != newest {
-                problems.append(.init(line: c.line, severity: .warning, message:
-                    "\(versions.count) versions of \(what)UID \(uid) in one calendar: this one is older than the one of line "
-                    + "\(current.line) (SEQUENCE \(EventVersion(current).sequence), then DTSTAMP, then LAST-MODIFIED decide, "
-                    + "RFC 5546 §2.1.5); calgw reads the newest, as recurring-ical-events does, and syncs the file as it is"))
+                problems.append(
+                    .init(
+                        line: c.line, severity: .warning,
+                        message:
+                            "\(versions.count) versions of \(what)UID \(uid) in one calendar: this one is older than the one of line "
+                            + "\(current.line) (SEQUENCE \(EventVersion(current).sequence), then DTSTAMP, then LAST-MODIFIED decide, "
+                            + "RFC 5546 §2.1.5); calgw reads the newest, as recurring-ical-events does, and syncs the file as it is"
+                    ))
             }
         }
     }
@@ -44,11 +54,16 @@ struct ReadingChecks {
             guard p[parameter: "VALUE"]?.uppercased() != "PERIOD" else { continue }
             let values = p.dateTimes
             if !start.isDate, values.contains(where: \.isDate) {
-                let reading = p.name == "RDATE"
+                let reading =
+                    p.name == "RDATE"
                     ? "calgw adds an occurrence at midnight of that day in DTSTART's zone"
                     : "calgw removes every occurrence on that day"
-                problems.append(.init(line: p.line, severity: .warning,
-                                      message: "\(p.name) is a DATE but DTSTART is a DATE-TIME: \(reading), as recurring-ical-events does"))
+                problems.append(
+                    .init(
+                        line: p.line, severity: .warning,
+                        message:
+                            "\(p.name) is a DATE but DTSTART is a DATE-TIME: \(reading), as recurring-ical-events does")
+                )
             } else if start.isDate, values.contains(where: { !$0.isDate }) {
                 let reading: String
                 if p.name == "RDATE" {
@@ -58,8 +73,12 @@ struct ReadingChecks {
                 } else {
                     reading = "calgw removes the day of its date"
                 }
-                problems.append(.init(line: p.line, severity: .warning,
-                                      message: "\(p.name) is a DATE-TIME but DTSTART is a DATE: \(reading), as recurring-ical-events does"))
+                problems.append(
+                    .init(
+                        line: p.line, severity: .warning,
+                        message:
+                            "\(p.name) is a DATE-TIME but DTSTART is a DATE: \(reading), as recurring-ical-events does")
+                )
             }
         }
     }

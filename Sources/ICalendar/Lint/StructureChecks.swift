@@ -19,7 +19,8 @@ enum StructureChecks {
             lines.finish { line, number in scan.consume(line, number) }
         }
         for open in scan.stack.reversed() {
-            scan.fail(open.line, "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lines.linesSeen))")
+            scan.fail(
+                open.line, "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lines.linesSeen))")
         }
         return scan.problems
     }

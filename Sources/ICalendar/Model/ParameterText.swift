@@ -33,7 +33,8 @@ enum ParameterText {
         while utf8.first == UInt8(ascii: ";") {
             utf8 = utf8.dropFirst()
             guard let eq = utf8.firstIndex(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ";") }),
-                  utf8[eq] == UInt8(ascii: "=") else {
+                utf8[eq] == UInt8(ascii: "=")
+            else {
                 // An empty parameter (`;;`), or a trailing one.
                 if utf8.first == UInt8(ascii: ";") || utf8.isEmpty { result.append(Parameter(name: "", values: [])) }
                 continue

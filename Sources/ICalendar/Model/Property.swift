@@ -40,7 +40,9 @@ public struct Property: Hashable, Sendable {
 
     /// A DATE or DATE-TIME property, with `VALUE=DATE` or `TZID` set to match the value.
     public static func dateTime(_ name: String, _ value: DateTimeValue, parameters: [Parameter] = []) -> Property {
-        var p = Property(name: name, parameters: parameters.filter { $0.name != "TZID" && $0.name != "VALUE" }, value: value.description)
+        var p = Property(
+            name: name, parameters: parameters.filter { $0.name != "TZID" && $0.name != "VALUE" },
+            value: value.description)
         if value.isDate { p.parameters.insert(Parameter("VALUE", "DATE"), at: 0) }
         if let tzid = value.tzid { p.parameters.insert(Parameter("TZID", tzid), at: 0) }
         return p
@@ -108,7 +110,9 @@ public struct Property: Hashable, Sendable {
     /// Every DATE / DATE-TIME in a comma-separated list, its TZID applied.
     public var dateTimes: [DateTimeValue] {
         let tzid = self.tzid
-        return value.split(separator: ",").compactMap { DateTimeValue(parsing: $0.trimmingCharacters(in: " "), tzid: tzid) }
+        return value.split(separator: ",").compactMap {
+            DateTimeValue(parsing: $0.trimmingCharacters(in: " "), tzid: tzid)
+        }
     }
 
     /// Every PERIOD in a comma-separated list (RDATE;VALUE=PERIOD, FREEBUSY).
@@ -146,7 +150,9 @@ extension StringProtocol {
         // Nearly every value neither starts nor ends with the character: no Character (grapheme)
         // is then looked at, as a byte other than its last or first cannot start or end it.
         let text = String(self)
-        if set.utf8.count == 1, let byte = set.utf8.first, text.utf8.first != byte, text.utf8.last != byte { return text }
+        if set.utf8.count == 1, let byte = set.utf8.first, text.utf8.first != byte, text.utf8.last != byte {
+            return text
+        }
         var s = Substring(text)
         while s.first == set { s = s.dropFirst() }
         while s.last == set { s = s.dropLast() }

@@ -26,7 +26,9 @@ enum ContentLineReader {
             throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no property name (\(preview(line)))")
         }
         if !isValidName(UnsafeBufferPointer(rebasing: line[0..<i])) {
-            warnings.append(ParseWarning(line: lineNumber, message: "property name '\(name)' has characters RFC 5545 does not allow"))
+            warnings.append(
+                ParseWarning(
+                    line: lineNumber, message: "property name '\(name)' has characters RFC 5545 does not allow"))
         }
 
         // Parameters.
@@ -34,9 +36,11 @@ enum ContentLineReader {
         while i < n && line[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
-            while i < n && line[i] != UInt8(ascii: "=") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
+            while i < n && line[i] != UInt8(ascii: "=") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":")
+            { i += 1 }
             guard i < n else {
-                throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+                throw ICalendarSyntaxError(
+                    line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
             }
             let paramName = upperName(UnsafeBufferPointer(rebasing: line[nameStart..<i]), &lower)
             if paramName.isEmpty && line[i] != UInt8(ascii: "=") {
@@ -54,17 +58,23 @@ enum ContentLineReader {
                         var j = valueStart
                         while j < n && line[j] != UInt8(ascii: "\"") { j += 1 }
                         guard j < n else {
-                            throw ICalendarSyntaxError(line: lineNumber, reason: "parameter \(paramName) has an unclosed quote")
+                            throw ICalendarSyntaxError(
+                                line: lineNumber, reason: "parameter \(paramName) has an unclosed quote")
                         }
-                        values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<j]), &latin1))
+                        values.append(
+                            decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<j]), &latin1))
                         i = j + 1
                     } else {
                         let valueStart = i
                         var unescaped: [UInt8]? = nil
-                        while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") {
+                        while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";")
+                            && line[i] != UInt8(ascii: ":")
+                        {
                             // Outlook-style `\;` `\,` `\:` in an unquoted value: the producer meant the character.
                             if line[i] == UInt8(ascii: "\\"), i + 1 < n,
-                               line[i + 1] == UInt8(ascii: ";") || line[i + 1] == UInt8(ascii: ",") || line[i + 1] == UInt8(ascii: ":") {
+                                line[i + 1] == UInt8(ascii: ";") || line[i + 1] == UInt8(ascii: ",")
+                                    || line[i + 1] == UInt8(ascii: ":")
+                            {
                                 if unescaped == nil { unescaped = Array(line[valueStart..<i]) }
                                 unescaped!.append(line[i + 1])
                                 i += 2
@@ -74,31 +84,39 @@ enum ContentLineReader {
                             i += 1
                         }
                         if let unescaped {
-                            warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) escapes with a backslash; it should be quoted"))
+                            warnings.append(
+                                ParseWarning(
+                                    line: lineNumber,
+                                    message: "parameter \(paramName) escapes with a backslash; it should be quoted"))
                             values.append(unescaped.withUnsafeBufferPointer { decodeParameterValue($0, &latin1) })
                         } else {
-                            values.append(decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<i]), &latin1))
+                            values.append(
+                                decodeParameterValue(UnsafeBufferPointer(rebasing: line[valueStart..<i]), &latin1))
                         }
                     }
                     if i < n && line[i] == UInt8(ascii: ",") { i += 1; continue }
                     break
                 }
             } else {
-                warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) of \(name) has no value"))
+                warnings.append(
+                    ParseWarning(line: lineNumber, message: "parameter \(paramName) of \(name) has no value"))
                 values.append("")
             }
             guard i < n else {
-                throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+                throw ICalendarSyntaxError(
+                    line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
             }
             if line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") {
                 // Text after a closing quote: keep it as part of the value (as producers meant).
                 let junkStart = i
                 while i < n && line[i] != UInt8(ascii: ";") && line[i] != UInt8(ascii: ":") { i += 1 }
                 guard i < n else {
-                    throw ICalendarSyntaxError(line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
+                    throw ICalendarSyntaxError(
+                        line: lineNumber, reason: "content line has no ':' after its parameters (\(preview(line)))")
                 }
                 values[values.count - 1] += decode(UnsafeBufferPointer(rebasing: line[junkStart..<i]), &latin1)
-                warnings.append(ParseWarning(line: lineNumber, message: "parameter \(paramName) has text after its closing quote"))
+                warnings.append(
+                    ParseWarning(line: lineNumber, message: "parameter \(paramName) has text after its closing quote"))
             }
             parameters.append(Parameter(name: paramName, values: values))
         }
@@ -137,7 +155,8 @@ enum ContentLineReader {
         // encoding and the sequence and was a twentieth of a first pull's time.
         var s = String(decoding: bytes, as: UTF8.self)
         let wellFormed = s.withUTF8 { text in
-            text.count == bytes.count && (text.count == 0 || memcmp(text.baseAddress!, bytes.baseAddress!, text.count) == 0)
+            text.count == bytes.count
+                && (text.count == 0 || memcmp(text.baseAddress!, bytes.baseAddress!, text.count) == 0)
         }
         if wellFormed { return s }
         usedLatin1 = true

@@ -32,7 +32,9 @@ public struct ICalendarParser: Sendable {
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ParsedCalendar {
         var builder = TreeBuilder(maximumDepth: maximumDepth)
         var lines = LineAssembler()
-        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in try builder.consume(line: line, lineNumber: number) }
+        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in
+            try builder.consume(line: line, lineNumber: number)
+        }
         try lines.feed(bytes, emit: consume)
         try lines.finish(emit: consume)
         return try builder.finish(lastLine: lines.linesSeen)
@@ -45,7 +47,9 @@ public struct ICalendarParser: Sendable {
         defer { try? handle.close() }
         var builder = TreeBuilder(maximumDepth: maximumDepth)
         var lines = LineAssembler()
-        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in try builder.consume(line: line, lineNumber: number) }
+        let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in
+            try builder.consume(line: line, lineNumber: number)
+        }
         while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
             try chunk.withUnsafeBytes { try lines.feed($0.bindMemory(to: UInt8.self), emit: consume) }
         }
@@ -73,7 +77,8 @@ struct TreeBuilder {
         if dropped {
             // A continuation line with nothing before it: read it as a line of its own.
             if line.isEmpty { return }
-            warnings.append(ParseWarning(line: lineNumber, message: "line starts with white space but follows no content line"))
+            warnings.append(
+                ParseWarning(line: lineNumber, message: "line starts with white space but follows no content line"))
         }
         var parsed = try ContentLineReader.read(line, lineNumber: lineNumber)
         if parsed.hadLowercase && !warnedLowercase {
@@ -88,10 +93,13 @@ struct TreeBuilder {
         switch parsed.property.name {
         case "BEGIN":
             guard stack.count < maximumDepth else {
-                throw ICalendarSyntaxError(line: lineNumber, reason: "components nest deeper than \(maximumDepth) levels")
+                throw ICalendarSyntaxError(
+                    line: lineNumber, reason: "components nest deeper than \(maximumDepth) levels")
             }
             let name = parsed.property.value.trimmingCharacters(in: " ").asciiUppercased
-            guard !name.isEmpty else { throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name") }
+            guard !name.isEmpty else {
+                throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN without a component name")
+            }
             guard LineShape.isComponentName(name) else {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "BEGIN:\(printable(name)) is not a component name")
             }
@@ -108,7 +116,8 @@ struct TreeBuilder {
             open.properties = Array(exactly: pending[depth])
             pending[depth].removeAll(keepingCapacity: true)
             guard open.name == name else {
-                throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
+                throw ICalendarSyntaxError(
+                    line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
             }
             if stack.isEmpty {
                 roots.append(open)
@@ -121,9 +130,13 @@ struct TreeBuilder {
                 // A property after the last END:VCALENDAR (some exporters append comments):
                 // kept in that calendar rather than lost. Before any BEGIN it is broken structure.
                 guard !roots.isEmpty else {
-                    throw ICalendarSyntaxError(line: lineNumber, reason: "\(parsed.property.name) comes before any BEGIN")
+                    throw ICalendarSyntaxError(
+                        line: lineNumber, reason: "\(parsed.property.name) comes before any BEGIN")
                 }
-                warnings.append(ParseWarning(line: lineNumber, message: "\(parsed.property.name) after END:\(roots[roots.count - 1].name) (kept inside it)"))
+                warnings.append(
+                    ParseWarning(
+                        line: lineNumber,
+                        message: "\(parsed.property.name) after END:\(roots[roots.count - 1].name) (kept inside it)"))
                 roots[roots.count - 1].properties.append(parsed.property)
             } else {
                 pending[stack.count - 1].append(parsed.property)
@@ -134,7 +147,9 @@ struct TreeBuilder {
     /// The parsed tree; refuses a file whose components are left open at the end.
     func finish(lastLine: Int) throws -> ParsedCalendar {
         if let open = stack.last {
-            throw ICalendarSyntaxError(line: open.line, reason: "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lastLine))")
+            throw ICalendarSyntaxError(
+                line: open.line,
+                reason: "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lastLine))")
         }
         return ParsedCalendar(components: roots, warnings: warnings)
     }
@@ -144,7 +159,11 @@ struct TreeBuilder {
 func printable(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            out += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
     }
     return out
 }

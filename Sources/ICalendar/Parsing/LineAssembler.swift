@@ -21,7 +21,9 @@ struct LineAssembler {
     }
 
     /// Feeds the next chunk; `emit` receives every logical line completed by it.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) rethrows {
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>, Int) throws -> Void)
+        rethrows
+    {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         var i = 0
         let n = chunk.count
@@ -59,7 +61,9 @@ struct LineAssembler {
         try flush(emit: emit)
     }
 
-    private mutating func physical(_ raw: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) rethrows {
+    private mutating func physical(
+        _ raw: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
+    ) rethrows {
         physicalLine += 1
         var raw = raw
         if physicalLine == 1, raw.count >= 3, raw[0] == 0xEF, raw[1] == 0xBB, raw[2] == 0xBF {

@@ -25,8 +25,10 @@ public struct ICalendarSerializer: Sendable {
 
     /// Writes the components in chunks of about `chunkSize` bytes to `sink`, so a large
     /// calendar is never in memory twice (as a tree and as text).
-    public func serialize(_ components: [Component], chunkSize: Int = 1 << 20,
-                          to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    public func serialize(
+        _ components: [Component], chunkSize: Int = 1 << 20,
+        to sink: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
         var out: [UInt8] = []
         out.reserveCapacity(chunkSize + 4096)
         var line: [UInt8] = []
@@ -53,8 +55,10 @@ public struct ICalendarSerializer: Sendable {
     /// The components as `Data`.
     public func data(_ components: [Component]) -> Data { Data(serialize(components)) }
 
-    private func write(_ component: Component, into out: inout [UInt8], scratch line: inout [UInt8],
-                       afterEachProperty drain: (inout [UInt8]) throws -> Void = { _ in }) rethrows {
+    private func write(
+        _ component: Component, into out: inout [UInt8], scratch line: inout [UInt8],
+        afterEachProperty drain: (inout [UInt8]) throws -> Void = { _ in }
+    ) rethrows {
         // Iterative, so a deep tree cannot overflow the stack.
         var stack: [(Component, Int)] = [(component, -1)]
         while let (c, n) = stack.popLast() {

@@ -15,14 +15,17 @@ public enum DeclaredCalendarZone {
 
     /// The zone `calendar` declares, when it is a VCALENDAR with an `X-WR-TIMEZONE`.
     public static func identifier(of calendar: Component) -> String? {
-        guard calendar.name == "VCALENDAR", let name = calendar["X-WR-TIMEZONE"]?.text.trimmingCharacters(in: " ") else { return nil }
+        guard calendar.name == "VCALENDAR", let name = calendar["X-WR-TIMEZONE"]?.text.trimmingCharacters(in: " ")
+        else { return nil }
         return name.isEmpty ? nil : name
     }
 
     /// `calendar` with its VEVENTs' floating times read in the zone it declares; `calendar`
     /// itself when it declares none, or one that neither its VTIMEZONEs nor calgw know.
     public static func applied(to calendar: Component) -> Component {
-        guard let tzid = identifier(of: calendar), TimeZoneResolver(calendar: calendar).zone(for: tzid) != nil else { return calendar }
+        guard let tzid = identifier(of: calendar), TimeZoneResolver(calendar: calendar).zone(for: tzid) != nil else {
+            return calendar
+        }
         var result = calendar
         for i in result.components.indices where result.components[i].name == "VEVENT" {
             for j in result.components[i].properties.indices {

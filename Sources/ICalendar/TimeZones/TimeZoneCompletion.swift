@@ -39,13 +39,17 @@ public enum TimeZoneCompletion {
         for (tzid, _) in missing {
             guard let iana = TimeZoneResolver.ianaIdentifier(for: tzid) else { continue }
             if iana != tzid { renamed[tzid] = iana }
-            guard !defined.contains(iana), let vtimezone = VTimeZoneGenerator.vtimezone(for: iana, at: date) else { continue }
+            guard !defined.contains(iana), let vtimezone = VTimeZoneGenerator.vtimezone(for: iana, at: date) else {
+                continue
+            }
             defined.insert(iana)
             added.append(vtimezone)
         }
         guard !renamed.isEmpty || !added.isEmpty else { return false }
         if !renamed.isEmpty { rename(&calendar, renamed) }
-        let at = calendar.components.firstIndex { ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"].contains($0.name) } ?? calendar.components.count
+        let at =
+            calendar.components.firstIndex { ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"].contains($0.name) }
+            ?? calendar.components.count
         calendar.components.insert(contentsOf: added, at: at)
         return true
     }

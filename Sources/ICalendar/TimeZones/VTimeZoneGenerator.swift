@@ -65,16 +65,21 @@ public enum VTimeZoneGenerator {
         let observances: [Component]
         if current.isEmpty {
             let offset = zone.secondsFromGMT(for: date)
-            observances = [observance("STANDARD", start: LocalDateTime(year: 1970, month: 1, day: 1), from: offset, to: offset,
-                                      name: zone.abbreviation(for: date))]
+            observances = [
+                observance(
+                    "STANDARD", start: LocalDateTime(year: 1970, month: 1, day: 1), from: offset, to: offset,
+                    name: zone.abbreviation(for: date))
+            ]
         } else if let yearly = yearlyObservances(current) {
             observances = yearly
         } else {
-            let history = transitions(of: zone, from: 0, to: LocalDateTime(year: year + 30, month: 1, day: 1).secondsSinceEpoch, limit: 2000)
+            let history = transitions(
+                of: zone, from: 0, to: LocalDateTime(year: year + 30, month: 1, day: 1).secondsSinceEpoch, limit: 2000)
             observances = listedObservances(history)
         }
-        return Component(name: "VTIMEZONE", properties: [Property(name: "TZID", value: identifier)],
-                         components: observances.sorted { $0.name == "STANDARD" && $1.name != "STANDARD" })
+        return Component(
+            name: "VTIMEZONE", properties: [Property(name: "TZID", value: identifier)],
+            components: observances.sorted { $0.name == "STANDARD" && $1.name != "STANDARD" })
     }
 
     /// The offset changes of `zone` in `[from, to)` (seconds since the epoch), at most `limit`.
@@ -98,7 +103,8 @@ public enum VTimeZoneGenerator {
     /// (same month, weekday, local time and offsets, and a day `dayRule` finds every year);
     /// else nil.
     static func yearlyObservances(_ changes: [Transition]) -> [Component]? {
-        guard changes.count == 2 * checkedYears, changes[0].to == changes[1].from, changes[1].to == changes[0].from else { return nil }
+        guard changes.count == 2 * checkedYears, changes[0].to == changes[1].from, changes[1].to == changes[0].from
+        else { return nil }
         var result: [Component] = []
         for i in 0..<2 {
             let samples = stride(from: i, to: changes.count, by: 2).map { changes[$0] }
@@ -106,11 +112,15 @@ public enum VTimeZoneGenerator {
             for (k, sample) in samples.enumerated() {
                 let date = sample.onset.date
                 guard sample.from == first.from, sample.to == first.to, sample.onset.time == onset.time,
-                      date.month == onset.date.month, date.year == onset.date.year + k, date.weekday == onset.date.weekday else { return nil }
+                    date.month == onset.date.month, date.year == onset.date.year + k, date.weekday == onset.date.weekday
+                else { return nil }
             }
             guard let rule = dayRule(samples.map(\.onset.date)), let start = rule.day(1970) else { return nil }
-            var component = observance(first.observance, start: LocalDateTime(date: start, time: onset.time), from: first.from, to: first.to, name: first.name)
-            component.properties.insert(Property(name: "RRULE", value: "FREQ=YEARLY;BYMONTH=\(onset.date.month);\(rule.parts)"), at: 1)
+            var component = observance(
+                first.observance, start: LocalDateTime(date: start, time: onset.time), from: first.from, to: first.to,
+                name: first.name)
+            component.properties.insert(
+                Property(name: "RRULE", value: "FREQ=YEARLY;BYMONTH=\(onset.date.month);\(rule.parts)"), at: 1)
             result.append(component)
         }
         return result
@@ -129,9 +139,13 @@ public enum VTimeZoneGenerator {
 
         /// The day in `year`.
         func day(_ year: Int) -> LocalDate? {
-            if let ordinal { return VTimeZoneRules.weekdays(weekday, inMonth: month, year: year, ordinal: ordinal).first }
+            if let ordinal {
+                return VTimeZoneRules.weekdays(weekday, inMonth: month, year: year, ordinal: ordinal).first
+            }
             guard let onOrAfter else { return nil }
-            return VTimeZoneRules.weekdays(weekday, inMonth: month, year: year, ordinal: nil).first { $0.day >= onOrAfter }
+            return VTimeZoneRules.weekdays(weekday, inMonth: month, year: year, ordinal: nil).first {
+                $0.day >= onOrAfter
+            }
         }
 
         /// The rule's RRULE parts after BYMONTH.
@@ -149,7 +163,9 @@ public enum VTimeZoneGenerator {
         guard let first = days.first else { return nil }
         let daysInMonth = LocalDate.daysIn(month: first.month, year: first.year)
         var candidates: [DayRule] = []
-        if first.day + 7 > daysInMonth { candidates.append(DayRule(weekday: first.weekday, month: first.month, ordinal: -1)) }
+        if first.day + 7 > daysInMonth {
+            candidates.append(DayRule(weekday: first.weekday, month: first.month, ordinal: -1))
+        }
         candidates.append(DayRule(weekday: first.weekday, month: first.month, ordinal: (first.day - 1) / 7 + 1))
         if let earliest = days.map(\.day).min(), earliest + 6 <= 28 {
             candidates.append(DayRule(weekday: first.weekday, month: first.month, onOrAfter: earliest))
@@ -169,19 +185,27 @@ public enum VTimeZoneGenerator {
         }
         return order.map { key in
             let group = groups[key]!
-            var component = observance(group[0].observance, start: group[0].onset, from: group[0].from, to: group[0].to, name: group[0].name)
+            var component = observance(
+                group[0].observance, start: group[0].onset, from: group[0].from, to: group[0].to, name: group[0].name)
             if group.count > 1 {
-                component.properties.insert(Property(name: "RDATE", value: group.dropFirst().map { $0.onset.description }.joined(separator: ",")), at: 1)
+                component.properties.insert(
+                    Property(
+                        name: "RDATE", value: group.dropFirst().map { $0.onset.description }.joined(separator: ",")),
+                    at: 1)
             }
             return component
         }
     }
 
     /// A STANDARD or DAYLIGHT component.
-    static func observance(_ name: String, start: LocalDateTime, from: Int, to: Int, name abbreviation: String?) -> Component {
-        var properties = [Property(name: "DTSTART", value: start.description),
-                          Property(name: "TZOFFSETFROM", value: UTCOffset(seconds: from).description),
-                          Property(name: "TZOFFSETTO", value: UTCOffset(seconds: to).description)]
+    static func observance(_ name: String, start: LocalDateTime, from: Int, to: Int, name abbreviation: String?)
+        -> Component
+    {
+        var properties = [
+            Property(name: "DTSTART", value: start.description),
+            Property(name: "TZOFFSETFROM", value: UTCOffset(seconds: from).description),
+            Property(name: "TZOFFSETTO", value: UTCOffset(seconds: to).description),
+        ]
         if let abbreviation, !abbreviation.isEmpty { properties.append(Property.text("TZNAME", abbreviation)) }
         return Component(name: name, properties: properties)
     }

@@ -21,8 +21,9 @@ public struct VTimeZoneRules: ZoneRules {
         var all: [(utc: Int64, offset: Int, from: Int)] = []
         for observance in vtimezone.components where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {
             guard let start = observance["DTSTART"]?.dateTime,
-                  let from = observance["TZOFFSETFROM"]?.utcOffset?.seconds,
-                  let to = observance["TZOFFSETTO"]?.utcOffset?.seconds else { continue }
+                let from = observance["TZOFFSETFROM"]?.utcOffset?.seconds,
+                let to = observance["TZOFFSETTO"]?.utcOffset?.seconds
+            else { continue }
             var locals: [LocalDateTime] = [start.local]
             if let rruleProperty = observance["RRULE"], let rule = try? rruleProperty.recurrenceRule() {
                 locals += Self.yearlyOnsets(rule: rule, start: start.local, fromOffset: from)
@@ -84,8 +85,11 @@ public struct VTimeZoneRules: ZoneRules {
                         days += Self.weekdays(wd.weekday, inMonth: month, year: year, ordinal: wd.ordinal)
                     }
                     if !rule.byMonthDay.isEmpty {
-                        days = days.filter { d in rule.byMonthDay.contains { md in
-                            md > 0 ? d.day == md : d.day == LocalDate.daysIn(month: month, year: year) + md + 1 } }
+                        days = days.filter { d in
+                            rule.byMonthDay.contains { md in
+                                md > 0 ? d.day == md : d.day == LocalDate.daysIn(month: month, year: year) + md + 1
+                            }
+                        }
                     }
                 } else if !rule.byMonthDay.isEmpty {
                     days = rule.byMonthDay.compactMap { md in

@@ -54,7 +54,8 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
             return
         }
         guard bytes.count == 15 || bytes.count == 16, bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
-              let time = Self.parseTime(bytes, at: 9) else { return nil }
+            let time = Self.parseTime(bytes, at: 9)
+        else { return nil }
         let local = LocalDateTime(date: date, time: time)
         if bytes.count == 16 {
             guard bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z") else { return nil }

@@ -17,7 +17,9 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
     public var seconds: Int
 
     /// A duration with these parts; zero unless given.
-    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
+    public init(
+        isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0
+    ) {
         self.isNegative = isNegative
         self.weeks = weeks
         self.days = days
@@ -32,14 +34,18 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
         var s = abs(totalSeconds)
         var d: Int64 = 0
         if preferNominalDays && s % 86_400 == 0 { d = s / 86_400; s = 0 }
-        self.init(isNegative: totalSeconds < 0, days: Int(d), hours: Int(s / 3600), minutes: Int(s / 60 % 60), seconds: Int(s % 60))
+        self.init(
+            isNegative: totalSeconds < 0, days: Int(d), hours: Int(s / 3600), minutes: Int(s / 60 % 60),
+            seconds: Int(s % 60))
     }
 
     /// The nominal part in days (weeks × 7 + days), signed.
     public var nominalDays: Int { (isNegative ? -1 : 1) * (weeks * 7 + days) }
 
     /// The exact part in seconds, signed.
-    public var exactSeconds: Int64 { (isNegative ? -1 : 1) * (Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)) }
+    public var exactSeconds: Int64 {
+        (isNegative ? -1 : 1) * (Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds))
+    }
 
     /// The whole duration in seconds, counting a nominal day as 86,400 s.
     public var approximateSeconds: Int64 { Int64(nominalDays) * 86_400 + exactSeconds }

@@ -143,8 +143,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The date and time of these fields, not checked.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.init(date: LocalDate(year: year, month: month, day: day),
-                  time: LocalTime(hour: hour, minute: minute, second: second))
+        self.init(
+            date: LocalDate(year: year, month: month, day: day),
+            time: LocalTime(hour: hour, minute: minute, second: second))
     }
 
     /// Seconds since 1970-01-01T00:00:00 on the same wall clock; for UTC values, Unix time.
@@ -156,8 +157,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public init(secondsSinceEpoch seconds: Int64) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = Int(seconds - days * 86_400)
-        self.init(date: LocalDate(daysSinceEpoch: Int(days)),
-                  time: LocalTime(hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60))
+        self.init(
+            date: LocalDate(daysSinceEpoch: Int(days)),
+            time: LocalTime(hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60))
     }
 
     /// The wall-clock time `seconds` later.

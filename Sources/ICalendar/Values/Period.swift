@@ -22,7 +22,9 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
     /// Parses `start/end` or `start/duration`; `tzid` applies to both date-times.
     public init?(parsing text: some StringProtocol, tzid: String? = nil) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let start = DateTimeValue(parsing: parts[0], tzid: tzid), !start.isDate else { return nil }
+        guard parts.count == 2, let start = DateTimeValue(parsing: parts[0], tzid: tzid), !start.isDate else {
+            return nil
+        }
         if let end = DateTimeValue(parsing: parts[1], tzid: tzid), !end.isDate {
             self.init(start: start, extent: .end(end))
         } else if let duration = ICalDuration(parsing: parts[1]) {

@@ -9,7 +9,8 @@ extension RecurrenceRule {
         guard negativeCount(in: text) != nil else { return nil }
         let kept = text.split(separator: ";").filter { part in
             let kv = part.split(separator: "=", maxSplits: 1)
-            return !(kv.count == 2 && kv[0].trimmingSpaces.uppercased() == "COUNT" && (Int(kv[1].trimmingSpaces) ?? 0) < 0)
+            return
+                !(kv.count == 2 && kv[0].trimmingSpaces.uppercased() == "COUNT" && (Int(kv[1].trimmingSpaces) ?? 0) < 0)
         }
         return try? RecurrenceRule(parsing: kept.joined(separator: ";"), tzid: tzid)
     }
@@ -18,7 +19,9 @@ extension RecurrenceRule {
     public static func negativeCount(in text: String) -> Int? {
         for part in text.split(separator: ";") {
             let kv = part.split(separator: "=", maxSplits: 1)
-            if kv.count == 2, kv[0].trimmingSpaces.uppercased() == "COUNT", let n = Int(kv[1].trimmingSpaces), n < 0 { return n }
+            if kv.count == 2, kv[0].trimmingSpaces.uppercased() == "COUNT", let n = Int(kv[1].trimmingSpaces), n < 0 {
+                return n
+            }
         }
         return nil
     }

@@ -89,17 +89,29 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
             guard seen.insert(name).inserted else { throw RecurrenceRuleError("\(name) appears twice") }
             switch name {
             case "FREQ":
-                guard let f = Frequency(rawValue: value.uppercased()) else { throw RecurrenceRuleError("FREQ=\(value) is not a frequency") }
+                guard let f = Frequency(rawValue: value.uppercased()) else {
+                    throw RecurrenceRuleError("FREQ=\(value) is not a frequency")
+                }
                 freq = f
             case "INTERVAL":
-                guard let n = Int(value), n >= 1 else { throw RecurrenceRuleError("INTERVAL=\(value) must be a positive integer") }
+                guard let n = Int(value), n >= 1 else {
+                    throw RecurrenceRuleError("INTERVAL=\(value) must be a positive integer")
+                }
                 rule.interval = n
             case "COUNT":
-                guard let n = Int(value), n >= 1 else { throw RecurrenceRuleError("COUNT=\(value) must be a positive integer") }
+                guard let n = Int(value), n >= 1 else {
+                    throw RecurrenceRuleError("COUNT=\(value) must be a positive integer")
+                }
                 rule.count = n
             case "UNTIL":
-                guard let u = DateTimeValue(parsing: value, tzid: nil) else { throw RecurrenceRuleError("UNTIL=\(value) is not a date or date-time") }
-                if u.form == .floating, let tzid { rule.until = DateTimeValue(u.local, form: .zoned(tzid: tzid)) } else { rule.until = u }
+                guard let u = DateTimeValue(parsing: value, tzid: nil) else {
+                    throw RecurrenceRuleError("UNTIL=\(value) is not a date or date-time")
+                }
+                if u.form == .floating, let tzid {
+                    rule.until = DateTimeValue(u.local, form: .zoned(tzid: tzid))
+                } else {
+                    rule.until = u
+                }
             case "BYSECOND": rule.bySecond = try Self.numbers(value, name, 0...60, allowNegative: false)
             case "BYMINUTE": rule.byMinute = try Self.numbers(value, name, 0...59, allowNegative: false)
             case "BYHOUR": rule.byHour = try Self.numbers(value, name, 0...23, allowNegative: false)
@@ -110,7 +122,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
             case "BYSETPOS": rule.bySetPos = try Self.numbers(value, name, 1...366, allowNegative: true)
             case "BYDAY": rule.byDay = try Self.weekdays(value)
             case "WKST":
-                guard let w = Weekday(rawValue: value.uppercased()) else { throw RecurrenceRuleError("WKST=\(value) is not a weekday") }
+                guard let w = Weekday(rawValue: value.uppercased()) else {
+                    throw RecurrenceRuleError("WKST=\(value) is not a weekday")
+                }
                 rule.weekStart = w
                 rule.hasExplicitWeekStart = true
             default:
@@ -119,7 +133,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         }
         guard let freq else { throw RecurrenceRuleError("FREQ is missing") }
         rule.frequency = freq
-        if rule.count != nil && rule.until != nil { throw RecurrenceRuleError("COUNT and UNTIL must not both be given") }
+        if rule.count != nil && rule.until != nil {
+            throw RecurrenceRuleError("COUNT and UNTIL must not both be given")
+        }
         self = rule
     }
 
@@ -142,12 +158,17 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         return problems
     }
 
-    private static func numbers(_ text: String, _ name: String, _ range: ClosedRange<Int>, allowNegative: Bool) throws -> [Int] {
+    private static func numbers(_ text: String, _ name: String, _ range: ClosedRange<Int>, allowNegative: Bool) throws
+        -> [Int]
+    {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let s = item.trimmingSpaces
             guard let n = Int(s.hasPrefix("+") ? String(s.dropFirst()) : s),
-                  range.contains(abs(n)), allowNegative || n >= 0 else {
-                throw RecurrenceRuleError("\(name)=\(text): '\(item)' is out of range \(allowNegative ? "±" : "")\(range.lowerBound)...\(range.upperBound)")
+                range.contains(abs(n)), allowNegative || n >= 0
+            else {
+                throw RecurrenceRuleError(
+                    "\(name)=\(text): '\(item)' is out of range \(allowNegative ? "±" : "")\(range.lowerBound)...\(range.upperBound)"
+                )
             }
             return n
         }
@@ -161,7 +182,8 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
             }
             let number = String(s.dropLast(2))
             if number.isEmpty { return WeekdayNumber(day) }
-            guard let n = Int(number.hasPrefix("+") ? String(number.dropFirst()) : number), (1...53).contains(abs(n)) else {
+            guard let n = Int(number.hasPrefix("+") ? String(number.dropFirst()) : number), (1...53).contains(abs(n))
+            else {
                 throw RecurrenceRuleError("BYDAY: '\(item)' has an ordinal out of range ±1...53")
             }
             return WeekdayNumber(day, ordinal: n)

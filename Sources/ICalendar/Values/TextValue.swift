@@ -49,10 +49,15 @@ public enum TextValue {
         var current = String.UnicodeScalarView()
         var escaping = false
         for c in raw.unicodeScalars {
-            if escaping { current.append("\\"); current.append(c); escaping = false }
-            else if c == "\\" { escaping = true }
-            else if c == "," { items.append(unescape(String(current))); current = String.UnicodeScalarView() }
-            else { current.append(c) }
+            if escaping {
+                current.append("\\"); current.append(c); escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else if c == "," {
+                items.append(unescape(String(current))); current = String.UnicodeScalarView()
+            } else {
+                current.append(c)
+            }
         }
         if escaping { current.append("\\") }
         items.append(unescape(String(current)))

@@ -10,7 +10,8 @@ public struct UTCOffset: Hashable, Sendable, CustomStringConvertible {
     public init?(parsing text: some StringProtocol) {
         let b = Array(text.utf8)
         guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"),
-              let h = digits(b, 1, 2), let m = digits(b, 3, 2), m < 60 else { return nil }
+            let h = digits(b, 1, 2), let m = digits(b, 3, 2), m < 60
+        else { return nil }
         var s = 0
         if b.count == 7 { guard let sec = digits(b, 5, 2), sec < 60 else { return nil }; s = sec }
         let total = h * 3600 + m * 60 + s

@@ -14,8 +14,12 @@ public enum ValueType: String, CaseIterable, Hashable, Sendable {
     private static let defaultTypes: [String: ValueType] = {
         var table: [String: ValueType] = [:]
         func set(_ type: ValueType, _ names: [String]) { for n in names { table[n] = type } }
-        set(.dateTime, ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
-                        "LAST-MODIFIED", "COMPLETED", "ACKNOWLEDGED"])
+        set(
+            .dateTime,
+            [
+                "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
+                "LAST-MODIFIED", "COMPLETED", "ACKNOWLEDGED",
+            ])
         set(.duration, ["TRIGGER", "DURATION", "REFRESH-INTERVAL"])
         set(.period, ["FREEBUSY"])
         set(.recur, ["RRULE", "EXRULE"])
@@ -24,9 +28,13 @@ public enum ValueType: String, CaseIterable, Hashable, Sendable {
         set(.float, ["GEO"])
         set(.calAddress, ["ATTENDEE", "ORGANIZER"])
         set(.uri, ["URL", "TZURL", "SOURCE", "ATTACH", "IMAGE", "CONFERENCE"])
-        set(.text, ["CALSCALE", "METHOD", "PRODID", "VERSION", "CATEGORIES", "CLASS", "COMMENT",
-                    "DESCRIPTION", "LOCATION", "RESOURCES", "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME",
-                    "CONTACT", "RELATED-TO", "UID", "ACTION", "REQUEST-STATUS", "NAME", "COLOR"])
+        set(
+            .text,
+            [
+                "CALSCALE", "METHOD", "PRODID", "VERSION", "CATEGORIES", "CLASS", "COMMENT",
+                "DESCRIPTION", "LOCATION", "RESOURCES", "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME",
+                "CONTACT", "RELATED-TO", "UID", "ACTION", "REQUEST-STATUS", "NAME", "COLOR",
+            ])
         return table
     }()
 
@@ -34,9 +42,9 @@ public enum ValueType: String, CaseIterable, Hashable, Sendable {
     public static func isSingleValued(_ name: String) -> Bool {
         switch name {
         case "UID", "DTSTAMP", "DTSTART", "DTEND", "DURATION", "DUE", "SUMMARY", "DESCRIPTION",
-             "LOCATION", "CLASS", "CREATED", "LAST-MODIFIED", "ORGANIZER", "PRIORITY", "SEQUENCE",
-             "STATUS", "TRANSP", "URL", "RECURRENCE-ID", "GEO", "COMPLETED", "PERCENT-COMPLETE",
-             "VERSION", "PRODID", "CALSCALE", "METHOD", "TZID", "TZURL", "TZOFFSETFROM", "TZOFFSETTO":
+            "LOCATION", "CLASS", "CREATED", "LAST-MODIFIED", "ORGANIZER", "PRIORITY", "SEQUENCE",
+            "STATUS", "TRANSP", "URL", "RECURRENCE-ID", "GEO", "COMPLETED", "PERCENT-COMPLETE",
+            "VERSION", "PRODID", "CALSCALE", "METHOD", "TZID", "TZURL", "TZOFFSETFROM", "TZOFFSETTO":
             return true
         default:
             return false
@@ -56,11 +64,13 @@ public enum ValueChecker {
             ok = text.split(separator: ";", omittingEmptySubsequences: false).allSatisfy { Double($0) != nil }
         case .date: ok = text.split(separator: ",").allSatisfy { DateTimeValue(parsing: $0)?.isDate == true }
         case .dateTime:
-            ok = text.split(separator: ",").allSatisfy { DateTimeValue(parsing: $0, tzid: tzid).map { !$0.isDate } == true }
+            ok = text.split(separator: ",").allSatisfy {
+                DateTimeValue(parsing: $0, tzid: tzid).map { !$0.isDate } == true
+            }
         case .duration: ok = ICalDuration(parsing: text) != nil
         case .period: ok = text.split(separator: ",").allSatisfy { Period(parsing: $0, tzid: tzid) != nil }
         case .recur:
-            do { _ = try RecurrenceRule(parsing: text) ; ok = true } catch { return "\(error)" }
+            do { _ = try RecurrenceRule(parsing: text); ok = true } catch { return "\(error)" }
         case .utcOffset: ok = UTCOffset(parsing: text) != nil
         case .time:
             ok = text.split(separator: ",").allSatisfy { t in
@@ -86,7 +96,7 @@ public enum Base64 {
         for c in text.utf8 {
             switch c {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
                 if padding > 0 { return false }
             case UInt8(ascii: "="): padding += 1
             default: return false

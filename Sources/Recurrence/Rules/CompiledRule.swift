@@ -90,7 +90,8 @@ public struct CompiledRule: Sendable {
                 plain.append(entry.weekday.isoIndex)
             }
         }
-        weekdays = plain.isEmpty ? (ordinals.isEmpty ? nil : Array(repeating: false, count: 7)) : Self.mask(plain, size: 7)
+        weekdays =
+            plain.isEmpty ? (ordinals.isEmpty ? nil : Array(repeating: false, count: 7)) : Self.mask(plain, size: 7)
         ordinalWeekdays = ordinals
         weekNumbers = rule.byWeekNo
 
@@ -118,8 +119,12 @@ public struct CompiledRule: Sendable {
     @inline(__always)
     func passesSimpleFilters(_ day: DayInfo) -> Bool {
         if let months, !months[day.month] { return false }
-        if hasMonthDays && !monthDaysPositive[day.day] && !monthDaysNegative[day.daysInMonth - day.day + 1] { return false }
-        if hasYearDays && !yearDaysPositive[day.dayOfYear] && !yearDaysNegative[day.daysInYear - day.dayOfYear + 1] { return false }
+        if hasMonthDays && !monthDaysPositive[day.day] && !monthDaysNegative[day.daysInMonth - day.day + 1] {
+            return false
+        }
+        if hasYearDays && !yearDaysPositive[day.dayOfYear] && !yearDaysNegative[day.daysInYear - day.dayOfYear + 1] {
+            return false
+        }
         return true
     }
 }

@@ -67,11 +67,15 @@ public struct RuleIterator: IteratorProtocol, Sendable {
     ///   - stopAfter: a wall-clock time after which nothing is wanted; needed for unbounded rules.
     ///   - isPastUntil: compares a wall-clock time with UNTIL (which may be UTC while DTSTART is
     ///     zoned, so the series supplies the comparison). Nil when the rule has no UNTIL.
-    public init(_ rule: CompiledRule, from: LocalDateTime? = nil, stopAfter: LocalDateTime? = nil,
-                isPastUntil: (@Sendable (Int64) -> Bool)? = nil) {
+    public init(
+        _ rule: CompiledRule, from: LocalDateTime? = nil, stopAfter: LocalDateTime? = nil,
+        isPastUntil: (@Sendable (Int64) -> Bool)? = nil
+    ) {
         self.rule = rule
         startSeconds = rule.start.secondsSinceEpoch
-        self.stopAfter = min(stopAfter?.secondsSinceEpoch ?? Int64.max, LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSinceEpoch)
+        self.stopAfter = min(
+            stopAfter?.secondsSinceEpoch ?? Int64.max,
+            LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSinceEpoch)
         if let isPastUntil {
             self.isPastUntil = isPastUntil
         } else if let until = rule.rule.until {
@@ -134,9 +138,14 @@ public struct RuleIterator: IteratorProtocol, Sendable {
         case .yearly: units = time.date.year - s.date.year
         case .monthly: units = (time.date.year - s.date.year) * 12 + time.date.month - s.date.month
         case .weekly:
-            units = floorDiv(weekStartDay(time.date.daysSinceEpoch, rule.weekStart) - weekStartDay(s.date.daysSinceEpoch, rule.weekStart), 7)
+            units = floorDiv(
+                weekStartDay(time.date.daysSinceEpoch, rule.weekStart)
+                    - weekStartDay(s.date.daysSinceEpoch, rule.weekStart), 7)
         case .daily: units = time.date.daysSinceEpoch - s.date.daysSinceEpoch
-        case .hourly: units = Int(floorDiv64(time.secondsSinceEpoch - s.secondsSinceEpoch + Int64(s.time.minute * 60 + s.time.second), 3600))
+        case .hourly:
+            units = Int(
+                floorDiv64(
+                    time.secondsSinceEpoch - s.secondsSinceEpoch + Int64(s.time.minute * 60 + s.time.second), 3600))
         case .minutely: units = Int(floorDiv64(time.secondsSinceEpoch - s.secondsSinceEpoch + Int64(s.time.second), 60))
         case .secondly: units = Int(time.secondsSinceEpoch - s.secondsSinceEpoch)
         }
@@ -154,7 +163,8 @@ public struct RuleIterator: IteratorProtocol, Sendable {
             let periodStart = fillPeriod()
             if ending != nil { return }
             if periodStart > stopAfter {
-                ending = periodStart >= LocalDateTime(year: 9999, month: 12, day: 31).secondsSinceEpoch ? .complete : .bound
+                ending =
+                    periodStart >= LocalDateTime(year: 9999, month: 12, day: 31).secondsSinceEpoch ? .complete : .bound
                 return
             }
             total = days.count * times.count
@@ -229,7 +239,9 @@ public struct RuleIterator: IteratorProtocol, Sendable {
                 if let months = rule.months {
                     for m in 1...12 where months[m] {
                         let f = LocalDate(year: year, month: m, day: 1).daysSinceEpoch
-                        ordinalDays.formUnion(Self.ordinalDays(rule.ordinalWeekdays, from: f, count: LocalDate.daysIn(month: m, year: year)))
+                        ordinalDays.formUnion(
+                            Self.ordinalDays(
+                                rule.ordinalWeekdays, from: f, count: LocalDate.daysIn(month: m, year: year)))
                     }
                 } else {
                     ordinalDays = Self.ordinalDays(rule.ordinalWeekdays, from: first, count: count)

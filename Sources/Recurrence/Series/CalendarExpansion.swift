@@ -53,10 +53,14 @@ public struct CalendarExpansion: Sendable {
     ///   - to: window end (exclusive).
     ///   - floatingZone: the zone floating times and dates are read in.
     ///   - includeCancelled: keep STATUS:CANCELLED overrides as occurrences instead of hiding them.
-    public func occurrences(from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
-                            includeCancelled: Bool = false) -> [Occurrence] {
+    public func occurrences(
+        from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
+        includeCancelled: Bool = false
+    ) -> [Occurrence] {
         var all: [Occurrence] = []
-        for s in series { all += s.occurrences(from: from, to: to, floatingZone: floatingZone, includeCancelled: includeCancelled) }
+        for s in series {
+            all += s.occurrences(from: from, to: to, floatingZone: floatingZone, includeCancelled: includeCancelled)
+        }
         all.sort { a, b in
             if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
             if a.uid != b.uid { return a.uid < b.uid }

@@ -26,8 +26,10 @@ public struct Occurrence: Hashable, Sendable {
         let endForm: DateTimeValue.Form
         let recurrenceForm: DateTimeValue.Form
 
-        init(uid: String, component: Component, startForm: DateTimeValue.Form, endForm: DateTimeValue.Form,
-             recurrenceForm: DateTimeValue.Form) {
+        init(
+            uid: String, component: Component, startForm: DateTimeValue.Form, endForm: DateTimeValue.Form,
+            recurrenceForm: DateTimeValue.Form
+        ) {
             self.uid = uid
             self.component = component
             self.startForm = startForm
@@ -36,7 +38,8 @@ public struct Occurrence: Hashable, Sendable {
         }
     }
 
-    init(startWall: Int64, endWall: Int64, recurrenceWall: Int64?, startInstant: Int64, endInstant: Int64, shape: Shape) {
+    init(startWall: Int64, endWall: Int64, recurrenceWall: Int64?, startInstant: Int64, endInstant: Int64, shape: Shape)
+    {
         self.startWall = startWall
         self.endWall = endWall
         self.recurrenceWall = recurrenceWall ?? Int64.min
@@ -77,8 +80,10 @@ public struct Occurrence: Hashable, Sendable {
 
     /// The same times, and the same event: the same shape, or the same UID, component and forms.
     public static func == (a: Occurrence, b: Occurrence) -> Bool {
-        a.startInstant == b.startInstant && a.endInstant == b.endInstant && a.startWall == b.startWall && a.endWall == b.endWall
-            && a.recurrenceWall == b.recurrenceWall && (a.shape === b.shape
+        a.startInstant == b.startInstant && a.endInstant == b.endInstant && a.startWall == b.startWall
+            && a.endWall == b.endWall
+            && a.recurrenceWall == b.recurrenceWall
+            && (a.shape === b.shape
                 || (a.uid == b.uid && a.component == b.component && a.shape.startForm == b.shape.startForm
                     && a.shape.endForm == b.shape.endForm && a.shape.recurrenceForm == b.shape.recurrenceForm))
     }

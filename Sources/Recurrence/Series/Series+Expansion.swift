@@ -12,8 +12,10 @@ extension Series {
     ///     recurring-ical-events does) instead of hiding their instance.
     /// - Returns: occurrences from the master's instances, minus EXDATEs and cancelled
     ///   overrides, with overrides in place of the instances they replace.
-    public func occurrences(from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
-                            limit: Int = 1_000_000, includeCancelled: Bool = false) -> [Occurrence] {
+    public func occurrences(
+        from: Int64, to: Int64, floatingZone: any ZoneRules = FixedOffsetZone.utc,
+        limit: Int = 1_000_000, includeCancelled: Bool = false
+    ) -> [Occurrence] {
         var result: [Occurrence] = []
         if let frame, let master {
             let clock = CachedClock(frame.clock(floating: floatingZone))
@@ -25,10 +27,12 @@ extension Series {
             let lead = endsBeforeStart(masterEnd, frame: frame, floatingZone: floatingZone) ? reach : 0
             let wallTo = clock.local(atUTC: to).secondsSinceEpoch + 86_400 + shifts + lead
             let keys = instanceKeys(wallFrom: wallFrom, wallTo: wallTo, limit: limit, clock: clock)
-            let masterShape = Occurrence.Shape(uid: uid, component: master, startForm: frame.form,
-                                               endForm: endForm(masterEnd, frame: frame), recurrenceForm: frame.form)
+            let masterShape = Occurrence.Shape(
+                uid: uid, component: master, startForm: frame.form,
+                endForm: endForm(masterEnd, frame: frame), recurrenceForm: frame.form)
             var futureEnds: [Int64: (EndSpec, Occurrence.Shape)] = [:]
-            let hasOverrides = !overrideByKey.isEmpty, hasFuture = !futureOverrides.isEmpty, hasPeriods = !periodByWall.isEmpty
+            let hasOverrides = !overrideByKey.isEmpty, hasFuture = !futureOverrides.isEmpty,
+                hasPeriods = !periodByWall.isEmpty
             let recurring = isRecurring
             for key in keys {
                 if hasOverrides && overrideByKey[key] != nil { continue }
@@ -39,37 +43,47 @@ extension Series {
                 if hasFuture, let future = futureOverride(before: key) {
                     fromMaster = false
                     startWall = frame.canonical(key + future.shift, clock: clock)
-                    if let e = futureEnds[future.key] { (end, shape) = e } else {
+                    if let e = futureEnds[future.key] {
+                        (end, shape) = e
+                    } else {
                         end = EndSpec(component: future.component, frame: frame, floatingZone: floatingZone)
-                        shape = Occurrence.Shape(uid: uid, component: future.component, startForm: frame.form,
-                                                 endForm: endForm(end, frame: frame), recurrenceForm: frame.form)
+                        shape = Occurrence.Shape(
+                            uid: uid, component: future.component, startForm: frame.form,
+                            endForm: endForm(end, frame: frame), recurrenceForm: frame.form)
                         futureEnds[future.key] = (end, shape)
                     }
                 }
                 let period = hasPeriods && fromMaster ? periodByWall[key] : nil
-                let occurrence = makeOccurrence(shape: shape, recurrenceWall: recurring ? key : nil,
-                                                startWall: startWall, end: end, period: period, frame: frame, clock: clock,
-                                                floatingZone: floatingZone)
+                let occurrence = makeOccurrence(
+                    shape: shape, recurrenceWall: recurring ? key : nil,
+                    startWall: startWall, end: end, period: period, frame: frame, clock: clock,
+                    floatingZone: floatingZone)
                 if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
                 if result.count >= limit { break }
             }
         }
         // Overrides appear at their own time, wherever their original slot was.
         for o in overrides {
-            guard includeCancelled || (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED", let oStart = o["DTSTART"]?.dateTime else { continue }
+            guard includeCancelled || (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED",
+                let oStart = o["DTSTART"]?.dateTime
+            else { continue }
             let oFrame = SeriesFrame(start: oStart, resolver: resolver)
             let rid = o["RECURRENCE-ID"]?.dateTime
             if let rid, let frame, isExcluded(frame.wall(of: rid)) { continue }
             let end = EndSpec(component: o, frame: oFrame, floatingZone: floatingZone)
             let ridWall = rid.map { frame?.wall(of: $0) ?? $0.local.secondsSinceEpoch }
-            let shape = Occurrence.Shape(uid: uid, component: o, startForm: oFrame.form, endForm: endForm(end, frame: oFrame),
-                                         recurrenceForm: frame?.form ?? rid?.form ?? oFrame.form)
-            let occurrence = makeOccurrence(shape: shape, recurrenceWall: ridWall, startWall: oFrame.wall(of: oStart),
-                                            end: end, period: nil,
-                                            frame: oFrame, clock: oFrame.clock(floating: floatingZone), floatingZone: floatingZone)
+            let shape = Occurrence.Shape(
+                uid: uid, component: o, startForm: oFrame.form, endForm: endForm(end, frame: oFrame),
+                recurrenceForm: frame?.form ?? rid?.form ?? oFrame.form)
+            let occurrence = makeOccurrence(
+                shape: shape, recurrenceWall: ridWall, startWall: oFrame.wall(of: oStart),
+                end: end, period: nil,
+                frame: oFrame, clock: oFrame.clock(floating: floatingZone), floatingZone: floatingZone)
             if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
         }
-        result.sort { $0.startInstant != $1.startInstant ? $0.startInstant < $1.startInstant : $0.endInstant < $1.endInstant }
+        result.sort {
+            $0.startInstant != $1.startInstant ? $0.startInstant < $1.startInstant : $0.endInstant < $1.endInstant
+        }
         return result
     }
 
@@ -93,7 +107,8 @@ extension Series {
         let from = LocalDateTime(secondsSinceEpoch: wallFrom), to = LocalDateTime(secondsSinceEpoch: wallTo)
         let keyFrame = frame.flatMap { $0.isZoned ? $0 : nil }
         for (i, rule) in rules.enumerated() {
-            var iterator = RuleIterator(rule, from: from, stopAfter: to, isPastUntil: untilCheck(untils[i], clock: clock))
+            var iterator = RuleIterator(
+                rule, from: from, stopAfter: to, isPastUntil: untilCheck(untils[i], clock: clock))
             var produced = 0
             while let v = iterator.nextSeconds() {
                 if v >= wallFrom {
@@ -149,7 +164,8 @@ extension Series {
             if let p = r.period {
                 switch p.extent {
                 case .duration(let d): longest = max(longest, abs(d.approximateSeconds) + 7200)
-                case .end(let end): longest = max(longest, abs(end.local.secondsSinceEpoch - p.start.local.secondsSinceEpoch) + 86_400)
+                case .end(let end):
+                    longest = max(longest, abs(end.local.secondsSinceEpoch - p.start.local.secondsSinceEpoch) + 86_400)
                 }
             }
         }
@@ -178,7 +194,9 @@ extension Series {
                 if end.form == dtstart.form && !frame.isZoned {
                     kind = .wallDelta(end.local.secondsSinceEpoch - dtstart.local.secondsSinceEpoch)
                 } else {
-                    let delta = frame.instant(of: end, floating: floatingZone) - frame.instant(of: dtstart, floating: floatingZone)
+                    let delta =
+                        frame.instant(of: end, floating: floatingZone)
+                        - frame.instant(of: dtstart, floating: floatingZone)
                     kind = .exactDelta(delta, endFrame: SeriesFrame(start: end, resolver: frame.resolver))
                 }
             } else if let d = component["DURATION"]?.duration {
@@ -192,7 +210,9 @@ extension Series {
     /// Whether the master (or a RANGE=THISANDFUTURE override) ends before it starts, so that
     /// its occurrences, start and end swapped, begin before their instance.
     func endsBeforeStart(_ masterEnd: EndSpec, frame: SeriesFrame, floatingZone: any ZoneRules) -> Bool {
-        let ends = [masterEnd] + futureOverrides.map { EndSpec(component: $0.component, frame: frame, floatingZone: floatingZone) }
+        let ends =
+            [masterEnd]
+            + futureOverrides.map { EndSpec(component: $0.component, frame: frame, floatingZone: floatingZone) }
         return ends.contains { end in
             switch end.kind {
             case .none: return false
@@ -210,21 +230,25 @@ extension Series {
 
     /// Builds one occurrence started at `startWall` in `frame`, ending as `end` says (or as
     /// the RDATE PERIOD starting there says).
-    func makeOccurrence(shape: Occurrence.Shape, recurrenceWall: Int64?, startWall: Int64, end: EndSpec,
-                        period: Period?, frame: SeriesFrame, clock: any ZoneRules, floatingZone: any ZoneRules) -> Occurrence {
+    func makeOccurrence(
+        shape: Occurrence.Shape, recurrenceWall: Int64?, startWall: Int64, end: EndSpec,
+        period: Period?, frame: SeriesFrame, clock: any ZoneRules, floatingZone: any ZoneRules
+    ) -> Occurrence {
         let startInstant = clock.utc(forLocal: LocalDateTime(secondsSinceEpoch: startWall))
         var endWall = startWall
         var endInstant = startInstant
         var shape = shape
         if let period {
             switch period.extent {
-            case .duration(let d): (endWall, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
+            case .duration(let d):
+                (endWall, endInstant) = add(d, toWall: startWall, instant: startInstant, frame: frame, clock: clock)
             case .end(let end):
                 endInstant = frame.instant(of: end, floating: floatingZone)
                 endWall = SeriesFrame(start: end, resolver: frame.resolver).wall(of: end)
                 if end.form != shape.endForm {
-                    shape = Occurrence.Shape(uid: shape.uid, component: shape.component, startForm: shape.startForm,
-                                             endForm: end.form, recurrenceForm: shape.recurrenceForm)
+                    shape = Occurrence.Shape(
+                        uid: shape.uid, component: shape.component, startForm: shape.startForm,
+                        endForm: end.form, recurrenceForm: shape.recurrenceForm)
                 }
             }
         } else {
@@ -248,29 +272,39 @@ extension Series {
             }
         }
         if endInstant < startInstant {
-            return swapped(startWall: startWall, endWall: endWall, startInstant: startInstant, endInstant: endInstant,
-                           recurrenceWall: recurrenceWall, shape: shape)
+            return swapped(
+                startWall: startWall, endWall: endWall, startInstant: startInstant, endInstant: endInstant,
+                recurrenceWall: recurrenceWall, shape: shape)
         }
-        return Occurrence(startWall: startWall, endWall: endWall, recurrenceWall: recurrenceWall,
-                          startInstant: startInstant, endInstant: endInstant, shape: shape)
+        return Occurrence(
+            startWall: startWall, endWall: endWall, recurrenceWall: recurrenceWall,
+            startInstant: startInstant, endInstant: endInstant, shape: shape)
     }
 
     /// An occurrence whose end (DTEND, or a negative DURATION) comes before its start, read as
     /// running from the earlier time to the later, as recurring-ical-events reads it (lint
     /// says so). The instance keeps its RECURRENCE-ID, DTSTART's time, which EXDATEs and
     /// overrides name.
-    func swapped(startWall: Int64, endWall: Int64, startInstant: Int64, endInstant: Int64, recurrenceWall: Int64?,
-                 shape: Occurrence.Shape) -> Occurrence {
-        let turned = shape.startForm == shape.endForm ? shape
-            : Occurrence.Shape(uid: shape.uid, component: shape.component, startForm: shape.endForm, endForm: shape.startForm,
-                               recurrenceForm: shape.recurrenceForm)
-        return Occurrence(startWall: endWall, endWall: startWall, recurrenceWall: recurrenceWall,
-                          startInstant: endInstant, endInstant: startInstant, shape: turned)
+    func swapped(
+        startWall: Int64, endWall: Int64, startInstant: Int64, endInstant: Int64, recurrenceWall: Int64?,
+        shape: Occurrence.Shape
+    ) -> Occurrence {
+        let turned =
+            shape.startForm == shape.endForm
+            ? shape
+            : Occurrence.Shape(
+                uid: shape.uid, component: shape.component, startForm: shape.endForm, endForm: shape.startForm,
+                recurrenceForm: shape.recurrenceForm)
+        return Occurrence(
+            startWall: endWall, endWall: startWall, recurrenceWall: recurrenceWall,
+            startInstant: endInstant, endInstant: startInstant, shape: turned)
     }
 
     /// A DURATION added as RFC 5545 §3.3.6 says: weeks and days on the wall clock, hours,
     /// minutes and seconds as elapsed time.
-    func add(_ d: ICalDuration, toWall wall: Int64, instant: Int64, frame: SeriesFrame, clock: any ZoneRules) -> (Int64, Int64) {
+    func add(_ d: ICalDuration, toWall wall: Int64, instant: Int64, frame: SeriesFrame, clock: any ZoneRules) -> (
+        Int64, Int64
+    ) {
         let nominalWall = wall + Int64(d.nominalDays) * 86_400
         if frame.isDate {
             // Whole days only: a date series keeps dates.

@@ -59,14 +59,16 @@ public struct Series: Sendable {
     public init(components: [Component], resolver: TimeZoneResolver) {
         let masters = components.filter { $0["RECURRENCE-ID"] == nil }
         let master = EventVersion.newest(of: masters).map { masters[$0] }
-        let overrides = Self.newestOverrides(components.filter { $0["RECURRENCE-ID"] != nil }, master: master, resolver: resolver)
+        let overrides = Self.newestOverrides(
+            components.filter { $0["RECURRENCE-ID"] != nil }, master: master, resolver: resolver)
         self.uid = (master ?? overrides.first)?["UID"]?.text ?? ""
         self.master = master
         self.overrides = overrides
         self.resolver = resolver
         guard let master, let start = master["DTSTART"]?.dateTime else {
             frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []; unreadableRules = []
-            exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = []; includesStart = false
+            exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = [];
+            includesStart = false
             return
         }
         let frame = SeriesFrame(start: start, resolver: resolver)
@@ -137,7 +139,8 @@ public struct Series: Sendable {
 
     /// Of the overrides for one instance (their RECURRENCE-IDs name one instant, or one time of
     /// a floating series), the newest, at the place of the first; file order otherwise.
-    static func newestOverrides(_ overrides: [Component], master: Component?, resolver: TimeZoneResolver) -> [Component] {
+    static func newestOverrides(_ overrides: [Component], master: Component?, resolver: TimeZoneResolver) -> [Component]
+    {
         guard overrides.count > 1 else { return overrides }
         let frame = (master?["DTSTART"]?.dateTime).map { SeriesFrame(start: $0, resolver: resolver) }
         var slot: [Int64: Int] = [:]

@@ -49,7 +49,8 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         let at = LocalDateTime(secondsSinceEpoch: key)
         var first: Int64? = nil
         for (i, rule) in series.rules.enumerated() {
-            var iterator = RuleIterator(rule, from: from, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
+            var iterator = RuleIterator(
+                rule, from: from, stopAfter: at, isPastUntil: series.untilCheck(series.untils[i], clock: clock))
             while let v = iterator.nextSeconds() {
                 if frame.canonical(v, clock: clock) == key { first = min(first ?? v, v); break }
                 if v > key { break }
@@ -63,8 +64,9 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         guard let frame = series.frame, let rule = series.rules.first else { return 0 }
         let key = frame.wall(of: recurrenceID)
         let clock = frame.clock(floating: floatingZone)
-        var iterator = RuleIterator(rule, stopAfter: LocalDateTime(secondsSinceEpoch: key - 1),
-                                    isPastUntil: series.untilCheck(series.untils.first ?? nil, clock: clock))
+        var iterator = RuleIterator(
+            rule, stopAfter: LocalDateTime(secondsSinceEpoch: key - 1),
+            isPastUntil: series.untilCheck(series.untils.first ?? nil, clock: clock))
         // COUNT counts the rule's own instances (a DTSTART the rule does not produce is an
         // extra instance, as dateutil and recurring-ical-events read it), so this is the COUNT
         // that keeps exactly the instances before `recurrenceID`.
@@ -85,10 +87,13 @@ public struct SeriesExpansion: SeriesInstanceIndex {
         let clock = frame.clock(floating: floatingZone)
         var before: Int64? = nil, after: Int64? = nil
         var span: Int64 = 86_400 * 8
-        let cancelled = Set(series.overrides.compactMap { o -> Int64? in
-            guard o["STATUS"]?.text.uppercased() == "CANCELLED", let rid = o["RECURRENCE-ID"]?.dateTime else { return nil }
-            return frame.wall(of: rid)
-        })
+        let cancelled = Set(
+            series.overrides.compactMap { o -> Int64? in
+                guard o["STATUS"]?.text.uppercased() == "CANCELLED", let rid = o["RECURRENCE-ID"]?.dateTime else {
+                    return nil
+                }
+                return frame.wall(of: rid)
+            })
         while span < 86_400 * 366 * 400 && (before == nil || after == nil) {
             let keys = series.instanceKeys(wallFrom: key - span, wallTo: key + span, limit: 100_000, clock: clock)
                 .filter { !cancelled.contains($0) }

@@ -48,8 +48,10 @@ public struct DateTimeFrame: Sendable {
     /// gives "the same exact duration" to every instance), so an instance across a DST change,
     /// or one whose start was moved out of a gap, never ends before it starts. Floating values
     /// and dates keep the wall-clock distance.
-    public func end(ofInstanceAt start: DateTimeValue, seriesStart: DateTimeValue, seriesEnd: DateTimeValue,
-                    in form: DateTimeValue.Form? = nil) -> DateTimeValue {
+    public func end(
+        ofInstanceAt start: DateTimeValue, seriesStart: DateTimeValue, seriesEnd: DateTimeValue,
+        in form: DateTimeValue.Form? = nil
+    ) -> DateTimeValue {
         let form = form ?? seriesEnd.form
         if hasInstant(start) && hasInstant(seriesStart) && hasInstant(seriesEnd) {
             let endInstant = instant(start) + instant(seriesEnd) - instant(seriesStart)

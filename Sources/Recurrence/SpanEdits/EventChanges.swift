@@ -20,9 +20,11 @@ public struct EventChanges: Sendable, Equatable {
     public var recurrenceRule: RecurrenceRule?
 
     /// Changes to the fields given; every other field is left as it is.
-    public init(summary: String? = nil, location: String? = nil, description: String? = nil, status: String? = nil,
-                start: DateTimeValue? = nil, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
-                recurrenceRule: RecurrenceRule? = nil) {
+    public init(
+        summary: String? = nil, location: String? = nil, description: String? = nil, status: String? = nil,
+        start: DateTimeValue? = nil, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
+        recurrenceRule: RecurrenceRule? = nil
+    ) {
         self.summary = summary
         self.location = location
         self.description = description
@@ -46,7 +48,11 @@ public struct EventChanges: Sendable, Equatable {
             if text.isEmpty { event.remove(name) } else { event.set(.text(name, text)) }
         }
         if let status {
-            if status.isEmpty { event.remove("STATUS") } else { event.set(Property(name: "STATUS", value: status.uppercased())) }
+            if status.isEmpty {
+                event.remove("STATUS")
+            } else {
+                event.set(Property(name: "STATUS", value: status.uppercased()))
+            }
         }
         if let recurrenceRule { event.set(Property(name: "RRULE", value: recurrenceRule.description)) }
 
@@ -60,7 +66,8 @@ public struct EventChanges: Sendable, Equatable {
                 if end == nil, duration == nil, let oldEnd {
                     // Keep the length (exact for timed values, RFC 5545 §3.8.5.3); when the event
                     // turns all-day or timed, take that kind's default.
-                    let newEnd = oldStart.isDate == start.isDate
+                    let newEnd =
+                        oldStart.isDate == start.isDate
                         ? frame.end(ofInstanceAt: start, seriesStart: oldStart, seriesEnd: oldEnd, in: start.form)
                         : frame.shifted(start, bySeconds: start.isDate ? 86_400 : 3_600)
                     event.set(.dateTime("DTEND", newEnd, parameters: event["DTEND"]?.parameters ?? []))

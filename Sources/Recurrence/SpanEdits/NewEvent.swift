@@ -24,8 +24,10 @@ public struct NewEvent: Sendable, Equatable {
     public var description: String?
 
     /// An event starting at `start`, with the fields given.
-    public init(summary: String, start: DateTimeValue, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
-                recurrenceRule: RecurrenceRule? = nil, location: String? = nil, description: String? = nil) {
+    public init(
+        summary: String, start: DateTimeValue, end: DateTimeValue? = nil, duration: ICalDuration? = nil,
+        recurrenceRule: RecurrenceRule? = nil, location: String? = nil, description: String? = nil
+    ) {
         self.summary = summary
         self.start = start
         self.end = end
@@ -48,7 +50,8 @@ public struct NewEvent: Sendable, Equatable {
         event.append(.dateTime("DTSTART", start))
         if let end {
             guard end.isDate == start.isDate else {
-                throw SpanEditError.invalidChange("the start \(start) and the end \(end) must both be dates or both date-times")
+                throw SpanEditError.invalidChange(
+                    "the start \(start) and the end \(end) must both be dates or both date-times")
             }
             guard frame.atOrAfter(end, start), !frame.same(end, start) else {
                 throw SpanEditError.invalidChange("the event would end (\(end)) before it starts (\(start))")
@@ -66,9 +69,11 @@ public struct NewEvent: Sendable, Equatable {
         event.append(.text("SUMMARY", summary))
         if let location, !location.isEmpty { event.append(.text("LOCATION", location)) }
         if let description, !description.isEmpty { event.append(.text("DESCRIPTION", description)) }
-        return Component(name: "VCALENDAR", properties: [
-            Property(name: "VERSION", value: "2.0"),
-            Property(name: "PRODID", value: "-//calgw//calgw//EN"),
-        ], components: [event])
+        return Component(
+            name: "VCALENDAR",
+            properties: [
+                Property(name: "VERSION", value: "2.0"),
+                Property(name: "PRODID", value: "-//calgw//calgw//EN"),
+            ], components: [event])
     }
 }

@@ -70,14 +70,17 @@ public struct SeriesEditor: Sendable {
     /// - Parameters:
     ///   - recurrenceID: the occurrence's original start, in any form; it is matched by instant.
     ///   - newUID: the UID of the new series a this-and-future split creates.
-    public func editOccurrence(_ recurrenceID: DateTimeValue, span: EditSpan, changes: EventChanges,
-                               instances: some SeriesInstanceIndex, newUID: String) throws -> SpanEditResult {
+    public func editOccurrence(
+        _ recurrenceID: DateTimeValue, span: EditSpan, changes: EventChanges,
+        instances: some SeriesInstanceIndex, newUID: String
+    ) throws -> SpanEditResult {
         guard let m = masterIndex(in: calendar) else { throw SpanEditError.noMaster(uid: uid) }
         let rid = try occurrenceID(recurrenceID, master: calendar.components[m], instances: instances)
         switch span {
         case .thisEvent:
             if changes.recurrenceRule != nil {
-                throw SpanEditError.notApplicableToOccurrence("a single occurrence cannot get its own RRULE; use --span future")
+                throw SpanEditError.notApplicableToOccurrence(
+                    "a single occurrence cannot get its own RRULE; use --span future")
             }
             return SpanEditResult(resource: try overriding(rid, masterAt: m, changes: changes), newSeries: nil)
         case .futureEvents:
@@ -90,8 +93,10 @@ public struct SeriesEditor: Sendable {
 
     /// Deletes one occurrence (an EXDATE, and its override dropped) or it and every later one
     /// (the series ends before it; deleting from the first occurrence deletes the series).
-    public func deleteOccurrence(_ recurrenceID: DateTimeValue, span: EditSpan,
-                                 instances: some SeriesInstanceIndex) throws -> SpanEditResult {
+    public func deleteOccurrence(
+        _ recurrenceID: DateTimeValue, span: EditSpan,
+        instances: some SeriesInstanceIndex
+    ) throws -> SpanEditResult {
         guard let m = masterIndex(in: calendar) else { throw SpanEditError.noMaster(uid: uid) }
         let master = calendar.components[m]
         let rid = try occurrenceID(recurrenceID, master: master, instances: instances)
@@ -134,7 +139,9 @@ public struct SeriesEditor: Sendable {
     }
 
     /// The RECURRENCE-ID in the master DTSTART's form, checked to name an occurrence.
-    private func occurrenceID(_ given: DateTimeValue, master: Component, instances: some SeriesInstanceIndex) throws -> DateTimeValue {
+    private func occurrenceID(_ given: DateTimeValue, master: Component, instances: some SeriesInstanceIndex) throws
+        -> DateTimeValue
+    {
         guard let start = master["DTSTART"]?.dateTime else { throw SpanEditError.noMaster(uid: uid) }
         let isRecurring = master["RRULE"] != nil || master["RDATE"] != nil
         guard isRecurring else { throw SpanEditError.notRecurring(uid: uid) }
@@ -144,7 +151,9 @@ public struct SeriesEditor: Sendable {
             throw SpanEditError.noSuchOccurrence(uid: uid, recurrenceID: given.description)
         }
         // The rule makes an instance there, but an EXDATE took it out of the series.
-        let excluded = master.properties.lazy.filter { $0.name == "EXDATE" }.flatMap(\.dateTimes).contains { frame.same($0, rid) }
+        let excluded = master.properties.lazy.filter { $0.name == "EXDATE" }.flatMap(\.dateTimes).contains {
+            frame.same($0, rid)
+        }
         if excluded && !hasOverride {
             throw SpanEditError.excludedOccurrence(uid: uid, recurrenceID: given.description)
         }
@@ -171,8 +180,10 @@ public struct SeriesEditor: Sendable {
                 override.append(.dateTime("RECURRENCE-ID", rid))
             case "DTEND":
                 if let start = master["DTSTART"]?.dateTime, let end = property.dateTime {
-                    override.append(.dateTime("DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
-                                              parameters: property.parameters))
+                    override.append(
+                        .dateTime(
+                            "DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
+                            parameters: property.parameters))
                 } else {
                     override.append(property)
                 }
@@ -185,7 +196,8 @@ public struct SeriesEditor: Sendable {
         // Overrides follow their master, in RECURRENCE-ID order among themselves.
         var insertAt = m + 1
         while insertAt < resource.components.count, let r = resource.components[insertAt]["RECURRENCE-ID"]?.dateTime,
-              resource.components[insertAt]["UID"]?.text == uid, !frame.atOrAfter(r, rid) {
+            resource.components[insertAt]["UID"]?.text == uid, !frame.atOrAfter(r, rid)
+        {
             insertAt += 1
         }
         resource.components.insert(override, at: insertAt)
@@ -200,9 +212,11 @@ public struct SeriesEditor: Sendable {
         touch(&resource.components[m], bumpSequence: true)
         inheritTextChanges(in: &resource, from: oldMaster, to: resource.components[m])
         guard let oldStart, let newStart = resource.components[m]["DTSTART"]?.dateTime,
-              shift != 0 || oldStart.form != newStart.form else { return }
+            shift != 0 || oldStart.form != newStart.form
+        else { return }
         let move = { (value: DateTimeValue) -> DateTimeValue in
-            self.frame.shifted(self.frame.convert(self.frame.convert(value, to: oldStart.form), to: newStart.form), bySeconds: shift)
+            self.frame.shifted(
+                self.frame.convert(self.frame.convert(value, to: oldStart.form), to: newStart.form), bySeconds: shift)
         }
         // EXDATEs and overrides' RECURRENCE-IDs move with the series.
         var master = resource.components[m]
@@ -224,8 +238,11 @@ public struct SeriesEditor: Sendable {
                 let end = c["DTEND"]?.dateTime
                 c.set(.dateTime("DTSTART", newRID, parameters: c["DTSTART"]!.parameters))
                 if let end, let endProperty = c["DTEND"] {
-                    c.set(.dateTime("DTEND", frame.end(ofInstanceAt: newRID, seriesStart: start, seriesEnd: end, in: newRID.form),
-                                    parameters: endProperty.parameters))
+                    c.set(
+                        .dateTime(
+                            "DTEND",
+                            frame.end(ofInstanceAt: newRID, seriesStart: start, seriesEnd: end, in: newRID.form),
+                            parameters: endProperty.parameters))
                 }
             }
             c.set(.dateTime("RECURRENCE-ID", newRID, parameters: c["RECURRENCE-ID"]!.parameters))
@@ -240,7 +257,8 @@ public struct SeriesEditor: Sendable {
         for name in ["SUMMARY", "LOCATION", "DESCRIPTION", "STATUS"] where oldMaster[name] != newMaster[name] {
             for i in resource.components.indices {
                 var c = resource.components[i]
-                guard c.name == "VEVENT", c["UID"]?.text == uid, c["RECURRENCE-ID"] != nil, c[name] == oldMaster[name] else { continue }
+                guard c.name == "VEVENT", c["UID"]?.text == uid, c["RECURRENCE-ID"] != nil, c[name] == oldMaster[name]
+                else { continue }
                 if let value = newMaster[name] { c.set(value) } else { c.remove(name) }
                 resource.components[i] = c
             }
@@ -249,8 +267,10 @@ public struct SeriesEditor: Sendable {
 
     /// Splits the series at `rid`: the resource keeps the earlier occurrences, a new resource
     /// with `newUID` holds `rid` and the later ones, with the change applied.
-    private func split(at rid: DateTimeValue, masterAt m: Int, changes: EventChanges,
-                       instances: some SeriesInstanceIndex, newUID: String) throws -> SpanEditResult {
+    private func split(
+        at rid: DateTimeValue, masterAt m: Int, changes: EventChanges,
+        instances: some SeriesInstanceIndex, newUID: String
+    ) throws -> SpanEditResult {
         let master = calendar.components[m]
         let (kept, moved) = truncated(calendar, before: rid, instances: instances)
 
@@ -258,8 +278,10 @@ public struct SeriesEditor: Sendable {
         newMaster.set(Property(name: "UID", value: newUID))
         newMaster.set(.dateTime("DTSTART", rid, parameters: master["DTSTART"]!.parameters))
         if let start = master["DTSTART"]?.dateTime, let endProperty = master["DTEND"], let end = endProperty.dateTime {
-            newMaster.set(.dateTime("DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
-                                    parameters: endProperty.parameters))
+            newMaster.set(
+                .dateTime(
+                    "DTEND", frame.end(ofInstanceAt: rid, seriesStart: start, seriesEnd: end),
+                    parameters: endProperty.parameters))
         }
         newMaster.properties = newMaster.properties.compactMap { property in
             switch property.name {
@@ -290,16 +312,20 @@ public struct SeriesEditor: Sendable {
         let newEditor = try SeriesEditor(calendar: newResource, uid: newUID, now: now)
         var edited = newResource
         if !changes.isEmpty {
-            try newEditor.editWholeSeries(in: &edited, masterAt: edited.components.firstIndex { $0["UID"]?.text == newUID && $0["RECURRENCE-ID"] == nil }!,
-                                          changes: changes)
+            try newEditor.editWholeSeries(
+                in: &edited,
+                masterAt: edited.components.firstIndex { $0["UID"]?.text == newUID && $0["RECURRENCE-ID"] == nil }!,
+                changes: changes)
         }
         return SpanEditResult(resource: kept, newSeries: edited)
     }
 
     /// What ends a series before `rid`: the resource with the master's rule bounded (COUNT or
     /// UNTIL), and the RDATEs, EXDATEs and overrides at or after `rid` taken out of it.
-    private func truncated(_ resource: Component, before rid: DateTimeValue,
-                           instances: some SeriesInstanceIndex) -> (kept: Component, moved: (datesAtOrAfter: [Property], overrides: [Component])) {
+    private func truncated(
+        _ resource: Component, before rid: DateTimeValue,
+        instances: some SeriesInstanceIndex
+    ) -> (kept: Component, moved: (datesAtOrAfter: [Property], overrides: [Component])) {
         var resource = resource
         let m = masterIndex(in: resource)!
         var master = resource.components[m]
@@ -325,9 +351,16 @@ public struct SeriesEditor: Sendable {
                     if frame.atOrAfter(start, rid) { after.append(text) } else { before.append(text) }
                 }
                 if !after.isEmpty {
-                    later.append(Property(name: property.name, parameters: property.parameters, value: after.joined(separator: ",")))
+                    later.append(
+                        Property(
+                            name: property.name, parameters: property.parameters, value: after.joined(separator: ",")))
                 }
-                return before.isEmpty ? [] : [Property(name: property.name, parameters: property.parameters, value: before.joined(separator: ","))]
+                return before.isEmpty
+                    ? []
+                    : [
+                        Property(
+                            name: property.name, parameters: property.parameters, value: before.joined(separator: ","))
+                    ]
             default:
                 return [property]
             }
@@ -336,7 +369,9 @@ public struct SeriesEditor: Sendable {
         resource.components[m] = master
         var overrides: [Component] = []
         resource.components.removeAll { c in
-            guard c.name == "VEVENT", c["UID"]?.text == uid, let r = c["RECURRENCE-ID"]?.dateTime, frame.atOrAfter(r, rid) else {
+            guard c.name == "VEVENT", c["UID"]?.text == uid, let r = c["RECURRENCE-ID"]?.dateTime,
+                frame.atOrAfter(r, rid)
+            else {
                 return false
             }
             overrides.append(c)

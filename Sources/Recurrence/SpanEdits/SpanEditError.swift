@@ -32,7 +32,8 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSuchEvent(let uid): return "no event with UID \(uid)"
         case .noMaster(let uid): return "event \(uid) has only overrides, no master to edit"
         case .noSuchOccurrence(let uid, let rid): return "event \(uid) has no occurrence at \(rid)"
-        case .excludedOccurrence(let uid, let rid): return "event \(uid) has no occurrence at \(rid): it was removed from the series (EXDATE)"
+        case .excludedOccurrence(let uid, let rid):
+            return "event \(uid) has no occurrence at \(rid): it was removed from the series (EXDATE)"
         case .notRecurring(let uid): return "event \(uid) does not recur; edit it without --occurrence"
         case .notApplicableToOccurrence(let what): return what
         case .invalidChange(let what): return what
@@ -43,7 +44,8 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
     public var recovery: String? {
         switch self {
         case .noSuchEvent, .noMaster: return nil
-        case .noSuchOccurrence, .excludedOccurrence: return "give the occurrence's original start, as `calgw list` shows it"
+        case .noSuchOccurrence, .excludedOccurrence:
+            return "give the occurrence's original start, as `calgw list` shows it"
         case .notRecurring: return "leave out --occurrence to edit the event itself"
         case .notApplicableToOccurrence: return "use --span future to change the rule from that occurrence on"
         case .invalidChange: return nil

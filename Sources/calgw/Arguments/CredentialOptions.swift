@@ -14,7 +14,9 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An environment variable that holds the password.", valueName: "name"))
     var passwordEnv: String?
 
-    @Option(help: ArgumentHelp("A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
+    @Option(
+        help: ArgumentHelp(
+            "A shell command that prints an OAuth2 bearer token (run again once after a 401).", valueName: "command"))
     var tokenCommand: String?
 
     func validate() throws {
@@ -25,9 +27,10 @@ struct CredentialOptions: ParsableArguments {
 
     /// How requests sign in with these options (without credentials when none is given).
     var signIn: SignIn {
-        SignIn(username: username,
-               password: passwordCommand.map(SecretSource.shell) ?? passwordEnv.map { .environment($0) },
-               tokenCommand: tokenCommand.map(SecretSource.shellArguments))
+        SignIn(
+            username: username,
+            password: passwordCommand.map(SecretSource.shell) ?? passwordEnv.map { .environment($0) },
+            tokenCommand: tokenCommand.map(SecretSource.shellArguments))
     }
 
     /// The same options as config keys of a pair (`username = "…"` lines, TOML-quoted).

@@ -29,12 +29,15 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
             for k in i..<(i + n) { guard b[k] >= 48 && b[k] <= 57 else { return nil }; v = v * 10 + Int(b[k] - 48) }
             return v
         }
-        guard b.count >= 10, let y = num(0, 4), b[4] == UInt8(ascii: "-"), let m = num(5, 2), b[7] == UInt8(ascii: "-"), let d = num(8, 2) else { return nil }
+        guard b.count >= 10, let y = num(0, 4), b[4] == UInt8(ascii: "-"), let m = num(5, 2), b[7] == UInt8(ascii: "-"),
+            let d = num(8, 2)
+        else { return nil }
         let date = LocalDate(year: y, month: m, day: d)
         guard date.isValid else { return nil }
         if b.count == 10 { value = .date(date); return }
         guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let h = num(11, 2), b[13] == UInt8(ascii: ":"), let mi = num(14, 2) else { return nil }
+            let h = num(11, 2), b[13] == UInt8(ascii: ":"), let mi = num(14, 2)
+        else { return nil }
         var i = 16
         var sec = 0
         if i < b.count && b[i] == UInt8(ascii: ":") {
@@ -53,7 +56,8 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
             value = .instant(local, offsetSeconds: 0); return
         }
         guard b.count == i + 6, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), let oh = num(i + 1, 2),
-              b[i + 3] == UInt8(ascii: ":"), let om = num(i + 4, 2), oh < 24, om < 60 else { return nil }
+            b[i + 3] == UInt8(ascii: ":"), let om = num(i + 4, 2), oh < 24, om < 60
+        else { return nil }
         let offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
         value = .instant(local, offsetSeconds: offset)
     }
@@ -89,7 +93,9 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
         if let name {
             if let iana = TimeZoneResolver.ianaIdentifier(for: name), let z = SystemZone(identifier: iana) { return z }
             if name.uppercased() == "UTC" || name == "Z" { return FixedOffsetZone.utc }
-            throw CLIError("unknown time zone '\(name)'", hint: "give an IANA name such as Europe/Berlin or America/New_York", status: .usage)
+            throw CLIError(
+                "unknown time zone '\(name)'", hint: "give an IANA name such as Europe/Berlin or America/New_York",
+                status: .usage)
         }
         return SystemZone(identifier: TimeZone.current.identifier) ?? FixedOffsetZone.utc
     }
@@ -97,7 +103,9 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
     /// Parses an option's value, or throws a usage error naming the option.
     static func parse(_ text: String, option: String) throws -> DateArgument {
         guard let d = DateArgument(text) else {
-            throw CLIError("\(option): '\(text)' is not a date", hint: "use 2026-03-29, 2026-03-29T10:00, or 2026-03-29T10:00:00+02:00", status: .usage)
+            throw CLIError(
+                "\(option): '\(text)' is not a date",
+                hint: "use 2026-03-29, 2026-03-29T10:00, or 2026-03-29T10:00:00+02:00", status: .usage)
         }
         return d
     }

@@ -5,9 +5,11 @@ import ArgumentParser
 /// `-c/--config` may also stand before the command name (`calgw -c ~/work.toml sync`): see
 /// ``GlobalOptionsPlacement``.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: [.customShort("c"), .long],
-            help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
-            completion: .file(extensions: ["toml"]))
+    @Option(
+        name: [.customShort("c"), .long],
+        help: ArgumentHelp(
+            "The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
+        completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Option(help: "The pair to work on; may be left out when the config has one pair.")

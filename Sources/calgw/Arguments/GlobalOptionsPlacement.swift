@@ -97,7 +97,8 @@ enum GlobalOptionsPlacement {
 
     /// `-v`, `-vvv`, `-q`, `-vq`: short flags that are all `v` or `q`.
     static func isLoudnessCluster(_ word: String) -> Bool {
-        word.count > 1 && word.hasPrefix("-") && !word.hasPrefix("--") && word.dropFirst().allSatisfy { $0 == "v" || $0 == "q" }
+        word.count > 1 && word.hasPrefix("-") && !word.hasPrefix("--")
+            && word.dropFirst().allSatisfy { $0 == "v" || $0 == "q" }
     }
 
     /// The settings given in `words` (what follows the command name), up to `--`.
@@ -123,7 +124,8 @@ enum GlobalOptionsPlacement {
     static func subcommand(of command: any ParsableCommand.Type, named name: String) -> (any ParsableCommand.Type)? {
         command.configuration.subcommands.first { subcommand in
             let configuration = subcommand.configuration
-            return (configuration.commandName ?? subcommand._commandName) == name || configuration.aliases.contains(name)
+            return (configuration.commandName ?? subcommand._commandName) == name
+                || configuration.aliases.contains(name)
         }
     }
 }

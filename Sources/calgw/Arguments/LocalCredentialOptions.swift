@@ -8,10 +8,13 @@ struct LocalCredentialOptions: ParsableArguments {
     @Option(help: "When --local is a server: the user name there.")
     var localUsername: String?
 
-    @Option(help: ArgumentHelp("When --local is a server: a shell command that prints its password.", valueName: "command"))
+    @Option(
+        help: ArgumentHelp("When --local is a server: a shell command that prints its password.", valueName: "command"))
     var localPasswordCommand: String?
 
-    @Option(help: ArgumentHelp("When --local is a server: an environment variable that holds its password.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "When --local is a server: an environment variable that holds its password.", valueName: "name"))
     var localPasswordEnv: String?
 
     /// Whether any of the options is given.

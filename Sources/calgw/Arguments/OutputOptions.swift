@@ -8,8 +8,11 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of text for people.")
     var json = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")],
-          help: "Say more on stderr: -v what is being done, -vv every HTTP request, -vvv their headers (credentials blanked).")
+    @Flag(
+        name: [.customShort("v"), .customLong("verbose")],
+        help:
+            "Say more on stderr: -v what is being done, -vv every HTTP request, -vvv their headers (credentials blanked)."
+    )
     var verbosity: Int
 
     /// At least one `-v`.

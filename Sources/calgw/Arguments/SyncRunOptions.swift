@@ -12,10 +12,15 @@ struct SyncRunOptions: ParsableArguments {
     @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
     var allowMassDelete = false
 
-    @Option(help: ArgumentHelp("For a pair with collections: work on this calendar (its folder name) only.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "For a pair with collections: work on this calendar (its folder name) only.", valueName: "name"))
     var collection: String?
 
-    @Flag(help: "For a pair with collections: a calendar deleted on one side is deleted on the other (its folder and events, or the calendar on the server). By default it is reported and left alone.")
+    @Flag(
+        help:
+            "For a pair with collections: a calendar deleted on one side is deleted on the other (its folder and events, or the calendar on the server). By default it is reported and left alone."
+    )
     var allowCollectionDelete = false
 
     /// The library's options of a run in `direction`.

@@ -6,16 +6,21 @@ import Foundation
 /// `init`): a CA bundle to trust and a public key to pin. A pair in the config file has the
 /// same settings as `ca_file` and `verify_fingerprint`, which `init` writes from these.
 struct TLSOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A PEM file of CA certificates to trust instead of the system's.", valueName: "path"),
-            completion: .file(extensions: ["pem", "crt"]))
+    @Option(
+        help: ArgumentHelp("A PEM file of CA certificates to trust instead of the system's.", valueName: "path"),
+        completion: .file(extensions: ["pem", "crt"]))
     var caFile: String?
 
-    @Option(help: ArgumentHelp("Pin the server's public key: sha256//BASE64 of its SubjectPublicKeyInfo.", valueName: "pin"))
+    @Option(
+        help: ArgumentHelp("Pin the server's public key: sha256//BASE64 of its SubjectPublicKeyInfo.", valueName: "pin")
+    )
     var pinnedPublicKey: String?
 
     func validate() throws {
         if let pin = pinnedPublicKey, !pin.hasPrefix("sha256//") {
-            throw ValidationError("--pinned-public-key must be sha256//BASE64, the SHA-256 of the server's public key (as curl's --pinnedpubkey)")
+            throw ValidationError(
+                "--pinned-public-key must be sha256//BASE64, the SHA-256 of the server's public key (as curl's --pinnedpubkey)"
+            )
         }
     }
 

@@ -18,7 +18,8 @@ struct TimeArgument {
         if name.lowercased() == "floating" { return .floating }
         if ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(name) { return .utc }
         guard TimeZoneResolver().zone(for: name) != nil else {
-            throw CLIError("unknown time zone \(name)", hint: "give an IANA name such as Europe/Berlin, or UTC", status: .usage)
+            throw CLIError(
+                "unknown time zone \(name)", hint: "give an IANA name such as Europe/Berlin, or UTC", status: .usage)
         }
         return .zoned(tzid: name)
     }
@@ -32,7 +33,9 @@ struct TimeArgument {
             return DateTimeValue(local, form: try wallClockForm())
         case .instant(let local, let offset):
             let utc = DateTimeValue(local.adding(seconds: Int64(-offset)), form: .utc)
-            guard case .zoned(let tzid) = try wallClockForm(), let rules = TimeZoneResolver().zone(for: tzid) else { return utc }
+            guard case .zoned(let tzid) = try wallClockForm(), let rules = TimeZoneResolver().zone(for: tzid) else {
+                return utc
+            }
             return DateTimeValue(rules.local(atUTC: utc.local.secondsSinceEpoch), form: .zoned(tzid: tzid))
         }
     }

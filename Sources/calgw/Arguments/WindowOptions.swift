@@ -12,7 +12,9 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Show cancelled occurrences (overrides with STATUS:CANCELLED) instead of hiding them.")
     var includeCancelled = false
 
-    @Option(help: ArgumentHelp("Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "Zone for local dates, floating times and the table (default: the system zone).", valueName: "zone"))
     var tz: String?
 
     /// The window, checked (`--from` before `--to`) and resolved in `--tz`.

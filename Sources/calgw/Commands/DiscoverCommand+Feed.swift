@@ -6,8 +6,10 @@ extension DiscoverCommand {
     /// - Throws: `SubscriptionError` when it is not a feed calgw can use.
     func feedRow(_ target: URL, server: CalendarServer) async throws -> Row {
         let feed = try await server.feed(at: target)
-        return Row(href: target.path, url: url, displayName: nil, color: nil, components: feed.components, ctag: nil, syncToken: nil,
-                   subscription: true, items: feed.items)
+        return Row(
+            href: target.path, url: url, displayName: nil, color: nil, components: feed.components, ctag: nil,
+            syncToken: nil,
+            subscription: true, items: feed.items)
     }
 
     /// Prints a feed: a one-row array with `--json`, else what it is and how to add it.
@@ -19,7 +21,9 @@ extension DiscoverCommand {
         guard !output.quiet else { return }
         let kinds = row.components.isEmpty ? "" : " (\(row.components.joined(separator: ",")))"
         Terminal.out("\(row.url) is an iCalendar feed, a read-only subscription: \(row.items ?? 0) items\(kinds)")
-        let remote = row.url.lowercased().hasPrefix("webcal") || SubscriptionURL.looksLikeFeed(URL(string: row.url) ?? URL(fileURLWithPath: "/"))
+        let remote =
+            row.url.lowercased().hasPrefix("webcal")
+                || SubscriptionURL.looksLikeFeed(URL(string: row.url) ?? URL(fileURLWithPath: "/"))
             ? row.url : "\(row.url) --subscription"
         Terminal.out("add it with: calgw init --local DIR --remote \(remote)")
     }

@@ -51,8 +51,10 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https", "webcal", "webcals"].contains(scheme),
-              parsed.host != nil else {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https", "webcal", "webcals"].contains(scheme),
+            parsed.host != nil
+        else {
             throw ValidationError("URL must be an http://, https:// (or webcal:// feed) URL")
         }
         try credentials.validate()
@@ -70,18 +72,23 @@ struct DiscoverCommand: AsyncParsableCommand {
         let collections: [DiscoveredCalendar]
         do {
             collections = try await server.discover(target)
-        } catch let error as any ExplainedError where error.errorCode == "authenticationFailed" && credentials.username == nil {
+        } catch let error as any ExplainedError
+            where error.errorCode == "authenticationFailed" && credentials.username == nil
+        {
             // None were given: nothing was refused, the server wants some. (A token command
             // that failed is said as it is.)
-            throw CLIError("the server asks for a user name and password", hint: "give --username and --password-command (or --password-env)",
-                           status: .authenticationFailed)
+            throw CLIError(
+                "the server asks for a user name and password",
+                hint: "give --username and --password-command (or --password-env)",
+                status: .authenticationFailed)
         } catch {
             // Not CalDAV: perhaps a feed without .ics in its path.
             guard let row = try? await feedRow(target, server: server) else { throw error }
             return try render(row)
         }
         let rows = collections.map {
-            Row(href: $0.href, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
+            Row(
+                href: $0.href, url: $0.url.absoluteString, displayName: $0.displayName, color: $0.color,
                 components: $0.components, ctag: $0.ctag, syncToken: $0.syncToken, writable: $0.writable)
         }
         if output.json {
@@ -92,15 +99,21 @@ struct DiscoverCommand: AsyncParsableCommand {
             if !output.quiet { Terminal.out("no calendars found") }
             return
         }
-        let table = [["HREF", "NAME", "COLOR", "ACCESS", "COMPONENTS"]] + rows.map {
-            [$0.href, $0.displayName ?? "-", $0.color ?? "-", $0.writable.map { $0 ? "read-write" : "read-only" } ?? "-",
-             $0.components.isEmpty ? "-" : $0.components.joined(separator: ",")]
-        }
+        let table =
+            [["HREF", "NAME", "COLOR", "ACCESS", "COMPONENTS"]]
+            + rows.map {
+                [
+                    $0.href, $0.displayName ?? "-", $0.color ?? "-",
+                    $0.writable.map { $0 ? "read-write" : "read-only" } ?? "-",
+                    $0.components.isEmpty ? "-" : $0.components.joined(separator: ","),
+                ]
+            }
         let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
         for line in table {
-            Terminal.out(zip(line, widths).enumerated().map { index, cell in
-                index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
-            }.joined(separator: "  "))
+            Terminal.out(
+                zip(line, widths).enumerated().map { index, cell in
+                    index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                }.joined(separator: "  "))
         }
         if !output.quiet, let first = collections.first, let account = try? await server.account(at: first.url) {
             Terminal.out(Self.describe(account))
@@ -110,7 +123,8 @@ struct DiscoverCommand: AsyncParsableCommand {
     /// One line on the account's scheduling: its addresses, and what the server does with meetings.
     static func describe(_ account: ServerAccount) -> String {
         let who = account.addresses.isEmpty ? "no calendar address" : account.addresses.joined(separator: ", ")
-        let what = account.autoSchedules
+        let what =
+            account.autoSchedules
             ? "the server schedules meetings (calendar-auto-schedule): storing one you organize may invite its attendees"
             : "the server does not schedule meetings: attendees are not sent what it stores"
         return "account: \(who); \(what)"

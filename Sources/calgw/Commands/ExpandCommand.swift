@@ -28,8 +28,9 @@ struct ExpandCommand: ParsableCommand {
 
     func run() throws {
         let resolved = try window.resolved()
-        let listing = OccurrenceListing(files: files.map { URL(fileURLWithPath: $0) }, from: resolved.from, to: resolved.to,
-                                        zone: resolved.zone, hrefs: false, includeCancelled: window.includeCancelled)
+        let listing = OccurrenceListing(
+            files: files.map { URL(fileURLWithPath: $0) }, from: resolved.from, to: resolved.to,
+            zone: resolved.zone, hrefs: false, includeCancelled: window.includeCancelled)
         try resolved.print(listing, output: output)
     }
 }

@@ -42,14 +42,18 @@ struct InitCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The vdir: a folder of .ics files, one event or task per file (or one .ics file, or a second server's calendar URL).",
-                               valueName: "dir"),
-            completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "The vdir: a folder of .ics files, one event or task per file (or one .ics file, or a second server's calendar URL).",
+            valueName: "dir"),
+        completion: .directory)
     var local: String
 
     @OptionGroup var localCredentials: LocalCredentialOptions
 
-    @Option(help: ArgumentHelp("The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The CalDAV collection's URL (http:// or https://), or file:///path of a second vdir.", valueName: "url"))
     var remote: String
 
     @OptionGroup var credentials: CredentialOptions
@@ -59,12 +63,17 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "The pair's name (default: the vdir folder's name).")
     var pair: String?
 
-    @Option(name: [.customShort("c"), .long],
-            help: ArgumentHelp("The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
-            completion: .file(extensions: ["toml"]))
+    @Option(
+        name: [.customShort("c"), .long],
+        help: ArgumentHelp(
+            "The config file (default: $CALGW_CONFIG, else ~/.config/calgw/config.toml).", valueName: "path"),
+        completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Flag(help: "Sync every calendar behind --remote (a calendar home), each in a subfolder of --local; lists what is found.")
+    @Flag(
+        help:
+            "Sync every calendar behind --remote (a calendar home), each in a subfolder of --local; lists what is found."
+    )
     var allCollections = false
 
     @Flag(help: "--remote is an iCalendar feed (read-only, pulled only), though its URL does not end in .ics.")
@@ -82,19 +91,30 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         try credentials.validate()
-        let supported = "--remote must be an http:// or https:// URL (a CalDAV collection or a feed), webcal:// (a feed) or file:///path (a second vdir)"
-        guard let url = URL(string: remote), let scheme = url.scheme?.lowercased() else { throw ValidationError(supported) }
+        let supported =
+            "--remote must be an http:// or https:// URL (a CalDAV collection or a feed), webcal:// (a feed) or file:///path (a second vdir)"
+        guard let url = URL(string: remote), let scheme = url.scheme?.lowercased() else {
+            throw ValidationError(supported)
+        }
         switch scheme {
         case "webcal", "webcals":
             guard url.host != nil else { throw ValidationError(supported) }
-            if allCollections { throw ValidationError("--all-collections needs a calendar home; a webcal:// feed is one calendar") }
+            if allCollections {
+                throw ValidationError("--all-collections needs a calendar home; a webcal:// feed is one calendar")
+            }
         case "http", "https":
             guard url.host != nil else { throw ValidationError(supported) }
-            if allCollections && subscription { throw ValidationError("--all-collections and --subscription exclude each other") }
+            if allCollections && subscription {
+                throw ValidationError("--all-collections and --subscription exclude each other")
+            }
         case "file":
-            guard !url.path.isEmpty, url.host == nil || url.host == "" || url.host == "localhost" else { throw ValidationError(supported) }
+            guard !url.path.isEmpty, url.host == nil || url.host == "" || url.host == "localhost" else {
+                throw ValidationError(supported)
+            }
             if allCollections {
-                throw ValidationError("--all-collections needs an http:// or https:// URL (a calendar home); a file:// remote is one vdir")
+                throw ValidationError(
+                    "--all-collections needs an http:// or https:// URL (a calendar home); a file:// remote is one vdir"
+                )
             }
         default:
             throw ValidationError(supported)
@@ -102,8 +122,13 @@ struct InitCommand: AsyncParsableCommand {
         if subscription && scheme == "file" { throw ValidationError("--subscription needs an http(s):// URL") }
         if localIsServer {
             guard URL(string: local)?.host != nil else { throw ValidationError("--local \(local) is not a valid URL") }
-            if allCollections { throw ValidationError("--all-collections needs a folder as --local: a pair of two servers syncs one calendar") }
-            if remoteIsFeed || scheme == "file" { throw ValidationError("a server as --local needs a CalDAV calendar as --remote") }
+            if allCollections {
+                throw ValidationError(
+                    "--all-collections needs a folder as --local: a pair of two servers syncs one calendar")
+            }
+            if remoteIsFeed || scheme == "file" {
+                throw ValidationError("a server as --local needs a CalDAV calendar as --remote")
+            }
         }
         try localCredentials.check(localIsServer: localIsServer)
     }
@@ -111,7 +136,9 @@ struct InitCommand: AsyncParsableCommand {
     /// What --local names (``EndpointKind/local(_:)``), as the config will read it.
     var localKind: EndpointKind {
         let lowered = local.lowercased()
-        let url = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: local)
+        let url =
+            lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+            ? URL(string: local)
             : URL(fileURLWithPath: ConfigPaths().expandTilde(local))
         return url.map(EndpointKind.local) ?? .folder
     }
@@ -129,13 +156,19 @@ struct InitCommand: AsyncParsableCommand {
         let (found, account) = allCollections ? try await discoverCalendars() : ([], nil)
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
-        let localURL = localIsServer ? URL(string: local)! : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
+        let localURL =
+            localIsServer
+            ? URL(string: local)!
+            : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
         let name = pair ?? Self.defaultName(for: localURL)
-        let existing = FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
+        let existing =
+            FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
         do {
             let current = try ConfigFile.parse(existing, url: file, paths: paths)
             if current.pairs.contains(where: { $0.name == name }) {
-                throw CLIError("\(file.path) already has a pair named \"\(name)\"", hint: "choose another with --pair NAME, or edit the file", status: .usage)
+                throw CLIError(
+                    "\(file.path) already has a pair named \"\(name)\"",
+                    hint: "choose another with --pair NAME, or edit the file", status: .usage)
             }
         } catch let error as ConfigError {
             throw CLIError("cannot add to \(file.path): \(error.message)", hint: "fix the file first", status: .usage)
@@ -149,7 +182,8 @@ struct InitCommand: AsyncParsableCommand {
         if allCollections { table += "collections = \"all\"\n" }
         if subscription { table += "subscription = true\n" }
         table += "conflict = \"merge\"\n"
-        let separator = existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
+        let separator =
+            existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
         let updated = existing + separator + table
         // What is written must read back: validate the whole file before replacing it, and its
         // new pair may not share files with another.
@@ -157,14 +191,18 @@ struct InitCommand: AsyncParsableCommand {
         if let added = written.pairs.first(where: { $0.name == name }), let other = written.overlapping(added) {
             throw ConfigFile.overlapError(added, other)
         }
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if !FileManager.default.fileExists(atPath: file.path) {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try FileReplacement.write(Array(updated.utf8), to: file)
         // What the server said of the account, kept for the pair's `event` commands.
-        if let account, let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?.pair {
+        if let account,
+            let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?
+                .pair
+        {
             OwnAddresses.cache(account, of: added)
         }
         switch localKind {
@@ -173,31 +211,41 @@ struct InitCommand: AsyncParsableCommand {
             break
         case .singleFile:
             // A single .ics file: made by the first sync, in a folder made now.
-            try FileManager.default.createDirectory(at: localURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: localURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         case .folder:
             try FileManager.default.createDirectory(at: localURL, withIntermediateDirectories: true)
         }
         if let url = URL(string: remote), url.scheme?.lowercased() == "file" {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
         }
         if output.json {
             if allCollections {
-                try Terminal.printJSON(InitOutput(pair: name, config: file.path, local: localURL.path, remote: remote, collections: found))
+                try Terminal.printJSON(
+                    InitOutput(pair: name, config: file.path, local: localURL.path, remote: remote, collections: found))
             } else {
-                try Terminal.printJSON(["pair": name, "config": file.path, "local": localIsServer ? local : localURL.path, "remote": remote])
+                try Terminal.printJSON([
+                    "pair": name, "config": file.path, "local": localIsServer ? local : localURL.path, "remote": remote,
+                ])
             }
         } else if !output.quiet {
             if allCollections {
-                Terminal.out(found.isEmpty ? "no calendars found yet; folders made in \(localURL.path) become calendars"
-                                           : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
+                Terminal.out(
+                    found.isEmpty
+                        ? "no calendars found yet; folders made in \(localURL.path) become calendars"
+                        : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
                 for calendar in found {
-                    let components = calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
+                    let components =
+                        calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
                     Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
                 }
             }
             if let account { Terminal.out(DiscoverCommand.describe(account)) }
             Terminal.out("added pair \"\(name)\" to \(file.path)")
-            if remoteIsFeed { Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local") }
+            if remoteIsFeed {
+                Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
+            }
             Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
         }
     }
@@ -216,14 +264,18 @@ struct InitCommand: AsyncParsableCommand {
         let calendars = try await server.accountCalendars(at: url, folder: localURL)
         let account = try? await server.account(at: calendars.first?.calendar.url ?? url)
         let found = calendars.sorted { $0.folder < $1.folder }.map {
-            FoundCalendar(name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName, components: $0.calendar.components)
+            FoundCalendar(
+                name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName,
+                components: $0.calendar.components)
         }
         return (found, account)
     }
 
     /// The vdir folder's name (a single file's without `.ics`) in the alphabet pair names allow.
     static func defaultName(for folder: URL) -> String {
-        let last = folder.pathExtension.lowercased() == "ics" ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
+        let last =
+            folder.pathExtension.lowercased() == "ics"
+            ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
         let cleaned = last.map { c -> Character in
             c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "-"
         }

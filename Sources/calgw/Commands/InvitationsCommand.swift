@@ -24,8 +24,11 @@ struct InvitationsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address (repeatable); default: each pair's server's for the account.",
-                                                             valueName: "mailto:…"))
+    @Option(
+        name: .customLong("address"),
+        help: ArgumentHelp(
+            "Your calendar address (repeatable); default: each pair's server's for the account.",
+            valueName: "mailto:…"))
     var addresses: [String] = []
 
     /// One row of `--json`: the invitation's fields at the top (what `jq '.[].uid'` reads),
@@ -48,7 +51,9 @@ struct InvitationsCommand: AsyncParsableCommand {
         /// The command that accepts it (`--decline`, `--tentative` likewise).
         var answer: String
 
-        enum Keys: String, CodingKey { case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer }
+        enum Keys: String, CodingKey {
+            case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer
+        }
         enum InvitationKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
 
         func encode(to encoder: Encoder) throws {
@@ -80,9 +85,12 @@ struct InvitationsCommand: AsyncParsableCommand {
         let uids = unclaimed.map(\.uid)
         let shown = uids.prefix(5).joined(separator: ", ") + (uids.count > 5 ? ", …" : "")
         let addresses = Array(Set(unclaimed.flatMap(\.addresses))).sorted().joined(separator: ", ")
-        Terminal.err("note: \(uids.count) meeting\(uids.count == 1 ? "" : "s") in your calendars name\(uids.count == 1 ? "s" : "") none of your addresses (\(addresses)): \(shown)")
-        Terminal.err("hint: if one was sent to another address of yours, `calgw invitations --address mailto:THAT` lists it "
-                     + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
+        Terminal.err(
+            "note: \(uids.count) meeting\(uids.count == 1 ? "" : "s") in your calendars name\(uids.count == 1 ? "s" : "") none of your addresses (\(addresses)): \(shown)"
+        )
+        Terminal.err(
+            "hint: if one was sent to another address of yours, `calgw invitations --address mailto:THAT` lists it "
+                + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
     }
 
     /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
@@ -90,13 +98,21 @@ struct InvitationsCommand: AsyncParsableCommand {
     static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
         switch value.form {
         case .utc:
-            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+            return (
+                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
+                value.local.secondsSinceEpoch
+            )
         case .zoned(let tzid):
-            guard let zone = resolver.zone(for: tzid) else { return (value.local.isoString, value.local.secondsSinceEpoch) }
+            guard let zone = resolver.zone(for: tzid) else {
+                return (value.local.isoString, value.local.secondsSinceEpoch)
+            }
             let instant = zone.utc(forLocal: value.local)
             return (OccurrenceTime.rfc3339(value, instant: instant, zone: zone), instant)
         case .floating, .date:
-            return (OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil), value.local.secondsSinceEpoch)
+            return (
+                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
+                value.local.secondsSinceEpoch
+            )
         }
     }
 
@@ -110,10 +126,15 @@ struct InvitationsCommand: AsyncParsableCommand {
             let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
             // Invitations in a calendar shared read-only cannot be answered there.
             if await CalendarAccess.isReadOnly(pair) == true {
-                if !output.quiet { Terminal.err("note: pair \(configuration.name) is a calendar shared read-only: its invitations cannot be answered there") }
+                if !output.quiet {
+                    Terminal.err(
+                        "note: pair \(configuration.name) is a calendar shared read-only: its invitations cannot be answered there"
+                    )
+                }
                 continue
             }
-            let files = configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
+            let files =
+                configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
             for file in files {
                 guard let data = try? Data(contentsOf: file) else { continue }
                 let calendar: Component
@@ -123,13 +144,16 @@ struct InvitationsCommand: AsyncParsableCommand {
                 } catch let error as ICalendarSyntaxError {
                     // A meeting in it would be left out without a word: name the file and line.
                     if !output.quiet && data.range(of: Data("ATTENDEE".utf8)) != nil {
-                        Terminal.err("warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
-                                     + "(`calgw lint \(file.path)` shows the problems)")
+                        Terminal.err(
+                            "warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
+                                + "(`calgw lint \(file.path)` shows the problems)")
                     }
                     continue
                 } catch { continue }
                 let folder = file.deletingLastPathComponent()
-                let account = configuration.collections != .single && folder.standardizedFileURL != configuration.local.standardizedFileURL
+                let account =
+                    configuration.collections != .single
+                    && folder.standardizedFileURL != configuration.local.standardizedFileURL
                 let resolver = TimeZoneResolver(calendar: calendar)
                 unclaimed += Invitations.unclaimed(in: calendar, addresses: own.addresses).map { (own.addresses, $0) }
                 for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
@@ -137,12 +161,16 @@ struct InvitationsCommand: AsyncParsableCommand {
                     if pairs.count > 1 { answer += " --pair \(configuration.name)" }
                     if account { answer += " --collection \(folder.lastPathComponent)" }
                     // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
-                    if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }
+                    if let start = invitation.occurrenceStart {
+                        answer += " --occurrence \(OccurrenceText.display(start))"
+                    }
                     let start = invitation.startValue.map { Self.shown($0, resolver: resolver) }
-                    rows.append(Row(pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
-                                    start: start?.text ?? invitation.start,
-                                    occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
-                                    instant: start?.instant ?? 0, file: file.path, answer: answer))
+                    rows.append(
+                        Row(
+                            pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
+                            start: start?.text ?? invitation.start,
+                            occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
+                            instant: start?.instant ?? 0, file: file.path, answer: answer))
                 }
             }
         }

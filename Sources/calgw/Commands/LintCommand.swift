@@ -45,7 +45,10 @@ struct LintCommand: ParsableCommand {
             do {
                 problems = Linter().lint(try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
-                all.append(Problem(file: path, line: 0, severity: "error", message: Self.readFailure(error, path: path), unreadable: true))
+                all.append(
+                    Problem(
+                        file: path, line: 0, severity: "error", message: Self.readFailure(error, path: path),
+                        unreadable: true))
                 continue
             }
             for p in problems where !(errorsOnly && p.severity == .warning) {
@@ -69,7 +72,9 @@ struct LintCommand: ParsableCommand {
     /// Why a file could not be read, in a few words: `no such file`, `permission denied`, `is a directory`.
     static func readFailure(_ error: Error, path: String) -> String {
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "is a directory" }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return "is a directory"
+        }
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         let posix = underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil
         switch (error as? CocoaError)?.code {

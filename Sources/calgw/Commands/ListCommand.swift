@@ -29,8 +29,10 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var window: WindowOptions
 
-    @Option(help: ArgumentHelp("A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "A folder of .ics files (or one .ics file) to list instead of a pair's vdir.", valueName: "dir"),
+        completion: .directory)
     var local: String?
 
     func run() throws {
@@ -50,11 +52,13 @@ struct ListCommand: ParsableCommand {
                 do {
                     found = try PairRun(pair: pair, options: .init()).localItemFiles()
                 } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
-                    throw CLIError("the pair's vdir \(configuration.local.path) does not exist yet",
-                                   hint: "run calgw pull first, or check `local` in the config")
+                    throw CLIError(
+                        "the pair's vdir \(configuration.local.path) does not exist yet",
+                        hint: "run calgw pull first, or check `local` in the config")
                 } catch let error as any ExplainedError where error.errorCode == "unsupported" {
-                    throw CLIError("pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
-                                   hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
+                    throw CLIError(
+                        "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
+                        hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
                 }
                 for file in found {
                     files.append(file.url)
@@ -67,8 +71,9 @@ struct ListCommand: ParsableCommand {
                 }
             }
         }
-        var listing = OccurrenceListing(files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
-                                        includeCancelled: window.includeCancelled, calendars: calendars)
+        var listing = OccurrenceListing(
+            files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
+            includeCancelled: window.includeCancelled, calendars: calendars)
         listing.ownAddresses = own
         try resolved.print(listing, output: output)
     }
@@ -80,8 +85,9 @@ struct ListCommand: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
         if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return [url] }  // a single-file calendar
         guard exists, isFolder.boolValue else {
-            throw CLIError(exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
-                           hint: "give --local a vdir (a folder of .ics files) or one .ics file")
+            throw CLIError(
+                exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
+                hint: "give --local a vdir (a folder of .ics files) or one .ics file")
         }
         return icsFiles(in: url)
     }

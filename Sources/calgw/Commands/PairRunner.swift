@@ -54,7 +54,11 @@ struct PairRunner {
             if !output.json { render(pair: pair.name, report: report, showName: pairs.count > 1) }
         }
         if output.json {
-            if global.all { try Terminal.printJSON(outputs) } else if let only = outputs.first { try Terminal.printJSON(only) }
+            if global.all {
+                try Terminal.printJSON(outputs)
+            } else if let only = outputs.first {
+                try Terminal.printJSON(only)
+            }
         }
         StopSignals.endIfRequested()
         if worst != .success { throw ExitWithStatus(status: worst) }
@@ -86,15 +90,19 @@ struct PairRunner {
             if report.unresolvedConflicts > 0 {
                 // Asked and skipped on this terminal, or never asked (no terminal): say what helps.
                 let asked = options.prompt != nil
-                Terminal.reportError("\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
-                                     hint: asked ? "run the sync again to answer them, or choose a strategy: --conflict newest"
-                                         : "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
+                Terminal.reportError(
+                    "\(pair.name): \(report.unresolvedConflicts) conflict(s) left unresolved",
+                    hint: asked
+                        ? "run the sync again to answer them, or choose a strategy: --conflict newest"
+                        : "run on a terminal with --conflict ask, or choose a strategy: --conflict newest")
                 return (report, .unresolvedConflicts)
             }
             let leftForSync = report.conflicts.filter { $0.resolution == .pending }.count
             if leftForSync > 0 && !run.dryRun {
-                Terminal.reportError("\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
-                                     hint: "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
+                Terminal.reportError(
+                    "\(pair.name): \(leftForSync) conflict(s) left pending: items changed on both sides",
+                    hint:
+                        "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
                 return (report, .unresolvedConflicts)
             }
             return (report, .success)
@@ -112,11 +120,12 @@ struct PairRunner {
 
     /// What the progress bar says it does: `pull`, `push` or `sync`, and the pair with `--all`.
     func progressLabel(_ pair: PairConfiguration) -> String {
-        let verb = switch direction {
-        case .pull: "pull"
-        case .push: "push"
-        default: "sync"
-        }
+        let verb =
+            switch direction {
+            case .pull: "pull"
+            case .push: "push"
+            default: "sync"
+            }
         return global.all ? "\(verb) \(pair.name)" : verb
     }
 
@@ -125,7 +134,9 @@ struct PairRunner {
         Terminal.out((showName ? "\(pair): " : "") + report.summary)
         if let items = report.items {
             // A dry run: the plan, one line per item, as `status` shows it.
-            for item in items where item.action != .conflict { Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item)) }
+            for item in items where item.action != .conflict {
+                Terminal.out("  \(item.side?.rawValue ?? ""): " + StatusLine.item(item))
+            }
         }
         for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution.rawValue)") }
     }

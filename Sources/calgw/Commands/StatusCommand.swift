@@ -129,7 +129,11 @@ struct StatusCommand: AsyncParsableCommand {
             }
         }
         if output.json {
-            if global.all { try Terminal.printJSON(statuses) } else if let only = statuses.first { try Terminal.printJSON(only) }
+            if global.all {
+                try Terminal.printJSON(statuses)
+            } else if let only = statuses.first {
+                try Terminal.printJSON(only)
+            }
         }
         if worst != .success { throw ExitWithStatus(status: worst) }
     }
@@ -137,7 +141,9 @@ struct StatusCommand: AsyncParsableCommand {
     /// Prints what a sync would fail on (broken vdir files, two items with one UID) as errors on
     /// stderr, after the status itself; the exit status they give (1, or 0 when there are none).
     func reportProblems(_ s: StatusOutput) -> ExitStatus {
-        for line in s.errors.map({ ErrorGroup(splitting: $0.line) }) { Terminal.reportError("\(s.pair): \(line.message)", hint: line.hint) }
+        for line in s.errors.map({ ErrorGroup(splitting: $0.line) }) {
+            Terminal.reportError("\(s.pair): \(line.message)", hint: line.hint)
+        }
         return s.errors.isEmpty ? .success : .failure
     }
 
@@ -150,7 +156,9 @@ struct StatusCommand: AsyncParsableCommand {
             // Cut short for a person at a terminal only: a script reading the text gets every line.
             let limit = allItems || !Terminal.stdoutIsTTY ? rows.count : Self.shown
             for row in rows.prefix(limit) { Terminal.out("      " + line(row)) }
-            if rows.count > limit { Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)") }
+            if rows.count > limit {
+                Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)")
+            }
         }
         let changes = { (side: Side) in s.items.filter { $0.side == side } }
         switch s.unreadable {
@@ -171,7 +179,9 @@ struct StatusCommand: AsyncParsableCommand {
             list(changes(.remote), StatusLine.item)
         }
         for line in s.notes { Terminal.out("  \(line)") }
-        if let kept = s.keptLocally { Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take") }
+        if let kept = s.keptLocally {
+            Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take")
+        }
         if !s.conflicts.isEmpty {
             Terminal.out("  conflicts: \(s.conflicts.count)")
             list(s.conflicts, StatusLine.conflict)
@@ -184,7 +194,9 @@ struct StatusCommand: AsyncParsableCommand {
             Terminal.out("  UIDs held twice (neither is synced): \(s.duplicates.count)")
             list(s.duplicates) { "\($0.uid) on the \($0.side.rawValue) side: \($0.locations.joined(separator: ", "))" }
         }
-        for line in s.skipped where !s.broken.contains(where: { line.hasPrefix("\($0.path):") }) { Terminal.out("  skipped: \(line)") }
+        for line in s.skipped where !s.broken.contains(where: { line.hasPrefix("\($0.path):") }) {
+            Terminal.out("  skipped: \(line)")
+        }
         if let m = s.massDeletion { Terminal.out("  warning: \(m)") }
     }
 }

@@ -30,8 +30,10 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Seconds between polls of the server.", valueName: "seconds"))
     var interval: Double = 60
-    @Option(help: ArgumentHelp("How to resolve conflicts, instead of the pair's setting (not ask: nobody is there to answer).",
-                               valueName: "strategy"))
+    @Option(
+        help: ArgumentHelp(
+            "How to resolve conflicts, instead of the pair's setting (not ask: nobody is there to answer).",
+            valueName: "strategy"))
     var conflict: ConflictStrategy?
     @Flag(help: "Propagate the deletion of everything on one side (refused by default).")
     var allowMassDelete = false
@@ -40,7 +42,9 @@ struct WatchCommand: AsyncParsableCommand {
     func validate() throws {
         guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
         if conflict == .ask {
-            throw ValidationError("--conflict must be one of: \(ConflictStrategy.allCases.filter { $0 != .ask }.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--conflict must be one of: \(ConflictStrategy.allCases.filter { $0 != .ask }.map(\.rawValue).joined(separator: ", "))"
+            )
         }
     }
 

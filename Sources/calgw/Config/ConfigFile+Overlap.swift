@@ -16,10 +16,11 @@ extension ConfigFile {
     static func overlapError(_ pair: PairConfiguration, _ other: PairConfiguration) -> ConfigError {
         let mine = Self.components(of: pair.local), theirs = Self.components(of: other.local)
         let relation = mine == theirs ? "is the same as" : mine.starts(with: theirs) ? "is inside" : "contains"
-        return ConfigError("pair \(pair.name)'s local side \(pair.local.path) \(relation) pair \(other.name)'s \(other.local.path): "
-                           + "their files would be synced by both pairs",
-                           hint: "give each pair a folder of its own, side by side (~/calendars/personal, ~/calendars/holidays, "
-                               + "and an account pair in ~/calendars/account); edit the config file")
+        return ConfigError(
+            "pair \(pair.name)'s local side \(pair.local.path) \(relation) pair \(other.name)'s \(other.local.path): "
+                + "their files would be synced by both pairs",
+            hint: "give each pair a folder of its own, side by side (~/calendars/personal, ~/calendars/holidays, "
+                + "and an account pair in ~/calendars/account); edit the config file")
     }
 
     /// True when two local sides are the same path or one lies inside the other; servers

@@ -10,8 +10,9 @@ struct ConfigFile {
     /// Reads and validates the file; every problem is a `ConfigError` naming the key.
     static func load(from url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ConfigError("no config file at \(url.path)",
-                              hint: "create a pair with: calgw init --local DIR --remote URL")
+            throw ConfigError(
+                "no config file at \(url.path)",
+                hint: "create a pair with: calgw init --local DIR --remote URL")
         }
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
@@ -50,17 +51,21 @@ struct ConfigFile {
         if all { return pairs }
         if let pair {
             guard let found = pairs.first(where: { $0.name == pair }) else {
-                throw ConfigError("no pair named \"\(pair)\" in \(url.path)",
-                                  hint: pairs.isEmpty ? "create one with: calgw init" : "known pairs: \(pairs.map(\.name).joined(separator: ", "))")
+                throw ConfigError(
+                    "no pair named \"\(pair)\" in \(url.path)",
+                    hint: pairs.isEmpty
+                        ? "create one with: calgw init" : "known pairs: \(pairs.map(\.name).joined(separator: ", "))")
             }
             return [found]
         }
         switch pairs.count {
-        case 0: throw ConfigError("\(url.path) has no pairs", hint: "create one with: calgw init --local DIR --remote URL")
+        case 0:
+            throw ConfigError("\(url.path) has no pairs", hint: "create one with: calgw init --local DIR --remote URL")
         case 1: return pairs
         default:
-            throw ConfigError("\(url.path) has \(pairs.count) pairs (\(pairs.map(\.name).joined(separator: ", "))); say which",
-                              hint: "--pair \(pairs[0].name), or --all")
+            throw ConfigError(
+                "\(url.path) has \(pairs.count) pairs (\(pairs.map(\.name).joined(separator: ", "))); say which",
+                hint: "--pair \(pairs[0].name), or --all")
         }
     }
 }
@@ -72,11 +77,13 @@ struct PairReader {
     let file: URL
     let paths: ConfigPaths
 
-    static let knownKeys: Set<String> = ["local", "remote", "username", "password_command", "password_env", "password_file",
-                                         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
-                                         "max_response_size", "default_collection",
-                                         "local_username", "local_password_command", "local_password_env", "local_password_file",
-                                         "local_token_command", "subscription", "max_line_length", "scheduling"]
+    static let knownKeys: Set<String> = [
+        "local", "remote", "username", "password_command", "password_env", "password_file",
+        "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
+        "max_response_size", "default_collection",
+        "local_username", "local_password_command", "local_password_env", "local_password_file",
+        "local_token_command", "subscription", "max_line_length", "scheduling",
+    ]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
         ConfigError("\(file.path): pair.\(name).\(key) \(problem)", hint: hint)
@@ -92,7 +99,9 @@ struct PairReader {
     func command(_ key: String) throws -> [String]? {
         guard let value = table[key] else { return nil }
         if let s = value.string { return ["/bin/sh", "-c", s] }
-        guard let array = value.array else { throw fail(key, "must be an array of strings, like [\"pass\", \"show\", \"dav\"]") }
+        guard let array = value.array else {
+            throw fail(key, "must be an array of strings, like [\"pass\", \"show\", \"dav\"]")
+        }
         let argv = array.compactMap { $0.string }
         guard argv.count == array.count, !argv.isEmpty else { throw fail(key, "must be a non-empty array of strings") }
         return argv
@@ -107,10 +116,14 @@ struct PairReader {
             string(prefix + "password_file").map { .file(paths.expandTilde($0)) },
         ].compactMap { $0 }
         if sources.count > 1 {
-            throw fail(prefix + "password_*", "is given more than one way; keep one of \(prefix)password_command, \(prefix)password_env, \(prefix)password_file")
+            throw fail(
+                prefix + "password_*",
+                "is given more than one way; keep one of \(prefix)password_command, \(prefix)password_env, \(prefix)password_file"
+            )
         }
-        let login = SignIn(username: try string(prefix + "username"), password: sources.first,
-                           tokenCommand: try command(prefix + "token_command"))
+        let login = SignIn(
+            username: try string(prefix + "username"), password: sources.first,
+            tokenCommand: try command(prefix + "token_command"))
         if login.password != nil && login.tokenCommand != nil {
             throw fail(prefix + "token_command", "and a password are both given; a pair uses one or the other")
         }
@@ -123,7 +136,9 @@ struct PairReader {
         let scheme = pair.remote.scheme?.lowercased() ?? ""
         if let value = table["subscription"] {
             guard let flag = value.bool else { throw fail("subscription", "must be true or false") }
-            if !flag && webcal { throw fail("subscription", "is false, but a webcal:// remote is always a subscription") }
+            if !flag && webcal {
+                throw fail("subscription", "is false, but a webcal:// remote is always a subscription")
+            }
             pair.subscription = EndpointKind.remote(pair.remote, webcal: webcal, subscription: flag) == .feed
         } else {
             pair.subscription = EndpointKind.remote(pair.remote, webcal: webcal) == .feed
@@ -132,7 +147,9 @@ struct PairReader {
             throw fail("remote", "must be an http(s):// or webcal:// URL for a subscription")
         }
         if let value = table["max_line_length"] {
-            guard let bytes = value.int, bytes > 0 else { throw fail("max_line_length", "must be a positive number of bytes") }
+            guard let bytes = value.int, bytes > 0 else {
+                throw fail("max_line_length", "must be a positive number of bytes")
+            }
             guard pair.subscription else { throw fail("max_line_length", "applies to a subscription only") }
             pair.maxLineLength = bytes
         }
@@ -143,29 +160,41 @@ struct PairReader {
             throw ConfigError("\(file.path): pair name \"\(name)\" may use only letters, digits, '_', '-' and '.'")
         }
         for key in table.keys where !Self.knownKeys.contains(key) {
-            throw fail(key, "is not a setting calgw knows", hint: "settings: \(Self.knownKeys.sorted().joined(separator: ", "))")
+            throw fail(
+                key, "is not a setting calgw knows",
+                hint: "settings: \(Self.knownKeys.sorted().joined(separator: ", "))")
         }
-        guard let local = try string("local"), !local.isEmpty else { throw fail("local", "is missing (the vdir folder)") }
+        guard let local = try string("local"), !local.isEmpty else {
+            throw fail("local", "is missing (the vdir folder)")
+        }
         guard let given = try string("remote"), let (remote, subscription) = SubscriptionURL.remote(given),
-              let scheme = remote.scheme?.lowercased(),
-              (scheme == "http" || scheme == "https") && remote.host != nil || scheme == "file" && !remote.path.isEmpty else {
-            throw fail("remote", "must be an http:// or https:// URL (or webcal:// of a feed, or file:///path of a vdir)")
+            let scheme = remote.scheme?.lowercased(),
+            (scheme == "http" || scheme == "https") && remote.host != nil || scheme == "file" && !remote.path.isEmpty
+        else {
+            throw fail(
+                "remote", "must be an http:// or https:// URL (or webcal:// of a feed, or file:///path of a vdir)")
         }
         let localURL: URL
         if local.lowercased().hasPrefix("http://") || local.lowercased().hasPrefix("https://") {
-            guard let url = URL(string: local), url.host != nil else { throw fail("local", "is not a valid http(s):// URL") }
+            guard let url = URL(string: local), url.host != nil else {
+                throw fail("local", "is not a valid http(s):// URL")
+            }
             localURL = url
         } else {
             localURL = URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true)
         }
         var pair = PairConfiguration(
-            name: name, local: localURL, remote: remote, login: try login(prefix: ""), localLogin: try login(prefix: "local_"),
-            journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) } ?? paths.defaultJournal(pair: name),
+            name: name, local: localURL, remote: remote, login: try login(prefix: ""),
+            localLogin: try login(prefix: "local_"),
+            journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) }
+                ?? paths.defaultJournal(pair: name),
             caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
         try readSubscription(into: &pair, webcal: subscription)
         if let conflict = try string("conflict") {
             guard let strategy = ConflictStrategy(rawValue: conflict) else {
-                throw fail("conflict", "is \"\(conflict)\"", hint: "one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    "conflict", "is \"\(conflict)\"",
+                    hint: "one of: \(ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             pair.conflict = strategy
         }
@@ -174,7 +203,10 @@ struct PairReader {
             switch value.string ?? value.bool.map({ $0 ? "auto" : "never" }) {
             case "never": pair.scheduling = false
             case "auto": pair.scheduling = true
-            default: throw fail("scheduling", "must be \"never\" or \"auto\"", hint: "scheduling = \"never\" sends every write as a copy")
+            default:
+                throw fail(
+                    "scheduling", "must be \"never\" or \"auto\"",
+                    hint: "scheduling = \"never\" sends every write as a copy")
             }
         }
         if let window = try string("window") {
@@ -184,13 +216,17 @@ struct PairReader {
             pair.window = window
         }
         if let value = table["max_response_size"] {
-            guard let bytes = value.int, bytes > 0 else { throw fail("max_response_size", "must be a positive number of bytes") }
+            guard let bytes = value.int, bytes > 0 else {
+                throw fail("max_response_size", "must be a positive number of bytes")
+            }
             pair.maxResponseBytes = bytes
         }
         if let value = table["collections"] {
             if value.string == "all" {
                 pair.collections = .all
-            } else if let array = value.array, case let names = array.compactMap({ $0.string }), names.count == array.count, !names.isEmpty {
+            } else if let array = value.array, case let names = array.compactMap({ $0.string }),
+                names.count == array.count, !names.isEmpty
+            {
                 pair.collections = .named(names)
             } else {
                 throw fail("collections", "must be \"all\" or a list of collection names")
@@ -198,10 +234,14 @@ struct PairReader {
         }
         if let name = try string("default_collection") {
             guard pair.collections != .single else {
-                throw fail("default_collection", "applies to a pair with collections only", hint: "add collections = \"all\", or remove it")
+                throw fail(
+                    "default_collection", "applies to a pair with collections only",
+                    hint: "add collections = \"all\", or remove it")
             }
             if case .named(let names) = pair.collections, !names.contains(name) {
-                throw fail("default_collection", "is \"\(name)\", which is not in collections", hint: "one of: \(names.joined(separator: ", "))")
+                throw fail(
+                    "default_collection", "is \"\(name)\", which is not in collections",
+                    hint: "one of: \(names.joined(separator: ", "))")
             }
             pair.defaultCollection = name
         }
@@ -212,8 +252,9 @@ struct PairReader {
             throw fail("collections", "needs a folder as local: a single .ics file holds one calendar")
         }
         if pair.subscription && (pair.localIsServer || pair.localIsSingleFile || pair.collections != .single) {
-            throw fail(pair.collections != .single ? "collections" : "local",
-                       "does not apply to a subscription: a feed is pulled into one folder of .ics files")
+            throw fail(
+                pair.collections != .single ? "collections" : "local",
+                "does not apply to a subscription: a feed is pulled into one folder of .ics files")
         }
         if pair.localIsServer && pair.collections != .single {
             throw fail("collections", "needs a folder as local: a pair of two servers syncs one calendar with another")

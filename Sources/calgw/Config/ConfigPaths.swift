@@ -27,7 +27,9 @@ struct ConfigPaths {
     }
 
     private func xdg(_ variable: String, fallback: String) -> URL {
-        if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
+        if let value = environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
         return home.appendingPathComponent(fallback, isDirectory: true)
     }
 }

@@ -4,12 +4,15 @@ enum ConfigText {
     /// True for a text of one or more ASCII letters, digits and bytes of `extra`.
     static func isWord(_ text: String, alsoAllowing extra: String) -> Bool {
         let allowed = Array(extra.utf8)
-        return !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): true
-            default: allowed.contains(byte)
+        return !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    true
+                default: allowed.contains(byte)
+                }
             }
-        }
     }
 
     /// True for a sync window as `-90d..+365d`: days before and after today, each an optional

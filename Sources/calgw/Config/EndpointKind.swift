@@ -12,7 +12,8 @@ enum EndpointKind: Equatable {
         if ["http", "https"].contains(url.scheme?.lowercased() ?? "") { return .server }
         guard url.pathExtension.lowercased() == "ics" else { return .folder }
         var isFolder: ObjCBool = false
-        return !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) || !isFolder.boolValue ? .singleFile : .folder
+        return !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) || !isFolder.boolValue
+            ? .singleFile : .folder
     }
 
     /// The remote side `url` names (a `webcal(s)://` URL already translated to http(s), with

@@ -9,9 +9,13 @@ extension PairConfiguration {
     /// folder is a single-file calendar.
     var pair: Pair {
         get throws {
-            let localSide = localIsSingleFile ? .singleFile(URL(fileURLWithPath: local.path)) : try endpoint(local, login: localLogin, side: "local")
-            var pair = Pair(name: name, local: localSide, remote: try endpoint(remote, login: login, side: "remote"), conflict: conflict,
-                            window: window, collections: collections, defaultCollection: defaultCollection, journal: journal)
+            let localSide =
+                localIsSingleFile
+                ? .singleFile(URL(fileURLWithPath: local.path)) : try endpoint(local, login: localLogin, side: "local")
+            var pair = Pair(
+                name: name, local: localSide, remote: try endpoint(remote, login: login, side: "remote"),
+                conflict: conflict,
+                window: window, collections: collections, defaultCollection: defaultCollection, journal: journal)
             pair.schedules = scheduling
             return pair
         }
@@ -28,14 +32,16 @@ extension PairConfiguration {
             }
             return .caldav(url, server: server(login: login))
         default:
-            throw CLIError("pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)
+            throw CLIError(
+                "pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)
         }
     }
 
     /// The settings of a server of the pair signed in to with `login`: the pair's TLS
     /// settings and caps.
     func server(login: SignIn) -> ServerSettings {
-        ServerSettings(signIn: login, caFile: caFile, pinnedPublicKey: verifyFingerprint, maxResponseBytes: maxResponseBytes,
-                       maxLineLength: maxLineLength)
+        ServerSettings(
+            signIn: login, caFile: caFile, pinnedPublicKey: verifyFingerprint, maxResponseBytes: maxResponseBytes,
+            maxLineLength: maxLineLength)
     }
 }

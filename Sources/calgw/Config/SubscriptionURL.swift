@@ -8,7 +8,8 @@ enum SubscriptionURL {
     static func remote(_ text: String) -> (URL, Bool)? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return nil }
         guard scheme == "webcal" || scheme == "webcals",
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return (url, false) }
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return (url, false) }
         components.scheme = scheme == "webcal" ? "http" : "https"
         guard let translated = components.url else { return nil }
         return (translated, true)

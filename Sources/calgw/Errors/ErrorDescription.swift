@@ -40,7 +40,10 @@ extension ExitStatus {
     /// The worse of two statuses, for a command over several pairs: a refusal for safety
     /// outranks a usage error, then authentication, failure and unresolved conflicts.
     static func worse(_ a: ExitStatus, _ b: ExitStatus) -> ExitStatus {
-        let rank: [ExitStatus: Int] = [.success: 0, .unresolvedConflicts: 1, .failure: 2, .authenticationFailed: 3, .usage: 4, .refusedForSafety: 5]
+        let rank: [ExitStatus: Int] = [
+            .success: 0, .unresolvedConflicts: 1, .failure: 2, .authenticationFailed: 3, .usage: 4,
+            .refusedForSafety: 5,
+        ]
         return rank[b, default: 0] > rank[a, default: 0] ? b : a
     }
 }

@@ -19,12 +19,13 @@ enum ExitStatus: Int32 {
 extension ExitStatus {
     /// The exit code of a failure of `kind`.
     init(_ kind: FailureKind) {
-        self = switch kind {
-        case .failed: .failure
-        case .usage: .usage
-        case .refusedForSafety: .refusedForSafety
-        case .authentication: .authenticationFailed
-        }
+        self =
+            switch kind {
+            case .failed: .failure
+            case .usage: .usage
+            case .refusedForSafety: .refusedForSafety
+            case .authentication: .authenticationFailed
+            }
     }
 }
 
@@ -32,11 +33,12 @@ extension FailureKind {
     /// The kind of failure an exit status stands for (a success or unresolved conflicts are
     /// not failures of their own and count as `.failed`).
     init(_ status: ExitStatus) {
-        self = switch status {
-        case .usage: .usage
-        case .refusedForSafety: .refusedForSafety
-        case .authenticationFailed: .authentication
-        case .success, .failure, .unresolvedConflicts: .failed
-        }
+        self =
+            switch status {
+            case .usage: .usage
+            case .refusedForSafety: .refusedForSafety
+            case .authenticationFailed: .authentication
+            case .success, .failure, .unresolvedConflicts: .failed
+            }
     }
 }

@@ -25,6 +25,8 @@ enum ConflictPrompt {
 
     static func lines(_ data: Data) -> [String] {
         String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
-            .components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("PRODID") }
+            .components(separatedBy: "\r\n").filter {
+                !$0.isEmpty && !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("PRODID")
+            }
     }
 }

@@ -65,8 +65,10 @@ struct OccurrenceListing {
     /// the zone a calendar declares (`DeclaredCalendarZone`) for its floating times.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
     ///   name), shown as a column and a `calendar` key; empty for none.
-    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
-         calendars: [URL: String] = [:]) {
+    init(
+        files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
+        calendars: [URL: String] = [:]
+    ) {
         for url in files {
             let data: Data, parsed: ParsedCalendar
             do {
@@ -103,7 +105,8 @@ struct OccurrenceListing {
     /// The JSON array of CLI.md.
     func records() -> [OccurrenceRecord] {
         entries.map {
-            var record = OccurrenceRecord($0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href)
+            var record = OccurrenceRecord(
+                $0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href)
             record.calendar = sources[$0.source].calendar
             record.ownParticipationStatus = ownAnswer($0.occurrence.component)
             return record
@@ -132,7 +135,10 @@ struct OccurrenceListing {
                 time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
             }
             let event = o.component
-            let summary = [event["SUMMARY"]?.text ?? "(no title)", Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED")].compactMap { $0 }.joined(separator: " ")
+            let summary = [
+                event["SUMMARY"]?.text ?? "(no title)",
+                Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED"),
+            ].compactMap { $0 }.joined(separator: " ")
             var row = [date, time, summary, event["LOCATION"]?.text ?? ""]
             if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
             rows.append(row)
@@ -141,12 +147,14 @@ struct OccurrenceListing {
         var widths = Array(repeating: 0, count: padded)
         for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].count) } }
         return rows.map { r in
-            (0..<padded).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            (0..<padded).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
+                separator: "  ")
                 + (r[padded].isEmpty ? "" : "  " + r[padded])
         }.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
 
     static func hm(_ l: LocalDateTime) -> String {
-        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "") + String(l.time.minute)
+        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "")
+            + String(l.time.minute)
     }
 }

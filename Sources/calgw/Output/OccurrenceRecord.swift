@@ -68,7 +68,8 @@ struct OccurrenceRecord: Encodable {
         start = Self.text(o.start, instant: o.startInstant, zone: zoneOf(o.start))
         end = Self.text(o.end, instant: o.endInstant, zone: zoneOf(o.end))
         allDay = o.isAllDay
-        timeZone = o.start.tzid.map { TimeZoneResolver.ianaIdentifier(for: $0) ?? $0 } ?? (o.start.form == .utc ? "UTC" : nil)
+        timeZone =
+            o.start.tzid.map { TimeZoneResolver.ianaIdentifier(for: $0) ?? $0 } ?? (o.start.form == .utc ? "UTC" : nil)
         summary = event.summary
         location = event.location
         description = event.description
@@ -78,7 +79,11 @@ struct OccurrenceRecord: Encodable {
         lastModified = event.lastModified.map { v in
             Self.text(v, instant: SeriesTimes.instant(of: v, resolver: resolver, fallback: 0), zone: zoneOf(v))
         }
-        attendees = event.attendees.map { Attendee(address: $0.address, commonName: $0.commonName, role: $0.role, participationStatus: $0.participationStatus) }
+        attendees = event.attendees.map {
+            Attendee(
+                address: $0.address, commonName: $0.commonName, role: $0.role,
+                participationStatus: $0.participationStatus)
+        }
         alarms = event.alarms.map { a in
             let trigger: String?
             switch a.trigger {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import CalendarSync
 import Foundation
@@ -59,8 +59,10 @@ final class ProgressBar: Sendable {
             s.drawn = true
             let elapsed = started.duration(to: now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return "\r" + Self.line(progress, label: label, rate: seconds > 0 ? Double(progress.done) / seconds : nil,
-                                    columns: Self.columns(), color: color) + "\u{1B}[K"
+            return "\r"
+                + Self.line(
+                    progress, label: label, rate: seconds > 0 ? Double(progress.done) / seconds : nil,
+                    columns: Self.columns(), color: color) + "\u{1B}[K"
         }
         if let text { write(text) }
     }

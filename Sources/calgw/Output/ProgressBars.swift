@@ -21,7 +21,8 @@ final class ProgressBars: Sendable {
     var make: @Sendable (String?) -> SyncProgressHandler? {
         { [self] what in
             guard drawn else { return nil }
-            let bar = ProgressBar(label: what.map { "\(label) \($0)" } ?? label, color: Terminal.colorOnStderr) { text in
+            let bar = ProgressBar(label: what.map { "\(label) \($0)" } ?? label, color: Terminal.colorOnStderr) {
+                text in
                 FileHandle.standardError.write(Data(text.utf8))
             }
             made.withLock { $0.append(bar) }

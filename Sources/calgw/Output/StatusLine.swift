@@ -15,7 +15,8 @@ enum StatusLine {
 
     static func conflict(_ item: PendingItem) -> String {
         var line = "\(item.uid): local \"\(item.localSummary ?? "")\", remote \"\(item.remoteSummary ?? "")\""
-        line += item.strategy == .pending ? "; left for calgw sync" : "; \(item.strategy?.rawValue ?? "merge") resolves it"
+        line +=
+            item.strategy == .pending ? "; left for calgw sync" : "; \(item.strategy?.rawValue ?? "merge") resolves it"
         if let place = item.path ?? item.href { line += "  " + place }
         return line
     }

@@ -63,8 +63,9 @@ enum StopSignals {
             return !done
         }
         if first {
-            Terminal.reportError("stopped by \(name(sig)) at a safe point; every write made so far is recorded",
-                                 hint: "run the same command again to finish")
+            Terminal.reportError(
+                "stopped by \(name(sig)) at a safe point; every write made so far is recorded",
+                hint: "run the same command again to finish")
         }
         fflush(nil)
         cstop_raise_default(sig)

@@ -10,25 +10,31 @@ import Synchronization
 enum TestFaultHook {
     static func fromEnvironment() -> FaultHook? {
         #if DEBUG
-        let environment = ProcessInfo.processInfo.environment
-        guard let text = environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
-        let sig = switch environment["CALGW_TEST_SIGNAL"] {
-        case "INT": SIGINT
-        case "TERM": SIGTERM
-        default: SIGKILL
-        }
-        // Each calendar of an account counts its own side effects: the signal is sent once.
-        let sent = Mutex(false)
-        return { @Sendable n in
-            guard n == k || (sig == SIGKILL && n > k) else { return }
-            guard sig == SIGKILL || sent.withLock({ done in defer { done = true }; return !done }) else { return }
-            kill(getpid(), sig)
-            // The signal is handled by whichever thread does not block it, maybe a little
-            // later: the run goes on once it has been (as it would under a real Ctrl-C).
-            for _ in 0..<2000 where StopSignals.requested == nil { usleep(1000) }
-        }
+            let environment = ProcessInfo.processInfo.environment
+            guard let text = environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
+            let sig =
+                switch environment["CALGW_TEST_SIGNAL"] {
+                case "INT": SIGINT
+                case "TERM": SIGTERM
+                default: SIGKILL
+                }
+            // Each calendar of an account counts its own side effects: the signal is sent once.
+            let sent = Mutex(false)
+            return { @Sendable n in
+                guard n == k || (sig == SIGKILL && n > k) else { return }
+                guard
+                    sig == SIGKILL
+                        || sent.withLock({ done in
+                            defer { done = true }; return !done
+                        })
+                else { return }
+                kill(getpid(), sig)
+                // The signal is handled by whichever thread does not block it, maybe a little
+                // later: the run goes on once it has been (as it would under a real Ctrl-C).
+                for _ in 0..<2000 where StopSignals.requested == nil { usleep(1000) }
+            }
         #else
-        return nil
+            return nil
         #endif
     }
 }

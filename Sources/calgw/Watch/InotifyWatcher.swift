@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import CalendarSync
 import Foundation
@@ -21,15 +21,17 @@ final class InotifyWatcher {
     /// What an item change looks like to inotify: written and closed, moved in or out, deleted,
     /// or a name made for a file: khal writes a temporary file and `link()`s it into place, and
     /// a file made with `O_TMPFILE` appears by `linkat()`, which show as IN_CREATE alone.
-    static let itemMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+    static let itemMask =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
         | UInt32(IN_CREATE)
 
     /// - Throws: `CLIError` when inotify is unavailable (too many instances, no kernel support).
     init() throws {
         let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard fd >= 0 else {
-            throw CLIError("cannot start inotify: \(String(cString: strerror(errno)))",
-                           hint: "raise fs.inotify.max_user_instances, or run `calgw sync` from a timer instead")
+            throw CLIError(
+                "cannot start inotify: \(String(cString: strerror(errno)))",
+                hint: "raise fs.inotify.max_user_instances, or run `calgw sync` from a timer instead")
         }
         fileDescriptor = fd
     }
@@ -55,8 +57,10 @@ final class InotifyWatcher {
         let wd = inotify_add_watch(fileDescriptor, path, mask)
         guard wd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw CLIError("cannot watch \(path): \(reason)",
-                           hint: errno == ENOSPC ? "raise fs.inotify.max_user_watches" : "check that the vdir exists and is readable")
+            throw CLIError(
+                "cannot watch \(path): \(reason)",
+                hint: errno == ENOSPC
+                    ? "raise fs.inotify.max_user_watches" : "check that the vdir exists and is readable")
         }
         watches[wd] = (tag, path, isRoot)
     }
@@ -74,7 +78,8 @@ final class InotifyWatcher {
             while offset + MemoryLayout<inotify_event>.size <= count {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                 let nameStart = offset + MemoryLayout<inotify_event>.size
-                let name = event.len > 0
+                let name =
+                    event.len > 0
                     ? String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self)) : ""
                 offset = nameStart + Int(event.len)
                 guard let watch = watches[event.wd] else { continue }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import CalendarSync
 import Foundation
@@ -47,14 +47,17 @@ struct WatchLoop {
         // A server on the local side (a server-to-server pair) is polled like the remote one,
         // and so is a single .ics file (a poll of it is one stat).
         // What a pair's local side is, the pair model says (`Pair.localFolder`).
-        let folders = try pairs.compactMap { configuration in try configuration.pair.localFolder.map { (configuration.name, $0) } }
+        let folders = try pairs.compactMap { configuration in
+            try configuration.pair.localFolder.map { (configuration.name, $0) }
+        }
         for (name, folder) in folders {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try watcher.watch(folder, tag: name)
         }
         var states = pairs.map { PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: Self.now())) }
         if !json && !runner.output.quiet {
-            let watched = folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.1.path }.joined(separator: ", "))"
+            let watched =
+                folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.1.path }.joined(separator: ", "))"
             Terminal.err("\(watched); polling every \(Self.format(interval)); Ctrl-C to stop")
         }
         // The first run catches up with whatever changed while nobody was watching.
@@ -62,11 +65,15 @@ struct WatchLoop {
         while true {
             let now = Self.now()
             let wait = states.map { $0.schedule.nextWake(after: now) }.min() ?? interval
-            var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
             let timeout = Int32(max(0, min(wait, 3600)) * 1000)
             let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno != EINTR { throw CLIError("waiting for changes failed: \(String(cString: strerror(errno)))") }
+            if ready < 0 && errno != EINTR {
+                throw CLIError("waiting for changes failed: \(String(cString: strerror(errno)))")
+            }
             if let signal = SignalPipe.drain(signals).first { return signal }
             let changed = watcher.drain()
             let later = Self.now()
@@ -88,8 +95,9 @@ struct WatchLoop {
         let (report, status) = await runner.runPair(state.pair)
         let next = state.schedule.finished(success: status == .success, at: Self.now())
         if json {
-            let record = RunRecord(trigger: trigger, report: .init(pair: state.pair.name, report: report),
-                                   status: status.rawValue, nextPollSeconds: next)
+            let record = RunRecord(
+                trigger: trigger, report: .init(pair: state.pair.name, report: report),
+                status: status.rawValue, nextPollSeconds: next)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(record) { Terminal.out(String(decoding: data, as: UTF8.self)) }
@@ -108,7 +116,8 @@ struct WatchLoop {
     }
 
     static func format(_ seconds: Double) -> String {
-        seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) min" : "\(seconds.formatted()) s"
+        seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0
+            ? "\(Int(seconds / 60)) min" : "\(seconds.formatted()) s"
     }
 
     static func timestamp() -> String {

@@ -37,7 +37,9 @@ final class FirstPullStream {
     /// - Returns: the server's change token.
     func pull(from streaming: any StreamingFetchingStorage) async throws -> ChangeToken? {
         let token = try await streaming.fetchAll(batchSize: Self.batchSize) { stored in
-            let parsing = Task.detached { [local, localByBytes] in Self.contents(of: stored, local: local, byBytes: localByBytes) }
+            let parsing = Task.detached { [local, localByBytes] in
+                Self.contents(of: stored, local: local, byBytes: localByBytes)
+            }
             let previous = parsed
             parsed = (stored, parsing)
             if let previous { try await handOver(previous.stored, await previous.contents.value) }
@@ -88,10 +90,14 @@ final class FirstPullStream {
     /// What each of a batch of the server's items is: taken from the local file with the same
     /// bytes when there is one, else parsed (on every core). A takeover of a folder already in
     /// sync would otherwise parse and hash every item twice, once per side.
-    private static func contents(of stored: [StoredItem], local: LocalItems, byBytes: [BytesDigest: Int32]) -> [ItemContent] {
+    private static func contents(of stored: [StoredItem], local: LocalItems, byBytes: [BytesDigest: Int32])
+        -> [ItemContent]
+    {
         guard !byBytes.isEmpty else { return SideScanner.contents(of: stored) }
         return stored.mappedOnEveryCore { item in
-            if let position = byBytes[BytesDigest(item.data)], let known = ItemContent(of: local.items[Int(position)]) { return known }
+            if let position = byBytes[BytesDigest(item.data)], let known = ItemContent(of: local.items[Int(position)]) {
+                return known
+            }
             return ItemContent(item.data)
         }
     }

@@ -27,7 +27,9 @@ struct StreamedItems {
 
     /// The batch's items to pull now, and the records of those equal to their local file;
     /// sets aside those the vdir holds otherwise.
-    mutating func take(_ stored: [StoredItem], contents: [ItemContent], local: LocalItems) -> (SideSnapshot, [PlannedAction]) {
+    mutating func take(_ stored: [StoredItem], contents: [ItemContent], local: LocalItems) -> (
+        SideSnapshot, [PlannedAction]
+    ) {
         var items: [SideItem] = []
         var equal: [PlannedAction] = []
         var unparseable: [ItemHref] = []

@@ -53,10 +53,11 @@ extension SyncEngine {
     /// new to the journal, nothing pending, no window, the vdir written to.
     private func firstPullSource() throws -> (any StreamingFetchingStorage)? {
         guard policy.window == nil, policy.direction.writes(.local),
-              let streaming = remote.capabilities.streamingFetching,
-              try journal.isEmpty(), try journal.pendingIntents().isEmpty,
-              try journal.outsideItems(.local).isEmpty, try journal.outsideItems(.remote).isEmpty,
-              try journal.collection(.local).token == nil, try journal.collection(.remote).token == nil else { return nil }
+            let streaming = remote.capabilities.streamingFetching,
+            try journal.isEmpty(), try journal.pendingIntents().isEmpty,
+            try journal.outsideItems(.local).isEmpty, try journal.outsideItems(.remote).isEmpty,
+            try journal.collection(.local).token == nil, try journal.collection(.remote).token == nil
+        else { return nil }
         return streaming
     }
 
@@ -79,14 +80,17 @@ extension SyncEngine {
     /// Plans and executes what the stream set aside with the local items the server lacks,
     /// then ends the run. The server's items the stream left out (skipped, unparseable, a UID
     /// sent again in a later batch) keep either side's token from vouching for the journal.
-    private func finishFirstPull(_ stream: FirstPullStream, local l: SideSnapshot, token: ChangeToken?,
-                                 executor: Executor) async throws -> SyncReport {
+    private func finishFirstPull(
+        _ stream: FirstPullStream, local l: SideSnapshot, token: ChangeToken?,
+        executor: Executor
+    ) async throws -> SyncReport {
         let pulled = stream.pulled
         let repeated = try pulled.repeatedKeys(journal: journal)
         let r = SideSnapshot(items: pulled.setAside, unparseable: pulled.unparseable, token: token)
         // Built, not copied and trimmed: a copy of every local item would be the run's peak.
-        var unrecorded = SideSnapshot(items: l.items.indices.compactMap { pulled.recorded[$0] ? nil : l.items[$0] },
-                                      unparseable: l.unparseable, token: l.token)
+        var unrecorded = SideSnapshot(
+            items: l.items.indices.compactMap { pulled.recorded[$0] ? nil : l.items[$0] },
+            unparseable: l.unparseable, token: l.token)
         unrecorded.problems = l.problems
         unrecorded.folder = l.folder
         unrecorded.missingUID = l.missingUID

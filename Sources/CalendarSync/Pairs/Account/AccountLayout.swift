@@ -42,7 +42,8 @@ struct AccountLayout {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
             var isDirectory: ObjCBool = false
             return !name.hasPrefix(".")
-                && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
                 && isDirectory.boolValue
         }
     }

@@ -11,8 +11,10 @@ struct AccountListing {
     /// account holds no calendar yet).
     var home: URL?
 
-    static func read(client: CalDAVClient, remote: URL, mapping: CollectionMapping,
-                     logger: Logger = Logger(label: "calgw.account")) async throws -> AccountListing {
+    static func read(
+        client: CalDAVClient, remote: URL, mapping: CollectionMapping,
+        logger: Logger = Logger(label: "calgw.account")
+    ) async throws -> AccountListing {
         if let home = mapping.home(for: remote) {
             do {
                 let found = try await client.calendars(inHome: home)
@@ -20,10 +22,13 @@ struct AccountListing {
                 if !found.isEmpty || mapping.entries.isEmpty {
                     return AccountListing(calendars: found.filter(holdsItems), home: home)
                 }
-            } catch let error as CalDAVError where error.code != .authenticationFailed && error.code != .connectionFailed
-                && error.code != .tlsVerificationFailed {
-                logger.info("the kept calendar home did not answer; discovering again",
-                            metadata: ["home": "\(home.path)", "error": "\(error.message)"])
+            } catch let error as CalDAVError
+                where error.code != .authenticationFailed && error.code != .connectionFailed
+                && error.code != .tlsVerificationFailed
+            {
+                logger.info(
+                    "the kept calendar home did not answer; discovering again",
+                    metadata: ["home": "\(home.path)", "error": "\(error.message)"])
             }
         }
         let found = try await client.discover(remote).filter(holdsItems)
@@ -36,7 +41,9 @@ struct AccountListing {
     static func homeURL(_ remote: URL, calendars: [CalendarCollection]) -> URL? {
         guard !calendars.isEmpty else { return nil }
         let remotePath = HrefResolver.href(of: remote).path
-        if calendars.contains(where: { $0.href.path == remotePath || $0.href.path == remotePath + "/" }) && calendars.count == 1 {
+        if calendars.contains(where: { $0.href.path == remotePath || $0.href.path == remotePath + "/" })
+            && calendars.count == 1
+        {
             return nil
         }
         let parents = Set(calendars.map { parent(of: $0.href.path) })

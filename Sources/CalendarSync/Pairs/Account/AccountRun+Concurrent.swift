@@ -34,12 +34,16 @@ extension AccountRun {
     /// A stop asked for (`stop`) is not such a failure: it would cancel the calendars
     /// still syncing, cutting their requests short. Each of them stops at its own safe point
     /// instead, no calendar starts after, and ``RunStopped`` is thrown once all have ended.
-    static func syncConcurrently(_ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                                 faultHook: FaultHook?, progress: SyncProgressHandler?,
-                                 stop: StopGate? = nil) async throws -> [String: CalendarOutcome] {
+    static func syncConcurrently(
+        _ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
+        faultHook: FaultHook?, progress: SyncProgressHandler?,
+        stop: StopGate? = nil
+    ) async throws -> [String: CalendarOutcome] {
         let total: AccountProgress? = progress.map { AccountProgress(report: $0) }
-        return try await withThrowingTaskGroup(of: (String, CalendarOutcome).self,
-                                               returning: [String: CalendarOutcome].self) { group in
+        return try await withThrowingTaskGroup(
+            of: (String, CalendarOutcome).self,
+            returning: [String: CalendarOutcome].self
+        ) { group in
             var outcomes: [String: CalendarOutcome] = [:]
             var next = 0
             var stopped: String?
@@ -51,8 +55,9 @@ extension AccountRun {
                     if let total { handler = { p in total.update(job.name, p) } }
                     let report = handler
                     group.addTask {
-                        let outcome = try await Self.syncOne(job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
-                                                             progress: report, stop: stop)
+                        let outcome = try await Self.syncOne(
+                            job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
+                            progress: report, stop: stop)
                         return (job.name, outcome)
                     }
                     next += 1
@@ -67,8 +72,10 @@ extension AccountRun {
     }
 
     /// Syncs one calendar of the account.
-    static func syncOne(_ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-                        faultHook: FaultHook?, progress: SyncProgressHandler?, stop: StopGate? = nil) async throws -> CalendarOutcome {
+    static func syncOne(
+        _ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
+        faultHook: FaultHook?, progress: SyncProgressHandler?, stop: StopGate? = nil
+    ) async throws -> CalendarOutcome {
         let remote: any CalendarStorage
         if job.unmade {
             remote = UnmadeCalendar(href: job.remote.path)
@@ -78,9 +85,11 @@ extension AccountRun {
             remote = calendar
         }
         do {
-            return .synced(try await SyncSession.run(journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
-                                                     policy: policy, dryRun: dryRun, prompt: nil,
-                                                     faultHook: faultHook, progress: progress, stop: stop))
+            return .synced(
+                try await SyncSession.run(
+                    journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
+                    policy: policy, dryRun: dryRun, prompt: nil,
+                    faultHook: faultHook, progress: progress, stop: stop))
         } catch let error as SyncError where error.code == .massDeletion {
             return .refused(error.message)
         } catch let stop as RunStopped {

@@ -8,8 +8,10 @@ extension AccountRun {
     /// direction that writes that side) the other side's copy is deleted too: the folder with
     /// its events, or the calendar on the server.
     /// - Returns: the entries deleted (to be dropped from the mapping).
-    func handleGone(_ plan: CollectionPlan, client: CalDAVClient, origin: URL,
-                    report: inout SyncReport, parts: inout [String: SyncReport]) async throws -> Set<CollectionMapping.Entry> {
+    func handleGone(
+        _ plan: CollectionPlan, client: CalDAVClient, origin: URL,
+        report: inout SyncReport, parts: inout [String: SyncReport]
+    ) async throws -> Set<CollectionMapping.Entry> {
         var removed: Set<CollectionMapping.Entry> = []
         /// Counts a calendar's deletion on `side` in the run's report and its own, and says so.
         func recordRemoval(of gone: CollectionMapping.Entry, on side: Side, count: Int, message: String) {
@@ -26,8 +28,9 @@ extension AccountRun {
             let count = Self.itemCount(in: folder)
             guard allowCollectionDelete && policy.direction.writes(.local) else {
                 let hint = policy.direction.writes(.local) ? " (--allow-collection-delete removes it)" : ""
-                report.skipped.append("calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) item\(count == 1 ? "" : "s")) "
-                                      + "is left as it is" + hint)
+                report.skipped.append(
+                    "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) item\(count == 1 ? "" : "s")) "
+                        + "is left as it is" + hint)
                 continue
             }
             if !dryRun {
@@ -36,16 +39,18 @@ extension AccountRun {
                 forgetJournal(gone.name)
                 try effects.happened()
             }
-            recordRemoval(of: gone, on: .local, count: count,
-                          message: "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
-                            + (dryRun ? "would be removed" : "was removed"))
+            recordRemoval(
+                of: gone, on: .local, count: count,
+                message: "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
+                    + (dryRun ? "would be removed" : "was removed"))
         }
         for gone in plan.goneLocal where wanted(gone.name) {
             let count = journalItemCount(gone.name)
             guard allowCollectionDelete && policy.direction.writes(.remote) else {
                 let hint = policy.direction.writes(.remote) ? " (--allow-collection-delete deletes it)" : ""
-                report.skipped.append("folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server (\(count) item\(count == 1 ? "" : "s") "
-                                      + "when last synced) is left as it is" + hint)
+                report.skipped.append(
+                    "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server (\(count) item\(count == 1 ? "" : "s") "
+                        + "when last synced) is left as it is" + hint)
                 continue
             }
             guard let url = URL(string: gone.href.path, relativeTo: origin)?.absoluteURL else { continue }
@@ -55,9 +60,10 @@ extension AccountRun {
                 forgetJournal(gone.name)
                 try effects.happened()
             }
-            recordRemoval(of: gone, on: .remote, count: count,
-                          message: "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
-                            + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
+            recordRemoval(
+                of: gone, on: .remote, count: count,
+                message: "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
+                    + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
         }
         return removed
     }

@@ -47,21 +47,29 @@ struct AccountRun {
     /// the others synced is an error of its report, of kind `.refusedForSafety`.
     func run() async throws -> PairRun.Outcome {
         guard case .caldav(let remoteURL, let server) = pair.remote else {
-            throw SyncError(.unknownCollection, "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
-                            recovery: "remove `collections` from the pair, or give an http(s):// remote")
+            throw SyncError(
+                .unknownCollection,
+                "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
+                recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
         // A dry run (and `status`) makes no folder and no file, not even its lock's.
         if !dryRun { try FolderCreation.make(stateFolder, permissions: 0o700, what: "the account's state folder") }
-        let lock = dryRun ? try PairLock.forReading(journal: layout.lockFile, timeout: 5) : try PairLock(journal: layout.lockFile, timeout: 5)
+        let lock =
+            dryRun
+            ? try PairLock.forReading(journal: layout.lockFile, timeout: 5)
+            : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
         let client = try server.client(owner: "pair \(pair.name)")
         var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
         let calendars = listing.calendars
         if !dryRun { try FolderCreation.make(layout.root, what: "the folder of the account's calendars") }
-        let folders = FileManager.default.fileExists(atPath: layout.root.path) ? try AccountLayout.subfolders(of: layout.root) : []
-        var plan = CollectionPlan.plan(mapping: mapping, calendars: calendars.map(\.href.path), folders: folders, home: listing.home,
-                                       remote: remoteURL)
+        let folders =
+            FileManager.default.fileExists(atPath: layout.root.path)
+            ? try AccountLayout.subfolders(of: layout.root) : []
+        var plan = CollectionPlan.plan(
+            mapping: mapping, calendars: calendars.map(\.href.path), folders: folders, home: listing.home,
+            remote: remoteURL)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
         plan.newLocal = plan.newLocal.filter { wanted($0.name) }
         plan.newRemote = plan.newRemote.filter { wanted($0.name) }
@@ -84,8 +92,11 @@ struct AccountRun {
                     try folder.setMetadata(.color, info?.color)
                     try effects.happened()
                 }
-                report.notes.append("new calendar \(entry.href) on the server: "
-                                      + (dryRun ? "would be copied into a new folder \(entry.name)/" : "copied into a new folder \(entry.name)/"))
+                report.notes.append(
+                    "new calendar \(entry.href) on the server: "
+                        + (dryRun
+                            ? "would be copied into a new folder \(entry.name)/"
+                            : "copied into a new folder \(entry.name)/"))
                 entries.append(entry)
             }
         }
@@ -96,12 +107,16 @@ struct AccountRun {
                     unmade.insert(entry.name)
                 } else {
                     let folder = VDirectory(url: layout.folder(entry.name))
-                    try await client.makeCalendar(url, displayName: folder.metadata(.displayName) ?? entry.name,
-                                                  color: folder.metadata(.color))
+                    try await client.makeCalendar(
+                        url, displayName: folder.metadata(.displayName) ?? entry.name,
+                        color: folder.metadata(.color))
                     try effects.happened()
                 }
-                report.notes.append("new folder \(entry.name)/: "
-                                      + (dryRun ? "a calendar would be made for it on the server (\(entry.href))" : "made the calendar \(entry.href) for it on the server"))
+                report.notes.append(
+                    "new folder \(entry.name)/: "
+                        + (dryRun
+                            ? "a calendar would be made for it on the server (\(entry.href))"
+                            : "made the calendar \(entry.href) for it on the server"))
                 entries.append(entry)
             }
         }
@@ -118,16 +133,19 @@ struct AccountRun {
             try mapping.save(to: layout.mappingFile)
             try effects.happened()
         }
-        let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap { entry -> CalendarJob? in
+        let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap {
+            entry -> CalendarJob? in
             guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { return nil }
-            return CalendarJob(name: entry.name, journal: journalURL(entry.name),
-                               local: layout.folder(entry.name), remote: url,
-                               info: calendars.first { $0.href.path == entry.href.path }, unmade: unmade.contains(entry.name))
+            return CalendarJob(
+                name: entry.name, journal: journalURL(entry.name),
+                local: layout.folder(entry.name), remote: url,
+                info: calendars.first { $0.href.path == entry.href.path }, unmade: unmade.contains(entry.name))
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
-        let outcomes = try await Self.syncConcurrently(jobs, client: client, policy: policy, dryRun: dryRun,
-                                                       faultHook: run.options.faultHook, progress: progress,
-                                                       stop: run.options.stop)
+        let outcomes = try await Self.syncConcurrently(
+            jobs, client: client, policy: policy, dryRun: dryRun,
+            faultHook: run.options.faultHook, progress: progress,
+            stop: run.options.stop)
         for job in jobs {
             switch outcomes[job.name] {
             case .synced(let part):
@@ -143,8 +161,9 @@ struct AccountRun {
             }
         }
         if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
-            throw SyncError(.unknownCollection, "pair \(pair.name) has no collection \(only)",
-                            recovery: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))")
+            throw SyncError(
+                .unknownCollection, "pair \(pair.name) has no collection \(only)",
+                recovery: "its collections: \(entries.map(\.name).sorted().joined(separator: ", "))")
         }
         report.collections = parts
         return PairRun.Outcome(report: report)

@@ -79,7 +79,9 @@ public struct CollectionPlan: Sendable, Equatable {
     ///   - remote: the server's calendar collections (paths ending with `/`).
     ///   - local: the names of the vdir's subfolders.
     ///   - home: the calendar home's path (ends with `/`), where new calendars are made.
-    public static func plan(mapping: CollectionMapping, remote: [CollectionHref], local: [String], home: String) -> CollectionPlan {
+    public static func plan(mapping: CollectionMapping, remote: [CollectionHref], local: [String], home: String)
+        -> CollectionPlan
+    {
         var plan = CollectionPlan()
         let remoteSet = Set(remote), localSet = Set(local)
         var taken = Set(mapping.entries.map(\.name))
@@ -108,7 +110,8 @@ public struct CollectionPlan: Sendable, Equatable {
             mappedHrefs.insert(href)
         }
         for folder in unclaimedLocal.sorted() {
-            var href = CollectionHref(home + (SafeFileName.isSafeStem(folder) ? folder : name(forSegment: folder)) + "/")
+            var href = CollectionHref(
+                home + (SafeFileName.isSafeStem(folder) ? folder : name(forSegment: folder)) + "/")
             var n = 2
             while mappedHrefs.contains(href) || remoteSet.contains(href) {
                 href = CollectionHref(home + name(forSegment: folder) + "-\(n)/")
@@ -128,9 +131,12 @@ public struct CollectionPlan: Sendable, Equatable {
     ///   - home: the calendar home the server named, if it did; else the folder holding the
     ///     calendars (or `remote` itself when it lists none) is where new calendars are made.
     ///   - remote: the URL the pair names (where discovery started).
-    public static func plan(mapping: CollectionMapping, calendars: [String], folders: [String], home: URL?,
-                            remote: URL) -> CollectionPlan {
-        let homePath = home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remote, calendars: calendars)
+    public static func plan(
+        mapping: CollectionMapping, calendars: [String], folders: [String], home: URL?,
+        remote: URL
+    ) -> CollectionPlan {
+        let homePath =
+            home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remote, calendars: calendars)
         return plan(mapping: mapping, remote: calendars.map { CollectionHref($0) }, local: folders, home: homePath)
     }
 

@@ -11,9 +11,12 @@ struct UnmadeCalendar: CalendarStorage {
 
     func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] { [] }
 
-    func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion { throw refusal }
+    func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
+        throw refusal
+    }
 
-    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion { throw refusal }
+    func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion
+    { throw refusal }
 
     func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws { throw refusal }
 

@@ -14,5 +14,9 @@ final class StorageNotes: @unchecked Sendable {
     private var notes: [String] = []
 
     func add(_ note: String) { lock.withLock { notes.append(note) } }
-    func take() -> [String] { lock.withLock { defer { notes = [] }; return notes } }
+    func take() -> [String] {
+        lock.withLock {
+            defer { notes = [] }; return notes
+        }
+    }
 }

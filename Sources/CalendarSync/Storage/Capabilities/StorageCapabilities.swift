@@ -49,13 +49,15 @@ public struct StorageCapabilities: Sendable {
     public var marksCopiesClientScheduled: Bool
 
     /// The capabilities given; none, writable and with known access, unless said.
-    public init(flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
-                batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
-                streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
-                collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
-                rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
-                takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, knowsWriteAccess: Bool = true,
-                marksCopiesClientScheduled: Bool = false) {
+    public init(
+        flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
+        batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
+        streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
+        collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
+        rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
+        takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, knowsWriteAccess: Bool = true,
+        marksCopiesClientScheduled: Bool = false
+    ) {
         self.flushing = flushing
         self.concurrentWriting = concurrentWriting
         self.batchCreating = batchCreating

@@ -73,11 +73,17 @@ struct SingleFileCalendar: Sendable {
             }
             if let uid = part.uid {
                 if let index = byUID[uid] {
-                    if let twin = groups[index].parts.first(where: { $0.name == part.name && $0.recurrenceID == part.recurrenceID }) {
+                    if let twin = groups[index].parts.first(where: {
+                        $0.name == part.name && $0.recurrenceID == part.recurrenceID
+                    }) {
                         if twin.bytes == part.bytes { continue }
                         let which = part.recurrenceID.map { "for RECURRENCE-ID \($0)" } ?? "without a RECURRENCE-ID"
-                        throw SingleFileError(.invalid, "\(path):\(part.line): a second \(part.name) with UID \(uid) \(which) (the first is at line \(twin.line))",
-                                              recovery: "give one of them a new UID, or delete the copy; until then nothing is synced either way")
+                        throw SingleFileError(
+                            .invalid,
+                            "\(path):\(part.line): a second \(part.name) with UID \(uid) \(which) (the first is at line \(twin.line))",
+                            recovery:
+                                "give one of them a new UID, or delete the copy; until then nothing is synced either way"
+                        )
                     }
                     groups[index].parts.append(part)
                     continue
@@ -98,8 +104,9 @@ struct SingleFileCalendar: Sendable {
     /// An item of `parts` (one UID's components), with its href and etag.
     func makeItem(uid: String?, parts: [SingleFileSplitter.Part]) -> Item {
         let used = parts.reduce(into: Set<String>()) { $0.formUnion($1.usedZones) }
-        var item = Item(href: "", uid: uid, components: parts.map(\.bytes), zones: used.filter { zones[$0] != nil }.sorted(),
-                        etag: "", lines: parts.map(\.line))
+        var item = Item(
+            href: "", uid: uid, components: parts.map(\.bytes), zones: used.filter { zones[$0] != nil }.sorted(),
+            etag: "", lines: parts.map(\.line))
         var hasher = SHA256()
         forEachViewPiece(of: item) { hasher.update(data: $0) }
         item.etag = ItemETag(String(ContentHash.hex(hasher.finalize()).prefix(40)))
@@ -128,7 +135,9 @@ struct SingleFileCalendar: Sendable {
         for zone in item.zones {
             guard let bytes = zones[zone] else { continue }
             let n = lineCount(bytes)
-            if viewLine >= start, viewLine < start + n { return zoneLines[zone].flatMap { $0 > 0 ? $0 + viewLine - start : nil } }
+            if viewLine >= start, viewLine < start + n {
+                return zoneLines[zone].flatMap { $0 > 0 ? $0 + viewLine - start : nil }
+            }
             start += n
         }
         for (component, line) in zip(item.components, item.lines) {

@@ -74,8 +74,10 @@ struct SingleFileSplitter {
         }
 
         func fail(_ line: Int, _ problem: String) -> SingleFileError {
-            SingleFileError(.invalid, "\(path):\(line): \(problem)",
-                            recovery: "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way")
+            SingleFileError(
+                .invalid, "\(path):\(line): \(problem)",
+                recovery:
+                    "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way")
         }
 
         mutating func run(into contents: inout Contents, data: Data) throws {
@@ -102,7 +104,8 @@ struct SingleFileSplitter {
                     continue
                 }
                 if havePending {
-                    try handle(logical, start: logicalStart, end: lineStart, line: logicalLine, into: &contents, data: data)
+                    try handle(
+                        logical, start: logicalStart, end: lineStart, line: logicalLine, into: &contents, data: data)
                     havePending = false
                 }
                 if contentEnd == lineStart { continue }  // a blank line
@@ -112,7 +115,9 @@ struct SingleFileSplitter {
                 logicalLine = lineNumber
                 havePending = true
             }
-            if havePending { try handle(logical, start: logicalStart, end: count, line: logicalLine, into: &contents, data: data) }
+            if havePending {
+                try handle(logical, start: logicalStart, end: count, line: logicalLine, into: &contents, data: data)
+            }
             if let open = stack.last {
                 throw fail(open.line, "BEGIN:\(open.name) is never closed (the file ends at line \(lineNumber))")
             }
@@ -120,12 +125,15 @@ struct SingleFileSplitter {
         }
 
         /// One unfolded line: `start..<end` are its bytes in the file, with its line end and folds.
-        mutating func handle(_ line: [UInt8], start: Int, end: Int, line number: Int, into contents: inout Contents, data: Data) throws {
+        mutating func handle(
+            _ line: [UInt8], start: Int, end: Int, line number: Int, into contents: inout Contents, data: Data
+        ) throws {
             guard let colon = Self.valueColon(line) else { throw fail(number, "a line without ':'") }
             let nameEnd = line[..<colon].firstIndex(of: UInt8(ascii: ";")) ?? colon
             let name = String(decoding: line[..<nameEnd], as: UTF8.self).uppercased()
             if name == "BEGIN" || name == "END" {
-                let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
+                let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    .uppercased()
                 guard !value.isEmpty else { throw fail(number, "\(name): without a component name") }
                 if name == "BEGIN" {
                     if stack.isEmpty {
@@ -133,7 +141,9 @@ struct SingleFileSplitter {
                         seenCalendar = true
                         calendars += 1
                     } else if stack.count == 1 {
-                        current = Part(name: value, bytes: Data(), line: number, uid: nil, recurrenceID: nil, tzid: nil, usedZones: [])
+                        current = Part(
+                            name: value, bytes: Data(), line: number, uid: nil, recurrenceID: nil, tzid: nil,
+                            usedZones: [])
                         currentStart = start
                     }
                     stack.append((value, number))
@@ -145,7 +155,7 @@ struct SingleFileSplitter {
                     }
                     stack.removeLast()
                     if stack.count == 1, var part = current {
-                        part.bytes = data.subdata(in: data.startIndex + currentStart ..< data.startIndex + end)
+                        part.bytes = data.subdata(in: data.startIndex + currentStart..<data.startIndex + end)
                         if let last = part.bytes.last, last != 0x0A { part.bytes.append(contentsOf: [0x0D, 0x0A]) }
                         contents.parts.append(part)
                         current = nil
@@ -159,7 +169,7 @@ struct SingleFileSplitter {
             case 1:
                 // Two calendars in one file (`cat a.ics b.ics`): the first one's lines stand for both.
                 guard calendars == 1 else { return }
-                var bytes = data.subdata(in: data.startIndex + start ..< data.startIndex + end)
+                var bytes = data.subdata(in: data.startIndex + start..<data.startIndex + end)
                 if let last = bytes.last, last != 0x0A { bytes.append(contentsOf: [0x0D, 0x0A]) }
                 contents.header.append(bytes)
             default:
@@ -171,7 +181,9 @@ struct SingleFileSplitter {
                 } else if stack.count == 2, name == "TZID", current!.name == "VTIMEZONE" {
                     current!.tzid = String(decoding: line[(colon + 1)...], as: UTF8.self)
                 }
-                if nameEnd < colon, let zone = Self.tzidParameter(line[nameEnd..<colon]) { current!.usedZones.insert(zone) }
+                if nameEnd < colon, let zone = Self.tzidParameter(line[nameEnd..<colon]) {
+                    current!.usedZones.insert(zone)
+                }
             }
         }
 
@@ -195,12 +207,16 @@ struct SingleFileSplitter {
                 let key = String(decoding: p.prefix(5), as: UTF8.self).uppercased()
                 guard key == "TZID=" else { return nil }
                 var value = String(decoding: p.dropFirst(5), as: UTF8.self)
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                    value = String(value.dropFirst().dropLast())
+                }
                 return value
             }
             while i < parameters.endIndex {
                 let b = parameters[i]
-                if b == UInt8(ascii: "\"") { quoted.toggle() } else if b == UInt8(ascii: ";"), !quoted {
+                if b == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                } else if b == UInt8(ascii: ";"), !quoted {
                     if let found = check(start..<i) { return found }
                     start = i + 1
                 }

@@ -75,7 +75,9 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         try await flush()
         // An unchanged file is not read at all: its signature is the token.
-        if let token, pending.isEmpty, case let now = Self.token(of: try stat()), now == token { return .unchanged(now) }
+        if let token, pending.isEmpty, case let now = Self.token(of: try stat()), now == token {
+            return .unchanged(now)
+        }
         try refresh()
         let current = currentToken
         if let token, token == current { return .unchanged(current) }
@@ -94,8 +96,11 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
             let view = calendar.view(of: item)
             if item.lines.contains(where: { $0 > 0 }), let problem = Self.blockingProblem(in: view) {
                 let line = calendar.fileLine(ofViewLine: problem.line, in: item) ?? item.lines.first { $0 > 0 } ?? 1
-                throw SingleFileError(.invalid, "\(path):\(line): \(problem.message)",
-                                      recovery: "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way")
+                throw SingleFileError(
+                    .invalid, "\(path):\(line): \(problem.message)",
+                    recovery:
+                        "fix that line (calgw lint \(path) shows every problem); until then nothing is synced either way"
+                )
             }
             return StoredItem(version: ItemVersion(href: href, etag: item.etag), data: view)
         }
@@ -115,7 +120,9 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         if let signature = FileSignature.of(path: path) { return signature }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            throw SingleFileError(.notAFile, "\(path) is not a file", recovery: "point local at a .ics file (or a path where one may be made)")
+            throw SingleFileError(
+                .notAFile, "\(path) is not a file",
+                recovery: "point local at a .ics file (or a path where one may be made)")
         }
         return nil
     }
@@ -149,9 +156,10 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
         }
         for write in pending {
             if let failure = Self.apply(write, to: &fresh) {
-                conflict = SingleFileError(.changedMeanwhile,
-                                           "\(path) changed during the sync: another program changed \(failure) too; nothing was written",
-                                           recovery: "run calgw sync again: it merges the two")
+                conflict = SingleFileError(
+                    .changedMeanwhile,
+                    "\(path) changed during the sync: another program changed \(failure) too; nothing was written",
+                    recovery: "run calgw sync again: it merges the two")
                 break
             }
         }
@@ -183,8 +191,9 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     /// before its start, an invalid RRULE or EXRULE (as ``HandEditCheck`` blocks a vdir file).
     static func blockingProblem(in data: Data) -> LintProblem? {
         Linter().lint(data).first { problem in
-            problem.severity == .error && (problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
-                || problem.message.hasPrefix("EXRULE:"))
+            problem.severity == .error
+                && (problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
+                    || problem.message.hasPrefix("EXRULE:"))
         }
     }
 
@@ -194,7 +203,8 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     private func removeLeftovers() {
         let folder = url.deletingLastPathComponent().path
         let prefix = "." + url.lastPathComponent + "."
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let fields = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
             guard fields.count == 2, let pid = Int32(fields[0]), UInt32(fields[1]) != nil else { continue }
             if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
@@ -214,9 +224,13 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
 
     /// Replaces the item in the file as read, for ``flush()`` to write, if its etag is still
     /// `etag`.
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         try prepareWrite()
-        guard let existing = calendar!.items[href], existing.etag == etag else { throw StorageError.preconditionFailed(href: href) }
+        guard let existing = calendar!.items[href], existing.etag == etag else {
+            throw StorageError.preconditionFailed(href: href)
+        }
         let item = try calendar!.item(from: data, path: path)
         if item.href != href, calendar!.items[item.href] != nil { throw StorageError.alreadyExists(href: item.href) }
         return accept(.put(item, href: href, ifMatch: etag), item)
@@ -278,8 +292,10 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
             pending = []
             return
         }
-        throw failed(SingleFileError(.changedMeanwhile, "\(path) kept changing during the sync; nothing was written",
-                                     recovery: "run calgw sync again"))
+        throw failed(
+            SingleFileError(
+                .changedMeanwhile, "\(path) kept changing during the sync; nothing was written",
+                recovery: "run calgw sync again"))
     }
 
     /// Drops the writes that cannot be made, so the next read starts from the file; returns `error`.
@@ -296,7 +312,9 @@ extension SingleFileStorage: ListingTokenStorage {
     /// nobody else's write since): a run that wrote the file keeps that token, so the next run
     /// with nothing changed reads nothing.
     public func token(forListing versions: [ItemVersion]) async throws -> ChangeToken? {
-        guard pending.isEmpty, let calendar, try stat() == signature, versions.count == calendar.items.count else { return nil }
+        guard pending.isEmpty, let calendar, try stat() == signature, versions.count == calendar.items.count else {
+            return nil
+        }
         for version in versions where calendar.items[version.href]?.etag != version.etag { return nil }
         return currentToken
     }

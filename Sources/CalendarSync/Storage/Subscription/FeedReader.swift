@@ -24,8 +24,9 @@ final class FeedReader: HTTPBodySink, @unchecked Sendable {
     func receive(_ chunk: UnsafeRawBufferPointer) throws {
         bytes += chunk.count
         if bytes > maxBytes {
-            throw SubscriptionError(.tooLarge, "the feed is larger than \(maxBytes) bytes",
-                                    recovery: "raise max_response_size in the pair if the feed is right")
+            throw SubscriptionError(
+                .tooLarge, "the feed is larger than \(maxBytes) bytes",
+                recovery: "raise max_response_size in the pair if the feed is right")
         }
         hasher.update(bufferPointer: chunk)
         try splitter.consume(chunk)

@@ -108,11 +108,15 @@ struct FeedSplitter {
         }
         try flushLogical()
         guard sawContent else {
-            throw SubscriptionError(.unusableFeed, "the feed is empty", recovery: "check the URL; calgw keeps the events it has until the feed has some again")
+            throw SubscriptionError(
+                .unusableFeed, "the feed is empty",
+                recovery: "check the URL; calgw keeps the events it has until the feed has some again")
         }
         if let open = stack.last {
-            throw SubscriptionError(.unusableFeed, "the feed ends inside BEGIN:\(open) (after line \(lineNumber)): the download was cut short",
-                                    recovery: "try again later; nothing was changed")
+            throw SubscriptionError(
+                .unusableFeed,
+                "the feed ends inside BEGIN:\(open) (after line \(lineNumber)): the download was cut short",
+                recovery: "try again later; nothing was changed")
         }
         var head = Data("BEGIN:VCALENDAR\r\n".utf8)
         head.append(header["VERSION"] ?? Data("VERSION:2.0\r\n".utf8))
@@ -132,8 +136,9 @@ struct FeedSplitter {
     }
 
     private func lineTooLong(_ line: Int) -> SubscriptionError {
-        SubscriptionError(.unusableFeed, "line \(line) of the feed is longer than \(maxLineLength) bytes",
-                          recovery: "this is not a calendar feed calgw can read; raise max_line_length if the feed is right")
+        SubscriptionError(
+            .unusableFeed, "line \(line) of the feed is longer than \(maxLineLength) bytes",
+            recovery: "this is not a calendar feed calgw can read; raise max_line_length if the feed is right")
     }
 
     private mutating func physicalLine(_ raw: [UInt8]) throws {
@@ -179,11 +184,15 @@ struct FeedSplitter {
         let (name, valueStart) = nameAndValueStart()
         guard let valueStart else {
             if first, logical.first == 0x3C {
-                throw SubscriptionError(.unusableFeed, "the feed is a web page, not iCalendar (it starts with \"\(String(decoding: logical.prefix(40), as: UTF8.self))\")",
-                                        recovery: "the URL may need a login or may have moved; open it in a browser")
+                throw SubscriptionError(
+                    .unusableFeed,
+                    "the feed is a web page, not iCalendar (it starts with \"\(String(decoding: logical.prefix(40), as: UTF8.self))\")",
+                    recovery: "the URL may need a login or may have moved; open it in a browser")
             }
-            throw SubscriptionError(.unusableFeed, "line \(logicalLine) of the feed is not iCalendar: it has no colon",
-                                    recovery: first ? "check the URL: it should serve a .ics file" : "tell the feed's publisher; nothing was changed")
+            throw SubscriptionError(
+                .unusableFeed, "line \(logicalLine) of the feed is not iCalendar: it has no colon",
+                recovery: first
+                    ? "check the URL: it should serve a .ics file" : "tell the feed's publisher; nothing was changed")
         }
         let value = String(decoding: logical[valueStart...], as: UTF8.self)
         if stack.isEmpty {
@@ -191,8 +200,10 @@ struct FeedSplitter {
             if calendars > 0, name != "BEGIN" { return }
             guard name == "BEGIN", value.uppercased() == "VCALENDAR" else {
                 let shown = name == "BEGIN" || name == "END" ? "\(name):\(value)" : name
-                throw SubscriptionError(.unusableFeed, "the feed is not iCalendar: line \(logicalLine) is \(shown) where BEGIN:VCALENDAR should be",
-                                        recovery: "check the URL: it should serve a .ics file")
+                throw SubscriptionError(
+                    .unusableFeed,
+                    "the feed is not iCalendar: line \(logicalLine) is \(shown) where BEGIN:VCALENDAR should be",
+                    recovery: "check the URL: it should serve a .ics file")
             }
             stack.append("VCALENDAR")
             return
@@ -232,7 +243,9 @@ struct FeedSplitter {
         case "TZID" where topLevel && component.name == "VTIMEZONE":
             component.tzid = value
         default:
-            if let tzid = tzidParameter(valueStart: valueStart), !component.timeZones.contains(tzid) { component.timeZones.append(tzid) }
+            if let tzid = tzidParameter(valueStart: valueStart), !component.timeZones.contains(tzid) {
+                component.timeZones.append(tzid)
+            }
         }
         if name != "DTSTAMP" { component.hasher.update(data: logical); component.hasher.update(data: [0x0A]) }
         if stack.count == 1 {
@@ -244,8 +257,9 @@ struct FeedSplitter {
     }
 
     private func mismatch(_ value: String) -> SubscriptionError {
-        SubscriptionError(.unusableFeed, "line \(logicalLine) of the feed is END:\(value) where END:\(stack.last ?? "") should be",
-                          recovery: "the feed is not valid iCalendar; tell its publisher. Nothing was changed")
+        SubscriptionError(
+            .unusableFeed, "line \(logicalLine) of the feed is END:\(value) where END:\(stack.last ?? "") should be",
+            recovery: "the feed is not valid iCalendar; tell its publisher. Nothing was changed")
     }
 
     private func append(to component: inout OpenComponent) {
@@ -292,6 +306,8 @@ struct FeedSplitter {
         }
         groups[index].components.append(data)
         groups[index].digest.update(data: digest)
-        for tzid in component.timeZones where !groups[index].timeZones.contains(tzid) { groups[index].timeZones.append(tzid) }
+        for tzid in component.timeZones where !groups[index].timeZones.contains(tzid) {
+            groups[index].timeZones.append(tzid)
+        }
     }
 }

@@ -18,7 +18,8 @@ struct FeedValidators: Codable, Sendable, Equatable {
     /// The validators a token holds; nil for a token this type did not write.
     init?(token: ChangeToken?) {
         guard let token, let data = token.value.data(using: .utf8),
-              let decoded = try? JSONDecoder().decode(FeedValidators.self, from: data) else { return nil }
+            let decoded = try? JSONDecoder().decode(FeedValidators.self, from: data)
+        else { return nil }
         self = decoded
     }
 

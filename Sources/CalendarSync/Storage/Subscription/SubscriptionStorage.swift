@@ -89,7 +89,9 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     }
 
     /// Refused: a subscription is read-only (``SubscriptionError`` `.readOnly`).
-    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws -> ItemVersion {
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
         throw readOnly()
     }
 
@@ -99,8 +101,9 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     }
 
     private func readOnly() -> SubscriptionError {
-        SubscriptionError(.readOnly, "\(shownURL) is a read-only subscription; calgw cannot write to it",
-                          recovery: "edits to a subscribed event stay in the vdir only")
+        SubscriptionError(
+            .readOnly, "\(shownURL) is a read-only subscription; calgw cannot write to it",
+            recovery: "edits to a subscribed event stay in the vdir only")
     }
 
     /// GETs the feed (conditionally when `previous` has validators) and splits it.
@@ -109,19 +112,25 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         var headers: [(name: String, value: String)] = [(name: "Accept", value: "text/calendar, */*;q=0.5")]
         headers += previous?.conditionalHeaders ?? []
         let reader = FeedReader(maxBytes: options.maxBodyBytes, maxLineLength: options.maxLineLength)
-        let response = try await client.send(HTTPRequest(method: "GET", url: url, headers: headers), streamingTo: reader)
+        let response = try await client.send(
+            HTTPRequest(method: "GET", url: url, headers: headers), streamingTo: reader)
         if response.status == 304 {
             guard previous != nil else {
-                throw SubscriptionError(.httpStatus, "\(shownURL) answered 304 Not Modified to a request that was not conditional")
+                throw SubscriptionError(
+                    .httpStatus, "\(shownURL) answered 304 Not Modified to a request that was not conditional")
             }
             return nil
         }
         guard response.isSuccess else {
-            let reason = response.status == 404 || response.status == 410 ? "the feed is not there (HTTP \(response.status))"
+            let reason =
+                response.status == 404 || response.status == 410
+                ? "the feed is not there (HTTP \(response.status))"
                 : "the feed answered HTTP \(response.status)"
-            throw SubscriptionError(.httpStatus, "\(shownURL): \(reason)",
-                                    recovery: response.status == 403 ? "the feed may need credentials (username, password_command)"
-                                        : "check the URL; nothing was changed locally")
+            throw SubscriptionError(
+                .httpStatus, "\(shownURL): \(reason)",
+                recovery: response.status == 403
+                    ? "the feed may need credentials (username, password_command)"
+                    : "check the URL; nothing was changed locally")
         }
         let (split, digest) = try reader.finish()
         var items: [StoredItem] = []
@@ -129,12 +138,14 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
         var byHref: [ItemHref: StoredItem] = [:]
         for item in split {
             let href = Self.href(forUID: item.uid)
-            let stored = StoredItem(version: ItemVersion(href: href, etag: ItemETag(String(item.digest.prefix(32)))), data: item.data)
+            let stored = StoredItem(
+                version: ItemVersion(href: href, etag: ItemETag(String(item.digest.prefix(32)))), data: item.data)
             items.append(stored)
             byHref[href] = stored
         }
         lock.withLock { downloaded = byHref }
-        let validators = FeedValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"), digest: digest)
+        let validators = FeedValidators(
+            etag: response.header("ETag"), lastModified: response.header("Last-Modified"), digest: digest)
         return (items, validators)
     }
 
@@ -143,14 +154,18 @@ public final class SubscriptionStorage: CalendarStorage, BulkFetchingStorage, @u
     var shownURL: String {
         let last = url.lastPathComponent
         let port = url.port.map { ":\($0)" } ?? ""
-        return "\(url.scheme ?? "https")://\(url.host ?? "")\(port)" + (last.isEmpty || last == "/" ? "" : url.pathComponents.count > 2 ? "/…/\(last)" : "/\(last)")
+        return "\(url.scheme ?? "https")://\(url.host ?? "")\(port)"
+            + (last.isEmpty || last == "/" ? "" : url.pathComponents.count > 2 ? "/…/\(last)" : "/\(last)")
     }
 
     /// The href of the item with `uid`: the UID itself when it is a safe file name, else a
     /// digest of it; stable across downloads and distinct for distinct UIDs.
     static func href(forUID uid: String) -> ItemHref {
-        let safe = uid.count <= 120 && !uid.hasPrefix(".") && !uid.hasPrefix("h-")
-            && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
+        let safe =
+            uid.count <= 120 && !uid.hasPrefix(".") && !uid.hasPrefix("h-")
+            && uid.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0))
+            }
         if safe { return ItemHref(uid + ".ics") }
         return ItemHref("h-" + ContentHash.hex(SHA256.hash(data: Data(uid.utf8))).prefix(40) + ".ics")
     }

@@ -10,7 +10,8 @@ struct EditorCopies {
 
     func makeFolder() throws -> URL {
         let folder = parent.appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }
 
@@ -18,7 +19,9 @@ struct EditorCopies {
     func sweepLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         for name in names where name.hasPrefix(Self.prefix) {
-            guard let pid = Int32(name.dropFirst(Self.prefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
+            guard let pid = Int32(name.dropFirst(Self.prefix.count).prefix { $0 != "-" }), pid != getpid() else {
+                continue
+            }
             let path = parent.appendingPathComponent(name).path
             var info = stat()
             guard stat(path, &info) == 0, info.st_uid == getuid(), kill(pid, 0) == -1, errno == ESRCH else { continue }

@@ -40,16 +40,19 @@ struct EditorSession {
             let listed = problems.map { $0.line > 0 ? "  line \($0.line): \($0.message)" : "  \($0.message)" }
             let count = "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
             guard interactive else {
-                throw CLIError("the edited event has \(count); nothing was written:\n" + listed.joined(separator: "\n"),
-                               hint: "run it on a terminal to fix them in the editor, or change the event with `calgw event edit`")
+                throw CLIError(
+                    "the edited event has \(count); nothing was written:\n" + listed.joined(separator: "\n"),
+                    hint: "run it on a terminal to fix them in the editor, or change the event with `calgw event edit`")
             }
             let body = EditorReview.strippingComments(saved)
             if body == shown {
-                throw CLIError("the file was saved unchanged after its problems were shown; nothing was written:\n"
-                               + listed.joined(separator: "\n"))
+                throw CLIError(
+                    "the file was saved unchanged after its problems were shown; nothing was written:\n"
+                        + listed.joined(separator: "\n"))
             }
-            Terminal.err("the file has \(count):\n" + listed.joined(separator: "\n")
-                         + "\nreopening the editor (save it unchanged or empty to give up)")
+            Terminal.err(
+                "the file has \(count):\n" + listed.joined(separator: "\n")
+                    + "\nreopening the editor (save it unchanged or empty to give up)")
             shown = body
             text = annotated
         }
@@ -59,8 +62,9 @@ struct EditorSession {
         // The editor may carry arguments ("code --wait"): the shell splits it, the path stays one word.
         let status = try ForegroundProcess.run(["/bin/sh", "-c", "\(Self.editor) \"$1\"", "calgw-editor", file.path])
         guard status == 0 else {
-            throw CLIError("the editor (\(Self.editor)) exited with status \(status); nothing was written",
-                           hint: "set $VISUAL or $EDITOR to an editor that exits 0 after saving")
+            throw CLIError(
+                "the editor (\(Self.editor)) exited with status \(status); nothing was written",
+                hint: "set $VISUAL or $EDITOR to an editor that exits 0 after saving")
         }
     }
 }

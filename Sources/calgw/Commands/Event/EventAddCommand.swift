@@ -35,21 +35,31 @@ struct EventAddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long it lasts instead of --end: 45m, 1h30m, 2d, PT1H.", valueName: "length"))
     var duration: String?
     @Flag(help: "An all-day event (the default when --start is a date).") var allDay = false
-    @Option(help: ArgumentHelp("A recurrence rule (RFC 5545), e.g. FREQ=WEEKLY;COUNT=10.", valueName: "rule")) var rrule: String?
+    @Option(help: ArgumentHelp("A recurrence rule (RFC 5545), e.g. FREQ=WEEKLY;COUNT=10.", valueName: "rule"))
+    var rrule: String?
     @Option(help: "Where it takes place.") var location: String?
     @Option(help: "Notes.") var description: String?
 
-    @Option(name: .customLong("attendee"), help: ArgumentHelp("Invite this address (repeatable; \"Name <address>\" gives the name too); you organize the meeting.", valueName: "address"))
+    @Option(
+        name: .customLong("attendee"),
+        help: ArgumentHelp(
+            "Invite this address (repeatable; \"Name <address>\" gives the name too); you organize the meeting.",
+            valueName: "address"))
     var attendees: [String] = []
 
-    @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as organizer (default: the server's for the account).",
-                                                             valueName: "mailto:…"))
+    @Option(
+        name: .customLong("address"),
+        help: ArgumentHelp(
+            "Your calendar address, as organizer (default: the server's for the account).",
+            valueName: "mailto:…"))
     var addresses: [String] = []
 
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
         for attendee in attendees where Invitee(parsing: attendee) == nil {
-            throw ValidationError("--attendee \(attendee) is not an address (name@example.com, mailto:name@example.com or \"Name <name@example.com>\")")
+            throw ValidationError(
+                "--attendee \(attendee) is not an address (name@example.com, mailto:name@example.com or \"Name <name@example.com>\")"
+            )
         }
     }
 
@@ -60,27 +70,34 @@ struct EventAddCommand: AsyncParsableCommand {
         var resource = try draft.resource(uid: uid, now: EventTarget.now())
         var own: OwnAddresses?
         if !attendees.isEmpty {
-            let organizer = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
+            let organizer = try await OwnAddresses.resolve(
+                given: addresses, pair: target.pair, offline: options.offline)
             resource = Self.meeting(resource, organizer: organizer.addresses[0], attendees: attendees)
             own = organizer
         }
         let name = try target.files.create(resource, uid: uid)
         // From here on the event exists: print its UID whatever happens to the push.
-        let sender = EventPush(target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
+        let sender = EventPush(
+            target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
         let stored = outcome.pushed ? (try? target.find(uid: uid))?.calendar : nil
-        let scheduling = EventWrite.scheduling(attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
-                                               offline: options.offline, stored: stored, before: resource, uid: uid)
+        let scheduling = EventWrite.scheduling(
+            attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
+            offline: options.offline, stored: stored, before: resource, uid: uid)
         if output.json {
-            try Terminal.printJSON(Result(uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
-                                          pending: outcome.pendingReason, scheduling: scheduling))
+            try Terminal.printJSON(
+                Result(
+                    uid: uid, file: target.files.directory.path(name), pushed: outcome.pushed,
+                    pending: outcome.pendingReason, scheduling: scheduling))
         } else {
             Terminal.out(uid)
             // The UID alone on stdout, for `uid=$(calgw event add …)`: what was sent goes to stderr.
             if !output.quiet { for line in scheduling?.lines ?? [] { Terminal.err(line) } }
         }
         sender.warn(outcome)
-        if let own, !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
+        if let own, !output.quiet && !options.offline,
+            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules)
+        {
             Terminal.err("note: \(why), so no invitation was sent: tell the attendees yourself")
         }
     }
@@ -90,9 +107,12 @@ struct EventAddCommand: AsyncParsableCommand {
         var result = resource
         for i in result.components.indices where result.components[i].name == "VEVENT" {
             result.components[i].properties.append(Property(name: "ORGANIZER", value: organizer))
-            result.components[i].properties.append(Property(name: "ATTENDEE", parameters: [
-                Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
-            ], value: organizer))
+            result.components[i].properties.append(
+                Property(
+                    name: "ATTENDEE",
+                    parameters: [
+                        Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
+                    ], value: organizer))
             // Each person once, the organizer not again (they attend already).
             for invitee in Invitee.distinct(attendees.compactMap(Invitee.init(parsing:)), organizer: organizer) {
                 result.components[i].properties.append(invitee.attendee)
@@ -116,7 +136,9 @@ struct EventAddCommand: AsyncParsableCommand {
         var startValue = try time.parse(start, option: "--start")
         if allDay {
             guard startValue.isDate else {
-                throw CLIError("--all-day takes a date for --start, not \(start)", hint: "write --start \(start.prefix(10))", status: .usage)
+                throw CLIError(
+                    "--all-day takes a date for --start, not \(start)", hint: "write --start \(start.prefix(10))",
+                    status: .usage)
             }
         }
         var endValue = try end.map { try time.parse($0, option: "--end") }
@@ -134,8 +156,9 @@ struct EventAddCommand: AsyncParsableCommand {
         }
         let rule = try rrule.map { try RuleArgument.parse($0, start: startValue) }
         startValue = startValue.isDate ? DateTimeValue(date: startValue.date) : startValue
-        return NewEvent(summary: summary, start: startValue, end: endValue,
-                        duration: try duration.map { try DurationArgument.parse($0, option: "--duration") },
-                        recurrenceRule: rule, location: location, description: description)
+        return NewEvent(
+            summary: summary, start: startValue, end: endValue,
+            duration: try duration.map { try DurationArgument.parse($0, option: "--duration") },
+            recurrenceRule: rule, location: location, description: description)
     }
 }

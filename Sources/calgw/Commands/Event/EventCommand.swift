@@ -12,7 +12,10 @@ struct EventCommand: AsyncParsableCommand {
             `calgw sync`. On a pair with collections (an account), --collection NAME picks the \
             calendar: its folder under the pair's `local`.
             """,
-        subcommands: [EventAddCommand.self, EventEditCommand.self, EventDeleteCommand.self, EventOpenCommand.self, EventReplyCommand.self]
+        subcommands: [
+            EventAddCommand.self, EventEditCommand.self, EventDeleteCommand.self, EventOpenCommand.self,
+            EventReplyCommand.self,
+        ]
     )
 }
 
@@ -23,12 +26,16 @@ struct EventOptions: ParsableArguments {
     @Flag(help: "Write the vdir only; the change goes to the server with the next push or sync.")
     var offline = false
 
-    @Option(help: ArgumentHelp("For a pair with collections: the calendar (its folder name); default: the pair's default_collection, or its only calendar.",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "For a pair with collections: the calendar (its folder name); default: the pair's default_collection, or its only calendar.",
+            valueName: "name"))
     var collection: String?
 
-    @Option(help: ArgumentHelp("The zone times are read in and events are made in (default: the system's).",
-                               valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "The zone times are read in and events are made in (default: the system's).",
+            valueName: "zone"))
     var tz: String?
 
     var time: TimeArgument { TimeArgument(zone: tz) }

@@ -28,7 +28,10 @@ struct EventDeleteCommand: AsyncParsableCommand {
 
     @Argument(help: "The event's UID.") var uid: String
 
-    @Flag(help: "For a meeting you were invited to: delete your copy without declining (a scheduling server sends no reply).")
+    @Flag(
+        help:
+            "For a meeting you were invited to: delete your copy without declining (a scheduling server sends no reply)."
+    )
     var noReply = false
 
     func validate() throws { try occurrence.validate() }
@@ -47,9 +50,13 @@ struct EventDeleteCommand: AsyncParsableCommand {
         }
         // A meeting's deletion cancels it (one's own) or declines it (an invitation), unless --no-reply.
         let acting = noReply ? [] : EventWrite.personsActions(file.calendar, uid: uid)
-        let role = acting.isEmpty ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
-        try await EventWrite(target: target, options: options, output: output, personsActions: acting,
-                             message: role.message(deleting: result.resource == nil || occurrence.occurrence != nil))
-            .apply(role.announcing(result, before: file.calendar), to: file, uid: uid)
+        let role =
+            acting.isEmpty
+            ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
+        try await EventWrite(
+            target: target, options: options, output: output, personsActions: acting,
+            message: role.message(deleting: result.resource == nil || occurrence.occurrence != nil)
+        )
+        .apply(role.announcing(result, before: file.calendar), to: file, uid: uid)
     }
 }

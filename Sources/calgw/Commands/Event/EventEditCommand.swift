@@ -35,14 +35,17 @@ struct EventEditCommand: AsyncParsableCommand {
     @Argument(help: "The event's UID.") var uid: String
 
     @Option(help: "A new title.") var summary: String?
-    @Option(help: ArgumentHelp("A new start; the event keeps its length unless --end or --duration is given.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "A new start; the event keeps its length unless --end or --duration is given.", valueName: "time"))
     var start: String?
     @Option(help: ArgumentHelp("A new end.", valueName: "time")) var end: String?
     @Option(help: ArgumentHelp("A new length instead of --end.", valueName: "length")) var duration: String?
     @Option(help: "A new place (\"\" removes it).") var location: String?
     @Option(help: "New notes (\"\" removes them).") var description: String?
     @Option(help: "A new status: CONFIRMED, TENTATIVE or CANCELLED.") var status: String?
-    @Option(help: ArgumentHelp("A new recurrence rule (whole series or --span future).", valueName: "rule")) var rrule: String?
+    @Option(help: ArgumentHelp("A new recurrence rule (whole series or --span future).", valueName: "rule")) var rrule:
+        String?
 
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
@@ -56,29 +59,41 @@ struct EventEditCommand: AsyncParsableCommand {
         let target = try EventTarget(options: options)
         let file = try target.find(uid: uid)
         let changes = try makeChanges(master: file.calendar)
-        if changes.isEmpty { throw CLIError("nothing to change", hint: "give at least one of --summary, --start, --end, ...", status: .usage) }
+        if changes.isEmpty {
+            throw CLIError(
+                "nothing to change", hint: "give at least one of --summary, --start, --end, ...", status: .usage)
+        }
         let role = await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
         try role.refuse(organizersFields, uid: uid)
         let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
         let result: SpanEditResult
         if let rid = try occurrence.recurrenceID(time: edit.times) {
             result = try edit.perform(on: rid) { editor, instances in
-                try editor.editOccurrence(rid, span: occurrence.span, changes: changes, instances: instances, newUID: EventTarget.newUID())
+                try editor.editOccurrence(
+                    rid, span: occurrence.span, changes: changes, instances: instances, newUID: EventTarget.newUID())
             }
         } else {
-            result = try edit.perform(on: nil) { editor, _ in SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil) }
+            result = try edit.perform(on: nil) { editor, _ in
+                SpanEditResult(resource: try editor.editSeries(changes), newSeries: nil)
+            }
         }
-        let moves = changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
-        try await EventWrite(target: target, options: options, output: output,
-                             personsActions: EventWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false))
-            .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
+        let moves =
+            changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
+        try await EventWrite(
+            target: target, options: options, output: output,
+            personsActions: EventWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false)
+        )
+        .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
     }
 
     /// The options given, each naming what it changes: all of them are the organizer's.
     var organizersFields: [String] {
-        [("time (--start)", start), ("end (--end)", end), ("length (--duration)", duration), ("recurrence (--rrule)", rrule),
-         ("title (--summary)", summary), ("place (--location)", location), ("notes (--description)", description),
-         ("status (--status)", status)].compactMap { $0.1 == nil ? nil : $0.0 }
+        [
+            ("time (--start)", start), ("end (--end)", end), ("length (--duration)", duration),
+            ("recurrence (--rrule)", rrule),
+            ("title (--summary)", summary), ("place (--location)", location), ("notes (--description)", description),
+            ("status (--status)", status),
+        ].compactMap { $0.1 == nil ? nil : $0.0 }
     }
 
     func makeChanges(master calendar: Component) throws -> EventChanges {
@@ -91,7 +106,9 @@ struct EventEditCommand: AsyncParsableCommand {
             changes.end = DateTimeValue(date: e.date.adding(days: 1))  // the last day, included
         }
         changes.duration = try duration.map { try DurationArgument.parse($0, option: "--duration") }
-        if let rrule, let s = changes.start ?? currentStart { changes.recurrenceRule = try RuleArgument.parse(rrule, start: s) }
+        if let rrule, let s = changes.start ?? currentStart {
+            changes.recurrenceRule = try RuleArgument.parse(rrule, start: s)
+        }
         return changes
     }
 }
@@ -101,7 +118,8 @@ struct OccurrenceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The occurrence's original start (its RECURRENCE-ID).", valueName: "time"))
     var occurrence: String?
 
-    @Option(help: ArgumentHelp("With --occurrence: this (only it) or future (it and every later one).", valueName: "span"))
+    @Option(
+        help: ArgumentHelp("With --occurrence: this (only it) or future (it and every later one).", valueName: "span"))
     var span: EditSpan = .thisEvent
 
     func validate() throws {

@@ -68,15 +68,21 @@ struct EventOpenCommand: AsyncParsableCommand {
             resource = edited
         }
         var acting = EventWrite.personsActions(resource, uid: uid)
-        let role = acting.isEmpty ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
+        let role =
+            acting.isEmpty
+            ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
         if case .attendee = role {
             // Only what is the attendee's own: no new version of the meeting, nothing to schedule.
             try role.refuse(AttendeeChange.organizersFields(before: file.calendar, after: resource), uid: uid)
             resource = AttendeeChange.keepingSequence(of: file.calendar, in: resource)
             acting = []
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: acting,
-                             message: acting.isEmpty ? nil : role.message(deleting: false))
-            .apply(role.announcing(SpanEditResult(resource: resource, newSeries: nil), before: file.calendar), to: file, uid: uid)
+        try await EventWrite(
+            target: target, options: options, output: output, personsActions: acting,
+            message: acting.isEmpty ? nil : role.message(deleting: false)
+        )
+        .apply(
+            role.announcing(SpanEditResult(resource: resource, newSeries: nil), before: file.calendar), to: file,
+            uid: uid)
     }
 }

@@ -36,8 +36,12 @@ struct EventPush {
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
     func push(uids: [String]) async -> Outcome {
         if target.pair.remote.isReadOnly {
-            return Outcome(pushed: false, pendingReason: options.offline ? nil : "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
-                           hint: "the event stays in the vdir only; a later change to it in the feed keeps yours as a conflict copy")
+            return Outcome(
+                pushed: false,
+                pendingReason: options.offline
+                    ? nil : "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
+                hint:
+                    "the event stays in the vdir only; a later change to it in the feed keeps yours as a conflict copy")
         }
         // Whichever run sends them, they go as the person's action (the push below, or a later one).
         if target.pair.schedules {
@@ -56,17 +60,24 @@ struct EventPush {
             // The server's own hint may say a rerun is safe; for this command it is not (an
             // added event would be added twice): the push is what to run again.
             let serverHint = description.hint?.replacingOccurrences(of: "; rerunning is safe", with: "")
-            return Outcome(pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
-                           hint: serverHint.map { "\($0); then `calgw push` sends it" } ?? "`calgw push` sends it when the server can be reached")
+            return Outcome(
+                pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
+                hint: serverHint.map { "\($0); then `calgw push` sends it" }
+                    ?? "`calgw push` sends it when the server can be reached")
         }
         if let outdated = uids.first(where: report.unsentAnswers.contains) {
-            return Outcome(pushed: false, pendingReason: "the organizer changed \(outdated) since your copy was synced, so your answer was not sent",
-                           hint: "the vdir now holds the new version: look at it (`calgw list`), then answer again", answerOutdated: true)
+            return Outcome(
+                pushed: false,
+                pendingReason:
+                    "the organizer changed \(outdated) since your copy was synced, so your answer was not sent",
+                hint: "the vdir now holds the new version: look at it (`calgw list`), then answer again",
+                answerOutdated: true)
         }
         if let missing = notOnServer(uids) {
             let errors = report.errors.isEmpty ? "" : ": " + report.errors.lines.joined(separator: "; ")
-            return Outcome(pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
-                           hint: "`calgw status` shows what is pending; `calgw push` retries")
+            return Outcome(
+                pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
+                hint: "`calgw status` shows what is pending; `calgw push` retries")
         }
         return Outcome(pushed: true, notes: report.notes)
     }

@@ -50,8 +50,11 @@ struct EventReplyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answer only this occurrence (its original start).", valueName: "time"))
     var occurrence: String?
 
-    @Option(name: .customLong("address"), help: ArgumentHelp("Your calendar address, as the invitation names you (repeatable); default: the server's for the account.",
-                                                             valueName: "mailto:…"))
+    @Option(
+        name: .customLong("address"),
+        help: ArgumentHelp(
+            "Your calendar address, as the invitation names you (repeatable); default: the server's for the account.",
+            valueName: "mailto:…"))
     var addresses: [String] = []
 
     func run() async throws {
@@ -62,17 +65,21 @@ struct EventReplyCommand: AsyncParsableCommand {
         if let occurrence {
             (resource, index) = try SeriesEdit.occurrence(occurrence, of: file, uid: uid, zone: options.tz)
         } else {
-            guard let master = resource.components.firstIndex(where: {
-                ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil
-            }) ?? resource.components.firstIndex(where: { $0["UID"]?.text == uid }) else {
+            guard
+                let master = resource.components.firstIndex(where: {
+                    ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil
+                }) ?? resource.components.firstIndex(where: { $0["UID"]?.text == uid })
+            else {
                 throw CLIError("\(uid) holds no event to answer")
             }
             index = master
         }
         var own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
         func answer(as own: OwnAddresses) throws -> Component {
-            try InvitationReply(answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now())
-                .applied(to: resource, at: index, uid: uid)
+            try InvitationReply(
+                answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now()
+            )
+            .applied(to: resource, at: index, uid: uid)
         }
         let replied: Component
         do {
@@ -85,17 +92,26 @@ struct EventReplyCommand: AsyncParsableCommand {
             // Named by its file, so the line can be found and fixed.
             guard case .invalidAddress(_, let value, let line) = refusal else { throw refusal }
             let path = target.files.directory.path(file.name)
-            throw CLIError(refusal.description, hint: "write it as ATTENDEE;…:mailto:\(CalendarUser.normalized(value)) at \(path):\(line) "
-                           + "(`calgw lint \(path)` shows it), then answer again")
+            throw CLIError(
+                refusal.description,
+                hint: "write it as ATTENDEE;…:mailto:\(CalendarUser.normalized(value)) at \(path):\(line) "
+                    + "(`calgw lint \(path)` shows it), then answer again")
         }
         if !options.offline, await CalendarAccess.isReadOnly(target.pair) == true {
-            throw CLIError("the calendar of pair \(target.pair.name) is read-only for this account (shared without write access): "
-                           + "an answer cannot be stored there, so none is sent; nothing was written",
-                           hint: "answer where the invitation reached you (your own calendar), or ask the calendar's owner for write access")
+            throw CLIError(
+                "the calendar of pair \(target.pair.name) is read-only for this account (shared without write access): "
+                    + "an answer cannot be stored there, so none is sent; nothing was written",
+                hint:
+                    "answer where the invitation reached you (your own calendar), or ask the calendar's owner for write access"
+            )
         }
-        try await EventWrite(target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply)
-            .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
-        if !output.quiet && !options.offline, let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules) {
+        try await EventWrite(
+            target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply
+        )
+        .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
+        if !output.quiet && !options.offline,
+            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules)
+        {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
             Terminal.err("note: \(why), so no reply is delivered: tell \(organizer) yourself")
         }

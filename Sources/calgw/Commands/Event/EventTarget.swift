@@ -11,7 +11,8 @@ struct EventTarget {
 
     init(options: EventOptions) throws {
         if options.global.all {
-            throw CLIError("--all does not apply to event commands", hint: "pick one pair with --pair NAME", status: .usage)
+            throw CLIError(
+                "--all does not apply to event commands", hint: "pick one pair with --pair NAME", status: .usage)
         }
         let config = try options.global.loadConfig()
         let pair = try config.select(pair: options.global.pair, all: false)[0].pair

@@ -40,23 +40,31 @@ struct EventWrite {
 
     /// What the write of a meeting asked the server to send, read from the version the
     /// server stored (the vdir holds it after the push); nil when it sends nothing.
-    static func scheduling(_ message: SchedulingReport.Message?, acting: Set<String>, pushed: Bool, pair: Pair, offline: Bool,
-                           stored: Component?, before: Component, uid: String) -> SchedulingReport? {
+    static func scheduling(
+        _ message: SchedulingReport.Message?, acting: Set<String>, pushed: Bool, pair: Pair, offline: Bool,
+        stored: Component?, before: Component, uid: String
+    ) -> SchedulingReport? {
         guard let message, !acting.isEmpty else { return nil }
-        let reason: String? = !pair.schedules ? SchedulingNote.unsent(pair: pair, serverSchedules: nil)
-            : offline ? "--offline: the push that sends the change asks the server"
-            : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
-        let recipients = SchedulingReport.recipients(of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
+        let reason: String? =
+            !pair.schedules
+            ? SchedulingNote.unsent(pair: pair, serverSchedules: nil)
+            : offline
+                ? "--offline: the push that sends the change asks the server"
+                : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
+        let recipients = SchedulingReport.recipients(
+            of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
         return SchedulingReport(message: message, asked: reason == nil, reason: reason, recipients: recipients)
     }
 
     /// Says on stderr that the server sent an answer nowhere: it kept no SCHEDULE-STATUS on
     /// the organizer, as when the address answered for is not one it knows for the account.
     static func warnUnsentReply(_ report: SchedulingReport?) {
-        guard let report, report.message == .reply, report.asked, report.recipients.allSatisfy({ $0.status == nil }) else { return }
+        guard let report, report.message == .reply, report.asked, report.recipients.allSatisfy({ $0.status == nil })
+        else { return }
         let organizer = report.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
-        Terminal.err("warning: the server stored your answer but marks no reply to \(organizer) as sent "
-                     + "(it does not take the address you answered for as this account's)")
+        Terminal.err(
+            "warning: the server stored your answer but marks no reply to \(organizer) as sent "
+                + "(it does not take the address you answered for as this account's)")
         Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
     }
 
@@ -76,7 +84,9 @@ struct EventWrite {
                 try target.files.delete(file)
             }
         } catch let error as any ExplainedError where error.errorCode == "changedMeanwhile" {
-            throw CLIError(error.message, hint: "the file changed while calgw was editing it; nothing was written, run the command again")
+            throw CLIError(
+                error.message,
+                hint: "the file changed while calgw was editing it; nothing was written, run the command again")
         }
         // From here on the change is made: report it whatever happens to the push.
         // A split's new series of a meeting goes as the person's action too (its invitations).
@@ -85,20 +95,26 @@ struct EventWrite {
         if isReply { sender.answers = [uid] }
         let outcome = await sender.push(uids: uids)
         // Nothing was answered: the person is to look at the new version and answer again.
-        if outcome.answerOutdated { throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint) }
+        if outcome.answerOutdated {
+            throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint)
+        }
         let pushed = outcome.pushed
         let stored = result.resource == nil ? nil : (try? target.find(uid: uid))?.calendar
-        let scheduling = Self.scheduling(message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
-                                         stored: stored, before: file.calendar, uid: uid)
-        let report = Report(uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
-                            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling)
+        let scheduling = Self.scheduling(
+            message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
+            stored: stored, before: file.calendar, uid: uid)
+        let report = Report(
+            uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
+            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
             var line = "\(report.change) \(uid)"
             if let newUID { line += "; the following occurrences are now \(newUID)" }
             if !pushed {
-                line += target.pair.remote.isReadOnly ? " (in the vdir only: the feed is read-only and takes no changes)"
+                line +=
+                    target.pair.remote.isReadOnly
+                    ? " (in the vdir only: the feed is read-only and takes no changes)"
                     : " (in the vdir; `calgw push` sends it to the server)"
             }
             Terminal.out(line)
@@ -108,7 +124,8 @@ struct EventWrite {
         if !output.quiet { Self.warnUnsentReply(scheduling) }
         // The reply command says this itself, with the organizer's name.
         if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
-           let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil) {
+            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil)
+        {
             Terminal.err("note: \(why), so the meeting's attendees are sent nothing")
         }
     }

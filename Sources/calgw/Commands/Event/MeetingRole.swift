@@ -19,10 +19,14 @@ enum MeetingRole {
     static func of(_ calendar: Component, uid: String, pair: Pair, offline: Bool) async -> MeetingRole {
         let events = calendar.components.filter { $0.name == "VEVENT" && $0["UID"]?.text == uid }
         guard let organizer = events.lazy.compactMap({ $0["ORGANIZER"] }).first else { return .none }
-        guard let own = try? await OwnAddresses.resolve(given: [], pair: pair, offline: offline) else { return .organizer([]) }
+        guard let own = try? await OwnAddresses.resolve(given: [], pair: pair, offline: offline) else {
+            return .organizer([])
+        }
         let mine = Set(own.addresses.map(CalendarUser.normalized))
         if events.contains(where: { OwnPart.organizes($0, addresses: mine) }) { return .organizer(mine) }
-        if events.contains(where: { OwnPart.attendee($0, addresses: mine) != nil }) { return .attendee(organizer: organizer.value) }
+        if events.contains(where: { OwnPart.attendee($0, addresses: mine) != nil }) {
+            return .attendee(organizer: organizer.value)
+        }
         return .organizer(mine)
     }
 
@@ -31,8 +35,9 @@ enum MeetingRole {
     func announcing(_ result: SpanEditResult, before: Component, newSeriesMoved: Bool = false) -> SpanEditResult {
         guard case .organizer(let addresses) = self else { return result }
         let change = OrganizerChange(before: before, organizer: addresses)
-        return SpanEditResult(resource: result.resource.map { change.announced($0) },
-                              newSeries: result.newSeries.map { change.announced($0, newSeriesMoved: newSeriesMoved) })
+        return SpanEditResult(
+            resource: result.resource.map { change.announced($0) },
+            newSeries: result.newSeries.map { change.announced($0, newSeriesMoved: newSeriesMoved) })
     }
 
     /// What a change of the meeting by the person sends: an update (organizer), a reply

@@ -19,7 +19,8 @@ struct OwnAddresses {
     /// principal's path (Radicale: `/alice/`), which is no address and is never written.
     static func usable(_ addresses: [String]) -> [String] {
         let uris = addresses.filter { $0.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) != nil }
-        return uris.filter { $0.lowercased().hasPrefix("mailto:") } + uris.filter { !$0.lowercased().hasPrefix("mailto:") }
+        return uris.filter { $0.lowercased().hasPrefix("mailto:") }
+            + uris.filter { !$0.lowercased().hasPrefix("mailto:") }
     }
 
     /// `address` as a calendar address: with `mailto:` in front unless it has it.
@@ -31,31 +32,38 @@ struct OwnAddresses {
     /// - Parameter refresh: ask the server even when the cache has an answer.
     /// - Throws: `CLIError` when neither is at hand (offline without a cache, not a CalDAV
     ///   pair, the server names none, or cannot be asked).
-    static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws -> OwnAddresses {
+    static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws -> OwnAddresses
+    {
         if !given.isEmpty {
             return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
         }
         if !refresh, let account = cachedAccount(of: pair), !usable(account.addresses).isEmpty {
-            return OwnAddresses(addresses: usable(account.addresses), serverSchedules: account.autoSchedules, cached: true)
+            return OwnAddresses(
+                addresses: usable(account.addresses), serverSchedules: account.autoSchedules, cached: true)
         }
-        let unknown = CLIError("calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
-                               hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
+        let unknown = CLIError(
+            "calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
+            hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
         guard !offline else { throw unknown }
         let asked: ServerAccount?
         do {
             asked = try await pair.askServerAccount()
         } catch {
             let description = ErrorDescription(error)
-            throw CLIError("could not ask the server of pair \(pair.name) for your calendar address: \(description.message)",
-                           hint: "give it with --address", status: description.status)
+            throw CLIError(
+                "could not ask the server of pair \(pair.name) for your calendar address: \(description.message)",
+                hint: "give it with --address", status: description.status)
         }
         // Not a CalDAV pair: no server to ask.
         guard let account = asked else { throw unknown }
         cache(account, of: pair)
         guard !usable(account.addresses).isEmpty else {
-            let given = account.addresses.isEmpty ? "" : " (it gives \(account.addresses.joined(separator: ", ")), which is no mailto: address)"
-            throw CLIError("the server of pair \(pair.name) names no calendar address for this account\(given)",
-                           hint: "give yours with --address mailto:you@example.org")
+            let given =
+                account.addresses.isEmpty
+                ? "" : " (it gives \(account.addresses.joined(separator: ", ")), which is no mailto: address)"
+            throw CLIError(
+                "the server of pair \(pair.name) names no calendar address for this account\(given)",
+                hint: "give yours with --address mailto:you@example.org")
         }
         return OwnAddresses(addresses: usable(account.addresses), serverSchedules: account.autoSchedules)
     }

@@ -15,21 +15,29 @@ struct SeriesEdit {
 
     init(file: EventFile, uid: String, zone: String?) throws {
         editor = try SeriesEditor(calendar: file.calendar, uid: uid, now: EventTarget.now())
-        guard let expansion = SeriesExpansion(calendar: file.calendar, uid: uid) else { throw SpanEditError.noMaster(uid: uid) }
+        guard let expansion = SeriesExpansion(calendar: file.calendar, uid: uid) else {
+            throw SpanEditError.noMaster(uid: uid)
+        }
         instances = expansion
         times = Self.times(for: Self.master(of: file.calendar, uid: uid)?["DTSTART"]?.dateTime, zone: zone)
     }
 
     /// Runs `body` on `occurrence` (nil: the whole event), reporting span-edit errors; an
     /// occurrence that is not one gets the nearest real ones.
-    func perform(on occurrence: DateTimeValue?, _ body: (SeriesEditor, SeriesExpansion) throws -> SpanEditResult) throws -> SpanEditResult {
+    func perform(on occurrence: DateTimeValue?, _ body: (SeriesEditor, SeriesExpansion) throws -> SpanEditResult) throws
+        -> SpanEditResult
+    {
         do { return try body(editor, instances) } catch let error as any ExplainedError
-            where ["noSuchOccurrence", "excludedOccurrence"].contains(error.errorCode) {
+            where ["noSuchOccurrence", "excludedOccurrence"].contains(error.errorCode)
+        {
             if let rid = occurrence {
                 let near = instances.nearest(to: rid)
                 let nearest = [near.before, near.after].compactMap { $0 }.map { OccurrenceText.display($0) }
-                throw CLIError(error.message, hint: nearest.isEmpty ? error.recovery
-                               : "the nearest occurrences start at \(nearest.joined(separator: " and "))", status: .usage)
+                throw CLIError(
+                    error.message,
+                    hint: nearest.isEmpty
+                        ? error.recovery
+                        : "the nearest occurrences start at \(nearest.joined(separator: " and "))", status: .usage)
             }
             throw error
         }
@@ -58,7 +66,9 @@ enum OccurrenceText {
         let date = String(format: "%04d-%02d-%02d", d.year, d.month, d.day)
         if value.isDate { return date }
         let t = value.local.time
-        let time = String(format: "%@T%02d:%02d", date, t.hour, t.minute) + (t.second == 0 ? "" : String(format: ":%02d", t.second))
+        let time =
+            String(format: "%@T%02d:%02d", date, t.hour, t.minute)
+            + (t.second == 0 ? "" : String(format: ":%02d", t.second))
         return value.form == .utc ? time + "Z" : time
     }
 }
