@@ -292,13 +292,13 @@ extension Executor {
     /// gave up waiting for the server (502, 504). Its intent is left for recovery to settle.
     static func mayHaveLanded(_ error: any Error) -> Bool {
         if error is CancellationError { return true }
-        return StorageError.failure(error)?.mayHaveLanded ?? false
+        return (error as? any StorageFailure)?.mayHaveLanded ?? false
     }
 
     /// True for a failure on the server's side (a 5xx status, a broken connection), which
     /// concurrent writes can cause; false for a refusal of the write itself.
     static func isServerFailure(_ error: any Error) -> Bool {
-        StorageError.failure(error)?.isServerFailure ?? false
+        (error as? any StorageFailure)?.isServerFailure ?? false
     }
 
     /// Runs the writes, `limit` at a time; the outcome of each, in order.

@@ -216,7 +216,7 @@ final class Executor: @unchecked Sendable {
     static func concernsTheRun(_ error: Error) -> Bool {
         switch error {
         case StorageError.notPermitted: true
-        default: StorageError.failure(error)?.concernsEveryWrite ?? false
+        default: (error as? any StorageFailure)?.concernsEveryWrite ?? false
         }
     }
 

@@ -17,8 +17,3 @@ public protocol StorageFailure: ExplainedError {
     /// item's: the item's line carries the hint.
     var concernsEveryWrite: Bool { get }
 }
-
-extension StorageError {
-    /// What `error` says as a ``StorageFailure`` (nil for any other error).
-    static func failure(_ error: any Error) -> (any StorageFailure)? { error as? any StorageFailure }
-}
