@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "calgw_idp",
 ]
 MIDDLEWARE = [
+    "calgw_idp.middleware.OneAtATime",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
