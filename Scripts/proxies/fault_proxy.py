@@ -18,6 +18,8 @@ Actions:
   502       answer 502 Bad Gateway, not forwarded
   504       answer 504 Gateway Timeout, not forwarded
   507       answer 507 Insufficient Storage (a full account), not forwarded
+  500       answer 500 with a PHP fatal error and its stack trace, as DAViCal 1.1.12's scheduling
+            code fails an attendee's answer, not forwarded
   403       answer 403 Forbidden with a WebDAV need-privileges error, not forwarded
   409       answer 409 Conflict, not forwarded
   412       answer 412 Precondition Failed, not forwarded
@@ -37,7 +39,17 @@ import time
 
 import proxylib
 
-ACTIONS = ("ok", "503", "502", "504", "507", "403", "409", "412", "429", "reset", "truncate", "slow")
+ACTIONS = ("ok", "500", "503", "502", "504", "507", "403", "409", "412", "429", "reset", "truncate", "slow")
+
+
+PHP_FATAL = (
+    b"<br />\n<b>Fatal error</b>:  Uncaught Error: Call to a member function dav_name() on null in "
+    b"/usr/share/davical/inc/caldav-PUT-functions.php:455\nStack trace:\n"
+    b"#0 /usr/share/davical/inc/caldav-PUT-functions.php(511): do_scheduling_reply()\n"
+    b"#1 /usr/share/davical/inc/caldav-PUT-functions.php(1619): do_scheduling_requests()\n"
+    b"#2 /usr/share/davical/inc/caldav-PUT.php(75): write_resource()\n#3 {main}\n  thrown in "
+    b"<b>/usr/share/davical/inc/caldav-PUT-functions.php</b> on line <b>455</b><br />\n"
+)
 
 
 class FaultPlan:
@@ -86,6 +98,8 @@ class FaultHandler(proxylib.ForwardingHandler):
             self.send_simple(502, (), b"injected: bad gateway\n")
         elif action == "504":
             self.send_simple(504, (), b"injected: gateway timeout\n")
+        elif action == "500":
+            self.send_simple(500, (), PHP_FATAL)
         elif action == "507":
             self.send_simple(507, (), b"injected: quota exceeded\n")
         elif action == "403":

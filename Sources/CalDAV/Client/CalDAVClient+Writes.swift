@@ -34,7 +34,7 @@ extension CalDAVClient {
         let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
         traits.observe(response)
         guard response.isSuccess else {
-            throw CalDAVError.status(response.status, method: "PUT", url: url, body: response.body)
+            throw failure(response, method: "PUT", url: url)
         }
         if let etag = response.header("ETag"), !etag.isEmpty {
             return StoredWrite(etag: ETag(etag), scheduleTag: ScheduleTag(response.header("Schedule-Tag")))
@@ -65,9 +65,7 @@ extension CalDAVClient {
             HTTPRequest(
                 method: "DELETE", url: url,
                 headers: [("If-Match", etag.value)] + scheduling.headers(for: "DELETE")))
-        guard response.isSuccess else {
-            throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body)
-        }
+        guard response.isSuccess else { throw failure(response, method: "DELETE", url: url) }
     }
 
     /// Deletes a collection (or resource) unconditionally; for tests and cleanup.

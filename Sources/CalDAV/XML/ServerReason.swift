@@ -1,7 +1,7 @@
 import Foundation
 
 /// The reason a server gives in an error body: the preconditions of a `DAV:error` element
-/// (`{urn:ietf:params:xml:ns:caldav}valid-calendar-data`), else a short piece of its text.
+/// (`{urn:ietf:params:xml:ns:caldav}valid-calendar-data`), else its first meaningful line.
 enum ServerReason {
     static func extract(from body: Data) -> String? {
         guard !body.isEmpty else { return nil }
@@ -18,11 +18,25 @@ enum ServerReason {
             if !names.isEmpty { return names.joined(separator: ", ") }
             if !text.isEmpty { return String(text.prefix(300)) }
         }
-        var text = String(decoding: body.prefix(2000), as: UTF8.self)
-        // Drop markup of HTML error pages.
+        return firstMeaningfulLine(of: body)
+    }
+
+    /// The first line of an error page that says something: markup dropped (an HTML page's
+    /// title and headings end lines), white space collapsed, lines without three letters
+    /// skipped. A server's page may be a whole stack trace (DAViCal's PHP errors); its first
+    /// line says what failed, and the client logs the rest at `-v` (see
+    /// ``CalDAVClient/failure(_:method:url:)``).
+    static func firstMeaningfulLine(of body: Data) -> String? {
+        var text = String(decoding: body.prefix(8000), as: UTF8.self)
+        text = text.replacingOccurrences(
+            of: "</?(title|h[1-6]|p|br|div|pre|li|tr|body|head)\\b[^>]*>", with: "\n",
+            options: [.regularExpression, .caseInsensitive])
         text = text.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
-        text = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        return text.isEmpty ? nil : String(text.prefix(300))
+        for line in text.split(whereSeparator: \.isNewline) {
+            let plain = line.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            if plain.filter(\.isLetter).count >= 3 { return String(plain.prefix(300)) }
+        }
+        return nil
     }
 
     /// The text of `node` and of everything inside it, space-separated.

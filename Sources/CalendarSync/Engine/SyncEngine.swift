@@ -103,6 +103,13 @@ package struct SyncEngine: Sendable {
     ///   single items go to the report instead.
     package func run(dryRun: Bool = false) async throws -> SyncReport {
         guard !dryRun else { return try await runPlanned(dryRun: true) }
+        // The person's own command on an item held back asks to send it again.
+        if !policy.personsActions.isEmpty {
+            let held = try journal.heldBackWrites()
+            if held.keys.contains(where: policy.personsActions.contains) {
+                try journal.setHeldBackWrites(held.filter { !policy.personsActions.contains($0.key) })
+            }
+        }
         // The person's actions a run before could not send are this run's to send as such.
         var awaited = policy.schedules ? try journal.awaitedActions() : AwaitedActions()
         awaited.actions.formUnion(policy.personsActions)
@@ -133,8 +140,9 @@ package struct SyncEngine: Sendable {
 
     /// Plans from both sides (or from what moved since the last run) and executes the plan.
     private func fullRun(known: [Side: StorageChanges]) async throws -> SyncReport {
-        let (plan, items, l, r) = try await self.plan(
+        let (planned, items, l, r) = try await self.plan(
             assigningUIDs: policy.direction.writes(.remote), known: known, keepingBytes: false)
+        let (plan, holding) = try holdingBack(planned)
         try refuseMassDeletion(plan)
         let journalRows = plan.rowsActedOn(in: items)
         let executor = makeExecutor()
@@ -143,12 +151,15 @@ package struct SyncEngine: Sendable {
         try await executor.execute(plan, journal: journalRows)
         var end = RunEnd(plan: plan, local: l, remote: r)
         end.journalRows = journalRows
-        return try await endRun(executor, end)
+        var report = try await endRun(executor, end)
+        try keepHeldBack(holding, failed: executor.heldBack, into: &report)
+        return report
     }
 
     /// What a run would do, writing nothing anywhere.
     private func previewRun(known: [Side: StorageChanges]) async throws -> SyncReport {
-        let (plan, _, l, r) = try await self.plan(known: known)
+        let (planned, _, l, r) = try await self.plan(known: known)
+        let plan = try holdingBack(planned).0
         try refuseMassDeletion(plan)
         // Known once the remote was listed (a calendar shared read-only).
         var report = Self.previewReport(plan, local: l, remote: r, strategy: effectivePolicy.conflict, journal: journal)

@@ -56,6 +56,10 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// person's copy (see ``SyncPolicy/answers``), by UID. Not part of the JSON: `errors` says
     /// it for each.
     public var unsentAnswers: [String] = []
+    /// Items whose write the server failed in its own code in this run, held back from later
+    /// runs while the vdir keeps them (see ``HeldBackWrite``): what the server said, by key.
+    /// Not part of the JSON: `errors` says it for each.
+    public var heldBack: [String: String] = [:]
     /// The person's actions (``SyncPolicy/personsActions``) that need nothing more from a
     /// later run: sent to the server, or with nothing to send. Not part of the JSON.
     public var settledActions: Set<String> = []

@@ -199,7 +199,7 @@ extension Executor {
             if case StorageError.preconditionFailed = error {
                 retry.append(action)
             } else {
-                reportFailure(action.key, error)
+                reportFailure(action.key, error, action: action)
             }
         }
         let byKey = batch.byKey
@@ -214,7 +214,7 @@ extension Executor {
             } catch let error as RunInterrupted {
                 throw error
             } catch {
-                reportFailure(action.key, error)
+                reportFailure(action.key, error, action: action)
             }
             finishedOne(failed: report.errors.count > errors)
         }

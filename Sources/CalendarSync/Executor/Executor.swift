@@ -35,6 +35,8 @@ final class Executor: @unchecked Sendable {
     var rewrites: [Rewrite] = []
     /// A write was refused for want of the privilege (``StorageError/notPermitted``).
     var writesRefused = false
+    /// Writes to the server held back in this run, by item key (see ``holdBack(_:_:)``).
+    var heldBack: [String: HeldBackWrite] = [:]
     /// Writes at once on each side that measures it, as found so far in this run.
     var writeConcurrency: [Side: WriteConcurrency] = [:]
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
@@ -190,16 +192,24 @@ final class Executor: @unchecked Sendable {
                     return
                 }
             } catch {
-                reportFailure(current.key, error)
+                reportFailure(current.key, error, action: current)
                 return
             }
         }
     }
 
     /// Reports an item's failure, with its cause when other items may share it (a full disk,
-    /// a read-only folder), so that it can be told once for all of them.
-    func reportFailure(_ key: ItemKey, _ error: any Error) {
+    /// a read-only folder), so that it can be told once for all of them. A meeting's write the
+    /// server failed in its own code is held back (see ``holdBack(_:_:)``) and says so.
+    func reportFailure(_ key: ItemKey, _ error: any Error, action: PlannedAction? = nil) {
         if case StorageError.notPermitted = error { writesRefused = true }
+        if let action, let held = holdBack(action, error) {
+            report.addError(
+                "\(key): the server failed on this change (\(held.reason)); held back: it stays in the vdir, and "
+                    + "later runs do not send it again until it changes (hint: the server's fault, not the change's: "
+                    + "tell the other people of the meeting yourself)")
+            return
+        }
         report.addError("\(key): \(Self.describe(error))", cause: ErrorCause.of(error, item: "\(key)"))
     }
 

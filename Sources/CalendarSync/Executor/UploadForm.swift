@@ -13,10 +13,15 @@ enum UploadForm {
     static let productID = "-//calgw//calgw//EN"
 
     /// `data` in upload form; data that does not parse goes as it is.
-    /// - Parameter clientScheduled: mark the organizer and each attendee of its meetings
-    ///   `SCHEDULE-AGENT=CLIENT` (RFC 6638 §7.1), for a server that would otherwise invite them
-    ///   (see ``StorageCapabilities/marksCopiesClientScheduled``); a mark already there stays.
-    static func canonical(_ data: Data, now: Date = Date(), clientScheduled: Bool = false) -> Data {
+    /// - Parameters:
+    ///   - clientScheduled: mark the organizer and each attendee of its meetings
+    ///     `SCHEDULE-AGENT=CLIENT` (RFC 6638 §7.1), for a server that would otherwise invite them
+    ///     (see ``StorageCapabilities/marksCopiesClientScheduled``); a mark already there stays.
+    ///   - unmarked: take such marks off first (a person's action, which the server is to
+    ///     schedule for, whatever a copy left in the file).
+    static func canonical(_ data: Data, now: Date = Date(), clientScheduled: Bool = false, unmarked: Bool = false)
+        -> Data
+    {
         guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
         var components = parsed.components
         for i in components.indices {
@@ -41,9 +46,49 @@ enum UploadForm {
                 components[i].components[j].properties.insert(
                     Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
             }
+            if unmarked { removeClientSchedulingMarks(&components[i]) }
             if clientScheduled { markClientScheduled(&components[i]) }
         }
         return ICalendarSerializer().data(components)
+    }
+
+    /// `data` without the `SCHEDULE-AGENT=CLIENT` marks on its meetings' organizer and
+    /// attendees: what a server that keeps the marks calgw puts on copies (DAViCal) stored is
+    /// written to the vdir without them, so that a file never carries one, and a later person's
+    /// action on it schedules. Data without such a mark, or that does not parse, is returned as
+    /// it is (the common case costs one search of the bytes).
+    static func withoutClientSchedulingMarks(_ data: Data) -> Data {
+        guard data.range(of: Data(clientMark.utf8)) != nil || data.range(of: Data(clientMark.lowercased().utf8)) != nil,
+            let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty
+        else { return data }
+        var components = parsed.components
+        var changed = false
+        for i in components.indices where components[i].name == "VCALENDAR" {
+            changed = removeClientSchedulingMarks(&components[i]) || changed
+        }
+        return changed ? ICalendarSerializer().data(components) : data
+    }
+
+    private static let clientMark = "SCHEDULE-AGENT=CLIENT"
+
+    /// Takes `SCHEDULE-AGENT=CLIENT` off the organizer and each attendee of the calendar's
+    /// events, to-dos and journals.
+    /// - Returns: whether any was there.
+    @discardableResult
+    static func removeClientSchedulingMarks(_ calendar: inout Component) -> Bool {
+        var changed = false
+        for j in calendar.components.indices
+        where ["VEVENT", "VTODO", "VJOURNAL"].contains(calendar.components[j].name) {
+            for k in calendar.components[j].properties.indices {
+                let property = calendar.components[j].properties[k]
+                guard property.name == "ORGANIZER" || property.name == "ATTENDEE",
+                    property[parameter: "SCHEDULE-AGENT"]?.uppercased() == "CLIENT"
+                else { continue }
+                calendar.components[j].properties[k].setParameter("SCHEDULE-AGENT", nil)
+                changed = true
+            }
+        }
+        return changed
     }
 
     /// Marks the organizer and each attendee of the calendar's events, to-dos and journals
@@ -75,6 +120,12 @@ enum UploadForm {
         }
     }
 
+    /// The address of the first ORGANIZER among `data`'s events, to-dos and journals.
+    static func organizer(of data: Data) -> String? {
+        guard let parsed = try? ICalendarParser().parse(data) else { return nil }
+        return parsed.components.lazy.flatMap(\.components).compactMap { $0["ORGANIZER"]?.value }.first
+    }
+
     static func utcStamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -88,10 +139,15 @@ extension Executor {
     /// The bytes written to `side`: the upload form for the server (its meetings marked for a
     /// server that would otherwise invite for a copy, on either side of a pair of servers),
     /// the bytes as they are for the vdir.
-    /// A person's own action on `key` is not marked: the server is to schedule for it.
+    /// A person's own action on `key` is not marked, and goes without any mark its file holds:
+    /// the server is to schedule for it. What comes from a side that marks its copies goes
+    /// without the marks to a side that does not (the vdir): they are that server's alone.
     func outgoing(_ data: Data, to side: Side, key: ItemKey? = nil) -> Data {
-        let marks = storage(side).capabilities.marksCopiesClientScheduled && !(key.map(isPersonsAction) ?? false)
-        return side == .remote || marks ? UploadForm.canonical(data, clientScheduled: marks) : data
+        let acting = key.map(isPersonsAction) ?? false
+        let marks = storage(side).capabilities.marksCopiesClientScheduled && !acting
+        let unmarks = acting || !marks && storage(side.other).capabilities.marksCopiesClientScheduled
+        if side == .remote || marks { return UploadForm.canonical(data, clientScheduled: marks, unmarked: acting) }
+        return unmarks ? UploadForm.withoutClientSchedulingMarks(data) : data
     }
 
     /// Whether writes of `key` are the person's own action (see ``SyncPolicy/personsActions``).

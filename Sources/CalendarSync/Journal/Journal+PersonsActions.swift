@@ -25,27 +25,34 @@ extension Journal {
 
     /// The person's actions still to send; none when nothing waits.
     func awaitedActions() throws -> AwaitedActions {
-        let text = try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
-        }
-        guard let text, let decoded = try? JSONDecoder().decode(AwaitedActions.self, from: Data(text.utf8)) else {
-            return AwaitedActions()
-        }
-        return decoded
+        try metaValue(AwaitedActions.self, named: Self.awaitedActionsName) ?? AwaitedActions()
     }
 
     func setAwaitedActions(_ awaited: AwaitedActions) throws {
+        try setMetaValue(awaited.isEmpty ? nil : awaited, named: Self.awaitedActionsName)
+    }
+
+    /// The value kept as JSON under `name` in the `meta` table; nil when none is, or it cannot
+    /// be read (a value a later version wrote differently is taken as none).
+    func metaValue<Value: Decodable>(_ type: Value.Type, named name: String) throws -> Value? {
+        let text = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name])
+        }
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
+
+    /// Keeps `value` as JSON under `name` in the `meta` table; nil removes it.
+    func setMetaValue(_ value: (some Encodable)?, named name: String) throws {
+        guard let value else {
+            try writer.write { db in try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [name]) }
+            return
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let text = String(decoding: try encoder.encode(awaited), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
         try writer.write { db in
-            if awaited.isEmpty {
-                try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [Self.awaitedActionsName])
-            } else {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)",
-                    arguments: [Self.awaitedActionsName, text])
-            }
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, text])
         }
     }
 }

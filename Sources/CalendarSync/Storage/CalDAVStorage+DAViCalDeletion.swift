@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import ICalendar
 
 extension CalDAVStorage {
     /// Deletes a member on a server that schedules a deletion by what it stores and takes no
@@ -8,40 +9,66 @@ extension CalDAVStorage {
     /// A copy's deletion must cancel nothing, but a meeting stored unmarked (made as the
     /// person's action, or by another client) would be cancelled: it is marked
     /// `SCHEDULE-AGENT=CLIENT` first (a PUT conditioned on `etag`), then deleted. The person's
-    /// own deletion cancels; DAViCal 1.1.12 fails it (500, in its cancellation code) when it
-    /// finds an attendee's invitation in their Inbox rather than their calendar, and would fail
-    /// it on every try: the meeting is then deleted as a copy, and a note says that its
-    /// attendees were not told.
+    /// own deletion cancels (an organizer's) or declines (an attendee's); DAViCal 1.1.12 fails it
+    /// (500, in its scheduling code) when it finds an attendee's invitation in their Inbox rather
+    /// than their calendar, and would fail it on every try: the meeting is then deleted as a
+    /// copy, and a note says who was not told (its attendees, or its organizer).
     func deleteOnServerIgnoringSchedulingSwitch(
         _ member: (href: Href, url: URL), ifMatch etag: ItemETag, as intent: WriteIntent
     ) async throws {
         guard intent == .personsAction else {
             let current = try await markedClientScheduled(member, ifMatch: etag)
-            return try await client.delete(member.url, ifMatch: current, scheduling: .copy)
+            return try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
         }
         do {
             try await client.delete(member.url, ifMatch: ETag(etag), scheduling: .personsAction)
         } catch let error as CalDAVError where error.status == 500 {
             let current = try await markedClientScheduled(member, ifMatch: etag)
-            try await client.delete(member.url, ifMatch: current, scheduling: .copy)
-            notes.add(
-                "\(member.href.path): the server failed to send the meeting's cancellation (\(error.message.prefix(120))); "
-                    + "the meeting is deleted, but its attendees were not told: tell them yourself")
+            try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
+            notes.add(await unsentDeletionNote(member, stored: current.stored, error: error))
+        }
+    }
+
+    /// What a person's deletion the server failed to schedule left untold, by the person's
+    /// part in the meeting: an organizer's attendees got no cancellation, an attendee's
+    /// organizer no decline. The account's addresses are asked of the server (this happens
+    /// only on the failure); when they cannot be had, the note names both.
+    private func unsentDeletionNote(_ member: (href: Href, url: URL), stored: Data, error: CalDAVError) async
+        -> String
+    {
+        let reason = error.serverReason ?? "\(error.status ?? 500)"
+        let organizer = UploadForm.organizer(of: stored).map(CalendarUser.normalized)
+        let own = ((try? await client.schedulingAccount(at: collection).addresses) ?? []).map(CalendarUser.normalized)
+        let organizes = own.isEmpty ? nil : organizer.map(own.contains)
+        switch organizes {
+        case true?:
+            return "\(member.href.path): the server failed to send the meeting's cancellation (\(reason)); "
+                + "the meeting is deleted, but its attendees were not told: tell them yourself"
+        case false?:
+            let name = organizer ?? "the organizer"
+            return "\(member.href.path): the server failed to send your decline (\(reason)); "
+                + "your copy of the meeting is deleted, but its organizer was not told: tell \(name) yourself"
+        case nil:
+            return "\(member.href.path): the server failed to tell the meeting's other people of its deletion "
+                + "(\(reason)); the meeting is deleted from this calendar: tell them yourself"
         }
     }
 
     /// The member as a copy the server will not schedule for: its meetings' organizer and
     /// attendees marked `SCHEDULE-AGENT=CLIENT`, written back when they were not.
-    /// - Returns: the etag of the marked version.
+    /// - Returns: the etag of the marked version, and what the server held before.
     /// - Throws: `CalDAVError` 412 when the member is no longer at `etag`.
-    private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws -> ETag {
+    private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws
+        -> (etag: ETag, stored: Data)
+    {
         let stored = try await client.get(member.url)
         guard stored.etag.value == etag.value || stored.etag.value.isEmpty else {
             throw CalDAVError(
                 .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
-        guard UploadForm.needsClientSchedulingMark(stored.data) else { return ETag(etag) }
+        guard UploadForm.needsClientSchedulingMark(stored.data) else { return (ETag(etag), stored.data) }
         let marked = UploadForm.canonical(stored.data, clientScheduled: true)
-        return try await client.put(member.url, data: marked, condition: .ifMatch(ETag(etag)), scheduling: .copy)
+        let written = try await client.put(member.url, data: marked, condition: .ifMatch(ETag(etag)), scheduling: .copy)
+        return (written, stored.data)
     }
 }

@@ -8,4 +8,11 @@ extension CalDAVError: StorageFailure {
     public var isServerFailure: Bool { code == .connectionFailed || (status ?? 0) >= 500 }
 
     public var concernsEveryWrite: Bool { code == .insufficientStorage }
+
+    public var failsInServerCode: Bool { status == 500 }
+
+    public var serverLine: String {
+        let answered = status.map { "answered \($0)" } ?? "failed"
+        return serverReason.map { "\(answered): \($0)" } ?? answered
+    }
 }

@@ -16,4 +16,10 @@ public protocol StorageFailure: ExplainedError {
     /// Every later write to that place fails the same way (a full account), not only this
     /// item's: the item's line carries the hint.
     var concernsEveryWrite: Bool { get }
+    /// The server failed in its own code on this request (500 Internal Server Error), not for
+    /// want of resources or a gateway's time-out: the same write fails again (DAViCal 1.1.12's
+    /// reply code on some meetings).
+    var failsInServerCode: Bool { get }
+    /// What the server said, in one line (its error page's first meaningful line).
+    var serverLine: String { get }
 }

@@ -171,7 +171,8 @@ struct AccountRun {
 }
 
 extension SyncReport {
-    /// Adds one collection's report, its lines marked with the collection's name.
+    /// Adds one collection's report, its lines (errors, skips, notes) marked with the
+    /// collection's name.
     mutating func add(_ part: SyncReport, collection: String) {
         created.local += part.created.local; created.remote += part.created.remote
         updated.local += part.updated.local; updated.remote += part.updated.remote
@@ -180,7 +181,10 @@ extension SyncReport {
         conflicts += part.conflicts
         errors += part.errors.map { $0.marked(collection: collection) }
         skipped += part.skipped.map { "\(collection): \($0)" }
+        notes += part.notes.map { "\(collection): \($0)" }
         unsentAnswers += part.unsentAnswers
+        heldBack.merge(part.heldBack) { _, new in new }
+        settledActions.formUnion(part.settledActions)
         if let more = part.items { items = (items ?? []) + more }
         if let more = part.broken { broken = (broken ?? []) + more }
         if let more = part.duplicates { duplicates = (duplicates ?? []) + more }

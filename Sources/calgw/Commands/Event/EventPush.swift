@@ -31,6 +31,9 @@ struct EventPush {
         var answerOutdated = false
         /// What the run had to tell besides (a cancellation the server could not send).
         var notes: [String] = []
+        /// The server failed in its own code on the change (DAViCal's reply code): it is held
+        /// back, and the command fails saying so.
+        var heldBack = false
     }
 
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
@@ -72,6 +75,13 @@ struct EventPush {
                     "the organizer changed \(outdated) since your copy was synced, so your answer was not sent",
                 hint: "the vdir now holds the new version: look at it (`calgw list`), then answer again",
                 answerOutdated: true)
+        }
+        if let reason = uids.lazy.compactMap({ report.heldBack[$0] }).first {
+            return Outcome(
+                pushed: false, pendingReason: "the server failed on it (\(reason))",
+                hint: "the server's fault, not the change's: later runs leave it in the vdir and do not send it "
+                    + "again until it changes; tell the other people of the meeting yourself",
+                notes: report.notes, heldBack: true)
         }
         if let missing = notOnServer(uids) {
             let errors = report.errors.isEmpty ? "" : ": " + report.errors.lines.joined(separator: "; ")

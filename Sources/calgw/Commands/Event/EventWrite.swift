@@ -68,6 +68,20 @@ struct EventWrite {
         Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
     }
 
+    /// What a change the server failed on did not deliver, for the error that ends the command.
+    static func undelivered(
+        _ message: SchedulingReport.Message?, in calendar: Component, uid: String, _ outcome: EventPush.Outcome
+    ) -> String {
+        let reason = outcome.pendingReason ?? "the server failed on it"
+        guard message == .reply else {
+            return "the change to \(uid) is saved in the vdir but not on the server: \(reason)"
+        }
+        let organizer =
+            calendar.components.lazy.compactMap { $0["ORGANIZER"]?.value }.first
+            .map(CalendarUser.normalized) ?? "the organizer"
+        return "your answer was not delivered to \(organizer): \(reason); it is saved in the vdir"
+    }
+
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
         var uids = [uid]
         var newUID: String?
@@ -111,7 +125,9 @@ struct EventWrite {
         } else if !output.quiet {
             var line = "\(report.change) \(uid)"
             if let newUID { line += "; the following occurrences are now \(newUID)" }
-            if !pushed {
+            if outcome.heldBack {
+                line += " (in the vdir only: the server failed on it)"
+            } else if !pushed {
                 line +=
                     target.pair.remote.isReadOnly
                     ? " (in the vdir only: the feed is read-only and takes no changes)"
@@ -119,6 +135,10 @@ struct EventWrite {
             }
             Terminal.out(line)
             for line in scheduling?.lines ?? [] { Terminal.out(line) }
+        }
+        if outcome.heldBack {
+            for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
+            throw CLIError(Self.undelivered(message, in: file.calendar, uid: uid, outcome), hint: outcome.hint)
         }
         sender.warn(outcome)
         if !output.quiet { Self.warnUnsentReply(scheduling) }
