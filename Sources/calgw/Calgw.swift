@@ -34,6 +34,8 @@ struct Calgw: AsyncParsableCommand {
             EventCommand.self,
             InvitationsCommand.self,
             DiscoverCommand.self,
+            LoginCommand.self,
+            LogoutCommand.self,
             WatchCommand.self,
         ]
     )

@@ -28,24 +28,35 @@ public enum HTTPAuthentication: Sendable, CustomStringConvertible {
     }
 }
 
-/// Supplies a bearer token, caching it between calls.
-public final class BearerTokenProvider: @unchecked Sendable {
-    private let lock = NSLock()
+/// Supplies a bearer token, caching it between calls: from a command (`token_command`), or
+/// from a sign-in that renews itself. Requests in flight at once that all need a new token wait
+/// for one fetch.
+public actor BearerTokenProvider {
     private var cached: String?
-    private let fetch: @Sendable () throws -> String
+    private var fetching: Task<String, any Error>?
+    private let fetch: @Sendable (_ refresh: Bool) async throws -> String
 
     /// - Parameter fetch: obtains a fresh token (runs a command, reads a file); called on
     ///   first use and again once after a 401.
     public init(_ fetch: @escaping @Sendable () throws -> String) {
+        self.fetch = { _ in try fetch() }
+    }
+
+    /// - Parameter fetch: obtains the token; `refresh` is true after the server refused the
+    ///   one it gave (a 401), when a token that has not expired by its own account must be
+    ///   renewed all the same.
+    public init(renewing fetch: @escaping @Sendable (_ refresh: Bool) async throws -> String) {
         self.fetch = fetch
     }
 
     /// The token; a fresh one when `refresh` is true.
-    public func token(refresh: Bool = false) throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
+    public func token(refresh: Bool = false) async throws -> String {
         if !refresh, let cached { return cached }
-        let token = try fetch().trimmingCharacters(in: .whitespacesAndNewlines)
+        if let fetching { return try await fetching.value }
+        let task = Task { [fetch] in try await fetch(refresh).trimmingCharacters(in: .whitespacesAndNewlines) }
+        fetching = task
+        defer { fetching = nil }
+        let token = try await task.value
         cached = token
         return token
     }

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Logging
 
@@ -185,7 +186,9 @@ public final class HTTPClient: Sendable {
             var token: String?
             if withCredentials, case .bearer(let provider) = configuration.authentication {
                 do {
-                    token = try provider.token(refresh: refreshToken && attempt == 0)
+                    token = try await provider.token(refresh: refreshToken && attempt == 0)
+                } catch let error as any ExplainedError {
+                    throw error  // a sign-in's own error names its remedy (calgw login)
                 } catch {
                     throw CalDAVError(
                         .authenticationFailed, "the bearer token could not be obtained: \(error.localizedDescription)",

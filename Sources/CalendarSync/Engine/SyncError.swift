@@ -17,11 +17,17 @@ public enum SyncFailure: Sendable, Equatable {
     /// What the pair's kind cannot do, such as an account of a server-to-server pair (a
     /// usage error, exit 2).
     case unsupported
+    /// The pair's OAuth sign-in cannot be used: none made, expired or revoked (exit 5), or a
+    /// token file others can read (exit 2): the sign-in's own kind of failure.
+    case signIn(FailureKind)
 }
 
 extension CodedError where Code == SyncFailure {
     /// The error a failed scan of `side` stops the run with.
     static func scanFailed(_ side: Side, _ error: Error) -> SyncError {
+        if let signIn = error as? SignInError {
+            return SyncError(.signIn(signIn.kind), signIn.message, recovery: signIn.recovery, cause: signIn)
+        }
         if let refused = error as? any StorageFailure, refused.kind == .authentication {
             let said = refused.message.hasPrefix("the server refused the credentials")
             return SyncError(
@@ -44,6 +50,7 @@ extension SyncFailure: FailureCode {
         case .authenticationFailed: .authentication
         case .unknownCollection, .unsupported: .usage
         case .scanFailed: .failed
+        case .signIn(let kind): kind
         }
     }
 }

@@ -9,7 +9,14 @@ import ICalendar
 enum SecretReader {
     /// - Throws: ``ConnectionError``: `.commandFailed` (an authentication failure) when a
     ///   command fails, a usage code for a configuration mistake.
-    static func authentication(_ signIn: SignIn) throws -> HTTPAuthentication {
+    static func authentication(_ signIn: SignIn, caFile: String? = nil) throws -> HTTPAuthentication {
+        if let oauth = signIn.oauth {
+            var configuration = HTTPClientConfiguration()
+            configuration.caFile = caFile
+            let session = OAuthSession(oauth, http: try HTTPClient(configuration: configuration))
+            return .bearer(
+                BearerTokenProvider(renewing: { refresh in try await session.accessToken(refresh: refresh) }))
+        }
         if let tokenCommand = signIn.tokenCommand {
             return .bearer(BearerTokenProvider { try runSecretCommand(tokenCommand, what: "token") })
         }

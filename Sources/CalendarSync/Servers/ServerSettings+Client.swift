@@ -8,7 +8,7 @@ extension ServerSettings {
     ///   server named on the command line.
     /// - Throws: ``ConnectionError``: a secret that cannot be read, a malformed pin.
     func httpConfiguration(owner: String?) throws -> HTTPClientConfiguration {
-        var http = HTTPClientConfiguration(authentication: try SecretReader.authentication(signIn))
+        var http = HTTPClientConfiguration(authentication: try SecretReader.authentication(signIn, caFile: caFile))
         http.caFile = caFile
         if let cap = maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = pinnedPublicKey {

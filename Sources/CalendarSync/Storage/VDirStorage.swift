@@ -16,15 +16,25 @@ public struct VDirStorage: CalendarStorage {
         public init(createFolder: Bool = true) { self.createFolder = createFolder }
     }
 
+    /// The folder and the settings, held by one reference: the executor asks a storage for its
+    /// capabilities for each item it writes, and each capability is the storage as an
+    /// existential, which holds one reference in place but copies a larger value into a box of
+    /// its own (seven boxes per question).
+    private final class Parts: Sendable {
+        let directory: VDirectory
+        let options: Options
+        init(directory: VDirectory, options: Options) { (self.directory, self.options) = (directory, options) }
+    }
+    private let parts: Parts
+
     /// The folder of `.ics` files.
-    public let directory: VDirectory
+    public var directory: VDirectory { parts.directory }
     /// How the storage treats its folder.
-    public let options: Options
+    public var options: Options { parts.options }
 
     /// The vdir at `url`, its writes made durable once per batch.
     public init(url: URL, options: Options = Options()) {
-        directory = VDirectory(url: url, durability: .batched)
-        self.options = options
+        parts = Parts(directory: VDirectory(url: url, durability: .batched), options: options)
     }
 
     /// True when the folder is missing and made on the first write into it: an empty vdir.

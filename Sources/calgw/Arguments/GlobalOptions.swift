@@ -41,6 +41,8 @@ extension EventReplyCommand: ConfigFileCommand {}
 extension InvitationsCommand: ConfigFileCommand {}
 extension InitCommand: ConfigFileCommand {}
 extension ListCommand: ConfigFileCommand {}
+extension LoginCommand: ConfigFileCommand {}
+extension LogoutCommand: ConfigFileCommand {}
 extension PullCommand: ConfigFileCommand {}
 extension PushCommand: ConfigFileCommand {}
 extension StatusCommand: ConfigFileCommand {}

@@ -77,12 +77,18 @@ struct PairReader {
     let file: URL
     let paths: ConfigPaths
 
-    static let knownKeys: Set<String> = [
+    static let knownKeys = Set<String>([
         "local", "remote", "username", "password_command", "password_env", "password_file",
         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
         "max_response_size", "default_collection",
         "local_username", "local_password_command", "local_password_env", "local_password_file",
         "local_token_command", "subscription", "max_line_length", "scheduling",
+    ]).union(oauthKeys)
+
+    /// The keys of an OAuth sign-in (`auth` and what it takes).
+    static let oauthKeys: Set<String> = [
+        "auth", "client_id", "client_secret", "tenant", "scopes", "authorization_endpoint", "token_endpoint",
+        "device_authorization_endpoint", "revocation_endpoint", "userinfo_endpoint",
     ]
 
     func fail(_ key: String, _ problem: String, hint: String? = nil) -> ConfigError {
@@ -121,13 +127,91 @@ struct PairReader {
                 "is given more than one way; keep one of \(prefix)password_command, \(prefix)password_env, \(prefix)password_file"
             )
         }
-        let login = SignIn(
+        var login = SignIn(
             username: try string(prefix + "username"), password: sources.first,
             tokenCommand: try command(prefix + "token_command"))
         if login.password != nil && login.tokenCommand != nil {
             throw fail(prefix + "token_command", "and a password are both given; a pair uses one or the other")
         }
+        if prefix.isEmpty, let oauth = try oauth() {
+            if login.password != nil || login.tokenCommand != nil {
+                throw fail("auth", "and a password or token_command are both given; a pair signs in one way")
+            }
+            login.oauth = oauth
+        }
         return login
+    }
+
+    /// `auth` and its keys: the pair's OAuth sign-in (CLI.md), or nil without `auth`.
+    func oauth() throws -> OAuthSignIn? {
+        guard let auth = try string("auth") else {
+            for key in Self.oauthKeys.sorted() where table[key] != nil {
+                throw fail(
+                    key, "belongs to an OAuth sign-in", hint: "add auth = \"google\", \"microsoft\" or \"oauth\"")
+            }
+            return nil
+        }
+        guard let preset = OAuthProvider.Preset(rawValue: auth) else {
+            throw fail("auth", "is \"\(auth)\"", hint: "one of: google, microsoft, oauth")
+        }
+        guard let clientID = try string("client_id"), !clientID.isEmpty else {
+            throw fail(
+                "client_id", "is missing: auth = \"\(auth)\" signs in as a client registered with the provider",
+                hint: "docs/guide.md, \"Signing in\", shows how to register one")
+        }
+        let scopes = try stringList("scopes")
+        let secret = try string("client_secret")
+        if table["tenant"] != nil && preset != .microsoft {
+            throw fail("tenant", "applies to auth = \"microsoft\" only")
+        }
+        var provider: OAuthProvider
+        switch preset {
+        case .google:
+            guard secret != nil else {
+                throw fail(
+                    "client_secret", "is missing: Google's desktop clients give theirs to the token endpoint",
+                    hint: "copy it from the client's page in Google Cloud's console (it protects nothing)")
+            }
+            provider = .google(clientID: clientID, clientSecret: secret, scopes: scopes)
+        case .microsoft:
+            provider = .microsoft(clientID: clientID, tenant: try string("tenant"), scopes: scopes)
+            provider.clientSecret = secret
+        case .oauth:
+            guard let authorization = try endpoint("authorization_endpoint"), let token = try endpoint("token_endpoint")
+            else {
+                throw fail(
+                    table["authorization_endpoint"] == nil ? "authorization_endpoint" : "token_endpoint",
+                    "is missing: auth = \"oauth\" needs the provider's authorization and token endpoints")
+            }
+            provider = OAuthProvider(
+                preset: .oauth, clientID: clientID, clientSecret: secret, authorizationEndpoint: authorization,
+                tokenEndpoint: token, scopes: scopes ?? [])
+        }
+        if let url = try endpoint("authorization_endpoint") { provider.authorizationEndpoint = url }
+        if let url = try endpoint("token_endpoint") { provider.tokenEndpoint = url }
+        if let url = try endpoint("device_authorization_endpoint") { provider.deviceAuthorizationEndpoint = url }
+        if let url = try endpoint("revocation_endpoint") { provider.revocationEndpoint = url }
+        if let url = try endpoint("userinfo_endpoint") { provider.userinfoEndpoint = url }
+        return OAuthSignIn(provider: provider, tokenFile: paths.tokenFile(pair: name), pair: name)
+    }
+
+    /// An endpoint: https, or http on this machine's loopback (a test server).
+    func endpoint(_ key: String) throws -> URL? {
+        guard let text = try string(key) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+            scheme == "https" || scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+        else {
+            throw fail(key, "must be an https:// URL (http:// only on this machine's loopback)")
+        }
+        return url
+    }
+
+    /// A list of strings (`scopes = ["openid", "calendar"]`), or nil.
+    func stringList(_ key: String) throws -> [String]? {
+        guard let value = table[key] else { return nil }
+        guard let array = value.array, case let items = array.compactMap({ $0.string }), items.count == array.count
+        else { throw fail(key, "must be a list of strings") }
+        return items
     }
 
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and

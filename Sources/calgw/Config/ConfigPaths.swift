@@ -20,6 +20,11 @@ struct ConfigPaths {
         xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/\(pair).sqlite")
     }
 
+    /// `$XDG_STATE_HOME/calgw/<pair>.token.json`: an OAuth sign-in's token.
+    func tokenFile(pair: String) -> URL {
+        xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/\(pair).token.json")
+    }
+
     func expandTilde(_ path: String) -> String {
         if path == "~" { return home.path }
         if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The loopback redirect of a browser sign-in (RFC 8252 §7.3): a listener on 127.0.0.1 (and
+/// on ::1 as well, for `localhost`, which a browser may reach either way) on a port the system
+/// picks, bound to loopback only. It takes one answer carrying the sign-in's `state`, shows
+/// the browser a short page, and turns away anything else (a favicon, a forged answer).
+final class LoopbackListener: @unchecked Sendable {
+    /// The host the redirect names: `127.0.0.1` or `localhost`.
+    let host: String
+    let port: UInt16
+    private let sockets: [Int32]
+
+    /// Binds the listener.
+    /// - Throws: ``SignInError`` `.misconfigured` when no loopback port can be had.
+    init(host: String) throws {
+        self.host = host
+        let v4 = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard v4 >= 0 else { throw Self.failure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(v4, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(v4, 8) == 0 else {
+            close(v4)
+            throw Self.failure("bind 127.0.0.1")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(v4, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        var sockets = [v4]
+        if host == "localhost", let v6 = Self.listenIPv6(port: port) { sockets.append(v6) }
+        self.sockets = sockets
+    }
+
+    deinit { sockets.forEach { close($0) } }
+
+    /// The redirect URI to register the sign-in with.
+    var redirectURI: String { "http://\(host):\(port)/" }
+
+    /// The answer's query parameters (`code` or `error`, and `state`).
+    /// - Throws: ``SignInError`` `.timedOut` after `timeout` seconds without one.
+    func answer(state: String, timeout: TimeInterval) async throws -> [String: String] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                continuation.resume(with: Result { try self.waitForAnswer(state: state, timeout: timeout) })
+            }
+        }
+    }
+
+    private func waitForAnswer(state: String, timeout: TimeInterval) throws -> [String: String] {
+        let end = Date().addingTimeInterval(timeout)
+        while true {
+            let left = end.timeIntervalSinceNow
+            guard left > 0 else {
+                throw SignInError(
+                    .timedOut, "no answer came from the browser within \(Int(timeout / 60)) minutes",
+                    recovery: "run calgw login again; with --no-browser, paste the address the browser was sent to")
+            }
+            var polled = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), Int32(min(left, 1) * 1000))
+            guard ready > 0 else { continue }
+            for entry in polled where entry.revents & Int16(POLLIN) != 0 {
+                let connection = accept(entry.fd, nil, nil)
+                guard connection >= 0 else { continue }
+                defer { close(connection) }
+                guard let target = Self.requestTarget(connection) else { continue }
+                let parameters = Self.query(of: target)
+                guard parameters["state"] == state, parameters["code"] != nil || parameters["error"] != nil else {
+                    Self.respond(
+                        connection, status: "400 Bad Request", text: "This is not the answer calgw is waiting for.")
+                    continue
+                }
+                if let error = parameters["error"] {
+                    Self.respond(
+                        connection, status: "200 OK",
+                        text: "The sign-in was refused (\(error)). You can close this tab.")
+                } else {
+                    Self.respond(connection, status: "200 OK", text: "Signed in to calgw. You can close this tab.")
+                }
+                return parameters
+            }
+        }
+    }
+
+    /// The query of a redirected address (`code`, `state`, `error`, `error_description`),
+    /// percent-decoded, `+` read as a space.
+    static func query(of target: String) -> [String: String] {
+        guard let start = target.firstIndex(of: "?") else { return [:] }
+        var parameters: [String: String] = [:]
+        for pair in target[target.index(after: start)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            if parts.count == 2, parameters[parts[0]] == nil { parameters[parts[0]] = parts[1] }
+        }
+        return parameters
+    }
+
+    /// The request line's target of a GET, read within 10 seconds; nil for anything else.
+    private static func requestTarget(_ connection: Int32) -> String? {
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 16384 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+            if String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
+        }
+        let line = String(decoding: received, as: UTF8.self).split(separator: "\r\n", maxSplits: 1).first ?? ""
+        let words = line.split(separator: " ")
+        guard words.count >= 2, words[0] == "GET" else { return nil }
+        return String(words[1])
+    }
+
+    private static func respond(_ connection: Int32, status: String, text: String) {
+        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let body = "<!doctype html><meta charset=utf-8><title>calgw</title><p>\(escaped)</p>\n"
+        let response =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + body
+        _ = response.utf8CString.withUnsafeBufferPointer {
+            send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
+        }
+    }
+
+    /// A listener on [::1] at `port`, or nil where the machine has no IPv6 loopback.
+    private static func listenIPv6(port: UInt16) -> Int32? {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var only: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        address.sin6_addr = in6addr_loopback
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private static func failure(_ step: String) -> SignInError {
+        SignInError(
+            .misconfigured, "cannot listen on loopback for the sign-in (\(step): \(String(cString: strerror(errno))))")
+    }
+}

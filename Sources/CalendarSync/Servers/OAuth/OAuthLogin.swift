@@ -1,0 +1,191 @@
+import CalDAV
+import Foundation
+
+/// Signs a pair in (`calgw login`) and out (`calgw logout`): the authorization code grant with
+/// PKCE through a browser and a loopback redirect (RFC 8252), the same with the redirected
+/// address pasted back (a machine reached over SSH), or the device grant (RFC 8628). The
+/// token goes to the pair's token file, which every later run renews by itself.
+public struct OAuthLogin: Sendable {
+    public let signIn: OAuthSignIn
+    let endpoint: TokenEndpoint
+    var file: TokenFile { TokenFile(url: signIn.tokenFile) }
+    var provider: OAuthProvider { signIn.provider }
+
+    /// How long a browser sign-in waits for the person.
+    public static let browserTimeout: TimeInterval = 300
+
+    /// - Parameter caFile: a CA bundle to trust instead of the system's (the pair's `ca_file`).
+    public init(_ signIn: OAuthSignIn, caFile: String? = nil) throws {
+        self.signIn = signIn
+        var configuration = HTTPClientConfiguration()
+        configuration.caFile = caFile
+        endpoint = TokenEndpoint(provider: signIn.provider, http: try HTTPClient(configuration: configuration))
+    }
+
+    /// A finished sign-in.
+    public struct SignedIn: Sendable {
+        /// The account, as the id token or the userinfo endpoint named it.
+        public var account: String?
+        /// Scopes asked for that the provider did not grant (a person may untick some).
+        public var missingScopes: [String]
+        public var tokenFile: URL
+    }
+
+    /// What the person is shown for the device grant.
+    public struct DeviceCode: Sendable {
+        public var userCode: String
+        public var verificationURI: String
+        /// The address with the code in it, where the provider gives one.
+        public var verificationURIComplete: String?
+        public var expiresIn: TimeInterval
+    }
+
+    /// The browser sign-in: `open` is given the provider's address once the listener waits.
+    public func withBrowser(open: @Sendable (URL) -> Void) async throws -> SignedIn {
+        let listener = try LoopbackListener(host: provider.loopbackHost)
+        let pkce = PKCE(), state = PKCE.randomToken()
+        open(authorizationURL(redirectURI: listener.redirectURI, pkce: pkce, state: state))
+        let answer = try await listener.answer(state: state, timeout: Self.browserTimeout)
+        return try await finish(answer, state: state, redirectURI: listener.redirectURI, pkce: pkce)
+    }
+
+    /// The sign-in for a machine without a browser: `show` is given the address to open
+    /// elsewhere, `read` returns the address the browser ended on, pasted back.
+    public func withPastedAnswer(show: (URL) -> Void, read: () -> String?) async throws -> SignedIn {
+        // The port is only part of the address: the browser's machine has no listener on it.
+        let port = (try? LoopbackListener(host: provider.loopbackHost).port) ?? 8765
+        let redirectURI = "http://\(provider.loopbackHost):\(port)/"
+        let pkce = PKCE(), state = PKCE.randomToken()
+        show(authorizationURL(redirectURI: redirectURI, pkce: pkce, state: state))
+        guard let pasted = read()?.trimmingCharacters(in: .whitespacesAndNewlines), !pasted.isEmpty else {
+            throw SignInError(.wrongAnswer, "no address was pasted", recovery: "run calgw login --no-browser again")
+        }
+        return try await finish(LoopbackListener.query(of: pasted), state: state, redirectURI: redirectURI, pkce: pkce)
+    }
+
+    /// The device grant: `show` is given the code and the address; the provider is polled
+    /// at its interval (five seconds more after each `slow_down`) until the person approves,
+    /// declines, or the code expires.
+    public func withDevice(show: (DeviceCode) -> Void) async throws -> SignedIn {
+        if let refusal = provider.deviceGrantRefusal { throw SignInError(.deviceGrantUnavailable, refusal) }
+        let device = try await deviceAuthorization()
+        show(device.code)
+        var interval = device.interval
+        let end = Date().addingTimeInterval(device.code.expiresIn)
+        while Date() < end {
+            try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+            switch try await endpoint.poll(deviceCode: device.deviceCode) {
+            case .granted(let granted):
+                return try await keep(granted)
+            case .refused(let refusal):
+                switch refusal.error {
+                case "authorization_pending": continue
+                case "slow_down": interval += 5
+                case "access_denied", "authorization_declined":
+                    throw SignInError(.refused, "the sign-in was declined (\(refusal.text))")
+                case "expired_token": throw Self.codeExpired
+                default: throw SignInError(.refused, "the provider refused the sign-in (\(refusal.text))")
+                }
+            }
+        }
+        throw Self.codeExpired
+    }
+
+    /// Revokes the token where the provider can, and deletes the token file.
+    /// - Returns: whether the provider revoked it, and whether there was a token.
+    public func logout() async throws -> (revoked: Bool, hadToken: Bool) {
+        guard let stored = try? file.read() else { return (false, try file.remove()) }
+        var revoked = false
+        if provider.revocationEndpoint != nil {
+            // Revoking the refresh token ends the access tokens made from it.
+            let token = stored.refreshToken ?? stored.accessToken
+            revoked =
+                (try? await endpoint.revoke(token, hint: stored.refreshToken != nil ? "refresh_token" : "access_token"))
+                ?? false
+        }
+        try file.remove()
+        return (revoked, true)
+    }
+
+    static let codeExpired = SignInError(
+        .timedOut, "the code expired before the sign-in was approved", recovery: "run calgw login --device again")
+
+    /// The provider's authorization address (RFC 6749 §4.1.1 with RFC 7636's challenge).
+    func authorizationURL(redirectURI: String, pkce: PKCE, state: String) -> URL {
+        var components = URLComponents(url: provider.authorizationEndpoint, resolvingAgainstBaseURL: false)!
+        var items = components.queryItems ?? []
+        items += [
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "client_id", value: provider.clientID),
+            URLQueryItem(name: "redirect_uri", value: redirectURI),
+            URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")),
+            URLQueryItem(name: "state", value: state), URLQueryItem(name: "code_challenge", value: pkce.challenge),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+        ]
+        if provider.preset == .google { items.append(URLQueryItem(name: "access_type", value: "offline")) }
+        components.queryItems = items
+        // URLComponents leaves '+' alone, which a form decoder reads as a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    /// Checks the redirect's answer and trades its code for tokens.
+    private func finish(_ answer: [String: String], state: String, redirectURI: String, pkce: PKCE) async throws
+        -> SignedIn
+    {
+        guard answer["state"] == state else {
+            throw SignInError(
+                .wrongAnswer, "the answer does not belong to this sign-in (its state differs)",
+                recovery: "run calgw login again and use the address it prints")
+        }
+        if let error = answer["error"] {
+            let words = answer["error_description"].map { "\(error): \($0)" } ?? error
+            throw SignInError(.refused, "the sign-in was refused (\(words))")
+        }
+        guard let code = answer["code"] else { throw SignInError(.wrongAnswer, "the answer carries no code") }
+        return try await keep(
+            try await endpoint.exchange(code: code, redirectURI: redirectURI, verifier: pkce.verifier))
+    }
+
+    /// Writes the granted tokens to the pair's token file.
+    private func keep(_ granted: TokenEndpoint.Granted) async throws -> SignedIn {
+        var account = granted.idToken.flatMap(IDToken.account(in:))
+        if account == nil { account = await endpoint.account(accessToken: granted.accessToken) }
+        try file.write(
+            StoredToken(
+                accessToken: granted.accessToken,
+                expiresAt: granted.expiresIn.map { Date().timeIntervalSince1970 + $0 },
+                refreshToken: granted.refreshToken, scope: granted.scope, account: account,
+                clientID: provider.clientID, tokenEndpoint: provider.tokenEndpoint.absoluteString))
+        let granted = Set((granted.scope ?? "").split(separator: " ").map(String.init))
+        let missing =
+            granted.isEmpty ? [] : provider.scopes.filter { !granted.contains($0) && !Self.unechoed.contains($0) }
+        return SignedIn(account: account, missingScopes: missing, tokenFile: signIn.tokenFile)
+    }
+
+    /// Scopes providers grant without listing them in the answer.
+    static let unechoed: Set<String> = ["openid", "email", "profile", "offline_access"]
+
+    /// Asks for a device code (RFC 8628 §3.1).
+    private func deviceAuthorization() async throws -> (code: DeviceCode, deviceCode: String, interval: TimeInterval) {
+        guard let url = provider.deviceAuthorizationEndpoint else {
+            throw SignInError(.deviceGrantUnavailable, provider.deviceGrantRefusal ?? "no device grant")
+        }
+        let response = try await endpoint.post(url, [("scope", provider.scopes.joined(separator: " "))])
+        guard response.isSuccess,
+            let fields = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let deviceCode = fields["device_code"] as? String, let userCode = fields["user_code"] as? String,
+            let uri = (fields["verification_uri"] ?? fields["verification_url"]) as? String
+        else {
+            let refusal = try? JSONDecoder().decode(TokenEndpoint.Refusal.self, from: response.body)
+            throw SignInError(
+                .refused,
+                "the provider gave no device code (\(refusal?.text ?? "answered \(response.status)"))")
+        }
+        let code = DeviceCode(
+            userCode: userCode, verificationURI: uri,
+            verificationURIComplete: fields["verification_uri_complete"] as? String,
+            expiresIn: (fields["expires_in"] as? Double) ?? 600)
+        return (code, deviceCode, max(1, (fields["interval"] as? Double) ?? 5))
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+
+/// `calgw login`: signs a pair in with OAuth 2.0 (`auth = "google"`, `"microsoft"` or
+/// `"oauth"`), once; every later run renews the token by itself.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign a pair in to Google, Microsoft or another OAuth 2.0 provider.",
+        discussion: """
+            Opens the provider's sign-in page in a browser ($BROWSER when it is set, else \
+            xdg-open; the address is printed too) and takes the answer on a listener on this \
+            machine's loopback address. The token is kept in $XDG_STATE_HOME/calgw/PAIR.token.json \
+            (mode 0600) and renewed by every run; calgw logout revokes and deletes it.
+
+            --no-browser prints the address to open on any machine and reads back the address \
+            the browser ended on (it fails to load there: copy it from the address bar), for a \
+            machine reached over SSH. --device shows a code to enter on another device, where \
+            the provider offers it (Microsoft; not Google for calendars).
+
+            Examples:
+              calgw login --pair google
+              calgw login --pair work --device
+              ssh host calgw login --no-browser
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Sign in on another device with a code (RFC 8628), where the provider allows it.")
+    var device = false
+
+    @Flag(help: "Print the address instead of opening a browser, and read back where the browser ended.")
+    var noBrowser = false
+
+    func validate() throws {
+        if device && noBrowser { throw ValidationError("--device and --no-browser exclude each other") }
+        if global.all { throw ValidationError("login signs one pair in: name it with --pair") }
+    }
+
+    func run() async throws {
+        let pair = try global.loadConfig().select(pair: global.pair, all: false)[0]
+        guard let signIn = pair.login.oauth else {
+            throw CLIError(
+                "pair \(pair.name) does not sign in with OAuth",
+                hint: "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it",
+                status: .usage)
+        }
+        let login = try OAuthLogin(signIn, caFile: pair.caFile)
+        let signedIn: OAuthLogin.SignedIn
+        if device {
+            signedIn = try await login.withDevice { code in
+                let address = code.verificationURIComplete ?? code.verificationURI
+                Terminal.out("To sign in, open \(address) and enter the code \(code.userCode)")
+                Terminal.out("(waiting up to \(Int(code.expiresIn / 60)) minutes)")
+            }
+        } else if noBrowser {
+            signedIn = try await login.withPastedAnswer(
+                show: { url in
+                    Terminal.out(
+                        "Open this address in a browser on any machine and sign in:\n\n  \(url.absoluteString)\n")
+                    Terminal.out(
+                        "The browser then fails to load a http://\(signIn.provider.loopbackHost):… page; "
+                            + "paste that page's address here:"
+                    )
+                },
+                read: { readLine(strippingNewline: true) })
+        } else {
+            signedIn = try await login.withBrowser { url in
+                Terminal.out(
+                    "Opening the sign-in page in a browser; if none opens, open this address:\n\n"
+                        + "  \(url.absoluteString)\n"
+                )
+                BrowserLauncher.open(url)
+            }
+        }
+        Terminal.out("Signed in pair \(pair.name)" + (signedIn.account.map { " as \($0)" } ?? "") + ".")
+        if !signedIn.missingScopes.isEmpty {
+            Terminal.err(
+                "warning: the provider did not grant \(signedIn.missingScopes.joined(separator: ", ")); "
+                    + "calgw may be refused: run calgw login again and allow all that is asked")
+        }
+    }
+}

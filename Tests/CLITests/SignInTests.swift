@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// `calgw login` and `logout` against a real authorization server (django-oauth-toolkit, as
+/// `Scripts/oauth/server` sets it up) and a CalDAV server behind a gate that takes only its
+/// tokens: the browser sign-in (PKCE, loopback redirect), the address pasted back, the device
+/// grant, renewal with rotated refresh tokens, the token file's safety, revocation. The
+/// server's access tokens live 60 s, inside calgw's renewal margin: every run renews.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SignInTests {
+    /// A signed-in pair's folder: config, vdir, state (`XDG_STATE_HOME`).
+    struct Pair {
+        let folder: TemporaryFolder
+        let oauth: TestOAuthServer
+        let server: TestServer
+        let collection: URL
+        var config: URL { folder.file("config.toml") }
+        var vdir: URL { folder.file("vdir") }
+        var tokenFile: URL { folder.file("state/calgw/p.token.json") }
+
+        /// `calgw COMMAND --pair p` with the pair's config, state and browser.
+        func run(_ arguments: [String], stdin: Data? = nil, decision: String? = nil) throws -> ProcessRunner.Result {
+            var environment = oauth.browserEnvironment(decision: decision)
+            environment["XDG_STATE_HOME"] = folder.file("state").path
+            return try CalgwBinary.run(
+                arguments + ["--config", config.path, "--pair", "p"], stdin: stdin, environment: environment)
+        }
+
+        func token() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tokenFile)) as? [String: Any])
+        }
+
+        /// The events' summaries on the CalDAV server, read past the gate.
+        func summariesOnServer() throws -> [String] {
+            let answer = try ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "--max-time", "30", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H",
+                    "Depth: 1", "-H", "Content-Type: application/xml", "--data",
+                    "<c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><c:calendar-data/></d:prop>"
+                        + "<c:filter><c:comp-filter name=\"VCALENDAR\"/></c:filter></c:calendar-query>",
+                    collection.absoluteString,
+                ]
+            ).stdoutText
+            return answer.matches(of: /SUMMARY:([^\r\n<]+)/).map { String($0.1) }.sorted()
+        }
+    }
+
+    /// A pair whose remote is a fresh calendar behind the gate, signing in with `auth` as the
+    /// public client (or, for `google`, the confidential one with its secret).
+    func pair(auth: String = "oauth", settings: [String: String] = ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60"])
+        throws -> Pair
+    {
+        let oauth = try TestOAuthServer(settings: settings)
+        let server = try TestServers.shared(TestServers.any())
+        let gate = try oauth.gate(for: server)
+        let collection = server.newCollectionURL(prefix: "signin")
+        try server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        let client =
+            auth == "google"
+            ? "client_id = \"\(oauth["CONFIDENTIAL_CLIENT_ID"])\"\nclient_secret = \"\(oauth["CONFIDENTIAL_CLIENT_SECRET"])\"\n"
+            : "client_id = \"\(oauth["CLIENT_ID"])\"\n"
+        let text = """
+            [pair.p]
+            local = "\(folder.file("vdir").path)"
+            remote = "\(gate.proxied(collection).absoluteString)"
+            journal = "\(folder.file("journal.sqlite").path)"
+            auth = "\(auth)"
+            \(client)scopes = ["openid", "email", "calendar"]
+            authorization_endpoint = "\(oauth["AUTHORIZATION_ENDPOINT"])"
+            token_endpoint = "\(oauth["TOKEN_ENDPOINT"])"
+            device_authorization_endpoint = "\(oauth["DEVICE_AUTHORIZATION_ENDPOINT"])"
+            revocation_endpoint = "\(oauth["REVOCATION_ENDPOINT"])"
+            userinfo_endpoint = "\(oauth["USERINFO_ENDPOINT"])"
+
+            """
+        try Data(text.utf8).write(to: folder.file("config.toml"))
+        try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
+        try TestEvent.data(uid: "signed-\(UUID().uuidString)", summary: "Planning")
+            .write(to: folder.file("vdir/planning.ics"))
+        return Pair(folder: folder, oauth: oauth, server: server, collection: collection)
+    }
+
+    @Test func aBrowserSignInSyncsThroughTheGateRenewsItselfAndKeepsEveryRotatedToken() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+
+        let before = try p.run(["sync"])
+        #expect(before.status == 5, "\(before.stderrText)")
+        #expect(before.stderrText.contains("calgw login --pair p"), "\(before.stderrText)")
+
+        let login = try p.run(["login"])
+        #expect(login.status == 0, "\(login.stdoutText)\(login.stderrText)")
+        #expect(login.stdoutText.contains("as alice@example.org"), "\(login.stdoutText)")
+        #expect(login.stdoutText.contains("/o/authorize/?"), "the address is printed: \(login.stdoutText)")
+        var info = stat()
+        #expect(stat(p.tokenFile.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(p.tokenFile.deletingLastPathComponent().path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let first = try p.token()
+        #expect(first["account"] as? String == "alice@example.org")
+
+        let sync = try p.run(["sync", "-vvv"])
+        #expect(sync.status == 0, "\(sync.stderrText.suffix(2000))")
+        #expect(try p.summariesOnServer() == ["Planning"])
+        let second = try p.token()
+        let (oldRefresh, newRefresh) = (
+            first["refresh_token"] as? String ?? "", second["refresh_token"] as? String ?? ""
+        )
+        #expect(!oldRefresh.isEmpty && !newRefresh.isEmpty && oldRefresh != newRefresh, "renewed, rotated and kept")
+        for secret in [
+            oldRefresh, newRefresh, second["access_token"] as? String ?? "-", first["access_token"] as? String ?? "-",
+        ] {
+            #expect(!sync.stdoutText.contains(secret) && !sync.stderrText.contains(secret), "a token in -vvv output")
+        }
+        // The provider forgot the old refresh token: had calgw lost the new one, the pair
+        // would be signed out.
+        let old = try p.oauth.tokenEndpoint([
+            "grant_type": "refresh_token", "refresh_token": oldRefresh, "client_id": p.oauth["CLIENT_ID"],
+        ])
+        #expect(old.status == 400 && old.body.contains("invalid_grant"), "\(old)")
+
+        let again = try p.run(["sync"])
+        #expect(again.status == 0, "\(again.stderrText)")
+        #expect(try p.token()["refresh_token"] as? String != newRefresh)
+    }
+
+    @Test func aTokenFileOthersCanReadIsRefusedAsSshRefusesAKey() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        #expect(try p.run(["login"]).status == 0)
+        chmod(p.tokenFile.path, 0o644)
+        let sync = try p.run(["sync"])
+        #expect(sync.status == 2, "\(sync.stderrText)")
+        #expect(sync.stderrText.contains("can be read by others") && sync.stderrText.contains("chmod 600"))
+        chmod(p.tokenFile.path, 0o600)
+        #expect(try p.run(["sync"]).status == 0)
+    }
+
+    @Test func logoutRevokesTheTokenAndTheNextRunAsksForALogin() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        #expect(try p.run(["login"]).status == 0)
+        #expect(try p.run(["sync"]).status == 0)
+        let refresh = try #require(try p.token()["refresh_token"] as? String)
+        let logout = try p.run(["logout"])
+        #expect(logout.status == 0 && logout.stdoutText.contains("revoked"), "\(logout.stdoutText)\(logout.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
+        let used = try p.oauth.tokenEndpoint([
+            "grant_type": "refresh_token", "refresh_token": refresh, "client_id": p.oauth["CLIENT_ID"],
+        ])
+        #expect(used.status == 400, "the provider still takes the refresh token: \(used)")
+        let sync = try p.run(["sync"])
+        #expect(sync.status == 5 && sync.stderrText.contains("calgw login --pair p"), "\(sync.stderrText)")
+    }
+
+    @Test func aDeclinedSignInSaysSoAndKeepsNoToken() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        let login = try p.run(["login"], decision: "deny")
+        #expect(login.status == 5, "\(login.stdoutText)\(login.stderrText)")
+        #expect(login.stderrText.contains("access_denied"), "\(login.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
+    }
+
+    @Test func anAddressPastedBackSignsInWithoutABrowserOnThisMachine() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        // calgw prints the address; the person opens it elsewhere and pastes back where the
+        // browser ended (the browser's --print).
+        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
+        let script = """
+            set -e
+            cd "$0"
+            mkfifo answer
+            "$1" login --no-browser --config config.toml --pair p < answer > out 2> err & pid=$!
+            exec 3> answer
+            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
+            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
+            "$2" --print "$url" >&3
+            wait $pid
+            """
+        var environment = p.oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = p.folder.file("state").path
+        environment["BROWSER"] = "/bin/false"
+        let result = try ProcessRunner.run(
+            "bash",
+            [
+                "-c", script, p.folder.url.path, calgw,
+                TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
+            ],
+            environment: environment, deadline: 120)
+        let out = (try? String(contentsOf: p.folder.file("out"), encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOf: p.folder.file("err"), encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
+        #expect(out.contains("as alice@example.org"), "\(out)\(err)")
+        #expect(try p.run(["sync"]).status == 0)
+        #expect(try p.summariesOnServer() == ["Planning"])
+    }
+
+    @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
+        let script = """
+            set -e
+            cd "$0"
+            "$1" login --device --config config.toml --pair p > out 2> err & pid=$!
+            for i in $(seq 100); do grep -q "enter the code" out && break; sleep 0.1; done
+            code=$(sed -n 's/.*enter the code \\([^ ]*\\).*/\\1/p' out | head -1)
+            "$2" --device "$code"
+            wait $pid
+            """
+        var environment = p.oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = p.folder.file("state").path
+        let result = try ProcessRunner.run(
+            "bash",
+            [
+                "-c", script, p.folder.url.path, calgw,
+                TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
+            ],
+            environment: environment, deadline: 120)
+        let out = (try? String(contentsOf: p.folder.file("out"), encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOf: p.folder.file("err"), encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
+        #expect(out.contains("as alice@example.org"), "named from userinfo: \(out)\(err)")
+        #expect(try p.run(["sync"]).status == 0)
+    }
+
+    /// The Google preset, its endpoints pointed at the test server: the client's secret goes
+    /// to the token endpoint, the refresh token stays the same (Google never rotates it), and
+    /// the device grant is refused with the reason.
+    @Test func theGooglePresetSignsInWithItsSecretAndRefusesTheDeviceGrant() throws {
+        let p = try pair(
+            auth: "google",
+            settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_ROTATE_REFRESH_TOKEN": "0"])
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        let device = try p.run(["login", "--device"])
+        #expect(device.status == 2 && device.stderrText.contains("Google does not allow"), "\(device.stderrText)")
+        let login = try p.run(["login"])
+        #expect(login.status == 0 && login.stdoutText.contains("as alice@example.org"), "\(login.stderrText)")
+        let refresh = try p.token()["refresh_token"] as? String
+        #expect(try p.run(["sync"]).status == 0)
+        #expect(try p.token()["refresh_token"] as? String == refresh)
+        #expect(try p.summariesOnServer() == ["Planning"])
+    }
+
+    @Test func aGooglePairWithoutItsSecretIsAConfigurationError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(
+            """
+            [pair.p]
+            local = "\(folder.file("vdir").path)"
+            remote = "https://apidata.googleusercontent.com/caldav/v2/alice%40example.org/events/"
+            auth = "google"
+            client_id = "1234-abc.apps.googleusercontent.com"
+
+            """.utf8
+        ).write(to: folder.file("config.toml"))
+        let result = try CalgwBinary.run(["login", "--config", folder.file("config.toml").path])
+        #expect(result.status == 2 && result.stderrText.contains("client_secret"), "\(result.stderrText)")
+    }
+}
