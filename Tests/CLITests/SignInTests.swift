@@ -245,6 +245,49 @@ import CalgwTestSupport
         #expect(try p.summariesOnServer() == ["Planning"])
     }
 
+    /// A `status` in a status bar and a timer's `sync`, at once, each needing a renewal, on a
+    /// provider that takes each refresh token once: both work, and the token file holds a
+    /// refresh token the provider still takes.
+    @Test func twoRunsRenewingAtOnceKeepTheRotatedToken() throws {
+        let p = try pair()
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        #expect(try p.run(["login"]).status == 0)
+        let results = Locked<[ProcessRunner.Result]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            if let result = try? p.run([i % 2 == 0 ? "sync" : "status"]) { results.mutate { $0.append(result) } }
+        }
+        #expect(results.value.count == 4)
+        for result in results.value { #expect(result.status == 0, "\(result.stderrText)") }
+        #expect(try p.run(["sync"]).status == 0, "the kept refresh token still works")
+    }
+
+    /// Killed at any instant of a renewal (SIGKILL after 0 to 400 ms of a run that renews), the
+    /// pair stays signed in where the provider keeps a rotated-out refresh token valid a while
+    /// (Microsoft does; here 60 s): the next run works. The load run kills 30 times.
+    @Test func aRunKilledDuringARenewalLeavesThePairSignedIn() throws {
+        let p = try pair(
+            settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_REFRESH_GRACE_SECONDS": "60"])
+        defer { (p.oauth.stop(), p.folder.remove()) }
+        #expect(try p.run(["login"]).status == 0)
+        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
+        var environment = p.oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = p.folder.file("state").path
+        var random = SeededRandom(seed: 53)
+        for kill in 0..<TestLoad.size(6, load: 30) {
+            let delay = Double(Int.random(in: 0...400, using: &random)) / 1000
+            _ = try ProcessRunner.run(
+                "bash",
+                [
+                    "-c", "\"$0\" sync --config \"$1\" --pair p >/dev/null 2>&1 & pid=$!; sleep \(delay); "
+                        + "kill -KILL $pid 2>/dev/null; wait $pid || true",
+                    calgw, p.config.path,
+                ], environment: environment)
+            let next = try p.run(["sync"])
+            #expect(next.status == 0, "killed after \(delay) s (kill \(kill)): \(next.stderrText)")
+        }
+        #expect(try p.summariesOnServer() == ["Planning"])
+    }
+
     @Test func aGooglePairWithoutItsSecretIsAConfigurationError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -40,11 +40,18 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pair = try global.loadConfig().select(pair: global.pair, all: false)[0]
+        let config = try global.loadConfig()
+        let pair = try config.select(pair: global.pair, all: false)[0]
         guard let signIn = pair.login.oauth else {
+            let signing = config.pairs.filter { $0.login.oauth != nil }.map(\.name)
+            let why =
+                pair.login.tokenCommand != nil
+                ? "it gets its token from token_command" : pair.login.username != nil ? "it signs in with a password" : "it has no auth key"
             throw CLIError(
-                "pair \(pair.name) does not sign in with OAuth",
-                hint: "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it",
+                "pair \(pair.name) does not sign in with OAuth: \(why)",
+                hint: signing.isEmpty
+                    ? "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it (docs/guide.md, Signing in)"
+                    : "pairs that sign in with OAuth: \(signing.joined(separator: ", "))",
                 status: .usage)
         }
         let login = try OAuthLogin(signIn, caFile: pair.caFile)
