@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The sign-in tests' authorization server (`Scripts/oauth/server`: django-oauth-toolkit on
 /// 127.0.0.1) with a bearer gate (`Scripts/proxies/bearer_proxy.py`) in front of a CalDAV
@@ -8,8 +9,21 @@ public final class TestOAuthServer: @unchecked Sendable {
     public let values: [String: String]
     /// The folder holding its database (`CALGW_OAUTH_STATE` for the browser).
     public let state: TemporaryFolder
-    /// The gate in front of the CalDAV server; nil until `gate(for:)`.
-    public private(set) var gate: TestProxy?
+
+    /// The server the sign-in tests share (access tokens living `accessTokenSeconds`, the
+    /// defaults otherwise), started on first use and stopped when the process exits: a start
+    /// costs six seconds of migrations. Tests sign in with their own pairs and folders.
+    public static func shared() throws -> TestOAuthServer {
+        try sharedServer.withLock { known in
+            if let known { return try known.get() }
+            let started = Result { try TestOAuthServer(settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60"]) }
+            known = started
+            atexit { _ = try? TestOAuthServer.sharedServer.withLock { try $0?.get().stop() } }
+            return try started.get()
+        }
+    }
+
+    private static let sharedServer = Mutex<Result<TestOAuthServer, any Error>?>(nil)
 
     /// Starts a server with `settings` (`CALGW_OAUTH_ACCESS_TOKEN_SECONDS`, …).
     /// - Throws: ``ProcessFailure`` with the script's output when it does not start.
@@ -33,9 +47,8 @@ public final class TestOAuthServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops the gate and the server and removes their files.
+    /// Stops the server and removes its files.
     public func stop() {
-        gate?.stop()
         _ = try? ProcessRunner.run(
             TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/server").path, ["stop", state.url.path])
         state.remove()
@@ -45,17 +58,15 @@ public final class TestOAuthServer: @unchecked Sendable {
     public subscript(_ name: String) -> String { values["CALGW_OAUTH_\(name)"] ?? "" }
 
     /// A bearer gate in front of `server` that takes this server's tokens for alice and passes
-    /// requests on with the CalDAV server's own credentials.
+    /// requests on with the CalDAV server's own credentials; the caller stops it.
     public func gate(for server: TestServer) throws -> TestProxy {
-        let proxy = try TestProxies.start(
+        try TestProxies.start(
             "bearer_proxy.py", upstream: server.url,
             arguments: [
                 "--introspection-endpoint", self["INTROSPECTION_ENDPOINT"], "--client-id",
                 self["INTROSPECTION_CLIENT_ID"], "--client-secret", self["INTROSPECTION_CLIENT_SECRET"],
                 "--upstream-user", server.username, "--upstream-password", server.password, "--cache-seconds", "0",
             ])
-        gate = proxy
-        return proxy
     }
 
     /// The environment that makes `Scripts/oauth/browser` the person's browser, signing in as

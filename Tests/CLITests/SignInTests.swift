@@ -7,13 +7,23 @@ import CalgwTestSupport
 /// tokens: the browser sign-in (PKCE, loopback redirect), the address pasted back, the device
 /// grant, renewal with rotated refresh tokens, the token file's safety, revocation. The
 /// server's access tokens live 60 s, inside calgw's renewal margin: every run renews.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SignInTests {
+@Suite(.timeLimit(.minutes(10))) struct SignInTests {
     /// A signed-in pair's folder: config, vdir, state (`XDG_STATE_HOME`).
     struct Pair {
         let folder: TemporaryFolder
         let oauth: TestOAuthServer
+        /// Whether the test started `oauth` for itself (settings of its own).
+        let ownsServer: Bool
+        let gate: TestProxy
         let server: TestServer
         let collection: URL
+
+        /// Stops what the test started and removes its folder.
+        func finish() {
+            gate.stop()
+            if ownsServer { oauth.stop() }
+            folder.remove()
+        }
         var config: URL { folder.file("config.toml") }
         var vdir: URL { folder.file("vdir") }
         var tokenFile: URL { folder.file("state/calgw/p.token.json") }
@@ -48,10 +58,10 @@ import CalgwTestSupport
 
     /// A pair whose remote is a fresh calendar behind the gate, signing in with `auth` as the
     /// public client (or, for `google`, the confidential one with its secret).
-    func pair(auth: String = "oauth", settings: [String: String] = ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60"])
-        throws -> Pair
-    {
-        let oauth = try TestOAuthServer(settings: settings)
+    /// `settings` start a server of the test's own; without, the suite's shared one (access
+    /// tokens living 60 s) serves.
+    func pair(auth: String = "oauth", settings: [String: String]? = nil) throws -> Pair {
+        let oauth = try settings.map { try TestOAuthServer(settings: $0) } ?? TestOAuthServer.shared()
         let server = try TestServers.shared(TestServers.any())
         let gate = try oauth.gate(for: server)
         let collection = server.newCollectionURL(prefix: "signin")
@@ -79,12 +89,14 @@ import CalgwTestSupport
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
         try TestEvent.data(uid: "signed-\(UUID().uuidString)", summary: "Planning")
             .write(to: folder.file("vdir/planning.ics"))
-        return Pair(folder: folder, oauth: oauth, server: server, collection: collection)
+        return Pair(
+            folder: folder, oauth: oauth, ownsServer: settings != nil, gate: gate, server: server,
+            collection: collection)
     }
 
     @Test func aBrowserSignInSyncsThroughTheGateRenewsItselfAndKeepsEveryRotatedToken() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
 
         let before = try p.run(["sync"])
         #expect(before.status == 5, "\(before.stderrText)")
@@ -127,7 +139,7 @@ import CalgwTestSupport
 
     @Test func aTokenFileOthersCanReadIsRefusedAsSshRefusesAKey() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         #expect(try p.run(["login"]).status == 0)
         chmod(p.tokenFile.path, 0o644)
         let sync = try p.run(["sync"])
@@ -139,7 +151,7 @@ import CalgwTestSupport
 
     @Test func logoutRevokesTheTokenAndTheNextRunAsksForALogin() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         #expect(try p.run(["login"]).status == 0)
         #expect(try p.run(["sync"]).status == 0)
         let refresh = try #require(try p.token()["refresh_token"] as? String)
@@ -156,7 +168,7 @@ import CalgwTestSupport
 
     @Test func aDeclinedSignInSaysSoAndKeepsNoToken() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         let login = try p.run(["login"], decision: "deny")
         #expect(login.status == 5, "\(login.stdoutText)\(login.stderrText)")
         #expect(login.stderrText.contains("access_denied"), "\(login.stderrText)")
@@ -165,7 +177,7 @@ import CalgwTestSupport
 
     @Test func anAddressPastedBackSignsInWithoutABrowserOnThisMachine() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         // calgw prints the address; the person opens it elsewhere and pastes back where the
         // browser ended (the browser's --print).
         let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
@@ -200,7 +212,7 @@ import CalgwTestSupport
 
     @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
         let script = """
             set -e
@@ -234,7 +246,7 @@ import CalgwTestSupport
         let p = try pair(
             auth: "google",
             settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_ROTATE_REFRESH_TOKEN": "0"])
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         let device = try p.run(["login", "--device"])
         #expect(device.status == 2 && device.stderrText.contains("Google does not allow"), "\(device.stderrText)")
         let login = try p.run(["login"])
@@ -250,7 +262,7 @@ import CalgwTestSupport
     /// refresh token the provider still takes.
     @Test func twoRunsRenewingAtOnceKeepTheRotatedToken() throws {
         let p = try pair()
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         #expect(try p.run(["login"]).status == 0)
         let results = Locked<[ProcessRunner.Result]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { i in
@@ -267,7 +279,7 @@ import CalgwTestSupport
     @Test func aRunKilledDuringARenewalLeavesThePairSignedIn() throws {
         let p = try pair(
             settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_REFRESH_GRACE_SECONDS": "60"])
-        defer { (p.oauth.stop(), p.folder.remove()) }
+        defer { p.finish() }
         #expect(try p.run(["login"]).status == 0)
         let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
         var environment = p.oauth.browserEnvironment()
@@ -278,7 +290,8 @@ import CalgwTestSupport
             _ = try ProcessRunner.run(
                 "bash",
                 [
-                    "-c", "\"$0\" sync --config \"$1\" --pair p >/dev/null 2>&1 & pid=$!; sleep \(delay); "
+                    "-c",
+                    "\"$0\" sync --config \"$1\" --pair p >/dev/null 2>&1 & pid=$!; sleep \(delay); "
                         + "kill -KILL $pid 2>/dev/null; wait $pid || true",
                     calgw, p.config.path,
                 ], environment: environment)

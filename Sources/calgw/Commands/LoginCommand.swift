@@ -46,7 +46,8 @@ struct LoginCommand: AsyncParsableCommand {
             let signing = config.pairs.filter { $0.login.oauth != nil }.map(\.name)
             let why =
                 pair.login.tokenCommand != nil
-                ? "it gets its token from token_command" : pair.login.username != nil ? "it signs in with a password" : "it has no auth key"
+                ? "it gets its token from token_command"
+                : pair.login.username != nil ? "it signs in with a password" : "it has no auth key"
             throw CLIError(
                 "pair \(pair.name) does not sign in with OAuth: \(why)",
                 hint: signing.isEmpty
