@@ -47,7 +47,8 @@ import CalgwTestSupport
                 [
                     "-s", "--max-time", "30", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H",
                     "Depth: 1", "-H", "Content-Type: application/xml", "--data",
-                    "<c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><c:calendar-data/></d:prop>"
+                    "<c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+                        + "<d:prop><c:calendar-data/></d:prop>"
                         + "<c:filter><c:comp-filter name=\"VCALENDAR\"/></c:filter></c:calendar-query>",
                     collection.absoluteString,
                 ]
@@ -69,7 +70,8 @@ import CalgwTestSupport
         let folder = try TemporaryFolder()
         let client =
             auth == "google"
-            ? "client_id = \"\(oauth["CONFIDENTIAL_CLIENT_ID"])\"\nclient_secret = \"\(oauth["CONFIDENTIAL_CLIENT_SECRET"])\"\n"
+            ? "client_id = \"\(oauth["CONFIDENTIAL_CLIENT_ID"])\"\n"
+                + "client_secret = \"\(oauth["CONFIDENTIAL_CLIENT_SECRET"])\"\n"
             : "client_id = \"\(oauth["CLIENT_ID"])\"\n"
         let text = """
             [pair.p]

@@ -51,7 +51,8 @@ struct LoginCommand: AsyncParsableCommand {
             throw CLIError(
                 "pair \(pair.name) does not sign in with OAuth: \(why)",
                 hint: signing.isEmpty
-                    ? "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it (docs/guide.md, Signing in)"
+                    ? "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it "
+                        + "(docs/guide.md, Signing in)"
                     : "pairs that sign in with OAuth: \(signing.joined(separator: ", "))",
                 status: .usage)
         }
