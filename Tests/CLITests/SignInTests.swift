@@ -303,6 +303,46 @@ import CalgwTestSupport
         #expect(try p.summariesOnServer() == ["Planning"])
     }
 
+    /// `init --auth … --login` writes the pair and signs it in; without `--login` it says the
+    /// next step. `login` on a pair without `auth` says why and which pairs sign in.
+    @Test func initWritesAnOAuthPairAndSignsItIn() throws {
+        let oauth = try TestOAuthServer.shared()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml").path
+        var environment = oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = folder.file("state").path
+        let google = try CalgwBinary.run(
+            [
+                "init", "--config", config, "--local", folder.file("google").path, "--remote",
+                "https://apidata.googleusercontent.com/caldav/v2/alice%40example.org/events/", "--auth", "google",
+                "--client-id", "1234-abc.apps.googleusercontent.com", "--client-secret", "GOCSPX-x", "--pair", "google",
+            ], environment: environment)
+        #expect(google.status == 0, "\(google.stderrText)")
+        #expect(google.stdoutText.contains("next: calgw login --pair google"), "\(google.stdoutText)")
+        let signed = try CalgwBinary.run(
+            [
+                "init", "--config", config, "--local", folder.file("team").path, "--remote",
+                "https://dav.example.org/calendars/alice/team/", "--auth", "oauth", "--client-id", oauth["CLIENT_ID"],
+                "--authorization-endpoint", oauth["AUTHORIZATION_ENDPOINT"], "--token-endpoint",
+                oauth["TOKEN_ENDPOINT"], "--pair", "team", "--login",
+            ], environment: environment)
+        #expect(signed.status == 0, "\(signed.stdoutText)\(signed.stderrText)")
+        #expect(signed.stdoutText.contains("Signed in pair team"), "\(signed.stdoutText)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("state/calgw/team.token.json").path))
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        #expect(text.contains("auth = \"google\"") && text.contains("client_secret = \"GOCSPX-x\""))
+
+        try Data(
+            "[pair.plain]\nlocal = \"\(folder.file("plain").path)\"\nremote = \"https://dav.example.org/x/\"\n".utf8
+        )
+        .write(to: folder.file("plain.toml"))
+        let plain = try CalgwBinary.run(["login", "--config", folder.file("plain.toml").path])
+        #expect(plain.status == 2 && plain.stderrText.contains("does not sign in with OAuth: it has no auth key"))
+        let notThis = try CalgwBinary.run(["login", "--config", config, "--pair", "google", "--device"])
+        #expect(notThis.status == 2 && notThis.stderrText.contains("Google does not allow"), "\(notThis.stderrText)")
+    }
+
     @Test func aGooglePairWithoutItsSecretIsAConfigurationError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

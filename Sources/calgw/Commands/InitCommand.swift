@@ -58,6 +58,8 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialOptions
 
+    @OptionGroup var oauth: OAuthOptions
+
     @OptionGroup var tls: TLSOptions
 
     @Option(help: "The pair's name (default: the vdir folder's name).")
@@ -91,6 +93,10 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         try credentials.validate()
+        try oauth.validate()
+        if oauth.auth != nil && credentials.signIn != SignIn() {
+            throw ValidationError("--auth and a password or token command exclude each other")
+        }
         let supported =
             "--remote must be an http:// or https:// URL (a CalDAV collection or a feed), webcal:// (a feed) or file:///path (a second vdir)"
         guard let url = URL(string: remote), let scheme = url.scheme?.lowercased() else {
@@ -153,7 +159,9 @@ struct InitCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (found, account) = allCollections ? try await discoverCalendars() : ([], nil)
+        // A pair that signs in with OAuth has no token before calgw login: its calendars are
+        // found by its first sync.
+        let (found, account) = allCollections && oauth.auth == nil ? try await discoverCalendars() : ([], nil)
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
         let localURL =
@@ -178,6 +186,7 @@ struct InitCommand: AsyncParsableCommand {
         table += localCredentials.configLines
         table += "remote = \(TOMLText.string(remote))\n"
         table += credentials.configLines
+        table += oauth.configLines
         table += tls.configLines
         if allCollections { table += "collections = \"all\"\n" }
         if subscription { table += "subscription = true\n" }
@@ -246,7 +255,18 @@ struct InitCommand: AsyncParsableCommand {
             if remoteIsFeed {
                 Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
             }
-            Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
+            if oauth.auth != nil && !oauth.login {
+                Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
+            } else {
+                Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
+            }
+        }
+        if oauth.login,
+            let added = try ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: {
+                $0.name == name
+            }), let signIn = added.login.oauth
+        {
+            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false)
         }
     }
 

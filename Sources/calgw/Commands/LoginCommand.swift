@@ -56,6 +56,13 @@ struct LoginCommand: AsyncParsableCommand {
                     : "pairs that sign in with OAuth: \(signing.joined(separator: ", "))",
                 status: .usage)
         }
+        try await Self.signIn(pair, signIn, device: device, noBrowser: noBrowser)
+    }
+}
+
+extension LoginCommand {
+    /// Signs `pair` in by the flow asked for and says as whom (also `init --auth … --login`).
+    static func signIn(_ pair: PairConfiguration, _ signIn: OAuthSignIn, device: Bool, noBrowser: Bool) async throws {
         let login = try OAuthLogin(signIn, caFile: pair.caFile)
         let signedIn: OAuthLogin.SignedIn
         if device {

@@ -118,10 +118,13 @@ public struct OAuthLogin: Sendable {
             URLQueryItem(name: "response_type", value: "code"),
             URLQueryItem(name: "client_id", value: provider.clientID),
             URLQueryItem(name: "redirect_uri", value: redirectURI),
-            URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")),
             URLQueryItem(name: "state", value: state), URLQueryItem(name: "code_challenge", value: pkce.challenge),
             URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
+        // No scopes: the provider's defaults (an empty `scope` is refused by some).
+        if !provider.scopes.isEmpty {
+            items.append(URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")))
+        }
         if provider.preset == .google { items.append(URLQueryItem(name: "access_type", value: "offline")) }
         components.queryItems = items
         // URLComponents leaves '+' alone, which a form decoder reads as a space.
@@ -171,7 +174,8 @@ public struct OAuthLogin: Sendable {
         guard let url = provider.deviceAuthorizationEndpoint else {
             throw SignInError(.deviceGrantUnavailable, provider.deviceGrantRefusal ?? "no device grant")
         }
-        let response = try await endpoint.post(url, [("scope", provider.scopes.joined(separator: " "))])
+        let response = try await endpoint.post(
+            url, provider.scopes.isEmpty ? [] : [("scope", provider.scopes.joined(separator: " "))])
         guard response.isSuccess,
             let fields = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
             let deviceCode = fields["device_code"] as? String, let userCode = fields["user_code"] as? String,

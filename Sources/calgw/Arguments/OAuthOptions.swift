@@ -1,0 +1,53 @@
+import ArgumentParser
+
+/// `init`'s OAuth options: the pair signs in with `calgw login` instead of a password.
+struct OAuthOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp("Sign in with OAuth 2.0: google, microsoft or oauth (then calgw login).", valueName: "kind"))
+    var auth: String?
+
+    @Option(help: ArgumentHelp("The OAuth client calgw signs in as (one you register).", valueName: "id"))
+    var clientID: String?
+
+    @Option(help: ArgumentHelp("The client's secret (Google's desktop clients have one).", valueName: "secret"))
+    var clientSecret: String?
+
+    @Option(help: ArgumentHelp("Microsoft's tenant (default: common).", valueName: "tenant"))
+    var tenant: String?
+
+    @Option(help: ArgumentHelp("With --auth oauth: the provider's authorization endpoint.", valueName: "url"))
+    var authorizationEndpoint: String?
+
+    @Option(help: ArgumentHelp("With --auth oauth: the provider's token endpoint.", valueName: "url"))
+    var tokenEndpoint: String?
+
+    @Flag(help: "With --auth: sign in right away (as calgw login does) once the pair is written.")
+    var login = false
+
+    func validate() throws {
+        guard auth != nil else {
+            if clientID != nil || clientSecret != nil || tenant != nil || login || authorizationEndpoint != nil
+                || tokenEndpoint != nil
+            {
+                throw ValidationError(
+                    "--client-id, --client-secret, --tenant, the endpoints and --login go with --auth")
+            }
+            return
+        }
+        if clientID == nil {
+            throw ValidationError("--auth needs --client-id: the client registered with the provider")
+        }
+    }
+
+    /// The options as config keys of a pair.
+    var configLines: String {
+        guard let auth else { return "" }
+        var lines = "auth = \(TOMLText.string(auth))\n"
+        if let clientID { lines += "client_id = \(TOMLText.string(clientID))\n" }
+        if let clientSecret { lines += "client_secret = \(TOMLText.string(clientSecret))\n" }
+        if let tenant { lines += "tenant = \(TOMLText.string(tenant))\n" }
+        if let authorizationEndpoint { lines += "authorization_endpoint = \(TOMLText.string(authorizationEndpoint))\n" }
+        if let tokenEndpoint { lines += "token_endpoint = \(TOMLText.string(tokenEndpoint))\n" }
+        return lines
+    }
+}
