@@ -104,10 +104,11 @@ import CalgwTestSupport
         #expect(before.status == 5, "\(before.stderrText)")
         #expect(before.stderrText.contains("calgw login --pair p"), "\(before.stderrText)")
 
-        let login = try p.run(["login"])
+        let login = try p.run(["login", "-vvv", "--json"])
         #expect(login.status == 0, "\(login.stdoutText)\(login.stderrText)")
-        #expect(login.stdoutText.contains("as alice@example.org"), "\(login.stdoutText)")
-        #expect(login.stdoutText.contains("/o/authorize/?"), "the address is printed: \(login.stdoutText)")
+        let record = try #require(try JSONSerialization.jsonObject(with: login.stdout) as? [String: Any])
+        #expect(record["account"] as? String == "alice@example.org" && record["pair"] as? String == "p", "\(record)")
+        #expect(login.stderrText.contains("/o/authorize/?"), "the address is printed: \(login.stderrText)")
         var info = stat()
         #expect(stat(p.tokenFile.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(stat(p.tokenFile.deletingLastPathComponent().path, &info) == 0 && info.st_mode & 0o777 == 0o700)
@@ -125,7 +126,9 @@ import CalgwTestSupport
         for secret in [
             oldRefresh, newRefresh, second["access_token"] as? String ?? "-", first["access_token"] as? String ?? "-",
         ] {
-            #expect(!sync.stdoutText.contains(secret) && !sync.stderrText.contains(secret), "a token in -vvv output")
+            for output in [sync.stdoutText, sync.stderrText, login.stdoutText, login.stderrText] {
+                #expect(!output.contains(secret), "a token in -vvv output")
+            }
         }
         // The provider forgot the old refresh token: had calgw lost the new one, the pair
         // would be signed out.

@@ -266,7 +266,7 @@ struct InitCommand: AsyncParsableCommand {
                 $0.name == name
             }), let signIn = added.login.oauth
         {
-            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false)
+            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
         }
     }
 

@@ -27,6 +27,7 @@ struct LoginCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Sign in on another device with a code (RFC 8628), where the provider allows it.")
     var device = false
@@ -56,27 +57,33 @@ struct LoginCommand: AsyncParsableCommand {
                     : "pairs that sign in with OAuth: \(signing.joined(separator: ", "))",
                 status: .usage)
         }
-        try await Self.signIn(pair, signIn, device: device, noBrowser: noBrowser)
+        try await Self.signIn(pair, signIn, device: device, noBrowser: noBrowser, output: output)
     }
 }
 
 extension LoginCommand {
     /// Signs `pair` in by the flow asked for and says as whom (also `init --auth … --login`).
-    static func signIn(_ pair: PairConfiguration, _ signIn: OAuthSignIn, device: Bool, noBrowser: Bool) async throws {
+    /// The person's instructions go to stdout, or to stderr with `--json`, whose one document
+    /// says who signed in: `{"pair", "account", "token_file", "missing_scopes"}`.
+    static func signIn(
+        _ pair: PairConfiguration, _ signIn: OAuthSignIn, device: Bool, noBrowser: Bool, output: OutputOptions
+    ) async throws {
+        let toStderr = output.json
+        let say: @Sendable (String) -> Void = { toStderr ? Terminal.err($0) : Terminal.out($0) }
         let login = try OAuthLogin(signIn, caFile: pair.caFile)
         let signedIn: OAuthLogin.SignedIn
         if device {
             signedIn = try await login.withDevice { code in
                 let address = code.verificationURIComplete ?? code.verificationURI
-                Terminal.out("To sign in, open \(address) and enter the code \(code.userCode)")
-                Terminal.out("(waiting up to \(Int(code.expiresIn / 60)) minutes)")
+                say("To sign in, open \(address) and enter the code \(code.userCode)")
+                say("(waiting up to \(Int(code.expiresIn / 60)) minutes)")
             }
         } else if noBrowser {
             signedIn = try await login.withPastedAnswer(
                 show: { url in
-                    Terminal.out(
+                    say(
                         "Open this address in a browser on any machine and sign in:\n\n  \(url.absoluteString)\n")
-                    Terminal.out(
+                    say(
                         "The browser then fails to load a http://\(signIn.provider.loopbackHost):… page; "
                             + "paste that page's address here:"
                     )
@@ -84,18 +91,43 @@ extension LoginCommand {
                 read: { readLine(strippingNewline: true) })
         } else {
             signedIn = try await login.withBrowser { url in
-                Terminal.out(
+                say(
                     "Opening the sign-in page in a browser; if none opens, open this address:\n\n"
                         + "  \(url.absoluteString)\n"
                 )
                 BrowserLauncher.open(url)
             }
         }
-        Terminal.out("Signed in pair \(pair.name)" + (signedIn.account.map { " as \($0)" } ?? "") + ".")
+        if output.json {
+            try Terminal.printJSON(
+                SignedInRecord(
+                    pair: pair.name, account: signedIn.account, tokenFile: signedIn.tokenFile.path,
+                    missingScopes: signedIn.missingScopes))
+        } else if !output.quiet {
+            say("Signed in pair \(pair.name)" + (signedIn.account.map { " as \($0)" } ?? "") + ".")
+        }
         if !signedIn.missingScopes.isEmpty {
             Terminal.err(
                 "warning: the provider did not grant \(signedIn.missingScopes.joined(separator: ", ")); "
                     + "calgw may be refused: run calgw login again and allow all that is asked")
+        }
+    }
+
+    /// `login --json`'s document.
+    struct SignedInRecord: Encodable {
+        var pair: String
+        var account: String?
+        var tokenFile: String
+        var missingScopes: [String]
+        enum CodingKeys: String, CodingKey {
+            case pair, account, tokenFile = "token_file", missingScopes = "missing_scopes"
+        }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(pair, forKey: .pair)
+            try c.encode(account, forKey: .account)
+            try c.encode(tokenFile, forKey: .tokenFile)
+            try c.encode(missingScopes, forKey: .missingScopes)
         }
     }
 }

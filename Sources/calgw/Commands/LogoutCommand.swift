@@ -9,6 +9,7 @@ struct LogoutCommand: AsyncParsableCommand {
         abstract: "Revoke a pair's OAuth sign-in and delete its token.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if global.all { throw ValidationError("logout signs one pair out: name it with --pair") }

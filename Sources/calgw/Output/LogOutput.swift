@@ -19,6 +19,8 @@ extension FmtCommand: OutputCommand {}
 extension InitCommand: OutputCommand {}
 extension LintCommand: OutputCommand {}
 extension ListCommand: OutputCommand {}
+extension LoginCommand: OutputCommand {}
+extension LogoutCommand: OutputCommand {}
 extension InvitationsCommand: OutputCommand {}
 extension PullCommand: OutputCommand {}
 extension PushCommand: OutputCommand {}
