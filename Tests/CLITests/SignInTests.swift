@@ -36,6 +36,26 @@ import CalgwTestSupport
                 arguments + ["--config", config.path, "--pair", "p"], stdin: stdin, environment: environment)
         }
 
+        /// Runs a bash `script` that plays the person beside calgw: `$0` is the pair's folder,
+        /// `$1` calgw, `$2` the test browser. What the script's calgw printed to `out` and `err`.
+        func beside(_ script: String, environment extra: [String: String] = [:]) throws -> (
+            result: ProcessRunner.Result, out: String, err: String
+        ) {
+            var environment = oauth.browserEnvironment()
+            environment["XDG_STATE_HOME"] = folder.file("state").path
+            environment.merge(extra) { $1 }
+            let result = try ProcessRunner.run(
+                "bash",
+                [
+                    "-c", script, folder.url.path,
+                    TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path,
+                    TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
+                ],
+                environment: environment, deadline: 120)
+            let read = { (name: String) in (try? String(contentsOf: folder.file(name), encoding: .utf8)) ?? "" }
+            return (result, read("out"), read("err"))
+        }
+
         func token() throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tokenFile)) as? [String: Any])
         }
@@ -185,7 +205,6 @@ import CalgwTestSupport
         defer { p.finish() }
         // calgw prints the address; the person opens it elsewhere and pastes back where the
         // browser ended (the browser's --print).
-        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
         let script = """
             set -e
             cd "$0"
@@ -197,18 +216,7 @@ import CalgwTestSupport
             "$2" --print "$url" >&3
             wait $pid
             """
-        var environment = p.oauth.browserEnvironment()
-        environment["XDG_STATE_HOME"] = p.folder.file("state").path
-        environment["BROWSER"] = "/bin/false"
-        let result = try ProcessRunner.run(
-            "bash",
-            [
-                "-c", script, p.folder.url.path, calgw,
-                TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
-            ],
-            environment: environment, deadline: 120)
-        let out = (try? String(contentsOf: p.folder.file("out"), encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOf: p.folder.file("err"), encoding: .utf8)) ?? ""
+        let (result, out, err) = try p.beside(script, environment: ["BROWSER": "/bin/false"])
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("as alice@example.org"), "\(out)\(err)")
         #expect(try p.run(["sync"]).status == 0)
@@ -218,7 +226,6 @@ import CalgwTestSupport
     @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() throws {
         let p = try pair()
         defer { p.finish() }
-        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
         let script = """
             set -e
             cd "$0"
@@ -228,17 +235,7 @@ import CalgwTestSupport
             "$2" --device "$code"
             wait $pid
             """
-        var environment = p.oauth.browserEnvironment()
-        environment["XDG_STATE_HOME"] = p.folder.file("state").path
-        let result = try ProcessRunner.run(
-            "bash",
-            [
-                "-c", script, p.folder.url.path, calgw,
-                TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
-            ],
-            environment: environment, deadline: 120)
-        let out = (try? String(contentsOf: p.folder.file("out"), encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOf: p.folder.file("err"), encoding: .utf8)) ?? ""
+        let (result, out, err) = try p.beside(script)
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("as alice@example.org"), "named from userinfo: \(out)\(err)")
         #expect(try p.run(["sync"]).status == 0)
