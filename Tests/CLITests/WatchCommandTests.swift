@@ -195,6 +195,34 @@ import VDir
         #expect(records.allSatisfy { $0["status"] as? Int == 1 && !(($0["errors"] as? [String]) ?? []).isEmpty })
     }
 
+    /// A pair whose sign-in is gone (never made, expired, revoked) fails every run the same
+    /// way: `watch` says so once, with what fixes it, and keeps watching.
+    @Test func aSignInThatIsGoneIsSaidOnceAndTheWatchGoesOn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.file("config.toml")
+        try Data(
+            """
+            [pair.google]
+            local = "\(folder.file("vdir").path)"
+            remote = "https://apidata.googleusercontent.com/caldav/v2/alice%40example.org/events/"
+            journal = "\(folder.file("state/google.sqlite").path)"
+            auth = "google"
+            client_id = "1234-abc.apps.googleusercontent.com"
+            client_secret = "GOCSPX-x"
+            """.utf8
+        ).write(to: config)
+        let watch = try WatchProcess(
+            ["--config", config.path, "--interval", "1", "--json"],
+            environment: ["XDG_STATE_HOME": folder.file("state").path])
+        #expect(WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
+        #expect(watch.stop() == 0, "the watch went on: \(watch.stderrText)")
+        let said = watch.stderrText.components(separatedBy: "is not signed in").count - 1
+        #expect(said == 1, "\(watch.stderrText)")
+        #expect(watch.stderrText.contains("calgw login --pair google"), "\(watch.stderrText)")
+        #expect(watch.records.allSatisfy { $0["status"] as? Int == 5 }, "\(watch.stdoutText)")
+    }
+
     /// Writes `config.toml` in `folder` with two vdir pairs, `one` and `two` (`l-NAME` synced
     /// with `r-NAME`), and makes their folders.
     static func twoPairs(in folder: TemporaryFolder) throws {

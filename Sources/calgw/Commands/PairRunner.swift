@@ -8,6 +8,8 @@ struct PairRunner {
     var run: SyncRunOptions
     var output: OutputOptions
     var direction: SyncDirection
+    /// `watch`: an error that stops a pair's run is said once while it repeats.
+    var saidOnce: SaidOnce?
 
     /// A pair's report for `--json`: CLI.md's shape plus the pair's name.
     struct PairOutput: Encodable {
@@ -105,6 +107,7 @@ struct PairRunner {
                         "run calgw sync to resolve \(leftForSync == 1 ? "it" : "them") by the pair's conflict strategy")
                 return (report, .unresolvedConflicts)
             }
+            saidOnce?.clear(configuration.name)
             return (report, .success)
         } catch let error as any ExplainedError where error.errorCode == "stopped" {
             // Said once, by StopSignals, as the process ends; only a signal stops a run.
@@ -113,7 +116,9 @@ struct PairRunner {
         } catch {
             let description = ErrorDescription(error)
             report.addError(description.line)
-            description.report(pair: configuration.name, verbose: output.verbose)
+            if saidOnce?.isNew(description.line, pair: configuration.name) ?? true {
+                description.report(pair: configuration.name, verbose: output.verbose)
+            }
             return (report, description.status)
         }
     }

@@ -52,7 +52,7 @@ struct WatchCommand: AsyncParsableCommand {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
         var options = try SyncRunOptions.parse(allowMassDelete ? ["--allow-mass-delete"] : [])
         options.conflict = conflict
-        let runner = PairRunner(global: global, run: options, output: output, direction: .both)
+        let runner = PairRunner(global: global, run: options, output: output, direction: .both, saidOnce: SaidOnce())
         let signal = try await WatchLoop(runner: runner, pairs: pairs, interval: interval, json: output.json).run()
         if !output.json && !output.quiet { Terminal.err("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")") }
     }
