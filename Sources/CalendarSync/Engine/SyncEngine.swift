@@ -103,6 +103,12 @@ package struct SyncEngine: Sendable {
     ///   single items go to the report instead.
     package func run(dryRun: Bool = false) async throws -> SyncReport {
         guard !dryRun else { return try await runPlanned(dryRun: true) }
+        return try await applyingScheduleInbox(after: try await runWithPersonsActions())
+    }
+
+    /// A run that sends the person's actions (this command's and those a run before could not
+    /// send) as such.
+    private func runWithPersonsActions() async throws -> SyncReport {
         // The person's own command on an item held back asks to send it again.
         if !policy.personsActions.isEmpty {
             let held = try journal.heldBackWrites()
@@ -125,7 +131,7 @@ package struct SyncEngine: Sendable {
         return report
     }
 
-    private func runPlanned(dryRun: Bool) async throws -> SyncReport {
+    func runPlanned(dryRun: Bool) async throws -> SyncReport {
         if !dryRun { try await recoverInterruptedRun() }
         let (quiet, known) = try await quietRun(dryRun: dryRun)
         if var quiet {

@@ -8,7 +8,7 @@ extension CalDAVStorage {
     public var capabilities: StorageCapabilities {
         StorageCapabilities(
             concurrentWriting: self, bulkFetching: self, streamingFetching: self, collectionMetadata: self,
-            rewriting: self, noting: self,
+            rewriting: self, noting: self, scheduleInbox: self,
             isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
             knowsWriteAccess: lastInfo.writable != nil || primedInfo.writable != nil,
             marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)

@@ -22,8 +22,16 @@ public struct MeetingFixture: Sendable {
     ///   - proxy: a proxy the pair reaches the server by (nil: directly).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
     public init(on name: String, prefix: String, through proxy: TestProxy? = nil) throws {
+        try self.init(server: try TestServers.shared(name), prefix: prefix, through: proxy)
+    }
+
+    /// The account's pair on a new calendar of `server` (one the test started for itself, when
+    /// what bob's calgw does to his schedule Inbox must not meet other tests' messages).
+    /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
+    public init(server: TestServer, prefix: String, through proxy: TestProxy? = nil) throws {
+        let name = server.name
         self.name = name
-        server = try TestServers.shared(name)
+        self.server = server
         guard let attendee = server.attendee else { throw FixtureFailure("the \(name) script printed no second user") }
         self.attendee = attendee
         collection = server.newCollectionURL(prefix: prefix)

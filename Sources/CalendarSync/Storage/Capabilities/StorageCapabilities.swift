@@ -33,6 +33,9 @@ public struct StorageCapabilities: Sendable {
     public var rewriting: (any RewritingStorage)?
     /// Has things to tell the person about its writes (see ``NotingStorage``).
     public var noting: (any NotingStorage)?
+    /// Leaves the organizer's changes in the schedule Inbox for the client to apply (see
+    /// ``ScheduleInboxStorage``).
+    public var scheduleInbox: (any ScheduleInboxStorage)?
     /// Holds items a person wrote without a UID, into which calgw may write one before it
     /// copies them (a vdir's files, a single file's events); a server's items keep theirs.
     public var takesAssignedUIDs: Bool
@@ -55,7 +58,8 @@ public struct StorageCapabilities: Sendable {
         streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
         collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
         rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
-        takesAssignedUIDs: Bool = false, isReadOnly: Bool = false, knowsWriteAccess: Bool = true,
+        scheduleInbox: (any ScheduleInboxStorage)? = nil, takesAssignedUIDs: Bool = false, isReadOnly: Bool = false,
+        knowsWriteAccess: Bool = true,
         marksCopiesClientScheduled: Bool = false
     ) {
         self.flushing = flushing
@@ -68,6 +72,7 @@ public struct StorageCapabilities: Sendable {
         self.fileBacked = fileBacked
         self.rewriting = rewriting
         self.noting = noting
+        self.scheduleInbox = scheduleInbox
         self.takesAssignedUIDs = takesAssignedUIDs
         self.isReadOnly = isReadOnly
         self.knowsWriteAccess = knowsWriteAccess

@@ -1,0 +1,51 @@
+import Foundation
+
+extension SyncEngine {
+    /// After a run that may write the vdir: the organizer's changes a server left in the
+    /// account's schedule Inbox are applied to this calendar's copies on the server (see
+    /// ``ScheduleInboxStorage``), and a second pass brings them down as any change made on the
+    /// server, with the vdir's own changes merged as usual. The first pass has sent the person's
+    /// changes already, so a copy is changed on top of them. A failure to read the Inbox is a
+    /// note and leaves the messages for the next run; it never fails the run.
+    /// - Parameter first: the report of the run's first pass.
+    func applyingScheduleInbox(after first: SyncReport) async throws -> SyncReport {
+        guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly,
+            let inbox = remote.capabilities.scheduleInbox
+        else { return first }
+        let applied: Int
+        do {
+            applied = try await inbox.applyScheduleInbox()
+        } catch {
+            var report = first
+            report.notes.append("the organizer's changes in the schedule inbox are left for the next run: \(error)")
+            return report
+        }
+        guard applied > 0 else { return first }
+        var engine = self
+        engine.policy.personsActions = []
+        engine.policy.answers = []
+        var report = Self.combined(first, try await engine.runPlanned(dryRun: false))
+        report.notes.append(
+            "applied \(applied) organizer update\(applied == 1 ? "" : "s") from the schedule inbox")
+        return report
+    }
+
+    /// What two passes of one run did together: the writes and findings of both, what is
+    /// pending as the second left it.
+    static func combined(_ first: SyncReport, _ second: SyncReport) -> SyncReport {
+        var report = first
+        for side in [Side.local, .remote] {
+            report.created[side] += second.created[side]
+            report.updated[side] += second.updated[side]
+            report.deleted[side] += second.deleted[side]
+        }
+        report.pending = second.pending
+        report.conflicts += second.conflicts
+        report.errors += second.errors
+        report.skipped += second.skipped.filter { !first.skipped.contains($0) }
+        report.notes += second.notes.filter { !first.notes.contains($0) }
+        report.unsentAnswers += second.unsentAnswers.filter { !first.unsentAnswers.contains($0) }
+        report.heldBack.merge(second.heldBack) { a, _ in a }
+        return report
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A calendar on a server that delivers an organizer's changes to the account's schedule Inbox
+/// without applying them to the account's copy of the meeting (DAViCal): the client applies
+/// them (``OrganizerMessage``), so the copy then syncs down as any change made on the server.
+public protocol ScheduleInboxStorage: CalendarStorage {
+    /// Applies the organizer's messages waiting in the account's schedule Inbox to the copies
+    /// of their meetings in this calendar, then removes each message applied or found stale.
+    /// A server that applies them itself is left alone (nothing is read).
+    ///
+    /// Each copy is written before its messages are removed, conditioned on the version read,
+    /// so a run stopped at any point leaves the messages for the next run, which finds them
+    /// stale and removes them; nothing is applied over a newer version.
+    /// - Returns: how many messages were applied (zero where the server needs none).
+    /// - Throws: the server's failure to read the Inbox or to write a copy.
+    func applyScheduleInbox() async throws -> Int
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// An organizer's changes that DAViCal delivers to the attendee's schedule Inbox only reach the
+/// attendee's vdir: bob's sync applies them to his copy on the server, brings them down and
+/// removes the messages; Cyrus, which applies them itself, has its Inbox left alone.
+@Suite(.timeLimit(.minutes(10))) struct MeetingInboxTests {
+    /// bob's calgw takes what is in his Inbox: the test has a DAViCal of its own, so no other
+    /// test's messages meet it.
+    @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
+    func theOrganizersChangesReachTheAttendeesVdir() throws {
+        let server = try TestServers.start("davical")
+        defer { server.stop() }
+        let meeting = try MeetingFixture(server: server, prefix: "inbox")
+        defer { meeting.remove() }
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Standup", "--start", "2027-06-07T09:00", "--rrule", "FREQ=DAILY;COUNT=4",
+            "--attendee", meeting.attendee.address,
+        ])
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(add.status == 0 && !uid.isEmpty, "\(add.stderrText)")
+        #expect(try meeting.inbox(mentioning: uid).count == 1)
+
+        // The invitation is in his calendar already: his sync brings it and removes the message.
+        let first = try meeting.bob(["sync"])
+        #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
+        #expect(try bobsFile(uid, meeting).contains("DTSTART:20270607T090000Z"))
+        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the invitation stayed in bob's Inbox")
+
+        // The organizer moves the series twice: DAViCal updates bob's copy for a meeting with no
+        // message in his Inbox, and only rewrites the message in place for one with a message.
+        let moved = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T11:00"])
+        #expect(moved.status == 0, "\(moved.stderrText)")
+        let again = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T13:00"])
+        #expect(again.status == 0, "\(again.stderrText)")
+        #expect(try meeting.inbox(mentioning: uid).count == 1)
+        let stored = try meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee) ?? ""
+        #expect(stored.contains("DTSTART:20270607T110000Z"), "DAViCal applied the second update itself: \(stored)")
+        let synced = try meeting.bob(["sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
+        let notes =
+            ((try? JSONSerialization.jsonObject(with: synced.stdout) as? [String: Any])?["notes"] as? [String]) ?? []
+        #expect(notes.contains("applied 1 organizer update from the schedule inbox"), "\(synced.stdoutText)")
+        let file = try bobsFile(uid, meeting)
+        #expect(file.contains("DTSTART:20270607T130000Z") && !file.contains("SCHEDULE-AGENT"), "\(file)")
+        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the update stayed in bob's Inbox")
+
+        // A second sync finds nothing more to do.
+        let quiet = try meeting.bob(["sync", "--json"])
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+    }
+
+    /// Cyrus applies the organizer's messages to bob's calendar itself: bob's sync reads no
+    /// Inbox and removes nothing from it.
+    @Test(.enabled(if: TestServers.selected.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"))
+    func cyrusInboxIsLeftAlone() throws {
+        let meeting = try MeetingFixture(on: "cyrus", prefix: "inboxleft")
+        defer { meeting.remove() }
+        let add = try meeting.calgw([
+            "event", "add", "--summary", "Review", "--start", "2027-06-09T10:00", "--attendee",
+            meeting.attendee.address,
+        ])
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(add.status == 0 && !uid.isEmpty, "\(add.stderrText)")
+        let moved = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-09T12:00"])
+        #expect(moved.status == 0, "\(moved.stderrText)")
+        let before = try meeting.inbox(mentioning: uid)
+        #expect(before.count == 2)
+        let synced = try meeting.bob(["sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
+        #expect(!synced.stdoutText.contains("schedule inbox"), "\(synced.stdoutText)")
+        #expect(try bobsFile(uid, meeting).contains("T120000"))
+        #expect(try meeting.inbox(mentioning: uid) == before, "bob's sync changed his Inbox")
+    }
+
+    /// The text of bob's vdir file holding `uid` (lines unfolded).
+    private func bobsFile(_ uid: String, _ meeting: MeetingFixture) throws -> String {
+        let text = try String(contentsOf: try meeting.attendeePair().file(uid: uid), encoding: .utf8)
+        return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+    }
+}
