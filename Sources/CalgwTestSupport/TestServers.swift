@@ -190,3 +190,20 @@ final class LockedServers: @unchecked Sendable {
         return body(&servers)
     }
 }
+
+/// The server of a test in which bob's own calgw syncs his calendar: where calgw clears his
+/// schedule Inbox as it does (DAViCal), a server of the test's own, so that it never takes
+/// away the messages other tests count on the shared one; elsewhere the shared server.
+public struct AttendeeServer: Sendable {
+    public let server: TestServer
+    let owned: Bool
+
+    /// Starts DAViCal afresh, or hands out the shared server of another kind.
+    public init(_ name: String) throws {
+        owned = name == "davical"
+        server = owned ? try TestServers.start(name) : try TestServers.shared(name)
+    }
+
+    /// Stops the server if it is the test's own.
+    public func release() { if owned { server.stop() } }
+}

@@ -13,6 +13,7 @@ import CalgwTestSupport
     /// alice's pair on a new calendar, bob's pair on the calendar his invitations arrive in.
     struct People {
         var folder: TemporaryFolder
+        var own: AttendeeServer
         var server: TestServer
         var attendee: TestServer.Attendee
         var alice: ServerPair
@@ -21,7 +22,8 @@ import CalgwTestSupport
         var proxy: TestProxy
 
         init(on name: String) throws {
-            server = try TestServers.shared(name)
+            own = try AttendeeServer(name)
+            server = own.server
             attendee = try #require(server.attendee, "the \(name) script printed no second user")
             let collection = server.newCollectionURL(prefix: "race")
             try server.makeCalendar(collection)
@@ -72,7 +74,7 @@ import CalgwTestSupport
         arguments: scheduling)
     func anEditGoesThroughAnAnswerThatLandedMeanwhile(server name: String) throws {
         let people = try People(on: name)
-        defer { people.folder.remove(); people.proxy.stop() }
+        defer { people.folder.remove(); people.proxy.stop(); people.own.release() }
         let uid = try people.invite("Budget", on: "2027-05-03")
         // bob accepts: the server puts his answer into alice's copy, which alice has not synced.
         let accept = try people.bob(["event", "reply", uid, "--accept"])
@@ -116,7 +118,7 @@ import CalgwTestSupport
     func anAnswerToAMovedMeetingIsNotSent() throws {
         let name = "cyrus"
         let people = try People(on: name)
-        defer { people.folder.remove(); people.proxy.stop() }
+        defer { people.folder.remove(); people.proxy.stop(); people.own.release() }
         let uid = try people.invite("Offsite", on: "2027-05-10")
         // alice moves it; bob's vdir still has the old time.
         let move = try people.alice(["event", "edit", uid, "--start", "2027-05-11T14:00"])

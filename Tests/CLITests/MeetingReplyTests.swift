@@ -34,7 +34,9 @@ import CalgwTestSupport
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func anInvitationIsAnsweredWithOneReply(server name: String) throws {
-        let server = try TestServers.shared(name)
+        let own = try AttendeeServer(name)
+        defer { own.release() }
+        let server = own.server
         let attendee = try #require(server.attendee, "the \(name) script printed no second user")
         let organizer = try #require(server.address)
         let id = UUID().uuidString.prefix(8).lowercased()
@@ -148,7 +150,9 @@ import CalgwTestSupport
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func aMeetingMadeEditedAndDeletedSendsOneMessageEach(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "own")
+        let isolated = try AttendeeServer(name)
+        defer { isolated.release() }
+        let meeting = try MeetingFixture(server: isolated.server, prefix: "own")
         defer { meeting.remove() }
         let (server, attendee, collection, pair, calgw) = (
             meeting.server, meeting.attendee, meeting.collection, meeting.pair, meeting.calgw

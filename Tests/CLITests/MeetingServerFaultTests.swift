@@ -12,7 +12,9 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct MeetingServerFaultTests {
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
     func anAnswerTheServerFailsOnIsSaidOnceAndHeldBack() throws {
-        let meeting = try MeetingFixture(on: "davical", prefix: "fault")
+        let own = try AttendeeServer("davical")
+        defer { own.release() }
+        let meeting = try MeetingFixture(server: own.server, prefix: "fault")
         defer { meeting.remove() }
         let add = try meeting.calgw([
             "event", "add", "--summary", "Review", "--start", "2027-04-05T10:00", "--attendee",
