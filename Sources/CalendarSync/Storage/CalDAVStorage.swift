@@ -275,7 +275,7 @@ public final class CalDAVStorage: CalendarStorage {
             href: href,
             reason: "409 Conflict: the server refused this change of a recurring event (Google refuses some such "
                 + "changes over CalDAV); the change stays in the vdir and is sent again on each run: make it in the "
-                + "server's own app (Google Calendar) instead, or edit the event there once so that it takes changes")
+                + "server's own app (Google Calendar) instead")
     }
 
     /// The refusal of a task or journal entry by a calendar that takes events only
