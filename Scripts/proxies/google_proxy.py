@@ -38,30 +38,17 @@ Responses the proxy does not change are streamed as they arrive. Every request i
 Prints PROXY_URL=http://127.0.0.1:PORT/ once listening (loopback only).
 """
 
-import http.client
 import json
 import re
 import threading
 
 import proxylib
 
-CHUNK = 64 * 1024
+def rate_limit_body(code, message):
+    """Google's JSON error for a rate limit (the Calendar API's "Handle API errors")."""
+    errors = [{"domain": "usageLimits", "reason": "rateLimitExceeded", "message": message}]
+    return json.dumps({"error": {"code": code, "message": message, "errors": errors}}, indent=1).encode() + b"\n"
 
-RATE_LIMIT_BODY = json.dumps({
-    "error": {
-        "code": 403,
-        "message": "Rate Limit Exceeded",
-        "errors": [{"domain": "usageLimits", "reason": "rateLimitExceeded", "message": "Rate Limit Exceeded"}],
-    }
-}, indent=1).encode() + b"\n"
-
-TOO_MANY_BODY = json.dumps({
-    "error": {
-        "code": 429,
-        "message": "Too Many Requests",
-        "errors": [{"domain": "usageLimits", "reason": "rateLimitExceeded", "message": "Too Many Requests"}],
-    }
-}, indent=1).encode() + b"\n"
 
 PHANTOM_NAMES = ("phantom7c2e_R20250124T170000@google.com.ics", "phantom91ab_R20250301T090000@google.com.ics")
 
@@ -94,7 +81,8 @@ class GoogleHandler(proxylib.ForwardingHandler):
         if config.throttle and (not config.throttle_methods or method in config.throttle_methods) \
                 and self.server.throttle.take():
             self.entry["action"] = "throttle"
-            body = RATE_LIMIT_BODY if config.throttle == 403 else TOO_MANY_BODY
+            body = rate_limit_body(config.throttle,
+                                   "Rate Limit Exceeded" if config.throttle == 403 else "Too Many Requests")
             return self.send(proxylib.Response(config.throttle, None,
                                                [("Content-Type", "application/json; charset=UTF-8")], body))
         if config.no_mkcalendar and method in ("MKCALENDAR", "MKCOL"):
@@ -181,58 +169,6 @@ class GoogleHandler(proxylib.ForwardingHandler):
                           + rb".*?</(?:\w+:)?response>", b"", body, flags=re.S)
         return body
 
-    # -- streamed forwarding ----------------------------------------------------------------
-
-    def stream(self):
-        """Forwards the request and relays the answer as it arrives."""
-        upstream = self.server.upstream
-        conn = upstream.connect(timeout=120)
-        try:
-            conn.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
-            for key, value in self.upstream_headers():
-                if key.lower() != "content-length":
-                    conn.putheader(key, value)
-            if self.body or self.command in ("PUT", "POST", "PROPFIND", "REPORT", "PROPPATCH"):
-                conn.putheader("Content-Length", str(len(self.body)))
-            conn.endheaders(self.body or None)
-            reply = conn.getresponse()
-            self.relay(reply)
-        except (OSError, http.client.HTTPException) as error:
-            self.entry["error"] = str(error)
-            self.close_connection = True
-            if "status" not in self.entry:
-                self.send_simple(502, (), b"upstream failed\n")
-        finally:
-            conn.close()
-
-    def relay(self, reply):
-        self.entry["status"] = reply.status
-        self.commit_log()
-        self.send_response(reply.status, reply.reason)
-        length = reply.getheader("Content-Length")
-        for key, value in reply.getheaders():
-            if key.lower() in proxylib.HOP_BY_HOP | {"content-length", "date", "server"}:
-                continue
-            if key.lower() == "location" and value.startswith(self.server.upstream.base):
-                value = self.server.public_base + value[len(self.server.upstream.base):]
-            self.send_header(key, value)
-        bodiless = self.command == "HEAD" or reply.status in (204, 304) or 100 <= reply.status < 200
-        chunked = length is None and not bodiless
-        if length is not None:
-            self.send_header("Content-Length", length)
-        elif chunked:
-            self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        if bodiless:
-            return
-        while True:
-            data = reply.read1(CHUNK)
-            if not data:
-                break
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
-        if chunked:
-            self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
 
 
 def main():

@@ -54,20 +54,17 @@ extension GoogleCalDAVTests {
     @Test func aRecurringUpdateRefusedWith409NamesTheItem() throws {
         let s = try Setup("rec409") { behaviours, _ in behaviours.recurringUpdateConflict = true }
         defer { s.remove() }
-        try s.write(
-            "weekly",
-            TestEvent.data(
-                uid: "weekly", summary: "v1", end: "20260310T110000Z",
-                extra: ["RRULE:FREQ=WEEKLY;COUNT=10"]))
-        try s.write("single", TestEvent.data(uid: "single", summary: "v1", end: "20260311T110000Z"))
+        /// A weekly event and a single one, both with SUMMARY `summary`.
+        func writeBoth(_ summary: String) throws {
+            let weekly = TestEvent.data(
+                uid: "weekly", summary: summary, end: "20260310T110000Z", extra: ["RRULE:FREQ=WEEKLY;COUNT=10"])
+            try s.write("weekly", weekly)
+            try s.write("single", TestEvent.data(uid: "single", summary: summary, end: "20260311T110000Z"))
+        }
+        try writeBoth("v1")
         var r = try s.sync()
         #expect(r.status == 0, "\(Self.said(r))")
-        try s.write(
-            "weekly",
-            TestEvent.data(
-                uid: "weekly", summary: "v2", end: "20260310T110000Z",
-                extra: ["RRULE:FREQ=WEEKLY;COUNT=10"]))
-        try s.write("single", TestEvent.data(uid: "single", summary: "v2", end: "20260311T110000Z"))
+        try writeBoth("v2")
         r = try s.sync()
         #expect(r.status == 1, "\(Self.said(r))")
         #expect(s.count("recurring-conflict") >= 1)

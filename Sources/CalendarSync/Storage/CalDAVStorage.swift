@@ -171,8 +171,9 @@ public final class CalDAVStorage: CalendarStorage {
         let persons = intent == .personsAction
         let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
         if resources.count < wanted.count {
+            // Only what a listing showed is told: a name looked at before a create is not.
             let read = Set(resources.map(\.href))
-            unreadable.add(wanted.filter { !read.contains($0) }.map(\.path))
+            unreadable.add(wanted.filter { !read.contains($0) && listed.contains($0.path) }.map(\.path))
         }
         if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: ItemHref(resource.href)) } }
         return resources.map {
