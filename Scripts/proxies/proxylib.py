@@ -2,7 +2,9 @@
 its body and headers, to one upstream server, and a JSON-lines request log.
 
 Each proxy subclasses `ForwardingHandler` and overrides `handle_request` (decide what to do
-with one request) or the `upstream_headers` / `rewrite_response` hooks. Paths are forwarded
+with one request) or the `upstream_headers` / `rewrite_response` hooks. `forward` reads the
+upstream's answer whole, for a proxy that changes it; `stream` (and `relay`, for a handler of
+its own) passes it on as it arrives. Paths are forwarded
 unchanged, so hrefs in bodies stay valid; only a Location header that points at the upstream
 is rewritten to point at the proxy.
 """
