@@ -188,7 +188,7 @@ class BearerHandler(BaseHTTPRequestHandler):
                     conn.send(data)
                     remaining -= len(data)
             reply = conn.getresponse()
-            self.relay(reply)
+            proxylib.relay(self, reply)
         except (OSError, http.client.HTTPException) as error:
             # The upstream failed: 502 if nothing was sent yet, else the connection is cut.
             self.entry["error"] = str(error)
@@ -200,36 +200,6 @@ class BearerHandler(BaseHTTPRequestHandler):
                 self.end_headers()
         finally:
             conn.close()
-
-    def relay(self, reply):
-        """Sends the upstream's answer on as it arrives: with its length when it had one,
-        chunked otherwise."""
-        self.entry["status"] = reply.status
-        self.send_response(reply.status, reply.reason)
-        length = reply.getheader("Content-Length")
-        for key, value in reply.getheaders():
-            if key.lower() in proxylib.HOP_BY_HOP | {"content-length", "date", "server"}:
-                continue
-            if key.lower() == "location" and value.startswith(self.server.upstream.base):
-                value = self.server.public_base + value[len(self.server.upstream.base):]
-            self.send_header(key, value)
-        bodiless = self.command == "HEAD" or reply.status in (204, 304) or 100 <= reply.status < 200
-        chunked = length is None and not bodiless
-        if length is not None:
-            self.send_header("Content-Length", length)
-        elif chunked:
-            self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        if bodiless:
-            return
-        while True:
-            data = reply.read1(CHUNK) if hasattr(reply, "read1") else reply.read(CHUNK)
-            if not data:
-                break
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
-        if chunked:
-            self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
 
 
 def main():

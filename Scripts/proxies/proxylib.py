@@ -2,7 +2,9 @@
 its body and headers, to one upstream server, and a JSON-lines request log.
 
 Each proxy subclasses `ForwardingHandler` and overrides `handle_request` (decide what to do
-with one request) or the `upstream_headers` / `rewrite_response` hooks. Paths are forwarded
+with one request) or the `upstream_headers` / `rewrite_response` hooks. `forward` reads the
+upstream's answer whole, for a proxy that changes it; `stream` (and `relay`, for a handler of
+its own) passes it on as it arrives. Paths are forwarded
 unchanged, so hrefs in bodies stay valid; only a Location header that points at the upstream
 is rewritten to point at the proxy.
 """
@@ -189,6 +191,28 @@ class ForwardingHandler(BaseHTTPRequestHandler):
             response.set_header("Location", self.server.public_base + location[len(upstream.base):])
         return self.rewrite_response(response)
 
+    def stream(self):
+        """Forwards this request and relays the answer as it arrives (`relay`), for a proxy
+        that leaves the answer as it is; a fresh upstream connection each time."""
+        conn = self.server.upstream.connect(timeout=120)
+        try:
+            conn.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
+            for key, value in self.upstream_headers():
+                if key.lower() != "content-length":
+                    conn.putheader(key, value)
+            if self.body or self.command in ("PUT", "POST", "PROPFIND", "REPORT", "PROPPATCH"):
+                conn.putheader("Content-Length", str(len(self.body)))
+            conn.endheaders(self.body or None)
+            relay(self, conn.getresponse())
+        except (OSError, http.client.HTTPException) as error:
+            # The upstream failed: 502 if nothing was sent yet, else the connection is cut.
+            self.entry["error"] = str(error)
+            self.close_connection = True
+            if "status" not in self.entry:
+                self.send_simple(502, (), b"upstream failed\n")
+        finally:
+            conn.close()
+
     def rewrite_response(self, response):
         """Hook: change a forwarded response before it is sent."""
         return response
@@ -258,6 +282,41 @@ def serve(server, extra_values=()):
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def relay(handler, reply, chunk=64 * 1024):
+    """Sends an upstream's answer (an http.client response) on as it arrives: with its length
+    when it had one, chunked otherwise; a Location on the upstream points at the proxy. The
+    handler's log entry gets the status (and is written first when the handler logs so)."""
+    handler.entry["status"] = reply.status
+    if hasattr(handler, "commit_log"):
+        handler.commit_log()
+    handler.send_response(reply.status, reply.reason)
+    length = reply.getheader("Content-Length")
+    upstream = handler.server.upstream
+    for key, value in reply.getheaders():
+        if key.lower() in HOP_BY_HOP | {"content-length", "date", "server"}:
+            continue
+        if key.lower() == "location" and value.startswith(upstream.base):
+            value = handler.server.public_base + value[len(upstream.base):]
+        handler.send_header(key, value)
+    bodiless = handler.command == "HEAD" or reply.status in (204, 304) or 100 <= reply.status < 200
+    chunked = length is None and not bodiless
+    if length is not None:
+        handler.send_header("Content-Length", length)
+    elif chunked:
+        handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    if bodiless:
+        return
+    while True:
+        data = reply.read1(chunk) if hasattr(reply, "read1") else reply.read(chunk)
+        if not data:
+            break
+        handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
+    if chunked:
+        handler.wfile.write(b"0\r\n\r\n")
+    handler.wfile.flush()
 
 
 def abort_connection(handler):

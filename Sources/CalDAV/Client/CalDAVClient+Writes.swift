@@ -24,14 +24,29 @@ extension CalDAVClient {
     public func write(_ url: URL, data: Data, condition: WriteCondition, scheduling: SchedulingIntent = .copy)
         async throws -> StoredWrite
     {
-        var headers: [(name: String, value: String)] =
+        let headers: [(name: String, value: String)] =
             [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
+        var response: HTTPResponse
         switch condition {
-        case .createOnly: headers.append(("If-None-Match", "*"))
-        case .ifMatch(let etag): headers.append(("If-Match", etag.value))
-        case .ifScheduleTagMatch(let tag): headers.append(("If-Schedule-Tag-Match", tag.value))
+        case .createOnly where traits.refusesIfNoneMatch:
+            response = try await createWithoutIfNoneMatch(url, data: data, headers: headers)
+        case .createOnly:
+            response = try await http.send(
+                HTTPRequest(method: "PUT", url: url, headers: headers + [("If-None-Match", "*")], body: data))
+            traits.observe(response)
+            if IfNoneMatchRefusal.mayBe(response) {
+                let again = try await createWithoutIfNoneMatch(url, data: data, headers: headers)
+                if again.isSuccess { traits.noteRefusesIfNoneMatch() }
+                response = again
+            }
+        case .ifMatch(let etag):
+            response = try await http.send(
+                HTTPRequest(method: "PUT", url: url, headers: headers + [("If-Match", etag.value)], body: data))
+        case .ifScheduleTagMatch(let tag):
+            response = try await http.send(
+                HTTPRequest(
+                    method: "PUT", url: url, headers: headers + [("If-Schedule-Tag-Match", tag.value)], body: data))
         }
-        let response = try await http.send(HTTPRequest(method: "PUT", url: url, headers: headers, body: data))
         traits.observe(response)
         guard response.isSuccess else {
             throw failure(response, method: "PUT", url: url)

@@ -5,6 +5,13 @@ public final class ServerTraits: @unchecked Sendable {
     private let lock = NSLock()
     private var davical = false
     private var relocations: [URL: URL] = [:]
+    private var ifNoneMatchRefused = false
+
+    /// The server refused a create's `If-None-Match: *` and took the create without it
+    /// (``IfNoneMatchRefusal``): later creates ask whether the name is free first.
+    public var refusesIfNoneMatch: Bool { lock.withLock { ifNoneMatchRefused } }
+
+    func noteRefusesIfNoneMatch() { lock.withLock { ifNoneMatchRefused = true } }
 
     /// The server schedules implicitly and takes no request header to skip it for one write
     /// (DAViCal, known by its `X-DAViCal-Version` header): a copy it stores invites the

@@ -88,6 +88,13 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         let reason = ServerReason.extract(from: body)
         let suffix = reason.map { ": \($0)" } ?? ""
         let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
+        if RateLimitAnswer.matches(status: status, body: body) {
+            return CalDAVError(
+                .unexpectedStatus, "\(what) (a rate limit: the server is asked too fast)",
+                recovery: "calgw waited and asked again, in vain; run again in a few minutes (Google counts requests "
+                    + "per user and per Cloud project: another program on the same client id shares the quota)",
+                status: status, url: url, serverReason: reason)
+        }
         switch status {
         case 401:
             return CalDAVError(

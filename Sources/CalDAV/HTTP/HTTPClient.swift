@@ -225,9 +225,11 @@ public final class HTTPClient: Sendable {
                         "status": "\(receiver.status)", "bytes": "\(receiver.body.count + receiver.streamedBytes)",
                         "seconds": "\(String(format: "%.3f", outcome.seconds))",
                     ])
-                retryable = [429, 502, 503, 504].contains(receiver.status)
+                // A rate limit refuses the request before doing it: asking again is safe for any.
+                let rateLimited = RateLimitAnswer.matches(status: receiver.status, body: receiver.body)
+                retryable = rateLimited || [502, 503, 504].contains(receiver.status)
                 if retryable { serverDelay = Self.retryAfter(receiver.headers) }
-                if !retryable || !request.isRetrySafe || attempt >= configuration.maxRetries
+                if !retryable || !(request.isRetrySafe || rateLimited) || attempt >= configuration.maxRetries
                     || receiver.streamedBytes > 0
                 {
                     return HTTPResponse(

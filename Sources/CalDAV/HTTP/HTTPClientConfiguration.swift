@@ -25,7 +25,8 @@ public struct HTTPClientConfiguration: Sendable {
     public var pinnedPublicKey: String?
     /// Verify the server certificate and host name. Default true; turn off only in tests.
     public var verifyTLS: Bool = true
-    /// Retries after connection errors, 502/503/504 and 429 (safe requests only). Default 3.
+    /// Retries after connection errors, 502/503/504 and rate limits (429, Google's 403
+    /// `rateLimitExceeded`: ``RateLimitAnswer``), safe requests only. Default 3.
     public var maxRetries: Int = 3
     /// First backoff delay; doubles each attempt, with jitter. Default 0.25 s.
     public var retryBaseDelay: TimeInterval = 0.25

@@ -203,6 +203,10 @@ final class Executor: @unchecked Sendable {
     /// server failed in its own code is held back (see ``holdBack(_:_:)``) and says so.
     func reportFailure(_ key: ItemKey, _ error: any Error, action: PlannedAction? = nil) {
         if case StorageError.notPermitted = error { writesRefused = true }
+        if let action, let note = holdBackRefusedComponent(action, error) {
+            report.notes.append(note)
+            return
+        }
         if let action, let held = holdBack(action, error) {
             report.addError(
                 "\(key): the server failed on this change (\(held.reason)); held back: it stays in the vdir, and "

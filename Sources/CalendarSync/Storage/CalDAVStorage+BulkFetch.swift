@@ -42,9 +42,12 @@ extension CalDAVStorage: BulkFetchingStorage {
         for member in found {
             // An unsafe href fails the whole answer, as a listing does: skipping it would make
             // the member look deleted.
-            guard let resolved = try resolver.member(member.href), let etag = member.etag,
-                let data = member.calendarData
-            else { continue }
+            guard let resolved = try resolver.member(member.href), let etag = member.etag else { continue }
+            listed.add([resolved.href.path])
+            guard let data = member.calendarData else {
+                unreadable.add([resolved.href.path])
+                continue
+            }
             let item = StoredItem(version: ItemVersion(href: ItemHref(resolved.href), etag: ItemETag(etag)), data: data)
             if let index = seen[item.href] {
                 items[index] = item
@@ -95,7 +98,8 @@ extension CalDAVStorage: StreamingFetchingStorage {
             body: Data(Self.queryAllBody.utf8))
         let channel = ItemBatchChannel(capacity: 2)
         let batcher = MemberBatcher(
-            collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel)
+            collection: collection, resolver: resolver, size: max(1, batchSize), channel: channel,
+            unreadable: unreadable, listed: listed)
         let reader = try MultistatusReader.members { member in try batcher.add(member) }
         batcher.reader = reader
         let client = self.client
@@ -177,7 +181,17 @@ private final class MemberBatcher: @unchecked Sendable {
     /// Every href handed over so far, as digests: the answer's size must not decide memory.
     private var seen: Set<StringDigest> = []
 
-    init(collection: URL, resolver: HrefResolver, size: Int, channel: ItemBatchChannel) {
+    /// Where a member listed without data is noted.
+    let unreadable: UnreadableHrefs
+    /// Where every member's href is noted as taken.
+    let listed: ListedNames
+
+    init(
+        collection: URL, resolver: HrefResolver, size: Int, channel: ItemBatchChannel, unreadable: UnreadableHrefs,
+        listed: ListedNames
+    ) {
+        self.unreadable = unreadable
+        self.listed = listed
         self.collection = collection
         self.resolver = resolver
         self.maximumSize = size
@@ -195,9 +209,13 @@ private final class MemberBatcher: @unchecked Sendable {
         }
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
-        guard let href = try resolver.memberHref(member.href), let etag = member.etag, let data = member.calendarData,
-            seen.insert(StringDigest(href.path)).inserted
-        else { return }
+        guard let href = try resolver.memberHref(member.href), let etag = member.etag else { return }
+        listed.add([href.path])
+        guard let data = member.calendarData else {
+            unreadable.add([href.path])
+            return
+        }
+        guard seen.insert(StringDigest(href.path)).inserted else { return }
         pending.append(StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag(etag)), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }

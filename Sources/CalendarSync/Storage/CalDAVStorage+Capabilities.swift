@@ -32,5 +32,5 @@ extension CalDAVStorage: RewritingStorage {
 
 extension CalDAVStorage: NotingStorage {
     /// What the person is to hear of this run's writes, once.
-    public func takeNotes() -> [String] { notes.take() }
+    public func takeNotes() -> [String] { (unreadable.takeNote().map { [$0] } ?? []) + notes.take() }
 }

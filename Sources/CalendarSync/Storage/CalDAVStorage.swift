@@ -32,6 +32,10 @@ public final class CalDAVStorage: CalendarStorage {
     let rewritten = RewrittenVersions()
     /// What the person is to hear of this run's writes (see ``NotingStorage``).
     let notes = StorageNotes()
+    /// Hrefs listed in this run that could not be read, told in one note (see ``UnreadableHrefs``).
+    let unreadable = UnreadableHrefs()
+    /// The hrefs this run's listings showed, which no create is sent to (see ``ListedNames``).
+    let listed = ListedNames()
     /// The Schedule-Tag of each meeting read or written as the person's action in this run.
     let scheduleTags = ScheduleTags()
 
@@ -93,14 +97,23 @@ public final class CalDAVStorage: CalendarStorage {
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
         switch token.flatMap(CollectionToken.init) {
         case .sync(let syncToken)?:
-            return try await changes(sinceSyncToken: syncToken, token: token!)
+            return noted(try await changes(sinceSyncToken: syncToken, token: token!))
         case .ctag(let ctag)?:
             let info = try await currentInfo()
             if info.ctag == ctag, info.syncToken == nil { return .unchanged(token!) }
-            return try await fullListing(info: info)
+            return noted(try await fullListing(info: info))
         case nil:
-            return try await fullListing()
+            return noted(try await fullListing())
         }
+    }
+
+    /// `changes`, with the hrefs it shows noted as taken (``listed``).
+    private func noted(_ changes: StorageChanges) -> StorageChanges {
+        switch changes {
+        case .full(let versions, _), .delta(let versions, _, _): listed.add(versions.lazy.map(\.href.value))
+        case .unchanged: break
+        }
+        return changes
     }
 
     /// What changed since an RFC 6578 sync-token.
@@ -157,6 +170,11 @@ public final class CalDAVStorage: CalendarStorage {
         // The person's action on a meeting is written against the Schedule-Tag read here.
         let persons = intent == .personsAction
         let resources = try await client.multiget(collection, hrefs: wanted, scheduleTags: persons)
+        if resources.count < wanted.count {
+            // Only what a listing showed is told: a name looked at before a create is not.
+            let read = Set(resources.map(\.href))
+            unreadable.add(wanted.filter { !read.contains($0) && listed.contains($0.path) }.map(\.path))
+        }
         if persons { for resource in resources { scheduleTags.set(resource.scheduleTag, at: ItemHref(resource.href)) } }
         return resources.map {
             StoredItem(version: ItemVersion(href: ItemHref($0.href), etag: ItemETag($0.etag)), data: $0.data)
@@ -170,11 +188,14 @@ public final class CalDAVStorage: CalendarStorage {
             (SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)) + ".ics"
         let url = (client.traits.relocation(of: collection) ?? collection).appendingPathComponent(name)
         let href = ItemHref(HrefResolver.href(of: url))
+        // A name the listing showed taken is not asked for: a server that ignores
+        // If-None-Match would replace what is there.
+        if listed.contains(href.value) { throw StorageError.alreadyExists(href: href) }
         do {
             let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: intent.scheduling)
             return kept(stored, at: href, intent: intent)
         } catch let error as CalDAVError {
-            throw storageError(error, href: href, creating: true)
+            throw componentRefusal(error, data: data, href: href) ?? storageError(error, href: href, creating: true)
         }
     }
 
@@ -196,7 +217,9 @@ public final class CalDAVStorage: CalendarStorage {
                 member.url, data: data, condition: condition, scheduling: intent.scheduling)
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
-            throw storageError(error, href: href, creating: false)
+            throw componentRefusal(error, data: data, href: href) ?? Self.recurringConflict(
+                error, data: data, href: href)
+                ?? storageError(error, href: href, creating: false)
         }
     }
 
@@ -241,6 +264,30 @@ public final class CalDAVStorage: CalendarStorage {
         ItemVersion(href: ItemHref(item.href), etag: ItemETag(item.etag))
     }
 
+    /// A 409 Conflict on the update of a recurring event: Google answers it to some changes of
+    /// a series, whatever the change (vdirsyncer #963, #613; calcurse #470), and to each of
+    /// its runs; the message says so and what to do, instead of the bare status.
+    static func recurringConflict(_ error: CalDAVError, data: Data, href: ItemHref) -> StorageError? {
+        guard error.status == 409,
+            data.range(of: Data("\nRRULE".utf8)) != nil
+                || data.range(of: Data("\nRECURRENCE-ID".utf8)) != nil
+        else { return nil }
+        return .rejected(
+            href: href,
+            reason: "409 Conflict: the server refused this change of a recurring event (Google refuses some such "
+                + "changes over CalDAV); the change stays in the vdir and is sent again on each run: make it in the "
+                + "server's own app (Google Calendar) instead")
+    }
+
+    /// The refusal of a task or journal entry by a calendar that takes events only
+    /// (``ComponentNotTaken``); nil for any other failure.
+    func componentRefusal(_ error: CalDAVError, data: Data, href: ItemHref) -> ComponentNotTaken? {
+        guard ComponentNotTaken.refusesContent(error), let component = ComponentNotTaken.component(of: data) else {
+            return nil
+        }
+        return ComponentNotTaken(href: href, component: component, serverLine: error.serverLine)
+    }
+
     /// `storageError(_:href:creating:)`, and a refusal for want of the privilege to write, on
     /// a calendar whose access its listing did not tell (DAViCal withholds
     /// `current-user-privilege-set` from an account granted only DAV:read), is
@@ -262,7 +309,10 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `CalDAVError`.
     /// Radicale refuses a duplicate UID with 409, Cyrus with 403: both are `.rejected`.
+    /// A rate limit that outlasted the retries (Google's 403 `rateLimitExceeded`) stays a
+    /// `CalDAVError`: the item was not refused, the run was asked to slow down.
     static func storageError(_ error: CalDAVError, href: ItemHref, creating: Bool) -> Error {
+        if error.status == 403, error.code != .forbidden { return error }
         switch error.status {
         case 412:
             return creating ? StorageError.alreadyExists(href: href) : StorageError.preconditionFailed(href: href)

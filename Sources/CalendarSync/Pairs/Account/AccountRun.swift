@@ -100,16 +100,29 @@ struct AccountRun {
                 entries.append(entry)
             }
         }
+        // Google makes no calendars over CalDAV: it is never asked; nor is a server that refused before.
+        let google = CalendarMaking.isGoogle(remoteURL)
+        var makesNoCalendars = google || mapping.makesNoCalendars == true
         if policy.direction.writes(.remote) {
             for entry in plan.newRemote {
                 guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { continue }
+                if makesNoCalendars {
+                    report.notes.append(CalendarMaking.note(folder: entry.name, google: google, refusal: nil))
+                    continue
+                }
                 if dryRun {
                     unmade.insert(entry.name)
                 } else {
                     let folder = VDirectory(url: layout.folder(entry.name))
-                    try await client.makeCalendar(
-                        url, displayName: folder.metadata(.displayName) ?? entry.name,
-                        color: folder.metadata(.color))
+                    do {
+                        try await client.makeCalendar(
+                            url, displayName: folder.metadata(.displayName) ?? entry.name,
+                            color: folder.metadata(.color))
+                    } catch let error where CalendarMaking.isRefusal(error) {
+                        makesNoCalendars = true
+                        report.notes.append(CalendarMaking.note(folder: entry.name, google: google, refusal: error))
+                        continue
+                    }
                     try effects.happened()
                 }
                 report.notes.append(
@@ -127,7 +140,9 @@ struct AccountRun {
             kept.goneRemote = plan.goneRemote.filter { !removed.contains($0) }
             kept.goneLocal = plan.goneLocal.filter { !removed.contains($0) }
             let home = mapping.home(for: remoteURL)?.absoluteString
+            let refusedBefore = mapping.makesNoCalendars
             mapping = kept.mapping
+            mapping.makesNoCalendars = makesNoCalendars && !google ? true : refusedBefore
             mapping.home = listing.home?.absoluteString ?? home
             mapping.discoveredFrom = mapping.home == nil ? nil : remoteURL.absoluteString
             try mapping.save(to: layout.mappingFile)

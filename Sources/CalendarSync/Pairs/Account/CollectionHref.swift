@@ -17,4 +17,14 @@ public struct CollectionHref: TextIdentifier {
         let segment = path.split(separator: "/").last.map(String.init) ?? "calendar"
         return segment.removingPercentEncoding ?? segment
     }
+
+    /// The segment that names the collection, percent-decoded: the last, or in Google's
+    /// `/caldav/v2/<calendar id>/events/` the calendar's id before `events`.
+    var namingSegment: String {
+        let segments = path.split(separator: "/").map(String.init)
+        guard segments.count == 4, segments[0] == "caldav", segments[1] == "v2", segments[3] == "events" else {
+            return lastSegment
+        }
+        return segments[2].removingPercentEncoding ?? segments[2]
+    }
 }

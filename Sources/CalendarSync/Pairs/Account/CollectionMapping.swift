@@ -27,6 +27,9 @@ public struct CollectionMapping: Codable, Sendable, Equatable {
     public var home: String?
     /// The pair's `remote` the home was found from: a different `remote` discovers again.
     public var discoveredFrom: String?
+    /// The server refused to make a calendar (MKCALENDAR answered 403, 405 or 501): later runs
+    /// do not ask it again (see `CalendarMaking`). Nil until a refusal.
+    public var makesNoCalendars: Bool?
 
     /// A mapping; empty, with no home found, unless given.
     public init(entries: [Entry] = [], home: String? = nil, discoveredFrom: String? = nil) {
@@ -152,9 +155,11 @@ public struct CollectionPlan: Sendable, Equatable {
         AccountListing.homePath(remote, calendars: calendars)
     }
 
-    /// A folder name from the last segment of a collection's href, in a safe alphabet.
+    /// A folder name from the last segment of a collection's href, in a safe alphabet; from the
+    /// one before it in Google's `/caldav/v2/<calendar id>/events/`, where the last is always
+    /// `events` (vdirsyncer names Google's calendars so too).
     public static func name(forHref href: CollectionHref) -> String {
-        name(forSegment: href.lastSegment)
+        name(forSegment: href.namingSegment)
     }
 
     /// A name in a safe alphabet for `segment` (a decoded path segment, or a folder's name

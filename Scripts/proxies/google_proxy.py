@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""A proxy in front of Radicale that answers as Google Calendar's CalDAV endpoint does where
+Google's guide and its users' reports say it differs from the RFCs; each behaviour is off
+unless its flag is given.
+
+    python3 Scripts/proxies/google_proxy.py --upstream http://127.0.0.1:5232/ [--port 0] [--log FILE] \\
+        [--no-mkcalendar] [--if-none-match honour|ignore|refuse] [--no-put-etag] \\
+        [--phantom-collection PATH]... [--recurring-update-conflict] \\
+        [--throttle 403|429 --throttle-count N [--throttle-methods PUT,REPORT]] [--no-vtodo]
+
+Behaviours (what Google does, and where it is told):
+  --no-mkcalendar   MKCALENDAR and MKCOL answer 405 (Google's CalDAV guide: "not supported";
+                    calendars are made in Google Calendar itself).
+  --if-none-match   what a request with `If-None-Match` meets (the guide: no `If*` header but
+                    If-Match is supported): `honour` forwards it (the default), `ignore` drops
+                    it before forwarding (a create over a taken name replaces it), `refuse`
+                    answers 400 without forwarding.
+  --no-put-etag     a PUT's answer carries no ETag (gggard/AndroidCaldavSyncAdapater #101).
+  --phantom-collection PATH
+                    listings of the collection PATH (PROPFIND Depth 1, a calendar-query, a
+                    sync-collection REPORT without a token) carry two more hrefs, with an ETag
+                    and no calendar data, `<id>_R<date>@google.com.ics`,
+                    as Google lists the instances of a split or cancelled series; they answer
+                    404 to GET and are missing from a calendar-multiget's answer (vdirsyncer
+                    #1208, #1212).
+  --recurring-update-conflict
+                    a PUT with If-Match of an event with an RRULE answers 409 Conflict (a
+                    recurring event's update; vdirsyncer #963, #613, #835; calcurse #470); a
+                    new one is stored.
+  --throttle STATUS with --throttle-count N: the next N requests (of --throttle-methods, or
+                    any) answer STATUS: 403 with Google's `usageLimits`/`rateLimitExceeded`
+                    JSON error, or 429 (Calendar API guide "Handle API errors"). No Retry-After.
+  --no-vtodo        a PUT of a VTODO or VJOURNAL answers 400 (the guide: VTODO and VJOURNAL
+                    are not supported).
+
+Responses the proxy does not change are streamed as they arrive. Every request is logged to
+--log as one JSON line (n, method, path, action, status, conditional headers).
+Prints PROXY_URL=http://127.0.0.1:PORT/ once listening (loopback only).
+"""
+
+import json
+import re
+import threading
+
+import proxylib
+
+def rate_limit_body(code, message):
+    """Google's JSON error for a rate limit (the Calendar API's "Handle API errors")."""
+    errors = [{"domain": "usageLimits", "reason": "rateLimitExceeded", "message": message}]
+    return json.dumps({"error": {"code": code, "message": message, "errors": errors}}, indent=1).encode() + b"\n"
+
+
+PHANTOM_NAMES = ("phantom7c2e_R20250124T170000@google.com.ics", "phantom91ab_R20250301T090000@google.com.ics")
+
+
+class Throttle:
+    """The requests still to be answered with a rate-limit error, counted thread-safely."""
+
+    def __init__(self, count):
+        self.lock = threading.Lock()
+        self.left = count
+
+    def take(self):
+        with self.lock:
+            if self.left <= 0:
+                return False
+            self.left -= 1
+            return True
+
+
+class GoogleHandler(proxylib.ForwardingHandler):
+    def upstream_headers(self):
+        """The client's headers without Accept-Encoding: a listing the proxy adds hrefs to
+        must come uncompressed."""
+        return [(k, v) for k, v in super().upstream_headers() if k.lower() != "accept-encoding"]
+
+    def handle_request(self):
+        config = self.server.config
+        method = self.command.upper()
+        self.entry["action"] = "ok"
+        if config.throttle and (not config.throttle_methods or method in config.throttle_methods) \
+                and self.server.throttle.take():
+            self.entry["action"] = "throttle"
+            body = rate_limit_body(config.throttle,
+                                   "Rate Limit Exceeded" if config.throttle == 403 else "Too Many Requests")
+            return self.send(proxylib.Response(config.throttle, None,
+                                               [("Content-Type", "application/json; charset=UTF-8")], body))
+        if config.no_mkcalendar and method in ("MKCALENDAR", "MKCOL"):
+            self.entry["action"] = "no-mkcalendar"
+            return self.send_simple(405, [("Allow", "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT")],
+                                    b"Method Not Allowed\n")
+        if self.headers.get("If-None-Match") is not None:
+            if config.if_none_match == "refuse":
+                self.entry["action"] = "refuse-if-none-match"
+                return self.send_simple(400, (), b"Bad Request: unsupported precondition header\n")
+            if config.if_none_match == "ignore":
+                self.entry["action"] = "ignore-if-none-match"
+                del self.headers["If-None-Match"]
+        if method == "PUT" and config.no_vtodo and re.search(rb"BEGIN:V(TODO|JOURNAL)", self.body):
+            self.entry["action"] = "no-vtodo"
+            return self.send_simple(400, (), b"Bad Request: unsupported component\n")
+        if method == "PUT" and config.recurring_update_conflict and self.headers.get("If-Match") \
+                and b"\nRRULE" in self.body:
+            self.entry["action"] = "recurring-conflict"
+            return self.send_simple(409, (), b"Conflict\n")
+        if self.phantom_path() is not None and method in ("GET", "HEAD", "DELETE", "PUT"):
+            self.entry["action"] = "phantom"
+            return self.send_simple(404, (), b"Not Found\n")
+        if method == "PUT" and config.no_put_etag:
+            response = self.forward()
+            response.set_header("ETag", None)
+            self.entry["action"] = "no-put-etag"
+            return self.send(response)
+        if self.lists_phantoms():
+            response = self.forward()
+            if response.status == 207:
+                self.entry["action"] = "phantoms-listed"
+                response.body = self.with_phantoms(response.body)
+            return self.send(response)
+        if method == "REPORT" and self.phantom_collection() and b"calendar-multiget" in self.body:
+            response = self.forward()
+            if response.status == 207:
+                response.body = self.without_phantoms(response.body)
+            return self.send(response)
+        self.stream()
+
+    # -- phantom hrefs --------------------------------------------------------------------
+
+    def phantom_collection(self):
+        """The configured collection this request is on or in, or None."""
+        path = self.path.split("?")[0]
+        for collection in self.server.config.phantom_collection:
+            if path.startswith(collection):
+                return collection
+        return None
+
+    def phantom_path(self):
+        collection = self.phantom_collection()
+        if collection is None:
+            return None
+        name = self.path.split("?")[0][len(collection):]
+        return name if name in PHANTOM_NAMES or name.replace("%40", "@") in PHANTOM_NAMES else None
+
+    def lists_phantoms(self):
+        """A listing of a phantom collection: PROPFIND Depth 1, or a first sync-collection."""
+        if self.phantom_collection() is None or self.path.split("?")[0] not in self.server.config.phantom_collection:
+            return False
+        if self.command.upper() == "PROPFIND":
+            return self.headers.get("Depth", "") == "1" and b"getetag" in self.body
+        if self.command.upper() == "REPORT" and b"sync-collection" in self.body:
+            return re.search(rb"<[^>]*sync-token[^>]*>\s*\S", self.body) is None
+        return self.command.upper() == "REPORT" and b"calendar-query" in self.body
+
+    def with_phantoms(self, body):
+        collection = self.phantom_collection()
+        extra = b"".join(
+            b'<D:response xmlns:D="DAV:"><D:href>%s%s</D:href><D:propstat><D:prop>'
+            b'<D:getetag>"%d"</D:getetag><D:resourcetype/></D:prop><D:status>HTTP/1.1 200 OK</D:status>'
+            b'</D:propstat></D:response>' % (collection.encode(), name.encode(), 63900000000 + i)
+            for i, name in enumerate(PHANTOM_NAMES))
+        end = body.rfind(b"</")
+        return body[:end] + extra + body[end:] if end >= 0 else body
+
+    def without_phantoms(self, body):
+        """A multiget's answer with no response for a phantom href (Google leaves them out)."""
+        for name in PHANTOM_NAMES:
+            escaped = re.escape(name.encode()).replace(b"@", b"(?:@|%40)")
+            body = re.sub(rb"<(\w+:)?response(?:\s[^>]*)?>(?:(?!</(?:\w+:)?response>).)*?" + escaped
+                          + rb".*?</(?:\w+:)?response>", b"", body, flags=re.S)
+        return body
+
+
+
+def main():
+    parser = proxylib.common_arguments(__doc__.splitlines()[0])
+    parser.add_argument("--no-mkcalendar", action="store_true")
+    parser.add_argument("--if-none-match", choices=("honour", "ignore", "refuse"), default="honour")
+    parser.add_argument("--no-put-etag", action="store_true")
+    parser.add_argument("--phantom-collection", action="append", default=[],
+                        help="a collection's path whose listings carry phantom hrefs (repeatable)")
+    parser.add_argument("--recurring-update-conflict", action="store_true")
+    parser.add_argument("--throttle", type=int, choices=(403, 429))
+    parser.add_argument("--throttle-count", type=int, default=1)
+    parser.add_argument("--throttle-methods", default="", help="comma-separated methods throttled (default any)")
+    parser.add_argument("--no-vtodo", action="store_true")
+    config = parser.parse_args()
+    config.throttle_methods = {m.strip().upper() for m in config.throttle_methods.split(",") if m.strip()}
+    server = proxylib.ProxyServer(("127.0.0.1", config.port), GoogleHandler,
+                                  proxylib.Upstream(config.upstream), config.log)
+    server.config = config
+    server.throttle = Throttle(config.throttle_count if config.throttle else 0)
+    proxylib.serve(server)
+
+
+if __name__ == "__main__":
+    main()
