@@ -105,9 +105,10 @@ public enum TestServers {
     }
 
     /// Starts a fresh server; the caller stops it. Prefer `shared(_:)` to share one per test run.
+    /// - Parameter folder: where its store goes (default: the temporary folder).
     /// - Throws: `ProcessFailure` with the script's output when the server cannot start.
-    public static func start(_ name: String) throws -> TestServer {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+    public static func start(_ name: String, under folder: URL? = nil) throws -> TestServer {
+        let state = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
             "calgw-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let result = try ProcessRunner.run(script(name).path, ["start", state.path])

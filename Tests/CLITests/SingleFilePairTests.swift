@@ -76,7 +76,10 @@ import CalgwTestSupport
     }
 
     @Test func anExportSyncsBothWaysAndKeepsInStepWithRadicale() throws {
-        let server = try TestServers.start(TestServers.any())
+        // Its store on a disk: with it in memory (/dev/shm), Radicale answers the first PUT into
+        // the new calendar with 409 no-uid-conflict (not understood yet; nothing of calgw's has
+        // run by then).
+        let server = try TestServers.start(TestServers.any(), under: URL(fileURLWithPath: "/var/tmp"))
         defer { server.stop() }
         let pair = try Fixture(server: server)
         defer { pair.account.remove() }

@@ -7,9 +7,16 @@ extension SyncEngine {
     /// server, with the vdir's own changes merged as usual. The first pass has sent the person's
     /// changes already, so a copy is changed on top of them. A failure to read the Inbox is a
     /// note and leaves the messages for the next run; it never fails the run.
+    ///
+    /// Only a run that brought a change of the server's into the vdir looks: DAViCal files an
+    /// organizer's change in the attendee's calendar as well whenever his Inbox holds no message
+    /// for that meeting, so a message that waits in the Inbox always comes with (or after) a change
+    /// of his calendar, and a run that found nothing new asks nothing more (a no-op stays one
+    /// request).
     /// - Parameter first: the report of the run's first pass.
     func applyingScheduleInbox(after first: SyncReport) async throws -> SyncReport {
-        guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly,
+        let pulled = first.created[.local] + first.updated[.local] + first.deleted[.local]
+        guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly, pulled > 0,
             let inbox = remote.capabilities.scheduleInbox
         else { return first }
         let applied: Int
@@ -17,7 +24,8 @@ extension SyncEngine {
             applied = try await inbox.applyScheduleInbox()
         } catch {
             var report = first
-            report.notes.append("the organizer's changes in the schedule inbox are left for the next run: \(error)")
+            report.notes.append(
+                "the organizer's changes in the schedule inbox are left for a later run that brings a change: \(error)")
             return report
         }
         guard applied > 0 else { return first }

@@ -84,12 +84,12 @@ public struct AccountFixture: Sendable {
         defer { try? FileManager.default.removeItem(at: file) }
         // No `Expect: 100-continue`: curl would wait a second for a 100 that Radicale never sends.
         let put = try curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-T", file.path, "-H", "Expect:", "-H",
-            "Content-Type: text/calendar",
+            "-w", "\n%{http_code}", "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
             calendar.appendingPathComponent("\(name).ics").absoluteString,
         ])
-        guard ["201", "204"].contains(put.stdoutText) else {
-            throw FixtureFailure("\(server.name): PUT \(name): \(put.stdoutText)")
+        let status = put.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
+        guard ["201", "204"].contains(status) else {
+            throw FixtureFailure("\(server.name): PUT \(name): \(put.stdoutText.suffix(500))")
         }
     }
 
