@@ -37,26 +37,8 @@ extension CalDAVClient {
 extension DAVRequestBodies {
     /// A calendar-query for the events whose UID contains `uid`.
     static func calendarQuery(uid: String) -> Data {
-        XMLBuilder.document(
-            .node(
-                "c:calendar-query",
-                [
-                    .node("d:prop", [.empty("d:getetag")]),
-                    .node(
-                        "c:filter",
-                        [
-                            .element(
-                                "c:comp-filter", attributes: [("name", "VCALENDAR")],
-                                children: [
-                                    .element(
-                                        "c:comp-filter", attributes: [("name", "VEVENT")],
-                                        children: [
-                                            .element(
-                                                "c:prop-filter", attributes: [("name", "UID")],
-                                                children: [.text("c:text-match", uid)])
-                                        ])
-                                ])
-                        ]),
-                ]))
+        etagQuery(
+            component: "VEVENT",
+            matching: .element("c:prop-filter", attributes: [("name", "UID")], children: [.text("c:text-match", uid)]))
     }
 }

@@ -51,7 +51,17 @@ enum DAVRequestBodies {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return XMLBuilder.document(
+        return etagQuery(
+            component: component,
+            matching: .element(
+                "c:time-range",
+                attributes: [("start", formatter.string(from: start)), ("end", formatter.string(from: end))]))
+    }
+
+    /// A calendar-query for the etags of the `component`s that `test` (a time range, a property
+    /// filter) matches.
+    static func etagQuery(component: String, matching test: E) -> Data {
+        XMLBuilder.document(
             .node(
                 "c:calendar-query",
                 [
@@ -62,16 +72,7 @@ enum DAVRequestBodies {
                             .element(
                                 "c:comp-filter", attributes: [("name", "VCALENDAR")],
                                 children: [
-                                    .element(
-                                        "c:comp-filter", attributes: [("name", component)],
-                                        children: [
-                                            .element(
-                                                "c:time-range",
-                                                attributes: [
-                                                    ("start", formatter.string(from: start)),
-                                                    ("end", formatter.string(from: end)),
-                                                ])
-                                        ])
+                                    .element("c:comp-filter", attributes: [("name", component)], children: [test])
                                 ])
                         ]),
                 ]))
