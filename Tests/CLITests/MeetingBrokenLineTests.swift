@@ -5,7 +5,8 @@ import CalgwTestSupport
 /// An invitation whose lines are broken (written by hand or by another tool), in bob's vdir on
 /// Cyrus: an answer is refused while his own ATTENDEE line holds no calendar address (a
 /// server would take it for a third attendee), and a file that cannot be read is named, with
-/// its line, by `invitations` and by `event reply`, instead of the meeting being left out.
+/// its line, by `invitations` and by `event reply`, instead of the meeting being left out; and
+/// `sync` does not upload the file whose ATTENDEE line `lint` rejects, but names it at its line.
 @Suite(.timeLimit(.minutes(10))) struct MeetingBrokenLineTests {
     static let cyrus = TestServers.selected.filter { $0 == "cyrus" }
 
@@ -57,5 +58,14 @@ import CalgwTestSupport
         #expect(
             unreadable.status == 1 && unreadable.stderrText.contains("cannot be read: \(quotedFile):"),
             "\(unreadable.status) \(unreadable.stderrText)")
+
+        let spacedFile = bob.vdir.appendingPathComponent("\(spaced).ics").path
+        let synced = try meeting.bob(["sync"])
+        #expect(
+            synced.status == 1 && synced.stderrText.contains("\(spacedFile):")
+                && synced.stderrText.contains("is not a valid CAL-ADDRESS"),
+            "\(synced.status) \(synced.stderrText)")
+        #expect(try meeting.stored(spaced, in: meeting.attendeeCalendar, as: meeting.attendee) == nil)
+        #expect(try String(contentsOf: URL(fileURLWithPath: spacedFile), encoding: .utf8) == spacedBefore)
     }
 }

@@ -186,6 +186,33 @@ import CalgwTestSupport
         #expect(try await s.serverSummaries() == [a: "Edited", b: "The copy", other: "Other"])
     }
 
+    /// A file whose ORGANIZER holds no calendar address (`lint` rejects it) is not uploaded,
+    /// and on a first sync the server's copy of its UID is not pulled over it either: both
+    /// stay as they are until the line is fixed, and then nothing of either is lost.
+    @Test(arguments: TestServers.selected)
+    func testAFileWithoutACalendarAddressIsLeftAloneWithTheServersCopy(server: String) async throws {
+        let s = try await Setup(server)
+        let uid = "addr-\(UUID().uuidString.lowercased())"
+        let theirs = TestEvent.ics(uid: uid, summary: "Theirs", end: "20260310T110000Z")
+        _ = try await s.remote.create(Data(theirs.utf8), suggestedName: uid)
+        let mine = TestEvent.ics(
+            uid: uid, summary: "Mine", end: "20260310T110000Z", extra: ["ORGANIZER:alice@example.com"])
+        try s.write("mine.ics", mine)
+
+        var report = try await s.sync()
+        #expect(report.errors.count == 1, "\(report)")
+        #expect("\(report.errors)".contains("mine.ics:") && "\(report.errors)".contains("CAL-ADDRESS"), "\(report)")
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        #expect(try s.read("mine.ics") == Data(mine.utf8))
+        #expect(try s.local.directory.scan().map(\.name) == ["mine.ics"])
+        #expect(try await s.serverSummaries() == [uid: "Theirs"])
+
+        try s.write("mine.ics", mine.replacingOccurrences(of: "ORGANIZER:alice", with: "ORGANIZER:mailto:alice"))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report)")
+        #expect(Set(try await s.serverSummaries().values) == ["Theirs", "Mine"], "\(report)")
+    }
+
     @Test(arguments: TestServers.selected)
     func testEditorLeftoversAreNeverUploaded(server: String) async throws {
         let s = try await Setup(server)

@@ -176,6 +176,7 @@ struct ScannedItems {
     var items: [SideItem] = []
     var unparseable: [ItemHref] = []
     var problems: [ItemHref: String] = [:]
+    var problemKeys: [ItemHref: ItemKey] = [:]
     var missingUID: [StoredItem] = []
     var byBytes: [BytesDigest: Int32] = [:]
     /// The storage writes UIDs into files without one (a vdir), asked once.
@@ -198,6 +199,7 @@ struct ScannedItems {
         if let problem {
             unparseable.append(stored.href)
             problems[stored.href] = problem
+            if content.parses, content.uid != nil { problemKeys[stored.href] = content.key }
             return
         }
         guard content.parses else {
@@ -224,6 +226,7 @@ struct ScannedItems {
     func snapshot(token: ChangeToken?) -> SideSnapshot {
         var snapshot = SideSnapshot(items: items, unparseable: unparseable.sorted(), token: token)
         snapshot.problems = problems
+        snapshot.problemKeys = problemKeys
         snapshot.folder = scanner.side == .local ? scanner.storage.capabilities.fileBacked?.folderPath : nil
         snapshot.missingUID = missingUID
         snapshot.itemsByBytes = byBytes

@@ -3,7 +3,8 @@ import ICalendar
 
 /// Finds the mistakes of a hand edit that make a vdir file unsafe to upload: structure that
 /// does not parse (an unbalanced BEGIN/END, a line with no colon), an invalid RRULE, an end
-/// before its start. Such a file is reported at its line and left alone, with its server
+/// before its start, an ORGANIZER or ATTENDEE that holds no calendar address (a space typed
+/// for the colon before `mailto:`: a server takes the rest for another person). Such a file is reported at its line and left alone, with its server
 /// copy, until it is fixed. Milder problems (LF line ends, long lines, a missing DTSTAMP)
 /// do not block: the upload is made canonical instead.
 enum HandEditCheck {
@@ -35,6 +36,6 @@ enum HandEditCheck {
     /// True for the errors that keep a file that parses from being uploaded.
     private static func blocks(_ problem: LintProblem) -> Bool {
         problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
-            || problem.message.hasPrefix("EXRULE:")
+            || problem.message.hasPrefix("EXRULE:") || problem.message.hasSuffix(" is not a valid CAL-ADDRESS")
     }
 }

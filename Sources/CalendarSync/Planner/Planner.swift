@@ -44,7 +44,7 @@ public enum Planner {
         for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
             let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
             for href in snapshot.unparseable {
-                if let key = bySideHref[href] {
+                if let key = bySideHref[href] ?? snapshot.problemKeys[href] {
                     unreadable[key] =
                         snapshot.problems[href].map {
                             SkipReason(.handEdit, "\($0); left alone, and the other side too")

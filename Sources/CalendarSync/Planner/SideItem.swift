@@ -56,6 +56,10 @@ public struct SideSnapshot: Sendable {
     public var token: ChangeToken?
     /// For unparseable vdir files broken by a hand edit: href → `path:line: problem`.
     public var problems: [ItemHref: String] = [:]
+    /// The UIDs of the files in `problems` that parse (a blocking mistake such as an invalid
+    /// RRULE or calendar address), by href: the server's copy of the same UID is then left
+    /// alone too, instead of being copied over the file.
+    public var problemKeys: [ItemHref: ItemKey] = [:]
     /// The vdir's folder when the side is one: reports then name files by their paths.
     public var folder: String?
     /// New files without a UID, set aside by a scan that is to give them one

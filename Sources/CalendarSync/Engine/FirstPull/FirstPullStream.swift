@@ -15,6 +15,9 @@ final class FirstPullStream {
     /// The local items by a digest of their bytes, to take a server's item equal to a file
     /// without parsing it again.
     private let localByBytes: [BytesDigest: Int32]
+    /// The UIDs of vdir files a hand edit broke (``SideSnapshot/problemKeys``): the server's
+    /// items with them are set aside, to be left alone with the file, not pulled over it.
+    private let blocked: Set<ItemKey>
     private let executor: Executor
     private let policy: SyncPolicy
     /// What the stream has seen of the server so far.
@@ -27,6 +30,7 @@ final class FirstPullStream {
     init(local snapshot: SideSnapshot, executor: Executor, policy: SyncPolicy) {
         local = LocalItems(snapshot.items)
         localByBytes = snapshot.itemsByBytes
+        blocked = Set(snapshot.problemKeys.values)
         self.executor = executor
         self.policy = policy
         pulled = StreamedItems(localCount: local.count)
@@ -72,7 +76,7 @@ final class FirstPullStream {
 
     /// Plans a parsed batch and starts writing it once the batch before it is written.
     private func handOver(_ stored: [StoredItem], _ contents: [ItemContent]) async throws {
-        let (batch, equal) = pulled.take(stored, contents: contents, local: local)
+        let (batch, equal) = pulled.take(stored, contents: contents, local: local, blocked: blocked)
         guard !batch.items.isEmpty || !batch.unparseable.isEmpty || !equal.isEmpty else { return }
         var plan = Planner.plan(local: SideSnapshot(items: []), remote: batch, journal: [], policy: policy)
         pulled.note(plan, of: batch)

@@ -26,8 +26,10 @@ struct StreamedItems {
     init(localCount: Int) { recorded = Array(repeating: false, count: localCount) }
 
     /// The batch's items to pull now, and the records of those equal to their local file;
-    /// sets aside those the vdir holds otherwise.
-    mutating func take(_ stored: [StoredItem], contents: [ItemContent], local: LocalItems) -> (
+    /// sets aside those the vdir holds otherwise, and those whose file a hand edit broke (`blocked`).
+    mutating func take(
+        _ stored: [StoredItem], contents: [ItemContent], local: LocalItems, blocked: Set<ItemKey>
+    ) -> (
         SideSnapshot, [PlannedAction]
     ) {
         var items: [SideItem] = []
@@ -53,7 +55,7 @@ struct StreamedItems {
                 }
             } else if let firstSkipped = taken[StringDigest(side.key.value)] {
                 repeated.append((side.key, side.href, firstSkipped))
-            } else if local.holds(side.key) {
+            } else if local.holds(side.key) || blocked.contains(side.key) {
                 side.data = nil
                 setAside.append(side)
                 setAsideKeys.insert(side.key)

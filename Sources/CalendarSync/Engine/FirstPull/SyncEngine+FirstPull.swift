@@ -92,6 +92,7 @@ extension SyncEngine {
             items: l.items.indices.compactMap { pulled.recorded[$0] ? nil : l.items[$0] },
             unparseable: l.unparseable, token: l.token)
         unrecorded.problems = l.problems
+        unrecorded.problemKeys = l.problemKeys
         unrecorded.folder = l.folder
         unrecorded.missingUID = l.missingUID
         unrecorded.population = l.items.count
