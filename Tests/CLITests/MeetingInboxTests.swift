@@ -49,6 +49,26 @@ import CalgwTestSupport
         // A second sync finds nothing more to do.
         let quiet = try meeting.bob(["sync", "--json"])
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+
+        // DAViCal answers every write of an attendee's copy with a REPLY to the organizer (its
+        // reply code looks at no SCHEDULE-AGENT), and merges the attendee's line into the
+        // organizer's copy: bob's line there must carry no mark of calgw's, or DAViCal
+        // delivers nothing more to him. The REPLY says what bob's copy says: no answer yet.
+        let organizers = try meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
+        let bobsLine = organizers.split(separator: "\n").first { $0.contains(meeting.attendee.address) } ?? ""
+        #expect(!bobsLine.contains("SCHEDULE-AGENT"), "\(organizers)")
+        let replies = try meeting.organizerUser.inbox(on: meeting.name, mentioning: uid)
+        #expect(replies.allSatisfy { $0.contains("PARTSTAT=NEEDS-ACTION") }, "\(replies)")
+
+        // The organizer deletes the meeting: the cancellation reaches bob.
+        let deleted = try meeting.calgw(["event", "delete", uid])
+        #expect(deleted.status == 0, "\(deleted.stderrText)")
+        let cancel = try meeting.inbox(mentioning: uid)
+        #expect(cancel.count == 1 && cancel.allSatisfy { $0.contains("METHOD:CANCEL") }, "\(cancel)")
+        let last = try meeting.bob(["sync"])
+        #expect(last.status == 0, "\(last.stdoutText)\(last.stderrText)")
+        let gone = (try? bobsFile(uid, meeting)).map { $0.contains("STATUS:CANCELLED") } ?? true
+        #expect(gone, "bob's vdir still shows the deleted meeting")
     }
 
     /// Cyrus applies the organizer's messages to bob's calendar itself: bob's sync reads no

@@ -106,6 +106,40 @@ enum UploadForm {
         }
     }
 
+    /// The ORGANIZER of the first meeting in `data` that has an attendee marked
+    /// `SCHEDULE-AGENT=CLIENT`; nil when none has (the common case costs one search of the bytes).
+    static func organizerOfMeetingWithMarkedAttendees(_ data: Data) -> String? {
+        guard data.range(of: Data(clientMark.utf8)) != nil || data.range(of: Data(clientMark.lowercased().utf8)) != nil,
+            let parsed = try? ICalendarParser().parse(data)
+        else { return nil }
+        for item in parsed.components.lazy.flatMap(\.components) where item["ORGANIZER"] != nil {
+            let marked = item.properties.contains {
+                $0.name == "ATTENDEE" && $0[parameter: "SCHEDULE-AGENT"]?.uppercased() == "CLIENT"
+            }
+            if marked { return item["ORGANIZER"]?.value }
+        }
+        return nil
+    }
+
+    /// `data` with `SCHEDULE-AGENT=CLIENT` taken off every ATTENDEE, the ORGANIZER's kept: an
+    /// attendee's copy that asks the server to send no reply (RFC 6638 §7.1) and still lets the
+    /// organizer's messages reach the attendee.
+    static func withoutAttendeeMarks(_ data: Data) -> Data {
+        guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
+        var components = parsed.components
+        for i in components.indices where components[i].name == "VCALENDAR" {
+            for j in components[i].components.indices {
+                for k in components[i].components[j].properties.indices {
+                    let property = components[i].components[j].properties[k]
+                    guard property.name == "ATTENDEE", property[parameter: "SCHEDULE-AGENT"]?.uppercased() == "CLIENT"
+                    else { continue }
+                    components[i].components[j].properties[k].setParameter("SCHEDULE-AGENT", nil)
+                }
+            }
+        }
+        return ICalendarSerializer().data(components)
+    }
+
     /// True when `data` holds a meeting whose organizer or an attendee says nothing of who
     /// schedules for them: a server that schedules by what it stores would schedule for it.
     static func needsClientSchedulingMark(_ data: Data) -> Bool {

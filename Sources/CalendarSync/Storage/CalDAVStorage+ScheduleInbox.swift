@@ -42,8 +42,10 @@ extension CalDAVStorage: ScheduleInboxStorage {
                 }
             }
             if count > 0 {
-                let data = UploadForm.canonical(
-                    Data(ICalendarSerializer().serialize(current)), clientScheduled: true)
+                // The organizer alone is marked: an attendee's copy whose own line says the
+                // client schedules gets no more of the organizer's messages from DAViCal.
+                let data = UploadForm.withoutAttendeeMarks(
+                    UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true))
                 do {
                     try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
                 } catch let error as CalDAVError where error.status == 412 {

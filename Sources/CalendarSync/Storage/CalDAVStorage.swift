@@ -38,6 +38,8 @@ public final class CalDAVStorage: CalendarStorage {
     let listed = ListedNames()
     /// The Schedule-Tag of each meeting read or written as the person's action in this run.
     let scheduleTags = ScheduleTags()
+    /// The account's calendar addresses, once asked (``storedCopyForm(_:as:)``).
+    let accountAddresses = AccountAddresses()
 
     /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
@@ -192,7 +194,9 @@ public final class CalDAVStorage: CalendarStorage {
         // If-None-Match would replace what is there.
         if listed.contains(href.value) { throw StorageError.alreadyExists(href: href) }
         do {
-            let stored = try await client.write(url, data: data, condition: .createOnly, scheduling: intent.scheduling)
+            let stored = try await client.write(
+                url, data: await storedCopyForm(data, as: intent), condition: .createOnly, scheduling: intent.scheduling
+            )
             return kept(stored, at: href, intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? storageError(error, href: href, creating: true)
@@ -214,7 +218,8 @@ public final class CalDAVStorage: CalendarStorage {
             let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
             let stored = try await client.write(
-                member.url, data: data, condition: condition, scheduling: intent.scheduling)
+                member.url, data: await storedCopyForm(data, as: intent), condition: condition,
+                scheduling: intent.scheduling)
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? Self.recurringConflict(

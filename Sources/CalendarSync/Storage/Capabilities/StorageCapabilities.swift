@@ -48,7 +48,9 @@ public struct StorageCapabilities: Sendable {
     public var knowsWriteAccess: Bool
     /// Copies uploaded here must mark each attendee and the organizer `SCHEDULE-AGENT=CLIENT`,
     /// or the server invites people for them: it schedules implicitly and honours no request
-    /// header that asks it not to (DAViCal). The mark is stored with the copy.
+    /// header that asks it not to (DAViCal). The mark is stored with the copy; in a meeting the
+    /// account attends, the storage keeps it on the ORGANIZER alone
+    /// (``CalDAVStorage/storedCopyForm(_:as:)``).
     public var marksCopiesClientScheduled: Bool
 
     /// The capabilities given; none, writable and with known access, unless said.
