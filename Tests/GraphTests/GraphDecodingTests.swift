@@ -59,7 +59,10 @@ import Testing
     @Test(arguments: [
         ("2019-03-15T12:00:00.0000000", LocalDateTime(year: 2019, month: 3, day: 15, hour: 12), nil as Int?),
         ("2019-03-15T12:00:00", LocalDateTime(year: 2019, month: 3, day: 15, hour: 12), nil),
-        ("2017-08-29T22:50:41.9406187Z", LocalDateTime(year: 2017, month: 8, day: 29, hour: 22, minute: 50, second: 41), 0),
+        (
+            "2017-08-29T22:50:41.9406187Z",
+            LocalDateTime(year: 2017, month: 8, day: 29, hour: 22, minute: 50, second: 41), 0
+        ),
         ("2025-05-28T09:30:00+02:00", LocalDateTime(year: 2025, month: 5, day: 28, hour: 9, minute: 30), 7200),
     ])
     func dateTimesWithSevenFractionalDigitsParse(_ text: String, _ local: LocalDateTime, _ offset: Int?) throws {

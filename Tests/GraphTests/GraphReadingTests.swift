@@ -63,8 +63,9 @@ import Testing
         #expect(starts.contains("2025-05-21"))
         #expect(!starts.contains("2025-05-22") && !starts.contains("2025-05-29"))
         // Read in UTC, every occurrence stays at 11:30 on Berlin's wall clock.
-        #expect(Set(GraphSamples.startValues(calendar).filter { $0.local.date.isoString != "2025-05-21" }.map(\.local.time))
-            == [LocalTime(hour: 11, minute: 30, second: 0)])
+        #expect(
+            Set(GraphSamples.startValues(calendar).filter { $0.local.date.isoString != "2025-05-21" }.map(\.local.time))
+                == [LocalTime(hour: 11, minute: 30, second: 0)])
     }
 
     @Test func exceptionsArrivingSeparatelyAreUsedInsteadOfTheMastersOwn() throws {
@@ -74,13 +75,16 @@ import Testing
         master.cancelledOccurrences = nil
         let calendar = try master.iCalendar(
             exceptions: exceptions, cancelledOccurrences: ["OID.AAMkMASTER=.2025-05-29"], at: GraphSamples.now)
-        let expected = try GraphSamples.decode(GraphEvent.self, GraphSamples.seriesMaster).iCalendar(at: GraphSamples.now)
+        let expected = try GraphSamples.decode(GraphEvent.self, GraphSamples.seriesMaster).iCalendar(
+            at: GraphSamples.now)
         #expect(calendar == expected)
     }
 
     @Test func calgwsOwnUIDComesBackFromTheExtendedProperty() throws {
         var event = try GraphSamples.decode(GraphEvent.self, GraphSamples.created)
-        event.singleValueExtendedProperties = [GraphExtendedProperty(id: GraphExtendedProperty.uidID, value: "mine@calgw")]
+        event.singleValueExtendedProperties = [
+            GraphExtendedProperty(id: GraphExtendedProperty.uidID, value: "mine@calgw")
+        ]
         let calendar = try event.iCalendar(at: GraphSamples.now)
         #expect(calendar.components(named: "VEVENT")[0]["UID"]?.text == "mine@calgw")
     }
@@ -149,7 +153,8 @@ import Testing
              "end":{"dateTime":"2026-01-01T11:00:00","timeZone":"UTC"},
              "body":{"contentType":"html","content":"<html><head><meta name=\\"x\\"><style>p{}</style></head><body><div>&nbsp;</div></body></html>"}}
             """
-        let v = try GraphSamples.decode(GraphEvent.self, json).iCalendar(at: GraphSamples.now).components(named: "VEVENT")[0]
+        let v = try GraphSamples.decode(GraphEvent.self, json).iCalendar(at: GraphSamples.now).components(
+            named: "VEVENT")[0]
         #expect(v["DESCRIPTION"] == nil)
         #expect(v["X-ALT-DESC"] == nil)
         #expect(v["DTSTART"]?.value == "20260101T100000Z")

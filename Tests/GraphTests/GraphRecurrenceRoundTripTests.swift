@@ -18,7 +18,9 @@ import Testing
         Case(name: "daily every 3rd day", startDate: "2026-01-05", pattern: #"{"type":"daily","interval":3}"#),
         Case(
             name: "weekly, Mon Wed Fri every 2nd week", startDate: "2026-01-05",
-            pattern: #"{"type":"weekly","interval":2,"daysOfWeek":["monday","wednesday","friday"],"firstDayOfWeek":"sunday"}"#),
+            pattern:
+                #"{"type":"weekly","interval":2,"daysOfWeek":["monday","wednesday","friday"],"firstDayOfWeek":"sunday"}"#
+        ),
         Case(
             name: "weekly, Sun Tue every 2nd week from Monday", startDate: "2026-01-06",
             pattern: #"{"type":"weekly","interval":2,"daysOfWeek":["sunday","tuesday"],"firstDayOfWeek":"monday"}"#),
@@ -99,10 +101,14 @@ import Testing
     func theRRuleGivesTheDatesGraphsPatternGives(_ c: Case, _ range: String) throws {
         let event = try Self.master(c, range: range)
         let calendar = try event.iCalendar(at: GraphSamples.now)
-        let graphDates = event.recurrence!.occurrenceDates(through: LocalDate(year: 2031, month: 12, day: 31), limit: 5000)
+        let graphDates = event.recurrence!.occurrenceDates(
+            through: LocalDate(year: 2031, month: 12, day: 31), limit: 5000)
         let values = GraphSamples.startValues(calendar)
         #expect(values.map(\.local.date) == graphDates)
-        #expect(values.allSatisfy { $0.local.time == LocalTime(hour: 9, minute: 0, second: 0) && $0.tzid == "Europe/Berlin" })
+        #expect(
+            values.allSatisfy {
+                $0.local.time == LocalTime(hour: 9, minute: 0, second: 0) && $0.tzid == "Europe/Berlin"
+            })
         #expect(!graphDates.isEmpty)
     }
 
@@ -121,7 +127,39 @@ import Testing
         #expect(write.master.isAllDay == true)
         #expect(write.master.start == GraphDateTimeZone(dateTime: "2026-01-05T00:00:00", timeZone: "UTC"))
         #expect(write.master.end == GraphDateTimeZone(dateTime: "2026-01-06T00:00:00", timeZone: "UTC"))
-        let graphDates = event.recurrence!.occurrenceDates(through: LocalDate(year: 2031, month: 12, day: 31), limit: 5000)
+        let graphDates = event.recurrence!.occurrenceDates(
+            through: LocalDate(year: 2031, month: 12, day: 31), limit: 5000)
         #expect(GraphSamples.startValues(calendar).map(\.local.date) == graphDates)
+    }
+}
+
+@Suite struct GraphRecurrenceWriteFieldsTests {
+    /// Graph answers every pattern field (`"month": 0`, an `endDate` of `0001-01-01` on a
+    /// numbered range) but refuses a write that sets one the type does not use.
+    @Test func aRecurrenceAsGraphAnswersItIsWrittenBackWithOnlyTheFieldsItsTypeUses() throws {
+        let master = try GraphSamples.decode(GraphEvent.self, GraphSamples.seriesMaster)
+        let write = try master.iCalendar(at: GraphSamples.now).graphEventWrite()
+        let json = try GraphSamples.json(write.master.recurrence)
+        #expect(
+            json
+                == #"{"pattern":{"daysOfWeek":["thursday"],"firstDayOfWeek":"monday","interval":1,"type":"weekly"},"#
+                + #""range":{"numberOfOccurrences":10,"recurrenceTimeZone":"W. Europe Standard Time","#
+                + #""startDate":"2025-05-01","type":"numbered"}}"#)
+        #expect(write.master.recurrence == master.recurrence?.normalized)
+        #expect(write.cancelled.map(\.date.isoString) == ["2025-05-29"])
+        #expect(write.cancelled.map(\.originalStart) == ["2025-05-29T09:30:00Z"])
+        #expect(write.overrides.map(\.occurrence.originalStart) == ["2025-05-22T09:30:00Z"])
+        #expect(write.overrides.first?.patch.subject == "Weekly sync (moved)")
+        #expect(
+            write.overrides.first?.patch.start
+                == GraphDateTimeZone(dateTime: "2025-05-21T14:00:00", timeZone: "W. Europe Standard Time"))
+    }
+
+    @Test func theCalendarsCalgwMakesPassItsLint() throws {
+        for json in [GraphSamples.seriesMaster, GraphSamples.created] {
+            let calendar = try GraphSamples.decode(GraphEvent.self, json).iCalendar(at: GraphSamples.now)
+            let problems = Linter().lint(ICalendarSerializer().data([calendar]))
+            #expect(problems.isEmpty, "\(problems)")
+        }
     }
 }

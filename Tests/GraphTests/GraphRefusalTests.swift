@@ -67,7 +67,8 @@ import Testing
         let error = try #require(throws: GraphMappingError.self) { try GraphSamples.parse(text).graphEventWrite() }
         #expect(error.code == .unsupportedTimeZone(part: "DTSTART:20260105T090000"))
         let write = try GraphSamples.parse(text).graphEventWrite(floatingTimeZone: "America/New_York")
-        #expect(write.master.start == GraphDateTimeZone(dateTime: "2026-01-05T09:00:00", timeZone: "Eastern Standard Time"))
+        #expect(
+            write.master.start == GraphDateTimeZone(dateTime: "2026-01-05T09:00:00", timeZone: "Eastern Standard Time"))
     }
 
     @Test func customZonesAreRefused() throws {

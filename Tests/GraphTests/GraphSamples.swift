@@ -121,8 +121,10 @@ enum GraphSamples {
 
     /// A VCALENDAR of one VEVENT with these lines (CRLF added).
     static func calendar(_ lines: [String], extra: [String] = []) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//calgw//EN", "BEGIN:VEVENT", "UID:series-1@calgw",
-          "DTSTAMP:20250101T000000Z"] + lines + ["END:VEVENT"] + extra + ["END:VCALENDAR", ""])
-            .joined(separator: "\r\n")
+        ([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw//calgw//EN", "BEGIN:VEVENT", "UID:series-1@calgw",
+            "DTSTAMP:20250101T000000Z",
+        ] + lines + ["END:VEVENT"] + extra + ["END:VCALENDAR", ""])
+        .joined(separator: "\r\n")
     }
 }

@@ -41,20 +41,34 @@ import Testing
     }
 
     @Test(arguments: [
-        ["DTSTART;TZID=Europe/Berlin:20260105T090000", "DTEND;TZID=Europe/Berlin:20260105T100000",
-         "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE"],
-        ["DTSTART;TZID=Europe/Berlin:20260130T170000", "DURATION:PT30M",
-         "RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=12"],
-        ["DTSTART;TZID=America/New_York:20260131T080000", "DTEND;TZID=America/New_York:20260131T083000",
-         "RRULE:FREQ=MONTHLY;BYMONTHDAY=-1"],
-        ["DTSTART;TZID=America/New_York:20260302T073000", "DTEND;TZID=America/New_York:20260302T080000",
-         "RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;UNTIL=20260320T120000Z"],
-        ["DTSTART;TZID=Europe/Berlin:20260327T100000", "DTEND;TZID=Europe/Berlin:20260327T110000",
-         "RRULE:FREQ=YEARLY"],
-        ["DTSTART;TZID=Europe/Berlin:20260130T160000", "DTEND;TZID=Europe/Berlin:20260130T170000",
-         "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"],
-        ["DTSTART;TZID=America/New_York:20261101T013000", "DTEND;TZID=America/New_York:20261101T023000",
-         "RRULE:FREQ=WEEKLY;UNTIL=20261206T063000Z"],
+        [
+            "DTSTART;TZID=Europe/Berlin:20260105T090000", "DTEND;TZID=Europe/Berlin:20260105T100000",
+            "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE",
+        ],
+        [
+            "DTSTART;TZID=Europe/Berlin:20260130T170000", "DURATION:PT30M",
+            "RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=12",
+        ],
+        [
+            "DTSTART;TZID=America/New_York:20260131T080000", "DTEND;TZID=America/New_York:20260131T083000",
+            "RRULE:FREQ=MONTHLY;BYMONTHDAY=-1",
+        ],
+        [
+            "DTSTART;TZID=America/New_York:20260302T073000", "DTEND;TZID=America/New_York:20260302T080000",
+            "RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;UNTIL=20260320T120000Z",
+        ],
+        [
+            "DTSTART;TZID=Europe/Berlin:20260327T100000", "DTEND;TZID=Europe/Berlin:20260327T110000",
+            "RRULE:FREQ=YEARLY",
+        ],
+        [
+            "DTSTART;TZID=Europe/Berlin:20260130T160000", "DTEND;TZID=Europe/Berlin:20260130T170000",
+            "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+        ],
+        [
+            "DTSTART;TZID=America/New_York:20261101T013000", "DTEND;TZID=America/New_York:20261101T023000",
+            "RRULE:FREQ=WEEKLY;UNTIL=20261206T063000Z",
+        ],
         ["DTSTART;VALUE=DATE:20261225", "DTEND;VALUE=DATE:20261226", "RRULE:FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=25"],
         ["DTSTART:20260105T090000Z", "DTEND:20260105T093000Z", "RRULE:FREQ=DAILY;INTERVAL=4;COUNT=30"],
         ["DTSTART;TZID=Europe/Berlin:20260310T090000", "DTEND;TZID=Europe/Berlin:20260310T093000"],
@@ -112,8 +126,9 @@ import Testing
         #expect(GraphSamples.starts(back) == GraphSamples.starts(original))
         let overridden = back.components(named: "VEVENT").filter { $0["RECURRENCE-ID"] != nil }
         #expect(overridden.map { $0["RECURRENCE-ID"]?.value } == ["20260202T090000"])
-        #expect(back.components(named: "VEVENT")[0].properties(named: "EXDATE").map(\.value)
-            == ["20260119T090000", "20260209T090000"])
+        #expect(
+            back.components(named: "VEVENT")[0].properties(named: "EXDATE").map(\.value)
+                == ["20260119T090000", "20260209T090000"])
     }
 
     @Test func theMasterBodyHoldsEveryWritableFieldSet() throws {
@@ -156,7 +171,8 @@ import Testing
         let write = try calendar.graphEventWrite()
         #expect(
             write.master.body
-                == GraphItemBody(contentType: .html, content: event.body?.content?.replacingOccurrences(of: "\r\n", with: "\n")))
+                == GraphItemBody(
+                    contentType: .html, content: event.body?.content?.replacingOccurrences(of: "\r\n", with: "\n")))
         #expect(write.master.start?.local == event.start?.local)
         #expect(write.master.start?.timeZone == "Pacific Standard Time")
         #expect(write.master.showAs == .busy)
@@ -201,8 +217,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Europe/Amsterdam", ["Central Europe Standard Time", "Central European Standard Time", "Romance Standard Time",
-                              "W. Europe Standard Time"]),
+        (
+            "Europe/Amsterdam",
+            [
+                "Central Europe Standard Time", "Central European Standard Time", "Romance Standard Time",
+                "W. Europe Standard Time",
+            ]
+        ),
         ("America/Detroit", ["Eastern Standard Time", "US Eastern Standard Time"]),
         ("Europe/Kyiv", ["FLE Standard Time"]),
         ("UTC", ["UTC"]),

@@ -71,7 +71,9 @@ struct GraphEventTimes {
 
     /// The occurrence of the series on `day`, in DTSTART's form.
     func startValue(on day: LocalDate) -> DateTimeValue {
-        isAllDay ? DateTimeValue(date: day) : DateTimeValue(LocalDateTime(date: day, time: start.local.time), form: start.form)
+        isAllDay
+            ? DateTimeValue(date: day)
+            : DateTimeValue(LocalDateTime(date: day, time: start.local.time), form: start.form)
     }
 
     /// UNTIL for a range ending on `endDate` (inclusive): that date for an all-day series; for a

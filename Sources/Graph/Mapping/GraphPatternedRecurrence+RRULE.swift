@@ -9,7 +9,7 @@ extension GraphPatternedRecurrence {
     /// | daily | `FREQ=DAILY` |
     /// | weekly | `FREQ=WEEKLY;BYDAY=…;WKST=…` (WKST from firstDayOfWeek, Sunday by default) |
     /// | absoluteMonthly, day ≤ 28 | `FREQ=MONTHLY;BYMONTHDAY=d` |
-    /// | absoluteMonthly, day 29–31 | `FREQ=MONTHLY;BYMONTHDAY=28,…,d;BYSETPOS=-1` (the month's last day when shorter) |
+    /// | absoluteMonthly, day 29–31 | `FREQ=MONTHLY;BYMONTHDAY=28,…,d;BYSETPOS=-1` (last day when shorter) |
     /// | relativeMonthly, one day | `FREQ=MONTHLY;BYDAY=2TH` (`-1TH` for last) |
     /// | relativeMonthly, several days | `FREQ=MONTHLY;BYDAY=MO,…,FR;BYSETPOS=2` |
     /// | absoluteYearly | `FREQ=YEARLY;BYMONTH=m;BYMONTHDAY=d` (`BYMONTHDAY=28,29;BYSETPOS=-1` for Feb 29th) |

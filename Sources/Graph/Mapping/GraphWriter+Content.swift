@@ -53,7 +53,9 @@ extension GraphWriter {
     /// HTML's own (nobody edited DESCRIPTION since the body was read from Graph).
     private static func body(of c: Component, note: (String, String) -> Void) -> GraphItemBody {
         let description = c["DESCRIPTION"]
-        if description?[parameter: "ALTREP"] != nil { note("DESCRIPTION;ALTREP", "Graph's body has no link to another form") }
+        if description?[parameter: "ALTREP"] != nil {
+            note("DESCRIPTION;ALTREP", "Graph's body has no link to another form")
+        }
         let text = description?.text ?? ""
         if let alt = c.properties(named: "X-ALT-DESC").first(where: {
             $0[parameter: "FMTTYPE"]?.lowercased() == "text/html"

@@ -26,18 +26,21 @@ extension Component {
         guard !uid.isEmpty else { throw GraphMappingError.structure("UID", "the VEVENT has none") }
         if let stranger = events.first(where: { ($0["UID"]?.text ?? "") != uid }) {
             throw GraphMappingError.structure(
-                "UID \(stranger["UID"]?.text ?? "")", "one Graph event (or series) holds one UID, this object has several")
+                "UID \(stranger["UID"]?.text ?? "")",
+                "one Graph event (or series) holds one UID, this object has several")
         }
         let masters = events.filter { $0["RECURRENCE-ID"] == nil }
         guard masters.count == 1, let masterComponent = masters.first else {
             throw GraphMappingError.structure(
                 masters.isEmpty ? "RECURRENCE-ID" : "VEVENT",
-                masters.isEmpty ? "overrides without their master: Graph makes occurrences only from a series"
+                masters.isEmpty
+                    ? "overrides without their master: Graph makes occurrences only from a series"
                     : "several VEVENTs without RECURRENCE-ID share the UID")
         }
         var writer = GraphWriter(
             resolver: TimeZoneResolver(calendar: calendar), floatingTimeZone: floatingTimeZone)
-        return try writer.write(uid: uid, master: masterComponent, overrides: events.filter { $0["RECURRENCE-ID"] != nil })
+        return try writer.write(
+            uid: uid, master: masterComponent, overrides: events.filter { $0["RECURRENCE-ID"] != nil })
     }
 }
 
@@ -90,13 +93,16 @@ struct GraphWriter {
             }
             for o in overrides {
                 let (occurrence, patch) = try override(o, master: master, times: times, dates: dates)
-                if let patch { patches.append(GraphOccurrenceWrite(occurrence: occurrence, patch: patch)) } else {
+                if let patch {
+                    patches.append(GraphOccurrenceWrite(occurrence: occurrence, patch: patch))
+                } else {
                     cancelled.append(occurrence)
                 }
             }
         } else if let o = overrides.first {
             throw GraphMappingError.structure(
-                "RECURRENCE-ID:\(o["RECURRENCE-ID"]?.value ?? "")", "the master has no RRULE: no occurrence to override")
+                "RECURRENCE-ID:\(o["RECURRENCE-ID"]?.value ?? "")", "the master has no RRULE: no occurrence to override"
+            )
         }
         return GraphEventWrite(uid: uid, master: master, overrides: patches, cancelled: cancelled, notHeld: notHeld)
     }

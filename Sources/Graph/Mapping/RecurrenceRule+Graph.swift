@@ -27,7 +27,8 @@ extension RecurrenceRule {
                 "FREQ=\(frequency.rawValue)", "Graph repeats by days at the finest, at the start's time of day")
         default: break
         }
-        for (name, values) in [("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour)] where !values.isEmpty {
+        for (name, values) in [("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour)] where !values.isEmpty
+        {
             throw GraphMappingError.recurrence(
                 "\(name)=\(Self.list(values))", "Graph repeats only at the start's time of day")
         }
@@ -60,7 +61,8 @@ extension RecurrenceRule {
         let recurrence = GraphPatternedRecurrence(pattern: pattern, range: range)
         guard recurrence.occurrenceDates(limit: 1).first == start.date else {
             throw GraphMappingError.recurrence(
-                "DTSTART", "\(start.date.isoString) is not an occurrence of the rule: RFC 5545 counts it, Graph skips it")
+                "DTSTART",
+                "\(start.date.isoString) is not an occurrence of the rule: RFC 5545 counts it, Graph skips it")
         }
         return recurrence
     }
@@ -161,7 +163,8 @@ extension RecurrenceRule {
                 return p
             }
             guard d > 0 else {
-                throw GraphMappingError.recurrence("BYMONTHDAY=\(d)", "Graph counts days from the month's end only as its last day")
+                throw GraphMappingError.recurrence(
+                    "BYMONTHDAY=\(d)", "Graph counts days from the month's end only as its last day")
             }
             guard d <= 28 || absolute == .absoluteYearly else {
                 throw GraphMappingError.recurrence(
@@ -195,7 +198,8 @@ extension RecurrenceRule {
         }
         guard bySetPos.count == 1, let index = GraphWeekIndex(ordinal: bySetPos[0]) else {
             throw GraphMappingError.recurrence(
-                bySetPos.isEmpty ? "BYDAY=\(days.map(\.description).joined(separator: ","))" : "BYSETPOS=\(Self.list(bySetPos))",
+                bySetPos.isEmpty
+                    ? "BYDAY=\(days.map(\.description).joined(separator: ","))" : "BYSETPOS=\(Self.list(bySetPos))",
                 bySetPos.isEmpty
                     ? "every such weekday of the month is several days; a Graph pattern takes one"
                     : "Graph picks one position, first to fourth or last")

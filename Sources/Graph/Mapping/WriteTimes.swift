@@ -46,7 +46,8 @@ struct WriteTimes {
         } else {
             var instant = startZone.utc(forLocal: startValue.local)
             if let d = c["DURATION"]?.duration {
-                let day = LocalDateTime(date: startValue.local.date.adding(days: d.nominalDays), time: startValue.local.time)
+                let day = LocalDateTime(
+                    date: startValue.local.date.adding(days: d.nominalDays), time: startValue.local.time)
                 instant = startZone.utc(forLocal: day) + d.exactSeconds
             }
             end = DateTimeValue(startZone.local(atUTC: instant), form: startValue.form)

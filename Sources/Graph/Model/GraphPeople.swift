@@ -45,8 +45,9 @@ public struct GraphAttendee: Hashable, Sendable, Codable {
     public var emailAddress: GraphEmailAddress?
 
     /// An attendee of `type`.
-    public init(type: GraphAttendeeType? = nil, status: GraphResponseStatus? = nil, emailAddress: GraphEmailAddress? = nil)
-    {
+    public init(
+        type: GraphAttendeeType? = nil, status: GraphResponseStatus? = nil, emailAddress: GraphEmailAddress? = nil
+    ) {
         self.type = type
         self.status = status
         self.emailAddress = emailAddress

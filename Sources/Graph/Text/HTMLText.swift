@@ -32,7 +32,8 @@ enum HTMLText {
                     skipping = name
                     continue
                 }
-                if name == "br" || (isEnd && blockEnds.contains(name)) || (!isEnd && ["p", "div", "tr"].contains(name)) {
+                if name == "br" || (isEnd && blockEnds.contains(name)) || (!isEnd && ["p", "div", "tr"].contains(name))
+                {
                     if name == "br" || !(out.isEmpty || out.hasSuffix("\n")) { newline() }
                 }
                 if !isEnd && name == "li" { out.append("- ") }
@@ -69,7 +70,9 @@ enum HTMLText {
     }
 
     /// Tags whose end closes a line.
-    private static let blockEnds: Set<String> = ["p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol"]
+    private static let blockEnds: Set<String> = [
+        "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol",
+    ]
 
     /// Appends text, folding HTML white space (space, tab, CR, LF) into single spaces; a
     /// no-break space stays a space.

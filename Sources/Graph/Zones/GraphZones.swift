@@ -58,7 +58,8 @@ enum GraphZones {
 
     private static func equivalentWindowsName(_ iana: String, year: Int) -> String? {
         guard let zone = TimeZone(identifier: iana) else { return nil }
-        let from = Date(timeIntervalSince1970: TimeInterval(LocalDateTime(year: year, month: 1, day: 1).secondsSinceEpoch))
+        let from = Date(
+            timeIntervalSince1970: TimeInterval(LocalDateTime(year: year, month: 1, day: 1).secondsSinceEpoch))
         let to = Date(
             timeIntervalSince1970: TimeInterval(LocalDateTime(year: year + 20, month: 1, day: 1).secondsSinceEpoch))
         let clock = changes(of: zone, from: from, to: to)
