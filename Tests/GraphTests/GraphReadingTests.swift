@@ -166,3 +166,47 @@ import Testing
         #expect(error.code == .unreadableEvent(part: "start"))
     }
 }
+
+@Suite struct GraphExceptionReadingTests {
+    /// An `$expand`ed exception with only some fields `$select`ed takes the rest from its
+    /// master; an all-day series' exception is all-day even when `isAllDay` was not selected.
+    @Test func exceptionsTakeWhatTheyLackFromTheirMaster() throws {
+        let json = """
+            {"id":"M","iCalUId":"holidays","type":"seriesMaster","subject":"Gym","isAllDay":true,
+             "originalStartTimeZone":"Eastern Standard Time","categories":["Health"],
+             "start":{"dateTime":"2026-01-05T00:00:00.0000000","timeZone":"UTC"},
+             "end":{"dateTime":"2026-01-06T00:00:00.0000000","timeZone":"UTC"},
+             "recurrence":{"pattern":{"type":"weekly","interval":1,"daysOfWeek":["monday"],"firstDayOfWeek":"sunday"},
+                           "range":{"type":"numbered","startDate":"2026-01-05","numberOfOccurrences":4}},
+             "exceptionOccurrences":[{"id":"X","originalStart":"2026-01-12T05:00:00Z",
+                "start":{"dateTime":"2026-01-13T00:00:00.0000000","timeZone":"UTC"},
+                "end":{"dateTime":"2026-01-14T00:00:00.0000000","timeZone":"UTC"}}]}
+            """
+        let calendar = try GraphSamples.decode(GraphEvent.self, json).iCalendar(at: GraphSamples.now)
+        let x = try #require(calendar.components(named: "VEVENT").last)
+        #expect(x["RECURRENCE-ID"]?.value == "20260112")
+        #expect(x["RECURRENCE-ID"]?[parameter: "VALUE"] == "DATE")
+        #expect(x["DTSTART"]?.value == "20260113")
+        #expect(x["SUMMARY"]?.text == "Gym")
+        #expect(x["CATEGORIES"]?.textList == ["Health"])
+        #expect(GraphSamples.startValues(calendar).map(\.local.date.isoString)
+            == ["2026-01-05", "2026-01-13", "2026-01-19", "2026-01-26"])
+    }
+
+    @Test func aCustomOriginalZoneLeavesTheTimesInTheZoneTheyWereSentIn() throws {
+        let json = """
+            {"id":"C","iCalUId":"custom","originalStartTimeZone":"tzone://Microsoft/Custom",
+             "start":{"dateTime":"2026-06-01T07:00:00.0000000","timeZone":"UTC"},
+             "end":{"dateTime":"2026-06-01T08:00:00.0000000","timeZone":"UTC"},"isReminderOn":true,
+             "reminderMinutesBeforeStart":0}
+            """
+        let calendar = try GraphSamples.decode(GraphEvent.self, json).iCalendar(at: GraphSamples.now)
+        let v = calendar.components(named: "VEVENT")[0]
+        #expect(v["DTSTART"]?.value == "20260601T070000Z")
+        #expect(v.components(named: "VALARM").first?["TRIGGER"]?.value == "PT0S")
+        let write = try calendar.graphEventWrite()
+        #expect(write.master.start == GraphDateTimeZone(dateTime: "2026-06-01T07:00:00", timeZone: "UTC"))
+        #expect(write.master.isReminderOn == true)
+        #expect(write.master.reminderMinutesBeforeStart == 0)
+    }
+}

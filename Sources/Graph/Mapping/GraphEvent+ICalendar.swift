@@ -75,11 +75,38 @@ extension GraphEvent {
         calendar.components.append(master)
         if rule != nil {
             for exception in exceptions ?? exceptionOccurrences ?? [] {
-                calendar.components.append(try exception.overrideComponent(uid: uid, series: times, at: date))
+                let full = exception.inheriting(from: self)
+                calendar.components.append(try full.overrideComponent(uid: uid, series: times, at: date))
             }
         }
         TimeZoneCompletion.complete(&calendar, at: date)
         return calendar
+    }
+
+    /// The exception with each field it lacks taken from its master: an `$expand`ed
+    /// `exceptionOccurrences` holds only the fields `$select`ed, and what an exception does not
+    /// say it shares with its series.
+    func inheriting(from master: GraphEvent) -> GraphEvent {
+        var e = self
+        func inherit<T>(_ field: WritableKeyPath<GraphEvent, T?>) {
+            if e[keyPath: field] == nil { e[keyPath: field] = master[keyPath: field] }
+        }
+        inherit(\.subject)
+        inherit(\.body)
+        inherit(\.isAllDay)
+        inherit(\.originalStartTimeZone)
+        inherit(\.originalEndTimeZone)
+        inherit(\.location)
+        inherit(\.locations)
+        inherit(\.categories)
+        inherit(\.showAs)
+        inherit(\.sensitivity)
+        inherit(\.importance)
+        inherit(\.isReminderOn)
+        inherit(\.reminderMinutesBeforeStart)
+        inherit(\.organizer)
+        inherit(\.attendees)
+        return e
     }
 
     /// calgw's UID when the event carries it, else Graph's iCalUId, else its id.
