@@ -189,8 +189,9 @@ import Testing
         #expect(x["DTSTART"]?.value == "20260113")
         #expect(x["SUMMARY"]?.text == "Gym")
         #expect(x["CATEGORIES"]?.textList == ["Health"])
-        #expect(GraphSamples.startValues(calendar).map(\.local.date.isoString)
-            == ["2026-01-05", "2026-01-13", "2026-01-19", "2026-01-26"])
+        #expect(
+            GraphSamples.startValues(calendar).map(\.local.date.isoString)
+                == ["2026-01-05", "2026-01-13", "2026-01-19", "2026-01-26"])
     }
 
     @Test func aCustomOriginalZoneLeavesTheTimesInTheZoneTheyWereSentIn() throws {

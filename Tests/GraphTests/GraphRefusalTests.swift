@@ -4,7 +4,7 @@ import Testing
 
 @testable import Graph
 
-/// What Graph cannot hold is refused, naming the part and why (research §8).
+/// What Graph cannot hold is refused, naming the part and why (docs/graph-mapping.md).
 @Suite struct GraphRefusalTests {
     static let berlin = "DTSTART;TZID=Europe/Berlin:20260105T090000"
 

@@ -4,7 +4,8 @@ import Recurrence
 
 @testable import Graph
 
-/// JSON as Graph's documentation shows it (research §2–§5), elisions filled in, and helpers.
+/// JSON as Graph's documentation shows it (microsoft-graph-docs-contrib: calendar.md, event-delta.md,
+/// calendar-post-events.md), elisions filled in, and helpers.
 enum GraphSamples {
     /// The first page of a delta round (docs: concepts/delta-query-events.md).
     static let deltaFirstPage = """
@@ -65,8 +66,8 @@ enum GraphSamples {
         """
 
     /// A series master read in UTC (`Prefer: outlook.timezone="UTC"`), made in Berlin, with its
-    /// cancelled occurrence and exception `$select`ed and `$expand`ed, as the blog post quoted in
-    /// research §5 shows them: every Thursday at 11:30 Berlin time, from 2025-05-01, ten times;
+    /// cancelled occurrence and exception `$select`ed and `$expand`ed, in the shape
+    /// martin-machacek.com's post on `cancelledOccurrences` shows: every Thursday at 11:30 Berlin time, from 2025-05-01, ten times;
     /// the 29th cancelled, the 22nd moved to Wednesday the 21st.
     static let seriesMaster = """
         {"@odata.etag":"W/\\"DwAAABYAAAA=\\"","id":"AAMkMASTER=","iCalUId":"040000008200E00074C5B7101A82E0080000000001",
