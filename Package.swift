@@ -4,7 +4,7 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar;
+///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar; Graph → ICalendar;
 ///   every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "Recurrence", targets: ["Recurrence"]),
+        .library(name: "Graph", targets: ["Graph"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
     ],
     dependencies: [
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["Failures"]),
         // RRULE / RDATE / EXDATE / override expansion and span edits on a series.
         .target(name: "Recurrence", dependencies: ["ICalendar", "Failures"]),
+        // Microsoft Graph event JSON as Codable values, and its pure translation to and from iCalendar.
+        .target(name: "Graph", dependencies: ["ICalendar", "Failures"]),
         // Local storage: a directory of .ics files.
         .target(name: "VDir", dependencies: ["CFileSystem", "Failures"]),
         // syncfs(2), which Swift's Glibc module does not export.
@@ -90,6 +93,7 @@ let package = Package(
         // Each test target declares exactly the modules its files import.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
+        .testTarget(name: "GraphTests", dependencies: ["Graph", "ICalendar", "Recurrence"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
         .testTarget(
             name: "CalDAVTests",
