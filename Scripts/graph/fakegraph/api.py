@@ -79,7 +79,8 @@ class Api:
         """(status, headers, body) for one request; GraphError for an error answer."""
         path = re.sub(r"^/v1\.0", "", req.path)
         path = self._me(path)
-        segments = [urllib.parse.unquote(s) for s in path.strip("/").split("/") if s]
+        # The SDKs call functions with OData's parentheses ("calendarView/delta()"), as Graph allows.
+        segments = [re.sub(r"\(\)$", "", urllib.parse.unquote(s)) for s in path.strip("/").split("/") if s]
         applied, view = self._view(req)
         status, headers, body = self._route(req, segments, view)
         if applied and body is not None:

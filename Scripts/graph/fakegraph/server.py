@@ -177,9 +177,10 @@ class Handler(BaseHTTPRequestHandler):
             if counted:
                 fake.leave()
         self._send(status, headers, body, request_id, client_id)
-        fake.log({"method": self.command, "path": self.path, "status": status,
-                  "ifMatch": self.headers.get("If-Match"), "prefer": self.headers.get("Prefer"),
-                  "ms": round((time.monotonic() - started) * 1000)})
+        if not self.path.startswith("/_fake/"):
+            fake.log({"method": self.command, "path": self.path, "status": status,
+                      "ifMatch": self.headers.get("If-Match"), "prefer": self.headers.get("Prefer"),
+                      "ms": round((time.monotonic() - started) * 1000)})
 
     def _authenticate(self, fake):
         auth = self.headers.get("Authorization", "")
