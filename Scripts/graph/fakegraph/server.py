@@ -107,6 +107,9 @@ class Fake:
 
     def sub_request(self, outer, sub):
         url = str(sub.get("url", ""))
+        # Documented URLs are relative; msgraph-sdk-python sends absolute ones under the base.
+        if url.startswith(outer.base_url + "/"):
+            url = url[len(outer.base_url):]
         if not url.startswith("/"):
             url = "/" + url
         headers = {**{k: v for k, v in outer.headers.items() if k in ("authorization", "prefer")},
