@@ -101,6 +101,34 @@ class MailboxTests(unittest.TestCase):
         self.assertEqual(sorted((i["id"], i.get("@removed", {}).get("reason")) for i in items),
                          sorted([(a.id, "deleted"), (b.id, "deleted"), (outside.id, "deleted")]))
 
+    def test_delta_after_cancelling_and_excepting_occurrences(self):
+        series = body("2026-03-02T09:00:00", "2026-03-02T10:00:00", "W. Europe Standard Time",
+                      recurrence={"pattern": {"type": "daily", "interval": 1},
+                                  "range": {"type": "numbered", "startDate": "2026-03-02", "numberOfOccurrences": 3}})
+        master, _ = self.box.create(self.cal, series)
+        items, token = self.round({"startdatetime": "2026-03-01T00:00:00Z", "enddatetime": "2026-04-01T00:00:00Z"})
+        first, second, third = [i["id"] for i in items]
+        self.assertEqual([i["type"] for i in items], ["occurrence"] * 3)
+        self.box.delete(second)
+        self.box.patch(third, {"subject": "moved"})
+        items, _ = self.round({"$deltatoken": token})
+        shown = {i["id"]: i.get("type") or i["@removed"]["reason"] for i in items}
+        # The master's change key moved with its exception: its plain occurrence comes again.
+        self.assertEqual(shown, {first: "occurrence", second: "deleted", third: "exception"})
+
+    def test_ledger_mails_for_a_meeting(self):
+        meeting, _ = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00",
+                                                    attendees=[{"emailAddress": {"address": "bob@example.org"}}]))
+        self.box.patch(meeting.id, {"subject": "renamed"})
+        self.box.patch(meeting.id, {"attendees": [{"emailAddress": {"address": "carol@example.org"}}]})
+        self.box.patch(meeting.id, {"start": {"dateTime": "2026-03-02T12:00:00", "timeZone": "UTC"},
+                                    "end": {"dateTime": "2026-03-02T13:00:00", "timeZone": "UTC"}})
+        self.box.delete(meeting.id)
+        self.assertEqual([(m["kind"], m["to"]) for m in self.box.ledger.read()], [
+            ("invitation", ["bob@example.org"]), ("invitation", ["carol@example.org"]),
+            ("cancellation", ["bob@example.org"]), ("update", ["carol@example.org"]),
+            ("cancellation", ["carol@example.org"])])
+
     def test_transaction_id_dedups_creates(self):
         first, made = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", transactionId="t"))
         again, made_again = self.box.create(self.cal, body("2026-03-09T10:00:00", "2026-03-09T11:00:00", transactionId="t"))

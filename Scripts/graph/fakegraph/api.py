@@ -10,7 +10,9 @@ import re
 import urllib.parse
 
 from . import render, zones
+from .delta import window
 from .errors import GraphError, bad_request, not_found
+from .mailbox import Instance
 
 PAGE = 10
 RESPONSES = ("accept", "tentativelyAccept", "decline")
@@ -174,7 +176,6 @@ class Api:
             return 200, {"_applied": [f"odata.maxpagesize={size}"] if size else []}, body
         if rest:
             raise bad_request("Resource not found for the segment.", "BadRequest")
-        from .delta import window
         start, end = window(req.params)
         items = self.mailbox.view(cal_id, start, end)
         return self._page(req, items, view, link_base)
@@ -225,6 +226,8 @@ class Api:
         action = rest[1] if len(rest) == 2 else None
         if action == "instances" and m == "GET":
             return self._instances(req, event_id, cal_id, view)
+        if action == "exceptionOccurrences" and m == "GET":
+            return self._exceptions(req, event_id, cal_id, view)
         if action in RESPONSES and m == "POST":
             self.mailbox.respond(event_id, action, self._json_object(req), cal_id)
             return 202, {}, None
@@ -272,8 +275,6 @@ class Api:
         return wanted
 
     def _instances(self, req, event_id, cal_id, view):
-        from .delta import window
-        from .mailbox import Instance
         start, end = window(req.params)
         with self.mailbox.lock:
             master = self.mailbox.find(event_id, cal_id)
@@ -281,5 +282,13 @@ class Api:
                 items = []
             else:
                 items = self.mailbox.instances(master, start, end)
+        link_base = req.base_url + re.sub(r"^/v1\.0", "", req.path)
+        return self._page(req, items, view, link_base)
+
+    def _exceptions(self, req, event_id, cal_id, view):
+        """A master's exceptionOccurrences, the navigation property listed on its own."""
+        with self.mailbox.lock:
+            master = self.mailbox.find(event_id, cal_id)
+            items = [] if isinstance(master, Instance) else [Instance(master, d) for d in sorted(master.exceptions)]
         link_base = req.base_url + re.sub(r"^/v1\.0", "", req.path)
         return self._page(req, items, view, link_base)

@@ -1,10 +1,9 @@
 """The control API under /_fake/, for tests to read and steer the fake (no token needed).
 README.md lists every route with an example."""
 
-import datetime as dt
 import urllib.parse
 
-from . import events, render, zones
+from . import render, zones
 from .errors import GraphError, bad_request
 from .faults import FaultError
 

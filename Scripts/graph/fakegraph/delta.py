@@ -129,10 +129,12 @@ class DeltaService:
 
     def _changed_outside(self, cal_id, since, current, seen):
         """Events of the calendar written or deleted since `since` that show nowhere in the
-        window: Graph reports them as removed too (event-delta.md)."""
+        window (a series none of whose instances does): Graph reports them as removed too
+        (event-delta.md)."""
         mailbox = self.mailbox
+        shown = set(current) | {getattr(item, "master", item).id for item in current.values()}
         out = [e.id for e in mailbox.events.values()
-               if e.calendar_id == cal_id and e.version > since and e.id not in current and e.id not in seen]
+               if e.calendar_id == cal_id and e.version > since and e.id not in shown and e.id not in seen]
         out += [i for i, (version, cal) in mailbox.deleted.items()
                 if cal == cal_id and version > since and i not in seen]
         return out

@@ -13,7 +13,7 @@ import re
 import threading
 
 from . import events, recurrence, zones
-from .errors import GraphError, access_denied, bad_request, not_found, stale_change_key
+from .errors import access_denied, bad_request, not_found, stale_change_key
 from .ledger import Ledger
 
 EXTENDED_ID = re.compile(r"^(String|Integer|Boolean|SystemTime|Binary|Long|Double|Float|Currency|CLSID|Short)"

@@ -19,7 +19,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import api, control, delta, faults, mailbox, zones
+from . import api, control, delta, faults, mailbox
 from .errors import GraphError, bad_request
 
 JSON_TYPE = "application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8"
