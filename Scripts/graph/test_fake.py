@@ -6,10 +6,11 @@ import datetime as dt
 import os
 import sys
 import unittest
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fakegraph import delta, events, mailbox, recurrence, render  # noqa: E402
+from fakegraph import api, delta, mailbox, recurrence, render  # noqa: E402
 from fakegraph.errors import GraphError  # noqa: E402
 
 D = dt.date
@@ -153,6 +154,58 @@ class MailboxTests(unittest.TestCase):
         with self.assertRaises(GraphError) as caught:
             self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", "Mars Standard Time"))
         self.assertEqual(caught.exception.code, "TimeZoneNotSupportedException")
+
+
+class ApiTests(unittest.TestCase):
+    """Routes through Api.dispatch, as the HTTP layer calls it."""
+
+    def setUp(self):
+        self.box = mailbox.Mailbox()
+        self.api = api.Api(self.box, delta.DeltaService(self.box))
+
+    def call(self, method, target, body=None, **headers):
+        req = api.Request(method, "/v1.0" + target, {k.replace("_", "-"): v for k, v in headers.items()}, body, "http://x/v1.0")
+        try:
+            return self.api.dispatch(req)
+        except GraphError as error:
+            return error.status, error.headers, {"error": {"code": error.code}}
+
+    def test_primary_calendar_view_and_delta(self):
+        self.call("POST", "/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00"))
+        status, _, page = self.call("GET", "/me/calendarView?startDateTime=2026-03-01T00:00:00Z&endDateTime=2026-03-31T00:00:00Z")
+        self.assertEqual((status, len(page["value"])), (200, 1))
+        status, headers, page = self.call("GET", "/me/calendarView/delta?startdatetime=2026-03-01T00:00:00Z&enddatetime=2026-03-31T00:00:00Z",
+                                          Prefer='outlook.timezone="Tokyo Standard Time"')
+        self.assertEqual(page["value"][0]["start"], {"dateTime": "2026-03-02T19:00:00.0000000", "timeZone": "Tokyo Standard Time"})
+        self.assertEqual(headers["Preference-Applied"], 'outlook.timezone="Tokyo Standard Time"')
+        self.assertIn("/me/calendarView/delta?$deltatoken=", page["@odata.deltaLink"])
+        status, _, answer = self.call("GET", "/me/calendarView/delta?$select=subject&startDateTime=2026-03-01T00:00:00Z&endDateTime=2026-03-31T00:00:00Z")
+        self.assertEqual((status, answer["error"]["code"]), (400, "ErrorInvalidParameter"))
+
+    def test_extended_property_filter_lists_matching_events(self):
+        prop = "String {66f5a359-4659-4830-9070-00040ec6ac6e} Name uid"
+        for value in ("a@x", "b@x"):
+            self.call("POST", "/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00", subject=value,
+                                                 singleValueExtendedProperties=[{"id": prop, "value": value}]))
+        flt = urllib.parse.quote(f"singleValueExtendedProperties/Any(ep: ep/id eq '{prop}' and ep/value eq 'b@x')")
+        _, _, page = self.call("GET", f"/me/calendar/events?$filter={flt}")
+        self.assertEqual([e["subject"] for e in page["value"]], ["b@x"])
+
+    def test_attendee_answers_and_organizer_cancel(self):
+        invite = self.box.deliver(None, body("2026-03-02T10:00:00", "2026-03-02T11:00:00"), {"name": "C", "address": "c@x"})
+        status, _, _ = self.call("POST", f"/me/events/{invite.id}/decline", {"comment": "no", "sendResponse": True})
+        self.assertEqual(status, 202)
+        self.assertEqual(self.call("GET", f"/me/events/{invite.id}")[0], 404)
+        _, _, mine = self.call("POST", "/me/events", body("2026-03-03T10:00:00", "2026-03-03T11:00:00",
+                                                          attendees=[{"emailAddress": {"address": "d@x"}}]))
+        self.assertEqual(self.call("POST", f"/me/events/{mine['id']}/accept", {})[0], 400)
+        self.assertEqual(self.call("POST", f"/me/events/{mine['id']}/cancel", {"comment": "off"})[0], 202)
+        self.assertEqual([(m["kind"], m["to"]) for m in self.box.ledger.read()],
+                         [("response", ["c@x"]), ("invitation", ["d@x"]), ("cancellation", ["d@x"])])
+
+    def test_users_path_is_the_mailbox(self):
+        self.assertEqual(self.call("GET", "/users/alice@example.org/calendars")[0], 200)
+        self.assertEqual(self.call("GET", "/users/someone@else/calendars")[0], 404)
 
 
 if __name__ == "__main__":
