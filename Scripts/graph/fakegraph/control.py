@@ -25,7 +25,7 @@ def handle(fake, method, target, body):
         ("POST", "/_fake/clock"): lambda: _clock(fake, body),
         ("GET", "/_fake/settings"): lambda: (200, {}, dict(fake.settings)),
         ("POST", "/_fake/settings"): lambda: _settings(fake, body),
-        ("GET", "/_fake/state"): lambda: (200, {}, _state(fake)),
+        ("GET", "/_fake/state"): lambda: (200, {}, state(fake)),
         ("GET", "/_fake/requests"): lambda: (200, {}, {"value": list(fake.requests)}),
         ("POST", "/_fake/reset"): lambda: (fake.reset(), (204, {}, None))[1],
     }
@@ -78,7 +78,7 @@ def _settings(fake, body):
     return 200, {}, dict(fake.settings)
 
 
-def _state(fake):
+def state(fake):
     """Everything stored, raw: calendars, events with their exceptions and cancelled dates."""
     box = fake.mailbox
     with box.lock:

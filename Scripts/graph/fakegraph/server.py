@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -211,6 +212,14 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _handle
 
 
+def _stop(server, state_dir):
+    """On SIGTERM (`server stop`): the state, as GET /_fake/state gives it, to STATE_DIR/state.json."""
+    if state_dir:
+        with open(os.path.join(state_dir, "state.json"), "w", encoding="utf-8") as f:
+            json.dump(control.state(server.fake), f, indent=1, sort_keys=True)
+    os._exit(0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
@@ -220,6 +229,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.fake = Fake(args.token, args.state)
+    signal.signal(signal.SIGTERM, lambda *_: _stop(server, args.state))
     port = server.server_address[1]
     print(f"CALGW_GRAPH_URL=http://127.0.0.1:{port}/v1.0", flush=True)
     print(f"CALGW_GRAPH_TOKEN={args.token}", flush=True)
