@@ -211,6 +211,8 @@ async def stale_if_match(c):
         c.me().events.by_event_id(c.ctx["single"].id).patch(Event(subject="lost"), c.config(If_Match=etag_of(c.ctx["single"]))),
         412, "ErrorIrresolvableConflict")
     assert "change key" in error.error.message
+    await c.expect_error(c.me().events.by_event_id(c.ctx["single"].id).delete(c.config(If_Match=etag_of(c.ctx["single"]))),
+                         412, "ErrorIrresolvableConflict")
 
 
 def weekly_series():
