@@ -250,9 +250,9 @@ class Api:
 
     def _list(self, req, cal_id, view):
         wanted = self._extended_filter(req.params.get("$filter"))
+        cal_id = cal_id or self.mailbox.calendar(None)["id"]   # /me/events: the default calendar's
         with self.mailbox.lock:
-            items = [e for e in self.mailbox.events.values()
-                     if (cal_id is None or e.calendar_id == cal_id) and wanted(e)]
+            items = [e for e in self.mailbox.events.values() if e.calendar_id == cal_id and wanted(e)]
         items.sort(key=lambda e: e.created)
         link_base = req.base_url + re.sub(r"^/v1\.0", "", req.path)
         return self._page(req, items, view, link_base)
