@@ -182,6 +182,16 @@ class ApiTests(unittest.TestCase):
         status, _, answer = self.call("GET", "/me/calendarView/delta?$select=subject&startDateTime=2026-03-01T00:00:00Z&endDateTime=2026-03-31T00:00:00Z")
         self.assertEqual((status, answer["error"]["code"]), (400, "ErrorInvalidParameter"))
 
+    def test_forgotten_tokens_are_gone_with_the_initial_query(self):
+        for day in ("02", "03"):
+            self.call("POST", "/me/events", body(f"2026-03-{day}T10:00:00", f"2026-03-{day}T11:00:00"))
+        _, _, page = self.call("GET", "/me/calendarView/delta?startDateTime=2026-03-01T00:00:00Z&endDateTime=2026-03-31T00:00:00Z",
+                               Prefer="odata.maxpagesize=1")
+        self.api.delta.expire()
+        status, headers, answer = self.call("GET", page["@odata.nextLink"].removeprefix("http://x/v1.0"))
+        self.assertEqual((status, answer["error"]["code"]), (410, "syncStateNotFound"))
+        self.assertIn("/me/calendarView/delta?startDateTime=2026-03-01T00%3A00%3A00Z", headers["Location"])
+
     def test_extended_property_filter_lists_matching_events(self):
         prop = "String {66f5a359-4659-4830-9070-00040ec6ac6e} Name uid"
         for value in ("a@x", "b@x"):

@@ -102,7 +102,9 @@ class DeltaService:
         else:
             start, end = window(params)
             key = self._start_round(cal_id, start, end, params["startdatetime"], params["enddatetime"], view, None)
-        return self._page(cal_id, encode({"r": key, "o": 0}), page_size, link_base, False)
+        with self.lock:
+            first = self.rounds[key]
+        return self._page(cal_id, encode({"r": key, "o": 0, "s": first["s"], "e": first["e"]}), page_size, link_base, False)
 
     def _start_round(self, cal_id, start, end, start_text, end_text, view, previous):
         mailbox = self.mailbox
@@ -152,7 +154,8 @@ class DeltaService:
         if repeat:
             body["@odata.nextLink"] = f"{link_base}?$skiptoken={skip}"
         elif offset + size < len(round_["items"]):
-            body["@odata.nextLink"] = f"{link_base}?$skiptoken={encode({'r': data['r'], 'o': offset + size})}"
+            token = encode({"r": data["r"], "o": offset + size, "s": round_["s"], "e": round_["e"]})
+            body["@odata.nextLink"] = f"{link_base}?$skiptoken={token}"
         else:
             token = encode({"k": round_["state"], "s": round_["s"], "e": round_["e"]})
             body["@odata.deltaLink"] = f"{link_base}?$deltatoken={token}"
