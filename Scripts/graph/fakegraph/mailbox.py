@@ -76,8 +76,7 @@ class Mailbox:
             cal = dict(CALENDAR_DEFAULTS)
             cal.update({"id": _calendar_id(), "name": "Calendar", "owner": dict(self.owner)})
             cal.update({k: v for k, v in spec.items() if k != "id"})
-            if not cal.get("canEdit", True):
-                cal.setdefault("canShare", False)
+            if not cal.get("canEdit", True):      # shared read-only: a sharee cannot share it on
                 cal["canShare"] = spec.get("canShare", False)
             cal["changeKey"] = events.new_change_key()
             self.calendars[cal["id"]] = cal
