@@ -1,0 +1,77 @@
+"""Faults a test injects through POST /_fake/faults, each good for `count` requests.
+
+A rule matches a request by method and by a substring of its path (both optional):
+  {"status": 429, "retryAfter": 2}            throttled (Retry-After in seconds)
+  {"status": 503} / {"status": 504}           service faults seen mid-delta-round
+  {"kind": "syncStateNotFound"}               a delta or skip token answers 410
+  {"kind": "repeatPage"}                      a $skiptoken page links to itself (a loop)
+Default error bodies are Graph's (research notes §3, §7); "code" and "message" override them.
+"""
+
+import threading
+
+DEFAULT_ERRORS = {
+    429: ("ApplicationThrottled", "Application is over its MailboxConcurrency limit."),
+    500: ("ErrorInternalServerTransientError", "An internal server error occurred. The operation failed."),
+    502: ("UnknownError", ""),
+    503: ("ServiceUnavailable", "The service is temporarily unavailable. Please retry later."),
+    504: ("UnknownError", ""),
+}
+KINDS = ("status", "syncStateNotFound", "repeatPage")
+
+
+class FaultError(ValueError):
+    pass
+
+
+class Faults:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.rules = []
+
+    def add(self, rule):
+        if not isinstance(rule, dict):
+            raise FaultError("a fault is a JSON object")
+        kind = rule.get("kind", "status")
+        if kind not in KINDS:
+            raise FaultError(f"unknown fault kind {kind!r}; known: {', '.join(KINDS)}")
+        if kind == "status" and not isinstance(rule.get("status"), int):
+            raise FaultError("a status fault needs an integer status")
+        rule = {"kind": kind, "count": int(rule.get("count", 1)), **{k: v for k, v in rule.items() if k not in ("kind", "count")}}
+        with self.lock:
+            self.rules.append(rule)
+        return rule
+
+    def clear(self):
+        with self.lock:
+            self.rules.clear()
+
+    def list(self):
+        with self.lock:
+            return [dict(r) for r in self.rules]
+
+    def take(self, kind, method, target):
+        """The first live rule of `kind` matching this request, its count spent; else None."""
+        with self.lock:
+            for rule in self.rules:
+                if rule["kind"] != kind or rule["count"] <= 0:
+                    continue
+                if rule.get("method") and rule["method"].upper() != method.upper():
+                    continue
+                if rule.get("path") and rule["path"] not in target:
+                    continue
+                rule["count"] -= 1
+                return dict(rule)
+            return None
+
+
+def error_for(rule):
+    """(status, code, message, headers) of a status fault."""
+    status = rule["status"]
+    code, message = DEFAULT_ERRORS.get(status, ("UnknownError", ""))
+    headers = {}
+    if "retryAfter" in rule:
+        headers["Retry-After"] = str(rule["retryAfter"])
+    elif status == 429:
+        headers["Retry-After"] = "1"
+    return status, rule.get("code", code), rule.get("message", message), headers
