@@ -14,7 +14,8 @@ extension GraphEvent {
     /// series keeps its wall-clock time across daylight-saving changes. DTSTART is the series'
     /// first occurrence: Graph's master may start on a date its pattern skips (RFC 5545 would
     /// count that date), and is then moved to the first date that fits. See
-    /// docs/graph-mapping.md for every field.
+    /// docs/graph-mapping.md for every field. An exception takes each field it lacks (one not
+    /// `$select`ed) from the master.
     ///
     /// - Parameters:
     ///   - exceptions: the series' exceptions (`type: exception`, full events, e.g. from
