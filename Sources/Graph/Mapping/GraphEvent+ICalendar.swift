@@ -14,7 +14,8 @@ extension GraphEvent {
     /// series keeps its wall-clock time across daylight-saving changes. DTSTART is the series'
     /// first occurrence: Graph's master may start on a date its pattern skips (RFC 5545 would
     /// count that date), and is then moved to the first date that fits. See
-    /// docs/graph-mapping.md for every field.
+    /// docs/graph-mapping.md for every field. An exception takes each field it lacks (one not
+    /// `$select`ed) from the master.
     ///
     /// - Parameters:
     ///   - exceptions: the series' exceptions (`type: exception`, full events, e.g. from
@@ -35,12 +36,17 @@ extension GraphEvent {
         appendStamps(to: &master, at: date)
         var times = try GraphEventTimes(self, seriesZone: nil)
         var rule: RecurrenceRule?
+        var noOccurrence = false
         if let recurrence {
             var r = try recurrence.patternRule()
             let anchor = recurrence.range.startDate.flatMap(LocalDate.init(iso:)) ?? times.start.date
-            if let first = recurrence.occurrenceDates(from: anchor, limit: 1).first, first != times.start.date {
+            let first = recurrence.occurrenceDates(from: anchor, limit: 1).first
+            if let first, first != times.start.date {
                 times.move(byDays: first.daysSinceEpoch - times.start.date.daysSinceEpoch)
             }
+            // A range that ends before the pattern's first date has no occurrence at all; RFC
+            // 5545 would still count DTSTART, so DTSTART is excluded.
+            noOccurrence = first == nil
             switch recurrence.range.type {
             case .numbered:
                 guard let n = recurrence.range.numberOfOccurrences, n >= 1 else {
@@ -61,6 +67,7 @@ extension GraphEvent {
         master.append(Property.dateTime("DTSTART", times.start))
         master.append(Property.dateTime("DTEND", times.end))
         if let rule { master.append(Property(name: "RRULE", value: rule.description)) }
+        if noOccurrence { master.append(Property.dateTime("EXDATE", times.start)) }
         if rule != nil {
             for id in cancelledOccurrences ?? self.cancelledOccurrences ?? [] {
                 guard let day = Self.occurrenceDate(ofID: id) else { continue }

@@ -6,7 +6,9 @@ import ICalendar
 ///
 /// The bodies hold only fields Graph lets a client write, each set (an absent DESCRIPTION is
 /// an empty body, no VALARM is `isReminderOn: false`), so that one body serves a POST and a
-/// PATCH that must clear what the object no longer has.
+/// PATCH that must clear what the object no longer has. Only `recurrence` is left out when the
+/// object does not recur: a PATCH that turns a series into a single event must add
+/// `"recurrence": null` itself.
 public struct GraphEventWrite: Hashable, Sendable {
     /// The iCalendar UID, also carried in the body as ``GraphExtendedProperty/uidID``.
     public var uid: String

@@ -37,21 +37,18 @@ extension Component {
                     ? "overrides without their master: Graph makes occurrences only from a series"
                     : "several VEVENTs without RECURRENCE-ID share the UID")
         }
-        var writer = GraphWriter(
-            resolver: TimeZoneResolver(calendar: calendar), floatingTimeZone: floatingTimeZone)
+        var writer = GraphWriter(floatingTimeZone: floatingTimeZone)
         return try writer.write(
             uid: uid, master: masterComponent, overrides: events.filter { $0["RECURRENCE-ID"] != nil })
     }
 }
 
-/// The state of one write: the series' frame, and the notes gathered.
+/// The state of one write: how floating times are read, and the notes gathered.
 struct GraphWriter {
-    let resolver: TimeZoneResolver
     let floatingTimeZone: String?
     var notHeld: [GraphNotHeld] = []
 
-    init(resolver: TimeZoneResolver, floatingTimeZone: String?) {
-        self.resolver = resolver
+    init(floatingTimeZone: String?) {
         self.floatingTimeZone = floatingTimeZone
     }
 

@@ -3,8 +3,9 @@ import Foundation
 /// The text a person reads in an HTML body, for DESCRIPTION (which is plain text).
 ///
 /// Not an HTML parser: enough for what Outlook and Graph write (a `<head>` with styles, `<p>`,
-/// `<div>`, `<br>`, lists, tables, character references). Block ends become line ends, runs of
-/// white space one space, and at most one blank line is kept between paragraphs.
+/// `<div>`, `<br>`, lists, tables, character references). Block ends become line ends (table
+/// cells are parted by a space), runs of white space one space, and at most one blank line is
+/// kept between paragraphs.
 enum HTMLText {
     /// The readable text of `html`, trimmed.
     static func plainText(_ html: String) -> String {
@@ -37,6 +38,7 @@ enum HTMLText {
                     if name == "br" || !(out.isEmpty || out.hasSuffix("\n")) { newline() }
                 }
                 if !isEnd && name == "li" { out.append("- ") }
+                if isEnd && (name == "td" || name == "th") { append(" ", to: &out) }
                 continue
             }
             scalars = scalars.dropFirst()
