@@ -4,7 +4,7 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV, ICalendar}; calgw → Recurrence → ICalendar; Graph → ICalendar;
+///   calgw → CalendarSync → {VDir, CalDAV, Graph, ICalendar}; calgw → Recurrence → ICalendar; Graph → ICalendar;
 ///   every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "CalendarSync",
             dependencies: [
-                "ICalendar", "VDir", "CalDAV", "Failures",
+                "ICalendar", "VDir", "CalDAV", "Graph", "Failures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

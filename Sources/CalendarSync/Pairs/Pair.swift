@@ -64,11 +64,16 @@ public struct Pair: Sendable {
         /// A read-only iCalendar feed (`webcal://`, or an http(s) `.ics` file), as a remote
         /// side: the pair only pulls. Fetched with `server`'s settings when a run needs it.
         case subscription(URL, server: ServerSettings)
+        /// An Outlook calendar through Microsoft Graph (`…/v1.0/me/calendars/{id}`), reached
+        /// with `server`'s settings (``GraphStorage``).
+        case graph(URL, server: ServerSettings)
 
         /// The endpoint's URL.
         public var url: URL {
             switch self {
-            case .vdir(let url), .caldav(let url, _), .singleFile(let url), .subscription(let url, _): url
+            case .vdir(let url), .caldav(let url, _), .singleFile(let url), .subscription(let url, _),
+                .graph(let url, _):
+                url
             }
         }
 
@@ -125,6 +130,8 @@ public struct Pair: Sendable {
             CalDAVStorage(client: try server.client(owner: "pair \(name)"), collection: url)
         case .singleFile(let url): SingleFileStorage(url: url)
         case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
+        case .graph(let url, let server):
+            try GraphStorage(http: try server.client(owner: "pair \(name)").http, calendar: url, window: window)
         }
     }
 }

@@ -82,7 +82,7 @@ struct PairReader {
         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
         "max_response_size", "default_collection",
         "local_username", "local_password_command", "local_password_env", "local_password_file",
-        "local_token_command", "subscription", "max_line_length", "scheduling",
+        "local_token_command", "subscription", "max_line_length", "scheduling", "api",
     ]).union(oauthKeys)
 
     /// The keys of an OAuth sign-in (`auth` and what it takes).
@@ -214,6 +214,21 @@ struct PairReader {
         return items
     }
 
+    /// `api`: `"caldav"`, or `"graph"` for Microsoft Graph (the default for a remote on
+    /// `graph.microsoft.com`).
+    func readAPI(into pair: inout PairConfiguration) throws {
+        let onGraph = pair.remote.host?.lowercased() == "graph.microsoft.com"
+        switch try string("api") {
+        case nil: pair.graph = onGraph
+        case "graph"?: pair.graph = true
+        case "caldav"?:
+            if onGraph { throw fail("api", "is \"caldav\", but graph.microsoft.com speaks only Graph") }
+            pair.graph = false
+        case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: caldav, graph")
+        }
+        if pair.graph && pair.subscription { throw fail("api", "is graph, which a subscription cannot be") }
+    }
+
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and
     /// `max_line_length`.
     func readSubscription(into pair: inout PairConfiguration, webcal: Bool) throws {
@@ -274,6 +289,7 @@ struct PairReader {
                 ?? paths.defaultJournal(pair: name),
             caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
         try readSubscription(into: &pair, webcal: subscription)
+        try readAPI(into: &pair)
         if let conflict = try string("conflict") {
             guard let strategy = ConflictStrategy(rawValue: conflict) else {
                 throw fail(

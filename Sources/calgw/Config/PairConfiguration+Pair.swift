@@ -30,6 +30,7 @@ extension PairConfiguration {
             if side == "remote" && subscription {
                 return .subscription(url, server: server(login: login))
             }
+            if side == "remote" && graph { return .graph(url, server: server(login: login)) }
             return .caldav(url, server: server(login: login))
         default:
             throw CLIError(

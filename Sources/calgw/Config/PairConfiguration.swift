@@ -33,6 +33,9 @@ struct PairConfiguration: Equatable, Sendable {
     /// Whether `remote` is a read-only iCalendar feed (`webcal://`, `subscription = true`, or
     /// an http(s) path ending in `.ics`); the pair then only pulls.
     var subscription = false
+    /// `api = "graph"` (or a remote on graph.microsoft.com): the remote is an Outlook calendar
+    /// through Microsoft Graph.
+    var graph = false
     /// `scheduling = "never"`: the person's actions send no scheduling message either (see
     /// ``Pair/schedules``); `"auto"` (the default) lets a scheduling server send them.
     var scheduling = true

@@ -1,0 +1,78 @@
+import CalDAV
+import Foundation
+import Graph
+
+/// Microsoft Graph's calendar calls for one mailbox, over calgw's HTTP client: JSON bodies,
+/// Graph's error envelope read into ``GraphError``, and the preferences every request states:
+/// immutable ids (an event keeps its id when Outlook moves it between folders) and times in UTC.
+struct GraphClient: Sendable {
+    let http: HTTPClient
+    /// The mailbox's root: `…/v1.0/me/` or `…/v1.0/users/{id}/`, ending in a slash.
+    let mailbox: URL
+
+    /// The preferences sent with every request.
+    static let preferences = [#"IdType="ImmutableId""#, #"outlook.timezone="UTC""#]
+
+    /// The mailbox root of `calendar` (`…/me/calendars/{id}`): what precedes `calendars/`.
+    static func mailbox(of calendar: URL) -> URL? {
+        let text = calendar.absoluteString
+        guard
+            let range = text.range(of: "/calendars/", options: .backwards)
+                ?? text.range(of: "/calendar", options: .backwards)
+        else { return nil }
+        return URL(string: String(text[..<range.lowerBound]) + "/")
+    }
+
+    /// `…/events/{id}` of the mailbox, with `query` appended verbatim.
+    func event(_ id: String, query: String = "") -> URL {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+        return URL(string: mailbox.absoluteString + "events/" + escaped + query)!
+    }
+
+    /// GETs `url` and decodes its JSON answer.
+    /// - Throws: ``GraphError`` for a refusal or an answer that is not `T`.
+    func get<T: Decodable>(_ url: URL, as type: T.Type, prefer: [String] = []) async throws -> T {
+        let response = try await send("GET", url, prefer: prefer)
+        return try decode(type, response)
+    }
+
+    /// Sends `method` to `url` with the JSON body `data`, conditional on `ifMatch` (a change key).
+    /// - Returns: the answer, a 2xx one.
+    /// - Throws: ``GraphError`` for any other status.
+    @discardableResult
+    func send(
+        _ method: String, _ url: URL, json data: Data? = nil, ifMatch changeKey: String? = nil,
+        prefer: [String] = []
+    ) async throws -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [
+            ("Accept", "application/json"), ("Prefer", (Self.preferences + prefer).joined(separator: ", ")),
+        ]
+        if data != nil { headers.append(("Content-Type", "application/json")) }
+        if let changeKey { headers.append(("If-Match", "W/\"\(changeKey)\"")) }
+        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: data))
+        guard response.isSuccess else { throw GraphError.answer(response, method: method) }
+        return response
+    }
+
+    /// `value` as a JSON body, with each of `nulls` set to null (Graph's way to clear a field,
+    /// such as the recurrence of a series made a single event).
+    static func json(_ value: some Encodable, nulls: [String] = []) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        guard !nulls.isEmpty, var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return data
+        }
+        for name in nulls where object[name] == nil { object[name] = NSNull() }
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The JSON of `response` as `T`.
+    func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) throws -> T {
+        do { return try JSONDecoder().decode(type, from: response.body) } catch {
+            throw GraphError(
+                .unreadableAnswer,
+                "Microsoft Graph's answer to \(response.url.path) is not what calgw expects: \(error)", cause: error)
+        }
+    }
+}

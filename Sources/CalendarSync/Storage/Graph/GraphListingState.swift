@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a Graph calendar's change token holds between runs: the delta round's link, the
+/// window it was made for, and the series masters known with their change keys. Masters are
+/// never in a delta round (only their occurrences and exceptions are), so a change of a series
+/// is found by asking its master again; a removal the round does not explain (a cancelled
+/// occurrence comes as the removal of an id calgw never listed) asks every known master.
+struct GraphListingState: Codable, Equatable {
+    /// The `@odata.deltaLink` of the last round, followed verbatim.
+    var deltaLink: String
+    /// ``GraphWindow/key`` of the window the link was made for.
+    var window: String
+    /// The series masters known, by id, with their change keys.
+    var masters: [String: String]
+    /// Whether the account may write to the calendar (`canEdit`), as read at the first round.
+    var canEdit: Bool = true
+
+    /// The state a token holds; nil for a token of another form (a relisting then).
+    init?(_ token: ChangeToken) {
+        guard token.value.hasPrefix(Self.prefix),
+            let state = try? JSONDecoder().decode(Self.self, from: Data(token.value.dropFirst(Self.prefix.count).utf8))
+        else { return nil }
+        self = state
+    }
+
+    init(deltaLink: String, window: String, masters: [String: String], canEdit: Bool) {
+        self.deltaLink = deltaLink
+        self.window = window
+        self.masters = masters
+        self.canEdit = canEdit
+    }
+
+    /// The state as a change token.
+    var token: ChangeToken {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ChangeToken(Self.prefix + json)
+    }
+
+    private static let prefix = "graph:"
+}

@@ -1,0 +1,155 @@
+import CalDAV
+import Crypto
+import Foundation
+import Graph
+import ICalendar
+
+extension GraphStorage {
+    /// POSTs the event (with a `transactionId` made from its bytes, so that a create sent again
+    /// after a lost answer makes nothing new), then its exceptions and cancelled occurrences.
+    public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
+        let href = ItemHref(suggestedName)
+        let write = try translated(data, href: href)
+        try refuseMeetingCopy(write.master, intent: intent, href: href)
+        var body = write.master
+        body.transactionId = Self.transactionID(of: data)
+        let response = try await client.send(
+            "POST", URL(string: calendar.absoluteString + "/events")!, json: try GraphClient.json(body))
+        let created = try client.decode(GraphEvent.self, response)
+        guard let id = created.id else {
+            throw GraphError(.unreadableAnswer, "Microsoft Graph created \(suggestedName) but gave no id")
+        }
+        let key = try await writeOccurrences(write, of: id) ?? created.changeKey ?? ""
+        return ItemVersion(href: ItemHref(id), etag: ItemETag(key))
+    }
+
+    /// PATCHes the event if its change key is still `etag`, then its exceptions and cancelled
+    /// occurrences.
+    public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
+        -> ItemVersion
+    {
+        let write = try translated(data, href: href)
+        try refuseMeetingCopy(write.master, intent: intent, href: href)
+        let body = try GraphClient.json(write.master, nulls: write.master.recurrence == nil ? ["recurrence"] : [])
+        let response: HTTPResponse
+        do {
+            response = try await client.send("PATCH", client.event(href.value), json: body, ifMatch: etag.value)
+        } catch let error as GraphError where error.status == 412 || error.status == 409 {
+            throw StorageError.preconditionFailed(href: href)
+        } catch let error as GraphError where error.status == 404 {
+            throw StorageError.preconditionFailed(href: href)
+        }
+        let patched = response.body.isEmpty ? GraphEvent() : try client.decode(GraphEvent.self, response)
+        let key = try await writeOccurrences(write, of: href.value) ?? patched.changeKey ?? ""
+        return ItemVersion(href: href, etag: ItemETag(key))
+    }
+
+    /// DELETEs the event if its change key is still `etag`; one already gone is no error. A
+    /// meeting the account organizes is deleted only as the person's action (Graph mails
+    /// every attendee a cancellation).
+    public func delete(href: ItemHref, ifMatch etag: ItemETag, as intent: WriteIntent) async throws {
+        if intent == .copy {
+            let event: GraphEvent
+            do {
+                event = try await client.get(
+                    client.event(href.value, query: "?$select=id,isOrganizer,attendees"), as: GraphEvent.self)
+            } catch let error as GraphError where error.status == 404 {
+                return
+            }
+            if event.isOrganizer != false, !(event.attendees ?? []).isEmpty {
+                throw StorageError.rejected(href: href, reason: Self.meetingCopyReason(deleting: true))
+            }
+        }
+        do {
+            try await client.send("DELETE", client.event(href.value), ifMatch: etag.value)
+        } catch let error as GraphError where error.status == 404 {
+            return
+        } catch let error as GraphError where error.status == 412 || error.status == 409 {
+            throw StorageError.preconditionFailed(href: href)
+        }
+    }
+
+    /// `data` as Graph's write; what Graph cannot hold refused for this item, naming the part.
+    private func translated(_ data: Data, href: ItemHref) throws -> GraphEventWrite {
+        if let component = ComponentNotTaken.component(of: data) {
+            throw ComponentNotTaken(href: href, component: component, serverLine: "Graph's calendars hold events only")
+        }
+        guard let parsed = try? ICalendarParser().parse(data), let calendar = parsed.calendar else {
+            throw StorageError.rejected(href: href, reason: "not iCalendar calgw can read")
+        }
+        do {
+            return try calendar.graphEventWrite()
+        } catch let error as GraphMappingError {
+            throw StorageError.rejected(href: href, reason: "\(error.message) (not sent to Graph)")
+        }
+    }
+
+    /// Refuses to write a copy of a meeting: Graph mails its attendees whenever one is made or
+    /// moved, and has no way not to.
+    private func refuseMeetingCopy(_ event: GraphEvent, intent: WriteIntent, href: ItemHref) throws {
+        guard intent == .copy, !(event.attendees ?? []).isEmpty else { return }
+        throw StorageError.rejected(href: href, reason: Self.meetingCopyReason(deleting: false))
+    }
+
+    static func meetingCopyReason(deleting: Bool) -> String {
+        (deleting
+            ? "a meeting: deleting it in Outlook mails each attendee a cancellation, so a copy's deletion is not sent"
+            : "a meeting: Microsoft Graph mails its attendees whenever one is written, so a copy is not sent")
+            + " (calgw event commands act on meetings as your own action)"
+    }
+
+    /// The exceptions and cancellations of `write` made on the series `id`.
+    /// - Returns: the master's change key after them; nil when there were none.
+    private func writeOccurrences(_ write: GraphEventWrite, of id: String) async throws -> String? {
+        guard !write.overrides.isEmpty || !write.cancelled.isEmpty else { return nil }
+        let instances = try await instanceIDs(of: id)
+        for cancelled in write.cancelled {
+            guard let instance = instances[Self.instant(cancelled.originalStart)] else { continue }
+            do { try await client.send("DELETE", client.event(instance)) } catch let error as GraphError
+                where error.status == 404
+            {}
+        }
+        for override in write.overrides {
+            guard let instance = instances[Self.instant(override.occurrence.originalStart)] else { continue }
+            try await client.send("PATCH", client.event(instance), json: try GraphClient.json(override.patch))
+        }
+        return try await changeKeys(of: [id])[id]
+    }
+
+    /// The series' occurrences and exceptions in the window, by their original start.
+    private func instanceIDs(of id: String) async throws -> [String: String] {
+        var found: [String: String] = [:]
+        var next: URL? = client.event(id, query: "/instances?" + window.query)
+        while let url = next {
+            let page = try await client.get(url, as: GraphPage<GraphEvent>.self)
+            for event in page.value {
+                guard let instance = event.id, let start = event.originalStart else { continue }
+                found[Self.instant(start)] = instance
+            }
+            next = page.nextLink.flatMap(URL.init(string:))
+        }
+        return found
+    }
+
+    /// An instant Graph wrote, as `yyyy-MM-ddTHH:mm:ss` in UTC, to compare two spellings.
+    static func instant(_ text: String) -> String {
+        guard let stamp = GraphTimestamp(parsing: text) else { return text }
+        var local = stamp.local
+        if let offset = stamp.offset, offset != 0 { local = local.adding(seconds: Int64(-offset)) }
+        return "\(local)"
+    }
+
+    /// A `transactionId` for a create of `data`: the same bytes give the same id.
+    static func transactionID(of data: Data) -> String {
+        let digest = Array(SHA256.hash(data: data)).prefix(16)
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
+                            hex.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
+    }
+}

@@ -1,0 +1,218 @@
+import CalDAV
+import Foundation
+import Graph
+import ICalendar
+import Logging
+import Synchronization
+
+/// One Outlook calendar through Microsoft Graph, as a storage: each item is a single event or
+/// a whole series (its master, exceptions and cancelled occurrences as one iCalendar object),
+/// addressed by the Graph id of the event or master and versioned by its change key.
+///
+/// Graph lists a calendar only over a window (``GraphWindow``), through rounds of
+/// `calendarView/delta`; the change token carries the round's link (``GraphListingState``).
+/// Writes are conditional on the change key (`If-Match`). A copy of a meeting is never
+/// written: Graph mails the attendees of every meeting it creates or moves, and offers no way
+/// not to; the person's own actions are written.
+///
+/// ```swift
+/// let calendar = URL(string: "https://graph.microsoft.com/v1.0/me/calendars/AAMk…")!
+/// let storage = try GraphStorage(http: client, calendar: calendar)
+/// let changes = try await storage.changes(since: nil)
+/// ```
+public final class GraphStorage: CalendarStorage, @unchecked Sendable {
+    let client: GraphClient
+    /// `…/me/calendars/{id}`.
+    public let calendar: URL
+    let window: GraphWindow
+    let logger: Logger
+    /// Whether the account may write to the calendar (its `canEdit`), once read.
+    private let access = Mutex<Bool?>(nil)
+
+    /// Reads at once: Graph takes at most four requests in flight per mailbox.
+    static let concurrency = 4
+    /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
+    var pageSize = 100
+
+    /// The calendar at `calendar` (`…/v1.0/me/calendars/{id}`), reached with `http`, synced
+    /// over `window` (`-365d..+730d`; nil: that default).
+    /// - Throws: ``GraphError`` when `calendar` is not a calendar's address.
+    public init(http: HTTPClient, calendar: URL, window: String? = nil, logger: Logger = Logger(label: "calgw.graph"))
+        throws
+    {
+        guard let mailbox = GraphClient.mailbox(of: calendar) else {
+            throw GraphError(
+                .unreadableAnswer, "\(calendar.absoluteString) is not a Graph calendar's address",
+                recovery: "use …/v1.0/me/calendars/{id}: calgw discover lists them")
+        }
+        client = GraphClient(http: http, mailbox: mailbox)
+        self.calendar = calendar
+        self.window = GraphWindow(window)
+        self.logger = logger
+    }
+
+    public var capabilities: StorageCapabilities {
+        let writable = access.withLock { $0 }
+        return StorageCapabilities(isReadOnly: writable == false, knowsWriteAccess: writable != nil)
+    }
+
+    // MARK: Listing
+
+    public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        if let token, let state = GraphListingState(token), state.window == window.key {
+            do {
+                return try await nextRound(after: state)
+            } catch let error as GraphError where error.status == 410 || Self.isExpiredToken(error) {
+                logger.info("delta token expired; listing again", metadata: ["code": "\(error.graphCode ?? "")"])
+            }
+        }
+        return try await firstRound()
+    }
+
+    /// Whether Graph refused a delta link because it no longer knows it.
+    static func isExpiredToken(_ error: GraphError) -> Bool {
+        ["syncStateNotFound", "resyncRequired"].contains(error.graphCode ?? "")
+    }
+
+    /// Reads whether the account may write to the calendar (at a first round; later rounds
+    /// take it from their token, so that a run that finds nothing new makes one request).
+    private func readAccess() async throws -> Bool {
+        let info = try await client.get(calendar, as: GraphCalendar.self)
+        let canEdit = info.canEdit ?? true
+        access.withLock { $0 = canEdit }
+        return canEdit
+    }
+
+    /// A whole round from the window's start: every single event, and every series with an
+    /// occurrence in the window, by its master.
+    private func firstRound() async throws -> StorageChanges {
+        let canEdit = try await readAccess()
+        let start = URL(string: calendar.absoluteString + "/calendarView/delta?" + window.query)!
+        let (events, link) = try await round(from: start)
+        var singles: [ItemVersion] = []
+        var masterIDs: Set<String> = []
+        for event in events where event.removed == nil {
+            guard let id = event.id else { continue }
+            if let master = Self.masterID(of: event) {
+                masterIDs.insert(master)
+            } else if let key = event.changeKey {
+                singles.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
+            }
+        }
+        let masters = try await changeKeys(of: masterIDs)
+        let state = GraphListingState(deltaLink: link, window: window.key, masters: masters, canEdit: canEdit)
+        let versions = singles + masters.map { ItemVersion(href: ItemHref($0.key), etag: ItemETag($0.value)) }
+        return .full(versions, token: state.token)
+    }
+
+    /// The round after `state`: what changed since, series by their masters.
+    private func nextRound(after state: GraphListingState) async throws -> StorageChanges {
+        guard let link = URL(string: state.deltaLink) else { return try await firstRound() }
+        access.withLock { $0 = state.canEdit }
+        let (events, next) = try await round(from: link)
+        var changed: [ItemVersion] = []
+        var removed: [ItemHref] = []
+        var recheck: Set<String> = []
+        var unexplained = false
+        for event in events {
+            guard let id = event.id else { continue }
+            if event.removed != nil {
+                if state.masters[id] != nil {
+                    recheck.insert(id)
+                } else {
+                    removed.append(ItemHref(id))
+                    unexplained = true
+                }
+            } else if let master = Self.masterID(of: event) {
+                recheck.insert(master)
+            } else if let key = event.changeKey {
+                changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
+            }
+        }
+        if unexplained { recheck.formUnion(state.masters.keys) }
+        let keys = try await changeKeys(of: recheck)
+        var masters = state.masters
+        for id in recheck.sorted() {
+            if let key = keys[id] {
+                if key != state.masters[id] { changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key))) }
+                masters[id] = key
+            } else if masters.removeValue(forKey: id) != nil {
+                removed.append(ItemHref(id))
+            }
+        }
+        let token = GraphListingState(deltaLink: next, window: state.window, masters: masters, canEdit: state.canEdit)
+            .token
+        if changed.isEmpty && removed.isEmpty { return .unchanged(token) }
+        return .delta(changed: changed, removed: removed, token: token)
+    }
+
+    /// The master an occurrence or exception belongs to; nil for a single event.
+    static func masterID(of event: GraphEvent) -> String? {
+        switch event.type {
+        case .occurrence?, .exception?: event.seriesMasterId
+        case .seriesMaster?: event.id
+        default: nil
+        }
+    }
+
+    /// Every page of a delta round from `start`, and the link the next round starts from.
+    /// - Throws: ``GraphError`` `.repeatedPage` when a page links back to one already read.
+    private func round(from start: URL) async throws -> ([GraphEvent], String) {
+        var events: [GraphEvent] = []
+        var seen: Set<String> = [start.absoluteString]
+        var url = start
+        while true {
+            let page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
+            events += page.value
+            if let delta = page.deltaLink { return (events, delta) }
+            guard let next = page.nextLink, let nextURL = URL(string: next) else {
+                throw GraphError(.unreadableAnswer, "a page of Graph's delta round has neither a next nor a delta link")
+            }
+            guard seen.insert(next).inserted else {
+                throw GraphError(
+                    .repeatedPage,
+                    "Microsoft Graph gave a page of \(calendar.lastPathComponent)'s changes it had given before "
+                        + "(a fault of Graph's on some calendars); nothing was changed",
+                    recovery: "run again later; if it lasts, narrow the pair's window")
+            }
+            url = nextURL
+        }
+    }
+
+    /// The change keys of the masters `ids`, those gone left out; four requests at a time.
+    func changeKeys(of ids: Set<String>) async throws -> [String: String] {
+        try await eachAtOnce(Array(ids)) { id in
+            do {
+                let master = try await self.client.get(
+                    self.client.event(id, query: "?$select=id,changeKey"), as: GraphEvent.self)
+                return master.changeKey.map { (id, $0) }
+            } catch let error as GraphError where error.status == 404 {
+                return nil
+            }
+        }.reduce(into: [:]) { $0[$1.0] = $1.1 }
+    }
+
+    /// `work` on each of `items`, at most ``concurrency`` at once; nil answers left out.
+    func eachAtOnce<T: Sendable, R: Sendable>(_ items: [T], _ work: @escaping @Sendable (T) async throws -> R?)
+        async throws -> [R]
+    {
+        try await withThrowingTaskGroup(of: R?.self) { group in
+            var results: [R] = []
+            var next = 0
+            while next < min(Self.concurrency, items.count) {
+                let item = items[next]
+                group.addTask { try await work(item) }
+                next += 1
+            }
+            while let result = try await group.next() {
+                if let result { results.append(result) }
+                if next < items.count {
+                    let item = items[next]
+                    group.addTask { try await work(item) }
+                    next += 1
+                }
+            }
+            return results
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+
+/// The fake of Graph's calendar endpoints that the Graph tests run against answers as
+/// Microsoft's own Python SDK (msgraph-sdk, pinned in Scripts/graph/requirements.txt) expects
+/// Graph to: `Scripts/graph/check` runs the same operations through the SDK against a fresh
+/// fake and fails on any answer the SDK cannot take.
+@Suite(.timeLimit(.minutes(5))) struct GraphFakeFidelityTests {
+    @Test func microsoftsGraphClientReadsEveryAnswerOfTheFake() throws {
+        let check = TestPaths.packageRoot.appendingPathComponent("Scripts/graph/check").path
+        let result = try ProcessRunner.run(check, [], deadline: 240)
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
+        #expect(!result.stdoutText.contains("FAIL"), "\(result.stdoutText)")
+    }
+}

@@ -1,0 +1,202 @@
+import CalDAV
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+
+/// A vdir synced with an Outlook calendar through Microsoft Graph, against the fake of Graph's
+/// calendar endpoints (`Scripts/graph/server`), while "Outlook" (the tests, through the same
+/// API) changes the calendar too.
+@Suite(.timeLimit(.minutes(5))) struct GraphStorageTests {
+    struct Setup {
+        let graph: TestGraphServer
+        let folder: TemporaryFolder
+        let local: VDirStorage
+        let journal: Journal
+        let calendar: URL
+
+        init() throws {
+            graph = try TestGraphServer()
+            folder = try TemporaryFolder()
+            local = VDirStorage(url: folder.file("vdir"))
+            try local.directory.createIfMissing()
+            journal = try Journal.open(at: folder.file("journal.sqlite"))
+            calendar = try graph.defaultCalendar()
+        }
+
+        /// A storage as each run makes it: a new client, the token the fake takes.
+        func remote() throws -> GraphStorage {
+            let token = graph.token
+            let http = try HTTPClient(
+                configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
+            return try GraphStorage(http: http, calendar: calendar)
+        }
+
+        func sync(pageSize: Int = 100) async throws -> SyncReport {
+            let remote = try remote()
+            remote.pageSize = pageSize
+            return try await SyncEngine(local: local, remote: remote, journal: journal).run()
+        }
+
+        func files() throws -> [String: String] {
+            var out: [String: String] = [:]
+            for entry in try local.directory.scan() {
+                out[entry.name] = try String(
+                    contentsOf: local.directory.url.appendingPathComponent(entry.name), encoding: .utf8)
+            }
+            return out
+        }
+
+        /// A date-time `days` from now at `hour`:00 UTC, as Graph writes one.
+        static func time(_ days: Int, _ hour: Int) -> String {
+            let day = Date().addingTimeInterval(TimeInterval(days) * 86_400)
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd"
+            return formatter.string(from: day) + String(format: "T%02d:00:00", hour)
+        }
+
+        /// An event Outlook makes: its id.
+        func outlookCreates(_ body: [String: Any]) throws -> String {
+            let made = try graph.graph("POST", "/me/calendar/events", json: body)
+            guard made.status == 201, let id = (made.body as? [String: Any])?["id"] as? String else {
+                throw FixtureFailure("Outlook's create failed: \(made)")
+            }
+            return id
+        }
+    }
+
+    static func single(_ subject: String, days: Int) -> [String: Any] {
+        [
+            "subject": subject, "start": ["dateTime": Setup.time(days, 9), "timeZone": "UTC"],
+            "end": ["dateTime": Setup.time(days, 10), "timeZone": "UTC"],
+        ]
+    }
+
+    @Test func eventsAndSeriesCrossBothWaysAndARoundTripSendsNothing() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let lunch = try s.outlookCreates(Self.single("Lunch", days: 7))
+        let start = Setup.time(14, 8)
+        let weekly = try s.outlookCreates([
+            "subject": "Standup", "start": ["dateTime": start, "timeZone": "W. Europe Standard Time"],
+            "end": ["dateTime": Setup.time(14, 9), "timeZone": "W. Europe Standard Time"],
+            "recurrence": [
+                "pattern": ["type": "daily", "interval": 1],
+                "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 4],
+            ],
+        ])
+        let instances = try s.graph.graph(
+            "GET",
+            "/me/events/\(weekly)/instances?startDateTime=\(Setup.time(13, 0))Z&endDateTime=\(Setup.time(19, 0))Z")
+        let ids = ((instances.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["id"] as? String
+        }
+        #expect(ids.count == 4, "\(instances)")
+        try s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        try s.graph.graph("PATCH", "/me/events/\(ids[2])", json: ["subject": "Standup (long)"])
+
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report)")
+        #expect(report.created.local == 2, "\(report)")
+        let series = try s.files().values.first { $0.contains("SUMMARY:Standup") } ?? ""
+        #expect(series.contains("RRULE:FREQ=DAILY;COUNT=4"), "\(series)")
+        #expect(series.contains("EXDATE"), "\(series)")
+        #expect(series.contains("RECURRENCE-ID") && series.contains("SUMMARY:Standup (long)"), "\(series)")
+
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+
+        // A new file and an edit in the vdir reach Outlook.
+        try Data(
+            TestEvent.ics(
+                uid: "made-here", summary: "Dentist", start: "\(Setup.time(3, 15).filter { $0 != "-" && $0 != ":" })Z",
+                end: "\(Setup.time(3, 16).filter { $0 != "-" && $0 != ":" })Z"
+            ).utf8
+        )
+        .write(to: s.local.directory.url.appendingPathComponent("made-here.ics"))
+        let lunchFile = try s.files().first { $0.value.contains("SUMMARY:Lunch") }!
+        try Data(lunchFile.value.replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Long lunch").utf8)
+            .write(to: s.local.directory.url.appendingPathComponent(lunchFile.key))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.remote == 1 && report.updated.remote == 1, "\(report)")
+        let read = try s.graph.graph("GET", "/me/events/\(lunch)")
+        #expect((read.body as? [String: Any])?["subject"] as? String == "Long lunch", "\(read)")
+        let listed = try s.graph.graph("GET", "/me/calendar/events?$top=50")
+        let subjects = ((listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["subject"] as? String
+        }
+        #expect(Set(subjects) == ["Long lunch", "Standup", "Dentist"], "\(subjects)")
+
+        // Deletions, each way.
+        try s.graph.graph("DELETE", "/me/events/\(weekly)")
+        try FileManager.default.removeItem(at: s.local.directory.url.appendingPathComponent(lunchFile.key))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.deleted.local == 1 && report.deleted.remote == 1, "\(report)")
+        #expect(try s.graph.graph("GET", "/me/events/\(lunch)").status == 404)
+        #expect(try s.files().values.allSatisfy { !$0.contains("Standup") })
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        #expect(try s.graph.ledger().isEmpty)
+    }
+
+    @Test func aMeetingCopyIsNeverWrittenAndATaskStaysLocal() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        try Data(
+            TestEvent.ics(
+                uid: "meeting-copy", summary: "Review", start: "20270105T100000Z", end: "20270105T110000Z",
+                extra: ["ORGANIZER:mailto:me@example.org", "ATTENDEE:mailto:bob@example.org"]
+            ).utf8
+        ).write(to: s.local.directory.url.appendingPathComponent("meeting-copy.ics"))
+        let task =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VTODO\r\nUID:task-1\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nSUMMARY:Taxes\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try Data(task.utf8).write(to: s.local.directory.url.appendingPathComponent("task-1.ics"))
+        let report = try await s.sync()
+        #expect(report.created.remote == 0, "\(report)")
+        #expect("\(report.errors)".contains("a meeting"), "\(report)")
+        #expect(report.notes.contains { $0.contains("task") }, "\(report)")
+        #expect(try s.graph.ledger().isEmpty)
+        let listed = try s.graph.graph("GET", "/me/calendar/events")
+        #expect(((listed.body as? [String: Any])?["value"] as? [Any])?.isEmpty == true, "\(listed)")
+        #expect(try s.files().count == 2)
+    }
+
+    @Test func anExpiredTokenRelistsWithNothingLostOrDoubled() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(Self.single("One", days: 2))
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        try s.graph.control("POST", "delta/expire")
+        _ = try s.outlookCreates(Self.single("Two", days: 3))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 1 && report.deleted.total == 0, "\(report)")
+        #expect(try s.files().count == 2)
+    }
+
+    @Test func aRepeatedPageStopsTheRunAndTheNextConverges() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        for day in 1...30 { _ = try s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        try s.graph.control("POST", "faults", json: ["kind": "repeatPage", "count": 3])
+        await #expect(throws: (any Error).self) { try await s.sync(pageSize: 5) }
+        #expect(try s.files().isEmpty)
+        try s.graph.control("DELETE", "faults")
+        let report = try await s.sync(pageSize: 5)
+        #expect(report.errors.isEmpty && report.created.local == 30, "\(report)")
+    }
+
+    @Test func aRunThatFindsNothingNewIsOneRequest() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(Self.single("One", days: 2))
+        _ = try await s.sync()
+        let before = try s.graph.requests().count
+        let report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        #expect(try s.graph.requests().count - before == 1)
+    }
+}
