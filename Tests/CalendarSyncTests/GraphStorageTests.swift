@@ -25,15 +25,15 @@ import CalgwTestSupport
         }
 
         /// A storage as each run makes it: a new client, the token the fake takes.
-        func remote() throws -> GraphStorage {
+        func remote(via proxy: TestProxy? = nil) throws -> GraphStorage {
             let token = graph.token
             let http = try HTTPClient(
                 configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
-            return try GraphStorage(http: http, calendar: calendar)
+            return try GraphStorage(http: http, calendar: proxy?.proxied(calendar) ?? calendar)
         }
 
-        func sync(pageSize: Int = 100) async throws -> SyncReport {
-            let remote = try remote()
+        func sync(pageSize: Int = 100, via proxy: TestProxy? = nil) async throws -> SyncReport {
+            let remote = try remote(via: proxy)
             remote.pageSize = pageSize
             return try await SyncEngine(local: local, remote: remote, journal: journal).run()
         }
@@ -187,6 +187,55 @@ import CalgwTestSupport
         try s.graph.control("DELETE", "faults")
         let report = try await s.sync(pageSize: 5)
         #expect(report.errors.isEmpty && report.created.local == 30, "\(report)")
+    }
+
+    /// A create whose answer was lost (the connection broke after Graph made the event) is
+    /// sent again by the next run with the same `transactionId`, which Graph takes as the same
+    /// create; a throttled create (429) is waited out. Each event is made once.
+    @Test func aLostAnswerAndAThrottledCreateMakeEachEventOnce() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let proxy = try TestProxies.fault(upstream: s.graph.url, script: "truncate,429", onlyMethods: "POST")
+        defer { proxy.stop() }
+        for name in ["first", "second"] {
+            try Data(
+                TestEvent.ics(uid: name, summary: name, start: "20270105T100000Z", end: "20270105T110000Z").utf8
+            ).write(to: s.local.directory.url.appendingPathComponent("\(name).ics"))
+        }
+        _ = try? await s.sync(via: proxy)
+        let report = try await s.sync(via: proxy)
+        #expect(report.errors.isEmpty, "\(report)")
+        let listed = try s.graph.graph("GET", "/me/calendar/events")
+        let subjects = ((listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["subject"] as? String
+        }
+        #expect(subjects.sorted() == ["first", "second"], "\(listed)")
+        let actions = proxy.logEntries().filter { $0["method"] as? String == "POST" }.compactMap {
+            $0["action"] as? String
+        }
+        #expect(actions.prefix(2) == ["truncate", "429"], "\(actions)")
+        let quiet = try await s.sync()
+        #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "\(quiet)")
+    }
+
+    /// What calgw writes reads back as written while nobody changes it in Outlook (the text
+    /// kept with the event), and as Graph holds it once someone does.
+    @Test func whatCalgwWroteReadsBackAsWrittenUntilOutlookChangesIt() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let remote = try s.remote()
+        let text = TestEvent.ics(
+            uid: "kept", summary: "Kept", start: "20270105T100000Z", end: "20270105T110000Z",
+            extra: ["X-CUSTOM:something Graph has no field for"])
+        let data = Data(text.utf8)
+        let version = try await remote.create(data, suggestedName: "kept")
+        let read = try await remote.fetch([version.href])
+        #expect(read.first?.data == data, "\(String(decoding: read.first?.data ?? Data(), as: UTF8.self))")
+        try s.graph.graph("PATCH", "/me/events/\(version.href.value)", json: ["subject": "Changed in Outlook"])
+        let changed = try await remote.fetch([version.href])
+        let changedText = String(decoding: changed.first?.data ?? Data(), as: UTF8.self)
+        #expect(
+            changedText.contains("SUMMARY:Changed in Outlook") && changedText.contains("UID:kept"), "\(changedText)")
     }
 
     @Test func aRunThatFindsNothingNewIsOneRequest() async throws {

@@ -59,14 +59,16 @@ def split_top(text):
 def parse_expand(text):
     out = {}
     for item in split_top(text or ""):
-        match = re.fullmatch(r"(\w+)(?:\(\$filter=\s*id\s+eq\s+'([^']*)'\s*\))?", item)
+        # An extended property's $filter names one id, or several joined by `or` (as DavMail's
+        # GraphRequestBuilder asks for its properties in one request).
+        match = re.fullmatch(r"(\w+)(?:\(\$filter=\s*(id\s+eq\s+'[^']*'(?:\s+or\s+id\s+eq\s+'[^']*')*)\s*\))?", item)
         if not match:
             raise bad_request(f"The $expand option '{item}' is not supported.", "ErrorInvalidUrlQuery")
         name, filt = match.groups()
         if name == "singleValueExtendedProperties" and filt is None:
             raise bad_request("Expanding singleValueExtendedProperties requires $filter=id eq '...'.",
                               "ErrorInvalidUrlQuery")
-        out[name] = filt.strip().lower() if filt else None
+        out[name] = {v.strip().lower() for v in re.findall(r"'([^']*)'", filt)} if filt else None
     return out
 
 

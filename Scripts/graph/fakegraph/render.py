@@ -121,7 +121,7 @@ def _trim(mailbox, owner, out, view, base_url):
                                        for d in sorted(owner.exceptions)]
     if "singleValueExtendedProperties" in view.expand:
         wanted = view.expand["singleValueExtendedProperties"]
-        found = [dict(p) for key, p in owner.extended.items() if wanted is None or key == wanted]
+        found = [dict(p) for key, p in owner.extended.items() if wanted is None or key in wanted]
         if found:
             out["singleValueExtendedProperties"] = found
     return out

@@ -29,6 +29,16 @@ extension GraphStorage {
         do {
             let calendar = try event.iCalendar(
                 exceptions: event.exceptionOccurrences ?? [], cancelledOccurrences: cancelled)
+            // A meeting reads as Graph holds it: its attendees' answers change it without
+            // changing what calgw wrote.
+            if (event.attendees ?? []).isEmpty,
+                let kept = event.extendedProperty(GraphExtendedProperty.originalID).flatMap(
+                    GraphKeptOriginal.init(value:)),
+                let holds = try? calendar.graphEventWrite(),
+                GraphKeptOriginal.fingerprint(of: holds) == kept.fingerprint
+            {
+                return StoredItem(version: version, data: kept.text)
+            }
             return StoredItem(version: version, data: ICalendarSerializer().data([calendar]))
         } catch {
             logger.warning("cannot translate a Graph event", metadata: ["id": "\(href.value)", "error": "\(error)"])
@@ -37,8 +47,11 @@ extension GraphStorage {
         }
     }
 
-    /// What a read asks for besides the event: its exceptions, and calgw's UID where it keeps one.
+    /// What a read asks for besides the event: its exceptions, and what calgw keeps with it (its
+    /// UID, the text it wrote).
     static let readQuery =
-        "?$expand=exceptionOccurrences,singleValueExtendedProperties($filter=id%20eq%20'"
-        + GraphExtendedProperty.uidID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "')"
+        "?$expand=exceptionOccurrences,singleValueExtendedProperties($filter="
+        + [GraphExtendedProperty.uidID, GraphExtendedProperty.originalID].map {
+            "id%20eq%20'" + $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "'"
+        }.joined(separator: "%20or%20") + ")"
 }

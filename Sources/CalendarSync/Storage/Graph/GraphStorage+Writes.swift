@@ -1,5 +1,4 @@
 import CalDAV
-import Crypto
 import Foundation
 import Graph
 import ICalendar
@@ -11,7 +10,7 @@ extension GraphStorage {
         let href = ItemHref(suggestedName)
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
-        var body = write.master
+        var body = Self.keepingOriginal(data, of: write)
         body.transactionId = Self.transactionID(of: data)
         let response = try await client.send(
             "POST", URL(string: calendar.absoluteString + "/events")!, json: try GraphClient.json(body))
@@ -30,7 +29,8 @@ extension GraphStorage {
     {
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
-        let body = try GraphClient.json(write.master, nulls: write.master.recurrence == nil ? ["recurrence"] : [])
+        let master = Self.keepingOriginal(data, of: write)
+        let body = try GraphClient.json(master, nulls: master.recurrence == nil ? ["recurrence"] : [])
         let response: HTTPResponse
         do {
             response = try await client.send("PATCH", client.event(href.value), json: body, ifMatch: etag.value)
@@ -67,6 +67,18 @@ extension GraphStorage {
         } catch let error as GraphError where error.status == 412 || error.status == 409 {
             throw StorageError.preconditionFailed(href: href)
         }
+    }
+
+    /// The master's body with `data` kept beside it (``GraphKeptOriginal``); an empty value
+    /// replaces one kept before when `data` is too large to keep.
+    static func keepingOriginal(_ data: Data, of write: GraphEventWrite) -> GraphEvent {
+        var master = write.master
+        let kept = GraphKeptOriginal(fingerprint: GraphKeptOriginal.fingerprint(of: write), text: data)
+        let value = data.count <= GraphKeptOriginal.largest ? kept.value : ""
+        master.singleValueExtendedProperties =
+            (master.singleValueExtendedProperties ?? [])
+            + [GraphExtendedProperty(id: GraphExtendedProperty.originalID, value: value)]
+        return master
     }
 
     /// `data` as Graph's write; what Graph cannot hold refused for this item, naming the part.
@@ -139,16 +151,17 @@ extension GraphStorage {
         return "\(local)"
     }
 
-    /// A `transactionId` for a create of `data`: the same bytes give the same id.
+    /// A `transactionId` for a create of `data`: the same content gives the same id (its
+    /// ``ContentHash``, which a DTSTAMP stamped anew does not change), so a create sent again
+    /// after its answer was lost, or after the run was stopped, makes nothing new.
     static func transactionID(of data: Data) -> String {
-        let digest = Array(SHA256.hash(data: data)).prefix(16)
-        let hex = digest.map { String(format: "%02x", $0) }.joined()
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(
-                hex[
-                    hex.index(
-                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
-                            hex.startIndex, offsetBy: range.upperBound)])
+        let hex = String(ContentHash.of(data).value.suffix(64))
+        let cut = [8, 4, 4, 4, 12]
+        var parts: [Substring] = []
+        var rest = hex[...]
+        for length in cut {
+            parts.append(rest.prefix(length))
+            rest = rest.dropFirst(length)
         }
         return parts.joined(separator: "-")
     }
