@@ -41,6 +41,7 @@ Behaviours (what Google does, and where it is told):
                     `@` spelled as --at-spelling says (`encoded`: `%40`, the default; `mixed`:
                     `%40` and `@` by kind of answer and in turns, DAVx5 #2817). google_paths.py
                     tells the shape and what is assumed where Google's guide is silent.
+                    --phantom-collection then names an upstream path.
 
 Responses the proxy does not change are streamed as they arrive. Every request is logged to
 --log as one JSON line (n, method, path, action, status, conditional headers).

@@ -92,8 +92,9 @@ extension GoogleCalDAVTests {
 
     /// `calgw discover` on the principal lists both calendars with their names; `calgw init
     /// --all-collections` takes them in, each into a folder named by its calendar id; the
-    /// first sync copies every calendar, the second changes nothing; a folder made only in the
-    /// vdir is not made a calendar (no MKCALENDAR is sent) and stays with a note.
+    /// first sync copies every calendar, the second changes nothing with one request (the home
+    /// was kept); a folder made only in the vdir is not made a calendar (no MKCALENDAR is
+    /// sent) and stays with a note.
     @Test func anAccountOverGooglesURLShapeIsDiscoveredAndSyncedWhole() throws {
         let g = try GoogleAccount()
         defer { g.remove() }
@@ -131,9 +132,12 @@ extension GoogleCalDAVTests {
         #expect(g.account.files(GoogleAccount.address) == ["g1@google.com.ics", "p1.ics"])
         #expect(g.account.files(GoogleAccount.team) == ["t1.ics"])
 
+        let before = g.proxy.logEntries().count
         r = try g.sync(config)
         #expect(r.status == 0, "\(Self.said(r))")
         #expect(AccountFixture.allZero(r.stdoutText), "a second run changed something: \(r.stdoutText)")
+        // The home was kept: one PROPFIND of it, no discovery again.
+        #expect(g.proxy.logEntries().count - before == 1, "\(g.proxy.logEntries().suffix(4))")
 
         // A folder made only in the vdir: Google makes no calendars over CalDAV.
         let holidays = local.appendingPathComponent("holidays")
