@@ -6,7 +6,8 @@ unless its flag is given.
     python3 Scripts/proxies/google_proxy.py --upstream http://127.0.0.1:5232/ [--port 0] [--log FILE] \\
         [--no-mkcalendar] [--if-none-match honour|ignore|refuse] [--no-put-etag] \\
         [--phantom-collection PATH]... [--recurring-update-conflict] \\
-        [--throttle 403|429 --throttle-count N [--throttle-methods PUT,REPORT]] [--no-vtodo]
+        [--throttle 403|429 --throttle-count N [--throttle-methods PUT,REPORT]] [--no-vtodo] \\
+        [--google-account EMAIL --upstream-home PATH --google-calendar ID=PATH... [--at-spelling encoded|mixed]]
 
 Behaviours (what Google does, and where it is told):
   --no-mkcalendar   MKCALENDAR and MKCOL answer 405 (Google's CalDAV guide: "not supported";
@@ -32,6 +33,15 @@ Behaviours (what Google does, and where it is told):
                     JSON error, or 429 (Calendar API guide "Handle API errors"). No Retry-After.
   --no-vtodo        a PUT of a VTODO or VJOURNAL answers 400 (the guide: VTODO and VJOURNAL
                     are not supported).
+  --google-account EMAIL with --upstream-home PATH and --google-calendar ID=PATH (repeatable)
+                    serves Google's URL shape, `/caldav/v2/<id>/events/`, over the upstream's
+                    paths: the principal `/caldav/v2/EMAIL/user`, the home `/caldav/v2/EMAIL/`
+                    (PATH upstream) listing the calendars given, each ID's collection at the
+                    upstream PATH; any other path answers 404. Hrefs in answers are rewritten,
+                    `@` spelled as --at-spelling says (`encoded`: `%40`, the default; `mixed`:
+                    `%40` and `@` by kind of answer and in turns, DAVx5 #2817). google_paths.py
+                    tells the shape and what is assumed where Google's guide is silent.
+                    --phantom-collection then names an upstream path.
 
 Responses the proxy does not change are streamed as they arrive. Every request is logged to
 --log as one JSON line (n, method, path, action, status, conditional headers).
@@ -42,6 +52,7 @@ import json
 import re
 import threading
 
+import google_paths
 import proxylib
 
 def rate_limit_body(code, message):
@@ -78,6 +89,20 @@ class GoogleHandler(proxylib.ForwardingHandler):
         config = self.server.config
         method = self.command.upper()
         self.entry["action"] = "ok"
+        paths = self.server.google_paths
+        if paths is not None:
+            if paths.is_principal(self.path):
+                self.entry["action"] = "principal"
+                if method != "PROPFIND":
+                    return self.send_simple(405, (), b"Method Not Allowed\n")
+                return self.send(proxylib.Response(207, None, [("Content-Type", "application/xml; charset=utf-8")],
+                                                   paths.principal_answer(self.path)))
+            upstream = paths.upstream_path(self.path)
+            if upstream is None:
+                self.entry["action"] = "no-such-path"
+                return self.send_simple(404, (), b"Not Found\n")
+            self.path = google_paths.encode(upstream, False)
+            self.body = paths.request_body(self.body)
         if config.throttle and (not config.throttle_methods or method in config.throttle_methods) \
                 and self.server.throttle.take():
             self.entry["action"] = "throttle"
@@ -122,7 +147,26 @@ class GoogleHandler(proxylib.ForwardingHandler):
             if response.status == 207:
                 response.body = self.without_phantoms(response.body)
             return self.send(response)
+        if paths is not None:
+            return self.send(self.forward())
         self.stream()
+
+    def rewrite_response(self, response):
+        """In Google's shape, a multistatus's hrefs in Google's paths and spelling."""
+        paths = self.server.google_paths
+        if paths is None:
+            return response
+        if response.status == 207:
+            response.body = paths.response_body(response.body, google_paths.answer_kind(self.command.upper(),
+                                                                                          self.body))
+        location = response.header("Location")
+        if location:
+            base = self.server.public_base
+            path = location[len(base):] if location.startswith(base) else location
+            google = paths.google_path(path)
+            if google is not None:
+                response.set_header("Location", base + google_paths.encode(google, True))
+        return response
 
     # -- phantom hrefs --------------------------------------------------------------------
 
@@ -183,12 +227,20 @@ def main():
     parser.add_argument("--throttle-count", type=int, default=1)
     parser.add_argument("--throttle-methods", default="", help="comma-separated methods throttled (default any)")
     parser.add_argument("--no-vtodo", action="store_true")
+    parser.add_argument("--google-account", help="serve Google's URL shape for this account (its e-mail address)")
+    parser.add_argument("--upstream-home", default="/", help="the upstream path of the account's calendar home")
+    parser.add_argument("--google-calendar", action="append", default=[], type=google_paths.parse_calendar,
+                        help="ID=PATH: the calendar ID's collection is the upstream PATH (repeatable)")
+    parser.add_argument("--at-spelling", choices=("encoded", "mixed"), default="encoded")
     config = parser.parse_args()
     config.throttle_methods = {m.strip().upper() for m in config.throttle_methods.split(",") if m.strip()}
     server = proxylib.ProxyServer(("127.0.0.1", config.port), GoogleHandler,
                                   proxylib.Upstream(config.upstream), config.log)
     server.config = config
     server.throttle = Throttle(config.throttle_count if config.throttle else 0)
+    server.google_paths = google_paths.GooglePaths(config.google_account, config.google_calendar,
+                                                   config.upstream_home, config.at_spelling) \
+        if config.google_account else None
     proxylib.serve(server)
 
 

@@ -21,6 +21,8 @@ extension TestProxies {
         public var throttleMethods = ""
         /// A PUT of a VTODO or VJOURNAL answers 400.
         public var noVTODO = false
+        /// Google's URL shape (`/caldav/v2/<id>/events/`) over the upstream's paths, when set.
+        public var shape: GoogleShape?
 
         public init() {}
 
@@ -35,8 +37,39 @@ extension TestProxies {
                 if !throttleMethods.isEmpty { out += ["--throttle-methods", throttleMethods] }
             }
             if noVTODO { out.append("--no-vtodo") }
+            if let shape { out += shape.arguments }
             return out
         }
+    }
+
+    /// Google's URL shape served over an upstream account: the account's principal, its home
+    /// listing `calendars`, each at `/caldav/v2/<id>/events/` (see `google_paths.py`).
+    public struct GoogleShape: Sendable {
+        /// The account's address, the primary calendar's id.
+        public var account: String
+        /// The upstream path of the account's calendar home.
+        public var upstreamHome: String
+        /// Each calendar's Google id and the upstream path of its collection.
+        public var calendars: [(id: String, upstreamPath: String)]
+        /// How `@` is written in the hrefs of answers: `encoded` (`%40`) or `mixed`.
+        public var atSpelling = "encoded"
+
+        public init(account: String, upstreamHome: String, calendars: [(id: String, upstreamPath: String)]) {
+            self.account = account
+            self.upstreamHome = upstreamHome
+            self.calendars = calendars
+        }
+
+        var arguments: [String] {
+            ["--google-account", account, "--upstream-home", upstreamHome, "--at-spelling", atSpelling]
+                + calendars.flatMap { ["--google-calendar", "\($0.id)=\($0.upstreamPath)"] }
+        }
+
+        /// The path of the calendar `id` on the proxy, `@` written as given.
+        public static func calendarPath(_ id: String) -> String { "/caldav/v2/\(id)/events/" }
+
+        /// The principal's path on the proxy.
+        public var principalPath: String { "/caldav/v2/\(account)/user" }
     }
 
     /// Starts `google_proxy.py` in front of `upstream` with `behaviours`.

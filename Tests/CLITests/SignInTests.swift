@@ -48,7 +48,7 @@ import CalgwTestSupport
                 "bash",
                 [
                     "-c", script, folder.url.path,
-                    TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path,
+                    CalgwBinary.url.path,
                     TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/browser").path,
                 ],
                 environment: environment, deadline: 120)
@@ -283,7 +283,7 @@ import CalgwTestSupport
             settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_REFRESH_GRACE_SECONDS": "60"])
         defer { p.finish() }
         #expect(try p.run(["login"]).status == 0)
-        let calgw = TestPaths.packageRoot.appendingPathComponent(".build/debug/calgw").path
+        let calgw = CalgwBinary.url.path
         var environment = p.oauth.browserEnvironment()
         environment["XDG_STATE_HOME"] = p.folder.file("state").path
         var random = SeededRandom(seed: 53)

@@ -30,4 +30,21 @@ import Testing
         #expect(CalendarMaking.isGoogle(URL(string: "http://127.0.0.1:8080/caldav/v2/a%40b.c/events/")!))
         #expect(!CalendarMaking.isGoogle(URL(string: "https://dav.example.com/calendars/alice/")!))
     }
+
+    /// `@` and `%40` name one calendar (DAVx5 #2817): a mapping kept with one spelling matches
+    /// a listing with the other, so the calendar keeps its folder and is not copied again.
+    @Test func aCalendarIsOneWhicheverWayItsAtIsWritten() {
+        #expect(CollectionHref("/caldav/v2/a%40b.c/events/") == CollectionHref("/caldav/v2/a@b.c/events/"))
+        #expect(CollectionHref("/caldav/v2/a%40b.c/events/").path == "/caldav/v2/a@b.c/events/")
+        let kept = CollectionMapping(entries: [
+            .init(name: "alice@gmail.com", href: "/caldav/v2/alice%40gmail.com/events/")
+        ])
+        let plan = CollectionPlan.plan(
+            mapping: kept, remote: ["/caldav/v2/alice@gmail.com/events/"], local: ["alice@gmail.com"],
+            home: "/caldav/v2/alice@gmail.com/")
+        #expect(plan.sync.map(\.name) == ["alice@gmail.com"])
+        #expect(plan.newLocal.isEmpty && plan.newRemote.isEmpty && plan.goneRemote.isEmpty && plan.goneLocal.isEmpty)
+        // A path with an invalid escape is kept as written.
+        #expect(CollectionHref("/cal/100%zz/").path == "/cal/100%zz/")
+    }
 }

@@ -8,9 +8,15 @@ extension CalDAVClient {
     /// - Throws: `CalDAVError.discoveryFailed` when no calendar home can be found;
     ///   `.authenticationFailed` on 401.
     public func discover(_ url: URL) async throws -> [CalendarCollection] {
+        try await discoverAccount(url).calendars
+    }
+
+    /// ``discover(_:)``, with the calendar home the server named (`calendar-home-set`), nil
+    /// when `url` is a calendar or a home that does not describe itself.
+    public func discoverAccount(_ url: URL) async throws -> (calendars: [CalendarCollection], home: URL?) {
         if let home = try await findCalendarHome(url) {
-            if case .collection(let single) = home { return [single] }
-            if case .home(let homeURL) = home { return try await calendars(inHome: homeURL) }
+            if case .collection(let single) = home { return ([single], nil) }
+            if case .home(let homeURL) = home { return (try await calendars(inHome: homeURL), homeURL) }
         }
         // Last resort: the URL may be a home that does not describe itself.
         let found = (try? await calendars(inHome: Self.collectionURL(url))) ?? []
@@ -20,7 +26,7 @@ extension CalDAVClient {
                 recovery: "give the URL of the calendar home or of one calendar (see the server's documentation)",
                 url: url)
         }
-        return found
+        return (found, nil)
     }
 
     /// The properties of one collection (Depth 0) with the change tokens `tokens` names:
@@ -94,16 +100,22 @@ extension CalDAVClient {
         return nil
     }
 
-    /// The calendar collections directly inside `home` (Depth 1).
+    /// The calendar collections the home lists (Depth 1): those inside it, and those it lists
+    /// elsewhere on the same server, as Google's home lists every calendar of the account at
+    /// `/caldav/v2/<calendar id>/events/` though only the primary one's path is inside it.
     public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
         let homeURL = Self.collectionURL(home)
         let (answer, _) = try await multistatus(
             "PROPFIND", homeURL, depth: "1",
             body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
         let resolver = HrefResolver(base: homeURL)
+        let homePath = HrefResolver.href(of: homeURL).path
         var found: [Href: CalendarCollection] = [:]
         for response in answer.responses where response.hasResourceType(XMLNamespace.caldav, "calendar") {
-            guard let member = try? resolver.member(response.href) else { continue }
+            // Another server's href, a dot segment and the like are left out (`resolve` throws).
+            guard let member = try? resolver.resolve(response.href),
+                member.href.path != homePath, member.href.path + "/" != homePath
+            else { continue }
             let path = member.href.path.hasSuffix("/") ? member.href : Href(canonicalPath: member.href.path + "/")
             found[path] = Self.collection(from: response, url: resolver.url(for: path), href: path)
         }

@@ -27,6 +27,15 @@ public struct HrefResolver: Sendable {
         return Href(canonicalPath: canonicalPath(decodedPath(of: url) ?? "/"))
     }
 
+    /// The canonical form of an absolute path written either way (`/cal/a%40b/` and `/cal/a@b/`
+    /// give `/cal/a@b/`), for a path kept outside a server's answer (a file calgw wrote, a
+    /// config); a path with an invalid escape is kept as it is.
+    public static func canonical(path: String) -> String {
+        if isPlainPath(path) { return path }
+        guard let decoded = path.removingPercentEncoding else { return path }
+        return canonicalPath(decoded)
+    }
+
     /// Resolves `raw` (relative or absolute) on the same origin as `base`.
     /// - Throws: `CalDAVError.unsafeHref` for another origin, a dot segment, a control
     ///   character or too long an href.

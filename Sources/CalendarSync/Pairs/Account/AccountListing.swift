@@ -31,8 +31,12 @@ struct AccountListing {
                     metadata: ["home": "\(home.path)", "error": "\(error.message)"])
             }
         }
-        let found = try await client.discover(remote).filter(holdsItems)
-        return AccountListing(calendars: found, home: homeURL(remote, calendars: found))
+        let discovered = try await client.discoverAccount(remote)
+        let found = discovered.calendars.filter(holdsItems)
+        // Calendars in folders of their own (Google's `/caldav/v2/<id>/events/`): the home the
+        // server named, so later runs list it again instead of discovering.
+        let named = found.count > 1 ? discovered.home : nil
+        return AccountListing(calendars: found, home: homeURL(remote, calendars: found) ?? named)
     }
 
     static func holdsItems(_ calendar: CalendarCollection) -> Bool { calendar.holdsItems }

@@ -1,13 +1,19 @@
+import CalDAV
+
 /// Where a calendar collection of an account lives on the server: its path, ending with `/`.
 ///
 /// A type of its own so that a collection's href is never taken for an item's (``ItemHref``)
 /// or for a folder's name. In `collections.json` it is plain text.
+///
+/// Kept in canonical form (see ``Href``), whichever way it was written: Google writes a
+/// calendar's `@` as `%40` in some answers and as `@` in others (DAVx5 #2817), and a mapping
+/// that spelled it the other way would take the calendar for a new one and copy it again.
 public struct CollectionHref: TextIdentifier {
-    /// The collection's path on the server.
+    /// The collection's path on the server, in canonical form.
     public var value: String
 
-    /// The collection at the path `value`.
-    public init(_ value: String) { self.value = value }
+    /// The collection at the path `value`, written either way.
+    public init(_ value: String) { self.value = HrefResolver.canonical(path: value) }
 
     /// The collection's path on the server.
     public var path: String { value }
