@@ -1,0 +1,184 @@
+import CalDAV
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+
+/// A first sync between a vdir and an Outlook calendar (the fake of Graph's calendar
+/// endpoints), both holding events, stopped after its k-th side effect for every k; then
+/// Outlook deletes and edits events, and the vdir loses one, before the next run. The next run
+/// must end with both sides equal: nothing lost or doubled, nothing deleted brought back, no
+/// edit undone, no mail sent.
+@Suite(.timeLimit(.minutes(5))) struct GraphInterruptionTests {
+    /// One mailbox for the whole campaign, emptied before each stop.
+    final class Campaign: @unchecked Sendable {
+        let graph: TestGraphServer
+        var folder: TemporaryFolder
+        var calendar: URL
+
+        init() throws {
+            graph = try TestGraphServer()
+            folder = try TemporaryFolder()
+            calendar = try graph.defaultCalendar()
+        }
+
+        /// A fresh vdir and an emptied mailbox, each holding its own events.
+        func reset() throws -> (VDirStorage, Journal) {
+            folder.remove()
+            folder = try TemporaryFolder()
+            try graph.control("POST", "reset")
+            calendar = try graph.defaultCalendar()
+            let local = VDirStorage(url: folder.file("vdir"))
+            try local.directory.createIfMissing()
+            for i in 0..<4 {
+                try Data(
+                    TestEvent.ics(
+                        uid: "local-\(i)", summary: "local \(i)", start: "2027010\(i + 1)T100000Z",
+                        end: "2027010\(i + 1)T110000Z"
+                    ).utf8
+                ).write(to: local.directory.url.appendingPathComponent("local-\(i).ics"))
+            }
+            for i in 0..<4 {
+                try graph.graph(
+                    "POST", "/me/calendar/events",
+                    json: [
+                        "subject": "outlook \(i)",
+                        "start": ["dateTime": "2027-02-0\(i + 1)T09:00:00", "timeZone": "UTC"],
+                        "end": ["dateTime": "2027-02-0\(i + 1)T10:00:00", "timeZone": "UTC"],
+                    ])
+            }
+            return (local, try Journal.open(at: folder.file("journal.sqlite")))
+        }
+
+        func remote() throws -> GraphStorage {
+            let token = graph.token
+            let http = try HTTPClient(configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
+            return try GraphStorage(http: http, calendar: calendar)
+        }
+
+        /// Outlook's events: id → subject.
+        func outlook() throws -> [String: String] {
+            let listed = try graph.graph("GET", "/me/calendar/events?$top=100")
+            var out: [String: String] = [:]
+            for event in (listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? [] {
+                if let id = event["id"] as? String, let subject = event["subject"] as? String { out[id] = subject }
+            }
+            return out
+        }
+
+        /// The vdir's events: SUMMARY of each file.
+        static func summaries(_ local: VDirStorage) throws -> [String] {
+            try local.directory.scan().map { entry in
+                let text = try String(
+                    contentsOf: local.directory.url.appendingPathComponent(entry.name), encoding: .utf8)
+                return text.split(separator: "\r\n").first { $0.hasPrefix("SUMMARY:") }.map {
+                    String($0.dropFirst("SUMMARY:".count))
+                } ?? ""
+            }.sorted()
+        }
+    }
+
+    /// After a first sync, edits, deletions and new events on both sides; the run that carries
+    /// them is stopped after its k-th side effect for every k, Outlook changes an event again,
+    /// and the next run must end with both sides equal and every change kept.
+    @Test func aLaterSyncStoppedAnywhereThenChangedConverges() async throws {
+        let campaign = try Campaign()
+        defer { campaign.graph.stop(); campaign.folder.remove() }
+        func prepared() async throws -> (VDirStorage, Journal) {
+            let (local, journal) = try campaign.reset()
+            _ = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            let vdir = local.directory.url
+            let one = try String(contentsOf: vdir.appendingPathComponent("local-1.ics"), encoding: .utf8)
+            try Data(one.replacingOccurrences(of: "SUMMARY:local 1", with: "SUMMARY:local 1 edited").utf8)
+                .write(to: vdir.appendingPathComponent("local-1.ics"))
+            try FileManager.default.removeItem(at: vdir.appendingPathComponent("local-2.ics"))
+            try Data(
+                TestEvent.ics(uid: "local-9", summary: "local 9", start: "20270109T100000Z", end: "20270109T110000Z")
+                    .utf8
+            ).write(to: vdir.appendingPathComponent("local-9.ics"))
+            let outlook = try campaign.outlook()
+            if let id = outlook.first(where: { $0.value == "outlook 2" })?.key {
+                try campaign.graph.graph("PATCH", "/me/events/\(id)", json: ["subject": "outlook 2 edited"])
+            }
+            if let id = outlook.first(where: { $0.value == "outlook 3" })?.key {
+                try campaign.graph.graph("DELETE", "/me/events/\(id)")
+            }
+            return (local, journal)
+        }
+        let (local0, journal0) = try await prepared()
+        let count = Locked(0)
+        _ = try await SyncEngine(
+            local: local0, remote: try campaign.remote(), journal: journal0, faultHook: { n in count.value = n }
+        ).run()
+        let total = count.value
+        #expect(total >= 5, "\(total) side effects for 5 writes")
+
+        for k in 1...total {
+            let (local, journal) = try await prepared()
+            await #expect(throws: RunInterrupted.self, "k = \(k)") {
+                try await SyncEngine(
+                    local: local, remote: try campaign.remote(), journal: journal,
+                    faultHook: { n in if n == k { throw RunInterrupted() } }
+                ).run()
+            }
+            if let id = try campaign.outlook().first(where: { $0.value == "outlook 0" })?.key {
+                try campaign.graph.graph("PATCH", "/me/events/\(id)", json: ["subject": "outlook 0 edited"])
+            }
+            let report = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            #expect(report.errors.isEmpty, "k = \(k): \(report)")
+            let remoteSubjects = try campaign.outlook().values.sorted()
+            #expect(remoteSubjects == (try Campaign.summaries(local)), "k = \(k)")
+            #expect(
+                remoteSubjects == [
+                    "local 0", "local 1 edited", "local 3", "local 9", "outlook 0 edited", "outlook 1",
+                    "outlook 2 edited",
+                ], "k = \(k): \(remoteSubjects)")
+            let quiet = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
+            #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
+        }
+    }
+
+    @Test func aFirstSyncStoppedAnywhereThenChangedConverges() async throws {
+        let campaign = try Campaign()
+        defer { campaign.graph.stop(); campaign.folder.remove() }
+        let (local0, journal0) = try campaign.reset()
+        let count = Locked(0)
+        _ = try await SyncEngine(
+            local: local0, remote: try campaign.remote(), journal: journal0, faultHook: { n in count.value = n }
+        ).run()
+        let total = count.value
+        #expect(total >= 8, "\(total) side effects for 8 writes")
+
+        for k in 1...total {
+            let (local, journal) = try campaign.reset()
+            await #expect(throws: RunInterrupted.self, "k = \(k)") {
+                try await SyncEngine(
+                    local: local, remote: try campaign.remote(), journal: journal,
+                    faultHook: { n in if n == k { throw RunInterrupted() } }
+                ).run()
+            }
+            // Outlook deletes one of its events and edits another; the vdir loses one of its own.
+            let outlook = try campaign.outlook()
+            if let gone = outlook.first(where: { $0.value == "outlook 0" })?.key {
+                try campaign.graph.graph("DELETE", "/me/events/\(gone)")
+            }
+            if let edited = outlook.first(where: { $0.value == "outlook 1" })?.key {
+                try campaign.graph.graph("PATCH", "/me/events/\(edited)", json: ["subject": "outlook 1 edited"])
+            }
+            try? FileManager.default.removeItem(at: local.directory.url.appendingPathComponent("local-0.ics"))
+
+            let report = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            #expect(report.errors.isEmpty, "k = \(k): \(report)")
+            let remoteSubjects = try campaign.outlook().values.sorted()
+            let localSubjects = try Campaign.summaries(local)
+            #expect(remoteSubjects == localSubjects, "k = \(k): \(remoteSubjects) against \(localSubjects)")
+            #expect(Set(remoteSubjects).count == remoteSubjects.count, "k = \(k): doubled: \(remoteSubjects)")
+            #expect(!remoteSubjects.contains("outlook 0") && !remoteSubjects.contains("outlook 1"), "k = \(k)")
+            #expect(remoteSubjects.contains("outlook 1 edited") && remoteSubjects.contains("local 1"), "k = \(k)")
+            let quiet = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
+            #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
+        }
+    }
+}
