@@ -4,7 +4,8 @@ import CalgwTestSupport
 
 /// A pair whose remote is an Outlook calendar through Microsoft Graph (`api = "graph"`, the
 /// fake of Graph's calendar endpoints standing in for graph.microsoft.com), run by the command
-/// as a person runs it: sync, then an event added with `event add`.
+/// as a person runs it: the mailbox's calendars discovered, the default one (`…/me/calendar`)
+/// synced, then an event added with `event add`.
 @Suite(.timeLimit(.minutes(5))) struct GraphPairTests {
     @Test func aGraphPairSyncsAndTakesTheEventCommands() throws {
         let graph = try TestGraphServer()
@@ -17,7 +18,7 @@ import CalgwTestSupport
         try """
         [pair.work]
         local = "\(vdir.path)"
-        remote = "\(try graph.defaultCalendar().absoluteString)"
+        remote = "\(graph.url.absoluteString)/me/calendar"
         api = "graph"
         token_command = ["echo", "\(graph.token)"]
         journal = "\(folder.file("work.sqlite").path)"
@@ -30,6 +31,17 @@ import CalgwTestSupport
                 "end": ["dateTime": "2027-01-12T10:00:00", "timeZone": "Pacific Standard Time"],
             ])
         #expect(made.status == 201)
+
+        let discovered = try CalgwBinary.run([
+            "discover", graph.url.absoluteString + "/me/", "--api", "graph", "--token-command", "echo \(graph.token)",
+            "--json",
+        ])
+        #expect(discovered.status == 0, "\(discovered.stderrText)")
+        let rows = (try? JSONSerialization.jsonObject(with: discovered.stdout) as? [[String: Any]]) ?? []
+        #expect(
+            rows.map { $0["url"] as? String } == [try graph.defaultCalendar().absoluteString]
+                && rows.first?["displayName"] as? String == "Calendar" && rows.first?["writable"] as? Bool == true,
+            "\(discovered.stdoutText)")
 
         let synced = try CalgwBinary.run(["sync", "--json", "--config", config.path])
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")

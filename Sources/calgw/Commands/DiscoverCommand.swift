@@ -21,6 +21,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             Examples:
               calgw discover https://dav.example.com/ --username alice --password-command "pass show dav/alice"
               calgw discover https://dav.example.com/ --username alice --password-env DAV_PASSWORD --json
+              calgw discover https://graph.microsoft.com/v1.0/me/ --token-command "my-token-helper"
               calgw discover webcal://example.org/holidays.ics
             """
     )
@@ -33,6 +34,12 @@ struct DiscoverCommand: AsyncParsableCommand {
     @OptionGroup var credentials: CredentialOptions
 
     @OptionGroup var tls: TLSOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "caldav, or graph for a Microsoft Graph mailbox (…/v1.0/me/) on a host other than graph.microsoft.com.",
+            valueName: "api"))
+    var api: String?
 
     struct Row: Encodable {
         var href: String
@@ -64,14 +71,18 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let api, !["caldav", "graph"].contains(api) {
+            throw CLIError("--api is \"\(api)\"", hint: "one of: caldav, graph", status: .usage)
+        }
         let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
         let (target, webcal) = SubscriptionURL.remote(url) ?? (URL(string: url)!, false)
         if webcal || SubscriptionURL.looksLikeFeed(target) {
             return try render(try await feedRow(target, server: server))
         }
+        let graph = api == "graph" || (api == nil && target.host?.lowercased() == "graph.microsoft.com")
         let collections: [DiscoveredCalendar]
         do {
-            collections = try await server.discover(target)
+            collections = try await graph ? server.graphCalendars(target) : server.discover(target)
         } catch let error as any ExplainedError
             where error.errorCode == "authenticationFailed" && credentials.username == nil
         {
@@ -115,7 +126,7 @@ struct DiscoverCommand: AsyncParsableCommand {
                     index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
                 }.joined(separator: "  "))
         }
-        if !output.quiet, let first = collections.first, let account = try? await server.account(at: first.url) {
+        if !output.quiet, !graph, let first = collections.first, let account = try? await server.account(at: first.url) {
             Terminal.out(Self.describe(account))
         }
     }

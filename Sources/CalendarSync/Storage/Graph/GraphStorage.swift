@@ -69,6 +69,13 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         return try await firstRound()
     }
 
+    /// Where the calendar's delta rounds are asked: the default calendar (`…/me/calendar`) has
+    /// its own documented `…/me/calendarView/delta`; any other, `…/calendars/{id}/calendarView/delta`.
+    var deltaBase: String {
+        calendar.lastPathComponent == "calendar"
+            ? String(client.mailbox.absoluteString.dropLast()) : calendar.absoluteString
+    }
+
     /// Whether Graph refused a delta link because it no longer knows it.
     static func isExpiredToken(_ error: GraphError) -> Bool {
         ["syncStateNotFound", "resyncRequired"].contains(error.graphCode ?? "")
@@ -87,7 +94,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     /// occurrence in the window, by its master.
     private func firstRound() async throws -> StorageChanges {
         let canEdit = try await readAccess()
-        let start = URL(string: calendar.absoluteString + "/calendarView/delta?" + window.query)!
+        let start = URL(string: deltaBase + "/calendarView/delta?" + window.query)!
         let (events, link) = try await round(from: start)
         var singles: [ItemVersion] = []
         var masterIDs: Set<String> = []
