@@ -69,4 +69,76 @@ import CalgwTestSupport
         let quiet = try CalgwBinary.run(["sync", "--json", "--config", config.path])
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
     }
+
+    /// Meetings on a Graph pair: `event add --attendee`, `edit` and `delete` of one's own
+    /// meeting and `event reply` to another's each make Graph send its one mail, and nothing
+    /// else mails anyone.
+    @Test func eachMeetingActionMailsOnce() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = folder.file("config.toml")
+        try """
+        [pair.work]
+        local = "\(vdir.path)"
+        remote = "\(graph.url.absoluteString)/me/calendar"
+        token_command = ["echo", "\(graph.token)"]
+        api = "graph"
+        journal = "\(folder.file("work.sqlite").path)"
+        """.write(to: config, atomically: true, encoding: .utf8)
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+        func mails() throws -> [String] {
+            try graph.ledger().map { "\($0["kind"] ?? "") \(($0["to"] as? [String]) ?? [])" }
+        }
+
+        let added = try calgw([
+            "event", "add", "--summary", "Kickoff", "--start", "2027-05-03T10:00", "--duration", "1h",
+            "--attendee", "bob@example.org",
+        ])
+        let uid = added.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(added.status == 0 && !uid.isEmpty, "\(added.stderrText)")
+        #expect(try mails() == ["invitation [\"bob@example.org\"]"])
+        let moved = try calgw(["event", "edit", uid, "--start", "2027-05-03T11:00"])
+        #expect(moved.status == 0, "\(moved.stderrText)")
+        let afterMove = try mails()
+        #expect(afterMove.count == 2 && (afterMove.last ?? "").hasPrefix("update"), "\(afterMove)")
+
+        try graph.control(
+            "POST", "invitations",
+            json: [
+                "organizer": ["name": "Carol", "address": "carol@example.org"],
+                "event": [
+                    "subject": "Offsite", "start": ["dateTime": "2027-06-01T09:00:00", "timeZone": "UTC"],
+                    "end": ["dateTime": "2027-06-01T17:00:00", "timeZone": "UTC"],
+                    "attendees": [["emailAddress": ["address": "alice@example.org"], "type": "required"]],
+                ],
+            ])
+        #expect(try calgw(["sync"]).status == 0)
+        let listed = try calgw(["invitations", "--json"])
+        let invitation =
+            ((try? JSONSerialization.jsonObject(with: listed.stdout)) as? [[String: Any]])?.first?["uid"] as? String
+        #expect(invitation != nil, "\(listed.stdoutText)\(listed.stderrText)")
+        let answered = try calgw(["event", "reply", invitation ?? "", "--accept", "--comment", "see you"])
+        #expect(answered.status == 0 && !answered.stderrText.contains("warning"), "\(answered.stderrText)")
+        let response = try graph.ledger().last
+        #expect(
+            response?["kind"] as? String == "response" && response?["response"] as? String == "accepted"
+                && response?["comment"] as? String == "see you"
+                && response?["to"] as? [String] == ["carol@example.org"],
+            "\(String(describing: response))")
+
+        let deleted = try calgw(["event", "delete", uid])
+        #expect(deleted.status == 0, "\(deleted.stderrText)")
+        let afterDelete = try mails()
+        #expect((afterDelete.last ?? "").hasPrefix("cancellation"), "\(afterDelete)")
+        let quiet = try calgw(["sync", "--json"])
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+        let all = try mails()
+        #expect(all.count == 4, "\(all)")
+    }
 }

@@ -3,12 +3,18 @@ import VDir
 
 extension Pair {
     /// What the pair's server says of the account (its calendar addresses, whether it
-    /// schedules), asked now; nil when the remote is not a CalDAV server.
+    /// schedules), asked now; nil when the remote is neither a CalDAV server nor a Graph mailbox.
     /// - Throws: ``ConnectionError`` when no client can be made; the server's error (an
     ///   ``ExplainedError``) when it cannot be asked.
     public func askServerAccount() async throws -> ServerAccount? {
-        guard case .caldav(let url, let server) = remote else { return nil }
-        return ServerAccount(try await server.client(owner: "pair \(name)").schedulingAccount(at: url))
+        switch remote {
+        case .caldav(let url, let server):
+            return ServerAccount(try await server.client(owner: "pair \(name)").schedulingAccount(at: url))
+        case .graph:
+            return try await (storage(remote) as? GraphStorage)?.account()
+        default:
+            return nil
+        }
     }
 
     /// The account as last asked of the server (kept in ``accountCache``); nil when never

@@ -77,6 +77,14 @@ public struct Pair: Sendable {
             }
         }
 
+        /// True for a server that marks what it did with a meeting's messages on the version it
+        /// stores (RFC 6638 `SCHEDULE-STATUS`): a CalDAV server. Graph says nothing there; its
+        /// answers and invitations are sent by the requests that make them.
+        public var marksSchedulingStatus: Bool {
+            if case .caldav = self { return true }
+            return false
+        }
+
         /// True for a side calgw never writes (a subscription).
         public var isReadOnly: Bool {
             if case .subscription = self { return true }

@@ -27,6 +27,9 @@ extension GraphStorage {
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
         -> ItemVersion
     {
+        if intent == .personsAction, let answered = try await answer(data, href: href, ifMatch: etag) {
+            return answered
+        }
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
         let master = Self.keepingOriginal(data, of: write)

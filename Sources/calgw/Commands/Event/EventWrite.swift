@@ -141,7 +141,7 @@ struct EventWrite {
             throw CLIError(Self.undelivered(message, in: file.calendar, uid: uid, outcome), hint: outcome.hint)
         }
         sender.warn(outcome)
-        if !output.quiet { Self.warnUnsentReply(scheduling) }
+        if !output.quiet && target.pair.remote.marksSchedulingStatus { Self.warnUnsentReply(scheduling) }
         // The reply command says this itself, with the organizer's name.
         if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
             let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil)
