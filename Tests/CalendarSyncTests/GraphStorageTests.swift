@@ -238,6 +238,32 @@ import CalgwTestSupport
             changedText.contains("SUMMARY:Changed in Outlook") && changedText.contains("UID:kept"), "\(changedText)")
     }
 
+    /// A first sync reads the events twenty to a `$batch`, not one request each: for 45 events
+    /// and 3 series, the calendar, one delta page, the masters' versions, three batches of
+    /// events and one of the series' cancelled occurrences.
+    @Test func aFirstSyncReadsTwentyEventsARequest() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        for day in 1...45 { _ = try s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        for week in 1...3 {
+            let start = Setup.time(7 * week, 8)
+            _ = try s.outlookCreates([
+                "subject": "Series \(week)", "start": ["dateTime": start, "timeZone": "UTC"],
+                "end": ["dateTime": Setup.time(7 * week, 9), "timeZone": "UTC"],
+                "recurrence": [
+                    "pattern": ["type": "daily", "interval": 1],
+                    "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3],
+                ],
+            ])
+        }
+        let before = try s.graph.requests().count
+        let report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 48, "\(report)")
+        let requests = try s.graph.requests()
+        let made = requests.count - before
+        #expect(made <= 7, "\(made) requests: \(requests.suffix(made).map { $0["path"] ?? "" })")
+    }
+
     @Test func aRunThatFindsNothingNewIsOneRequest() async throws {
         let s = try Setup()
         defer { s.graph.stop(); s.folder.remove() }

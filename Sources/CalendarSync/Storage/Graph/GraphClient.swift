@@ -25,8 +25,26 @@ struct GraphClient: Sendable {
 
     /// `…/events/{id}` of the mailbox, with `query` appended verbatim.
     func event(_ id: String, query: String = "") -> URL {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-        return URL(string: mailbox.absoluteString + "events/" + escaped + query)!
+        URL(string: mailbox.absoluteString + eventPath(id, query: query))!
+    }
+
+    /// `events/{id}` below the mailbox, with `query` appended verbatim.
+    func eventPath(_ id: String, query: String = "") -> String {
+        "events/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id) + query
+    }
+
+    /// The event a `$batch` answer holds; nil for one gone (404).
+    /// - Throws: ``GraphError`` for another failure, or an answer that is not an event.
+    func batchEvent(_ answer: (status: Int, body: Data), path: String) throws -> GraphEvent? {
+        if answer.status == 404 { return nil }
+        guard (200..<300).contains(answer.status) else {
+            let response = HTTPResponse(
+                status: answer.status, headers: [], body: answer.body, url: URL(string: mailbox.absoluteString + path)!)
+            throw GraphError.answer(response, method: "GET")
+        }
+        do { return try JSONDecoder().decode(GraphEvent.self, from: answer.body) } catch {
+            throw GraphError(.unreadableAnswer, "Microsoft Graph's answer for \(path) is not an event: \(error)")
+        }
     }
 
     /// GETs `url` and decodes its JSON answer.

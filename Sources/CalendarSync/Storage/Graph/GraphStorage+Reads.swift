@@ -7,24 +7,26 @@ extension GraphStorage {
     /// cancelled occurrences. An event calgw cannot translate comes as bytes that are not
     /// iCalendar, naming why: the run then leaves it alone on both sides and says so.
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
-        try await eachAtOnce(hrefs) { href in try await self.read(href) }
+        let answers = try await client.batchGET(hrefs.map { client.eventPath($0.value, query: Self.readQuery) })
+        var events: [(ItemHref, GraphEvent)] = []
+        for (href, answer) in zip(hrefs, answers) {
+            if let event = try client.batchEvent(answer, path: href.value) { events.append((href, event)) }
+        }
+        // A series' cancelled occurrences come only when asked for alone.
+        let series = events.filter { $0.1.recurrence != nil }.map(\.0)
+        let cancelledAnswers = try await client.batchGET(
+            series.map { client.eventPath($0.value, query: "?$select=id,cancelledOccurrences") })
+        var cancelled: [ItemHref: [String]] = [:]
+        for (href, answer) in zip(series, cancelledAnswers) {
+            cancelled[href] = try client.batchEvent(answer, path: href.value)?.cancelledOccurrences ?? []
+        }
+        return events.compactMap { href, event in item(href, event, cancelled: cancelled[href]) }
     }
 
-    /// The item at `href`, nil when Graph no longer has it.
-    func read(_ href: ItemHref) async throws -> StoredItem? {
-        let event: GraphEvent
-        do {
-            event = try await client.get(client.event(href.value, query: Self.readQuery), as: GraphEvent.self)
-        } catch let error as GraphError where error.status == 404 {
-            return nil
-        }
+    /// The item `event` makes (`cancelled`: a series' cancelled occurrences); nil without a
+    /// change key.
+    func item(_ href: ItemHref, _ event: GraphEvent, cancelled: [String]?) -> StoredItem? {
         guard let key = event.changeKey else { return nil }
-        var cancelled: [String]?
-        if event.recurrence != nil {
-            let listed = try await client.get(
-                client.event(href.value, query: "?$select=id,cancelledOccurrences"), as: GraphEvent.self)
-            cancelled = listed.cancelledOccurrences ?? []
-        }
         let version = ItemVersion(href: href, etag: ItemETag(key))
         do {
             let calendar = try event.iCalendar(

@@ -29,8 +29,6 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     /// Whether the account may write to the calendar (its `canEdit`), once read.
     private let access = Mutex<Bool?>(nil)
 
-    /// Reads at once: Graph takes at most four requests in flight per mailbox.
-    static let concurrency = 4
     /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
     var pageSize = 100
 
@@ -186,40 +184,15 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
-    /// The change keys of the masters `ids`, those gone left out; four requests at a time.
+    /// The change keys of the masters `ids`, those gone left out: twenty to a `$batch`.
     func changeKeys(of ids: Set<String>) async throws -> [String: String] {
-        try await eachAtOnce(Array(ids)) { id in
-            do {
-                let master = try await self.client.get(
-                    self.client.event(id, query: "?$select=id,changeKey"), as: GraphEvent.self)
-                return master.changeKey.map { (id, $0) }
-            } catch let error as GraphError where error.status == 404 {
-                return nil
-            }
-        }.reduce(into: [:]) { $0[$1.0] = $1.1 }
-    }
-
-    /// `work` on each of `items`, at most ``concurrency`` at once; nil answers left out.
-    func eachAtOnce<T: Sendable, R: Sendable>(_ items: [T], _ work: @escaping @Sendable (T) async throws -> R?)
-        async throws -> [R]
-    {
-        try await withThrowingTaskGroup(of: R?.self) { group in
-            var results: [R] = []
-            var next = 0
-            while next < min(Self.concurrency, items.count) {
-                let item = items[next]
-                group.addTask { try await work(item) }
-                next += 1
-            }
-            while let result = try await group.next() {
-                if let result { results.append(result) }
-                if next < items.count {
-                    let item = items[next]
-                    group.addTask { try await work(item) }
-                    next += 1
-                }
-            }
-            return results
+        let list = Array(ids)
+        let answers = try await client.batchGET(list.map { client.eventPath($0, query: "?$select=id,changeKey") })
+        var keys: [String: String] = [:]
+        for (id, answer) in zip(list, answers) {
+            guard let event = try client.batchEvent(answer, path: id) else { continue }
+            keys[id] = event.changeKey
         }
+        return keys
     }
 }

@@ -1,0 +1,86 @@
+import CalDAV
+import Foundation
+
+extension GraphClient {
+    /// Requests in one `$batch` at most (Graph's limit).
+    static let batchLimit = 20
+
+    /// The mailbox's address below the API's root, and that root: `…/v1.0/me/` is
+    /// `/me/` below `…/v1.0`. `$batch` is posted to the root and names its requests below it.
+    var batchRoot: (root: URL, below: String) {
+        let text = mailbox.absoluteString
+        let cut = text.range(of: "/me/", options: .backwards) ?? text.range(of: "/users/", options: .backwards)
+        guard let cut else { return (mailbox, "/") }
+        return (URL(string: String(text[..<cut.lowerBound]))!, String(text[cut.lowerBound...]))
+    }
+
+    /// GETs each of `paths` (below the mailbox: `events/{id}?…`) through `$batch`, twenty to a
+    /// request; an answer throttled or failed for a while (429, 503, 504) is asked again after
+    /// the wait it names, three times at most.
+    /// - Returns: each path's status and JSON body, in the order of `paths`.
+    /// - Throws: ``GraphError`` when a batch itself is refused, or an answer stays throttled.
+    func batchGET(_ paths: [String]) async throws -> [(status: Int, body: Data)] {
+        var results = [(status: Int, body: Data)?](repeating: nil, count: paths.count)
+        var start = 0
+        while start < paths.count {
+            let chunk = Array(start..<min(start + Self.batchLimit, paths.count))
+            var waiting = chunk
+            for attempt in 1...4 {
+                let answers = try await batch(waiting.map { (String($0), paths[$0]) })
+                var again: [Int] = []
+                var wait: TimeInterval = 0
+                for index in waiting {
+                    guard let answer = answers[String(index)] else {
+                        throw GraphError(.unreadableAnswer, "Microsoft Graph's $batch answer left out a request")
+                    }
+                    if [429, 503, 504].contains(answer.status) && attempt < 4 {
+                        again.append(index)
+                        wait = max(wait, answer.retryAfter ?? 1)
+                    } else {
+                        results[index] = (answer.status, answer.body)
+                    }
+                }
+                if again.isEmpty { break }
+                try await Task.sleep(nanoseconds: UInt64(min(wait, 30) * 1_000_000_000))
+                waiting = again
+            }
+            start += Self.batchLimit
+        }
+        return results.map { $0 ?? (0, Data()) }
+    }
+
+    /// One `$batch` of GETs `(id, path below the mailbox)`: each answer by its id.
+    private func batch(_ requests: [(id: String, path: String)]) async throws -> [String: BatchAnswer] {
+        let (root, below) = batchRoot
+        let prefer = Self.preferences.joined(separator: ", ")
+        let body: [String: Any] = [
+            "requests": requests.map { request in
+                ["id": request.id, "method": "GET", "url": below + request.path, "headers": ["Prefer": prefer]]
+            }
+        ]
+        let response = try await send(
+            "POST", root.appendingPathComponent("$batch"), json: try JSONSerialization.data(withJSONObject: body))
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let answers = object["responses"] as? [[String: Any]]
+        else {
+            throw GraphError(.unreadableAnswer, "Microsoft Graph's $batch answer is not what calgw expects")
+        }
+        var byID: [String: BatchAnswer] = [:]
+        for answer in answers {
+            guard let id = answer["id"].map({ "\($0)" }), let status = answer["status"] as? Int else { continue }
+            let headers = answer["headers"] as? [String: Any] ?? [:]
+            let retry = headers.first { $0.key.lowercased() == "retry-after" }.flatMap { TimeInterval("\($0.value)") }
+            let json =
+                (answer["body"] as? [String: Any]).flatMap { try? JSONSerialization.data(withJSONObject: $0) } ?? Data()
+            byID[id] = BatchAnswer(status: status, body: json, retryAfter: retry)
+        }
+        return byID
+    }
+}
+
+/// One answer inside a `$batch` answer.
+private struct BatchAnswer {
+    var status: Int
+    var body: Data
+    var retryAfter: TimeInterval?
+}
