@@ -264,6 +264,50 @@ import CalgwTestSupport
         #expect(made <= 7, "\(made) requests: \(requests.suffix(made).map { $0["path"] ?? "" })")
     }
 
+    /// Graph's delta marks removed alike an event deleted, one moved out of the window and an
+    /// occurrence cancelled: the moved one is kept and moved in the vdir too, the cancelled
+    /// occurrence becomes an EXDATE, only the deleted one is deleted.
+    @Test func aRemovalIsTakenForWhatItIs() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let moved = try s.outlookCreates(Self.single("Moved far", days: 5))
+        let deleted = try s.outlookCreates(Self.single("Deleted", days: 6))
+        let start = Setup.time(10, 8)
+        let series = try s.outlookCreates([
+            "subject": "Daily", "start": ["dateTime": start, "timeZone": "UTC"],
+            "end": ["dateTime": Setup.time(10, 9), "timeZone": "UTC"],
+            "recurrence": [
+                "pattern": ["type": "daily", "interval": 1],
+                "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3],
+            ],
+        ])
+        var report = try await s.sync()
+        #expect(report.created.local == 3, "\(report)")
+
+        try s.graph.graph(
+            "PATCH", "/me/events/\(moved)",
+            json: [
+                "start": ["dateTime": "2040-01-10T09:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2040-01-10T10:00:00", "timeZone": "UTC"],
+            ])
+        try s.graph.graph("DELETE", "/me/events/\(deleted)")
+        let instances = try s.graph.graph(
+            "GET", "/me/events/\(series)/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(14, 0))Z"
+        )
+        let ids = ((instances.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["id"] as? String
+        }
+        #expect(ids.count == 3, "\(instances)")
+        try s.graph.graph("DELETE", "/me/events/\(ids.last ?? "")")
+
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.deleted.local == 1 && report.updated.local == 2, "\(report)")
+        let files = try s.files().values
+        #expect(files.contains { $0.contains("SUMMARY:Moved far") && $0.contains("2040") }, "\(files)")
+        #expect(!files.contains { $0.contains("SUMMARY:Deleted") })
+        #expect(files.contains { $0.contains("SUMMARY:Daily") && $0.contains("EXDATE") }, "\(files)")
+    }
+
     @Test func aRunThatFindsNothingNewIsOneRequest() async throws {
         let s = try Setup()
         defer { s.graph.stop(); s.folder.remove() }

@@ -118,17 +118,28 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         var changed: [ItemVersion] = []
         var removed: [ItemHref] = []
         var recheck: Set<String> = []
-        var unexplained = false
+        var removals: [String] = []
         for event in events {
             guard let id = event.id else { continue }
             if event.removed != nil {
-                if state.masters[id] != nil {
-                    recheck.insert(id)
-                } else {
-                    removed.append(ItemHref(id))
-                    unexplained = true
-                }
+                if state.masters[id] != nil { recheck.insert(id) } else { removals.append(id) }
             } else if let master = Self.masterID(of: event) {
+                recheck.insert(master)
+            } else if let key = event.changeKey {
+                changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
+            }
+        }
+        // A removal is a deletion, a move out of the window (the event lives on: it is read
+        // again, not deleted from the vdir) or a cancelled occurrence (its series is asked).
+        let asked = try await current(Set(removals))
+        var unexplained = false
+        for id in removals {
+            guard let event = asked[id] else {
+                removed.append(ItemHref(id))
+                unexplained = true
+                continue
+            }
+            if let master = Self.masterID(of: event) {
                 recheck.insert(master)
             } else if let key = event.changeKey {
                 changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
@@ -184,15 +195,21 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
-    /// The change keys of the masters `ids`, those gone left out: twenty to a `$batch`.
+    /// The change keys of the masters `ids`, those gone left out.
     func changeKeys(of ids: Set<String>) async throws -> [String: String] {
+        try await current(ids).compactMapValues(\.changeKey)
+    }
+
+    /// The events `ids` as they are now (id, change key, type, series), those gone left out:
+    /// twenty to a `$batch`.
+    func current(_ ids: Set<String>) async throws -> [String: GraphEvent] {
         let list = Array(ids)
-        let answers = try await client.batchGET(list.map { client.eventPath($0, query: "?$select=id,changeKey") })
-        var keys: [String: String] = [:]
+        let answers = try await client.batchGET(
+            list.map { client.eventPath($0, query: "?$select=id,changeKey,type,seriesMasterId") })
+        var found: [String: GraphEvent] = [:]
         for (id, answer) in zip(list, answers) {
-            guard let event = try client.batchEvent(answer, path: id) else { continue }
-            keys[id] = event.changeKey
+            if let event = try client.batchEvent(answer, path: id) { found[id] = event }
         }
-        return keys
+        return found
     }
 }
