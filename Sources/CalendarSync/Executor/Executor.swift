@@ -203,7 +203,7 @@ final class Executor: @unchecked Sendable {
     /// server failed in its own code is held back (see ``holdBack(_:_:)``) and says so.
     func reportFailure(_ key: ItemKey, _ error: any Error, action: PlannedAction? = nil) {
         if case StorageError.notPermitted = error { writesRefused = true }
-        if let action, let note = holdBackRefusedComponent(action, error) {
+        if let action, let note = holdBackKeptLocal(action, error) {
             report.notes.append(note)
             return
         }

@@ -5,7 +5,7 @@ import Foundation
 /// a task (VTODO) or a journal entry (VJOURNAL) on a calendar of events only, such as Google's
 /// (its CalDAV guide: VTODO and VJOURNAL are not supported). Sent again, it would be refused
 /// again on every run: the run keeps it in the vdir and says so once (see
-/// `Executor.holdBackRefusedComponent`).
+/// `Executor.holdBackKeptLocal`).
 public struct ComponentNotTaken: StorageFailure {
     /// Where the write went.
     public var href: ItemHref

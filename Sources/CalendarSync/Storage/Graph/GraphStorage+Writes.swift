@@ -60,7 +60,7 @@ extension GraphStorage {
                 return
             }
             if event.isOrganizer != false, !(event.attendees ?? []).isEmpty {
-                throw StorageError.rejected(href: href, reason: Self.meetingCopyReason(deleting: true))
+                throw MeetingCopyNotSent(href: href, deleting: true)
             }
         }
         do {
@@ -103,14 +103,7 @@ extension GraphStorage {
     /// moved, and has no way not to.
     private func refuseMeetingCopy(_ event: GraphEvent, intent: WriteIntent, href: ItemHref) throws {
         guard intent == .copy, !(event.attendees ?? []).isEmpty else { return }
-        throw StorageError.rejected(href: href, reason: Self.meetingCopyReason(deleting: false))
-    }
-
-    static func meetingCopyReason(deleting: Bool) -> String {
-        (deleting
-            ? "a meeting: deleting it in Outlook mails each attendee a cancellation, so a copy's deletion is not sent"
-            : "a meeting: Microsoft Graph mails its attendees whenever one is written, so a copy is not sent")
-            + " (calgw event commands act on meetings as your own action)"
+        throw MeetingCopyNotSent(href: href, deleting: false)
     }
 
     /// The exceptions and cancellations of `write` made on the series `id`.
