@@ -141,4 +141,66 @@ import CalgwTestSupport
         let all = try mails()
         #expect(all.count == 4, "\(all)")
     }
+
+    /// `collections = "all"` over a mailbox (`…/v1.0/me/`): a folder per calendar, named after
+    /// it, a calendar made for a folder new in the vdir, and a second run with nothing to do.
+    @Test func aWholeMailboxSyncsAsOneFolderPerCalendar() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("calendars")
+        try FileManager.default.createDirectory(
+            at: vdir.appendingPathComponent("personal"), withIntermediateDirectories: true)
+        try Data(
+            TestEvent.ics(uid: "dentist", summary: "Dentist", start: "20270110T100000Z", end: "20270110T110000Z").utf8
+        ).write(to: vdir.appendingPathComponent("personal/dentist.ics"))
+        let team = try graph.graph("POST", "/me/calendars", json: ["name": "Team"])
+        let teamID = (team.body as? [String: Any])?["id"] as? String ?? ""
+        #expect(team.status == 201, "\(team)")
+        try graph.graph(
+            "POST", "/me/calendars/\(teamID)/events",
+            json: [
+                "subject": "Retro", "start": ["dateTime": "2027-01-08T15:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2027-01-08T16:00:00", "timeZone": "UTC"],
+            ])
+        let config = folder.file("config.toml")
+        try """
+        [pair.mail]
+        local = "\(vdir.path)"
+        remote = "\(graph.url.absoluteString)/me/"
+        api = "graph"
+        collections = "all"
+        token_command = ["echo", "\(graph.token)"]
+        journal = "\(folder.file("mail.sqlite").path)"
+        """.write(to: config, atomically: true, encoding: .utf8)
+
+        let synced = try CalgwBinary.run(["sync", "--config", config.path])
+        #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: vdir.path).sorted()
+        #expect(folders == ["Calendar", "Team", "personal"], "\(folders)")
+        let teamFiles = try FileManager.default.contentsOfDirectory(atPath: vdir.appendingPathComponent("Team").path)
+        #expect(teamFiles.filter { $0.hasSuffix(".ics") }.count == 1, "\(teamFiles)")
+        let calendars = try graph.graph("GET", "/me/calendars")
+        let names = ((calendars.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
+        #expect(names.sorted() == ["Calendar", "Team", "personal"], "\(names)")
+        let personal =
+            ((calendars.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).first {
+                $0["name"] as? String == "personal"
+            }?["id"] as? String ?? ""
+        let events = try graph.graph("GET", "/me/calendars/\(personal)/events")
+        let subjects = ((events.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+            $0["subject"] as? String
+        }
+        #expect(subjects == ["Dentist"], "\(events)")
+
+        let quiet = try CalgwBinary.run(["sync", "--json", "--config", config.path])
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+        let status = try CalgwBinary.run(["status", "--config", config.path])
+        #expect(
+            status.status == 0 && status.stdoutText.contains("items synced"), "\(status.stdoutText)\(status.stderrText)"
+        )
+    }
 }

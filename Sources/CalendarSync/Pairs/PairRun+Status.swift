@@ -13,14 +13,19 @@ extension PairRun {
                 var dryRun = self
                 dryRun.options.dryRun = true
                 dryRun.options.direction = .both
-                let account = try AccountRun(run: dryRun)
-                let report = try await account.run().report
+                let layout = AccountLayout(pair: pair, root: try pair.localFolder(for: "a pair with collections"))
+                let report: SyncReport
+                if case .graph = pair.remote {
+                    report = try await GraphAccountRun(run: dryRun).run().report
+                } else {
+                    report = try await AccountRun(run: dryRun).run().report
+                }
                 status.pending = report
                 status.pending.collections = nil
                 status.collections = report.collections
                 // The calendars' journals: items known in all, and the latest of their syncs.
                 for name in (report.collections ?? [:]).keys {
-                    guard let summary = try? Journal.summary(at: account.journalURL(name)) else { continue }
+                    guard let summary = try? Journal.summary(at: layout.journal(name)) else { continue }
                     status.items += summary.items
                     if let last = summary.lastSync, last > (status.lastSync ?? "") { status.lastSync = last }
                 }

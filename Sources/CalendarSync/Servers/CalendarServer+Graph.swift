@@ -1,3 +1,4 @@
+import CalDAV
 import Foundation
 import Graph
 
@@ -7,10 +8,15 @@ extension CalendarServer {
     /// by (`…/me/calendars/{id}`), its name, its colour and whether the account may write to it.
     /// - Throws: ``GraphError``.
     public func graphCalendars(_ url: URL) async throws -> [DiscoveredCalendar] {
+        try await Self.graphCalendars(http: client.http, url)
+    }
+
+    /// The calendars of the Graph mailbox at `url`, asked with `http`.
+    static func graphCalendars(http: HTTPClient, _ url: URL) async throws -> [DiscoveredCalendar] {
         let text = url.absoluteString
         let mailbox =
             GraphClient.mailbox(of: url) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
-        let graph = GraphClient(http: client.http, mailbox: mailbox)
+        let graph = GraphClient(http: http, mailbox: mailbox)
         var found: [DiscoveredCalendar] = []
         var next: URL? = URL(string: mailbox.absoluteString + "calendars")
         while let page = next {

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import Graph
 
 extension GraphStorage {
     /// The signed-in user's addresses (`mail`, `userPrincipalName`) as calendar addresses: who
@@ -19,5 +20,19 @@ extension GraphStorage {
             if !addresses.contains(where: { $0.lowercased() == mailto.lowercased() }) { addresses.append(mailto) }
         }
         return ServerAccount(addresses: addresses, autoSchedules: true)
+    }
+
+    /// Makes a calendar named `name` in the mailbox at `mailbox` (`…/v1.0/me/`).
+    /// - Returns: its URL, `…/me/calendars/{id}`.
+    /// - Throws: ``GraphError``.
+    static func makeCalendar(http: HTTPClient, mailbox: URL, name: String) async throws -> URL {
+        let text = mailbox.absoluteString
+        let root = GraphClient.mailbox(of: mailbox) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
+        let client = GraphClient(http: http, mailbox: root)
+        let body = try JSONSerialization.data(withJSONObject: ["name": name])
+        let made = try client.decode(
+            GraphCalendar.self,
+            try await client.send("POST", URL(string: root.absoluteString + "calendars")!, json: body))
+        return URL(string: root.absoluteString + "calendars/" + made.id)!
     }
 }
