@@ -28,6 +28,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     let logger: Logger
     /// Whether the account may write to the calendar (its `canEdit`), once read.
     private let access = Mutex<Bool?>(nil)
+    /// The token the last listing gave (see ``token(forListing:)``).
+    private let listed = Mutex<ChangeToken?>(nil)
 
     /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
     var pageSize = 100
@@ -51,12 +53,23 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
 
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
-        return StorageCapabilities(isReadOnly: writable == false, knowsWriteAccess: writable != nil)
+        return StorageCapabilities(
+            listingToken: self, isReadOnly: writable == false, knowsWriteAccess: writable != nil)
     }
 
     // MARK: Listing
 
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        let changes = try await listing(since: token)
+        switch changes {
+        case .unchanged(let next), .full(_, token: let next?), .delta(_, _, token: let next?):
+            listed.withLock { $0 = next }
+        default: break
+        }
+        return changes
+    }
+
+    private func listing(since token: ChangeToken?) async throws -> StorageChanges {
         if let token, let state = GraphListingState(token), state.window == window.key {
             do {
                 return try await nextRound(after: state)
@@ -211,5 +224,14 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             if let event = try client.batchEvent(answer, path: id) { found[id] = event }
         }
         return found
+    }
+}
+
+extension GraphStorage: ListingTokenStorage {
+    /// The token of this run's listing, whatever calgw wrote since: the next delta round from
+    /// it reports calgw's own writes among the changes, at the versions the journal holds, so
+    /// they cost no read, and a run that wrote does not list the calendar again from the start.
+    public func token(forListing versions: [ItemVersion]) async throws -> ChangeToken? {
+        listed.withLock { $0 }
     }
 }
