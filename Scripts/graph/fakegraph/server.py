@@ -131,6 +131,9 @@ def envelope(code, message, headers):
 
 
 class Handler(BaseHTTPRequestHandler):
+    # Headers and body go out in two writes: without TCP_NODELAY each answer on a kept-alive
+    # connection waits for the client's delayed ACK (about 40 ms).
+    disable_nagle_algorithm = True
     protocol_version = "HTTP/1.1"
     server_version = "Microsoft-IIS/10.0"
     sys_version = ""
