@@ -72,6 +72,16 @@ public final class TestGraphServer: @unchecked Sendable {
         return url.appendingPathComponent("me/calendars/\(id)")
     }
 
+    /// The items of a Graph answer listing something (its `value`); none for any other answer.
+    public static func values(_ answer: (status: Int, body: Any?)) -> [[String: Any]] {
+        ((answer.body as? [String: Any])?["value"] as? [[String: Any]]) ?? []
+    }
+
+    /// The `field` of each item `GET path` lists (`subject`, `id`, `name`).
+    public func listed(_ field: String, at path: String) throws -> [String] {
+        Self.values(try graph("GET", path)).compactMap { $0[field] as? String }
+    }
+
     /// The mails Graph would have sent, oldest first.
     public func ledger() throws -> [[String: Any]] {
         ((try control("GET", "ledger").body as? [String: Any])?["value"] as? [[String: Any]]) ?? []

@@ -7,6 +7,22 @@ import CalgwTestSupport
 /// as a person runs it: the mailbox's calendars discovered, the default one (`…/me/calendar`)
 /// synced, then an event added with `event add`.
 @Suite(.timeLimit(.minutes(5))) struct GraphPairTests {
+    /// A config file in `folder` with the pair `pair` of `local` and the fake's `remote` path
+    /// (`/me/calendar`, `/me/`), signed in with its token, and `extra` lines.
+    static func config(
+        pair: String, local: URL, remote: String, graph: TestGraphServer, in folder: TemporaryFolder,
+        extra: [String] = []
+    ) throws -> URL {
+        let config = folder.file("config.toml")
+        let lines = [
+            "[pair.\(pair)]", "local = \"\(local.path)\"", "remote = \"\(graph.url.absoluteString)\(remote)\"",
+            "api = \"graph\"", "token_command = [\"echo\", \"\(graph.token)\"]",
+            "journal = \"\(folder.file("\(pair).sqlite").path)\"",
+        ]
+        try (lines + extra).joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
+        return config
+    }
+
     @Test func aGraphPairSyncsAndTakesTheEventCommands() throws {
         let graph = try TestGraphServer()
         defer { graph.stop() }
@@ -14,15 +30,7 @@ import CalgwTestSupport
         defer { folder.remove() }
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = folder.file("config.toml")
-        try """
-        [pair.work]
-        local = "\(vdir.path)"
-        remote = "\(graph.url.absoluteString)/me/calendar"
-        api = "graph"
-        token_command = ["echo", "\(graph.token)"]
-        journal = "\(folder.file("work.sqlite").path)"
-        """.write(to: config, atomically: true, encoding: .utf8)
+        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
         let made = try graph.graph(
             "POST", "/me/calendar/events",
             json: [
@@ -61,7 +69,7 @@ import CalgwTestSupport
             ])
         #expect(added.status == 0, "\(added.stderrText)")
         let listed = try graph.graph("GET", "/me/calendar/events")
-        let subjects = ((listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let subjects = TestGraphServer.values(listed).compactMap {
             $0["subject"] as? String
         }
         #expect(Set(subjects) == ["Planning", "Review"], "\(listed)")
@@ -80,15 +88,7 @@ import CalgwTestSupport
         defer { folder.remove() }
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = folder.file("config.toml")
-        try """
-        [pair.work]
-        local = "\(vdir.path)"
-        remote = "\(graph.url.absoluteString)/me/calendar"
-        token_command = ["echo", "\(graph.token)"]
-        api = "graph"
-        journal = "\(folder.file("work.sqlite").path)"
-        """.write(to: config, atomically: true, encoding: .utf8)
+        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
         func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
             try CalgwBinary.run(arguments + ["--config", config.path])
         }
@@ -164,16 +164,8 @@ import CalgwTestSupport
                 "subject": "Retro", "start": ["dateTime": "2027-01-08T15:00:00", "timeZone": "UTC"],
                 "end": ["dateTime": "2027-01-08T16:00:00", "timeZone": "UTC"],
             ])
-        let config = folder.file("config.toml")
-        try """
-        [pair.mail]
-        local = "\(vdir.path)"
-        remote = "\(graph.url.absoluteString)/me/"
-        api = "graph"
-        collections = "all"
-        token_command = ["echo", "\(graph.token)"]
-        journal = "\(folder.file("mail.sqlite").path)"
-        """.write(to: config, atomically: true, encoding: .utf8)
+        let config = try Self.config(
+            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
 
         let synced = try CalgwBinary.run(["sync", "--config", config.path])
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
@@ -182,16 +174,16 @@ import CalgwTestSupport
         let teamFiles = try FileManager.default.contentsOfDirectory(atPath: vdir.appendingPathComponent("Team").path)
         #expect(teamFiles.filter { $0.hasSuffix(".ics") }.count == 1, "\(teamFiles)")
         let calendars = try graph.graph("GET", "/me/calendars")
-        let names = ((calendars.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let names = TestGraphServer.values(calendars).compactMap {
             $0["name"] as? String
         }
         #expect(names.sorted() == ["Calendar", "Team", "personal"], "\(names)")
         let personal =
-            ((calendars.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).first {
+            TestGraphServer.values(calendars).first {
                 $0["name"] as? String == "personal"
             }?["id"] as? String ?? ""
         let events = try graph.graph("GET", "/me/calendars/\(personal)/events")
-        let subjects = ((events.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let subjects = TestGraphServer.values(events).compactMap {
             $0["subject"] as? String
         }
         #expect(subjects == ["Dentist"], "\(events)")

@@ -63,11 +63,33 @@ import CalgwTestSupport
             return try GraphStorage(http: http, calendar: calendar)
         }
 
+        /// A run between `local` and the mailbox, with `faultHook` watching its side effects.
+        func sync(_ local: VDirStorage, _ journal: Journal, faultHook: FaultHook? = nil) async throws -> SyncReport {
+            try await SyncEngine(local: local, remote: try remote(), journal: journal, faultHook: faultHook).run()
+        }
+
+        /// How many side effects a run between `local` and the mailbox has, not stopped.
+        func sideEffects(_ local: VDirStorage, _ journal: Journal) async throws -> Int {
+            let count = Locked(0)
+            _ = try await sync(local, journal, faultHook: { n in count.value = n })
+            return count.value
+        }
+
+        /// Outlook renames its event `subject` to `new`, or deletes it when `new` is nil.
+        func outlookChanges(_ subject: String, to new: String?) throws {
+            guard let id = try outlook().first(where: { $0.value == subject })?.key else { return }
+            if let new {
+                try graph.graph("PATCH", "/me/events/\(id)", json: ["subject": new])
+            } else {
+                try graph.graph("DELETE", "/me/events/\(id)")
+            }
+        }
+
         /// Outlook's events: id → subject.
         func outlook() throws -> [String: String] {
             let listed = try graph.graph("GET", "/me/calendar/events?$top=100")
             var out: [String: String] = [:]
-            for event in (listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? [] {
+            for event in TestGraphServer.values(listed) {
                 if let id = event["id"] as? String, let subject = event["subject"] as? String { out[id] = subject }
             }
             return out
@@ -93,7 +115,7 @@ import CalgwTestSupport
         defer { campaign.graph.stop(); campaign.folder.remove() }
         func prepared() async throws -> (VDirStorage, Journal) {
             let (local, journal) = try campaign.reset()
-            _ = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            _ = try await campaign.sync(local, journal)
             let vdir = local.directory.url
             let one = try String(contentsOf: vdir.appendingPathComponent("local-1.ics"), encoding: .utf8)
             try Data(one.replacingOccurrences(of: "SUMMARY:local 1", with: "SUMMARY:local 1 edited").utf8)
@@ -103,35 +125,21 @@ import CalgwTestSupport
                 TestEvent.ics(uid: "local-9", summary: "local 9", start: "20270109T100000Z", end: "20270109T110000Z")
                     .utf8
             ).write(to: vdir.appendingPathComponent("local-9.ics"))
-            let outlook = try campaign.outlook()
-            if let id = outlook.first(where: { $0.value == "outlook 2" })?.key {
-                try campaign.graph.graph("PATCH", "/me/events/\(id)", json: ["subject": "outlook 2 edited"])
-            }
-            if let id = outlook.first(where: { $0.value == "outlook 3" })?.key {
-                try campaign.graph.graph("DELETE", "/me/events/\(id)")
-            }
+            try campaign.outlookChanges("outlook 2", to: "outlook 2 edited")
+            try campaign.outlookChanges("outlook 3", to: nil)
             return (local, journal)
         }
         let (local0, journal0) = try await prepared()
-        let count = Locked(0)
-        _ = try await SyncEngine(
-            local: local0, remote: try campaign.remote(), journal: journal0, faultHook: { n in count.value = n }
-        ).run()
-        let total = count.value
+        let total = try await campaign.sideEffects(local0, journal0)
         #expect(total >= 5, "\(total) side effects for 5 writes")
 
         for k in Self.stops(total) {
             let (local, journal) = try await prepared()
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
-                try await SyncEngine(
-                    local: local, remote: try campaign.remote(), journal: journal,
-                    faultHook: { n in if n == k { throw RunInterrupted() } }
-                ).run()
+                try await campaign.sync(local, journal, faultHook: { n in if n == k { throw RunInterrupted() } })
             }
-            if let id = try campaign.outlook().first(where: { $0.value == "outlook 0" })?.key {
-                try campaign.graph.graph("PATCH", "/me/events/\(id)", json: ["subject": "outlook 0 edited"])
-            }
-            let report = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            try campaign.outlookChanges("outlook 0", to: "outlook 0 edited")
+            let report = try await campaign.sync(local, journal)
             #expect(report.errors.isEmpty, "k = \(k): \(report)")
             let remoteSubjects = try campaign.outlook().values.sorted()
             #expect(remoteSubjects == (try Campaign.summaries(local)), "k = \(k)")
@@ -140,7 +148,7 @@ import CalgwTestSupport
                     "local 0", "local 1 edited", "local 3", "local 9", "outlook 0 edited", "outlook 1",
                     "outlook 2 edited",
                 ], "k = \(k): \(remoteSubjects)")
-            let quiet = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            let quiet = try await campaign.sync(local, journal)
             #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
             #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
         }
@@ -150,32 +158,20 @@ import CalgwTestSupport
         let campaign = try Campaign()
         defer { campaign.graph.stop(); campaign.folder.remove() }
         let (local0, journal0) = try campaign.reset()
-        let count = Locked(0)
-        _ = try await SyncEngine(
-            local: local0, remote: try campaign.remote(), journal: journal0, faultHook: { n in count.value = n }
-        ).run()
-        let total = count.value
+        let total = try await campaign.sideEffects(local0, journal0)
         #expect(total >= 8, "\(total) side effects for 8 writes")
 
         for k in Self.stops(total) {
             let (local, journal) = try campaign.reset()
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
-                try await SyncEngine(
-                    local: local, remote: try campaign.remote(), journal: journal,
-                    faultHook: { n in if n == k { throw RunInterrupted() } }
-                ).run()
+                try await campaign.sync(local, journal, faultHook: { n in if n == k { throw RunInterrupted() } })
             }
             // Outlook deletes one of its events and edits another; the vdir loses one of its own.
-            let outlook = try campaign.outlook()
-            if let gone = outlook.first(where: { $0.value == "outlook 0" })?.key {
-                try campaign.graph.graph("DELETE", "/me/events/\(gone)")
-            }
-            if let edited = outlook.first(where: { $0.value == "outlook 1" })?.key {
-                try campaign.graph.graph("PATCH", "/me/events/\(edited)", json: ["subject": "outlook 1 edited"])
-            }
+            try campaign.outlookChanges("outlook 0", to: nil)
+            try campaign.outlookChanges("outlook 1", to: "outlook 1 edited")
             try? FileManager.default.removeItem(at: local.directory.url.appendingPathComponent("local-0.ics"))
 
-            let report = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            let report = try await campaign.sync(local, journal)
             #expect(report.errors.isEmpty, "k = \(k): \(report)")
             let remoteSubjects = try campaign.outlook().values.sorted()
             let localSubjects = try Campaign.summaries(local)
@@ -183,7 +179,7 @@ import CalgwTestSupport
             #expect(Set(remoteSubjects).count == remoteSubjects.count, "k = \(k): doubled: \(remoteSubjects)")
             #expect(!remoteSubjects.contains("outlook 0") && !remoteSubjects.contains("outlook 1"), "k = \(k)")
             #expect(remoteSubjects.contains("outlook 1 edited") && remoteSubjects.contains("local 1"), "k = \(k)")
-            let quiet = try await SyncEngine(local: local, remote: try campaign.remote(), journal: journal).run()
+            let quiet = try await campaign.sync(local, journal)
             #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
             #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
         }

@@ -90,7 +90,7 @@ import CalgwTestSupport
         let instances = try s.graph.graph(
             "GET",
             "/me/events/\(weekly)/instances?startDateTime=\(Setup.time(13, 0))Z&endDateTime=\(Setup.time(19, 0))Z")
-        let ids = ((instances.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let ids = TestGraphServer.values(instances).compactMap {
             $0["id"] as? String
         }
         #expect(ids.count == 4, "\(instances)")
@@ -124,7 +124,7 @@ import CalgwTestSupport
         let read = try s.graph.graph("GET", "/me/events/\(lunch)")
         #expect((read.body as? [String: Any])?["subject"] as? String == "Long lunch", "\(read)")
         let listed = try s.graph.graph("GET", "/me/calendar/events?$top=50")
-        let subjects = ((listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let subjects = TestGraphServer.values(listed).compactMap {
             $0["subject"] as? String
         }
         #expect(Set(subjects) == ["Long lunch", "Standup", "Dentist"], "\(subjects)")
@@ -208,7 +208,7 @@ import CalgwTestSupport
         let report = try await s.sync(via: proxy)
         #expect(report.errors.isEmpty, "\(report)")
         let listed = try s.graph.graph("GET", "/me/calendar/events")
-        let subjects = ((listed.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let subjects = TestGraphServer.values(listed).compactMap {
             $0["subject"] as? String
         }
         #expect(subjects.sorted() == ["first", "second"], "\(listed)")
@@ -296,7 +296,7 @@ import CalgwTestSupport
         let instances = try s.graph.graph(
             "GET", "/me/events/\(series)/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(14, 0))Z"
         )
-        let ids = ((instances.body as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
+        let ids = TestGraphServer.values(instances).compactMap {
             $0["id"] as? String
         }
         #expect(ids.count == 3, "\(instances)")

@@ -13,9 +13,7 @@ extension CalendarServer {
 
     /// The calendars of the Graph mailbox at `url`, asked with `http`.
     static func graphCalendars(http: HTTPClient, _ url: URL) async throws -> [DiscoveredCalendar] {
-        let text = url.absoluteString
-        let mailbox =
-            GraphClient.mailbox(of: url) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
+        let mailbox = GraphClient.mailbox(ofAccount: url)
         let graph = GraphClient(http: http, mailbox: mailbox)
         var found: [DiscoveredCalendar] = []
         var next: URL? = URL(string: mailbox.absoluteString + "calendars")

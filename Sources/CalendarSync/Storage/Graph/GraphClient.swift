@@ -23,6 +23,13 @@ struct GraphClient: Sendable {
         return URL(string: String(text[..<range.lowerBound]) + "/")
     }
 
+    /// The mailbox root of `url`: of a calendar's, what precedes `calendars/`; a mailbox's
+    /// (`…/v1.0/me/`) is itself, ending in a slash.
+    static func mailbox(ofAccount url: URL) -> URL {
+        let text = url.absoluteString
+        return mailbox(of: url) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
+    }
+
     /// `…/events/{id}` of the mailbox, with `query` appended verbatim.
     func event(_ id: String, query: String = "") -> URL {
         URL(string: mailbox.absoluteString + eventPath(id, query: query))!

@@ -26,8 +26,7 @@ extension GraphStorage {
     /// - Returns: its URL, `…/me/calendars/{id}`.
     /// - Throws: ``GraphError``.
     static func makeCalendar(http: HTTPClient, mailbox: URL, name: String) async throws -> URL {
-        let text = mailbox.absoluteString
-        let root = GraphClient.mailbox(of: mailbox) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
+        let root = GraphClient.mailbox(ofAccount: mailbox)
         let client = GraphClient(http: http, mailbox: root)
         let body = try JSONSerialization.data(withJSONObject: ["name": name])
         let made = try client.decode(
