@@ -37,20 +37,18 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let resolved = try window.resolved()
-        var files: [URL] = []
-        var calendars: [URL: String] = [:]
+        var listed: [ListedFiles] = []
         var own: Set<String> = []
         if let local {
-            files = try Self.files(atLocal: URL(fileURLWithPath: local))
+            listed = [try Self.listed(atLocal: URL(fileURLWithPath: local))]
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
             for configuration in pairs {
                 let pair = try configuration.pair
                 // The files the pair's runs sync, as they see them (a vdir, an account's
                 // calendars, a single file), read through the pair itself.
-                let found: [LocalItemFile]
                 do {
-                    found = try PairRun(pair: pair, options: .init()).localItemFiles()
+                    listed.append(try PairRun(pair: pair, options: .init()).listedFiles())
                 } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
                     throw CLIError(
                         "the pair's vdir \(configuration.local.path) does not exist yet",
@@ -60,10 +58,6 @@ struct ListCommand: ParsableCommand {
                         "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
                         hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
                 }
-                for file in found {
-                    files.append(file.url)
-                    if let calendar = file.calendar { calendars[file.url] = calendar }
-                }
                 // The addresses calgw was told by the pair's server (cached by the `event`
                 // commands and `invitations`): nothing is asked here.
                 if let account = OwnAddresses.cachedAccount(of: pair) {
@@ -72,40 +66,31 @@ struct ListCommand: ParsableCommand {
             }
         }
         var listing = OccurrenceListing(
-            files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
-            includeCancelled: window.includeCancelled, calendars: calendars)
+            listed: listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
+            includeCancelled: window.includeCancelled, cacheFolder: ConfigPaths().listIndexFolder)
         listing.ownAddresses = own
         try resolved.print(listing, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its
-    /// subfolders', one vdir per calendar) are listed.
-    static func files(atLocal url: URL) throws -> [URL] {
+    /// subfolders', one vdir per calendar) are listed (``ListedFiles/local(folder:)``).
+    static func listed(atLocal url: URL) throws -> ListedFiles {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return [url] }  // a single-file calendar
+        // A single-file calendar.
+        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return .single(url) }
         guard exists, isFolder.boolValue else {
             throw CLIError(
                 exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
                 hint: "give --local a vdir (a folder of .ics files) or one .ics file")
         }
-        return icsFiles(in: url)
+        return .local(folder: url)
     }
 
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
     /// as ``ItemFileName`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
-        let fm = FileManager.default
-        var result: [URL] = []
-        let items = (try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
-        for item in items.sorted(by: { $0.path < $1.path }) where !item.lastPathComponent.hasPrefix(".") {
-            if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                let inner = (try? fm.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)) ?? []
-                result += inner.filter { ItemFileName.isItem($0.lastPathComponent) }.sorted { $0.path < $1.path }
-            } else if ItemFileName.isItem(item.lastPathComponent) {
-                result.append(item)
-            }
-        }
-        return result
+        let listing = ListedFiles.local(folder: folder)
+        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
     }
 }
