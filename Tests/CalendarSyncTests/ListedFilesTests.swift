@@ -83,4 +83,63 @@ import VDir
         #expect(listing.path(of: 0) == file.path)
         #expect(listing.stamps[0]?.size == 1)
     }
+
+    /// A vdir listed `seconds` after now (so that nothing changed now is within the racy
+    /// margin), with the index in `cache`, saved.
+    static func listed(_ folder: URL, cache: URL, startingIn seconds: Int64 = 10) -> ListedFiles {
+        var listing = ListedFiles(root: folder.path, startedAt: FileStamp.now() + seconds * 1_000_000_000)
+        listing.openIndex(ListingCache(folder: cache, fingerprint: ZoneDataFingerprint(digest: [1])))
+        #expect(listing.addVDir(folder.path, relative: "", calendar: nil) == true)
+        listing.checkIndex()
+        listing.index?.save()
+        return listing
+    }
+
+    /// A folder whose stamp is the same has the same names: they are taken from the index,
+    /// not read again. Adding, removing or renaming a file changes the folder's stamp; editing
+    /// one in place does not, and its own stamp tells.
+    @Test func aFolderUnchangedIsNotReadAgain() throws {
+        let folder = try TemporaryFolder()
+        let cache = try TemporaryFolder()
+        defer { folder.remove(); cache.remove() }
+        for name in ["a.ics", "b.ics"] { try Data("x".utf8).write(to: folder.file(name)) }
+        let first = Self.listed(folder.url, cache: cache.url)
+        #expect(first.scanned.map(\.fromIndex) == [false])
+        let second = Self.listed(folder.url, cache: cache.url)
+        #expect(second.scanned.map(\.fromIndex) == [true])
+        #expect((0..<second.count).map(second.name(of:)) == ["a.ics", "b.ics"])
+
+        try Data("yy".utf8).write(to: folder.file("a.tmp"))
+        #expect(rename(folder.file("a.tmp").path, folder.file("a.ics").path) == 0)
+        let afterRewrite = Self.listed(folder.url, cache: cache.url)
+        #expect(afterRewrite.scanned.map(\.fromIndex) == [false])
+        let handle = try FileHandle(forWritingTo: folder.file("b.ics"))
+        try handle.write(contentsOf: Data("z".utf8))
+        try handle.close()
+        let afterEdit = Self.listed(folder.url, cache: cache.url)
+        #expect(afterEdit.scanned.map(\.fromIndex) == [true])
+        #expect(afterEdit.stamps[1] != afterRewrite.stamps[1])
+
+        try Data("x".utf8).write(to: folder.file("c.ics"))
+        let afterAdd = Self.listed(folder.url, cache: cache.url)
+        #expect(afterAdd.scanned.map(\.fromIndex) == [false])
+        #expect((0..<afterAdd.count).map(afterAdd.name(of:)) == ["a.ics", "b.ics", "c.ics"])
+        try FileManager.default.removeItem(at: folder.file("a.ics"))
+        let afterRemove = Self.listed(folder.url, cache: cache.url)
+        #expect((0..<afterRemove.count).map(afterRemove.name(of:)) == ["b.ics", "c.ics"])
+    }
+
+    /// A folder changed within the racy margin of the listing that read it is read again next
+    /// time, though its stamp is the same.
+    @Test func aFolderChangedAsItWasReadIsReadAgain() throws {
+        let folder = try TemporaryFolder()
+        let cache = try TemporaryFolder()
+        defer { folder.remove(); cache.remove() }
+        try Data("x".utf8).write(to: folder.file("a.ics"))
+        let racy = Self.listed(folder.url, cache: cache.url, startingIn: 0)
+        #expect(racy.scanned.map(\.isRacy) == [true])
+        let next = Self.listed(folder.url, cache: cache.url)
+        #expect(next.scanned.map(\.fromIndex) == [false])
+        #expect(Self.listed(folder.url, cache: cache.url).scanned.map(\.fromIndex) == [true])
+    }
 }

@@ -57,6 +57,13 @@ public struct FileStamp: Hashable, Sendable {
         return FileStamp(info)
     }
 
+    /// The stamp of the folder at `path` (links followed); nil when it is not a folder.
+    public static func ofFolder(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return FileStamp(info)
+    }
+
     /// How close to a run's start a change must be for the stamp not to vouch for the content
     /// read: file systems keep times in ticks (of the kernel's coarse clock, or of a whole
     /// second, two for FAT), so a write in the same tick as the read can leave every number

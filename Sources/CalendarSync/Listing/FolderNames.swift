@@ -37,6 +37,42 @@ struct FolderNames {
         }
     }
 
+    /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``storedForm``
+    /// gave them; nil when the two do not agree.
+    init?(bytes: [UInt8], types: [UInt8]) {
+        starts.reserveCapacity(types.count)
+        lengths.reserveCapacity(types.count)
+        var start = 0
+        bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            while start < bytes.count, let nul = memchr(base + start, 0, bytes.count - start) {
+                let end = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+                starts.append(start)
+                lengths.append(end - start)
+                start = end + 1
+            }
+        }
+        guard start == bytes.count, starts.count == types.count else { return nil }
+        self.bytes = bytes
+        self.types = types
+    }
+
+    /// The names in the order kept, each followed by a NUL, and their `d_type`s: what the
+    /// listing index stores of a folder.
+    var storedForm: (bytes: [UInt8], types: [UInt8]) {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { bytes in
+            for i in starts.indices {
+                out += UnsafeBufferPointer(rebasing: bytes[starts[i]...(starts[i] + lengths[i])])
+            }
+        }
+        return (out, types)
+    }
+
+    /// Calls `body` with every name's bytes, each followed by a NUL, where `starts` point.
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T { bytes.withUnsafeBufferPointer(body) }
+
     /// Calls `body` with the bytes of the name at position `i`.
     func withName<T>(at i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[starts[i]..<(starts[i] + lengths[i])])) }

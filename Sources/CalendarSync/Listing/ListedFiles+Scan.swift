@@ -8,20 +8,17 @@ extension ListedFiles {
     /// - Returns: false when the folder cannot be read.
     mutating func addVDir(_ path: String, relative: String, calendar: String?) -> Bool {
         guard
-            var names = FolderNames(
-                path: path,
+            let names = names(
+                of: path, key: ScannedFolder.key(relative: relative, kind: "vdir"),
                 keep: { name, type in
                     // A folder (or other non-file) known from the entry itself is passed over.
                     (type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN))
                         && ItemFileFilter.isItem(name)
-                })
+                }, sort: { $0.sortByBytes() })
         else { return false }
-        names.sortByBytes()
-        let folder = folders.count
         folders.append(Folder(path: path, relative: relative, calendar: calendar))
-        for (i, stamp) in names.stamps(in: path).enumerated() where stamp != nil && names.isUTF8(at: i) {
-            names.withName(at: i) { append(folder: folder, name: $0, stamp: stamp) }
-        }
+        let stamps = names.stamps(in: path)
+        append(names, folder: folders.count - 1, stamps: stamps) { stamps[$0] != nil && names.isUTF8(at: $0) }
         return true
     }
 
@@ -30,13 +27,17 @@ extension ListedFiles {
     /// where the subfolder's name falls. Names starting with "." are passed over, and links
     /// to folders are not followed. A name ``ItemFileName`` takes is listed whatever it names
     /// (a file that cannot be read, or a name that is not UTF-8, is then reported as such).
-    public static func local(folder url: URL) -> ListedFiles {
+    /// - Parameter cache: where the index is kept; nil for none.
+    public static func local(folder url: URL, cache: ListingCache? = nil) -> ListedFiles {
         let root = url.standardizedFileURL.path
         var listing = ListedFiles(root: root)
-        guard var names = FolderNames(path: root, keep: { name, _ in name.first != UInt8(ascii: ".") }) else {
-            return listing
-        }
-        names.sortByName()
+        listing.openIndex(cache)
+        defer { listing.checkIndex() }
+        guard
+            let names = listing.names(
+                of: root, key: ScannedFolder.key(relative: "", kind: "local"),
+                keep: { name, _ in name.first != UInt8(ascii: ".") }, sort: { $0.sortByName() })
+        else { return listing }
         var plain: [(position: Int, name: String)] = []
         var entries: [(name: String, subfolder: Bool)] = []
         for i in 0..<names.count {
@@ -56,10 +57,11 @@ extension ListedFiles {
                 continue
             }
             let path = (root.hasSuffix("/") ? root : root + "/") + entry.name
-            guard var inner = FolderNames(path: path, keep: { name, _ in ItemFileFilter.isItem(name) }) else {
-                continue
-            }
-            inner.sortByName()
+            guard
+                let inner = listing.names(
+                    of: path, key: ScannedFolder.key(relative: entry.name + "/", kind: "local"),
+                    keep: { name, _ in ItemFileFilter.isItem(name) }, sort: { $0.sortByName() })
+            else { continue }
             let folder = listing.folders.count
             listing.folders.append(Folder(path: path, relative: entry.name + "/", calendar: nil))
             for (i, stamp) in inner.stamps(in: path).enumerated() {
@@ -67,6 +69,30 @@ extension ListedFiles {
             }
         }
         return listing
+    }
+}
+
+extension ListedFiles {
+    /// The names of the folder `path` that `keep` takes, in the order `sort` puts them: taken
+    /// from the index when it vouches for the folder (its stamp the same), else read. Noted
+    /// in `scanned`, with the folder's stamp taken before, for the index to keep.
+    mutating func names(
+        of path: String, key: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool,
+        sort: (inout FolderNames) -> Void
+    ) -> FolderNames? {
+        let stamp = FileStamp.ofFolder(path)
+        if let stamp, let names = index?.folderNames(key: key, stamp: stamp) {
+            scanned.append(ScannedFolder(key: key, stamp: stamp, isRacy: false, names: names, fromIndex: true))
+            return names
+        }
+        guard var names = FolderNames(path: path, keep: keep) else { return nil }
+        sort(&names)
+        if let stamp {
+            scanned.append(
+                ScannedFolder(
+                    key: key, stamp: stamp, isRacy: stamp.isRacy(runStart: startedAt), names: names, fromIndex: false))
+        }
+        return names
     }
 }
 

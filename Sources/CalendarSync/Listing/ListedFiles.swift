@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Names are kept as bytes in one buffer and folders apart, so that 100,000 files cost no
 /// string, and no path is made for a file the listing does not read.
-public struct ListedFiles: Sendable {
+public struct ListedFiles {
     /// A folder holding listed files.
     public struct Folder: Sendable, Hashable {
         /// Its path.
@@ -47,6 +47,10 @@ public struct ListedFiles: Sendable {
     /// When the listing began, before any file was stat'ed (``FileStamp/now()``): a file
     /// changed after it has a change time at or after it.
     public var startedAt: Int64
+    /// The folders whose names were read (or taken from the index), for the index to keep.
+    var scanned: [ScannedFolder] = []
+    /// The root's listing index, checked against the files; nil when listed without a cache.
+    public internal(set) var index: ListingIndex?
 
     /// A listing of no files yet, of `folders` below `root`, begun at `startedAt` (now, by
     /// default: make the listing before stat'ing its files).
@@ -70,6 +74,29 @@ public struct ListedFiles: Sendable {
         entries.append(Entry(folder: Int32(folder), nameStart: Int32(nameBytes.count), nameLength: Int32(name.count)))
         nameBytes.append(contentsOf: name)
         stamps.append(stamp)
+    }
+
+    /// Adds the names of `names` that `keep` takes (by position), in their order, in the
+    /// folder at index `folder`, with their `stamps`: their bytes taken over at once.
+    mutating func append(
+        _ names: FolderNames, folder: Int, stamps: [FileStamp?], keep: (Int) -> Bool
+    ) {
+        let shift = Int32(nameBytes.count)
+        names.withBytes { nameBytes.append(contentsOf: $0) }
+        let kept = (0..<names.count).filter(keep)
+        entries.reserveCapacity(entries.count + kept.count)
+        for i in kept {
+            entries.append(
+                Entry(
+                    folder: Int32(folder), nameStart: shift + Int32(names.starts[i]),
+                    nameLength: Int32(names.lengths[i])))
+        }
+        // Every name kept into an empty listing (a vdir's, nearly always): its stamps as they are.
+        if self.stamps.isEmpty && kept.count == stamps.count {
+            self.stamps = stamps
+        } else {
+            self.stamps += kept.map { stamps[$0] }
+        }
     }
 
     /// The name of the file at `index`.
@@ -108,13 +135,45 @@ public struct ListedFiles: Sendable {
 
     /// One .ics file on its own (a single-file calendar), as its own root; no files when it does
     /// not exist.
-    public static func single(_ url: URL) -> ListedFiles {
+    /// - Parameter cache: where the index is kept; nil for none.
+    public static func single(_ url: URL, cache: ListingCache? = nil) -> ListedFiles {
         var listing = ListedFiles(
             root: url.path, folders: [Folder(path: url.deletingLastPathComponent().path, relative: "", calendar: nil)])
+        listing.openIndex(cache)
         let stamp = FileStamp.of(path: url.path)
         if stamp != nil || FileManager.default.fileExists(atPath: url.path) {
             listing.append(folder: 0, name: url.lastPathComponent, stamp: stamp)
         }
+        listing.checkIndex()
         return listing
+    }
+
+    /// Opens the root's index in `cache` (none without), before any folder is read: its
+    /// names of folders serve the listing.
+    mutating func openIndex(_ cache: ListingCache?) {
+        index = cache.map { ListingIndex(root: root, cacheFolder: $0.folder, fingerprint: $0.fingerprint) }
+    }
+
+    /// Matches the index, if any, with the files listed.
+    func checkIndex() {
+        guard let index else { return }
+        var listing = self
+        listing.index = nil  // the index keeps the files, not itself
+        index.check(listing)
+    }
+}
+
+/// Where listings keep their indexes (`$XDG_CACHE_HOME/calgw`), and the fingerprint an index
+/// must carry to be used.
+public struct ListingCache: Sendable {
+    /// The cache folder; the indexes go in its `list/`.
+    public var folder: URL
+    /// This process's fingerprint (``ZoneDataFingerprint/current(environment:)``).
+    public var fingerprint: ZoneDataFingerprint
+
+    /// A cache in `folder`, for indexes of `fingerprint`.
+    public init(folder: URL, fingerprint: ZoneDataFingerprint = .current()) {
+        self.folder = folder
+        self.fingerprint = fingerprint
     }
 }

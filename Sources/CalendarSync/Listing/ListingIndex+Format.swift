@@ -28,6 +28,10 @@ extension ListingIndex {
         guard payloadLength == UInt64(data.count - reader.offset) else { throw Unusable(description: "cut short") }
         let sum = data.withUnsafeBytes { Self.checksum(UnsafeRawBufferPointer(rebasing: $0[reader.offset...])) }
         guard sum == checksum else { throw Unusable(description: "checksum") }
+        for _ in 0..<Int(try reader.uint32()) {
+            let folder = try ScannedFolder.read(from: &reader)
+            storedFolders[folder.key] = folder
+        }
         buffer = data
         payload = reader.offset..<data.count
         storedCount = count
@@ -131,11 +135,14 @@ extension ListingIndex {
         }
     }
 
-    /// The index to write: the header, then each listed file's entry (recorded in this run, or
-    /// the fresh stored one), in listing order.
+    /// The index to write: the header, the folders the listing read (or took from the index),
+    /// then each listed file's entry (recorded in this run, or the fresh stored one), in
+    /// listing order.
     func encoded() -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(buffer.count + recorded.values.reduce(0) { $0 + $1.count })
+        Self.append(UInt32(listing.scanned.count), to: &payload)
+        for folder in listing.scanned { folder.append(to: &payload) }
         var count = 0
         buffer.withUnsafeBytes { bytes in
             for i in 0..<listing.count {

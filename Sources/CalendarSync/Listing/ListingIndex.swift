@@ -13,16 +13,20 @@ import Foundation
 /// its checksum, or was written by another format, build or time-zone data
 /// (``ZoneDataFingerprint``) is started again from nothing, silently; one that cannot be
 /// written is not. The format: a header (magic, format version, fingerprint, root, entry
-/// count, payload length and checksum), then per file its key (path below the root), stamp,
-/// flags and spans, in listing order, little-endian.
+/// count, payload length and checksum), then per folder listed its key, stamp and names
+/// (``ScannedFolder``), then per file its key (path below the root), stamp, flags and spans,
+/// in listing order, little-endian.
 ///
 /// A run reads an entry only when it is *fresh*: same key, same stamp, and not marked to be
 /// read again. An entry is marked so when its file changed within ``FileStamp/racyMargin`` of
 /// the run that wrote it, as git does for a "racily clean" index entry: a write in the same
-/// clock tick as the read could leave every number of the stamp as it was.
+/// clock tick as the read could leave every number of the stamp as it was. A folder's names
+/// are taken from the index, instead of read again, on the same terms: the folder's stamp
+/// (adding, removing or renaming a file in it changes its times; another folder in its place
+/// has another inode) is the same, and was not taken within the racy margin.
 public final class ListingIndex {
     /// The format written; an index of another is started again.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     static let magic = Array("CALGWLIX".utf8)
 
     /// Flags of an entry.
@@ -35,17 +39,21 @@ public final class ListingIndex {
         static let always = Flags(rawValue: 2)
     }
 
-    /// The files listed.
-    public let listing: ListedFiles
+    /// The root the index is kept for.
+    public let root: String
+    /// The files listed, once ``check(_:)`` has matched them.
+    public private(set) var listing: ListedFiles
     /// Where the index is kept; nil for none (a run without a cache folder).
     public let file: URL?
     let fingerprint: ZoneDataFingerprint
     /// The stored index, as read.
     var buffer: [UInt8] = []
-    /// Where its entries are in `buffer`.
+    /// Where its file entries are in `buffer`.
     var payload: Range<Int> = 0..<0
-    /// How many entries it holds.
+    /// How many file entries it holds.
     var storedCount = 0
+    /// Its folders' names, by key (``ScannedFolder/key``).
+    var storedFolders: [String: ScannedFolder] = [:]
     /// For each listed file, where its fresh entry starts in `buffer`, or -1.
     var fresh: [Int] = []
     /// Whether the listed files matched the stored entries one by one, in the order stored.
@@ -57,27 +65,57 @@ public final class ListingIndex {
     /// How many listed files the stored index held, unchanged.
     public internal(set) var freshCount = 0
 
-    /// The index of `listing`'s root kept in `cacheFolder` (nil: none kept), checked against the
-    /// files' stamps now.
+    /// The index of `root` kept in `cacheFolder`, read (nil: none kept); its names of folders
+    /// serve the listing that follows, which ``check(_:)`` then matches with its entries.
     /// - Parameter fingerprint: this process's; an index written under another is started again.
-    public init(listing: ListedFiles, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
-        self.listing = listing
+    public init(root: String, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
+        self.root = root
+        listing = ListedFiles(root: root)
         self.fingerprint = fingerprint
-        file = cacheFolder.map { Self.location(of: listing.root, in: $0) }
-        fresh = Array(repeating: -1, count: listing.count)
+        file = cacheFolder.map { Self.location(of: root, in: $0) }
         guard let file, let data = WholeFile.read(file.path) else { return }
         do {
             try load(data)
+        } catch {
+            forget(error)
+        }
+    }
+
+    /// The index of `listing`'s root kept in `cacheFolder`, checked against the listing's files.
+    public convenience init(listing: ListedFiles, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
+        self.init(root: listing.root, cacheFolder: cacheFolder, fingerprint: fingerprint)
+        check(listing)
+    }
+
+    /// Pairs each of `listing`'s files with its stored entry, keeping those that are fresh.
+    public func check(_ listing: ListedFiles) {
+        self.listing = listing
+        fresh = Array(repeating: -1, count: listing.count)
+        freshCount = 0
+        do {
             try match()
         } catch {
-            discarded = "\(error)"
-            buffer = []
-            payload = 0..<0
-            storedCount = 0
+            forget(error)
             fresh = Array(repeating: -1, count: listing.count)
-            freshCount = 0
-            storedInOrder = false
         }
+    }
+
+    /// Starts again from nothing, saying why.
+    func forget(_ error: any Error) {
+        discarded = "\(error)"
+        buffer = []
+        payload = 0..<0
+        storedCount = 0
+        storedFolders = [:]
+        freshCount = 0
+        storedInOrder = false
+    }
+
+    /// The names a listing found in the folder `key` when it had `stamp`, if the index holds
+    /// them and may vouch for them (the stamp the same, not taken within the racy margin).
+    func folderNames(key: String, stamp: FileStamp) -> FolderNames? {
+        guard let stored = storedFolders[key], stored.stamp == stamp, !stored.isRacy else { return nil }
+        return stored.names
     }
 
     /// `root`'s index file in the cache folder: a digest of the path names it.
@@ -135,7 +173,9 @@ public final class ListingIndex {
 
     /// Whether what the index holds differs from what the stored one held.
     var needsWriting: Bool {
-        // Every stored entry kept, in order, and nothing else: the stored index is this one.
+        // Every stored entry kept, in order, and nothing else, and every folder's names taken
+        // from it: the stored index is this one.
         !recorded.isEmpty || !storedInOrder || freshCount != storedCount
+            || listing.scanned.contains { storedFolders[$0.key] == nil || !$0.fromIndex }
     }
 }

@@ -26,18 +26,21 @@ extension PairRun {
     /// ``localItemFiles()`` with each file's stamp, as the listing index takes them; the
     /// pair's local folder (or single file) is the listing's root.
     /// - Throws: as ``localItemFiles()``.
-    public func listedFiles() throws -> ListedFiles {
-        if case .singleFile(let url) = pair.local { return .single(url) }
+    /// - Parameter cache: where the listing's index is kept (``ListedFiles/index``); nil for none.
+    public func listedFiles(cache: ListingCache? = nil) throws -> ListedFiles {
+        if case .singleFile(let url) = pair.local { return .single(url, cache: cache) }
         let root = try pair.localFolder(for: "reading events").standardizedFileURL
         var listing = ListedFiles(root: root.path)
-        guard pair.isAccount else {
+        listing.openIndex(cache)
+        if pair.isAccount {
+            let layout = AccountLayout(pair: pair, root: root)
+            for name in try AccountLayout.subfolders(of: root).sorted() where layout.listed(name) {
+                try Self.add(layout.folder(name), relative: name + "/", calendar: name, to: &listing)
+            }
+        } else {
             try Self.add(root, relative: "", calendar: nil, to: &listing)
-            return listing
         }
-        let layout = AccountLayout(pair: pair, root: root)
-        for name in try AccountLayout.subfolders(of: root).sorted() where layout.listed(name) {
-            try Self.add(layout.folder(name), relative: name + "/", calendar: name, to: &listing)
-        }
+        listing.checkIndex()
         return listing
     }
 

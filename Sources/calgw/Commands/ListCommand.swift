@@ -39,8 +39,9 @@ struct ListCommand: ParsableCommand {
         let resolved = try window.resolved()
         var listed: [ListedFiles] = []
         var own: Set<String> = []
+        let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
         if let local {
-            listed = [try Self.listed(atLocal: URL(fileURLWithPath: local))]
+            listed = [try Self.listed(atLocal: URL(fileURLWithPath: local), cache: cache)]
         } else {
             let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
             for configuration in pairs {
@@ -48,7 +49,7 @@ struct ListCommand: ParsableCommand {
                 // The files the pair's runs sync, as they see them (a vdir, an account's
                 // calendars, a single file), read through the pair itself.
                 do {
-                    listed.append(try PairRun(pair: pair, options: .init()).listedFiles())
+                    listed.append(try PairRun(pair: pair, options: .init()).listedFiles(cache: cache))
                 } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
                     throw CLIError(
                         "the pair's vdir \(configuration.local.path) does not exist yet",
@@ -67,24 +68,25 @@ struct ListCommand: ParsableCommand {
         }
         var listing = OccurrenceListing(
             listed: listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
-            includeCancelled: window.includeCancelled, cacheFolder: ConfigPaths().listIndexFolder)
+            includeCancelled: window.includeCancelled)
         listing.ownAddresses = own
         try resolved.print(listing, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its
     /// subfolders', one vdir per calendar) are listed (``ListedFiles/local(folder:)``).
-    static func listed(atLocal url: URL) throws -> ListedFiles {
+    /// - Parameter cache: where the listing's index is kept; nil for none.
+    static func listed(atLocal url: URL, cache: ListingCache? = nil) throws -> ListedFiles {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
         // A single-file calendar.
-        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return .single(url) }
+        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return .single(url, cache: cache) }
         guard exists, isFolder.boolValue else {
             throw CLIError(
                 exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
                 hint: "give --local a vdir (a folder of .ics files) or one .ics file")
         }
-        return .local(folder: url)
+        return .local(folder: url, cache: cache)
     }
 
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),

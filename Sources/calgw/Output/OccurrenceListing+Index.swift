@@ -7,22 +7,17 @@ extension OccurrenceListing {
     /// The occurrences of listed files in [from, to), as ``init(files:from:to:zone:hrefs:includeCancelled:calendars:)``
     /// gives them, with hrefs and each file's calendar.
     ///
-    /// With a cache folder, each listing's index (``ListingIndex``) lets the files it knows
-    /// unchanged, and whose occurrences cannot touch the window, be passed over unread; every
-    /// other file is read and expanded as without it, and a file read for being new or changed
-    /// has its reach recorded. A file that was reported on (a problem or a warning) is read
-    /// every time, so that it is reported every time.
-    /// - Parameter cacheFolder: where the indexes are kept; nil to read every file.
-    init(
-        listed: [ListedFiles], from: Int64, to: Int64, zone: any ZoneRules, includeCancelled: Bool,
-        cacheFolder: URL?
-    ) {
+    /// A listing with an index (``ListedFiles/index``) passes over the files the index knows
+    /// unchanged and whose occurrences cannot touch the window; every other file is read and
+    /// expanded as without it, and a file read for being new or changed has its reach
+    /// recorded. A file that was reported on (a problem or a warning) is read every time, so
+    /// that it is reported every time.
+    init(listed: [ListedFiles], from: Int64, to: Int64, zone: any ZoneRules, includeCancelled: Bool) {
         let window = ExpansionWindow(from: from, to: to, zone: zone, includeCancelled: includeCancelled)
-        let fingerprint = cacheFolder.map { _ in ZoneDataFingerprint.current() }
         // A reach says nothing before the year 1: such a window reads every file.
         let readsAll = from < Series.reachFloor + 31 * 86_400
         for files in listed {
-            let index = fingerprint.map { ListingIndex(listing: files, cacheFolder: cacheFolder, fingerprint: $0) }
+            let index = files.index
             let read = (0..<files.count).filter { i in
                 guard let index, !readsAll else { return true }
                 return !index.canPassOver(i, from: from, to: to)
