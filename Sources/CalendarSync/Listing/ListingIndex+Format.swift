@@ -138,9 +138,9 @@ extension ListingIndex {
     /// The index to write: the header, the folders the listing read (or took from the index),
     /// then each listed file's entry (recorded in this run, or the fresh stored one), in
     /// listing order.
-    func encoded() -> [UInt8] {
+    func encoded() -> (header: [UInt8], payload: [UInt8]) {
         var payload: [UInt8] = []
-        payload.reserveCapacity(buffer.count + recorded.values.reduce(0) { $0 + $1.count })
+        payload.reserveCapacity(buffer.count + recorded.bytes.count)
         Self.append(UInt32(listing.scanned.count), to: &payload)
         for folder in listing.scanned { folder.append(to: &payload) }
         var count = 0
@@ -157,7 +157,6 @@ extension ListingIndex {
             }
         }
         var out: [UInt8] = Self.magic
-        out.reserveCapacity(payload.count + 128 + listing.root.utf8.count)
         Self.append(Self.formatVersion, to: &out)
         out += fingerprint.digest
         Self.append(UInt32(listing.root.utf8.count), to: &out)
@@ -165,8 +164,7 @@ extension ListingIndex {
         Self.append(UInt32(count), to: &out)
         Self.append(UInt64(payload.count), to: &out)
         Self.append(payload.withUnsafeBytes { Self.checksum($0) }, to: &out)
-        out += payload
-        return out
+        return (out, payload)
     }
 
     /// Appends one entry in the stored form.
@@ -210,18 +208,20 @@ extension ListingIndex {
         return h ^ (h >> 32)
     }
 
-    /// Writes `bytes` to a new file at `path` (mode 0600); false on any failure.
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    /// Writes `parts`, one after the other, to a new file at `path` (mode 0600); false on any failure.
+    static func write(_ parts: [UInt8]..., to path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
-        var done = 0
-        let ok = bytes.withUnsafeBytes { raw in
-            while done < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n <= 0 { return false }
-                done += n
+        let ok = parts.allSatisfy { bytes in
+            bytes.withUnsafeBytes { raw in
+                var done = 0
+                while done < raw.count {
+                    let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+                    if n <= 0 { return false }
+                    done += n
+                }
+                return true
             }
-            return true
         }
         close(fd)
         if !ok { unlink(path) }

@@ -59,7 +59,7 @@ public final class ListingIndex {
     /// Whether the listed files matched the stored entries one by one, in the order stored.
     var storedInOrder = false
     /// Entries of files read in this run, by listed file.
-    var recorded: [Int: [UInt8]] = [:]
+    var recorded = RecordedEntries()
     /// Why the stored index was not used (nil when it was, or when there was none).
     public internal(set) var discarded: String?
     /// How many listed files the stored index held, unchanged.
@@ -152,9 +152,9 @@ public final class ListingIndex {
         guard let stamp = listing.stamps[index] else { return }
         var flags: Flags = spans == nil ? .always : []
         if stamp.isRacy(runStart: listing.startedAt) { flags.insert(.racy) }
-        var out: [UInt8] = []
-        Self.appendEntry(key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], to: &out)
-        recorded[index] = out
+        recorded.add(index, listingCount: listing.count) { out in
+            Self.appendEntry(key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], to: &out)
+        }
     }
 
     /// Writes the index when it changed: files read for being new or changed, files gone.
@@ -164,10 +164,10 @@ public final class ListingIndex {
         let folder = file.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let bytes = encoded()
+        let (header, payload) = encoded()
         let temporary = folder.appendingPathComponent(
             ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard Self.write(bytes, to: temporary.path) else { return }
+        guard Self.write(header, payload, to: temporary.path) else { return }
         if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 
@@ -177,5 +177,29 @@ public final class ListingIndex {
         // from it: the stored index is this one.
         !recorded.isEmpty || !storedInOrder || freshCount != storedCount
             || listing.scanned.contains { storedFolders[$0.key] == nil || !$0.fromIndex }
+    }
+}
+
+/// The entries a run records, one after another in one buffer: a first listing of 100,000
+/// files records 100,000 of them.
+struct RecordedEntries {
+    var bytes: [UInt8] = []
+    /// Where each listed file's entry is in `bytes`; empty until one is recorded.
+    var ranges: [Range<Int>?] = []
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// Records the entry `write` appends as the file at `index`'s.
+    mutating func add(_ index: Int, listingCount: Int, write: (inout [UInt8]) -> Void) {
+        if ranges.isEmpty { ranges = Array(repeating: nil, count: listingCount) }
+        let start = bytes.count
+        write(&bytes)
+        ranges[index] = start..<bytes.count
+    }
+
+    /// The entry recorded for the file at `index`, if any.
+    subscript(index: Int) -> ArraySlice<UInt8>? {
+        guard !ranges.isEmpty, let range = ranges[index] else { return nil }
+        return bytes[range]
     }
 }

@@ -61,22 +61,11 @@ public struct Event: Hashable, Sendable {
         start = c["DTSTART"]?.dateTime
         end = (c["DTEND"] ?? c["DUE"])?.dateTime
         duration = c["DURATION"]?.duration
-        let tzid = start?.tzid
-        var rules: [RecurrenceRule] = [], unreadable: [String] = []
-        for property in c.properties(named: "RRULE") {
-            if let rule = RecurrenceRule.reading(property.value, tzid: tzid) {
-                rules.append(rule)
-            } else {
-                unreadable.append(property.value)
-            }
-        }
-        recurrenceRules = rules
-        unreadableRules = unreadable
-        recurrenceDates = c.properties(named: "RDATE").flatMap { p -> [RecurrenceDate] in
-            p[parameter: "VALUE"]?.uppercased() == "PERIOD"
-                ? p.periods.map(RecurrenceDate.period) : p.dateTimes.map(RecurrenceDate.dateTime)
-        }
-        exceptionDates = c.properties(named: "EXDATE").flatMap(\.dateTimes)
+        let recurrence = EventRecurrence(c)
+        recurrenceRules = recurrence.rules
+        unreadableRules = recurrence.unreadableRules
+        recurrenceDates = recurrence.dates
+        exceptionDates = recurrence.exceptionDates
         recurrenceID = c["RECURRENCE-ID"]?.dateTime
         appliesToFuture = c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE"
         status = c["STATUS"]?.text.uppercased()

@@ -28,6 +28,9 @@ extension Series {
     /// widened by `floatingMargin`), and the rest is one span up to the series' last possible
     /// end: UNTIL, the last instance of a COUNT, or no end.
     public func reach() -> OccurrenceReach {
+        if let single = singleOccurrence() {
+            return OccurrenceReach(spans: single.map { [Self.span(of: $0)] } ?? [])
+        }
         if futureOverrides.contains(where: { abs($0.shift) > Self.reachShiftLimit }) { return .everywhere }
         // Wall-clock seconds: where the rules are cut (everything after is one span), and the
         // latest instance start the series can have (nil with no end).
@@ -70,11 +73,31 @@ extension Series {
             from: Self.reachFloor, to: tail ?? end, floatingZone: FixedOffsetZone.utc, limit: Self.reachOccurrenceLimit,
             includeCancelled: true)
         if counted.count >= Self.reachOccurrenceLimit { return .everywhere }
-        var spans = counted.map { o in
-            (o.startInstant - Self.floatingMargin)...Self.adding(max(o.startInstant, o.endInstant), Self.floatingMargin)
-        }
+        var spans = counted.map(Self.span(of:))
         if let tail { spans.append(min(tail - Self.floatingMargin, end)...end) }
         return OccurrenceReach(spans: spans)
+    }
+
+    /// Where an occurrence read in UTC can be when read in any zone.
+    static func span(of o: Occurrence) -> ClosedRange<Int64> {
+        (o.startInstant - floatingMargin)...adding(max(o.startInstant, o.endInstant), floatingMargin)
+    }
+
+    /// The one occurrence of an event that does not recur (no RRULE, RDATE or override), read
+    /// in UTC, as ``occurrences(from:to:floatingZone:limit:includeCancelled:)`` makes it for
+    /// its DTSTART (nil inside when an EXDATE removes it); nil for any other series. Most
+    /// events are such, and this spares them the expansion's setting up.
+    func singleOccurrence() -> Occurrence?? {
+        guard rules.isEmpty, rdates.isEmpty, overrides.isEmpty, let frame, let master else { return nil }
+        guard includesStart, !isExcluded(startWall) else { return .some(nil) }
+        let utc = FixedOffsetZone.utc
+        let end = EndSpec(component: master, frame: frame, floatingZone: utc)
+        let shape = Occurrence.Shape(
+            uid: uid, component: master, startForm: frame.form, endForm: endForm(end, frame: frame),
+            recurrenceForm: frame.form)
+        return makeOccurrence(
+            shape: shape, recurrenceWall: nil, startWall: startWall, end: end, period: nil, frame: frame,
+            clock: frame.clock(floating: utc), floatingZone: utc)
     }
 
     /// 0001-01-01T00:00:00Z: a reach says nothing of occurrences before it, so a window

@@ -74,12 +74,12 @@ public struct Series: Sendable {
         let frame = SeriesFrame(start: start, resolver: resolver)
         self.frame = frame
         self.start = start
-        let event = Event(master)
+        let event = EventRecurrence(master)
         unreadableRules = event.unreadableRules
         var ruleStart = start.local
         var compiled: [CompiledRule] = []
         var untils: [DateTimeValue?] = []
-        for var rule in event.recurrenceRules where !rule.usesNonGregorianScale {
+        for var rule in event.rules where !rule.usesNonGregorianScale {
             if start.isDate {
                 // Time parts mean nothing for a series of whole days.
                 rule.byHour = []; rule.byMinute = []; rule.bySecond = []
@@ -92,7 +92,7 @@ public struct Series: Sendable {
         rules = compiled
         self.untils = untils
         startWall = frame.wall(of: start)
-        rdates = event.recurrenceDates.map { rdate in
+        rdates = event.dates.map { rdate in
             switch rdate {
             case .dateTime(let v): return (frame.wall(of: v), nil)
             case .period(let p): return (frame.wall(of: p.start), p)

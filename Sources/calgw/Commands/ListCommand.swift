@@ -89,6 +89,12 @@ struct ListCommand: ParsableCommand {
         return .local(folder: url, cache: cache)
     }
 
+    /// What `--local` names, as the files' URLs (for a command that reads every file).
+    static func files(atLocal url: URL) throws -> [URL] {
+        let listing = try listed(atLocal: url)
+        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
+    }
+
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
     /// as ``ItemFileName`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
