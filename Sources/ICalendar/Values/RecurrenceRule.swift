@@ -80,9 +80,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         var seen = Set<String>()
         // Split on scalars, not Characters: a combining mark after `;` or `=` must not hide it.
         for scalars in text.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
-            let rawPart = String(String.UnicodeScalarView(scalars))
+            let rawPart = String(Substring(scalars))
             let kv = scalars.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                .map { String(String.UnicodeScalarView($0)) }
+                .map { String(Substring($0)) }
             guard kv.count == 2 else { throw RecurrenceRuleError("'\(rawPart)' is not NAME=VALUE") }
             let name = kv[0].trimmingSpaces.uppercased()
             let value = kv[1].trimmingSpaces
@@ -238,6 +238,6 @@ extension StringProtocol {
         var scalars = Substring(self).unicodeScalars[...]
         while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
-        return String(String.UnicodeScalarView(scalars))
+        return String(Substring(scalars))
     }
 }
