@@ -17,11 +17,12 @@ CONTENDERS = [  # (name in the table, legend, colour, dashes)
     ("calgw", "calgw list (index)", "#1f77b4", None),
     ("calgw --json", "calgw list --json (index)", "#17becf", "2,3"),
     ("calgw, no index", "calgw list, no index (every file read)", "#7f7f7f", "5,4"),
+    ("calgw before the index", "calgw list before the index", "#bcbd22", "2,3"),
     ("khal 0.14.1", "khal 0.14.1 list (its cache)", "#d62728", None),
 ]
 PANELS = [("cold", "first listing (index or cache built)"), ("warm", "later listings (index or cache in place)")]
 PANEL_W, PANEL_H = 360, 260
-MARGIN_L, MARGIN_T, MARGIN_B, GAP = 66, 70, 46, 30
+MARGIN_L, MARGIN_T, MARGIN_B, GAP = 66, 90, 46, 30
 
 
 def read(path):
