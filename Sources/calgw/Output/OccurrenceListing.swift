@@ -72,7 +72,7 @@ struct OccurrenceListing {
         calendars: [URL: String] = [:]
     ) {
         let window = ExpansionWindow(from: from, to: to, zone: zone, includeCancelled: includeCancelled)
-        Self.expandInOrder(files, in: window) { k, file in
+        Self.expandInOrder(files.count, at: { files[$0] }, in: window) { k, file in
             add(file, href: hrefs ? files[k].lastPathComponent : nil, calendar: calendars[files[k]])
         }
         sortEntries()
@@ -141,19 +141,19 @@ struct OccurrenceListing {
     /// Files expanded a batch at a time on every core, handed to `body` one by one in order.
     static let batchSize = 256
 
-    /// Expands `files` on every core and hands each result to `body` (with its index) in the
-    /// order of `files`; a batch at a time, so that a listing of 100,000 files never holds
-    /// more than a batch of them.
+    /// Expands `count` files (the one at each index given by `file`) on every core and hands
+    /// each result to `body` (with its index) in order; a batch at a time, so that a listing
+    /// of 100,000 files never holds more than a batch of them, nor their 100,000 URLs.
     /// - Parameter reach: whether the file at an index needs its reach.
     static func expandInOrder(
-        _ files: [URL], in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
+        _ count: Int, at file: (Int) -> URL, in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
         body: (Int, ExpandedFile) -> Void
     ) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var start = 0
-        while start < files.count {
-            let end = min(start + batchSize, files.count)
-            let batch = Array(files[start..<end])
+        while start < count {
+            let end = min(start + batchSize, count)
+            let batch = (start..<end).map(file)
             let wantsReach = (start..<end).map(reach)
             let expanded = [ExpandedFile](unsafeUninitializedCapacity: batch.count) { buffer, count in
                 nonisolated(unsafe) let out = buffer.baseAddress!
