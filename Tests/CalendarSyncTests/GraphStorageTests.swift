@@ -25,15 +25,15 @@ import CalgwTestSupport
         }
 
         /// A storage as each run makes it: a new client, the token the fake takes.
-        func remote(via proxy: TestProxy? = nil) throws -> GraphStorage {
+        func remote(via proxy: TestProxy? = nil, window: String? = nil) throws -> GraphStorage {
             let token = graph.token
             let http = try HTTPClient(
                 configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
-            return try GraphStorage(http: http, calendar: proxy?.proxied(calendar) ?? calendar)
+            return try GraphStorage(http: http, calendar: proxy?.proxied(calendar) ?? calendar, window: window)
         }
 
-        func sync(pageSize: Int = 100, via proxy: TestProxy? = nil) async throws -> SyncReport {
-            let remote = try remote(via: proxy)
+        func sync(pageSize: Int = 100, via proxy: TestProxy? = nil, window: String? = nil) async throws -> SyncReport {
+            let remote = try remote(via: proxy, window: window)
             remote.pageSize = pageSize
             return try await SyncEngine(local: local, remote: remote, journal: journal).run()
         }
@@ -308,6 +308,70 @@ import CalgwTestSupport
         #expect(files.contains { $0.contains("SUMMARY:Moved far") && $0.contains("2040") }, "\(files)")
         #expect(!files.contains { $0.contains("SUMMARY:Deleted") })
         #expect(files.contains { $0.contains("SUMMARY:Daily") && $0.contains("EXDATE") }, "\(files)")
+    }
+
+    /// The window Graph lists a calendar over moves on with time (each month) and starts a new
+    /// listing that leaves out what fell behind it, and never held what lies beyond it: an event
+    /// the vdir has is asked for before it counts as deleted, so it stays, still follows its
+    /// changes, and goes when it is deleted in Outlook.
+    @Test func whatTheWindowLeavesBehindIsKeptNotDeleted() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(Self.single("Old", days: -100))
+        let gone = try s.outlookCreates(Self.single("Old and deleted", days: -90))
+        let start = Setup.time(-120, 8)
+        _ = try s.outlookCreates([
+            "subject": "Old weekly", "start": ["dateTime": start, "timeZone": "UTC"],
+            "end": ["dateTime": Setup.time(-120, 9), "timeZone": "UTC"],
+            "recurrence": [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": [Self.weekday(-120)]],
+                "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3],
+            ],
+        ])
+        _ = try s.outlookCreates(Self.single("Soon", days: 5))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 4, "\(report)")
+        try Data(
+            TestEvent.ics(
+                uid: "far-ahead", summary: "Far ahead",
+                start: "\(Setup.time(40, 15).filter { $0 != "-" && $0 != ":" })Z",
+                end: "\(Setup.time(40, 16).filter { $0 != "-" && $0 != ":" })Z"
+            ).utf8
+        )
+        .write(to: s.local.directory.url.appendingPathComponent("far-ahead.ics"))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.remote == 1, "\(report)")
+
+        // Later: the window starts after the old events and ends before the one made here.
+        try s.graph.graph("DELETE", "/me/events/\(gone)")
+        report = try await s.sync(window: "-30d..+20d")
+        #expect(report.errors.isEmpty, "\(report)")
+        #expect(report.deleted.local == 1 && report.deleted.remote == 0, "\(report)")
+        #expect(report.created.total + report.updated.total == 0, "\(report)")
+        var files = try s.files().values
+        #expect(files.count == 4, "\(files)")
+        for summary in ["Old", "Old weekly", "Soon", "Far ahead"] {
+            #expect(files.contains { $0.contains("SUMMARY:\(summary)\r\n") }, "\(summary): \(files)")
+        }
+
+        // The vdir's edit of an event behind the window still reaches Outlook.
+        let old = try s.files().first { $0.value.contains("SUMMARY:Old\r\n") }!
+        try Data(old.value.replacingOccurrences(of: "SUMMARY:Old\r\n", with: "SUMMARY:Old, renamed\r\n").utf8)
+            .write(to: s.local.directory.url.appendingPathComponent(old.key))
+        try s.graph.control("POST", "delta/expire")
+        report = try await s.sync(window: "-30d..+20d")
+        #expect(report.errors.isEmpty && report.updated.remote == 1 && report.deleted.total == 0, "\(report)")
+        let subjects = try s.graph.listed("subject", at: "/me/calendar/events?$top=50")
+        #expect(subjects.contains("Old, renamed"), "\(subjects)")
+        files = try s.files().values
+        #expect(files.count == 4, "\(files)")
+    }
+
+    static func weekday(_ days: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        return names[calendar.component(.weekday, from: Date().addingTimeInterval(TimeInterval(days) * 86_400)) - 1]
     }
 
     /// A run that finds nothing new is one request, also after a run that wrote to Outlook:

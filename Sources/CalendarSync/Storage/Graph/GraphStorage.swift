@@ -54,7 +54,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
         return StorageCapabilities(
-            listingToken: self, isReadOnly: writable == false, knowsWriteAccess: writable != nil)
+            listingToken: self, windowedListing: self, isReadOnly: writable == false, knowsWriteAccess: writable != nil)
     }
 
     // MARK: Listing
@@ -233,5 +233,21 @@ extension GraphStorage: ListingTokenStorage {
     /// they cost no read, and a run that wrote does not list the calendar again from the start.
     public func token(forListing versions: [ItemVersion]) async throws -> ChangeToken? {
         listed.withLock { $0 }
+    }
+}
+
+extension GraphStorage: WindowedListingStorage {
+    /// The events and series among `hrefs` that the calendar still holds, outside the window
+    /// (an event that left it as the window moved on, one made for years ahead), twenty to a
+    /// `$batch`.
+    public func versions(of hrefs: [ItemHref]) async throws -> [ItemVersion] {
+        let found = try await current(Set(hrefs.map(\.value)))
+        return hrefs.compactMap { href in
+            // An item is a single event or a series' master, never one of its occurrences.
+            guard let event = found[href.value], let key = event.changeKey, event.type != .occurrence,
+                event.type != .exception
+            else { return nil }
+            return ItemVersion(href: href, etag: ItemETag(key))
+        }
     }
 }
