@@ -5,6 +5,10 @@ A rule matches a request by method and by a substring of its path (both optional
   {"status": 503} / {"status": 504}           service faults seen mid-delta-round
   {"kind": "syncStateNotFound"}               a delta or skip token answers 410
   {"kind": "repeatPage"}                      a $skiptoken page links to itself (a loop)
+A status rule may also say
+  "every": n     it answers only each n-th request it matches (a storm that lets the rest through)
+  "after": true  the request is done first and its answer lost: the fault replaces it (a 504
+                 from a gateway that timed out while the mailbox did the work)
 Default error bodies are Graph's (research notes §3, §7); "code" and "message" override them.
 """
 
@@ -60,6 +64,11 @@ class Faults:
                     continue
                 if rule.get("path") and rule["path"] not in target:
                     continue
+                every = int(rule.get("every", 1))
+                if every > 1:
+                    rule["seen"] = rule.get("seen", 0) + 1
+                    if rule["seen"] % every:
+                        continue
                 rule["count"] -= 1
                 return dict(rule)
             return None

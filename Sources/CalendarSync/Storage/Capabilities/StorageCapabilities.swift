@@ -28,6 +28,8 @@ public struct StorageCapabilities: Sendable {
     /// Lists only a window of time, so that an item missing from its listing is asked for
     /// before it counts as deleted (see ``WindowedListingStorage``).
     public var windowedListing: (any WindowedListingStorage)?
+    /// Names what it creates itself: a lost create is found by key (see ``ServerNamedStorage``).
+    public var serverNamed: (any ServerNamedStorage)?
     /// Has a display name and color to keep in sync (see ``CollectionMetadataStorage``).
     public var collectionMetadata: (any CollectionMetadataStorage)?
     /// Keeps its items in files a person may edit (see ``FileBackedStorage``).
@@ -61,7 +63,7 @@ public struct StorageCapabilities: Sendable {
         flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
         batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
         streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
-        windowedListing: (any WindowedListingStorage)? = nil,
+        windowedListing: (any WindowedListingStorage)? = nil, serverNamed: (any ServerNamedStorage)? = nil,
         collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
         rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
         scheduleInbox: (any ScheduleInboxStorage)? = nil, takesAssignedUIDs: Bool = false, isReadOnly: Bool = false,
@@ -75,6 +77,7 @@ public struct StorageCapabilities: Sendable {
         self.streamingFetching = streamingFetching
         self.listingToken = listingToken
         self.windowedListing = windowedListing
+        self.serverNamed = serverNamed
         self.collectionMetadata = collectionMetadata
         self.fileBacked = fileBacked
         self.rewriting = rewriting

@@ -54,7 +54,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
         return StorageCapabilities(
-            listingToken: self, windowedListing: self, isReadOnly: writable == false, knowsWriteAccess: writable != nil)
+            listingToken: self, windowedListing: self, serverNamed: self, isReadOnly: writable == false,
+            knowsWriteAccess: writable != nil)
     }
 
     // MARK: Listing
@@ -221,7 +222,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             list.map { client.eventPath($0, query: "?$select=id,changeKey,type,seriesMasterId") })
         var found: [String: GraphEvent] = [:]
         for (id, answer) in zip(list, answers) {
-            if let event = try client.batchEvent(answer, path: id) { found[id] = event }
+            if let event = try client.batchEvent(answer, path: client.eventPath(id)) { found[id] = event }
         }
         return found
     }
