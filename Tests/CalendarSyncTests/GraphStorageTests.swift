@@ -367,6 +367,49 @@ import CalgwTestSupport
         #expect(files.count == 4, "\(files)")
     }
 
+    /// Outlook cannot bring back an occurrence cancelled there: a vdir edit that drops the
+    /// EXDATE gets the rest of its changes through, is told so, and gets the EXDATE back in the
+    /// same run, so both sides agree and the next run has nothing to do.
+    @Test func anOccurrenceCancelledInOutlookStaysCancelledAndTheRunSaysSo() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let day = Setup.time(10, 8).filter { $0 != "-" && $0 != ":" }
+        try Data(
+            TestEvent.ics(
+                uid: "daily", summary: "Daily", start: "\(day)Z", end: "\(day.prefix(9))090000Z",
+                extra: ["RRULE:FREQ=DAILY;COUNT=3"]
+            ).utf8
+        ).write(to: s.local.directory.url.appendingPathComponent("daily.ics"))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.remote == 1, "\(report)")
+        let series = try #require(try s.graph.listed("id", at: "/me/calendar/events").first)
+        let ids = try s.graph.listed(
+            "id",
+            at: "/me/events/\(series)/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(14, 0))Z")
+        #expect(ids.count == 3)
+        try s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.local == 1, "\(report)")
+        let file = s.local.directory.url.appendingPathComponent("daily.ics")
+        let pulled = try String(contentsOf: file, encoding: .utf8)
+        #expect(pulled.contains("EXDATE"), "\(pulled)")
+
+        // The vdir brings the occurrence back, and renames the series.
+        let edited = pulled.split(separator: "\r\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("EXDATE") }.joined(separator: "\r\n")
+            .replacingOccurrences(of: "SUMMARY:Daily", with: "SUMMARY:Daily standup")
+        try Data(edited.utf8).write(to: file)
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.remote == 1, "\(report)")
+        #expect(report.notes.contains { $0.contains("cannot bring back") && $0.contains("Daily standup") }, "\(report)")
+        let now = try String(contentsOf: file, encoding: .utf8)
+        #expect(now.contains("EXDATE") && now.contains("SUMMARY:Daily standup"), "\(now)")
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events").contains("Daily standup"))
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        #expect(report.notes.isEmpty, "\(report)")
+    }
+
     static func weekday(_ days: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

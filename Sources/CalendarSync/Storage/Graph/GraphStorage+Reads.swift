@@ -79,3 +79,11 @@ extension GraphStorage: ServerNamedStorage {
         return try await fetch([ItemHref(id)], for: .copy).first
     }
 }
+
+extension GraphStorage: RewritingStorage, NotingStorage {
+    /// A series whose update Outlook kept otherwise: an occurrence cancelled there that the
+    /// vdir's copy brought back (Graph cannot un-cancel one).
+    public func takeRewrittenVersion(at href: ItemHref) -> StoredItem? { rewritten.take(href) }
+
+    public func takeNotes() -> [String] { notes.take() }
+}

@@ -30,6 +30,10 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private let access = Mutex<Bool?>(nil)
     /// The token the last listing gave (see ``token(forListing:)``).
     private let listed = Mutex<ChangeToken?>(nil)
+    /// Series Outlook kept otherwise than written, for the run to bring the vdir to.
+    let rewritten = RewrittenVersions()
+    /// What the writes have to tell the person.
+    let notes = StorageNotes()
 
     /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
     var pageSize = 100
@@ -54,7 +58,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
         return StorageCapabilities(
-            listingToken: self, windowedListing: self, serverNamed: self, isReadOnly: writable == false,
+            listingToken: self, windowedListing: self, serverNamed: self, rewriting: self, noting: self,
+            isReadOnly: writable == false,
             knowsWriteAccess: writable != nil)
     }
 
