@@ -142,6 +142,56 @@ import CalgwTestSupport
         #expect(all.count == 4, "\(all)")
     }
 
+    /// `event reply --occurrence` answers that one occurrence of a series through Graph's own
+    /// answer to it: the organizer gets one reply, for that date; the series' answer and the
+    /// other occurrences are not touched, and the next sync has nothing to do.
+    @Test func anOccurrenceIsAnsweredOnItsOwn() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": "UTC"])
+        }
+        try graph.control(
+            "POST", "invitations",
+            json: [
+                "organizer": ["name": "Carol", "address": "carol@example.org"],
+                "event": [
+                    "subject": "Weekly review", "start": ["dateTime": "2027-06-01T09:00:00", "timeZone": "UTC"],
+                    "end": ["dateTime": "2027-06-01T10:00:00", "timeZone": "UTC"],
+                    "recurrence": [
+                        "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]],
+                        "range": ["type": "numbered", "startDate": "2027-06-01", "numberOfOccurrences": 4],
+                    ],
+                    "attendees": [["emailAddress": ["address": "alice@example.org"], "type": "required"]],
+                ],
+            ])
+        #expect(try calgw(["sync"]).status == 0)
+        let listed = try calgw(["invitations", "--json"])
+        let uid =
+            ((try? JSONSerialization.jsonObject(with: listed.stdout)) as? [[String: Any]])?.first?["uid"] as? String
+        #expect(uid != nil, "\(listed.stdoutText)\(listed.stderrText)")
+        let answered = try calgw([
+            "event", "reply", uid ?? "", "--tentative", "--occurrence", "2027-06-08T09:00", "--comment", "maybe",
+        ])
+        #expect(answered.status == 0, "\(answered.stderrText)")
+        let mails = try graph.ledger()
+        #expect(mails.count == 1, "\(mails)")
+        let reply = mails.last
+        #expect(
+            reply?["kind"] as? String == "response" && reply?["response"] as? String == "tentativelyAccepted"
+                && (reply?["occurrence"] as? String ?? "").hasPrefix("2027-06-08")
+                && reply?["comment"] as? String == "maybe",
+            "\(String(describing: reply))")
+        let quiet = try calgw(["sync", "--json"])
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+        #expect(try graph.ledger().count == 1)
+    }
+
     /// `collections = "all"` over a mailbox (`…/v1.0/me/`): a folder per calendar, named after
     /// it, a calendar made for a folder new in the vdir, and a second run with nothing to do.
     @Test func aWholeMailboxSyncsAsOneFolderPerCalendar() throws {
