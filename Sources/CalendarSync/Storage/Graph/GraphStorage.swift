@@ -112,15 +112,14 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private func firstRound() async throws -> StorageChanges {
         let canEdit = try await readAccess()
         let start = URL(string: deltaBase + "/calendarView/delta?" + window.query)!
-        let (events, link) = try await round(from: start)
+        let (entries, link) = try await round(from: start)
         var singles: [ItemVersion] = []
         var masterIDs: Set<String> = []
-        for event in events where event.removed == nil {
-            guard let id = event.id else { continue }
-            if let master = Self.masterID(of: event) {
+        for entry in entries where !entry.removed {
+            if let master = entry.masterID {
                 masterIDs.insert(master)
-            } else if let key = event.changeKey {
-                singles.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
+            } else if let key = entry.changeKey {
+                singles.append(ItemVersion(href: ItemHref(entry.id), etag: ItemETag(key)))
             }
         }
         let masters = try await changeKeys(of: masterIDs)
@@ -133,18 +132,18 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private func nextRound(after state: GraphListingState) async throws -> StorageChanges {
         guard let link = URL(string: state.deltaLink) else { return try await firstRound() }
         access.withLock { $0 = state.canEdit }
-        let (events, next) = try await round(from: link)
+        let (entries, next) = try await round(from: link)
         var changed: [ItemVersion] = []
         var removed: [ItemHref] = []
         var recheck: Set<String> = []
         var removals: [String] = []
-        for event in events {
-            guard let id = event.id else { continue }
-            if event.removed != nil {
+        for entry in entries {
+            let id = entry.id
+            if entry.removed {
                 if state.masters[id] != nil { recheck.insert(id) } else { removals.append(id) }
-            } else if let master = Self.masterID(of: event) {
+            } else if let master = entry.masterID {
                 recheck.insert(master)
-            } else if let key = event.changeKey {
+            } else if let key = entry.changeKey {
                 changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
             }
         }
@@ -190,15 +189,33 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// What a delta round says of one event: its id, change key and series, or its removal.
+    /// Only this is kept of each page, so that a round's memory does not hold whole events.
+    struct DeltaEntry {
+        var id: String
+        var changeKey: String?
+        /// The master of an occurrence or exception (a master's own id for a master).
+        var masterID: String?
+        var removed: Bool
+
+        init?(_ event: GraphEvent) {
+            guard let id = event.id else { return nil }
+            self.id = id
+            changeKey = event.changeKey
+            masterID = GraphStorage.masterID(of: event)
+            removed = event.removed != nil
+        }
+    }
+
     /// Every page of a delta round from `start`, and the link the next round starts from.
     /// - Throws: ``GraphError`` `.repeatedPage` when a page links back to one already read.
-    private func round(from start: URL) async throws -> ([GraphEvent], String) {
-        var events: [GraphEvent] = []
+    private func round(from start: URL) async throws -> ([DeltaEntry], String) {
+        var events: [DeltaEntry] = []
         var seen: Set<String> = [start.absoluteString]
         var url = start
         while true {
             let page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
-            events += page.value
+            events += page.value.lazy.compactMap(DeltaEntry.init)
             if let delta = page.deltaLink { return (events, delta) }
             guard let next = page.nextLink, let nextURL = URL(string: next) else {
                 throw GraphError(.unreadableAnswer, "a page of Graph's delta round has neither a next nor a delta link")
