@@ -18,8 +18,8 @@ struct OccurrenceListing {
     var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
-    /// What was listed only in part, with the reason: an RRULE that cannot be read (reported
-    /// on stderr as warnings; the rest of the file is listed).
+    /// What was listed only in part, with the reason: an RRULE that cannot be read, a
+    /// misspelled END read past (reported on stderr as warnings; the rest of the file is listed).
     var warnings: [(file: String, message: String)] = []
     /// The person's calendar addresses, normalised (``CalendarUser/normalized(_:)``), to
     /// show their own answer to the meetings they attend; empty: not known.
@@ -61,6 +61,12 @@ struct OccurrenceListing {
         }
     }
 
+    /// A sentence for a misspelled END read past: the line, what it closes, and that the
+    /// file stays refused where it must be sound.
+    static func readPast(_ error: ICalendarSyntaxError) -> String {
+        "\(error.line): \(error.reason) (read as its END; calgw lint and sync refuse the file until the line is fixed)"
+    }
+
     /// Expands every file over [from, to), reading floating times and dates in `zone`, or in
     /// the zone a calendar declares (`DeclaredCalendarZone`) for its floating times.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
@@ -79,11 +85,14 @@ struct OccurrenceListing {
                 continue
             }
             do {
-                parsed = try ICalendarParser().parse(data)
+                // A misspelled END (END:VTOOD) is read past, as other readers do: the events
+                // the file holds are listed, and the line is named.
+                parsed = try ICalendarParser(readsPastMisspelledEnds: true).parse(data)
             } catch {
                 problems.append((url.path, "\(error)"))
                 continue
             }
+            warnings += parsed.readPast.map { (url.path, Self.readPast($0)) }
             // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
             // the file itself is left as it is.
             let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
