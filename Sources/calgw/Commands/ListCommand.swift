@@ -37,44 +37,11 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let resolved = try window.resolved()
-        var files: [URL] = []
-        var calendars: [URL: String] = [:]
-        var own: Set<String> = []
-        if let local {
-            files = try Self.files(atLocal: URL(fileURLWithPath: local))
-        } else {
-            let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
-            for configuration in pairs {
-                let pair = try configuration.pair
-                // The files the pair's runs sync, as they see them (a vdir, an account's
-                // calendars, a single file), read through the pair itself.
-                let found: [LocalItemFile]
-                do {
-                    found = try PairRun(pair: pair, options: .init()).localItemFiles()
-                } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
-                    throw CLIError(
-                        "the pair's vdir \(configuration.local.path) does not exist yet",
-                        hint: "run calgw pull first, or check `local` in the config")
-                } catch let error as any ExplainedError where error.errorCode == "unsupported" {
-                    throw CLIError(
-                        "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
-                        hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
-                }
-                for file in found {
-                    files.append(file.url)
-                    if let calendar = file.calendar { calendars[file.url] = calendar }
-                }
-                // The addresses calgw was told by the pair's server (cached by the `event`
-                // commands and `invitations`): nothing is asked here.
-                if let account = OwnAddresses.cachedAccount(of: pair) {
-                    own.formUnion(account.addresses.map(CalendarUser.normalized))
-                }
-            }
-        }
+        let selected = try CalendarFiles.select(global: global, local: local, command: "list")
         var listing = OccurrenceListing(
-            files: files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
-            includeCancelled: window.includeCancelled, calendars: calendars)
-        listing.ownAddresses = own
+            files: selected.files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
+            includeCancelled: window.includeCancelled, calendars: selected.calendars)
+        listing.ownAddresses = selected.ownAddresses
         try resolved.print(listing, output: output)
     }
 

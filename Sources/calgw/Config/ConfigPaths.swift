@@ -25,6 +25,11 @@ struct ConfigPaths {
         xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/\(pair).token.json")
     }
 
+    /// `$XDG_STATE_HOME/calgw/alarms.json`: the alarms `watch` fired.
+    func firedAlarms() -> URL {
+        xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/alarms.json")
+    }
+
     func expandTilde(_ path: String) -> String {
         if path == "~" { return home.path }
         if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }
