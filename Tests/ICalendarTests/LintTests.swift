@@ -61,13 +61,16 @@ import CalgwTestSupport
         #expect(one.map(\.line) == [3], "\(one)")
     }
 
-    @Test func mixedDateFormsAreWarningsAndBothEndAndDurationAnError() {
+    @Test func mixedDateFormsAndBothEndAndDurationAreErrors() {
         // A DATE DTSTART with a DATE-TIME DTEND is read as recurring-ical-events reads it
         // (`ReadingLintTests` pins the reading named).
         let mixed = lint(
             "BEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260101\r\nDTEND:20260102T000000Z\r\nEND:VEVENT\r\n")
-        #expect(mixed.contains { $0.severity == .warning && $0.message.contains("DTSTART is a DATE") }, "\(mixed)")
-        #expect(!mixed.contains { $0.severity == .error }, "\(mixed)")
+        #expect(
+            mixed.contains {
+                $0.severity == .error && $0.message.contains("DTSTART is a DATE, which RFC 5545 forbids")
+            },
+            "\(mixed)")
         #expect(
             errors(
                 "BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260102T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"

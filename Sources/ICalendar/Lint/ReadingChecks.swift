@@ -48,9 +48,9 @@ struct ReadingChecks {
         }
     }
 
-    /// DTEND (or DUE) of another type than DTSTART, which RFC 5545 forbids (§3.8.2.2): the
-    /// DATE is read as midnight of its day in the other's form, so a DATE DTSTART with a UTC
-    /// DTEND is an event from 00:00 UTC, not an all-day one.
+    /// DTEND (or DUE) of another type than DTSTART, which RFC 5545 forbids (§3.8.2.2): an
+    /// error that names the reading: the DATE is read as midnight of its day in the other's
+    /// form, so a DATE DTSTART with a UTC DTEND is an event from 00:00 UTC, not an all-day one.
     func checkMixedEnd(
         _ endProperty: Property, end: DateTimeValue, start: DateTimeValue, into problems: inout [LintProblem]
     ) {
@@ -65,10 +65,10 @@ struct ReadingChecks {
         let kind = { (v: DateTimeValue) in v.isDate ? "DATE" : "DATE-TIME" }
         problems.append(
             .init(
-                line: endProperty.line, severity: .warning,
+                line: endProperty.line, severity: .error,
                 message:
-                    "\(endProperty.name) is a \(kind(end)) but DTSTART is a \(kind(start)): \(reading), "
-                    + "as recurring-ical-events does"
+                    "\(endProperty.name) is a \(kind(end)) but DTSTART is a \(kind(start)), which RFC 5545 forbids: "
+                    + "\(reading), as recurring-ical-events does"
             ))
     }
 
