@@ -410,6 +410,35 @@ import CalgwTestSupport
         #expect(report.notes.isEmpty, "\(report)")
     }
 
+    /// Another client (Outlook on the web) edits the event between calgw's listing and its
+    /// write: the write is refused on the change key, read again and merged, and both edits
+    /// are kept on both sides.
+    @Test func anEditInOutlookDuringTheRunIsMergedNotOverwritten() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let lunch = try s.outlookCreates(Self.single("Lunch", days: 7))
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        let file = try #require(try s.files().first { $0.value.contains("SUMMARY:Lunch") })
+        try Data(file.value.replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Long lunch").utf8)
+            .write(to: s.local.directory.url.appendingPathComponent(file.key))
+        try s.graph.control(
+            "POST", "faults",
+            json: ["kind": "editFirst", "method": "PATCH", "body": ["location": ["displayName": "Canteen"]]])
+
+        report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report)")
+        let event = try s.graph.graph("GET", "/me/events/\(lunch)").body as? [String: Any]
+        #expect(event?["subject"] as? String == "Long lunch", "\(String(describing: event))")
+        #expect((event?["location"] as? [String: Any])?["displayName"] as? String == "Canteen")
+        let now = try String(contentsOf: s.local.directory.url.appendingPathComponent(file.key), encoding: .utf8)
+        #expect(now.contains("SUMMARY:Long lunch") && now.contains("LOCATION:Canteen"), "\(now)")
+        let requests = try s.graph.requests().filter { ($0["method"] as? String) == "PATCH" }
+        #expect(requests.contains { ($0["status"] as? Int) == 412 }, "the first write was not refused: \(requests)")
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+    }
+
     static func weekday(_ days: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -67,6 +68,10 @@ class Fake:
     def handle_graph(self, req):
         """One Graph request, after authentication: faults, then the route (or $batch)."""
         req.repeat_page = lambda: self.faults.take("repeatPage", req.method, req.path) is not None
+        edit = self.faults.take("editFirst", req.method, req.path)
+        if edit and "/events/" in req.path:
+            event_id = req.path.split("/events/", 1)[1].split("/")[0]
+            self.mailbox.patch(urllib.parse.unquote(event_id), edit.get("body") or {})
         rule = self.faults.take("status", req.method, req.path)
         if rule:
             status, code, message, headers = faults.error_for(rule)
