@@ -90,6 +90,10 @@ let package = Package(
         .executableTarget(
             name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
             path: "Benchmarks/CalDAVBenchmark"),
+        .executableTarget(
+            name: "calgw-bench-listing-index",
+            dependencies: ["CalendarSync", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/ListingIndexBenchmark"),
 
         // Each test target declares exactly the modules its files import.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),

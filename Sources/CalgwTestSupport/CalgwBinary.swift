@@ -17,13 +17,18 @@ public enum CalgwBinary {
         return folder.appendingPathComponent("calgw")
     }
 
-    /// Runs `calgw` with `arguments`; the environment gets `NO_COLOR` so output is plain.
+    /// Runs `calgw` with `arguments`; the environment gets `NO_COLOR` so output is plain, and
+    /// `XDG_CACHE_HOME` (where `list` keeps its index) in the temporary folder unless given.
     public static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         in folder: URL? = nil
     ) throws -> ProcessRunner.Result {
-        try ProcessRunner.run(
-            url.path, arguments, stdin: stdin, environment: environment.merging(["NO_COLOR": "1"]) { a, _ in a },
+        let defaults = ["NO_COLOR": "1", "XDG_CACHE_HOME": cacheFolder.path]
+        return try ProcessRunner.run(
+            url.path, arguments, stdin: stdin, environment: environment.merging(defaults) { a, _ in a },
             currentDirectory: folder)
     }
+
+    /// The tests' cache folder: a cache is no business of the person running them.
+    static let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-test-cache")
 }

@@ -17,23 +17,40 @@ extension PairRun {
     /// - Throws: `SyncError` `.unsupported` for a pair whose local side is a server;
     ///   `VDirError.notAFolder` for a vdir that does not exist yet.
     public func localItemFiles() throws -> [LocalItemFile] {
-        if case .singleFile(let url) = pair.local {
-            return FileManager.default.fileExists(atPath: url.path) ? [LocalItemFile(url: url, calendar: nil)] : []
+        let listing = try listedFiles()
+        return (0..<listing.count).map {
+            LocalItemFile(url: URL(fileURLWithPath: listing.path(of: $0)), calendar: listing.calendar(of: $0))
         }
-        let root = try pair.localFolder(for: "reading events")
-        guard pair.isAccount else { return try Self.itemFiles(in: root, calendar: nil) }
-        let layout = AccountLayout(pair: pair, root: root)
-        var files: [LocalItemFile] = []
-        for name in try AccountLayout.subfolders(of: root).sorted() where layout.listed(name) {
-            files += try Self.itemFiles(in: layout.folder(name), calendar: name)
-        }
-        return files
     }
 
-    /// The item files of one vdir, in name order.
-    static func itemFiles(in folder: URL, calendar: String?) throws -> [LocalItemFile] {
-        try VDirectory(url: folder).scan().map {
-            LocalItemFile(url: folder.appendingPathComponent($0.name), calendar: calendar)
+    /// ``localItemFiles()`` with each file's stamp, as the listing index takes them; the
+    /// pair's local folder (or single file) is the listing's root.
+    /// - Throws: as ``localItemFiles()``.
+    /// - Parameter cache: where the listing's index is kept (``ListedFiles/index``); nil for none.
+    public func listedFiles(cache: ListingCache? = nil) throws -> ListedFiles {
+        if case .singleFile(let url) = pair.local { return .single(url, cache: cache) }
+        let root = try pair.localFolder(for: "reading events").standardizedFileURL
+        var listing = ListedFiles(root: root.path)
+        listing.openIndex(cache)
+        if pair.isAccount {
+            let layout = AccountLayout(pair: pair, root: root)
+            for name in try AccountLayout.subfolders(of: root).sorted() where layout.listed(name) {
+                try Self.add(layout.folder(name), relative: name + "/", calendar: name, to: &listing)
+            }
+        } else {
+            try Self.add(root, relative: "", calendar: nil, to: &listing)
+        }
+        listing.checkIndex()
+        return listing
+    }
+
+    /// Adds the item files of one vdir, in name order, as `VDirectory.scan()` finds them.
+    static func add(_ folder: URL, relative: String, calendar: String?, to listing: inout ListedFiles) throws {
+        let path = folder.standardizedFileURL.path
+        guard listing.addVDir(path, relative: relative, calendar: calendar) else {
+            throw VDirError(
+                .notAFolder, "\(path) is not a folder that can be read (\(String(cString: strerror(errno))))",
+                recovery: "create it, or fix `local` in the config file")
         }
     }
 }

@@ -156,12 +156,13 @@ extension Series {
     func maximumLength(floatingZone: any ZoneRules) -> Int64 {
         var longest: Int64 = 0
         for c in [master].compactMap({ $0 }) + overrides {
-            let e = Event(c)
-            if let d = e.duration { longest = max(longest, abs(d.approximateSeconds) + 7200) }
-            if let s = e.start, let end = e.end {
+            // As `Event` reads them, without reading the rest (its rules) on every query.
+            let start = c["DTSTART"]?.dateTime
+            if let d = c["DURATION"]?.duration { longest = max(longest, abs(d.approximateSeconds) + 7200) }
+            if let s = start, let end = (c["DTEND"] ?? c["DUE"])?.dateTime {
                 longest = max(longest, abs(end.local.secondsSinceEpoch - s.local.secondsSinceEpoch) + 86_400)
             }
-            if s_isDate(e) { longest = max(longest, 86_400) }
+            if start?.isDate ?? false { longest = max(longest, 86_400) }
         }
         for r in rdates {
             if let p = r.period {
@@ -174,8 +175,6 @@ extension Series {
         }
         return longest
     }
-
-    private func s_isDate(_ e: Event) -> Bool { e.start?.isDate ?? false }
 
     /// How a component's occurrences end, read once per component and query.
     struct EndSpec {

@@ -37,42 +37,69 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let resolved = try window.resolved()
-        let selected = try CalendarFiles.select(global: global, local: local, command: "list")
+        var listed: [ListedFiles] = []
+        var own: Set<String> = []
+        let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
+        if let local {
+            listed = [try Self.listed(atLocal: URL(fileURLWithPath: local), cache: cache)]
+        } else {
+            let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+            for configuration in pairs {
+                let pair = try configuration.pair
+                // The files the pair's runs sync, as they see them (a vdir, an account's
+                // calendars, a single file), read through the pair itself.
+                do {
+                    listed.append(try PairRun(pair: pair, options: .init()).listedFiles(cache: cache))
+                } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
+                    throw CLIError(
+                        "the pair's vdir \(configuration.local.path) does not exist yet",
+                        hint: "run calgw pull first, or check `local` in the config")
+                } catch let error as any ExplainedError where error.errorCode == "unsupported" {
+                    throw CLIError(
+                        "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
+                        hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
+                }
+                // The addresses calgw was told by the pair's server (cached by the `event`
+                // commands and `invitations`): nothing is asked here.
+                if let account = OwnAddresses.cachedAccount(of: pair) {
+                    own.formUnion(account.addresses.map(CalendarUser.normalized))
+                }
+            }
+        }
         var listing = OccurrenceListing(
-            files: selected.files, from: resolved.from, to: resolved.to, zone: resolved.zone, hrefs: true,
-            includeCancelled: window.includeCancelled, calendars: selected.calendars)
-        listing.ownAddresses = selected.ownAddresses
+            listed: listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
+            includeCancelled: window.includeCancelled)
+        listing.ownAddresses = own
         try resolved.print(listing, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its
-    /// subfolders', one vdir per calendar) are listed.
-    static func files(atLocal url: URL) throws -> [URL] {
+    /// subfolders', one vdir per calendar) are listed (``ListedFiles/local(folder:)``).
+    /// - Parameter cache: where the listing's index is kept; nil for none.
+    static func listed(atLocal url: URL, cache: ListingCache? = nil) throws -> ListedFiles {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return [url] }  // a single-file calendar
+        // A single-file calendar.
+        if url.pathExtension.lowercased() == "ics", exists, !isFolder.boolValue { return .single(url, cache: cache) }
         guard exists, isFolder.boolValue else {
             throw CLIError(
                 exists ? "\(url.path) is not a folder" : "no such folder: \(url.path)",
                 hint: "give --local a vdir (a folder of .ics files) or one .ics file")
         }
-        return icsFiles(in: url)
+        return .local(folder: url, cache: cache)
+    }
+
+    /// The files `--local` names: one .ics file, or the item files of a folder and of its
+    /// subfolders (for `alarms`, which reads every file it is given).
+    static func files(atLocal url: URL) throws -> [URL] {
+        let listing = try listed(atLocal: url)
+        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
     }
 
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
     /// as ``ItemFileName`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
-        let fm = FileManager.default
-        var result: [URL] = []
-        let items = (try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
-        for item in items.sorted(by: { $0.path < $1.path }) where !item.lastPathComponent.hasPrefix(".") {
-            if (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                let inner = (try? fm.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)) ?? []
-                result += inner.filter { ItemFileName.isItem($0.lastPathComponent) }.sorted { $0.path < $1.path }
-            } else if ItemFileName.isItem(item.lastPathComponent) {
-                result.append(item)
-            }
-        }
-        return result
+        let listing = ListedFiles.local(folder: folder)
+        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
     }
 }

@@ -30,6 +30,13 @@ struct ConfigPaths {
         xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/alarms.json")
     }
 
+    /// `$XDG_CACHE_HOME/calgw`, where `list` keeps its index (a cache, deletable at any time);
+    /// nil when `CALGW_LIST_INDEX=off` asks for a listing that reads every file.
+    var listIndexFolder: URL? {
+        if environment["CALGW_LIST_INDEX"] == "off" { return nil }
+        return xdg("XDG_CACHE_HOME", fallback: ".cache").appendingPathComponent("calgw", isDirectory: true)
+    }
+
     func expandTilde(_ path: String) -> String {
         if path == "~" { return home.path }
         if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }

@@ -21,6 +21,8 @@ struct OccurrenceListing {
     /// What was listed only in part, with the reason: an RRULE that cannot be read, a
     /// misspelled END read past (reported on stderr as warnings; the rest of the file is listed).
     var warnings: [(file: String, message: String)] = []
+    /// What the listing index did, per root, for `-v`.
+    var indexNotes: [String] = []
     /// The person's calendar addresses, normalised (``CalendarUser/normalized(_:)``), to
     /// show their own answer to the meetings they attend; empty: not known.
     var ownAddresses: Set<String> = []
@@ -75,34 +77,110 @@ struct OccurrenceListing {
         files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
         calendars: [URL: String] = [:]
     ) {
-        for url in files {
-            let data: Data, parsed: ParsedCalendar
+        let window = ExpansionWindow(from: from, to: to, zone: zone, includeCancelled: includeCancelled)
+        Self.expandInOrder(files, in: window) { k, file in
+            add(file, href: hrefs ? files[k].lastPathComponent : nil, calendar: calendars[files[k]])
+        }
+        sortEntries()
+    }
+
+    /// Where and how files are expanded.
+    struct ExpansionWindow: Sendable {
+        var from: Int64
+        var to: Int64
+        /// The zone floating times and dates are read in.
+        var zone: any ZoneRules
+        var includeCancelled: Bool
+    }
+
+    /// One file read, parsed and expanded over a window: what ``add(_:href:calendar:)`` takes.
+    struct ExpandedFile: Sendable {
+        var path: String
+        /// Nil when the file could not be read or parsed (`problem` says why).
+        var expansion: CalendarExpansion?
+        var occurrences: [Occurrence] = []
+        var problem: String?
+        /// Where its occurrences can be, when asked for and the file was read.
+        var reach: OccurrenceReach?
+        /// The misspelled ENDs read past, in words (warnings).
+        var readPast: [String] = []
+    }
+
+    /// Reads, parses and expands one file over `window`; with `reach`, also says where its
+    /// occurrences can be.
+    static func expand(_ url: URL, in window: ExpansionWindow, reach: Bool = false) -> ExpandedFile {
+        var bytes: [UInt8]
+        if let read = WholeFile.read(url.path) {
+            bytes = read
+        } else {
             do {
-                data = try Data(contentsOf: url)
+                bytes = [UInt8](try Data(contentsOf: url))
             } catch {
                 // In a few words ("no such file"), not Foundation's error record.
-                problems.append((url.path, LintCommand.readFailure(error, path: url.path)))
-                continue
-            }
-            do {
-                // A misspelled END (END:VTOOD) is read past, as other readers do: the events
-                // the file holds are listed, and the line is named.
-                parsed = try ICalendarParser(readsPastMisspelledEnds: true).parse(data)
-            } catch {
-                problems.append((url.path, "\(error)"))
-                continue
-            }
-            warnings += parsed.readPast.map { (url.path, Self.readPast($0)) }
-            // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
-            // the file itself is left as it is.
-            let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
-            warnings += Self.unreadableRules(in: expansion).map { (url.path, $0) }
-            let source = sources.count
-            sources.append((expansion.resolver, hrefs ? url.lastPathComponent : nil, calendars[url]))
-            for o in expansion.occurrences(from: from, to: to, floatingZone: zone, includeCancelled: includeCancelled) {
-                entries.append(Entry(occurrence: o, source: source))
+                return ExpandedFile(path: url.path, problem: LintCommand.readFailure(error, path: url.path))
             }
         }
+        let parsed: ParsedCalendar
+        do {
+            // A misspelled END (END:VTOOD) is read past, as other readers do: the events the
+            // file holds are listed, and the line is named.
+            parsed = try bytes.withUnsafeBufferPointer { try ICalendarParser(readsPastMisspelledEnds: true).parse($0) }
+        } catch {
+            return ExpandedFile(path: url.path, problem: "\(error)")
+        }
+        // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
+        // the file itself is left as it is.
+        let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
+        return ExpandedFile(
+            path: url.path, expansion: expansion,
+            occurrences: expansion.occurrences(
+                from: window.from, to: window.to, floatingZone: window.zone, includeCancelled: window.includeCancelled),
+            reach: reach ? expansion.reach() : nil, readPast: parsed.readPast.map(Self.readPast))
+    }
+
+    /// Adds what expanding one file found: its occurrences, and its problem or warnings.
+    mutating func add(_ file: ExpandedFile, href: String?, calendar: String?) {
+        if let problem = file.problem { problems.append((file.path, problem)) }
+        guard let expansion = file.expansion else { return }
+        warnings += file.readPast.map { (file.path, $0) }
+        warnings += Self.unreadableRules(in: expansion).map { (file.path, $0) }
+        let source = sources.count
+        sources.append((expansion.resolver, href, calendar))
+        for o in file.occurrences { entries.append(Entry(occurrence: o, source: source)) }
+    }
+
+    /// Files expanded a batch at a time on every core, handed to `body` one by one in order.
+    static let batchSize = 256
+
+    /// Expands `files` on every core and hands each result to `body` (with its index) in the
+    /// order of `files`; a batch at a time, so that a listing of 100,000 files never holds
+    /// more than a batch of them.
+    /// - Parameter reach: whether the file at an index needs its reach.
+    static func expandInOrder(
+        _ files: [URL], in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
+        body: (Int, ExpandedFile) -> Void
+    ) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var start = 0
+        while start < files.count {
+            let end = min(start + batchSize, files.count)
+            let batch = Array(files[start..<end])
+            let wantsReach = (start..<end).map(reach)
+            let expanded = [ExpandedFile](unsafeUninitializedCapacity: batch.count) { buffer, count in
+                nonisolated(unsafe) let out = buffer.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: cores > 1 ? batch.count : 1) { k in
+                    let range = cores > 1 ? k..<(k + 1) : 0..<batch.count
+                    for i in range { (out + i).initialize(to: expand(batch[i], in: window, reach: wantsReach[i])) }
+                }
+                count = batch.count
+            }
+            for (k, file) in expanded.enumerated() { body(start + k, file) }
+            start = end
+        }
+    }
+
+    /// Sorts the occurrences by start, then UID, then end.
+    mutating func sortEntries() {
         entries.sort { a, b in
             let x = a.occurrence, y = b.occurrence
             if x.startInstant != y.startInstant { return x.startInstant < y.startInstant }
@@ -156,10 +234,34 @@ struct OccurrenceListing {
         var widths = Array(repeating: 0, count: padded)
         for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].count) } }
         return rows.map { r in
-            (0..<padded).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
-                separator: "  ")
-                + (r[padded].isEmpty ? "" : "  " + r[padded])
-        }.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            Self.trimmingTrailingSpace(
+                (0..<padded).map { Self.padding(r[$0], to: widths[$0]) }.joined(separator: "  ")
+                    + (r[padded].isEmpty ? "" : "  " + r[padded]))
+        }
+    }
+
+    /// `text` as `text.padding(toLength: width, withPad: " ", startingAt: 0)` gives it
+    /// (`width` counted in UTF-16 units), without Foundation for the common case: thousands of
+    /// cells a listing.
+    static func padding(_ text: String, to width: Int) -> String {
+        let units = text.utf16.count
+        if units == width { return text }
+        if units < width { return text + String(repeating: " ", count: width - units) }
+        return text.padding(toLength: width, withPad: " ", startingAt: 0)  // cut short, as Foundation cuts
+    }
+
+    /// `line` without the white space it ends with, as `replacingOccurrences(of: "\\s+$", with:
+    /// "", options: .regularExpression)` gives it (ICU's `\s` is Unicode's White_Space, line
+    /// terminators included), without making a regular expression for each of thousands of lines.
+    static func trimmingTrailingSpace(_ line: String) -> String {
+        let scalars = line.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex {
+            let before = scalars.index(before: end)
+            guard scalars[before].properties.isWhitespace else { break }
+            end = before
+        }
+        return end == scalars.endIndex ? line : String(scalars[..<end])
     }
 
     static func hm(_ l: LocalDateTime) -> String {

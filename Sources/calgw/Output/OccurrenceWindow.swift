@@ -19,11 +19,15 @@ struct Window {
     func print(_ listing: OccurrenceListing, output: OutputOptions) throws {
         for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
         if !output.quiet { for w in listing.warnings { Terminal.err("warning: \(w.file): \(w.message)") } }
-        if output.verbose { Terminal.err("\(listing.entries.count) occurrences") }
+        if output.verbose {
+            for note in listing.indexNotes { Terminal.err(note) }
+            Terminal.err("\(listing.entries.count) occurrences")
+        }
         if output.json {
             try Terminal.printJSON(listing.records())
         } else if !output.quiet {
-            for line in listing.table(zone: zone) { Terminal.out(line) }
+            let lines = listing.table(zone: zone)
+            if !lines.isEmpty { Terminal.out(lines.joined(separator: "\n")) }
         }
         if !listing.problems.isEmpty { throw ExitWithStatus(status: .failure) }
     }

@@ -1,0 +1,181 @@
+import Crypto
+import Foundation
+
+/// What `calgw list` knows of the files of one root without reading them: for each file, its
+/// stamp when it was last read (``FileStamp``) and where its occurrences can be (spans of
+/// instants, as `Recurrence`'s `OccurrenceReach` gives them). A file whose stamp is the same
+/// now and whose spans miss the window is passed over; every other file is read and expanded
+/// as without an index, so a listing always shows what a full expansion of the files shows.
+///
+/// The index is a cache, one file per root in the cache folder (`$XDG_CACHE_HOME/calgw/list/`),
+/// read whole at the start of a listing and written again (a temporary file renamed over it)
+/// when a file was read for being new or changed. One that is missing, cannot be read, fails
+/// its checksum, or was written by another format, build or time-zone data
+/// (``ZoneDataFingerprint``) is started again from nothing, silently; one that cannot be
+/// written is not. The format: a header (magic, format version, fingerprint, root, entry
+/// count, payload length and checksum), then per folder listed its key, stamp and names
+/// (``ScannedFolder``), then per file its key (path below the root), stamp, flags and spans,
+/// in listing order, little-endian.
+///
+/// A run reads an entry only when it is *fresh*: same key, same stamp, and not marked to be
+/// read again. An entry is marked so when its file changed within ``FileStamp/racyMargin`` of
+/// the run that wrote it, as git does for a "racily clean" index entry: a write in the same
+/// clock tick as the read could leave every number of the stamp as it was. A folder's names
+/// are taken from the index, instead of read again, on the same terms: the folder's stamp
+/// (adding, removing or renaming a file in it changes its times; another folder in its place
+/// has another inode) is the same, and was not taken within the racy margin.
+public final class ListingIndex {
+    /// The format written; an index of another is started again.
+    public static let formatVersion: UInt32 = 2
+    static let magic = Array("CALGWLIX".utf8)
+
+    /// Flags of an entry.
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// Read next time whatever the window: the file changed too close to the run that read it.
+        static let racy = Flags(rawValue: 1)
+        /// Read every time: a file that could not be read, was reported on, or whose
+        /// occurrences cannot be bounded.
+        static let always = Flags(rawValue: 2)
+    }
+
+    /// The root the index is kept for.
+    public let root: String
+    /// The files listed, once ``check(_:)`` has matched them.
+    public private(set) var listing: ListedFiles
+    /// Where the index is kept; nil for none (a run without a cache folder).
+    public let file: URL?
+    let fingerprint: ZoneDataFingerprint
+    /// The stored index, as read.
+    var buffer: [UInt8] = []
+    /// Where its file entries are in `buffer`.
+    var payload: Range<Int> = 0..<0
+    /// How many file entries it holds.
+    var storedCount = 0
+    /// Its folders' names, by key (``ScannedFolder/key``).
+    var storedFolders: [String: ScannedFolder] = [:]
+    /// For each listed file, where its fresh entry starts in `buffer`, or -1.
+    var fresh: [Int] = []
+    /// Whether the listed files matched the stored entries one by one, in the order stored.
+    var storedInOrder = false
+    /// Entries of files read in this run, by listed file.
+    var recorded: [Int: [UInt8]] = [:]
+    /// Why the stored index was not used (nil when it was, or when there was none).
+    public internal(set) var discarded: String?
+    /// How many listed files the stored index held, unchanged.
+    public internal(set) var freshCount = 0
+
+    /// The index of `root` kept in `cacheFolder`, read (nil: none kept); its names of folders
+    /// serve the listing that follows, which ``check(_:)`` then matches with its entries.
+    /// - Parameter fingerprint: this process's; an index written under another is started again.
+    public init(root: String, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
+        self.root = root
+        listing = ListedFiles(root: root)
+        self.fingerprint = fingerprint
+        file = cacheFolder.map { Self.location(of: root, in: $0) }
+        guard let file, let data = WholeFile.read(file.path) else { return }
+        do {
+            try load(data)
+        } catch {
+            forget(error)
+        }
+    }
+
+    /// The index of `listing`'s root kept in `cacheFolder`, checked against the listing's files.
+    public convenience init(listing: ListedFiles, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
+        self.init(root: listing.root, cacheFolder: cacheFolder, fingerprint: fingerprint)
+        check(listing)
+    }
+
+    /// Pairs each of `listing`'s files with its stored entry, keeping those that are fresh.
+    public func check(_ listing: ListedFiles) {
+        self.listing = listing
+        fresh = Array(repeating: -1, count: listing.count)
+        freshCount = 0
+        do {
+            try match()
+        } catch {
+            forget(error)
+            fresh = Array(repeating: -1, count: listing.count)
+        }
+    }
+
+    /// Starts again from nothing, saying why.
+    func forget(_ error: any Error) {
+        discarded = "\(error)"
+        buffer = []
+        payload = 0..<0
+        storedCount = 0
+        storedFolders = [:]
+        freshCount = 0
+        storedInOrder = false
+    }
+
+    /// The names a listing found in the folder `key` when it had `stamp`, if the index holds
+    /// them and may vouch for them (the stamp the same, not taken within the racy margin).
+    func folderNames(key: String, stamp: FileStamp) -> FolderNames? {
+        guard let stored = storedFolders[key], stored.stamp == stamp, !stored.isRacy else { return nil }
+        return stored.names
+    }
+
+    /// `root`'s index file in the cache folder: a digest of the path names it.
+    static func location(of root: String, in cacheFolder: URL) -> URL {
+        let digest = SHA256.hash(data: Data(root.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return cacheFolder.appendingPathComponent("list", isDirectory: true).appendingPathComponent(digest + ".index")
+    }
+
+    /// Whether the file at `index` of the listing is known and unchanged since it was last read.
+    public func isFresh(_ index: Int) -> Bool { fresh[index] >= 0 }
+
+    /// Whether the file at `index` can be passed over for the window [from, to): fresh, not
+    /// to be read every time, and with no span touching the window.
+    public func canPassOver(_ index: Int, from: Int64, to: Int64) -> Bool {
+        let start = fresh[index]
+        guard start >= 0 else { return false }
+        return buffer.withUnsafeBytes { bytes in
+            // Read when matched: within the buffer.
+            let entry = Self.entry(at: start, in: bytes)!
+            if entry.flags.contains(.always) { return false }
+            for s in 0..<entry.spanCount {
+                let at = entry.spans + s * 16
+                let low = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: Int64.self))
+                let high = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
+                if low < to && high >= from { return false }
+            }
+            return true
+        }
+    }
+
+    /// Records what reading the file at `index` found: where its occurrences can be, or nil
+    /// when it must be read every time. Stamped with the stamp the listing saw before reading.
+    public func record(_ index: Int, spans: [ClosedRange<Int64>]?) {
+        guard let stamp = listing.stamps[index] else { return }
+        var flags: Flags = spans == nil ? .always : []
+        if stamp.isRacy(runStart: listing.startedAt) { flags.insert(.racy) }
+        var out: [UInt8] = []
+        Self.appendEntry(key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], to: &out)
+        recorded[index] = out
+    }
+
+    /// Writes the index when it changed: files read for being new or changed, files gone.
+    /// A failure is not reported: the next listing reads what this one could not keep.
+    public func save() {
+        guard let file, needsWriting else { return }
+        let folder = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let bytes = encoded()
+        let temporary = folder.appendingPathComponent(
+            ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        guard Self.write(bytes, to: temporary.path) else { return }
+        if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
+    }
+
+    /// Whether what the index holds differs from what the stored one held.
+    var needsWriting: Bool {
+        // Every stored entry kept, in order, and nothing else, and every folder's names taken
+        // from it: the stored index is this one.
+        !recorded.isEmpty || !storedInOrder || freshCount != storedCount
+            || listing.scanned.contains { storedFolders[$0.key] == nil || !$0.fromIndex }
+    }
+}

@@ -1,0 +1,43 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+
+@testable import calgw
+
+/// The listing's table pads and trims its lines as Foundation did (`padding(toLength:)`, a
+/// regular expression for trailing white space), only faster: the same text for any text.
+@Suite struct OccurrenceTableTests {
+    static let pieces = [
+        "a", "Z", " ", "  ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{2028}", "\u{2029}",
+        "\u{3000}", "é", "e\u{301}", "😀", "会议", "✈", "\u{200B}",
+    ]
+
+    static func randomText(_ random: inout SeededRandom) -> String {
+        (0..<Int.random(in: 0...6, using: &random)).map { _ in
+            pieces[Int.random(in: 0..<pieces.count, using: &random)]
+        }.joined()
+    }
+
+    @Test func trailingWhiteSpaceIsTrimmedAsTheRegularExpressionTrimsIt() {
+        var random = SeededRandom(seed: 55)
+        for _ in 0..<3_000 {
+            let text = Self.randomText(&random)
+            #expect(
+                OccurrenceListing.trimmingTrailingSpace(text)
+                    == text.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression),
+                "\(Array(text.unicodeScalars).map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func cellsArePaddedAsFoundationPadsThem() {
+        var random = SeededRandom(seed: 56)
+        for _ in 0..<1_000 {
+            let text = Self.randomText(&random)
+            for width in 0...14 {
+                #expect(
+                    OccurrenceListing.padding(text, to: width)
+                        == text.padding(toLength: width, withPad: " ", startingAt: 0))
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+@testable import CalendarSync
+
+/// The listing index keeps, per file, the stamp it was read with and where its occurrences
+/// can be; it vouches for a file only while the stamp is the same, and starts again from
+/// nothing when its file is damaged or was written for other time-zone data.
+@Suite struct ListingIndexTests {
+    static let fingerprint = ZoneDataFingerprint(digest: Array(repeating: 7, count: 32))
+    static let day: Int64 = 86_400
+
+    /// Three listed files, stamped long before the listing began.
+    static func listing(root: String = "/calendars/personal", names: [String] = ["a.ics", "b.ics", "c.ics"])
+        -> ListedFiles
+    {
+        let old: Int64 = 1_700_000_000_000_000_000
+        var listing = ListedFiles(
+            root: root, folders: [ListedFiles.Folder(path: root, relative: "", calendar: nil)],
+            startedAt: old + 3_600_000_000_000)
+        for name in names {
+            listing.append(
+                folder: 0, name: name,
+                stamp: FileStamp(
+                    device: 1, inode: UInt64(10 + Int(name.utf8.first!)), size: 100, modified: old, changed: old))
+        }
+        return listing
+    }
+
+    /// `listing` with the stamp of the file at `index` changed by `change`.
+    static func restamped(_ listing: ListedFiles, _ index: Int, _ change: (inout FileStamp) -> Void) -> ListedFiles {
+        var copy = ListedFiles(root: listing.root, folders: listing.folders, startedAt: listing.startedAt)
+        for i in 0..<listing.count {
+            var stamp = listing.stamps[i]!
+            if i == index { change(&stamp) }
+            copy.append(folder: 0, name: listing.name(of: i), stamp: stamp)
+        }
+        return copy
+    }
+
+    /// An index of `listing` with a's occurrences in days 10–11, b's in days 20–21, c read
+    /// every time; saved.
+    static func saved(_ listing: ListedFiles, in cache: URL) -> ListingIndex {
+        let index = ListingIndex(listing: listing, cacheFolder: cache, fingerprint: fingerprint)
+        index.record(0, spans: [(10 * day)...(11 * day)])
+        index.record(1, spans: [(20 * day)...(21 * day)])
+        index.record(2, spans: nil)
+        index.save()
+        return index
+    }
+
+    @Test func aSavedIndexVouchesForUnchangedFilesOutsideTheirSpans() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        let first = Self.saved(Self.listing(), in: cache.url)
+        #expect(!first.isFresh(0))
+        let index = ListingIndex(listing: Self.listing(), cacheFolder: cache.url, fingerprint: Self.fingerprint)
+        #expect(index.discarded == nil)
+        #expect((0..<3).allSatisfy(index.isFresh))
+        #expect(index.canPassOver(0, from: 12 * Self.day, to: 19 * Self.day))
+        #expect(!index.canPassOver(0, from: 11 * Self.day, to: 12 * Self.day))
+        #expect(!index.canPassOver(1, from: 0, to: 20 * Self.day + 1))
+        // Read every time: never passed over.
+        #expect(!index.canPassOver(2, from: 12 * Self.day, to: 19 * Self.day))
+        // Nothing changed: nothing to write.
+        #expect(!index.needsWriting)
+    }
+
+    @Test func aFileWithAnotherStampIsReadAgain() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        _ = Self.saved(Self.listing(), in: cache.url)
+        let changes: [(inout FileStamp) -> Void] = [
+            { $0.changed += 1 }, { $0.modified -= 1 }, { $0.size += 1 }, { $0.inode += 1 }, { $0.device += 1 },
+        ]
+        for change in changes {
+            let listing = Self.restamped(Self.listing(), 1, change)
+            let index = ListingIndex(listing: listing, cacheFolder: cache.url, fingerprint: Self.fingerprint)
+            #expect(index.isFresh(0) && !index.isFresh(1) && index.isFresh(2))
+            #expect(!index.canPassOver(1, from: 0, to: Self.day))
+        }
+    }
+
+    /// Files added, removed and listed in another order are each matched by name.
+    @Test func filesAreMatchedByTheirPathBelowTheRoot() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        _ = Self.saved(Self.listing(), in: cache.url)
+        // c.ics and a.ics, in another order; b.ics gone; new.ics new.
+        var listing = Self.listing(names: ["c.ics", "a.ics", "new.ics"])
+        listing = Self.restamped(listing, 2) { $0.inode = 99 }
+        let index = ListingIndex(listing: listing, cacheFolder: cache.url, fingerprint: Self.fingerprint)
+        #expect(index.isFresh(0) && index.isFresh(1) && !index.isFresh(2))
+        #expect(index.canPassOver(1, from: 12 * Self.day, to: 19 * Self.day))  // a.ics
+        #expect(index.needsWriting)
+        index.save()
+        let again = ListingIndex(listing: listing, cacheFolder: cache.url, fingerprint: Self.fingerprint)
+        #expect(again.isFresh(0) && again.isFresh(1) && !again.isFresh(2))
+    }
+
+    /// A file changed within the racy margin of the listing that read it is read again next time.
+    @Test func aFileChangedAsItWasReadIsReadAgain() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        let started = Self.listing().startedAt
+        let listing = Self.restamped(Self.listing(), 0) { $0.changed = started - 1_000_000 }
+        _ = Self.saved(listing, in: cache.url)
+        let index = ListingIndex(listing: listing, cacheFolder: cache.url, fingerprint: Self.fingerprint)
+        #expect(!index.isFresh(0) && index.isFresh(1))
+        #expect(FileStamp(device: 0, inode: 0, size: 0, modified: 0, changed: 5).isRacy(runStart: 5))
+        #expect(!FileStamp(device: 0, inode: 0, size: 0, modified: 0, changed: 5).isRacy(runStart: 3_000_000_005))
+    }
+
+    @Test func aDamagedIndexIsStartedAgain() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        let file = Self.saved(Self.listing(), in: cache.url).file!
+        let good = try Data(contentsOf: file)
+        var flipped = good
+        flipped[flipped.count - 20] ^= 0x40
+        for (bytes, reason) in [
+            (flipped, "checksum"), (good.prefix(good.count - 9), "cut short"),
+            (Data("junk, not an index".utf8), "not an index"),
+            (good + Data([0]), "cut short"),
+        ] {
+            try bytes.write(to: file)
+            let index = ListingIndex(listing: Self.listing(), cacheFolder: cache.url, fingerprint: Self.fingerprint)
+            #expect(index.discarded == reason)
+            #expect(!(0..<3).contains(where: index.isFresh))
+        }
+    }
+
+    @Test func anIndexOfOtherZoneDataOrAnotherRootIsStartedAgain() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        let file = Self.saved(Self.listing(), in: cache.url).file!
+        let other = ZoneDataFingerprint(digest: Array(repeating: 8, count: 32))
+        let index = ListingIndex(listing: Self.listing(), cacheFolder: cache.url, fingerprint: other)
+        #expect(index.discarded == "another calgw or other time-zone data")
+        #expect(!index.isFresh(0))
+        // An index file found under another root's name (as a digest collision would give).
+        let moved = ListingIndex.location(of: "/elsewhere", in: cache.url)
+        try FileManager.default.copyItem(at: file, to: moved)
+        let elsewhere = ListingIndex(
+            listing: Self.listing(root: "/elsewhere"), cacheFolder: cache.url, fingerprint: Self.fingerprint)
+        #expect(elsewhere.discarded == "another root")
+    }
+
+    @Test func anIndexThatCannotBeWrittenIsNoFailure() throws {
+        let cache = try TemporaryFolder()
+        defer { cache.remove() }
+        try Data("a file where the folder should be".utf8).write(to: cache.file("list"))
+        let index = Self.saved(Self.listing(), in: cache.url)
+        #expect(!FileManager.default.fileExists(atPath: index.file!.path))
+    }
+
+    /// The fingerprint moves with the files the zone rules can come from.
+    @Test func theFingerprintFollowsTheZoneDataFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let icu = ["ICU_TIMEZONE_FILES_DIR": folder.url.path]
+        let before = ZoneDataFingerprint.current(environment: icu)
+        #expect(ZoneDataFingerprint.current(environment: icu) == before)
+        try Data("zone rules".utf8).write(to: folder.file("zoneinfo64.res"))
+        let written = ZoneDataFingerprint.current(environment: icu)
+        #expect(written != before)
+        try Data("zone rulez".utf8).write(to: folder.file("zoneinfo64.res"))
+        #expect(ZoneDataFingerprint.current(environment: icu) != written)
+        let tzdir = ["TZDIR": folder.url.path]
+        let plain = ZoneDataFingerprint.current(environment: tzdir)
+        try Data("# version 2099a".utf8).write(to: folder.file("tzdata.zi"))
+        #expect(ZoneDataFingerprint.current(environment: tzdir) != plain)
+    }
+}
