@@ -41,6 +41,7 @@ let package = Package(
         .target(name: "CMemory"),
         // SIGINT and SIGTERM as a flag a run reads at its safe points (an async-signal-safe handler).
         .target(name: "CStopSignal"),
+        .target(name: "CWallClock"),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // libxml2, found through pkg-config.
@@ -69,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "calgw",
             dependencies: [
-                "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal",
+                "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal", "CWallClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

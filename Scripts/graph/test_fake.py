@@ -10,7 +10,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fakegraph import api, delta, mailbox, recurrence, render  # noqa: E402
+from fakegraph import api, delta, faults, mailbox, recurrence, render  # noqa: E402
 from fakegraph.errors import GraphError  # noqa: E402
 
 D = dt.date
@@ -216,6 +216,15 @@ class ApiTests(unittest.TestCase):
     def test_users_path_is_the_mailbox(self):
         self.assertEqual(self.call("GET", "/users/alice@example.org/calendars")[0], 200)
         self.assertEqual(self.call("GET", "/users/someone@else/calendars")[0], 404)
+
+
+class FaultTests(unittest.TestCase):
+    def test_every_nth_match_answers_until_spent(self):
+        rules = faults.Faults()
+        rules.add({"status": 429, "every": 3, "count": 2, "method": "GET"})
+        hits = [i for i in range(1, 13) if rules.take("status", "GET", "/v1.0/me/events")]
+        self.assertEqual(hits, [3, 6])
+        self.assertIsNone(rules.take("status", "POST", "/v1.0/me/events"))
 
 
 if __name__ == "__main__":

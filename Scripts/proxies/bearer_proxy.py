@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A bearer-token gate for tests: takes `Authorization: Bearer TOKEN` issued by the test
 authorization server (Scripts/oauth/server), checks it at the server's introspection endpoint
-(RFC 7662), and forwards valid requests to a CalDAV server with Basic credentials.
+(RFC 7662), and forwards valid requests to a CalDAV server with Basic credentials (or, with
+--upstream-bearer, to the Graph fake with its own token, keeping the client's Host so that the
+links the fake writes lead back through the gate).
 
     python3 Scripts/proxies/bearer_proxy.py --upstream http://127.0.0.1:5232/ \\
         --introspection-endpoint URL --client-id ID --client-secret SECRET \\
-        --upstream-user calgw --upstream-password SECRET \\
+        (--upstream-user calgw --upstream-password SECRET | --upstream-bearer TOKEN) \\
         [--scope calendar]... [--user alice] [--cache-seconds 5] [--port 0] [--log FILE]
 
 Prints PROXY_URL=http://127.0.0.1:PORT/ once listening. Answers (RFC 6750 section 3):
@@ -167,9 +169,13 @@ class BearerHandler(BaseHTTPRequestHandler):
             for key, value in self.headers.items():
                 if key.lower() not in proxylib.HOP_BY_HOP | {"host", "authorization", "content-length"}:
                     conn.putheader(key, value)
-            conn.putheader("Host", f"{upstream.host}:{upstream.port}")
-            pair = f"{config.upstream_user}:{config.upstream_password}".encode()
-            conn.putheader("Authorization", "Basic " + base64.b64encode(pair).decode())
+            if config.upstream_bearer:
+                conn.putheader("Host", self.headers.get("Host", f"{upstream.host}:{upstream.port}"))
+                conn.putheader("Authorization", "Bearer " + config.upstream_bearer)
+            else:
+                conn.putheader("Host", f"{upstream.host}:{upstream.port}")
+                pair = f"{config.upstream_user}:{config.upstream_password}".encode()
+                conn.putheader("Authorization", "Basic " + base64.b64encode(pair).decode())
             # A chunked request body is gathered first (the CalDAV servers want a length);
             # a body with a length is streamed as it arrives.
             body = self.read_chunked() if self.is_chunked() else None
@@ -207,12 +213,15 @@ def main():
     parser.add_argument("--introspection-endpoint", required=True)
     parser.add_argument("--client-id", required=True, help="the gate's client at the authorization server")
     parser.add_argument("--client-secret", required=True)
-    parser.add_argument("--upstream-user", required=True, help="Basic credentials sent upstream")
-    parser.add_argument("--upstream-password", required=True)
+    parser.add_argument("--upstream-user", help="Basic credentials sent upstream")
+    parser.add_argument("--upstream-password")
+    parser.add_argument("--upstream-bearer", help="a bearer token sent upstream instead (the Graph fake's)")
     parser.add_argument("--scope", action="append", help="a scope that grants access (repeatable)")
     parser.add_argument("--user", help="accept only tokens of this user")
     parser.add_argument("--cache-seconds", type=float, default=5)
     config = parser.parse_args()
+    if not config.upstream_bearer and (config.upstream_user is None or config.upstream_password is None):
+        parser.error("give --upstream-user and --upstream-password, or --upstream-bearer")
     server = proxylib.ProxyServer(("127.0.0.1", config.port), BearerHandler,
                                   proxylib.Upstream(config.upstream), config.log)
     server.config = config

@@ -69,6 +69,19 @@ public final class TestOAuthServer: @unchecked Sendable {
             ])
     }
 
+    /// A gate in front of the Graph fake `graph`: it takes this server's tokens and forwards
+    /// with the fake's own, keeping the Host the client asked for (the fake's links then lead
+    /// back through the gate).
+    public func gate(for graph: TestGraphServer) throws -> TestProxy {
+        try TestProxies.start(
+            "bearer_proxy.py", upstream: graph.url.deletingLastPathComponent(),
+            arguments: [
+                "--introspection-endpoint", self["INTROSPECTION_ENDPOINT"], "--client-id",
+                self["INTROSPECTION_CLIENT_ID"], "--client-secret", self["INTROSPECTION_CLIENT_SECRET"],
+                "--upstream-bearer", graph.token, "--cache-seconds", "0",
+            ])
+    }
+
     /// The environment that makes `Scripts/oauth/browser` the person's browser, signing in as
     /// alice (and declining when `decision` is `deny`).
     public func browserEnvironment(decision: String? = nil) -> [String: String] {

@@ -31,6 +31,7 @@ struct Calgw: AsyncParsableCommand {
             StatusCommand.self,
             ExpandCommand.self,
             ListCommand.self,
+            AlarmsCommand.self,
             EventCommand.self,
             InvitationsCommand.self,
             DiscoverCommand.self,

@@ -234,4 +234,37 @@ import CalgwTestSupport
         #expect(
             planning.map(\.summary) == ["Planning", "Planning (moved)", "Planning", "Planning", "Planning", "Planning"])
     }
+
+    /// A misspelled END (`END:VTOOD` closing a VTODO) is read past, as other readers do: the
+    /// events of the file are listed, a warning names the line on stderr, and the exit status
+    /// is 0. A file broken past that (an END missing inside) is still an error, exit 1; `lint`
+    /// still fails the misspelled one.
+    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("readings/misspelled-end.ics")
+        let result = try CalgwBinary.run([
+            "expand", fixture.path, "--from", "2026-01-01", "--to", "2026-02-01", "--tz", "UTC", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(
+            result.stderrText.contains(
+                "warning: \(fixture.path): 21: END:VTOOD closes BEGIN:VTODO of line 11 (read as its END; "),
+            "\(result.stderrText)")
+        let records = try JSONDecoder().decode([Record].self, from: result.stdout)
+        #expect(
+            records.map(\.uid) == ["choir@calgw.test", "dentist@calgw.test"]
+                + Array(repeating: "choir@calgw.test", count: 3))
+        let table = try CalgwBinary.run([
+            "expand", fixture.path, "--from", "2026-01-08", "--to", "2026-01-09", "--tz", "UTC",
+        ])
+        #expect(table.status == 0 && table.stdoutText == "2026-01-08  14:00–15:00  Dentist\n", "\(table.stdoutText)")
+        #expect(try CalgwBinary.run(["lint", "--errors-only", fixture.path]).status == 1)
+
+        let (folder, url) = try file()
+        defer { folder.remove() }
+        let missing = Self.calendar.replacingOccurrences(of: "SUMMARY:Night job\r\n", with: "BEGIN:VALARM\r\n")
+        try Data(missing.utf8).write(to: url)
+        let refused = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01"])
+        #expect(refused.status == 1, "\(refused.stderrText)")
+        #expect(refused.stderrText.contains("error: \(url.path): 11: END:VEVENT closes BEGIN:VALARM of line 10"))
+    }
 }

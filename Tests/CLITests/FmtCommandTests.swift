@@ -93,6 +93,19 @@ import CalgwTestSupport
         #expect(!said.contains(":0:") && !said.contains("could not be completed"), "\(said)")
     }
 
+    /// The series checks run too: a change to an older version of a series, left out by
+    /// `expand` and `list`, is a warning at its RECURRENCE-ID.
+    @Test func aChangeToAnOlderVersionOfASeriesIsNamed() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("readings/outdated-overrides.ics")
+        let result = try CalgwBinary.run(["lint", fixture.path])
+        #expect(result.status == 0, "\(result.stdoutText)")
+        let named = result.stdoutText.split(separator: "\n").filter { $0.contains("older version of the series") }
+        #expect(
+            named.map { String($0.prefix(fixture.path.count + 13)) } == [
+                "\(fixture.path):27: warning:", "\(fixture.path):63: warning:",
+            ], "\(result.stdoutText)")
+    }
+
     @Test func everyStructuralErrorOfAFileIsReported() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

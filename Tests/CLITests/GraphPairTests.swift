@@ -142,6 +142,114 @@ import CalgwTestSupport
         #expect(all.count == 4, "\(all)")
     }
 
+    /// `event reply --occurrence` answers that one occurrence of a series through Graph's own
+    /// answer to it: the organizer gets one reply, for that date; the series' answer and the
+    /// other occurrences are not touched, and the next sync has nothing to do.
+    @Test func anOccurrenceIsAnsweredOnItsOwn() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": "UTC"])
+        }
+        try graph.control(
+            "POST", "invitations",
+            json: [
+                "organizer": ["name": "Carol", "address": "carol@example.org"],
+                "event": [
+                    "subject": "Weekly review", "start": ["dateTime": "2027-06-01T09:00:00", "timeZone": "UTC"],
+                    "end": ["dateTime": "2027-06-01T10:00:00", "timeZone": "UTC"],
+                    "recurrence": [
+                        "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]],
+                        "range": ["type": "numbered", "startDate": "2027-06-01", "numberOfOccurrences": 4],
+                    ],
+                    "attendees": [["emailAddress": ["address": "alice@example.org"], "type": "required"]],
+                ],
+            ])
+        #expect(try calgw(["sync"]).status == 0)
+        let listed = try calgw(["invitations", "--json"])
+        let uid =
+            ((try? JSONSerialization.jsonObject(with: listed.stdout)) as? [[String: Any]])?.first?["uid"] as? String
+        #expect(uid != nil, "\(listed.stdoutText)\(listed.stderrText)")
+        let answered = try calgw([
+            "event", "reply", uid ?? "", "--tentative", "--occurrence", "2027-06-08T09:00", "--comment", "maybe",
+        ])
+        #expect(answered.status == 0, "\(answered.stderrText)")
+        let mails = try graph.ledger()
+        #expect(mails.count == 1, "\(mails)")
+        let reply = mails.last
+        #expect(
+            reply?["kind"] as? String == "response" && reply?["response"] as? String == "tentativelyAccepted"
+                && (reply?["occurrence"] as? String ?? "").hasPrefix("2027-06-08")
+                && reply?["comment"] as? String == "maybe",
+            "\(String(describing: reply))")
+        let quiet = try calgw(["sync", "--json"])
+        #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
+        #expect(try graph.ledger().count == 1)
+    }
+
+    /// A folder removed from the vdir and a calendar deleted in Outlook are reported and left
+    /// alone; `--allow-collection-delete` deletes the calendar in Outlook and removes the
+    /// folder. The mailbox's default calendar, and one holding a meeting the account organizes
+    /// (Graph would mail its attendees), are not deleted, and the run says why.
+    @Test func calendarsGoneFromOneSideGoFromTheOtherOnlyWhenAllowed() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("calendars")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        var ids: [String: String] = [:]
+        for name in ["Team", "Trips", "Board"] {
+            let made = try graph.graph("POST", "/me/calendars", json: ["name": name])
+            ids[name] = (made.body as? [String: Any])?["id"] as? String ?? ""
+            try graph.graph(
+                "POST", "/me/calendars/\(ids[name]!)/events",
+                json: [
+                    "subject": "\(name) event", "start": ["dateTime": "2027-01-08T15:00:00", "timeZone": "UTC"],
+                    "end": ["dateTime": "2027-01-08T16:00:00", "timeZone": "UTC"],
+                    "attendees": name == "Board"
+                        ? [["emailAddress": ["address": "bob@example.org"], "type": "required"]] : [],
+                ])
+        }
+        try graph.control("DELETE", "ledger")
+        let config = try Self.config(
+            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+        #expect(try calgw(["sync"]).status == 0)
+        let remove = { (name: String) in try FileManager.default.removeItem(at: vdir.appendingPathComponent(name)) }
+        try remove("Team")
+        try remove("Calendar")
+        try remove("Board")
+        try graph.graph("DELETE", "/me/calendars/\(ids["Trips"]!)")
+
+        let held = try calgw(["sync"])
+        #expect(held.status == 0, "\(held.stderrText)")
+        #expect(held.stdoutText.contains("--allow-collection-delete"), "\(held.stdoutText)")
+        #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events") == ["Team event"])
+        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Board", "Calendar", "Team"])
+        #expect(FileManager.default.fileExists(atPath: vdir.appendingPathComponent("Trips").path))
+        let again = try calgw(["sync"])
+        #expect(again.status == 0 && again.stdoutText.contains("is left alone"), "\(again.stdoutText)")
+        #expect(!FileManager.default.fileExists(atPath: vdir.appendingPathComponent("Team").path))
+
+        let allowed = try calgw(["sync", "--allow-collection-delete"])
+        let said = allowed.stdoutText + allowed.stderrText
+        #expect(allowed.status != 0, "the default calendar and Board are refused: \(said)")
+        #expect(said.contains("Team (1 item when last synced) was deleted in Outlook"), "\(said)")
+        #expect(said.contains("cannot be deleted") && said.contains("would mail their attendees"), "\(said)")
+        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Board", "Calendar"])
+        #expect(!FileManager.default.fileExists(atPath: vdir.appendingPathComponent("Trips").path))
+        let mails = try graph.ledger()
+        #expect(mails.isEmpty, "\(mails)")
+    }
+
     /// `collections = "all"` over a mailbox (`…/v1.0/me/`): a folder per calendar, named after
     /// it, a calendar made for a folder new in the vdir, and a second run with nothing to do.
     @Test func aWholeMailboxSyncsAsOneFolderPerCalendar() throws {

@@ -49,7 +49,8 @@ import CalgwTestSupport
     }
 
     /// docs/cli.md, the contract, names every command `calgw --help` and `calgw event --help`
-    /// list, and docs/guide.md's list of keys every key a pair's table takes.
+    /// list, and docs/guide.md's lists of keys every key a pair's table takes and every
+    /// top-level one.
     @Test func theDocsKeepInStepWithHelpAndTheConfigReader() throws {
         let contract = try String(
             contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
@@ -68,7 +69,7 @@ import CalgwTestSupport
         }
         let guide = try String(
             contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
-        for key in PairReader.knownKeys.sorted() {
+        for key in PairReader.knownKeys.union(ReminderSettings.keys).sorted() {
             #expect(guide.contains("`\(key)`"), "docs/guide.md does not list the key \(key)")
         }
     }

@@ -126,4 +126,25 @@ import CalgwTestSupport
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText == "2026-03-05  23:30–2026-03-06 01:00  Dinner\n")
     }
+
+    /// `list` reads a file with a misspelled END as `expand` does: the other files and the
+    /// file's own events are listed, the line named in a warning on stderr, exit 0.
+    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/misspelled-end.ics")).write(
+            to: folder.file("damaged.ics"))
+        try Data(TestEvent.ics(uid: "other", summary: "Other", start: "20260108T090000Z", duration: "PT1H").utf8)
+            .write(to: folder.file("other.ics"))
+        let result = try CalgwBinary.run([
+            "list", "--local", folder.url.path, "--from", "2026-01-08", "--to", "2026-01-09", "--tz", "UTC",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "2026-01-08  09:00–10:00  Other\n2026-01-08  14:00–15:00  Dentist\n")
+        let damaged = folder.file("damaged.ics").path
+        #expect(
+            result.stderrText.contains("warning: \(damaged): 21: END:VTOOD closes BEGIN:VTODO of line 11"),
+            "\(result.stderrText)")
+        #expect(!result.stderrText.contains("error:"), "\(result.stderrText)")
+    }
 }

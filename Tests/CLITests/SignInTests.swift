@@ -162,6 +162,61 @@ import CalgwTestSupport
         #expect(try p.token()["refresh_token"] as? String != newRefresh)
     }
 
+    /// `auth = "microsoft"` on a Graph pair (`api = "graph"`): the sign-in as Microsoft's
+    /// preset makes it (a public client, loopback on `localhost`), then a sync of an Outlook
+    /// calendar with the token it got, through a gate that takes only this provider's tokens.
+    @Test func aMicrosoftSignInSyncsAnOutlookCalendarThroughGraph() throws {
+        let oauth = try TestOAuthServer.shared()
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let gate = try oauth.gate(for: graph)
+        defer { gate.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try graph.graph(
+            "POST", "/me/calendar/events",
+            json: [
+                "subject": "Planning", "start": ["dateTime": "2027-02-01T09:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2027-02-01T10:00:00", "timeZone": "UTC"],
+            ])
+        let text = """
+            [pair.p]
+            local = "\(folder.file("vdir").path)"
+            remote = "\(gate.proxied(try graph.defaultCalendar()).absoluteString)"
+            api = "graph"
+            journal = "\(folder.file("journal.sqlite").path)"
+            auth = "microsoft"
+            client_id = "\(oauth["CLIENT_ID"])"
+            scopes = ["openid", "email", "calendar"]
+            authorization_endpoint = "\(oauth["AUTHORIZATION_ENDPOINT"])"
+            token_endpoint = "\(oauth["TOKEN_ENDPOINT"])"
+            device_authorization_endpoint = "\(oauth["DEVICE_AUTHORIZATION_ENDPOINT"])"
+            revocation_endpoint = "\(oauth["REVOCATION_ENDPOINT"])"
+            userinfo_endpoint = "\(oauth["USERINFO_ENDPOINT"])"
+
+            """
+        try Data(text.utf8).write(to: folder.file("config.toml"))
+        try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
+        var environment = oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = folder.file("state").path
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(
+                arguments + ["--config", folder.file("config.toml").path, "--pair", "p"], environment: environment)
+        }
+        let before = try calgw(["sync"])
+        #expect(before.status == 5 && before.stderrText.contains("calgw login --pair p"), "\(before.stderrText)")
+        let login = try calgw(["login"])
+        #expect(login.status == 0, "\(login.stdoutText)\(login.stderrText)")
+        let sync = try calgw(["sync"])
+        #expect(sync.status == 0, "\(sync.stdoutText)\(sync.stderrText)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("vdir").path)
+        let texts = try files.map { try String(contentsOf: folder.file("vdir/\($0)"), encoding: .utf8) }
+        #expect(texts.count == 1 && texts.first?.contains("SUMMARY:Planning") == true, "\(texts)")
+        // Every request reached the fake through the gate, with the fake's own token.
+        let requests = try graph.requests()
+        #expect(!requests.isEmpty && requests.allSatisfy { ($0["status"] as? Int ?? 0) < 400 }, "\(requests)")
+    }
+
     @Test func aTokenFileOthersCanReadIsRefusedAsSshRefusesAKey() throws {
         let p = try pair()
         defer { p.finish() }

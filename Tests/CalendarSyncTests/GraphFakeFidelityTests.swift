@@ -13,4 +13,12 @@ import CalgwTestSupport
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
         #expect(!result.stdoutText.contains("FAIL"), "\(result.stdoutText)")
     }
+
+    /// The fake's own unit tests (recurrence expansion, delta bookkeeping, faults), which work
+    /// out by hand what the docs say.
+    @Test func theFakesOwnTestsPass() throws {
+        let tests = TestPaths.packageRoot.appendingPathComponent("Scripts/graph/test_fake.py").path
+        let result = try ProcessRunner.run("/usr/bin/python3", [tests], deadline: 60)
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
+    }
 }

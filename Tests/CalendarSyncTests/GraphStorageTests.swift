@@ -25,15 +25,15 @@ import CalgwTestSupport
         }
 
         /// A storage as each run makes it: a new client, the token the fake takes.
-        func remote(via proxy: TestProxy? = nil) throws -> GraphStorage {
+        func remote(via proxy: TestProxy? = nil, window: String? = nil) throws -> GraphStorage {
             let token = graph.token
             let http = try HTTPClient(
                 configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
-            return try GraphStorage(http: http, calendar: proxy?.proxied(calendar) ?? calendar)
+            return try GraphStorage(http: http, calendar: proxy?.proxied(calendar) ?? calendar, window: window)
         }
 
-        func sync(pageSize: Int = 100, via proxy: TestProxy? = nil) async throws -> SyncReport {
-            let remote = try remote(via: proxy)
+        func sync(pageSize: Int = 100, via proxy: TestProxy? = nil, window: String? = nil) async throws -> SyncReport {
+            let remote = try remote(via: proxy, window: window)
             remote.pageSize = pageSize
             return try await SyncEngine(local: local, remote: remote, journal: journal).run()
         }
@@ -308,6 +308,142 @@ import CalgwTestSupport
         #expect(files.contains { $0.contains("SUMMARY:Moved far") && $0.contains("2040") }, "\(files)")
         #expect(!files.contains { $0.contains("SUMMARY:Deleted") })
         #expect(files.contains { $0.contains("SUMMARY:Daily") && $0.contains("EXDATE") }, "\(files)")
+    }
+
+    /// The window Graph lists a calendar over moves on with time (each month) and starts a new
+    /// listing that leaves out what fell behind it, and never held what lies beyond it: an event
+    /// the vdir has is asked for before it counts as deleted, so it stays, still follows its
+    /// changes, and goes when it is deleted in Outlook.
+    @Test func whatTheWindowLeavesBehindIsKeptNotDeleted() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(Self.single("Old", days: -100))
+        let gone = try s.outlookCreates(Self.single("Old and deleted", days: -90))
+        let start = Setup.time(-120, 8)
+        _ = try s.outlookCreates([
+            "subject": "Old weekly", "start": ["dateTime": start, "timeZone": "UTC"],
+            "end": ["dateTime": Setup.time(-120, 9), "timeZone": "UTC"],
+            "recurrence": [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": [Self.weekday(-120)]],
+                "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3],
+            ],
+        ])
+        _ = try s.outlookCreates(Self.single("Soon", days: 5))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 4, "\(report)")
+        try Data(
+            TestEvent.ics(
+                uid: "far-ahead", summary: "Far ahead",
+                start: "\(Setup.time(40, 15).filter { $0 != "-" && $0 != ":" })Z",
+                end: "\(Setup.time(40, 16).filter { $0 != "-" && $0 != ":" })Z"
+            ).utf8
+        )
+        .write(to: s.local.directory.url.appendingPathComponent("far-ahead.ics"))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.remote == 1, "\(report)")
+
+        // Later: the window starts after the old events and ends before the one made here.
+        try s.graph.graph("DELETE", "/me/events/\(gone)")
+        report = try await s.sync(window: "-30d..+20d")
+        #expect(report.errors.isEmpty, "\(report)")
+        #expect(report.deleted.local == 1 && report.deleted.remote == 0, "\(report)")
+        #expect(report.created.total + report.updated.total == 0, "\(report)")
+        var files = try s.files().values
+        #expect(files.count == 4, "\(files)")
+        for summary in ["Old", "Old weekly", "Soon", "Far ahead"] {
+            #expect(files.contains { $0.contains("SUMMARY:\(summary)\r\n") }, "\(summary): \(files)")
+        }
+
+        // The vdir's edit of an event behind the window still reaches Outlook.
+        let old = try s.files().first { $0.value.contains("SUMMARY:Old\r\n") }!
+        try Data(old.value.replacingOccurrences(of: "SUMMARY:Old\r\n", with: "SUMMARY:Old, renamed\r\n").utf8)
+            .write(to: s.local.directory.url.appendingPathComponent(old.key))
+        try s.graph.control("POST", "delta/expire")
+        report = try await s.sync(window: "-30d..+20d")
+        #expect(report.errors.isEmpty && report.updated.remote == 1 && report.deleted.total == 0, "\(report)")
+        let subjects = try s.graph.listed("subject", at: "/me/calendar/events?$top=50")
+        #expect(subjects.contains("Old, renamed"), "\(subjects)")
+        files = try s.files().values
+        #expect(files.count == 4, "\(files)")
+    }
+
+    /// Outlook cannot bring back an occurrence cancelled there: a vdir edit that drops the
+    /// EXDATE gets the rest of its changes through, is told so, and gets the EXDATE back in the
+    /// same run, so both sides agree and the next run has nothing to do.
+    @Test func anOccurrenceCancelledInOutlookStaysCancelledAndTheRunSaysSo() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let day = Setup.time(10, 8).filter { $0 != "-" && $0 != ":" }
+        try Data(
+            TestEvent.ics(
+                uid: "daily", summary: "Daily", start: "\(day)Z", end: "\(day.prefix(9))090000Z",
+                extra: ["RRULE:FREQ=DAILY;COUNT=3"]
+            ).utf8
+        ).write(to: s.local.directory.url.appendingPathComponent("daily.ics"))
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.remote == 1, "\(report)")
+        let series = try #require(try s.graph.listed("id", at: "/me/calendar/events").first)
+        let ids = try s.graph.listed(
+            "id",
+            at: "/me/events/\(series)/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(14, 0))Z")
+        #expect(ids.count == 3)
+        try s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.local == 1, "\(report)")
+        let file = s.local.directory.url.appendingPathComponent("daily.ics")
+        let pulled = try String(contentsOf: file, encoding: .utf8)
+        #expect(pulled.contains("EXDATE"), "\(pulled)")
+
+        // The vdir brings the occurrence back, and renames the series.
+        let edited = pulled.split(separator: "\r\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("EXDATE") }.joined(separator: "\r\n")
+            .replacingOccurrences(of: "SUMMARY:Daily", with: "SUMMARY:Daily standup")
+        try Data(edited.utf8).write(to: file)
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.remote == 1, "\(report)")
+        #expect(report.notes.contains { $0.contains("cannot bring back") && $0.contains("Daily standup") }, "\(report)")
+        let now = try String(contentsOf: file, encoding: .utf8)
+        #expect(now.contains("EXDATE") && now.contains("SUMMARY:Daily standup"), "\(now)")
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events").contains("Daily standup"))
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        #expect(report.notes.isEmpty, "\(report)")
+    }
+
+    /// Another client (Outlook on the web) edits the event between calgw's listing and its
+    /// write: the write is refused on the change key, read again and merged, and both edits
+    /// are kept on both sides.
+    @Test func anEditInOutlookDuringTheRunIsMergedNotOverwritten() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let lunch = try s.outlookCreates(Self.single("Lunch", days: 7))
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        let file = try #require(try s.files().first { $0.value.contains("SUMMARY:Lunch") })
+        try Data(file.value.replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Long lunch").utf8)
+            .write(to: s.local.directory.url.appendingPathComponent(file.key))
+        try s.graph.control(
+            "POST", "faults",
+            json: ["kind": "editFirst", "method": "PATCH", "body": ["location": ["displayName": "Canteen"]]])
+
+        report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report)")
+        let event = try s.graph.graph("GET", "/me/events/\(lunch)").body as? [String: Any]
+        #expect(event?["subject"] as? String == "Long lunch", "\(String(describing: event))")
+        #expect((event?["location"] as? [String: Any])?["displayName"] as? String == "Canteen")
+        let now = try String(contentsOf: s.local.directory.url.appendingPathComponent(file.key), encoding: .utf8)
+        #expect(now.contains("SUMMARY:Long lunch") && now.contains("LOCATION:Canteen"), "\(now)")
+        let requests = try s.graph.requests().filter { ($0["method"] as? String) == "PATCH" }
+        #expect(requests.contains { ($0["status"] as? Int) == 412 }, "the first write was not refused: \(requests)")
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+    }
+
+    static func weekday(_ days: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        return names[calendar.component(.weekday, from: Date().addingTimeInterval(TimeInterval(days) * 86_400)) - 1]
     }
 
     /// A run that finds nothing new is one request, also after a run that wrote to Outlook:

@@ -15,6 +15,10 @@ import ICalendar
         "no-colon":
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nSUMMARY x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
         "not-ical": "hello\r\n",
+        // `expand` and `list` read past a misspelled END; a sync holds the file back.
+        "misspelled-end":
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:g\r\nDTSTAMP:20260101T000000Z\r\nEND:VTOOD\r\n"
+            + "END:VCALENDAR\r\n",
         "fine": TestEvent.ics(uid: "f", summary: "x", extra: ["RRULE:FREQ=WEEKLY;COUNT=3"]),
     ]
 
@@ -43,5 +47,15 @@ import ICalendar
             #expect(found?.hasPrefix("\(name):") == true, "\(name) is not blocked")
         }
         #expect(blocked >= Self.mistakes.count - 1)
+    }
+
+    @Test func aMisspelledEndIsHeldBackAtItsLine() {
+        let data = Data(Self.mistakes["misspelled-end"]!.utf8)
+        var found: String?
+        let content = ItemContent(data) { parsed in
+            found = HandEditCheck.blockingProblem(in: data, parsed: parsed, path: "todo.ics")
+        }
+        #expect(!content.parses)
+        #expect(found?.hasPrefix("todo.ics:6: END:VTOOD closes BEGIN:VTODO of line 3") == true, "\(found ?? "nil")")
     }
 }

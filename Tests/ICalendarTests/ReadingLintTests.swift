@@ -4,8 +4,9 @@ import CalgwTestSupport
 @testable import ICalendar
 
 /// `lint` names each shape of calendar that calgw reads in a way of its own (several versions of
-/// one event, a declared zone, invalid times), and the reading, on the fixtures of
-/// `Fixtures/readings/`.
+/// one event, a declared zone, invalid times, a DATE start with a timed end, a misspelled END),
+/// and the reading, on the fixtures of `Fixtures/readings/` (changes to an older version of a
+/// series, which need the series expanded: `SeriesLintTests`).
 @Suite struct ReadingLintTests {
     func lint(fixture: String) throws -> [LintProblem] {
         Linter().lint(
@@ -86,5 +87,47 @@ import CalgwTestSupport
             !lint(body, calendar: "X-WR-TIMEZONE:America/New_York\r\n").contains {
                 $0.message.contains("X-WR-TIMEZONE")
             })
+    }
+
+    /// A DATE DTSTART with a DATE-TIME DTEND (and a DATE DTEND of a timed DTSTART): an error at
+    /// the DTEND (RFC 5545 forbids it) naming the clock the day's midnight is read on.
+    @Test func aDateStartWithATimedEndNamesTheMidnightItStartsAt() throws {
+        let problems = try lint(fixture: "date-start-timed-end.ics")
+        let at = { (line: Int) in problems.filter { $0.line == line } }
+        #expect(
+            at(8).map(\.message) == [
+                "DTEND is a DATE-TIME but DTSTART is a DATE, which RFC 5545 forbids: calgw starts the event at "
+                    + "00:00 of its day in UTC (a timed event, not an all-day one), as recurring-ical-events does"
+            ])
+        #expect(at(8).allSatisfy { $0.severity == .error })
+        #expect(at(56).contains { $0.message.contains("at 00:00 of its day in Europe/Berlin") })
+        #expect(at(63).contains { $0.message.contains("at 00:00 of its day in floating time") })
+        #expect(
+            at(77).contains {
+                $0.message == "DTEND is a DATE but DTSTART is a DATE-TIME, which RFC 5545 forbids: calgw ends the "
+                    + "event at 00:00 of that day in Europe/Berlin, as recurring-ical-events does"
+            })
+    }
+
+    /// `END:VTOOD` closing a VTODO: one error at that line, saying how `expand` and `list` read
+    /// it and that sync holds the file back; the rest of the file is checked as usual (no
+    /// error cascades to the END:VCALENDAR).
+    @Test func aMisspelledEndIsOneErrorAndTheRestIsChecked() throws {
+        let problems = try lint(fixture: "misspelled-end.ics")
+        let errors = problems.filter { $0.severity == .error }
+        #expect(errors.map(\.line) == [21], "\(problems)")
+        #expect(
+            errors.first?.message
+                == "END:VTOOD closes BEGIN:VTODO of line 11: expand and list read it as the END of that component "
+                + "and read on, as recurring-ical-events does; sync holds the file back until the line is fixed")
+        // Checked past the END: the two UIDs of the file.
+        #expect(problems.contains { $0.message.contains("different UIDs in one calendar") }, "\(problems)")
+        // An END naming a component further out (an END missing inside) is still broken structure.
+        let missing = lint(
+            "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nBEGIN:VALARM\r\n"
+                + "ACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nEND:VEVENT\r\n")
+        #expect(
+            missing.filter { $0.severity == .error }.map(\.message).contains("END:VEVENT closes BEGIN:VALARM of line 8")
+        )
     }
 }

@@ -74,7 +74,6 @@ import CalgwTestSupport
         "issue_168_input.ics": "intentionally broken file: the parser refuses it",
         "issue_348_exception_parsing_value.ics": "intentionally broken file: the parser refuses it",
         "timezone_rdate.ics": "the parser refuses it",
-        "timezone_same_start_and_offset.ics": "the parser refuses it",
         "issue_104_mark_events_broken.ics": "intentionally broken file: the parser refuses it",
         "broken_ical.ics":
             "DTSTART;;VALUE=DATE-TIME (an empty parameter): python icalendar drops the event, calgw reads its value",
@@ -88,7 +87,9 @@ import CalgwTestSupport
         for (file, answer) in zip(files, answers) {
             guard case .items(let expected) = answer else { unreadable += 1; continue }
             if Self.knownDifferences[file.lastPathComponent] != nil { known += 1; continue }
-            guard let parsed = try? ICalendarParser().parse(Data(contentsOf: file)), !parsed.components.isEmpty else {
+            // Read as `expand` and `list` read it: a misspelled END (END:VCALENDARD) is read past.
+            let parser = ICalendarParser(readsPastMisspelledEnds: true)
+            guard let parsed = try? parser.parse(Data(contentsOf: file)), !parsed.components.isEmpty else {
                 if !expected.isEmpty { Issue.record("\(CorpusFiles.name(of: file)): calgw cannot parse it") }
                 continue
             }

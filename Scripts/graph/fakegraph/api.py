@@ -139,6 +139,9 @@ class Api:
         cal_id, rest = self._calendar_prefix(rest)
         if cal_id is not None and not rest and m == "GET":
             return 200, {}, render.calendar_json(self.mailbox.calendar(cal_id))
+        if cal_id is not None and not rest and m == "DELETE" and seg[1:2] == ["calendars"]:
+            self.mailbox.delete_calendar(cal_id)
+            return 204, {}, None
         if rest[:1] == ["calendarView"]:
             return self._calendar_view(req, cal_id, rest[1:], view)
         if rest[:1] == ["events"]:

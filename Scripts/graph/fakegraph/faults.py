@@ -5,6 +5,12 @@ A rule matches a request by method and by a substring of its path (both optional
   {"status": 503} / {"status": 504}           service faults seen mid-delta-round
   {"kind": "syncStateNotFound"}               a delta or skip token answers 410
   {"kind": "repeatPage"}                      a $skiptoken page links to itself (a loop)
+  {"kind": "editFirst", "body": {...}}        another client (Outlook on the web) PATCHes the
+                                              event with `body` just before this request on it
+A status rule may also say
+  "every": n     it answers only each n-th request it matches (a storm that lets the rest through)
+  "after": true  the request is done first and its answer lost: the fault replaces it (a 504
+                 from a gateway that timed out while the mailbox did the work)
 Default error bodies are Graph's (research notes §3, §7); "code" and "message" override them.
 """
 
@@ -17,7 +23,7 @@ DEFAULT_ERRORS = {
     503: ("ServiceUnavailable", "The service is temporarily unavailable. Please retry later."),
     504: ("UnknownError", ""),
 }
-KINDS = ("status", "syncStateNotFound", "repeatPage")
+KINDS = ("status", "syncStateNotFound", "repeatPage", "editFirst")
 
 
 class FaultError(ValueError):
@@ -60,6 +66,11 @@ class Faults:
                     continue
                 if rule.get("path") and rule["path"] not in target:
                     continue
+                every = int(rule.get("every", 1))
+                if every > 1:
+                    rule["seen"] = rule.get("seen", 0) + 1
+                    if rule["seen"] % every:
+                        continue
                 rule["count"] -= 1
                 return dict(rule)
             return None

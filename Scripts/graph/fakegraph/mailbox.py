@@ -82,6 +82,22 @@ class Mailbox:
             self.calendars[cal["id"]] = cal
             return cal
 
+    def delete_calendar(self, cal_id):
+        """DELETE /me/calendars/{id} (docs: calendar-delete.md): the calendar and its events go;
+        the default one (isRemovable false) cannot. Meetings the owner organizes mail their
+        attendees a cancellation, as deleting each would (not documented either way: assumed)."""
+        with self.lock:
+            cal = self.calendar(cal_id)
+            if not cal.get("isRemovable", True):
+                raise bad_request("The default calendar cannot be deleted.", "ErrorInvalidRequest")
+            self._writable(cal_id)
+            for event in [e for e in self.events.values() if e.calendar_id == cal_id]:
+                if event.is_organizer and event.props.get("attendees"):
+                    self.ledger.mail("cancellation", event, self._addresses(event.props["attendees"]), self.now())
+                del self.events[event.id]
+                self.deleted[event.id] = (self.bump(), cal_id)
+            del self.calendars[cal_id]
+
     def calendar(self, cal_id):
         if cal_id is None:
             return next(c for c in self.calendars.values() if c.get("isDefaultCalendar"))

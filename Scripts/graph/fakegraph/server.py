@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -66,14 +67,24 @@ class Fake:
 
     def handle_graph(self, req):
         """One Graph request, after authentication: faults, then the route (or $batch)."""
+        req.repeat_page = lambda: self.faults.take("repeatPage", req.method, req.path) is not None
+        edit = self.faults.take("editFirst", req.method, req.path)
+        if edit and "/events/" in req.path:
+            event_id = req.path.split("/events/", 1)[1].split("/")[0]
+            self.mailbox.patch(urllib.parse.unquote(event_id), edit.get("body") or {})
         rule = self.faults.take("status", req.method, req.path)
         if rule:
             status, code, message, headers = faults.error_for(rule)
+            if rule.get("after"):
+                self.route(req)  # done, and its answer lost
             raise GraphError(status, code, message, headers)
         if "delta" in req.path and ("$deltatoken" in req.params or "$skiptoken" in req.params) \
                 and self.faults.take("syncStateNotFound", req.method, req.path):
             self.delta.expire()
-        req.repeat_page = lambda: self.faults.take("repeatPage", req.method, req.path) is not None
+        return self.route(req)
+
+    def route(self, req):
+        """The answer to `req`: a `$batch`, or a Graph route."""
         if req.path.rstrip("/") in ("/v1.0/$batch", "/$batch") and req.method == "POST":
             return self.batch(req)
         return self.api.dispatch(req)

@@ -10,6 +10,9 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body to send; nil for none.
     public var body: Data?
+    /// Set by a caller that knows the request writes nothing whatever its method says (Graph's
+    /// `$batch` of GETs is a POST), so that it is asked again after a fault as a GET is.
+    public var writesNothing = false
 
     /// A request; without headers or a body unless given.
     public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
@@ -25,8 +28,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// True when repeating the request cannot do harm: a safe or idempotent method that
-    /// writes nothing, or a write made conditional by If-Match / If-None-Match.
+    /// writes nothing, a request said to write nothing, or a write made conditional by
+    /// If-Match / If-None-Match.
     public var isRetrySafe: Bool {
+        if writesNothing { return true }
         switch method.uppercased() {
         case "GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT": return true
         default: return header("If-Match") != nil || header("If-None-Match") != nil

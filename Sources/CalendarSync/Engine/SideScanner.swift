@@ -59,8 +59,10 @@ public struct SideScanner: Sendable {
             found.add(all, files: files)
             return found.snapshot(token: newToken)
         }
-        let changes: StorageChanges
+        var changes: StorageChanges
         if let answered { changes = answered } else { changes = try await storage.changes(since: token) }
+        changes = try await changes.completed(
+            by: storage.capabilities.windowedListing, knowing: journal.lazy.map { $0.record(side).href })
         var toFetch: [ItemHref] = []
         func reuseOrFetch(_ v: ItemVersion) {
             if let k = known[v.href], k.etag == v.etag { found.items.append(k) } else { toFetch.append(v.href) }

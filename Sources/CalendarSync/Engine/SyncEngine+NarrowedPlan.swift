@@ -31,6 +31,11 @@ extension SyncEngine {
                     throw SyncError.scanFailed(side, error)
                 }
             }
+            if let windowed = storage(side).capabilities.windowedListing, case .full = changes! {
+                var known: [ItemHref] = []
+                try journal.forEachVersion(side) { href, _ in known.append(href) }
+                changes = try await changes!.completed(by: windowed, knowing: known)
+            }
             moved[side] = try MovedHrefs(changes!, journal: journal, side: side, total: total)
         }
 

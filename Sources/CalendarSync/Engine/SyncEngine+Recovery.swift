@@ -52,7 +52,13 @@ extension SyncEngine {
                 results.append(("not landed", nil))
                 continue
             }
-            let current = found[intent.side]?.item(named: name)
+            var current = found[intent.side]?.item(named: name)
+            // A storage that names its creates itself holds a lost create under a name of its own.
+            if current == nil, intent.operation == .create,
+                let named = storage(intent.side).capabilities.serverNamed
+            {
+                current = try await named.created(key: intent.key)
+            }
             results.append(try await settle(intent, current: current))
         }
         return results

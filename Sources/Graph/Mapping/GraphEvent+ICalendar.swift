@@ -125,7 +125,7 @@ extension GraphEvent {
     }
 
     /// The date of `OID.<master id>.<YYYY-MM-DD>`.
-    static func occurrenceDate(ofID id: String) -> LocalDate? {
+    public static func occurrenceDate(ofID id: String) -> LocalDate? {
         guard let dot = id.lastIndex(of: ".") else { return nil }
         return LocalDate(iso: String(id[id.index(after: dot)...]))
     }

@@ -139,37 +139,6 @@ public struct CalendarUser: Hashable, Sendable {
     }
 }
 
-/// A VALARM.
-public struct Alarm: Hashable, Sendable {
-    /// When an alarm goes off.
-    public enum Trigger: Hashable, Sendable {
-        /// Relative to the start (or the end, when `fromEnd`).
-        case relative(ICalDuration, fromEnd: Bool)
-        /// At this time.
-        case absolute(DateTimeValue)
-    }
-
-    /// ACTION, upper-cased (`DISPLAY`, `AUDIO`, `EMAIL`).
-    public var action: String?
-    /// TRIGGER; nil when absent or unreadable.
-    public var trigger: Trigger?
-    /// DESCRIPTION, unescaped.
-    public var description: String?
-
-    /// The view of `component`, a VALARM.
-    public init(_ component: Component) {
-        action = component["ACTION"]?.text.uppercased()
-        description = component["DESCRIPTION"]?.text
-        if let t = component["TRIGGER"] {
-            if t[parameter: "VALUE"]?.uppercased() == "DATE-TIME", let d = t.dateTime {
-                trigger = .absolute(d)
-            } else if let d = t.duration {
-                trigger = .relative(d, fromEnd: t[parameter: "RELATED"]?.uppercased() == "END")
-            }
-        }
-    }
-}
-
 extension Component {
     /// The typed event view of this component.
     public var event: Event { Event(self) }

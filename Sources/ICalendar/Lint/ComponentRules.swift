@@ -115,12 +115,7 @@ struct ComponentRules {
         ReadingChecks(resolver: resolver).checkRecurrenceValueTypes(c, start: start, into: &problems)
         guard let endProperty = c[endName], let end = endProperty.dateTime else { return }
         if start.isDate != end.isDate {
-            problems.append(
-                .init(
-                    line: endProperty.line, severity: .error,
-                    message:
-                        "\(endName) is a \(end.isDate ? "DATE" : "DATE-TIME") but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME")"
-                ))
+            ReadingChecks(resolver: resolver).checkMixedEnd(endProperty, end: end, start: start, into: &problems)
             return
         }
         if let s = instant(start), let e = instant(end), e < s {

@@ -48,6 +48,40 @@ struct ReadingChecks {
         }
     }
 
+    /// DTEND (or DUE) of another type than DTSTART, which RFC 5545 forbids (§3.8.2.2): an
+    /// error that names the reading: the DATE is read as midnight of its day in the other's
+    /// form, so a DATE DTSTART with a UTC DTEND is an event from 00:00 UTC, not an all-day one.
+    func checkMixedEnd(
+        _ endProperty: Property, end: DateTimeValue, start: DateTimeValue, into problems: inout [LintProblem]
+    ) {
+        let reading: String
+        if start.isDate {
+            reading =
+                "calgw starts the event at 00:00 of its day \(Self.clockName(of: end.form))"
+                + " (a timed event, not an all-day one)"
+        } else {
+            reading = "calgw ends the event at 00:00 of that day \(Self.clockName(of: start.form))"
+        }
+        let kind = { (v: DateTimeValue) in v.isDate ? "DATE" : "DATE-TIME" }
+        problems.append(
+            .init(
+                line: endProperty.line, severity: .error,
+                message:
+                    "\(endProperty.name) is a \(kind(end)) but DTSTART is a \(kind(start)), which RFC 5545 forbids: "
+                    + "\(reading), as recurring-ical-events does"
+            ))
+    }
+
+    /// Whose clock a time of `form` is read on, for a message: `in UTC`, `in Europe/Berlin`,
+    /// `in floating time`.
+    static func clockName(of form: DateTimeValue.Form) -> String {
+        switch form {
+        case .utc: return "in UTC"
+        case .zoned(let tzid): return "in \(tzid)"
+        case .floating, .date: return "in floating time"
+        }
+    }
+
     /// RDATE and EXDATE values of another type than DTSTART (DATE against DATE-TIME).
     func checkRecurrenceValueTypes(_ c: Component, start: DateTimeValue, into problems: inout [LintProblem]) {
         for p in c.properties where p.name == "RDATE" || p.name == "EXDATE" {

@@ -6,13 +6,27 @@ import Foundation
 /// files contain — LF-only endings, a byte-order mark, lower-case names, blank lines, a missing
 /// final line end, Latin-1 bytes, folding with tabs — and reports it as warnings. Refuses only
 /// broken structure: unbalanced BEGIN/END, a content line with no colon, nesting deeper than
-/// `maximumDepth`.
+/// `maximumDepth` (a reader that shows what it can may read past a misspelled END:
+/// `readsPastMisspelledEnds`).
 public struct ICalendarParser: Sendable {
     /// How deep components may nest; real calendars use 3 or 4 levels.
     public var maximumDepth = 100
 
+    /// Whether an END naming no open component (a misspelling: `END:VTOOD` closing a VTODO)
+    /// closes the innermost one, as python's icalendar and so recurring-ical-events read it,
+    /// instead of refusing the file. Each such END is recorded in
+    /// ``ParsedCalendar/readPast`` with the error a strict parse gives. An END naming a
+    /// component further out (an inner END missing) is still refused.
+    ///
+    /// Off by default: sync, lint and the edit commands must not take a damaged file for a
+    /// sound one. `expand` and `list` turn it on to show the events a damaged file holds.
+    public var readsPastMisspelledEnds = false
+
     /// A parser allowing the default nesting depth.
-    public init() {}
+    /// - Parameter readsPastMisspelledEnds: see ``readsPastMisspelledEnds``.
+    public init(readsPastMisspelledEnds: Bool = false) {
+        self.readsPastMisspelledEnds = readsPastMisspelledEnds
+    }
 
     /// Parses `data`.
     /// - Throws: `ICalendarSyntaxError` with the line and the reason.
@@ -30,7 +44,7 @@ public struct ICalendarParser: Sendable {
 
     /// Parses raw bytes.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ParsedCalendar {
-        var builder = TreeBuilder(maximumDepth: maximumDepth)
+        var builder = TreeBuilder(maximumDepth: maximumDepth, readsPastMisspelledEnds: readsPastMisspelledEnds)
         var lines = LineAssembler()
         let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in
             try builder.consume(line: line, lineNumber: number)
@@ -45,7 +59,7 @@ public struct ICalendarParser: Sendable {
     public func parse(contentsOf url: URL, chunkSize: Int = 1 << 20) throws -> ParsedCalendar {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        var builder = TreeBuilder(maximumDepth: maximumDepth)
+        var builder = TreeBuilder(maximumDepth: maximumDepth, readsPastMisspelledEnds: readsPastMisspelledEnds)
         var lines = LineAssembler()
         let consume = { (line: UnsafeBufferPointer<UInt8>, number: Int) throws in
             try builder.consume(line: line, lineNumber: number)
@@ -69,8 +83,14 @@ struct TreeBuilder {
     var warnings: [ParseWarning] = []
     var warnedLowercase = false
     var warnedLatin1 = false
+    let readsPastMisspelledEnds: Bool
+    /// The misspelled ENDs read past, as the errors a strict parse gives.
+    var readPast: [ICalendarSyntaxError] = []
 
-    init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
+    init(maximumDepth: Int, readsPastMisspelledEnds: Bool = false) {
+        self.maximumDepth = maximumDepth
+        self.readsPastMisspelledEnds = readsPastMisspelledEnds
+    }
 
     mutating func consume(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws {
         let (line, dropped) = LineShape.droppingLeadingWhitespace(line)
@@ -115,9 +135,13 @@ struct TreeBuilder {
             let depth = stack.count
             open.properties = Array(exactly: pending[depth])
             pending[depth].removeAll(keepingCapacity: true)
-            guard open.name == name else {
-                throw ICalendarSyntaxError(
+            if open.name != name {
+                let error = ICalendarSyntaxError(
                     line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
+                // A misspelled END (naming nothing open) closes the innermost component when
+                // asked; one naming a component further out means an END is missing.
+                guard readsPastMisspelledEnds, !stack.contains(where: { $0.name == name }) else { throw error }
+                readPast.append(error)
             }
             if stack.isEmpty {
                 roots.append(open)
@@ -151,7 +175,7 @@ struct TreeBuilder {
                 line: open.line,
                 reason: "BEGIN:\(open.name) has no END:\(open.name) (the file ends at line \(lastLine))")
         }
-        return ParsedCalendar(components: roots, warnings: warnings)
+        return ParsedCalendar(components: roots, warnings: warnings, readPast: readPast)
     }
 }
 

@@ -38,11 +38,17 @@ public struct ParsedCalendar: Sendable {
     public var components: [Component]
     /// What was tolerated, in the order found.
     public var warnings: [ParseWarning]
+    /// Broken structure read past, in the order found: the misspelled ENDs that a parser
+    /// reading past them (``ICalendarParser/readsPastMisspelledEnds``) took for the END of the
+    /// innermost component, each as the error a strict parse gives. A reader showing the file
+    /// says so; empty for a sound file.
+    public var readPast: [ICalendarSyntaxError]
 
-    /// A parse result of `components`, with `warnings` if any.
-    public init(components: [Component], warnings: [ParseWarning] = []) {
+    /// A parse result of `components`, with `warnings` and `readPast` if any.
+    public init(components: [Component], warnings: [ParseWarning] = [], readPast: [ICalendarSyntaxError] = []) {
         self.components = components
         self.warnings = warnings
+        self.readPast = readPast
     }
 
     /// The first VCALENDAR, or the first top-level component.

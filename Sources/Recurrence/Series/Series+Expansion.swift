@@ -65,11 +65,14 @@ extension Series {
         // Overrides appear at their own time, wherever their original slot was.
         for o in overrides {
             guard includeCancelled || (o["STATUS"]?.text.uppercased() ?? "") != "CANCELLED",
-                let oStart = o["DTSTART"]?.dateTime
+                let oStart = Self.times(of: o).start
             else { continue }
             let oFrame = SeriesFrame(start: oStart, resolver: resolver)
             let rid = o["RECURRENCE-ID"]?.dateTime
-            if let rid, let frame, isExcluded(frame.wall(of: rid)) { continue }
+            if let rid, let frame {
+                let key = frame.wall(of: rid)
+                if isExcluded(key) || isOutdated(key, floatingZone: floatingZone) { continue }
+            }
             let end = EndSpec(component: o, frame: oFrame, floatingZone: floatingZone)
             let ridWall = rid.map { frame?.wall(of: $0) ?? $0.local.secondsSinceEpoch }
             let shape = Occurrence.Shape(
@@ -188,8 +191,8 @@ extension Series {
         let kind: Kind
 
         init(component: Component, frame: SeriesFrame, floatingZone: any ZoneRules) {
-            let dtstart = component["DTSTART"]?.dateTime
-            if let end = (component["DTEND"] ?? component["DUE"])?.dateTime, let dtstart {
+            let (dtstart, end) = Series.times(of: component)
+            if let end, let dtstart {
                 if end.form == dtstart.form && !frame.isZoned {
                     kind = .wallDelta(end.local.secondsSinceEpoch - dtstart.local.secondsSinceEpoch)
                 } else {

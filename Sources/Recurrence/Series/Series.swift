@@ -44,6 +44,11 @@ public struct Series: Sendable {
     /// Whether DTSTART is an instance (RFC 5545 counts it; it is left out when it falls after
     /// the last UNTIL, as recurring-ical-events does).
     let includesStart: Bool
+    /// The overrides that may be changes to an older version of the series, by the wall
+    /// second of their RECURRENCE-ID: those carrying RRULE, RDATE or EXDATE with a lower
+    /// SEQUENCE than the master's. Left out when their instance is not one of the series
+    /// (`outdatedOverrides(floatingZone:)`).
+    let outdatedCandidates: Set<Int64>
 
     /// A series from its components (all with the same UID).
     ///
@@ -52,7 +57,10 @@ public struct Series: Sendable {
     /// and RFC 5546 §2.1.5 read them). Overrides are kept whatever their SEQUENCE: Google
     /// Calendar and Thunderbird raise the master's SEQUENCE without touching its overrides, so
     /// a lower SEQUENCE does not make an override older; of several for one instance the
-    /// newest is kept, and the master's EXDATEs remove theirs.
+    /// newest is kept, and the master's EXDATEs remove theirs. An override that carries its own
+    /// RRULE, RDATE or EXDATE (a copy of an older master) with a lower SEQUENCE than the master,
+    /// for an instance the master no longer has (a newer version ended the series earlier), is
+    /// a change to that older version and left out, as recurring-ical-events leaves it out.
     /// - Parameters:
     ///   - components: the master and its overrides, in any order.
     ///   - resolver: the calendar's TZID resolver (its VTIMEZONEs, Windows names, aliases).
@@ -65,10 +73,10 @@ public struct Series: Sendable {
         self.master = master
         self.overrides = overrides
         self.resolver = resolver
-        guard let master, let start = master["DTSTART"]?.dateTime else {
+        guard let master, let start = Self.times(of: master).start else {
             frame = nil; self.start = nil; rules = []; untils = []; startWall = 0; rdates = []; unreadableRules = []
             exdateWalls = []; exdateDays = []; periodByWall = [:]; overrideByKey = [:]; futureOverrides = [];
-            includesStart = false
+            includesStart = false; outdatedCandidates = []
             return
         }
         let frame = SeriesFrame(start: start, resolver: resolver)
@@ -117,15 +125,21 @@ public struct Series: Sendable {
         exdateDays = days
         var byKey: [Int64: Component] = [:]
         var future: [(Int64, Int64, Component)] = []
+        var candidates = Set<Int64>()
+        let masterSequence = Self.sequence(of: master)
         for o in overrides {
             guard let rid = o["RECURRENCE-ID"]?.dateTime else { continue }
             let key = frame.wall(of: rid)
             byKey[key] = o
             if o["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
-                let shift = (o["DTSTART"]?.dateTime).map { frame.wall(of: $0) - key } ?? 0
+                let shift = Self.times(of: o).start.map { frame.wall(of: $0) - key } ?? 0
                 future.append((key, shift, o))
             }
+            if Self.sequence(of: o) < masterSequence, Self.carriesRules(o) {
+                candidates.insert(key)
+            }
         }
+        outdatedCandidates = candidates
         overrideByKey = byKey
         futureOverrides = future.sorted { $0.0 < $1.0 }
         // DTSTART counts unless it lies after the last UNTIL.
@@ -142,7 +156,7 @@ public struct Series: Sendable {
     static func newestOverrides(_ overrides: [Component], master: Component?, resolver: TimeZoneResolver) -> [Component]
     {
         guard overrides.count > 1 else { return overrides }
-        let frame = (master?["DTSTART"]?.dateTime).map { SeriesFrame(start: $0, resolver: resolver) }
+        let frame = master.flatMap { Self.times(of: $0).start }.map { SeriesFrame(start: $0, resolver: resolver) }
         var slot: [Int64: Int] = [:]
         var kept: [Component] = []
         for o in overrides {
@@ -156,6 +170,16 @@ public struct Series: Sendable {
             }
         }
         return kept
+    }
+
+    /// SEQUENCE for telling an override of an older version: a missing one counts as older than
+    /// SEQUENCE:0, as recurring-ical-events counts it.
+    static func sequence(of component: Component) -> Int { component["SEQUENCE"]?.integer ?? -1 }
+
+    /// Whether `component` carries recurrence rules of its own (RRULE, RDATE or EXDATE): in an
+    /// override, a copy of the master it was written against.
+    static func carriesRules(_ component: Component) -> Bool {
+        component.properties.contains { $0.name == "RRULE" || $0.name == "RDATE" || $0.name == "EXDATE" }
     }
 
     /// Whether the series recurs (has an RRULE or RDATE).

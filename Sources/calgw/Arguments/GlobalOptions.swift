@@ -33,6 +33,7 @@ struct GlobalOptions: ParsableArguments {
 /// `-c` written before the command name to these only; the others drop it.
 protocol ConfigFileCommand {}
 
+extension AlarmsCommand: ConfigFileCommand {}
 extension EventAddCommand: ConfigFileCommand {}
 extension EventDeleteCommand: ConfigFileCommand {}
 extension EventEditCommand: ConfigFileCommand {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ICalendar
+import Recurrence
 
 /// `calgw lint FILE...`: report what is invalid in .ics files.
 struct LintCommand: ParsableCommand {
@@ -38,12 +39,15 @@ struct LintCommand: ParsableCommand {
         enum CodingKeys: String, CodingKey { case file, line, severity, message }
     }
 
+    /// The checks of the ICalendar module and those that expand a calendar's series.
+    static let linter = Linter(calendarChecks: [SeriesLint.problems(in:)])
+
     func run() throws {
         var all: [Problem] = []
         for path in files {
             let problems: [LintProblem]
             do {
-                problems = Linter().lint(try Data(contentsOf: URL(fileURLWithPath: path)))
+                problems = Self.linter.lint(try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
                 all.append(
                     Problem(

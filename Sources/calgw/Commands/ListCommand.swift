@@ -89,7 +89,8 @@ struct ListCommand: ParsableCommand {
         return .local(folder: url, cache: cache)
     }
 
-    /// What `--local` names, as the files' URLs (for a command that reads every file).
+    /// The files `--local` names: one .ics file, or the item files of a folder and of its
+    /// subfolders (for `alarms`, which reads every file it is given).
     static func files(atLocal url: URL) throws -> [URL] {
         let listing = try listed(atLocal: url)
         return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }

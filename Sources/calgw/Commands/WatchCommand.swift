@@ -14,6 +14,12 @@ struct WatchCommand: AsyncParsableCommand {
             a failed run the wait doubles, up to 15 minutes, and returns to --interval after a \
             success. Dotfiles and editor leftovers (.x.swp, x~, #x#) are ignored.
 
+            With notify_command in the config, the alarms (VALARMs) of the watched vdirs go off: \
+            the command runs at each DISPLAY or AUDIO alarm's trigger, once (what fired is kept \
+            in $XDG_STATE_HOME/calgw/alarms.json), and an alarm missed while watch was stopped \
+            or the machine asleep goes off when seen, up to missed_alarms (1h) late. EMAIL alarms \
+            are never sent. See `calgw alarms` and docs/guide.md, "Reminders".
+
             SIGINT (Ctrl-C) or SIGTERM lets the current run finish, then exits 0.
             With --json, each run prints one JSON document on one line of stdout (JSON Lines), \
             flushed at once: the sync report of `sync --json` plus "pair", "trigger" (start, \
@@ -49,11 +55,18 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+        let config = try global.loadConfig()
+        let pairs = try config.select(pair: global.pair, all: global.all)
         var options = try SyncRunOptions.parse(allowMassDelete ? ["--allow-mass-delete"] : [])
         options.conflict = conflict
         let runner = PairRunner(global: global, run: options, output: output, direction: .both, saidOnce: SaidOnce())
-        let signal = try await WatchLoop(runner: runner, pairs: pairs, interval: interval, json: output.json).run()
+        var loop = WatchLoop(runner: runner, pairs: pairs, interval: interval, json: output.json)
+        if let command = config.reminders.notifyCommand {
+            loop.alarms = try AlarmWatch(
+                command: command, missedWindow: config.reminders.missedWindow, pairs: pairs, output: output,
+                zone: try DateArgument.zone(named: nil))
+        }
+        let signal = try await loop.run()
         if !output.json && !output.quiet { Terminal.err("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")") }
     }
 }

@@ -6,6 +6,8 @@ import TOMLKit
 struct ConfigFile {
     var url: URL
     var pairs: [PairConfiguration]
+    /// The top-level reminder keys (`notify_command`, `missed_alarms`), for `watch`.
+    var reminders = ReminderSettings()
 
     /// Reads and validates the file; every problem is a `ConfigError` naming the key.
     static func load(from url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
@@ -26,14 +28,15 @@ struct ConfigFile {
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw ConfigError("\(url.path):\(error.source.begin.line): \(error.description)")
         }
+        let reminders = try ReminderSettings.read(table, file: url.path)
         guard let pairsTable = table["pair"]?.table else {
-            return ConfigFile(url: url, pairs: [])
+            return ConfigFile(url: url, pairs: [], reminders: reminders)
         }
         let pairs = try pairsTable.keys.sorted().map { name in
             guard let t = pairsTable[name]?.table else { throw ConfigError("\(url.path): pair.\(name) is not a table") }
             return try PairReader(name: name, table: t, file: url, paths: paths).read()
         }
-        return ConfigFile(url: url, pairs: pairs)
+        return ConfigFile(url: url, pairs: pairs, reminders: reminders)
     }
 
     /// The pairs a command runs on: `--pair NAME`, every pair with `--all`, or the only one.

@@ -25,6 +25,11 @@ struct ConfigPaths {
         xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/\(pair).token.json")
     }
 
+    /// `$XDG_STATE_HOME/calgw/alarms.json`: the alarms `watch` fired.
+    func firedAlarms() -> URL {
+        xdg("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("calgw/alarms.json")
+    }
+
     /// `$XDG_CACHE_HOME/calgw`, where `list` keeps its index (a cache, deletable at any time);
     /// nil when `CALGW_LIST_INDEX=off` asks for a listing that reads every file.
     var listIndexFolder: URL? {

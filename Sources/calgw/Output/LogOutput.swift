@@ -8,6 +8,7 @@ protocol OutputCommand: SendableMetatype {
     var output: OutputOptions { get }
 }
 
+extension AlarmsCommand: OutputCommand {}
 extension DiscoverCommand: OutputCommand {}
 extension EventAddCommand: OutputCommand {}
 extension EventDeleteCommand: OutputCommand {}

@@ -18,8 +18,8 @@ struct OccurrenceListing {
     var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     var problems: [(file: String, message: String)] = []
-    /// What was listed only in part, with the reason: an RRULE that cannot be read (reported
-    /// on stderr as warnings; the rest of the file is listed).
+    /// What was listed only in part, with the reason: an RRULE that cannot be read, a
+    /// misspelled END read past (reported on stderr as warnings; the rest of the file is listed).
     var warnings: [(file: String, message: String)] = []
     /// What the listing index did, per root, for `-v`.
     var indexNotes: [String] = []
@@ -63,6 +63,12 @@ struct OccurrenceListing {
         }
     }
 
+    /// A sentence for a misspelled END read past: the line, what it closes, and that the
+    /// file stays refused where it must be sound.
+    static func readPast(_ error: ICalendarSyntaxError) -> String {
+        "\(error.line): \(error.reason) (read as its END; calgw lint and sync refuse the file until the line is fixed)"
+    }
+
     /// Expands every file over [from, to), reading floating times and dates in `zone`, or in
     /// the zone a calendar declares (`DeclaredCalendarZone`) for its floating times.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
@@ -96,6 +102,8 @@ struct OccurrenceListing {
         var problem: String?
         /// Where its occurrences can be, when asked for and the file was read.
         var reach: OccurrenceReach?
+        /// The misspelled ENDs read past, in words (warnings).
+        var readPast: [String] = []
     }
 
     /// Reads, parses and expands one file over `window`; with `reach`, also says where its
@@ -114,7 +122,9 @@ struct OccurrenceListing {
         }
         let parsed: ParsedCalendar
         do {
-            parsed = try bytes.withUnsafeBufferPointer { try ICalendarParser().parse($0) }
+            // A misspelled END (END:VTOOD) is read past, as other readers do: the events the
+            // file holds are listed, and the line is named.
+            parsed = try bytes.withUnsafeBufferPointer { try ICalendarParser(readsPastMisspelledEnds: true).parse($0) }
         } catch {
             return ExpandedFile(path: url.path, problem: "\(error)")
         }
@@ -125,13 +135,14 @@ struct OccurrenceListing {
             path: url.path, expansion: expansion,
             occurrences: expansion.occurrences(
                 from: window.from, to: window.to, floatingZone: window.zone, includeCancelled: window.includeCancelled),
-            reach: reach ? expansion.reach() : nil)
+            reach: reach ? expansion.reach() : nil, readPast: parsed.readPast.map(Self.readPast))
     }
 
     /// Adds what expanding one file found: its occurrences, and its problem or warnings.
     mutating func add(_ file: ExpandedFile, href: String?, calendar: String?) {
         if let problem = file.problem { problems.append((file.path, problem)) }
         guard let expansion = file.expansion else { return }
+        warnings += file.readPast.map { (file.path, $0) }
         warnings += Self.unreadableRules(in: expansion).map { (file.path, $0) }
         let source = sources.count
         sources.append((expansion.resolver, href, calendar))

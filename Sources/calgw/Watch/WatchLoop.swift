@@ -39,6 +39,8 @@ struct WatchLoop {
     let pairs: [PairConfiguration]
     let interval: Double
     let json: Bool
+    /// The reminders, when the config has `notify_command`; nil: alarms are not read.
+    var alarms: AlarmWatch? = nil
 
     /// Runs until a signal arrives; returns the signal's number.
     func run() async throws -> Int32 {
@@ -58,10 +60,12 @@ struct WatchLoop {
         if !json && !runner.output.quiet {
             let watched =
                 folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.1.path }.joined(separator: ", "))"
-            Terminal.err("\(watched); polling every \(Self.format(interval)); Ctrl-C to stop")
+            let reminding = alarms.map { "; alarms run \($0.command.arguments[0])" } ?? ""
+            Terminal.err("\(watched); polling every \(Self.format(interval))\(reminding); Ctrl-C to stop")
         }
         // The first run catches up with whatever changed while nobody was watching.
         for index in states.indices { await runOne(&states[index], trigger: .start) }
+        alarms?.refresh()
         while true {
             let now = Self.now()
             let wait = states.map { $0.schedule.nextWake(after: now) }.min() ?? interval
@@ -69,24 +73,31 @@ struct WatchLoop {
                 pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
+            // The alarms' timer is set to a wall-clock time: due on time across a suspend.
+            if let alarms { fds.append(pollfd(fd: alarms.timer.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let timeout = Int32(max(0, min(wait, 3600)) * 1000)
-            let ready = poll(&fds, 2, timeout)
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR {
                 throw CLIError("waiting for changes failed: \(String(cString: strerror(errno)))")
             }
             if let signal = SignalPipe.drain(signals).first { return signal }
+            if let alarms, fds[2].revents & Int16(POLLIN) != 0 { alarms.timerFired() }
             let changed = watcher.drain()
             let later = Self.now()
             for index in states.indices where changed.contains(states[index].pair.name) {
                 states[index].schedule.debouncer.touch(at: later)
                 if runner.output.verbose { Terminal.err("\(states[index].pair.name): local change seen") }
             }
+            var ran = false
             for index in states.indices {
                 guard let trigger = states[index].schedule.due(at: later) else { continue }
                 await runOne(&states[index], trigger: trigger)
+                ran = true
                 // A signal that came during the run ends the watch now the run is finished.
                 if let signal = SignalPipe.drain(signals).first { return signal }
             }
+            // What a run wrote (or a file changed) may move, add or remove alarms.
+            if ran { alarms?.refresh() }
         }
     }
 

@@ -20,6 +20,15 @@ struct AccountLayout {
     /// The journal of the calendar in folder `name`.
     func journal(_ name: String) -> URL { stateFolder.appendingPathComponent("\(name).sqlite") }
 
+    /// Removes the journal of the calendar in folder `name` (and its lock and SQLite side files).
+    func forgetJournal(_ name: String) {
+        let prefix = "\(name).sqlite"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        for file in names where file == prefix || file.hasPrefix(prefix + "-") || file.hasPrefix(prefix + ".") {
+            try? FileManager.default.removeItem(at: stateFolder.appendingPathComponent(file))
+        }
+    }
+
     /// The vdir of the calendar in folder `name`.
     func folder(_ name: String) -> URL { root.appendingPathComponent(name, isDirectory: true) }
 

@@ -80,11 +80,5 @@ extension AccountRun {
     }
 
     /// Removes a collection's journal (and its lock and SQLite side files).
-    func forgetJournal(_ name: String) {
-        let prefix = "\(name).sqlite"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? []
-        for file in names where file == prefix || file.hasPrefix(prefix + "-") || file.hasPrefix(prefix + ".") {
-            try? FileManager.default.removeItem(at: stateFolder.appendingPathComponent(file))
-        }
-    }
+    func forgetJournal(_ name: String) { layout.forgetJournal(name) }
 }

@@ -11,7 +11,8 @@ import VDir
 /// calendar id): a calendar new in Outlook gets a folder (with its name and colour), a folder
 /// new in the vdir gets a calendar of its name (`POST …/calendars`); a folder not yet mapped
 /// whose name is a calendar's is that calendar's. A calendar gone from one side is reported
-/// and left alone on the other. The calendars sync one after another: Graph takes few
+/// and left alone on the other, or with `--allow-collection-delete` deleted there too
+/// (``GraphAccountRun+Gone``). The calendars sync one after another: Graph takes few
 /// requests at once from one mailbox.
 struct GraphAccountRun {
     var run: PairRun
@@ -50,16 +51,18 @@ struct GraphAccountRun {
         var entries: [CollectionMapping.Entry] = []
         var mapped = Dictionary(mapping.entries.map { ($0.href.path, $0) }, uniquingKeysWith: { a, _ in a })
         var taken = Set(folders).union(mapping.entries.map(\.name))
+        // Folders whose calendar is not synced this run (the folder is gone), and folders removed.
+        var held: Set<String> = []
+        var removed: Set<String> = []
         let unmappedFolders = Set(folders).subtracting(mapping.entries.map(\.name))
         for calendar in calendars {
             let href = CollectionHref(calendar.url.path + "/")
             if let entry = mapped.removeValue(forKey: href.path) {
                 if folders.contains(entry.name) {
                     entries.append(entry)
-                } else {
-                    report.notes.append(
-                        "folder \(entry.name)/ is gone from the vdir; its calendar \(calendar.displayName ?? "") "
-                            + "is left alone in Outlook (delete it there, or make the folder again)")
+                } else if !(try await deleteCalendar(of: entry, at: calendar, http: http, report: &report)) {
+                    entries.append(entry)  // kept in the mapping, not synced: its folder is gone
+                    held.insert(entry.name)
                 }
                 continue
             }
@@ -83,14 +86,12 @@ struct GraphAccountRun {
             entries.append(CollectionMapping.Entry(name: folder, href: href))
         }
         for gone in mapped.values.sorted(by: { $0.name < $1.name }) where folders.contains(gone.name) {
-            report.notes.append(
-                "the calendar of folder \(gone.name)/ is gone from Outlook; the folder is left alone "
-                    + "(remove it, or move its events to another folder)")
-            entries.append(gone)
+            if try removeFolder(of: gone, report: &report) { removed.insert(gone.name) } else { entries.append(gone) }
         }
         var live = Set(calendars.map { $0.url.path + "/" })
         let mappedNames = Set(entries.map(\.name))
-        for folder in folders.sorted() where !mappedNames.contains(folder) && run.policy.direction.writes(.remote) {
+        for folder in folders.sorted()
+        where !mappedNames.contains(folder) && !removed.contains(folder) && run.policy.direction.writes(.remote) {
             let directory = VDirectory(url: layout.folder(folder))
             let name = directory.metadata(.displayName) ?? folder
             if dryRun {
@@ -112,7 +113,7 @@ struct GraphAccountRun {
         let origin = URL(string: "/", relativeTo: remoteURL)!.absoluteURL
         var parts: [String: SyncReport] = [:]
         for entry in entries.sorted(by: { $0.name < $1.name })
-        where live.contains(entry.href.path) && layout.listed(entry.name)
+        where live.contains(entry.href.path) && layout.listed(entry.name) && !held.contains(entry.name)
             && (run.options.collection == nil || run.options.collection == entry.name)
         {
             let path = String(entry.href.path.dropLast())

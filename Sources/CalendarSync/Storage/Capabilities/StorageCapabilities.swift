@@ -25,6 +25,11 @@ public struct StorageCapabilities: Sendable {
     public var streamingFetching: (any StreamingFetchingStorage)?
     /// Tells the token a listing would have now (see ``ListingTokenStorage``).
     public var listingToken: (any ListingTokenStorage)?
+    /// Lists only a window of time, so that an item missing from its listing is asked for
+    /// before it counts as deleted (see ``WindowedListingStorage``).
+    public var windowedListing: (any WindowedListingStorage)?
+    /// Names what it creates itself: a lost create is found by key (see ``ServerNamedStorage``).
+    public var serverNamed: (any ServerNamedStorage)?
     /// Has a display name and color to keep in sync (see ``CollectionMetadataStorage``).
     public var collectionMetadata: (any CollectionMetadataStorage)?
     /// Keeps its items in files a person may edit (see ``FileBackedStorage``).
@@ -58,6 +63,7 @@ public struct StorageCapabilities: Sendable {
         flushing: (any FlushingStorage)? = nil, concurrentWriting: (any ConcurrentWritingStorage)? = nil,
         batchCreating: (any BatchCreatingStorage)? = nil, bulkFetching: (any BulkFetchingStorage)? = nil,
         streamingFetching: (any StreamingFetchingStorage)? = nil, listingToken: (any ListingTokenStorage)? = nil,
+        windowedListing: (any WindowedListingStorage)? = nil, serverNamed: (any ServerNamedStorage)? = nil,
         collectionMetadata: (any CollectionMetadataStorage)? = nil, fileBacked: (any FileBackedStorage)? = nil,
         rewriting: (any RewritingStorage)? = nil, noting: (any NotingStorage)? = nil,
         scheduleInbox: (any ScheduleInboxStorage)? = nil, takesAssignedUIDs: Bool = false, isReadOnly: Bool = false,
@@ -70,6 +76,8 @@ public struct StorageCapabilities: Sendable {
         self.bulkFetching = bulkFetching
         self.streamingFetching = streamingFetching
         self.listingToken = listingToken
+        self.windowedListing = windowedListing
+        self.serverNamed = serverNamed
         self.collectionMetadata = collectionMetadata
         self.fileBacked = fileBacked
         self.rewriting = rewriting

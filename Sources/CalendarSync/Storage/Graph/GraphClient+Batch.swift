@@ -15,39 +15,46 @@ extension GraphClient {
     }
 
     /// GETs each of `paths` (below the mailbox: `events/{id}?…`) through `$batch`, twenty to a
-    /// request; an answer throttled or failed for a while (429, 503, 504) is asked again after
-    /// the wait it names, three times at most.
+    /// request. An answer throttled or failed for a while (429, 503, 504) is asked again after
+    /// the wait it names (else the HTTP client's backoff, doubling), up to ``batchAttempts`` times and
+    /// ``batchWaitLimit`` seconds of waiting in all: a storm is waited out, not ridden forever.
     /// - Returns: each path's status and JSON body, in the order of `paths`.
     /// - Throws: ``GraphError`` when a batch itself is refused, or an answer stays throttled.
     func batchGET(_ paths: [String]) async throws -> [(status: Int, body: Data)] {
         var results = [(status: Int, body: Data)?](repeating: nil, count: paths.count)
+        var waited: TimeInterval = 0
         var start = 0
         while start < paths.count {
-            let chunk = Array(start..<min(start + Self.batchLimit, paths.count))
-            var waiting = chunk
-            for attempt in 1...4 {
+            var waiting = Array(start..<min(start + Self.batchLimit, paths.count))
+            for attempt in 1...Self.batchAttempts {
                 let answers = try await batch(waiting.map { (String($0), paths[$0]) })
                 var again: [Int] = []
-                var wait: TimeInterval = 0
+                var wait = min(8, http.configuration.retryBaseDelay * pow(2, Double(attempt - 1)))
                 for index in waiting {
                     guard let answer = answers[String(index)] else {
                         throw GraphError(.unreadableAnswer, "Microsoft Graph's $batch answer left out a request")
                     }
-                    if [429, 503, 504].contains(answer.status) && attempt < 4 {
+                    results[index] = (answer.status, answer.body)
+                    if [429, 503, 504].contains(answer.status) {
                         again.append(index)
-                        wait = max(wait, answer.retryAfter ?? 1)
-                    } else {
-                        results[index] = (answer.status, answer.body)
+                        wait = max(wait, answer.retryAfter ?? 0)
                     }
                 }
-                if again.isEmpty { break }
-                try await Task.sleep(nanoseconds: UInt64(min(wait, 30) * 1_000_000_000))
+                wait = min(wait, 30)
+                if again.isEmpty || attempt == Self.batchAttempts || waited + wait > Self.batchWaitLimit { break }
+                try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                waited += wait
                 waiting = again
             }
             start += Self.batchLimit
         }
         return results.map { $0 ?? (0, Data()) }
     }
+
+    /// Times a throttled request inside a `$batch` is asked in all.
+    static let batchAttempts = 8
+    /// Seconds one listing waits out throttled requests inside its `$batch`es at most.
+    static let batchWaitLimit: TimeInterval = 120
 
     /// One `$batch` of GETs `(id, path below the mailbox)`: each answer by its id.
     private func batch(_ requests: [(id: String, path: String)]) async throws -> [String: BatchAnswer] {
@@ -59,7 +66,8 @@ extension GraphClient {
             }
         ]
         let response = try await send(
-            "POST", root.appendingPathComponent("$batch"), json: try JSONSerialization.data(withJSONObject: body))
+            "POST", root.appendingPathComponent("$batch"), json: try JSONSerialization.data(withJSONObject: body),
+            writesNothing: true)
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
             let answers = object["responses"] as? [[String: Any]]
         else {

@@ -61,20 +61,23 @@ struct GraphClient: Sendable {
         return try decode(type, response)
     }
 
-    /// Sends `method` to `url` with the JSON body `data`, conditional on `ifMatch` (a change key).
+    /// Sends `method` to `url` with the JSON body `data`, conditional on `ifMatch` (a change key);
+    /// one that `writesNothing` (a `$batch` of GETs) is asked again after a fault as a GET is.
     /// - Returns: the answer, a 2xx one.
     /// - Throws: ``GraphError`` for any other status.
     @discardableResult
     func send(
         _ method: String, _ url: URL, json data: Data? = nil, ifMatch changeKey: String? = nil,
-        prefer: [String] = []
+        prefer: [String] = [], writesNothing: Bool = false
     ) async throws -> HTTPResponse {
         var headers: [(name: String, value: String)] = [
             ("Accept", "application/json"), ("Prefer", (Self.preferences + prefer).joined(separator: ", ")),
         ]
         if data != nil { headers.append(("Content-Type", "application/json")) }
         if let changeKey { headers.append(("If-Match", "W/\"\(changeKey)\"")) }
-        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: data))
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: data)
+        request.writesNothing = writesNothing
+        let response = try await http.send(request)
         guard response.isSuccess else { throw GraphError.answer(response, method: method) }
         return response
     }

@@ -34,4 +34,34 @@ extension GraphStorage {
             try await client.send("POST", URL(string: root.absoluteString + "calendars")!, json: body))
         return URL(string: root.absoluteString + "calendars/" + made.id)!
     }
+
+    /// Deletes the calendar at `calendar` (`…/me/calendars/{id}`) with its events, unless it is
+    /// the mailbox's default one, or holds a meeting the account organizes: Graph would mail
+    /// each attendee a cancellation, which a sync must not send for the person.
+    /// - Throws: ``GraphError`` naming why it was not deleted.
+    static func deleteCalendar(http: HTTPClient, calendar: URL) async throws {
+        guard let root = GraphClient.mailbox(of: calendar) else { return }
+        let client = GraphClient(http: http, mailbox: root)
+        let info = try await client.get(calendar, as: GraphCalendar.self)
+        let name = info.name ?? calendar.lastPathComponent
+        if info.isRemovable == false || info.isDefaultCalendar == true {
+            throw GraphError(
+                .refused(status: 400, code: "notRemovable"),
+                "Outlook's calendar \(name) is the mailbox's own; it cannot be deleted")
+        }
+        var next: URL? = URL(
+            string: calendar.absoluteString + "/events?$select=id,subject,isOrganizer,attendees&$top=100")
+        while let url = next {
+            let page = try await client.get(url, as: GraphPage<GraphEvent>.self)
+            if let meeting = page.value.first(where: { $0.isOrganizer != false && !($0.attendees ?? []).isEmpty }) {
+                throw GraphError(
+                    .refused(status: 400, code: "holdsMeetings"),
+                    "Outlook's calendar \(name) holds meetings you organize (\(meeting.subject ?? "one")); deleting it "
+                        + "would mail their attendees",
+                    recovery: "cancel them first (calgw event delete UID), or delete the calendar in Outlook")
+            }
+            next = page.nextLink.flatMap(URL.init(string:))
+        }
+        try await client.send("DELETE", calendar)
+    }
 }

@@ -5,8 +5,9 @@ import ICalendar
 
 extension GraphStorage {
     /// The person's answer to an invitation, made the way Graph takes one: `accept`,
-    /// `tentativelyAccept` or `decline` of the event or series, with the answer's COMMENT, sending the organizer the reply. Graph refuses an
-    /// attendee's own status in a PATCH. Nil when the event is the account's own, or `data`
+    /// `tentativelyAccept` or `decline` of the event, the series or one occurrence (an override
+    /// whose answer differs from Graph's), with the answer's COMMENT, sending the organizer the
+    /// reply. Graph refuses an attendee's own status in a PATCH. Nil when the event is the account's own, or `data`
     /// changes no answer: the write is then an ordinary update.
     /// - Returns: the event's version after the answers (its version before, for a declined
     ///   event Graph has taken out of the calendar).
@@ -24,20 +25,53 @@ extension GraphStorage {
         guard let calendar = try? ICalendarParser().parse(data).calendar else { return nil }
         let own = Set(try await account().addresses.map(CalendarUser.normalized))
         var answered = false
+        var occurrences: [DateTimeValue: (id: String, response: GraphResponse?)]?
         for component in calendar.components where component.name == "VEVENT" {
             guard let (action, comment) = Self.answer(in: component, own: own) else { continue }
-            // One occurrence's answer is not made yet: the series' is.
-            guard component["RECURRENCE-ID"] == nil, action != Self.action(for: event.responseStatus?.response)
-            else { continue }
+            var target = href.value
+            if let recurrenceID = component.properties(named: "RECURRENCE-ID").flatMap(\.dateTimes).first {
+                // One occurrence's answer goes to that occurrence, as Outlook makes it.
+                if occurrences == nil { occurrences = try await answerableOccurrences(of: href.value, in: calendar) }
+                guard let occurrence = occurrences?[recurrenceID],
+                    action != Self.action(for: occurrence.response)
+                else { continue }
+                target = occurrence.id
+            } else if action == Self.action(for: event.responseStatus?.response) {
+                continue
+            }
             var body: [String: Any] = ["sendResponse": true]
             if let comment { body["comment"] = comment }
             let json = try JSONSerialization.data(withJSONObject: body)
-            try await client.send("POST", client.event(href.value, query: "/" + action), json: json)
+            try await client.send("POST", client.event(target, query: "/" + action), json: json)
             answered = true
         }
         guard answered else { return nil }
         let after = try await changeKeys(of: [href.value])[href.value]
         return ItemVersion(href: href, etag: ItemETag(after ?? etag.value))
+    }
+
+    /// The occurrences of series `id` that `calendar` overrides, by RECURRENCE-ID: each one's
+    /// Graph id and the person's answer to it there.
+    private func answerableOccurrences(of id: String, in calendar: Component) async throws -> [DateTimeValue: (
+        id: String, response: GraphResponse?
+    )] {
+        guard let write = try? calendar.graphEventWrite() else { return [:] }
+        var found: [String: GraphEvent] = [:]
+        var next: URL? = client.event(id, query: "/instances?" + window.query)
+        while let url = next {
+            let page = try await client.get(url, as: GraphPage<GraphEvent>.self)
+            for event in page.value {
+                if let start = event.originalStart { found[Self.instant(start)] = event }
+            }
+            next = page.nextLink.flatMap(URL.init(string:))
+        }
+        var out: [DateTimeValue: (id: String, response: GraphResponse?)] = [:]
+        for override in write.overrides {
+            guard let event = found[Self.instant(override.occurrence.originalStart)], let instance = event.id
+            else { continue }
+            out[override.occurrence.recurrenceID] = (instance, event.responseStatus?.response)
+        }
+        return out
     }
 
     /// The Graph action of the person's PARTSTAT in `component`, and the COMMENT going with

@@ -10,7 +10,9 @@ extension GraphStorage {
         let answers = try await client.batchGET(hrefs.map { client.eventPath($0.value, query: Self.readQuery) })
         var events: [(ItemHref, GraphEvent)] = []
         for (href, answer) in zip(hrefs, answers) {
-            if let event = try client.batchEvent(answer, path: href.value) { events.append((href, event)) }
+            if let event = try client.batchEvent(answer, path: client.eventPath(href.value)) {
+                events.append((href, event))
+            }
         }
         // A series' cancelled occurrences come only when asked for alone.
         let series = events.filter { $0.1.recurrence != nil }.map(\.0)
@@ -18,7 +20,8 @@ extension GraphStorage {
             series.map { client.eventPath($0.value, query: "?$select=id,cancelledOccurrences") })
         var cancelled: [ItemHref: [String]] = [:]
         for (href, answer) in zip(series, cancelledAnswers) {
-            cancelled[href] = try client.batchEvent(answer, path: href.value)?.cancelledOccurrences ?? []
+            cancelled[href] =
+                try client.batchEvent(answer, path: client.eventPath(href.value))?.cancelledOccurrences ?? []
         }
         return events.compactMap { href, event in item(href, event, cancelled: cancelled[href]) }
     }
@@ -56,4 +59,31 @@ extension GraphStorage {
         + [GraphExtendedProperty.uidID, GraphExtendedProperty.originalID].map {
             "id%20eq%20'" + $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "'"
         }.joined(separator: "%20or%20") + ")"
+}
+
+extension GraphStorage: ServerNamedStorage {
+    /// The event or series calgw created with the UID `key`, found by the extended property
+    /// that carries the UID (a `$filter` Graph documents for extended properties).
+    public func created(key: ItemKey) async throws -> StoredItem? {
+        guard !key.isUIDLess else { return nil }
+        let quoted = key.value.replacingOccurrences(of: "'", with: "''")
+        let filter =
+            "singleValueExtendedProperties/Any(ep: ep/id eq '\(GraphExtendedProperty.uidID)' "
+            + "and ep/value eq '\(quoted)')"
+        let query =
+            "$filter=" + (filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? filter)
+            + "&$select=id"
+        let found = try await client.get(
+            URL(string: calendar.absoluteString + "/events?" + query)!, as: GraphPage<GraphEvent>.self)
+        guard let id = found.value.first?.id else { return nil }
+        return try await fetch([ItemHref(id)], for: .copy).first
+    }
+}
+
+extension GraphStorage: RewritingStorage, NotingStorage {
+    /// A series whose update Outlook kept otherwise: an occurrence cancelled there that the
+    /// vdir's copy brought back (Graph cannot un-cancel one).
+    public func takeRewrittenVersion(at href: ItemHref) -> StoredItem? { rewritten.take(href) }
+
+    public func takeNotes() -> [String] { notes.take() }
 }

@@ -44,7 +44,28 @@ extension GraphStorage {
         }
         let patched = response.body.isEmpty ? GraphEvent() : try client.decode(GraphEvent.self, response)
         let key = try await writeOccurrences(write, of: href.value) ?? patched.changeKey ?? ""
+        let stillCancelled = try await cancellationsKept(href, by: write)
+        if !stillCancelled.isEmpty, let kept = try await fetch([href], for: .copy).first {
+            rewritten.store(kept)
+            let dates = stillCancelled.map { "\($0)" }.sorted().joined(separator: ", ")
+            notes.add(
+                "\(master.subject.map { "“\($0)”" } ?? href.value): Outlook cannot bring back an occurrence "
+                    + "cancelled there (\(dates)); it stays cancelled, and the vdir's copy says so again")
+        }
         return ItemVersion(href: href, etag: ItemETag(key))
+    }
+
+    /// The dates of the occurrences of series `href` that Outlook holds cancelled, after the
+    /// write, and `write` does not cancel: Graph has no way to bring one back (a PATCH of the
+    /// series' times starts it afresh, one of its other fields does not). None for a single event.
+    private func cancellationsKept(_ href: ItemHref, by write: GraphEventWrite) async throws -> [LocalDate] {
+        guard write.master.recurrence != nil else { return [] }
+        let now = try await client.get(
+            client.event(href.value, query: "?$select=id,cancelledOccurrences"), as: GraphEvent.self)
+        let written = Set(write.cancelled.map(\.date))
+        return (now.cancelledOccurrences ?? []).compactMap(GraphEvent.occurrenceDate(ofID:)).filter {
+            !written.contains($0)
+        }
     }
 
     /// DELETEs the event if its change key is still `etag`; one already gone is no error. A

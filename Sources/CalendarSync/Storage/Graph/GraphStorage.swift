@@ -30,6 +30,10 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private let access = Mutex<Bool?>(nil)
     /// The token the last listing gave (see ``token(forListing:)``).
     private let listed = Mutex<ChangeToken?>(nil)
+    /// Series Outlook kept otherwise than written, for the run to bring the vdir to.
+    let rewritten = RewrittenVersions()
+    /// What the writes have to tell the person.
+    let notes = StorageNotes()
 
     /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
     var pageSize = 100
@@ -54,7 +58,9 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
         return StorageCapabilities(
-            listingToken: self, isReadOnly: writable == false, knowsWriteAccess: writable != nil)
+            listingToken: self, windowedListing: self, serverNamed: self, rewriting: self, noting: self,
+            isReadOnly: writable == false,
+            knowsWriteAccess: writable != nil)
     }
 
     // MARK: Listing
@@ -106,15 +112,14 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private func firstRound() async throws -> StorageChanges {
         let canEdit = try await readAccess()
         let start = URL(string: deltaBase + "/calendarView/delta?" + window.query)!
-        let (events, link) = try await round(from: start)
+        let (entries, link) = try await round(from: start)
         var singles: [ItemVersion] = []
         var masterIDs: Set<String> = []
-        for event in events where event.removed == nil {
-            guard let id = event.id else { continue }
-            if let master = Self.masterID(of: event) {
+        for entry in entries where !entry.removed {
+            if let master = entry.masterID {
                 masterIDs.insert(master)
-            } else if let key = event.changeKey {
-                singles.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
+            } else if let key = entry.changeKey {
+                singles.append(ItemVersion(href: ItemHref(entry.id), etag: ItemETag(key)))
             }
         }
         let masters = try await changeKeys(of: masterIDs)
@@ -127,18 +132,18 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private func nextRound(after state: GraphListingState) async throws -> StorageChanges {
         guard let link = URL(string: state.deltaLink) else { return try await firstRound() }
         access.withLock { $0 = state.canEdit }
-        let (events, next) = try await round(from: link)
+        let (entries, next) = try await round(from: link)
         var changed: [ItemVersion] = []
         var removed: [ItemHref] = []
         var recheck: Set<String> = []
         var removals: [String] = []
-        for event in events {
-            guard let id = event.id else { continue }
-            if event.removed != nil {
+        for entry in entries {
+            let id = entry.id
+            if entry.removed {
                 if state.masters[id] != nil { recheck.insert(id) } else { removals.append(id) }
-            } else if let master = Self.masterID(of: event) {
+            } else if let master = entry.masterID {
                 recheck.insert(master)
-            } else if let key = event.changeKey {
+            } else if let key = entry.changeKey {
                 changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
             }
         }
@@ -184,15 +189,33 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         }
     }
 
+    /// What a delta round says of one event: its id, change key and series, or its removal.
+    /// Only this is kept of each page, so that a round's memory does not hold whole events.
+    struct DeltaEntry {
+        var id: String
+        var changeKey: String?
+        /// The master of an occurrence or exception (a master's own id for a master).
+        var masterID: String?
+        var removed: Bool
+
+        init?(_ event: GraphEvent) {
+            guard let id = event.id else { return nil }
+            self.id = id
+            changeKey = event.changeKey
+            masterID = GraphStorage.masterID(of: event)
+            removed = event.removed != nil
+        }
+    }
+
     /// Every page of a delta round from `start`, and the link the next round starts from.
     /// - Throws: ``GraphError`` `.repeatedPage` when a page links back to one already read.
-    private func round(from start: URL) async throws -> ([GraphEvent], String) {
-        var events: [GraphEvent] = []
+    private func round(from start: URL) async throws -> ([DeltaEntry], String) {
+        var events: [DeltaEntry] = []
         var seen: Set<String> = [start.absoluteString]
         var url = start
         while true {
             let page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
-            events += page.value
+            events += page.value.lazy.compactMap(DeltaEntry.init)
             if let delta = page.deltaLink { return (events, delta) }
             guard let next = page.nextLink, let nextURL = URL(string: next) else {
                 throw GraphError(.unreadableAnswer, "a page of Graph's delta round has neither a next nor a delta link")
@@ -221,7 +244,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             list.map { client.eventPath($0, query: "?$select=id,changeKey,type,seriesMasterId") })
         var found: [String: GraphEvent] = [:]
         for (id, answer) in zip(list, answers) {
-            if let event = try client.batchEvent(answer, path: id) { found[id] = event }
+            if let event = try client.batchEvent(answer, path: client.eventPath(id)) { found[id] = event }
         }
         return found
     }
@@ -233,5 +256,21 @@ extension GraphStorage: ListingTokenStorage {
     /// they cost no read, and a run that wrote does not list the calendar again from the start.
     public func token(forListing versions: [ItemVersion]) async throws -> ChangeToken? {
         listed.withLock { $0 }
+    }
+}
+
+extension GraphStorage: WindowedListingStorage {
+    /// The events and series among `hrefs` that the calendar still holds, outside the window
+    /// (an event that left it as the window moved on, one made for years ahead), twenty to a
+    /// `$batch`.
+    public func versions(of hrefs: [ItemHref]) async throws -> [ItemVersion] {
+        let found = try await current(Set(hrefs.map(\.value)))
+        return hrefs.compactMap { href in
+            // An item is a single event or a series' master, never one of its occurrences.
+            guard let event = found[href.value], let key = event.changeKey, event.type != .occurrence,
+                event.type != .exception
+            else { return nil }
+            return ItemVersion(href: href, etag: ItemETag(key))
+        }
     }
 }
