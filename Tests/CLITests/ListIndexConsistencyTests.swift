@@ -6,7 +6,7 @@ import Testing
 /// (`CALGW_LIST_INDEX=off`), whatever happened to the files since the index was written:
 /// edits in place, replacements by rename, edits with the modification time put back and of
 /// the same size, files added and removed, folders swapped, another zone to show times in,
-/// other time-zone data; in the load run, syncs and `event` commands too. Over a folder given
+/// other time-zone data, syncs and `event` commands. Over a folder given
 /// with `--local` (with subfolders), an account pair (a calendar column, the person's answers
 /// to meetings), a vdir pair and a single-file pair, in text and JSON, cancelled occurrences
 /// shown or not, windows near and far.
@@ -195,7 +195,7 @@ import Testing
                 try Data("# tzdata \(next)".utf8).write(to: url("tzdir/tzdata.zi"))
                 next += 1
                 return "new time-zone data"
-            case 10 where TestLoad.isOn:
+            case 10, 11:
                 return try runCommand()
             default:
                 return "nothing"

@@ -7,22 +7,42 @@ import ICalendar
 /// of item files and its calendar subfolders, or one .ics file), or the local sides of the
 /// pairs `--pair` / `--all` choose, as their runs see them.
 struct CalendarFiles {
-    /// The files, in the order found.
-    var files: [URL] = []
-    /// The calendar (an account pair's folder name) of each file of an account pair.
-    var calendars: [URL: String] = [:]
+    /// The files of each folder or pair chosen, in the order chosen.
+    var listed: [ListedFiles] = []
     /// The person's calendar addresses the pairs' servers told calgw (normalised), to show
     /// their own answers; nothing is asked here.
     var ownAddresses: Set<String> = []
 
+    /// Every file, in the order found.
+    var files: [URL] {
+        listed.flatMap { listing in (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) } }
+    }
+
+    /// The calendar (an account pair's folder name) of each file of an account pair.
+    var calendars: [URL: String] {
+        var calendars: [URL: String] = [:]
+        for listing in listed {
+            for index in 0..<listing.count {
+                if let calendar = listing.calendar(of: index) {
+                    calendars[URL(fileURLWithPath: listing.path(of: index))] = calendar
+                }
+            }
+        }
+        return calendars
+    }
+
     /// The files of `--local`, else of the chosen pairs.
-    /// - Parameter command: the command, for the message about a pair without a vdir.
+    /// - Parameters:
+    ///   - command: the command, for the message about a pair without a vdir.
+    ///   - cache: where the listing's index is kept, for a command that reads through it.
     /// - Throws: `CLIError` for a folder that does not exist, a pair's vdir not made yet, a pair
     ///   whose local side is a server; `ConfigError` for the pair selection.
-    static func select(global: GlobalOptions, local: String?, command: String) throws -> CalendarFiles {
+    static func select(
+        global: GlobalOptions, local: String?, command: String, cache: ListingCache? = nil
+    ) throws -> CalendarFiles {
         var selected = CalendarFiles()
         if let local {
-            selected.files = try ListCommand.files(atLocal: URL(fileURLWithPath: local))
+            selected.listed = [try ListCommand.listed(atLocal: URL(fileURLWithPath: local), cache: cache)]
             return selected
         }
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
@@ -30,9 +50,8 @@ struct CalendarFiles {
             let pair = try configuration.pair
             // The files the pair's runs sync, as they see them (a vdir, an account's
             // calendars, a single file), read through the pair itself.
-            let found: [LocalItemFile]
             do {
-                found = try PairRun(pair: pair, options: .init()).localItemFiles()
+                selected.listed.append(try PairRun(pair: pair, options: .init()).listedFiles(cache: cache))
             } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
                 throw CLIError(
                     "the pair's vdir \(configuration.local.path) does not exist yet",
@@ -41,10 +60,6 @@ struct CalendarFiles {
                 throw CLIError(
                     "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
                     hint: "\(command) reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
-            }
-            for file in found {
-                selected.files.append(file.url)
-                if let calendar = file.calendar { selected.calendars[file.url] = calendar }
             }
             // The addresses calgw was told by the pair's server (cached by the `event`
             // commands and `invitations`): nothing is asked here.

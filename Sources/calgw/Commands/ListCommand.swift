@@ -37,39 +37,12 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let resolved = try window.resolved()
-        var listed: [ListedFiles] = []
-        var own: Set<String> = []
         let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
-        if let local {
-            listed = [try Self.listed(atLocal: URL(fileURLWithPath: local), cache: cache)]
-        } else {
-            let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
-            for configuration in pairs {
-                let pair = try configuration.pair
-                // The files the pair's runs sync, as they see them (a vdir, an account's
-                // calendars, a single file), read through the pair itself.
-                do {
-                    listed.append(try PairRun(pair: pair, options: .init()).listedFiles(cache: cache))
-                } catch let error as any ExplainedError where error.errorCode == "notAFolder" {
-                    throw CLIError(
-                        "the pair's vdir \(configuration.local.path) does not exist yet",
-                        hint: "run calgw pull first, or check `local` in the config")
-                } catch let error as any ExplainedError where error.errorCode == "unsupported" {
-                    throw CLIError(
-                        "pair \(pair.name) has no vdir: its local side is the server \(configuration.local.absoluteString)",
-                        hint: "list reads .ics files; give --local DIR, or pick a pair with a folder", status: .usage)
-                }
-                // The addresses calgw was told by the pair's server (cached by the `event`
-                // commands and `invitations`): nothing is asked here.
-                if let account = OwnAddresses.cachedAccount(of: pair) {
-                    own.formUnion(account.addresses.map(CalendarUser.normalized))
-                }
-            }
-        }
+        let selected = try CalendarFiles.select(global: global, local: local, command: "list", cache: cache)
         var listing = OccurrenceListing(
-            listed: listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
+            listed: selected.listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
             includeCancelled: window.includeCancelled)
-        listing.ownAddresses = own
+        listing.ownAddresses = selected.ownAddresses
         try resolved.print(listing, output: output)
     }
 
@@ -87,13 +60,6 @@ struct ListCommand: ParsableCommand {
                 hint: "give --local a vdir (a folder of .ics files) or one .ics file")
         }
         return .local(folder: url, cache: cache)
-    }
-
-    /// The files `--local` names: one .ics file, or the item files of a folder and of its
-    /// subfolders (for `alarms`, which reads every file it is given).
-    static func files(atLocal url: URL) throws -> [URL] {
-        let listing = try listed(atLocal: url)
-        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
     }
 
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
