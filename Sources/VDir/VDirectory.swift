@@ -393,7 +393,8 @@ public struct VDirectory: Sendable {
     public func path(_ name: String) -> String { folderPath + "/" + name }
 
     func checkedPath(_ name: String) throws -> String {
-        guard ItemFileFilter.isItem(name), !name.utf8.contains(0), name != "..", name.utf8.count <= 250 else {
+        let hasNul = name.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? name.utf8.contains(0)
+        guard ItemFileFilter.isItem(name), !hasNul, name != "..", name.utf8.count <= 250 else {
             throw VDirError(.unsafeName, "\"\(name)\" is not an item file name in \(url.path)")
         }
         return path(name)

@@ -68,8 +68,13 @@ public struct HrefResolver: Sendable {
     /// is its own canonical form, so the general resolution (URL parsing, decoding, encoding
     /// again: most of the cost of reading a large multistatus) is skipped; its checks would all pass.
     static func isPlainPath(_ raw: String) -> Bool {
+        // Over the string's own bytes when it has them in one piece, as parsed hrefs do.
+        raw.utf8.withContiguousStorageIfAvailable { isPlainPath($0) } ?? isPlainPath(raw.utf8)
+    }
+
+    private static func isPlainPath(_ bytes: some Sequence<UInt8>) -> Bool {
         var previous: UInt8 = 0, segmentDots = 0, segmentLength = 0, count = 0
-        for byte in raw.utf8 {
+        for byte in bytes {
             count += 1
             guard count <= maximumLength, isAllowed(byte) else { return false }
             if byte == UInt8(ascii: "/") {
@@ -90,15 +95,21 @@ public struct HrefResolver: Sendable {
         return count > 0 && !(segmentLength > 0 && segmentDots == segmentLength && segmentLength <= 2)
     }
 
-    /// The bytes of `allowed`, by table.
-    private static func isAllowed(_ byte: UInt8) -> Bool { allowedBytes[Int(byte)] }
-
-    private static let allowedBytes: [Bool] = {
-        let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/!$&'()*+,;=:@".utf8)
-        var table = [Bool](repeating: false, count: 256)
-        for c in characters { table[Int(c)] = true }
-        return table
-    }()
+    /// The bytes of `allowed`: unreserved and sub-delimiters, `/`, `:` and `@`. (Ranges, not a
+    /// table: a static table was initialised-or-not checked for every byte of every href.)
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            true
+        default: false
+        }
+    }
 
     /// Resolves `raw` and checks it names a member inside the collection `base`.
     /// - Returns: nil for the collection itself (with or without its trailing slash).

@@ -234,7 +234,9 @@ extension Executor {
             guard case .create(_, let source) = actions[i] else { preconditionFailure("filtered to creates") }
             return source
         }
-        let results = await storage.createAll(sources.map { (outgoing($0.data!, to: side), Self.stem(for: $0.key)) })
+        let marking = copyMarking()
+        let results = await storage.createAll(
+            sources.map { (outgoing($0.data!, to: side, marking: marking), Self.stem(for: $0.key)) })
         var handled = Set<Int>()
         for (i, (source, result)) in zip(creates, zip(sources, results)) {
             switch result {

@@ -12,7 +12,7 @@ extension Executor {
     /// Notes the version `side` kept of `written`, a copy of `source`, when it is not what was
     /// written.
     func noteRewrite(of written: SideItem, on side: Side, copying source: SideItem) {
-        guard let rewriting = storage(side).capabilities.rewriting,
+        guard let rewriting = side == .local ? rewriting.local : rewriting.remote,
             let stored = rewriting.takeRewrittenVersion(at: written.href)
         else { return }
         rewrites.append(Rewrite(side: side, stored: stored, source: source))

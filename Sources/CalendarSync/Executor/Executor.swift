@@ -42,8 +42,13 @@ final class Executor: @unchecked Sendable {
     /// The batches whose flush and commit are still running, oldest first (see `settle()`).
     var unsettled: [UnsettledBatch] = []
 
+    /// Each side seen as a ``RewritingStorage``, asked once: whether a storage may keep another
+    /// version is what it is, and asking it per write built its whole capabilities value.
+    let rewriting: (local: (any RewritingStorage)?, remote: (any RewritingStorage)?)
+
     init(_ configuration: ExecutorConfiguration) {
         self.configuration = configuration
+        rewriting = (configuration.local.capabilities.rewriting, configuration.remote.capabilities.rewriting)
     }
 
     func storage(_ side: Side) -> any CalendarStorage { side == .local ? local : remote }

@@ -177,11 +177,25 @@ extension Executor {
     /// the server is to schedule for it. What comes from a side that marks its copies goes
     /// without the marks to a side that does not (the vdir): they are that server's alone.
     func outgoing(_ data: Data, to side: Side, key: ItemKey? = nil) -> Data {
+        outgoing(data, to: side, key: key, marking: copyMarking())
+    }
+
+    /// ``outgoing(_:to:key:)`` with what each side's server wants of copies already read: a
+    /// batch of writes reads it once (asking a storage builds its whole capabilities value).
+    func outgoing(_ data: Data, to side: Side, key: ItemKey? = nil, marking: CopyMarking) -> Data {
         let acting = key.map(isPersonsAction) ?? false
-        let marks = storage(side).capabilities.marksCopiesClientScheduled && !acting
-        let unmarks = acting || !marks && storage(side.other).capabilities.marksCopiesClientScheduled
+        let marks = marking[side] && !acting
+        let unmarks = acting || !marks && marking[side.other]
         if side == .remote || marks { return UploadForm.canonical(data, clientScheduled: marks, unmarked: acting) }
         return unmarks ? UploadForm.withoutClientSchedulingMarks(data) : data
+    }
+
+    /// Whether each side's server wants copies marked client-scheduled
+    /// (``StorageCapabilities/marksCopiesClientScheduled``), as it says now.
+    func copyMarking() -> CopyMarking {
+        CopyMarking(
+            local: local.capabilities.marksCopiesClientScheduled,
+            remote: remote.capabilities.marksCopiesClientScheduled)
     }
 
     /// Whether writes of `key` are the person's own action (see ``SyncPolicy/personsActions``).
@@ -191,4 +205,13 @@ extension Executor {
 
     /// Why a write of `key` is made: the person's action, or a copy (``WriteIntent``).
     func writeIntent(for key: ItemKey) -> WriteIntent { isPersonsAction(key) ? .personsAction : .copy }
+}
+
+/// Whether each side's server wants the copies uploaded to it marked client-scheduled, read
+/// at one moment for a batch of writes.
+struct CopyMarking {
+    var local: Bool
+    var remote: Bool
+
+    subscript(side: Side) -> Bool { side == .local ? local : remote }
 }

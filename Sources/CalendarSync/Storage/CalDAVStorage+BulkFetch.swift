@@ -210,12 +210,13 @@ private final class MemberBatcher: @unchecked Sendable {
         // An unsafe href fails the whole answer, as a listing does: skipping it would make the
         // member look deleted.
         guard let href = try resolver.memberHref(member.href), let etag = member.etag else { return }
-        listed.add([href.path])
+        let digest = StringDigest(href.path)
+        listed.add(digest)
         guard let data = member.calendarData else {
             unreadable.add([href.path])
             return
         }
-        guard seen.insert(StringDigest(href.path)).inserted else { return }
+        guard seen.insert(digest).inserted else { return }
         pending.append(StoredItem(version: ItemVersion(href: ItemHref(href), etag: ItemETag(etag)), data: data))
         if pending.count >= size {
             guard channel.send(pending) else { throw CancellationError() }

@@ -14,6 +14,11 @@ final class ListedNames: @unchecked Sendable {
         lock.withLock { digests.formUnion(new) }
     }
 
+    /// Notes one href listed, as its digest (a streamed answer notes each member as it comes).
+    func add(_ digest: StringDigest) {
+        lock.withLock { _ = digests.insert(digest) }
+    }
+
     /// Whether a listing of this run showed `href`.
     func contains(_ href: String) -> Bool {
         let digest = StringDigest(href)

@@ -3,7 +3,10 @@ public enum TextValue {
     /// Decodes `\\`, `\;`, `\,`, `\n`/`\N`. An unknown escape such as `\:` (which some producers
     /// write) keeps the character after the backslash.
     public static func unescape(_ raw: some StringProtocol) -> String {
-        guard raw.utf8.contains(UInt8(ascii: "\\")) else { return String(raw) }
+        let backslash = UInt8(ascii: "\\")
+        // Over the text's own bytes when it has them in one piece: most text has no escape.
+        guard raw.utf8.withContiguousStorageIfAvailable({ $0.contains(backslash) }) ?? raw.utf8.contains(backslash)
+        else { return String(raw) }
         // By scalar, not by Character: a combining mark after `\` or `,` joins it into one
         // Character that no longer matches the delimiter (so do the three functions below).
         var out = String.UnicodeScalarView()
