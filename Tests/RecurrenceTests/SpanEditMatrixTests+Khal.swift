@@ -83,7 +83,7 @@ extension SpanEditMatrixTests {
                 """)
         }
         print(
-            "khal (one run, \(String(format: "%.1f", seconds)) s): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
+            "khal (\(String(format: "%.1f", seconds)) s, one run per core): \(cases.count) cases, \(compared) occurrences equal to the reference; departures: "
                 + zip(Self.khalDepartures, departed).map { "\($0.section): \($1) occurrences" }.joined(separator: "; "))
         return departed
     }
