@@ -7,8 +7,11 @@ Input on stdin: one JSON object, answered on stdout as one JSON value.
       -> (the window's ends as instants; a date alone is midnight in each event's own zone, as
          recurring-ical-events reads it) for each calendar, the alarms recurring_ical_events.of(cal, components=["VALARM"])
          finds between from and to: [{"uid", "recurrenceId", "trigger", "start", "action",
-         "description", "acknowledged"}] (acknowledged: the VALARM's RFC 9074 ACKNOWLEDGED as
-         python's icalendar reads it, which recurring-ical-events does not look at), sorted; times as RFC 3339 (aware times in UTC with Z, floating
+         "description", "acknowledged"}] (acknowledged: when python's icalendar says the alarm
+         was last acknowledged, which recurring-ical-events does not look at: the VALARM's RFC
+         9074 ACKNOWLEDGED, for an event Thunderbird wrote the later of it and X-MOZ-LASTACK, and
+         none while X-MOZ-SNOOZE-TIME is later still, as icalendar.alarms reads them; its reading
+         of DTSTAMP as Google's acknowledgement is left out), sorted; times as RFC 3339 (aware times in UTC with Z, floating
          without offset, dates as YYYY-MM-DD); or {"error": text} when it raises.
 """
 import datetime as dt
@@ -28,6 +31,19 @@ def moment(text):
     if "T" in text:
         return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     return dt.date.fromisoformat(text)
+
+
+def acknowledged(parent, alarm):
+    """When `alarm` (of the occurrence `parent`) counts as last acknowledged, in RFC 3339; None."""
+    ack = alarm.ACKNOWLEDGED
+    if parent.is_thunderbird():
+        last = parent.X_MOZ_LASTACK
+        if last is not None and (ack is None or last > ack):
+            ack = last
+        snoozed = parent.X_MOZ_SNOOZE_TIME
+        if ack is not None and snoozed is not None and snoozed > ack:
+            ack = None
+    return iso(ack) if ack is not None else None
 
 
 def alarms(req):
@@ -55,7 +71,7 @@ def alarms(req):
                     "start": iso(s.dt) if s is not None else None,
                     "action": str(alarm.get("ACTION")) if alarm.get("ACTION") is not None else None,
                     "description": str(alarm.get("DESCRIPTION")) if alarm.get("DESCRIPTION") is not None else None,
-                    "acknowledged": iso(alarm.ACKNOWLEDGED) if alarm.ACKNOWLEDGED is not None else None,
+                    "acknowledged": acknowledged(parent, alarm),
                 })
             items.sort(key=lambda x: (x["trigger"], x["uid"], x["action"] or "", x["description"] or ""))
             out.append(items)

@@ -144,6 +144,31 @@ import ICalendar
             ])
     }
 
+    /// Thunderbird acknowledges all of an event's alarms with X-MOZ-LASTACK on the event, and
+    /// puts them off with X-MOZ-SNOOZE-TIME: a trigger at or before the last acknowledgement is
+    /// not due again, unless the alarms were snoozed after it (python's icalendar reads them so).
+    @Test func thunderbirdsAcknowledgementAndSnoozeAreRead() throws {
+        let alarms =
+            Self.alarm("ACTION:DISPLAY\nDESCRIPTION:early\nTRIGGER:-PT45M") + "\n"
+            + Self.alarm("ACTION:DISPLAY\nDESCRIPTION:late\nTRIGGER:-PT15M")
+        let in2024 = { (body: String) in try Self.alarms(body, from: Self.utc(2024, 1, 1), to: Self.utc(2025, 1, 1)) }
+        let event = { (extra: String) in
+            Self.component("UID:t\nDTSTART:20241023T140000Z\nDURATION:PT1H\n\(extra)\(alarms)")
+        }
+        // Dismissed at 13:52: both triggers (13:15, 13:45) were before it.
+        #expect(try in2024(event("X-MOZ-LASTACK:20241023T135202Z\n")).isEmpty)
+        // Dismissed at 13:30: the 13:45 one is still due.
+        #expect(try in2024(event("X-MOZ-LASTACK:20241023T133000Z\n")) == ["t 2024-10-23T13:45:00Z DISPLAY late"])
+        // Dismissed at 13:52, then snoozed until 13:57: due again.
+        #expect(
+            try in2024(event("X-MOZ-LASTACK:20241023T135202Z\nX-MOZ-SNOOZE-TIME:20241023T135702Z\n")).count == 2)
+        // An RFC 9074 ACKNOWLEDGED later than X-MOZ-LASTACK is the one that counts.
+        let own = Self.component(
+            "UID:t\nDTSTART:20241023T140000Z\nDURATION:PT1H\nX-MOZ-LASTACK:20241023T131600Z\n"
+                + Self.alarm("ACTION:DISPLAY\nDESCRIPTION:late\nTRIGGER:-PT15M\nACKNOWLEDGED:20241023T134500Z"))
+        #expect(try in2024(own).isEmpty)
+    }
+
     /// Days keep the wall clock (the same time the day before, across a change to summer
     /// time); hours and minutes are elapsed time (RFC 5545 §3.3.6).
     @Test func daysKeepTheWallClockAndMinutesAreElapsedAcrossDaylightSaving() throws {

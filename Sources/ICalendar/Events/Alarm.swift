@@ -23,8 +23,10 @@ public struct Alarm: Hashable, Sendable {
     public var repeatCount: Int
     /// DURATION: the time between repetitions; nil when absent or unreadable.
     public var repeatInterval: ICalDuration?
-    /// ACKNOWLEDGED (RFC 9074 §6): when the alarm was last acknowledged (dismissed or sent);
-    /// a trigger at or before it is not due again.
+    /// When the alarm was last acknowledged (dismissed or sent): a trigger at or before it is
+    /// not due again. RFC 9074's ACKNOWLEDGED (§6), or Thunderbird's X-MOZ-LASTACK on the event
+    /// (which acknowledges all of its alarms), the later of the two; none while Thunderbird's
+    /// X-MOZ-SNOOZE-TIME is later still (snoozed, so due again), as python's icalendar reads them.
     public var acknowledged: DateTimeValue?
     /// UID (RFC 9074 §4): the alarm's own identity, where the writer gave one.
     public var uid: String?
@@ -54,5 +56,34 @@ public struct Alarm: Hashable, Sendable {
         repeatInterval = interval
         let count = component["REPEAT"]?.integer ?? 0
         repeatCount = interval == nil ? 0 : max(0, count)
+    }
+
+    /// The views of the VALARMs of `parent` (a VEVENT or VTODO), each read with
+    /// ``init(_:in:)``.
+    public static func views(of parent: Component) -> [Alarm] {
+        parent.components(named: "VALARM").map { Alarm($0, in: parent) }
+    }
+
+    /// The view of `component`, a VALARM of `parent` (a VEVENT or VTODO), with what Thunderbird
+    /// records on the parent folded in: X-MOZ-LASTACK, when all of its alarms were last
+    /// dismissed there, and X-MOZ-SNOOZE-TIME, until when they were put off (see
+    /// ``acknowledged``). Only UTC times are read (Thunderbird writes no other); a snooze of
+    /// one occurrence of a series (`X-MOZ-SNOOZE-TIME-<time>`) is not read.
+    public init(_ component: Component, in parent: Component) {
+        self.init(component)
+        let snoozed = parent["X-MOZ-SNOOZE-TIME"]?.dateTime.flatMap(Self.utcSeconds)
+        if let lastAck = parent["X-MOZ-LASTACK"]?.dateTime, let at = Self.utcSeconds(lastAck),
+            at > acknowledged.flatMap(Self.utcSeconds) ?? .min
+        {
+            acknowledged = lastAck
+        }
+        if let snoozed, let latest = acknowledged.flatMap(Self.utcSeconds), snoozed > latest {
+            acknowledged = nil
+        }
+    }
+
+    /// Seconds since 1970 of a UTC date-time; nil for any other form.
+    private static func utcSeconds(_ value: DateTimeValue) -> Int64? {
+        value.form == .utc && !value.isDate ? value.local.secondsSinceEpoch : nil
     }
 }

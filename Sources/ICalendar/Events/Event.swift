@@ -75,7 +75,7 @@ public struct Event: Hashable, Sendable {
         timestamp = c["DTSTAMP"]?.dateTime
         organizer = c["ORGANIZER"].map(CalendarUser.init)
         attendees = c.properties(named: "ATTENDEE").map(CalendarUser.init)
-        alarms = c.components(named: "VALARM").map(Alarm.init)
+        alarms = Alarm.views(of: c)
         categories = c.properties(named: "CATEGORIES").flatMap(\.textList)
         url = c["URL"]?.value
     }

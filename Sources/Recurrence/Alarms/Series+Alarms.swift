@@ -46,7 +46,7 @@ extension Series {
         var result: [(Component, Alarm)] = []
         for c in component.components(named: "VALARM") where !seen.contains(c) {
             seen.append(c)
-            let view = Alarm(c)
+            let view = Alarm(c, in: component)
             switch view.trigger {
             case .relative?: if !absolute { result.append((c, view)) }
             case .absolute?: if absolute { result.append((c, view)) }
