@@ -135,36 +135,59 @@ extension ListingIndex {
         }
     }
 
-    /// The index to write: the header, the folders the listing read (or took from the index),
-    /// then each listed file's entry (recorded in this run, or the fresh stored one), in
-    /// listing order.
-    func encoded() -> (header: [UInt8], payload: [UInt8]) {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(buffer.count + recorded.bytes.count)
-        Self.append(UInt32(listing.scanned.count), to: &payload)
-        for folder in listing.scanned { folder.append(to: &payload) }
-        var count = 0
-        buffer.withUnsafeBytes { bytes in
-            for i in 0..<listing.count {
-                if let entry = recorded[i] {
-                    payload += entry
-                } else if fresh[i] >= 0, let e = Self.entry(at: fresh[i], in: bytes) {
-                    payload += UnsafeRawBufferPointer(rebasing: bytes[fresh[i]..<e.end])
-                } else {
-                    continue
+    /// Writes the index to a new file at `path` (mode 0600): the header, the folders the listing
+    /// read (or took from the index), then each listed file's entry (recorded in this run, or
+    /// the fresh stored one), in listing order. The entries go out through a buffer, their
+    /// checksum taken on the way and written into the header last, so the index is never whole
+    /// in memory a second time (a first listing of 1,000,000 files held 170 MB more for it).
+    /// - Returns: false on any failure (the file is then removed).
+    func write(to path: String) -> Bool {
+        var folders: [UInt8] = []
+        Self.append(UInt32(listing.scanned.count), to: &folders)
+        for folder in listing.scanned { folder.append(to: &folders) }
+        return recorded.bytes.withUnsafeBytes { recordedBytes in
+            buffer.withUnsafeBytes { stored in
+                // Each listed file's entry, as bytes of the recorded entries or of the stored index.
+                func entry(_ i: Int) -> UnsafeRawBufferPointer? {
+                    if let range = recorded.ranges.isEmpty ? nil : recorded.ranges[i] {
+                        return UnsafeRawBufferPointer(rebasing: recordedBytes[range])
+                    }
+                    guard fresh[i] >= 0, let e = Self.entry(at: fresh[i], in: stored) else { return nil }
+                    return UnsafeRawBufferPointer(rebasing: stored[fresh[i]..<e.end])
                 }
-                count += 1
+                var count = 0, length = folders.count
+                for i in 0..<listing.count {
+                    guard let e = entry(i) else { continue }
+                    count += 1
+                    length += e.count
+                }
+                var header: [UInt8] = Self.magic
+                Self.append(Self.formatVersion, to: &header)
+                header += fingerprint.digest
+                Self.append(UInt32(listing.root.utf8.count), to: &header)
+                header += Array(listing.root.utf8)
+                Self.append(UInt32(count), to: &header)
+                Self.append(UInt64(length), to: &header)
+                let checksumOffset = header.count
+                Self.append(UInt64(0), to: &header)
+
+                guard var out = IndexFileWriter(path: path) else { return false }
+                var checksum = Checksum(length: length)
+                out.add(header)
+                folders.withUnsafeBytes {
+                    checksum.add($0)
+                    out.add($0)
+                }
+                for i in 0..<listing.count {
+                    guard let e = entry(i) else { continue }
+                    checksum.add(e)
+                    out.add(e)
+                }
+                var sum: [UInt8] = []
+                Self.append(checksum.value, to: &sum)
+                return out.finish(writing: sum, at: checksumOffset)
             }
         }
-        var out: [UInt8] = Self.magic
-        Self.append(Self.formatVersion, to: &out)
-        out += fingerprint.digest
-        Self.append(UInt32(listing.root.utf8.count), to: &out)
-        out += Array(listing.root.utf8)
-        Self.append(UInt32(count), to: &out)
-        Self.append(UInt64(payload.count), to: &out)
-        Self.append(payload.withUnsafeBytes { Self.checksum($0) }, to: &out)
-        return (out, payload)
     }
 
     /// Appends one entry in the stored form.
@@ -192,40 +215,100 @@ extension ListingIndex {
 
     /// A 64-bit hash of the bytes, eight at a time: it catches a damaged file, not an attacker.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var i = 0
-        while i + 8 <= bytes.count {
-            h =
-                (h ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 29
-            i += 8
-        }
-        while i < bytes.count {
-            h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
-            i += 1
-        }
-        return h ^ (h >> 32)
+        var checksum = Checksum(length: bytes.count)
+        checksum.add(bytes)
+        return checksum.value
     }
 
-    /// Writes `parts`, one after the other, to a new file at `path` (mode 0600); false on any failure.
-    static func write(_ parts: [UInt8]..., to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let ok = parts.allSatisfy { bytes in
-            bytes.withUnsafeBytes { raw in
-                var done = 0
-                while done < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-                    if n <= 0 { return false }
-                    done += n
+    /// ``checksum(_:)`` taken over bytes given piece by piece: the same value as over them whole.
+    struct Checksum {
+        private var h: UInt64
+        /// The bytes of a word not yet complete (fewer than eight).
+        private var pending: [UInt8] = []
+
+        /// A checksum of `length` bytes in all.
+        init(length: Int) { h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(length) }
+
+        private mutating func word(_ w: UInt64) {
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+        }
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            var i = 0
+            while !pending.isEmpty, i < bytes.count {
+                pending.append(bytes[i])
+                i += 1
+                if pending.count == 8 {
+                    word(pending.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
+                    pending = []
                 }
-                return true
+            }
+            while i + 8 <= bytes.count {
+                word(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            pending += bytes[i...]
+        }
+
+        /// The checksum of every byte given.
+        var value: UInt64 {
+            var h = h
+            for byte in pending { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return h ^ (h >> 32)
+        }
+    }
+
+    /// A new file (mode 0600) written through a buffer of 1 MiB; on any failure it is removed.
+    struct IndexFileWriter {
+        private let path: String
+        private let fd: Int32
+        private var buffer: [UInt8] = []
+        private var failed = false
+
+        init?(path: String) {
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return nil }
+            self.path = path
+            buffer.reserveCapacity(1 << 20)
+        }
+
+        mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            if buffer.count + bytes.count > 1 << 20 { flush() }
+            if bytes.count > 1 << 20 {
+                failed = failed || !Self.write(fd, bytes)
+            } else {
+                buffer += bytes
             }
         }
-        close(fd)
-        if !ok { unlink(path) }
-        return ok
+
+        private mutating func flush() {
+            failed = failed || !buffer.withUnsafeBytes { Self.write(fd, $0) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes what is buffered, then `bytes` at `offset`, and closes the file.
+        /// - Returns: whether everything was written; the file is removed when not.
+        mutating func finish(writing bytes: [UInt8], at offset: Int) -> Bool {
+            flush()
+            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(offset)) }
+            let ok = !failed && written == bytes.count
+            close(fd)
+            if !ok { unlink(path) }
+            return ok
+        }
+
+        private static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+            var done = 0
+            while done < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n <= 0 { return false }
+                done += n
+            }
+            return true
+        }
     }
 
     /// Reads the stored form, throwing ``Unusable`` past its end.

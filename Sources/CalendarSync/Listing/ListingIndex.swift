@@ -164,10 +164,9 @@ public final class ListingIndex {
         let folder = file.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let (header, payload) = encoded()
         let temporary = folder.appendingPathComponent(
             ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard Self.write(header, payload, to: temporary.path) else { return }
+        guard write(to: temporary.path) else { return }
         if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 
