@@ -88,7 +88,7 @@ let (_, sqliteWrite) = try time {
         }
     }
 }
-let sqliteSize = ((try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0) ?? 0
+let sqliteSize = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
 let (sqlitePassed, sqliteLoad) = try best {
     let queue = try DatabaseQueue(path: database)
     return try queue.read { db in

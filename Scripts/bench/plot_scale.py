@@ -4,12 +4,13 @@ one panel per server and step (first sync, no-op sync, takeover), one line per c
 
     plot_scale.py TABLE.tsv OUT.svg
 
-Plain SVG written by hand, so that the plot needs nothing beyond Python.
+The drawing is Scripts/bench/logplot.py's, shared with plot_list.py.
 """
 import csv
-import math
 import sys
 from collections import defaultdict
+
+from logplot import Panel, decades, legend_entry, svg_finish, svg_start
 
 COLORS = {"calgw": "#1f77b4", "vdirsyncer": "#d62728", "floor": "#7f7f7f", "files floor": "#2ca02c"}
 DASHES = {"floor": "5,4", "files floor": "2,3"}
@@ -29,16 +30,6 @@ def read(path):
     return rows
 
 
-def decades(lo, hi):
-    return [10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
-
-
-def label(v, unit=""):
-    if v >= 1000:
-        return f"{v / 1000:g}k{unit}" if unit == "" else f"{v:g}{unit}"
-    return f"{v:g}{unit}"
-
-
 def main(table, out):
     rows = read(table)
     steps = [s for s in STEPS if any(r[3] == s for r in rows)]
@@ -52,55 +43,22 @@ def main(table, out):
 
     width = MARGIN_L + len(steps) * (PANEL_W + GAP + MARGIN_L) - GAP
     height = len(servers) * (MARGIN_T + PANEL_H + MARGIN_B) + 40
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<rect width="{width}" height="{height}" fill="white"/>']
-
-    def px(x, x0):
-        lo, hi = math.log10(xticks[0]), math.log10(xticks[-1])
-        return x0 + (math.log10(x) - lo) / max(hi - lo, 1e-9) * PANEL_W
-
-    def py(y, y0):
-        lo, hi = math.log10(yticks[0]), math.log10(yticks[-1])
-        return y0 + PANEL_H - (math.log10(y) - lo) / max(hi - lo, 1e-9) * PANEL_H
-
+    svg = svg_start(width, height)
     for row, server in enumerate(servers):
         y0 = 30 + row * (MARGIN_T + PANEL_H + MARGIN_B) + MARGIN_T
         for col, step in enumerate(steps):
             x0 = MARGIN_L + col * (PANEL_W + GAP + MARGIN_L)
-            svg.append(f'<text x="{x0 + PANEL_W / 2}" y="{y0 - 12}" text-anchor="middle" font-weight="bold">'
-                       f'{server}: {step}</text>')
-            svg.append(f'<rect x="{x0}" y="{y0}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#999"/>')
-            for t in xticks:
-                x = px(t, x0)
-                svg.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y0 + PANEL_H}" stroke="#eee"/>')
-                svg.append(f'<text x="{x:.1f}" y="{y0 + PANEL_H + 16}" text-anchor="middle">{label(t)}</text>')
-            for t in yticks:
-                y = py(t, y0)
-                svg.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + PANEL_W}" y2="{y:.1f}" stroke="#eee"/>')
-                svg.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end">{t:g} s</text>')
-            svg.append(f'<text x="{x0 + PANEL_W / 2}" y="{y0 + PANEL_H + 34}" text-anchor="middle">events</text>')
+            panel = Panel(svg, x0, y0, PANEL_W, PANEL_H, f"{server}: {step}", xticks, yticks)
             for who in ["floor", "files floor", "vdirsyncer", "calgw"]:
                 pts = sorted(series.get((server, step, who), []))
-                if not pts:
-                    continue
-                path = " ".join(f"{px(n, x0):.1f},{py(t, y0):.1f}" for n, t in pts)
-                dash = f' stroke-dasharray="{DASHES[who]}"' if who in DASHES else ""
-                svg.append(f'<polyline points="{path}" fill="none" stroke="{COLORS[who]}" stroke-width="2"{dash}/>')
-                for n, t in pts:
-                    svg.append(f'<circle cx="{px(n, x0):.1f}" cy="{py(t, y0):.1f}" r="3" fill="{COLORS[who]}">'
-                               f'<title>{who}, {n} events: {t:g} s</title></circle>')
+                if pts:
+                    panel.line(pts, COLORS[who], DASHES.get(who), who)
     # Legend along the top.
     x = MARGIN_L
     for who, name in [("calgw", "calgw"), ("vdirsyncer", "vdirsyncer 0.21"), ("floor", "server floor (curl)"), ("files floor", "file floor (C: create the files)")]:
-        dash = f' stroke-dasharray="{DASHES[who]}"' if who in DASHES else ""
-        svg.append(f'<line x1="{x}" y1="18" x2="{x + 24}" y2="18" stroke="{COLORS[who]}" stroke-width="2"{dash}/>')
-        svg.append(f'<text x="{x + 30}" y="22">{name}</text>')
+        legend_entry(svg, x, 18, COLORS[who], DASHES.get(who), name)
         x += 40 + 8 * len(name)
-    svg.append(f'<text x="{width - 8}" y="40" text-anchor="end" fill="#666">wall time, log-log; lower is better</text>')
-    svg.append("</svg>")
-    with open(out, "w") as f:
-        f.write("\n".join(svg) + "\n")
+    svg_finish(svg, out, width, 40)
 
 
 if __name__ == "__main__":

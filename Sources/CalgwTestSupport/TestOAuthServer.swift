@@ -57,6 +57,20 @@ public final class TestOAuthServer: @unchecked Sendable {
     /// `CALGW_OAUTH_NAME`'s value.
     public subscript(_ name: String) -> String { values["CALGW_OAUTH_\(name)"] ?? "" }
 
+    /// A pair's config lines that sign in at this server: the scopes and every endpoint (the
+    /// client's own lines are the test's).
+    public var pairConfigLines: String {
+        """
+        scopes = ["openid", "email", "calendar"]
+        authorization_endpoint = "\(self["AUTHORIZATION_ENDPOINT"])"
+        token_endpoint = "\(self["TOKEN_ENDPOINT"])"
+        device_authorization_endpoint = "\(self["DEVICE_AUTHORIZATION_ENDPOINT"])"
+        revocation_endpoint = "\(self["REVOCATION_ENDPOINT"])"
+        userinfo_endpoint = "\(self["USERINFO_ENDPOINT"])"
+
+        """
+    }
+
     /// A bearer gate in front of `server` that takes this server's tokens for alice and passes
     /// requests on with the CalDAV server's own credentials; the caller stops it.
     public func gate(for server: TestServer) throws -> TestProxy {

@@ -99,13 +99,7 @@ import CalgwTestSupport
             remote = "\(gate.proxied(collection).absoluteString)"
             journal = "\(folder.file("journal.sqlite").path)"
             auth = "\(auth)"
-            \(client)scopes = ["openid", "email", "calendar"]
-            authorization_endpoint = "\(oauth["AUTHORIZATION_ENDPOINT"])"
-            token_endpoint = "\(oauth["TOKEN_ENDPOINT"])"
-            device_authorization_endpoint = "\(oauth["DEVICE_AUTHORIZATION_ENDPOINT"])"
-            revocation_endpoint = "\(oauth["REVOCATION_ENDPOINT"])"
-            userinfo_endpoint = "\(oauth["USERINFO_ENDPOINT"])"
-
+            \(client)\(oauth.pairConfigLines)
             """
         try Data(text.utf8).write(to: folder.file("config.toml"))
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
@@ -187,13 +181,7 @@ import CalgwTestSupport
             journal = "\(folder.file("journal.sqlite").path)"
             auth = "microsoft"
             client_id = "\(oauth["CLIENT_ID"])"
-            scopes = ["openid", "email", "calendar"]
-            authorization_endpoint = "\(oauth["AUTHORIZATION_ENDPOINT"])"
-            token_endpoint = "\(oauth["TOKEN_ENDPOINT"])"
-            device_authorization_endpoint = "\(oauth["DEVICE_AUTHORIZATION_ENDPOINT"])"
-            revocation_endpoint = "\(oauth["REVOCATION_ENDPOINT"])"
-            userinfo_endpoint = "\(oauth["USERINFO_ENDPOINT"])"
-
+            \(oauth.pairConfigLines)
             """
         try Data(text.utf8).write(to: folder.file("config.toml"))
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)

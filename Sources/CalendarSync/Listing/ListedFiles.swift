@@ -115,6 +115,12 @@ public struct ListedFiles {
         return (folder.hasSuffix("/") ? folder : folder + "/") + name(of: index)
     }
 
+    /// The URL of the file at `index`.
+    public func url(of index: Int) -> URL { URL(fileURLWithPath: path(of: index)) }
+
+    /// Every file's URL, in listing order (for a reader of every file, as `alarms` is).
+    public var urls: [URL] { (0..<count).map(url(of:)) }
+
     /// The calendar of the file at `index` (an account pair's collection folder), if any.
     public func calendar(of index: Int) -> String? { folders[Int(entries[index].folder)].calendar }
 

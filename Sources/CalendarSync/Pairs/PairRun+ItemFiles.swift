@@ -1,32 +1,15 @@
 import Foundation
 import VDir
 
-/// A file holding items of a pair's local side, and the calendar it belongs to.
-public struct LocalItemFile: Sendable, Equatable {
-    /// The file.
-    public var url: URL
-    /// An account pair's calendar (its folder name); nil for a pair of one calendar.
-    public var calendar: String?
-}
-
 extension PairRun {
-    /// The files that hold the pair's items on its local side, as its runs see them: a vdir's
-    /// item files (``ItemFileFilter``), each of an account's calendars' (the folders its
-    /// `collections` take in), or the single file (none before its first sync). For `list`,
-    /// which reads them rather than syncing them.
+    /// The files that hold the pair's items on its local side, as its runs see them, each with
+    /// its stamp, as the listing index takes them: a vdir's item files (``ItemFileFilter``),
+    /// each of an account's calendars' (the folders its `collections` take in), or the single
+    /// file (none before its first sync); the pair's local folder (or single file) is the
+    /// listing's root. For `list` and `alarms`, which read them rather than syncing them.
+    /// - Parameter cache: where the listing's index is kept (``ListedFiles/index``); nil for none.
     /// - Throws: `SyncError` `.unsupported` for a pair whose local side is a server;
     ///   `VDirError.notAFolder` for a vdir that does not exist yet.
-    public func localItemFiles() throws -> [LocalItemFile] {
-        let listing = try listedFiles()
-        return (0..<listing.count).map {
-            LocalItemFile(url: URL(fileURLWithPath: listing.path(of: $0)), calendar: listing.calendar(of: $0))
-        }
-    }
-
-    /// ``localItemFiles()`` with each file's stamp, as the listing index takes them; the
-    /// pair's local folder (or single file) is the listing's root.
-    /// - Throws: as ``localItemFiles()``.
-    /// - Parameter cache: where the listing's index is kept (``ListedFiles/index``); nil for none.
     public func listedFiles(cache: ListingCache? = nil) throws -> ListedFiles {
         if case .singleFile(let url) = pair.local { return .single(url, cache: cache) }
         let root = try pair.localFolder(for: "reading events").standardizedFileURL

@@ -15,7 +15,7 @@ struct CalendarFiles {
 
     /// Every file, in the order found.
     var files: [URL] {
-        listed.flatMap { listing in (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) } }
+        listed.flatMap(\.urls)
     }
 
     /// The calendar (an account pair's folder name) of each file of an account pair.
@@ -24,7 +24,7 @@ struct CalendarFiles {
         for listing in listed {
             for index in 0..<listing.count {
                 if let calendar = listing.calendar(of: index) {
-                    calendars[URL(fileURLWithPath: listing.path(of: index))] = calendar
+                    calendars[listing.url(of: index)] = calendar
                 }
             }
         }

@@ -65,7 +65,6 @@ struct ListCommand: ParsableCommand {
     /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
     /// as ``ItemFileName`` tells them.
     static func icsFiles(in folder: URL) -> [URL] {
-        let listing = ListedFiles.local(folder: folder)
-        return (0..<listing.count).map { URL(fileURLWithPath: listing.path(of: $0)) }
+        ListedFiles.local(folder: folder).urls
     }
 }

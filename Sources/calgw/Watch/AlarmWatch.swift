@@ -54,9 +54,9 @@ final class AlarmWatch {
         for configuration in pairs {
             // A pair whose local side is a server, or whose vdir is not made yet, has no file.
             guard let pair = try? configuration.pair,
-                let found = try? PairRun(pair: pair, options: .init()).localItemFiles()
+                let found = try? PairRun(pair: pair, options: .init()).listedFiles()
             else { continue }
-            files += found.map(\.url)
+            files += found.urls
         }
         for problem in sources.update(files) where !output.quiet {
             Terminal.err("warning: \(problem.file): its alarms cannot be read: \(problem.message)")
