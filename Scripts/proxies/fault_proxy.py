@@ -26,6 +26,9 @@ Actions:
   429       answer 429 with Retry-After, not forwarded
   reset     read the request, then close the connection with a TCP reset, not forwarded
   truncate  forward, then send the headers and only half the body and close the connection
+  lose      forward (the server does the request), then close the connection with a TCP reset
+            before any of the answer: a lost answer, as a dropped mobile link or a proxy's idle
+            timeout leaves a client that cannot tell whether its write was done
   slow      wait --slow-seconds, then forward
 
 Every request is logged to --log as one JSON line: n, method, path, action, status, and the
@@ -39,7 +42,8 @@ import time
 
 import proxylib
 
-ACTIONS = ("ok", "500", "503", "502", "504", "507", "403", "409", "412", "429", "reset", "truncate", "slow")
+ACTIONS = ("ok", "500", "503", "502", "504", "507", "403", "409", "412", "429", "reset", "truncate", "lose",
+           "slow")
 
 
 PHP_FATAL = (
@@ -125,6 +129,12 @@ class FaultHandler(proxylib.ForwardingHandler):
             self.end_headers()
             self.wfile.write(response.body[: len(response.body) // 2])
             self.wfile.flush()
+            proxylib.abort_connection(self)
+        elif action == "lose":
+            response = self.forward()
+            self.entry["status"] = response.status
+            self.entry["sent_bytes"] = 0
+            self.commit_log()
             proxylib.abort_connection(self)
         elif action == "slow":
             time.sleep(config.slow_seconds)

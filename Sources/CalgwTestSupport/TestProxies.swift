@@ -63,16 +63,17 @@ public enum TestProxies {
         return try start("auth_proxy.py", upstream: upstream, arguments: arguments)
     }
 
-    /// Answers requests by `script` (`503,ok,429,reset,truncate,slow`), then forwards; a `slow`
-    /// answer waits `slowSeconds` first.
+    /// Answers requests by `script` (`503,ok,429,reset,truncate,lose,slow`), then forwards (or,
+    /// with `repeats`, starts the script again); a `slow` answer waits `slowSeconds` first.
     public static func fault(
         upstream: URL, script: String, retryAfter: Int = 1, onlyMethods: String = "",
-        slowSeconds: Double = 2
+        slowSeconds: Double = 2, repeats: Bool = false
     ) throws -> TestProxy {
         var arguments = [
             "--script", script, "--retry-after", String(retryAfter), "--slow-seconds", String(slowSeconds),
         ]
         if !onlyMethods.isEmpty { arguments += ["--only-methods", onlyMethods] }
+        if repeats { arguments.append("--repeat") }
         return try start("fault_proxy.py", upstream: upstream, arguments: arguments)
     }
 

@@ -105,6 +105,27 @@ extension CalDAVClient {
         }
     }
 
+    /// The calendar at `url`, when one is there (PROPFIND Depth 0 answered with a
+    /// `C:calendar` resource type); nil when nothing is (404, or another kind of resource).
+    /// Asked after a MKCALENDAR whose answer was lost or refused: the server may have made
+    /// the calendar before the connection dropped, and a second MKCALENDAR is then refused
+    /// because it exists.
+    /// - Throws: `CalDAVError` when the server cannot be asked (no answer, a failure other
+    ///   than "not found").
+    public func calendar(at url: URL) async throws -> CalendarCollection? {
+        let target = Self.collectionURL(url)
+        let answer: Multistatus
+        do {
+            (answer, _) = try await multistatus(
+                "PROPFIND", target, depth: "0", body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+        } catch let error as CalDAVError where [404, 410].contains(error.status ?? 0) {
+            return nil
+        }
+        guard let response = answer.responses.first, response.hasResourceType(XMLNamespace.caldav, "calendar")
+        else { return nil }
+        return Self.collection(from: response, url: target, href: HrefResolver.href(of: target))
+    }
+
     /// Sets a collection's display name and/or color (PROPPATCH).
     /// - Throws: `CalDAVError` when the server refuses either property.
     public func updateCollection(_ url: URL, displayName: String? = nil, color: String? = nil) async throws {

@@ -7,14 +7,7 @@ extension Pair {
     /// - Throws: ``ConnectionError`` when no client can be made; the server's error (an
     ///   ``ExplainedError``) when it cannot be asked.
     public func askServerAccount() async throws -> ServerAccount? {
-        switch remote {
-        case .caldav(let url, let server):
-            return ServerAccount(try await server.client(owner: "pair \(name)").schedulingAccount(at: url))
-        case .graph:
-            return try await (storage(remote) as? GraphStorage)?.account()
-        default:
-            return nil
-        }
+        try await directory()?.account()
     }
 
     /// The account as last asked of the server (kept in ``accountCache``); nil when never

@@ -142,4 +142,18 @@ public struct Pair: Sendable {
             try GraphStorage(http: try server.client(owner: "pair \(name)").http, calendar: url, window: window)
         }
     }
+
+    /// The account behind the pair's remote, as its provider keeps its calendars; nil when
+    /// the remote is no account (a vdir, a single file, a feed). The client is made, and its
+    /// secret read, now.
+    /// - Throws: ``ConnectionError`` when the server's settings cannot make a client.
+    func directory() throws -> (any CalendarDirectory)? {
+        switch remote {
+        case .caldav(let url, let server):
+            CalDAVDirectory(client: try server.client(owner: "pair \(name)"), remote: url)
+        case .graph(let url, let server):
+            GraphDirectory(http: try server.client(owner: "pair \(name)").http, account: url, window: window)
+        case .vdir, .singleFile, .subscription: nil
+        }
+    }
 }

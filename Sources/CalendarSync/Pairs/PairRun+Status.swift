@@ -14,12 +14,7 @@ extension PairRun {
                 dryRun.options.dryRun = true
                 dryRun.options.direction = .both
                 let layout = AccountLayout(pair: pair, root: try pair.localFolder(for: "a pair with collections"))
-                let report: SyncReport
-                if case .graph = pair.remote {
-                    report = try await GraphAccountRun(run: dryRun).run().report
-                } else {
-                    report = try await AccountRun(run: dryRun).run().report
-                }
+                let report = try await AccountRun(run: dryRun).run().report
                 status.pending = report
                 status.pending.collections = nil
                 status.collections = report.collections

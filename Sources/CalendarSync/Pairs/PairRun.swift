@@ -93,7 +93,6 @@ public struct PairRun: Sendable {
     /// - Throws: `SyncError` (a mass deletion on a single calendar, a side that cannot be
     ///   read, an unknown `collection`), `JournalError.locked` when another run holds the pair.
     public func run() async throws -> Outcome {
-        if pair.isAccount, case .graph = pair.remote { return try await GraphAccountRun(run: self).run() }
         if pair.isAccount { return try await AccountRun(run: self).run() }
         if let name = options.collection {
             throw SyncError(

@@ -126,7 +126,8 @@ struct DiscoverCommand: AsyncParsableCommand {
                     index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
                 }.joined(separator: "  "))
         }
-        if !output.quiet, !graph, let first = collections.first, let account = try? await server.account(at: first.url) {
+        if !output.quiet, !graph, let first = collections.first, let account = try? await server.account(at: first.url)
+        {
             Terminal.out(Self.describe(account))
         }
     }

@@ -1,22 +1,19 @@
-import CalDAV
+import Failures
 import Foundation
 
-/// An account's calendars sync side by side, a few at a time: each has its own folder, journal
-/// and lock, and the server answers one calendar's requests while calgw writes another's files.
+/// An account's calendars sync side by side, as many at a time as the provider takes
+/// (``CalendarDirectory/concurrentCalendars``): each has its own folder, journal and lock, and
+/// the server answers one calendar's requests while calgw writes another's files.
 extension AccountRun {
-    /// Calendars syncing at once. Servers serialise writes within a calendar, not across them;
-    /// more than this gains nothing on two cores and loads a small server.
-    static let concurrentCalendars = 4
-
     /// One calendar to sync.
     struct CalendarJob: Sendable {
         var name: String
         var journal: URL
         var local: URL
-        var remote: URL
-        /// What the account listing said of it (its tokens: no request when unchanged).
-        var info: CalendarCollection?
-        /// Not on the server yet: a dry run would make it (see ``UnmadeCalendar``).
+        var href: CollectionHref
+        /// What the directory's listing said of it (CalDAV's tokens: no request when unchanged).
+        var listed: ListedCalendar?
+        /// Not made yet: a dry run would make it (see ``UnmadeCalendar``).
         var unmade = false
     }
 
@@ -24,22 +21,37 @@ extension AccountRun {
         case synced(SyncReport)
         /// Refused for safety (a mass deletion): the message.
         case refused(String)
+        /// Failed (a calendar that refuses to be listed, a server fault): the error's line.
+        case failed(String)
         /// Stopped at a safe point when asked (``RunStopped``): the reason.
         case stopped(String)
+
+        /// The calendar's part of the run's report: what it did, or its one error.
+        var report: SyncReport? {
+            var part = SyncReport()
+            switch self {
+            case .synced(let report): return report
+            case .refused(let message): part.errors = [ReportedError(message, kind: .refusedForSafety)]
+            case .failed(let line): part.errors = [ReportedError(line)]
+            case .stopped: return nil
+            }
+            return part
+        }
     }
 
-    /// Syncs the calendars, `concurrentCalendars` at a time; the outcome of each, by name.
-    /// `progress` is told the sum over all calendars. The first other failure ends the run.
+    /// Syncs the calendars, the directory's number at a time; the outcome of each, by name.
+    /// `progress` is told the sum over all calendars. A calendar that fails is its outcome;
+    /// what ends the run is a failure of another kind (credentials refused).
     ///
-    /// A stop asked for (`stop`) is not such a failure: it would cancel the calendars
-    /// still syncing, cutting their requests short. Each of them stops at its own safe point
-    /// instead, no calendar starts after, and ``RunStopped`` is thrown once all have ended.
-    static func syncConcurrently(
-        _ jobs: [CalendarJob], client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-        faultHook: FaultHook?, progress: SyncProgressHandler?,
-        stop: StopGate? = nil
+    /// A stop asked for is not such a failure: it would cancel the calendars still syncing,
+    /// cutting their requests short. Each of them stops at its own safe point instead, no
+    /// calendar starts after, and ``RunStopped`` is thrown once all have ended.
+    func syncConcurrently(
+        _ jobs: [CalendarJob], directory: any CalendarDirectory, progress: SyncProgressHandler?
     ) async throws -> [String: CalendarOutcome] {
         let total: AccountProgress? = progress.map { AccountProgress(report: $0) }
+        let limit = max(1, directory.concurrentCalendars)
+        let stop = run.options.stop
         return try await withThrowingTaskGroup(
             of: (String, CalendarOutcome).self,
             returning: [String: CalendarOutcome].self
@@ -49,17 +61,12 @@ extension AccountRun {
             var stopped: String?
             while next < jobs.count || outcomes.count < next {
                 if stopped == nil, let reason = stop?.requested { stopped = reason }
-                while stopped == nil && next < jobs.count && next - outcomes.count < concurrentCalendars {
+                while stopped == nil && next < jobs.count && next - outcomes.count < limit {
                     let job = jobs[next]
                     var handler: SyncProgressHandler?
                     if let total { handler = { p in total.update(job.name, p) } }
                     let report = handler
-                    group.addTask {
-                        let outcome = try await Self.syncOne(
-                            job, client: client, policy: policy, dryRun: dryRun, faultHook: faultHook,
-                            progress: report, stop: stop)
-                        return (job.name, outcome)
-                    }
+                    group.addTask { (job.name, try await syncOne(job, directory: directory, progress: report)) }
                     next += 1
                 }
                 guard let (name, outcome) = try await group.next() else { break }
@@ -72,28 +79,24 @@ extension AccountRun {
     }
 
     /// Syncs one calendar of the account.
-    static func syncOne(
-        _ job: CalendarJob, client: CalDAVClient, policy: SyncPolicy, dryRun: Bool,
-        faultHook: FaultHook?, progress: SyncProgressHandler?, stop: StopGate? = nil
-    ) async throws -> CalendarOutcome {
-        let remote: any CalendarStorage
-        if job.unmade {
-            remote = UnmadeCalendar(href: job.remote.path)
-        } else {
-            let calendar = CalDAVStorage(client: client, collection: job.remote)
-            if let info = job.info { calendar.prime(with: info) }
-            remote = calendar
-        }
+    func syncOne(_ job: CalendarJob, directory: any CalendarDirectory, progress: SyncProgressHandler?)
+        async throws -> CalendarOutcome
+    {
         do {
+            let remote: any CalendarStorage =
+                job.unmade
+                ? UnmadeCalendar(href: job.href.path) : try directory.storage(for: job.href, listed: job.listed)
             return .synced(
                 try await SyncSession.run(
                     journalAt: job.journal, local: VDirStorage(url: job.local), remote: remote,
                     policy: policy, dryRun: dryRun, prompt: nil,
-                    faultHook: faultHook, progress: progress, stop: stop))
+                    faultHook: run.options.faultHook, progress: progress, stop: run.options.stop))
         } catch let error as SyncError where error.code == .massDeletion {
             return .refused(error.message)
         } catch let stop as RunStopped {
             return .stopped(stop.reason)
+        } catch let error as any ExplainedError where error.kind == .failed {
+            return .failed(Self.line(error))
         }
     }
 }

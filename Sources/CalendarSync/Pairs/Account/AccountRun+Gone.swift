@@ -1,4 +1,4 @@
-import CalDAV
+import Failures
 import Foundation
 import VDir
 
@@ -6,10 +6,11 @@ extension AccountRun {
     /// Calendars gone from one side since the last run. By default each is reported with what
     /// it held and left alone on the other side; with `--allow-collection-delete` (and a
     /// direction that writes that side) the other side's copy is deleted too: the folder with
-    /// its events, or the calendar on the server.
+    /// its events, or the calendar with its items. A calendar the provider will not delete is
+    /// an error of the report, and stays mapped.
     /// - Returns: the entries deleted (to be dropped from the mapping).
     func handleGone(
-        _ plan: CollectionPlan, client: CalDAVClient, origin: URL,
+        _ plan: CollectionPlan, directory: any CalendarDirectory, listing: DirectoryListing,
         report: inout SyncReport, parts: inout [String: SyncReport]
     ) async throws -> Set<CollectionMapping.Entry> {
         var removed: Set<CollectionMapping.Entry> = []
@@ -24,49 +25,54 @@ extension AccountRun {
             removed.insert(gone)
         }
         for gone in plan.goneRemote where wanted(gone.name) {
-            let folder = layout.folder(gone.name)
-            let count = Self.itemCount(in: folder)
+            let count = Self.itemCount(in: layout.folder(gone.name))
+            let what =
+                "calendar \(gone.href) is gone from \(directory.provider); its folder \(gone.name)/ (\(Self.items(count)))"
             guard allowCollectionDelete && policy.direction.writes(.local) else {
                 let hint = policy.direction.writes(.local) ? " (--allow-collection-delete removes it)" : ""
-                report.skipped.append(
-                    "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) item\(count == 1 ? "" : "s")) "
-                        + "is left as it is" + hint)
+                report.skipped.append(what + " is left as it is" + hint)
                 continue
             }
             if !dryRun {
-                try FileManager.default.removeItem(at: folder)
+                try FileManager.default.removeItem(at: layout.folder(gone.name))
                 try effects.happened()
                 forgetJournal(gone.name)
                 try effects.happened()
             }
             recordRemoval(
-                of: gone, on: .local, count: count,
-                message: "calendar \(gone.href) is gone from the server; its folder \(gone.name)/ (\(count) items) "
-                    + (dryRun ? "would be removed" : "was removed"))
+                of: gone, on: .local, count: count, message: what + (dryRun ? " would be removed" : " was removed"))
         }
         for gone in plan.goneLocal where wanted(gone.name) {
             let count = journalItemCount(gone.name)
+            let listed = listing.calendars.first { $0.href == gone.href }
+            let what =
+                "folder \(gone.name)/ is gone from the vdir; its calendar \(Self.label(gone, listed)) "
+                + "(\(Self.items(count)) when last synced)"
             guard allowCollectionDelete && policy.direction.writes(.remote) else {
                 let hint = policy.direction.writes(.remote) ? " (--allow-collection-delete deletes it)" : ""
-                report.skipped.append(
-                    "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) on the server (\(count) item\(count == 1 ? "" : "s") "
-                        + "when last synced) is left as it is" + hint)
+                report.skipped.append(what + " is left as it is \(directory.place)" + hint)
                 continue
             }
-            guard let url = URL(string: gone.href.path, relativeTo: origin)?.absoluteURL else { continue }
             if !dryRun {
-                try await client.deleteCollection(url)
+                do {
+                    try await directory.deleteCalendar(gone.href)
+                } catch let error as any ExplainedError where error.kind == .failed {
+                    report.errors.append(ReportedError(what + " was not deleted: " + Self.line(error)))
+                    continue
+                }
                 try effects.happened()
                 forgetJournal(gone.name)
                 try effects.happened()
             }
             recordRemoval(
                 of: gone, on: .remote, count: count,
-                message: "folder \(gone.name)/ is gone from the vdir; the calendar \(gone.href) (\(count) items) "
-                    + (dryRun ? "would be deleted on the server" : "was deleted on the server"))
+                message: what + (dryRun ? " would be deleted " : " was deleted ") + directory.place)
         }
         return removed
     }
+
+    /// "1 item", "2 items".
+    static func items(_ count: Int) -> String { "\(count) item\(count == 1 ? "" : "s")" }
 
     /// The items of a folder, as its listing counts them.
     static func itemCount(in folder: URL) -> Int {

@@ -1,18 +1,21 @@
 import CalDAV
+import Failures
 import Foundation
 import VDir
 
-/// One run of an account pair (`collections = "all"` or a list): every calendar of the account
-/// is a subfolder of `local`, synced with its own journal beside the pair's, under one lock.
+/// One run of an account pair (`collections = "all"` or a list), whatever the provider: every
+/// calendar of the account is a subfolder of `local`, synced with its own journal beside the
+/// pair's, under one lock. What differs between providers (how calendars are listed, made,
+/// deleted, and stored) is the pair's ``CalendarDirectory``; everything else is here.
 ///
 /// Collections are matched through a mapping kept with the journals (`collections.json`): a
-/// new calendar on the server gets a new folder (with its `displayname` and `color` files), a
-/// new folder gets a new calendar (MKCALENDAR), and a calendar gone from one side is reported
-/// and left alone on the other, unless `--allow-collection-delete`.
+/// new calendar gets a new folder (with its `displayname` and `color` files), a new folder gets
+/// a new calendar, and a calendar gone from one side is reported and left alone on the other,
+/// unless `--allow-collection-delete`.
 ///
-/// A run asks the server one PROPFIND Depth 1 of the calendar home (kept in the mapping after
-/// the first discovery) for every calendar's ctag and sync-token; a calendar whose token its
-/// journal already holds costs no further request.
+/// A CalDAV run asks the server one PROPFIND Depth 1 of the calendar home (kept in the mapping
+/// after the first discovery) for every calendar's ctag and sync-token; a calendar whose token
+/// its journal already holds costs no further request.
 struct AccountRun {
     var run: PairRun
 
@@ -43,13 +46,15 @@ struct AccountRun {
         return layout.listed(name)
     }
 
-    /// Runs the account; a calendar whose sync was refused for safety (a mass deletion) while
-    /// the others synced is an error of its report, of kind `.refusedForSafety`.
+    /// Runs the account. A calendar whose sync was refused for safety (a mass deletion), or
+    /// failed, while the others synced is an error of its report (of kind `.refusedForSafety`
+    /// for the former), named by its folder.
     func run() async throws -> PairRun.Outcome {
-        guard case .caldav(let remoteURL, let server) = pair.remote else {
+        guard let directory = try pair.directory() else {
             throw SyncError(
                 .unknownCollection,
-                "pair \(pair.name) syncs collections, which needs a CalDAV remote, not \(pair.remote.url.absoluteString)",
+                "pair \(pair.name) syncs collections, which needs a CalDAV server or a Graph mailbox, "
+                    + "not \(pair.remote.url.absoluteString)",
                 recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }
         // A dry run (and `status`) makes no folder and no file, not even its lock's.
@@ -59,17 +64,13 @@ struct AccountRun {
             ? try PairLock.forReading(journal: layout.lockFile, timeout: 5)
             : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
-        let client = try server.client(owner: "pair \(pair.name)")
-        var mapping = try CollectionMapping.load(from: layout.mappingFile)
-        let listing = try await AccountListing.read(client: client, remote: remoteURL, mapping: mapping)
-        let calendars = listing.calendars
+        let mapping = try CollectionMapping.load(from: layout.mappingFile)
+        let listing = try await directory.listing(mapping: mapping)
         if !dryRun { try FolderCreation.make(layout.root, what: "the folder of the account's calendars") }
         let folders =
             FileManager.default.fileExists(atPath: layout.root.path)
             ? try AccountLayout.subfolders(of: layout.root) : []
-        var plan = CollectionPlan.plan(
-            mapping: mapping, calendars: calendars.map(\.href.path), folders: folders, home: listing.home,
-            remote: remoteURL)
+        var plan = CollectionPlan.plan(mapping: mapping, listing: listing, folders: folders, remote: pair.remote.url)
         // A list of collections narrows what is made and synced; the mapping keeps the rest.
         plan.newLocal = plan.newLocal.filter { wanted($0.name) }
         plan.newRemote = plan.newRemote.filter { wanted($0.name) }
@@ -77,103 +78,27 @@ struct AccountRun {
         var report = SyncReport()
         report.dryRun = dryRun
         var parts: [String: SyncReport] = [:]
-        let origin = AccountListing.origin(remoteURL)
-        let removed = try await handleGone(plan, client: client, origin: origin, report: &report, parts: &parts)
+        let removed = try await handleGone(
+            plan, directory: directory, listing: listing, report: &report, parts: &parts)
         var entries = plan.sync
-        // Calendars a dry run would make: previewed against an empty calendar, made by nobody.
-        var unmade: Set<String> = []
-        if policy.direction.writes(.local) {
-            for entry in plan.newLocal {
-                if !dryRun {
-                    let folder = VDirectory(url: layout.folder(entry.name))
-                    try folder.createIfMissing()
-                    let info = calendars.first { $0.href.path == entry.href.path }
-                    try folder.setMetadata(.displayName, info?.displayName)
-                    try folder.setMetadata(.color, info?.color)
-                    try effects.happened()
-                }
-                report.notes.append(
-                    "new calendar \(entry.href) on the server: "
-                        + (dryRun
-                            ? "would be copied into a new folder \(entry.name)/"
-                            : "copied into a new folder \(entry.name)/"))
-                entries.append(entry)
-            }
-        }
-        // Google makes no calendars over CalDAV: it is never asked; nor is a server that refused before.
-        let google = CalendarMaking.isGoogle(remoteURL)
-        var makesNoCalendars = google || mapping.makesNoCalendars == true
-        if policy.direction.writes(.remote) {
-            for entry in plan.newRemote {
-                guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { continue }
-                if makesNoCalendars {
-                    report.notes.append(CalendarMaking.note(folder: entry.name, google: google, refusal: nil))
-                    continue
-                }
-                if dryRun {
-                    unmade.insert(entry.name)
-                } else {
-                    let folder = VDirectory(url: layout.folder(entry.name))
-                    do {
-                        try await client.makeCalendar(
-                            url, displayName: folder.metadata(.displayName) ?? entry.name,
-                            color: folder.metadata(.color))
-                    } catch let error where CalendarMaking.isRefusal(error) {
-                        makesNoCalendars = true
-                        report.notes.append(CalendarMaking.note(folder: entry.name, google: google, refusal: error))
-                        continue
-                    }
-                    try effects.happened()
-                }
-                report.notes.append(
-                    "new folder \(entry.name)/: "
-                        + (dryRun
-                            ? "a calendar would be made for it on the server (\(entry.href))"
-                            : "made the calendar \(entry.href) for it on the server"))
-                entries.append(entry)
-            }
-        }
+        entries += try copyNewCalendars(plan.newLocal, listing: listing, directory: directory, report: &report)
+        let made = try await makeCalendars(plan.newRemote, directory: directory, mapping: mapping, report: &report)
+        entries += made.entries
         if !dryRun {
-            var kept = plan
-            kept.newLocal = plan.newLocal.filter { entries.contains($0) }
-            kept.newRemote = plan.newRemote.filter { entries.contains($0) }
-            kept.goneRemote = plan.goneRemote.filter { !removed.contains($0) }
-            kept.goneLocal = plan.goneLocal.filter { !removed.contains($0) }
-            let home = mapping.home(for: remoteURL)?.absoluteString
-            let refusedBefore = mapping.makesNoCalendars
-            mapping = kept.mapping
-            mapping.makesNoCalendars = makesNoCalendars && !google ? true : refusedBefore
-            mapping.home = listing.home?.absoluteString ?? home
-            mapping.discoveredFrom = mapping.home == nil ? nil : remoteURL.absoluteString
-            try mapping.save(to: layout.mappingFile)
-            try effects.happened()
+            try save(
+                plan, mapping: mapping, listing: listing, entries: entries, removed: removed, refused: made.refused)
         }
-        let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.compactMap {
-            entry -> CalendarJob? in
-            guard let url = URL(string: entry.href.path, relativeTo: origin)?.absoluteURL else { return nil }
-            return CalendarJob(
-                name: entry.name, journal: journalURL(entry.name),
-                local: layout.folder(entry.name), remote: url,
-                info: calendars.first { $0.href.path == entry.href.path }, unmade: unmade.contains(entry.name))
+        let jobs = entries.sorted(by: { $0.name < $1.name }).filter { wanted($0.name) }.map { entry in
+            CalendarJob(
+                name: entry.name, journal: journalURL(entry.name), local: layout.folder(entry.name), href: entry.href,
+                listed: listing.calendars.first { $0.href == entry.href }, unmade: made.unmade.contains(entry.name))
         }
         let progress = dryRun ? nil : run.options.progress?(jobs.count == 1 ? jobs[0].name : "\(jobs.count) calendars")
-        let outcomes = try await Self.syncConcurrently(
-            jobs, client: client, policy: policy, dryRun: dryRun,
-            faultHook: run.options.faultHook, progress: progress,
-            stop: run.options.stop)
+        let outcomes = try await syncConcurrently(jobs, directory: directory, progress: progress)
         for job in jobs {
-            switch outcomes[job.name] {
-            case .synced(let part):
-                report.add(part, collection: job.name)
-                parts[job.name] = part
-            case .refused(let message):
-                let refusal = ReportedError(message, kind: .refusedForSafety)
-                report.errors.append(refusal.marked(collection: job.name))
-                var failed = SyncReport()
-                failed.errors = [refusal]
-                parts[job.name] = failed
-            case .stopped, nil: break
-            }
+            guard let part = outcomes[job.name]?.report else { continue }
+            report.add(part, collection: job.name)
+            parts[job.name] = part
         }
         if let only, !entries.contains(where: { $0.name == only }), parts[only] == nil {
             throw SyncError(
@@ -182,6 +107,30 @@ struct AccountRun {
         }
         report.collections = parts
         return PairRun.Outcome(report: report)
+    }
+
+    /// Writes the mapping after the run's changes to the collections: every entry that still
+    /// has a side, the calendar home the listing found, and the folders refused a calendar.
+    private func save(
+        _ plan: CollectionPlan, mapping old: CollectionMapping, listing: DirectoryListing,
+        entries: [CollectionMapping.Entry], removed: Set<CollectionMapping.Entry>, refused: Set<String>
+    ) throws {
+        var kept = plan
+        kept.newLocal = plan.newLocal.filter { entries.contains($0) }
+        // A calendar made where the provider chose (Graph) is kept at its own href.
+        kept.newRemote = entries.filter { entry in plan.newRemote.contains { $0.name == entry.name } }
+        kept.goneRemote = plan.goneRemote.filter { !removed.contains($0) }
+        kept.goneLocal = plan.goneLocal.filter { !removed.contains($0) }
+        var mapping = kept.mapping
+        let remote = pair.remote.url
+        mapping.home = listing.home?.absoluteString ?? old.home(for: remote)?.absoluteString
+        mapping.discoveredFrom = mapping.home == nil ? nil : remote.absoluteString
+        // A refused folder that is gone, or whose calendar came since, is forgotten.
+        let stillNew = Set(plan.newRemote.map(\.name)).subtracting(entries.map(\.name))
+        let stillRefused = refused.intersection(stillNew).sorted()
+        mapping.refused = stillRefused.isEmpty ? nil : stillRefused
+        try mapping.save(to: layout.mappingFile)
+        try effects.happened()
     }
 }
 

@@ -27,9 +27,12 @@ public struct CollectionMapping: Codable, Sendable, Equatable {
     public var home: String?
     /// The pair's `remote` the home was found from: a different `remote` discovers again.
     public var discoveredFrom: String?
-    /// The server refused to make a calendar (MKCALENDAR answered 403, 405 or 501): later runs
-    /// do not ask it again (see `CalendarMaking`). Nil until a refusal.
-    public var makesNoCalendars: Bool?
+    /// The new folders whose calendar the server refused to make (MKCALENDAR refused while
+    /// the href stayed empty): later runs do not ask again for them, and ask for any other
+    /// folder (see `CalendarMaking`). Nil until a refusal. (Mappings written before kept one
+    /// flag for the whole account, `makesNoCalendars`, concluded from a single answer: it is
+    /// no longer read, so each of their folders is asked once more.)
+    public var refused: [String]?
 
     /// A mapping; empty, with no home found, unless given.
     public init(entries: [Entry] = [], home: String? = nil, discoveredFrom: String? = nil) {
@@ -85,7 +88,19 @@ public struct CollectionPlan: Sendable, Equatable {
     public static func plan(mapping: CollectionMapping, remote: [CollectionHref], local: [String], home: String)
         -> CollectionPlan
     {
+        plan(mapping: mapping, named: remote.map { ($0, $0.namingSegment) }, local: local, home: home)
+    }
+
+    /// Plans an account pair's collections from calendars that come with the folder name a
+    /// first run gives each (`suggested`: an href's last segment, or a calendar's name in
+    /// Outlook), made safe and unique here.
+    static func plan(
+        mapping: CollectionMapping, named remote: [(href: CollectionHref, suggested: String)], local: [String],
+        home: String
+    ) -> CollectionPlan {
         var plan = CollectionPlan()
+        let suggested = Dictionary(remote.map { ($0.href, $0.suggested) }, uniquingKeysWith: { first, _ in first })
+        let remote = remote.map(\.href)
         let remoteSet = Set(remote), localSet = Set(local)
         var taken = Set(mapping.entries.map(\.name))
         var mappedHrefs = Set(mapping.entries.map(\.href))
@@ -99,7 +114,7 @@ public struct CollectionPlan: Sendable, Equatable {
         }
         var unclaimedLocal = localSet.subtracting(mapping.entries.map(\.name))
         for href in remote.sorted() where !mappedHrefs.contains(href) {
-            let base = name(forHref: href)
+            let base = name(forSegment: suggested[href] ?? href.namingSegment)
             if unclaimedLocal.contains(base) {
                 // A folder of that name already here (a first run, or a takeover): the same calendar.
                 unclaimedLocal.remove(base)
@@ -141,6 +156,21 @@ public struct CollectionPlan: Sendable, Equatable {
         let homePath =
             home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remote, calendars: calendars)
         return plan(mapping: mapping, remote: calendars.map { CollectionHref($0) }, local: folders, home: homePath)
+    }
+
+    /// Plans an account pair's collections from a directory's listing, as every run plans them.
+    /// - Parameters:
+    ///   - folders: the names of the vdir's subfolders.
+    ///   - remote: the URL the pair names (where discovery started).
+    static func plan(mapping: CollectionMapping, listing: DirectoryListing, folders: [String], remote: URL)
+        -> CollectionPlan
+    {
+        let hrefs = listing.calendars.map(\.href.path)
+        let homePath =
+            listing.home.map { HrefResolver.href(of: $0).path } ?? AccountListing.homePath(remote, calendars: hrefs)
+        return plan(
+            mapping: mapping, named: listing.calendars.map { ($0.href, $0.suggestedName) }, local: folders,
+            home: homePath)
     }
 
     /// The calendar folders of an account pair's `local`: its visible subfolders (none when it

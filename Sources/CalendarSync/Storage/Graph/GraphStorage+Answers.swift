@@ -23,7 +23,9 @@ extension GraphStorage {
         guard event.isOrganizer == false, let key = event.changeKey else { return nil }
         guard key == etag.value else { throw StorageError.preconditionFailed(href: href) }
         guard let calendar = try? ICalendarParser().parse(data).calendar else { return nil }
-        let own = Set(try await account().addresses.map(CalendarUser.normalized))
+        let own = Set(
+            try await GraphDirectory(http: client.http, account: client.mailbox, window: nil).account().addresses
+                .map(CalendarUser.normalized))
         var answered = false
         var occurrences: [DateTimeValue: (id: String, response: GraphResponse?)]?
         for component in calendar.components where component.name == "VEVENT" {

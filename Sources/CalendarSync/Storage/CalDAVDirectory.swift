@@ -1,0 +1,63 @@
+import CalDAV
+import Foundation
+import VDir
+
+/// A CalDAV account's calendars (``CalendarDirectory``): listed with one PROPFIND Depth 1 of
+/// the calendar home kept from an earlier run, else found by discovery (RFC 6764) from the
+/// pair's `remote`; made with MKCALENDAR, except on Google, which makes none over CalDAV.
+struct CalDAVDirectory: CalendarDirectory {
+    let client: CalDAVClient
+    /// The pair's `remote`: where discovery starts, and the origin hrefs resolve against.
+    let remote: URL
+
+    var provider: String { "the server" }
+    var place: String { "on the server" }
+
+    /// Calendars syncing at once: more than this gains nothing on two cores and loads a small
+    /// server.
+    var concurrentCalendars: Int { 4 }
+
+    /// Whether the account is Google Calendar's CalDAV endpoint, which makes no calendars.
+    var isGoogle: Bool { CalendarMaking.isGoogle(remote) }
+
+    func listing(mapping: CollectionMapping) async throws -> DirectoryListing {
+        let listing = try await AccountListing.read(client: client, remote: remote, mapping: mapping)
+        return DirectoryListing(
+            calendars: listing.calendars.map { calendar in
+                let href = CollectionHref(calendar.href.path)
+                return ListedCalendar(
+                    href: href, suggestedName: href.namingSegment, displayName: calendar.displayName,
+                    color: calendar.color, collection: calendar)
+            }, home: listing.home)
+    }
+
+    func makeCalendar(for folder: VDirectory, named name: String, proposed: CollectionHref) async throws
+        -> CalendarMaking.Outcome
+    {
+        return try await CalendarMaking.make(
+            url(of: proposed), href: proposed, for: folder, named: name, client: client)
+    }
+
+    func makesNoCalendar(for name: String) -> String? {
+        isGoogle ? CalendarMaking.note(folder: name, google: true, refusal: nil) : nil
+    }
+
+    func deleteCalendar(_ href: CollectionHref) async throws {
+        try await client.deleteCollection(url(of: href))
+    }
+
+    func storage(for href: CollectionHref, listed: ListedCalendar?) throws -> any CalendarStorage {
+        let calendar = CalDAVStorage(client: client, collection: url(of: href))
+        if let collection = listed?.collection { calendar.prime(with: collection) }
+        return calendar
+    }
+
+    func account() async throws -> ServerAccount {
+        ServerAccount(try await client.schedulingAccount(at: remote))
+    }
+
+    /// The absolute URL of `href` on the account's server.
+    func url(of href: CollectionHref) -> URL {
+        URL(string: href.path, relativeTo: AccountListing.origin(remote))?.absoluteURL ?? remote
+    }
+}
