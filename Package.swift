@@ -4,8 +4,8 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV, Graph, ICalendar}; calgw → Recurrence → ICalendar; Graph → ICalendar;
-///   every one of them → Failures (the error model)
+///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, ICalendar}; calgw → Recurrence → ICalendar;
+///   Graph → ICalendar; every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
     platforms: [.macOS(.v15)],
@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "Recurrence", targets: ["Recurrence"]),
         .library(name: "Graph", targets: ["Graph"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "OAuth", targets: ["OAuth"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
     ],
     dependencies: [
@@ -49,18 +51,35 @@ let package = Package(
         // libxml2's push (SAX) parser behind three plain callbacks, refusing DTDs, entities and
         // processing instructions: a multistatus is read as it arrives.
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
-        // Remote storage: HTTP on libcurl, WebDAV/CalDAV, discovery, auth.
+        // HTTP on libcurl: the transport seam, the client (retries, redirects, limits, TLS pins),
+        // authentication (Basic, Digest, a bearer token), and the error every request to a
+        // server fails with. CalDAV, Graph and sign-in all speak through it.
+        .target(
+            name: "HTTP",
+            dependencies: [
+                "CCurl", "Failures",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Sign-in: OAuth 2.0 for native apps (RFC 6749, 7636 PKCE, 8252 loopback redirect), the
+        // token endpoint, the stored token and its file, over the HTTP client.
+        .target(
+            name: "OAuth",
+            dependencies: [
+                "HTTP", "Failures",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        // Remote storage: WebDAV/CalDAV requests and answers, discovery.
         .target(
             name: "CalDAV",
             dependencies: [
-                "CCurl", "CXMLStream", "Failures",
+                "HTTP", "CXMLStream", "Failures",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
         .target(
             name: "CalendarSync",
             dependencies: [
-                "ICalendar", "VDir", "CalDAV", "Graph", "Failures",
+                "ICalendar", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "Failures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -70,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "calgw",
             dependencies: [
-                "CalendarSync", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal", "CWallClock",
+                "CalendarSync", "OAuth", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal", "CWallClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -79,16 +98,16 @@ let package = Package(
         // fixtures (storages, the sync harness, the pairs and servers the CLI tests start from),
         // the one event builder, real-server launchers, the scripted HTTP transport. Free of swift-testing, so that the
         // benchmarks can use it; it throws where a fixture cannot set up what a test asked for.
-        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync", "CalDAV", "VDir"]),
+        .target(name: "CalgwTestSupport", dependencies: ["CalendarSync", "HTTP", "CalDAV", "VDir"]),
         // The part of the test support that records through swift-testing: traits (a needed
         // server) and fixture checks that record an issue and let the test go on. Test targets only.
         .target(name: "CalgwTestTraits", dependencies: ["CalgwTestSupport"]),
         // Benchmarks, run by Scripts/bench/*, kept out of the test suite.
         .executableTarget(
-            name: "calgw-bench-http", dependencies: ["CalDAV", "CalgwTestSupport"],
+            name: "calgw-bench-http", dependencies: ["HTTP", "CalDAV", "CalgwTestSupport"],
             path: "Benchmarks/HTTPBenchmark"),
         .executableTarget(
-            name: "calgw-bench-caldav", dependencies: ["CalDAV", "CalgwTestSupport"],
+            name: "calgw-bench-caldav", dependencies: ["HTTP", "CalDAV", "CalgwTestSupport"],
             path: "Benchmarks/CalDAVBenchmark"),
         .executableTarget(
             name: "calgw-bench-listing-index",
@@ -100,13 +119,17 @@ let package = Package(
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "ICalendar", "CalgwTestSupport"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "ICalendar", "Recurrence"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
+        .testTarget(name: "OAuthTests", dependencies: ["OAuth"]),
+        .testTarget(
+            name: "HTTPTests", dependencies: ["HTTP", "CalDAV", "CCurl", "CalgwTestSupport"]),
         .testTarget(
             name: "CalDAVTests",
-            dependencies: ["CalDAV", "CCurl", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
+            dependencies: ["HTTP", "CalDAV", "CalendarSync", "CalgwTestSupport", "CalgwTestTraits"]),
         .testTarget(
             name: "CalendarSyncTests",
             dependencies: [
-                "CalendarSync", "VDir", "CalDAV", "ICalendar", "Recurrence", "Failures", "CalgwTestSupport",
+                "CalendarSync", "VDir", "HTTP", "OAuth", "CalDAV", "ICalendar", "Recurrence", "Failures",
+                "CalgwTestSupport",
                 "CalgwTestTraits",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

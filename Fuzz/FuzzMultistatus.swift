@@ -1,5 +1,5 @@
 // libFuzzer entry point for the DAV multistatus readers and the error-body reader.
-// Built by Scripts/fuzz together with Sources/CalDAV's XML, model and error files.
+// Built by Scripts/fuzz together with Sources/CalDAV's XML and model files, over the HTTP module's error.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -6,6 +6,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 
 /// A failed check: the benchmark stops, a wrong answer makes its time meaningless.
 struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -4,6 +4,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 
 /// A failed check: the benchmark stops, a wrong answer makes its rate meaningless.
 struct BenchmarkFailure: Error, CustomStringConvertible {
@@ -104,7 +105,7 @@ func run() async throws {
     }
     print(
         """
-        HTTP GET benchmark, \(count) requests on Radicale, libcurl \(CalDAVTransport.curlVersion)
+        HTTP GET benchmark, \(count) requests on Radicale, libcurl \(HTTPVersions.curlVersion)
         | client                        | 1 in flight           | 8 in flight           |
         | ----------------------------- | --------------------- | --------------------- |
         \(rows.joined(separator: "\n"))

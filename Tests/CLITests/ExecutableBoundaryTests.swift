@@ -27,7 +27,7 @@ import CalgwTestSupport
             for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
                 let module = line.split(separator: " ").last.map(String.init) ?? ""
                 #expect(
-                    !["CalDAV", "VDir", "CCurl", "CXMLStream", "CFileSystem", "GRDB"].contains(module),
+                    !["CalDAV", "HTTP", "VDir", "CCurl", "CXMLStream", "CFileSystem", "GRDB"].contains(module),
                     "\(path): \(line)")
             }
         }

@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 /// What the client makes of a 207 as a transport delivers it: hostile member hrefs refuse the

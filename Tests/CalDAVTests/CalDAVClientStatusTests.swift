@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 /// The error codes the client makes of a server's statuses and of a failed transfer, on

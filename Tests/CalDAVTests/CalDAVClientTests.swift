@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct CalDAVClientTests {

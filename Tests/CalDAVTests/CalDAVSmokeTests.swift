@@ -1,9 +1,10 @@
 import Testing
 @testable import CalDAV
+import HTTP
 
 @Suite struct CurlLinkTests {
     @Test func linksAgainstLibcurl() {
-        let version = CalDAVTransport.curlVersion
+        let version = HTTPVersions.curlVersion
         #expect(version.first?.isNumber == true, "unexpected libcurl version \(version)")
     }
 }

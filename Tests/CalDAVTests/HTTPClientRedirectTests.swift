@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 /// Redirects as the client follows or refuses them, on scripted answers: the real-server

@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 /// Retries after busy answers and lost connections, counted on scripted answers (waits are

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CalDAV
+@testable import HTTP
 
 @Suite struct HrefResolverTests {
     let resolver = HrefResolver(base: URL(string: "http://127.0.0.1:5232/alice/work/")!)

@@ -2,6 +2,7 @@ import CalgwTestSupport
 import Foundation
 import Testing
 @testable import CalDAV
+import HTTP
 
 /// The members reader (`MultistatusReader.members`) gives, for every response, what the
 /// element reader's `DAVResponse` gives: on the seed corpus, on answers shaped the odd ways

@@ -2,6 +2,7 @@ import CalgwTestSupport
 import Foundation
 import Testing
 @testable import CalDAV
+import HTTP
 
 /// The multistatus reader on the seed corpus of `Scripts/fuzz multistatus` and on what fuzzing
 /// found: every input either parses or throws `CalDAVError.invalidResponse`, never traps.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CalDAV
+import HTTP
 
 /// The multistatus read as it arrives: any split of the bytes reads the same, responses are
 /// handed over before the answer ends, an answer far larger than any buffer reads in pieces,

@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 import Testing
 
 /// Auth, TLS, redirects and faults through the proxies of `Scripts/proxies/` in front of Radicale.

@@ -1,6 +1,7 @@
 import CalDAV
 import CalgwTestSupport
 import Foundation
+import HTTP
 
 /// Clients on a `ScriptedTransport` and the answers a CalDAV server would give them, for the
 /// tests of what the client makes of answers without a server.

@@ -6,6 +6,7 @@ import Recurrence
 import Testing
 import VDir
 @testable import CalendarSync
+import HTTP
 
 /// Every error that can reach a person is explained the same way: a code, a message, a
 /// recovery where one helps, the error underneath, and the kind that picks the exit code.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 @testable import CalendarSync
+import HTTP
 
 /// A first sync between a vdir and an Outlook calendar (the fake of Graph's calendar
 /// endpoints), both holding events, stopped after its k-th side effect (see `stops`); then

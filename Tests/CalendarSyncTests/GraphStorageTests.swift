@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 @testable import CalendarSync
+import HTTP
 
 /// A vdir synced with an Outlook calendar through Microsoft Graph, against the fake of Graph's
 /// calendar endpoints (`Scripts/graph/server`), while "Outlook" (the tests, through the same

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import CalgwTestSupport
 @testable import CalendarSync
+import HTTP
 
 /// The read side of the storage contract, which a read-only storage (a subscription) keeps too:
 /// a first listing is full, a listing with its token is unchanged until something changes,

@@ -4,6 +4,7 @@ import ICalendar
 import Testing
 import CalgwTestSupport
 @testable import CalendarSync
+import HTTP
 
 /// Every outside calendar of the shared corpus served as a feed: each is either split into
 /// items that keep all of its components and the time zones they use, or refused with a

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension CalDAVClient {
     /// Finds the calendars behind `url`: a calendar collection itself, a calendar home, a

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension CalDAVClient {
     /// Every member of `collection` with its etag (PROPFIND Depth 1 of `getetag`). Members

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// What a server says of an account's scheduling (RFC 6638): its calendar addresses, and
 /// whether the server sends invitations itself for the meetings it stores.

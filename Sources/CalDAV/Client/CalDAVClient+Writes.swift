@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension CalDAVClient {
     /// Writes a calendar object: creates it (`.createOnly`, `If-None-Match: *`) or replaces

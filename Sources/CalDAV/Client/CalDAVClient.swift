@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Logging
 
 /// A CalDAV client (RFC 4791, RFC 6578, RFC 6764) over `HTTPClient`: discovery, listing,

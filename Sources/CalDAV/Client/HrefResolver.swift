@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Turns hrefs from server responses into canonical `Href`s and URLs, trusting none of them:
 /// an href is resolved relative to the URL it came from, must stay on the same origin, and

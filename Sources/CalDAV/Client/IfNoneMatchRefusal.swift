@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// A server that takes no `If-None-Match` (Google's CalDAV guide: no `If*` header but
 /// If-Match): a create, which calgw makes with `If-None-Match: *` so that it never replaces

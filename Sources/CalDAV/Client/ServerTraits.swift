@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// What calgw has learnt of a server from its answers, for the writes that follow.
 public final class ServerTraits: @unchecked Sendable {

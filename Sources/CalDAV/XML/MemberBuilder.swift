@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Reads each `DAV:response` of a multistatus straight into a `DAVMember`: only the texts a
 /// member holds are kept (its href and status, and from each propstat its status, getetag and

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// One `DAV:response` of a multistatus: its href, its own status (for gone members) and
 /// the properties found (from `propstat`s with a 2xx status).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Reads a `DAV:multistatus` as it arrives and hands over each `DAV:response` as soon as its
 /// end tag is read: memory holds one response at a time, whatever the size of the answer.

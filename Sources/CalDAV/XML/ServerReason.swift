@@ -1,7 +1,9 @@
 import Foundation
+import HTTP
 
 /// The reason a server gives in an error body: the preconditions of a `DAV:error` element
-/// (`{urn:ietf:params:xml:ns:caldav}valid-calendar-data`), else its first meaningful line.
+/// (`{urn:ietf:params:xml:ns:caldav}valid-calendar-data`), else its first meaningful line
+/// (``ServerText``).
 enum ServerReason {
     static func extract(from body: Data) -> String? {
         guard !body.isEmpty else { return nil }
@@ -18,29 +20,19 @@ enum ServerReason {
             if !names.isEmpty { return names.joined(separator: ", ") }
             if !text.isEmpty { return String(text.prefix(300)) }
         }
-        return firstMeaningfulLine(of: body)
-    }
-
-    /// The first line of an error page that says something: markup dropped (an HTML page's
-    /// title and headings end lines), white space collapsed, lines without three letters
-    /// skipped. A server's page may be a whole stack trace (DAViCal's PHP errors); its first
-    /// line says what failed, and the client logs the rest at `-v` (see
-    /// ``CalDAVClient/failure(_:method:url:)``).
-    static func firstMeaningfulLine(of body: Data) -> String? {
-        var text = String(decoding: body.prefix(8000), as: UTF8.self)
-        text = text.replacingOccurrences(
-            of: "</?(title|h[1-6]|p|br|div|pre|li|tr|body|head)\\b[^>]*>", with: "\n",
-            options: [.regularExpression, .caseInsensitive])
-        text = text.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
-        for line in text.split(whereSeparator: \.isNewline) {
-            let plain = line.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-            if plain.filter(\.isLetter).count >= 3 { return String(plain.prefix(300)) }
-        }
-        return nil
+        return ServerText.firstMeaningfulLine(of: body)
     }
 
     /// The text of `node` and of everything inside it, space-separated.
     private static func allText(of node: XMLNode) -> String {
         ([node.trimmedText] + node.children.map(allText(of:))).filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension CalDAVError {
+    /// The error for an unexpected HTTP status from a WebDAV request to `url`, with the reason
+    /// its `DAV:error` body (or its first meaningful line) gives.
+    static func status(_ status: Int, method: String, url: URL, body: Data) -> CalDAVError {
+        Self.status(status, method: method, url: url, body: body, reason: ServerReason.extract(from: body))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 #if canImport(FoundationXML)
     import FoundationXML
 #endif

@@ -1,5 +1,7 @@
 import CXMLStream
+import Failures
 import Foundation
+import HTTP
 
 /// Receives what an `XMLStream` reads, in document order. A handler that throws stops the
 /// parse; the error is the one `feed` or `finish` then throws.
@@ -125,4 +127,10 @@ struct XMLStreamError: Error, CustomStringConvertible {
             ? "\(message) at line \(line), column \(column) (within the first \(bytesRead) bytes)"
             : "\(message) (within the first \(bytesRead) bytes)"
     }
+}
+
+extension XMLStreamError: ExplainedError {
+    var errorCode: String { "invalidXML" }
+    var recovery: String? { nil }
+    var cause: (any Error)? { nil }
 }

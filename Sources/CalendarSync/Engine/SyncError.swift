@@ -1,5 +1,6 @@
 import Failures
 import Foundation
+import OAuth
 
 /// Why a run stopped as a whole (per-item problems go to the report's `errors`).
 public typealias SyncError = CodedError<SyncFailure>

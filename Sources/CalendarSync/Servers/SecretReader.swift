@@ -1,6 +1,8 @@
 import CalDAV
 import Foundation
+import HTTP
 import ICalendar
+import OAuth
 
 /// Turns a ``SignIn`` into the HTTP authentication to use, reading the secret where its
 /// ``SecretSource`` says (a command, an environment variable, a 0600 file). Secrets are read

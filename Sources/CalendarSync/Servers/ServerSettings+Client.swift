@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 extension ServerSettings {
     /// The HTTP configuration these settings make, the secret read now (a token command's

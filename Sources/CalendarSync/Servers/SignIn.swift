@@ -1,3 +1,5 @@
+import OAuth
+
 /// How calgw signs in to a server: a user name and where its password comes from, a command
 /// printing an OAuth2 bearer token, or an OAuth 2.0 sign-in calgw makes and renews itself
 /// (`calgw login`: Google, Microsoft, any OAuth 2.0 provider).

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 extension CalDAVStorage: BulkFetchingStorage {
     /// Every member with its bytes from one `calendar-query` REPORT asking for

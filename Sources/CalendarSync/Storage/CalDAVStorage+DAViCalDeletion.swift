@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 import ICalendar
 
 extension CalDAVStorage {

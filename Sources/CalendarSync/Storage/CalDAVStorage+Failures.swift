@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 /// A CalDAV request's failure, as the engine asks of any storage's (``StorageFailure``).
 extension CalDAVError: StorageFailure {

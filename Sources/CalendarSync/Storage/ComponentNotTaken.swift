@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 /// The server refused an item whose only components are of a type the calendar does not take:
 /// a task (VTODO) or a journal entry (VJOURNAL) on a calendar of events only, such as Google's

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 /// A real server with a client signed in as its user, and a way to make calendars: what the
 /// client and storage tests of every server start from.

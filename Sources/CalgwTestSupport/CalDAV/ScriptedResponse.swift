@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 
 /// One canned answer of a `ScriptedTransport`: a status, headers and a body, delivered whole
 /// or in chunks of `chunkSize` bytes, and optionally a failure that ends the transfer (before

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 import Synchronization
 
 /// An `HTTPTransport` that answers from a script instead of a server, and records every

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarSync
 import Foundation
+import OAuth
 
 /// `calgw login`: signs a pair in with OAuth 2.0 (`auth = "google"`, `"microsoft"` or
 /// `"oauth"`), once; every later run renews the token by itself.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarSync
 import Foundation
+import OAuth
 
 /// `calgw logout`: revokes a pair's token where the provider can, and deletes it.
 struct LogoutCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import CalendarSync
 import Foundation
+import OAuth
 import TOMLKit
 
 /// The config file: the pairs calgw knows, read from TOML (CLI.md, "Configuration").

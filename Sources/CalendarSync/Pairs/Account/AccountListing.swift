@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 import Logging
 
 /// The calendars of an account and its calendar home: one PROPFIND Depth 1 of the home kept

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import HTTP
 import VDir
 
 /// Making a calendar (MKCALENDAR) for an account pair's new folder, and what is said when it

@@ -1,6 +1,7 @@
 import CalDAV
 import Foundation
 import Graph
+import HTTP
 
 /// Microsoft Graph's calendar calls for one mailbox, over calgw's HTTP client: JSON bodies,
 /// Graph's error envelope read into ``GraphError``, and the preferences every request states:

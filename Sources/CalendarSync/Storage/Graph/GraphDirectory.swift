@@ -1,6 +1,7 @@
 import CalDAV
 import Foundation
 import Graph
+import HTTP
 import VDir
 
 /// A Microsoft Graph mailbox's calendars (``CalendarDirectory``), and every call Graph makes

@@ -1,6 +1,7 @@
 import CalDAV
 import Failures
 import Foundation
+import HTTP
 
 /// Why a request to Microsoft Graph failed: the status and the code of Graph's error envelope
 /// (`{"error": {"code", "message"}}`), or an answer calgw cannot read.

@@ -1,6 +1,7 @@
 import CalDAV
 import Foundation
 import Graph
+import HTTP
 import ICalendar
 
 extension GraphStorage {

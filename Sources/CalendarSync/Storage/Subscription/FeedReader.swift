@@ -1,6 +1,7 @@
 import CalDAV
 import Crypto
 import Foundation
+import HTTP
 
 /// Takes a feed's body from the HTTP client as it arrives: splits it into items, hashes it
 /// and counts it, throwing (which aborts the transfer) once it passes the size cap. Only the

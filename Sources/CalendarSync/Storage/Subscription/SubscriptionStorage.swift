@@ -1,6 +1,7 @@
 import CalDAV
 import Crypto
 import Foundation
+import HTTP
 
 /// A read-only side: an iCalendar feed (`webcal://`, or an `https://…/calendar.ics`) that a
 /// pair pulls into its vdir, one file per UID.

@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 import Testing
-@testable import CalDAV
+@testable import HTTP
 
 /// The header lines of a traced transfer keep what helps a person and blank every credential.
 @Suite struct WireTraceTests {

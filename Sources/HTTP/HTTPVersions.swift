@@ -1,7 +1,7 @@
 import CCurl
 
-/// Remote storage over CalDAV (RFC 4791) on libcurl.
-public enum CalDAVTransport {
+/// The versions a request names or reports: calgw's (in the User-Agent) and libcurl's.
+public enum HTTPVersions {
     /// The version of the libcurl this build talks HTTP through.
     public static var curlVersion: String { String(cString: ccurl_version()) }
 

@@ -1,5 +1,5 @@
-import CalDAV
 import Foundation
+import HTTP
 
 /// The provider's endpoints as calgw talks to them (RFC 6749 §4.1.3 and §6, RFC 8628 §3.1 and
 /// §3.4, RFC 7009, OpenID Connect's userinfo): form-encoded requests, JSON answers, each

@@ -83,9 +83,9 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 
-    /// The error for an unexpected HTTP status from a request to `url`.
-    static func status(_ status: Int, method: String, url: URL, body: Data) -> CalDAVError {
-        let reason = ServerReason.extract(from: body)
+    /// The error for an unexpected HTTP status from a request to `url`; `reason` is what the
+    /// server said of it (its first meaningful line, unless the caller reads the body better).
+    public static func status(_ status: Int, method: String, url: URL, body: Data, reason: String?) -> CalDAVError {
         let suffix = reason.map { ": \($0)" } ?? ""
         let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
         if RateLimitAnswer.matches(status: status, body: body) {

@@ -2,6 +2,7 @@ import CalgwTestSupport
 import Foundation
 import Testing
 @testable import CalDAV
+import HTTP
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct HTTPClientTests {
     @Test func testBodyOverTheCapFailsClearly() async throws {
@@ -33,7 +34,7 @@ import Testing
         try await fixture.client.put(
             item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         let client = fixture.client.http
-        #expect(client.configuration.userAgent == "calgw/\(CalDAVTransport.calgwVersion)")
+        #expect(client.configuration.userAgent == "calgw/\(HTTPVersions.calgwVersion)")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<64 { group.addTask { try await client.send(HTTPRequest(method: "GET", url: item)).status } }
             var all: [Int] = []

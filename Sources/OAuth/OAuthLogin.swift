@@ -1,5 +1,5 @@
-import CalDAV
 import Foundation
+import HTTP
 
 /// Signs a pair in (`calgw login`) and out (`calgw logout`): the authorization code grant with
 /// PKCE through a browser and a loopback redirect (RFC 8252), the same with the redirected

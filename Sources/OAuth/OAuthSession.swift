@@ -1,12 +1,12 @@
-import CalDAV
 import Foundation
+import HTTP
 
 /// The access token of a signed-in pair, renewed by itself: before it expires (with a margin,
 /// so that a run does not start with a token that dies halfway), and when the server refused
 /// it. A renewal runs under the pair's token lock and writes the answer durably before the
 /// new token is used, so a rotated refresh token is never lost, not to a crash nor to a
 /// second calgw renewing at the same moment (it finds the token renewed and uses it).
-final class OAuthSession: Sendable {
+public final class OAuthSession: Sendable {
     /// Renew when the access token has less than this left.
     static let renewalMargin: TimeInterval = 120
 
@@ -14,7 +14,8 @@ final class OAuthSession: Sendable {
     let endpoint: TokenEndpoint
     var file: TokenFile { TokenFile(url: signIn.tokenFile) }
 
-    init(_ signIn: OAuthSignIn, http: HTTPClient) {
+    /// The session of `signIn`, renewing its token through `http`.
+    public init(_ signIn: OAuthSignIn, http: HTTPClient) {
         self.signIn = signIn
         endpoint = TokenEndpoint(provider: signIn.provider, http: http)
     }
@@ -23,7 +24,7 @@ final class OAuthSession: Sendable {
     /// the last) or the stored one is about to expire.
     /// - Throws: ``SignInError``: `.notSignedIn`, `.signInExpired` (both naming `calgw login`),
     ///   the token file's errors, the provider's malformed answers.
-    func accessToken(refresh: Bool) async throws -> String {
+    public func accessToken(refresh: Bool) async throws -> String {
         let stored = try current()
         if !refresh && !stored.expires(within: Self.renewalMargin) { return stored.accessToken }
         return try await file.locked {

@@ -92,7 +92,9 @@ public final class HTTPClient: Sendable {
                 final = try await sendWithRetries(current, withCredentials: true, refreshToken: false, sink: sink)
             }
             if final.status == 401 {
-                throw CalDAVError.status(401, method: current.method, url: current.url, body: final.body)
+                throw CalDAVError.status(
+                    401, method: current.method, url: current.url, body: final.body,
+                    reason: ServerText.firstMeaningfulLine(of: final.body))
             }
             guard [301, 302, 303, 307, 308].contains(final.status), let location = final.header("Location") else {
                 return final
@@ -169,7 +171,7 @@ public final class HTTPClient: Sendable {
         return (origin.port ?? 80) == 80 && (target.port ?? 443) == 443
     }
 
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? {
             url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
         }

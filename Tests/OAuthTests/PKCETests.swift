@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CalendarSync
+@testable import OAuth
 
 /// The sign-in's pieces that need no server: PKCE's challenge, the redirect's query, the id
 /// token's account.

@@ -17,7 +17,7 @@ public struct HTTPClientConfiguration: Sendable {
     /// compressing costs the server more than it saves.
     public var acceptCompressedResponses: Bool = true
     /// Sent as User-Agent. Default `calgw/VERSION`.
-    public var userAgent: String = "calgw/\(CalDAVTransport.calgwVersion)"
+    public var userAgent: String = "calgw/\(HTTPVersions.calgwVersion)"
     /// A PEM file of CA certificates trusted instead of the system's. Default: system CAs.
     public var caFile: String?
     /// A pinned public key in libcurl's form `sha256//BASE64` (SHA-256 of the server's

@@ -14,9 +14,3 @@ extension CalDAVError: ExplainedError {
         return [parts.joined(separator: ", ")]
     }
 }
-
-extension XMLStreamError: ExplainedError {
-    var errorCode: String { "invalidXML" }
-    var recovery: String? { nil }
-    var cause: (any Error)? { nil }
-}
