@@ -38,25 +38,7 @@ public enum Planner {
             keys.append(item.key)
         }
 
-        // An item that no longer parses is left alone on both sides: it must not look deleted.
-        var unreadable: [ItemKey: SkipReason] = [:]
-        var unparseable: [Side: [ItemHref]] = [:]
-        for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
-            let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
-            for href in snapshot.unparseable {
-                if let key = bySideHref[href] ?? snapshot.problemKeys[href] {
-                    unreadable[key] =
-                        snapshot.problems[href].map {
-                            SkipReason(.handEdit, "\($0); left alone, and the other side too")
-                        }
-                        ?? SkipReason(
-                            .unreadable,
-                            "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
-                } else {
-                    unparseable[side, default: []].append(href)
-                }
-            }
-        }
+        let (unreadable, unparseable) = Self.unreadable(local: local, remote: remote, journal: journal)
 
         var actions: [PlannedAction] = []
         var outsideWindow = 0
@@ -84,16 +66,7 @@ public enum Planner {
                 continue
             }
             if ls.count > 1 || rs.count > 1 {
-                let snapshot = ls.count > 1 ? local : remote
-                let places = (ls.count > 1 ? ls : rs).map(\.href).sorted().map(snapshot.location)
-                actions.append(
-                    .skip(
-                        key,
-                        reason: SkipReason(
-                            .sharedUID,
-                            "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side "
-                                + "have UID \(key.value): " + places.joined(separator: ", ")
-                                + "; none of them is synced (hint: give one a new UID, or delete the copy)")))
+                actions.append(sharedUID(key, local: ls, remote: rs, in: (local, remote)))
                 continue
             }
             guard let action = planItem(local: ls.first, remote: rs.first, journal: known) else { continue }
@@ -112,6 +85,49 @@ public enum Planner {
         plan.outsideItems = outsideItems
         plan.newLocalOutsideWindow = localOutsideWindow
         return plan
+    }
+
+    /// The items that no longer parse. One the journal (or the side's own problems) names is
+    /// left alone on both sides, with the reason, so that it does not look deleted; one it
+    /// cannot name is an href the side reports as unparseable.
+    static func unreadable(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem]) -> (
+        keys: [ItemKey: SkipReason], hrefs: [Side: [ItemHref]]
+    ) {
+        var unreadable: [ItemKey: SkipReason] = [:]
+        var unparseable: [Side: [ItemHref]] = [:]
+        for (side, snapshot) in [(Side.local, local), (.remote, remote)] where !snapshot.unparseable.isEmpty {
+            let bySideHref = Dictionary(journal.map { ($0.record(side).href, $0.key) }, uniquingKeysWith: { a, _ in a })
+            for href in snapshot.unparseable {
+                if let key = bySideHref[href] ?? snapshot.problemKeys[href] {
+                    unreadable[key] =
+                        snapshot.problems[href].map {
+                            SkipReason(.handEdit, "\($0); left alone, and the other side too")
+                        }
+                        ?? SkipReason(
+                            .unreadable,
+                            "\(href) on the \(side.rawValue) side does not parse; left alone, and the other side too")
+                } else {
+                    unparseable[side, default: []].append(href)
+                }
+            }
+        }
+        return (unreadable, unparseable)
+    }
+
+    /// The skip of a UID held by several items on one side: none of them is synced.
+    static func sharedUID(
+        _ key: ItemKey, local ls: [SideItem], remote rs: [SideItem],
+        in sides: (local: SideSnapshot, remote: SideSnapshot)
+    ) -> PlannedAction {
+        let snapshot = ls.count > 1 ? sides.local : sides.remote
+        let places = (ls.count > 1 ? ls : rs).map(\.href).sorted().map(snapshot.location)
+        return .skip(
+            key,
+            reason: SkipReason(
+                .sharedUID,
+                "\(places.count) items on the \(ls.count > 1 ? "local" : "remote") side "
+                    + "have UID \(key.value): " + places.joined(separator: ", ")
+                    + "; none of them is synced (hint: give one a new UID, or delete the copy)"))
     }
 
     /// True for an event made in the vdir since the last run: one item, on the local side only,

@@ -169,6 +169,38 @@ struct InitCommand: AsyncParsableCommand {
             ? URL(string: local)!
             : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
         let name = pair ?? Self.defaultName(for: localURL)
+        let updated = try addPair(name, localURL: localURL, to: file, paths: paths)
+        let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })
+        // What the server said of the account, kept for the pair's `event` commands.
+        if let account, let added, let pair = try? added.pair { OwnAddresses.cache(account, of: pair) }
+        try makeFolders(localURL)
+        try report(name, file: file, localURL: localURL, found: found, account: account)
+        if oauth.login, let added, let signIn = added.login.oauth {
+            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
+        }
+    }
+
+    /// The pair's table, as the config file holds it.
+    func table(_ name: String, localURL: URL) -> String {
+        var table = "[pair.\(TOMLText.key(name))]\n"
+        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
+        table += localCredentials.configLines
+        table += "remote = \(TOMLText.string(remote))\n"
+        table += credentials.configLines
+        table += oauth.configLines
+        table += tls.configLines
+        if allCollections { table += "collections = \"all\"\n" }
+        if subscription { table += "subscription = true\n" }
+        table += "conflict = \"merge\"\n"
+        return table
+    }
+
+    /// Appends the pair `name` to the config `file` (made, readable by its owner only, when
+    /// missing), after checking that the whole file still reads and that the new pair shares
+    /// no file with another.
+    /// - Returns: the file's new text.
+    /// - Throws: ``CLIError`` (usage) when the file has the name already or cannot be read.
+    func addPair(_ name: String, localURL: URL, to file: URL, paths: ConfigPaths) throws -> String {
         let existing =
             FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
         do {
@@ -181,19 +213,9 @@ struct InitCommand: AsyncParsableCommand {
         } catch let error as ConfigError {
             throw CLIError("cannot add to \(file.path): \(error.message)", hint: "fix the file first", status: .usage)
         }
-        var table = "[pair.\(TOMLText.key(name))]\n"
-        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
-        table += localCredentials.configLines
-        table += "remote = \(TOMLText.string(remote))\n"
-        table += credentials.configLines
-        table += oauth.configLines
-        table += tls.configLines
-        if allCollections { table += "collections = \"all\"\n" }
-        if subscription { table += "subscription = true\n" }
-        table += "conflict = \"merge\"\n"
         let separator =
             existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
-        let updated = existing + separator + table
+        let updated = existing + separator + table(name, localURL: localURL)
         // What is written must read back: validate the whole file before replacing it, and its
         // new pair may not share files with another.
         let written = try ConfigFile.parse(updated, url: file, paths: paths)
@@ -207,13 +229,12 @@ struct InitCommand: AsyncParsableCommand {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try FileReplacement.write(Array(updated.utf8), to: file)
-        // What the server said of the account, kept for the pair's `event` commands.
-        if let account,
-            let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?
-                .pair
-        {
-            OwnAddresses.cache(account, of: added)
-        }
+        return updated
+    }
+
+    /// Makes what the pair's first sync writes into: the vdir, a single file's folder, a
+    /// `file://` remote's folder. Nothing for a second server or a feed.
+    func makeFolders(_ localURL: URL) throws {
         switch localKind {
         case .server, .feed:
             // Nothing to make on this machine: the first sync copies one server's calendar to the other.
@@ -229,6 +250,10 @@ struct InitCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
         }
+    }
+
+    /// Says what was added (JSON, or lines for people), the calendars found and what to run next.
+    func report(_ name: String, file: URL, localURL: URL, found: [FoundCalendar], account: ServerAccount?) throws {
         if output.json {
             if allCollections {
                 try Terminal.printJSON(
@@ -238,35 +263,28 @@ struct InitCommand: AsyncParsableCommand {
                     "pair": name, "config": file.path, "local": localIsServer ? local : localURL.path, "remote": remote,
                 ])
             }
-        } else if !output.quiet {
-            if allCollections {
-                Terminal.out(
-                    found.isEmpty
-                        ? "no calendars found yet; folders made in \(localURL.path) become calendars"
-                        : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
-                for calendar in found {
-                    let components =
-                        calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
-                    Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
-                }
-            }
-            if let account { Terminal.out(DiscoverCommand.describe(account)) }
-            Terminal.out("added pair \"\(name)\" to \(file.path)")
-            if remoteIsFeed {
-                Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
-            }
-            if oauth.auth != nil && !oauth.login {
-                Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
-            } else {
-                Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
+            return
+        }
+        guard !output.quiet else { return }
+        if allCollections {
+            Terminal.out(
+                found.isEmpty
+                    ? "no calendars found yet; folders made in \(localURL.path) become calendars"
+                    : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
+            for calendar in found {
+                let components = calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
+                Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
             }
         }
-        if oauth.login,
-            let added = try ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: {
-                $0.name == name
-            }), let signIn = added.login.oauth
-        {
-            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
+        if let account { Terminal.out(DiscoverCommand.describe(account)) }
+        Terminal.out("added pair \"\(name)\" to \(file.path)")
+        if remoteIsFeed {
+            Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
+        }
+        if oauth.auth != nil && !oauth.login {
+            Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
+        } else {
+            Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
         }
     }
 

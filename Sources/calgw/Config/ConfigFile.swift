@@ -267,6 +267,24 @@ struct PairReader {
                 key, "is not a setting calgw knows",
                 hint: "settings: \(Self.knownKeys.sorted().joined(separator: ", "))")
         }
+        let (localURL, remote, subscription) = try endpoints()
+        var pair = PairConfiguration(
+            name: name, local: localURL, remote: remote, login: try login(prefix: ""),
+            localLogin: try login(prefix: "local_"),
+            journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) }
+                ?? paths.defaultJournal(pair: name),
+            caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
+        try readSubscription(into: &pair, webcal: subscription)
+        try readAPI(into: &pair)
+        try readBehaviour(into: &pair)
+        try readCollections(into: &pair)
+        try checkCombinations(of: pair)
+        return pair
+    }
+
+    /// `local` (a folder, or a second server's URL) and `remote` (and whether it was written as
+    /// `webcal://`).
+    private func endpoints() throws -> (local: URL, remote: URL, webcal: Bool) {
         guard let local = try string("local"), !local.isEmpty else {
             throw fail("local", "is missing (the vdir folder)")
         }
@@ -277,23 +295,17 @@ struct PairReader {
             throw fail(
                 "remote", "must be an http:// or https:// URL (or webcal:// of a feed, or file:///path of a vdir)")
         }
-        let localURL: URL
         if local.lowercased().hasPrefix("http://") || local.lowercased().hasPrefix("https://") {
             guard let url = URL(string: local), url.host != nil else {
                 throw fail("local", "is not a valid http(s):// URL")
             }
-            localURL = url
-        } else {
-            localURL = URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true)
+            return (url, remote, subscription)
         }
-        var pair = PairConfiguration(
-            name: name, local: localURL, remote: remote, login: try login(prefix: ""),
-            localLogin: try login(prefix: "local_"),
-            journal: try string("journal").map { URL(fileURLWithPath: paths.expandTilde($0)) }
-                ?? paths.defaultJournal(pair: name),
-            caFile: try string("ca_file").map(paths.expandTilde), verifyFingerprint: try string("verify_fingerprint"))
-        try readSubscription(into: &pair, webcal: subscription)
-        try readAPI(into: &pair)
+        return (URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true), remote, subscription)
+    }
+
+    /// `conflict`, `scheduling`, `window` and `max_response_size`.
+    private func readBehaviour(into pair: inout PairConfiguration) throws {
         if let conflict = try string("conflict") {
             guard let strategy = ConflictStrategy(rawValue: conflict) else {
                 throw fail(
@@ -325,6 +337,10 @@ struct PairReader {
             }
             pair.maxResponseBytes = bytes
         }
+    }
+
+    /// `collections` and `default_collection`.
+    private func readCollections(into pair: inout PairConfiguration) throws {
         if let value = table["collections"] {
             if value.string == "all" {
                 pair.collections = .all
@@ -349,6 +365,11 @@ struct PairReader {
             }
             pair.defaultCollection = name
         }
+    }
+
+    /// Settings that cannot go together: `local_*` without a server as local, collections or a
+    /// subscription with a local that is not a folder.
+    private func checkCombinations(of pair: PairConfiguration) throws {
         if !pair.localIsServer, let key = table.keys.sorted().first(where: { $0.hasPrefix("local_") }) {
             throw fail(key, "applies only when local is a server (http:// or https://)")
         }
@@ -363,6 +384,5 @@ struct PairReader {
         if pair.localIsServer && pair.collections != .single {
             throw fail("collections", "needs a folder as local: a pair of two servers syncs one calendar with another")
         }
-        return pair
     }
 }
