@@ -9,10 +9,11 @@ import HTTP
 /// a first listing is full, a listing with its token is unchanged until something changes,
 /// fetch returns what was listed and leaves out what is not there, an unchanged item keeps its
 /// etag while a changed one gets a new one, an item gone is gone from the listing. Run on the
-/// writable storages (seeded through their writes) and on a subscription served by the feed
+/// writable storages (seeded through their writes: the vdir, memory, an Outlook calendar through
+/// the Graph fake) and on a subscription served by the feed
 /// server (seeded by rewriting the feed), with and without validators.
 extension StorageContractTests {
-    enum ReadKind: String, CaseIterable, Sendable { case vdir, memory, subscription, subscriptionWithoutValidators }
+    enum ReadKind: String, CaseIterable, Sendable { case vdir, memory, graph, subscription, subscriptionWithoutValidators }
 
     /// A storage and a way to make its content `events` (UID → summary).
     final class ReadSide: @unchecked Sendable {
@@ -41,7 +42,7 @@ extension StorageContractTests {
 
     func makeReadSide(_ kind: ReadKind) async throws -> ReadSide {
         switch kind {
-        case .vdir, .memory:
+        case .vdir, .memory, .graph:
             let (storage, cleanup) = try await make(kind.rawValue)
             let versions = Locked<[String: ItemVersion]>([:])
             return ReadSide(
