@@ -177,7 +177,9 @@ class Api:
         link_base = req.base_url + re.sub(r"^/v1\.0", "", req.path)
         size = self._page_size(req)
         if rest == ["delta"]:
-            body = self.delta.get(cal_id, req.params, view, size, link_base, repeat=self._repeat(req))
+            endless = getattr(req, "endless_page", lambda: None)()
+            body = self.delta.get(cal_id, req.params, view, size, link_base, repeat=self._repeat(req),
+                                  endless=endless)
             return 200, {"_applied": [f"odata.maxpagesize={size}"] if size else []}, body
         if rest:
             raise bad_request("Resource not found for the segment.", "BadRequest")

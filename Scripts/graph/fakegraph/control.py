@@ -21,7 +21,7 @@ def handle(fake, method, target, body):
         ("DELETE", "/_fake/faults"): lambda: (fake.faults.clear(), (204, {}, None))[1],
         ("POST", "/_fake/calendars"): lambda: _add_calendar(fake, body),
         ("POST", "/_fake/invitations"): lambda: _deliver(fake, body),
-        ("POST", "/_fake/delta/expire"): lambda: (fake.delta.expire(), (204, {}, None))[1],
+        ("POST", "/_fake/delta/expire"): lambda: (fake.delta.expire(body), (204, {}, None))[1],
         ("POST", "/_fake/clock"): lambda: _clock(fake, body),
         ("GET", "/_fake/settings"): lambda: (200, {}, dict(fake.settings)),
         ("POST", "/_fake/settings"): lambda: _settings(fake, body),

@@ -64,23 +64,33 @@ class DeltaService:
         self.lock = threading.Lock()
         self.states = {}    # key -> {"cal", "version", "snapshot": {id: changeKey}}
         self.rounds = {}    # key -> {"items": [...], "state": key, "page": n}
+        # How an expired link is refused: Graph writes it 410 syncStateNotFound, 410
+        # SyncStateNotFound or 400 fullSyncRequired (event-delta.md; delta-query-overview.md).
+        self.gone_answer = (410, "syncStateNotFound")
 
-    def expire(self):
+    def expire(self, answer=None):
+        """Forgets every delta state; `answer` ({"status", "code"}) sets how the expired links
+        are refused from now on."""
         with self.lock:
             self.states.clear()
             self.rounds.clear()
+            if isinstance(answer, dict) and answer:
+                self.gone_answer = (int(answer.get("status", 410)), str(answer.get("code", "syncStateNotFound")))
 
     def _gone(self, link_base, data):
         headers = {}
         if data and "s" in data:
             query = urllib.parse.urlencode({"startDateTime": data["s"], "endDateTime": data["e"]})
             headers["Location"] = f"{link_base}?{query}"
-        return GraphError(410, "syncStateNotFound",
+        status, code = self.gone_answer
+        return GraphError(status, code,
                           "The sync state was not found or has expired. Start a new synchronization "
                           "without a token.", headers)
 
-    def get(self, cal_id, params, view, page_size, link_base, repeat=False):
-        """One page of a round: (JSON body, page size applied or None)."""
+    def get(self, cal_id, params, view, page_size, link_base, repeat=False, endless=None):
+        """One page of a round: (JSON body, page size applied or None). `endless` (a fault
+        rule) makes the page link on to itself under a new link, as Graph does on some
+        mailboxes: the round never ends."""
         skip, delta = params.get("$skiptoken"), params.get("$deltatoken")
         unsupported = [p for p in params if p in UNSUPPORTED]
         if unsupported:
@@ -90,7 +100,7 @@ class DeltaService:
             raise bad_request("A state token already holds the window: follow the link as given.",
                               "ErrorInvalidParameter")
         if skip:
-            return self._page(cal_id, skip, page_size, link_base, repeat)
+            return self._page(cal_id, skip, page_size, link_base, repeat, endless)
         if delta:
             data = decode(delta)
             with self.lock:
@@ -104,7 +114,8 @@ class DeltaService:
             key = self._start_round(cal_id, start, end, params["startdatetime"], params["enddatetime"], view, None)
         with self.lock:
             first = self.rounds[key]
-        return self._page(cal_id, encode({"r": key, "o": 0, "s": first["s"], "e": first["e"]}), page_size, link_base, False)
+        return self._page(cal_id, encode({"r": key, "o": 0, "s": first["s"], "e": first["e"]}), page_size, link_base,
+                          False, endless)
 
     def _start_round(self, cal_id, start, end, start_text, end_text, view, previous):
         mailbox = self.mailbox
@@ -141,7 +152,7 @@ class DeltaService:
                 if cal == cal_id and version > since and i not in seen]
         return out
 
-    def _page(self, cal_id, skip, page_size, link_base, repeat):
+    def _page(self, cal_id, skip, page_size, link_base, repeat, endless=None):
         data = decode(skip)
         with self.lock:
             round_ = self.rounds.get(data.get("r")) if data else None
@@ -150,8 +161,13 @@ class DeltaService:
         size = page_size or DEFAULT_PAGE
         offset = data["o"]
         page = round_["items"][offset:offset + size]
+        if endless and endless.get("empty"):
+            page = []
         body = {"@odata.context": f"{link_base.split('/me/')[0]}/$metadata#Collection(event)", "value": page}
-        if repeat:
+        if endless:
+            token = encode({"r": data["r"], "o": offset, "s": round_["s"], "e": round_["e"], "n": os.urandom(6).hex()})
+            body["@odata.nextLink"] = f"{link_base}?$skiptoken={token}"
+        elif repeat:
             body["@odata.nextLink"] = f"{link_base}?$skiptoken={skip}"
         elif offset + size < len(round_["items"]):
             token = encode({"r": data["r"], "o": offset + size, "s": round_["s"], "e": round_["e"]})

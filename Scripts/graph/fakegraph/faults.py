@@ -5,6 +5,11 @@ A rule matches a request by method and by a substring of its path (both optional
   {"status": 503} / {"status": 504}           service faults seen mid-delta-round
   {"kind": "syncStateNotFound"}               a delta or skip token answers 410
   {"kind": "repeatPage"}                      a $skiptoken page links to itself (a loop)
+  {"kind": "endlessPages"}                    a delta page (its first included) answers the same
+                                              content with a *different* nextLink each time, so
+                                              the round never ends (msgraph-sdk-dotnet #3082,
+                                              #3070: seen on some mailboxes in 2026); with
+                                              "empty": true each such page is empty
   {"kind": "editFirst", "body": {...}}        another client (Outlook on the web) PATCHes the
                                               event with `body` just before this request on it
 A status rule may also say
@@ -17,13 +22,15 @@ Default error bodies are Graph's (research notes §3, §7); "code" and "message"
 import threading
 
 DEFAULT_ERRORS = {
+    412: ("ErrorIrresolvableConflict", "The send or update operation could not be performed because the change "
+                                       "key passed in the request does not match the current change key for the item."),
     429: ("ApplicationThrottled", "Application is over its MailboxConcurrency limit."),
     500: ("ErrorInternalServerTransientError", "An internal server error occurred. The operation failed."),
     502: ("UnknownError", ""),
     503: ("ServiceUnavailable", "The service is temporarily unavailable. Please retry later."),
     504: ("UnknownError", ""),
 }
-KINDS = ("status", "syncStateNotFound", "repeatPage", "editFirst")
+KINDS = ("status", "syncStateNotFound", "repeatPage", "endlessPages", "editFirst")
 
 
 class FaultError(ValueError):

@@ -15,7 +15,8 @@ extension GraphClient {
     }
 
     /// GETs each of `paths` (below the mailbox: `events/{id}?…`) through `$batch`, twenty to a
-    /// request. An answer throttled or failed for a while (429, 503, 504) is asked again after
+    /// request. An answer throttled or failed for a while (429, 503, 504), or a read refused with
+    /// a spurious 412, is asked again after
     /// the wait it names (else the HTTP client's backoff, doubling), up to ``batchAttempts`` times and
     /// ``batchWaitLimit`` seconds of waiting in all: a storm is waited out, not ridden forever.
     /// - Returns: each path's status and JSON body, in the order of `paths`.
@@ -35,7 +36,8 @@ extension GraphClient {
                         throw GraphError(.unreadableAnswer, "Microsoft Graph's $batch answer left out a request")
                     }
                     results[index] = (answer.status, answer.body)
-                    if [429, 503, 504].contains(answer.status) {
+                    // A spurious 412 on a read (Graph answers a few percent so) is asked again too.
+                    if [412, 429, 503, 504].contains(answer.status) {
                         again.append(index)
                         wait = max(wait, answer.retryAfter ?? 0)
                     }

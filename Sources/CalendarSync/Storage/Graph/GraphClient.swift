@@ -55,12 +55,24 @@ struct GraphClient: Sendable {
         }
     }
 
-    /// GETs `url` and decodes its JSON answer.
+    /// GETs `url` and decodes its JSON answer. Graph answers a few percent of plain reads with
+    /// a spurious 412 `ErrorIrresolvableConflict` (a read has no condition to fail): such a read
+    /// is asked again, up to ``readAttempts`` times.
     /// - Throws: ``GraphError`` for a refusal or an answer that is not `T`.
     func get<T: Decodable>(_ url: URL, as type: T.Type, prefer: [String] = []) async throws -> T {
-        let response = try await send("GET", url, prefer: prefer)
-        return try decode(type, response)
+        var attempt = 1
+        while true {
+            do {
+                return try decode(type, try await send("GET", url, prefer: prefer))
+            } catch let error as GraphError where error.status == 412 && attempt < Self.readAttempts {
+                try await Task.sleep(nanoseconds: UInt64(http.configuration.retryBaseDelay * Double(attempt) * 1e9))
+                attempt += 1
+            }
+        }
     }
+
+    /// Times a read answered with a spurious 412 is asked in all.
+    static let readAttempts = 4
 
     /// Sends `method` to `url` with the JSON body `data`, conditional on `ifMatch` (a change key);
     /// one that `writesNothing` (a `$batch` of GETs) is asked again after a fault as a GET is.

@@ -38,6 +38,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
 
     /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
     var pageSize = 100
+    /// How far a delta round may go (see ``round(from:)``).
+    var bounds = RoundBounds()
 
     /// The calendar at `calendar` (`…/v1.0/me/calendars/{id}`), reached with `http`, synced
     /// over `window` (`-365d..+730d`; nil: that default).
@@ -94,9 +96,11 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             ? String(client.mailbox.absoluteString.dropLast()) : calendar.absoluteString
     }
 
-    /// Whether Graph refused a delta link because it no longer knows it.
+    /// Whether Graph refused a delta link because it no longer knows it: the code comes as
+    /// `SyncStateNotFound`, `syncStateNotFound`, `resyncRequired` or `fullSyncRequired`, with
+    /// 410 or 400.
     static func isExpiredToken(_ error: GraphError) -> Bool {
-        ["syncStateNotFound", "resyncRequired"].contains(error.graphCode ?? "")
+        ["syncstatenotfound", "resyncrequired", "fullsyncrequired"].contains((error.graphCode ?? "").lowercased())
     }
 
     /// Reads whether the account may write to the calendar (at a first round; later rounds
@@ -209,27 +213,81 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// Every page of a delta round from `start`, and the link the next round starts from.
-    /// - Throws: ``GraphError`` `.repeatedPage` when a page links back to one already read.
+    ///
+    /// Graph is known to page some calendars forever: a page linking back to itself, or (on
+    /// some mailboxes) the same content again and again under a new link each time, or empty
+    /// pages without end. A round therefore stops when a page holds what an earlier page held,
+    /// and is bounded in pages (``RoundBounds``): a run then fails with nothing changed,
+    /// instead of paging until it is killed. A page Graph cannot give in time (504, asked
+    /// again by the HTTP client) stops the round with what to do about it.
+    /// - Throws: ``GraphError`` `.repeatedPage` for a loop or a round past its bounds, or
+    ///   Graph's refusal of a page.
     private func round(from start: URL) async throws -> ([DeltaEntry], String) {
         var events: [DeltaEntry] = []
         var seen: Set<String> = [start.absoluteString]
+        var contents: Set<Int> = []
+        var pages = 0, emptyInARow = 0
+        let began = ContinuousClock.now
         var url = start
         while true {
-            let page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
-            events += page.value.lazy.compactMap(DeltaEntry.init)
+            let page: GraphDeltaPage
+            do {
+                page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
+            } catch let error as GraphError where error.status == 504 {
+                throw GraphError(
+                    .refused(status: 504, code: error.graphCode ?? "504"),
+                    "Microsoft Graph did not give a page of \(calendar.lastPathComponent)'s changes in time (504, "
+                        + "asked again and again); nothing was changed",
+                    recovery: "run again later; a calendar with series without end is known for it: a narrower "
+                        + "window (window = \"-30d..+365d\") asks Graph for fewer occurrences")
+            }
+            pages += 1
+            let entries = page.value.compactMap(DeltaEntry.init)
+            events += entries
             if let delta = page.deltaLink { return (events, delta) }
             guard let next = page.nextLink, let nextURL = URL(string: next) else {
                 throw GraphError(.unreadableAnswer, "a page of Graph's delta round has neither a next nor a delta link")
             }
-            guard seen.insert(next).inserted else {
-                throw GraphError(
-                    .repeatedPage,
-                    "Microsoft Graph gave a page of \(calendar.lastPathComponent)'s changes it had given before "
-                        + "(a fault of Graph's on some calendars); nothing was changed",
-                    recovery: "run again later; if it lasts, narrow the pair's window")
+            emptyInARow = entries.isEmpty ? emptyInARow + 1 : 0
+            let again = !entries.isEmpty && !contents.insert(Self.fingerprint(entries)).inserted
+            if !seen.insert(next).inserted || again || emptyInARow > bounds.emptyPages || pages >= bounds.pages
+                || ContinuousClock.now - began > bounds.time
+            {
+                throw endlessRound(pages: pages, repeated: again)
             }
             url = nextURL
         }
+    }
+
+    /// How far a delta round may go before it is taken for one that never ends.
+    struct RoundBounds: Sendable {
+        /// Pages in all: 20,000 pages of 100 are two million entries, far beyond any calendar.
+        var pages = 20_000
+        /// Empty pages in a row (Graph may answer a few while it gathers the changes).
+        var emptyPages = 200
+        /// Time the round's paging may take.
+        var time: Duration = .seconds(900)
+    }
+
+    /// The error of a round stopped for never ending.
+    private func endlessRound(pages: Int, repeated: Bool) -> GraphError {
+        GraphError(
+            .repeatedPage,
+            "Microsoft Graph kept giving pages of \(calendar.lastPathComponent)'s changes "
+                + (repeated ? "it had given before" : "without end") + " (\(pages) pages; a fault of Graph's on some "
+                + "mailboxes); nothing was changed",
+            recovery: "run again later; if it lasts, narrow the pair's window (window = \"-30d..+365d\")")
+    }
+
+    /// What a page holds, as one number: its entries' ids, change keys and removals, in order.
+    static func fingerprint(_ entries: [DeltaEntry]) -> Int {
+        var hasher = Hasher()
+        for entry in entries {
+            hasher.combine(entry.id)
+            hasher.combine(entry.changeKey)
+            hasher.combine(entry.removed)
+        }
+        return hasher.finalize()
     }
 
     /// The change keys of the masters `ids`, those gone left out.

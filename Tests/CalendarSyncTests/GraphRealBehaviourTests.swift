@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import CalgwTestSupport
+@testable import CalendarSync
+import Failures
+
+/// What real Microsoft Graph does that a kind fake would not, each switched on in the fake as a
+/// fault (Scripts/graph/README.md cites where each is reported), and what calgw does about it.
+@Suite(.timeLimit(.minutes(5))) struct GraphRealBehaviourTests {
+    typealias Setup = GraphStorageTests.Setup
+
+    /// Endless delta paging (msgraph-sdk-dotnet #3082, #3070): the same page again and again,
+    /// each time under a new `@odata.nextLink`. The round stops by itself at the second such
+    /// page, the run fails with nothing written, and once Graph behaves the next run converges.
+    @Test func endlessPagesUnderNewLinksStopTheRunWithNothingChanged() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        for day in 1...12 { _ = try s.outlookCreates(GraphStorageTests.single("Day \(day)", days: day)) }
+        let fault = try s.graph.control("POST", "faults", json: ["kind": "endlessPages", "count": 1_000_000])
+        #expect(fault.status == 201, "\(fault)")
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await s.sync(pageSize: 5)
+        } throws: { error in
+            let message = (error as? GraphError)?.message ?? "\(error)"
+            return message.contains("it had given before") && message.contains("nothing was changed")
+        }
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(try s.files().isEmpty)
+        let asked = try s.graph.requests().filter { ($0["path"] as? String)?.contains("delta") == true }.count
+        #expect(asked <= 4, "paged \(asked) times before stopping")
+        try s.graph.control("DELETE", "faults")
+        let report = try await s.sync(pageSize: 5)
+        #expect(report.errors.isEmpty && report.created.local == 12, "\(report)")
+    }
+
+    /// Empty pages without end (nothing to compare, each under a new link) are bounded too.
+    @Test func endlessEmptyPagesAreBounded() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(GraphStorageTests.single("One", days: 1))
+        try s.graph.control("POST", "faults", json: ["kind": "endlessPages", "empty": true, "count": 1_000_000])
+        let remote = try s.remote()
+        remote.bounds.emptyPages = 30
+        await #expect {
+            _ = try await SyncEngine(local: s.local, remote: remote, journal: s.journal).run()
+        } throws: { error in
+            ((error as? GraphError)?.message ?? "\(error)").contains("without end")
+        }
+        #expect(try s.files().isEmpty)
+    }
+
+    /// A page of an endless series that times out (504, docs #6499, #3657) is asked again by
+    /// the HTTP client, then stops the run with what to do about it.
+    @Test func aDeltaPageThatTimesOutStopsWithAClearMessage() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        for day in 1...8 { _ = try s.outlookCreates(GraphStorageTests.single("Day \(day)", days: day)) }
+        try s.graph.control("POST", "faults", json: ["status": 504, "path": "delta", "count": 100])
+        await #expect {
+            _ = try await s.sync(pageSize: 5)
+        } throws: { error in
+            // The storage's error, under the run's "cannot read the remote side".
+            let graph = (error as? GraphError) ?? ((error as? any ExplainedError)?.cause as? GraphError)
+            return graph?.message.contains("did not give a page") == true
+                && graph?.recovery?.contains("narrower window") == true
+        }
+        let timedOut = try s.graph.requests().filter { ($0["status"] as? Int) == 504 }.count
+        #expect(timedOut > 1, "the page was not asked again: \(timedOut)")
+        #expect(try s.files().isEmpty)
+    }
+
+    /// An expired delta link, refused as Graph writes it in each of its spellings (410
+    /// `SyncStateNotFound`, 400 `fullSyncRequired`): the calendar is listed again, nothing
+    /// lost or doubled.
+    @Test(arguments: [(410, "SyncStateNotFound"), (400, "fullSyncRequired"), (410, "syncStateNotFound")])
+    func anExpiredLinkInAnySpellingRelists(status: Int, code: String) async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        _ = try s.outlookCreates(GraphStorageTests.single("One", days: 2))
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        try s.graph.control("POST", "delta/expire", json: ["status": status, "code": code])
+        _ = try s.outlookCreates(GraphStorageTests.single("Two", days: 3))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 1 && report.deleted.total == 0, "\(status) \(code)")
+        #expect(try s.files().count == 2)
+    }
+
+    /// Spurious 412 `ErrorIrresolvableConflict` on plain reads (Microsoft Q&A 271870; Analog
+    /// #475), one read in three here, inside `$batch` and out: the reads are asked again, and
+    /// the run succeeds.
+    @Test func spuriousConflictsOnReadsAreAskedAgain() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        for day in 1...6 { _ = try s.outlookCreates(GraphStorageTests.single("Day \(day)", days: day)) }
+        try s.graph.control(
+            "POST", "faults", json: ["status": 412, "method": "GET", "every": 3, "count": 1_000])
+        let report = try await s.sync(pageSize: 5)
+        #expect(report.errors.isEmpty && report.created.local == 6, "\(report)")
+        let refused = try s.graph.requests().filter { ($0["status"] as? Int) == 412 }.count
+        #expect(refused > 0, "no read was refused: the fault did not apply")
+    }
+}
