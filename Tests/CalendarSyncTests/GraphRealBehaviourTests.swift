@@ -3,6 +3,7 @@ import Testing
 import CalgwTestSupport
 @testable import CalendarSync
 import Failures
+import HTTP
 
 /// What real Microsoft Graph does that a kind fake would not, each switched on in the fake as a
 /// fault (Scripts/graph/README.md cites where each is reported), and what calgw does about it.
@@ -100,5 +101,45 @@ import Failures
         #expect(report.errors.isEmpty && report.created.local == 6, "\(report)")
         let refused = try s.graph.requests().filter { ($0["status"] as? Int) == 412 }.count
         #expect(refused > 0, "no read was refused: the fault did not apply")
+    }
+
+    /// `transactionId` is mailbox-wide and single-use (corso #2490): the same file created in
+    /// two calendars of the mailbox makes one event in each, bound to its own calendar.
+    @Test func theSameFileInTwoCalendarsMakesAnEventInEach() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let made = try s.graph.graph("POST", "/me/calendars", json: ["name": "Team"])
+        let team = try #require((made.body as? [String: Any])?["id"] as? String)
+        let data = TestEvent.data(uid: "shared-1", summary: "Shared", start: "20270105T100000Z", duration: "PT1H")
+        let inDefault = try await s.remote().create(data, suggestedName: "shared-1", as: .copy)
+        let token = s.graph.token
+        let http = try HTTPClient(configuration: .init(authentication: .bearer(BearerTokenProvider { token })))
+        let teamStorage = try GraphStorage(
+            http: http, calendar: s.graph.url.appendingPathComponent("me/calendars/\(team)"))
+        let inTeam = try await teamStorage.create(data, suggestedName: "shared-1", as: .copy)
+        #expect(inTeam.href != inDefault.href, "both files are bound to one event")
+        #expect(try s.graph.listed("subject", at: "/me/calendars/\(team)/events") == ["Shared"])
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events") == ["Shared"])
+        // Each write goes to its own calendar's event.
+        let edited = TestEvent.data(uid: "shared-1", summary: "Team's", start: "20270105T100000Z", duration: "PT1H")
+        _ = try await teamStorage.update(href: inTeam.href, data: edited, ifMatch: inTeam.etag, as: .copy)
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events") == ["Shared"])
+    }
+
+    /// An event deleted in Outlook whose file is created again (a restore, or a vdir written
+    /// back): Graph refuses the used `transactionId`; the event is made again under a new one.
+    @Test func anEventDeletedInOutlookCanBeCreatedAgain() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let data = TestEvent.data(uid: "again-1", summary: "Again", start: "20270105T100000Z", duration: "PT1H")
+        let first = try await s.remote().create(data, suggestedName: "again-1", as: .copy)
+        #expect(try s.graph.graph("DELETE", "/me/events/\(first.href.value)").status == 204)
+        let second = try await s.remote().create(data, suggestedName: "again-1", as: .copy)
+        #expect(second.href != first.href)
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events") == ["Again"])
+        // Created again with its answer lost: the used id is refused, and the event is found by its UID.
+        let third = try await s.remote().create(data, suggestedName: "again-1", as: .copy)
+        #expect(third.href == second.href)
+        #expect(try s.graph.listed("subject", at: "/me/calendar/events") == ["Again"])
     }
 }

@@ -57,6 +57,7 @@ class Mailbox:
         self.calendars = {}
         self.events = {}
         self.deleted = {}              # event id -> (version of its deletion, calendar id)
+        self.transactions = set()     # every transactionId used in the mailbox, deleted events' too
         self.ledger = Ledger()
         self.add_calendar({"name": "Calendar", "isDefaultCalendar": True, "isRemovable": False})
 
@@ -130,6 +131,20 @@ class Mailbox:
     def by_transaction(self, transaction_id):
         return next((e for e in self.events.values() if e.props.get("_transactionId") == transaction_id), None)
 
+    def _reused_transaction(self, cal_id, transaction_id):
+        """The event a create with an already used `transactionId` answers, or the refusal.
+        The id is mailbox-wide and single-use: a create sent again to the calendar holding the
+        event it made answers that event (201, nothing made: blog.rykoma.net 2020/10/05); one to
+        another calendar, or after that event was deleted, is refused 400
+        `ErrorDuplicateTransactionId` (corso #2490)."""
+        if transaction_id not in self.transactions:
+            return None
+        event = self.by_transaction(transaction_id)
+        if event is not None and event.calendar_id == cal_id:
+            return event
+        raise bad_request("The transaction id has already been used for another item in the mailbox.",
+                          "ErrorDuplicateTransactionId")
+
     # --- create ---------------------------------------------------------------------------
 
     def create(self, cal_id, body):
@@ -138,13 +153,16 @@ class Mailbox:
             cal = self.calendar(cal_id)
             self._writable(cal["id"])
             transaction_id = body.get("transactionId")
-            if transaction_id and self.by_transaction(transaction_id):
-                return self.by_transaction(transaction_id), False
+            if transaction_id:
+                reused = self._reused_transaction(cal["id"], transaction_id)
+                if reused is not None:
+                    return reused, False
             props = events.merge({}, body)
             extended = self._extended(body.get("singleValueExtendedProperties"))
             event = events.Event(cal["id"], props, {"emailAddress": dict(self.owner)}, self.bump(), self.now())
             if transaction_id:
                 props["_transactionId"] = transaction_id
+                self.transactions.add(transaction_id)
             event.extended.update(extended)
             self.events[event.id] = event
             if props.get("attendees"):

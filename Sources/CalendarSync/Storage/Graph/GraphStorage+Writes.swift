@@ -1,20 +1,34 @@
 import CalDAV
+import Crypto
 import Foundation
 import Graph
 import HTTP
 import ICalendar
 
 extension GraphStorage {
-    /// POSTs the event (with a `transactionId` made from its bytes, so that a create sent again
-    /// after a lost answer makes nothing new), then its exceptions and cancelled occurrences.
+    /// POSTs the event, then its exceptions and cancelled occurrences.
+    ///
+    /// The `transactionId` is made from this calendar and the item's bytes, so that a create
+    /// sent again after a lost answer makes nothing new. Graph's ids are mailbox-wide and
+    /// single-use: the same file in two calendars of an account gets two ids, and an id Graph
+    /// refuses as used (`ErrorDuplicateTransactionId`: its event was deleted in Outlook, or
+    /// lives elsewhere now) is answered by the item created here earlier, found by its UID,
+    /// else by a create under a fresh id.
     public func create(_ data: Data, suggestedName: String, as intent: WriteIntent) async throws -> ItemVersion {
         let href = ItemHref(suggestedName)
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
         var body = Self.keepingOriginal(data, of: write)
-        body.transactionId = Self.transactionID(of: data)
-        let response = try await client.send(
-            "POST", URL(string: calendar.absoluteString + "/events")!, json: try GraphClient.json(body))
+        body.transactionId = Self.transactionID(of: data, in: calendar)
+        let events = URL(string: calendar.absoluteString + "/events")!
+        let response: HTTPResponse
+        do {
+            response = try await client.send("POST", events, json: try GraphClient.json(body))
+        } catch let error as GraphError where Self.isDuplicateTransaction(error) {
+            if let uid = ItemContent(data).uid, let made = try await created(key: .uid(uid)) { return made.version }
+            body.transactionId = Self.transactionID(of: data, in: calendar, nonce: UUID().uuidString)
+            response = try await client.send("POST", events, json: try GraphClient.json(body))
+        }
         let created = try client.decode(GraphEvent.self, response)
         guard let id = created.id else {
             throw GraphError(.unreadableAnswer, "Microsoft Graph created \(suggestedName) but gave no id")
@@ -169,11 +183,20 @@ extension GraphStorage {
         return "\(local)"
     }
 
-    /// A `transactionId` for a create of `data`: the same content gives the same id (its
-    /// ``ContentHash``, which a DTSTAMP stamped anew does not change), so a create sent again
-    /// after its answer was lost, or after the run was stopped, makes nothing new.
-    static func transactionID(of data: Data) -> String {
-        let hex = String(ContentHash.of(data).value.suffix(64))
+    /// Whether Graph refused a create because its `transactionId` was used before (400 or 409
+    /// `ErrorDuplicateTransactionId`, as clients report both).
+    static func isDuplicateTransaction(_ error: GraphError) -> Bool {
+        (error.status == 400 || error.status == 409)
+            && (error.graphCode ?? "").lowercased() == "errorduplicatetransactionid"
+    }
+
+    /// A `transactionId` for a create of `data` in `calendar`: the same content in the same
+    /// calendar gives the same id (from its ``ContentHash``, which a DTSTAMP stamped anew does
+    /// not change), so a create sent again after its answer was lost, or after the run was
+    /// stopped, makes nothing new; another calendar, or a `nonce`, gives another.
+    static func transactionID(of data: Data, in calendar: URL, nonce: String = "") -> String {
+        let seed = calendar.lastPathComponent + "\n" + ContentHash.of(data).value + "\n" + nonce
+        let hex = SHA256.hash(data: Data(seed.utf8)).map { String(format: "%02x", $0) }.joined()
         let cut = [8, 4, 4, 4, 12]
         var parts: [Substring] = []
         var rest = hex[...]
