@@ -150,4 +150,39 @@ import CalgwTestSupport
         #expect(run.stdoutText.contains("sync 3 calendars ["), "\(run.stdoutText)")
         #expect(run.stdoutText.contains(" 11/11"), "every calendar's events, done: \(run.stdoutText)")
     }
+
+    /// An event Outlook moves to another calendar keeps its id and is removed from the old
+    /// calendar's delta, while `GET /me/events/{id}` still finds it: its file moves to the
+    /// other folder, and the event stays where it went (the old copy, once deleted, would
+    /// have deleted it there).
+    @Test func anEventMovedInOutlookMovesToTheOtherFolder() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("calendars")
+        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
+        let config = try GraphPairTests.config(
+            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+        #expect(try calgw(["sync"]).status == 0)
+        let teamEvents = try graph.graph("GET", "/me/calendars/\(ids["Team"]!)/events")
+        let moving = try #require(TestGraphServer.values(teamEvents).first?["id"] as? String)
+        let moved = try graph.control("POST", "move", json: ["id": moving, "calendarId": ids["Trips"]!])
+        #expect(moved.status == 200, "\(moved)")
+
+        let r = try calgw(["sync", "--json"])
+        #expect(r.status == 0, "\(r.stdoutText)\(r.stderrText)")
+        #expect(Self.ics(in: vdir.appendingPathComponent("Team")).isEmpty, "the old folder kept a stale copy")
+        #expect(Self.ics(in: vdir.appendingPathComponent("Trips")).count == 2)
+        #expect(
+            try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").sorted() == [
+                "Team event", "Trips event",
+            ])
+        let again = try calgw(["sync", "--json"])
+        #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
+        #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").count == 2)
+    }
 }

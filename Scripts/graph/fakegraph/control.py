@@ -23,6 +23,7 @@ def handle(fake, method, target, body):
         ("POST", "/_fake/invitations"): lambda: _deliver(fake, body),
         ("POST", "/_fake/delta/expire"): lambda: (fake.delta.expire(body), (204, {}, None))[1],
         ("POST", "/_fake/clock"): lambda: _clock(fake, body),
+        ("POST", "/_fake/move"): lambda: _move(fake, body),
         ("GET", "/_fake/settings"): lambda: (200, {}, dict(fake.settings)),
         ("POST", "/_fake/settings"): lambda: _settings(fake, body),
         ("GET", "/_fake/state"): lambda: (200, {}, state(fake)),
@@ -95,3 +96,11 @@ def state(fake):
             } for e in box.events.values()],
             "deleted": sorted(box.deleted),
         }
+
+
+def _move(fake, body):
+    """Outlook moves an event to another calendar: `{"id": …, "calendarId": …}`."""
+    if not isinstance(body, dict) or not body.get("id") or not body.get("calendarId"):
+        return 400, {}, {"error": "give the event's id and the calendarId to move it to"}
+    event = fake.mailbox.move(str(body["id"]), str(body["calendarId"]))
+    return 200, {}, {"id": event.id, "calendarId": event.calendar_id}

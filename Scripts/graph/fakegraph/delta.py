@@ -150,6 +150,9 @@ class DeltaService:
                if e.calendar_id == cal_id and e.version > since and e.id not in shown and e.id not in seen]
         out += [i for i, (version, cal) in mailbox.deleted.items()
                 if cal == cal_id and version > since and i not in seen]
+        # Moved to another calendar: gone from this one's view, wherever it was.
+        out += [i for i, (version, cal) in mailbox.moved.items()
+                if cal == cal_id and version > since and i not in seen and i not in current and i not in out]
         return out
 
     def _page(self, cal_id, skip, page_size, link_base, repeat, endless=None):

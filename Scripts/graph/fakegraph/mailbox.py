@@ -58,6 +58,7 @@ class Mailbox:
         self.events = {}
         self.deleted = {}              # event id -> (version of its deletion, calendar id)
         self.transactions = set()     # every transactionId used in the mailbox, deleted events' too
+        self.moved = {}                # event id -> (version of its move, the calendar it left)
         self.ledger = Ledger()
         self.add_calendar({"name": "Calendar", "isDefaultCalendar": True, "isRemovable": False})
 
@@ -168,6 +169,25 @@ class Mailbox:
             if props.get("attendees"):
                 self.ledger.mail("invitation", event, self._addresses(props["attendees"]), self.now())
             return event, True
+
+    def move(self, event_id, cal_id):
+        """Outlook moves the event (a single or a whole series) to calendar `cal_id`: it keeps
+        its id (ImmutableId), gets a new change key, and the calendar it left reports it
+        `@removed` in its next delta round (outlook-immutable-id.md; event-delta.md)."""
+        with self.lock:
+            event = self.events.get(event_id)
+            if event is None:
+                raise not_found()
+            self.calendar(cal_id)
+            self._writable(cal_id)
+            left = event.calendar_id
+            if left == cal_id:
+                return event
+            event.calendar_id = cal_id
+            version = self.bump()
+            event.touch(version, self.now())
+            self.moved[event_id] = (version, left)
+            return event
 
     def deliver(self, cal_id, body, organizer):
         """An invitation from someone else, put in the calendar as Exchange would (control API)."""

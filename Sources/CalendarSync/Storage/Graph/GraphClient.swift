@@ -10,6 +10,18 @@ struct GraphClient: Sendable {
     let http: HTTPClient
     /// The mailbox's root: `…/v1.0/me/` or `…/v1.0/users/{id}/`, ending in a slash.
     let mailbox: URL
+    /// Where events are addressed below the mailbox: `calendars/{id}/` (or `calendar/`) for a
+    /// calendar's storage, so that an event Outlook moved to another calendar (it keeps its
+    /// id) is not found there, and no write reaches it; empty for the whole mailbox.
+    let eventsIn: String
+
+    /// The client of `mailbox`; of one of its calendars, `calendar`, when given.
+    init(http: HTTPClient, mailbox: URL, calendar: URL? = nil) {
+        self.http = http
+        self.mailbox = mailbox
+        let below = calendar.map { String($0.absoluteString.dropFirst(mailbox.absoluteString.count)) } ?? ""
+        eventsIn = below.isEmpty || below.hasSuffix("/") ? below : below + "/"
+    }
 
     /// The preferences sent with every request.
     static let preferences = [#"IdType="ImmutableId""#, #"outlook.timezone="UTC""#]
@@ -31,14 +43,16 @@ struct GraphClient: Sendable {
         return mailbox(of: url) ?? URL(string: text.hasSuffix("/") ? text : text + "/")!
     }
 
-    /// `…/events/{id}` of the mailbox, with `query` appended verbatim.
+    /// `…/events/{id}` of the mailbox (of the client's calendar), with `query` appended verbatim.
     func event(_ id: String, query: String = "") -> URL {
         URL(string: mailbox.absoluteString + eventPath(id, query: query))!
     }
 
-    /// `events/{id}` below the mailbox, with `query` appended verbatim.
+    /// `events/{id}` below the mailbox (`calendars/{cal}/events/{id}` for a calendar's client),
+    /// with `query` appended verbatim.
     func eventPath(_ id: String, query: String = "") -> String {
-        "events/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id) + query
+        eventsIn + "events/"
+            + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id) + query
     }
 
     /// The event a `$batch` answer holds; nil for one gone (404).

@@ -52,7 +52,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
                 .unreadableAnswer, "\(calendar.absoluteString) is not a Graph calendar's address",
                 recovery: "use …/v1.0/me/calendars/{id}: calgw discover lists them")
         }
-        client = GraphClient(http: http, mailbox: mailbox)
+        client = GraphClient(http: http, mailbox: mailbox, calendar: calendar)
         self.calendar = calendar
         self.window = GraphWindow(window)
         self.logger = logger
