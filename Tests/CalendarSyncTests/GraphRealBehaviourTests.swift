@@ -142,4 +142,52 @@ import HTTP
         #expect(third.href == second.href)
         #expect(try s.graph.listed("subject", at: "/me/calendar/events") == ["Again"])
     }
+
+    /// An all-day series made in Outlook in Pacific time: Graph writes each occurrence's
+    /// `originalStart` as local midnight in UTC (08:00Z, docs-contrib #7803). An EXDATE and an
+    /// override made in the vdir reach those occurrences.
+    @Test func anAllDaySeriesInAZoneTakesTheVdirsExceptions() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let id = try s.outlookCreates([
+            "subject": "Trash day", "isAllDay": true,
+            "start": ["dateTime": "2027-01-04T00:00:00", "timeZone": "Pacific Standard Time"],
+            "end": ["dateTime": "2027-01-05T00:00:00", "timeZone": "Pacific Standard Time"],
+            "recurrence": [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday"], "firstDayOfWeek": "sunday"],
+                "range": [
+                    "type": "numbered", "startDate": "2027-01-04", "numberOfOccurrences": 4,
+                    "recurrenceTimeZone": "Pacific Standard Time",
+                ],
+            ],
+        ])
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        let (name, text) = try #require(try s.files().first)
+        // The second Monday cancelled, the third moved to the Tuesday, in the vdir.
+        var lines = text.components(separatedBy: "\r\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("DTSTART") })
+        lines.insert("EXDATE;VALUE=DATE:20270111", at: start + 1)
+        // The UID line with its folded continuations (Graph's UIDs are long).
+        let uidAt = try #require(lines.firstIndex { $0.hasPrefix("UID:") })
+        let uid = [lines[uidAt]] + lines[(uidAt + 1)...].prefix { $0.hasPrefix(" ") }
+        let end = try #require(lines.lastIndex(of: "END:VEVENT"))
+        lines.insert(
+            contentsOf: ["BEGIN:VEVENT"] + uid + [
+                "DTSTAMP:20270101T000000Z", "RECURRENCE-ID;VALUE=DATE:20270118",
+                "DTSTART;VALUE=DATE:20270119", "DTEND;VALUE=DATE:20270120", "SUMMARY:Trash day (moved)", "END:VEVENT",
+            ], at: end + 1)
+        try Data(lines.joined(separator: "\r\n").utf8).write(to: s.local.directory.url.appendingPathComponent(name))
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.remote == 1, "\(report)")
+        let listed = try s.graph.graph(
+            "GET", "/me/events/\(id)/instances?startDateTime=2027-01-01T00:00:00Z&endDateTime=2027-02-15T00:00:00Z")
+        let starts = TestGraphServer.values(listed).compactMap {
+            ($0["start"] as? [String: Any])?["dateTime"] as? String
+        }
+        #expect(
+            starts.map { String($0.prefix(10)) }.sorted() == ["2027-01-04", "2027-01-19", "2027-01-25"], "\(starts)")
+        let moved = TestGraphServer.values(listed).first { ($0["subject"] as? String) == "Trash day (moved)" }
+        #expect(moved != nil, "\(listed)")
+    }
 }

@@ -34,6 +34,19 @@ public struct GraphOccurrenceStart: Hashable, Sendable {
     public var originalStart: String
     /// The occurrence's date in the series' zone.
     public var date: LocalDate
+
+    /// The date in its series' zone of an occurrence Graph lists with `originalStart` (UTC)
+    /// and `originalStartTimeZone` (a Windows or IANA name). An all-day series' occurrence
+    /// starts at midnight in that zone, written in UTC (`2027-01-05T08:00:00Z` for Pacific
+    /// time), so its date is not the UTC one. Nil for a time Graph did not write as one.
+    public static func date(ofOriginalStart text: String, zone name: String?) -> LocalDate? {
+        guard let stamp = GraphTimestamp(parsing: text) else { return nil }
+        let instant = stamp.local.secondsSinceEpoch - Int64(stamp.offset ?? 0)
+        guard let name, let iana = GraphZones.iana(forGraphName: name), let rules = GraphZones.rules(iana) else {
+            return LocalDateTime(secondsSinceEpoch: instant).date
+        }
+        return rules.local(atUTC: instant).date
+    }
 }
 
 /// The PATCH body for one occurrence of a series.

@@ -142,34 +142,69 @@ extension GraphStorage {
         throw MeetingCopyNotSent(href: href, deleting: false)
     }
 
-    /// The exceptions and cancellations of `write` made on the series `id`.
+    /// The exceptions and cancellations of `write` made on the series `id`. An occurrence
+    /// Outlook does not hold (outside the window, or cancelled there already) is said in a
+    /// note, never skipped unsaid.
     /// - Returns: the master's change key after them; nil when there were none.
     private func writeOccurrences(_ write: GraphEventWrite, of id: String) async throws -> String? {
         guard !write.overrides.isEmpty || !write.cancelled.isEmpty else { return nil }
-        let instances = try await instanceIDs(of: id)
+        let instances = Instances(try await instanceList(of: id), allDay: write.master.isAllDay == true)
+        var missing: [String] = []
         for cancelled in write.cancelled {
-            guard let instance = instances[Self.instant(cancelled.originalStart)] else { continue }
+            guard let instance = instances.id(of: cancelled) else {
+                missing.append("cancel \(cancelled.date)")
+                continue
+            }
             do { try await client.send("DELETE", client.event(instance)) } catch let error as GraphError
                 where error.status == 404
             {}
         }
         for override in write.overrides {
-            guard let instance = instances[Self.instant(override.occurrence.originalStart)] else { continue }
+            guard let instance = instances.id(of: override.occurrence) else {
+                missing.append("change \(override.occurrence.date)")
+                continue
+            }
             try await client.send("PATCH", client.event(instance), json: try GraphClient.json(override.patch))
+        }
+        if !missing.isEmpty {
+            notes.add(
+                "\(write.master.subject.map { "“\($0)”" } ?? id): Outlook holds no such occurrence to "
+                    + missing.joined(separator: ", ") + " (outside the pair's window, or cancelled there); not sent")
         }
         return try await changeKeys(of: [id])[id]
     }
 
-    /// The series' occurrences and exceptions in the window, by their original start.
-    private func instanceIDs(of id: String) async throws -> [String: String] {
-        var found: [String: String] = [:]
+    /// A series' occurrences as Outlook lists them, found by what the vdir names them by: the
+    /// instant they were due at, or for an all-day series their date in the series' zone
+    /// (Graph writes such an occurrence's `originalStart` as local midnight in UTC).
+    private struct Instances {
+        var byInstant: [String: String] = [:]
+        var byDate: [LocalDate: String] = [:]
+        let allDay: Bool
+
+        init(_ events: [GraphEvent], allDay: Bool) {
+            self.allDay = allDay
+            for event in events {
+                guard let instance = event.id, let start = event.originalStart else { continue }
+                byInstant[GraphStorage.instant(start)] = instance
+                if let date = GraphOccurrenceStart.date(ofOriginalStart: start, zone: event.originalStartTimeZone) {
+                    byDate[date] = instance
+                }
+            }
+        }
+
+        func id(of occurrence: GraphOccurrenceStart) -> String? {
+            allDay ? byDate[occurrence.date] : byInstant[GraphStorage.instant(occurrence.originalStart)]
+        }
+    }
+
+    /// The series' occurrences and exceptions in the window.
+    private func instanceList(of id: String) async throws -> [GraphEvent] {
+        var found: [GraphEvent] = []
         var next: URL? = client.event(id, query: "/instances?" + window.query)
         while let url = next {
             let page = try await client.get(url, as: GraphPage<GraphEvent>.self)
-            for event in page.value {
-                guard let instance = event.id, let start = event.originalStart else { continue }
-                found[Self.instant(start)] = instance
-            }
+            found += page.value
             next = page.nextLink.flatMap(URL.init(string:))
         }
         return found
