@@ -190,4 +190,37 @@ import HTTP
         let moved = TestGraphServer.values(listed).first { ($0["subject"] as? String) == "Trash day (moved)" }
         #expect(moved != nil, "\(listed)")
     }
+
+    /// An occurrence deleted in Outlook leaves no trace in delta (docs PR #4501; occurrences
+    /// are stubs there, docs-contrib #5602): the series' master is asked each round, and the
+    /// deletion reaches the vdir as an EXDATE.
+    @Test func anOccurrenceDeletedInOutlookReachesTheVdir() async throws {
+        let s = try Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        let id = try s.outlookCreates([
+            "subject": "Standup",
+            "start": ["dateTime": "2027-01-04T09:00:00", "timeZone": "W. Europe Standard Time"],
+            "end": ["dateTime": "2027-01-04T09:15:00", "timeZone": "W. Europe Standard Time"],
+            "recurrence": [
+                "pattern": ["type": "daily", "interval": 1],
+                "range": [
+                    "type": "numbered", "startDate": "2027-01-04", "numberOfOccurrences": 5,
+                    "recurrenceTimeZone": "W. Europe Standard Time",
+                ],
+            ],
+        ])
+        var report = try await s.sync()
+        #expect(report.created.local == 1, "\(report)")
+        let listed = try s.graph.graph(
+            "GET", "/me/events/\(id)/instances?startDateTime=2027-01-01T00:00:00Z&endDateTime=2027-02-01T00:00:00Z")
+        let third = try #require(
+            TestGraphServer.values(listed).first {
+                (($0["start"] as? [String: Any])?["dateTime"] as? String)?.hasPrefix("2027-01-06") == true
+            }?["id"] as? String)
+        #expect(try s.graph.graph("DELETE", "/me/events/\(third)").status == 204)
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.local == 1, "\(report)")
+        let text = try #require(try s.files().values.first)
+        #expect(text.contains("EXDATE") && text.contains("20270106"), "\(text)")
+    }
 }

@@ -21,7 +21,7 @@ import os
 import threading
 import urllib.parse
 
-from . import render, zones
+from . import events, render, zones
 from .errors import GraphError, bad_request
 
 DEFAULT_PAGE = 10
@@ -121,11 +121,14 @@ class DeltaService:
         mailbox = self.mailbox
         with mailbox.lock:
             current = {item.id: item for item in mailbox.view(cal_id, start, end)}
-            snapshot = {i: item.change_key for i, item in current.items()}
+            snapshot = {i: _mark(item) for i, item in current.items()}
             seen = previous["snapshot"] if previous else {}
-            items = [render.event_json(mailbox, item, view, "") for i, item in current.items()
-                     if seen.get(i) != item.change_key]
-            removed = [i for i in seen if i not in current]
+            items = [_entry(render.event_json(mailbox, item, view, ""), item) for i, item in current.items()
+                     if seen.get(i) != snapshot[i]]
+            # An occurrence deleted in Outlook leaves no trace in delta while its series lives
+            # (docs PR #4501): only the master's change key says so.
+            removed = [i for i in seen if i not in current 
+                       and not _occurrence_of_live_series(mailbox, i)]
             if previous:
                 removed += self._changed_outside(cal_id, previous["version"], current, seen)
             version = mailbox.version
@@ -179,3 +182,33 @@ class DeltaService:
             token = encode({"k": round_["state"], "s": round_["s"], "e": round_["e"]})
             body["@odata.deltaLink"] = f"{link_base}?$deltatoken={token}"
         return body
+
+
+def _plain_occurrence(item):
+    """Whether `item` is an occurrence of a series that nobody changed (not an exception)."""
+    return getattr(item, "master", None) is not None and getattr(item, "override", None) is None
+
+
+def _mark(item):
+    """What tells a delta round that `item` changed: its change key; for a plain occurrence,
+    which Graph lists as a stub, its times alone (a change to the master elsewhere does not
+    list its occurrences again)."""
+    if _plain_occurrence(item):
+        start, end = events.occurrence_span(item.master, item.date)
+        return f"occurrence:{start.isoformat()}|{end.isoformat()}"
+    return item.change_key
+
+
+def _entry(full, item):
+    """A delta entry: an occurrence is a stub of `@odata.etag`, `id`, `type`, `seriesMasterId`,
+    `start` and `end` (docs-contrib #5602); anything else whole."""
+    if not _plain_occurrence(item):
+        return full
+    return {k: full[k] for k in ("@odata.etag", "id", "type", "seriesMasterId", "start", "end") if k in full}
+
+
+def _occurrence_of_live_series(mailbox, event_id):
+    """Whether `event_id` is an occurrence deleted (cancelled) in a series that lives on."""
+    parsed = events.parse_occurrence_id(event_id)
+    master = mailbox.events.get(parsed[0]) if parsed else None
+    return master is not None and parsed[1] in getattr(master, "cancelled", ())
