@@ -303,4 +303,45 @@ import CalgwTestSupport
             status.status == 0 && status.stdoutText.contains("items synced"), "\(status.stdoutText)\(status.stderrText)"
         )
     }
+
+    /// An organizer who turned responses off (`responseRequested: false`): Graph refuses an
+    /// answer sent to them, and a comment without one. `event reply` answers in Outlook alone,
+    /// mails nobody, and says so.
+    @Test func anAnswerToAnOrganizerWhoAskedForNoneIsKeptInOutlook() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+        let delivered = try graph.control(
+            "POST", "invitations",
+            json: [
+                "organizer": ["name": "Carol", "address": "carol@example.org"],
+                "event": [
+                    "subject": "All hands", "responseRequested": false,
+                    "start": ["dateTime": "2027-06-01T09:00:00", "timeZone": "UTC"],
+                    "end": ["dateTime": "2027-06-01T10:00:00", "timeZone": "UTC"],
+                    "attendees": [["emailAddress": ["address": "alice@example.org"], "type": "required"]],
+                ],
+            ])
+        let id = try #require((delivered.body as? [String: Any])?["id"] as? String)
+        #expect(try calgw(["sync"]).status == 0)
+        try graph.control("DELETE", "ledger")
+        let listed = try calgw(["invitations", "--json"])
+        let uid = try #require(
+            ((try? JSONSerialization.jsonObject(with: listed.stdout)) as? [[String: Any]])?.first?["uid"] as? String)
+        let answered = try calgw(["event", "reply", uid, "--accept", "--comment", "see you"])
+        let said = answered.stdoutText + answered.stderrText
+        #expect(answered.status == 0, "\(said)")
+        #expect(said.contains("asked for no answers"), "\(said)")
+        let mails = try graph.ledger()
+        #expect(mails.isEmpty, "a mail went out: \(mails)")
+        let event = try graph.graph("GET", "/me/events/\(id)").body as? [String: Any]
+        #expect((event?["responseStatus"] as? [String: Any])?["response"] as? String == "accepted", "\(event ?? [:])")
+    }
 }

@@ -340,7 +340,14 @@ class Mailbox:
             if owner.is_organizer:
                 raise bad_request("Your request can't be completed. You can't respond to this meeting because you're the meeting organizer.")
             response = {"accept": "accepted", "tentativelyAccept": "tentativelyAccepted", "decline": "declined"}[answer]
-            if body.get("sendResponse", True):
+            send = body.get("sendResponse", True)
+            # An organizer who asked for no answers gets none: sendResponse true is refused;
+            # a comment goes only with an answer sent (issue 64 of the project: client reports).
+            if send and owner.props.get("responseRequested", True) is False:
+                raise bad_request("The organizer did not request a response for this meeting.", "ErrorInvalidRequest")
+            if not send and body.get("comment"):
+                raise bad_request("A comment can't be sent without a response.", "ErrorInvalidRequest")
+            if send:
                 self.ledger.mail("response", owner, [owner.organizer["emailAddress"]["address"]], self.now(),
                                  occurrence=getattr(found, "date", None), comment=body.get("comment"), response=response,
                                  sender=self.owner["address"])

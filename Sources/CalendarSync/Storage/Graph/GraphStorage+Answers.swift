@@ -7,7 +7,8 @@ extension GraphStorage {
     /// The person's answer to an invitation, made the way Graph takes one: `accept`,
     /// `tentativelyAccept` or `decline` of the event, the series or one occurrence (an override
     /// whose answer differs from Graph's), with the answer's COMMENT, sending the organizer the
-    /// reply. Graph refuses an attendee's own status in a PATCH. Nil when the event is the account's own, or `data`
+    /// reply, unless the organizer asked for none (`responseRequested` false: the answer is then
+    /// kept in Outlook alone, and the run says so). Graph refuses an attendee's own status in a PATCH. Nil when the event is the account's own, or `data`
     /// changes no answer: the write is then an ordinary update.
     /// - Returns: the event's version after the answers (its version before, for a declined
     ///   event Graph has taken out of the calendar).
@@ -15,7 +16,8 @@ extension GraphStorage {
         let event: GraphEvent
         do {
             event = try await client.get(
-                client.event(href.value, query: "?$select=id,isOrganizer,responseStatus,changeKey"), as: GraphEvent.self
+                client.event(href.value, query: "?$select=id,isOrganizer,responseStatus,responseRequested,changeKey"),
+                as: GraphEvent.self
             )
         } catch let error as GraphError where error.status == 404 {
             throw StorageError.preconditionFailed(href: href)
@@ -41,8 +43,16 @@ extension GraphStorage {
             } else if action == Self.action(for: event.responseStatus?.response) {
                 continue
             }
-            var body: [String: Any] = ["sendResponse": true]
-            if let comment { body["comment"] = comment }
+            // An organizer who asked for no answers gets none: Graph refuses to send one, and
+            // takes a comment only with an answer sent. The answer is kept in Outlook alone.
+            let send = event.responseRequested != false
+            var body: [String: Any] = ["sendResponse": send]
+            if let comment, send { body["comment"] = comment }
+            if !send {
+                notes.add(
+                    "\(href.value): the organizer asked for no answers; your answer is kept in Outlook and not sent"
+                        + (comment == nil ? "" : ", nor your comment"))
+            }
             let json = try JSONSerialization.data(withJSONObject: body)
             try await client.send("POST", client.event(target, query: "/" + action), json: json)
             answered = true
