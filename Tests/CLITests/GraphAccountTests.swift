@@ -185,4 +185,36 @@ import CalgwTestSupport
         #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
         #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").count == 2)
     }
+
+    /// Graph answers a calendar's creation with an id other than the one it lists the calendar
+    /// by later (microsoft-graph-docs #5580, #4007): the folder keeps its calendar, no second
+    /// folder is made, and nothing is reported gone.
+    @Test func aCalendarWhoseIDChangesAfterItIsMadeKeepsItsFolder() throws {
+        let graph = try TestGraphServer()
+        defer { graph.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("calendars")
+        let personal = vdir.appendingPathComponent("personal")
+        try FileManager.default.createDirectory(at: personal, withIntermediateDirectories: true)
+        try TestEvent.data(uid: "p-1", summary: "Dentist", end: "20270110T110000Z")
+            .write(to: personal.appendingPathComponent("p-1.ics"))
+        let fault = try graph.control(
+            "POST", "faults", json: ["kind": "calendarIdChanges", "method": "POST", "path": "/me/calendars"])
+        #expect(fault.status == 201, "\(fault)")
+        let config = try GraphPairTests.config(
+            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+        let first = try calgw(["sync"])
+        #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
+        for _ in 0..<2 {
+            let r = try calgw(["sync", "--json"])
+            #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0, "\(r.stdoutText)\(r.stderrText)")
+            #expect(!(r.stdoutText + r.stderrText).contains("gone"), "\(r.stdoutText)\(r.stderrText)")
+        }
+        #expect(Self.subfolders(vdir) == ["Calendar", "personal"], "\(Self.subfolders(vdir))")
+        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "personal"])
+    }
 }

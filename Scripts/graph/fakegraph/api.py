@@ -135,7 +135,10 @@ class Api:
                 cals = [render.calendar_json(c) for c in self.mailbox.calendars.values()]
                 return 200, {}, {"@odata.context": f"{req.base_url}/$metadata#me/calendars", "value": cals}
             if m == "POST":
-                return 201, {}, render.calendar_json(self.mailbox.add_calendar(self._calendar_spec(req.body)))
+                made = render.calendar_json(self.mailbox.add_calendar(self._calendar_spec(req.body)))
+                if getattr(req, "calendar_id_changes", lambda: False)():
+                    made["id"] = self.mailbox.alias_calendar(made["id"])
+                return 201, {}, made
         cal_id, rest = self._calendar_prefix(rest)
         if cal_id is not None and not rest and m == "GET":
             return 200, {}, render.calendar_json(self.mailbox.calendar(cal_id))
@@ -153,8 +156,7 @@ class Api:
         if rest[:1] == ["calendar"]:
             return self.mailbox.calendar(None)["id"], rest[1:]
         if rest[:1] == ["calendars"] and len(rest) >= 2:
-            self.mailbox.calendar(rest[1])
-            return rest[1], rest[2:]
+            return self.mailbox.calendar(rest[1])["id"], rest[2:]
         return None, rest
 
     def _me_json(self, req):

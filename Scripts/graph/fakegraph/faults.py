@@ -10,6 +10,8 @@ A rule matches a request by method and by a substring of its path (both optional
                                               the round never ends (msgraph-sdk-dotnet #3082,
                                               #3070: seen on some mailboxes in 2026); with
                                               "empty": true each such page is empty
+  {"kind": "calendarIdChanges"}               POST /me/calendars answers an id other than the one the
+                                              calendar lists with later (both are taken: docs #5580, #4007)
   {"kind": "editFirst", "body": {...}}        another client (Outlook on the web) PATCHes the
                                               event with `body` just before this request on it
 A status rule may also say
@@ -30,7 +32,7 @@ DEFAULT_ERRORS = {
     503: ("ServiceUnavailable", "The service is temporarily unavailable. Please retry later."),
     504: ("UnknownError", ""),
 }
-KINDS = ("status", "syncStateNotFound", "repeatPage", "endlessPages", "editFirst")
+KINDS = ("status", "syncStateNotFound", "repeatPage", "endlessPages", "calendarIdChanges", "editFirst")
 
 
 class FaultError(ValueError):

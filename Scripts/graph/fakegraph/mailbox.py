@@ -59,6 +59,7 @@ class Mailbox:
         self.deleted = {}              # event id -> (version of its deletion, calendar id)
         self.transactions = set()     # every transactionId used in the mailbox, deleted events' too
         self.moved = {}                # event id -> (version of its move, the calendar it left)
+        self.calendar_aliases = {}     # an id POST /me/calendars answered -> the id the calendar lists with
         self.ledger = Ledger()
         self.add_calendar({"name": "Calendar", "isDefaultCalendar": True, "isRemovable": False})
 
@@ -84,6 +85,15 @@ class Mailbox:
             self.calendars[cal["id"]] = cal
             return cal
 
+    def alias_calendar(self, cal_id):
+        """Another id for calendar `cal_id`, which requests take as well, while the calendar
+        lists under its own: Graph answers a calendar's creation with an id other than the one
+        it lists the calendar by later (microsoft-graph-docs #5580, #4007)."""
+        with self.lock:
+            alias = cal_id[:-4] + "AQ" + cal_id[-2:] + "=="
+            self.calendar_aliases[alias] = cal_id
+            return alias
+
     def delete_calendar(self, cal_id):
         """DELETE /me/calendars/{id} (docs: calendar-delete.md): the calendar and its events go;
         the default one (isRemovable false) cannot. Meetings the owner organizes mail their
@@ -103,7 +113,7 @@ class Mailbox:
     def calendar(self, cal_id):
         if cal_id is None:
             return next(c for c in self.calendars.values() if c.get("isDefaultCalendar"))
-        cal = self.calendars.get(cal_id)
+        cal = self.calendars.get(self.calendar_aliases.get(cal_id, cal_id))
         if cal is None:
             raise not_found("The specified object was not found in the store.")
         return cal

@@ -69,6 +69,7 @@ class Fake:
         """One Graph request, after authentication: faults, then the route (or $batch)."""
         req.repeat_page = lambda: self.faults.take("repeatPage", req.method, req.path) is not None
         req.endless_page = lambda: self.faults.take("endlessPages", req.method, req.path)
+        req.calendar_id_changes = lambda: self.faults.take("calendarIdChanges", req.method, req.path) is not None
         edit = self.faults.take("editFirst", req.method, req.path)
         if edit and "/events/" in req.path:
             event_id = req.path.split("/events/", 1)[1].split("/")[0]

@@ -15,6 +15,7 @@ struct CalDAVDirectory: CalendarDirectory {
 
     /// Calendars syncing at once: more than this gains nothing on two cores and loads a small
     /// server.
+    var calendarIDsMayChange: Bool { false }
     var concurrentCalendars: Int { 4 }
 
     /// Whether the account is Google Calendar's CalDAV endpoint, which makes no calendars.

@@ -64,8 +64,9 @@ struct AccountRun {
             ? try PairLock.forReading(journal: layout.lockFile, timeout: 5)
             : try PairLock(journal: layout.lockFile, timeout: 5)
         defer { withExtendedLifetime(lock) {} }
-        let mapping = try CollectionMapping.load(from: layout.mappingFile)
+        var mapping = try CollectionMapping.load(from: layout.mappingFile)
         let listing = try await directory.listing(mapping: mapping)
+        if directory.calendarIDsMayChange { mapping = CollectionPlan.followingChangedIDs(mapping, listing: listing) }
         if !dryRun { try FolderCreation.make(layout.root, what: "the folder of the account's calendars") }
         let folders =
             FileManager.default.fileExists(atPath: layout.root.path)

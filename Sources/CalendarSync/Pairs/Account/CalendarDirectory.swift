@@ -19,6 +19,11 @@ protocol CalendarDirectory: Sendable {
     /// across them; Graph takes few requests at once from one mailbox.
     var concurrentCalendars: Int { get }
 
+    /// Whether a calendar may be listed under another href than it was made or mapped with
+    /// (Graph answers a calendar's creation with an id other than the one it lists it by): a
+    /// mapped calendar gone from the listing is then the unmapped one of its folder's name.
+    var calendarIDsMayChange: Bool { get }
+
     /// The account's calendars that hold items, each with the folder name a first run gives it.
     /// - Parameter mapping: what earlier runs kept (CalDAV's calendar home, to list it again
     ///   with one request instead of discovering it).

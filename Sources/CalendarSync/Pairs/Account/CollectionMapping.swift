@@ -173,6 +173,25 @@ public struct CollectionPlan: Sendable, Equatable {
             home: homePath)
     }
 
+    /// `mapping` with each entry whose calendar the listing no longer shows moved to the one
+    /// calendar the listing shows unmapped under the entry's folder name: a provider whose
+    /// calendar ids change (Graph, after a calendar is made) then keeps one folder per
+    /// calendar, instead of reporting the calendar gone and copying it into a second folder.
+    static func followingChangedIDs(_ mapping: CollectionMapping, listing: DirectoryListing) -> CollectionMapping {
+        let listed = Set(listing.calendars.map(\.href))
+        var mapped = Set(mapping.entries.map(\.href))
+        var followed = mapping
+        for (index, entry) in mapping.entries.enumerated() where !listed.contains(entry.href) {
+            let candidates = listing.calendars.filter {
+                !mapped.contains($0.href) && name(forSegment: $0.suggestedName) == entry.name
+            }
+            guard candidates.count == 1, let calendar = candidates.first else { continue }
+            followed.entries[index].href = calendar.href
+            mapped.insert(calendar.href)
+        }
+        return followed
+    }
+
     /// The calendar folders of an account pair's `local`: its visible subfolders (none when it
     /// cannot be read).
     public static func folders(in local: URL) -> [String] {

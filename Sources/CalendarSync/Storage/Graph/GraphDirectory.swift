@@ -27,6 +27,7 @@ struct GraphDirectory: CalendarDirectory {
 
     var provider: String { "Outlook" }
     var place: String { "in Outlook" }
+    var calendarIDsMayChange: Bool { true }
     var concurrentCalendars: Int { 1 }
 
     private var client: GraphClient { GraphClient(http: http, mailbox: mailbox) }
