@@ -7,6 +7,33 @@ import CalgwTestSupport
 /// collections and `--collection`, shows one progress bar, goes on past a calendar that fails,
 /// and refuses a mass deletion as such.
 @Suite(.timeLimit(.minutes(5))) struct GraphAccountTests {
+    /// A fresh Graph fake and a mailbox pair (`collections`) over it, with its vdir of
+    /// calendars in a temporary folder.
+    struct MailboxPair {
+        let graph: TestGraphServer
+        let folder: TemporaryFolder
+        let vdir: URL
+        let config: URL
+
+        init(collections: String = "\"all\"") throws {
+            graph = try TestGraphServer()
+            folder = try TemporaryFolder()
+            vdir = folder.file("calendars")
+            config = try GraphPairTests.config(
+                pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder,
+                extra: ["collections = \(collections)"])
+        }
+
+        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try CalgwBinary.run(arguments + ["--config", config.path])
+        }
+
+        func remove() {
+            graph.stop()
+            folder.remove()
+        }
+    }
+
     /// A mailbox with the calendars `names` (besides its default "Calendar"), each holding one
     /// event "<name> event"; their ids by name.
     static func mailbox(_ graph: TestGraphServer, calendars names: [String]) throws -> [String: String] {
@@ -41,11 +68,9 @@ import CalgwTestSupport
     /// `collections = ["Team", "personal"]`: only those folders are made and synced (a new
     /// folder outside the list gets no calendar); `--collection Team` then syncs Team alone.
     @Test func aMailboxHonoursItsCollectionsAndTheCollectionFlag() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair(collections: "[\"Team\", \"personal\"]")
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         for name in ["personal", "scratch"] {
             let url = vdir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -53,13 +78,7 @@ import CalgwTestSupport
                 .write(to: url.appendingPathComponent("\(name)-1.ics"))
         }
         let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder,
-            extra: ["collections = [\"Team\", \"personal\"]"])
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path])
-        }
-        let first = try calgw(["sync"])
+        let first = try pair.calgw(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(Self.subfolders(vdir) == ["Team", "personal", "scratch"], "\(Self.subfolders(vdir))")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 1)
@@ -69,7 +88,7 @@ import CalgwTestSupport
         try Self.event("Team second", in: ids["Team"]!, graph)
         try TestEvent.data(uid: "personal-2", summary: "personal 2", end: "20270111T110000Z")
             .write(to: vdir.appendingPathComponent("personal/personal-2.ics"))
-        let only = try calgw(["sync", "--collection", "Team", "--json"])
+        let only = try pair.calgw(["sync", "--collection", "Team", "--json"])
         #expect(only.status == 0, "\(only.stdoutText)\(only.stderrText)")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 2)
         let personal = try graph.graph("GET", "/me/calendars").body
@@ -79,18 +98,16 @@ import CalgwTestSupport
             }?[
                 "id"] as? String ?? ""
         #expect(try graph.listed("subject", at: "/me/calendars/\(personalID)/events") == ["personal 1"])
-        let unknown = try calgw(["sync", "--collection", "Trips"])
+        let unknown = try pair.calgw(["sync", "--collection", "Trips"])
         #expect(unknown.status == 2 && unknown.stderrText.contains("no collection Trips"), "\(unknown.stderrText)")
     }
 
     /// A calendar whose listing fails (Outlook's Birthdays and holiday calendars can refuse
     /// delta) is an error naming its folder; the calendars after it still sync; exit 1.
     @Test func aFailingCalendarIsNamedAndTheOthersSync() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair()
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         let ids = try Self.mailbox(graph, calendars: ["Birthdays", "Team"])
         let fault = try graph.control(
             "POST", "faults",
@@ -99,9 +116,7 @@ import CalgwTestSupport
                 "path": "\(ids["Birthdays"]!.prefix(24))", "method": "GET", "count": 100,
             ])
         #expect(fault.status == 201, "\(fault)")
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        let r = try CalgwBinary.run(["sync", "--json", "--config", config.path])
+        let r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 1, "\(r.stdoutText)\(r.stderrText)")
         let report = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         let errors = (report["errors"] as? [String]) ?? []
@@ -116,19 +131,15 @@ import CalgwTestSupport
     /// Emptying one folder of the mailbox is refused as a mass deletion (exit 4) when that
     /// calendar alone is synced with `--collection`, not taken for an unknown collection.
     @Test func aMassDeletionInOneCalendarIsRefusedAsSuch() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair()
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         let ids = try Self.mailbox(graph, calendars: ["Team"])
         for i in 2...4 { try Self.event("Team \(i)", in: ids["Team"]!, graph) }
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        #expect(try CalgwBinary.run(["sync", "--config", config.path]).status == 0)
+        #expect(try pair.calgw(["sync"]).status == 0)
         let team = vdir.appendingPathComponent("Team")
         for file in Self.ics(in: team) { try FileManager.default.removeItem(at: team.appendingPathComponent(file)) }
-        let r = try CalgwBinary.run(["sync", "--collection", "Team", "--config", config.path])
+        let r = try pair.calgw(["sync", "--collection", "Team"])
         #expect(r.status == 4, "\(r.stdoutText)\(r.stderrText)")
         #expect(!r.stderrText.contains("no collection"), "\(r.stderrText)")
         #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events").count == 4)
@@ -136,16 +147,13 @@ import CalgwTestSupport
 
     /// The mailbox's calendars sync under one bar on a terminal, as a CalDAV account's do.
     @Test func aMailboxShowsOneBarForItsCalendars() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair()
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
         for i in 2...10 { try Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        let run = try ProgressBarTests.onTerminal(["sync", "--config", config.path], environment: ["TERM": "xterm"])
+        let run = try ProgressBarTests.onTerminal(
+            ["sync", "--config", pair.config.path], environment: ["TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")
         #expect(run.stdoutText.contains("sync 3 calendars ["), "\(run.stdoutText)")
         #expect(run.stdoutText.contains(" 11/11"), "every calendar's events, done: \(run.stdoutText)")
@@ -156,24 +164,17 @@ import CalgwTestSupport
     /// other folder, and the event stays where it went (the old copy, once deleted, would
     /// have deleted it there).
     @Test func anEventMovedInOutlookMovesToTheOtherFolder() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair()
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path])
-        }
-        #expect(try calgw(["sync"]).status == 0)
+        #expect(try pair.calgw(["sync"]).status == 0)
         let teamEvents = try graph.graph("GET", "/me/calendars/\(ids["Team"]!)/events")
         let moving = try #require(TestGraphServer.values(teamEvents).first?["id"] as? String)
         let moved = try graph.control("POST", "move", json: ["id": moving, "calendarId": ids["Trips"]!])
         #expect(moved.status == 200, "\(moved)")
 
-        let r = try calgw(["sync", "--json"])
+        let r = try pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stdoutText)\(r.stderrText)")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).isEmpty, "the old folder kept a stale copy")
         #expect(Self.ics(in: vdir.appendingPathComponent("Trips")).count == 2)
@@ -181,7 +182,7 @@ import CalgwTestSupport
             try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").sorted() == [
                 "Team event", "Trips event",
             ])
-        let again = try calgw(["sync", "--json"])
+        let again = try pair.calgw(["sync", "--json"])
         #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
         #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").count == 2)
     }
@@ -190,11 +191,9 @@ import CalgwTestSupport
     /// by later (microsoft-graph-docs #5580, #4007): the folder keeps its calendar, no second
     /// folder is made, and nothing is reported gone.
     @Test func aCalendarWhoseIDChangesAfterItIsMadeKeepsItsFolder() throws {
-        let graph = try TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("calendars")
+        let pair = try MailboxPair()
+        defer { pair.remove() }
+        let graph = pair.graph, vdir = pair.vdir
         let personal = vdir.appendingPathComponent("personal")
         try FileManager.default.createDirectory(at: personal, withIntermediateDirectories: true)
         try TestEvent.data(uid: "p-1", summary: "Dentist", end: "20270110T110000Z")
@@ -202,15 +201,10 @@ import CalgwTestSupport
         let fault = try graph.control(
             "POST", "faults", json: ["kind": "calendarIdChanges", "method": "POST", "path": "/me/calendars"])
         #expect(fault.status == 201, "\(fault)")
-        let config = try GraphPairTests.config(
-            pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path])
-        }
-        let first = try calgw(["sync"])
+        let first = try pair.calgw(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         for _ in 0..<2 {
-            let r = try calgw(["sync", "--json"])
+            let r = try pair.calgw(["sync", "--json"])
             #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0, "\(r.stdoutText)\(r.stderrText)")
             #expect(!(r.stdoutText + r.stderrText).contains("gone"), "\(r.stdoutText)\(r.stderrText)")
         }

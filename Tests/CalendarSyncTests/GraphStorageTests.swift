@@ -167,19 +167,6 @@ import HTTP
         #expect(try s.files().count == 2)
     }
 
-    @Test func anExpiredTokenRelistsWithNothingLostOrDoubled() async throws {
-        let s = try Setup()
-        defer { s.graph.stop(); s.folder.remove() }
-        _ = try s.outlookCreates(Self.single("One", days: 2))
-        var report = try await s.sync()
-        #expect(report.created.local == 1, "\(report)")
-        try s.graph.control("POST", "delta/expire")
-        _ = try s.outlookCreates(Self.single("Two", days: 3))
-        report = try await s.sync()
-        #expect(report.errors.isEmpty && report.created.local == 1 && report.deleted.total == 0, "\(report)")
-        #expect(try s.files().count == 2)
-    }
-
     @Test func aRepeatedPageStopsTheRunAndTheNextConverges() async throws {
         let s = try Setup()
         defer { s.graph.stop(); s.folder.remove() }
