@@ -4,8 +4,8 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV, Graph, ICalendar}; calgw → Recurrence → ICalendar; Graph → ICalendar;
-///   every one of them → Failures (the error model)
+///   calgw → CalendarSync → {VDir, CalDAV, Graph, Recurrence, ICalendar}; Recurrence → ICalendar;
+///   Graph → ICalendar; every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
     platforms: [.macOS(.v15)],
@@ -56,11 +56,12 @@ let package = Package(
                 "CCurl", "CXMLStream", "Failures",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
+        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits,
+        // the occurrence listing and its index, the alarms' listing, schedule and record.
         .target(
             name: "CalendarSync",
             dependencies: [
-                "ICalendar", "VDir", "CalDAV", "Graph", "Failures",
+                "ICalendar", "Recurrence", "VDir", "CalDAV", "Graph", "Failures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CalendarSync
 import Foundation
-import ICalendar
-import Recurrence
 
 /// `calgw invitations`: the meetings that await the person's answer, across pairs.
 struct InvitationsCommand: AsyncParsableCommand {
@@ -51,6 +49,20 @@ struct InvitationsCommand: AsyncParsableCommand {
         /// The command that accepts it (`--decline`, `--tentative` likewise).
         var answer: String
 
+        /// The row of `found` in `pair`; `named`: the answer names the pair (more than one was read).
+        init(_ found: Invitations.Found, pair: String, named: Bool) {
+            invitation = found.invitation
+            answer = "calgw event reply \(invitation.uid) --accept"
+            if named { answer += " --pair \(pair)" }
+            if found.inAccountCalendar { answer += " --collection \(found.calendar)" }
+            // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
+            if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }
+            (self.pair, calendar, file) = (pair, found.calendar, found.file.path)
+            (start, occurrence, instant) = (
+                found.start?.text ?? invitation.start, found.occurrence, found.start?.instant ?? 0
+            )
+        }
+
         enum Keys: String, CodingKey {
             case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer
         }
@@ -93,29 +105,6 @@ struct InvitationsCommand: AsyncParsableCommand {
                 + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
     }
 
-    /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
-    /// instant; floating times and dates as written, at their wall-clock time in UTC.
-    static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
-        switch value.form {
-        case .utc:
-            return (
-                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
-                value.local.secondsSinceEpoch
-            )
-        case .zoned(let tzid):
-            guard let zone = resolver.zone(for: tzid) else {
-                return (value.local.isoString, value.local.secondsSinceEpoch)
-            }
-            let instant = zone.utc(forLocal: value.local)
-            return (OccurrenceTime.rfc3339(value, instant: instant, zone: zone), instant)
-        case .floating, .date:
-            return (
-                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
-                value.local.secondsSinceEpoch
-            )
-        }
-    }
-
     func run() async throws {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
         var rows: [Row] = []
@@ -133,46 +122,14 @@ struct InvitationsCommand: AsyncParsableCommand {
                 }
                 continue
             }
-            let files =
-                configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
-            for file in files {
-                guard let data = try? Data(contentsOf: file) else { continue }
-                let calendar: Component
-                do {
-                    guard let parsed = try ICalendarParser().parse(data).calendar else { continue }
-                    calendar = parsed
-                } catch let error as ICalendarSyntaxError {
-                    // A meeting in it would be left out without a word: name the file and line.
-                    if !output.quiet && data.range(of: Data("ATTENDEE".utf8)) != nil {
-                        Terminal.err(
-                            "warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
-                                + "(`calgw lint \(file.path)` shows the problems)")
-                    }
-                    continue
-                } catch { continue }
-                let folder = file.deletingLastPathComponent()
-                let account =
-                    configuration.collections != .single
-                    && folder.standardizedFileURL != configuration.local.standardizedFileURL
-                let resolver = TimeZoneResolver(calendar: calendar)
-                unclaimed += Invitations.unclaimed(in: calendar, addresses: own.addresses).map { (own.addresses, $0) }
-                for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
-                    var answer = "calgw event reply \(invitation.uid) --accept"
-                    if pairs.count > 1 { answer += " --pair \(configuration.name)" }
-                    if account { answer += " --collection \(folder.lastPathComponent)" }
-                    // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
-                    if let start = invitation.occurrenceStart {
-                        answer += " --occurrence \(OccurrenceText.display(start))"
-                    }
-                    let start = invitation.startValue.map { Self.shown($0, resolver: resolver) }
-                    rows.append(
-                        Row(
-                            pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
-                            start: start?.text ?? invitation.start,
-                            occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
-                            instant: start?.instant ?? 0, file: file.path, answer: answer))
-                }
+            let scan = Invitations.scan(pair, addresses: own.addresses)
+            for file in scan.unreadable where !output.quiet {
+                Terminal.err(
+                    "warning: \(file.file):\(file.line): \(file.reason); its meetings are not listed "
+                        + "(`calgw lint \(file.file)` shows the problems)")
             }
+            unclaimed += scan.unclaimed.map { (own.addresses, $0) }
+            rows += scan.found.map { Row($0, pair: configuration.name, named: pairs.count > 1) }
         }
         rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
         if !unclaimed.isEmpty && !output.quiet { Self.tell(unclaimed) }

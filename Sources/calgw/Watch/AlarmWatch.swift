@@ -36,7 +36,7 @@ final class AlarmWatch {
     /// - Throws: `CLIError` when no timer can be made.
     init(
         command: NotifyCommand, missedWindow: Int64, pairs: [PairConfiguration], output: OutputOptions,
-        record: FiredAlarms = FiredAlarms(), zone: any ZoneRules
+        record: FiredAlarms = FiredAlarms(file: ConfigPaths().firedAlarms()), zone: any ZoneRules
     ) throws {
         self.command = command
         self.missedWindow = missedWindow

@@ -20,7 +20,7 @@ enum AlarmFile {
     /// parser's message with its line.
     static func problem(_ error: Error, path: String) -> String {
         error is CocoaError || (error as NSError).domain == NSCocoaErrorDomain
-            ? LintCommand.readFailure(error, path: path) : "\(error)"
+            ? ReadFailure.words(error, path: path) : "\(error)"
     }
 
     /// Whether `data` holds `VALARM` in any case (the parser takes lower-case names too).

@@ -3,7 +3,7 @@ import Recurrence
 
 /// One occurrence as `list --json` and `expand --json` print it (CLI.md "Output"); every key
 /// is always present, null when there is no value.
-struct OccurrenceRecord: Encodable {
+public struct OccurrenceRecord: Encodable {
     var uid: String
     var recurrenceId: String?
     var start: String
@@ -102,7 +102,9 @@ struct OccurrenceRecord: Encodable {
         return OccurrenceTime.rfc3339(v, instant: instant, zone: zone)
     }
 
-    func encode(to encoder: Encoder) throws {
+    /// Every key of CLI.md, null where there is no value; `ownParticipationStatus` and
+    /// `calendar` only where they say something.
+    public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(uid, forKey: .uid)
         try c.encode(recurrenceId, forKey: .recurrenceId)

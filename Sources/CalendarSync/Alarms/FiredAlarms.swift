@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-import CalendarSync
 import Foundation
 
 /// The alarms `watch` fired, kept in the state folder (`$XDG_STATE_HOME/calgw/alarms.json`)
@@ -14,9 +8,9 @@ import Foundation
 ///
 /// Entries whose trigger is older than the missed window (plus a day) are dropped at each
 /// write: such an alarm would not fire again anyway.
-struct FiredAlarms {
+public struct FiredAlarms {
     /// The record.
-    let file: URL
+    public let file: URL
     /// The lock taken while the record is read and written.
     var lockFile: URL { file.deletingLastPathComponent().appendingPathComponent("alarms.lock") }
 
@@ -34,13 +28,11 @@ struct FiredAlarms {
         var fired: [Entry]
     }
 
-    /// The default place: `$XDG_STATE_HOME/calgw/alarms.json`.
-    init(paths: ConfigPaths = ConfigPaths()) { file = paths.firedAlarms() }
-
-    init(file: URL) { self.file = file }
+    /// The record at `file` (`$XDG_STATE_HOME/calgw/alarms.json` for `watch`).
+    public init(file: URL) { self.file = file }
 
     /// The identities recorded (none when there is no record, or it cannot be read).
-    func load() -> Set<String> { Set(entries().map(\.id)) }
+    public func load() -> Set<String> { Set(entries().map(\.id)) }
 
     func entries() -> [Entry] {
         guard let data = try? Data(contentsOf: file),
@@ -54,14 +46,14 @@ struct FiredAlarms {
     /// - Parameter keepAfter: entries with a trigger before this are dropped.
     /// - Throws: the reason the folder or the record could not be written (the caller fires
     ///   anyway: a reminder repeated after a restart is better than one lost).
-    func claim(_ candidates: [(id: String, trigger: Int64)], now: Int64, keepAfter: Int64) throws -> Set<String> {
+    public func claim(_ candidates: [(id: String, trigger: Int64)], now: Int64, keepAfter: Int64) throws
+        -> Set<String>
+    {
         try FileManager.default.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        let fd = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError("cannot open \(lockFile.path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        let lock = try PairLock(file: lockFile)
+        defer { withExtendedLifetime(lock) {} }
         var kept = entries().filter { $0.trigger >= keepAfter }
         let recorded = Set(kept.map(\.id))
         var claimed = Set<String>()

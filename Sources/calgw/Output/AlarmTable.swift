@@ -1,51 +1,10 @@
+import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
 
-/// The alarm instants of a set of .ics files in a window, ready to print (`calgw alarms`).
-struct AlarmListing {
-    struct Entry {
-        var alarm: AlarmInstant
-        /// Index into `sources`.
-        var source: Int
-    }
-
-    var entries: [Entry] = []
-    /// The resolver and calendar of each file with alarms.
-    var sources: [(resolver: TimeZoneResolver, calendar: String?)] = []
-    /// Files that could not be read or parsed, with the reason (reported on stderr).
-    var problems: [(file: String, message: String)] = []
-
-    /// Every alarm instant of `files` in [from, to), floating times and dates read in `zone`,
-    /// sorted by trigger, then UID.
-    /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
-    ///   name), shown as a column and a `calendar` key; empty for none.
-    init(files: [URL], from: Int64, to: Int64, zone: any ZoneRules, calendars: [URL: String] = [:]) {
-        for url in files {
-            let alarms: CalendarAlarms?
-            do { alarms = try AlarmFile.read(url) } catch {
-                problems.append((url.path, AlarmFile.problem(error, path: url.path)))
-                continue
-            }
-            guard let alarms else { continue }
-            let source = sources.count
-            sources.append((alarms.resolver, calendars[url]))
-            for a in alarms.alarms(from: from, to: to, floatingZone: zone) {
-                entries.append(Entry(alarm: a, source: source))
-            }
-        }
-        entries.sort { AlarmInstant.precedes($0.alarm, $1.alarm) }
-    }
-
-    /// The JSON array of docs/cli.md.
-    func records() -> [AlarmRecord] {
-        entries.map {
-            var record = AlarmRecord($0.alarm, resolver: sources[$0.source].resolver)
-            record.calendar = sources[$0.source].calendar
-            return record
-        }
-    }
-
+/// The alarms as a table for people (`alarms` without `--json`).
+extension AlarmListing {
     /// A table for people: the trigger's date and time (in `zone`), the action, the calendar
     /// when files have one, the summary and when the occurrence starts.
     func table(zone: any ZoneRules) -> [String] {

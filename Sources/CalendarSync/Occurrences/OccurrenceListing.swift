@@ -1,52 +1,40 @@
-import CalendarSync
 import Failures
 import Foundation
 import ICalendar
 import Recurrence
+import VDir
 
 /// The occurrences of a set of .ics files in a window, ready to print: shared by `expand`
 /// (files named on the command line) and `list` (a pair's vdir).
-struct OccurrenceListing {
-    struct Entry {
-        var occurrence: Occurrence
+public struct OccurrenceListing {
+    /// One occurrence, and the file it came from.
+    public struct Entry {
+        /// The occurrence.
+        public var occurrence: Occurrence
         /// Index into `sources`.
-        var source: Int
+        public var source: Int
     }
 
-    var entries: [Entry] = []
+    /// The occurrences, sorted by start, then UID, then end.
+    public var entries: [Entry] = []
     /// The resolver, href and calendar of each file.
-    var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
+    public var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
-    var problems: [(file: String, message: String)] = []
+    public var problems: [(file: String, message: String)] = []
     /// What was listed only in part, with the reason: an RRULE that cannot be read, a
     /// misspelled END read past (reported on stderr as warnings; the rest of the file is listed).
-    var warnings: [(file: String, message: String)] = []
+    public var warnings: [(file: String, message: String)] = []
     /// What the listing index did, per root, for `-v`.
-    var indexNotes: [String] = []
+    public var indexNotes: [String] = []
     /// The person's calendar addresses, normalised (``CalendarUser/normalized(_:)``), to
     /// show their own answer to the meetings they attend; empty: not known.
-    var ownAddresses: Set<String> = []
+    public var ownAddresses: Set<String> = []
 
     /// The person's PARTSTAT on `event` (NEEDS-ACTION when their ATTENDEE has none, as RFC
     /// 5545 says); nil when not among its attendees, or when the event is not a meeting.
-    func ownAnswer(_ event: Component) -> String? {
+    public func ownAnswer(_ event: Component) -> String? {
         guard !ownAddresses.isEmpty, event["ORGANIZER"] != nil else { return nil }
         return OwnPart.attendee(event, addresses: ownAddresses)?.answer
-    }
-
-    /// A few words for the table: what the person answered, or that an answer is awaited;
-    /// for a meeting the organizer cancelled (STATUS:CANCELLED), that it is, since there is
-    /// nothing left to answer.
-    static func answerMark(_ partstat: String?, cancelled: Bool = false) -> String? {
-        switch partstat {
-        case nil: nil
-        case _ where cancelled: "[cancelled]"
-        case "NEEDS-ACTION": "[to answer]"
-        case "ACCEPTED": "[accepted]"
-        case "DECLINED": "[declined]"
-        case "TENTATIVE": "[tentative]"
-        case let other?: "[\(other.lowercased())]"
-        }
     }
 
     /// A sentence for each RRULE of `expansion` no reader can take, naming its event's UID,
@@ -73,7 +61,7 @@ struct OccurrenceListing {
     /// the zone a calendar declares (`DeclaredCalendarZone`) for its floating times.
     /// - Parameter calendars: the calendar each file belongs to (an account pair's folder
     ///   name), shown as a column and a `calendar` key; empty for none.
-    init(
+    public init(
         files: [URL], from: Int64, to: Int64, zone: any ZoneRules, hrefs: Bool, includeCancelled: Bool = false,
         calendars: [URL: String] = [:]
     ) {
@@ -117,7 +105,7 @@ struct OccurrenceListing {
                 bytes = [UInt8](try Data(contentsOf: url))
             } catch {
                 // In a few words ("no such file"), not Foundation's error record.
-                return ExpandedFile(path: url.path, problem: LintCommand.readFailure(error, path: url.path))
+                return ExpandedFile(path: url.path, problem: ReadFailure.words(error, path: url.path))
             }
         }
         let parsed: ParsedCalendar
@@ -160,19 +148,12 @@ struct OccurrenceListing {
         _ count: Int, at file: (Int) -> URL, in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
         body: (Int, ExpandedFile) -> Void
     ) {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         var start = 0
         while start < count {
             let end = min(start + batchSize, count)
-            let batch = (start..<end).map(file)
-            let wantsReach = (start..<end).map(reach)
-            let expanded = [ExpandedFile](unsafeUninitializedCapacity: batch.count) { buffer, count in
-                nonisolated(unsafe) let out = buffer.baseAddress!
-                DispatchQueue.concurrentPerform(iterations: cores > 1 ? batch.count : 1) { k in
-                    let range = cores > 1 ? k..<(k + 1) : 0..<batch.count
-                    for i in range { (out + i).initialize(to: expand(batch[i], in: window, reach: wantsReach[i])) }
-                }
-                count = batch.count
+            let batch = (start..<end).map { (url: file($0), reach: reach($0)) }
+            let expanded = batch.mappedOnEveryCore(minimum: 2, eachAlone: true) { file in
+                expand(file.url, in: window, reach: file.reach)
             }
             for (k, file) in expanded.enumerated() { body(start + k, file) }
             start = end
@@ -190,7 +171,7 @@ struct OccurrenceListing {
     }
 
     /// The JSON array of CLI.md.
-    func records() -> [OccurrenceRecord] {
+    public func records() -> [OccurrenceRecord] {
         entries.map {
             var record = OccurrenceRecord(
                 $0.occurrence, resolver: sources[$0.source].resolver, href: sources[$0.source].href)
@@ -198,74 +179,5 @@ struct OccurrenceListing {
             record.ownParticipationStatus = ownAnswer($0.occurrence.component)
             return record
         }
-    }
-
-    /// A compact table for people: date, time (in `zone`), the calendar when files have one,
-    /// summary, location.
-    func table(zone: any ZoneRules) -> [String] {
-        let withCalendar = sources.contains { $0.calendar != nil }
-        var rows: [[String]] = []
-        for e in entries {
-            let o = e.occurrence
-            let date: String, time: String
-            switch o.start.form {
-            case .date:
-                date = o.start.date.isoString
-                let days = o.end.date.daysSinceEpoch - o.start.date.daysSinceEpoch
-                time = days > 1 ? "all day (\(days) days)" : "all day"
-            case .floating:
-                date = o.start.date.isoString
-                time = Self.hm(o.start.local) + "–" + Self.hm(o.end.local)
-            case .utc, .zoned:
-                let s = zone.local(atUTC: o.startInstant), en = zone.local(atUTC: o.endInstant)
-                date = s.date.isoString
-                time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
-            }
-            let event = o.component
-            let summary = [
-                event["SUMMARY"]?.text ?? "(no title)",
-                Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED"),
-            ].compactMap { $0 }.joined(separator: " ")
-            var row = [date, time, summary, event["LOCATION"]?.text ?? ""]
-            if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
-            rows.append(row)
-        }
-        let padded = withCalendar ? 4 : 3
-        var widths = Array(repeating: 0, count: padded)
-        for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].count) } }
-        return rows.map { r in
-            Self.trimmingTrailingSpace(
-                (0..<padded).map { Self.padding(r[$0], to: widths[$0]) }.joined(separator: "  ")
-                    + (r[padded].isEmpty ? "" : "  " + r[padded]))
-        }
-    }
-
-    /// `text` as `text.padding(toLength: width, withPad: " ", startingAt: 0)` gives it
-    /// (`width` counted in UTF-16 units), without Foundation for the common case: thousands of
-    /// cells a listing.
-    static func padding(_ text: String, to width: Int) -> String {
-        let units = text.utf16.count
-        if units == width { return text }
-        if units < width { return text + String(repeating: " ", count: width - units) }
-        return text.padding(toLength: width, withPad: " ", startingAt: 0)  // cut short, as Foundation cuts
-    }
-
-    /// `line` without the white space it ends with, as `replacingOccurrences(of: "\\s+$", with:
-    /// "", options: .regularExpression)` gives it (ICU's `\s` is Unicode's White_Space, line
-    /// terminators included), without making a regular expression for each of thousands of lines.
-    static func trimmingTrailingSpace(_ line: String) -> String {
-        let scalars = line.unicodeScalars
-        var end = scalars.endIndex
-        while end > scalars.startIndex {
-            let before = scalars.index(before: end)
-            guard scalars[before].properties.isWhitespace else { break }
-            end = before
-        }
-        return end == scalars.endIndex ? line : String(scalars[..<end])
-    }
-
-    static func hm(_ l: LocalDateTime) -> String {
-        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "")
-            + String(l.time.minute)
     }
 }

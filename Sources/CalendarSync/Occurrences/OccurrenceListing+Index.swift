@@ -1,4 +1,3 @@
-import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
@@ -12,7 +11,7 @@ extension OccurrenceListing {
     /// expanded as without it, and a file read for being new or changed has its reach
     /// recorded. A file that was reported on (a problem or a warning) is read every time, so
     /// that it is reported every time.
-    init(listed: [ListedFiles], from: Int64, to: Int64, zone: any ZoneRules, includeCancelled: Bool) {
+    public init(listed: [ListedFiles], from: Int64, to: Int64, zone: any ZoneRules, includeCancelled: Bool) {
         let window = ExpansionWindow(from: from, to: to, zone: zone, includeCancelled: includeCancelled)
         // A reach says nothing before the year 1: such a window reads every file.
         let readsAll = from < Series.reachFloor + 31 * 86_400

@@ -10,26 +10,27 @@ import Recurrence
 /// - An alarm is due from its trigger on; one found later than `missedWindow` after its
 ///   trigger is let go. One that goes off more than ``lateAfter`` seconds after its trigger
 ///   is late: its original time is said.
-struct AlarmSchedule {
+public struct AlarmSchedule {
     /// Seconds after its trigger from which an alarm going off counts as late (missed while
     /// the machine slept, `watch` was stopped, or a long sync held the loop).
     static let lateAfter: Int64 = 2
 
     /// What to do now.
-    struct Decision {
+    public struct Decision {
         /// The alarms to fire, in trigger order, each identity once, with whether it is late.
-        var due: [(alarm: AlarmInstant, late: Bool)] = []
+        public var due: [(alarm: AlarmInstant, late: Bool)] = []
         /// Due alarms found too late to fire (more than the missed window ago), not fired yet.
-        var tooLate: [AlarmInstant] = []
+        public var tooLate: [AlarmInstant] = []
         /// The next trigger after `now` of an alarm that will fire, if any.
-        var next: Int64?
+        public var next: Int64?
     }
 
     /// Whether an alarm of `action` runs the notify command.
-    static func runsCommand(_ action: String?) -> Bool { action == "DISPLAY" || action == "AUDIO" }
+    public static func runsCommand(_ action: String?) -> Bool { action == "DISPLAY" || action == "AUDIO" }
 
     /// Decides, at `now`, about `alarms` (sorted by trigger) given the identities that fired.
-    static func decide(_ alarms: [AlarmInstant], fired: Set<String>, now: Int64, missedWindow: Int64) -> Decision {
+    public static func decide(_ alarms: [AlarmInstant], fired: Set<String>, now: Int64, missedWindow: Int64) -> Decision
+    {
         var decision = Decision()
         var taken = fired
         for alarm in alarms where runsCommand(alarm.view.action) && !taken.contains(alarm.identity) {

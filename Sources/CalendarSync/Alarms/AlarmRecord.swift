@@ -3,7 +3,7 @@ import Recurrence
 
 /// One alarm instant as `alarms --json` prints it (docs/cli.md "Output"): every key always
 /// present, null when there is no value; times as `list --json` writes them.
-struct AlarmRecord: Encodable {
+public struct AlarmRecord: Encodable {
     var uid: String
     var recurrenceId: String?
     var trigger: String
@@ -34,7 +34,9 @@ struct AlarmRecord: Encodable {
         description = a.view.description
     }
 
-    func encode(to encoder: Encoder) throws {
+    /// Every key of docs/cli.md, null where there is no value; `calendar` only over an
+    /// account pair.
+    public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(uid, forKey: .uid)
         try c.encode(recurrenceId, forKey: .recurrenceId)
