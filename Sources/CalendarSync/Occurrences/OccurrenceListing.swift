@@ -180,4 +180,10 @@ public struct OccurrenceListing {
             return record
         }
     }
+
+    /// A time of day as the tables and reminders show it: `09:05`.
+    public static func hm(_ l: LocalDateTime) -> String {
+        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "")
+            + String(l.time.minute)
+    }
 }

@@ -83,14 +83,6 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    /// A calendar found by `--all-collections`, and the folder it will sync into.
-    struct FoundCalendar: Encodable {
-        var name: String
-        var href: String
-        var displayName: String?
-        var components: [String]
-    }
-
     func validate() throws {
         try credentials.validate()
         try oauth.validate()
@@ -161,14 +153,19 @@ struct InitCommand: AsyncParsableCommand {
     func run() async throws {
         // A pair that signs in with OAuth has no token before calgw login: its calendars are
         // found by its first sync.
-        let (found, account) = allCollections && oauth.auth == nil ? try await discoverCalendars() : ([], nil)
+        var (found, account): ([CalendarServer.FoundCalendar], ServerAccount?) = ([], nil)
+        if allCollections && oauth.auth == nil, let url = URL(string: remote) {
+            (found, account) = try await CalendarServer(settings: tls.server(signIn: credentials.signIn))
+                .foundCalendars(
+                    at: url, folder: URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true))
+        }
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
         let localURL =
             localIsServer
             ? URL(string: local)!
             : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
-        let name = pair ?? Self.defaultName(for: localURL)
+        let name = pair ?? Pair.defaultName(for: localURL)
         let existing =
             FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
         do {
@@ -181,16 +178,7 @@ struct InitCommand: AsyncParsableCommand {
         } catch let error as ConfigError {
             throw CLIError("cannot add to \(file.path): \(error.message)", hint: "fix the file first", status: .usage)
         }
-        var table = "[pair.\(TOMLText.key(name))]\n"
-        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
-        table += localCredentials.configLines
-        table += "remote = \(TOMLText.string(remote))\n"
-        table += credentials.configLines
-        table += oauth.configLines
-        table += tls.configLines
-        if allCollections { table += "collections = \"all\"\n" }
-        if subscription { table += "subscription = true\n" }
-        table += "conflict = \"merge\"\n"
+        let table = configTable(name: name, localURL: localURL)
         let separator =
             existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
         let updated = existing + separator + table
@@ -229,6 +217,36 @@ struct InitCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
         }
+        try report(name: name, file: file, localURL: localURL, found: found, account: account)
+        if oauth.login,
+            let added = try ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: {
+                $0.name == name
+            }), let signIn = added.login.oauth
+        {
+            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
+        }
+    }
+
+    /// The pair's `[pair.NAME]` table, as appended to the config file.
+    func configTable(name: String, localURL: URL) -> String {
+        var table = "[pair.\(TOMLText.key(name))]\n"
+        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
+        table += localCredentials.configLines
+        table += "remote = \(TOMLText.string(remote))\n"
+        table += credentials.configLines
+        table += oauth.configLines
+        table += tls.configLines
+        if allCollections { table += "collections = \"all\"\n" }
+        if subscription { table += "subscription = true\n" }
+        table += "conflict = \"merge\"\n"
+        return table
+    }
+
+    /// Says what was added (the calendars found, the account, what to run next), or prints
+    /// it as one JSON document.
+    func report(
+        name: String, file: URL, localURL: URL, found: [CalendarServer.FoundCalendar], account: ServerAccount?
+    ) throws {
         if output.json {
             if allCollections {
                 try Terminal.printJSON(
@@ -261,45 +279,10 @@ struct InitCommand: AsyncParsableCommand {
                 Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
             }
         }
-        if oauth.login,
-            let added = try ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: {
-                $0.name == name
-            }), let signIn = added.login.oauth
-        {
-            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
-        }
     }
 
     struct InitOutput: Encodable {
         var pair, config, local, remote: String
-        var collections: [FoundCalendar]
-    }
-
-    /// The calendars behind `--remote`, named as the first sync will name their folders, and
-    /// what the server says of the account's scheduling (nil when it does not answer).
-    func discoverCalendars() async throws -> ([FoundCalendar], ServerAccount?) {
-        guard let url = URL(string: remote) else { return ([], nil) }
-        let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
-        let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
-        let calendars = try await server.accountCalendars(at: url, folder: localURL)
-        let account = try? await server.account(at: calendars.first?.calendar.url ?? url)
-        let found = calendars.sorted { $0.folder < $1.folder }.map {
-            FoundCalendar(
-                name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName,
-                components: $0.calendar.components)
-        }
-        return (found, account)
-    }
-
-    /// The vdir folder's name (a single file's without `.ics`) in the alphabet pair names allow.
-    static func defaultName(for folder: URL) -> String {
-        let last =
-            folder.pathExtension.lowercased() == "ics"
-            ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
-        let cleaned = last.map { c -> Character in
-            c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "-"
-        }
-        let name = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
-        return name.isEmpty ? "default" : name
+        var collections: [CalendarServer.FoundCalendar]
     }
 }

@@ -84,9 +84,4 @@ extension OccurrenceListing {
         }
         return end == scalars.endIndex ? line : String(scalars[..<end])
     }
-
-    static func hm(_ l: LocalDateTime) -> String {
-        (l.time.hour < 10 ? "0" : "") + String(l.time.hour) + ":" + (l.time.minute < 10 ? "0" : "")
-            + String(l.time.minute)
-    }
 }

@@ -5,16 +5,16 @@
 /// ```toml
 /// notify_command = ["notify-send", "--app-name=calgw", "{summary}", "{start}"]
 /// ```
-struct NotifyCommand: Equatable {
+public struct NotifyCommand: Equatable, Sendable {
     /// The placeholders an argument may hold.
-    static let placeholders = ["summary", "start", "end", "location", "description", "trigger"]
+    public static let placeholders = ["summary", "start", "end", "location", "description", "trigger"]
 
     /// The argv as configured, placeholders unreplaced.
-    let arguments: [String]
+    public let arguments: [String]
 
     /// - Throws: a sentence saying what is wrong: an empty argv, or a `{name}` that is not
     ///   one of ``placeholders`` (a misspelt one would reach the program as written).
-    init(arguments: [String]) throws(Problem) {
+    public init(arguments: [String]) throws(Problem) {
         guard let program = arguments.first, !program.isEmpty else { throw Problem("must name a program") }
         for argument in arguments {
             for (name, _) in Self.placeholders(in: argument) where !Self.placeholders.contains(name) {
@@ -28,14 +28,16 @@ struct NotifyCommand: Equatable {
     }
 
     /// Why an argv cannot be a notify command.
-    struct Problem: Error, Equatable {
-        var message: String
-        init(_ message: String) { self.message = message }
+    public struct Problem: Error, Equatable {
+        /// What is wrong, as a sentence's end: "must name a program".
+        public var message: String
+        /// The problem `message`.
+        public init(_ message: String) { self.message = message }
     }
 
     /// The argv with each `{name}` replaced by `values[name]` (empty when it has none), in one
     /// pass: a value is never read for placeholders itself.
-    func argv(_ values: [String: String]) -> [String] {
+    public func argv(_ values: [String: String]) -> [String] {
         arguments.map { argument in
             var result = ""
             var rest = argument[...]

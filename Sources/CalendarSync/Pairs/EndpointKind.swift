@@ -3,12 +3,19 @@ import Foundation
 /// What one side of a pair names, decided in this one place for the config reader, `init`,
 /// and the pair the library runs: a folder of `.ics` files (a vdir), one `.ics` file holding a
 /// whole calendar, a CalDAV server, or a read-only feed.
-enum EndpointKind: Equatable {
-    case folder, singleFile, server, feed
+public enum EndpointKind: Equatable, Sendable {
+    /// A folder of `.ics` files (a vdir).
+    case folder
+    /// One `.ics` file holding a whole calendar.
+    case singleFile
+    /// A CalDAV server's calendar.
+    case server
+    /// A read-only iCalendar feed.
+    case feed
 
     /// The local side `url` names: a server for `http(s)://`; one file for a path ending in
     /// `.ics` that is a file or does not exist yet (a folder so named stays a vdir); else a folder.
-    static func local(_ url: URL) -> EndpointKind {
+    public static func local(_ url: URL) -> EndpointKind {
         if ["http", "https"].contains(url.scheme?.lowercased() ?? "") { return .server }
         guard url.pathExtension.lowercased() == "ics" else { return .folder }
         var isFolder: ObjCBool = false
@@ -20,7 +27,7 @@ enum EndpointKind: Equatable {
     /// `webcal` true): a feed for a webcal URL, one the config says is (`subscription`), or,
     /// unless it says otherwise, an http(s) path ending in `.ics`; a folder for `file://`; else
     /// a server.
-    static func remote(_ url: URL, webcal: Bool = false, subscription: Bool? = nil) -> EndpointKind {
+    public static func remote(_ url: URL, webcal: Bool = false, subscription: Bool? = nil) -> EndpointKind {
         if webcal || subscription ?? SubscriptionURL.looksLikeFeed(url) { return .feed }
         return url.scheme?.lowercased() == "file" ? .folder : .server
     }

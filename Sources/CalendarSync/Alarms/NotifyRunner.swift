@@ -5,12 +5,17 @@ import Foundation
 /// `watch`'s own (the log). A command that fails (not found, exit status other than 0) is said
 /// once, with why, and again only after it has worked or fails another way; it is never run
 /// again for the same alarm.
-final class NotifyRunner: @unchecked Sendable {
+public final class NotifyRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var lastFailure: String?
+    /// Says a failure to the person: its message and what may help.
+    private let report: @Sendable (_ message: String, _ hint: String?) -> Void
+
+    /// A runner that says its failures through `report` (on `watch`'s standard error).
+    public init(report: @escaping @Sendable (_ message: String, _ hint: String?) -> Void) { self.report = report }
 
     /// Runs `argv` (looked up on PATH, no shell).
-    func run(_ argv: [String]) {
+    public func run(_ argv: [String]) {
         guard let program = argv.first else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -49,6 +54,6 @@ final class NotifyRunner: @unchecked Sendable {
             defer { lastFailure = message }
             return lastFailure != message
         }
-        if isNew { Terminal.reportError(message, hint: hint) }
+        if isNew { report(message, hint) }
     }
 }

@@ -1,18 +1,18 @@
-import CalendarSync
+import Failures
 import Foundation
 
 /// The person's calendar addresses for a pair, to find them among a meeting's attendees:
 /// those given on the command line (`--address`), else the server's for the account
 /// (`calendar-user-address-set`), asked once and cached beside the pair's journal
 /// (``Pair/accountCache``), so that later `event` commands ask nothing and work `--offline`.
-struct OwnAddresses {
+public struct OwnAddresses {
     /// The addresses, `mailto:` first.
-    var addresses: [String]
+    public var addresses: [String]
     /// Whether the server schedules meetings; nil when it was not asked.
-    var serverSchedules: Bool?
+    public var serverSchedules: Bool?
     /// Read from the cache: a meeting that names none of them may name an address the
     /// account has gained since, worth asking the server again (``resolve(given:pair:offline:refresh:)``).
-    var cached = false
+    public var cached = false
 
     /// The addresses of `account` that are calendar addresses (a URI with its scheme:
     /// `mailto:…`, `urn:…`), `mailto:` first. A server without scheduling may give the
@@ -28,11 +28,14 @@ struct OwnAddresses {
         address.lowercased().hasPrefix("mailto:") ? address : "mailto:" + address
     }
 
+    /// The person's addresses for `pair`: `given`, else those kept from the server, else the
+    /// server's, asked now (and kept).
     /// - Parameter given: `--address` values (`mailto:` added where missing).
     /// - Parameter refresh: ask the server even when the cache has an answer.
-    /// - Throws: `CLIError` when neither is at hand (offline without a cache, not a CalDAV
+    /// - Throws: ``EventCommandError`` when neither is at hand (offline without a cache, not a CalDAV
     ///   pair, the server names none, or cannot be asked).
-    static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws -> OwnAddresses
+    public static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws
+        -> OwnAddresses
     {
         if !given.isEmpty {
             return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
@@ -41,18 +44,17 @@ struct OwnAddresses {
             return OwnAddresses(
                 addresses: usable(account.addresses), serverSchedules: account.autoSchedules, cached: true)
         }
-        let unknown = CLIError(
+        let unknown = EventCommandError(
             "calgw needs your calendar address to find you among the attendees of pair \(pair.name)",
-            hint: "give it with --address (without --offline, a CalDAV pair's server is asked)")
+            recovery: "give it with --address (without --offline, a CalDAV pair's server is asked)")
         guard !offline else { throw unknown }
         let asked: ServerAccount?
         do {
             asked = try await pair.askServerAccount()
         } catch {
-            let description = ErrorDescription(error)
-            throw CLIError(
-                "could not ask the server of pair \(pair.name) for your calendar address: \(description.message)",
-                hint: "give it with --address", status: description.status)
+            throw EventCommandError(
+                "could not ask the server of pair \(pair.name) for your calendar address: \(CauseChain.text(of: error))",
+                recovery: "give it with --address", kind: (error as? any ExplainedError)?.kind ?? .failed)
         }
         // Not a CalDAV pair: no server to ask.
         guard let account = asked else { throw unknown }
@@ -61,17 +63,17 @@ struct OwnAddresses {
             let given =
                 account.addresses.isEmpty
                 ? "" : " (it gives \(account.addresses.joined(separator: ", ")), which is no mailto: address)"
-            throw CLIError(
+            throw EventCommandError(
                 "the server of pair \(pair.name) names no calendar address for this account\(given)",
-                hint: "give yours with --address mailto:you@example.org")
+                recovery: "give yours with --address mailto:you@example.org")
         }
         return OwnAddresses(addresses: usable(account.addresses), serverSchedules: account.autoSchedules)
     }
 
     /// The account as last asked of the server, nil when never asked or unreadable.
-    static func cachedAccount(of pair: Pair) -> ServerAccount? { pair.cachedServerAccount }
+    public static func cachedAccount(of pair: Pair) -> ServerAccount? { pair.cachedServerAccount }
 
     /// Keeps `account` for the pair's next commands; a cache that cannot be written only
     /// costs the next command the same questions.
-    static func cache(_ account: ServerAccount, of pair: Pair) { pair.cacheServerAccount(account) }
+    public static func cache(_ account: ServerAccount, of pair: Pair) { pair.cacheServerAccount(account) }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// How a config's `remote` names a subscription: `webcal://` and `webcals://` are feeds by
 /// definition (fetched over http and https), and an http(s) URL whose path ends in `.ics` is
 /// taken for one, since a CalDAV calendar is a collection, never a `.ics` file.
-enum SubscriptionURL {
+public enum SubscriptionURL {
     /// The URL to fetch and whether the text named a webcal feed; nil when it is no URL.
-    static func remote(_ text: String) -> (URL, Bool)? {
+    public static func remote(_ text: String) -> (URL, Bool)? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return nil }
         guard scheme == "webcal" || scheme == "webcals",
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -16,7 +16,7 @@ enum SubscriptionURL {
     }
 
     /// True for an http(s) URL whose path ends in `.ics`.
-    static func looksLikeFeed(_ url: URL) -> Bool {
+    public static func looksLikeFeed(_ url: URL) -> Bool {
         ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.path.lowercased().hasSuffix(".ics")
     }
 }

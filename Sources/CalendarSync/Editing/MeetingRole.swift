@@ -1,11 +1,10 @@
-import CalendarSync
 import ICalendar
 import Recurrence
 
 /// The person's part in the meeting an `event` command changes, by the account's calendar
 /// addresses (``OwnAddresses``): what an organizer's change must carry (``OrganizerChange``)
 /// and what an attendee may not change (``AttendeeChange``) depend on it.
-enum MeetingRole {
+public enum MeetingRole {
     /// Not a meeting (no ORGANIZER).
     case none
     /// The person organizes it (or calgw cannot tell: their addresses are not at hand, and
@@ -16,7 +15,7 @@ enum MeetingRole {
 
     /// The person's part in `calendar`'s meeting `uid`, asking the server for their addresses
     /// when none are kept (not `offline`).
-    static func of(_ calendar: Component, uid: String, pair: Pair, offline: Bool) async -> MeetingRole {
+    public static func of(_ calendar: Component, uid: String, pair: Pair, offline: Bool) async -> MeetingRole {
         let events = calendar.components.filter { $0.name == "VEVENT" && $0["UID"]?.text == uid }
         guard let organizer = events.lazy.compactMap({ $0["ORGANIZER"] }).first else { return .none }
         guard let own = try? await OwnAddresses.resolve(given: [], pair: pair, offline: offline) else {
@@ -32,7 +31,8 @@ enum MeetingRole {
 
     /// `result` as an organizer's change must go: SEQUENCE past what the attendees were sent,
     /// their answers asked again when it moves the meeting; unchanged for anyone else.
-    func announcing(_ result: SpanEditResult, before: Component, newSeriesMoved: Bool = false) -> SpanEditResult {
+    public func announcing(_ result: SpanEditResult, before: Component, newSeriesMoved: Bool = false) -> SpanEditResult
+    {
         guard case .organizer(let addresses) = self else { return result }
         let change = OrganizerChange(before: before, organizer: addresses)
         return SpanEditResult(
@@ -42,7 +42,7 @@ enum MeetingRole {
 
     /// What a change of the meeting by the person sends: an update (organizer), a reply
     /// (attendee, who only declines by deleting), nothing for a plain event.
-    func message(deleting: Bool) -> SchedulingReport.Message? {
+    public func message(deleting: Bool) -> SchedulingReport.Message? {
         switch self {
         case .none: nil
         case .organizer: deleting ? .cancellation : .update
@@ -50,11 +50,11 @@ enum MeetingRole {
         }
     }
 
-    /// Throws ``AttendeeChange/Refusal`` when the person attends and `fields` (the
+    /// Throws the words of an ``AttendeeChange/Refusal`` when the person attends and `fields` (the
     /// organizer's) are not empty.
-    func refuse(_ fields: [String], uid: String) throws {
+    public func refuse(_ fields: [String], uid: String) throws {
         guard case .attendee(let organizer) = self, !fields.isEmpty else { return }
         let refusal = AttendeeChange.Refusal(uid: uid, organizer: organizer, organizersFields: fields)
-        throw CLIError(refusal.description, hint: refusal.recovery)
+        throw EventCommandError(refusal.description, recovery: refusal.recovery)
     }
 }

@@ -1,4 +1,4 @@
-import CalendarSync
+import Failures
 import Foundation
 
 /// Sends what an `event` command just wrote to the server, unless `--offline`: a push of the
@@ -9,62 +9,76 @@ import Foundation
 /// makes the command fail, since running it again would make the change twice (a second event
 /// for `add`). The outcome says whether the change reached the server and, if not, why; the
 /// next `push` or `sync` sends it.
-struct EventPush {
-    var target: EventTarget
-    var options: EventOptions
-    var output: OutputOptions
+public struct EventPush {
+    /// The pair the command works on.
+    public var pair: Pair
+    /// The calendar of it whose vdir the command wrote.
+    public var calendar: PairCalendar
+    /// `--offline`: nothing is sent; the change waits for the next push or sync.
+    public var offline: Bool
     /// UIDs whose write is the person's own action (a reply): the server schedules for them.
-    var personsActions: Set<String> = []
+    public var personsActions: Set<String> = []
     /// Of those, the UIDs whose action answers an invitation (see ``SyncPolicy/answers``).
-    var answers: Set<String> = []
+    public var answers: Set<String> = []
+
+    /// Sends `calendar` of `pair` (unless `offline`), `personsActions` as the person's own.
+    public init(pair: Pair, calendar: PairCalendar, offline: Bool, personsActions: Set<String> = []) {
+        self.pair = pair
+        self.calendar = calendar
+        self.offline = offline
+        self.personsActions = personsActions
+    }
 
     /// Where the change stands after the command.
-    struct Outcome {
+    public struct Outcome {
         /// Whether every item the command wrote is on the server as the vdir holds it.
-        var pushed: Bool
+        public var pushed: Bool
         /// Why it is not (nil when pushed, or `--offline`).
-        var pendingReason: String?
+        public var pendingReason: String?
         /// What the person can do about it.
-        var hint: String?
+        public var hint: String?
         /// The answer was not sent: the organizer changed the meeting meanwhile, and the vdir
         /// now holds the new version to answer.
-        var answerOutdated = false
+        public var answerOutdated = false
         /// What the run had to tell besides (a cancellation the server could not send).
-        var notes: [String] = []
+        public var notes: [String] = []
         /// The server failed in its own code on the change (DAViCal's reply code): it is held
         /// back, and the command fails saying so.
-        var heldBack = false
+        public var heldBack = false
     }
 
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
-    func push(uids: [String]) async -> Outcome {
-        if target.pair.remote.isReadOnly {
+    public func push(uids: [String]) async -> Outcome {
+        if pair.remote.isReadOnly {
             return Outcome(
                 pushed: false,
-                pendingReason: options.offline
-                    ? nil : "pair \(target.pair.name) subscribes to a read-only feed, which takes no changes",
+                pendingReason: offline
+                    ? nil : "pair \(pair.name) subscribes to a read-only feed, which takes no changes",
                 hint:
                     "the event stays in the vdir only; a later change to it in the feed keeps yours as a conflict copy")
         }
         // Whichever run sends them, they go as the person's action (the push below, or a later one).
-        if target.pair.schedules {
-            try? target.calendar.awaitPersonsActions(personsActions, answers: answers)
+        if pair.schedules {
+            try? calendar.awaitPersonsActions(personsActions, answers: answers)
         }
-        if options.offline { return Outcome(pushed: false) }
+        if offline { return Outcome(pushed: false) }
         var push = PairRun.Options(direction: .push)
-        push.collection = target.calendar.collection
+        push.collection = calendar.collection
         push.personsActions = personsActions
         push.answers = answers
         let report: SyncReport
         do {
-            report = try await PairRun(pair: target.pair, options: push).run().report
+            report = try await PairRun(pair: pair, options: push).run().report
         } catch {
-            let description = ErrorDescription(error)
+            let hint =
+                if let explained = error as? any ExplainedError {
+                    explained.recovery
+                } else { (error as? LocalizedError)?.recoverySuggestion }
             // The server's own hint may say a rerun is safe; for this command it is not (an
             // added event would be added twice): the push is what to run again.
-            let serverHint = description.hint?.replacingOccurrences(of: "; rerunning is safe", with: "")
+            let serverHint = hint?.replacingOccurrences(of: "; rerunning is safe", with: "")
             return Outcome(
-                pushed: false, pendingReason: "sending it to the server failed: \(description.message)",
+                pushed: false, pendingReason: "sending it to the server failed: \(CauseChain.text(of: error))",
                 hint: serverHint.map { "\($0); then `calgw push` sends it" }
                     ?? "`calgw push` sends it when the server can be reached")
         }
@@ -94,14 +108,6 @@ struct EventPush {
 
     /// The first of `uids` the calendar's journal does not record as synced, if any.
     func notOnServer(_ uids: [String]) -> String? {
-        target.calendar.firstUnsynced(uids, in: target.files)
-    }
-
-    /// Says on stderr what is pending, unless quiet: the change is safe in the vdir.
-    func warn(_ outcome: Outcome) {
-        for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
-        guard let reason = outcome.pendingReason, !output.quiet else { return }
-        Terminal.err("warning: the change is saved in the vdir but not on the server: \(reason)")
-        if let hint = outcome.hint { Terminal.err("hint: \(hint); do not run this command again") }
+        calendar.firstUnsynced(uids, in: calendar.eventFiles)
     }
 }
