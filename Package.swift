@@ -4,7 +4,8 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, ICalendar}; calgw → Recurrence → ICalendar;
+///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, Recurrence, ICalendar};
+///   Recurrence → ICalendar;
 ///   Graph → ICalendar; every one of them → Failures (the error model)
 let package = Package(
     name: "calgw",
@@ -75,11 +76,12 @@ let package = Package(
                 "HTTP", "CXMLStream", "Failures",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits.
+        // Pairs and the servers they reach, journal, planner, executor, conflicts, span edits,
+        // the occurrence listing and its index, the alarms' listing, schedule and record.
         .target(
             name: "CalendarSync",
             dependencies: [
-                "ICalendar", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "Failures",
+                "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "Failures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

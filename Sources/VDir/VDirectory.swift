@@ -130,15 +130,10 @@ public struct VDirectory: Sendable {
         }
         defer { closedir(dir) }
         var names = NameList()
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(dir) {
+        FolderEntries.forEach(in: dir) { name, type in
             // A folder (or other non-file) known from the entry itself is passed over unstat'ed.
-            let type = entry.pointee.d_type
-            guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
-            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-            let bytes = UnsafeBufferPointer(
-                start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
-            if ItemFileFilter.isItem(bytes) { names.append(bytes) }
+            guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { return }
+            if ItemFileFilter.isItem(name) { names.append(name) }
         }
         guard names.count > 0 else { return Listing(names: names, positions: [], signatures: []) }
         var positions = names.sortedPositions()
@@ -181,23 +176,9 @@ public struct VDirectory: Sendable {
     /// for a name that is gone or not a regular file (links are followed).
     static func signatures(of names: NameList, in positions: [Int], folder: Int32) -> [FileSignature] {
         names.withCStrings { starts, base in
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            guard positions.count >= parallelStatMinimum, cores > 1 else {
-                return positions.map { signature(of: base + starts[$0], in: folder) }
-            }
-            let chunks = cores * 4
-            let size = (positions.count + chunks - 1) / chunks
-            return [FileSignature](unsafeUninitializedCapacity: positions.count) { buffer, count in
-                nonisolated(unsafe) let out = buffer.baseAddress!, starts = starts, base = base
-                positions.withUnsafeBufferPointer { positions in
-                    nonisolated(unsafe) let positions = positions
-                    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                        for i in min(chunk * size, positions.count)..<min((chunk + 1) * size, positions.count) {
-                            (out + i).initialize(to: signature(of: base + starts[positions[i]], in: folder))
-                        }
-                    }
-                }
-                count = positions.count
+            nonisolated(unsafe) let starts = starts, base = base
+            return positions.mappedOnEveryCore(minimum: parallelStatMinimum) { position in
+                signature(of: base + starts[position], in: folder)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalendarSync
 import CalgwTestSupport
 @testable import calgw
 

@@ -1,3 +1,4 @@
+import CalendarSync
 import CalgwTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 import Recurrence
 import Testing
+import CalendarSync
 import CalgwTestSupport
 @testable import calgw
 

@@ -1,4 +1,5 @@
 import CalDAV
+import CalendarSync
 import CalgwTestSupport
 import CalgwTestTraits
 import Foundation

@@ -1,5 +1,7 @@
+import Failures
 import Foundation
 import ICalendar
+import Recurrence
 import VDir
 
 /// An event's resource as it sits in a vdir: the file, the signature it was read at (so a
@@ -103,5 +105,33 @@ public struct EventFiles: Sendable {
 
     static func mentions(_ data: Data, uid: String) -> Bool {
         data.range(of: Data(uid.utf8)) != nil || uid.contains { "\\,;".contains($0) } || !uid.allSatisfy(\.isASCII)
+    }
+}
+
+extension EventFiles {
+    /// Writes what a span edit made of `file` (the event `uid`): the resource replaced, or
+    /// deleted when none is left, after a split's new series is created; the new series' UID.
+    /// - Throws: ``EventCommandError`` when the file changed since it was read (nothing is
+    ///   written then), else the write's error.
+    public func write(_ result: SpanEditResult, replacing file: EventFile, uid: String) throws -> String? {
+        var newUID: String?
+        do {
+            if let series = result.newSeries {
+                let id =
+                    series.components.first { $0.name == "VEVENT" }?["UID"]?.text ?? UUID().uuidString.lowercased()
+                try create(series, uid: id)
+                newUID = id
+            }
+            if let resource = result.resource {
+                try replace(file, with: resource)
+            } else {
+                try delete(file)
+            }
+        } catch let error as any ExplainedError where error.errorCode == "changedMeanwhile" {
+            throw EventCommandError(
+                error.message,
+                recovery: "the file changed while calgw was editing it; nothing was written, run the command again")
+        }
+        return newUID
     }
 }

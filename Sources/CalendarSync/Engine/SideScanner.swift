@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 /// Builds a side's snapshot: asks the storage what changed since the journal's token, reuses
 /// the journal's hash for every item whose etag did not move, and reads only the rest, in

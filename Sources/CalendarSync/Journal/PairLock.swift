@@ -1,7 +1,9 @@
 import Foundation
 
 /// An exclusive lock on a pair (an `flock` on `<journal>.lock`), so two runs never interleave.
-/// A second run waits up to `timeout`, then gives up with a clear message.
+/// A second run waits up to `timeout`, then gives up with a clear message. The same lock,
+/// waited for without a limit, guards a short section on another file calgw's processes share
+/// (``init(file:)``: the record of the alarms `watch` fired).
 public final class PairLock: Sendable {
     private let fd: Int32
     /// The lock file, `<journal>.lock`.
@@ -42,6 +44,18 @@ public final class PairLock: Sendable {
             }
             usleep(100_000)
         }
+    }
+
+    /// The lock on `file` itself (made, mode 0600, when missing), waited for as long as
+    /// another process holds it: its sections are short (a read and an atomic write).
+    /// - Throws: `JournalError` when the file cannot be opened.
+    init(file: URL) throws {
+        url = file
+        fd = open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw JournalError(.storage, "cannot open \(file.path): \(String(cString: strerror(errno)))")
+        }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
     }
 
     deinit {

@@ -21,20 +21,16 @@ struct FolderNames {
     init?(path: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool) {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(dir) {
-            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-            let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-            let view = UnsafeBufferPointer(start: name, count: length)
-            if length == 1 && name[0] == UInt8(ascii: ".") { continue }
-            if length == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".") { continue }
-            guard keep(view, entry.pointee.d_type) else { continue }
+        var (bytes, starts, lengths, types) = ([UInt8](), [Int](), [Int](), [UInt8]())
+        FolderEntries.forEach(in: dir) { name, type in
+            guard keep(name, type) else { return }
             starts.append(bytes.count)
-            lengths.append(length)
-            types.append(entry.pointee.d_type)
-            bytes.append(contentsOf: view)
+            lengths.append(name.count)
+            types.append(type)
+            bytes.append(contentsOf: name)
             bytes.append(0)
         }
+        (self.bytes, self.starts, self.lengths, self.types) = (bytes, starts, lengths, types)
     }
 
     /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``storedForm``
@@ -144,25 +140,8 @@ struct FolderNames {
         guard folder >= 0 else { return Array(repeating: nil, count: starts.count) }
         defer { close(folder) }
         return bytes.withUnsafeBufferPointer { bytes in
-            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            guard starts.count >= Self.parallelStatMinimum, cores > 1 else {
-                return starts.map { FileStamp.of(base + $0, in: folder) }
-            }
-            let chunks = cores * 4
-            let size = (starts.count + chunks - 1) / chunks
-            return [FileStamp?](unsafeUninitializedCapacity: starts.count) { buffer, count in
-                nonisolated(unsafe) let out = buffer.baseAddress!, base = base
-                starts.withUnsafeBufferPointer { starts in
-                    nonisolated(unsafe) let starts = starts
-                    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                        for i in min(chunk * size, starts.count)..<min((chunk + 1) * size, starts.count) {
-                            (out + i).initialize(to: FileStamp.of(base + starts[i], in: folder))
-                        }
-                    }
-                }
-                count = starts.count
-            }
+            nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            return starts.mappedOnEveryCore(minimum: Self.parallelStatMinimum) { FileStamp.of(base + $0, in: folder) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 extension VDirStorage: BatchCreatingStorage {
     /// Threads that write a batch's files: two per core, at most eight.
@@ -18,17 +19,8 @@ extension VDirStorage: BatchCreatingStorage {
         guard writers > 0 else { return [] }
         return await Self.offThread { [self] in
             let folder = openFolder()
-            return [Result<ItemVersion, any Error>](unsafeUninitializedCapacity: items.count) { buffer, count in
-                nonisolated(unsafe) let base = buffer.baseAddress!
-                DispatchQueue.concurrentPerform(iterations: writers) { writer in
-                    for i in stride(from: writer, to: items.count, by: writers) {
-                        (base + i).initialize(
-                            to: Result {
-                                try createNow(items[i].data, suggestedName: items[i].suggestedName, in: folder)
-                            })
-                    }
-                }
-                count = items.count
+            return items.mappedConcurrently(lanes: writers) { item in
+                Result { try createNow(item.data, suggestedName: item.suggestedName, in: folder) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 
 /// Options of the commands that work on pairs from the config file.
 ///

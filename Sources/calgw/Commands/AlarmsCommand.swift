@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 import Foundation
 import ICalendar
 

@@ -83,14 +83,6 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    /// A calendar found by `--all-collections`, and the folder it will sync into.
-    struct FoundCalendar: Encodable {
-        var name: String
-        var href: String
-        var displayName: String?
-        var components: [String]
-    }
-
     func validate() throws {
         try credentials.validate()
         try oauth.validate()
@@ -161,46 +153,19 @@ struct InitCommand: AsyncParsableCommand {
     func run() async throws {
         // A pair that signs in with OAuth has no token before calgw login: its calendars are
         // found by its first sync.
-        let (found, account) = allCollections && oauth.auth == nil ? try await discoverCalendars() : ([], nil)
+        var (found, account): ([CalendarServer.FoundCalendar], ServerAccount?) = ([], nil)
+        if allCollections && oauth.auth == nil, let url = URL(string: remote) {
+            (found, account) = try await CalendarServer(settings: tls.server(signIn: credentials.signIn))
+                .foundCalendars(
+                    at: url, folder: URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true))
+        }
         let paths = ConfigPaths()
         let file = paths.configFile(explicit: config)
         let localURL =
             localIsServer
             ? URL(string: local)!
             : URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true).standardizedFileURL
-        let name = pair ?? Self.defaultName(for: localURL)
-        let updated = try addPair(name, localURL: localURL, to: file, paths: paths)
-        let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })
-        // What the server said of the account, kept for the pair's `event` commands.
-        if let account, let added, let pair = try? added.pair { OwnAddresses.cache(account, of: pair) }
-        try makeFolders(localURL)
-        try report(name, file: file, localURL: localURL, found: found, account: account)
-        if oauth.login, let added, let signIn = added.login.oauth {
-            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
-        }
-    }
-
-    /// The pair's table, as the config file holds it.
-    func table(_ name: String, localURL: URL) -> String {
-        var table = "[pair.\(TOMLText.key(name))]\n"
-        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
-        table += localCredentials.configLines
-        table += "remote = \(TOMLText.string(remote))\n"
-        table += credentials.configLines
-        table += oauth.configLines
-        table += tls.configLines
-        if allCollections { table += "collections = \"all\"\n" }
-        if subscription { table += "subscription = true\n" }
-        table += "conflict = \"merge\"\n"
-        return table
-    }
-
-    /// Appends the pair `name` to the config `file` (made, readable by its owner only, when
-    /// missing), after checking that the whole file still reads and that the new pair shares
-    /// no file with another.
-    /// - Returns: the file's new text.
-    /// - Throws: ``CLIError`` (usage) when the file has the name already or cannot be read.
-    func addPair(_ name: String, localURL: URL, to file: URL, paths: ConfigPaths) throws -> String {
+        let name = pair ?? Pair.defaultName(for: localURL)
         let existing =
             FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
         do {
@@ -213,9 +178,10 @@ struct InitCommand: AsyncParsableCommand {
         } catch let error as ConfigError {
             throw CLIError("cannot add to \(file.path): \(error.message)", hint: "fix the file first", status: .usage)
         }
+        let table = configTable(name: name, localURL: localURL)
         let separator =
             existing.isEmpty ? "" : (existing.hasSuffix("\n\n") ? "" : existing.hasSuffix("\n") ? "\n" : "\n\n")
-        let updated = existing + separator + table(name, localURL: localURL)
+        let updated = existing + separator + table
         // What is written must read back: validate the whole file before replacing it, and its
         // new pair may not share files with another.
         let written = try ConfigFile.parse(updated, url: file, paths: paths)
@@ -229,12 +195,13 @@ struct InitCommand: AsyncParsableCommand {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try FileReplacement.write(Array(updated.utf8), to: file)
-        return updated
-    }
-
-    /// Makes what the pair's first sync writes into: the vdir, a single file's folder, a
-    /// `file://` remote's folder. Nothing for a second server or a feed.
-    func makeFolders(_ localURL: URL) throws {
+        // What the server said of the account, kept for the pair's `event` commands.
+        if let account,
+            let added = try? ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: { $0.name == name })?
+                .pair
+        {
+            OwnAddresses.cache(account, of: added)
+        }
         switch localKind {
         case .server, .feed:
             // Nothing to make on this machine: the first sync copies one server's calendar to the other.
@@ -250,10 +217,36 @@ struct InitCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: url.path, isDirectory: true), withIntermediateDirectories: true)
         }
+        try report(name: name, file: file, localURL: localURL, found: found, account: account)
+        if oauth.login,
+            let added = try ConfigFile.parse(updated, url: file, paths: paths).pairs.first(where: {
+                $0.name == name
+            }), let signIn = added.login.oauth
+        {
+            try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
+        }
     }
 
-    /// Says what was added (JSON, or lines for people), the calendars found and what to run next.
-    func report(_ name: String, file: URL, localURL: URL, found: [FoundCalendar], account: ServerAccount?) throws {
+    /// The pair's `[pair.NAME]` table, as appended to the config file.
+    func configTable(name: String, localURL: URL) -> String {
+        var table = "[pair.\(TOMLText.key(name))]\n"
+        table += "local = \(TOMLText.string(localIsServer ? local : localURL.path))\n"
+        table += localCredentials.configLines
+        table += "remote = \(TOMLText.string(remote))\n"
+        table += credentials.configLines
+        table += oauth.configLines
+        table += tls.configLines
+        if allCollections { table += "collections = \"all\"\n" }
+        if subscription { table += "subscription = true\n" }
+        table += "conflict = \"merge\"\n"
+        return table
+    }
+
+    /// Says what was added (the calendars found, the account, what to run next), or prints
+    /// it as one JSON document.
+    func report(
+        name: String, file: URL, localURL: URL, found: [CalendarServer.FoundCalendar], account: ServerAccount?
+    ) throws {
         if output.json {
             if allCollections {
                 try Terminal.printJSON(
@@ -263,61 +256,33 @@ struct InitCommand: AsyncParsableCommand {
                     "pair": name, "config": file.path, "local": localIsServer ? local : localURL.path, "remote": remote,
                 ])
             }
-            return
-        }
-        guard !output.quiet else { return }
-        if allCollections {
-            Terminal.out(
-                found.isEmpty
-                    ? "no calendars found yet; folders made in \(localURL.path) become calendars"
-                    : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
-            for calendar in found {
-                let components = calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
-                Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
+        } else if !output.quiet {
+            if allCollections {
+                Terminal.out(
+                    found.isEmpty
+                        ? "no calendars found yet; folders made in \(localURL.path) become calendars"
+                        : "\(found.count) calendar\(found.count == 1 ? "" : "s") found:")
+                for calendar in found {
+                    let components =
+                        calendar.components.isEmpty ? "" : " (\(calendar.components.joined(separator: ",")))"
+                    Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
+                }
             }
-        }
-        if let account { Terminal.out(DiscoverCommand.describe(account)) }
-        Terminal.out("added pair \"\(name)\" to \(file.path)")
-        if remoteIsFeed {
-            Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
-        }
-        if oauth.auth != nil && !oauth.login {
-            Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
-        } else {
-            Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
+            if let account { Terminal.out(DiscoverCommand.describe(account)) }
+            Terminal.out("added pair \"\(name)\" to \(file.path)")
+            if remoteIsFeed {
+                Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
+            }
+            if oauth.auth != nil && !oauth.login {
+                Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
+            } else {
+                Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
+            }
         }
     }
 
     struct InitOutput: Encodable {
         var pair, config, local, remote: String
-        var collections: [FoundCalendar]
-    }
-
-    /// The calendars behind `--remote`, named as the first sync will name their folders, and
-    /// what the server says of the account's scheduling (nil when it does not answer).
-    func discoverCalendars() async throws -> ([FoundCalendar], ServerAccount?) {
-        guard let url = URL(string: remote) else { return ([], nil) }
-        let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
-        let localURL = URL(fileURLWithPath: ConfigPaths().expandTilde(local), isDirectory: true)
-        let calendars = try await server.accountCalendars(at: url, folder: localURL)
-        let account = try? await server.account(at: calendars.first?.calendar.url ?? url)
-        let found = calendars.sorted { $0.folder < $1.folder }.map {
-            FoundCalendar(
-                name: $0.folder, href: $0.calendar.href, displayName: $0.calendar.displayName,
-                components: $0.calendar.components)
-        }
-        return (found, account)
-    }
-
-    /// The vdir folder's name (a single file's without `.ics`) in the alphabet pair names allow.
-    static func defaultName(for folder: URL) -> String {
-        let last =
-            folder.pathExtension.lowercased() == "ics"
-            ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
-        let cleaned = last.map { c -> Character in
-            c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "-"
-        }
-        let name = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
-        return name.isEmpty ? "default" : name
+        var collections: [CalendarServer.FoundCalendar]
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CalendarSync
 import Foundation
-import ICalendar
-import Recurrence
 
 /// `calgw invitations`: the meetings that await the person's answer, across pairs.
 struct InvitationsCommand: AsyncParsableCommand {
@@ -31,53 +29,8 @@ struct InvitationsCommand: AsyncParsableCommand {
             valueName: "mailto:…"))
     var addresses: [String] = []
 
-    /// One row of `--json`: the invitation's fields at the top (what `jq '.[].uid'` reads),
-    /// again under `invitation` as earlier versions gave them; every key always present.
-    struct Row: Encodable {
-        var pair: String
-        /// The calendar's folder: an account's calendar, or the pair's own vdir.
-        var calendar: String
-        var invitation: Invitations.Invitation
-        /// DTSTART in RFC 3339 with the offset in force then, as `list --json` gives it
-        /// (floating times without an offset, dates as dates).
-        var start: String?
-        /// The occurrence an answer to one occurrence is for, in RFC 3339 likewise; nil for
-        /// the whole event.
-        var occurrence: String?
-        /// The start's instant, to sort by.
-        var instant: Int64
-        /// The file holding it.
-        var file: String
-        /// The command that accepts it (`--decline`, `--tentative` likewise).
-        var answer: String
-
-        enum Keys: String, CodingKey {
-            case pair, calendar, uid, summary, start, occurrence, organizer, recurring, invitation, file, answer
-        }
-        enum InvitationKeys: String, CodingKey { case uid, summary, start, zone, occurrence, organizer, recurring }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(pair, forKey: .pair)
-            try c.encode(calendar, forKey: .calendar)
-            try c.encode(invitation.uid, forKey: .uid)
-            try c.encode(invitation.summary, forKey: .summary)
-            try c.encode(start, forKey: .start)
-            try c.encode(occurrence, forKey: .occurrence)
-            try c.encode(invitation.organizer, forKey: .organizer)
-            try c.encode(invitation.recurring, forKey: .recurring)
-            var nested = c.nestedContainer(keyedBy: InvitationKeys.self, forKey: .invitation)
-            try nested.encode(invitation.uid, forKey: .uid)
-            try nested.encode(invitation.summary, forKey: .summary)
-            try nested.encode(start, forKey: .start)
-            try nested.encode(invitation.zone, forKey: .zone)
-            try nested.encode(occurrence, forKey: .occurrence)
-            try nested.encode(invitation.organizer, forKey: .organizer)
-            try nested.encode(invitation.recurring, forKey: .recurring)
-            try c.encode(file, forKey: .file)
-            try c.encode(answer, forKey: .answer)
-        }
-    }
+    /// One row of `--json`.
+    typealias Row = Invitations.Row
 
     /// Says on stderr that meetings name none of the person's addresses, and how to claim
     /// one sent to another address of theirs.
@@ -93,86 +46,30 @@ struct InvitationsCommand: AsyncParsableCommand {
                 + "and `calgw event reply UID --address mailto:THAT --accept` answers it")
     }
 
-    /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the
-    /// instant; floating times and dates as written, at their wall-clock time in UTC.
-    static func shown(_ value: DateTimeValue, resolver: TimeZoneResolver) -> (text: String, instant: Int64) {
-        switch value.form {
-        case .utc:
-            return (
-                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
-                value.local.secondsSinceEpoch
-            )
-        case .zoned(let tzid):
-            guard let zone = resolver.zone(for: tzid) else {
-                return (value.local.isoString, value.local.secondsSinceEpoch)
-            }
-            let instant = zone.utc(forLocal: value.local)
-            return (OccurrenceTime.rfc3339(value, instant: instant, zone: zone), instant)
-        case .floating, .date:
-            return (
-                OccurrenceTime.rfc3339(value, instant: value.local.secondsSinceEpoch, zone: nil),
-                value.local.secondsSinceEpoch
-            )
-        }
-    }
-
     func run() async throws {
-        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
+        let chosen = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
+        let pairs = try chosen.filter { !$0.localIsServer }.map { try $0.pair }
+        let (found, failure) = await Invitations.awaiting(in: pairs, given: addresses)
         var rows: [Row] = []
         /// Meetings that name none of the person's addresses, by the addresses looked for.
         var unclaimed: [(addresses: [String], uid: String)] = []
-        for configuration in pairs where !configuration.localIsServer {
-            let pair = try configuration.pair
-            let own = try await OwnAddresses.resolve(given: addresses, pair: pair, offline: false)
+        for one in found where !output.quiet {
             // Invitations in a calendar shared read-only cannot be answered there.
-            if await CalendarAccess.isReadOnly(pair) == true {
-                if !output.quiet {
-                    Terminal.err(
-                        "note: pair \(configuration.name) is a calendar shared read-only: its invitations cannot be answered there"
-                    )
-                }
-                continue
+            if one.readOnly {
+                Terminal.err(
+                    "note: pair \(one.pair.name) is a calendar shared read-only: its invitations cannot be answered there"
+                )
             }
-            let files =
-                configuration.localIsSingleFile ? [configuration.local] : ListCommand.icsFiles(in: configuration.local)
-            for file in files {
-                guard let data = try? Data(contentsOf: file) else { continue }
-                let calendar: Component
-                do {
-                    guard let parsed = try ICalendarParser().parse(data).calendar else { continue }
-                    calendar = parsed
-                } catch let error as ICalendarSyntaxError {
-                    // A meeting in it would be left out without a word: name the file and line.
-                    if !output.quiet && data.range(of: Data("ATTENDEE".utf8)) != nil {
-                        Terminal.err(
-                            "warning: \(file.path):\(error.line): \(error.reason); its meetings are not listed "
-                                + "(`calgw lint \(file.path)` shows the problems)")
-                    }
-                    continue
-                } catch { continue }
-                let folder = file.deletingLastPathComponent()
-                let account =
-                    configuration.collections != .single
-                    && folder.standardizedFileURL != configuration.local.standardizedFileURL
-                let resolver = TimeZoneResolver(calendar: calendar)
-                unclaimed += Invitations.unclaimed(in: calendar, addresses: own.addresses).map { (own.addresses, $0) }
-                for invitation in Invitations.awaiting(in: calendar, addresses: own.addresses) {
-                    var answer = "calgw event reply \(invitation.uid) --accept"
-                    if pairs.count > 1 { answer += " --pair \(configuration.name)" }
-                    if account { answer += " --collection \(folder.lastPathComponent)" }
-                    // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
-                    if let start = invitation.occurrenceStart {
-                        answer += " --occurrence \(OccurrenceText.display(start))"
-                    }
-                    let start = invitation.startValue.map { Self.shown($0, resolver: resolver) }
-                    rows.append(
-                        Row(
-                            pair: configuration.name, calendar: folder.lastPathComponent, invitation: invitation,
-                            start: start?.text ?? invitation.start,
-                            occurrence: invitation.occurrenceStart.map { Self.shown($0, resolver: resolver).text },
-                            instant: start?.instant ?? 0, file: file.path, answer: answer))
-                }
+            for file in one.scan.unreadable {
+                Terminal.err(
+                    "warning: \(file.file):\(file.line): \(file.reason); its meetings are not listed "
+                        + "(`calgw lint \(file.file)` shows the problems)")
             }
+        }
+        if let failure { throw failure }
+        for one in found {
+            unclaimed += one.scan.unclaimed.map { (one.addresses, $0) }
+            rows += one.scan.found.map { Row($0, pair: one.pair.name, named: chosen.count > 1) }
         }
         rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
         if !unclaimed.isEmpty && !output.quiet { Self.tell(unclaimed) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
@@ -51,7 +52,7 @@ struct LintCommand: ParsableCommand {
             } catch {
                 all.append(
                     Problem(
-                        file: path, line: 0, severity: "error", message: Self.readFailure(error, path: path),
+                        file: path, line: 0, severity: "error", message: ReadFailure.words(error, path: path),
                         unreadable: true))
                 continue
             }
@@ -71,29 +72,5 @@ struct LintCommand: ParsableCommand {
             }
         }
         if all.contains(where: { $0.severity == "error" }) { throw ExitWithStatus(status: .failure) }
-    }
-
-    /// Why a file could not be read, in a few words: `no such file`, `permission denied`, `is a directory`.
-    static func readFailure(_ error: Error, path: String) -> String {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            return "is a directory"
-        }
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        let posix = underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?, .fileNoSuchFile?: return "no such file"
-        case .fileReadNoPermission?: return "permission denied"
-        default: break
-        }
-        if let posix, let code = POSIXErrorCode(rawValue: Int32(posix)) {
-            switch code {
-            case .ENOENT: return "no such file"
-            case .EACCES: return "permission denied"
-            case .EISDIR: return "is a directory"
-            default: return String(cString: strerror(code.rawValue)).lowercased()
-            }
-        }
-        return "cannot read the file: \(error.localizedDescription)"
     }
 }

@@ -61,10 +61,22 @@ struct ListCommand: ParsableCommand {
         }
         return .local(folder: url, cache: cache)
     }
+}
 
-    /// The item files of a vdir and of its immediate subfolders (one vdir per collection),
-    /// as ``ItemFileName`` tells them.
-    static func icsFiles(in folder: URL) -> [URL] {
-        ListedFiles.local(folder: folder).urls
+extension CalendarFiles {
+    /// The files of `--local`, else of the pairs `--pair` / `--all` choose.
+    /// - Parameters:
+    ///   - command: the command, for the message about a pair without a vdir.
+    ///   - cache: where the listing's index is kept, for a command that reads through it.
+    /// - Throws: `CLIError` for a folder that does not exist; the library's error for a pair's
+    ///   vdir not made yet or a pair whose local side is a server; `ConfigError` for the pair selection.
+    static func select(
+        global: GlobalOptions, local: String?, command: String, cache: ListingCache? = nil
+    ) throws -> CalendarFiles {
+        if let local {
+            return CalendarFiles(listed: [try ListCommand.listed(atLocal: URL(fileURLWithPath: local), cache: cache)])
+        }
+        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all).map { try $0.pair }
+        return try CalendarFiles(pairs: pairs, command: command, cache: cache)
     }
 }

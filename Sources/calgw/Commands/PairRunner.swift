@@ -12,34 +12,7 @@ struct PairRunner {
     var saidOnce: SaidOnce?
 
     /// A pair's report for `--json`: CLI.md's shape plus the pair's name.
-    struct PairOutput: Encodable {
-        var pair: String
-        var created: SyncReport.Counts
-        var updated: SyncReport.Counts
-        var deleted: SyncReport.Counts
-        var conflicts: [SyncReport.Conflict]
-        var errors: [ReportedError]
-        var pending: SyncReport.Counts
-        var skipped: [String]
-        /// An account pair: calendars or folders made (a dry run: that would be made).
-        var notes: [String]
-        var dryRun: Bool
-        /// An account pair: each collection's report, by folder name.
-        var collections: [String: SyncReport]?
-        /// A dry run: the plan item by item, the files it would stop on, UIDs held twice.
-        var items: [PendingItem]?
-        var broken: [BrokenFile]?
-        var duplicates: [DuplicateUID]?
-
-        init(pair: String, report: SyncReport) {
-            self.pair = pair
-            created = report.created; updated = report.updated; deleted = report.deleted
-            conflicts = report.conflicts; errors = report.errors; pending = report.pending
-            skipped = report.skipped; notes = report.notes; dryRun = report.dryRun
-            collections = report.collections
-            items = report.items; broken = report.broken; duplicates = report.duplicates
-        }
-    }
+    typealias PairOutput = SyncReport.PairRecord
 
     func runAll() async throws {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)

@@ -42,48 +42,7 @@ struct StatusCommand: AsyncParsableCommand {
     var collection: String?
 
     /// `status --json` for one pair (CLI.md).
-    struct StatusOutput: Encodable {
-        var pair: String
-        var lastSync: String?
-        /// How many items the journal knows (in sync at the last run).
-        var synced: Int
-        /// Changes a sync would make, counted per side written.
-        var pending: Pending
-        /// The changes one by one (conflicts aside).
-        var items: [PendingItem]
-        /// Items changed on both sides, with each side's summary and the strategy a sync applies.
-        var conflicts: [PendingItem]
-        /// vdir files a sync would stop on.
-        var broken: [BrokenFile]
-        /// UIDs held twice on one side.
-        var duplicates: [DuplicateUID]
-        var skipped: [String]
-        /// An account pair: calendars or folders a sync would make.
-        var notes: [String]
-        var massDeletion: String?
-        var errors: [ReportedError]
-        /// What could not be read: `remote` (the counts are then the local changes alone),
-        /// `both` (nothing is known); nil when both sides were read.
-        var unreadable: String?
-        /// An account pair: what a sync would do in each collection, by folder name.
-        var collections: [String: SyncReport]?
-        /// A subscription: local changes (edits, conflict copies, new events) a sync leaves in
-        /// the vdir because the feed is read-only; nil when there are none.
-        var keptLocally: Int?
-
-        struct Pending: Encodable {
-            var created: SyncReport.Counts
-            var updated: SyncReport.Counts
-            var deleted: SyncReport.Counts
-        }
-
-        init(pair: String) {
-            self.pair = pair
-            synced = 0
-            pending = Pending(created: .init(), updated: .init(), deleted: .init())
-            items = []; conflicts = []; broken = []; duplicates = []; skipped = []; notes = []; errors = []
-        }
-    }
+    typealias StatusOutput = PairStatus.Record
 
     func run() async throws {
         let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
@@ -96,22 +55,7 @@ struct StatusCommand: AsyncParsableCommand {
                 var options = PairRun.Options()
                 options.collection = collection
                 let status = await PairRun(pair: try configuration.pair, options: options).status()
-                let pending = status.pending
-                entry.lastSync = status.lastSync
-                entry.synced = status.items
-                entry.pending = .init(created: pending.created, updated: pending.updated, deleted: pending.deleted)
-                entry.items = (pending.items ?? []).filter { $0.action != .conflict }
-                entry.conflicts = (pending.items ?? []).filter { $0.action == .conflict }
-                entry.broken = pending.broken ?? []
-                entry.duplicates = pending.duplicates ?? []
-                entry.skipped = pending.skipped
-                entry.notes = pending.notes
-                entry.massDeletion = status.massDeletion
-                entry.errors = pending.errors
-                entry.unreadable = status.unreadable?.rawValue
-                entry.collections = status.collections
-                let kept = status.pending.pending.remote
-                if kept > 0 { entry.keptLocally = kept }
+                entry = StatusOutput(pair: configuration.name, status: status)
                 failure = status.failure.map(ErrorDescription.init)
             } catch {
                 entry.unreadable = CalendarSync.PairStatus.Unreadable.both.rawValue

@@ -1,3 +1,4 @@
+import CalendarSync
 import TOMLKit
 
 /// The config's reminder keys, read by `watch`: which program to run when an alarm goes off,

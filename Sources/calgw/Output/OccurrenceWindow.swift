@@ -1,3 +1,4 @@
+import CalendarSync
 import Foundation
 import ICalendar
 

@@ -11,7 +11,7 @@ import Foundation
 /// from the sync-token or ctag). Each run is an ordinary `sync` through ``PairRunner``.
 struct WatchLoop {
     /// Why a pair ran.
-    enum Trigger: String, Encodable { case start, local, poll }
+    typealias Trigger = WatchTrigger
 
     /// One `--json` line: a pair's sync report, why it ran and the wait before its next poll.
     struct RunRecord: Encodable {
@@ -135,38 +135,6 @@ struct WatchLoop {
         let f = DateFormatter()
         f.dateFormat = "HH:mm:ss"
         return f.string(from: Date())
-    }
-}
-
-/// A pair's timers in the watch loop: the debounced local changes and the next poll.
-struct PairScheduleState {
-    var debouncer = Debouncer()
-    var poll: PollSchedule
-    /// When the next poll is due, on the monotonic clock.
-    var nextPoll: Double
-
-    init(interval: Double, now: Double) {
-        poll = PollSchedule(interval: interval)
-        nextPoll = now + interval
-    }
-
-    /// How long the loop may sleep before something of this pair is due.
-    func nextWake(after now: Double) -> Double {
-        min(nextPoll, debouncer.deadline ?? .infinity) - now
-    }
-
-    /// What is due at `now`: local changes first (they carry the user's edits), else the poll.
-    mutating func due(at now: Double) -> WatchLoop.Trigger? {
-        if debouncer.fire(at: now) { return .local }
-        if now >= nextPoll { return .poll }
-        return nil
-    }
-
-    /// Records a run's outcome; every run counts as a poll. Returns the wait to the next poll.
-    mutating func finished(success: Bool, at now: Double) -> Double {
-        let delay = poll.record(success: success)
-        nextPoll = now + delay
-        return delay
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 /// The pipeline of a streamed first pull (``SyncEngine/streamedFirstPull()``): batches at every
 /// stage at once. One batch is parsed (on every core) while the one before it is planned here,

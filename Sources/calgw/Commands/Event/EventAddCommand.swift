@@ -72,16 +72,16 @@ struct EventAddCommand: AsyncParsableCommand {
         if !attendees.isEmpty {
             let organizer = try await OwnAddresses.resolve(
                 given: addresses, pair: target.pair, offline: options.offline)
-            resource = Self.meeting(resource, organizer: organizer.addresses[0], attendees: attendees)
+            resource = MeetingWrite.meeting(resource, organizer: organizer.addresses[0], attendees: attendees)
             own = organizer
         }
         let name = try target.files.create(resource, uid: uid)
         // From here on the event exists: print its UID whatever happens to the push.
         let sender = EventPush(
-            target: target, options: options, output: output, personsActions: attendees.isEmpty ? [] : [uid])
+            target: target, options: options, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
         let stored = outcome.pushed ? (try? target.find(uid: uid))?.calendar : nil
-        let scheduling = EventWrite.scheduling(
+        let scheduling = MeetingWrite.scheduling(
             attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
             offline: options.offline, stored: stored, before: resource, uid: uid)
         if output.json {
@@ -94,31 +94,12 @@ struct EventAddCommand: AsyncParsableCommand {
             // The UID alone on stdout, for `uid=$(calgw event add …)`: what was sent goes to stderr.
             if !output.quiet { for line in scheduling?.lines ?? [] { Terminal.err(line) } }
         }
-        sender.warn(outcome)
+        EventPush.warn(outcome, output: output)
         if let own, !output.quiet && !options.offline,
             let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules)
         {
             Terminal.err("note: \(why), so no invitation was sent: tell the attendees yourself")
         }
-    }
-
-    /// `resource` as a meeting `organizer` organizes (and attends), inviting `attendees`.
-    static func meeting(_ resource: Component, organizer: String, attendees: [String]) -> Component {
-        var result = resource
-        for i in result.components.indices where result.components[i].name == "VEVENT" {
-            result.components[i].properties.append(Property(name: "ORGANIZER", value: organizer))
-            result.components[i].properties.append(
-                Property(
-                    name: "ATTENDEE",
-                    parameters: [
-                        Parameter(name: "ROLE", values: ["CHAIR"]), Parameter(name: "PARTSTAT", values: ["ACCEPTED"]),
-                    ], value: organizer))
-            // Each person once, the organizer not again (they attend already).
-            for invitee in Invitee.distinct(attendees.compactMap(Invitee.init(parsing:)), organizer: organizer) {
-                result.components[i].properties.append(invitee.attendee)
-            }
-        }
-        return result
     }
 
     struct Result: Encodable {

@@ -39,9 +39,9 @@ struct EventDeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try EventTarget(options: options)
         let file = try target.find(uid: uid)
-        let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
+        let edit = try SeriesEdit(file: file, uid: uid)
         let result: SpanEditResult
-        if let rid = try occurrence.recurrenceID(time: edit.times) {
+        if let rid = try occurrence.recurrenceID(time: SeriesEdit.times(for: file, uid: uid, zone: options.tz)) {
             result = try edit.perform(on: rid) { editor, instances in
                 try editor.deleteOccurrence(rid, span: occurrence.span, instances: instances)
             }
@@ -49,7 +49,7 @@ struct EventDeleteCommand: AsyncParsableCommand {
             result = edit.editor.deleteSeries()
         }
         // A meeting's deletion cancels it (one's own) or declines it (an invitation), unless --no-reply.
-        let acting = noReply ? [] : EventWrite.personsActions(file.calendar, uid: uid)
+        let acting = noReply ? [] : MeetingWrite.personsActions(file.calendar, uid: uid)
         let role =
             acting.isEmpty
             ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)

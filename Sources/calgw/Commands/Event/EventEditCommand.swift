@@ -65,9 +65,9 @@ struct EventEditCommand: AsyncParsableCommand {
         }
         let role = await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
         try role.refuse(organizersFields, uid: uid)
-        let edit = try SeriesEdit(file: file, uid: uid, zone: options.tz)
+        let edit = try SeriesEdit(file: file, uid: uid)
         let result: SpanEditResult
-        if let rid = try occurrence.recurrenceID(time: edit.times) {
+        if let rid = try occurrence.recurrenceID(time: SeriesEdit.times(for: file, uid: uid, zone: options.tz)) {
             result = try edit.perform(on: rid) { editor, instances in
                 try editor.editOccurrence(
                     rid, span: occurrence.span, changes: changes, instances: instances, newUID: EventTarget.newUID())
@@ -81,7 +81,7 @@ struct EventEditCommand: AsyncParsableCommand {
             changes.start != nil || changes.end != nil || changes.duration != nil || changes.recurrenceRule != nil
         try await EventWrite(
             target: target, options: options, output: output,
-            personsActions: EventWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false)
+            personsActions: MeetingWrite.personsActions(file.calendar, uid: uid), message: role.message(deleting: false)
         )
         .apply(role.announcing(result, before: file.calendar, newSeriesMoved: moves), to: file, uid: uid)
     }

@@ -67,7 +67,7 @@ struct EventOpenCommand: AsyncParsableCommand {
         } else {
             resource = edited
         }
-        var acting = EventWrite.personsActions(resource, uid: uid)
+        var acting = MeetingWrite.personsActions(resource, uid: uid)
         let role =
             acting.isEmpty
             ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)

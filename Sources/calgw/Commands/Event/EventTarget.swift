@@ -34,3 +34,19 @@ struct EventTarget {
         try files.find(uid: uid)
     }
 }
+
+extension EventPush {
+    /// The push of what an `event` command wrote to `target`'s calendar.
+    init(target: EventTarget, options: EventOptions, personsActions: Set<String> = []) {
+        self.init(
+            pair: target.pair, calendar: target.calendar, offline: options.offline, personsActions: personsActions)
+    }
+
+    /// Says on stderr what is pending, unless quiet: the change is safe in the vdir.
+    static func warn(_ outcome: Outcome, output: OutputOptions) {
+        for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
+        guard let reason = outcome.pendingReason, !output.quiet else { return }
+        Terminal.err("warning: the change is saved in the vdir but not on the server: \(reason)")
+        if let hint = outcome.hint { Terminal.err("hint: \(hint); do not run this command again") }
+    }
+}

@@ -7,13 +7,6 @@ import Recurrence
 /// Writes what an edit produced to the vdir (replacing or deleting the resource, adding a
 /// split's new series), then sends it to the server unless `--offline`, and reports.
 struct EventWrite {
-    /// The UIDs a person's edit of `calendar` acts on as their own (see
-    /// ``SyncPolicy/personsActions``): a meeting's (it has an ORGANIZER), so a scheduling server
-    /// sends its update, cancellation or reply; none for a plain event.
-    static func personsActions(_ calendar: Component, uid: String) -> Set<String> {
-        calendar.components.contains { $0["ORGANIZER"] != nil } ? [uid] : []
-    }
-
     var target: EventTarget
     var options: EventOptions
     var output: OutputOptions
@@ -38,24 +31,6 @@ struct EventWrite {
         var scheduling: SchedulingReport?
     }
 
-    /// What the write of a meeting asked the server to send, read from the version the
-    /// server stored (the vdir holds it after the push); nil when it sends nothing.
-    static func scheduling(
-        _ message: SchedulingReport.Message?, acting: Set<String>, pushed: Bool, pair: Pair, offline: Bool,
-        stored: Component?, before: Component, uid: String
-    ) -> SchedulingReport? {
-        guard let message, !acting.isEmpty else { return nil }
-        let reason: String? =
-            !pair.schedules
-            ? SchedulingNote.unsent(pair: pair, serverSchedules: nil)
-            : offline
-                ? "--offline: the push that sends the change asks the server"
-                : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
-        let recipients = SchedulingReport.recipients(
-            of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
-        return SchedulingReport(message: message, asked: reason == nil, reason: reason, recipients: recipients)
-    }
-
     /// Says on stderr that the server sent an answer nowhere: it kept no SCHEDULE-STATUS on
     /// the organizer, as when the address answered for is not one it knows for the account.
     static func warnUnsentReply(_ report: SchedulingReport?) {
@@ -68,44 +43,13 @@ struct EventWrite {
         Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
     }
 
-    /// What a change the server failed on did not deliver, for the error that ends the command.
-    static func undelivered(
-        _ message: SchedulingReport.Message?, in calendar: Component, uid: String, _ outcome: EventPush.Outcome
-    ) -> String {
-        let reason = outcome.pendingReason ?? "the server failed on it"
-        guard message == .reply else {
-            return "the change to \(uid) is saved in the vdir but not on the server: \(reason)"
-        }
-        let organizer =
-            calendar.components.lazy.compactMap { $0["ORGANIZER"]?.value }.first
-            .map(CalendarUser.normalized) ?? "the organizer"
-        return "your answer was not delivered to \(organizer): \(reason); it is saved in the vdir"
-    }
-
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
-        var uids = [uid]
-        var newUID: String?
-        do {
-            if let series = result.newSeries {
-                let id = series.components.first { $0.name == "VEVENT" }?["UID"]?.text ?? EventTarget.newUID()
-                try target.files.create(series, uid: id)
-                newUID = id
-                uids.append(id)
-            }
-            if let resource = result.resource {
-                try target.files.replace(file, with: resource)
-            } else {
-                try target.files.delete(file)
-            }
-        } catch let error as any ExplainedError where error.errorCode == "changedMeanwhile" {
-            throw CLIError(
-                error.message,
-                hint: "the file changed while calgw was editing it; nothing was written, run the command again")
-        }
+        let newUID = try target.files.write(result, replacing: file, uid: uid)
+        let uids = [uid] + (newUID.map { [$0] } ?? [])
         // From here on the change is made: report it whatever happens to the push.
         // A split's new series of a meeting goes as the person's action too (its invitations).
         let acting = personsActions.isEmpty ? personsActions : personsActions.union(newUID.map { [$0] } ?? [])
-        var sender = EventPush(target: target, options: options, output: output, personsActions: acting)
+        var sender = EventPush(target: target, options: options, personsActions: acting)
         if isReply { sender.answers = [uid] }
         let outcome = await sender.push(uids: uids)
         // Nothing was answered: the person is to look at the new version and answer again.
@@ -114,7 +58,7 @@ struct EventWrite {
         }
         let pushed = outcome.pushed
         let stored = result.resource == nil ? nil : (try? target.find(uid: uid))?.calendar
-        let scheduling = Self.scheduling(
+        let scheduling = MeetingWrite.scheduling(
             message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
             stored: stored, before: file.calendar, uid: uid)
         let report = Report(
@@ -138,9 +82,9 @@ struct EventWrite {
         }
         if outcome.heldBack {
             for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
-            throw CLIError(Self.undelivered(message, in: file.calendar, uid: uid, outcome), hint: outcome.hint)
+            throw CLIError(MeetingWrite.undelivered(message, in: file.calendar, uid: uid, outcome), hint: outcome.hint)
         }
-        sender.warn(outcome)
+        EventPush.warn(outcome, output: output)
         if !output.quiet && target.pair.remote.marksSchedulingStatus { Self.warnUnsentReply(scheduling) }
         // The reply command says this itself, with the organizer's name.
         if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,

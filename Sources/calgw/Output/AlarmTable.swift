@@ -1,0 +1,48 @@
+import CalendarSync
+import Foundation
+import ICalendar
+import Recurrence
+
+/// The alarms as a table for people (`alarms` without `--json`).
+extension AlarmListing {
+    /// A table for people: the trigger's date and time (in `zone`), the action, the calendar
+    /// when files have one, the summary and when the occurrence starts.
+    func table(zone: any ZoneRules) -> [String] {
+        let withCalendar = sources.contains { $0.calendar != nil }
+        var rows: [[String]] = []
+        for e in entries {
+            let a = e.alarm
+            let trigger = a.triggerValue.form == .floating ? a.triggerValue.local : zone.local(atUTC: a.trigger)
+            var row = [
+                trigger.date.isoString, OccurrenceListing.hm(trigger), (a.view.action ?? "-").lowercased(),
+                a.component["SUMMARY"]?.text ?? "(no title)",
+            ]
+            if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 3) }
+            row.append(Self.startText(a.occurrence, trigger: trigger, zone: zone))
+            rows.append(row)
+        }
+        guard let columns = rows.first?.count else { return [] }
+        var widths = Array(repeating: 0, count: columns - 1)
+        for r in rows { for i in widths.indices { widths[i] = max(widths[i], r[i].count) } }
+        return rows.map { r in
+            (widths.indices.map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) } + [r[columns - 1]])
+                .joined(separator: "  ")
+                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+    }
+
+    /// When the occurrence starts, for the table: `starts 10:00`, with its date when not the
+    /// trigger's (`starts 2026-03-30 10:00`), `all day 2026-03-30` for a whole day.
+    static func startText(_ o: Occurrence?, trigger: LocalDateTime, zone: any ZoneRules) -> String {
+        guard let o else { return "" }
+        switch o.start.form {
+        case .date: return "all day " + o.start.date.isoString
+        case .floating:
+            let s = o.start.local
+            return "starts " + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
+        case .utc, .zoned:
+            let s = zone.local(atUTC: o.startInstant)
+            return "starts " + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
+        }
+    }
+}
