@@ -9,18 +9,18 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(5))) struct GraphAccountTests {
     /// A mailbox with the calendars `names` (besides its default "Calendar"), each holding one
     /// event "<name> event"; their ids by name.
-    static func mailbox(_ graph: TestGraphServer, calendars names: [String]) throws -> [String: String] {
+    static func mailbox(_ graph: TestGraphServer, calendars names: [String]) async throws -> [String: String] {
         var ids: [String: String] = [:]
         for name in names {
-            let made = try graph.graph("POST", "/me/calendars", json: ["name": name])
+            let made = try await graph.graph("POST", "/me/calendars", json: ["name": name])
             ids[name] = (made.body as? [String: Any])?["id"] as? String ?? ""
-            try event("\(name) event", in: ids[name]!, graph)
+            try await event("\(name) event", in: ids[name]!, graph)
         }
         return ids
     }
 
-    static func event(_ subject: String, in calendar: String, _ graph: TestGraphServer) throws {
-        let made = try graph.graph(
+    static func event(_ subject: String, in calendar: String, _ graph: TestGraphServer) async throws {
+        let made = try await graph.graph(
             "POST", "/me/calendars/\(calendar)/events",
             json: [
                 "subject": subject, "start": ["dateTime": "2027-01-08T15:00:00", "timeZone": "UTC"],
@@ -40,8 +40,8 @@ import CalgwTestSupport
 
     /// `collections = ["Team", "personal"]`: only those folders are made and synced (a new
     /// folder outside the list gets no calendar); `--collection Team` then syncs Team alone.
-    @Test func aMailboxHonoursItsCollectionsAndTheCollectionFlag() throws {
-        let graph = try TestGraphServer()
+    @Test func aMailboxHonoursItsCollectionsAndTheCollectionFlag() async throws {
+        let graph = try await TestGraphServer()
         defer { graph.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -52,47 +52,48 @@ import CalgwTestSupport
             try TestEvent.data(uid: "\(name)-1", summary: "\(name) 1", end: "20270110T110000Z")
                 .write(to: url.appendingPathComponent("\(name)-1.ics"))
         }
-        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
+        let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
         let config = try GraphPairTests.config(
             pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder,
             extra: ["collections = [\"Team\", \"personal\"]"])
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path])
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(arguments + ["--config", config.path])
         }
-        let first = try calgw(["sync"])
+        let first = try await calgw(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(Self.subfolders(vdir) == ["Team", "personal", "scratch"], "\(Self.subfolders(vdir))")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 1)
-        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "Team", "Trips", "personal"])
+        #expect(
+            try await graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "Team", "Trips", "personal"])
 
         // Changes in both listed calendars, a new folder in the list; --collection Team takes Team alone.
-        try Self.event("Team second", in: ids["Team"]!, graph)
+        try await Self.event("Team second", in: ids["Team"]!, graph)
         try TestEvent.data(uid: "personal-2", summary: "personal 2", end: "20270111T110000Z")
             .write(to: vdir.appendingPathComponent("personal/personal-2.ics"))
-        let only = try calgw(["sync", "--collection", "Team", "--json"])
+        let only = try await calgw(["sync", "--collection", "Team", "--json"])
         #expect(only.status == 0, "\(only.stdoutText)\(only.stderrText)")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 2)
-        let personal = try graph.graph("GET", "/me/calendars").body
+        let personal = try await graph.graph("GET", "/me/calendars").body
         let personalID =
             ((personal as? [String: Any])?["value"] as? [[String: Any]])?.first {
                 $0["name"] as? String == "personal"
             }?[
                 "id"] as? String ?? ""
-        #expect(try graph.listed("subject", at: "/me/calendars/\(personalID)/events") == ["personal 1"])
-        let unknown = try calgw(["sync", "--collection", "Trips"])
+        #expect(try await graph.listed("subject", at: "/me/calendars/\(personalID)/events") == ["personal 1"])
+        let unknown = try await calgw(["sync", "--collection", "Trips"])
         #expect(unknown.status == 2 && unknown.stderrText.contains("no collection Trips"), "\(unknown.stderrText)")
     }
 
     /// A calendar whose listing fails (Outlook's Birthdays and holiday calendars can refuse
     /// delta) is an error naming its folder; the calendars after it still sync; exit 1.
-    @Test func aFailingCalendarIsNamedAndTheOthersSync() throws {
-        let graph = try TestGraphServer()
+    @Test func aFailingCalendarIsNamedAndTheOthersSync() async throws {
+        let graph = try await TestGraphServer()
         defer { graph.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let vdir = folder.file("calendars")
-        let ids = try Self.mailbox(graph, calendars: ["Birthdays", "Team"])
-        let fault = try graph.control(
+        let ids = try await Self.mailbox(graph, calendars: ["Birthdays", "Team"])
+        let fault = try await graph.control(
             "POST", "faults",
             json: [
                 "status": 400, "code": "ErrorInvalidRequest", "message": "This calendar does not support delta.",
@@ -101,7 +102,7 @@ import CalgwTestSupport
         #expect(fault.status == 201, "\(fault)")
         let config = try GraphPairTests.config(
             pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        let r = try CalgwBinary.run(["sync", "--json", "--config", config.path])
+        let r = try await CalgwBinary.run(["sync", "--json", "--config", config.path])
         #expect(r.status == 1, "\(r.stdoutText)\(r.stderrText)")
         let report = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         let errors = (report["errors"] as? [String]) ?? []
@@ -115,37 +116,38 @@ import CalgwTestSupport
 
     /// Emptying one folder of the mailbox is refused as a mass deletion (exit 4) when that
     /// calendar alone is synced with `--collection`, not taken for an unknown collection.
-    @Test func aMassDeletionInOneCalendarIsRefusedAsSuch() throws {
-        let graph = try TestGraphServer()
+    @Test func aMassDeletionInOneCalendarIsRefusedAsSuch() async throws {
+        let graph = try await TestGraphServer()
         defer { graph.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let vdir = folder.file("calendars")
-        let ids = try Self.mailbox(graph, calendars: ["Team"])
-        for i in 2...4 { try Self.event("Team \(i)", in: ids["Team"]!, graph) }
+        let ids = try await Self.mailbox(graph, calendars: ["Team"])
+        for i in 2...4 { try await Self.event("Team \(i)", in: ids["Team"]!, graph) }
         let config = try GraphPairTests.config(
             pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        #expect(try CalgwBinary.run(["sync", "--config", config.path]).status == 0)
+        #expect(try await CalgwBinary.run(["sync", "--config", config.path]).status == 0)
         let team = vdir.appendingPathComponent("Team")
         for file in Self.ics(in: team) { try FileManager.default.removeItem(at: team.appendingPathComponent(file)) }
-        let r = try CalgwBinary.run(["sync", "--collection", "Team", "--config", config.path])
+        let r = try await CalgwBinary.run(["sync", "--collection", "Team", "--config", config.path])
         #expect(r.status == 4, "\(r.stdoutText)\(r.stderrText)")
         #expect(!r.stderrText.contains("no collection"), "\(r.stderrText)")
-        #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events").count == 4)
+        #expect(try await graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events").count == 4)
     }
 
     /// The mailbox's calendars sync under one bar on a terminal, as a CalDAV account's do.
-    @Test func aMailboxShowsOneBarForItsCalendars() throws {
-        let graph = try TestGraphServer()
+    @Test func aMailboxShowsOneBarForItsCalendars() async throws {
+        let graph = try await TestGraphServer()
         defer { graph.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let vdir = folder.file("calendars")
-        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        for i in 2...10 { try Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
+        let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
+        for i in 2...10 { try await Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
         let config = try GraphPairTests.config(
             pair: "mail", local: vdir, remote: "/me/", graph: graph, in: folder, extra: ["collections = \"all\""])
-        let run = try ProgressBarTests.onTerminal(["sync", "--config", config.path], environment: ["TERM": "xterm"])
+        let run = try await ProgressBarTests.onTerminal(
+            ["sync", "--config", config.path], environment: ["TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")
         #expect(run.stdoutText.contains("sync 3 calendars ["), "\(run.stdoutText)")
         #expect(run.stdoutText.contains(" 11/11"), "every calendar's events, done: \(run.stdoutText)")

@@ -13,7 +13,9 @@ import HTTP
 /// the Graph fake) and on a subscription served by the feed
 /// server (seeded by rewriting the feed), with and without validators.
 extension StorageContractTests {
-    enum ReadKind: String, CaseIterable, Sendable { case vdir, memory, graph, subscription, subscriptionWithoutValidators }
+    enum ReadKind: String, CaseIterable, Sendable {
+        case vdir, memory, graph, subscription, subscriptionWithoutValidators
+    }
 
     /// A storage and a way to make its content `events` (UID → summary).
     final class ReadSide: @unchecked Sendable {
