@@ -122,7 +122,8 @@ func measureCurl(server: TestServer, collection: URL, uids: [String], batchSize:
         let file = folder.file(name)
         try config.write(to: file, atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try ProcessRunner.run("curl", extra + ["-K", file.path] + (writeOut.map { ["-w", $0] } ?? []))
+        let result = try ProcessRunner.runBlocking(
+            "curl", extra + ["-K", file.path] + (writeOut.map { ["-w", $0] } ?? []))
         return (seconds(since: started), result.stdoutText.split(separator: "\n"))
     }
     var times = Times()

@@ -58,10 +58,10 @@ func measureCurl(url: URL, server: TestServer, count: Int, compressed: Bool) thr
     for _ in 0..<count { lines += "url = \"\(url.absoluteString)\"\noutput = \"/dev/null\"\n" }
     try lines.write(to: config, atomically: true, encoding: .utf8)
     var started = Date()
-    let one = try ProcessRunner.run("curl", ["-K", config.path, "-w", "%{http_code}\n"])
+    let one = try ProcessRunner.runBlocking("curl", ["-K", config.path, "-w", "%{http_code}\n"])
     let sequential = Date().timeIntervalSince(started)
     started = Date()
-    let many = try ProcessRunner.run(
+    let many = try ProcessRunner.runBlocking(
         "curl", ["--parallel", "--parallel-max", "8", "-K", config.path, "-w", "%{http_code}\n"])
     let parallel = Date().timeIntervalSince(started)
     try check(one.stdoutText.split(separator: "\n").filter { $0 == "200" }.count == count, "curl GETs failed")

@@ -22,9 +22,9 @@ public enum CalgwBinary {
     public static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         in folder: URL? = nil
-    ) throws -> ProcessRunner.Result {
+    ) async throws -> ProcessRunner.Result {
         let defaults = ["NO_COLOR": "1", "XDG_CACHE_HOME": cacheFolder.path]
-        return try ProcessRunner.run(
+        return try await ProcessRunner.run(
             url.path, arguments, stdin: stdin, environment: environment.merging(defaults) { a, _ in a },
             currentDirectory: folder)
     }

@@ -23,20 +23,99 @@ public enum ProcessRunner {
     /// How long a program may run before it is killed and the test fails with what it printed.
     public static let defaultDeadline: TimeInterval = 300
 
-    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`.
+    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`, and waits for
+    /// it without holding a thread: between looks at whether it has ended, the task sleeps, so
+    /// the tests that await beside it run on the threads for Swift's tasks (as many as cores).
     ///
     /// Started with posix_spawn and reaped with waitpid on its own pid: Foundation's
     /// `Process.waitUntilExit` was seen to miss a child's exit when many processes come and go
     /// at once, and a test must never hang on a program that has ended, nor on one that does
     /// not end: the program runs in a process group of its own, killed whole (its children
-    /// with it) once `deadline` seconds have passed.
+    /// with it) once `deadline` seconds have passed, or when the task is cancelled (a test past
+    /// its time limit).
     /// - Throws: when the program cannot be started; ``ProcessFailure`` with the command, the
-    ///   deadline and what it printed when it ran past its deadline.
+    ///   deadline and what it printed when it ran past its deadline; `CancellationError` when
+    ///   the task was cancelled.
     public static func run(
         _ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
         environment: [String: String]? = nil, currentDirectory: URL? = nil,
         deadline: TimeInterval = defaultDeadline
+    ) async throws -> Result {
+        let child = try Child(
+            executable, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
+            deadline: deadline)
+        defer { child.remove() }
+        var pause = Child.firstPause
+        while true {
+            if let result = try child.ended() { return result }
+            do {
+                try await Task.sleep(for: .microseconds(pause))
+            } catch {
+                child.killGroup()
+                throw error
+            }
+            pause = min(pause * 2, Child.longestPause)
+        }
+    }
+
+    /// ``run(_:_:stdin:environment:currentDirectory:deadline:)`` for a caller that cannot await
+    /// (a server started for a `static let`, a cleanup in `defer`): the same program, started the
+    /// same way, waited for on the caller's thread.
+    public static func runBlocking(
+        _ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
+        environment: [String: String]? = nil, currentDirectory: URL? = nil,
+        deadline: TimeInterval = defaultDeadline
     ) throws -> Result {
+        let child = try Child(
+            executable, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
+            deadline: deadline)
+        defer { child.remove() }
+        var pause = Child.firstPause
+        while true {
+            if let result = try child.ended() { return result }
+            usleep(UInt32(pause))
+            pause = min(pause * 2, Child.longestPause)
+        }
+    }
+
+    /// Runs a python script with `python3`, giving `input` as JSON on stdin and decoding JSON
+    /// from its stdout.
+    /// - Throws: `ProcessFailure` with the script's stderr when it exits non-zero.
+    public static func python<Input: Encodable, Output: Decodable>(_ script: URL, input: Input, as: Output.Type)
+        async throws -> Output
+    {
+        let result = try await run("python3", [script.path], stdin: try JSONEncoder().encode(input))
+        guard result.status == 0 else {
+            throw ProcessFailure(
+                command: "python3 \(script.lastPathComponent)", status: result.status, stderr: result.stderrText)
+        }
+        return try JSONDecoder().decode(Output.self, from: result.stdout)
+    }
+}
+
+/// A program started by ``ProcessRunner``: its pid, its own process group, and the folder of
+/// the files its standard input, output and error go through.
+private struct Child {
+    /// The first pause between looks at whether the program has ended, in microseconds; each
+    /// pause doubles, up to `longestPause`.
+    static let firstPause = 200
+    /// The longest pause between looks, in microseconds.
+    static let longestPause = 5_000
+
+    let argv: [String]
+    let pid: pid_t
+    let folder: URL
+    let deadline: TimeInterval
+    let end: Date
+    var outURL: URL { folder.appendingPathComponent("out") }
+    var errURL: URL { folder.appendingPathComponent("err") }
+
+    /// Starts the program in a process group of its own, with a clean signal mask and default
+    /// handlers whatever the test process has set.
+    init(
+        _ executable: String, _ arguments: [String], stdin: Data?, environment: [String: String]?,
+        currentDirectory: URL?, deadline: TimeInterval
+    ) throws {
         var argv = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
         if let currentDirectory {
             argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", currentDirectory.path] + argv
@@ -45,21 +124,34 @@ public enum ProcessRunner {
         if let environment { env.merge(environment) { $1 } }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calgw-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let inURL = folder.appendingPathComponent("in"), outURL = folder.appendingPathComponent("out"),
-            errURL = folder.appendingPathComponent("err")
-        try (stdin ?? Data()).write(to: inURL)
+        let inURL = folder.appendingPathComponent("in")
+        do {
+            try (stdin ?? Data()).write(to: inURL)
+            pid = try Self.spawn(
+                argv, environment: env, stdin: stdin == nil ? "/dev/null" : inURL.path,
+                stdout: folder.appendingPathComponent("out").path, stderr: folder.appendingPathComponent("err").path)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        self.argv = argv
+        self.folder = folder
+        self.deadline = deadline
+        end = Date().addingTimeInterval(deadline)
+    }
 
+    private static func spawn(
+        _ argv: [String], environment: [String: String], stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin == nil ? "/dev/null" : inURL.path, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A clean signal mask and default handlers, whatever the test process has set.
         var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
@@ -70,7 +162,7 @@ public enum ProcessRunner {
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
@@ -78,44 +170,40 @@ public enum ProcessRunner {
             throw ProcessFailure(
                 command: argv.joined(separator: " "), status: -1, stderr: String(cString: strerror(spawned)))
         }
-        var status: Int32 = 0
-        let end = Date().addingTimeInterval(deadline)
-        var pause: UInt32 = 200
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid || (reaped == -1 && errno != EINTR) { break }
-            if Date() >= end {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                let printed = [outURL, errURL].map {
-                    String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000)
-                }
-                throw ProcessFailure(
-                    command: argv.joined(separator: " "), status: -1,
-                    stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
-            }
-            usleep(pause)
-            pause = min(pause * 2, 5_000)
-        }
-        let signal = status & 0x7f
-        return Result(
-            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-            stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+        return pid
     }
 
-    /// Runs a python script with `python3`, giving `input` as JSON on stdin and decoding JSON
-    /// from its stdout.
-    /// - Throws: `ProcessFailure` with the script's stderr when it exits non-zero.
-    public static func python<Input: Encodable, Output: Decodable>(_ script: URL, input: Input, as: Output.Type) throws
-        -> Output
-    {
-        let result = try run("python3", [script.path], stdin: try JSONEncoder().encode(input))
-        guard result.status == 0 else {
-            throw ProcessFailure(
-                command: "python3 \(script.lastPathComponent)", status: result.status, stderr: result.stderrText)
+    /// What the program did when it has ended, nil while it runs.
+    /// - Throws: ``ProcessFailure`` with what it printed when it ran past its deadline (it is
+    ///   killed, its process group with it).
+    func ended() throws -> ProcessRunner.Result? {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid || (reaped == -1 && errno != EINTR) {
+            let signal = status & 0x7f
+            return ProcessRunner.Result(
+                status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+                stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
         }
-        return try JSONDecoder().decode(Output.self, from: result.stdout)
+        guard Date() >= end else { return nil }
+        killGroup()
+        let printed = [outURL, errURL].map {
+            String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000)
+        }
+        throw ProcessFailure(
+            command: argv.joined(separator: " "), status: -1,
+            stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
     }
+
+    /// Kills the program's process group and reaps the program.
+    func killGroup() {
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    /// Removes the folder of the program's input and output.
+    func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
 /// An outside program exited with an error.

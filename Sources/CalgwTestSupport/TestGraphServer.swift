@@ -15,9 +15,9 @@ public final class TestGraphServer: @unchecked Sendable {
 
     /// Starts a fresh fake with one default calendar.
     /// - Throws: ``ProcessFailure`` with the script's output when it does not start.
-    public init() throws {
+    public init() async throws {
         state = try TemporaryFolder(prefix: "calgw-graph")
-        let result = try ProcessRunner.run(Self.script, ["start", state.url.path], deadline: 60)
+        let result = try await ProcessRunner.run(Self.script, ["start", state.url.path], deadline: 60)
         var values: [String: String] = [:]
         for line in result.stdoutText.split(separator: "\n") {
             guard let eq = line.firstIndex(of: "=") else { continue }
@@ -41,7 +41,7 @@ public final class TestGraphServer: @unchecked Sendable {
 
     /// Stops the fake and removes its files.
     public func stop() {
-        _ = try? ProcessRunner.run(Self.script, ["stop", state.url.path])
+        _ = try? ProcessRunner.runBlocking(Self.script, ["stop", state.url.path])
         state.remove()
     }
 
@@ -49,23 +49,23 @@ public final class TestGraphServer: @unchecked Sendable {
     /// (`/me/calendar/events`), with `json` as the body.
     /// - Returns: the status and the body's JSON (nil when there is none).
     @discardableResult
-    public func graph(_ method: String, _ path: String, json: Any? = nil, headers: [String] = []) throws -> (
+    public func graph(_ method: String, _ path: String, json: Any? = nil, headers: [String] = []) async throws -> (
         status: Int, body: Any?
     ) {
-        try request(
+        try await request(
             method, url.absoluteString + path, json: json, headers: ["Authorization: Bearer \(token)"] + headers)
     }
 
     /// The answer of the control API: `path` below `/_fake/` (`ledger`, `faults`, …).
     @discardableResult
-    public func control(_ method: String, _ path: String, json: Any? = nil) throws -> (status: Int, body: Any?) {
+    public func control(_ method: String, _ path: String, json: Any? = nil) async throws -> (status: Int, body: Any?) {
         let root = url.deletingLastPathComponent().absoluteString
-        return try request(method, root + "_fake/" + path, json: json, headers: [])
+        return try await request(method, root + "_fake/" + path, json: json, headers: [])
     }
 
     /// The default calendar's URL as a pair names it: `…/v1.0/me/calendars/{id}`.
-    public func defaultCalendar() throws -> URL {
-        let answer = try graph("GET", "/me/calendar")
+    public func defaultCalendar() async throws -> URL {
+        let answer = try await graph("GET", "/me/calendar")
         guard let id = (answer.body as? [String: Any])?["id"] as? String else {
             throw FixtureFailure("the fake Graph server has no default calendar: \(String(describing: answer.body))")
         }
@@ -78,21 +78,21 @@ public final class TestGraphServer: @unchecked Sendable {
     }
 
     /// The `field` of each item `GET path` lists (`subject`, `id`, `name`).
-    public func listed(_ field: String, at path: String) throws -> [String] {
-        Self.values(try graph("GET", path)).compactMap { $0[field] as? String }
+    public func listed(_ field: String, at path: String) async throws -> [String] {
+        Self.values(try await graph("GET", path)).compactMap { $0[field] as? String }
     }
 
     /// The mails Graph would have sent, oldest first.
-    public func ledger() throws -> [[String: Any]] {
-        ((try control("GET", "ledger").body as? [String: Any])?["value"] as? [[String: Any]]) ?? []
+    public func ledger() async throws -> [[String: Any]] {
+        ((try await control("GET", "ledger").body as? [String: Any])?["value"] as? [[String: Any]]) ?? []
     }
 
     /// The Graph requests made so far (`method`, `path`, `status`, …), oldest first.
-    public func requests() throws -> [[String: Any]] {
-        ((try control("GET", "requests").body as? [String: Any])?["value"] as? [[String: Any]]) ?? []
+    public func requests() async throws -> [[String: Any]] {
+        ((try await control("GET", "requests").body as? [String: Any])?["value"] as? [[String: Any]]) ?? []
     }
 
-    private func request(_ method: String, _ address: String, json: Any?, headers: [String]) throws -> (
+    private func request(_ method: String, _ address: String, json: Any?, headers: [String]) async throws -> (
         status: Int, body: Any?
     ) {
         var arguments = ["-s", "--max-time", "60", "-X", method, "-w", "\n%{http_code}", address]
@@ -102,7 +102,7 @@ public final class TestGraphServer: @unchecked Sendable {
             input = try JSONSerialization.data(withJSONObject: json)
             arguments += ["-H", "Content-Type: application/json", "--data-binary", "@-"]
         }
-        let result = try ProcessRunner.run("curl", arguments, stdin: input)
+        let result = try await ProcessRunner.run("curl", arguments, stdin: input)
         let text = result.stdoutText
         guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
             throw FixtureFailure("\(method) \(address): no answer (\(result.stderrText))")

@@ -29,7 +29,7 @@ public final class TestOAuthServer: @unchecked Sendable {
     /// - Throws: ``ProcessFailure`` with the script's output when it does not start.
     public init(settings: [String: String] = [:]) throws {
         state = try TemporaryFolder(prefix: "calgw-oauth")
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runBlocking(
             TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/server").path, ["start", state.url.path],
             environment: settings, deadline: 120)
         guard result.status == 0 else {
@@ -49,7 +49,7 @@ public final class TestOAuthServer: @unchecked Sendable {
 
     /// Stops the server and removes its files.
     public func stop() {
-        _ = try? ProcessRunner.run(
+        _ = try? ProcessRunner.runBlocking(
             TestPaths.packageRoot.appendingPathComponent("Scripts/oauth/server").path, ["stop", state.url.path])
         state.remove()
     }
@@ -109,10 +109,10 @@ public final class TestOAuthServer: @unchecked Sendable {
 
     /// The provider's answer to `fields` posted to the token endpoint (with curl): its
     /// status and body, to see what the server thinks of a token calgw no longer uses.
-    public func tokenEndpoint(_ fields: [String: String]) throws -> (status: Int, body: String) {
+    public func tokenEndpoint(_ fields: [String: String]) async throws -> (status: Int, body: String) {
         var arguments = ["-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", self["TOKEN_ENDPOINT"]]
         for (key, value) in fields { arguments += ["--data-urlencode", "\(key)=\(value)"] }
-        let text = try ProcessRunner.run("curl", arguments).stdoutText
+        let text = try await ProcessRunner.run("curl", arguments).stdoutText
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }

@@ -8,17 +8,25 @@ extension TestServer.Attendee {
     ///   - server: the server's script name (`cyrus`, `davical`), which decides the Inbox's path.
     ///   - id: a UID or any text the messages must contain.
     /// - Throws: when curl cannot be run.
-    public func inbox(on server: String, mentioning id: String) throws -> [String] {
+    public func inbox(on server: String, mentioning id: String) async throws -> [String] {
         let auth = ["-s", "--max-time", "60", "-u", "\(username):\(password)"]
         let inbox = home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
-        let listing = try ProcessRunner.run("curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString])
-            .stdoutText
+        let listing = try await ProcessRunner.run(
+            "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]
+        )
+        .stdoutText
         let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
         guard let origin = URL(string: "/", relativeTo: home)?.absoluteURL else {
             throw FixtureFailure("no origin for \(home)")
         }
-        return try hrefs.map { href in
-            try ProcessRunner.run("curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]).stdoutText
-        }.filter { $0.contains(id) }
+        var messages: [String] = []
+        for href in hrefs {
+            let text = try await ProcessRunner.run(
+                "curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]
+            )
+            .stdoutText
+            if text.contains(id) { messages.append(text) }
+        }
+        return messages
     }
 }

@@ -42,7 +42,7 @@ public struct TestServer: Sendable {
 
     /// Stops the server by the PID its script started, and removes its data.
     public func stop() {
-        _ = try? ProcessRunner.run(TestServers.script(name).path, ["stop", stateFolder.path])
+        _ = try? ProcessRunner.runBlocking(TestServers.script(name).path, ["stop", stateFolder.path])
         try? FileManager.default.removeItem(at: stateFolder)
     }
 
@@ -53,8 +53,8 @@ public struct TestServer: Sendable {
 
     /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user).
     /// - Throws: `ProcessFailure` with the server's status when it is not made.
-    public func makeCalendar(_ collection: URL) throws {
-        let made = try ProcessRunner.run(
+    public func makeCalendar(_ collection: URL) async throws {
+        let made = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
@@ -111,7 +111,7 @@ public enum TestServers {
         let state = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
             "calgw-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let result = try ProcessRunner.run(script(name).path, ["start", state.path])
+        let result = try ProcessRunner.runBlocking(script(name).path, ["start", state.path])
         guard result.status == 0 else {
             throw ProcessFailure(
                 command: "Scripts/servers/\(name) start", status: result.status,

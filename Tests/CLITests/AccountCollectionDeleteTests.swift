@@ -6,35 +6,35 @@ import CalgwTestSupport
 /// the other side; with `--allow-collection-delete` deleted there too.
 @Suite(.timeLimit(.minutes(10))) struct AccountCollectionDeleteTests {
     @Test(arguments: TestServers.selected)
-    func deletedCalendarsAreKeptUnlessAllowed(server name: String) throws {
+    func deletedCalendarsAreKeptUnlessAllowed(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }
         let gone = "gone-\(account.id)", dropped = "dropped-\(account.id)"
-        let goneURL = try account.makeCalendar(gone), droppedURL = try account.makeCalendar(dropped)
-        try account.put(
+        let goneURL = try await account.makeCalendar(gone), droppedURL = try await account.makeCalendar(dropped)
+        try await account.put(
             TestEvent.ics(uid: "g-\(account.id)", summary: "Gone", start: "20260301T100000Z", duration: "PT1H"),
             name: "g", in: goneURL)
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "d1-\(account.id)", summary: "Dropped 1", start: "20260301T100000Z", duration: "PT1H"),
             name: "d1", in: droppedURL)
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "d2-\(account.id)", summary: "Dropped 2", start: "20260301T100000Z", duration: "PT1H"),
             name: "d2", in: droppedURL)
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(account.files(gone).count == 1 && account.files(dropped).count == 2, "\(name): \(account.subfolders())")
 
         // Gone from the server: reported with its item count, the folder kept.
-        _ = try account.curl(["-X", "DELETE", goneURL.absoluteString])
-        r = try account.calgw(["sync"])
+        _ = try await account.curl(["-X", "DELETE", goneURL.absoluteString])
+        r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(r.stderrText.contains("\(gone)/ (1 item)"), "\(name): not reported: \(r.stderrText)")
         #expect(account.files(gone).count == 1, "\(name): the folder of a deleted calendar was touched")
 
         // Allowed: the folder and its event go.
-        r = try account.calgw(["sync", "--json", "--allow-collection-delete"])
+        r = try await account.calgw(["sync", "--json", "--allow-collection-delete"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["deleted", "local"]) == 1, "\(name): \(r.stdoutText)")
         #expect(
@@ -47,30 +47,30 @@ import CalgwTestSupport
 
         // A folder deleted here: reported, the calendar kept on the server.
         try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
-        r = try account.calgw(["sync"])
+        r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(
             r.stderrText.contains("\(dropped)/ is gone") && r.stderrText.contains("2 items"),
             "\(name): not reported: \(r.stderrText)")
         // Listed in the home (Xandikos answers a PROPFIND of a deleted collection with 207).
-        func exists(_ url: URL) throws -> Bool {
-            let answer = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString])
+        func exists(_ url: URL) async throws -> Bool {
+            let answer = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString])
             return answer.stdoutText.contains(url.path)
         }
-        let kept = try exists(droppedURL)
+        let kept = try await exists(droppedURL)
         #expect(kept, "\(name): the calendar was deleted without --allow-collection-delete")
         // A pull never deletes on the server, even when allowed.
-        r = try account.calgw(["pull", "--allow-collection-delete"])
-        let keptByPull = try exists(droppedURL)
+        r = try await account.calgw(["pull", "--allow-collection-delete"])
+        let keptByPull = try await exists(droppedURL)
         #expect(r.status == 0 && keptByPull, "\(name): \(r.stderrText)")
 
-        r = try account.calgw(["sync", "--json", "--allow-collection-delete"])
+        r = try await account.calgw(["sync", "--json", "--allow-collection-delete"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["deleted", "remote"]) == 2, "\(name): \(r.stdoutText)")
-        let stillThere = try exists(droppedURL)
+        let stillThere = try await exists(droppedURL)
         #expect(!stillThere, "\(name): the calendar is still on the server")
         #expect(!account.subfolders().contains(dropped), "\(name): the folder came back: \(account.subfolders())")
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText) \(r.stderrText)")
     }
 }
@@ -79,27 +79,27 @@ import CalgwTestSupport
 /// others sync, the run exits 4, and the server keeps the emptied calendar's events.
 @Suite(.timeLimit(.minutes(10))) struct AccountMassDeletionTests {
     @Test(arguments: TestServers.selected)
-    func anEmptiedFolderIsRefusedAloneAndTheOthersSync(server name: String) throws {
+    func anEmptiedFolderIsRefusedAloneAndTheOthersSync(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }
         let emptied = "emptied-\(account.id)", kept = "kept-\(account.id)"
-        let emptiedURL = try account.makeCalendar(emptied), keptURL = try account.makeCalendar(kept)
+        let emptiedURL = try await account.makeCalendar(emptied), keptURL = try await account.makeCalendar(kept)
         for n in 0..<3 {
-            try account.put(
+            try await account.put(
                 TestEvent.ics(
                     uid: "e\(n)-\(account.id)", summary: "E\(n)", start: "20260301T100000Z", duration: "PT1H"),
                 name: "e\(n)", in: emptiedURL)
         }
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "k-\(account.id)", summary: "K", start: "20260301T100000Z", duration: "PT1H"), name: "k",
             in: keptURL)
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         // A second run records the folder as it is after the download (the first recorded it
         // empty, as it was when scanned).
-        r = try account.calgw(["sync"])
+        r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         for file in account.files(emptied) {
             try FileManager.default.removeItem(at: account.local.appendingPathComponent("\(emptied)/\(file)"))
@@ -108,13 +108,13 @@ import CalgwTestSupport
             TestEvent.ics(uid: "k2-\(account.id)", summary: "K2", start: "20260301T100000Z", duration: "PT1H").utf8
         )
         .write(to: account.local.appendingPathComponent("\(kept)/k2.ics"))
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 4, "\(name): exit \(r.status): \(r.stderrText) \(r.stdoutText)")
         #expect(r.stderrText.contains(emptied), "\(name): \(r.stderrText)")
         #expect(
             AccountFixture.number(r.stdoutText, ["collections", kept, "created", "remote"]) == 1,
             "\(name): \(r.stdoutText)")
-        let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", emptiedURL.absoluteString])
+        let listing = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", emptiedURL.absoluteString])
         #expect(
             listing.stdoutText.components(separatedBy: ".ics").count - 1 == 3,
             "\(name): the server lost events: \(listing.stdoutText.prefix(300))")

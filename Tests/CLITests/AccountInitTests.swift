@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// an account pair that then syncs.
 @Suite(.timeLimit(.minutes(10))) struct AccountInitTests {
     @Test(arguments: TestServers.selected)
-    func initWritesAnAccountPairAndListsTheCalendars(server name: String) throws {
+    func initWritesAnAccountPairAndListsTheCalendars(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -14,15 +14,15 @@ import CalgwTestSupport
         let id = UUID().uuidString.prefix(6).lowercased()
         let account = try AccountFixture(server: server)
         defer { account.remove() }
-        let work = try account.makeCalendar("work-\(id)", displayName: "Work \(id)")
-        try account.put(
+        let work = try await account.makeCalendar("work-\(id)", displayName: "Work \(id)")
+        try await account.put(
             TestEvent.ics(uid: "w-\(id)", summary: "Work", start: "20260301T100000Z", duration: "PT1H"), name: "w",
             in: work)
-        try account.makeCalendar("tasks-\(id)", displayName: "Tasks \(id)", components: ["VTODO"])
+        try await account.makeCalendar("tasks-\(id)", displayName: "Tasks \(id)", components: ["VTODO"])
 
         let config = folder.file("config.toml"), local = folder.file("calendars")
         let environment = ["CALGW_TEST_PASSWORD": server.password, "XDG_STATE_HOME": folder.file("state").path]
-        var r = try CalgwBinary.run(
+        var r = try await CalgwBinary.run(
             [
                 "init", "--all-collections", "--pair", "acct", "--remote", server.home.absoluteString,
                 "--local", local.path, "--username", server.username,
@@ -36,7 +36,7 @@ import CalgwTestSupport
         let text = try String(contentsOf: config, encoding: .utf8)
         #expect(text.contains("[pair.acct]") && text.contains("collections = \"all\""), "\(name): \(text)")
 
-        r = try CalgwBinary.run(["sync", "--json", "--config", config.path], environment: environment)
+        r = try await CalgwBinary.run(["sync", "--json", "--config", config.path], environment: environment)
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         let synced =
             (try? FileManager.default.contentsOfDirectory(atPath: local.appendingPathComponent("work-\(id)").path))
@@ -45,7 +45,7 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: local.appendingPathComponent("tasks-\(id)").path), "\(name)")
 
         // --json lists the same calendars.
-        r = try CalgwBinary.run(
+        r = try await CalgwBinary.run(
             [
                 "init", "--all-collections", "--pair", "again", "--remote", server.home.absoluteString,
                 "--local", folder.file("other").path, "--username", server.username,
@@ -64,7 +64,7 @@ import CalgwTestSupport
 /// `ca_file` and `verify_fingerprint`, and the pair then syncs. Without the CA it is refused, and
 /// so is a wrong pin. On a server that schedules, `init` tells the account's addresses.
 @Suite(.timeLimit(.minutes(10))) struct InitTLSTests {
-    @Test func initAllCollectionsTrustsTheGivenCAAndPin() throws {
+    @Test func initAllCollectionsTrustsTheGivenCAAndPin() async throws {
         let server = try TestServers.shared(TestServers.any())
         let tls = try TestProxies.tls(upstream: server.url)
         defer { tls.stop() }
@@ -75,8 +75,8 @@ import CalgwTestSupport
         let config = folder.file("config.toml")
         let environment = ["CALGW_TEST_PASSWORD": server.password, "XDG_STATE_HOME": folder.file("state").path]
         let home = tls.proxied(server.home).absoluteString
-        func initPair(_ name: String, _ extra: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func initPair(_ name: String, _ extra: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 [
                     "init", "--all-collections", "--pair", name, "--remote", home, "--local", folder.file(name).path,
                     "--username", server.username, "--password-env", "CALGW_TEST_PASSWORD", "--config", config.path,
@@ -84,15 +84,15 @@ import CalgwTestSupport
                 environment: environment)
         }
 
-        let untrusted = try initPair("plain", [])
+        let untrusted = try await initPair("plain", [])
         #expect(
             untrusted.status != 0 && untrusted.stderrText.lowercased().contains("certificate"),
             "\(untrusted.stderrText)")
-        let wrongPin = try initPair(
+        let wrongPin = try await initPair(
             "pinned", ["--ca-file", ca, "--pinned-public-key", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
         #expect(wrongPin.status != 0, "\(wrongPin.stdoutText)")
 
-        let trusted = try initPair("acct", ["--ca-file", ca, "--pinned-public-key", "sha256//" + pin])
+        let trusted = try await initPair("acct", ["--ca-file", ca, "--pinned-public-key", "sha256//" + pin])
         #expect(
             trusted.status == 0 && trusted.stdoutText.contains("added pair \"acct\""),
             "\(trusted.stdoutText)\(trusted.stderrText)")
@@ -100,19 +100,19 @@ import CalgwTestSupport
         #expect(
             text.contains("ca_file = \"\(ca)\"") && text.contains("verify_fingerprint = \"sha256//\(pin)\""), "\(text)")
         #expect(!text.contains("[pair.plain]") && !text.contains("[pair.pinned]"), "\(text)")
-        let synced = try CalgwBinary.run(["sync", "--config", config.path], environment: environment)
+        let synced = try await CalgwBinary.run(["sync", "--config", config.path], environment: environment)
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
     }
 
     @Test(
         .enabled(if: MeetingCopyTests.scheduling.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"))
-    func initTellsAndKeepsTheAccountsAddresses() throws {
+    func initTellsAndKeepsTheAccountsAddresses() async throws {
         let server = try TestServers.shared("cyrus")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
         let environment = ["CALGW_TEST_PASSWORD": server.password, "XDG_STATE_HOME": folder.file("state").path]
-        let r = try CalgwBinary.run(
+        let r = try await CalgwBinary.run(
             [
                 "init", "--all-collections", "--pair", "acct", "--remote", server.home.absoluteString,
                 "--local", folder.file("calendars").path, "--username", server.username,

@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// An account pair keeps one journal per calendar under `<journal>.d/`: a damaged one is moved
 /// aside and that calendar matched again, the other calendars' journals left as they are.
 @Suite(.timeLimit(.minutes(10))) struct AccountJournalRecoveryTests {
-    @Test func aDamagedCalendarJournalIsMovedAsideAndItsCalendarMatchedAgain() throws {
+    @Test func aDamagedCalendarJournalIsMovedAsideAndItsCalendarMatchedAgain() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
@@ -14,16 +14,16 @@ import CalgwTestSupport
         let work = "work-\(id)", home = "home-\(id)"
         var calendars: [String: URL] = [:]
         for name in [work, home] {
-            let calendar = try account.makeCalendar(name)
+            let calendar = try await account.makeCalendar(name)
             calendars[name] = calendar
             for i in 0..<3 {
-                try account.put(
+                try await account.put(
                     TestEvent.ics(
                         uid: "\(name)-\(i)", summary: "event \(i)", start: "20260301T100000Z", duration: "PT1H"),
                     name: "\(name)-\(i)", in: calendar)
             }
         }
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(r.stderrText)")
 
         // A change pending on each side, then the work calendar's journal overwritten.
@@ -31,7 +31,7 @@ import CalgwTestSupport
             TestEvent.ics(uid: "\(work)-local", summary: "made here", start: "20260301T100000Z", duration: "PT1H").utf8
         )
         .write(to: account.local.appendingPathComponent("\(work)/local.ics"))
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "\(work)-remote", summary: "made there", start: "20260301T100000Z", duration: "PT1H"),
             name: "\(work)-remote", in: try #require(calendars[work]))
         let journal = account.stateFolder.appendingPathComponent("\(work).sqlite")
@@ -39,7 +39,7 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: homeJournal.path))
         try Data(repeating: 0x5A, count: 8192).write(to: journal)
 
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let json = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.stdoutText)")
         let skipped = json["skipped"] as? [String] ?? []
@@ -61,13 +61,13 @@ import CalgwTestSupport
         // Nothing lost or doubled on either side.
         #expect(account.files(work).count == 5, "\(account.files(work))")
         #expect(account.files(home).count == 3, "\(account.files(home))")
-        let listing = try account.curl([
+        let listing = try await account.curl([
             "-X", "PROPFIND", "-H", "Depth: 1", try #require(calendars[work]).absoluteString,
         ])
         #expect(
             listing.stdoutText.components(separatedBy: ".ics</").count - 1 == 5, "\(listing.stdoutText.prefix(800))")
 
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let again = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         for key in ["created", "updated", "deleted"] {

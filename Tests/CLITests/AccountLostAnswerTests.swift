@@ -11,7 +11,7 @@ import CalgwTestSupport
     /// method): runs are repeated until one ends cleanly, and then every folder has its
     /// calendar on the server, holding its events, as a second machine pulling the account sees.
     @Test(arguments: TestServers.selected)
-    func newFoldersGetTheirCalendarsWhenHalfTheAnswersAreLost(server name: String) throws {
+    func newFoldersGetTheirCalendarsWhenHalfTheAnswersAreLost(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let proxy = try TestProxies.fault(upstream: server.url, script: "ok,lose", repeats: true)
@@ -31,7 +31,7 @@ import CalgwTestSupport
         }
         var runs: [ProcessRunner.Result] = []
         repeat {
-            runs.append(try account.calgw(["sync"]))
+            runs.append(try await account.calgw(["sync"]))
         } while runs.last!.status != 0 && runs.count < 12
         let said = runs.map { "exit \($0.status): \($0.stdoutText) \($0.stderrText)" }.joined(separator: "\n---\n")
         #expect(runs.last?.status == 0, "\(name): no run ended cleanly in \(runs.count):\n\(said)")
@@ -45,7 +45,7 @@ import CalgwTestSupport
         // Another machine pulling the account straight from the server finds every folder's events.
         let other = try AccountFixture(server: server)
         defer { other.remove() }
-        let pulled = try other.calgw(["sync"])
+        let pulled = try await other.calgw(["sync"])
         #expect(pulled.status == 0, "\(name): \(pulled.stderrText)")
         for folder in folders {
             #expect(
@@ -56,7 +56,7 @@ import CalgwTestSupport
         var settled: ProcessRunner.Result
         var tries = 0
         repeat {
-            settled = try account.calgw(["sync", "--json"])
+            settled = try await account.calgw(["sync", "--json"])
             tries += 1
         } while settled.status != 0 && tries < 4
         #expect(
@@ -67,7 +67,7 @@ import CalgwTestSupport
     /// A refusal of an href that stays empty (the server answers 403 and makes nothing) is said
     /// of that folder alone: the other new folders get their calendars in the same run, and a
     /// later run asks again only for folders not refused before.
-    @Test func aRefusalIsSaidOfItsFolderAlone() throws {
+    @Test func aRefusalIsSaidOfItsFolderAlone() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let proxy = try TestProxies.fault(upstream: server.url, script: "403", onlyMethods: "MKCALENDAR")
@@ -81,7 +81,7 @@ import CalgwTestSupport
             try TestEvent.data(uid: folder, summary: folder, end: "20260312T110000Z")
                 .write(to: url.appendingPathComponent("\(folder).ics"))
         }
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         let said = r.stdoutText + r.stderrText
         #expect(r.status == 0, "\(said)")
         #expect(said.contains("new folder \(folders[0])/ stays in the vdir"), "\(said)")
@@ -99,7 +99,7 @@ import CalgwTestSupport
         try FileManager.default.createDirectory(at: laterURL, withIntermediateDirectories: true)
         try TestEvent.data(uid: later, summary: later, end: "20260312T110000Z")
             .write(to: laterURL.appendingPathComponent("\(later).ics"))
-        r = try account.calgw(["sync"])
+        r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect((r.stdoutText + r.stderrText).contains("new folder \(folders[0])/ stays in the vdir"))
         let paths = proxy.logEntries().filter { ($0["method"] as? String) == "MKCALENDAR" }.compactMap {

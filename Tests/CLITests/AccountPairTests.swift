@@ -10,7 +10,7 @@ import CalgwTestSupport
     /// stops at its own safe point, none is cut mid-request), then a third of each calendar's
     /// events deleted and a third edited on the server: the next sync brings none of the
     /// deleted back and undoes no edit, in every calendar.
-    @Test func aStoppedAccountPullThenServerChanges() throws {
+    @Test func aStoppedAccountPullThenServerChanges() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
@@ -19,16 +19,16 @@ import CalgwTestSupport
         var calendars: [(folder: String, url: URL, uids: [String])] = []
         for label in ["home", "work"] {
             let folder = "\(label)-\(id)"
-            let url = try account.makeCalendar(folder)
+            let url = try await account.makeCalendar(folder)
             let uids = (0..<24).map { "\(label)\($0)-\(id)" }
             for uid in uids {
-                try account.put(
+                try await account.put(
                     TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
                     name: uid, in: url)
             }
             calendars.append((folder, url, uids))
         }
-        let stopped = try CalgwBinary.run(
+        let stopped = try await CalgwBinary.run(
             ["sync", "--config", account.config.path],
             environment: [
                 "CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "16",
@@ -43,11 +43,11 @@ import CalgwTestSupport
                 switch i % 3 {
                 case 0:
                     #expect(
-                        try account.curl([
+                        try await account.curl([
                             "-X", "DELETE", calendar.url.appendingPathComponent("\(uid).ics").absoluteString,
                         ]).status == 0)
                 case 1:
-                    try account.put(
+                    try await account.put(
                         TestEvent.ics(
                             uid: uid, summary: "edited on the phone", start: "20260301T100000Z", duration: "PT1H"),
                         name: uid, in: calendar.url)
@@ -57,7 +57,7 @@ import CalgwTestSupport
             }
             expected[calendar.folder] = summaries
         }
-        let rerun = try account.calgw(["sync"])
+        let rerun = try await account.calgw(["sync"])
         #expect(rerun.status == 0, "\(rerun.stderrText)")
         for calendar in calendars {
             let found = try VDirPair.summariesIn(account.local.appendingPathComponent(calendar.folder))
@@ -65,12 +65,12 @@ import CalgwTestSupport
                 found == expected[calendar.folder],
                 "\(calendar.folder): \(found.count) events, \(expected[calendar.folder]?.count ?? 0) expected")
         }
-        let again = try account.calgw(["sync", "--json"])
+        let again = try await account.calgw(["sync", "--json"])
         #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
     }
 
     @Test(arguments: TestServers.selected)
-    func everyCalendarOfTheAccountSyncs(server name: String) throws {
+    func everyCalendarOfTheAccountSyncs(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let account = try AccountFixture(server: server)
@@ -78,16 +78,16 @@ import CalgwTestSupport
         let id = account.id, local = account.local
         var team: URL?
         for label in ["Work", "Team"] {
-            let calendar = try account.makeCalendar("\(label.lowercased())-\(id)")
+            let calendar = try await account.makeCalendar("\(label.lowercased())-\(id)")
             if label == "Team" { team = calendar }
-            try account.put(
+            try await account.put(
                 TestEvent.ics(
                     uid: "\(label.lowercased())-\(id)", summary: "\(label) event", start: "20260301T100000Z",
                     duration: "PT1H"),
                 name: "\(label)-\(id)", in: calendar)
         }
 
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         for label in ["work", "team"] {
             let files = account.files("\(label)-\(id)")
@@ -103,9 +103,9 @@ import CalgwTestSupport
                 .utf8
         )
         .write(to: family.appendingPathComponent("family.ics"))
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
-        let listing = try account.curl([
+        let listing = try await account.curl([
             "-X", "PROPFIND", "-H", "Depth: 1", server.home.appendingPathComponent("family-\(id)/").absoluteString,
         ])
         #expect(
@@ -113,18 +113,18 @@ import CalgwTestSupport
             "\(name): the new calendar holds no event: \(listing.stdoutText.prefix(500))")
 
         // Nothing left to do, and status says so.
-        r = try account.calgw(["status", "--json"])
+        r = try await account.calgw(["status", "--json"])
         #expect(
             r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
             "\(name): status reports pending changes: \(r.stdoutText) \(r.stderrText)")
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(
             r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0,
             "\(name): a second sync did something: \(r.stdoutText)")
 
         // A calendar deleted on the server: reported, its folder and event left here.
-        _ = try account.curl(["-X", "DELETE", try #require(team).absoluteString])
-        r = try account.calgw(["sync"])
+        _ = try await account.curl(["-X", "DELETE", try #require(team).absoluteString])
+        r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(r.stderrText.contains("team-\(id)"), "\(name): the deleted calendar was not reported: \(r.stderrText)")
         #expect(FileManager.default.fileExists(atPath: local.appendingPathComponent("team-\(id)/team-\(id).ics").path))

@@ -21,7 +21,7 @@ import CalgwTestSupport
         return (local, remote)
     }
 
-    @Test func previewsCountNewCalendarsOnBothSidesAndStatusKnowsTheJournals() throws {
+    @Test func previewsCountNewCalendarsOnBothSidesAndStatusKnowsTheJournals() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
@@ -29,9 +29,9 @@ import CalgwTestSupport
         let id = account.id
         // On the server: a calendar of 3 events. Here: a folder of 2 events with no calendar.
         let serverOnly = "srv-\(id)", localOnly = "loc-\(id)"
-        let calendar = try account.makeCalendar(serverOnly)
+        let calendar = try await account.makeCalendar(serverOnly)
         for i in 0..<3 {
-            try account.put(
+            try await account.put(
                 TestEvent.ics(uid: "s\(i)-\(id)", summary: "server \(i)", start: "20260301T100000Z", duration: "PT1H"),
                 name: "s\(i)-\(id)", in: calendar)
         }
@@ -42,7 +42,7 @@ import CalgwTestSupport
                 .write(to: folder.appendingPathComponent("l\(i).ics"), atomically: true, encoding: .utf8)
         }
 
-        let dry = try account.calgw(["sync", "--dry-run", "--json"])
+        let dry = try await account.calgw(["sync", "--dry-run", "--json"])
         #expect(dry.status == 0, "\(dry.stderrText)")
         let preview = Self.json(dry.stdoutText)
         #expect(Self.created(preview).map { $0 == (3, 2) } == true, "\(dry.stdoutText)")
@@ -52,18 +52,18 @@ import CalgwTestSupport
         #expect(notes.contains { $0.contains(localOnly) && $0.contains("a calendar would be made") }, "\(notes)")
         // Nothing made on either side.
         #expect(!FileManager.default.fileExists(atPath: account.local.appendingPathComponent(serverOnly).path))
-        let probe = try account.curl([
+        let probe = try await account.curl([
             "-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0",
             server.home.appendingPathComponent(localOnly, isDirectory: true).absoluteString,
         ])
         #expect(probe.stdoutText == "404", "the calendar for the new folder was made by a preview: \(probe.stdoutText)")
 
-        let before = try account.calgw(["status", "--json"])
+        let before = try await account.calgw(["status", "--json"])
         let pending = Self.json(before.stdoutText)
         #expect(Self.created(pending).map { $0 == (3, 2) } == true, "\(before.stdoutText)")
         #expect(pending["lastSync"] == nil || pending["lastSync"] is NSNull, "\(before.stdoutText)")
 
-        let sync = try account.calgw(["sync", "--json"])
+        let sync = try await account.calgw(["sync", "--json"])
         #expect(sync.status == 0, "\(sync.stderrText)")
         #expect(
             Self.created(Self.json(sync.stdoutText)).map { $0 == (3, 2) } == true,
@@ -71,28 +71,28 @@ import CalgwTestSupport
 
         // After the sync: the journals' items and time; then a new calendar on the server.
         let newer = "new-\(id)"
-        let third = try account.makeCalendar(newer)
-        try account.put(
+        let third = try await account.makeCalendar(newer)
+        try await account.put(
             TestEvent.ics(uid: "n0-\(id)", summary: "newer", start: "20260301T100000Z", duration: "PT1H"),
             name: "n0-\(id)", in: third)
-        let after = try account.calgw(["status", "--json"])
+        let after = try await account.calgw(["status", "--json"])
         let status = Self.json(after.stdoutText)
         #expect(status["synced"] as? Int == 5, "\(after.stdoutText)")
         #expect((status["lastSync"] as? String)?.hasPrefix("20") == true, "\(after.stdoutText)")
         #expect(Self.created(status).map { $0 == (1, 0) } == true, "\(after.stdoutText)")
         #expect(((status["notes"] as? [String]) ?? []).contains { $0.contains(newer) }, "\(after.stdoutText)")
-        let text = try account.calgw(["status"])
+        let text = try await account.calgw(["status"])
         #expect(
             text.stdoutText.contains("5 items synced") && !text.stdoutText.contains("last sync never"),
             "\(text.stdoutText)")
         #expect(text.stdoutText.contains("new calendar") && text.stdoutText.contains(newer), "\(text.stdoutText)")
 
         // One calendar only.
-        let one = try account.calgw(["status", "--collection", newer, "--json"])
+        let one = try await account.calgw(["status", "--collection", newer, "--json"])
         #expect(one.status == 0, "\(one.stderrText)")
         let only = Self.json(one.stdoutText)
         #expect(Array(((only["collections"] as? [String: Any]) ?? [:]).keys) == [newer], "\(one.stdoutText)")
-        let unknown = try account.calgw(["status", "--collection", "nosuch-\(id)"])
+        let unknown = try await account.calgw(["status", "--collection", "nosuch-\(id)"])
         #expect(unknown.status != 0 && unknown.stderrText.contains("no collection"), "\(unknown.stderrText)")
     }
 }

@@ -7,7 +7,7 @@ import CalgwTestSupport
 /// calendars changed, and an unchanged calendar costs nothing more.
 @Suite(.timeLimit(.minutes(10))) struct AccountRequestCountTests {
     @Test(arguments: TestServers.selected)
-    func aNoOpAccountSyncAsksTheHomeOnce(server name: String) throws {
+    func aNoOpAccountSyncAsksTheHomeOnce(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let proxy = try TestProxies.fault(upstream: server.url, script: "")
@@ -15,18 +15,18 @@ import CalgwTestSupport
         let account = try AccountFixture(server: server, remote: proxy.proxied(server.home))
         defer { account.remove() }
         for label in ["one", "two", "three"] {
-            let calendar = try account.makeCalendar("\(label)-\(account.id)")
-            try account.put(
+            let calendar = try await account.makeCalendar("\(label)-\(account.id)")
+            try await account.put(
                 TestEvent.ics(
                     uid: "\(label)-\(account.id)", summary: label, start: "20260301T100000Z", duration: "PT1H"),
                 name: label, in: calendar)
         }
         for _ in 0..<2 {
-            let r = try account.calgw(["sync"])
+            let r = try await account.calgw(["sync"])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
         }
         let settled = proxy.logEntries().count
-        let r = try account.calgw(["sync", "--json"])
+        let r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText) \(r.stderrText)")
         let noOp = Array(proxy.logEntries().dropFirst(settled))
         let collections = account.mapping().count

@@ -7,24 +7,24 @@ import CalgwTestSupport
 /// names collide in the safe alphabet.
 @Suite(.timeLimit(.minutes(10))) struct AccountScenarioTests {
     @Test(arguments: TestServers.selected)
-    func threeCalendarsWithTasksThenANewOne(server name: String) throws {
+    func threeCalendarsWithTasksThenANewOne(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }
         let home = "home-\(account.id)", work = "work-\(account.id)", tasks = "tasks-\(account.id)"
-        let homeURL = try account.makeCalendar(home, displayName: "Home")
-        let workURL = try account.makeCalendar(work, displayName: "Work")
-        let tasksURL = try account.makeCalendar(tasks, displayName: "Tasks", components: ["VTODO"])
-        try account.put(
+        let homeURL = try await account.makeCalendar(home, displayName: "Home")
+        let workURL = try await account.makeCalendar(work, displayName: "Work")
+        let tasksURL = try await account.makeCalendar(tasks, displayName: "Tasks", components: ["VTODO"])
+        try await account.put(
             TestEvent.ics(uid: "h-\(account.id)", summary: "Home", start: "20260301T100000Z", duration: "PT1H"),
             name: "h", in: homeURL)
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "w-\(account.id)", summary: "Work", start: "20260301T100000Z", duration: "PT1H"),
             name: "w", in: workURL)
-        try account.put(AccountFixture.todo("t-\(account.id)", "Task"), name: "t", in: tasksURL)
+        try await account.put(AccountFixture.todo("t-\(account.id)", "Task"), name: "t", in: tasksURL)
 
-        var r = try account.calgw(["sync", "--json"])
+        var r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["created", "local"]) ?? 0 >= 3, "\(name): \(r.stdoutText)")
         // Files are named after the UID.
@@ -47,7 +47,7 @@ import CalgwTestSupport
             "\(name): \(r.stdoutText)")
 
         // `list` covers every calendar, with the calendar's folder as a column and a key.
-        r = try account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
+        r = try await account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         let rows = (try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []
         let byUID = Dictionary(
@@ -56,41 +56,41 @@ import CalgwTestSupport
         #expect(
             byUID["h-\(account.id)"] == .some(home) && byUID["w-\(account.id)"] == .some(work),
             "\(name): \(r.stdoutText)")
-        r = try account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01"])
+        r = try await account.calgw(["list", "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(
             r.stdoutText.split(separator: "\n").contains { $0.contains(work) && $0.contains("Work") },
             "\(name): \(r.stdoutText)")
 
         // A calendar added on the server between syncs: a new folder next time.
         let later = "later-\(account.id)"
-        let laterURL = try account.makeCalendar(later, displayName: "Later")
-        try account.put(
+        let laterURL = try await account.makeCalendar(later, displayName: "Later")
+        try await account.put(
             TestEvent.ics(uid: "l-\(account.id)", summary: "Later", start: "20260301T100000Z", duration: "PT1H"),
             name: "l", in: laterURL)
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         #expect(account.files(later) == ["l-\(account.id).ics"], "\(name): \(account.subfolders())")
         #expect(AccountFixture.number(r.stdoutText, ["created", "local"]) == 1, "\(name): \(r.stdoutText)")
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(name): \(r.stdoutText)")
     }
 
     @Test(arguments: TestServers.selected)
-    func collidingNamesGetTwoFolders(server name: String) throws {
+    func collidingNamesGetTwoFolders(server name: String) async throws {
         let server = try TestServers.start(name)
         defer { server.stop() }
         let account = try AccountFixture(server: server)
         defer { account.remove() }
         // `Work Cal` and `Work_Cal` are both `Work_Cal` in the safe alphabet.
         let spaced = "Work Cal-\(account.id)", underscored = "Work_Cal-\(account.id)"
-        let first = try account.makeCalendar(spaced), second = try account.makeCalendar(underscored)
-        try account.put(
+        let first = try await account.makeCalendar(spaced), second = try await account.makeCalendar(underscored)
+        try await account.put(
             TestEvent.ics(uid: "s-\(account.id)", summary: "Spaced", start: "20260301T100000Z", duration: "PT1H"),
             name: "s", in: first)
-        try account.put(
+        try await account.put(
             TestEvent.ics(uid: "u-\(account.id)", summary: "Underscored", start: "20260301T100000Z", duration: "PT1H"),
             name: "u", in: second)
-        var r = try account.calgw(["sync"])
+        var r = try await account.calgw(["sync"])
         #expect(r.status == 0, "\(name): \(r.stderrText)")
         let mapping = account.mapping()
         let ours = mapping.filter { $0.value.contains(account.id) }
@@ -107,12 +107,12 @@ import CalgwTestSupport
             )
             .write(to: account.local.appendingPathComponent("\(folder)/n.ics"))
         }
-        r = try account.calgw(["sync", "--json"])
+        r = try await account.calgw(["sync", "--json"])
         #expect(
             r.status == 0 && AccountFixture.number(r.stdoutText, ["created", "remote"]) == 2,
             "\(name): \(r.stdoutText) \(r.stderrText)")
         for calendar in [first, second] {
-            let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString])
+            let listing = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString])
             #expect(
                 listing.stdoutText.components(separatedBy: ".ics").count - 1 == 2,
                 "\(name): \(calendar.path): \(listing.stdoutText.prefix(400))")

@@ -7,7 +7,7 @@ import CalgwTestSupport
 /// killed after any one of them (SIGKILL, `CALGW_TEST_KILL_AFTER`), then run again, ends as a
 /// run that was never killed, and a further run changes nothing.
 @Suite(.timeLimit(.minutes(10))) struct AccountStepKillTests {
-    @Test func anAccountRunKilledAfterAnyCollectionStepConverges() throws {
+    @Test func anAccountRunKilledAfterAnyCollectionStepConverges() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         var k = 1
@@ -17,11 +17,11 @@ import CalgwTestSupport
             let id = account.id
             let kept = "kept-\(id)", dropped = "dropped-\(id)", fromServer = "server-\(id)", fromVdir = "vdir-\(id)"
             for name in [kept, dropped] {
-                try account.put(
+                try await account.put(
                     TestEvent.ics(uid: "\(name)-1", summary: name, start: "20260301T100000Z", duration: "PT1H"),
-                    name: "\(name)-1", in: try account.makeCalendar(name))
+                    name: "\(name)-1", in: try await account.makeCalendar(name))
             }
-            #expect(try account.calgw(["sync"]).status == 0, "k = \(k)")
+            #expect(try await account.calgw(["sync"]).status == 0, "k = \(k)")
 
             // A folder removed, a folder made with an event, a calendar made on the server with one.
             try FileManager.default.removeItem(at: account.local.appendingPathComponent(dropped))
@@ -30,17 +30,17 @@ import CalgwTestSupport
             try Data(
                 TestEvent.ics(uid: "\(fromVdir)-1", summary: fromVdir, start: "20260301T100000Z", duration: "PT1H").utf8
             ).write(to: newFolder.appendingPathComponent("\(fromVdir)-1.ics"))
-            try account.put(
+            try await account.put(
                 TestEvent.ics(uid: "\(fromServer)-1", summary: fromServer, start: "20260301T100000Z", duration: "PT1H"),
-                name: "\(fromServer)-1", in: try account.makeCalendar(fromServer))
+                name: "\(fromServer)-1", in: try await account.makeCalendar(fromServer))
 
-            let killed = try CalgwBinary.run(
+            let killed = try await CalgwBinary.run(
                 ["sync", "--allow-collection-delete", "--config", account.config.path],
                 environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
             // The account's own steps come first: the calendar deleted and its journal forgotten,
             // the folder made, the calendar made, the mapping saved.
             if k <= 5 { #expect(killed.status != 0, "k = \(k): the run was not killed at an account step") }
-            let rerun = try account.calgw(["sync", "--allow-collection-delete"])
+            let rerun = try await account.calgw(["sync", "--allow-collection-delete"])
             #expect(rerun.status == 0, "k = \(k): \(rerun.stderrText)")
 
             // The server's home is shared by the runs of this test: each looks at its own calendars.
@@ -52,18 +52,20 @@ import CalgwTestSupport
             }
             let mapping = account.mapping()
             #expect(mapping.keys.filter(mine).sorted() == expected, "k = \(k): \(mapping)")
-            let home = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString]).stdoutText
+            let home = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", server.home.absoluteString])
+                .stdoutText
             #expect(!home.contains("/\(dropped)/"), "k = \(k): the dropped calendar is still on the server")
             for name in expected {
                 let href = try #require(mapping[name], "k = \(k): \(name) is not mapped")
                 #expect(home.contains(href), "k = \(k): \(href) is not on the server")
                 let url = try #require(URL(string: href, relativeTo: server.home)?.absoluteURL)
-                let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", url.absoluteString]).stdoutText
+                let listing = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", url.absoluteString])
+                    .stdoutText
                 #expect(
                     listing.components(separatedBy: ".ics</").count - 1 == 1,
                     "k = \(k): \(name) on the server: \(listing.prefix(600))")
             }
-            let again = try account.calgw(["sync", "--json", "--allow-collection-delete"])
+            let again = try await account.calgw(["sync", "--json", "--allow-collection-delete"])
             #expect(again.status == 0 && AccountFixture.allZero(again.stdoutText), "k = \(k): \(again.stdoutText)")
             #expect(
                 !again.stdoutText.contains("new calendar") && !again.stdoutText.contains("new folder"),

@@ -108,21 +108,23 @@ import CalgwTestSupport
     static func looks(_ watch: WatchProcess) -> Int { watch.stderrText.components(separatedBy: "alarms: ").count - 1 }
 
     /// Sleeps until `t` (epoch seconds) has passed.
-    static func sleep(until t: Int64) { while Double(now()) < Double(t) + 0.2 { Thread.sleep(forTimeInterval: 0.1) } }
+    static func sleep(until t: Int64) async throws {
+        while Double(now()) < Double(t) + 0.2 { try await Task.sleep(for: .milliseconds(100)) }
+    }
 
     /// A DISPLAY and an AUDIO alarm run the command at their triggers with the placeholders'
     /// values; an EMAIL alarm at the same time does not.
-    @Test func eachAlarmRunsTheCommandAtItsTriggerWithItsValues() throws {
+    @Test func eachAlarmRunsTheCommandAtItsTriggerWithItsValues() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let watch = try setup.watch()
-        #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
         let start = Self.now() + 4
         try setup.event(
             "meet", start: start,
             alarms: [("DISPLAY", "-PT1S", "look up"), ("AUDIO", "PT0S", "ring"), ("EMAIL", "-PT1S", "mail")])
-        #expect(WatchProcess.wait { setup.recorded().count >= 2 }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { setup.recorded().count >= 2 }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         let calls = setup.recorded()
         let shownStart = Setup.shown(start), shownEnd = Setup.shown(start + 3600)
         #expect(
@@ -137,7 +139,7 @@ import CalgwTestSupport
     /// An alarm missed while nothing watched fires once when `watch` starts, if within
     /// missed_alarms, with its original time; an older one is let go; a restarted watch fires
     /// neither again.
-    @Test func aMissedAlarmFiresOnceWhenSeenWithItsOriginalTime() throws {
+    @Test func aMissedAlarmFiresOnceWhenSeenWithItsOriginalTime() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let now = Self.now()
@@ -145,8 +147,8 @@ import CalgwTestSupport
         try setup.event("old", start: now - 7200, alarms: [("DISPLAY", "PT0S", "old")])
         for round in 0..<2 {
             let watch = try setup.watch()
-            #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
-            #expect(watch.stop() == 0, "\(watch.stderrText)")
+            #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+            #expect(await watch.stop() == 0, "\(watch.stderrText)")
             if round == 0 {
                 #expect(
                     watch.stderrText.contains("due at \(Setup.shown(now - 1800)); missed while"), "\(watch.stderrText)")
@@ -164,48 +166,48 @@ import CalgwTestSupport
 
     /// A watch killed (SIGKILL) after its first alarm, and the one after it stopped and started
     /// again around the second: each alarm runs once.
-    @Test func aWatchKilledAndRestartedAroundTriggersFiresEachOnce() throws {
+    @Test func aWatchKilledAndRestartedAroundTriggersFiresEachOnce() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let rounds = TestLoad.size(1, load: 4)
         for round in 0..<rounds {
             var watch = try setup.watch()
-            #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+            #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
             let start = Self.now() + 3
             try setup.event(
                 "k\(round)", start: start, alarms: [("DISPLAY", "PT0S", "first"), ("DISPLAY", "PT2S", "second")])
             let before = setup.recorded().count
-            #expect(WatchProcess.wait { setup.recorded().count >= before + 1 }, "\(watch.stderrText)")
-            _ = watch.stop(SIGKILL)
+            #expect(await WatchProcess.wait { setup.recorded().count >= before + 1 }, "\(watch.stderrText)")
+            _ = await watch.stop(SIGKILL)
             watch = try setup.watch()
-            #expect(WatchProcess.wait { setup.recorded().count >= before + 2 }, "\(watch.stderrText)")
-            #expect(watch.stop(SIGTERM) == 0, "\(watch.stderrText)")
+            #expect(await WatchProcess.wait { setup.recorded().count >= before + 2 }, "\(watch.stderrText)")
+            #expect(await watch.stop(SIGTERM) == 0, "\(watch.stderrText)")
             // Once more after both triggers: nothing is due again.
             watch = try setup.watch()
-            #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
-            #expect(watch.stop() == 0, "\(watch.stderrText)")
+            #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+            #expect(await watch.stop() == 0, "\(watch.stderrText)")
             #expect(setup.recorded().map { $0.arguments.last } == (0...round).flatMap { _ in ["first", "second"] })
         }
     }
 
     /// A watch stopped (SIGSTOP) past a trigger and continued fires the alarm once on waking,
     /// saying when it was due: the timer is set to the wall clock.
-    @Test func aStoppedWatchFiresOnceOnWakingWithTheOriginalTime() throws {
+    @Test func aStoppedWatchFiresOnceOnWakingWithTheOriginalTime() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let watch = try setup.watch()
-        #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
         let start = Self.now() + 3
         try setup.event("nap", start: start, alarms: [("DISPLAY", "PT0S", "wake")])
         // Once the watch has read the new file (its second look), stop it before the trigger.
-        #expect(WatchProcess.wait { Self.looks(watch) >= 2 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 2 }, "\(watch.stderrText)")
         kill(watch.process.processIdentifier, SIGSTOP)
         let stoppedAt = Self.now()
-        Self.sleep(until: start + Int64(TestLoad.size(3, load: 20)))
+        try await Self.sleep(until: start + Int64(TestLoad.size(3, load: 20)))
         #expect(setup.recorded().isEmpty)
         kill(watch.process.processIdentifier, SIGCONT)
-        #expect(WatchProcess.wait { !setup.recorded().isEmpty }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { !setup.recorded().isEmpty }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         let calls = setup.recorded()
         #expect(calls.count == 1, "\(calls)")
         #expect(calls.first?.arguments[2] == Setup.shown(start), "{trigger} is the original time")
@@ -216,21 +218,21 @@ import CalgwTestSupport
 
     /// An event moved re-schedules its alarm (at the new time, not the old); one deleted
     /// cancels it; one retitled keeps it.
-    @Test func aMovedEventReschedulesAndADeletedOneCancels() throws {
+    @Test func aMovedEventReschedulesAndADeletedOneCancels() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let watch = try setup.watch()
-        #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
         let soon = Self.now() + 5
         try setup.event("moved", start: soon, alarms: [("DISPLAY", "PT0S", "moved")])
         try setup.event("gone", start: soon, alarms: [("DISPLAY", "PT0S", "gone")])
-        #expect(WatchProcess.wait { Self.looks(watch) >= 2 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 2 }, "\(watch.stderrText)")
         let later = soon + 2
         try setup.event("moved", start: later, alarms: [("DISPLAY", "PT0S", "moved")])
         try FileManager.default.removeItem(at: setup.vdir.appendingPathComponent("gone.ics"))
-        #expect(WatchProcess.wait { !setup.recorded().isEmpty }, "\(watch.stderrText)")
-        Self.sleep(until: later + 1)
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { !setup.recorded().isEmpty }, "\(watch.stderrText)")
+        try await Self.sleep(until: later + 1)
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         let calls = setup.recorded()
         #expect(calls.map { $0.arguments.last } == ["moved"], "\(calls)")
         #expect(calls.first?.arguments[2] == Setup.shown(later))
@@ -239,30 +241,30 @@ import CalgwTestSupport
 
     /// A notify command that fails is said once and not run again for the same alarm; the
     /// next alarm runs it again.
-    @Test func aFailingNotifyCommandIsSaidOnceAndNotRetried() throws {
+    @Test func aFailingNotifyCommandIsSaidOnceAndNotRetried() async throws {
         let setup = try Setup(exitStatus: 3)
         defer { setup.remove() }
         let watch = try setup.watch()
-        #expect(WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
         let start = Self.now() + 3
         try setup.event("fail", start: start, alarms: [("DISPLAY", "PT0S", "one"), ("AUDIO", "PT1S", "two")])
-        #expect(WatchProcess.wait { setup.recorded().count >= 2 }, "\(watch.stderrText)")
-        #expect(WatchProcess.wait { watch.stderrText.contains("exited with 3") }, "\(watch.stderrText)")
-        Self.sleep(until: Self.now() + 1)
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { setup.recorded().count >= 2 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stderrText.contains("exited with 3") }, "\(watch.stderrText)")
+        try await Self.sleep(until: Self.now() + 1)
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         #expect(setup.recorded().count == 2)
         #expect(watch.stderrText.components(separatedBy: "exited with 3").count - 1 == 1, "\(watch.stderrText)")
     }
 
     /// Without notify_command, watch reads no alarm and records nothing.
-    @Test func withoutNotifyCommandWatchFiresNothing() throws {
+    @Test func withoutNotifyCommandWatchFiresNothing() async throws {
         let setup = try Setup(notify: false)
         defer { setup.remove() }
         try setup.event("quiet", start: Self.now() - 60, alarms: [("DISPLAY", "PT0S", "quiet")])
         let watch = try setup.watch()
-        #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
-        #expect(WatchProcess.wait { watch.stderrText.contains("me: ") }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stderrText.contains("me: ") }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         #expect(!watch.stderrText.contains("alarm"), "\(watch.stderrText)")
         #expect(setup.recorded().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: setup.state.appendingPathComponent("calgw/alarms.json").path))

@@ -13,7 +13,7 @@ import CalgwTestSupport
     /// A weekly meeting in Berlin with an override carrying its own alarm and an EXDATE; a
     /// single event with an alarm acknowledged, a snooze, an EMAIL alarm and one after its end;
     /// a file without alarms: every instant once, sorted by trigger, with its keys.
-    @Test func jsonListsEveryAlarmInstantSortedByTrigger() throws {
+    @Test func jsonListsEveryAlarmInstantSortedByTrigger() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.calendar(
@@ -84,7 +84,7 @@ import CalgwTestSupport
         ).write(to: folder.file("single.ics"))
         try TestEvent.data(uid: "plain", summary: "no alarm", start: "20260305T120000Z").write(
             to: folder.file("plain.ics"))
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "alarms", "--local", folder.url.path, "--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -134,7 +134,7 @@ import CalgwTestSupport
     /// The table for people, the pair's files read as `list` reads them, the default window
     /// (the next 24 hours), and the errors: a broken file is named and the rest listed (exit
     /// 1); an empty window is a usage error.
-    @Test func aPairsAlarmsForPeopleAndTheDefaultWindow() throws {
+    @Test func aPairsAlarmsForPeopleAndTheDefaultWindow() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let vdir = folder.file("vdir")
@@ -172,22 +172,24 @@ import CalgwTestSupport
             """.utf8
         ).write(to: folder.file("config.toml"))
         let config = folder.file("config.toml").path
-        let json = try CalgwBinary.run(["alarms", "--config", config, "--json"])
+        let json = try await CalgwBinary.run(["alarms", "--config", config, "--json"])
         #expect(json.status == 0, "\(json.stderrText)")
         let records = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         #expect(records.map { $0["uid"] as? String } == ["soon"])
-        let table = try CalgwBinary.run(["alarms", "--config", config, "--pair", "one", "--tz", "UTC"])
+        let table = try await CalgwBinary.run(["alarms", "--config", config, "--pair", "one", "--tz", "UTC"])
         #expect(table.status == 0, "\(table.stderrText)")
         let lines = table.stdoutText.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("display  Event soon  starts "), "\(table.stdoutText)")
 
         try Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nBEGIN:VALARM\r\n".utf8).write(
             to: vdir.appendingPathComponent("broken.ics"))
-        let broken = try CalgwBinary.run(["alarms", "--config", config, "--json"])
+        let broken = try await CalgwBinary.run(["alarms", "--config", config, "--json"])
         #expect(broken.status == 1)
         #expect(broken.stderrText.contains("broken.ics"), "\(broken.stderrText)")
         #expect(((try? JSONSerialization.jsonObject(with: broken.stdout)) as? [[String: Any]])?.count == 1)
-        let empty = try CalgwBinary.run(["alarms", "--config", config, "--from", "2026-03-02", "--to", "2026-03-01"])
+        let empty = try await CalgwBinary.run([
+            "alarms", "--config", config, "--from", "2026-03-02", "--to", "2026-03-01",
+        ])
         #expect(empty.status == 2, "\(empty.stderrText)")
     }
 }

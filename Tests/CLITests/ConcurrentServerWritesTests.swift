@@ -12,28 +12,28 @@ import CalgwTestSupport
     static let count = TestLoad.size(80, load: 300)
 
     @Test(arguments: TestServers.selected)
-    func severalWritesAtOnceAllLand(server name: String) throws {
+    func severalWritesAtOnceAllLand(server name: String) async throws {
         let server = try TestServers.shared(name)
-        try pushAndPullBack(server, concurrency: 4, proxy: nil)
+        try await pushAndPullBack(server, concurrency: 4, proxy: nil)
     }
 
     /// Two writes in flight get 502 on each of their attempts (the HTTP layer's retries
     /// included): each is made again once the others are done, alone, and lands.
-    @Test func aServerFailureAmongConcurrentWritesIsMadeAgainAlone() throws {
+    @Test func aServerFailureAmongConcurrentWritesIsMadeAgainAlone() async throws {
         let name = TestServers.any()
         let server = try TestServers.shared(name)
         let script = Array(repeating: "ok", count: 40) + Array(repeating: "502", count: 8)
         let proxy = try TestProxies.fault(
             upstream: server.url, script: script.joined(separator: ","), onlyMethods: "PUT")
         defer { proxy.stop() }
-        try pushAndPullBack(server, concurrency: 2, proxy: proxy)
+        try await pushAndPullBack(server, concurrency: 2, proxy: proxy)
         let failed = proxy.logEntries().filter { ($0["status"] as? Int) == 502 }
         #expect(failed.count == 8, "\(name): \(failed.count) PUTs answered 502")
     }
 
-    private func pushAndPullBack(_ server: TestServer, concurrency: Int, proxy: TestProxy?) throws {
+    private func pushAndPullBack(_ server: TestServer, concurrency: Int, proxy: TestProxy?) async throws {
         let collection = server.newCollectionURL(prefix: "concurrent")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pushed = folder.file("pushed"), pulled = folder.file("pulled")
@@ -62,10 +62,10 @@ import CalgwTestSupport
         )
         .write(to: pullConfig)
 
-        let push = try CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
+        let push = try await CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
         #expect(push.status == 0, "\(server.name): \(push.stderrText)")
         #expect(push.stdoutText.contains("remote: \(Self.count) created"), "\(server.name): \(push.stdoutText)")
-        let pull = try CalgwBinary.run(["sync", "--config", pullConfig.path], environment: environment)
+        let pull = try await CalgwBinary.run(["sync", "--config", pullConfig.path], environment: environment)
         #expect(pull.status == 0, "\(server.name): \(pull.stderrText)")
         var found: [String] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: pulled.path) where name.hasSuffix(".ics") {
@@ -78,7 +78,7 @@ import CalgwTestSupport
             found.count == Self.count && Set(found) == uids,
             "\(server.name): \(found.count) items pulled back, \(uids.subtracting(found).count) missing")
         // The pushing pair has nothing left to do.
-        let again = try CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
+        let again = try await CalgwBinary.run(["sync", "--config", pushConfig.path], environment: environment)
         #expect(
             again.status == 0 && again.stdoutText.contains("remote: 0 created, 0 updated, 0 deleted"),
             "\(server.name): \(again.stdoutText) \(again.stderrText)")

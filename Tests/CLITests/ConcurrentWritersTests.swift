@@ -41,8 +41,8 @@ import Testing
                     http: .init(authentication: .basic(username: server.username, password: server.password))))
         }
 
-        func sync(_ extra: [String] = []) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func sync(_ extra: [String] = []) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 ["sync", "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": server.password])
         }
 
@@ -93,7 +93,7 @@ import Testing
         var outcomes: [Int32] = []
         var seenVersions: Set<Int> = []
         for _ in 0..<8 {
-            let run = try pair.sync()
+            let run = try await pair.sync()
             outcomes.append(run.status)
             #expect(run.status == 0 || (run.status == 1 && run.stderrText.contains("busy.ics")), "\(run.stderrText)")
             for text in try await pair.serverTexts() where text.contains("UID:\(uid)") {
@@ -108,7 +108,7 @@ import Testing
         )
         #expect(writer.saves > 20, "the writer saved \(writer.saves) times")
 
-        let settle = try pair.sync()
+        let settle = try await pair.sync()
         #expect(settle.status == 0, "\(settle.stderrText)")
         let texts = try await pair.serverTexts()
         #expect(texts.count == 4, "\(texts.count) resources on the server")
@@ -138,17 +138,18 @@ import Testing
         try FileManager.default.createDirectory(at: pair.folder.file("state"), withIntermediateDirectories: true)
         let held = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         try #require(held >= 0 && flock(held, LOCK_EX) == 0, "could not take \(lockPath)")
-        // Each run waits on a thread of its own: the task pool's few threads stay free for this test.
-        let first = Self.onThread { try pair.sync() }, second = Self.onThread { try pair.sync() }
+        // Both runs are waited for as tasks of their own, holding no thread meanwhile.
+        async let first = pair.sync()
+        async let second = pair.sync()
         var waiting = 0
         for _ in 0..<600 {
             waiting = Self.processes(holding: lockPath)
             if waiting >= 2 { break }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         flock(held, LOCK_UN)
         close(held)
-        let runs = [try first.get(), try second.get()]
+        let runs = [try await first, try await second]
         #expect(waiting == 2, "\(waiting) runs waited for the lock together")
         for run in runs {
             #expect(
@@ -156,7 +157,7 @@ import Testing
                 "\(run.stderrText)")
         }
         #expect(runs.contains { $0.status == 0 })
-        let settle = try pair.sync(["--json"])
+        let settle = try await pair.sync(["--json"])
         #expect(settle.status == 0, "\(settle.stderrText)")
         let report = try JSONSerialization.jsonObject(with: settle.stdout) as? [String: Any]
         let created = report?["created"] as? [String: Int]
@@ -170,13 +171,6 @@ import Testing
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.count
                 == 33)
-    }
-
-    /// Runs `body` on a new thread; `get()` waits for its result.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
-        let result = ThreadResult<T>()
-        Thread { result.set(Result { try body() }) }.start()
-        return result
     }
 
     /// How many other processes have `path` open (from /proc/PID/fd).
@@ -249,21 +243,5 @@ final class FileRewriter: @unchecked Sendable {
         let temporary = path + ".tmp-save"
         _ = FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
         rename(temporary, path)
-    }
-}
-
-/// The result of work on another thread, waited for once.
-final class ThreadResult<T: Sendable>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var value: Result<T, any Error>?
-
-    func set(_ value: Result<T, any Error>) {
-        self.value = value
-        done.signal()
-    }
-
-    func get() throws -> T {
-        done.wait()
-        return try value!.get()
     }
 }

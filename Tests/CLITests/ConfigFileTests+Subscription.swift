@@ -78,7 +78,7 @@ extension ConfigFileTests {
         #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
     }
 
-    @Test func initWritesAWorkingSubscriptionAndDiscoverSaysItIsAFeed() throws {
+    @Test func initWritesAWorkingSubscriptionAndDiscoverSaysItIsAFeed() async throws {
         let f = try SubscriptionFixture()
         defer { f.remove() }
         try f.publish(SubscriptionFixture.feed([("a", "A"), ("b", "B")]))
@@ -86,7 +86,7 @@ extension ConfigFileTests {
         let port = f.server.url.port!
         let state = ["XDG_STATE_HOME": f.folder.appendingPathComponent("state").path]
 
-        var r = try CalgwBinary.run([
+        var r = try await CalgwBinary.run([
             "init", "--config", f.config.path, "--pair", "holidays", "--local", f.vdir.path,
             "--remote", "webcal://127.0.0.1:\(port)/feed.ics",
         ])
@@ -94,33 +94,33 @@ extension ConfigFileTests {
         #expect(
             r.stdoutText.contains("read-only subscription") && r.stdoutText.contains("calgw pull --pair holidays"),
             "\(r.stdoutText)")
-        r = try CalgwBinary.run(["sync", "--config", f.config.path, "--json"], environment: state)
+        r = try await CalgwBinary.run(["sync", "--config", f.config.path, "--json"], environment: state)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(SubscriptionFixture.count(try SubscriptionFixture.json(r), "created", "local") == 2, "\(r.stdoutText)")
 
         // A feed whose URL does not say so: --subscription writes subscription = true.
         let other = f.folder.appendingPathComponent("other")
-        r = try CalgwBinary.run([
+        r = try await CalgwBinary.run([
             "init", "--config", f.config.path, "--pair", "export", "--local", other.path,
             "--remote", "http://127.0.0.1:\(port)/export", "--subscription",
         ])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try String(contentsOf: f.config, encoding: .utf8).contains("subscription = true"))
-        r = try CalgwBinary.run(["pull", "--config", f.config.path, "--pair", "export"], environment: state)
+        r = try await CalgwBinary.run(["pull", "--config", f.config.path, "--pair", "export"], environment: state)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).contains("c.ics"))
 
-        r = try CalgwBinary.run(["discover", "webcal://127.0.0.1:\(port)/feed.ics"])
+        r = try await CalgwBinary.run(["discover", "webcal://127.0.0.1:\(port)/feed.ics"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(
             r.stdoutText.contains("is an iCalendar feed") && r.stdoutText.contains("2 items (VEVENT)"),
             "\(r.stdoutText)")
         #expect(r.stdoutText.contains("calgw init --local DIR --remote webcal://"), "\(r.stdoutText)")
-        r = try CalgwBinary.run(["discover", "http://127.0.0.1:\(port)/export", "--json"])
+        r = try await CalgwBinary.run(["discover", "http://127.0.0.1:\(port)/export", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let rows = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]], "\(r.stdoutText)")
         #expect(rows.first?["subscription"] as? Bool == true && rows.first?["items"] as? Int == 1, "\(r.stdoutText)")
-        r = try CalgwBinary.run(["discover", "http://127.0.0.1:\(port)/missing.ics"])
+        r = try await CalgwBinary.run(["discover", "http://127.0.0.1:\(port)/missing.ics"])
         #expect(r.status == 1 && r.stderrText.contains("HTTP 404"), "\(r.status) \(r.stderrText)")
     }
 }

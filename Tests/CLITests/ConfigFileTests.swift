@@ -152,12 +152,12 @@ import CalgwTestSupport
 }
 
 @Suite(.timeLimit(.minutes(10))) struct InitCommandTests {
-    @Test func appendsAPairKeepingCommentsAndTheFileReadsBack() throws {
+    @Test func appendsAPairKeepingCommentsAndTheFileReadsBack() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
         try Data("# my calendars\n[pair.work]\nlocal = \"/w\"\nremote = \"https://x/w/\"\n".utf8).write(to: config)
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("home").path,
             "--remote", "https://dav.example.com/alice/home/", "--username", "al\"ice",
             "--password-command", "pass show 'dav/alice'",
@@ -170,13 +170,13 @@ import CalgwTestSupport
         #expect(home.login.username == "al\"ice")
         #expect(home.login.password == .command(["/bin/sh", "-c", "pass show 'dav/alice'"]))
         #expect(FileManager.default.fileExists(atPath: folder.file("home").path))
-        let again = try CalgwBinary.run([
+        let again = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("home").path, "--remote", "https://x/",
         ])
         #expect(again.status == 2 && again.stderrText.contains("already has a pair named \"home\""))
         // A pair in a folder inside another pair's is refused, the file left as it was.
         let before = try String(contentsOf: config, encoding: .utf8)
-        let nested = try CalgwBinary.run([
+        let nested = try await CalgwBinary.run([
             "init", "--config", config.path, "--pair", "nested", "--local", folder.file("home/holidays").path,
             "--remote", "https://dav.example.com/alice/holidays/",
         ])
@@ -187,11 +187,11 @@ import CalgwTestSupport
         #expect(try String(contentsOf: config, encoding: .utf8) == before)
     }
 
-    @Test func initWritesATokenCommandAndRefusesTwoSecretSources() throws {
+    @Test func initWritesATokenCommandAndRefusesTwoSecretSources() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("google").path,
             "--remote", "https://apidata.googleusercontent.com/caldav/v2/alice/events/",
             "--token-command", "oauth2token google alice",
@@ -201,20 +201,20 @@ import CalgwTestSupport
         let google = try #require(parsed.pairs.first { $0.name == "google" })
         #expect(google.login.tokenCommand == ["/bin/sh", "-c", "oauth2token google alice"])
         #expect(google.login.password == nil)
-        let both = try CalgwBinary.run([
+        let both = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("x").path, "--remote", "https://x/",
             "--token-command", "t", "--password-env", "P",
         ])
         #expect(both.status == 2 && both.stderrText.contains("--token-command"), "\(both.stderrText)")
     }
 
-    @Test func initTakesAFileRemoteThatSyncs() throws {
+    @Test func initTakesAFileRemoteThatSyncs() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
         let mirror = folder.file("mirror")
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("home").path,
             "--remote", "file://\(mirror.path)",
         ])
@@ -223,18 +223,18 @@ import CalgwTestSupport
         let home = try #require(parsed.pairs.first { $0.name == "home" })
         #expect(home.remote.path == mirror.path)
         try TestEvent.data(uid: "a", summary: "here").write(to: folder.file("home/a.ics"))
-        let sync = try CalgwBinary.run(
+        let sync = try await CalgwBinary.run(
             ["sync", "--config", config.path],
             environment: ["XDG_STATE_HOME": folder.file("state").path])
         #expect(sync.status == 0, "\(sync.stderrText)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: mirror.path).contains { $0.hasSuffix(".ics") })
         // What is not supported is named in the error.
-        let ftp = try CalgwBinary.run([
+        let ftp = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("x").path, "--remote", "ftp://x/y/",
         ])
         #expect(ftp.status == 2 && ftp.stderrText.contains("file://"), "\(ftp.stderrText)")
         // A second vdir has no calendars to discover.
-        let all = try CalgwBinary.run([
+        let all = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", folder.file("y").path, "--remote", "file://\(mirror.path)",
             "--all-collections",
         ])
@@ -272,14 +272,14 @@ import CalgwTestSupport
         }
     }
 
-    @Test func initAndEventCommandsOnASingleFilePair() throws {
+    @Test func initAndEventCommandsOnASingleFilePair() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
         let mirror = folder.file("mirror")
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
         let file = folder.file("Documents/home.ics")
-        let made = try CalgwBinary.run([
+        let made = try await CalgwBinary.run([
             "init", "--config", config.path, "--local", file.path, "--remote", "file://\(mirror.path)",
         ])
         #expect(made.status == 0, "\(made.stderrText)")
@@ -295,11 +295,11 @@ import CalgwTestSupport
 
         try TestEvent.data(uid: "m", summary: "in the mirror").write(to: mirror.appendingPathComponent("m.ics"))
         let environment = ["XDG_STATE_HOME": folder.file("state").path]
-        let sync = try CalgwBinary.run(["sync", "--config", config.path], environment: environment)
+        let sync = try await CalgwBinary.run(["sync", "--config", config.path], environment: environment)
         #expect(sync.status == 0, "\(sync.stderrText)")
         #expect(try String(contentsOf: file, encoding: .utf8).contains("SUMMARY:in the mirror"))
 
-        let add = try CalgwBinary.run(
+        let add = try await CalgwBinary.run(
             ["event", "add", "--config", config.path, "--summary", "x", "--start", "2026-03-01T10:00"],
             environment: environment)
         #expect(

@@ -15,7 +15,7 @@ import Testing
             collection, displayName: "CLI Calendar", color: "#00FF00FF", components: ["VEVENT"])
         let env = ["CALGW_TEST_DAV_PASSWORD": server.password]
 
-        let json = try CalgwBinary.run(
+        let json = try await CalgwBinary.run(
             [
                 "discover", server.url.absoluteString, "--username", server.username,
                 "--password-env", "CALGW_TEST_DAV_PASSWORD", "--json",
@@ -30,7 +30,7 @@ import Testing
         // The account's own calendar: it may write there.
         #expect(mine?["writable"] as? Bool == true, "\(name): \(json.stdoutText)")
 
-        let table = try CalgwBinary.run(
+        let table = try await CalgwBinary.run(
             [
                 "discover", server.home.absoluteString, "--username", server.username,
                 "--password-command", "printf '%s\\n' \"$CALGW_TEST_DAV_PASSWORD\"",
@@ -54,9 +54,9 @@ import Testing
         if let address = server.address { #expect(account.contains(address), "\(name): \(account)") }
     }
 
-    @Test func testWrongPasswordExitsFive() throws {
+    @Test func testWrongPasswordExitsFive() async throws {
         let server = try TestServers.shared(TestServers.any())
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "discover", server.url.absoluteString, "--username", server.username,
             "--password-command", "echo not-the-password",
         ])
@@ -65,8 +65,8 @@ import Testing
         #expect(!result.stderrText.contains("not-the-password"))
     }
 
-    @Test func testNonHTTPURLIsAUsageError() throws {
-        let result = try CalgwBinary.run(["discover", "ftp://example.com/"])
+    @Test func testNonHTTPURLIsAUsageError() async throws {
+        let result = try await CalgwBinary.run(["discover", "ftp://example.com/"])
         #expect(result.status == 2)
     }
 }

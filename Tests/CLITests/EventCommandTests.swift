@@ -23,8 +23,8 @@ import CalgwTestSupport
             """.write(to: folder.file("config.toml"), atomically: true, encoding: .utf8)
         }
 
-        func calgw(_ arguments: [String], tz: String = "Europe/Berlin") throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": tz])
+        func calgw(_ arguments: [String], tz: String = "Europe/Berlin") async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": tz])
         }
 
         func files() throws -> [String] {
@@ -37,10 +37,10 @@ import CalgwTestSupport
         }
     }
 
-    @Test func addWritesOneFileNamedAfterTheUIDInTheSystemZone() throws {
+    @Test func addWritesOneFileNamedAfterTheUIDInTheSystemZone() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw([
+        let r = try await s.calgw([
             "event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00", "--duration", "45m", "--offline",
         ])
         #expect(r.status == 0, "\(r.stderrText)")
@@ -53,7 +53,7 @@ import CalgwTestSupport
         #expect(event["SEQUENCE"]?.value == "0" && event["CREATED"] != nil && event["LAST-MODIFIED"] != nil)
         // Complete as RFC 5545 asks: the zone it names is defined in the file, and lint is silent.
         #expect(try s.event(uid).components.contains { $0.name == "VTIMEZONE" && $0["TZID"]?.value == "Europe/Berlin" })
-        let lint = try CalgwBinary.run(["lint", s.vdir.appendingPathComponent("\(uid).ics").path])
+        let lint = try await CalgwBinary.run(["lint", s.vdir.appendingPathComponent("\(uid).ics").path])
         #expect(
             lint.status == 0 && lint.stdoutText.isEmpty && lint.stderrText.isEmpty,
             "\(lint.stdoutText)\(lint.stderrText)")
@@ -61,11 +61,11 @@ import CalgwTestSupport
 
     /// New files take the umask's permissions, as any program's: a user who keeps files
     /// private (umask 077) gets private calendar files, others 0644.
-    @Test func newFilesFollowTheUmask() throws {
+    @Test func newFilesFollowTheUmask() async throws {
         for (umask, expected) in [("077", 0o600), ("022", 0o644)] {
             let s = try Setup()
             defer { s.folder.remove() }
-            let r = try ProcessRunner.run(
+            let r = try await ProcessRunner.run(
                 "/bin/sh",
                 [
                     "-c", "umask \(umask) && exec \"$0\" \"$@\"", CalgwBinary.url.path,
@@ -82,10 +82,10 @@ import CalgwTestSupport
         }
     }
 
-    @Test func addAllDayWithAnInclusiveLastDay() throws {
+    @Test func addAllDayWithAnInclusiveLastDay() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw([
+        let r = try await s.calgw([
             "event", "add", "--summary", "Holiday", "--start", "2026-08-03", "--end", "2026-08-14", "--offline",
             "--json",
         ])
@@ -98,7 +98,7 @@ import CalgwTestSupport
         #expect(event["DTEND"]?.value == "20260815")
     }
 
-    @Test func addRefusesBadInputWithUsageErrorsAndWritesNothing() throws {
+    @Test func addRefusesBadInputWithUsageErrorsAndWritesNothing() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
         let cases: [([String], String)] = [
@@ -110,17 +110,17 @@ import CalgwTestSupport
             (["--start", "2026-03-29T10:00", "--duration", "soon"], "length of time"),
         ]
         for (extra, message) in cases {
-            let r = try s.calgw(["event", "add", "--summary", "x", "--offline"] + extra)
+            let r = try await s.calgw(["event", "add", "--summary", "x", "--offline"] + extra)
             #expect(r.status == 2, "\(extra): exit \(r.status) \(r.stderrText)")
             #expect(r.stderrText.contains(message), "\(extra): \(r.stderrText)")
         }
         #expect(try s.files().isEmpty)
     }
 
-    @Test func addTakesAnInstantAndShowsItInTheZone() throws {
+    @Test func addTakesAnInstantAndShowsItInTheZone() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw([
+        let r = try await s.calgw([
             "event", "add", "--summary", "Call", "--start", "2026-07-01T08:00:00Z", "--tz", "America/New_York",
             "--offline",
         ])
@@ -133,8 +133,8 @@ import CalgwTestSupport
     }
 
     /// A weekly Monday 09:30 Berlin series of 6 made with `event add`; returns its UID.
-    func weeklySeries(_ s: Setup) throws -> String {
-        let r = try s.calgw([
+    func weeklySeries(_ s: Setup) async throws -> String {
+        let r = try await s.calgw([
             "event", "add", "--summary", "Standup", "--start", "2026-03-23T09:30", "--duration", "15m",
             "--rrule", "FREQ=WEEKLY;COUNT=6", "--offline",
         ])
@@ -142,11 +142,11 @@ import CalgwTestSupport
         return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func editOneOccurrenceMakesAnOverrideAndTheFutureSplitsTheSeries() throws {
+    @Test func editOneOccurrenceMakesAnOverrideAndTheFutureSplitsTheSeries() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let uid = try weeklySeries(s)
-        var r = try s.calgw([
+        let uid = try await weeklySeries(s)
+        var r = try await s.calgw([
             "event", "edit", uid, "--occurrence", "2026-03-30T09:30", "--summary", "Planning", "--offline",
         ])
         #expect(r.status == 0, "\(r.stderrText)")
@@ -156,7 +156,7 @@ import CalgwTestSupport
             override["RECURRENCE-ID"]?.value == "20260330T093000" && override["RECURRENCE-ID"]?.tzid == "Europe/Berlin")
         #expect(override["SUMMARY"]?.text == "Planning")
 
-        r = try s.calgw([
+        r = try await s.calgw([
             "event", "edit", uid, "--occurrence", "2026-04-13T09:30", "--span", "future",
             "--start", "2026-04-13T10:00", "--json", "--offline",
         ])
@@ -174,12 +174,12 @@ import CalgwTestSupport
         #expect(try s.files().count == 2)
     }
 
-    @Test func anOccurrenceThatIsNotOneListsTheNearest() throws {
+    @Test func anOccurrenceThatIsNotOneListsTheNearest() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let uid = try weeklySeries(s)
+        let uid = try await weeklySeries(s)
         let before = try s.event(uid)
-        let r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-03-31T09:30", "--offline"])
+        let r = try await s.calgw(["event", "delete", uid, "--occurrence", "2026-03-31T09:30", "--offline"])
         #expect(r.status == 2)
         #expect(r.stderrText.contains("no occurrence"), "\(r.stderrText)")
         #expect(
@@ -190,7 +190,7 @@ import CalgwTestSupport
 
     /// `invitations` lists an invitation to one occurrence with a command that answers it as
     /// printed: its --occurrence is in the form the option reads.
-    @Test func anInvitationToOneOccurrenceIsAnsweredByTheCommandListed() throws {
+    @Test func anInvitationToOneOccurrenceIsAnsweredByTheCommandListed() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
         let me = "mailto:me@example.org", them = "mailto:them@example.org"
@@ -205,12 +205,12 @@ import CalgwTestSupport
                 + event("RECURRENCE-ID:20270308T100000Z\r\nDTSTART:20270308T120000Z\r\n")
                 + "END:VCALENDAR\r\n").utf8
         ).write(to: s.vdir.appendingPathComponent("inv.ics"))
-        let listed = try s.calgw(["invitations", "--address", me, "--json"])
+        let listed = try await s.calgw(["invitations", "--address", me, "--json"])
         let rows = (try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []
         let answer = try #require(rows.first?["answer"] as? String, "\(listed.stdoutText)\(listed.stderrText)")
         #expect(rows.count == 1 && answer.contains("--occurrence 2027-03-08T10:00"), "\(answer)")
         let words = answer.split(separator: " ").dropFirst().map(String.init)
-        let reply = try s.calgw(words + ["--address", me, "--offline"], tz: "UTC")
+        let reply = try await s.calgw(words + ["--address", me, "--offline"], tz: "UTC")
         #expect(reply.status == 0, "\(answer): \(reply.stderrText)")
         let override = try #require(try s.event("inv").components.first { $0["RECURRENCE-ID"] != nil })
         #expect(override.properties.first { $0.name == "ATTENDEE" }?[parameter: "PARTSTAT"] == "ACCEPTED")
@@ -218,10 +218,10 @@ import CalgwTestSupport
 
     /// The server down: the event is made in the vdir, and the hint points at a push, never at
     /// running the command again (which would add the event twice).
-    @Test func aServerThatCannotBeReachedLeavesOneHintThatHoldsTogether() throws {
+    @Test func aServerThatCannotBeReachedLeavesOneHintThatHoldsTogether() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let r = try s.calgw(["event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00"])
+        let r = try await s.calgw(["event", "add", "--summary", "Dentist", "--start", "2026-03-29T10:00"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("hint:") && r.stderrText.contains("`calgw push` sends it"), "\(r.stderrText)")
         #expect(!r.stderrText.contains("rerunning is safe"), "the hint contradicts itself: \(r.stderrText)")
@@ -231,11 +231,11 @@ import CalgwTestSupport
     /// An occurrence removed by EXDATE is refused by edit and by delete, saying so and naming
     /// the nearest occurrences; nothing is written (before, edit made an override beside the
     /// EXDATE, and nothing showed that day).
-    @Test func anExcludedOccurrenceIsRefusedByEditAndDelete() throws {
+    @Test func anExcludedOccurrenceIsRefusedByEditAndDelete() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let uid = try weeklySeries(s)
-        let removed = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
+        let uid = try await weeklySeries(s)
+        let removed = try await s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
         #expect(removed.status == 0, "\(removed.stderrText)")
         let before = try s.event(uid)
         for command in [
@@ -245,7 +245,7 @@ import CalgwTestSupport
             ],
             ["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"],
         ] {
-            let r = try s.calgw(command)
+            let r = try await s.calgw(command)
             #expect(r.status == 2, "\(command[1]): \(r.status) \(r.stderrText)")
             #expect(r.stderrText.contains("removed from the series (EXDATE)"), "\(command[1]): \(r.stderrText)")
             #expect(
@@ -255,23 +255,23 @@ import CalgwTestSupport
         }
     }
 
-    @Test func deleteOneOccurrenceThenTheWholeEvent() throws {
+    @Test func deleteOneOccurrenceThenTheWholeEvent() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
-        let uid = try weeklySeries(s)
-        var r = try s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
+        let uid = try await weeklySeries(s)
+        var r = try await s.calgw(["event", "delete", uid, "--occurrence", "2026-04-06T09:30", "--offline"])
         #expect(r.status == 0, "\(r.stderrText)")
         let master = try #require(try s.event(uid).components.first { $0.name == "VEVENT" })
         #expect(master["EXDATE"]?.value == "20260406T093000" && master["EXDATE"]?.tzid == "Europe/Berlin")
         #expect(master["SEQUENCE"]?.value == "1")
-        r = try s.calgw(["event", "delete", uid, "--offline"])
+        r = try await s.calgw(["event", "delete", uid, "--offline"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try s.files().isEmpty)
-        r = try s.calgw(["event", "delete", uid, "--offline"])
+        r = try await s.calgw(["event", "delete", uid, "--offline"])
         #expect(r.status == 1 && r.stderrText.contains("no event with UID"), "\(r.stderrText)")
     }
 
-    @Test func withoutOfflineTheChangeReachesTheOtherSide() throws {
+    @Test func withoutOfflineTheChangeReachesTheOtherSide() async throws {
         let s = try Setup()
         defer { s.folder.remove() }
         let mirror = s.folder.file("mirror")
@@ -282,7 +282,7 @@ import CalgwTestSupport
         remote = "\(mirror.absoluteString)"
         journal = "\(s.folder.file("journal.sqlite").path)"
         """.write(to: s.config, atomically: true, encoding: .utf8)
-        var r = try s.calgw([
+        var r = try await s.calgw([
             "event", "add", "--summary", "Pushed", "--start", "2026-05-04T09:00", "--rrule", "FREQ=DAILY;COUNT=5",
             "--json",
         ])
@@ -299,12 +299,12 @@ import CalgwTestSupport
         #expect(uploaded.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
         #expect(written.components(named: "VTIMEZONE").map { $0["TZID"]?.value } == ["Europe/Berlin"])
 
-        r = try s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
+        r = try await s.calgw(["event", "delete", added.uid, "--occurrence", "2026-05-06T09:00", "--span", "future"])
         #expect(r.status == 0, "\(r.stderrText)")
         let remote = try #require(
             try ICalendarParser().parse(Data(contentsOf: remoteFile)).calendar?.components(named: "VEVENT").first)
         #expect(remote["RRULE"]?.value == "FREQ=DAILY;COUNT=2")
-        r = try s.calgw(["status", "--json"])
+        r = try await s.calgw(["status", "--json"])
         #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0, "\(r.stdoutText)")
     }
 }

@@ -5,28 +5,30 @@ import CalgwTestSupport
 
 /// `calgw event open` with the real Vim in a real terminal (tmux), typed at as a person would.
 @Suite(.timeLimit(.minutes(10))) struct EventOpenVimTests {
-    func tmux(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try ProcessRunner.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
+    func tmux(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
     }
 
     let socket = "calgw-test-\(UUID().uuidString.prefix(8))"
 
     /// Waits until the pane shows `text` (at most ~30 s).
-    func waitForScreen(_ session: String, containing text: String) throws -> String {
+    func waitForScreen(_ session: String, containing text: String) async throws -> String {
         var screen = ""
         for _ in 0..<300 {
-            screen = try tmux(["capture-pane", "-p", "-t", session]).stdoutText
+            screen = try await tmux(["capture-pane", "-p", "-t", session]).stdoutText
             if screen.contains(text) { return screen }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("the terminal never showed \(text); it shows:\n\(screen)")
         return screen
     }
 
-    @Test func changeTheSummaryInVimAndSave() throws {
+    @Test func changeTheSummaryInVimAndSave() async throws {
         let s = try EventCommandTests.Setup()
         defer { s.folder.remove() }
-        let add = try s.calgw(["event", "add", "--summary", "Before Vim", "--start", "2026-06-01T10:00", "--offline"])
+        let add = try await s.calgw([
+            "event", "add", "--summary", "Before Vim", "--start", "2026-06-01T10:00", "--offline",
+        ])
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
 
@@ -37,7 +39,7 @@ import CalgwTestSupport
         let session = "open"
         // The tmux server this starts keeps its output open: point it at a file, not at our pipes.
         let log = s.folder.file("tmux.log")
-        let start = try ProcessRunner.run(
+        let start = try await ProcessRunner.run(
             "/bin/sh",
             [
                 "-c",
@@ -45,12 +47,14 @@ import CalgwTestSupport
                     + "</dev/null >\(log.path) 2>&1", "sh", command,
             ])
         try #require(start.status == 0, "tmux did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        defer { _ = try? tmux(["kill-server"]) }
+        defer { _ = try? ProcessRunner.runBlocking("/usr/bin/env", ["tmux", "-L", socket, "kill-server"]) }
 
-        _ = try waitForScreen(session, containing: "SUMMARY:Before Vim")
-        _ = try tmux(["send-keys", "-t", session, ":%s/^SUMMARY:.*/SUMMARY:After Vim/", "Enter"])
-        _ = try tmux(["send-keys", "-t", session, ":wq", "Enter"])
-        for _ in 0..<300 where !FileManager.default.fileExists(atPath: done.path) { usleep(100_000) }
+        _ = try await waitForScreen(session, containing: "SUMMARY:Before Vim")
+        _ = try await tmux(["send-keys", "-t", session, ":%s/^SUMMARY:.*/SUMMARY:After Vim/", "Enter"])
+        _ = try await tmux(["send-keys", "-t", session, ":wq", "Enter"])
+        for _ in 0..<300 where !FileManager.default.fileExists(atPath: done.path) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let status = try String(contentsOf: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(status == "0")
         let event = try #require(try s.event(uid).components.first { $0.name == "VEVENT" })

@@ -55,10 +55,10 @@ import CalgwTestSupport
         return (folder, url)
     }
 
-    @Test func jsonFollowsTheCLIContract() throws {
+    @Test func jsonFollowsTheCLIContract() async throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -84,13 +84,13 @@ import CalgwTestSupport
 
     /// An RRULE no reader can take is said on stderr, with the UID and why; the series is
     /// listed without it, and the other events of the file as they are.
-    @Test func anUnreadableRuleIsAWarningNamingTheEvent() throws {
+    @Test func anUnreadableRuleIsAWarningNamingTheEvent() async throws {
         let (folder, url) = try file()
         defer { folder.remove() }
         let broken = Self.calendar.replacingOccurrences(
             of: "RRULE:FREQ=DAILY;COUNT=3", with: "RRULE:FREQ=DAILY;INTERVAL=0")
         try Data(broken.utf8).write(to: url)
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -101,29 +101,29 @@ import CalgwTestSupport
         let records = try JSONDecoder().decode([Record].self, from: result.stdout)
         #expect(records.filter { $0.summary == "Night job" }.map(\.start) == ["2026-03-28T02:30:00+01:00"])
         #expect(records.filter { $0.summary?.hasPrefix("Standup") == true }.count == 4)
-        let quiet = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "-q"])
+        let quiet = try await CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "-q"])
         #expect(quiet.status == 0 && quiet.stderrText.isEmpty, "\(quiet.stderrText)")
     }
 
-    @Test func theTableShowsDateTimeSummaryAndLocation() throws {
+    @Test func theTableShowsDateTimeSummaryAndLocation() async throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-02", "--to", "2026-03-03", "--tz", "Europe/Berlin",
         ])
         #expect(result.status == 0)
         #expect(result.stdoutText == "2026-03-02  10:00–11:00  Standup  Room 1\n")
     }
 
-    @Test func theWindowIsHalfOpenAndOverlapping() throws {
+    @Test func theWindowIsHalfOpenAndOverlapping() async throws {
         let (folder, url) = try file()
         defer { folder.remove() }
         // 10:30 is inside the 10:00–11:00 occurrence; 11:00 is its end (excluded).
-        let inside = try CalgwBinary.run([
+        let inside = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-02T10:30+01:00", "--to", "2026-03-02T10:45:00Z", "--json",
         ])
         #expect(try JSONDecoder().decode([Record].self, from: inside.stdout).count == 1)
-        let after = try CalgwBinary.run([
+        let after = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-02T11:00", "--to", "2026-03-02T12:00", "--tz", "Europe/Berlin",
             "--json",
         ])
@@ -149,12 +149,12 @@ import CalgwTestSupport
 
         """
 
-    @Test func occurrencesAcrossADSTGapEndAfterTheyStartAndNeverShareAStart() throws {
+    @Test func occurrencesAcrossADSTGapEndAfterTheyStartAndNeverShareAStart() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("gap.ics")
         try Data(Self.gapCalendar.utf8).write(to: url)
-        let json = try CalgwBinary.run([
+        let json = try await CalgwBinary.run([
             "expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York", "--json",
         ])
         #expect(json.status == 0, "\(json.stderrText)")
@@ -167,7 +167,7 @@ import CalgwTestSupport
         for (start, end) in spans { #expect(end >= start, "\(start)–\(end)") }
         #expect(Set(spans.map(\.0)).count == spans.count, "\(records.map(\.start))")
         // The table for people agrees: one row per occurrence, no start (date and time) twice.
-        let table = try CalgwBinary.run([
+        let table = try await CalgwBinary.run([
             "expand", url.path, "--from", "2027-03-13", "--to", "2027-03-16", "--tz", "America/New_York",
         ])
         let rows = table.stdoutText.split(separator: "\n")
@@ -176,27 +176,27 @@ import CalgwTestSupport
         #expect(Set(starts).count == rows.count, "\(table.stdoutText)")
     }
 
-    @Test func badDatesAndZonesAreUsageErrors() throws {
+    @Test func badDatesAndZonesAreUsageErrors() async throws {
         let (folder, url) = try file()
         defer { folder.remove() }
-        let badDate = try CalgwBinary.run(["expand", url.path, "--from", "March", "--to", "2026-04-01"])
+        let badDate = try await CalgwBinary.run(["expand", url.path, "--from", "March", "--to", "2026-04-01"])
         #expect(badDate.status == 2)
         #expect(badDate.stderrText.contains("--from: 'March' is not a date"))
-        let badZone = try CalgwBinary.run([
+        let badZone = try await CalgwBinary.run([
             "expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Mars/Olympus",
         ])
         #expect(badZone.status == 2)
-        let reversed = try CalgwBinary.run(["expand", url.path, "--from", "2026-04-01", "--to", "2026-03-01"])
+        let reversed = try await CalgwBinary.run(["expand", url.path, "--from", "2026-04-01", "--to", "2026-03-01"])
         #expect(reversed.status == 2)
     }
 
     /// Issue 47: a calendar that names its zone in X-WR-TIMEZONE (as Google Calendar and Apple
     /// Calendar export it) has its floating times read in that zone, whatever --tz says; its
     /// UTC times stay UTC. The file is not changed.
-    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
+    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() async throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")
         let before = try Data(contentsOf: fixture)
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", fixture.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -217,9 +217,9 @@ import CalgwTestSupport
 
     /// Issue 47: of several versions of one event, the newest is expanded, with its EXDATE and
     /// RDATE; the older version's change of an instance that the newest excludes is gone.
-    @Test func theNewestVersionOfAnEventIsExpanded() throws {
+    @Test func theNewestVersionOfAnEventIsExpanded() async throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/several-versions.ics")
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", fixture.path, "--from", "2026-01-01", "--to", "2026-03-01", "--tz", "Europe/Berlin", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -239,9 +239,9 @@ import CalgwTestSupport
     /// events of the file are listed, a warning names the line on stderr, and the exit status
     /// is 0. A file broken past that (an END missing inside) is still an error, exit 1; `lint`
     /// still fails the misspelled one.
-    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() throws {
+    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() async throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/misspelled-end.ics")
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "expand", fixture.path, "--from", "2026-01-01", "--to", "2026-02-01", "--tz", "UTC", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -253,17 +253,17 @@ import CalgwTestSupport
         #expect(
             records.map(\.uid) == ["choir@calgw.test", "dentist@calgw.test"]
                 + Array(repeating: "choir@calgw.test", count: 3))
-        let table = try CalgwBinary.run([
+        let table = try await CalgwBinary.run([
             "expand", fixture.path, "--from", "2026-01-08", "--to", "2026-01-09", "--tz", "UTC",
         ])
         #expect(table.status == 0 && table.stdoutText == "2026-01-08  14:00–15:00  Dentist\n", "\(table.stdoutText)")
-        #expect(try CalgwBinary.run(["lint", "--errors-only", fixture.path]).status == 1)
+        #expect(try await CalgwBinary.run(["lint", "--errors-only", fixture.path]).status == 1)
 
         let (folder, url) = try file()
         defer { folder.remove() }
         let missing = Self.calendar.replacingOccurrences(of: "SUMMARY:Night job\r\n", with: "BEGIN:VALARM\r\n")
         try Data(missing.utf8).write(to: url)
-        let refused = try CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01"])
+        let refused = try await CalgwBinary.run(["expand", url.path, "--from", "2026-03-01", "--to", "2026-04-01"])
         #expect(refused.status == 1, "\(refused.stderrText)")
         #expect(refused.stderrText.contains("error: \(url.path): 11: END:VEVENT closes BEGIN:VALARM of line 10"))
     }

@@ -6,68 +6,68 @@ import CalgwTestSupport
     let sloppy =
         "BEGIN:VCALENDAR\nversion:2.0\nBEGIN:VEVENT\nUID:1\nSUMMARY:Lunch, then a walk along the river that is long enough to need folding at 75\nEND:VEVENT\nEND:VCALENDAR\n"
 
-    @Test func rewritesInCanonicalFormAndIsIdempotent() throws {
+    @Test func rewritesInCanonicalFormAndIsIdempotent() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("a.ics")
         try Data(sloppy.utf8).write(to: file)
-        let first = try CalgwBinary.run(["fmt", file.path])
+        let first = try await CalgwBinary.run(["fmt", file.path])
         #expect(first.status == 0, "\(first.stderrText)")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         #expect(text.contains("SUMMARY:Lunch\\, then"))
         #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
-        let check = try CalgwBinary.run(["fmt", "--check", file.path])
+        let check = try await CalgwBinary.run(["fmt", "--check", file.path])
         #expect(check.status == 0 && check.stdoutText.isEmpty)
     }
 
-    @Test func checkReportsAndChangesNothing() throws {
+    @Test func checkReportsAndChangesNothing() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("a.ics")
         try Data(sloppy.utf8).write(to: file)
-        let result = try CalgwBinary.run(["fmt", "--check", file.path])
+        let result = try await CalgwBinary.run(["fmt", "--check", file.path])
         #expect(result.status == 1)
         #expect(result.stdoutText == file.path + "\n")
         #expect(try Data(contentsOf: file) == Data(sloppy.utf8))
     }
 
-    @Test func neverRewritesAFileItCannotParse() throws {
+    @Test func neverRewritesAFileItCannotParse() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let broken = folder.file("broken.ics"), good = folder.file("good.ics")
         let brokenText = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY\r\nEND:VEVENT\r\n"
         try Data(brokenText.utf8).write(to: broken)
         try Data(sloppy.utf8).write(to: good)
-        let result = try CalgwBinary.run(["fmt", broken.path, good.path])
+        let result = try await CalgwBinary.run(["fmt", broken.path, good.path])
         #expect(result.status == 1)
         #expect(result.stderrText.contains("broken.ics: line 3"))
         #expect(try Data(contentsOf: broken) == Data(brokenText.utf8))
         #expect(try Data(contentsOf: good) != Data(sloppy.utf8), "the good file is still formatted")
     }
 
-    @Test func keepsTheFilesPermissions() throws {
+    @Test func keepsTheFilesPermissions() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("private.ics")
         try Data(sloppy.utf8).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        #expect(try CalgwBinary.run(["fmt", file.path]).status == 0)
+        #expect(try await CalgwBinary.run(["fmt", file.path]).status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         #expect(leftovers == ["private.ics"])
     }
 
-    @Test func usageErrorsExitWith2() throws {
-        #expect(try CalgwBinary.run(["fmt"]).status == 2)
-        #expect(try CalgwBinary.run(["no-such-command"]).status == 2)
-        #expect(try CalgwBinary.run(["--version"]).status == 0)
+    @Test func usageErrorsExitWith2() async throws {
+        #expect(try await CalgwBinary.run(["fmt"]).status == 2)
+        #expect(try await CalgwBinary.run(["no-such-command"]).status == 2)
+        #expect(try await CalgwBinary.run(["--version"]).status == 0)
     }
 }
 
 @Suite(.timeLimit(.minutes(10))) struct LintCommandTests {
-    @Test func printsFileLineProblemAndExits1OnErrors() throws {
+    @Test func printsFileLineProblemAndExits1OnErrors() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("e.ics")
@@ -75,18 +75,18 @@ import CalgwTestSupport
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260102T100000Z\r\nDTEND:20260102T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
                 .utf8
         ).write(to: file)
-        let result = try CalgwBinary.run(["lint", file.path])
+        let result = try await CalgwBinary.run(["lint", file.path])
         #expect(result.status == 1)
         #expect(
             result.stdoutText == "\(file.path):8: error: DTEND 20260102T090000Z is before DTSTART 20260102T100000Z: "
                 + "calgw shows the event from the earlier time to the later, as recurring-ical-events does\n")
     }
 
-    @Test func aMissingFileIsNamedWithoutALineNumber() throws {
+    @Test func aMissingFileIsNamedWithoutALineNumber() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let missing = folder.file("nonexistent.ics")
-        let result = try CalgwBinary.run(["lint", missing.path])
+        let result = try await CalgwBinary.run(["lint", missing.path])
         #expect(result.status == 1)
         let said = result.stdoutText + result.stderrText
         #expect(said.contains("\(missing.path): no such file"), "\(said)")
@@ -95,9 +95,9 @@ import CalgwTestSupport
 
     /// The series checks run too: a change to an older version of a series, left out by
     /// `expand` and `list`, is a warning at its RECURRENCE-ID.
-    @Test func aChangeToAnOlderVersionOfASeriesIsNamed() throws {
+    @Test func aChangeToAnOlderVersionOfASeriesIsNamed() async throws {
         let fixture = TestPaths.fixtures.appendingPathComponent("readings/outdated-overrides.ics")
-        let result = try CalgwBinary.run(["lint", fixture.path])
+        let result = try await CalgwBinary.run(["lint", fixture.path])
         #expect(result.status == 0, "\(result.stdoutText)")
         let named = result.stdoutText.split(separator: "\n").filter { $0.contains("older version of the series") }
         #expect(
@@ -106,7 +106,7 @@ import CalgwTestSupport
             ], "\(result.stdoutText)")
     }
 
-    @Test func everyStructuralErrorOfAFileIsReported() throws {
+    @Test func everyStructuralErrorOfAFileIsReported() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("broken.ics")
@@ -117,7 +117,7 @@ import CalgwTestSupport
                 "DTSTART:20260103T100000Z", "END:VTODO", "END:VEVENT", "END:VCALENDAR", "",
             ].joined(separator: "\r\n").utf8
         ).write(to: file)
-        let result = try CalgwBinary.run(["lint", file.path])
+        let result = try await CalgwBinary.run(["lint", file.path])
         #expect(result.status == 1)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("\(file.path):8: error:") }, "\(result.stdoutText)")
@@ -126,7 +126,7 @@ import CalgwTestSupport
             "\(result.stdoutText)")
     }
 
-    @Test func jsonAndWarningsOnlyExit0() throws {
+    @Test func jsonAndWarningsOnlyExit0() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("w.ics")
@@ -134,7 +134,7 @@ import CalgwTestSupport
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20260102T100000Z\nEND:VEVENT\nEND:VCALENDAR\n"
                 .utf8
         ).write(to: file)
-        let result = try CalgwBinary.run(["lint", "--json", file.path])
+        let result = try await CalgwBinary.run(["lint", "--json", file.path])
         #expect(result.status == 0)
         let problems = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
         #expect(problems?.isEmpty == false)
@@ -143,10 +143,10 @@ import CalgwTestSupport
                 == true)
     }
 
-    @Test func theCorpusLintsWithoutCrashingAndBrokenFilesAreErrors() throws {
+    @Test func theCorpusLintsWithoutCrashingAndBrokenFilesAreErrors() async throws {
         let files = CorpusFiles.icsFiles()
         #expect(files.count > 100)
-        let result = try CalgwBinary.run(["lint", "--json"] + files.map(\.path))
+        let result = try await CalgwBinary.run(["lint", "--json"] + files.map(\.path))
         #expect(result.status == 1)
         let problems = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
         let errored = Set(problems.filter { $0["severity"] as? String == "error" }.compactMap { $0["file"] as? String })

@@ -17,11 +17,11 @@ extension GoogleCalDAVTests {
         let primary: URL
         let second: URL
 
-        init(atSpelling: String = "encoded") throws {
+        init(atSpelling: String = "encoded") async throws {
             let server = try TestServers.shared("radicale")
             account = try AccountFixture(server: server)
-            primary = try account.makeCalendar("gprimary-\(account.id)", displayName: Self.address)
-            second = try account.makeCalendar("gteam-\(account.id)", displayName: "Team")
+            primary = try await account.makeCalendar("gprimary-\(account.id)", displayName: Self.address)
+            second = try await account.makeCalendar("gteam-\(account.id)", displayName: "Team")
             var shape = TestProxies.GoogleShape(
                 account: Self.address, upstreamHome: server.home.path,
                 calendars: [(Self.address, primary.path + "/"), (Self.team, second.path + "/")])
@@ -52,8 +52,8 @@ extension GoogleCalDAVTests {
         }
 
         /// `calgw init --all-collections` of the pair `google` on the principal, into `local`.
-        func initPair(_ config: URL, local: URL) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func initPair(_ config: URL, local: URL) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 [
                     "init", "--all-collections", "--pair", "google", "--remote", principal.absoluteString,
                     "--local", local.path, "--username", account.server.username,
@@ -61,13 +61,13 @@ extension GoogleCalDAVTests {
                 ], environment: environment)
         }
 
-        func sync(_ config: URL) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(["sync", "--json", "--config", config.path], environment: environment)
+        func sync(_ config: URL) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(["sync", "--json", "--config", config.path], environment: environment)
         }
 
         /// The `.ics` names the server holds in `calendar`, read straight from it.
-        func serverItems(_ calendar: URL) throws -> [String] {
-            let listing = try account.curl(["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString + "/"])
+        func serverItems(_ calendar: URL) async throws -> [String] {
+            let listing = try await account.curl(["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString + "/"])
             return listing.stdoutText.components(separatedBy: "<").compactMap { part -> String? in
                 guard part.hasPrefix("href>") || part.contains(":href>") else { return nil }
                 let href = String(part.split(separator: ">", maxSplits: 1).last ?? "")
@@ -78,8 +78,8 @@ extension GoogleCalDAVTests {
         }
 
         /// The SUMMARY of the server's item `name` in `calendar`.
-        func serverSummary(_ calendar: URL, _ name: String) throws -> String? {
-            let got = try account.curl([calendar.appendingPathComponent(name).absoluteString])
+        func serverSummary(_ calendar: URL, _ name: String) async throws -> String? {
+            let got = try await account.curl([calendar.appendingPathComponent(name).absoluteString])
             return got.stdoutText.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }
                 .map { String($0.dropFirst("SUMMARY:".count)) }
         }
@@ -95,18 +95,18 @@ extension GoogleCalDAVTests {
     /// first sync copies every calendar, the second changes nothing with one request (the home
     /// was kept); a folder made only in the vdir is not made a calendar (no MKCALENDAR is
     /// sent) and stays with a note.
-    @Test func anAccountOverGooglesURLShapeIsDiscoveredAndSyncedWhole() throws {
-        let g = try GoogleAccount()
+    @Test func anAccountOverGooglesURLShapeIsDiscoveredAndSyncedWhole() async throws {
+        let g = try await GoogleAccount()
         defer { g.remove() }
-        try g.account.put(
+        try await g.account.put(
             TestEvent.ics(uid: "p1", summary: "Primary one", end: "20260310T110000Z"), name: "p1", in: g.primary)
-        try g.account.put(
+        try await g.account.put(
             TestEvent.ics(uid: "g1@google.com", summary: "Google's own", end: "20260311T110000Z"),
             name: "g1@google.com", in: g.primary)
-        try g.account.put(
+        try await g.account.put(
             TestEvent.ics(uid: "t1", summary: "Team one", end: "20260312T110000Z"), name: "t1", in: g.second)
 
-        let discovered = try CalgwBinary.run(
+        let discovered = try await CalgwBinary.run(
             [
                 "discover", g.principal.absoluteString, "--username", g.account.server.username,
                 "--password-env", "CALGW_TEST_PASSWORD",
@@ -123,17 +123,17 @@ extension GoogleCalDAVTests {
             "the calendar outside the home is missing: \(discovered.stdoutText)")
 
         let config = g.account.folder.file("google.toml"), local = g.account.local
-        var r = try g.initPair(config, local: local)
+        var r = try await g.initPair(config, local: local)
         #expect(r.status == 0, "\(Self.said(r))")
         #expect(r.stdoutText.contains("Team"), "\(r.stdoutText)")
-        r = try g.sync(config)
+        r = try await g.sync(config)
         #expect(r.status == 0, "\(Self.said(r))")
         #expect(g.account.subfolders() == [GoogleAccount.team, GoogleAccount.address])
         #expect(g.account.files(GoogleAccount.address) == ["g1@google.com.ics", "p1.ics"])
         #expect(g.account.files(GoogleAccount.team) == ["t1.ics"])
 
         let before = g.proxy.logEntries().count
-        r = try g.sync(config)
+        r = try await g.sync(config)
         #expect(r.status == 0, "\(Self.said(r))")
         #expect(AccountFixture.allZero(r.stdoutText), "a second run changed something: \(r.stdoutText)")
         // The home was kept: one PROPFIND of it, no discovery again.
@@ -146,15 +146,15 @@ extension GoogleCalDAVTests {
             .write(to: holidays.appendingPathComponent("h1.ics"))
         try TestEvent.data(uid: "l1", summary: "Mine", end: "20260314T110000Z")
             .write(to: local.appendingPathComponent(GoogleAccount.address).appendingPathComponent("l1.ics"))
-        r = try g.sync(config)
+        r = try await g.sync(config)
         #expect(r.status == 0, "\(Self.said(r))")
         #expect(Self.said(r).contains("holidays/ stays in the vdir"), "\(Self.said(r))")
         #expect(Self.said(r).contains("Google Calendar"), "\(Self.said(r))")
         #expect(g.count("MKCALENDAR") == 0 && g.count("MKCOL") == 0, "a calendar was asked for")
-        #expect(try g.serverItems(g.primary) == ["g1@google.com.ics", "l1.ics", "p1.ics"])
-        #expect(try g.serverItems(g.second) == ["t1.ics"])
+        #expect(try await g.serverItems(g.primary) == ["g1@google.com.ics", "l1.ics", "p1.ics"])
+        #expect(try await g.serverItems(g.second) == ["t1.ics"])
         #expect(g.account.files("holidays") == ["h1.ics"])
-        r = try g.sync(config)
+        r = try await g.sync(config)
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(Self.said(r))")
         #expect(g.count("MKCALENDAR") == 0)
         #expect(g.account.subfolders() == [GoogleAccount.team, GoogleAccount.address, "holidays"])

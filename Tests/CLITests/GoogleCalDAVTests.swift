@@ -18,10 +18,10 @@ import CalgwTestSupport
         let direct: ServerPair
         let collection: URL
 
-        init(_ prefix: String, _ configure: (inout TestProxies.GoogleBehaviours, URL) -> Void) throws {
+        init(_ prefix: String, _ configure: (inout TestProxies.GoogleBehaviours, URL) -> Void) async throws {
             server = try TestServers.shared("radicale")
             collection = server.newCollectionURL(prefix: prefix)
-            try server.makeCalendar(collection)
+            try await server.makeCalendar(collection)
             var behaviours = TestProxies.GoogleBehaviours()
             configure(&behaviours, collection)
             proxy = try TestProxies.google(upstream: server.url, behaviours)
@@ -35,11 +35,11 @@ import CalgwTestSupport
             folder.remove()
         }
 
-        func sync() throws -> ProcessRunner.Result { try pair.run("sync", password: server.password) }
+        func sync() async throws -> ProcessRunner.Result { try await pair.run("sync", password: server.password) }
 
         /// UID → SUMMARY of what the server holds, read by the direct pair.
-        func serverSummaries() throws -> [String: String] {
-            let r = try direct.run("sync", password: server.password)
+        func serverSummaries() async throws -> [String: String] {
+            let r = try await direct.run("sync", password: server.password)
             #expect(r.status == 0, "reading the server: \(r.stdoutText) \(r.stderrText)")
             return try direct.summaries()
         }
@@ -53,10 +53,10 @@ import CalgwTestSupport
         }
 
         /// PUTs `data` as `name` into the collection by curl, as another client would.
-        func putOnServer(_ data: Data, name: String) throws {
+        func putOnServer(_ data: Data, name: String) async throws {
             let file = folder.file("upload-\(name)")
             try data.write(to: file)
-            let put = try ProcessRunner.run(
+            let put = try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",

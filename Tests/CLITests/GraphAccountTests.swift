@@ -15,8 +15,8 @@ import CalgwTestSupport
         let vdir: URL
         let config: URL
 
-        init(collections: String = "\"all\"") throws {
-            graph = try TestGraphServer()
+        init(collections: String = "\"all\"") async throws {
+            graph = try await TestGraphServer()
             folder = try TemporaryFolder()
             vdir = folder.file("calendars")
             config = try GraphPairTests.config(
@@ -24,8 +24,8 @@ import CalgwTestSupport
                 extra: ["collections = \(collections)"])
         }
 
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(arguments + ["--config", config.path])
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(arguments + ["--config", config.path])
         }
 
         func remove() {
@@ -36,18 +36,18 @@ import CalgwTestSupport
 
     /// A mailbox with the calendars `names` (besides its default "Calendar"), each holding one
     /// event "<name> event"; their ids by name.
-    static func mailbox(_ graph: TestGraphServer, calendars names: [String]) throws -> [String: String] {
+    static func mailbox(_ graph: TestGraphServer, calendars names: [String]) async throws -> [String: String] {
         var ids: [String: String] = [:]
         for name in names {
-            let made = try graph.graph("POST", "/me/calendars", json: ["name": name])
+            let made = try await graph.graph("POST", "/me/calendars", json: ["name": name])
             ids[name] = (made.body as? [String: Any])?["id"] as? String ?? ""
-            try event("\(name) event", in: ids[name]!, graph)
+            try await event("\(name) event", in: ids[name]!, graph)
         }
         return ids
     }
 
-    static func event(_ subject: String, in calendar: String, _ graph: TestGraphServer) throws {
-        let made = try graph.graph(
+    static func event(_ subject: String, in calendar: String, _ graph: TestGraphServer) async throws {
+        let made = try await graph.graph(
             "POST", "/me/calendars/\(calendar)/events",
             json: [
                 "subject": subject, "start": ["dateTime": "2027-01-08T15:00:00", "timeZone": "UTC"],
@@ -67,8 +67,8 @@ import CalgwTestSupport
 
     /// `collections = ["Team", "personal"]`: only those folders are made and synced (a new
     /// folder outside the list gets no calendar); `--collection Team` then syncs Team alone.
-    @Test func aMailboxHonoursItsCollectionsAndTheCollectionFlag() throws {
-        let pair = try MailboxPair(collections: "[\"Team\", \"personal\"]")
+    @Test func aMailboxHonoursItsCollectionsAndTheCollectionFlag() async throws {
+        let pair = try await MailboxPair(collections: "[\"Team\", \"personal\"]")
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
         for name in ["personal", "scratch"] {
@@ -77,46 +77,47 @@ import CalgwTestSupport
             try TestEvent.data(uid: "\(name)-1", summary: "\(name) 1", end: "20270110T110000Z")
                 .write(to: url.appendingPathComponent("\(name)-1.ics"))
         }
-        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        let first = try pair.calgw(["sync"])
+        let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
+        let first = try await pair.calgw(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(Self.subfolders(vdir) == ["Team", "personal", "scratch"], "\(Self.subfolders(vdir))")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 1)
-        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "Team", "Trips", "personal"])
+        #expect(
+            try await graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "Team", "Trips", "personal"])
 
         // Changes in both listed calendars, a new folder in the list; --collection Team takes Team alone.
-        try Self.event("Team second", in: ids["Team"]!, graph)
+        try await Self.event("Team second", in: ids["Team"]!, graph)
         try TestEvent.data(uid: "personal-2", summary: "personal 2", end: "20270111T110000Z")
             .write(to: vdir.appendingPathComponent("personal/personal-2.ics"))
-        let only = try pair.calgw(["sync", "--collection", "Team", "--json"])
+        let only = try await pair.calgw(["sync", "--collection", "Team", "--json"])
         #expect(only.status == 0, "\(only.stdoutText)\(only.stderrText)")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).count == 2)
-        let personal = try graph.graph("GET", "/me/calendars").body
+        let personal = try await graph.graph("GET", "/me/calendars").body
         let personalID =
             ((personal as? [String: Any])?["value"] as? [[String: Any]])?.first {
                 $0["name"] as? String == "personal"
             }?[
                 "id"] as? String ?? ""
-        #expect(try graph.listed("subject", at: "/me/calendars/\(personalID)/events") == ["personal 1"])
-        let unknown = try pair.calgw(["sync", "--collection", "Trips"])
+        #expect(try await graph.listed("subject", at: "/me/calendars/\(personalID)/events") == ["personal 1"])
+        let unknown = try await pair.calgw(["sync", "--collection", "Trips"])
         #expect(unknown.status == 2 && unknown.stderrText.contains("no collection Trips"), "\(unknown.stderrText)")
     }
 
     /// A calendar whose listing fails (Outlook's Birthdays and holiday calendars can refuse
     /// delta) is an error naming its folder; the calendars after it still sync; exit 1.
-    @Test func aFailingCalendarIsNamedAndTheOthersSync() throws {
-        let pair = try MailboxPair()
+    @Test func aFailingCalendarIsNamedAndTheOthersSync() async throws {
+        let pair = try await MailboxPair()
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
-        let ids = try Self.mailbox(graph, calendars: ["Birthdays", "Team"])
-        let fault = try graph.control(
+        let ids = try await Self.mailbox(graph, calendars: ["Birthdays", "Team"])
+        let fault = try await graph.control(
             "POST", "faults",
             json: [
                 "status": 400, "code": "ErrorInvalidRequest", "message": "This calendar does not support delta.",
                 "path": "\(ids["Birthdays"]!.prefix(24))", "method": "GET", "count": 100,
             ])
         #expect(fault.status == 201, "\(fault)")
-        let r = try pair.calgw(["sync", "--json"])
+        let r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 1, "\(r.stdoutText)\(r.stderrText)")
         let report = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         let errors = (report["errors"] as? [String]) ?? []
@@ -130,29 +131,29 @@ import CalgwTestSupport
 
     /// Emptying one folder of the mailbox is refused as a mass deletion (exit 4) when that
     /// calendar alone is synced with `--collection`, not taken for an unknown collection.
-    @Test func aMassDeletionInOneCalendarIsRefusedAsSuch() throws {
-        let pair = try MailboxPair()
+    @Test func aMassDeletionInOneCalendarIsRefusedAsSuch() async throws {
+        let pair = try await MailboxPair()
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
-        let ids = try Self.mailbox(graph, calendars: ["Team"])
-        for i in 2...4 { try Self.event("Team \(i)", in: ids["Team"]!, graph) }
-        #expect(try pair.calgw(["sync"]).status == 0)
+        let ids = try await Self.mailbox(graph, calendars: ["Team"])
+        for i in 2...4 { try await Self.event("Team \(i)", in: ids["Team"]!, graph) }
+        #expect(try await pair.calgw(["sync"]).status == 0)
         let team = vdir.appendingPathComponent("Team")
         for file in Self.ics(in: team) { try FileManager.default.removeItem(at: team.appendingPathComponent(file)) }
-        let r = try pair.calgw(["sync", "--collection", "Team"])
+        let r = try await pair.calgw(["sync", "--collection", "Team"])
         #expect(r.status == 4, "\(r.stdoutText)\(r.stderrText)")
         #expect(!r.stderrText.contains("no collection"), "\(r.stderrText)")
-        #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events").count == 4)
+        #expect(try await graph.listed("subject", at: "/me/calendars/\(ids["Team"]!)/events").count == 4)
     }
 
     /// The mailbox's calendars sync under one bar on a terminal, as a CalDAV account's do.
-    @Test func aMailboxShowsOneBarForItsCalendars() throws {
-        let pair = try MailboxPair()
+    @Test func aMailboxShowsOneBarForItsCalendars() async throws {
+        let pair = try await MailboxPair()
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
-        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        for i in 2...10 { try Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
-        let run = try ProgressBarTests.onTerminal(
+        let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
+        for i in 2...10 { try await Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
+        let run = try await ProgressBarTests.onTerminal(
             ["sync", "--config", pair.config.path], environment: ["TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")
         #expect(run.stdoutText.contains("sync 3 calendars ["), "\(run.stdoutText)")
@@ -163,52 +164,52 @@ import CalgwTestSupport
     /// calendar's delta, while `GET /me/events/{id}` still finds it: its file moves to the
     /// other folder, and the event stays where it went (the old copy, once deleted, would
     /// have deleted it there).
-    @Test func anEventMovedInOutlookMovesToTheOtherFolder() throws {
-        let pair = try MailboxPair()
+    @Test func anEventMovedInOutlookMovesToTheOtherFolder() async throws {
+        let pair = try await MailboxPair()
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
-        let ids = try Self.mailbox(graph, calendars: ["Team", "Trips"])
-        #expect(try pair.calgw(["sync"]).status == 0)
-        let teamEvents = try graph.graph("GET", "/me/calendars/\(ids["Team"]!)/events")
+        let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
+        #expect(try await pair.calgw(["sync"]).status == 0)
+        let teamEvents = try await graph.graph("GET", "/me/calendars/\(ids["Team"]!)/events")
         let moving = try #require(TestGraphServer.values(teamEvents).first?["id"] as? String)
-        let moved = try graph.control("POST", "move", json: ["id": moving, "calendarId": ids["Trips"]!])
+        let moved = try await graph.control("POST", "move", json: ["id": moving, "calendarId": ids["Trips"]!])
         #expect(moved.status == 200, "\(moved)")
 
-        let r = try pair.calgw(["sync", "--json"])
+        let r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stdoutText)\(r.stderrText)")
         #expect(Self.ics(in: vdir.appendingPathComponent("Team")).isEmpty, "the old folder kept a stale copy")
         #expect(Self.ics(in: vdir.appendingPathComponent("Trips")).count == 2)
         #expect(
-            try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").sorted() == [
+            try await graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").sorted() == [
                 "Team event", "Trips event",
             ])
-        let again = try pair.calgw(["sync", "--json"])
+        let again = try await pair.calgw(["sync", "--json"])
         #expect(again.status == 0 && JSONCounts.writes(in: again.stdoutText) == 0, "\(again.stdoutText)")
-        #expect(try graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").count == 2)
+        #expect(try await graph.listed("subject", at: "/me/calendars/\(ids["Trips"]!)/events").count == 2)
     }
 
     /// Graph answers a calendar's creation with an id other than the one it lists the calendar
     /// by later (microsoft-graph-docs #5580, #4007): the folder keeps its calendar, no second
     /// folder is made, and nothing is reported gone.
-    @Test func aCalendarWhoseIDChangesAfterItIsMadeKeepsItsFolder() throws {
-        let pair = try MailboxPair()
+    @Test func aCalendarWhoseIDChangesAfterItIsMadeKeepsItsFolder() async throws {
+        let pair = try await MailboxPair()
         defer { pair.remove() }
         let graph = pair.graph, vdir = pair.vdir
         let personal = vdir.appendingPathComponent("personal")
         try FileManager.default.createDirectory(at: personal, withIntermediateDirectories: true)
         try TestEvent.data(uid: "p-1", summary: "Dentist", end: "20270110T110000Z")
             .write(to: personal.appendingPathComponent("p-1.ics"))
-        let fault = try graph.control(
+        let fault = try await graph.control(
             "POST", "faults", json: ["kind": "calendarIdChanges", "method": "POST", "path": "/me/calendars"])
         #expect(fault.status == 201, "\(fault)")
-        let first = try pair.calgw(["sync"])
+        let first = try await pair.calgw(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         for _ in 0..<2 {
-            let r = try pair.calgw(["sync", "--json"])
+            let r = try await pair.calgw(["sync", "--json"])
             #expect(r.status == 0 && JSONCounts.writes(in: r.stdoutText) == 0, "\(r.stdoutText)\(r.stderrText)")
             #expect(!(r.stdoutText + r.stderrText).contains("gone"), "\(r.stdoutText)\(r.stderrText)")
         }
         #expect(Self.subfolders(vdir) == ["Calendar", "personal"], "\(Self.subfolders(vdir))")
-        #expect(try graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "personal"])
+        #expect(try await graph.listed("name", at: "/me/calendars").sorted() == ["Calendar", "personal"])
     }
 }

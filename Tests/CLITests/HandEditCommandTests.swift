@@ -7,10 +7,10 @@ import CalgwTestSupport
 /// the rest syncs, and the run exits 1.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct HandEditCommandTests {
     @Test(arguments: TestServers.selected)
-    func brokenFileIsReportedAtItsLineAndTheRestSyncs(server name: String) throws {
+    func brokenFileIsReportedAtItsLineAndTheRestSyncs(server name: String) async throws {
         let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "handcli")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "p", server: server, collection: collection)
@@ -27,25 +27,25 @@ import CalgwTestSupport
         let where_ = pair.vdir.appendingPathComponent("bad.ics").path + ":8: DTEND"
 
         // status prints the whole status, then the problem as an error, and exits 1.
-        let status = try pair.run("status", password: server.password)
+        let status = try await pair.run("status", password: server.password)
         #expect(status.status == 1, "\(status.stdoutText)\(status.stderrText)")
         #expect(status.stdoutText.contains("to create"), "\(status.stdoutText)")
         #expect(status.stderrText.contains("error: p: " + where_), "\(status.stderrText)")
-        let statusJSON = try pair.run("status", ["--json"], password: server.password)
+        let statusJSON = try await pair.run("status", ["--json"], password: server.password)
         #expect(statusJSON.status == 1)
         let object = try JSONSerialization.jsonObject(with: statusJSON.stdout) as? [String: Any]
         #expect((object?["errors"] as? [String])?.contains { $0.hasPrefix(where_) } == true, "\(statusJSON.stdoutText)")
 
-        let push = try pair.run("push", password: server.password)
+        let push = try await pair.run("push", password: server.password)
         #expect(push.status == 1, "\(push.stderrText)")
         #expect(push.stderrText.contains(where_) && push.stderrText.contains("before DTSTART"), "\(push.stderrText)")
 
-        let sync = try pair.run("sync", password: server.password)
+        let sync = try await pair.run("sync", password: server.password)
         #expect(sync.status == 1, "\(sync.stderrText)")
         #expect(sync.stderrText.contains(where_) && sync.stderrText.contains("hint"), "\(sync.stderrText)")
         #expect(try Data(contentsOf: pair.vdir.appendingPathComponent("bad.ics")) == Data(broken.utf8))
         // The good file went up; the broken one did not.
-        let listing = try ProcessRunner.run(
+        let listing = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
@@ -55,15 +55,15 @@ import CalgwTestSupport
 
         try TestEvent.data(uid: "bad-\(id)", summary: "fixed", end: "20260310T110000Z", location: "Room 1")
             .write(to: pair.vdir.appendingPathComponent("bad.ics"))
-        let fixed = try pair.run("sync", password: server.password)
+        let fixed = try await pair.run("sync", password: server.password)
         #expect(fixed.status == 0, "\(fixed.stderrText)")
     }
 
     @Test(arguments: TestServers.selected)
-    func twoFilesWithOneUIDFailTheRunAfterTheRestIsSynced(server name: String) throws {
+    func twoFilesWithOneUIDFailTheRunAfterTheRestIsSynced(server name: String) async throws {
         let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "dupcli")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "d", server: server, collection: collection)
@@ -76,12 +76,12 @@ import CalgwTestSupport
             .write(to: pair.vdir.appendingPathComponent("other.ics"))
         let a = pair.vdir.appendingPathComponent("a.ics").path, copy = pair.vdir.appendingPathComponent("copy.ics").path
 
-        let status = try pair.run("status", password: server.password)
+        let status = try await pair.run("status", password: server.password)
         #expect(status.status == 1, "\(status.stderrText)")
         #expect(status.stderrText.contains(a) && status.stderrText.contains(copy), "\(status.stderrText)")
 
         for command in ["push", "sync"] {
-            let run = try pair.run(command, password: server.password)
+            let run = try await pair.run(command, password: server.password)
             #expect(run.status == 1, "\(command): \(run.stderrText)")
             #expect(
                 run.stderrText.contains("error: d: ") && run.stderrText.contains(a) && run.stderrText.contains(copy),
@@ -89,7 +89,7 @@ import CalgwTestSupport
             #expect(run.stderrText.contains("hint"), "\(run.stderrText)")
         }
         // The other event went up; neither copy did.
-        let listing = try ProcessRunner.run(
+        let listing = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
@@ -101,8 +101,8 @@ import CalgwTestSupport
         // Resolved by giving the copy its own UID: everything goes up, exit 0.
         try TestEvent.data(uid: "copy-\(id)", summary: "the copy", end: "20260310T110000Z", location: "Room 1")
             .write(to: pair.vdir.appendingPathComponent("copy.ics"))
-        let fixed = try pair.run("sync", password: server.password)
+        let fixed = try await pair.run("sync", password: server.password)
         #expect(fixed.status == 0, "\(fixed.stderrText)")
-        #expect(try pair.run("status", password: server.password).status == 0)
+        #expect(try await pair.run("status", password: server.password).status == 0)
     }
 }

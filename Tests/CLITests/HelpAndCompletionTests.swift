@@ -14,8 +14,8 @@ import CalgwTestSupport
     ]
 
     @Test(arguments: commands)
-    func helpHasUsageAndExamples(_ command: [String]) throws {
-        let r = try CalgwBinary.run(["help"] + command)
+    func helpHasUsageAndExamples(_ command: [String]) async throws {
+        let r = try await CalgwBinary.run(["help"] + command)
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stdoutText.contains("USAGE: calgw \(command.joined(separator: " "))"), "\(r.stdoutText)")
         #expect(r.stdoutText.contains("Examples:"), "calgw help \(command.joined(separator: " ")) shows no examples")
@@ -23,8 +23,8 @@ import CalgwTestSupport
 
     /// `calgw --help` says which options may come before the command; each command's help
     /// lists `-c` among its own options.
-    @Test func helpShowsTheOptionsThatMayComeBeforeTheCommand() throws {
-        let root = try CalgwBinary.run(["--help"])
+    @Test func helpShowsTheOptionsThatMayComeBeforeTheCommand() async throws {
+        let root = try await CalgwBinary.run(["--help"])
         #expect(root.status == 0, "\(root.stderrText)")
         for text in [
             "before the command", "-c, --config <path>", "-v, --verbose", "-q, --quiet", "calgw -c ~/work.toml sync",
@@ -32,7 +32,7 @@ import CalgwTestSupport
             #expect(root.stdoutText.contains(text), "calgw --help lacks \(text): \(root.stdoutText)")
         }
         for command in [["sync"], ["status"], ["event", "add"], ["init"]] {
-            let r = try CalgwBinary.run(["help"] + command)
+            let r = try await CalgwBinary.run(["help"] + command)
             #expect(
                 r.stdoutText.contains("-c, --config <path>"),
                 "calgw help \(command.joined(separator: " ")): \(r.stdoutText)")
@@ -40,8 +40,8 @@ import CalgwTestSupport
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func completionsKnowEveryCommandAndFlag(_ shell: String) throws {
-        let r = try CalgwBinary.run(["--generate-completion-script", shell])
+    func completionsKnowEveryCommandAndFlag(_ shell: String) async throws {
+        let r = try await CalgwBinary.run(["--generate-completion-script", shell])
         #expect(r.status == 0, "\(r.stderrText)")
         for word in ["event", "sync", "occurrence", "allow-mass-delete", "offline"] {
             #expect(r.stdoutText.contains(word), "\(shell) completion lacks \(word)")
@@ -51,18 +51,18 @@ import CalgwTestSupport
     /// docs/cli.md, the contract, names every command `calgw --help` and `calgw event --help`
     /// list, and docs/guide.md's lists of keys every key a pair's table takes and every
     /// top-level one.
-    @Test func theDocsKeepInStepWithHelpAndTheConfigReader() throws {
+    @Test func theDocsKeepInStepWithHelpAndTheConfigReader() async throws {
         let contract = try String(
             contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
-        func subcommands(_ arguments: [String]) throws -> [String] {
-            let help = try CalgwBinary.run(arguments + ["--help"]).stdoutText
+        func subcommands(_ arguments: [String]) async throws -> [String] {
+            let help = try await CalgwBinary.run(arguments + ["--help"]).stdoutText
             let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
             return section.split(whereSeparator: \.isNewline).compactMap { line in
                 line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
             }.filter { $0 != "See" }
         }
-        let top = try subcommands([])
-        let events = try subcommands(["event"])
+        let top = try await subcommands([])
+        let events = try await subcommands(["event"])
         #expect(top.count >= 13 && events.count >= 5, "\(top) \(events)")
         for command in top.filter({ $0 != "event" }).map({ "calgw \($0)" }) + events.map({ "calgw event \($0)" }) {
             #expect(contract.contains("`\(command)"), "docs/cli.md does not name \(command)")

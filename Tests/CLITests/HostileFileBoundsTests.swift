@@ -69,14 +69,14 @@ import CalgwTestSupport
     static func bound(forSize size: Int) -> Int { 48 << 20 + 16 * size }
 
     @Test(arguments: cases)
-    func hostileFilesAreReadWithinBoundedMemory(_ hostile: Case) throws {
+    func hostileFilesAreReadWithinBoundedMemory(_ hostile: Case) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("hostile.ics")
         let text = hostile.make()
         try Data(text.utf8).write(to: file)
         let size = text.utf8.count
-        let (lint, peak) = try Self.measured(["lint", file.path], in: folder)
+        let (lint, peak) = try await Self.measured(["lint", file.path], in: folder)
         let said = lint.stdoutText + lint.stderrText
         print("\(hostile.name): \(size / 1024) KB read with a peak of \(peak >> 20) MB, exit \(lint.status)")
         #expect(lint.status == 0 || lint.status == 1, "\(hostile.name): exit \(lint.status): \(said.prefix(600))")
@@ -91,7 +91,8 @@ import CalgwTestSupport
     /// Runs `calgw ARGUMENTS` from a small python parent that forks it and reads its peak
     /// resident set from the kernel (`ru_maxrss` of its children). The test process cannot read
     /// it itself: a child it spawns inherits the test process's own peak at exec.
-    static func measured(_ arguments: [String], in folder: TemporaryFolder) throws -> (ProcessRunner.Result, Int) {
+    static func measured(_ arguments: [String], in folder: TemporaryFolder) async throws -> (ProcessRunner.Result, Int)
+    {
         let report = folder.file("peak")
         let script = """
             import os, resource, sys
@@ -102,7 +103,7 @@ import CalgwTestSupport
             open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
             sys.exit(os.waitstatus_to_exitcode(status) if os.waitstatus_to_exitcode(status) >= 0 else 128 - os.waitstatus_to_exitcode(status))
             """
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             "python3", ["-c", script, report.path, CalgwBinary.url.path] + arguments,
             environment: ["NO_COLOR": "1"])
         let kilobytes = Int((try? String(contentsOf: report, encoding: .utf8)) ?? "") ?? 0

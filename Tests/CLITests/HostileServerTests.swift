@@ -46,8 +46,8 @@ import CalgwTestSupport
         func serve(_ scenario: String) throws { try Data("\(scenario)\n".utf8).write(to: scenarioFile) }
 
         /// `calgw sync`, killed after 120 s (status 137) so a hang fails the test instead of hanging it.
-        func sync() throws -> ProcessRunner.Result {
-            try ProcessRunner.run(
+        func sync() async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(
                 "timeout", ["-s", "KILL", "120", CalgwBinary.url.path, "sync", "--config", config.path],
                 environment: ["CALGW_TEST_PASSWORD": "secret", "NO_COLOR": "1"])
         }
@@ -84,11 +84,11 @@ import CalgwTestSupport
     ]
 
     @Test(arguments: scenarios)
-    func testHostileAnswerFailsCleanlyAndASaneOneConverges(scenario: String, problem: String) throws {
+    func testHostileAnswerFailsCleanlyAndASaneOneConverges(scenario: String, problem: String) async throws {
         let setup = try Setup()
         defer { setup.remove() }
 
-        let first = try setup.sync()
+        let first = try await setup.sync()
         #expect(first.status == 0, "sane server: \(first.stderrText)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == [
@@ -97,7 +97,7 @@ import CalgwTestSupport
         let before = try setup.snapshot()
 
         try setup.serve(scenario)
-        let hostile = try setup.sync()
+        let hostile = try await setup.sync()
         #expect(hostile.status != 137, "\(scenario): calgw sync did not end within 120 s")
         #expect(hostile.status != 0, "\(scenario): \(hostile.stdoutText)")
         let output = hostile.stderrText + hostile.stdoutText
@@ -117,9 +117,9 @@ import CalgwTestSupport
         }
 
         try setup.serve("sane")
-        let recovered = try setup.sync()
+        let recovered = try await setup.sync()
         #expect(recovered.status == 0, "\(scenario), sane again: \(recovered.stderrText)")
-        let settled = try setup.sync()
+        let settled = try await setup.sync()
         #expect(settled.status == 0, "\(scenario), settled: \(settled.stderrText)")
         #expect(
             settled.stdoutText.contains(
@@ -129,16 +129,16 @@ import CalgwTestSupport
     }
 
     /// A hostile first contact: nothing is written, and the sane server is then synced in full.
-    @Test func testHostileFirstContactWritesNothing() throws {
+    @Test func testHostileFirstContactWritesNothing() async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let empty = try setup.snapshot()
         try setup.serve("encoded-dotdot")
-        let hostile = try setup.sync()
+        let hostile = try await setup.sync()
         #expect(hostile.status != 0 && hostile.status != 137, "\(hostile.stdoutText)")
         #expect(try setup.snapshot() == empty)
         try setup.serve("sane")
-        let sane = try setup.sync()
+        let sane = try await setup.sync()
         #expect(sane.status == 0, "\(sane.stderrText)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: setup.vdir.path).filter { $0.hasSuffix(".ics") } == [
@@ -147,13 +147,13 @@ import CalgwTestSupport
     }
 
     @Test(arguments: ["0", "-5", "\"64k\""])
-    func testMaxResponseSizeMustBeAPositiveNumber(value: String) throws {
+    func testMaxResponseSizeMustBeAPositiveNumber(value: String) async throws {
         let setup = try Setup()
         defer { setup.remove() }
         let text = try String(contentsOf: setup.config, encoding: .utf8)
             .replacingOccurrences(of: "max_response_size = 65536", with: "max_response_size = \(value)")
         try Data(text.utf8).write(to: setup.config)
-        let result = try setup.sync()
+        let result = try await setup.sync()
         #expect(result.status != 0 && result.status != 137)
         #expect(
             result.stderrText.contains("max_response_size must be a positive number of bytes"), "\(result.stderrText)")

@@ -31,8 +31,8 @@ import Testing
         return url
     }
 
-    static func khal(_ config: URL, _ arguments: [String]) throws -> ProcessRunner.Result {
-        try ProcessRunner.run("khal", ["-c", config.path] + arguments, environment: ["TZ": "UTC"])
+    static func khal(_ config: URL, _ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run("khal", ["-c", config.path] + arguments, environment: ["TZ": "UTC"])
     }
 
     /// `start<TAB>summary` lines (summary prefixed `CANCELLED ` as khal's `{cancelled}` does) of `calgw list --json`, starts in UTC as khal prints them.
@@ -55,17 +55,17 @@ import Testing
     @Test func khalListShowsWhatCalgwListShowsAfterPull() async throws {
         let pair = try await InteropPair(prefix: "khal-list")
         defer { pair.remove() }
-        let pull = try pair.calgw("pull", ["--json"])
+        let pull = try await pair.calgw("pull", ["--json"])
         #expect(pull.status == 0, "\(pull.stderrText)")
         #expect(try pair.vdirUIDs().count == pair.samples.count)
         let config = try Self.khalConfig(pair)
         // 2026-02-28 and 2026-03-01 hold no event, so khal's inclusive end and calgw's
         // exclusive one cover the same occurrences.
-        let khal = try Self.khal(
+        let khal = try await Self.khal(
             config, ["list", "--format", "{start}\t{cancelled}{title}", "--day-format", "", "2025-12-01", "2026-02-28"])
         #expect(khal.status == 0, "\(khal.stderrText)")
         let khalLines = khal.stdoutText.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
-        let list = try pair.calgw(
+        let list = try await pair.calgw(
             "list", ["--from", "2025-12-01", "--to", "2026-03-01", "--include-cancelled", "--json"])
         #expect(list.status == 0, "\(list.stderrText)")
         let calgwLines = try Self.calgwLines(list.stdout)
@@ -82,14 +82,14 @@ import Testing
     @Test func eventMadeWithKhalNewIsPushedUnchanged() async throws {
         let pair = try await InteropPair(prefix: "khal-new")
         defer { pair.remove() }
-        #expect(try pair.calgw("pull").status == 0)
+        #expect(try await pair.calgw("pull").status == 0)
         let config = try Self.khalConfig(pair)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path))
-        let one = try Self.khal(
+        let one = try await Self.khal(
             config,
             ["new", "-a", "cal", "-l", "Main St 5", "2026-03-12", "14:00", "15:00", "Dentist", "::", "Bring the forms"])
         #expect(one.status == 0, "\(one.stderrText)")
-        let two = try Self.khal(
+        let two = try await Self.khal(
             config,
             ["new", "-a", "cal", "-r", "weekly", "-u", "2026-05-01", "2026-03-16", "08:00", "09:00", "Swimming"])
         #expect(two.status == 0, "\(two.stderrText)")
@@ -98,7 +98,7 @@ import Testing
         }
         #expect(made.count == 2, "\(made)")
 
-        let push = try pair.calgw("push", ["--json"])
+        let push = try await pair.calgw("push", ["--json"])
         #expect(push.status == 0, "\(push.stderrText)")
         let report = try #require(try JSONSerialization.jsonObject(with: push.stdout) as? [String: Any])
         #expect(report["created"] as? [String: Int] == ["local": 0, "remote": 2], "\(push.stdoutText)")
@@ -114,12 +114,12 @@ import Testing
                 if InteropPair.uid(of: resource.data) == uid { remote = resource.data }
             }
             let copy = try #require(remote, "\(uid) not on the server")
-            let want = try InteropPair.canonicalProperties(local)
+            let want = try await InteropPair.canonicalProperties(local)
             #expect(want.contains("SUMMARY"))
-            #expect(try InteropPair.canonicalProperties(copy) == want)
+            #expect(try await InteropPair.canonicalProperties(copy) == want)
         }
         // And khal still lists them from the vdir after calgw's push.
-        let khal = try Self.khal(
+        let khal = try await Self.khal(
             config, ["list", "--format", "{start}\t{title}", "--day-format", "", "2026-03-12", "2026-03-17"])
         #expect(
             khal.stdoutText.contains("2026-03-12 14:00\tDentist")

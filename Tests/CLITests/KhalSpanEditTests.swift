@@ -28,10 +28,10 @@ import Testing
     }
 
     /// khal's lines for the vdir, over 2020–2039.
-    static func khalLines(_ vdir: URL) throws -> (lines: [Line], warnings: [String]) {
+    static func khalLines(_ vdir: URL) async throws -> (lines: [Line], warnings: [String]) {
         struct Request: Encodable { var folders: [String]; var from = "2020-01-01"; var to = "2039-12-31" }
         struct Answer: Decodable { var lists: [[Line]]; var warnings: [String] }
-        let answer = try ProcessRunner.python(
+        let answer = try await ProcessRunner.python(
             oracles.appendingPathComponent("khal_list.py"), input: Request(folders: [vdir.path]),
             as: Answer.self)
         return (try #require(answer.lists.first), answer.warnings)
@@ -40,11 +40,11 @@ import Testing
     /// recurring-ical-events' occurrences of `calendars` over [2020, 2040), in khal's form: an
     /// instant as UTC minutes, a floating time as its wall-clock minutes, an all-day one as its
     /// first and last day.
-    static func referenceLines(_ calendars: [String]) throws -> [Line] {
+    static func referenceLines(_ calendars: [String]) async throws -> [Line] {
         struct Request: Encodable {
             var kind = "occurrences"; var calendars: [String]; var from = "2020-01-01"; var to = "2040-01-01"
         }
-        let answer = try ProcessRunner.python(
+        let answer = try await ProcessRunner.python(
             oracles.appendingPathComponent("span_edits.py"), input: [Request(calendars: calendars)],
             as: [[Occurrence]].self)
         let utc = DateFormatter()
@@ -70,8 +70,9 @@ import Testing
     }
 
     /// `calgw event …` on the pair, pushed to the server.
-    func event(_ pair: InteropPair, _ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(["event"] + arguments + ["--config", pair.config.path], environment: pair.environment)
+    func event(_ pair: InteropPair, _ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(
+            ["event"] + arguments + ["--config", pair.config.path], environment: pair.environment)
     }
 
     struct Added: Decodable { var uid: String; var pushed: Bool }
@@ -80,12 +81,12 @@ import Testing
     @Test func khalOnTheVdirListsWhatTheServerCopiesExpandTo() async throws {
         let pair = try await InteropPair(prefix: "khal-span", withSamples: false)
         defer { pair.remove() }
-        var r = try pair.calgw("pull")
+        var r = try await pair.calgw("pull")
         #expect(r.status == 0, "\(r.stderrText)")
 
         // A weekly 09:30 Berlin stand-up of 8 across the March DST change, and a weekly all-day
         // review until June.
-        r = try event(
+        r = try await event(
             pair,
             [
                 "add", "--summary", "Standup", "--start", "2026-03-16T09:30", "--duration", "30m",
@@ -94,7 +95,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderrText)")
         let standup = try JSONDecoder().decode(Added.self, from: r.stdout)
         #expect(standup.pushed)
-        r = try event(
+        r = try await event(
             pair,
             [
                 "add", "--summary", "Review", "--start", "2026-03-20", "--all-day",
@@ -105,10 +106,10 @@ import Testing
         #expect(review.pushed)
 
         // This: one occurrence renamed. Future: the series split, the rest renamed.
-        r = try event(
+        r = try await event(
             pair, ["edit", standup.uid, "--occurrence", "2026-03-30T09:30", "--span", "this", "--summary", "Planning"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(
+        r = try await event(
             pair,
             [
                 "edit", standup.uid, "--occurrence", "2026-04-20T09:30", "--span", "future",
@@ -116,10 +117,10 @@ import Testing
             ])
         #expect(r.status == 0, "\(r.stderrText)")
         let standupSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
-        r = try event(
+        r = try await event(
             pair, ["edit", review.uid, "--occurrence", "2026-04-03", "--span", "this", "--summary", "Review (short)"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(
+        r = try await event(
             pair,
             [
                 "edit", review.uid, "--occurrence", "2026-05-01", "--span", "future", "--summary", "Review (new team)",
@@ -129,7 +130,7 @@ import Testing
         let reviewSplit = try #require(try JSONDecoder().decode(Edited.self, from: r.stdout).newSeries)
 
         // A floating daily class: one occurrence deleted, the last two renamed.
-        r = try event(
+        r = try await event(
             pair,
             [
                 "add", "--summary", "Yoga", "--start", "2026-06-01T18:00", "--tz", "floating",
@@ -137,9 +138,9 @@ import Testing
             ])
         #expect(r.status == 0, "\(r.stderrText)")
         let yoga = try JSONDecoder().decode(Added.self, from: r.stdout)
-        r = try event(pair, ["delete", yoga.uid, "--occurrence", "2026-06-03T18:00", "--span", "this"])
+        r = try await event(pair, ["delete", yoga.uid, "--occurrence", "2026-06-03T18:00", "--span", "this"])
         #expect(r.status == 0, "\(r.stderrText)")
-        r = try event(
+        r = try await event(
             pair,
             [
                 "edit", yoga.uid, "--occurrence", "2026-06-05T18:00", "--span", "future", "--summary", "Yoga (park)",
@@ -154,8 +155,8 @@ import Testing
             served.append(String(decoding: try await pair.client.get(pair.url(of: item.href)).data, as: UTF8.self))
         }
         #expect(served.count == 6, "the server holds \(served.count) resources")
-        let reference = try Self.referenceLines(served)
-        let (khal, warnings) = try Self.khalLines(pair.vdir)
+        let reference = try await Self.referenceLines(served)
+        let (khal, warnings) = try await Self.khalLines(pair.vdir)
         #expect(warnings.isEmpty, "khal warned: \(warnings)")
         #expect(
             khal == reference,

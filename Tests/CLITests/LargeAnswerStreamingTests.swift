@@ -14,10 +14,10 @@ import CalgwTestTraits
     static let events = TestLoad.size(400, load: 1500)
 
     /// A Cyrus collection filled with `events` events by PUT.
-    static func filledCollection(_ server: TestServer, prefix: String, start: Int = 0) throws -> URL {
+    static func filledCollection(_ server: TestServer, prefix: String, start: Int = 0) async throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
-        try server.makeCalendar(collection)
-        let fill = try ProcessRunner.run(
+        try await server.makeCalendar(collection)
+        let fill = try await ProcessRunner.run(
             "python3",
             [
                 TestPaths.packageRoot.appendingPathComponent("Scripts/bench/fill_caldav.py").path,
@@ -28,9 +28,9 @@ import CalgwTestTraits
         return collection
     }
 
-    @Test func aLargeAnswerCutMidwayKeepsWholeFilesAndTheRerunPullsTheRest() throws {
+    @Test func aLargeAnswerCutMidwayKeepsWholeFilesAndTheRerunPullsTheRest() async throws {
         let server = try TestServers.shared("cyrus")
-        let collection = try Self.filledCollection(server, prefix: "large")
+        let collection = try await Self.filledCollection(server, prefix: "large")
 
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -38,7 +38,7 @@ import CalgwTestTraits
         let proxy = try TestProxies.fault(upstream: server.url, script: "truncate", onlyMethods: "REPORT")
         defer { proxy.stop() }
         let cut = try ServerPair(folder, "cut", server: server, collection: proxy.proxied(collection))
-        let broken = try cut.run("pull", password: server.password)
+        let broken = try await cut.run("pull", password: server.password)
         #expect(broken.status == 1, "\(broken.stdoutText)\(broken.stderrText)")
         #expect(broken.stderrText.contains("error:") && broken.stderrText.contains("REPORT"), "\(broken.stderrText)")
         // Items are written in batches while the answer arrives (128, then 256, …): the cut
@@ -56,7 +56,7 @@ import CalgwTestTraits
             proxy.logEntries().contains { ($0["action"] as? String) == "truncate" }, "the proxy never cut an answer")
 
         // The same pair, now through the proxy's later requests (the script is used up): whole.
-        let rerun = try cut.run("pull", ["--json"], password: server.password)
+        let rerun = try await cut.run("pull", ["--json"], password: server.password)
         #expect(rerun.status == 0, "\(rerun.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: cut.vdir.path).filter { $0.hasSuffix(".ics") }
         #expect(names.count == Self.events)
@@ -73,7 +73,7 @@ import CalgwTestTraits
         }
         #expect(uids == Set((0..<Self.events).map { "bench-\($0)@calgw.example" }))
         #expect(bytes > Self.events * 260, "the answer was only \(bytes) bytes")
-        let again = try cut.run("sync", password: server.password)
+        let again = try await cut.run("sync", password: server.password)
         #expect(
             again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
             "\(again.stdoutText)\(again.stderrText)")
@@ -82,16 +82,16 @@ import CalgwTestTraits
     /// A server that refuses the calendar-query of every item (here with 507, as one out of
     /// memory might) is read in pages: the listing, then multigets of at most 100 hrefs, every
     /// file whole, and the next run finds nothing to do.
-    @Test func aServerThatRefusesTheWholeQueryIsReadInPages() throws {
+    @Test func aServerThatRefusesTheWholeQueryIsReadInPages() async throws {
         let server = try TestServers.shared("cyrus")
         // Cyrus refuses a UID another calendar of the account holds: these events have their own.
-        let collection = try Self.filledCollection(server, prefix: "paged", start: 10_000)
+        let collection = try await Self.filledCollection(server, prefix: "paged", start: 10_000)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let proxy = try TestProxies.fault(upstream: server.url, script: "507", onlyMethods: "REPORT")
         defer { proxy.stop() }
         let pair = try ServerPair(folder, "paged", server: server, collection: proxy.proxied(collection))
-        let pulled = try pair.run("pull", password: server.password)
+        let pulled = try await pair.run("pull", password: server.password)
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }
         #expect(names.count == Self.events)
@@ -106,7 +106,7 @@ import CalgwTestTraits
             "the proxy did not refuse the query: \(reports.first ?? [:])")
         // One multiget per 100 hrefs, each page split so.
         #expect(reports.count - 1 >= Self.events / 100, "\(reports.count - 1) multigets for \(Self.events) events")
-        let again = try pair.run("sync", password: server.password)
+        let again = try await pair.run("sync", password: server.password)
         #expect(
             again.status == 0 && again.stdoutText.contains("local: 0 created, 0 updated, 0 deleted; remote: 0 created"),
             "\(again.stdoutText)\(again.stderrText)")

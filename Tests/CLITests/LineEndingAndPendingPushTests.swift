@@ -8,14 +8,14 @@ import CalgwTestSupport
 /// saved with CRLF line endings; `event add` failed (inviting a rerun and a duplicate) after the
 /// event had been created.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct LineEndingAndPendingPushTests {
-    static func makeCollection(_ server: TestServer, prefix: String) throws -> URL {
+    static func makeCollection(_ server: TestServer, prefix: String) async throws -> URL {
         let collection = server.newCollectionURL(prefix: prefix)
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         return collection
     }
 
     /// The UIDs of the events in a collection, read from the server with curl.
-    static func serverUIDs(_ server: TestServer, _ collection: URL) throws -> [String] {
+    static func serverUIDs(_ server: TestServer, _ collection: URL) async throws -> [String] {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
@@ -23,7 +23,7 @@ import CalgwTestSupport
               <C:filter><C:comp-filter name="VCALENDAR"/></C:filter>
             </C:calendar-query>
             """
-        let r = try ProcessRunner.run(
+        let r = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H", "Depth: 1",
@@ -53,9 +53,9 @@ import CalgwTestSupport
     /// A file without a UID is given one and uploaded, whatever its line endings; the next run
     /// has nothing to do. (With CRLF the UID was never inserted and the file silently skipped.)
     @Test(arguments: TestServers.selected)
-    func uidlessFilesWithAnyLineEndingsAreUploaded(server name: String) throws {
+    func uidlessFilesWithAnyLineEndingsAreUploaded(server name: String) async throws {
         let server = try TestServers.shared(name)
-        let collection = try Self.makeCollection(server, prefix: "nouid")
+        let collection = try await Self.makeCollection(server, prefix: "nouid")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "n", server: server, collection: collection)
@@ -72,7 +72,7 @@ import CalgwTestSupport
         .replacingOccurrences(of: "DTSTART:20260310T100000Z\r\n", with: "DTSTART:20260310T100000Z\n")
         try Data(mixed.utf8).write(to: pair.vdir.appendingPathComponent("mixed.ics"))
 
-        let sync = try pair.run("sync", ["--json"], password: server.password)
+        let sync = try await pair.run("sync", ["--json"], password: server.password)
         #expect(sync.status == 0, "\(name): \(sync.stderrText)")
         let report = try JSONSerialization.jsonObject(with: sync.stdout) as? [String: Any]
         #expect((report?["created"] as? [String: Int])?["remote"] == 3, "\(name): \(sync.stdoutText)")
@@ -90,8 +90,8 @@ import CalgwTestSupport
                     !text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "\(name): CRLF file got LF lines")
             }
         }
-        #expect(try Self.serverUIDs(server, collection) == fileUIDs.sorted(), "\(name)")
-        let again = try pair.run("sync", ["--json"], password: server.password)
+        #expect(try await Self.serverUIDs(server, collection) == fileUIDs.sorted(), "\(name)")
+        let again = try await pair.run("sync", ["--json"], password: server.password)
         #expect(again.status == 0, "\(name): \(again.stderrText)")
         let second = try JSONSerialization.jsonObject(with: again.stdout) as? [String: Any]
         #expect((second?["created"] as? [String: Int]) == ["local": 0, "remote": 0], "\(name): \(again.stdoutText)")
@@ -100,13 +100,13 @@ import CalgwTestSupport
 
     /// An editor that breaks the file on the first save and fixes it on the second, saving with
     /// CRLF line endings as editors that normalise them do: the fix is written and pushed.
-    @Test func eventOpenKeepsAFixSavedWithCRLF() throws {
+    @Test func eventOpenKeepsAFixSavedWithCRLF() async throws {
         let server = try TestServers.shared(TestServers.any())
-        let collection = try Self.makeCollection(server, prefix: "opencrlf")
+        let collection = try await Self.makeCollection(server, prefix: "opencrlf")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "o", server: server, collection: collection)
-        let add = try CalgwBinary.run(
+        let add = try await CalgwBinary.run(
             ["event", "add", "--summary", "Before", "--start", "2026-03-23T09:30", "--config", pair.config.path],
             environment: ["TZ": "Europe/Berlin", "CALGW_TEST_PASSWORD": server.password])
         #expect(add.status == 0, "\(add.stderrText)")
@@ -126,7 +126,7 @@ import CalgwTestSupport
         """.write(to: editor, atomically: true, encoding: .utf8)
         chmod(editor.path, 0o755)
         // On a terminal: the save with errors reopens the editor (without one it would end the command).
-        let open = try EventOpenTests().onTerminal(
+        let open = try await EventOpenTests().onTerminal(
             ["event", "open", uid, "--config", pair.config.path],
             environment: ["TZ": "Europe/Berlin", "VISUAL": editor.path, "CALGW_TEST_PASSWORD": server.password])
         #expect(open.status == 0, "\(open.stdoutText)")
@@ -134,16 +134,16 @@ import CalgwTestSupport
         #expect(try String(contentsOf: runs, encoding: .utf8).hasPrefix("2"))
         let text = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
         #expect(text.contains("SUMMARY:Fixed with CRLF") && !text.contains("#"), "\(text)")
-        let status = try pair.run("status", ["--json"], password: server.password)
+        let status = try await pair.run("status", ["--json"], password: server.password)
         #expect(status.status == 0 && status.stdoutText.contains("\"remote\" : 0"), "\(status.stdoutText)")
     }
 
     /// `event add` with the server down: the UID is printed, the exit status is 0 with a
     /// warning, and the next push sends the event once. Adding again is what the person would
     /// have done after a failure: it must not be needed.
-    @Test func eventAddWithTheServerDownPrintsTheUIDAndPushesOnce() throws {
+    @Test func eventAddWithTheServerDownPrintsTheUIDAndPushesOnce() async throws {
         let server = try TestServers.shared(TestServers.any())
-        let collection = try Self.makeCollection(server, prefix: "adddown")
+        let collection = try await Self.makeCollection(server, prefix: "adddown")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "a", server: server, collection: collection)
@@ -151,7 +151,7 @@ import CalgwTestSupport
         // Port 9 (discard): nothing listens there, so the connection is refused.
         try real.replacingOccurrences(of: collection.absoluteString, with: "http://127.0.0.1:9/cal/")
             .write(to: pair.config, atomically: true, encoding: .utf8)
-        let add = try CalgwBinary.run(
+        let add = try await CalgwBinary.run(
             [
                 "event", "add", "--summary", "Offline by accident", "--start", "2026-04-01T10:00",
                 "--json", "--config", pair.config.path,
@@ -168,22 +168,22 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: pair.vdir.appendingPathComponent(added.uid + ".ics").path))
 
         try real.write(to: pair.config, atomically: true, encoding: .utf8)
-        let push = try pair.run("push", password: server.password)
+        let push = try await pair.run("push", password: server.password)
         #expect(push.status == 0, "\(push.stderrText)")
-        #expect(try Self.serverUIDs(server, collection) == [added.uid])
+        #expect(try await Self.serverUIDs(server, collection) == [added.uid])
     }
 
     /// `event add` with an unrelated broken file in the vdir: the event reaches the server, so
     /// the command says so and exits 0; the broken file is still reported by `status`.
-    @Test func eventAddBesideABrokenFileSucceeds() throws {
+    @Test func eventAddBesideABrokenFileSucceeds() async throws {
         let server = try TestServers.shared(TestServers.any())
-        let collection = try Self.makeCollection(server, prefix: "addbroken")
+        let collection = try await Self.makeCollection(server, prefix: "addbroken")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "b", server: server, collection: collection)
         try Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:broken\r\nDTSTART:nonsense\r\n".utf8)
             .write(to: pair.vdir.appendingPathComponent("broken.ics"))
-        let add = try CalgwBinary.run(
+        let add = try await CalgwBinary.run(
             [
                 "event", "add", "--summary", "Beside a broken file", "--start", "2026-04-02T10:00",
                 "--config", pair.config.path,
@@ -192,8 +192,8 @@ import CalgwTestSupport
         #expect(add.status == 0, "\(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!uid.isEmpty && !add.stderrText.contains("warning"), "\(add.stdoutText) \(add.stderrText)")
-        #expect(try Self.serverUIDs(server, collection) == [uid])
-        let status = try pair.run("status", password: server.password)
+        #expect(try await Self.serverUIDs(server, collection) == [uid])
+        let status = try await pair.run("status", password: server.password)
         #expect(status.status == 1 && status.stderrText.contains("broken.ics"), "\(status.stderrText)")
     }
 }

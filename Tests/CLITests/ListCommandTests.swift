@@ -3,7 +3,7 @@ import Testing
 import CalgwTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ListCommandTests {
-    @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() throws {
+    @Test func listsEveryFileOfAFolderSortedByStartWithHrefs() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func event(_ uid: String, _ start: String) -> String {
@@ -12,7 +12,7 @@ import CalgwTestSupport
         try Data(event("b", "20260302T090000Z").utf8).write(to: folder.file("b.ics"))
         try Data(event("a", "20260302T100000Z").utf8).write(to: folder.file("a.ics"))
         try Data(event("c", "20260402T100000Z").utf8).write(to: folder.file("c.ics"))
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "list", "--local", folder.url.path, "--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -22,7 +22,7 @@ import CalgwTestSupport
         #expect(raw.first?["recurrenceId"] is NSNull)
     }
 
-    @Test func listsASingleFileOfManyEvents() throws {
+    @Test func listsASingleFileOfManyEvents() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let calendar =
@@ -32,7 +32,7 @@ import CalgwTestSupport
             }.joined()
             + "END:VCALENDAR\r\n"
         try Data(calendar.utf8).write(to: folder.file("all.ics"))
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "list", "--local", folder.file("all.ics").path, "--from", "2026-03-01", "--to", "2026-04-01", "--json",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -43,7 +43,7 @@ import CalgwTestSupport
     /// A pair's events are listed from the files its runs sync, as the pair sees them: a
     /// subfolder of a single calendar's vdir, and an account's calendar its `collections`
     /// leave out, are not synced, so not listed.
-    @Test func aPairListsWhatItsRunsSync() throws {
+    @Test func aPairListsWhatItsRunsSync() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func event(_ uid: String) -> Data { TestEvent.data(uid: uid, summary: uid, start: "20260305T100000Z") }
@@ -65,8 +65,8 @@ import CalgwTestSupport
             collections = ["work"]
             """.utf8
         ).write(to: folder.file("config.toml"))
-        func uids(_ pair: String) throws -> [String] {
-            let r = try CalgwBinary.run([
+        func uids(_ pair: String) async throws -> [String] {
+            let r = try await CalgwBinary.run([
                 "list", "--pair", pair, "--from", "2026-03-01", "--to", "2026-04-01", "--json", "--config",
                 folder.file("config.toml").path,
             ])
@@ -75,12 +75,12 @@ import CalgwTestSupport
                 $0["uid"] as? String
             }
         }
-        #expect(try uids("one") == ["in"])
-        #expect(try uids("acct") == ["w"])
+        #expect(try await uids("one") == ["in"])
+        #expect(try await uids("acct") == ["w"])
     }
 
-    @Test func aMissingFolderIsAnError() throws {
-        let result = try CalgwBinary.run([
+    @Test func aMissingFolderIsAnError() async throws {
+        let result = try await CalgwBinary.run([
             "list", "--local", "/nonexistent/calgw", "--from", "2026-03-01", "--to", "2026-04-01",
         ])
         #expect(result.status == 1)
@@ -89,7 +89,7 @@ import CalgwTestSupport
 }
 
 @Suite(.timeLimit(.minutes(10))) struct ListCommandPairTests {
-    @Test func readsThePairsVdirFromTheConfig() throws {
+    @Test func readsThePairsVdirFromTheConfig() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let vdir = folder.file("vdir")
@@ -100,7 +100,7 @@ import CalgwTestSupport
         let config = folder.file("config.toml")
         try Data("[pair.personal]\nlocal = \"\(vdir.path)\"\nremote = \"https://dav.example.com/cal/\"\n".utf8).write(
             to: config)
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "list", "--config", config.path, "--from", "2026-03-01", "--to", "2026-04-01", "--tz", "Europe/Berlin",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -108,19 +108,19 @@ import CalgwTestSupport
         #expect(
             result.stdoutText.contains("2026-03-30  10:00–11:00  Weekly"), "the summer-time instance keeps 10:00 Berlin"
         )
-        let unknown = try CalgwBinary.run([
+        let unknown = try await CalgwBinary.run([
             "list", "--config", config.path, "--pair", "nope", "--from", "2026-03-01", "--to", "2026-04-01",
         ])
         #expect(unknown.status == 2, "a missing pair is a configuration error: \(unknown.stderrText)")
     }
 
     /// Issue 47: `list` reads a vdir file that names its zone in X-WR-TIMEZONE as `expand` does.
-    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() throws {
+    @Test func floatingTimesOfACalendarNamingItsZoneAreReadInIt() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/x-wr-timezone.ics")).write(
             to: folder.file("exported.ics"))
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "list", "--local", folder.url.path, "--from", "2026-03-05", "--to", "2026-03-06", "--tz", "UTC",
         ])
         #expect(result.status == 0, "\(result.stderrText)")
@@ -129,14 +129,14 @@ import CalgwTestSupport
 
     /// `list` reads a file with a misspelled END as `expand` does: the other files and the
     /// file's own events are listed, the line named in a warning on stderr, exit 0.
-    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() throws {
+    @Test func aMisspelledEndIsAWarningAndTheRestIsListed() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("readings/misspelled-end.ics")).write(
             to: folder.file("damaged.ics"))
         try Data(TestEvent.ics(uid: "other", summary: "Other", start: "20260108T090000Z", duration: "PT1H").utf8)
             .write(to: folder.file("other.ics"))
-        let result = try CalgwBinary.run([
+        let result = try await CalgwBinary.run([
             "list", "--local", folder.url.path, "--from", "2026-01-08", "--to", "2026-01-09", "--tz", "UTC",
         ])
         #expect(result.status == 0, "\(result.stderrText)")

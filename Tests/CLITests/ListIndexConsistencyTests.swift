@@ -124,7 +124,7 @@ import Testing
         }
 
         /// One random change to the files or to what `list` is run with; its name, for failures.
-        mutating func change() throws -> String {
+        mutating func change() async throws -> String {
             let files = files()
             let path = files[Int.random(in: 0..<files.count, using: &random)]
             switch Int.random(in: 0..<12, using: &random) {
@@ -196,7 +196,7 @@ import Testing
                 next += 1
                 return "new time-zone data"
             case 10, 11:
-                return try runCommand()
+                return try await runCommand()
             default:
                 return "nothing"
             }
@@ -204,7 +204,7 @@ import Testing
 
         /// calgw's own writes to the vdir pair (its remote is another vdir, `mirror`): a sync
         /// (after an event was put in the mirror, sometimes), or an `event` command.
-        mutating func runCommand() throws -> String {
+        mutating func runCommand() async throws -> String {
             let config = ["--config", url("config.toml").path, "--pair", "plain"]
             let uids = (try? FileManager.default.contentsOfDirectory(atPath: url("vdir").path)) ?? []
             let uid = uids.isEmpty ? "none" : String(uids[Int.random(in: 0..<uids.count, using: &random)].dropLast(4))
@@ -231,12 +231,12 @@ import Testing
             case 3: arguments = ["event", "delete", uid] + config
             default: arguments = ["event", "edit", uid, "--location", "room \(next)", "--offline"] + config
             }
-            let result = try CalgwBinary.run(arguments, environment: environment)
+            let result = try await CalgwBinary.run(arguments, environment: environment)
             return "\(arguments.prefix(2).joined(separator: " ")) (exit \(result.status))"
         }
 
         /// Lists with the index and without, and compares everything `list` says.
-        mutating func compare(after history: [String]) throws {
+        mutating func compare(after history: [String]) async throws {
             var arguments = ["list", "--config", url("config.toml").path]
             switch Int.random(in: 0..<4, using: &random) {
             case 0: arguments += ["--local", url("local").path]
@@ -261,8 +261,8 @@ import Testing
             }
             if Bool.random(using: &random) { arguments.append("--json") }
             if Bool.random(using: &random) { arguments.append("--include-cancelled") }
-            let indexed = try CalgwBinary.run(arguments + ["-v"], environment: environment)
-            let full = try CalgwBinary.run(
+            let indexed = try await CalgwBinary.run(arguments + ["-v"], environment: environment)
+            let full = try await CalgwBinary.run(
                 arguments, environment: environment.merging(["CALGW_LIST_INDEX": "off"]) { $1 })
             let notes = indexed.stderrText.split(separator: "\n").filter { $0.contains("passed over by the index") }
             for note in notes {
@@ -282,7 +282,7 @@ import Testing
         }
     }
 
-    @Test func indexedListingsEqualFullExpansionsThroughRandomChanges() throws {
+    @Test func indexedListingsEqualFullExpansionsThroughRandomChanges() async throws {
         let seed = UInt64(TestLoad.isOn ? UInt64.random(in: 0..<1_000_000) : 55)
         var calendars = try Calendars(seed: seed)
         defer { calendars.folder.remove() }
@@ -291,9 +291,11 @@ import Testing
         for step in 0..<steps {
             // Folders and files left alone for more than the racy margin are vouched for by the
             // index (their names and stamps taken from it) from then on: one pause lets some be.
-            if step == steps / 2 { Thread.sleep(forTimeInterval: 2.1) }
-            for _ in 0..<Int.random(in: 0...2, using: &calendars.random) { history.append(try calendars.change()) }
-            try calendars.compare(after: history)
+            if step == steps / 2 { try await Task.sleep(for: .seconds(2.1)) }
+            for _ in 0..<Int.random(in: 0...2, using: &calendars.random) {
+                history.append(try await calendars.change())
+            }
+            try await calendars.compare(after: history)
         }
         // The index did its work: files were passed over, and new time-zone data started it again.
         #expect(calendars.passedOver > 0)

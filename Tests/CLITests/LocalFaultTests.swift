@@ -15,8 +15,8 @@ import CalgwTestSupport
         let vdir: URL
         let journal: URL
         let password: String
-        func run(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func run(_ command: String, _ extra: [String] = []) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 [command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
         }
     }
@@ -28,10 +28,10 @@ import CalgwTestSupport
         let folder: TemporaryFolder
         let id = UUID().uuidString.prefix(8).lowercased()
 
-        init() throws {
+        init() async throws {
             server = try TestServers.shared(TestServers.any())
             collection = server.newCollectionURL(prefix: "fault")
-            try server.makeCalendar(collection)
+            try await server.makeCalendar(collection)
             folder = try TemporaryFolder()
         }
 
@@ -46,25 +46,25 @@ import CalgwTestSupport
         }
 
         /// Puts events `uids` on the server through a pair of its own.
-        func upload(_ uids: [String]) throws {
+        func upload(_ uids: [String]) async throws {
             let seed = try pair("seed", vdir: folder.file("seed"))
             for uid in uids {
                 try TestEvent.data(uid: uid, summary: "event", end: "20260310T110000Z").write(
                     to: seed.vdir.appendingPathComponent("\(uid).ics"))
             }
-            let pushed = try seed.run("push")
+            let pushed = try await seed.run("push")
             guard pushed.status == 0 else {
                 throw SetupFailure(reason: "seeding the server failed: \(pushed.stderrText)")
             }
         }
 
         /// The UIDs on the server, read by a fresh pair, and how many items the server lists.
-        func serverUIDs() throws -> (uids: Set<String>, count: Int) {
+        func serverUIDs() async throws -> (uids: Set<String>, count: Int) {
             let check = try pair(
                 "check-\(UUID().uuidString.prefix(6))", vdir: folder.file("check-\(UUID().uuidString.prefix(6))"))
-            let pulled = try check.run("pull")
+            let pulled = try await check.run("pull")
             #expect(pulled.status == 0, "\(pulled.stderrText)")
-            let listing = try ProcessRunner.run(
+            let listing = try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND",
@@ -96,8 +96,8 @@ import CalgwTestSupport
     }
 
     /// Runs a system command the test needs (mount, chattr); fails with its output if it fails.
-    static func system(_ command: String, _ arguments: [String]) throws {
-        let result = try ProcessRunner.run(command, arguments)
+    static func system(_ command: String, _ arguments: [String]) async throws {
+        let result = try await ProcessRunner.run(command, arguments)
         guard result.status == 0 else {
             throw SetupFailure(
                 reason:
@@ -113,8 +113,8 @@ import CalgwTestSupport
     }
 
     /// A second sync changes nothing.
-    static func expectSettled(_ pair: Pair) throws {
-        let again = try pair.run("sync", ["--json"])
+    static func expectSettled(_ pair: Pair) async throws {
+        let again = try await pair.run("sync", ["--json"])
         #expect(again.status == 0, "\(again.stderrText)")
         let json = try json(again)
         for key in ["created", "updated", "deleted"] {
@@ -122,19 +122,19 @@ import CalgwTestSupport
         }
     }
 
-    @Test func aPullOntoAFileSystemThatFillsUpToldOnceAndFinishedLater() throws {
-        let setup = try Setup()
+    @Test func aPullOntoAFileSystemThatFillsUpToldOnceAndFinishedLater() async throws {
+        let setup = try await Setup()
         defer { setup.folder.remove() }
         let uids = (0..<120).map { "full-\(setup.id)-\($0)" }
-        try setup.upload(uids)
+        try await setup.upload(uids)
         // 200 KiB: 50 pages, and each file takes at least one.
         let mount = setup.folder.file("small")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        try Self.system("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mount.path])
-        defer { _ = try? ProcessRunner.run("umount", [mount.path]) }
+        try await Self.system("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mount.path])
+        defer { _ = try? ProcessRunner.runBlocking("umount", [mount.path]) }
         let pair = try setup.pair("full", vdir: mount.appendingPathComponent("cal"))
 
-        let pulled = try pair.run("pull")
+        let pulled = try await pair.run("pull")
         #expect(pulled.status == 1, "\(pulled.stderrText)")
         let written = try Self.icsCount(pair.vdir)
         #expect(written > 0 && written < uids.count, "\(written) files written")
@@ -155,7 +155,7 @@ import CalgwTestSupport
             "\(pulled.stderrText)")
 
         // --json keeps one error per item (and one for the collection's name file).
-        let again = try pair.run("pull", ["--json"])
+        let again = try await pair.run("pull", ["--json"])
         #expect(again.status == 1)
         let errors = try #require(try Self.json(again)["errors"] as? [String])
         let itemErrors = errors.filter { $0.hasPrefix("full-\(setup.id)-") }
@@ -163,36 +163,36 @@ import CalgwTestSupport
         #expect(errors.allSatisfy { $0.contains("No space left on device") }, "\(errors.prefix(3))")
 
         // Nothing lost: the server keeps every event, the vdir only whole files of them.
-        let server = try setup.serverUIDs()
+        let server = try await setup.serverUIDs()
         #expect(server.uids == Set(uids) && server.count == uids.count, "\(server.count) on the server")
         #expect(try Self.uids(in: pair.vdir).isSubset(of: Set(uids)))
 
         // With room again, a sync finishes the work.
-        try Self.system("mount", ["-o", "remount,size=8m", mount.path])
-        let synced = try pair.run("sync")
+        try await Self.system("mount", ["-o", "remount,size=8m", mount.path])
+        let synced = try await pair.run("sync")
         #expect(synced.status == 0, "\(synced.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(uids))
         #expect(try Self.icsCount(pair.vdir) == uids.count)
-        #expect(try setup.serverUIDs().count == uids.count)
-        try Self.expectSettled(pair)
+        #expect(try await setup.serverUIDs().count == uids.count)
+        try await Self.expectSettled(pair)
     }
 
-    @Test func aReadOnlyVdirToldOnceAndFinishedWhenWritable() throws {
-        let setup = try Setup()
+    @Test func aReadOnlyVdirToldOnceAndFinishedWhenWritable() async throws {
+        let setup = try await Setup()
         defer { setup.folder.remove() }
         let first = (0..<5).map { "ro-\(setup.id)-\($0)" }, later = (5..<12).map { "ro-\(setup.id)-\($0)" }
-        try setup.upload(first)
+        try await setup.upload(first)
         let mount = setup.folder.file("ro")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        try Self.system("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path])
-        defer { _ = try? ProcessRunner.run("umount", [mount.path]) }
+        try await Self.system("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path])
+        defer { _ = try? ProcessRunner.runBlocking("umount", [mount.path]) }
         let pair = try setup.pair("ro", vdir: mount.appendingPathComponent("cal"))
-        #expect(try pair.run("sync").status == 0)
+        #expect(try await pair.run("sync").status == 0)
         #expect(try Self.uids(in: pair.vdir) == Set(first))
 
-        try setup.upload(first + later)
-        try Self.system("mount", ["-o", "remount,ro", mount.path])
-        let pulled = try pair.run("pull")
+        try await setup.upload(first + later)
+        try await Self.system("mount", ["-o", "remount,ro", mount.path])
+        let pulled = try await pair.run("pull")
         #expect(pulled.status == 1, "\(pulled.stderrText)")
         let lines = pulled.stderrText.split(separator: "\n").map(String.init)
         let readOnly = lines.filter { $0.contains("Read-only file system") }
@@ -207,31 +207,31 @@ import CalgwTestSupport
                 && hints[0].contains("is read-only: remount it read-write (mount -o remount,rw \(mount.path))"),
             "\(pulled.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first))
-        #expect(try setup.serverUIDs().uids == Set(first + later))
+        #expect(try await setup.serverUIDs().uids == Set(first + later))
 
-        try Self.system("mount", ["-o", "remount,rw", mount.path])
-        let synced = try pair.run("sync")
+        try await Self.system("mount", ["-o", "remount,rw", mount.path])
+        let synced = try await pair.run("sync")
         #expect(synced.status == 0, "\(synced.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first + later))
-        let server = try setup.serverUIDs()
+        let server = try await setup.serverUIDs()
         #expect(server.uids == Set(first + later) && server.count == first.count + later.count)
-        try Self.expectSettled(pair)
+        try await Self.expectSettled(pair)
     }
 
     /// Root writes through permission bits, so the folder is made immutable instead: no file can
     /// be created, changed or removed in it, by root either.
-    @Test func anImmutableVdirFolderToldOnceAndFinishedWhenWritable() throws {
-        let setup = try Setup()
+    @Test func anImmutableVdirFolderToldOnceAndFinishedWhenWritable() async throws {
+        let setup = try await Setup()
         defer { setup.folder.remove() }
         let first = (0..<3).map { "imm-\(setup.id)-\($0)" }, later = (3..<9).map { "imm-\(setup.id)-\($0)" }
-        try setup.upload(first)
+        try await setup.upload(first)
         let pair = try setup.pair("imm", vdir: setup.folder.file("imm"))
-        #expect(try pair.run("sync").status == 0)
-        try setup.upload(first + later)
-        try Self.system("chattr", ["+i", pair.vdir.path])
-        defer { _ = try? ProcessRunner.run("chattr", ["-i", pair.vdir.path]) }
+        #expect(try await pair.run("sync").status == 0)
+        try await setup.upload(first + later)
+        try await Self.system("chattr", ["+i", pair.vdir.path])
+        defer { _ = try? ProcessRunner.runBlocking("chattr", ["-i", pair.vdir.path]) }
 
-        let pulled = try pair.run("pull")
+        let pulled = try await pair.run("pull")
         #expect(pulled.status == 1, "\(pulled.stderrText)")
         let lines = pulled.stderrText.split(separator: "\n").map(String.init)
         let denied = lines.filter { $0.contains("Operation not permitted") }
@@ -243,29 +243,29 @@ import CalgwTestSupport
         #expect(hints.count == 1 && hints[0].contains("lsattr \(pair.vdir.path)"), "\(pulled.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first))
 
-        try Self.system("chattr", ["-i", pair.vdir.path])
-        let synced = try pair.run("sync")
+        try await Self.system("chattr", ["-i", pair.vdir.path])
+        let synced = try await pair.run("sync")
         #expect(synced.status == 0, "\(synced.stderrText)")
         #expect(try Self.uids(in: pair.vdir) == Set(first + later))
-        #expect(try setup.serverUIDs().count == first.count + later.count)
-        try Self.expectSettled(pair)
+        #expect(try await setup.serverUIDs().count == first.count + later.count)
+        try await Self.expectSettled(pair)
     }
 
     enum Damage: String, CaseIterable { case garbage, truncated }
 
     @Test(arguments: Damage.allCases)
-    func aDamagedJournalIsMovedAsideAndBothSidesMatchedAgain(damage: Damage) throws {
-        let setup = try Setup()
+    func aDamagedJournalIsMovedAsideAndBothSidesMatchedAgain(damage: Damage) async throws {
+        let setup = try await Setup()
         defer { setup.folder.remove() }
         let synced = (0..<40).map { "j-\(setup.id)-\($0)" }
-        try setup.upload(synced)
+        try await setup.upload(synced)
         let pair = try setup.pair("work", vdir: setup.folder.file("work"))
-        #expect(try pair.run("sync").status == 0)
+        #expect(try await pair.run("sync").status == 0)
         // A change pending on each side when the journal is lost.
         let localNew = "local-\(setup.id)", remoteNew = "remote-\(setup.id)"
         try TestEvent.data(uid: localNew, summary: "event", end: "20260310T110000Z").write(
             to: pair.vdir.appendingPathComponent("\(localNew).ics"))
-        try setup.upload(synced + [remoteNew])
+        try await setup.upload(synced + [remoteNew])
 
         let size = try #require(try FileManager.default.attributesOfItem(atPath: pair.journal.path)[.size] as? Int)
         switch damage {
@@ -279,7 +279,7 @@ import CalgwTestSupport
 
         // status and --dry-run say what a sync will do, and leave the file where it is.
         for (command, extra) in [("status", [String]()), ("sync", ["--dry-run"])] {
-            let looked = try pair.run(command, extra)
+            let looked = try await pair.run(command, extra)
             #expect(
                 (looked.stdoutText + looked.stderrText).contains(
                     "a sync will move it aside and match both sides again"),
@@ -287,7 +287,7 @@ import CalgwTestSupport
             #expect(try Data(contentsOf: pair.journal) == damaged, "\(command) changed the journal")
         }
 
-        let result = try pair.run("sync", ["--json"])
+        let result = try await pair.run("sync", ["--json"])
         #expect(result.status == 0, "\(result.stderrText)")
         let skipped = try #require(try Self.json(result)["skipped"] as? [String])
         let notice = try #require(skipped.first, "\(result.stdoutText)")
@@ -314,8 +314,8 @@ import CalgwTestSupport
         let all = Set(synced + [localNew, remoteNew])
         #expect(try Self.uids(in: pair.vdir) == all)
         #expect(try Self.icsCount(pair.vdir) == all.count)
-        let server = try setup.serverUIDs()
+        let server = try await setup.serverUIDs()
         #expect(server.uids == all && server.count == all.count, "\(server.count) on the server")
-        try Self.expectSettled(pair)
+        try await Self.expectSettled(pair)
     }
 }

@@ -8,12 +8,12 @@ import CalgwTestSupport
 /// organizer, since it is the organizer who got no decline.
 @Suite(.timeLimit(.minutes(10))) struct MeetingAccountDeletionTests {
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
-    func anAttendeesDeletionTheServerFailsToScheduleIsNotedByRole() throws {
+    func anAttendeesDeletionTheServerFailsToScheduleIsNotedByRole() async throws {
         let own = try AttendeeServer("davical")
         defer { own.release() }
-        let meeting = try MeetingFixture(server: own.server, prefix: "acctdel")
+        let meeting = try await MeetingFixture(server: own.server, prefix: "acctdel")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Planning", "--start", "2027-05-03T10:00", "--attendee",
             meeting.attendee.address,
         ])
@@ -31,12 +31,12 @@ import CalgwTestSupport
         )
         let account = try AccountFixture(server: bob, remote: proxy.proxied(bob.home), collections: "[\"calendar\"]")
         defer { account.remove() }
-        let pulled = try account.calgw(["sync"])
+        let pulled = try await account.calgw(["sync"])
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
 
-        let delete = try account.calgw(["event", "delete", uid, "--offline"])
+        let delete = try await account.calgw(["event", "delete", uid, "--offline"])
         #expect(delete.status == 0, "\(delete.stdoutText)\(delete.stderrText)")
-        let synced = try account.calgw(["sync", "--json"])
+        let synced = try await account.calgw(["sync", "--json"])
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
         let json = (try? JSONSerialization.jsonObject(with: synced.stdout) as? [String: Any]) ?? [:]
         let notes = (json["notes"] as? [String]) ?? []
@@ -46,7 +46,7 @@ import CalgwTestSupport
             note.contains("its organizer was not told") && note.contains(CalendarUserText.bare(meeting.organizer))
                 && !note.contains("its attendees were not told"),
             "\(note)")
-        let gone = try meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee)
+        let gone = try await meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee)
         #expect(gone == nil, "bob's copy is still on the server")
     }
 }

@@ -10,12 +10,12 @@ import CalgwTestSupport
     static let cyrus = TestServers.selected.filter { $0 == "cyrus" }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func eachPersonIsInvitedOnceByTheAddressGiven(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "addr")
+    func eachPersonIsInvitedOnceByTheAddressGiven(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "addr")
         defer { meeting.remove() }
         let bob = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
         let own = meeting.organizer.replacingOccurrences(of: "mailto:", with: "")
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Trio", "--start", "2027-05-03T10:00",
             "--attendee", "Bob Lee <\(bob)>", "--attendee", bob.uppercased(), "--attendee", own,
         ])
@@ -25,7 +25,7 @@ import CalgwTestSupport
         let bobs = lines.filter { $0.lowercased().hasSuffix(bob.lowercased()) }
         #expect(bobs.count == 1 && bobs.first?.contains("CN=Bob Lee") == true, "\(lines)")
         #expect(lines.filter { $0.lowercased().hasSuffix(own.lowercased()) }.count == 1, "\(lines)")
-        let invited = try meeting.inbox(mentioning: uid)
+        let invited = try await meeting.inbox(mentioning: uid)
         let delivered = invited.first?.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n") ?? []
         #expect(
             invited.count == 1
@@ -35,8 +35,8 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func aMeetingForAnotherAddressIsMentionedAndAPlainEventTakesNoAnswer(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "alias")
+    func aMeetingForAnotherAddressIsMentionedAndAPlainEventTakesNoAnswer(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "alias")
         defer { meeting.remove() }
         let bob = try meeting.attendeePair()
         let uid = "alias-\(UUID().uuidString.prefix(8).lowercased())"
@@ -46,17 +46,17 @@ import CalgwTestSupport
             ).utf8
         )
         .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
-        let listed = try meeting.bob(["invitations"])
+        let listed = try await meeting.bob(["invitations"])
         #expect(listed.status == 0 && !listed.stdoutText.contains(uid), "\(listed.stdoutText)")
         #expect(
             listed.stderrText.contains("none of your addresses") && listed.stderrText.contains(uid)
                 && listed.stderrText.contains("--address"), "\(listed.stderrText)")
 
-        let plain = try meeting.bob([
+        let plain = try await meeting.bob([
             "event", "add", "--summary", "Dentist", "--start", "2027-05-04T09:00", "--offline",
         ])
         let plainUID = plain.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let reply = try meeting.bob(["event", "reply", plainUID, "--accept", "--offline"])
+        let reply = try await meeting.bob(["event", "reply", plainUID, "--accept", "--offline"])
         #expect(reply.status == 1 && reply.stderrText.contains("\(plainUID) is not a meeting"), "\(reply.stderrText)")
     }
 
@@ -66,21 +66,21 @@ import CalgwTestSupport
     /// address, so `event add --attendee` asks for `--address` instead of writing the path as
     /// ORGANIZER, and takes the one given.
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
-    func aPathIsNeverWrittenAsTheOrganizer(server name: String) throws {
+    func aPathIsNeverWrittenAsTheOrganizer(server name: String) async throws {
         let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "path")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "own", server: server, collection: collection)
-        let refused = try pair.run(
+        let refused = try await pair.run(
             "event", ["add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org"],
             password: server.password)
         #expect(
             refused.status == 1 && refused.stderrText.contains("--address mailto:"),
             "\(refused.status) \(refused.stderrText)")
         #expect(try pair.summaries().isEmpty, "an event was written")
-        let given = try pair.run(
+        let given = try await pair.run(
             "event",
             [
                 "add", "--summary", "Lunch", "--start", "2027-05-20T12:00", "--attendee", "bob@example.org",

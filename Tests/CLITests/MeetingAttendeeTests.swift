@@ -36,30 +36,30 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func anAttendeeChangesOnlyWhatIsTheirs(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "att")
+    func anAttendeeChangesOnlyWhatIsTheirs(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "att")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Standup", "--start", "2027-04-05T09:00", "--rrule", "FREQ=DAILY;COUNT=3",
             "--attendee", meeting.attendee.address,
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
-        let pulled = try meeting.bob(["sync"])
+        let pulled = try await meeting.bob(["sync"])
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
         let bob = try meeting.attendeePair()
         let original = try String(contentsOf: try bob.file(uid: uid), encoding: .utf8)
-        let organizerInbox = { try meeting.organizerUser.inbox(on: name, mentioning: uid) }
-        #expect(try organizerInbox().isEmpty)
+        let organizerInbox = { try await meeting.organizerUser.inbox(on: name, mentioning: uid) }
+        await #expect(try organizerInbox().isEmpty)
 
         // Moving it, or retitling it, is the organizer's: refused, nothing written or sent.
-        let move = try meeting.bob(["event", "edit", uid, "--start", "2027-04-05T11:00"])
+        let move = try await meeting.bob(["event", "edit", uid, "--start", "2027-04-05T11:00"])
         #expect(
             move.status == 1 && move.stderrText.contains("organizer's")
                 && move.stderrText.contains("calgw event reply \(uid)"),
             "\(move.status) \(move.stderrText)")
         #expect(try String(contentsOf: try bob.file(uid: uid), encoding: .utf8) == original)
-        let retitle = try meeting.bob(
+        let retitle = try await meeting.bob(
             ["event", "open", uid],
             environment: [
                 "VISUAL": try Self.editor(in: meeting, "retitle", perl: "s/SUMMARY:Standup/SUMMARY:Mine/").path
@@ -71,7 +71,7 @@ import CalgwTestSupport
         // An alarm is his: written and synced, the same SEQUENCE, no message to alice.
         let alarm =
             "BEGIN:VALARM\\r\\nACTION:DISPLAY\\r\\nDESCRIPTION:Standup\\r\\nTRIGGER:-PT10M\\r\\nEND:VALARM\\r\\nEND:VEVENT"
-        let opened = try meeting.bob(
+        let opened = try await meeting.bob(
             ["event", "open", uid],
             environment: ["VISUAL": try Self.editor(in: meeting, "alarm", perl: "s/END:VEVENT/\(alarm)/").path])
         #expect(opened.status == 0, "\(opened.stderrText)")
@@ -79,24 +79,24 @@ import CalgwTestSupport
         #expect(series.contains("TRIGGER:-PT10M"), "\(series)")
         let sequence = series.first { $0.hasPrefix("SEQUENCE:") }
         #expect(sequence == original.components(separatedBy: "\r\n").first { $0.hasPrefix("SEQUENCE:") }, "\(series)")
-        #expect(try organizerInbox().isEmpty)
+        await #expect(try organizerInbox().isEmpty)
 
         // One occurrence answered: its exception keeps the series' SEQUENCE.
-        let one = try meeting.bob(["event", "reply", uid, "--tentative", "--occurrence", "2027-04-06T09:00"])
+        let one = try await meeting.bob(["event", "reply", uid, "--tentative", "--occurrence", "2027-04-06T09:00"])
         #expect(one.status == 0, "\(one.stderrText)")
         let exception = try Self.event(uid, rid: "RECURRENCE-ID:20270406T090000Z", in: bob)
         #expect(exception.contains { $0.contains("PARTSTAT=TENTATIVE") }, "\(exception)")
         #expect(exception.first { $0.hasPrefix("SEQUENCE:") } == sequence, "\(exception)")
 
         // A comment goes with its own answer only.
-        let glad = try meeting.bob(["event", "reply", uid, "--accept", "--comment", "Glad to"])
+        let glad = try await meeting.bob(["event", "reply", uid, "--accept", "--comment", "Glad to"])
         #expect(glad.status == 0, "\(glad.stderrText)")
         #expect(try Self.event(uid, rid: nil, in: bob).contains("COMMENT:Glad to"))
-        let replies = try organizerInbox().count
-        let declined = try meeting.bob(["event", "reply", uid, "--decline"])
+        let replies = try await organizerInbox().count
+        let declined = try await meeting.bob(["event", "reply", uid, "--decline"])
         #expect(declined.status == 0, "\(declined.stderrText)")
         #expect(try !Self.event(uid, rid: nil, in: bob).contains { $0.hasPrefix("COMMENT") })
-        let messages = try organizerInbox()
+        let messages = try await organizerInbox()
         let decline =
             messages.map { $0.replacingOccurrences(of: "\r\n ", with: "") }.last { $0.contains("PARTSTAT=DECLINED") }
             ?? ""
@@ -106,62 +106,62 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func aCancelledMeetingIsShownSoAndTakesNoAnswer(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "cancel")
+    func aCancelledMeetingIsShownSoAndTakesNoAnswer(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "cancel")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Offsite", "--start", "2027-04-12T10:00", "--attendee",
             meeting.attendee.address,
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
-        #expect(try meeting.bob(["sync"]).status == 0)
-        let deleted = try meeting.calgw(["event", "delete", uid])
+        #expect(try await meeting.bob(["sync"]).status == 0)
+        let deleted = try await meeting.calgw(["event", "delete", uid])
         #expect(deleted.status == 0, "\(deleted.stderrText)")
-        let pulled = try meeting.bob(["sync"])
+        let pulled = try await meeting.bob(["sync"])
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
         let copy = try String(contentsOf: try meeting.attendeePair().file(uid: uid), encoding: .utf8)
         #expect(copy.contains("STATUS:CANCELLED"), "\(copy)")
 
         // (`invitations` asks the server for bob's addresses, which `list` then knows him by.)
-        let waiting = try meeting.bob(["invitations"])
+        let waiting = try await meeting.bob(["invitations"])
         #expect(waiting.status == 0 && !waiting.stdoutText.contains(uid), "\(waiting.stdoutText)")
-        let listed = try meeting.bob(["list", "--from", "2027-04-12", "--to", "2027-04-13"])
+        let listed = try await meeting.bob(["list", "--from", "2027-04-12", "--to", "2027-04-13"])
         let row = listed.stdoutText.split(separator: "\n").first { $0.contains("Offsite") }.map(String.init) ?? ""
         #expect(row.contains("[cancelled]") && !row.contains("[to answer]"), "\(listed.stdoutText)")
 
-        let organizerInbox = try meeting.organizerUser.inbox(on: name, mentioning: uid).count
-        let reply = try meeting.bob(["event", "reply", uid, "--accept"])
+        let organizerInbox = try await meeting.organizerUser.inbox(on: name, mentioning: uid).count
+        let reply = try await meeting.bob(["event", "reply", uid, "--accept"])
         #expect(
             reply.status == 1 && reply.stderrText.contains("cancelled \(uid)")
                 && reply.stderrText.contains("--no-reply"),
             "\(reply.status) \(reply.stderrText)")
-        #expect(try meeting.organizerUser.inbox(on: name, mentioning: uid).count == organizerInbox)
+        #expect(try await meeting.organizerUser.inbox(on: name, mentioning: uid).count == organizerInbox)
     }
 
     /// `invitations --json` as docs/cli.md gives it: the invitation's fields at the top (the
     /// help's `jq -r '.[].uid'` prints the UID), times in RFC 3339 with their offset, the
     /// calendar's folder, and the occurrence an invitation to one occurrence is for.
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func invitationsGivesTimesAndFieldsAsTheContractSays(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "inv")
+    func invitationsGivesTimesAndFieldsAsTheContractSays(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "inv")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Weekly", "--start", "2027-04-19T10:00", "--tz", "Europe/Berlin",
             "--rrule", "FREQ=DAILY;COUNT=3", "--attendee", meeting.attendee.address,
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0, "\(add.stderrText)")
-        #expect(try meeting.bob(["sync"]).status == 0)
+        #expect(try await meeting.bob(["sync"]).status == 0)
 
-        func rows() throws -> [[String: Any]] {
-            let listed = try meeting.bob(["invitations", "--json"])
+        func rows() async throws -> [[String: Any]] {
+            let listed = try await meeting.bob(["invitations", "--json"])
             #expect(listed.status == 0, "\(listed.stderrText)")
             return ((try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []).filter {
                 $0["uid"] as? String == uid
             }
         }
-        let series = try rows()
+        let series = try await rows()
         #expect(series.count == 1, "\(series)")
         #expect(series.first?["start"] as? String == "2027-04-19T10:00:00+02:00", "\(series)")
         #expect(series.first?["calendar"] as? String == "bob", "\(series)")
@@ -169,12 +169,12 @@ import CalgwTestSupport
         #expect(
             (series.first?["invitation"] as? [String: Any])?["start"] as? String == "2027-04-19T10:00:00+02:00",
             "\(series)")
-        let text = try meeting.bob(["invitations"])
+        let text = try await meeting.bob(["invitations"])
         #expect(text.stdoutText.contains("2027-04-19T10:00:00+02:00 (series)  Weekly"), "\(text.stdoutText)")
 
         // The help's example, as printed there.
         let bob = try meeting.attendeePair()
-        let example = try ProcessRunner.run(
+        let example = try await ProcessRunner.run(
             "/bin/sh",
             [
                 "-c", "\"$0\" invitations --all --json --config \"$1\" | jq -r '.[].uid'",
@@ -186,15 +186,15 @@ import CalgwTestSupport
             "\(example.stdoutText)\(example.stderrText)")
 
         // Accepted, then one occurrence moved by alice: that occurrence awaits an answer again.
-        #expect(try meeting.bob(["event", "reply", uid, "--accept"]).status == 0)
-        #expect(try rows().isEmpty)
-        let moved = try meeting.calgw([
+        #expect(try await meeting.bob(["event", "reply", uid, "--accept"]).status == 0)
+        #expect(try await rows().isEmpty)
+        let moved = try await meeting.calgw([
             "event", "edit", uid, "--occurrence", "2027-04-20T10:00", "--start", "2027-04-20T12:00", "--tz",
             "Europe/Berlin",
         ])
         #expect(moved.status == 0, "\(moved.stderrText)")
-        #expect(try meeting.bob(["sync"]).status == 0)
-        let occurrence = try rows()
+        #expect(try await meeting.bob(["sync"]).status == 0)
+        let occurrence = try await rows()
         #expect(occurrence.count == 1, "\(occurrence)")
         #expect(occurrence.first?["occurrence"] as? String == "2027-04-20T10:00:00+02:00", "\(occurrence)")
         #expect(occurrence.first?["start"] as? String == "2027-04-20T12:00:00+02:00", "\(occurrence)")

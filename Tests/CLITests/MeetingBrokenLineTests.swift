@@ -18,8 +18,8 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func aBrokenAttendeeLineIsNamedAndTakesNoAnswer(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "broken")
+    func aBrokenAttendeeLineIsNamedAndTakesNoAnswer(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "broken")
         defer { meeting.remove() }
         let bob = try meeting.attendeePair()
         let address = meeting.attendee.address
@@ -40,13 +40,13 @@ import CalgwTestSupport
         )
         .write(to: bob.vdir.appendingPathComponent("\(quoted).ics"))
 
-        let listed = try meeting.bob(["invitations"])
+        let listed = try await meeting.bob(["invitations"])
         #expect(listed.status == 0, "\(listed.stderrText)")
         let quotedFile = bob.vdir.appendingPathComponent("\(quoted).ics").path
         #expect(listed.stderrText.contains("\(quotedFile):"), "\(listed.stderrText)")
 
         let spacedBefore = try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8)
-        let answer = try meeting.bob(["event", "reply", spaced, "--accept", "--offline"])
+        let answer = try await meeting.bob(["event", "reply", spaced, "--accept", "--offline"])
         #expect(
             answer.status == 1 && answer.stderrText.contains("is not valid")
                 && answer.stderrText.contains(bob.vdir.appendingPathComponent("\(spaced).ics").path),
@@ -54,18 +54,18 @@ import CalgwTestSupport
         #expect(
             try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8) == spacedBefore)
 
-        let unreadable = try meeting.bob(["event", "reply", quoted, "--accept", "--offline"])
+        let unreadable = try await meeting.bob(["event", "reply", quoted, "--accept", "--offline"])
         #expect(
             unreadable.status == 1 && unreadable.stderrText.contains("cannot be read: \(quotedFile):"),
             "\(unreadable.status) \(unreadable.stderrText)")
 
         let spacedFile = bob.vdir.appendingPathComponent("\(spaced).ics").path
-        let synced = try meeting.bob(["sync"])
+        let synced = try await meeting.bob(["sync"])
         #expect(
             synced.status == 1 && synced.stderrText.contains("\(spacedFile):")
                 && synced.stderrText.contains("is not a valid CAL-ADDRESS"),
             "\(synced.status) \(synced.stderrText)")
-        #expect(try meeting.stored(spaced, in: meeting.attendeeCalendar, as: meeting.attendee) == nil)
+        #expect(try await meeting.stored(spaced, in: meeting.attendeeCalendar, as: meeting.attendee) == nil)
         #expect(try String(contentsOf: URL(fileURLWithPath: spacedFile), encoding: .utf8) == spacedBefore)
     }
 }

@@ -21,12 +21,12 @@ import CalgwTestSupport
         /// The proxy alice's requests go through, which logs what each asked for.
         var proxy: TestProxy
 
-        init(on name: String) throws {
+        init(on name: String) async throws {
             own = try AttendeeServer(name)
             server = own.server
             attendee = try #require(server.attendee, "the \(name) script printed no second user")
             let collection = server.newCollectionURL(prefix: "race")
-            try server.makeCalendar(collection)
+            try await server.makeCalendar(collection)
             folder = try TemporaryFolder()
             proxy = try TestProxies.fault(upstream: server.url, script: "")
             alice = try ServerPair(folder, "alice", server: server, collection: proxy.proxied(collection))
@@ -39,14 +39,14 @@ import CalgwTestSupport
                 collection: MeetingReplyTests.defaultCalendar(of: attendee, on: name))
         }
 
-        func alice(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func alice(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 arguments + ["--config", alice.config.path],
                 environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         }
 
-        func bob(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func bob(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 arguments + ["--config", bob.config.path],
                 environment: ["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"])
         }
@@ -57,13 +57,13 @@ import CalgwTestSupport
         }
 
         /// alice invites bob; bob's calgw brings the invitation into his vdir.
-        func invite(_ summary: String, on day: String) throws -> String {
-            let add = try alice([
+        func invite(_ summary: String, on day: String) async throws -> String {
+            let add = try await alice([
                 "event", "add", "--summary", summary, "--start", "\(day)T10:00", "--attendee", attendee.address,
             ])
             #expect(add.status == 0, "\(add.stderrText)")
             let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-            let pulled = try bob(["sync"])
+            let pulled = try await bob(["sync"])
             #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
             return uid
         }
@@ -72,17 +72,17 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func anEditGoesThroughAnAnswerThatLandedMeanwhile(server name: String) throws {
-        let people = try People(on: name)
+    func anEditGoesThroughAnAnswerThatLandedMeanwhile(server name: String) async throws {
+        let people = try await People(on: name)
         defer { people.folder.remove(); people.proxy.stop(); people.own.release() }
-        let uid = try people.invite("Budget", on: "2027-05-03")
+        let uid = try await people.invite("Budget", on: "2027-05-03")
         // bob accepts: the server puts his answer into alice's copy, which alice has not synced.
-        let accept = try people.bob(["event", "reply", uid, "--accept"])
+        let accept = try await people.bob(["event", "reply", uid, "--accept"])
         #expect(accept.status == 0, "\(name): \(accept.stderrText)")
-        let before = try people.attendee.inbox(on: name, mentioning: uid).count
+        let before = try await people.attendee.inbox(on: name, mentioning: uid).count
 
         let logged = people.proxy.logEntries().count
-        let edit = try people.alice(["event", "edit", uid, "--summary", "Budget, final"])
+        let edit = try await people.alice(["event", "edit", uid, "--summary", "Budget, final"])
         #expect(edit.status == 0 && edit.stderrText.isEmpty, "\(name): \(edit.stdoutText)\(edit.stderrText)")
         // Written against the Schedule-Tag read with the server's copy, not its etag, where the
         // server keeps one (Cyrus); DAViCal 1.1.12 has none, and the etag just read is used.
@@ -100,12 +100,12 @@ import CalgwTestSupport
         #expect(
             file.contains("SUMMARY:Budget\\, final") && bobLine?.contains("PARTSTAT=ACCEPTED") == true,
             "\(name): \(file)")
-        let status = try people.alice(["status"])
+        let status = try await people.alice(["status"])
         #expect(status.status == 0 && !status.stdoutText.contains("pending"), "\(name): \(status.stdoutText)")
         // The update reached bob, as at most one more message (Cyrus updates his copy in place).
-        let copy = try MeetingReplyTests.copy(
+        let copy = try await MeetingReplyTests.copy(
             of: uid, in: MeetingReplyTests.defaultCalendar(of: people.attendee, on: name), as: people.attendee)
-        let inbox = try people.attendee.inbox(on: name, mentioning: uid)
+        let inbox = try await people.attendee.inbox(on: name, mentioning: uid)
         #expect(
             copy?.contains("Budget\\, final") == true || inbox.contains { $0.contains("Budget\\, final") },
             "\(name): \(copy ?? "no copy")")
@@ -115,17 +115,17 @@ import CalgwTestSupport
     /// Cyrus only: DAViCal 1.1.12 delivers the organizer's update to bob's Inbox and leaves the
     /// copy in his calendar as it was, so no calgw run can see the meeting move there.
     @Test(.enabled(if: scheduling.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"))
-    func anAnswerToAMovedMeetingIsNotSent() throws {
+    func anAnswerToAMovedMeetingIsNotSent() async throws {
         let name = "cyrus"
-        let people = try People(on: name)
+        let people = try await People(on: name)
         defer { people.folder.remove(); people.proxy.stop(); people.own.release() }
-        let uid = try people.invite("Offsite", on: "2027-05-10")
+        let uid = try await people.invite("Offsite", on: "2027-05-10")
         // alice moves it; bob's vdir still has the old time.
-        let move = try people.alice(["event", "edit", uid, "--start", "2027-05-11T14:00"])
+        let move = try await people.alice(["event", "edit", uid, "--start", "2027-05-11T14:00"])
         #expect(move.status == 0, "\(name): \(move.stderrText)")
-        let replies = try people.aliceInbox.inbox(on: name, mentioning: uid).count
+        let replies = try await people.aliceInbox.inbox(on: name, mentioning: uid).count
 
-        let stale = try people.bob(["event", "reply", uid, "--accept"])
+        let stale = try await people.bob(["event", "reply", uid, "--accept"])
         #expect(
             stale.status == 1 && stale.stderrText.contains("the organizer changed \(uid)"),
             "\(name): \(stale.stdoutText)\(stale.stderrText)")
@@ -136,12 +136,13 @@ import CalgwTestSupport
         }
         #expect(
             file.contains("20270511T140000") && bobLine?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(name): \(file)")
-        #expect(try people.aliceInbox.inbox(on: name, mentioning: uid).count == replies, "\(name): a reply was sent")
+        #expect(
+            try await people.aliceInbox.inbox(on: name, mentioning: uid).count == replies, "\(name): a reply was sent")
 
         // Answering the version bob now has sends one reply.
-        let again = try people.bob(["event", "reply", uid, "--accept"])
+        let again = try await people.bob(["event", "reply", uid, "--accept"])
         #expect(again.status == 0, "\(name): \(again.stderrText)")
-        let after = try people.aliceInbox.inbox(on: name, mentioning: uid)
+        let after = try await people.aliceInbox.inbox(on: name, mentioning: uid)
         #expect(
             after.count == replies + 1 && after.last?.contains("METHOD:REPLY") == true,
             "\(name): \(after.count - replies) replies")

@@ -8,8 +8,8 @@ import CalgwTestSupport
 /// updates the attendee once, as any edit of a meeting the person organizes does.
 @Suite(.timeLimit(.minutes(10))) struct MeetingCopyMarkTests {
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
-    func aCopysMarksStayOffTheFilesAndOffThePersonsEdit() throws {
-        let meeting = try MeetingFixture(on: "davical", prefix: "marks")
+    func aCopysMarksStayOffTheFilesAndOffThePersonsEdit() async throws {
+        let meeting = try await MeetingFixture(on: "davical", prefix: "marks")
         defer { meeting.remove() }
         let (server, bob, pair) = (meeting.server, meeting.attendee, meeting.pair)
         let uid = "marked-\(UUID().uuidString.prefix(8).lowercased())"
@@ -20,26 +20,26 @@ import CalgwTestSupport
             MeetingCopyTests.meeting(uid, summary: "Copied", organizer: meeting.organizer, attendee: bob.address).utf8
         )
         .write(to: phone.vdir.appendingPathComponent("\(uid).ics"))
-        let copied = try phone.run("sync", password: server.password)
+        let copied = try await phone.run("sync", password: server.password)
         #expect(copied.status == 0, "\(copied.stdoutText)\(copied.stderrText)")
-        let stored = try meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
+        let stored = try await meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
         #expect(stored.contains("SCHEDULE-AGENT=CLIENT"), "the copy is not marked: \(stored)")
-        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the copy invited bob")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "the copy invited bob")
 
         // The second device (alice's pair) pulls it: the file carries no mark.
-        let pulled = try pair.run("sync", password: server.password)
+        let pulled = try await pair.run("sync", password: server.password)
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
         let file = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
         #expect(!file.contains("SCHEDULE-AGENT"), "the vdir holds the server's mark: \(file)")
-        let quiet = try pair.run("sync", ["--json"], password: server.password)
+        let quiet = try await pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
 
         // Her edit of the meeting is her action: it goes without the marks, and bob hears of it.
-        let edit = try meeting.calgw(["event", "edit", uid, "--summary", "Copied and renamed"])
+        let edit = try await meeting.calgw(["event", "edit", uid, "--summary", "Copied and renamed"])
         #expect(edit.status == 0, "\(edit.stdoutText)\(edit.stderrText)")
-        let after = try meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
+        let after = try await meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
         #expect(!after.contains("SCHEDULE-AGENT=CLIENT"), "the edit went with the marks: \(after)")
-        let messages = try meeting.inbox(mentioning: uid)
+        let messages = try await meeting.inbox(mentioning: uid)
         #expect(
             messages.count == 1 && messages.first?.contains("SUMMARY:Copied and renamed") == true,
             "bob got \(messages.count) messages: \(messages.first ?? "")")
@@ -48,8 +48,8 @@ import CalgwTestSupport
     /// A file that already holds the marks (pulled before they were taken off) does not make
     /// the person's edit a copy: the marks are taken off what the edit sends.
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
-    func aPersonsEditOfAMarkedFileGoesWithoutTheMarks() throws {
-        let meeting = try MeetingFixture(on: "davical", prefix: "marked")
+    func aPersonsEditOfAMarkedFileGoesWithoutTheMarks() async throws {
+        let meeting = try await MeetingFixture(on: "davical", prefix: "marked")
         defer { meeting.remove() }
         let (server, bob, pair) = (meeting.server, meeting.attendee, meeting.pair)
         let uid = "markedfile-\(UUID().uuidString.prefix(8).lowercased())"
@@ -59,13 +59,13 @@ import CalgwTestSupport
         .replacingOccurrences(of: "ORGANIZER:", with: "ORGANIZER;SCHEDULE-AGENT=CLIENT:")
         .replacingOccurrences(of: "ATTENDEE;", with: "ATTENDEE;SCHEDULE-AGENT=CLIENT;")
         try Data(marked.utf8).write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
-        let synced = try pair.run("sync", password: server.password)
+        let synced = try await pair.run("sync", password: server.password)
         #expect(synced.status == 0 && synced.stdoutText.contains("remote: 1 created"), "\(synced.stdoutText)")
-        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the copy invited bob")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "the copy invited bob")
 
-        let edit = try meeting.calgw(["event", "edit", uid, "--summary", "Marked, then renamed"])
+        let edit = try await meeting.calgw(["event", "edit", uid, "--summary", "Marked, then renamed"])
         #expect(edit.status == 0, "\(edit.stdoutText)\(edit.stderrText)")
-        let messages = try meeting.inbox(mentioning: uid)
+        let messages = try await meeting.inbox(mentioning: uid)
         #expect(messages.count == 1, "bob got \(messages.count) messages for the edit")
     }
 }

@@ -24,8 +24,8 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "meet")
+    func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "meet")
         defer { meeting.remove() }
         let (server, attendee, collection, pair) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair)
         let organizer = try #require(server.address, "the \(name) script printed no address")
@@ -40,13 +40,14 @@ import CalgwTestSupport
             .write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
         }
 
-        let pushed = try pair.run("sync", password: server.password)
+        let pushed = try await pair.run("sync", password: server.password)
         #expect(
             pushed.status == 0 && pushed.stdoutText.contains("remote: 3 created"),
             "\(pushed.stdoutText)\(pushed.stderrText)")
-        #expect(try attendee.inbox(on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
+        #expect(
+            try await attendee.inbox(on: name, mentioning: id).isEmpty, "\(name): the first push invited the attendee")
         // Stored as sent: no SCHEDULE-STATUS, nothing rewritten for scheduling.
-        let stored = try ProcessRunner.run(
+        let stored = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)",
@@ -59,15 +60,15 @@ import CalgwTestSupport
         try Data(Self.meeting(uids[1], summary: "Moved", organizer: organizer, attendee: attendee.address, day: 9).utf8)
             .write(to: try pair.file(uid: uids[1]))
         try FileManager.default.removeItem(at: try pair.file(uid: uids[2]))
-        let changed = try pair.run("sync", password: server.password)
+        let changed = try await pair.run("sync", password: server.password)
         #expect(
             changed.status == 0 && changed.stdoutText.contains("remote: 0 created, 1 updated, 1 deleted"),
             "\(changed.stdoutText)\(changed.stderrText)")
-        let messages = try attendee.inbox(on: name, mentioning: id)
+        let messages = try await attendee.inbox(on: name, mentioning: id)
         #expect(messages.isEmpty, "\(name): \(messages.count) scheduling messages: \(messages.first ?? "")")
         // The vdir still holds what was written there, and one more sync has nothing to do.
         #expect(try !String(contentsOf: try pair.file(uid: uids[0]), encoding: .utf8).contains("SCHEDULE-"))
-        let quiet = try pair.run("sync", ["--json"], password: server.password)
+        let quiet = try await pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(name): \(quiet.stdoutText)")
     }
 
@@ -78,11 +79,11 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func aMeetingDeletedByHandCancelsNothing(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "handdel")
+    func aMeetingDeletedByHandCancelsNothing(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "handdel")
         defer { meeting.remove() }
         let (server, attendee, collection, pair) = (meeting.server, meeting.attendee, meeting.collection, meeting.pair)
-        let add = try CalgwBinary.run(
+        let add = try await CalgwBinary.run(
             [
                 "event", "add", "--summary", "Made, then removed by hand", "--start", "2027-03-20T10:00",
                 "--attendee", attendee.address, "--config", pair.config.path,
@@ -90,21 +91,21 @@ import CalgwTestSupport
             environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
-        #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
+        #expect(try await attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
         try FileManager.default.removeItem(at: try pair.file(uid: uid))
-        let synced = try pair.run("sync", password: server.password)
+        let synced = try await pair.run("sync", password: server.password)
         #expect(
             synced.status == 0 && synced.stdoutText.contains("remote: 0 created, 0 updated, 1 deleted"),
             "\(name): \(synced.stdoutText)\(synced.stderrText)")
-        let gone = try ProcessRunner.run(
+        let gone = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                 collection.appendingPathComponent("\(uid).ics").absoluteString,
             ])
         #expect(gone.stdoutText == "404", "\(name): still on the server: \(gone.stdoutText)")
-        let messages = try attendee.inbox(on: name, mentioning: uid)
+        let messages = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             messages.count == 1 && !messages.contains { $0.contains("METHOD:CANCEL") },
             "\(name): \(messages.count) messages")
@@ -116,8 +117,8 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func anInvitationWrittenByHandSendsNoReply(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "byhand")
+    func anInvitationWrittenByHandSendsNoReply(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "byhand")
         defer { meeting.remove() }
         let (server, bob, account, collection, pair) = (
             meeting.server, meeting.attendee, meeting.organizer, meeting.collection, meeting.pair
@@ -130,12 +131,12 @@ import CalgwTestSupport
         try Data(text.utf8).write(to: pair.vdir.appendingPathComponent("\(uid).ics"))
         let bobsInbox = TestServer.Attendee(
             username: bob.username, password: bob.password, home: bob.home, address: bob.address)
-        let synced = try pair.run("sync", password: server.password)
+        let synced = try await pair.run("sync", password: server.password)
         #expect(
             synced.status == 0 && synced.stdoutText.contains("remote: 1 created"),
             "\(name): \(synced.stdoutText)\(synced.stderrText)")
-        #expect(try bobsInbox.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
-        let stored = try ProcessRunner.run(
+        #expect(try await bobsInbox.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob got a reply")
+        let stored = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)",

@@ -9,10 +9,11 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct MeetingFirstSyncTests {
     /// Adds a meeting with bob `--offline`; its UID.
     static func addOffline(
-        _ calgw: (([String]) throws -> ProcessRunner.Result), summary: String, attendee: String, organizer: String,
+        _ calgw: (([String]) async throws -> ProcessRunner.Result), summary: String, attendee: String,
+        organizer: String,
         extra: [String] = []
-    ) throws -> String {
-        let add = try calgw(
+    ) async throws -> String {
+        let add = try await calgw(
             [
                 "event", "add", "--summary", summary, "--start", "2027-05-03T10:00", "--duration", "1h",
                 "--attendee", attendee, "--address", organizer, "--offline",
@@ -28,45 +29,45 @@ import CalgwTestSupport
         .enabled(
             if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
-    func aMeetingAddedOfflineBeforeTheFirstSyncInvitesOnce(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "firstsync")
+    func aMeetingAddedOfflineBeforeTheFirstSyncInvitesOnce(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "firstsync")
         defer { meeting.remove() }
-        let uid = try Self.addOffline(
+        let uid = try await Self.addOffline(
             meeting.calgw, summary: "Kickoff", attendee: meeting.attendee.address, organizer: meeting.organizer)
-        #expect(try meeting.inbox(mentioning: uid).isEmpty, "\(name): invited while offline")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "\(name): invited while offline")
 
-        let first = try meeting.calgw(["sync"])
+        let first = try await meeting.calgw(["sync"])
         #expect(first.status == 0, "\(name): \(first.stdoutText)\(first.stderrText)")
-        let invited = try meeting.inbox(mentioning: uid)
+        let invited = try await meeting.inbox(mentioning: uid)
         #expect(
             invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
             "\(name): \(invited.count) invitations after the first sync")
-        let again = try meeting.calgw(["sync"])
+        let again = try await meeting.calgw(["sync"])
         #expect(again.status == 0, "\(name): \(again.stderrText)")
-        #expect(try meeting.inbox(mentioning: uid).count == 1, "\(name): the second sync sent the meeting again")
+        #expect(try await meeting.inbox(mentioning: uid).count == 1, "\(name): the second sync sent the meeting again")
     }
 
     @Test(
         .enabled(
             if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
-    func aMeetingAddedAndEditedOfflineInvitesOnceWithTheEdit(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "firstedit")
+    func aMeetingAddedAndEditedOfflineInvitesOnceWithTheEdit(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "firstedit")
         defer { meeting.remove() }
-        let uid = try Self.addOffline(
+        let uid = try await Self.addOffline(
             meeting.calgw, summary: "Kickoff", attendee: meeting.attendee.address, organizer: meeting.organizer)
-        let edit = try meeting.calgw(["event", "edit", uid, "--location", "Room 4", "--offline"])
+        let edit = try await meeting.calgw(["event", "edit", uid, "--location", "Room 4", "--offline"])
         #expect(edit.status == 0, "\(name): \(edit.stderrText)")
 
-        let first = try meeting.calgw(["sync"])
+        let first = try await meeting.calgw(["sync"])
         #expect(first.status == 0, "\(name): \(first.stdoutText)\(first.stderrText)")
-        let invited = try meeting.inbox(mentioning: uid)
+        let invited = try await meeting.inbox(mentioning: uid)
         #expect(invited.count == 1, "\(name): \(invited.count) messages after the first sync")
         #expect(
             invited.first?.contains("LOCATION:Room 4") == true,
             "\(name): the invitation lacks the edit: \(invited.first ?? "none")")
-        #expect(try meeting.calgw(["sync"]).status == 0)
-        #expect(try meeting.inbox(mentioning: uid).count == 1, "\(name): the second sync sent the meeting again")
+        #expect(try await meeting.calgw(["sync"]).status == 0)
+        #expect(try await meeting.inbox(mentioning: uid).count == 1, "\(name): the second sync sent the meeting again")
     }
 
     /// On an account pair, in a calendar the person made as a folder: the account's run makes
@@ -75,7 +76,7 @@ import CalgwTestSupport
         .enabled(
             if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
-    func aMeetingAddedOfflineInANewCalendarOfAnAccountInvitesOnce(server name: String) throws {
+    func aMeetingAddedOfflineInANewCalendarOfAnAccountInvitesOnce(server name: String) async throws {
         let server = try TestServers.shared(name)
         let attendee = try #require(server.attendee, "the \(name) script printed no second user")
         let organizer = try #require(server.address, "no address of the account on \(name)")
@@ -84,20 +85,21 @@ import CalgwTestSupport
         defer { account.remove() }
         try FileManager.default.createDirectory(
             at: account.local.appendingPathComponent(segment), withIntermediateDirectories: true)
-        let uid = try Self.addOffline(
+        let uid = try await Self.addOffline(
             account.calgw, summary: "Kickoff", attendee: attendee.address, organizer: organizer,
             extra: ["--collection", segment])
-        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
+        #expect(try await attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
 
-        let first = try account.calgw(["sync"])
+        let first = try await account.calgw(["sync"])
         #expect(first.status == 0, "\(name): \(first.stdoutText)\(first.stderrText)")
         #expect(account.mapping()[segment] != nil, "\(name): no calendar made: \(account.mapping())")
-        let invited = try attendee.inbox(on: name, mentioning: uid)
+        let invited = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
             "\(name): \(invited.count) invitations after the account's sync")
-        #expect(try account.calgw(["sync"]).status == 0)
+        #expect(try await account.calgw(["sync"]).status == 0)
         #expect(
-            try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): the second sync sent the meeting again")
+            try await attendee.inbox(on: name, mentioning: uid).count == 1,
+            "\(name): the second sync sent the meeting again")
     }
 }

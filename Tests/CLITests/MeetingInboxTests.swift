@@ -9,63 +9,63 @@ import CalgwTestSupport
     /// bob's calgw takes what is in his Inbox: the test has a DAViCal of its own, so no other
     /// test's messages meet it.
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
-    func theOrganizersChangesReachTheAttendeesVdir() throws {
+    func theOrganizersChangesReachTheAttendeesVdir() async throws {
         let server = try TestServers.start("davical")
         defer { server.stop() }
-        let meeting = try MeetingFixture(server: server, prefix: "inbox")
+        let meeting = try await MeetingFixture(server: server, prefix: "inbox")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Standup", "--start", "2027-06-07T09:00", "--rrule", "FREQ=DAILY;COUNT=4",
             "--attendee", meeting.attendee.address,
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(add.stderrText)")
-        #expect(try meeting.inbox(mentioning: uid).count == 1)
+        #expect(try await meeting.inbox(mentioning: uid).count == 1)
 
         // The invitation is in his calendar already: his sync brings it and removes the message.
-        let first = try meeting.bob(["sync"])
+        let first = try await meeting.bob(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(try bobsFile(uid, meeting).contains("DTSTART:20270607T090000Z"))
-        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the invitation stayed in bob's Inbox")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "the invitation stayed in bob's Inbox")
 
         // The organizer moves the series twice: DAViCal updates bob's copy for a meeting with no
         // message in his Inbox, and only rewrites the message in place for one with a message.
-        let moved = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T11:00"])
+        let moved = try await meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T11:00"])
         #expect(moved.status == 0, "\(moved.stderrText)")
-        let again = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T13:00"])
+        let again = try await meeting.calgw(["event", "edit", uid, "--start", "2027-06-07T13:00"])
         #expect(again.status == 0, "\(again.stderrText)")
-        #expect(try meeting.inbox(mentioning: uid).count == 1)
-        let stored = try meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee) ?? ""
+        #expect(try await meeting.inbox(mentioning: uid).count == 1)
+        let stored = try await meeting.stored(uid, in: meeting.attendeeCalendar, as: meeting.attendee) ?? ""
         #expect(stored.contains("DTSTART:20270607T110000Z"), "DAViCal applied the second update itself: \(stored)")
-        let synced = try meeting.bob(["sync", "--json"])
+        let synced = try await meeting.bob(["sync", "--json"])
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
         let notes =
             ((try? JSONSerialization.jsonObject(with: synced.stdout) as? [String: Any])?["notes"] as? [String]) ?? []
         #expect(notes.contains("applied 1 organizer update from the schedule inbox"), "\(synced.stdoutText)")
         let file = try bobsFile(uid, meeting)
         #expect(file.contains("DTSTART:20270607T130000Z") && !file.contains("SCHEDULE-AGENT"), "\(file)")
-        #expect(try meeting.inbox(mentioning: uid).isEmpty, "the update stayed in bob's Inbox")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "the update stayed in bob's Inbox")
 
         // A second sync finds nothing more to do.
-        let quiet = try meeting.bob(["sync", "--json"])
+        let quiet = try await meeting.bob(["sync", "--json"])
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(quiet.stdoutText)")
 
         // DAViCal answers every write of an attendee's copy with a REPLY to the organizer (its
         // reply code looks at no SCHEDULE-AGENT), and merges the attendee's line into the
         // organizer's copy: bob's line there must carry no mark of calgw's, or DAViCal
         // delivers nothing more to him. The REPLY says what bob's copy says: no answer yet.
-        let organizers = try meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
+        let organizers = try await meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
         let bobsLine = organizers.split(separator: "\n").first { $0.contains(meeting.attendee.address) } ?? ""
         #expect(!bobsLine.contains("SCHEDULE-AGENT"), "\(organizers)")
-        let replies = try meeting.organizerUser.inbox(on: meeting.name, mentioning: uid)
+        let replies = try await meeting.organizerUser.inbox(on: meeting.name, mentioning: uid)
         #expect(replies.allSatisfy { $0.contains("PARTSTAT=NEEDS-ACTION") }, "\(replies)")
 
         // The organizer deletes the meeting: the cancellation reaches bob.
-        let deleted = try meeting.calgw(["event", "delete", uid])
+        let deleted = try await meeting.calgw(["event", "delete", uid])
         #expect(deleted.status == 0, "\(deleted.stderrText)")
-        let cancel = try meeting.inbox(mentioning: uid)
+        let cancel = try await meeting.inbox(mentioning: uid)
         #expect(cancel.count == 1 && cancel.allSatisfy { $0.contains("METHOD:CANCEL") }, "\(cancel)")
-        let last = try meeting.bob(["sync"])
+        let last = try await meeting.bob(["sync"])
         #expect(last.status == 0, "\(last.stdoutText)\(last.stderrText)")
         let gone = (try? bobsFile(uid, meeting)).map { $0.contains("STATUS:CANCELLED") } ?? true
         #expect(gone, "bob's vdir still shows the deleted meeting")
@@ -74,24 +74,24 @@ import CalgwTestSupport
     /// Cyrus applies the organizer's messages to bob's calendar itself: bob's sync reads no
     /// Inbox and removes nothing from it.
     @Test(.enabled(if: TestServers.selected.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"))
-    func cyrusInboxIsLeftAlone() throws {
-        let meeting = try MeetingFixture(on: "cyrus", prefix: "inboxleft")
+    func cyrusInboxIsLeftAlone() async throws {
+        let meeting = try await MeetingFixture(on: "cyrus", prefix: "inboxleft")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Review", "--start", "2027-06-09T10:00", "--attendee",
             meeting.attendee.address,
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(add.stderrText)")
-        let moved = try meeting.calgw(["event", "edit", uid, "--start", "2027-06-09T12:00"])
+        let moved = try await meeting.calgw(["event", "edit", uid, "--start", "2027-06-09T12:00"])
         #expect(moved.status == 0, "\(moved.stderrText)")
-        let before = try meeting.inbox(mentioning: uid)
+        let before = try await meeting.inbox(mentioning: uid)
         #expect(before.count == 2)
-        let synced = try meeting.bob(["sync", "--json"])
+        let synced = try await meeting.bob(["sync", "--json"])
         #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
         #expect(!synced.stdoutText.contains("schedule inbox"), "\(synced.stdoutText)")
         #expect(try bobsFile(uid, meeting).contains("T120000"))
-        #expect(try meeting.inbox(mentioning: uid) == before, "bob's sync changed his Inbox")
+        #expect(try await meeting.inbox(mentioning: uid) == before, "bob's sync changed his Inbox")
     }
 
     /// The text of bob's vdir file holding `uid` (lines unfolded).

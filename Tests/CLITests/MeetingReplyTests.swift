@@ -10,14 +10,14 @@ import CalgwTestSupport
     static let scheduling = MeetingCopyTests.scheduling
 
     /// The text of the resource holding `uid` in `calendar`, read as `user`.
-    static func copy(of uid: String, in calendar: URL, as user: TestServer.Attendee) throws -> String? {
+    static func copy(of uid: String, in calendar: URL, as user: TestServer.Attendee) async throws -> String? {
         let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
-        let listing = try ProcessRunner.run(
+        let listing = try await ProcessRunner.run(
             "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]
         ).stdoutText
         let origin = URL(string: "/", relativeTo: calendar)!.absoluteURL
         for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
-            let text = try ProcessRunner.run(
+            let text = try await ProcessRunner.run(
                 "curl", auth + [URL(string: String(match.1), relativeTo: origin)!.absoluteString]
             ).stdoutText
             if text.contains("UID:\(uid)") { return text }
@@ -33,7 +33,7 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func anInvitationIsAnsweredWithOneReply(server name: String) throws {
+    func anInvitationIsAnsweredWithOneReply(server name: String) async throws {
         let own = try AttendeeServer(name)
         defer { own.release() }
         let server = own.server
@@ -44,12 +44,12 @@ import CalgwTestSupport
 
         // The organizer's own client stores the meeting: the server invites bob.
         let calendar = server.newCollectionURL(prefix: "org")
-        try server.makeCalendar(calendar)
+        try await server.makeCalendar(calendar)
         let meeting = MeetingCopyTests.meeting(uid, summary: "Review", organizer: organizer, attendee: attendee.address)
         let file = try TemporaryFolder()
         defer { file.remove() }
         try Data(meeting.utf8).write(to: file.file("m.ics"))
-        let put = try ProcessRunner.run(
+        let put = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
@@ -57,7 +57,7 @@ import CalgwTestSupport
                 calendar.appendingPathComponent("\(uid).ics").absoluteString,
             ])
         #expect(["201", "204"].contains(put.stdoutText), "\(name): \(put.stdoutText)")
-        #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
+        #expect(try await attendee.inbox(on: name, mentioning: uid).count == 1, "\(name): bob was not invited")
 
         // bob's calgw: his default calendar into a vdir.
         var bob = server
@@ -65,13 +65,13 @@ import CalgwTestSupport
         bob.password = attendee.password
         bob.home = attendee.home
         let pair = try ServerPair(file, "bob", server: bob, collection: Self.defaultCalendar(of: attendee, on: name))
-        let pulled = try pair.run("sync", password: bob.password)
+        let pulled = try await pair.run("sync", password: bob.password)
         #expect(pulled.status == 0, "\(name): \(pulled.stdoutText)\(pulled.stderrText)")
         let invitation = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)
         #expect(invitation.contains("PARTSTAT=NEEDS-ACTION"), "\(name): \(invitation)")
 
         // It awaits bob's answer, with the command that gives it.
-        let waiting = try CalgwBinary.run(
+        let waiting = try await CalgwBinary.run(
             ["invitations", "--json", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         // bob's calendar is shared with other tests' invitations: this one's rows only.
         let rows = ((try? JSONSerialization.jsonObject(with: waiting.stdout) as? [[String: Any]]) ?? [])
@@ -84,23 +84,23 @@ import CalgwTestSupport
             "\(name): \(waiting.stdoutText)")
 
         // `list` shows bob's own answer, by the addresses `invitations` was given by the server.
-        func ownAnswer() throws -> (json: String?, table: String) {
+        func ownAnswer() async throws -> (json: String?, table: String) {
             let window = ["--from", "2027-02-28", "--to", "2027-03-03", "--config", pair.config.path]
-            let json = try CalgwBinary.run(["list", "--json"] + window, environment: ["TZ": "UTC"])
+            let json = try await CalgwBinary.run(["list", "--json"] + window, environment: ["TZ": "UTC"])
             let rows = (try? JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]) ?? []
-            let table = try CalgwBinary.run(["list"] + window, environment: ["TZ": "UTC"]).stdoutText
+            let table = try await CalgwBinary.run(["list"] + window, environment: ["TZ": "UTC"]).stdoutText
             return (
                 rows.first { $0["uid"] as? String == uid }?["ownParticipationStatus"] as? String,
                 table.split(separator: "\n").first { $0.contains("Review") }.map(String.init) ?? ""
             )
         }
-        let asked = try ownAnswer()
+        let asked = try await ownAnswer()
         #expect(asked.json == "NEEDS-ACTION" && asked.table.contains("[to answer]"), "\(name): \(asked)")
 
         let organizerInbox = TestServer.Attendee(
             username: server.username, password: server.password, home: server.home, address: organizer)
-        let before = try organizerInbox.inbox(on: name, mentioning: uid).count
-        let reply = try CalgwBinary.run(
+        let before = try await organizerInbox.inbox(on: name, mentioning: uid).count
+        let reply = try await CalgwBinary.run(
             ["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
             environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
@@ -108,18 +108,18 @@ import CalgwTestSupport
             of: "\r\n ", with: "")
         #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
 
-        let answeredNow = try ownAnswer()
+        let answeredNow = try await ownAnswer()
         #expect(answeredNow.json == "ACCEPTED" && answeredNow.table.contains("[accepted]"), "\(name): \(answeredNow)")
 
-        let after = try CalgwBinary.run(
+        let after = try await CalgwBinary.run(
             ["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
 
         // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
-        let replies = try organizerInbox.inbox(on: name, mentioning: uid)
+        let replies = try await organizerInbox.inbox(on: name, mentioning: uid)
         #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
         #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
-        let copy = try ProcessRunner.run(
+        let copy = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)",
@@ -133,7 +133,7 @@ import CalgwTestSupport
         #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
 
         // Answering a meeting one organizes, or one where one is not invited, is refused.
-        let organizes = try CalgwBinary.run([
+        let organizes = try await CalgwBinary.run([
             "event", "reply", uid, "--decline", "--address",
             attendee.address.replacingOccurrences(of: "bob", with: "nobody"),
             "--offline", "--config", pair.config.path,
@@ -149,21 +149,21 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func aMeetingMadeEditedAndDeletedSendsOneMessageEach(server name: String) throws {
+    func aMeetingMadeEditedAndDeletedSendsOneMessageEach(server name: String) async throws {
         let isolated = try AttendeeServer(name)
         defer { isolated.release() }
-        let meeting = try MeetingFixture(server: isolated.server, prefix: "own")
+        let meeting = try await MeetingFixture(server: isolated.server, prefix: "own")
         defer { meeting.remove() }
         let (server, attendee, collection, pair, calgw) = (
             meeting.server, meeting.attendee, meeting.collection, meeting.pair, meeting.calgw
         )
         let bare = attendee.address.replacingOccurrences(of: "mailto:", with: "")
-        let add = try calgw([
+        let add = try await calgw([
             "event", "add", "--summary", "Planning", "--start", "2027-03-05T10:00", "--attendee", bare,
         ])
         #expect(add.status == 0, "\(name): \(add.stderrText)")
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let invited = try attendee.inbox(on: name, mentioning: uid)
+        let invited = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
             "\(name): \(invited.count) messages")
@@ -172,7 +172,7 @@ import CalgwTestSupport
         #expect(file.contains("ORGANIZER:\(server.address ?? "?")") && file.contains("RSVP=TRUE"), "\(name): \(file)")
         // The server rewrote what it sent invitations for (SCHEDULE-STATUS on bob's line) and
         // answered without an ETag: the vdir holds the server's version, and a sync is a no-op.
-        let stored = try ProcessRunner.run(
+        let stored = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)",
@@ -181,15 +181,17 @@ import CalgwTestSupport
         ).stdoutText
         #expect(
             stored.contains("SCHEDULE-STATUS") && file.contains("SCHEDULE-STATUS"), "\(name): the vdir holds \(file)")
-        let quiet = try pair.run("sync", ["--json"], password: server.password)
+        let quiet = try await pair.run("sync", ["--json"], password: server.password)
         #expect(quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0, "\(name): \(quiet.stdoutText)")
 
         // The update reaches bob's copy and his Inbox once (Cyrus adds a message, DAViCal
         // replaces its own).
-        let edit = try calgw(["event", "edit", uid, "--summary", "Planning, moved", "--start", "2027-03-06T10:00"])
+        let edit = try await calgw([
+            "event", "edit", uid, "--summary", "Planning, moved", "--start", "2027-03-06T10:00",
+        ])
         #expect(edit.status == 0, "\(name): \(edit.stderrText)")
-        let inbox = try attendee.inbox(on: name, mentioning: uid)
-        let copy = try Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)
+        let inbox = try await attendee.inbox(on: name, mentioning: uid)
+        let copy = try await Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)
         let updated =
             copy?.contains("DTSTART:20270306T100000Z") == true
             || inbox.contains { $0.contains("METHOD:REQUEST") && $0.contains("DTSTART:20270306T100000Z") }
@@ -197,19 +199,20 @@ import CalgwTestSupport
         #expect(inbox.count == (name == "cyrus" ? 2 : 1), "\(name): \(inbox.count) messages after the edit")
 
         // Answering a meeting one organizes is refused, and changes nothing.
-        let own = try calgw(["event", "reply", uid, "--accept"])
+        let own = try await calgw(["event", "reply", uid, "--accept"])
         #expect(own.status == 1 && own.stderrText.contains("you organize \(uid)"), "\(name): \(own.stderrText)")
 
-        let delete = try calgw(["event", "delete", uid])
+        let delete = try await calgw(["event", "delete", uid])
         #expect(delete.status == 0, "\(name): \(delete.stderrText)")
-        let gone = try ProcessRunner.run(
+        let gone = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                 collection.appendingPathComponent("\(uid).ics").absoluteString,
             ])
         #expect(gone.stdoutText == "404", "\(name): the meeting is still on the server: \(gone.stdoutText)")
-        let cancellations = try attendee.inbox(on: name, mentioning: uid).filter { $0.contains("METHOD:CANCEL") }.count
+        let cancellations = try await attendee.inbox(on: name, mentioning: uid).filter { $0.contains("METHOD:CANCEL") }
+            .count
         if name == "davical" && delete.stderrText.contains("failed to send the meeting's cancellation") {
             // DAViCal 1.1.12 fails (500, "Call to undefined method stdClass::dav_name()" in its
             // schedule-functions.php) when it finds bob's invitation in his Inbox rather than
@@ -221,7 +224,7 @@ import CalgwTestSupport
                 "\(name): \(cancellations) cancellations; \(delete.stderrText)")
         }
 
-        let bad = try calgw([
+        let bad = try await calgw([
             "event", "add", "--summary", "X", "--start", "2027-03-05T10:00", "--attendee", "not an address",
         ])
         #expect(bad.status == 2 && bad.stderrText.contains("is not an address"), "\(name): \(bad.stderrText)")

@@ -20,13 +20,13 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func eachActionSaysWhatWasSentToWhom(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "sent")
+    func eachActionSaysWhatWasSentToWhom(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "sent")
         defer { meeting.remove() }
         let bob = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
         let alice = meeting.organizer.replacingOccurrences(of: "mailto:", with: "")
 
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Sync-up", "--start", "2027-05-10T10:00", "--attendee", bob, "--json",
         ])
         #expect(add.status == 0, "\(add.stderrText)")
@@ -36,30 +36,30 @@ import CalgwTestSupport
         #expect(Self.recipients(invited).count == 1, "\(add.stdoutText)")
         #expect(Self.recipients(invited).first?["address"] as? String == "mailto:\(bob)", "\(add.stdoutText)")
         #expect(Self.recipients(invited).first?["delivered"] as? Bool == true, "\(add.stdoutText)")
-        let plainAdd = try meeting.calgw([
+        let plainAdd = try await meeting.calgw([
             "event", "add", "--summary", "Second", "--start", "2027-05-11T10:00", "--attendee", bob,
         ])
         #expect(plainAdd.stderrText.contains("invitation sent to \(bob)"), "\(plainAdd.stderrText)")
 
-        let edit = try meeting.calgw(["event", "edit", uid, "--location", "Room 9"])
+        let edit = try await meeting.calgw(["event", "edit", uid, "--location", "Room 9"])
         #expect(
             edit.status == 0 && edit.stdoutText.contains("update sent to \(bob)"),
             "\(edit.stdoutText)\(edit.stderrText)")
 
-        #expect(try meeting.bob(["sync"]).status == 0)
-        let reply = try meeting.bob(["event", "reply", uid, "--accept", "--json"])
+        #expect(try await meeting.bob(["sync"]).status == 0)
+        let reply = try await meeting.bob(["event", "reply", uid, "--accept", "--json"])
         let replied = Self.scheduling(reply)
         #expect(reply.status == 0 && replied["message"] as? String == "reply", "\(reply.stdoutText)\(reply.stderrText)")
         #expect(Self.recipients(replied).first?["address"] as? String == meeting.organizer, "\(reply.stdoutText)")
         #expect(Self.recipients(replied).first?["delivered"] as? Bool == true, "\(reply.stdoutText)")
-        let again = try meeting.bob(["event", "reply", uid, "--tentative"])
+        let again = try await meeting.bob(["event", "reply", uid, "--tentative"])
         #expect(
             again.status == 0 && again.stdoutText.contains("reply sent to \(alice)") && again.stderrText.isEmpty,
             "\(again.stdoutText)\(again.stderrText)")
 
         // (alice takes bob's answers first: a deletion of a copy the server changed meanwhile waits for a sync.)
-        #expect(try meeting.pair.run("sync", password: meeting.server.password).status == 0)
-        let delete = try meeting.calgw(["event", "delete", uid, "--json"])
+        #expect(try await meeting.pair.run("sync", password: meeting.server.password).status == 0)
+        let delete = try await meeting.calgw(["event", "delete", uid, "--json"])
         let cancelled = Self.scheduling(delete)
         #expect(
             delete.status == 0 && cancelled["message"] as? String == "cancellation"
@@ -69,8 +69,8 @@ import CalgwTestSupport
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)
-    func anAnswerForAnAddressTheServerDoesNotKnowIsWarnedOf(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "nosched")
+    func anAnswerForAnAddressTheServerDoesNotKnowIsWarnedOf(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "nosched")
         defer { meeting.remove() }
         let bob = try meeting.attendeePair()
         let uid = "robert-\(UUID().uuidString.prefix(8).lowercased())"
@@ -80,13 +80,13 @@ import CalgwTestSupport
             ).utf8
         )
         .write(to: bob.vdir.appendingPathComponent("\(uid).ics"))
-        #expect(try meeting.bob(["sync"]).status == 0)
-        let before = try meeting.organizerUser.inbox(on: name, mentioning: uid).count
-        let reply = try meeting.bob(["event", "reply", uid, "--accept", "--address", "mailto:robert@internal"])
+        #expect(try await meeting.bob(["sync"]).status == 0)
+        let before = try await meeting.organizerUser.inbox(on: name, mentioning: uid).count
+        let reply = try await meeting.bob(["event", "reply", uid, "--accept", "--address", "mailto:robert@internal"])
         #expect(reply.status == 0, "\(reply.stderrText)")
         #expect(
             reply.stderrText.contains("warning: the server stored your answer but marks no reply"),
             "\(reply.stderrText)")
-        #expect(try meeting.organizerUser.inbox(on: name, mentioning: uid).count == before)
+        #expect(try await meeting.organizerUser.inbox(on: name, mentioning: uid).count == before)
     }
 }

@@ -12,8 +12,8 @@ import CalgwTestSupport
     @Test(
         .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
-    func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "quiet")
+    func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "quiet")
         defer { meeting.remove() }
         let (server, attendee, organizer, collection, folder, pair, calgw) = (
             meeting.server, meeting.attendee, meeting.organizer,
@@ -24,15 +24,15 @@ import CalgwTestSupport
         handle.write(Data("scheduling = \"never\"\n".utf8))
         try handle.close()
 
-        let add = try calgw([
+        let add = try await calgw([
             "event", "add", "--summary", "Quiet", "--start", "2027-04-05T10:00", "--attendee", attendee.address,
         ])
         #expect(
             add.status == 0 && add.stderrText.contains("scheduling is off for pair alice"), "\(name): \(add.stderrText)"
         )
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
-        let stored = try ProcessRunner.run(
+        #expect(try await attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): bob was invited")
+        let stored = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)",
@@ -46,7 +46,7 @@ import CalgwTestSupport
         let cache = folder.file("alice.account.json")
         let cached = try String(contentsOf: cache, encoding: .utf8)
         #expect(cached.contains(organizer.replacingOccurrences(of: "mailto:", with: "")), "\(name): \(cached)")
-        let offline = try calgw([
+        let offline = try await calgw([
             "event", "add", "--summary", "Later", "--start", "2027-04-06T10:00", "--attendee", attendee.address,
             "--offline",
         ])

@@ -11,12 +11,12 @@ import CalgwTestSupport
 /// and says once that the change is held back, the one after says nothing of it.
 @Suite(.timeLimit(.minutes(10))) struct MeetingServerFaultTests {
     @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
-    func anAnswerTheServerFailsOnIsSaidOnceAndHeldBack() throws {
+    func anAnswerTheServerFailsOnIsSaidOnceAndHeldBack() async throws {
         let own = try AttendeeServer("davical")
         defer { own.release() }
-        let meeting = try MeetingFixture(server: own.server, prefix: "fault")
+        let meeting = try await MeetingFixture(server: own.server, prefix: "fault")
         defer { meeting.remove() }
-        let add = try meeting.calgw([
+        let add = try await meeting.calgw([
             "event", "add", "--summary", "Review", "--start", "2027-04-05T10:00", "--attendee",
             meeting.attendee.address,
         ])
@@ -32,15 +32,15 @@ import CalgwTestSupport
         )
         let pair = try ServerPair(
             meeting.folder, "bob", server: server, collection: proxy.proxied(meeting.attendeeCalendar))
-        func bob(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func bob(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 arguments + ["--config", pair.config.path],
                 environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
         }
-        let pulled = try bob(["sync"])
+        let pulled = try await bob(["sync"])
         #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
 
-        let reply = try bob(["event", "reply", uid, "--accept", "--address", meeting.attendee.address])
+        let reply = try await bob(["event", "reply", uid, "--accept", "--address", meeting.attendee.address])
         let said = reply.stdoutText + reply.stderrText
         #expect(reply.status != 0, "the reply command exited 0: \(said)")
         #expect(said.contains("your answer was not delivered") && said.contains("answered 500"), "\(said)")
@@ -50,14 +50,14 @@ import CalgwTestSupport
         #expect(file.replacingOccurrences(of: "\r\n ", with: "").contains("PARTSTAT=ACCEPTED"), "\(file)")
 
         // The next runs exit 0: the first says once what is held back, the second nothing.
-        let first = try bob(["sync"])
+        let first = try await bob(["sync"])
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(first.stdoutText.contains("\(uid): held back"), "\(first.stdoutText)\(first.stderrText)")
-        let second = try bob(["sync"])
+        let second = try await bob(["sync"])
         #expect(
             second.status == 0 && !second.stdoutText.contains("held back") && second.stderrText.isEmpty,
             "\(second.stdoutText)\(second.stderrText)")
-        let push = try bob(["push", "--json"])
+        let push = try await bob(["push", "--json"])
         #expect(push.status == 0, "\(push.stdoutText)\(push.stderrText)")
         // The answer is still bob's, in his vdir.
         let kept = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8)

@@ -12,15 +12,15 @@ import CalgwTestSupport
     static let cases = MeetingCopyTests.scheduling.flatMap { server in ["403", "409", "412"].map { (server, $0) } }
 
     @Test(.enabled(if: !cases.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: cases)
-    func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) throws {
+    func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) async throws {
         let proxy = try TestProxies.fault(
             upstream: try TestServers.shared(name).url, script: status, onlyMethods: "PUT")
         defer { proxy.stop() }
-        let meeting = try MeetingFixture(on: name, prefix: "refused", through: proxy)
+        let meeting = try await MeetingFixture(on: name, prefix: "refused", through: proxy)
         defer { meeting.remove() }
         let (attendee, pair, calgw) = (meeting.attendee, meeting.pair, meeting.calgw)
 
-        let add = try calgw([
+        let add = try await calgw([
             "event", "add", "--summary", "Refused \(status)", "--start", "2027-06-07T10:00", "--attendee",
             attendee.address,
         ])
@@ -32,10 +32,10 @@ import CalgwTestSupport
             #expect(
                 add.stderrText.split(separator: "\n").allSatisfy { $0.hasPrefix("invitation sent to") },
                 "\(name) 412: \(add.stderrText)")
-            #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: not invited once")
-            let push = try calgw(["push", "--json"])
+            #expect(try await attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: not invited once")
+            let push = try await calgw(["push", "--json"])
             #expect(push.status == 0 && JSONCounts.writes(in: push.stdoutText) == 0, "\(name) 412: \(push.stdoutText)")
-            #expect(try attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: invited again")
+            #expect(try await attendee.inbox(on: name, mentioning: uid).count == 1, "\(name) 412: invited again")
             return
         }
         #expect(
@@ -43,16 +43,16 @@ import CalgwTestSupport
         #expect(
             FileManager.default.fileExists(atPath: try pair.file(uid: uid).path),
             "\(name) \(status): the meeting is gone")
-        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name) \(status): bob was invited")
+        #expect(try await attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name) \(status): bob was invited")
 
-        let push = try calgw(["push"])
+        let push = try await calgw(["push"])
         #expect(push.status == 0, "\(name) \(status): \(push.stdoutText)\(push.stderrText)")
-        let invited = try attendee.inbox(on: name, mentioning: uid)
+        let invited = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
             "\(name) \(status): \(invited.count) invitations")
-        let again = try calgw(["push"])
-        let total = try attendee.inbox(on: name, mentioning: uid).count
+        let again = try await calgw(["push"])
+        let total = try await attendee.inbox(on: name, mentioning: uid).count
         #expect(again.status == 0 && total == 1, "\(name) \(status): \(total) invitations after a second push")
     }
 
@@ -62,21 +62,21 @@ import CalgwTestSupport
         .enabled(
             if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
-    func aMeetingMadeOfflineInvitesWhenPushed(server name: String) throws {
-        let meeting = try MeetingFixture(on: name, prefix: "offline")
+    func aMeetingMadeOfflineInvitesWhenPushed(server name: String) async throws {
+        let meeting = try await MeetingFixture(on: name, prefix: "offline")
         defer { meeting.remove() }
         let (attendee, organizer, pair, calgw) = (meeting.attendee, meeting.organizer, meeting.pair, meeting.calgw)
-        let add = try calgw([
+        let add = try await calgw([
             "event", "add", "--summary", "Planned offline", "--start", "2027-06-08T10:00", "--attendee",
             attendee.address,
             "--address", organizer, "--offline",
         ])
         let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(add.status == 0 && !uid.isEmpty, "\(name): \(add.stderrText)")
-        #expect(try attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
-        let push = try calgw(["push"])
+        #expect(try await attendee.inbox(on: name, mentioning: uid).isEmpty, "\(name): invited while offline")
+        let push = try await calgw(["push"])
         #expect(push.status == 0, "\(name): \(push.stdoutText)\(push.stderrText)")
-        let invited = try attendee.inbox(on: name, mentioning: uid)
+        let invited = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             invited.count == 1 && invited.first?.contains("METHOD:REQUEST") == true,
             "\(name): \(invited.count) invitations")
@@ -85,9 +85,9 @@ import CalgwTestSupport
         let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
             of: "Planned offline", with: "Planned, edited by hand")
         try Data(text.utf8).write(to: file)
-        let sync = try calgw(["sync"])
+        let sync = try await calgw(["sync"])
         #expect(sync.status == 0, "\(name): \(sync.stderrText)")
-        let after = try attendee.inbox(on: name, mentioning: uid)
+        let after = try await attendee.inbox(on: name, mentioning: uid)
         #expect(
             after.count == 1 && !after.contains { $0.contains("edited by hand") },
             "\(name): a hand edit sent \(after.count - 1) messages")

@@ -8,11 +8,11 @@ import CalgwTestSupport
     @Test func aTrailingNewlineInDisplaynameAndColorIsNotPushed() async throws {
         let pair = try await InteropPair(prefix: "meta", withSamples: false)
         defer { pair.remove() }
-        var r = try pair.calgw("sync")
+        var r = try await pair.calgw("sync")
         #expect(r.status == 0, "\(r.stderrText)")
         try Data("Renamed by echo\n".utf8).write(to: pair.vdir.appendingPathComponent("displayname"))
         try Data("#00FF00\r\n".utf8).write(to: pair.vdir.appendingPathComponent("color"))
-        r = try pair.calgw("sync")
+        r = try await pair.calgw("sync")
         #expect(r.status == 0, "\(r.stderrText)")
         // The run says what it changed on the server.
         #expect(
@@ -23,7 +23,7 @@ import CalgwTestSupport
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:prop><d:displayname/><ic:calendar-color/></d:prop></d:propfind>
             """
-        let answer = try ProcessRunner.run(
+        let answer = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(pair.server.username):\(pair.server.password)", "-X", "PROPFIND",
@@ -37,7 +37,7 @@ import CalgwTestSupport
                 && !xml.contains("#00FF00&#13;"),
             "the server's color: \(xml)")
         // The next sync finds nothing to do: the name and color agree on both sides.
-        r = try pair.calgw("sync")
+        r = try await pair.calgw("sync")
         #expect(
             r.status == 0
                 && r.stdoutText.contains(

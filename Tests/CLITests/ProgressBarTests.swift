@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ProgressBarTests {
     /// Runs `calgw ARGS` on a pseudo-terminal; returns what it wrote on stderr (stdout goes to
     /// /dev/null) as the result's stdout. `color` false sets NO_COLOR, true unsets it.
-    static func onTerminal(_ arguments: [String], color: Bool = false, environment: [String: String]) throws
+    static func onTerminal(_ arguments: [String], color: Bool = false, environment: [String: String]) async throws
         -> ProcessRunner.Result
     {
         let quoted = ([CalgwBinary.url.path] + arguments).map {
@@ -18,13 +18,13 @@ import Testing
         }
         let command =
             (color ? "env -u NO_COLOR " : "env NO_COLOR=1 ") + quoted.joined(separator: " ") + " 2>&1 >/dev/null"
-        return try ProcessRunner.run("script", ["-qfec", command, "/dev/null"], environment: environment)
+        return try await ProcessRunner.run("script", ["-qfec", command, "/dev/null"], environment: environment)
     }
 
-    @Test func pushAndPullOf200EventsShowABarOnATerminalOnly() throws {
+    @Test func pushAndPullOf200EventsShowABarOnATerminalOnly() async throws {
         let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "progress")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let up = try ServerPair(folder, "up", server: server, collection: collection)
@@ -35,7 +35,7 @@ import Testing
         }
         let env = ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"]
 
-        let push = try Self.onTerminal(["push", "--config", up.config.path], environment: env)
+        let push = try await Self.onTerminal(["push", "--config", up.config.path], environment: env)
         #expect(push.status == 0, "\(push.stdoutText)")
         let pushed = push.stdoutText
         #expect(pushed.contains("push ["), "\(pushed)")
@@ -47,7 +47,7 @@ import Testing
 
         // A second vdir pulls them all, on a terminal with colour.
         let down = try ServerPair(folder, "down", server: server, collection: collection)
-        let pull = try Self.onTerminal(["pull", "--config", down.config.path], color: true, environment: env)
+        let pull = try await Self.onTerminal(["pull", "--config", down.config.path], color: true, environment: env)
         #expect(pull.status == 0, "\(pull.stdoutText)")
         #expect(pull.stdoutText.contains("pull ["), "\(pull.stdoutText)")
         #expect(pull.stdoutText.contains(" 200/200"), "\(pull.stdoutText)")
@@ -56,7 +56,7 @@ import Testing
 
         // Not a terminal: the summary on stdout, nothing on stderr.
         let plain = try ServerPair(folder, "plain", server: server, collection: collection)
-        let run = try plain.run("pull", password: server.password)
+        let run = try await plain.run("pull", password: server.password)
         #expect(run.status == 0, "\(run.stderrText)")
         #expect(run.stderrText.isEmpty, "\(run.stderrText)")
         #expect(!run.stdoutText.contains("/200") && !run.stdoutText.contains("\r"), "\(run.stdoutText)")
@@ -65,7 +65,7 @@ import Testing
         // On a terminal but with -q or --json: no bar either.
         for (name, flag) in [("quiet", "-q"), ("json", "--json")] {
             let pair = try ServerPair(folder, name, server: server, collection: collection)
-            let quiet = try Self.onTerminal(["pull", "--config", pair.config.path, flag], environment: env)
+            let quiet = try await Self.onTerminal(["pull", "--config", pair.config.path, flag], environment: env)
             #expect(quiet.status == 0, "\(quiet.stdoutText)")
             #expect(
                 !quiet.stdoutText.contains("pull [") && !quiet.stdoutText.contains("/200"),
@@ -77,7 +77,7 @@ import Testing
     /// An account pair's calendars sync side by side under one bar: its total adds each
     /// calendar's as its transfer starts (drawn totals never shrink, done never passes total),
     /// and it ends with all of them done.
-    @Test func anAccountPairShowsOneBarForItsCalendars() throws {
+    @Test func anAccountPairShowsOneBarForItsCalendars() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         let account = try AccountFixture(server: server)
@@ -94,7 +94,7 @@ import Testing
                 .write(to: calendar.appendingPathComponent("e\(i).ics"))
             }
         }
-        let run = try Self.onTerminal(
+        let run = try await Self.onTerminal(
             ["sync", "--config", config.path],
             environment: ["CALGW_TEST_PASSWORD": server.password, "TERM": "xterm"])
         #expect(run.status == 0, "\(run.stdoutText)")

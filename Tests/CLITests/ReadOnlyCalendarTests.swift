@@ -9,7 +9,7 @@ import CalgwTestTraits
 /// runs say nothing and send nothing; a local edit the server also changed is kept as a
 /// conflict copy beside the server's version. `status` marks the calendar read-only.
 @Suite(.timeLimit(.minutes(10)), .needsServer("radicale")) struct ReadOnlyCalendarTests {
-    @Test func aReadOnlyCalendarSyncsOneWayAndSaysSoOnce() throws {
+    @Test func aReadOnlyCalendarSyncsOneWayAndSaysSoOnce() async throws {
         let server = try TestServers.shared("radicale")
         let id = UUID().uuidString.prefix(8).lowercased()
         // Made in Radicale's storage: the account itself may not make it (nor write into it).
@@ -31,7 +31,7 @@ import CalgwTestTraits
         defer { folder.remove() }
         let pair = try ServerPair(folder, "ro", server: server, collection: collection)
 
-        try Self.checkOneWay(
+        try await Self.checkOneWay(
             pair, password: server.password, id: id, label: "radicale",
             serverUnchanged: { () throws in
                 let onServer = try FileManager.default.contentsOfDirectory(atPath: stored.path).filter {
@@ -60,9 +60,9 @@ import CalgwTestTraits
     /// stays beside it as a conflict copy.
     static func checkOneWay(
         _ pair: ServerPair, password: String, id: String, label: String,
-        serverUnchanged: () throws -> Void, ownerChanges: () throws -> Void
-    ) throws {
-        let first = try pair.run("sync", password: password)
+        serverUnchanged: () async throws -> Void, ownerChanges: () async throws -> Void
+    ) async throws {
+        let first = try await pair.run("sync", password: password)
         #expect(
             first.status == 0 && first.stdoutText.contains("local: 2 created"),
             "\(label): \(first.stdoutText)\(first.stderrText)")
@@ -78,26 +78,26 @@ import CalgwTestTraits
                 .utf8
         )
         .write(to: pair.vdir.appendingPathComponent("new-\(id).ics"))
-        let kept = try pair.run("sync", password: password)
+        let kept = try await pair.run("sync", password: password)
         #expect(kept.status == 0, "\(label): \(kept.stdoutText)\(kept.stderrText)")
         #expect(kept.stdoutText.contains("the calendar is read-only for this account"), "\(label): \(kept.stdoutText)")
         #expect(!kept.stderrText.contains("error"), "\(label): \(kept.stderrText)")
-        try serverUnchanged()
+        try await serverUnchanged()
 
-        let again = try pair.run("sync", password: password)
+        let again = try await pair.run("sync", password: password)
         #expect(
             again.status == 0 && !again.stdoutText.contains("read-only") && again.stderrText.isEmpty,
             "\(label): a later run says it again: \(again.stdoutText)\(again.stderrText)")
         #expect(try pair.summaries()["ro0-\(id)"] == "edited here" && pair.summaries()["new-\(id)"] == "new here")
         // `status` says it every time, with what waits.
-        let status = try pair.run("status", password: password)
+        let status = try await pair.run("status", password: password)
         #expect(
             status.status == 0 && status.stdoutText.contains("read-only for this account"),
             "\(label): \(status.stdoutText)\(status.stderrText)")
 
         // The owner changes the event edited here: their version comes, the edit stays as a copy.
-        try ownerChanges()
-        let conflict = try pair.run("sync", password: password)
+        try await ownerChanges()
+        let conflict = try await pair.run("sync", password: password)
         #expect(conflict.status == 0, "\(label): \(conflict.stdoutText)\(conflict.stderrText)")
         let summaries = try pair.summaries()
         #expect(summaries["ro0-\(id)"] == "changed by the owner", "\(label): \(summaries)")

@@ -32,8 +32,8 @@ import CalgwTestSupport
     }
 
     /// The etags of `collection`'s members, as the server lists them.
-    static func listing(_ collection: URL, on server: TestServer) throws -> String {
-        try ProcessRunner.run(
+    static func listing(_ collection: URL, on server: TestServer) async throws -> String {
+        try await ProcessRunner.run(
             "curl",
             [
                 "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1", "--data",
@@ -48,11 +48,11 @@ import CalgwTestSupport
     static func leaveNoTrace(
         _ kind: String, config: URL, root: URL, environment: [String: String],
         commands: [[String]] = [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"], ["push", "--dry-run"]],
-        watched: () throws -> String = { "" }
-    ) throws {
+        watched: () async throws -> String = { "" }
+    ) async throws {
         for command in commands {
-            let before = trace(of: root), server = try watched()
-            let r = try CalgwBinary.run(command + ["--config", config.path], environment: environment)
+            let before = trace(of: root), server = try await watched()
+            let r = try await CalgwBinary.run(command + ["--config", config.path], environment: environment)
             #expect(
                 r.status == 0 || r.status == 1 && command == ["status"],
                 "\(kind) \(command): \(r.stdoutText)\(r.stderrText)")
@@ -62,11 +62,11 @@ import CalgwTestSupport
                     "\(kind) \(command.joined(separator: " ")) changed \(key): \(before[key] ?? "absent") → \(after[key] ?? "absent")"
                 )
             }
-            #expect(try watched() == server, "\(kind) \(command): the server changed")
+            #expect(try await watched() == server, "\(kind) \(command): the server changed")
         }
     }
 
-    @Test func vdirAndSingleFilePairs() throws {
+    @Test func vdirAndSingleFilePairs() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = folder.url
@@ -86,8 +86,8 @@ import CalgwTestSupport
             let config = folder.file("\(kind.count).toml")
             try Data("[pair.p]\nlocal = \"\(local.path)\"\nremote = \"file://\(mirror.path)\"\n".utf8).write(to: config)
             // Never synced: no state folder, journal or lock appears.
-            try Self.leaveNoTrace("\(kind), first", config: config, root: root, environment: environment)
-            #expect(try CalgwBinary.run(["sync", "--config", config.path], environment: environment).status == 0)
+            try await Self.leaveNoTrace("\(kind), first", config: config, root: root, environment: environment)
+            #expect(try await CalgwBinary.run(["sync", "--config", config.path], environment: environment).status == 0)
             // Synced, with changes waiting on both sides.
             try TestEvent.data(uid: "m2", summary: "new in the mirror", start: "20270301T100000Z", duration: "PT1H")
                 .write(to: mirror.appendingPathComponent("m2.ics"))
@@ -95,23 +95,23 @@ import CalgwTestSupport
                 try TestEvent.data(uid: "v2", summary: "new in the vdir", start: "20270301T100000Z", duration: "PT1H")
                     .write(to: local.appendingPathComponent("v2.ics"))
             }
-            try Self.leaveNoTrace("\(kind), later", config: config, root: root, environment: environment)
+            try await Self.leaveNoTrace("\(kind), later", config: config, root: root, environment: environment)
         }
     }
 
-    @Test func anAccountAndAPairOfServers() throws {
+    @Test func anAccountAndAPairOfServers() async throws {
         let server = try TestServers.shared(TestServers.any())
         let id = UUID().uuidString.prefix(8).lowercased()
         let a = server.newCollectionURL(prefix: "trace-a"), b = server.newCollectionURL(prefix: "trace-b")
-        try server.makeCalendar(a)
-        try server.makeCalendar(b)
+        try await server.makeCalendar(a)
+        try await server.makeCalendar(b)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = [
             "CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_PASSWORD_LOCAL": server.password,
             "XDG_STATE_HOME": folder.file("state").path,
         ]
-        let watched = { try Self.listing(a, on: server) + Self.listing(b, on: server) }
+        let watched = { try await Self.listing(a, on: server) + Self.listing(b, on: server) }
         try FileManager.default.createDirectory(
             at: folder.file("calendars/\(a.lastPathComponent)"), withIntermediateDirectories: true)
         try TestEvent.data(
@@ -125,12 +125,12 @@ import CalgwTestSupport
             journal: folder.file("state/acct.sqlite"),
             server: server, extra: ["collections = [\"\(a.lastPathComponent)\", \"\(b.lastPathComponent)\"]"]
         ).write(to: account)
-        try Self.leaveNoTrace(
+        try await Self.leaveNoTrace(
             "account, first", config: account, root: folder.url, environment: environment, watched: watched)
-        #expect(try CalgwBinary.run(["sync", "--config", account.path], environment: environment).status == 0)
+        #expect(try await CalgwBinary.run(["sync", "--config", account.path], environment: environment).status == 0)
         try TestEvent.data(uid: "acct2-\(id)", summary: "another", start: "20270301T100000Z", duration: "PT1H")
             .write(to: folder.file("calendars/\(a.lastPathComponent)/e2.ics"))
-        try Self.leaveNoTrace(
+        try await Self.leaveNoTrace(
             "account, later", config: account, root: folder.url, environment: environment, watched: watched)
 
         let servers = folder.file("servers.toml")
@@ -138,11 +138,11 @@ import CalgwTestSupport
             name: "move", local: a, collection: b, journal: folder.file("state/move.sqlite"), server: server,
             extra: ["local_username = \"\(server.username)\"", "local_password_env = \"CALGW_TEST_PASSWORD_LOCAL\""]
         ).write(to: servers)
-        try Self.leaveNoTrace(
+        try await Self.leaveNoTrace(
             "servers, first", config: servers, root: folder.url, environment: environment, watched: watched)
     }
 
-    @Test func aSubscription() throws {
+    @Test func aSubscription() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let feedRoot = folder.file("feed")
@@ -157,11 +157,11 @@ import CalgwTestSupport
                 .utf8
         ).write(to: config)
         let environment = ["XDG_STATE_HOME": folder.file("state").path]
-        try Self.leaveNoTrace(
+        try await Self.leaveNoTrace(
             "feed, first", config: config, root: folder.url, environment: environment,
             commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
-        #expect(try CalgwBinary.run(["pull", "--config", config.path], environment: environment).status == 0)
-        try Self.leaveNoTrace(
+        #expect(try await CalgwBinary.run(["pull", "--config", config.path], environment: environment).status == 0)
+        try await Self.leaveNoTrace(
             "feed, later", config: config, root: folder.url, environment: environment,
             commands: [["status"], ["sync", "--dry-run"], ["pull", "--dry-run"]])
     }

@@ -20,11 +20,11 @@ import CalgwTestSupport
         return out
     }
 
-    @Test func statusAndDryRunsChangeNothing() throws {
+    @Test func statusAndDryRunsChangeNothing() async throws {
         let server = try TestServers.shared(TestServers.any())
         let auth = "\(server.username):\(server.password)"
         let collection = server.newCollectionURL(prefix: "readonly")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(8).lowercased()
@@ -32,7 +32,7 @@ import CalgwTestSupport
             let file = folder.file("up\(i).ics")
             try TestEvent.ics(uid: "r\(i)-\(id)", summary: "Remote \(i)", start: "20260301T100000Z", duration: "PT1H")
                 .write(to: file, atomically: true, encoding: .utf8)
-            _ = try ProcessRunner.run(
+            _ = try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "-o", "/dev/null", "-u", auth, "-T", file.path, "-H", "Expect:", "-H",
@@ -46,13 +46,13 @@ import CalgwTestSupport
             name: "p", local: vdir, collection: collection, journal: state.appendingPathComponent("p.sqlite"),
             server: server
         ).write(to: config)
-        func calgw(_ arguments: [String], kill: Int? = nil) throws -> ProcessRunner.Result {
+        func calgw(_ arguments: [String], kill: Int? = nil) async throws -> ProcessRunner.Result {
             var environment = ["CALGW_TEST_PASSWORD": server.password]
             if let kill { environment["CALGW_TEST_KILL_AFTER"] = "\(kill)" }
-            return try CalgwBinary.run(arguments + ["--config", config.path], environment: environment)
+            return try await CalgwBinary.run(arguments + ["--config", config.path], environment: environment)
         }
-        func serverState() throws -> String {
-            try ProcessRunner.run(
+        func serverState() async throws -> String {
+            try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", "--data",
@@ -63,9 +63,9 @@ import CalgwTestSupport
         }
 
         // A pull killed after its intents were recorded, before any file was written.
-        let killed = try calgw(["pull"], kill: 1)
+        let killed = try await calgw(["pull"], kill: 1)
         #expect(killed.status != 0, "the pull was not interrupted: \(killed.stderrText)")
-        let pending = try ProcessRunner.run(
+        let pending = try await ProcessRunner.run(
             "python3",
             [
                 "-c",
@@ -85,24 +85,24 @@ import CalgwTestSupport
         try TestEvent.ics(uid: nil, summary: "No UID yet", start: "20260301T100000Z", duration: "PT1H")
             .write(to: vdir.appendingPathComponent("hand.ics"), atomically: true, encoding: .utf8)
 
-        let before = (try Self.contents(of: vdir), try Self.contents(of: state), try serverState())
+        let before = (try Self.contents(of: vdir), try Self.contents(of: state), try await serverState())
         #expect(before.1.keys.contains("p.sqlite"))
         for arguments in [
             ["status"], ["status", "--json"], ["sync", "--dry-run"], ["pull", "--dry-run"],
             ["push", "--dry-run", "--json"],
         ] {
-            let r = try calgw(arguments)
+            let r = try await calgw(arguments)
             #expect([0, 1].contains(r.status), "\(arguments): \(r.status) \(r.stderrText)")
             #expect(try Self.contents(of: vdir) == before.0, "\(arguments) changed the vdir")
             let journal = try Self.contents(of: state)
             let changed = Set(journal.keys).union(before.1.keys).filter { journal[$0] != before.1[$0] }.sorted()
             #expect(changed.isEmpty, "\(arguments) changed the journal: \(changed)")
-            #expect(try serverState() == before.2, "\(arguments) changed the server")
+            #expect(try await serverState() == before.2, "\(arguments) changed the server")
         }
 
         // The real run settles all of it: the torn file replaced by the event, the new file given
         // a UID and uploaded; then nothing is left to do.
-        var r = try calgw(["sync", "--json"])
+        var r = try await calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let texts = try Self.contents(of: vdir).filter { $0.key.hasSuffix(".ics") }.values.map {
             String(decoding: $0, as: UTF8.self)
@@ -111,7 +111,7 @@ import CalgwTestSupport
         let hand = try String(contentsOf: vdir.appendingPathComponent("hand.ics"), encoding: .utf8)
         let uidLine = try #require(hand.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }, "\(hand)")
         #expect(
-            try ProcessRunner.run(
+            try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "-u", auth, "-X", "REPORT", "-H", "Depth: 1", "--data",
@@ -120,7 +120,7 @@ import CalgwTestSupport
                     collection.absoluteString,
                 ]
             ).stdoutText.contains(uidLine), "the server lacks \(uidLine)")
-        r = try calgw(["sync", "--json"])
+        r = try await calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
     }
 }

@@ -6,10 +6,10 @@ import CalgwTestSupport
 /// sync asks one cheap question, and credentials go with the first request (no 401 round trip).
 @Suite(.timeLimit(.minutes(10))) struct RequestCountTests {
     @Test(arguments: TestServers.selected)
-    func aNoOpSyncIsOneRequestWithoutAChallenge(server name: String) throws {
+    func aNoOpSyncIsOneRequestWithoutAChallenge(server name: String) async throws {
         let server = try TestServers.shared(name)
         let collection = server.newCollectionURL(prefix: "count")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         // An empty script: every request is forwarded and logged.
         let proxy = try TestProxies.fault(upstream: server.url, script: "")
         defer { proxy.stop() }
@@ -29,21 +29,21 @@ import CalgwTestSupport
             name: "count", local: vdir, collection: proxy.proxied(collection),
             journal: folder.file("journal.sqlite"), server: server
         ).write(to: config)
-        func sync() throws {
-            let r = try CalgwBinary.run(
+        func sync() async throws {
+            let r = try await CalgwBinary.run(
                 ["sync", "--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
         }
-        try sync()
+        try await sync()
         let afterFirst = proxy.logEntries()
         #expect(
             !afterFirst.contains { ($0["status"] as? Int) == 401 },
             "\(name): a request was sent without credentials first")
         // The run after an upload sees the server's token moved by calgw's own writes; from
         // then on nothing has changed on either side.
-        try sync()
+        try await sync()
         let settled = proxy.logEntries().count
-        try sync()
+        try await sync()
         let noOp = proxy.logEntries().dropFirst(settled)
         #expect(
             noOp.count == 1,

@@ -9,7 +9,7 @@ import CalgwTestSupport
     enum Mode: String, CaseIterable { case basic, digest, bearer }
 
     @Test(arguments: Mode.allCases)
-    func noSecretAtTheMostVerboseLevel(mode: Mode) throws {
+    func noSecretAtTheMostVerboseLevel(mode: Mode) async throws {
         let server = try TestServers.shared(TestServers.any())
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -25,7 +25,7 @@ import CalgwTestSupport
             upstreamUser: server.username, upstreamPassword: server.password)
         defer { proxy.stop() }
         let collection = server.newCollectionURL(prefix: "secrets")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
 
         let vdir = folder.file("vdir")
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
@@ -55,12 +55,12 @@ import CalgwTestSupport
         ).write(to: config)
 
         var outputs: [String] = []
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            let result = try CalgwBinary.run(arguments + ["--config", config.path])
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            let result = try await CalgwBinary.run(arguments + ["--config", config.path])
             outputs += [result.stdoutText, result.stderrText]
             return result
         }
-        let first = try calgw(["sync", "-vvv", "--json"])
+        let first = try await calgw(["sync", "-vvv", "--json"])
         #expect(first.status == 0, "\(mode): \(first.stderrText)")
         #expect(
             (try? JSONSerialization.jsonObject(with: first.stdout)) != nil,
@@ -76,13 +76,13 @@ import CalgwTestSupport
             uid: "secret-late-\(UUID().uuidString)", summary: "late", start: "20260301T100000Z", end: "20260301T110000Z"
         )
         .write(to: vdir.appendingPathComponent("late.ics"))
-        #expect(try calgw(["sync", "-vvv"]).status == 0)
-        #expect(try calgw(["status", "-vvv", "--json"]).status == 0)
+        #expect(try await calgw(["sync", "-vvv"]).status == 0)
+        #expect(try await calgw(["status", "-vvv", "--json"]).status == 0)
 
         // A refused credential fails with exit 5, and the wrong secret is not shown either.
         let wrong = "wrong-\(UUID().uuidString)"
         try Data(wrong.utf8).write(to: mode == .bearer ? clientTokenFile : passwordFile)
-        let refused = try calgw(["sync", "-vvv", "--json"])
+        let refused = try await calgw(["sync", "-vvv", "--json"])
         #expect(refused.status == 5, "\(mode): \(refused.stderrText.suffix(2000))")
 
         var written: [(String, Data)] = []
@@ -104,7 +104,7 @@ import CalgwTestSupport
         }
     }
 
-    @Test func aPasswordFileOthersCanReadIsRefused() throws {
+    @Test func aPasswordFileOthersCanReadIsRefused() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let secret = "pw-\(UUID().uuidString)"
@@ -123,7 +123,7 @@ import CalgwTestSupport
             journal = "\(folder.file("journal.sqlite").path)"
             """.utf8
         ).write(to: config)
-        let result = try CalgwBinary.run(["sync", "-vvv", "--config", config.path])
+        let result = try await CalgwBinary.run(["sync", "-vvv", "--config", config.path])
         #expect(result.status == 2, "\(result.stderrText)")
         #expect(
             result.stderrText.contains("can be read by others") && result.stderrText.contains("chmod 600"),

@@ -29,22 +29,24 @@ import CalgwTestSupport
         var tokenFile: URL { folder.file("state/calgw/p.token.json") }
 
         /// `calgw COMMAND --pair p` with the pair's config, state and browser.
-        func run(_ arguments: [String], stdin: Data? = nil, decision: String? = nil) throws -> ProcessRunner.Result {
+        func run(_ arguments: [String], stdin: Data? = nil, decision: String? = nil) async throws
+            -> ProcessRunner.Result
+        {
             var environment = oauth.browserEnvironment(decision: decision)
             environment["XDG_STATE_HOME"] = folder.file("state").path
-            return try CalgwBinary.run(
+            return try await CalgwBinary.run(
                 arguments + ["--config", config.path, "--pair", "p"], stdin: stdin, environment: environment)
         }
 
         /// Runs a bash `script` that plays the person beside calgw: `$0` is the pair's folder,
         /// `$1` calgw, `$2` the test browser. What the script's calgw printed to `out` and `err`.
-        func beside(_ script: String, environment extra: [String: String] = [:]) throws -> (
+        func beside(_ script: String, environment extra: [String: String] = [:]) async throws -> (
             result: ProcessRunner.Result, out: String, err: String
         ) {
             var environment = oauth.browserEnvironment()
             environment["XDG_STATE_HOME"] = folder.file("state").path
             environment.merge(extra) { $1 }
-            let result = try ProcessRunner.run(
+            let result = try await ProcessRunner.run(
                 "bash",
                 [
                     "-c", script, folder.url.path,
@@ -61,8 +63,8 @@ import CalgwTestSupport
         }
 
         /// The events' summaries on the CalDAV server, read past the gate.
-        func summariesOnServer() throws -> [String] {
-            let answer = try ProcessRunner.run(
+        func summariesOnServer() async throws -> [String] {
+            let answer = try await ProcessRunner.run(
                 "curl",
                 [
                     "-s", "--max-time", "30", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H",
@@ -81,12 +83,12 @@ import CalgwTestSupport
     /// public client (or, for `google`, the confidential one with its secret).
     /// `settings` start a server of the test's own; without, the suite's shared one (access
     /// tokens living 60 s) serves.
-    func pair(auth: String = "oauth", settings: [String: String]? = nil) throws -> Pair {
+    func pair(auth: String = "oauth", settings: [String: String]? = nil) async throws -> Pair {
         let oauth = try settings.map { try TestOAuthServer(settings: $0) } ?? TestOAuthServer.shared()
         let server = try TestServers.shared(TestServers.any())
         let gate = try oauth.gate(for: server)
         let collection = server.newCollectionURL(prefix: "signin")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         let client =
             auth == "google"
@@ -110,15 +112,15 @@ import CalgwTestSupport
             collection: collection)
     }
 
-    @Test func aBrowserSignInSyncsThroughTheGateRenewsItselfAndKeepsEveryRotatedToken() throws {
-        let p = try pair()
+    @Test func aBrowserSignInSyncsThroughTheGateRenewsItselfAndKeepsEveryRotatedToken() async throws {
+        let p = try await pair()
         defer { p.finish() }
 
-        let before = try p.run(["sync"])
+        let before = try await p.run(["sync"])
         #expect(before.status == 5, "\(before.stderrText)")
         #expect(before.stderrText.contains("calgw login --pair p"), "\(before.stderrText)")
 
-        let login = try p.run(["login", "-vvv", "--json"])
+        let login = try await p.run(["login", "-vvv", "--json"])
         #expect(login.status == 0, "\(login.stdoutText)\(login.stderrText)")
         let record = try #require(try JSONSerialization.jsonObject(with: login.stdout) as? [String: Any])
         #expect(record["account"] as? String == "alice@example.org" && record["pair"] as? String == "p", "\(record)")
@@ -129,9 +131,9 @@ import CalgwTestSupport
         let first = try p.token()
         #expect(first["account"] as? String == "alice@example.org")
 
-        let sync = try p.run(["sync", "-vvv"])
+        let sync = try await p.run(["sync", "-vvv"])
         #expect(sync.status == 0, "\(sync.stderrText.suffix(2000))")
-        #expect(try p.summariesOnServer() == ["Planning"])
+        #expect(try await p.summariesOnServer() == ["Planning"])
         let second = try p.token()
         let (oldRefresh, newRefresh) = (
             first["refresh_token"] as? String ?? "", second["refresh_token"] as? String ?? ""
@@ -146,12 +148,12 @@ import CalgwTestSupport
         }
         // The provider forgot the old refresh token: had calgw lost the new one, the pair
         // would be signed out.
-        let old = try p.oauth.tokenEndpoint([
+        let old = try await p.oauth.tokenEndpoint([
             "grant_type": "refresh_token", "refresh_token": oldRefresh, "client_id": p.oauth["CLIENT_ID"],
         ])
         #expect(old.status == 400 && old.body.contains("invalid_grant"), "\(old)")
 
-        let again = try p.run(["sync"])
+        let again = try await p.run(["sync"])
         #expect(again.status == 0, "\(again.stderrText)")
         #expect(try p.token()["refresh_token"] as? String != newRefresh)
     }
@@ -159,15 +161,15 @@ import CalgwTestSupport
     /// `auth = "microsoft"` on a Graph pair (`api = "graph"`): the sign-in as Microsoft's
     /// preset makes it (a public client, loopback on `localhost`), then a sync of an Outlook
     /// calendar with the token it got, through a gate that takes only this provider's tokens.
-    @Test func aMicrosoftSignInSyncsAnOutlookCalendarThroughGraph() throws {
+    @Test func aMicrosoftSignInSyncsAnOutlookCalendarThroughGraph() async throws {
         let oauth = try TestOAuthServer.shared()
-        let graph = try TestGraphServer()
+        let graph = try await TestGraphServer()
         defer { graph.stop() }
         let gate = try oauth.gate(for: graph)
         defer { gate.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try graph.graph(
+        try await graph.graph(
             "POST", "/me/calendar/events",
             json: [
                 "subject": "Planning", "start": ["dateTime": "2027-02-01T09:00:00", "timeZone": "UTC"],
@@ -176,7 +178,7 @@ import CalgwTestSupport
         let text = """
             [pair.p]
             local = "\(folder.file("vdir").path)"
-            remote = "\(gate.proxied(try graph.defaultCalendar()).absoluteString)"
+            remote = "\(gate.proxied(try await graph.defaultCalendar()).absoluteString)"
             api = "graph"
             journal = "\(folder.file("journal.sqlite").path)"
             auth = "microsoft"
@@ -187,64 +189,64 @@ import CalgwTestSupport
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
         var environment = oauth.browserEnvironment()
         environment["XDG_STATE_HOME"] = folder.file("state").path
-        func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 arguments + ["--config", folder.file("config.toml").path, "--pair", "p"], environment: environment)
         }
-        let before = try calgw(["sync"])
+        let before = try await calgw(["sync"])
         #expect(before.status == 5 && before.stderrText.contains("calgw login --pair p"), "\(before.stderrText)")
-        let login = try calgw(["login"])
+        let login = try await calgw(["login"])
         #expect(login.status == 0, "\(login.stdoutText)\(login.stderrText)")
-        let sync = try calgw(["sync"])
+        let sync = try await calgw(["sync"])
         #expect(sync.status == 0, "\(sync.stdoutText)\(sync.stderrText)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("vdir").path)
         let texts = try files.map { try String(contentsOf: folder.file("vdir/\($0)"), encoding: .utf8) }
         #expect(texts.count == 1 && texts.first?.contains("SUMMARY:Planning") == true, "\(texts)")
         // Every request reached the fake through the gate, with the fake's own token.
-        let requests = try graph.requests()
+        let requests = try await graph.requests()
         #expect(!requests.isEmpty && requests.allSatisfy { ($0["status"] as? Int ?? 0) < 400 }, "\(requests)")
     }
 
-    @Test func aTokenFileOthersCanReadIsRefusedAsSshRefusesAKey() throws {
-        let p = try pair()
+    @Test func aTokenFileOthersCanReadIsRefusedAsSshRefusesAKey() async throws {
+        let p = try await pair()
         defer { p.finish() }
-        #expect(try p.run(["login"]).status == 0)
+        #expect(try await p.run(["login"]).status == 0)
         chmod(p.tokenFile.path, 0o644)
-        let sync = try p.run(["sync"])
+        let sync = try await p.run(["sync"])
         #expect(sync.status == 2, "\(sync.stderrText)")
         #expect(sync.stderrText.contains("can be read by others") && sync.stderrText.contains("chmod 600"))
         chmod(p.tokenFile.path, 0o600)
-        #expect(try p.run(["sync"]).status == 0)
+        #expect(try await p.run(["sync"]).status == 0)
     }
 
-    @Test func logoutRevokesTheTokenAndTheNextRunAsksForALogin() throws {
-        let p = try pair()
+    @Test func logoutRevokesTheTokenAndTheNextRunAsksForALogin() async throws {
+        let p = try await pair()
         defer { p.finish() }
-        #expect(try p.run(["login"]).status == 0)
-        #expect(try p.run(["sync"]).status == 0)
+        #expect(try await p.run(["login"]).status == 0)
+        #expect(try await p.run(["sync"]).status == 0)
         let refresh = try #require(try p.token()["refresh_token"] as? String)
-        let logout = try p.run(["logout"])
+        let logout = try await p.run(["logout"])
         #expect(logout.status == 0 && logout.stdoutText.contains("revoked"), "\(logout.stdoutText)\(logout.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
-        let used = try p.oauth.tokenEndpoint([
+        let used = try await p.oauth.tokenEndpoint([
             "grant_type": "refresh_token", "refresh_token": refresh, "client_id": p.oauth["CLIENT_ID"],
         ])
         #expect(used.status == 400, "the provider still takes the refresh token: \(used)")
-        let sync = try p.run(["sync"])
+        let sync = try await p.run(["sync"])
         #expect(sync.status == 5 && sync.stderrText.contains("calgw login --pair p"), "\(sync.stderrText)")
     }
 
-    @Test func aDeclinedSignInSaysSoAndKeepsNoToken() throws {
-        let p = try pair()
+    @Test func aDeclinedSignInSaysSoAndKeepsNoToken() async throws {
+        let p = try await pair()
         defer { p.finish() }
-        let login = try p.run(["login"], decision: "deny")
+        let login = try await p.run(["login"], decision: "deny")
         #expect(login.status == 5, "\(login.stdoutText)\(login.stderrText)")
         #expect(login.stderrText.contains("access_denied"), "\(login.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
     }
 
-    @Test func anAddressPastedBackSignsInWithoutABrowserOnThisMachine() throws {
-        let p = try pair()
+    @Test func anAddressPastedBackSignsInWithoutABrowserOnThisMachine() async throws {
+        let p = try await pair()
         defer { p.finish() }
         // calgw prints the address; the person opens it elsewhere and pastes back where the
         // browser ended (the browser's --print).
@@ -259,15 +261,15 @@ import CalgwTestSupport
             "$2" --print "$url" >&3
             wait $pid
             """
-        let (result, out, err) = try p.beside(script, environment: ["BROWSER": "/bin/false"])
+        let (result, out, err) = try await p.beside(script, environment: ["BROWSER": "/bin/false"])
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("as alice@example.org"), "\(out)\(err)")
-        #expect(try p.run(["sync"]).status == 0)
-        #expect(try p.summariesOnServer() == ["Planning"])
+        #expect(try await p.run(["sync"]).status == 0)
+        #expect(try await p.summariesOnServer() == ["Planning"])
     }
 
-    @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() throws {
-        let p = try pair()
+    @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() async throws {
+        let p = try await pair()
         defer { p.finish() }
         let script = """
             set -e
@@ -278,61 +280,63 @@ import CalgwTestSupport
             "$2" --device "$code"
             wait $pid
             """
-        let (result, out, err) = try p.beside(script)
+        let (result, out, err) = try await p.beside(script)
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("as alice@example.org"), "named from userinfo: \(out)\(err)")
-        #expect(try p.run(["sync"]).status == 0)
+        #expect(try await p.run(["sync"]).status == 0)
     }
 
     /// The Google preset, its endpoints pointed at the test server: the client's secret goes
     /// to the token endpoint, the refresh token stays the same (Google never rotates it), and
     /// the device grant is refused with the reason.
-    @Test func theGooglePresetSignsInWithItsSecretAndRefusesTheDeviceGrant() throws {
-        let p = try pair(
+    @Test func theGooglePresetSignsInWithItsSecretAndRefusesTheDeviceGrant() async throws {
+        let p = try await pair(
             auth: "google",
             settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_ROTATE_REFRESH_TOKEN": "0"])
         defer { p.finish() }
-        let device = try p.run(["login", "--device"])
+        let device = try await p.run(["login", "--device"])
         #expect(device.status == 2 && device.stderrText.contains("Google does not allow"), "\(device.stderrText)")
-        let login = try p.run(["login"])
+        let login = try await p.run(["login"])
         #expect(login.status == 0 && login.stdoutText.contains("as alice@example.org"), "\(login.stderrText)")
         let refresh = try p.token()["refresh_token"] as? String
-        #expect(try p.run(["sync"]).status == 0)
+        #expect(try await p.run(["sync"]).status == 0)
         #expect(try p.token()["refresh_token"] as? String == refresh)
-        #expect(try p.summariesOnServer() == ["Planning"])
+        #expect(try await p.summariesOnServer() == ["Planning"])
     }
 
     /// A `status` in a status bar and a timer's `sync`, at once, each needing a renewal, on a
     /// provider that takes each refresh token once: both work, and the token file holds a
     /// refresh token the provider still takes.
-    @Test func twoRunsRenewingAtOnceKeepTheRotatedToken() throws {
-        let p = try pair()
+    @Test func twoRunsRenewingAtOnceKeepTheRotatedToken() async throws {
+        let p = try await pair()
         defer { p.finish() }
-        #expect(try p.run(["login"]).status == 0)
-        let results = Locked<[ProcessRunner.Result]>([])
-        DispatchQueue.concurrentPerform(iterations: 4) { i in
-            if let result = try? p.run([i % 2 == 0 ? "sync" : "status"]) { results.mutate { $0.append(result) } }
+        #expect(try await p.run(["login"]).status == 0)
+        var results: [ProcessRunner.Result] = []
+        for _ in 0..<2 {
+            async let sync = p.run(["sync"])
+            async let status = p.run(["status"])
+            results += [try await sync, try await status]
         }
-        #expect(results.value.count == 4)
-        for result in results.value { #expect(result.status == 0, "\(result.stderrText)") }
-        #expect(try p.run(["sync"]).status == 0, "the kept refresh token still works")
+        #expect(results.count == 4)
+        for result in results { #expect(result.status == 0, "\(result.stderrText)") }
+        #expect(try await p.run(["sync"]).status == 0, "the kept refresh token still works")
     }
 
     /// Killed at any instant of a renewal (SIGKILL after 0 to 400 ms of a run that renews), the
     /// pair stays signed in where the provider keeps a rotated-out refresh token valid a while
     /// (Microsoft does; here 60 s): the next run works. The load run kills 30 times.
-    @Test func aRunKilledDuringARenewalLeavesThePairSignedIn() throws {
-        let p = try pair(
+    @Test func aRunKilledDuringARenewalLeavesThePairSignedIn() async throws {
+        let p = try await pair(
             settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "60", "CALGW_OAUTH_REFRESH_GRACE_SECONDS": "60"])
         defer { p.finish() }
-        #expect(try p.run(["login"]).status == 0)
+        #expect(try await p.run(["login"]).status == 0)
         let calgw = CalgwBinary.url.path
         var environment = p.oauth.browserEnvironment()
         environment["XDG_STATE_HOME"] = p.folder.file("state").path
         var random = SeededRandom(seed: 53)
         for kill in 0..<TestLoad.size(6, load: 30) {
             let delay = Double(Int.random(in: 0...400, using: &random)) / 1000
-            _ = try ProcessRunner.run(
+            _ = try await ProcessRunner.run(
                 "bash",
                 [
                     "-c",
@@ -340,22 +344,22 @@ import CalgwTestSupport
                         + "kill -KILL $pid 2>/dev/null; wait $pid || true",
                     calgw, p.config.path,
                 ], environment: environment)
-            let next = try p.run(["sync"])
+            let next = try await p.run(["sync"])
             #expect(next.status == 0, "killed after \(delay) s (kill \(kill)): \(next.stderrText)")
         }
-        #expect(try p.summariesOnServer() == ["Planning"])
+        #expect(try await p.summariesOnServer() == ["Planning"])
     }
 
     /// `init --auth … --login` writes the pair and signs it in; without `--login` it says the
     /// next step. `login` on a pair without `auth` says why and which pairs sign in.
-    @Test func initWritesAnOAuthPairAndSignsItIn() throws {
+    @Test func initWritesAnOAuthPairAndSignsItIn() async throws {
         let oauth = try TestOAuthServer.shared()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml").path
         var environment = oauth.browserEnvironment()
         environment["XDG_STATE_HOME"] = folder.file("state").path
-        let google = try CalgwBinary.run(
+        let google = try await CalgwBinary.run(
             [
                 "init", "--config", config, "--local", folder.file("google").path, "--remote",
                 "https://apidata.googleusercontent.com/caldav/v2/alice%40example.org/events/", "--auth", "google",
@@ -363,7 +367,7 @@ import CalgwTestSupport
             ], environment: environment)
         #expect(google.status == 0, "\(google.stderrText)")
         #expect(google.stdoutText.contains("next: calgw login --pair google"), "\(google.stdoutText)")
-        let signed = try CalgwBinary.run(
+        let signed = try await CalgwBinary.run(
             [
                 "init", "--config", config, "--local", folder.file("team").path, "--remote",
                 "https://dav.example.org/calendars/alice/team/", "--auth", "oauth", "--client-id", oauth["CLIENT_ID"],
@@ -380,13 +384,13 @@ import CalgwTestSupport
             "[pair.plain]\nlocal = \"\(folder.file("plain").path)\"\nremote = \"https://dav.example.org/x/\"\n".utf8
         )
         .write(to: folder.file("plain.toml"))
-        let plain = try CalgwBinary.run(["login", "--config", folder.file("plain.toml").path])
+        let plain = try await CalgwBinary.run(["login", "--config", folder.file("plain.toml").path])
         #expect(plain.status == 2 && plain.stderrText.contains("does not sign in with OAuth: it has no auth key"))
-        let notThis = try CalgwBinary.run(["login", "--config", config, "--pair", "google", "--device"])
+        let notThis = try await CalgwBinary.run(["login", "--config", config, "--pair", "google", "--device"])
         #expect(notThis.status == 2 && notThis.stderrText.contains("Google does not allow"), "\(notThis.stderrText)")
     }
 
-    @Test func aGooglePairWithoutItsSecretIsAConfigurationError() throws {
+    @Test func aGooglePairWithoutItsSecretIsAConfigurationError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Data(
@@ -399,7 +403,7 @@ import CalgwTestSupport
 
             """.utf8
         ).write(to: folder.file("config.toml"))
-        let result = try CalgwBinary.run(["login", "--config", folder.file("config.toml").path])
+        let result = try await CalgwBinary.run(["login", "--config", folder.file("config.toml").path])
         #expect(result.status == 2 && result.stderrText.contains("client_secret"), "\(result.stderrText)")
     }
 }

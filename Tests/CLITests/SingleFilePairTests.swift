@@ -14,9 +14,9 @@ import CalgwTestSupport
         let file: URL
         let config: URL
 
-        init(server: TestServer) throws {
+        init(server: TestServer) async throws {
             account = try AccountFixture(server: server)
-            calendar = try account.makeCalendar("single-\(account.id)")
+            calendar = try await account.makeCalendar("single-\(account.id)")
             file = account.folder.file("Documents/calendar.ics")
             config = account.folder.file("single.toml")
             try Data(
@@ -31,8 +31,8 @@ import CalgwTestSupport
             ).write(to: config)
         }
 
-        func calgw(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
-            try CalgwBinary.run(
+        func calgw(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
                 arguments + ["--config", config.path],
                 environment: environment.merging(["CALGW_TEST_PASSWORD": account.server.password]) { a, _ in a })
         }
@@ -45,7 +45,7 @@ import CalgwTestSupport
 
         var fileText: String { get throws { String(decoding: try Data(contentsOf: file), as: UTF8.self) } }
 
-        var serverText: String { get throws { try AccountEventTests.serverText(account, calendar) } }
+        var serverText: String { get async throws { try await AccountEventTests.serverText(account, calendar) } }
     }
 
     /// UID → SUMMARY of each VEVENT (overrides aside) in calendar text, lines unfolded, TEXT
@@ -75,22 +75,22 @@ import CalgwTestSupport
             .replacingOccurrences(of: "\n", with: "\r\n")
     }
 
-    @Test func anExportSyncsBothWaysAndKeepsInStepWithRadicale() throws {
+    @Test func anExportSyncsBothWaysAndKeepsInStepWithRadicale() async throws {
         // Its store on a disk: with it in memory (/dev/shm), Radicale answers the first PUT into
         // the new calendar with 409 no-uid-conflict (not understood yet; nothing of calgw's has
         // run by then).
         let server = try TestServers.start(TestServers.any(), under: URL(fileURLWithPath: "/var/tmp"))
         defer { server.stop() }
-        let pair = try Fixture(server: server)
+        let pair = try await Fixture(server: server)
         defer { pair.account.remove() }
         let export = try Self.corpusExport()
         try pair.writeFile(export)
-        try pair.account.put(
+        try await pair.account.put(
             TestEvent.ics(uid: "srv-1", summary: "From the server", start: "20260301T100000Z", duration: "PT1H"),
             name: "srv-1", in: pair.calendar)
 
         // The first sync: the file's four events go up, the server's one comes down.
-        var r = try pair.calgw(["sync", "--json"])
+        var r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["created", "remote"]) == 4, "\(r.stdoutText)")
         #expect(AccountFixture.number(r.stdoutText, ["created", "local"]) == 1, "\(r.stdoutText)")
@@ -98,7 +98,7 @@ import CalgwTestSupport
         #expect(exported.count == 4)
         var expected = exported.merging(["srv-1": "From the server"]) { a, _ in a }
         do {
-            let server = try pair.serverText
+            let server = try await pair.serverText
             #expect(Self.summaries(server) == expected, "\(server)")
         }
         #expect(Self.summaries(try pair.fileText) == expected)
@@ -113,11 +113,11 @@ import CalgwTestSupport
                 "SUMMARY:Transition is from 8am -> 6am, so 7:00:01 is winter\r\n  RFC5545 does not allow us to be at the later TZ."
             ))
 
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
 
         // `list` reads the file's events.
-        r = try pair.calgw(["list", "--from", "2024-01-01", "--to", "2027-01-01", "--json"])
+        r = try await pair.calgw(["list", "--from", "2024-01-01", "--to", "2027-01-01", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let listed = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
             $0["uid"] as? String
@@ -129,17 +129,17 @@ import CalgwTestSupport
             try pair.fileText.replacingOccurrences(
                 of: "SUMMARY:This event is clearly in winter",
                 with: "SUMMARY:Winter, edited in the file"))
-        try pair.account.put(
+        try await pair.account.put(
             TestEvent.ics(uid: "srv-1", summary: "Edited on the server", start: "20260301T100000Z", duration: "PT1H"),
             name: "srv-1", in: pair.calendar)
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["updated", "remote"]) == 1, "\(r.stdoutText)")
         #expect(AccountFixture.number(r.stdoutText, ["updated", "local"]) == 1, "\(r.stdoutText)")
         expected["0"] = "Winter, edited in the file"
         expected["srv-1"] = "Edited on the server"
         do {
-            let server = try pair.serverText
+            let server = try await pair.serverText
             #expect(Self.summaries(server) == expected, "\(server)")
         }
         #expect(Self.summaries(try pair.fileText) == expected)
@@ -157,14 +157,14 @@ import CalgwTestSupport
         edited.removeSubrange(one..<oneEnd)
         try Data(edited.utf8).write(to: pair.account.folder.file("elsewhere.ics"))
         #expect(rename(pair.account.folder.file("elsewhere.ics").path, pair.file.path) == 0)
-        let summerHref = try #require(try ServerToServerTests.href(of: "1", in: pair.account, pair.calendar))
-        let summerOnServer = try pair.serverText.components(separatedBy: "BEGIN:VEVENT").first {
+        let summerHref = try await #require(try ServerToServerTests.href(of: "1", in: pair.account, pair.calendar))
+        let summerOnServer = try await pair.serverText.components(separatedBy: "BEGIN:VEVENT").first {
             $0.contains("UID:1\n")
         }
         #expect(summerOnServer != nil)
-        try pair.account.put(
+        try await pair.account.put(
             Self.withLocation(try Self.corpusEvent(uid: "1"), "Lakeside"), name: summerHref, in: pair.calendar)
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["created", "remote"]) == 1, "\(r.stdoutText)")
         #expect(AccountFixture.number(r.stdoutText, ["deleted", "remote"]) == 1, "\(r.stdoutText)")
@@ -172,14 +172,14 @@ import CalgwTestSupport
         expected["1"] = "Summer, by another program"
         expected["2"] = nil
         do {
-            let server = try pair.serverText
+            let server = try await pair.serverText
             #expect(Self.summaries(server) == expected, "\(server)")
         }
         #expect(Self.summaries(try pair.fileText) == expected)
         #expect(try pair.fileText.contains("LOCATION:Lakeside"), "the server's location merged into the file")
-        #expect(try pair.serverText.contains("LOCATION:Lakeside"))
+        await #expect(try pair.serverText.contains("LOCATION:Lakeside"))
 
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
     }
 
@@ -199,13 +199,13 @@ import CalgwTestSupport
         ics.replacingOccurrences(of: "END:VEVENT", with: "LOCATION:\(location)\r\nEND:VEVENT")
     }
 
-    @Test func aHandBrokenFileStopsTheRunUntilItIsFixed() throws {
+    @Test func aHandBrokenFileStopsTheRunUntilItIsFixed() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
-        let pair = try Fixture(server: server)
+        let pair = try await Fixture(server: server)
         defer { pair.account.remove() }
         try pair.writeFile(try Self.corpusExport())
-        var r = try pair.calgw(["sync"])
+        var r = try await pair.calgw(["sync"])
         #expect(r.status == 0, "\(r.stderrText)")
 
         // Broken by hand (an END that does not match), with a change on the server meanwhile.
@@ -216,27 +216,28 @@ import CalgwTestSupport
         #expect(broken != good)
         let brokenLine = broken.components(separatedBy: "\r\n").firstIndex(of: "END:VTODO")! + 1
         try pair.writeFile(broken)
-        let href = try #require(try ServerToServerTests.href(of: "0", in: pair.account, pair.calendar))
-        try pair.account.put(Self.withLocation(try Self.corpusEvent(uid: "0"), "Hut"), name: href, in: pair.calendar)
-        let serverBefore = try pair.serverText
+        let href = try await #require(try ServerToServerTests.href(of: "0", in: pair.account, pair.calendar))
+        try await pair.account.put(
+            Self.withLocation(try Self.corpusEvent(uid: "0"), "Hut"), name: href, in: pair.calendar)
+        let serverBefore = try await pair.serverText
 
         for command in ["sync", "push", "pull", "status"] {
-            r = try pair.calgw([command])
+            r = try await pair.calgw([command])
             #expect(r.status == 1, "\(command): \(r.stdoutText) \(r.stderrText)")
             #expect(
                 r.stderrText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match BEGIN:VEVENT"),
                 "\(command): \(r.stderrText)")
             #expect(try pair.fileText == broken, "\(command) wrote the file")
-            #expect(try pair.serverText == serverBefore, "\(command) wrote the server")
+            await #expect(try pair.serverText == serverBefore, "\(command) wrote the server")
         }
 
         // status shows the last good state and the broken place, as text and as JSON.
-        r = try pair.calgw(["status"])
+        r = try await pair.calgw(["status"])
         #expect(
             r.stdoutText.contains("items synced, last sync 20") && !r.stdoutText.contains("0 items synced")
                 && !r.stdoutText.contains("last sync never"), "\(r.stdoutText)")
         #expect(r.stdoutText.contains("\(pair.file.path):\(brokenLine): END:VTODO does not match"), "\(r.stdoutText)")
-        r = try pair.calgw(["status", "--json"])
+        r = try await pair.calgw(["status", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         let place = (status["broken"] as? [[String: Any]])?.first
         #expect(place?["path"] as? String == pair.file.path && place?["line"] as? Int == brokenLine, "\(r.stdoutText)")
@@ -246,22 +247,22 @@ import CalgwTestSupport
 
         // Fixed: the run goes on, and the server's change comes down.
         try pair.writeFile(good)
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(AccountFixture.number(r.stdoutText, ["updated", "local"]) == 1, "\(r.stdoutText)")
         #expect(try pair.fileText.contains("LOCATION:Hut"))
-        r = try pair.calgw(["sync", "--json"])
+        r = try await pair.calgw(["sync", "--json"])
         #expect(r.status == 0 && AccountFixture.allZero(r.stdoutText), "\(r.stdoutText) \(r.stderrText)")
     }
 
     /// Kills `calgw sync` after each of its side effects in turn: the file is always whole
     /// (the old one or the new one), and the next run converges.
-    @Test func aKilledSyncLeavesTheFileWholeAndTheRerunConverges() throws {
+    @Test func aKilledSyncLeavesTheFileWholeAndTheRerunConverges() async throws {
         let server = try TestServers.start(TestServers.any())
         defer { server.stop() }
         var k = 1
         while k < 40 {
-            let pair = try Fixture(server: server)
+            let pair = try await Fixture(server: server)
             defer { pair.account.remove() }
             let start = ["a", "b", "c"].map {
                 TestEvent.ics(uid: $0, summary: "v1", start: "20260301T100000Z", duration: "PT1H")
@@ -275,7 +276,7 @@ import CalgwTestSupport
                 }
                 .reduce("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nX-WR-CALNAME:Mine\r\n", +)
                     + "END:VCALENDAR\r\n")
-            #expect(try pair.calgw(["sync"]).status == 0)
+            #expect(try await pair.calgw(["sync"]).status == 0)
             var text = try pair.fileText
             text = text.replacingOccurrences(
                 of: "UID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260301T100000Z\r\nDURATION:PT1H\r\nSUMMARY:v1",
@@ -292,16 +293,16 @@ import CalgwTestSupport
                     "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260302T100000Z\r\nSUMMARY:new local\r\nEND:VEVENT\r\nEND:VCALENDAR"
             )
             try pair.writeFile(text)
-            let cHref = try #require(try ServerToServerTests.href(of: "c", in: pair.account, pair.calendar))
-            try pair.account.put(
+            let cHref = try await #require(try ServerToServerTests.href(of: "c", in: pair.account, pair.calendar))
+            try await pair.account.put(
                 TestEvent.ics(uid: "c", summary: "remote edit", start: "20260301T100000Z", duration: "PT1H"),
                 name: cHref, in: pair.calendar)
-            try pair.account.put(
+            try await pair.account.put(
                 TestEvent.ics(uid: "e", summary: "new remote", start: "20260301T100000Z", duration: "PT1H"),
                 name: "e", in: pair.calendar)
             let expected = ["a": "local edit", "c": "remote edit", "d": "new local", "e": "new remote"]
 
-            let killed = try pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
+            let killed = try await pair.calgw(["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)"])
             let after = try pair.fileText
             #expect(
                 after == text || Self.summaries(after) == expected,
@@ -316,11 +317,11 @@ import CalgwTestSupport
                 break
             }
             #expect(killed.status != 1, "k = \(k): \(killed.stderrText)")
-            let rerun = try pair.calgw(["sync"])
+            let rerun = try await pair.calgw(["sync"])
             #expect(rerun.status == 0, "k = \(k): \(rerun.stderrText)")
             #expect(Self.summaries(try pair.fileText) == expected, "k = \(k)")
-            #expect(Self.summaries(try pair.serverText) == expected, "k = \(k)")
-            let third = try pair.calgw(["sync", "--json"])
+            await #expect(Self.summaries(try pair.serverText) == expected, "k = \(k)")
+            let third = try await pair.calgw(["sync", "--json"])
             #expect(third.status == 0 && AccountFixture.allZero(third.stdoutText), "k = \(k): \(third.stdoutText)")
             k += 1
         }
@@ -330,18 +331,18 @@ import CalgwTestSupport
     /// A first pull into the file stopped (SIGKILL after 2/3 of its writes, SIGTERM after a
     /// third), then a third of the server's events deleted and a third edited there: the next
     /// sync brings none of the deleted back and undoes no edit.
-    @Test func aStoppedFirstPullThenServerChanges() throws {
+    @Test func aStoppedFirstPullThenServerChanges() async throws {
         let server = try TestServers.shared(TestServers.any())
         for (signal, k) in [("KILL", 30), ("TERM", 15)] {
-            let pair = try Fixture(server: server)
+            let pair = try await Fixture(server: server)
             defer { pair.account.remove() }
             let uids = (0..<45).map { "e\($0)" }
             for uid in uids {
-                try pair.account.put(
+                try await pair.account.put(
                     TestEvent.ics(uid: uid, summary: "v1", start: "20260301T100000Z", duration: "PT1H"),
                     name: uid, in: pair.calendar)
             }
-            let stopped = try pair.calgw(
+            let stopped = try await pair.calgw(
                 ["sync"], environment: ["CALGW_TEST_KILL_AFTER": "\(k)", "CALGW_TEST_SIGNAL": signal])
             #expect(
                 stopped.status == 128 + (signal == "KILL" ? 9 : 15),
@@ -350,24 +351,24 @@ import CalgwTestSupport
             let edited = uids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
             for uid in deleted {
                 #expect(
-                    try pair.account.curl([
+                    try await pair.account.curl([
                         "-X", "DELETE", pair.calendar.appendingPathComponent("\(uid).ics").absoluteString,
                     ]).status == 0)
             }
             for uid in edited {
-                try pair.account.put(
+                try await pair.account.put(
                     TestEvent.ics(
                         uid: uid, summary: "edited on the phone", start: "20260301T100000Z",
                         duration: "PT1H"),
                     name: uid, in: pair.calendar)
             }
-            let rerun = try pair.calgw(["sync"])
+            let rerun = try await pair.calgw(["sync"])
             #expect(rerun.status == 0, "SIG\(signal): \(rerun.stderrText)")
             var expected: [String: String] = [:]
             for uid in uids { expected[uid] = "v1" }
             for uid in deleted { expected[uid] = nil }
             for uid in edited { expected[uid] = "edited on the phone" }
-            let file = Self.summaries(try pair.fileText), remote = Self.summaries(try pair.serverText)
+            let file = Self.summaries(try pair.fileText), remote = await Self.summaries(try pair.serverText)
             #expect(
                 deleted.filter { file[$0] != nil || remote[$0] != nil }.isEmpty,
                 "SIG\(signal): deleted events came back")

@@ -5,10 +5,10 @@ import CalgwTestSupport
 /// `calgw status` while the server cannot be reached: the local changes waiting for a push are
 /// still shown, then the error about the remote side.
 @Suite(.timeLimit(.minutes(10))) struct StatusUnreachableTests {
-    @Test func statusShowsLocalChangesWhenTheServerIsDown() throws {
+    @Test func statusShowsLocalChangesWhenTheServerIsDown() async throws {
         let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "down")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let proxy = try TestProxies.fault(upstream: server.url, script: "")
         defer { proxy.stop() }
         let folder = try TemporaryFolder()
@@ -18,7 +18,7 @@ import CalgwTestSupport
             .write(to: pair.vdir.appendingPathComponent("kept.ics"))
         try TestEvent.data(uid: "gone", summary: "v1", end: "20260310T110000Z", location: "Room 1")
             .write(to: pair.vdir.appendingPathComponent("gone.ics"))
-        var r = try pair.run("sync", password: server.password)
+        var r = try await pair.run("sync", password: server.password)
         #expect(r.status == 0, "\(r.stderrText)")
 
         // Local changes made while the server is down: one new, one edited, one deleted.
@@ -29,7 +29,7 @@ import CalgwTestSupport
             .write(to: pair.vdir.appendingPathComponent("kept.ics"))
         try FileManager.default.removeItem(at: pair.vdir.appendingPathComponent("gone.ics"))
 
-        r = try pair.run("status", password: server.password)
+        r = try await pair.run("status", password: server.password)
         #expect(r.status == 1, "\(r.stdoutText) \(r.stderrText)")
         #expect(r.stdoutText.contains("remote: 1 to create, 1 to update, 1 to delete"), "\(r.stdoutText)")
         #expect(
@@ -38,7 +38,7 @@ import CalgwTestSupport
         #expect(r.stdoutText.contains("not known"), "the server's side is not said to be unknown: \(r.stdoutText)")
         #expect(r.stderrText.contains("error:") && r.stderrText.contains("remote"), "\(r.stderrText)")
 
-        r = try pair.run("status", ["--json"], password: server.password)
+        r = try await pair.run("status", ["--json"], password: server.password)
         #expect(r.status == 1, "\(r.stderrText)")
         let json = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.stdoutText)")
         let pending = try #require(json["pending"] as? [String: [String: Int]], "\(r.stdoutText)")

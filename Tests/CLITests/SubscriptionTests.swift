@@ -18,13 +18,13 @@ import CalgwTestSupport
         F.feed([("a", "A"), ("b", "B")]).replacingOccurrences(of: "BEGIN:VTIMEZONE", with: series + "BEGIN:VTIMEZONE")
     }
 
-    @Test func aFirstPullSplitsTheFeedAndAnUnchangedFeedCostsOne304() throws {
+    @Test func aFirstPullSplitsTheFeedAndAnUnchangedFeedCostsOne304() async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(Self.feedWithSeries())
         try f.configure()
 
-        var r = try f.calgw(["pull", "--json"])
+        var r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "created", "local") == 4, "\(r.stdoutText)")
         let files = try f.files()
@@ -43,7 +43,7 @@ import CalgwTestSupport
 
         let before = try f.stamps()
         for command in ["pull", "sync"] {
-            r = try f.calgw([command, "--json"])
+            r = try await f.calgw([command, "--json"])
             #expect(r.status == 0, "\(command): \(r.stderrText)")
             let json = try F.json(r)
             for kind in ["created", "updated", "deleted"] {
@@ -55,12 +55,12 @@ import CalgwTestSupport
         #expect(f.requests().count == 3, "one request per run")
         #expect(try f.stamps() == before, "nothing written")
 
-        r = try f.calgw(["status", "--json"])
+        r = try await f.calgw(["status", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(try F.json(r)["synced"] as? Int == 4, "\(r.stdoutText)")
         #expect(f.requests().count == 4 && f.requests().last?["status"] as? Int == 304)
 
-        r = try f.calgw(["list", "--json", "--from", "2026-03-01", "--to", "2026-03-31"])
+        r = try await f.calgw(["list", "--json", "--from", "2026-03-01", "--to", "2026-03-31"])
         #expect(r.status == 0, "\(r.stderrText)")
         let summaries = ((try JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
             $0["summary"] as? String
@@ -69,19 +69,19 @@ import CalgwTestSupport
             summaries.filter { $0.hasPrefix("Standup") }.count == 4 && summaries.contains("Standup moved")
                 && summaries.contains("A"), "\(summaries)")
 
-        r = try f.calgw(["push"])
+        r = try await f.calgw(["push"])
         #expect(r.status == 2 && r.stderrText.contains("nothing to push"), "\(r.status) \(r.stderrText)")
         #expect(f.requests().count == 4, "push asks the feed nothing")
     }
 
-    @Test func aChangedFeedUpdatesCreatesAndDeletes() throws {
+    @Test func aChangedFeedUpdatesCreatesAndDeletes() async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(F.feed([("a", "A"), ("b", "B"), ("c", "C")]))
         try f.configure(scheme: "http")
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         try f.publish(F.feed([("a", "A changed"), ("c", "C"), ("d", "D")]))
-        let r = try f.calgw(["pull", "--json"])
+        let r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let json = try F.json(r)
         #expect(
@@ -92,7 +92,7 @@ import CalgwTestSupport
         #expect(files["a.ics"]?.contains("SUMMARY:A changed") == true)
     }
 
-    @Test func aFeedWithoutUIDsKeepsItsFilesAcrossDownloads() throws {
+    @Test func aFeedWithoutUIDsKeepsItsFilesAcrossDownloads() async throws {
         let f = try F(validators: false)
         defer { f.remove() }
         func feed(_ stamp: String, _ summaries: [String]) -> String {
@@ -100,7 +100,7 @@ import CalgwTestSupport
         }
         try f.publish(feed("20260101T000000Z", ["Easter", "Christmas", "New Year"]))
         try f.configure()
-        var r = try f.calgw(["pull", "--json"])
+        var r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "created", "local") == 3, "\(r.stdoutText)")
         let first = try f.files(), stamps = try f.stamps()
@@ -108,7 +108,7 @@ import CalgwTestSupport
 
         // Downloaded again, restamped by the publisher: the same files, none written.
         try f.publish(feed("20260505T050505Z", ["Easter", "Christmas", "New Year"]))
-        r = try f.calgw(["pull", "--json"])
+        r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let json = try F.json(r)
         for kind in ["created", "updated", "deleted"] { #expect(F.count(json, kind, "local") == 0, "\(r.stdoutText)") }
@@ -119,18 +119,18 @@ import CalgwTestSupport
             "a server without validators: \(f.requests())")
 
         try f.publish(feed("20260505T050505Z", ["Easter", "New Year"]))
-        r = try f.calgw(["pull", "--json"])
+        r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "deleted", "local") == 1, "\(r.stdoutText)")
         #expect(try f.files().values.filter { $0.contains("Christmas") }.isEmpty)
     }
 
-    @Test func aLocalEditIsKeptAsAConflictCopy() throws {
+    @Test func aLocalEditIsKeptAsAConflictCopy() async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(F.feed([("a", "A"), ("b", "B")]))
         try f.configure()
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         let a = f.vdir.appendingPathComponent("a.ics")
         try Data(
             try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine")
@@ -138,24 +138,24 @@ import CalgwTestSupport
         ).write(to: a)
 
         // The feed did not change: the edit stays, reported as a local change a pull does not send.
-        var r = try f.calgw(["pull", "--json"])
+        var r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "pending", "remote") == 1, "\(r.stdoutText)")
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A mine") == true)
-        r = try f.calgw(["status"])
+        r = try await f.calgw(["status"])
         #expect(
             r.status == 0 && r.stdoutText.contains("kept locally: 1 local change the read-only feed does not take"),
             "\(r.stdoutText)")
-        r = try f.calgw(["status", "--json"])
+        r = try await f.calgw(["status", "--json"])
         #expect(try F.json(r)["keptLocally"] as? Int == 1, "\(r.stdoutText)")
 
         // The feed changed the same event: the edit is kept as a copy, the feed's version taken.
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
-        r = try f.calgw(["status", "--json"])
+        r = try await f.calgw(["status", "--json"])
         #expect(
             try F.json(r)["conflicts"].map { "\($0)" }?.contains("kept-as-copy") == true,
             "status says what pull will do: \(r.stdoutText)")
-        r = try f.calgw(["pull", "--json"])
+        r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         let conflicts = try F.json(r)["conflicts"] as? [[String: String]]
         #expect(conflicts == [["uid": "a", "resolution": "kept-as-copy"]], "\(r.stdoutText)")
@@ -165,25 +165,25 @@ import CalgwTestSupport
         #expect(copy.value.contains("SUMMARY:A mine") && copy.value.contains("UID:a-conflict-"))
 
         // Later runs keep the copy, and report it.
-        r = try f.calgw(["pull", "--json"])
+        r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "pending", "remote") == 1, "\(r.stdoutText)")
         #expect(try f.files().keys.contains(copy.key))
     }
 
-    @Test func remoteWinsTakesTheFeedsVersionWithoutACopy() throws {
+    @Test func remoteWinsTakesTheFeedsVersionWithoutACopy() async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(F.feed([("a", "A"), ("b", "B")]))
         try f.configure(extra: "conflict = \"remote-wins\"")
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         let a = f.vdir.appendingPathComponent("a.ics")
         try Data(
             try String(contentsOf: a, encoding: .utf8).replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A mine")
                 .utf8
         ).write(to: a)
         try f.publish(F.feed([("a", "A v2"), ("b", "B")]))
-        let r = try f.calgw(["pull", "--json"])
+        let r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(
             try F.json(r)["conflicts"] as? [[String: String]] == [["uid": "a", "resolution": "remote-wins"]],
@@ -192,31 +192,31 @@ import CalgwTestSupport
         #expect(try f.files()["a.ics"]?.contains("SUMMARY:A v2") == true)
     }
 
-    @Test func anEventAddedToASubscribedCalendarStaysInTheVdir() throws {
+    @Test func anEventAddedToASubscribedCalendarStaysInTheVdir() async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(F.feed([("a", "A")]))
         try f.configure()
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         let requests = f.requests().count
-        let r = try f.calgw(["event", "add", "--summary", "Mine", "--start", "2026-03-11T10:00", "--tz", "UTC"])
+        let r = try await f.calgw(["event", "add", "--summary", "Mine", "--start", "2026-03-11T10:00", "--tz", "UTC"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(r.stderrText.contains("read-only feed"), "\(r.stderrText)")
         #expect(f.requests().count == requests, "nothing is sent to the feed")
         #expect(try f.files().values.contains { $0.contains("SUMMARY:Mine") })
-        let pull = try f.calgw(["pull", "--json"])
+        let pull = try await f.calgw(["pull", "--json"])
         #expect(pull.status == 0, "\(pull.stderrText)")
         #expect(F.count(try F.json(pull), "pending", "remote") == 1, "\(pull.stdoutText)")
         // An edit says it stays in the vdir, not that a push would send it (push refuses).
         let uid = r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let edit = try f.calgw(["event", "edit", uid, "--summary", "Mine, edited"])
+        let edit = try await f.calgw(["event", "edit", uid, "--summary", "Mine, edited"])
         #expect(
             edit.status == 0 && edit.stdoutText.contains("in the vdir only: the feed is read-only"),
             "\(edit.stdoutText)")
         #expect(!edit.stdoutText.contains("calgw push"), "\(edit.stdoutText)")
     }
 
-    @Test func aWebcalsFeedOverTLSStillCostsOne304() throws {
+    @Test func aWebcalsFeedOverTLSStillCostsOne304() async throws {
         let f = try F()
         defer { f.remove() }
         let tls = try TestProxies.tls(upstream: f.server.url)
@@ -224,17 +224,17 @@ import CalgwTestSupport
         let ca = try #require(tls.values["PROXY_CA"], "the TLS proxy gives its CA")
         try f.publish(F.feed([("a", "A"), ("b", "B")]))
         try f.configure(remote: "webcals://\(tls.url.host!):\(tls.url.port!)/feed.ics", extra: "ca_file = \"\(ca)\"")
-        var r = try f.calgw(["pull", "--json"])
+        var r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "created", "local") == 2, "\(r.stdoutText)")
-        r = try f.calgw(["pull"])
+        r = try await f.calgw(["pull"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(f.requests().map { $0["status"] as? Int } == [200, 304], "\(f.requests())")
     }
 
     /// Outside calendars from the shared corpus, pulled as feeds and listed: a custom time zone
     /// defined after the event using it, several zones in one calendar, times at a DST transition.
-    @Test func realCalendarsPulledAndListed() throws {
+    @Test func realCalendarsPulledAndListed() async throws {
         let f = try F()
         defer { f.remove() }
         let corpus = TestPaths.corpora.appendingPathComponent("icalendar")
@@ -253,7 +253,7 @@ import CalgwTestSupport
             try? FileManager.default.removeItem(at: f.folder.appendingPathComponent("feed.sqlite"))
             try f.configure(remote: server.url.absoluteString + "calendars/" + name)
             let source = try String(contentsOf: corpus.appendingPathComponent("calendars/" + name), encoding: .utf8)
-            var r = try f.calgw(["pull", "--json"])
+            var r = try await f.calgw(["pull", "--json"])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
             let events = source.components(separatedBy: "BEGIN:VEVENT").count - 1
             #expect(
@@ -270,7 +270,7 @@ import CalgwTestSupport
                     }
                 }
             }
-            r = try f.calgw(["list", "--json", "--from", from, "--to", to])
+            r = try await f.calgw(["list", "--json", "--from", from, "--to", to])
             #expect(r.status == 0, "\(name): \(r.stderrText)")
             let starts = ((try? JSONSerialization.jsonObject(with: r.stdout)) as? [[String: Any]] ?? []).compactMap {
                 $0["start"] as? String
@@ -283,7 +283,7 @@ import CalgwTestSupport
     /// A feed of a few megabytes arrives in many chunks, compressed and not: every event lands
     /// whole, with the line folded across chunk boundaries intact.
     @Test(arguments: [true, false])
-    func aLargeFeedIsSplitAsItArrives(gzip: Bool) throws {
+    func aLargeFeedIsSplitAsItArrives(gzip: Bool) async throws {
         let f = try F(gzip: gzip)
         defer { f.remove() }
         let description = String(repeating: "A long description, folded over many lines: café, 日本語. ", count: 20)
@@ -293,7 +293,7 @@ import CalgwTestSupport
         #expect(feed.utf8.count > 2_000_000)
         try f.publish(feed)
         try f.configure()
-        let r = try f.calgw(["pull", "--json"])
+        let r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "created", "local") == 2000, "\(r.stdoutText)")
         let files = try f.files()
@@ -353,12 +353,12 @@ import CalgwTestSupport
     ]
 
     @Test(arguments: badFeeds)
-    func aBadFeedChangesNothingAndARerunConverges(bad: BadFeed) throws {
+    func aBadFeedChangesNothingAndARerunConverges(bad: BadFeed) async throws {
         let f = try F()
         defer { f.remove() }
         try f.publish(F.feed([("a", "A"), ("b", "B"), ("c", "C")]))
         try f.configure()
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         let before = try f.files(), stamps = try f.stamps()
 
         if let feed = bad.feed {
@@ -367,12 +367,12 @@ import CalgwTestSupport
             try FileManager.default.removeItem(at: f.feeds.appendingPathComponent("feed.ics"))
         }
         try f.configure(remote: bad.remote, extra: bad.extra)
-        let r = try f.calgw(["pull"])
+        let r = try await f.calgw(["pull"])
         #expect(r.status == bad.status, "\(bad): \(r.stdoutText) \(r.stderrText)")
         #expect(r.stderrText.contains(bad.says), "\(bad): \(r.stderrText)")
         #expect(try f.files() == before, "\(bad): nothing changed locally")
         #expect(try f.stamps() == stamps, "\(bad): nothing written")
-        let status = try f.calgw(["status"])
+        let status = try await f.calgw(["status"])
         #expect(
             status.status != 0 || status.stdoutText.contains("not known") || status.stdoutText.contains("warning: "),
             "\(bad): status reports the feed: \(status.stdoutText) \(status.stderrText)")
@@ -380,19 +380,19 @@ import CalgwTestSupport
         // The publisher fixes the feed: the next run converges.
         try f.publish(F.feed([("a", "A"), ("b", "B fixed"), ("c", "C")]))
         try f.configure()
-        let fixed = try f.calgw(["pull", "--json"])
+        let fixed = try await f.calgw(["pull", "--json"])
         #expect(fixed.status == 0, "\(bad): \(fixed.stderrText)")
         #expect(F.count(try F.json(fixed), "updated", "local") == 1, "\(bad): \(fixed.stdoutText)")
         #expect(try f.files()["b.ics"]?.contains("SUMMARY:B fixed") == true)
     }
 
-    @Test func aGzippedFeedBehindARedirect() throws {
+    @Test func aGzippedFeedBehindARedirect() async throws {
         let f = try F()
         defer { f.remove() }
         let feed = F.feed((0..<50).map { ("e\($0)", "Event \($0)") })
         try f.publish(feed)
         try f.configure(remote: "redirect/feed.ics")
-        let r = try f.calgw(["pull", "--json"])
+        let r = try await f.calgw(["pull", "--json"])
         #expect(r.status == 0, "\(r.stderrText)")
         #expect(F.count(try F.json(r), "created", "local") == 50, "\(r.stdoutText)")
         let requests = f.requests()
@@ -401,7 +401,7 @@ import CalgwTestSupport
         #expect((served["acceptEncoding"] as? String)?.contains("gzip") == true)
         #expect((served["bytes"] as? Int ?? .max) < feed.utf8.count / 2, "the body went compressed: \(served)")
         // The redirect is followed again next time, and the target answers 304.
-        #expect(try f.calgw(["pull"]).status == 0)
+        #expect(try await f.calgw(["pull"]).status == 0)
         #expect(f.requests().suffix(2).map { $0["status"] as? Int } == [302, 304], "\(f.requests())")
     }
 }

@@ -37,17 +37,17 @@ extension SyncServerScenarioTests {
     }
 
     @Test(arguments: TestServers.selected, StoppedShape.allCases)
-    func aStoppedRunThenChangesOnTheOtherSide(server name: String, shape: StoppedShape) throws {
+    func aStoppedRunThenChangesOnTheOtherSide(server name: String, shape: StoppedShape) async throws {
         let server = try TestServers.shared(name)
         for stop in Self.stops[shape] ?? [] {
-            try stoppedRun(server: server, shape: shape, stop: stop)
+            try await stoppedRun(server: server, shape: shape, stop: stop)
         }
     }
 
-    private func stoppedRun(server: TestServer, shape: StoppedShape, stop: Stop) throws {
+    private func stoppedRun(server: TestServer, shape: StoppedShape, stop: Stop) async throws {
         let context = "\(server.name), \(shape.rawValue), \(stop)"
         // a: the run that is stopped; b: another client of the same calendar (a phone).
-        let (folder, a, b) = try twoPairs(on: server, prefix: "stop")
+        let (folder, a, b) = try await twoPairs(on: server, prefix: "stop")
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(6).lowercased()
         let uids = (0..<Self.stoppedItems).map { "s\($0)-\(id)" }
@@ -60,17 +60,17 @@ extension SyncServerScenarioTests {
         let known = (0..<4).map { "k\($0)-\(id)" }
         if shape == .laterPull {
             try write(known, "known", into: b)
-            #expect(try b.run("sync", password: server.password).status == 0, "\(context)")
-            #expect(try a.run("sync", password: server.password).status == 0, "\(context)")
+            #expect(try await b.run("sync", password: server.password).status == 0, "\(context)")
+            #expect(try await a.run("sync", password: server.password).status == 0, "\(context)")
         }
         // Where the items come from, and who changes them after the stop.
         let source = shape == .push ? a : b
         try write(uids, "v1", into: source)
-        if shape != .push { #expect(try b.run("sync", password: server.password).status == 0, "\(context)") }
+        if shape != .push { #expect(try await b.run("sync", password: server.password).status == 0, "\(context)") }
 
         // Writes come after a run's first commits (its intents); k counts side effects.
         let k = max(2, Int(Double(Self.stoppedItems) * stop.share) + (stop.share == 1 ? 1 : 0))
-        let stopped = try CalgwBinary.run(
+        let stopped = try await CalgwBinary.run(
             ["sync", "--config", a.config.path],
             environment: [
                 "CALGW_TEST_PASSWORD": server.password,
@@ -96,12 +96,12 @@ extension SyncServerScenarioTests {
                 .write(to: try source.file(uid: uid))
         }
         try write(added, "new after the stop", into: source)
-        if shape != .push { #expect(try b.run("sync", password: server.password).status == 0, "\(context)") }
+        if shape != .push { #expect(try await b.run("sync", password: server.password).status == 0, "\(context)") }
 
-        let rerun = try a.run("sync", password: server.password)
+        let rerun = try await a.run("sync", password: server.password)
         #expect(rerun.status == 0, "\(context): \(rerun.stderrText)")
         #expect(!rerun.stdoutText.contains("conflict"), "\(context): \(rerun.stdoutText)")
-        #expect(try b.run("sync", password: server.password).status == 0, "\(context)")
+        #expect(try await b.run("sync", password: server.password).status == 0, "\(context)")
 
         var expected: [String: String] = [:]
         for uid in uids { expected[uid] = "v1" }

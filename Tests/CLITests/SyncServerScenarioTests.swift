@@ -7,11 +7,11 @@ import CalgwTestSupport
 /// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SyncServerScenarioTests {
     /// Two pairs, `a` and `b`, on a new collection of `server` (two clients of one calendar).
-    func twoPairs(on server: TestServer, prefix: String) throws -> (
+    func twoPairs(on server: TestServer, prefix: String) async throws -> (
         folder: TemporaryFolder, a: ServerPair, b: ServerPair
     ) {
         let collection = server.newCollectionURL(prefix: prefix)
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         return (
             folder, try ServerPair(folder, "a", server: server, collection: collection),
@@ -20,9 +20,9 @@ import CalgwTestSupport
     }
 
     @Test(arguments: TestServers.selected)
-    func twoVdirsThroughOneCollection(server name: String) throws {
+    func twoVdirsThroughOneCollection(server name: String) async throws {
         let server = try TestServers.shared(name)
-        let (folder, a, b) = try twoPairs(on: server, prefix: "sync")
+        let (folder, a, b) = try await twoPairs(on: server, prefix: "sync")
         defer { folder.remove() }
         let id = UUID().uuidString.prefix(8).lowercased()
         let uids = (0..<4).map { "ev\($0)-\(id)" } + ["slash/\(id) with space é"]
@@ -31,13 +31,13 @@ import CalgwTestSupport
                 .write(to: a.vdir.appendingPathComponent("f\(i).ics"))
         }
 
-        func sync(_ p: ServerPair, _ extra: [String] = []) throws -> ProcessRunner.Result {
-            let r = try p.run("sync", extra, password: server.password)
+        func sync(_ p: ServerPair, _ extra: [String] = []) async throws -> ProcessRunner.Result {
+            let r = try await p.run("sync", extra, password: server.password)
             #expect(r.status == 0, "\(name): \(r.stderrText)")
             return r
         }
-        _ = try sync(a)
-        _ = try sync(b)
+        _ = try await sync(a)
+        _ = try await sync(b)
         let first = try b.summaries()
         #expect(first == Dictionary(uniqueKeysWithValues: uids.map { ($0, "v1") }), "\(name): \(first)")
         #expect(
@@ -61,10 +61,10 @@ import CalgwTestSupport
             to: try a.file(uid: uids[4]))
         try TestEvent.data(uid: uids[4], summary: "v1", end: "20260310T110000Z", location: "Room from b").write(
             to: try b.file(uid: uids[4]))
-        _ = try sync(a)
-        let merged = try sync(b, ["--json"])
+        _ = try await sync(a)
+        let merged = try await sync(b, ["--json"])
         #expect(merged.stdoutText.contains("\"resolution\" : \"merge\""), "\(name): \(merged.stdoutText)")
-        _ = try sync(a)
+        _ = try await sync(a)
         let expected = [
             uids[0]: "edited in a", uids[1]: "edited in b", uids[4]: "title from a",
             "new-a-\(id)": "from a", "new-b-\(id)": "from b",
@@ -74,7 +74,7 @@ import CalgwTestSupport
         #expect(try ServerPair.lines(try a.file(uid: uids[4])).contains("LOCATION:Room from b"), "\(name)")
         // Quiet now: nothing more to do on either side.
         for p in [a, b] {
-            let r = try sync(p)
+            let r = try await sync(p)
             #expect(
                 r.stdoutText.contains(
                     "local: 0 created, 0 updated, 0 deleted; remote: 0 created, 0 updated, 0 deleted"),
@@ -84,8 +84,8 @@ import CalgwTestSupport
         for name in try FileManager.default.contentsOfDirectory(atPath: a.vdir.path) {
             try FileManager.default.removeItem(at: a.vdir.appendingPathComponent(name))
         }
-        #expect(try a.run("sync", password: server.password).status == 4)
-        _ = try sync(b)
+        #expect(try await a.run("sync", password: server.password).status == 4)
+        _ = try await sync(b)
         #expect(try b.summaries().count == 5, "\(name): nothing deleted on the server")
     }
 
@@ -94,20 +94,20 @@ import CalgwTestSupport
     /// after every third side effect, each server from another start, so the servers together
     /// cover each point; the load run kills every server at every point.
     @Test(arguments: TestServers.selected)
-    func aKilledSyncIsFinishedByTheNextRun(server name: String) throws {
+    func aKilledSyncIsFinishedByTheNextRun(server name: String) async throws {
         let server = try TestServers.shared(name)
         let step = TestLoad.isOn ? 1 : 3
         var k = 1 + (TestServers.selected.firstIndex(of: name) ?? 0) % step
         while k < 60 {
-            let (folder, a, b) = try twoPairs(on: server, prefix: "kill")
+            let (folder, a, b) = try await twoPairs(on: server, prefix: "kill")
             defer { folder.remove() }
             let id = UUID().uuidString.prefix(8).lowercased()
             for i in 0..<3 {
                 try TestEvent.data(uid: "k\(i)-\(id)", summary: "v1", end: "20260310T110000Z", location: "Room 1")
                     .write(to: a.vdir.appendingPathComponent("k\(i).ics"))
             }
-            #expect(try a.run("sync", password: server.password).status == 0)
-            #expect(try b.run("sync", password: server.password).status == 0)
+            #expect(try await a.run("sync", password: server.password).status == 0)
+            #expect(try await b.run("sync", password: server.password).status == 0)
             try TestEvent.data(uid: "k0-\(id)", summary: "edited in a", end: "20260310T110000Z", location: "Room 1")
                 .write(to: try a.file(uid: "k0-\(id)"))
             try FileManager.default.removeItem(at: try a.file(uid: "k1-\(id)"))
@@ -115,14 +115,14 @@ import CalgwTestSupport
                 .write(to: a.vdir.appendingPathComponent("k3.ics"))
             try TestEvent.data(uid: "k2-\(id)", summary: "edited in b", end: "20260310T110000Z", location: "Room 1")
                 .write(to: try b.file(uid: "k2-\(id)"))
-            #expect(try b.run("sync", password: server.password).status == 0)
+            #expect(try await b.run("sync", password: server.password).status == 0)
 
-            let killed = try CalgwBinary.run(
+            let killed = try await CalgwBinary.run(
                 ["sync", "--config", a.config.path],
                 environment: ["CALGW_TEST_PASSWORD": server.password, "CALGW_TEST_KILL_AFTER": "\(k)"])
             let expected = ["k0-\(id)": "edited in a", "k2-\(id)": "edited in b", "k3-\(id)": "new in a"]
-            #expect(try a.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
-            #expect(try b.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try await a.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
+            #expect(try await b.run("sync", password: server.password).status == 0, "\(name) k = \(k)")
             #expect(try a.summaries() == expected, "\(name) k = \(k)")
             #expect(try b.summaries() == expected, "\(name) k = \(k)")
             if killed.status == 0 { break }  // k passed the last side effect

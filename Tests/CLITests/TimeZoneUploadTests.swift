@@ -33,11 +33,11 @@ import CalgwTestTraits
         "deleted": ["local": 0, "remote": 0],
     ]
 
-    @Test func windowsAndIANANamesWithoutAVTimeZoneAreUploadedComplete() throws {
+    @Test func windowsAndIANANamesWithoutAVTimeZoneAreUploadedComplete() async throws {
         let server = try TestServers.shared(TestServers.any())
         let collection = server.newCollectionURL(prefix: "tz")
         let auth = "\(server.username):\(server.password)"
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "tz", server: server, collection: collection)
@@ -49,7 +49,7 @@ import CalgwTestTraits
         try windows.write(to: windowsFile)
         try iana.write(to: ianaFile)
 
-        let lint = try CalgwBinary.run(["lint", windowsFile.path, ianaFile.path])
+        let lint = try await CalgwBinary.run(["lint", windowsFile.path, ianaFile.path])
         #expect(lint.status == 0, "\(lint.stdoutText)\(lint.stderrText)")
         #expect(
             lint.stdoutText.contains(
@@ -59,12 +59,12 @@ import CalgwTestTraits
             lint.stdoutText.contains("\(ianaFile.path):7: warning: TZID \"Europe/Berlin\" has no VTIMEZONE"),
             "\(lint.stdoutText)")
 
-        let first = try pair.run("sync", ["--json"], password: server.password)
+        let first = try await pair.run("sync", ["--json"], password: server.password)
         #expect(first.status == 0, "\(first.stdoutText)\(first.stderrText)")
         #expect(try counts(first)["created"] == ["local": 0, "remote": 2])
 
         // The server copies: IANA names, each with its VTIMEZONE.
-        let listing = try ProcessRunner.run(
+        let listing = try await ProcessRunner.run(
             "curl", ["-s", "-u", auth, "-X", "PROPFIND", "-H", "Depth: 1", collection.absoluteString])
         let hrefs = listing.stdoutText.components(separatedBy: "<").compactMap { part -> String? in
             guard let close = part.firstIndex(of: ">"), part[..<close].hasSuffix("href") else { return nil }
@@ -74,7 +74,7 @@ import CalgwTestTraits
         #expect(hrefs.count == 2, "\(listing.stdoutText)")
         for href in hrefs {
             let url = URL(string: href, relativeTo: collection)!.absoluteURL
-            let copy = try ProcessRunner.run("curl", ["-s", "-u", auth, url.absoluteString]).stdoutText
+            let copy = try await ProcessRunner.run("curl", ["-s", "-u", auth, url.absoluteString]).stdoutText
                 .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
             #expect(copy.contains("BEGIN:VTIMEZONE\nTZID:Europe/Berlin\n"), "\(copy)")
             #expect(
@@ -89,19 +89,19 @@ import CalgwTestTraits
 
         // Nothing to do next time; nor after the files are touched, nor with the journal lost
         // (both copies are then compared by content).
-        let second = try pair.run("sync", ["--json"], password: server.password)
+        let second = try await pair.run("sync", ["--json"], password: server.password)
         #expect(second.status == 0, "\(second.stderrText)")
         #expect(try counts(second) == Self.nothing, "\(second.stdoutText)")
         let later = Date().addingTimeInterval(5)
         for file in [windowsFile, ianaFile] {
             try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: file.path)
         }
-        let touched = try pair.run("sync", ["--json"], password: server.password)
+        let touched = try await pair.run("sync", ["--json"], password: server.password)
         #expect(touched.status == 0, "\(touched.stderrText)")
         #expect(try counts(touched) == Self.nothing, "\(touched.stdoutText)")
         try FileManager.default.removeItem(at: folder.file("tz.sqlite"))
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(at: folder.file("tz.sqlite" + suffix)) }
-        let fresh = try pair.run("sync", ["--json"], password: server.password)
+        let fresh = try await pair.run("sync", ["--json"], password: server.password)
         #expect(fresh.status == 0, "\(fresh.stderrText)")
         #expect(try counts(fresh) == Self.nothing, "\(fresh.stdoutText)")
         #expect(try Data(contentsOf: windowsFile) == windows)
@@ -110,17 +110,17 @@ import CalgwTestTraits
 
     /// A custom TZID calgw cannot define goes as written; Radicale refuses the series with 400,
     /// and the run names the file's upload, the status and the server's answer.
-    @Test(.needsServer("radicale")) func aZoneNobodyKnowsIsRefusedWithTheServersAnswer() throws {
+    @Test(.needsServer("radicale")) func aZoneNobodyKnowsIsRefusedWithTheServersAnswer() async throws {
         let server = try TestServers.shared("radicale")
         let collection = server.newCollectionURL(prefix: "tzbad")
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pair = try ServerPair(folder, "tzbad", server: server, collection: collection)
         let id = UUID().uuidString.prefix(8).lowercased()
         let unknown = Self.zoned("nowhere-\(id)", tzid: "Nowhere Standard")
         try unknown.write(to: pair.vdir.appendingPathComponent("nowhere.ics"))
-        let run = try pair.run("sync", password: server.password)
+        let run = try await pair.run("sync", password: server.password)
         #expect(run.status == 1, "\(run.stdoutText)\(run.stderrText)")
         #expect(run.stderrText.contains("answered 400: Bad Request"), "\(run.stderrText)")
         #expect(try Data(contentsOf: pair.vdir.appendingPathComponent("nowhere.ics")) == unknown)

@@ -5,7 +5,7 @@ import Testing
 
 /// vdirsyncer (from pip) syncs a pair first; calgw then takes over the same vdir and collection.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct VdirsyncerInteropTests {
-    static func vdirsyncer(_ pair: InteropPair, _ arguments: [String]) throws -> ProcessRunner.Result {
+    static func vdirsyncer(_ pair: InteropPair, _ arguments: [String]) async throws -> ProcessRunner.Result {
         let config = pair.folder.file("vdirsyncer.conf")
         try Data(
             """
@@ -29,7 +29,7 @@ import Testing
             password.fetch = ["command", "printenv", "CALGW_TEST_DAV_PASSWORD"]
             """.utf8
         ).write(to: config)
-        return try ProcessRunner.run(
+        return try await ProcessRunner.run(
             "vdirsyncer", ["-c", config.path] + arguments, stdin: Data("y\n".utf8), environment: pair.environment)
     }
 
@@ -46,9 +46,9 @@ import Testing
         try TestEvent.data(uid: "made-locally@example", summary: "made locally").write(
             to: pair.vdir.appendingPathComponent("made-locally.ics"))
 
-        let discover = try Self.vdirsyncer(pair, ["discover"])
+        let discover = try await Self.vdirsyncer(pair, ["discover"])
         #expect(discover.status == 0, "\(discover.stdoutText) \(discover.stderrText)")
-        let first = try Self.vdirsyncer(pair, ["sync"])
+        let first = try await Self.vdirsyncer(pair, ["sync"])
         #expect(first.status == 0, "\(first.stdoutText) \(first.stderrText)")
         let expected =
             (pair.samples.compactMap { name in
@@ -59,7 +59,7 @@ import Testing
         #expect(try await pair.serverUIDs() == expected)
 
         // calgw's first run on the same vdir and collection: nothing to create, update or delete.
-        let takeOver = try pair.calgw("sync", ["--json"])
+        let takeOver = try await pair.calgw("sync", ["--json"])
         #expect(takeOver.status == 0, "\(takeOver.stderrText)")
         let report = try Self.report(takeOver)
         for key in ["created", "updated", "deleted"] {
@@ -93,7 +93,7 @@ import Testing
         #expect(birthday.contains("(party)"))
         _ = try await pair.client.put(url, data: Data(birthday.utf8), condition: .ifMatch(etag))
 
-        let later = try pair.calgw("sync", ["--json"])
+        let later = try await pair.calgw("sync", ["--json"])
         #expect(later.status == 0, "\(later.stderrText)")
         let laterReport = try Self.report(later)
         #expect(laterReport["updated"] as? [String: Int] == ["local": 1, "remote": 1], "\(later.stdoutText)")

@@ -8,31 +8,34 @@ import VDir
 @testable import calgw
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct WatchCommandTests {
-    @Test func localFileReachesRemoteAndRemoteChangeArrivesAfterPoll() throws {
+    @Test func localFileReachesRemoteAndRemoteChangeArrivesAfterPoll() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
         try pair.write(pair.remote, "before.ics", TestEvent.data(uid: "before", summary: "from before"))
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
         // The first run catches up with what changed while nobody watched.
         #expect(
-            WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" }, "\(watch.stderrText)")
-        #expect(WatchProcess.wait { !watch.records.isEmpty })
+            await WatchProcess.wait { (try? pair.summaries(pair.local))?["before"] == "from before" },
+            "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { !watch.records.isEmpty })
         #expect(watch.records.first?["trigger"] as? String == "start")
 
         try pair.write(pair.local, "new.ics", TestEvent.data(uid: "new", summary: "written locally"))
         #expect(
-            WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" }, "\(watch.stderrText)"
+            await WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == "written locally" },
+            "\(watch.stderrText)"
         )
 
         try pair.write(pair.remote, "far.ics", TestEvent.data(uid: "far", summary: "written remotely"))
         #expect(
-            WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" }, "\(watch.stderrText)"
+            await WatchProcess.wait { (try? pair.summaries(pair.local))?["far"] == "written remotely" },
+            "\(watch.stderrText)"
         )
 
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("new.ics"))
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == nil }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { (try? pair.summaries(pair.remote))?["new"] == nil }, "\(watch.stderrText)")
 
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         let records = watch.records
         #expect(!records.isEmpty)
         #expect(
@@ -44,14 +47,14 @@ import VDir
     /// Every way a tool puts a file into a vdir is seen at once, with no poll due (interval
     /// 600 s): a hard link (khal's save), a file made with O_TMPFILE and linked in (calgw's own
     /// `event add --offline`), `cp`, `mv` from outside, and an in-place rewrite (`sed -i`).
-    @Test func everyWayAFileAppearsIsSeenAtOnce() throws {
+    @Test func everyWayAFileAppearsIsSeenAtOnce() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
         let outside = pair.local.deletingLastPathComponent().appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "600", "--json"])
-        #expect(WatchProcess.wait { watch.records.count >= 1 }, "\(watch.stderrText)")
-        let ways: [(String, (URL, Data) throws -> Void)] = [
+        #expect(await WatchProcess.wait { watch.records.count >= 1 }, "\(watch.stderrText)")
+        let ways: [(String, (URL, Data) async throws -> Void)] = [
             (
                 "link",
                 { target, data in
@@ -63,7 +66,7 @@ import VDir
             (
                 "otmpfile",
                 { target, data in
-                    let r = try ProcessRunner.run(
+                    let r = try await ProcessRunner.run(
                         "python3",
                         [
                             "-c",
@@ -84,7 +87,7 @@ import VDir
                 { target, data in
                     let temp = outside.appendingPathComponent("cp-source.ics")
                     try data.write(to: temp)
-                    #expect(try ProcessRunner.run("cp", [temp.path, target.path]).status == 0)
+                    #expect(try await ProcessRunner.run("cp", [temp.path, target.path]).status == 0)
                 }
             ),
             (
@@ -92,36 +95,40 @@ import VDir
                 { target, data in
                     let temp = outside.appendingPathComponent("mv-source.ics")
                     try data.write(to: temp)
-                    #expect(try ProcessRunner.run("mv", [temp.path, target.path]).status == 0)
+                    #expect(try await ProcessRunner.run("mv", [temp.path, target.path]).status == 0)
                 }
             ),
         ]
         for (name, write) in ways {
-            try write(
+            try await write(
                 pair.local.appendingPathComponent("\(name).ics"),
                 TestEvent.data(uid: name, summary: "written by \(name)"))
             #expect(
-                WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
+                await WatchProcess.wait { (try? pair.summaries(pair.remote))?[name] == "written by \(name)" },
                 "\(name): not seen; \(watch.stderrText)")
         }
         #expect(
-            try ProcessRunner.run(
+            try await ProcessRunner.run(
                 "sed", ["-i", "s/written by cp/edited by sed/", pair.local.appendingPathComponent("cp.ics").path]
             ).status == 0)
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["cp"] == "edited by sed" }, "sed -i: not seen")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(
+            await WatchProcess.wait { (try? pair.summaries(pair.remote))?["cp"] == "edited by sed" }, "sed -i: not seen"
+        )
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         #expect(
             !watch.records.contains { $0["trigger"] as? String == "poll" }, "a poll came, so the test proves nothing")
     }
 
-    @Test func jsonPrintsOneDocumentPerLineAndRun() throws {
+    @Test func jsonPrintsOneDocumentPerLineAndRun() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
-        #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 1 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 1 }, "\(watch.stderrText)")
         try pair.write(pair.local, "one.ics", TestEvent.data(uid: "one", summary: "to go up"))
-        #expect(WatchProcess.wait { watch.stdoutText.filter { $0 == "\n" }.count >= 2 }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        // Until the run that uploads it: a poll may come first, when the write comes late.
+        let uploads = { watch.records.contains { ($0["created"] as? [String: Int])?["remote"] == 1 } }
+        #expect(await WatchProcess.wait { uploads() }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
 
         let text = watch.stdoutText
         #expect(text.hasSuffix("\n"))
@@ -145,38 +152,39 @@ import VDir
         #expect(uploaded == 1, "\(text)")
     }
 
-    @Test func editorLeftoversAndDotfilesAreNotSynced() throws {
+    @Test func editorLeftoversAndDotfilesAreNotSynced() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "1", "--json"])
-        #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
         try pair.write(pair.local, ".hidden.ics", TestEvent.data(uid: "hidden", summary: "dot"))
         try pair.write(pair.local, "real.ics.swp", Data("junk".utf8))
         try pair.write(pair.local, "real.ics", TestEvent.data(uid: "real", summary: "kept"))
-        #expect(WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "kept" }, "\(watch.stderrText)")
+        #expect(
+            await WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "kept" }, "\(watch.stderrText)")
         // An editor's save: write a temporary dotfile, then rename it over the item.
         try pair.write(pair.local, ".real.ics.tmp", TestEvent.data(uid: "real", summary: "saved by rename"))
         try FileManager.default.removeItem(at: pair.local.appendingPathComponent("real.ics"))
         try FileManager.default.moveItem(
             at: pair.local.appendingPathComponent(".real.ics.tmp"), to: pair.local.appendingPathComponent("real.ics"))
         #expect(
-            WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" },
+            await WatchProcess.wait { (try? pair.summaries(pair.remote))?["real"] == "saved by rename" },
             "\(watch.stderrText)")
-        #expect(watch.stop(SIGINT) == 0, "\(watch.stderrText)")
+        #expect(await watch.stop(SIGINT) == 0, "\(watch.stderrText)")
         let remoteNames = try FileManager.default.contentsOfDirectory(atPath: pair.remote.path)
         #expect(remoteNames.filter { $0.contains("hidden") || $0.hasSuffix(".swp") }.isEmpty, "\(remoteNames)")
     }
 
-    @Test func sigtermExitsZeroWithoutJSON() throws {
+    @Test func sigtermExitsZeroWithoutJSON() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
         let watch = try WatchProcess(["--config", pair.config.path, "--interval", "600"])
-        #expect(WatchProcess.wait { watch.stderrText.contains("watching") }, "\(watch.stderrText)")
-        #expect(watch.stop(SIGTERM, limit: 20) == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stderrText.contains("watching") }, "\(watch.stderrText)")
+        #expect(await watch.stop(SIGTERM, limit: 20) == 0, "\(watch.stderrText)")
         #expect(watch.stderrText.contains("stopped by SIGTERM"))
     }
 
-    @Test func failedRunsBackOffByDoubling() throws {
+    @Test func failedRunsBackOffByDoubling() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
@@ -189,8 +197,8 @@ import VDir
             """.utf8
         ).write(to: config)
         let watch = try WatchProcess(["--config", config.path, "--interval", "1", "--json"])
-        #expect(WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         let records = watch.records
         #expect(records.prefix(3).map { $0["nextPollSeconds"] as? Double } == [2, 4, 8], "\(watch.stdoutText)")
         #expect(records.allSatisfy { $0["status"] as? Int == 1 && !(($0["errors"] as? [String]) ?? []).isEmpty })
@@ -198,7 +206,7 @@ import VDir
 
     /// A pair whose sign-in is gone (never made, expired, revoked) fails every run the same
     /// way: `watch` says so once, with what fixes it, and keeps watching.
-    @Test func aSignInThatIsGoneIsSaidOnceAndTheWatchGoesOn() throws {
+    @Test func aSignInThatIsGoneIsSaidOnceAndTheWatchGoesOn() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = folder.file("config.toml")
@@ -216,8 +224,8 @@ import VDir
         let watch = try WatchProcess(
             ["--config", config.path, "--interval", "1", "--json"],
             environment: ["XDG_STATE_HOME": folder.file("state").path])
-        #expect(WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
-        #expect(watch.stop() == 0, "the watch went on: \(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.records.count >= 3 }, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "the watch went on: \(watch.stderrText)")
         let said = watch.stderrText.components(separatedBy: "is not signed in").count - 1
         #expect(said == 1, "\(watch.stderrText)")
         #expect(watch.stderrText.contains("calgw login --pair google"), "\(watch.stderrText)")
@@ -240,20 +248,20 @@ import VDir
         try Data(toml.utf8).write(to: folder.file("config.toml"))
     }
 
-    @Test func allRunsOnlyThePairWhoseVdirChanged() throws {
+    @Test func allRunsOnlyThePairWhoseVdirChanged() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.twoPairs(in: folder)
         let watch = try WatchProcess([
             "--config", folder.file("config.toml").path, "--all", "--interval", "600", "--json",
         ])
-        #expect(WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.records.count == 2 }, "\(watch.stderrText)")
         try TestEvent.data(uid: "x", summary: "for two").write(to: folder.file("l-two/x.ics"))
         #expect(
-            WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" },
+            await WatchProcess.wait { (try? VDirPair.summariesIn(folder.file("r-two")))?["x"] == "for two" },
             "\(watch.stderrText)")
-        #expect(WatchProcess.wait { watch.records.count >= 3 })
-        #expect(watch.stop() == 0)
+        #expect(await WatchProcess.wait { watch.records.count >= 3 })
+        #expect(await watch.stop() == 0)
         let later = watch.records.dropFirst(2)
         #expect(
             later.allSatisfy { $0["pair"] as? String == "two" && $0["trigger"] as? String == "local" },
@@ -264,31 +272,32 @@ import VDir
     /// Without --json, a line per run that changed something, for one pair and for --all
     /// alike: the start runs of unchanged pairs print nothing.
     @Test(arguments: [["--pair", "one"], ["--all"]])
-    func textModePrintsALinePerRunThatChangedSomething(_ selection: [String]) throws {
+    func textModePrintsALinePerRunThatChangedSomething(_ selection: [String]) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.twoPairs(in: folder)
         for name in ["one", "two"] {
             try TestEvent.data(uid: "seed-\(name)", summary: "seed").write(to: folder.file("l-\(name)/seed.ics"))
         }
-        #expect(try CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
+        #expect(try await CalgwBinary.run(["sync", "--all", "--config", folder.file("config.toml").path]).status == 0)
         let watch = try WatchProcess(["--config", folder.file("config.toml").path, "--interval", "600"] + selection)
-        #expect(WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { watch.stderrText.contains("polling every") }, "\(watch.stderrText)")
         try TestEvent.data(uid: "x", summary: "new").write(to: folder.file("l-one/x.ics"))
-        #expect(WatchProcess.wait { watch.stdoutText.contains("one: ") }, "\(watch.stdoutText)\(watch.stderrText)")
-        #expect(watch.stop() == 0)
+        #expect(
+            await WatchProcess.wait { watch.stdoutText.contains("one: ") }, "\(watch.stdoutText)\(watch.stderrText)")
+        #expect(await watch.stop() == 0)
         let lines = watch.stdoutText.split(whereSeparator: \.isNewline)
         #expect(
             lines.count == 1 && lines[0].contains("one: local: 0 created, 0 updated, 0 deleted; remote: 1 created"),
             "\(selection): \(watch.stdoutText)")
     }
 
-    @Test func usageErrors() throws {
+    @Test func usageErrors() async throws {
         let pair = try VDirPair()
         defer { pair.remove() }
-        #expect(try pair.run("watch", ["--interval", "0"]).status == 2)
-        #expect(try pair.run("watch", ["--conflict", "ask"]).status == 2)
-        #expect(try pair.run("watch", ["--pair", "nope"]).status == 2)
+        #expect(try await pair.run("watch", ["--interval", "0"]).status == 2)
+        #expect(try await pair.run("watch", ["--conflict", "ask"]).status == 2)
+        #expect(try await pair.run("watch", ["--pair", "nope"]).status == 2)
     }
 
     @Test(arguments: ["radicale"])
@@ -312,7 +321,7 @@ import VDir
         let watch = try WatchProcess(
             ["--config", config.path, "--interval", "1", "--json"],
             environment: ["CALGW_TEST_DAV_PASSWORD": server.password])
-        #expect(WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
+        #expect(await WatchProcess.wait { !watch.records.isEmpty }, "\(watch.stderrText)")
 
         try TestEvent.data(uid: uidLocal, summary: "from the vdir").write(
             to: local.appendingPathComponent("\(uidLocal).ics"))
@@ -327,10 +336,10 @@ import VDir
             collection.appendingPathComponent("\(uidRemote).ics"),
             data: TestEvent.data(uid: uidRemote, summary: "from the server"), condition: .createOnly)
         #expect(
-            WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" },
+            await WatchProcess.wait { (try? VDirPair.summariesIn(local))?[uidRemote] == "from the server" },
             "\(watch.stderrText)")
 
-        #expect(watch.stop() == 0, "\(watch.stderrText)")
+        #expect(await watch.stop() == 0, "\(watch.stderrText)")
         #expect(watch.records.allSatisfy { $0["status"] as? Int == 0 }, "\(watch.stdoutText)")
         #expect(try VDirPair.summariesIn(local).count == 2)
     }

@@ -7,18 +7,18 @@ import CalgwTestSupport
 /// Graph to: `Scripts/graph/check` runs the same operations through the SDK against a fresh
 /// fake and fails on any answer the SDK cannot take.
 @Suite(.timeLimit(.minutes(5))) struct GraphFakeFidelityTests {
-    @Test func microsoftsGraphClientReadsEveryAnswerOfTheFake() throws {
+    @Test func microsoftsGraphClientReadsEveryAnswerOfTheFake() async throws {
         let check = TestPaths.packageRoot.appendingPathComponent("Scripts/graph/check").path
-        let result = try ProcessRunner.run(check, [], deadline: 240)
+        let result = try await ProcessRunner.run(check, [], deadline: 240)
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
         #expect(!result.stdoutText.contains("FAIL"), "\(result.stdoutText)")
     }
 
     /// The fake's own unit tests (recurrence expansion, delta bookkeeping, faults), which work
     /// out by hand what the docs say.
-    @Test func theFakesOwnTestsPass() throws {
+    @Test func theFakesOwnTestsPass() async throws {
         let tests = TestPaths.packageRoot.appendingPathComponent("Scripts/graph/test_fake.py").path
-        let result = try ProcessRunner.run("/usr/bin/python3", [tests], deadline: 60)
+        let result = try await ProcessRunner.run("/usr/bin/python3", [tests], deadline: 60)
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
     }
 }

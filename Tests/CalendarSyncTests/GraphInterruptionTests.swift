@@ -24,18 +24,18 @@ import HTTP
         var folder: TemporaryFolder
         var calendar: URL
 
-        init() throws {
-            graph = try TestGraphServer()
+        init() async throws {
+            graph = try await TestGraphServer()
             folder = try TemporaryFolder()
-            calendar = try graph.defaultCalendar()
+            calendar = try await graph.defaultCalendar()
         }
 
         /// A fresh vdir and an emptied mailbox, each holding its own events.
-        func reset() throws -> (VDirStorage, Journal) {
+        func reset() async throws -> (VDirStorage, Journal) {
             folder.remove()
             folder = try TemporaryFolder()
-            try graph.control("POST", "reset")
-            calendar = try graph.defaultCalendar()
+            try await graph.control("POST", "reset")
+            calendar = try await graph.defaultCalendar()
             let local = VDirStorage(url: folder.file("vdir"))
             try local.directory.createIfMissing()
             for i in 0..<4 {
@@ -47,7 +47,7 @@ import HTTP
                 ).write(to: local.directory.url.appendingPathComponent("local-\(i).ics"))
             }
             for i in 0..<4 {
-                try graph.graph(
+                try await graph.graph(
                     "POST", "/me/calendar/events",
                     json: [
                         "subject": "outlook \(i)",
@@ -79,18 +79,18 @@ import HTTP
         }
 
         /// Outlook renames its event `subject` to `new`, or deletes it when `new` is nil.
-        func outlookChanges(_ subject: String, to new: String?) throws {
-            guard let id = try outlook().first(where: { $0.value == subject })?.key else { return }
+        func outlookChanges(_ subject: String, to new: String?) async throws {
+            guard let id = try await outlook().first(where: { $0.value == subject })?.key else { return }
             if let new {
-                try graph.graph("PATCH", "/me/events/\(id)", json: ["subject": new])
+                try await graph.graph("PATCH", "/me/events/\(id)", json: ["subject": new])
             } else {
-                try graph.graph("DELETE", "/me/events/\(id)")
+                try await graph.graph("DELETE", "/me/events/\(id)")
             }
         }
 
         /// Outlook's events: id → subject.
-        func outlook() throws -> [String: String] {
-            let listed = try graph.graph("GET", "/me/calendar/events?$top=100")
+        func outlook() async throws -> [String: String] {
+            let listed = try await graph.graph("GET", "/me/calendar/events?$top=100")
             var out: [String: String] = [:]
             for event in TestGraphServer.values(listed) {
                 if let id = event["id"] as? String, let subject = event["subject"] as? String { out[id] = subject }
@@ -114,10 +114,10 @@ import HTTP
     /// them is stopped after its k-th side effect (see `stops`), Outlook changes an event again,
     /// and the next run must end with both sides equal and every change kept.
     @Test func aLaterSyncStoppedAnywhereThenChangedConverges() async throws {
-        let campaign = try Campaign()
+        let campaign = try await Campaign()
         defer { campaign.graph.stop(); campaign.folder.remove() }
         func prepared() async throws -> (VDirStorage, Journal) {
-            let (local, journal) = try campaign.reset()
+            let (local, journal) = try await campaign.reset()
             _ = try await campaign.sync(local, journal)
             let vdir = local.directory.url
             let one = try String(contentsOf: vdir.appendingPathComponent("local-1.ics"), encoding: .utf8)
@@ -128,8 +128,8 @@ import HTTP
                 TestEvent.ics(uid: "local-9", summary: "local 9", start: "20270109T100000Z", end: "20270109T110000Z")
                     .utf8
             ).write(to: vdir.appendingPathComponent("local-9.ics"))
-            try campaign.outlookChanges("outlook 2", to: "outlook 2 edited")
-            try campaign.outlookChanges("outlook 3", to: nil)
+            try await campaign.outlookChanges("outlook 2", to: "outlook 2 edited")
+            try await campaign.outlookChanges("outlook 3", to: nil)
             return (local, journal)
         }
         let (local0, journal0) = try await prepared()
@@ -141,10 +141,10 @@ import HTTP
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
                 try await campaign.sync(local, journal, faultHook: { n in if n == k { throw RunInterrupted() } })
             }
-            try campaign.outlookChanges("outlook 0", to: "outlook 0 edited")
+            try await campaign.outlookChanges("outlook 0", to: "outlook 0 edited")
             let report = try await campaign.sync(local, journal)
             #expect(report.errors.isEmpty, "k = \(k): \(report)")
-            let remoteSubjects = try campaign.outlook().values.sorted()
+            let remoteSubjects = try await campaign.outlook().values.sorted()
             #expect(remoteSubjects == (try Campaign.summaries(local)), "k = \(k)")
             #expect(
                 remoteSubjects == [
@@ -153,7 +153,7 @@ import HTTP
                 ], "k = \(k): \(remoteSubjects)")
             let quiet = try await campaign.sync(local, journal)
             #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
-            #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
+            await #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
         }
     }
 
@@ -164,10 +164,10 @@ import HTTP
     /// fail in it; none loses, doubles or brings back an event, and once the storm passes
     /// one run converges.
     @Test func aThrottlingStormWithLostAnswersLosesAndDoublesNothing() async throws {
-        let campaign = try Campaign()
+        let campaign = try await Campaign()
         defer { campaign.graph.stop(); campaign.folder.remove() }
-        let (local, journal) = try campaign.reset()
-        try campaign.graph.control(
+        let (local, journal) = try await campaign.reset()
+        try await campaign.graph.control(
             "POST", "faults",
             json: [
                 "faults": [
@@ -194,19 +194,19 @@ import HTTP
             TestEvent.ics(uid: "local-9", summary: "local 9", start: "20270109T100000Z", end: "20270109T110000Z").utf8
         ).write(to: vdir.appendingPathComponent("local-9.ics"))
         // Outlook's own edits go through while the storm is held back (it is calgw's to weather).
-        let storm = try campaign.graph.control("GET", "faults").body as? [String: Any]
-        try campaign.graph.control("DELETE", "faults")
-        try campaign.outlookChanges("outlook 2", to: "outlook 2 edited")
-        try campaign.outlookChanges("outlook 3", to: nil)
-        try campaign.graph.control("POST", "faults", json: ["faults": storm?["value"] ?? []])
+        let storm = try await campaign.graph.control("GET", "faults").body as? [String: Any]
+        try await campaign.graph.control("DELETE", "faults")
+        try await campaign.outlookChanges("outlook 2", to: "outlook 2 edited")
+        try await campaign.outlookChanges("outlook 3", to: nil)
+        try await campaign.graph.control("POST", "faults", json: ["faults": storm?["value"] ?? []])
         for _ in 0..<3 {
             await stormyRun()
-            let subjects = try campaign.outlook().values.sorted()
+            let subjects = try await campaign.outlook().values.sorted()
             #expect(Set(subjects).count == subjects.count, "doubled in the storm: \(subjects)")
             #expect(!subjects.contains("local 2") || failedRuns > 0, "\(subjects)")
         }
-        let spent = try campaign.graph.control("GET", "faults")
-        try campaign.graph.control("DELETE", "faults")
+        let spent = try await campaign.graph.control("GET", "faults")
+        try await campaign.graph.control("DELETE", "faults")
         let left = (spent.body as? [String: Any])?["value"] as? [[String: Any]] ?? []
         let lostAnswers = left.filter { $0["after"] as? Bool == true }.map { $0["count"] as? Int ?? -1 }
         #expect(lostAnswers == [1, 0], "lost answers not spent: \(left)")
@@ -214,7 +214,7 @@ import HTTP
 
         let report = try await campaign.sync(local, journal)
         #expect(report.errors.isEmpty, "\(report)")
-        let remoteSubjects = try campaign.outlook().values.sorted()
+        let remoteSubjects = try await campaign.outlook().values.sorted()
         #expect(remoteSubjects == (try Campaign.summaries(local)))
         #expect(
             remoteSubjects == [
@@ -222,31 +222,31 @@ import HTTP
             ], "\(remoteSubjects); faults left: \(spent)")
         let quiet = try await campaign.sync(local, journal)
         #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "\(quiet)")
-        #expect(try campaign.graph.ledger().isEmpty)
-        let throttled = try campaign.graph.requests().filter { ($0["status"] as? Int) == 429 }.count
+        await #expect(try campaign.graph.ledger().isEmpty)
+        let throttled = try await campaign.graph.requests().filter { ($0["status"] as? Int) == 429 }.count
         #expect(throttled >= 5, "the storm throttled \(throttled) requests")
     }
 
     @Test func aFirstSyncStoppedAnywhereThenChangedConverges() async throws {
-        let campaign = try Campaign()
+        let campaign = try await Campaign()
         defer { campaign.graph.stop(); campaign.folder.remove() }
-        let (local0, journal0) = try campaign.reset()
+        let (local0, journal0) = try await campaign.reset()
         let total = try await campaign.sideEffects(local0, journal0)
         #expect(total >= 8, "\(total) side effects for 8 writes")
 
         for k in Self.stops(total) {
-            let (local, journal) = try campaign.reset()
+            let (local, journal) = try await campaign.reset()
             await #expect(throws: RunInterrupted.self, "k = \(k)") {
                 try await campaign.sync(local, journal, faultHook: { n in if n == k { throw RunInterrupted() } })
             }
             // Outlook deletes one of its events and edits another; the vdir loses one of its own.
-            try campaign.outlookChanges("outlook 0", to: nil)
-            try campaign.outlookChanges("outlook 1", to: "outlook 1 edited")
+            try await campaign.outlookChanges("outlook 0", to: nil)
+            try await campaign.outlookChanges("outlook 1", to: "outlook 1 edited")
             try? FileManager.default.removeItem(at: local.directory.url.appendingPathComponent("local-0.ics"))
 
             let report = try await campaign.sync(local, journal)
             #expect(report.errors.isEmpty, "k = \(k): \(report)")
-            let remoteSubjects = try campaign.outlook().values.sorted()
+            let remoteSubjects = try await campaign.outlook().values.sorted()
             let localSubjects = try Campaign.summaries(local)
             #expect(remoteSubjects == localSubjects, "k = \(k): \(remoteSubjects) against \(localSubjects)")
             #expect(Set(remoteSubjects).count == remoteSubjects.count, "k = \(k): doubled: \(remoteSubjects)")
@@ -254,7 +254,7 @@ import HTTP
             #expect(remoteSubjects.contains("outlook 1 edited") && remoteSubjects.contains("local 1"), "k = \(k)")
             let quiet = try await campaign.sync(local, journal)
             #expect(quiet.created.total + quiet.updated.total + quiet.deleted.total == 0, "k = \(k): \(quiet)")
-            #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
+            await #expect(try campaign.graph.ledger().isEmpty, "k = \(k)")
         }
     }
 }

@@ -54,7 +54,7 @@ import CalgwTestSupport
                     for ev in cal.walk('VEVENT'):
                         print(str(ev.get('UID')) + '\\t' + str(ev.get('SUMMARY')))
                     """
-                let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
+                let result = try await ProcessRunner.run("python3", ["-c", script], stdin: item.data)
                 #expect(result.status == 0, "icalendar cannot read \(item.href): \(result.stderrText)")
                 for line in result.stdoutText.split(separator: "\n") {
                     let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
@@ -300,7 +300,7 @@ import CalgwTestSupport
                 ev = cal.walk('VEVENT')[0]
                 print('PRODID' in cal, 'DTSTAMP' in ev, str(ev.get('SUMMARY')), sep='\\t')
                 """
-            let result = try ProcessRunner.run("python3", ["-c", script], stdin: item.data)
+            let result = try await ProcessRunner.run("python3", ["-c", script], stdin: item.data)
             #expect(result.status == 0, "\(result.stderrText)")
             #expect(result.stdoutText == "True\tTrue\t\(summary)\n", "\(result.stdoutText)")
         }

@@ -24,8 +24,8 @@ import HTTP
             let folder = try TemporaryFolder()
             return (SingleFileStorage(url: folder.file("cal/calendar.ics")), { folder.remove() })
         case "graph":
-            let graph = try TestGraphServer()
-            let made = try graph.graph("POST", "/me/calendars", json: ["name": "Contract"])
+            let graph = try await TestGraphServer()
+            let made = try await graph.graph("POST", "/me/calendars", json: ["name": "Contract"])
             guard let id = (made.body as? [String: Any])?["id"] as? String else {
                 graph.stop()
                 throw FixtureFailure("the Graph fake made no calendar: \(made)")

@@ -47,7 +47,7 @@ import CalgwTestSupport
         #expect(ICalendarSerializer().serialize(reparsed.components) == output)
     }
 
-    @Test func outsideReaderFindsEveryContentLineInTheOutput() throws {
+    @Test func outsideReaderFindsEveryContentLineInTheOutput() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         var pairs: [[String]] = []
@@ -58,7 +58,7 @@ import CalgwTestSupport
             pairs.append([url.path, out.path])
         }
         let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/contentlines.py")
-        let report = try ProcessRunner.python(script, input: pairs, as: [String: [String]].self)
+        let report = try await ProcessRunner.python(script, input: pairs, as: [String: [String]].self)
         #expect(report.count == pairs.count)
         for (file, missing) in report.sorted(by: { $0.key < $1.key }) {
             #expect(missing.isEmpty, "\(file): lines missing after the round trip: \(missing.prefix(5))")

@@ -92,7 +92,7 @@ import Testing
 
     /// python `icalendar` (dateutil rules built from the VTIMEZONE) reads a summer and a winter
     /// time in the generated definition as the instants zoneinfo gives for the zone.
-    @Test func anOutsideReaderGetsTheSameInstants() throws {
+    @Test func anOutsideReaderGetsTheSameInstants() async throws {
         struct Case: Encodable { var ics: String; var zone: String }
         let zones = [
             "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Tokyo", "America/Santiago",
@@ -120,7 +120,7 @@ import Testing
             cases.append(Case(ics: ICalendarSerializer().string(calendar), zone: zone))
         }
         let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/vtimezone_instants.py")
-        let answers = try ProcessRunner.python(script, input: cases, as: [[[String]]].self)
+        let answers = try await ProcessRunner.python(script, input: cases, as: [[[String]]].self)
         #expect(answers.count == zones.count)
         for (zone, rows) in zip(zones, answers) {
             let system = try #require(SystemZone(identifier: zone))

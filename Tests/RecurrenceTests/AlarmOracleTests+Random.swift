@@ -14,18 +14,18 @@ extension AlarmOracleTests {
     /// RRULEs, EXDATEs and overrides carrying their own alarms, the master's, or none: calgw
     /// agrees with the reference on each, but where a trigger's hours or minutes cross a change
     /// of offset (counted as elapsed time by calgw, on the wall clock by the reference).
-    @Test func generatedCalendarsAgreeWithRecurringIcalEvents() throws {
+    @Test func generatedCalendarsAgreeWithRecurringIcalEvents() async throws {
         let fresh =
             ProcessInfo.processInfo.environment["CALGW_ALARM_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 1...UInt64.max)
         print("AlarmOracleTests seeds: fixed \(Self.fixedSeed), fresh \(fresh)")
-        for seed in [Self.fixedSeed, fresh] { try check(seed: seed) }
+        for seed in [Self.fixedSeed, fresh] { try await check(seed: seed) }
     }
 
-    func check(seed: UInt64) throws {
+    func check(seed: UInt64) async throws {
         var generator = AlarmCalendarGenerator(seed: seed)
         let texts = (0..<Self.calendarsPerSeed).map { generator.calendar(uid: "r\($0)") }
-        let answers = try Self.reference(texts: texts, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z")
+        let answers = try await Self.reference(texts: texts, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z")
         let reproduce = "reproduce: CALGW_ALARM_SEED=\(seed) swift test --filter AlarmOracleTests"
         var compared = 0, instants = 0, acknowledged = 0, acrossOffsetChange = 0, failures = 0
         for (text, answer) in zip(texts, answers) {

@@ -39,8 +39,8 @@ import ICalendar
         }
     }
 
-    static func reference(files: [URL] = [], texts: [String] = [], from: String, to: String) throws -> [Answer] {
-        try ProcessRunner.python(
+    static func reference(files: [URL] = [], texts: [String] = [], from: String, to: String) async throws -> [Answer] {
+        try await ProcessRunner.python(
             script, input: Request(files: files.map(\.path), texts: texts, from: from, to: to), as: [Answer].self)
     }
 
@@ -93,10 +93,10 @@ import ICalendar
             "a VEVENT without DTSTART: recurring-ical-events raises KeyError; calgw gives its absolute (1976) alarm",
     ]
 
-    @Test func corpusAlarmsMatchRecurringIcalEvents() throws {
+    @Test func corpusAlarmsMatchRecurringIcalEvents() async throws {
         let files = CorpusFiles.icsFiles(under: TestPaths.corpora.appendingPathComponent("icalendar"))
         try #require(!files.isEmpty, "no .ics files under \(TestPaths.corpora.path)/icalendar")
-        let answers = try Self.reference(files: files, from: "1970-01-01T00:00:00Z", to: "2040-01-01T00:00:00Z")
+        let answers = try await Self.reference(files: files, from: "1970-01-01T00:00:00Z", to: "2040-01-01T00:00:00Z")
         var compared = 0, alarms = 0, acknowledged = 0, failures = 0, known = 0, unreadable = 0
         for (file, answer) in zip(files, answers) {
             let parsed = try? ICalendarParser().parse(Data(contentsOf: file))

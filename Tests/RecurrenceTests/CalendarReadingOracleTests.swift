@@ -13,9 +13,9 @@ import CalgwTestSupport
     /// The occurrences of `fixture` from calgw (read as `expand` and `list` read it, its
     /// declared zone applied) and from the reference, each as `uid|start|end|summary` with
     /// instants in UTC, sorted.
-    static func both(_ fixture: String) throws -> (ours: [String], reference: [String]) {
+    static func both(_ fixture: String) async throws -> (ours: [String], reference: [String]) {
         let url = TestPaths.fixtures.appendingPathComponent("readings").appendingPathComponent(fixture)
-        let answers = try CorpusExpansionTests.reference(files: [url], from: window.from, to: window.to)
+        let answers = try await CorpusExpansionTests.reference(files: [url], from: window.from, to: window.to)
         guard case .items(let expected) = try #require(answers.first) else {
             Issue.record("the reference cannot read \(fixture): \(answers)")
             return ([], [])
@@ -36,8 +36,8 @@ import CalgwTestSupport
 
     /// Two or more VEVENTs with one UID and no RECURRENCE-ID: the highest SEQUENCE is the event,
     /// with its own EXDATE and RDATE; of two changes to one instance the higher SEQUENCE wins.
-    @Test func severalVersionsOfOneEventExpandAsTheNewest() throws {
-        let (ours, reference) = try Self.both("several-versions.ics")
+    @Test func severalVersionsOfOneEventExpandAsTheNewest() async throws {
+        let (ours, reference) = try await Self.both("several-versions.ics")
         #expect(reference.count == 13)
         #expect(ours == reference)
     }
@@ -45,16 +45,16 @@ import CalgwTestSupport
     /// A calendar naming its zone in X-WR-TIMEZONE: floating DTSTART, DTEND, RDATE, EXDATE and
     /// RECURRENCE-ID are read in it (across New York's change to summer time); UTC times,
     /// dates and times of another zone stay as they are.
-    @Test func floatingTimesAreReadInTheZoneTheCalendarNames() throws {
-        let (ours, reference) = try Self.both("x-wr-timezone.ics")
+    @Test func floatingTimesAreReadInTheZoneTheCalendarNames() async throws {
+        let (ours, reference) = try await Self.both("x-wr-timezone.ics")
         #expect(reference.count == 8)
         #expect(ours == reference)
     }
 
     /// DTEND before DTSTART, a negative COUNT, and DATE / DATE-TIME mixed between DTSTART and
     /// RDATE / EXDATE.
-    @Test func invalidTimesAreReadAsRecurringIcalEventsReadsThem() throws {
-        let (ours, reference) = try Self.both("invalid-times.ics")
+    @Test func invalidTimesAreReadAsRecurringIcalEventsReadsThem() async throws {
+        let (ours, reference) = try await Self.both("invalid-times.ics")
         #expect(reference.count == 24)
         #expect(ours == reference)
     }
@@ -64,8 +64,8 @@ import CalgwTestSupport
     /// no longer has (it ended the series earlier with COUNT or UNTIL): left out, a missing
     /// SEQUENCE counting lower than 0. A change without rules of its own, or with the master's
     /// SEQUENCE, keeps its place; one inside the series replaces its instance.
-    @Test func changesToAnOlderVersionOutsideTheSeriesAreLeftOut() throws {
-        let (ours, reference) = try Self.both("outdated-overrides.ics")
+    @Test func changesToAnOlderVersionOutsideTheSeriesAreLeftOut() async throws {
+        let (ours, reference) = try await Self.both("outdated-overrides.ics")
         #expect(reference.count == 10)
         #expect(!reference.contains { $0.contains("moved, after the new end)") || $0.contains("no SEQUENCE, after") })
         #expect(reference.contains { $0.contains("moved, after the new end, no rule)") })
@@ -76,8 +76,8 @@ import CalgwTestSupport
     /// form (UTC, its zone, floating), in a series too (DATE UNTIL, EXDATE, RDATE and
     /// RECURRENCE-ID at that midnight); a DATE DTEND of a timed DTSTART ends at 00:00 of its
     /// day in DTSTART's zone.
-    @Test func aDateStartWithATimedEndStartsAtMidnightOfTheEndsClock() throws {
-        let (ours, reference) = try Self.both("date-start-timed-end.ics")
+    @Test func aDateStartWithATimedEndStartsAtMidnightOfTheEndsClock() async throws {
+        let (ours, reference) = try await Self.both("date-start-timed-end.ics")
         #expect(reference.count == 14)
         #expect(reference.contains { $0.hasPrefix("offsite@calgw.test|2026-01-10T00:00:00Z|2026-01-10T15:00:00Z|") })
         #expect(ours == reference)
@@ -85,8 +85,8 @@ import CalgwTestSupport
 
     /// `END:VTOOD` closing a VTODO: the rest of the file is read, its events listed; the parse
     /// names the line it read past.
-    @Test func aMisspelledEndIsReadPast() throws {
-        let (ours, reference) = try Self.both("misspelled-end.ics")
+    @Test func aMisspelledEndIsReadPast() async throws {
+        let (ours, reference) = try await Self.both("misspelled-end.ics")
         #expect(reference.count == 5)
         #expect(ours == reference)
         let url = TestPaths.fixtures.appendingPathComponent("readings").appendingPathComponent("misspelled-end.ics")

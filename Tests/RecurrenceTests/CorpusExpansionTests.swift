@@ -36,8 +36,8 @@ import CalgwTestSupport
     }
 
     /// Occurrences of `calendars` from the reference, one answer per calendar.
-    static func reference(files: [URL] = [], texts: [String] = [], from: String, to: String) throws -> [Answer] {
-        try ProcessRunner.python(
+    static func reference(files: [URL] = [], texts: [String] = [], from: String, to: String) async throws -> [Answer] {
+        try await ProcessRunner.python(
             RuleOracleTests.script,
             input: Request(files: files.map(\.path), texts: texts, from: from, to: to),
             as: [Answer].self)
@@ -79,10 +79,10 @@ import CalgwTestSupport
             "DTSTART;;VALUE=DATE-TIME (an empty parameter): python icalendar drops the event, calgw reads its value",
     ]
 
-    @Test func corpusCalendarsMatchRecurringIcalEvents() throws {
+    @Test func corpusCalendarsMatchRecurringIcalEvents() async throws {
         let files = CorpusFiles.icsFiles(under: TestPaths.corpora.appendingPathComponent("icalendar"))
         try #require(!files.isEmpty, "no .ics files under \(TestPaths.corpora.path)/icalendar")
-        let answers = try Self.reference(files: files, from: "1995-01-01", to: "2036-01-01")
+        let answers = try await Self.reference(files: files, from: "1995-01-01", to: "2036-01-01")
         var compared = 0, unreadable = 0, failures = 0, occurrences = 0, known = 0
         for (file, answer) in zip(files, answers) {
             guard case .items(let expected) = answer else { unreadable += 1; continue }

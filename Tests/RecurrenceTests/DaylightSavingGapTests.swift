@@ -137,8 +137,8 @@ import CalgwTestSupport
         return CalendarExpansion(calendar: calendar).occurrences(from: from, to: to)
     }
 
-    @Test func expansionAgreesWithTheReference() throws {
-        let answers = try ProcessRunner.python(Self.script, input: Self.cases, as: [Answer].self)
+    @Test func expansionAgreesWithTheReference() async throws {
+        let answers = try await ProcessRunner.python(Self.script, input: Self.cases, as: [Answer].self)
         try #require(answers.count == Self.cases.count)
         for (c, answer) in zip(Self.cases, answers) {
             guard case .occurrences(let expected) = answer else {

@@ -33,23 +33,23 @@ import CalgwTestSupport
             "\(problems)")
     }
 
-    @Test func allDayEventHasExclusiveDateEnd() throws {
+    @Test func allDayEventHasExclusiveDateEnd() async throws {
         let written = try text(
             NewEvent(summary: "Holiday", start: DateTimeValue(date: LocalDate(year: 2026, month: 12, day: 31))))
         #expect(written.contains("DTSTART;VALUE=DATE:20261231\r\n"))
         #expect(written.contains("DTEND;VALUE=DATE:20270101\r\n"))
-        let occurrences = try Oracle.occurrences([written])
+        let occurrences = try await Oracle.occurrences([written])
         #expect(occurrences.map(\.start) == ["2026-12-31"])
         #expect(occurrences.first?.end == "2027-01-01")
     }
 
-    @Test func recurringEventExpandsAsItsRuleSays() throws {
+    @Test func recurringEventExpandsAsItsRuleSays() async throws {
         let start = DateTimeValue(LocalDateTime(year: 2026, month: 3, day: 23, hour: 9), form: berlin)
         let rule = try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=3")
         let written = try text(
             NewEvent(summary: "Standup", start: start, duration: ICalDuration(minutes: 15), recurrenceRule: rule))
         #expect(written.contains("DURATION:PT15M\r\n") && !written.contains("DTEND"))
-        let occurrences = try Oracle.occurrences([written])
+        let occurrences = try await Oracle.occurrences([written])
         // The DST change on 29 March keeps the wall-clock time.
         #expect(
             occurrences.map(\.start) == [

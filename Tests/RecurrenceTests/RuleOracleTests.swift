@@ -100,13 +100,13 @@ import CalgwTestSupport
     }
 
     /// The fixed seed, and one new each run (or `CALGW_RULE_SEED`, to run a failure's again).
-    @Test func generatedRulesAgreeWithDateutil() throws {
+    @Test func generatedRulesAgreeWithDateutil() async throws {
         let fresh =
             ProcessInfo.processInfo.environment["CALGW_RULE_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 1...UInt64.max)
         print("RuleOracleTests seeds: fixed \(Self.fixedSeed), fresh \(fresh)")
         for seed in [Self.fixedSeed, fresh] {
-            try check(seed: seed, count: Self.rulesPerSeed)
+            try await check(seed: seed, count: Self.rulesPerSeed)
         }
     }
 
@@ -140,7 +140,7 @@ import CalgwTestSupport
         return got
     }
 
-    func check(seed: UInt64, count: Int) throws {
+    func check(seed: UInt64, count: Int) async throws {
         var generator = RuleGenerator(seed: seed)
         var cases: [(rule: RecurrenceRule, start: LocalDateTime, before: LocalDateTime, limit: Int, tzid: String?)] = []
         var deviations = 0
@@ -161,7 +161,7 @@ import CalgwTestSupport
         if let dump = ProcessInfo.processInfo.environment["CALGW_RULE_DUMP"] {
             try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: dump))
         }
-        let answers = try ProcessRunner.python(Self.script, input: request, as: [Answer].self)
+        let answers = try await ProcessRunner.python(Self.script, input: request, as: [Answer].self)
         try #require(answers.count == cases.count)
         let reproduce = "reproduce: CALGW_RULE_SEED=\(seed) swift test --filter RuleOracleTests"
         var compared = 0, failures = 0, unprovable = 0, timeouts: [String] = [], errors: [String] = []

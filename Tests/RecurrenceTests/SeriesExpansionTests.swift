@@ -6,7 +6,7 @@ import CalgwTestSupport
 
 /// `SeriesExpansion` answers span edits' questions the way python-dateutil lists the instances.
 @Suite struct SeriesExpansionTests {
-    @Test func instanceQuestionsAgreeWithDateutilOnGeneratedRules() throws {
+    @Test func instanceQuestionsAgreeWithDateutilOnGeneratedRules() async throws {
         var generator = RuleGenerator(seed: 0xA11CE)
         var cases: [(rule: RecurrenceRule, start: LocalDateTime, tzid: String)] = []
         while cases.count < 400 {
@@ -25,7 +25,7 @@ import CalgwTestSupport
                     before: $0.start.adding(seconds: 86_400 * 366 * 40).description, tzid: $0.tzid, seconds: 2,
                     bounded: false)
             })
-        let answers = try ProcessRunner.python(
+        let answers = try await ProcessRunner.python(
             RuleOracleTests.script, input: request, as: [RuleOracleTests.Answer].self)
         try #require(answers.count == cases.count)
         var checked = 0, withInstances = 0

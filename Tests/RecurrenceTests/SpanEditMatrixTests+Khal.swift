@@ -46,16 +46,16 @@ extension SpanEditMatrixTests {
 
     /// `khal list` over 2020-01-01…2039-12-31 (both days included, as recurring-ical-events'
     /// [2020-01-01, 2040-01-01)) of every case, each case's files in a vdir of its own.
-    static func khalLists(_ cases: [[String]]) throws -> KhalAnswer {
+    static func khalLists(_ cases: [[String]]) async throws -> KhalAnswer {
         struct Request: Encodable { var cases: [[String]]; var from = "2020-01-01"; var to = "2039-12-31" }
-        return try ProcessRunner.python(khalScript, input: Request(cases: cases), as: KhalAnswer.self)
+        return try await ProcessRunner.python(khalScript, input: Request(cases: cases), as: KhalAnswer.self)
     }
 
     /// Compares khal's list of every case with the reference's occurrences of the same files;
     /// returns how many reference occurrences each departure accounted for.
-    func checkKhal(cases: [Case], written: [[String]], reference: [[OracleOccurrence]]) throws -> [Int] {
+    func checkKhal(cases: [Case], written: [[String]], reference: [[OracleOccurrence]]) async throws -> [Int] {
         let started = Date()
-        let answer = try Self.khalLists(written)
+        let answer = try await Self.khalLists(written)
         let seconds = Date().timeIntervalSince(started)
         #expect(
             answer.lists.count == cases.count, "khal listed \(answer.lists.count) calendars for \(cases.count) cases")

@@ -95,7 +95,7 @@ import CalgwTestSupport
         var newUID: String { "new-" + series.uid }
     }
 
-    @Test func everyRowOfTheTableOnEveryKindOfSeries() throws {
+    @Test func everyRowOfTheTableOnEveryKindOfSeries() async throws {
         let series = StartForm.allCases.flatMap { form in
             Bound.allCases.flatMap { bound in [false, true].map { Series(form: form, bound: bound, withExtras: $0) } }
         }
@@ -105,7 +105,7 @@ import CalgwTestSupport
                 kind: "instances", dtstart: s.slot(1).description, tzid: s.slot(1).tzid,
                 rrule: String(s.text.split(separator: "\r\n").first { $0.hasPrefix("RRULE:") }!.dropFirst(6)))
         }
-        let instanceLists = try ProcessRunner.python(Oracle.script, input: instanceRequests, as: [[String]].self)
+        let instanceLists = try await ProcessRunner.python(Oracle.script, input: instanceRequests, as: [[String]].self)
 
         var cases: [Case] = []
         var written: [[String]] = []
@@ -160,7 +160,7 @@ import CalgwTestSupport
                 Oracle.Request(kind: "occurrences", calendars: [$0.text], from: "2020-01-01", to: "2040-01-01")
             }
             + written.map { Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01") }
-        let answers = try ProcessRunner.python(Oracle.script, input: requests, as: [[OracleOccurrence]].self)
+        let answers = try await ProcessRunner.python(Oracle.script, input: requests, as: [[OracleOccurrence]].self)
         let originals = Dictionary(uniqueKeysWithValues: zip(series.map(\.uid), answers.prefix(series.count)))
         for (c, after) in zip(cases, answers.dropFirst(series.count)) {
             let before = try #require(originals[c.series.uid])
@@ -174,7 +174,8 @@ import CalgwTestSupport
             "the reference answered \(answers.count) of \(series.count + cases.count) requests")
 
         // khal, pointed at the same files, lists the same occurrences but for its known departures.
-        let departed = try checkKhal(cases: cases, written: written, reference: Array(answers.dropFirst(series.count)))
+        let departed = try await checkKhal(
+            cases: cases, written: written, reference: Array(answers.dropFirst(series.count)))
         // Each departure listed is seen: one khal no longer makes would hide nothing but stay as a
         // licence to differ.
         for (departure, seen) in zip(Self.khalDepartures, departed) {
@@ -186,8 +187,8 @@ import CalgwTestSupport
         for name in TestServers.selected where ["radicale", "xandikos"].contains(name) {
             let server = try TestServers.shared(name)
             let collection = server.newCollectionURL(prefix: "spans")
-            try server.makeCalendar(collection)
-            let fetched = try ProcessRunner.python(
+            try await server.makeCalendar(collection)
+            let fetched = try await ProcessRunner.python(
                 Oracle.script,
                 input: [
                     Oracle.Request(
@@ -199,7 +200,7 @@ import CalgwTestSupport
             let regrouped = written.map { group in
                 let part = Array(rest.prefix(group.count)); rest = rest.dropFirst(group.count); return part
             }
-            let served = try ProcessRunner.python(
+            let served = try await ProcessRunner.python(
                 Oracle.script,
                 input: regrouped.map {
                     Oracle.Request(kind: "occurrences", calendars: $0, from: "2020-01-01", to: "2040-01-01")

@@ -75,8 +75,8 @@ import CalgwTestSupport
 
     // MARK: this event
 
-    @Test func editThisOccurrenceMakesAnOverrideFromTheMaster() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func editThisOccurrenceMakesAnOverrideFromTheMaster() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 1, 26, 10)
         let result = try edit.editor.editOccurrence(
             rid, span: .thisEvent, changes: EventChanges(summary: "Retro"),
@@ -89,16 +89,16 @@ import CalgwTestSupport
         #expect(override["RRULE"] == nil && override["EXDATE"] == nil)
         #expect(override["SEQUENCE"]?.integer == 3)
 
-        let before = try Oracle.occurrences([Self.weekly])
-        let after = try Oracle.occurrences([edit.text(resource)])
+        let before = try await Oracle.occurrences([Self.weekly])
+        let after = try await Oracle.occurrences([edit.text(resource)])
         #expect(after.count == before.count)
         let changed = zip(before, after).filter { $0 != $1 }
         #expect(changed.count == 1)
         #expect(changed.first?.1.summary == "Retro" && changed.first?.1.start == changed.first?.0.start)
     }
 
-    @Test func editingAnOverriddenOccurrenceEditsTheOverride() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func editingAnOverriddenOccurrenceEditsTheOverride() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         // Named by its original slot in UTC: matched by instant.
         let rid = DateTimeValue(LocalDateTime(year: 2026, month: 1, day: 19, hour: 9), form: .utc)
         let result = try edit.editor.editOccurrence(
@@ -111,20 +111,20 @@ import CalgwTestSupport
         #expect(overrides.first?["DTSTART"]?.dateTime == zoned(2026, 1, 19, 11), "the moved start was lost")
     }
 
-    @Test func deleteThisOccurrenceAddsAnExdateAndDropsItsOverride() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func deleteThisOccurrenceAddsAnExdateAndDropsItsOverride() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let result = try edit.editor.deleteOccurrence(
             zoned(2026, 1, 19, 10), span: .thisEvent, instances: edit.instances)
         let resource = try #require(result.resource)
         #expect(!resource.components.contains { $0["RECURRENCE-ID"] != nil })
-        let before = try Oracle.occurrences([Self.weekly])
-        let after = try Oracle.occurrences([edit.text(resource)])
+        let before = try await Oracle.occurrences([Self.weekly])
+        let after = try await Oracle.occurrences([edit.text(resource)])
         #expect(after.count == before.count - 1)
         #expect(!after.contains { $0.summary == "Standup (moved)" })
     }
 
-    @Test func anOccurrenceThatDoesNotExistIsRefused() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func anOccurrenceThatDoesNotExistIsRefused() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         #expect(throws: SpanEditError.noSuchOccurrence(uid: "weekly@calgw.test", recurrenceID: "20260106T100000")) {
             try edit.editor.editOccurrence(
                 zoned(2026, 1, 6, 10), span: .thisEvent, changes: EventChanges(summary: "x"),
@@ -135,8 +135,8 @@ import CalgwTestSupport
     // MARK: this and future
 
     @Test(arguments: [2, 6, 9])
-    func splittingKeepsEveryOccurrenceAndChangesOnlyTheFutureOnes(week: Int) throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    func splittingKeepsEveryOccurrenceAndChangesOnlyTheFutureOnes(week: Int) async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 1, 5 + 7 * (week - 1), 10)
         let result = try edit.editor.editOccurrence(
             rid, span: .futureEvents, changes: EventChanges(summary: "Sync"),
@@ -148,8 +148,8 @@ import CalgwTestSupport
         #expect(newMaster["DTSTART"]?.dateTime == rid)
         #expect(!old.components.contains { c in c["RECURRENCE-ID"]?.dateTime.map { $0.local >= rid.local } ?? false })
 
-        let before = try Oracle.occurrences([Self.weekly])
-        let after = try Oracle.occurrences([edit.text(old), edit.text(new)])
+        let before = try await Oracle.occurrences([Self.weekly])
+        let after = try await Oracle.occurrences([edit.text(old), edit.text(new)])
         #expect(after.map(\.start) == before.map(\.start), "a split must neither lose nor add occurrences")
         for (b, a) in zip(before, after) {
             if a.start >= iso(rid) || (b.summary == "Standup (moved)" && week <= 3) {
@@ -164,40 +164,40 @@ import CalgwTestSupport
         #expect(!newMasters.isEmpty)
     }
 
-    @Test func splittingAtTheFirstOccurrenceEditsTheWholeSeries() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func splittingAtTheFirstOccurrenceEditsTheWholeSeries() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let result = try edit.editor.editOccurrence(
             zoned(2026, 1, 5, 10), span: .futureEvents,
             changes: EventChanges(summary: "All"), instances: edit.instances, newUID: "x")
         #expect(result.newSeries == nil)
-        let after = try Oracle.occurrences([edit.text(try #require(result.resource))])
+        let after = try await Oracle.occurrences([edit.text(try #require(result.resource))])
         #expect(
             after.filter { $0.summary == "All" }.count == after.count - 1,
             "every occurrence but the override takes the change")
     }
 
-    @Test func movingTheFutureOccurrencesAnHourLater() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func movingTheFutureOccurrencesAnHourLater() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 2, 9, 10)
         let result = try edit.editor.editOccurrence(
             rid, span: .futureEvents,
             changes: EventChanges(start: zoned(2026, 2, 9, 11)),
             instances: edit.instances, newUID: "weekly-3@calgw.test")
-        let after = try Oracle.occurrences([
+        let after = try await Oracle.occurrences([
             edit.text(try #require(result.resource)), edit.text(try #require(result.newSeries)),
         ])
-        let before = try Oracle.occurrences([Self.weekly])
+        let before = try await Oracle.occurrences([Self.weekly])
         #expect(after.count == before.count)
         let future = after.filter { $0.uid == "weekly-3@calgw.test" }
         #expect(future.count == 5)
         #expect(future.allSatisfy { $0.start.contains("T11:00:00") }, "\(future.map(\.start))")
     }
 
-    @Test func deletingFromAnOccurrenceOnEndsTheSeriesBeforeIt() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func deletingFromAnOccurrenceOnEndsTheSeriesBeforeIt() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let rid = zoned(2026, 1, 12, 10)
         let result = try edit.editor.deleteOccurrence(rid, span: .futureEvents, instances: edit.instances)
-        let after = try Oracle.occurrences([edit.text(try #require(result.resource))])
+        let after = try await Oracle.occurrences([edit.text(try #require(result.resource))])
         #expect(after.map(\.start) == ["2026-01-05T10:00:00+01:00"])
 
         let all = try edit.editor.deleteOccurrence(
@@ -205,12 +205,12 @@ import CalgwTestSupport
         #expect(all.resource == nil, "deleting from the first occurrence deletes the series")
     }
 
-    @Test func allDayAndZonedUntilSplitsAcrossDST() throws {
+    @Test func allDayAndZonedUntilSplitsAcrossDST() async throws {
         for (text, uid, rid) in [
             (Self.allDay, "allday@calgw.test", DateTimeValue(date: LocalDate(year: 2026, month: 3, day: 25))),
             (Self.acrossDST, "dst@calgw.test", zoned(2026, 3, 30, 2, 30)),
         ] {
-            let edit = try Fixture(text, uid: uid)
+            let edit = try await Fixture(text, uid: uid)
             let result = try edit.editor.editOccurrence(
                 rid, span: .futureEvents, changes: EventChanges(summary: "Later"),
                 instances: edit.instances, newUID: "new-\(uid)")
@@ -218,8 +218,8 @@ import CalgwTestSupport
             let ruleProperty = try #require(old.components.first { $0.name == "VEVENT" }?["RRULE"])
             let rule = try ruleProperty.recurrenceRule()
             #expect(rule.until?.isDate == rid.isDate, "UNTIL must be a DATE for all-day series and UTC otherwise")
-            let before = try Oracle.occurrences([text])
-            let after = try Oracle.occurrences([edit.text(old), edit.text(try #require(result.newSeries))])
+            let before = try await Oracle.occurrences([text])
+            let after = try await Oracle.occurrences([edit.text(old), edit.text(try #require(result.newSeries))])
             #expect(after.map(\.start) == before.map(\.start))
             #expect(after.filter { $0.summary == "Later" }.count == before.filter { $0.start >= iso(rid) }.count)
         }
@@ -227,16 +227,16 @@ import CalgwTestSupport
 
     // MARK: whole series
 
-    @Test func movingTheSeriesMovesItsExdatesAndOverrides() throws {
-        let edit = try Fixture(Self.weekly, uid: "weekly@calgw.test")
+    @Test func movingTheSeriesMovesItsExdatesAndOverrides() async throws {
+        let edit = try await Fixture(Self.weekly, uid: "weekly@calgw.test")
         let moved = try edit.editor.editSeries(EventChanges(start: zoned(2026, 1, 6, 9)))
         let master = try #require(moved.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil })
         #expect(master["EXDATE"]?.dateTime == zoned(2026, 2, 3, 9))
         #expect(master["SEQUENCE"]?.integer == 3)
         let override = try #require(moved.components.first { $0["RECURRENCE-ID"] != nil })
         #expect(override["RECURRENCE-ID"]?.dateTime == zoned(2026, 1, 20, 9))
-        let after = try Oracle.occurrences([edit.text(moved)])
-        let before = try Oracle.occurrences([Self.weekly])
+        let after = try await Oracle.occurrences([edit.text(moved)])
+        let before = try await Oracle.occurrences([Self.weekly])
         #expect(after.count == before.count, "an orphaned override or a resurrected EXDATE changed the count")
         #expect(after.filter { $0.summary == "Standup (moved)" }.count == 1)
     }
@@ -262,12 +262,12 @@ struct Fixture {
     let editor: SeriesEditor
     let instances: OracleInstances
 
-    init(_ text: String, uid: String) throws {
+    init(_ text: String, uid: String) async throws {
         calendar = try #require(try ICalendarParser().parse(text).calendar)
         editor = try SeriesEditor(calendar: calendar, uid: uid, now: SpanEditTests.now)
         let master = try #require(calendar.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil })
         let start = try #require(master["DTSTART"]?.dateTime)
-        let starts = try Oracle.instances(start: start, rule: try #require(master["RRULE"]?.value))
+        let starts = try await Oracle.instances(start: start, rule: try #require(master["RRULE"]?.value))
         instances = OracleInstances(starts: starts, form: start.form)
     }
 
@@ -308,15 +308,15 @@ enum Oracle {
         var password: String? = nil
     }
 
-    static func instances(start: DateTimeValue, rule: String) throws -> [String] {
-        let answer = try ProcessRunner.python(
+    static func instances(start: DateTimeValue, rule: String) async throws -> [String] {
+        let answer = try await ProcessRunner.python(
             script, input: [Request(kind: "instances", dtstart: start.description, tzid: start.tzid, rrule: rule)],
             as: [[String]].self)
         return answer[0]
     }
 
-    static func occurrences(_ calendars: [String]) throws -> [OracleOccurrence] {
-        let answer = try ProcessRunner.python(
+    static func occurrences(_ calendars: [String]) async throws -> [OracleOccurrence] {
+        let answer = try await ProcessRunner.python(
             script, input: [Request(kind: "occurrences", calendars: calendars, from: "2020-01-01", to: "2040-01-01")],
             as: [[OracleOccurrence]].self)
         return answer[0]

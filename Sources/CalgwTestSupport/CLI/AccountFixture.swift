@@ -37,21 +37,23 @@ public struct AccountFixture: Sendable {
     public func remove() { folder.remove() }
 
     /// `calgw ARGS --config CONFIG`, with the server's password in the environment.
-    public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(
+    public func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(
             arguments + ["--config", config.path], environment: ["CALGW_TEST_PASSWORD": server.password])
     }
 
     /// curl as the account's user (`-s -u USER:PASSWORD ARGS`).
-    public func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)"] + arguments)
+    public func curl(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run("curl", ["-s", "-u", "\(server.username):\(server.password)"] + arguments)
     }
 
     /// Makes the calendar `home/<segment>/` (MKCALENDAR, with a display name and the component
     /// types it takes, when given) and returns its URL.
     /// - Throws: ``FixtureFailure`` with the server's status when it is not made.
     @discardableResult
-    public func makeCalendar(_ segment: String, displayName: String? = nil, components: [String] = []) throws -> URL {
+    public func makeCalendar(_ segment: String, displayName: String? = nil, components: [String] = []) async throws
+        -> URL
+    {
         let url = server.home.appendingPathComponent(segment, isDirectory: true)
         var props = ""
         if let displayName { props += "<d:displayname>\(displayName)</d:displayname>" }
@@ -69,7 +71,7 @@ public struct AccountFixture: Sendable {
                     + "<d:set><d:prop>\(props)</d:prop></d:set></c:mkcalendar>",
             ]
         }
-        let made = try curl(arguments + [url.absoluteString])
+        let made = try await curl(arguments + [url.absoluteString])
         guard ["200", "201"].contains(made.stdoutText) else {
             throw FixtureFailure("\(server.name): MKCALENDAR \(segment): \(made.stdoutText)")
         }
@@ -78,12 +80,12 @@ public struct AccountFixture: Sendable {
 
     /// PUTs `ics` as `<name>.ics` into `calendar`.
     /// - Throws: ``FixtureFailure`` with the server's status when it is not stored.
-    public func put(_ ics: String, name: String, in calendar: URL) throws {
+    public func put(_ ics: String, name: String, in calendar: URL) async throws {
         let file = folder.file("upload-\(UUID().uuidString).ics")
         try Data(ics.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         // No `Expect: 100-continue`: curl would wait a second for a 100 that Radicale never sends.
-        let put = try curl([
+        let put = try await curl([
             "-w", "\n%{http_code}", "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
             calendar.appendingPathComponent("\(name).ics").absoluteString,
         ])

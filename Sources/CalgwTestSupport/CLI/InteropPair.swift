@@ -54,8 +54,8 @@ public struct InteropPair: Sendable {
     public func remove() { folder.remove() }
 
     /// `calgw COMMAND --config CONFIG EXTRA...`.
-    public func calgw(_ command: String, _ extra: [String] = []) throws -> ProcessRunner.Result {
-        try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
+    public func calgw(_ command: String, _ extra: [String] = []) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
     }
 
     /// UID of every item on the server, one entry per resource (duplicates show twice).
@@ -91,7 +91,7 @@ public struct InteropPair: Sendable {
     /// Each component's properties, parsed by python icalendar into a canonical form
     /// (name, parameters, value), so two serialisations of the same data compare equal.
     /// - Throws: ``ProcessFailure`` with what python printed when it cannot parse `data`.
-    public static func canonicalProperties(_ data: Data) throws -> String {
+    public static func canonicalProperties(_ data: Data) async throws -> String {
         let script = """
             import sys, icalendar
             cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
@@ -108,7 +108,7 @@ public struct InteropPair: Sendable {
                 out.append(comp.name + ' ' + ' | '.join(sorted(props)))
             print('\\n'.join(sorted(out)))
             """
-        let result = try ProcessRunner.run("python3", ["-c", script], stdin: data)
+        let result = try await ProcessRunner.run("python3", ["-c", script], stdin: data)
         guard result.status == 0 else {
             throw ProcessFailure(command: "python3 icalendar", status: result.status, stderr: result.stderrText)
         }

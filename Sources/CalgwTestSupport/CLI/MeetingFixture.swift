@@ -21,21 +21,21 @@ public struct MeetingFixture: Sendable {
     ///   - prefix: the start of the new calendar's name.
     ///   - proxy: a proxy the pair reaches the server by (nil: directly).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
-    public init(on name: String, prefix: String, through proxy: TestProxy? = nil) throws {
-        try self.init(server: try TestServers.shared(name), prefix: prefix, through: proxy)
+    public init(on name: String, prefix: String, through proxy: TestProxy? = nil) async throws {
+        try await self.init(server: try TestServers.shared(name), prefix: prefix, through: proxy)
     }
 
     /// The account's pair on a new calendar of `server` (one the test started for itself, when
     /// what bob's calgw does to his schedule Inbox must not meet other tests' messages).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
-    public init(server: TestServer, prefix: String, through proxy: TestProxy? = nil) throws {
+    public init(server: TestServer, prefix: String, through proxy: TestProxy? = nil) async throws {
         let name = server.name
         self.name = name
         self.server = server
         guard let attendee = server.attendee else { throw FixtureFailure("the \(name) script printed no second user") }
         self.attendee = attendee
         collection = server.newCollectionURL(prefix: prefix)
-        try server.makeCalendar(collection)
+        try await server.makeCalendar(collection)
         folder = try TemporaryFolder()
         pair = try ServerPair(folder, "alice", server: server, collection: proxy?.proxied(collection) ?? collection)
     }
@@ -44,15 +44,15 @@ public struct MeetingFixture: Sendable {
     public var organizer: String { server.address ?? "" }
 
     /// `calgw ARGS` on the pair, in UTC.
-    public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(
+    public func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(
             arguments + ["--config", pair.config.path],
             environment: ["CALGW_TEST_PASSWORD": server.password, "TZ": "UTC"])
     }
 
     /// The scheduling messages in bob's Inbox that name `id`.
-    public func inbox(mentioning id: String) throws -> [String] {
-        try attendee.inbox(on: name, mentioning: id)
+    public func inbox(mentioning id: String) async throws -> [String] {
+        try await attendee.inbox(on: name, mentioning: id)
     }
 
     /// bob's default calendar, where the server files the invitations it delivers to him
@@ -73,23 +73,23 @@ public struct MeetingFixture: Sendable {
     }
 
     /// `calgw ARGS` on bob's pair, in UTC, with `environment` besides.
-    public func bob(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(
+    public func bob(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(
             arguments + ["--config", try attendeePair().config.path],
             environment: environment.merging(["CALGW_TEST_PASSWORD": attendee.password, "TZ": "UTC"]) { a, _ in a })
     }
 
     /// The text of the resource holding `uid` in `calendar` on the server, read as `user`
     /// (lines unfolded); nil when none holds it.
-    public func stored(_ uid: String, in calendar: URL, as user: TestServer.Attendee) throws -> String? {
+    public func stored(_ uid: String, in calendar: URL, as user: TestServer.Attendee) async throws -> String? {
         let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
-        let listing = try ProcessRunner.run(
+        let listing = try await ProcessRunner.run(
             "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]
         ).stdoutText
         guard let origin = URL(string: "/", relativeTo: calendar)?.absoluteURL else { return nil }
         for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
             guard let url = URL(string: String(match.1), relativeTo: origin) else { continue }
-            let text = try ProcessRunner.run("curl", auth + [url.absoluteString]).stdoutText
+            let text = try await ProcessRunner.run("curl", auth + [url.absoluteString]).stdoutText
             if text.contains("UID:\(uid)") {
                 return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
             }

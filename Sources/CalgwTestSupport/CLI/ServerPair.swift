@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let a = try ServerPair(folder, "a", server: server, collection: collection)
 /// try TestEvent.data(uid: "e1", summary: "v1", end: "20260310T110000Z").write(to: a.vdir.appendingPathComponent("e1.ics"))
-/// let result = try a.run("sync", password: server.password)
+/// let result = try await a.run("sync", password: server.password)
 /// ```
 public struct ServerPair: Sendable {
     /// The test's folder, which holds the pair's files.
@@ -33,8 +33,9 @@ public struct ServerPair: Sendable {
     public struct NoSuchItem: Error, Sendable { public var uid: String }
 
     /// `calgw COMMAND --config CONFIG EXTRA...`, with the server's password in the environment.
-    public func run(_ command: String, _ extra: [String] = [], password: String) throws -> ProcessRunner.Result {
-        try CalgwBinary.run([command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
+    public func run(_ command: String, _ extra: [String] = [], password: String) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(
+            [command, "--config", config.path] + extra, environment: ["CALGW_TEST_PASSWORD": password])
     }
 
     /// UID → SUMMARY of the vdir's item files.

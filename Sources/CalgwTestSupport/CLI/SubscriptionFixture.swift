@@ -49,8 +49,8 @@ public final class SubscriptionFixture {
     }
 
     /// `calgw ARGS --config CONFIG`.
-    public func calgw(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try CalgwBinary.run(arguments + ["--config", config.path])
+    public func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await CalgwBinary.run(arguments + ["--config", config.path])
     }
 
     /// Serves `text` as the feed `name`.

@@ -8,7 +8,7 @@ import Foundation
 /// let pair = try VDirPair()
 /// defer { pair.remove() }
 /// try pair.write(pair.local, "a.ics", TestEvent.data(uid: "a", summary: "v1"))
-/// let result = try pair.run("sync", ["--json"])
+/// let result = try await pair.run("sync", ["--json"])
 /// ```
 public struct VDirPair: Sendable {
     /// The test's own folder: both vdirs, the config and the journal.
@@ -41,9 +41,9 @@ public struct VDirPair: Sendable {
 
     /// Event `a` synced, then edited on both sides: "mine" here, "theirs" there.
     /// - Throws: ``FixtureFailure`` when the first sync fails or leaves no remote file.
-    public func makeConflict() throws {
+    public func makeConflict() async throws {
         try write(local, "a.ics", TestEvent.data(uid: "a", summary: "v1"))
-        let synced = try run("sync")
+        let synced = try await run("sync")
         guard synced.status == 0 else {
             throw FixtureFailure("the first sync exited with \(synced.status): \(synced.stderrText)")
         }
@@ -59,10 +59,10 @@ public struct VDirPair: Sendable {
     }
 
     /// `calgw COMMAND --config CONFIG EXTRA...`.
-    public func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
-        -> ProcessRunner.Result
+    public func run(_ command: String, _ extra: [String] = [], environment: [String: String] = [:])
+        async throws -> ProcessRunner.Result
     {
-        try CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
+        try await CalgwBinary.run([command, "--config", config.path] + extra, environment: environment)
     }
 
     /// The JSON object a `--json` run printed.

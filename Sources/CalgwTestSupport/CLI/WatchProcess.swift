@@ -41,21 +41,22 @@ public final class WatchProcess {
         }
     }
 
-    /// Waits until `condition` holds or `limit` seconds pass; returns whether it held.
+    /// Waits until `condition` holds or `limit` seconds pass (or the task is cancelled);
+    /// returns whether it held. The task sleeps between looks, holding no thread.
     @discardableResult
-    public static func wait(upTo limit: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+    public static func wait(upTo limit: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
         let end = Date().addingTimeInterval(limit)
-        while Date() < end {
+        while Date() < end && !Task.isCancelled {
             if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            try? await Task.sleep(for: .milliseconds(100))
         }
         return try condition()
     }
 
     /// Sends `signal` and waits for the exit; returns the exit status, nil when still running after `limit` s.
-    public func stop(_ signal: Int32 = SIGTERM, limit: Double = 30) -> Int32? {
+    public func stop(_ signal: Int32 = SIGTERM, limit: Double = 30) async -> Int32? {
         kill(process.processIdentifier, signal)
-        guard Self.wait(upTo: limit, { !process.isRunning }) else {
+        guard await Self.wait(upTo: limit, { !process.isRunning }) else {
             process.terminate()
             return nil
         }
