@@ -25,6 +25,7 @@ import json
 import os
 import signal
 import sys
+import time
 import zoneinfo
 
 from dateutil import rrule as du
@@ -34,11 +35,19 @@ class Timeout(Exception):
     pass
 
 
+# When the case being expanded must stop (time.monotonic()); None between cases. A timer's signal
+# can reach the handler late, after its case ended and while the next one is set up: it only
+# stops the case whose time is up.
+deadline = None
+
+
 def on_alarm(signum, frame):
-    raise Timeout()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise Timeout()
 
 
 def rules(cases):
+    global deadline
     signal.signal(signal.SIGALRM, on_alarm)
     # A test runner may start this script with SIGALRM blocked; the timer needs it.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
@@ -62,6 +71,7 @@ def rules(cases):
             until = before.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") if tzid else before.strftime("%Y%m%dT%H%M%S")
             rule = ";".join(parts + [f"UNTIL={until}"])
         seconds = case.get("seconds", 0.15)
+        deadline = time.monotonic() + seconds
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             for value in du.rrulestr(rule, dtstart=start):
@@ -73,17 +83,17 @@ def rules(cases):
                     values.append(value.strftime("%Y%m%dT%H%M%S"))
                 if len(values) >= limit:
                     break
-            signal.setitimer(signal.ITIMER_REAL, 0)
             out.append(values)
         except Timeout:
             out.append({"timeout": seconds})
         except ValueError as error:
             # dateutil's own verdict that the rule has no instance at all.
-            signal.setitimer(signal.ITIMER_REAL, 0)
             out.append([] if "generates an empty set" in str(error) else {"error": f"ValueError: {error}"})
         except Exception as error:  # noqa: BLE001 - reported to the test, apart from time-outs
-            signal.setitimer(signal.ITIMER_REAL, 0)
             out.append({"error": f"{type(error).__name__}: {error}"})
+        finally:
+            deadline = None
+            signal.setitimer(signal.ITIMER_REAL, 0)
     return out
 
 
@@ -129,6 +139,9 @@ def calendars(req):
             out.append(items)
         except Exception as error:  # noqa: BLE001 - reported to the test
             out.append({"error": f"{type(error).__name__}: {error}"})
+        finally:
+            deadline = None
+            signal.setitimer(signal.ITIMER_REAL, 0)
     return out
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs an outside program (a python reference, the built `calgw`, a server script) and
 /// collects what it printed. Output goes through temporary files, so a chatty program can
@@ -24,8 +25,9 @@ public enum ProcessRunner {
     public static let defaultDeadline: TimeInterval = 300
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`, and waits for
-    /// it without holding a thread: between looks at whether it has ended, the task sleeps, so
-    /// the tests that await beside it run on the threads for Swift's tasks (as many as cores).
+    /// it without holding a thread for Swift's tasks (as many as cores): a thread of its own
+    /// waits for the program's end while the task is suspended, so the tests that await
+    /// beside it run.
     ///
     /// Started with posix_spawn and reaped with waitpid on its own pid: Foundation's
     /// `Process.waitUntilExit` was seen to miss a child's exit when many processes come and go
@@ -45,22 +47,19 @@ public enum ProcessRunner {
             executable, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
             deadline: deadline)
         defer { child.remove() }
-        var pause = Child.firstPause
-        while true {
-            if let result = try child.ended() { return result }
-            do {
-                try await Task.sleep(for: .microseconds(pause))
-            } catch {
-                child.killGroup()
-                throw error
+        let status = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: child.waitForExit()) }.start()
             }
-            pause = min(pause * 2, Child.longestPause)
+        } onCancel: {
+            child.stop(.cancelled)
         }
+        return try child.result(status)
     }
 
     /// ``run(_:_:stdin:environment:currentDirectory:deadline:)`` for a caller that cannot await
-    /// (a server started for a `static let`, a cleanup in `defer`): the same program, started the
-    /// same way, waited for on the caller's thread.
+    /// (a server started for a `static let`, a cleanup in `defer`): the same program, started and
+    /// ended the same way, waited for on the caller's thread.
     public static func runBlocking(
         _ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
         environment: [String: String]? = nil, currentDirectory: URL? = nil,
@@ -70,12 +69,7 @@ public enum ProcessRunner {
             executable, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
             deadline: deadline)
         defer { child.remove() }
-        var pause = Child.firstPause
-        while true {
-            if let result = try child.ended() { return result }
-            usleep(UInt32(pause))
-            pause = min(pause * 2, Child.longestPause)
-        }
+        return try child.result(child.waitForExit())
     }
 
     /// Runs a python script with `python3`, giving `input` as JSON on stdin and decoding JSON
@@ -95,18 +89,17 @@ public enum ProcessRunner {
 
 /// A program started by ``ProcessRunner``: its pid, its own process group, and the folder of
 /// the files its standard input, output and error go through.
-private struct Child {
-    /// The first pause between looks at whether the program has ended, in microseconds; each
-    /// pause doubles, up to `longestPause`.
-    static let firstPause = 200
-    /// The longest pause between looks, in microseconds.
-    static let longestPause = 5_000
+private final class Child: Sendable {
+    /// Whether the program runs, has ended, or was killed (and why).
+    enum State {
+        case running, ended, pastDeadline, cancelled
+    }
 
     let argv: [String]
     let pid: pid_t
     let folder: URL
     let deadline: TimeInterval
-    let end: Date
+    private let state = Mutex(State.running)
     var outURL: URL { folder.appendingPathComponent("out") }
     var errURL: URL { folder.appendingPathComponent("err") }
 
@@ -137,7 +130,6 @@ private struct Child {
         self.argv = argv
         self.folder = folder
         self.deadline = deadline
-        end = Date().addingTimeInterval(deadline)
     }
 
     private static func spawn(
@@ -173,33 +165,59 @@ private struct Child {
         return pid
     }
 
-    /// What the program did when it has ended, nil while it runs.
-    /// - Throws: ``ProcessFailure`` with what it printed when it ran past its deadline (it is
-    ///   killed, its process group with it).
-    func ended() throws -> ProcessRunner.Result? {
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid || (reaped == -1 && errno != EINTR) {
+    /// Waits until the program ends, on the caller's thread (a thread of its own for an
+    /// awaited run), killing its group once the deadline has passed; returns its wait status.
+    /// It looks with `WNOHANG` between sleeps of 0.2 ms doubling to 5 ms, so the deadline
+    /// needs no timer on a shared queue, which a busy test process may starve. The program
+    /// is reaped under the lock ``stop(_:)`` kills under: its pid, and its group's, are never
+    /// killed once someone else may have them.
+    func waitForExit() -> Int32 {
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(max(deadline, 0) * 1e9)
+        var pause: UInt32 = 200
+        while true {
+            var status: Int32 = 0
+            let reaped = state.withLock { state -> Bool in
+                let answer = waitpid(pid, &status, WNOHANG)
+                guard answer == pid || (answer == -1 && errno != EINTR) else { return false }
+                if state == .running { state = .ended }
+                return true
+            }
+            if reaped { return status }
+            if DispatchTime.now().uptimeNanoseconds >= end { stop(.pastDeadline) }
+            usleep(pause)
+            pause = min(pause * 2, 5_000)
+        }
+    }
+
+    /// Kills the program's process group, unless the program has ended.
+    func stop(_ reason: State) {
+        state.withLock { state in
+            guard state == .running else { return }
+            state = reason
+            kill(-pid, SIGKILL)
+        }
+    }
+
+    /// What the program did, from its wait status.
+    /// - Throws: ``ProcessFailure`` with what it printed when it was killed at its deadline;
+    ///   `CancellationError` when it was killed for a cancelled task.
+    func result(_ status: Int32) throws -> ProcessRunner.Result {
+        switch state.withLock({ $0 }) {
+        case .cancelled:
+            throw CancellationError()
+        case .pastDeadline:
+            let printed = [outURL, errURL].map {
+                String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000)
+            }
+            throw ProcessFailure(
+                command: argv.joined(separator: " "), status: -1,
+                stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
+        case .running, .ended:
             let signal = status & 0x7f
             return ProcessRunner.Result(
                 status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
                 stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
         }
-        guard Date() >= end else { return nil }
-        killGroup()
-        let printed = [outURL, errURL].map {
-            String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self).suffix(2000)
-        }
-        throw ProcessFailure(
-            command: argv.joined(separator: " "), status: -1,
-            stderr: "killed after \(Int(deadline)) s without ending; it printed:\n\(printed[0])\n\(printed[1])")
-    }
-
-    /// Kills the program's process group and reaps the program.
-    func killGroup() {
-        kill(-pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// Removes the folder of the program's input and output.

@@ -180,6 +180,8 @@ import CalgwTestSupport
             #expect(await WatchProcess.wait { setup.recorded().count >= before + 1 }, "\(watch.stderrText)")
             _ = await watch.stop(SIGKILL)
             watch = try setup.watch()
+            // Up before it is stopped: the killed one may have fired both when the test came late.
+            #expect(await WatchProcess.wait { Self.looks(watch) >= 1 }, "\(watch.stderrText)")
             #expect(await WatchProcess.wait { setup.recorded().count >= before + 2 }, "\(watch.stderrText)")
             #expect(await watch.stop(SIGTERM) == 0, "\(watch.stderrText)")
             // Once more after both triggers: nothing is due again.

@@ -7,7 +7,9 @@ import CalgwTestSupport
 /// tokens: the browser sign-in (PKCE, loopback redirect), the address pasted back, the device
 /// grant, renewal with rotated refresh tokens, the token file's safety, revocation. The
 /// server's access tokens live 60 s, inside calgw's renewal margin: every run renews.
-@Suite(.timeLimit(.minutes(10))) struct SignInTests {
+/// One test at a time (about 20 s in all): the tests share one authorization server, and a
+/// renewal's timing is what two of them check.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SignInTests {
     /// A signed-in pair's folder: config, vdir, state (`XDG_STATE_HOME`).
     struct Pair {
         let folder: TemporaryFolder
@@ -305,8 +307,9 @@ import CalgwTestSupport
     }
 
     /// A `status` in a status bar and a timer's `sync`, at once, each needing a renewal, on a
-    /// provider that takes each refresh token once: both work, and the token file holds a
-    /// refresh token the provider still takes.
+    /// provider that takes each refresh token once: neither is refused by the provider, and the
+    /// token file holds a refresh token the provider still takes. (One may find the other
+    /// holding the pair past the lock's five seconds on a busy machine, and say so.)
     @Test func twoRunsRenewingAtOnceKeepTheRotatedToken() async throws {
         let p = try await pair()
         defer { p.finish() }
@@ -317,8 +320,12 @@ import CalgwTestSupport
             async let status = p.run(["status"])
             results += [try await sync, try await status]
         }
-        #expect(results.count == 4)
-        for result in results { #expect(result.status == 0, "\(result.stderrText)") }
+        for result in results {
+            #expect(
+                result.status == 0 || (result.status == 1 && result.stderrText.contains("another calgw run")),
+                "\(result.stderrText)")
+        }
+        #expect(results.contains { $0.status == 0 })
         #expect(try await p.run(["sync"]).status == 0, "the kept refresh token still works")
     }
 
