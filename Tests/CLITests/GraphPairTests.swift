@@ -23,14 +23,40 @@ import CalgwTestSupport
         return config
     }
 
+    /// A pair `work` of the vdir `vdir/` and the fake's default calendar (`/me/calendar`).
+    struct CalendarPair {
+        let graph: TestGraphServer
+        let folder: TemporaryFolder
+        let vdir: URL
+        let config: URL
+        /// More environment for every `calgw` run (`TZ`).
+        let environment: [String: String]
+
+        init(environment: [String: String] = [:]) async throws {
+            graph = try await TestGraphServer()
+            folder = try TemporaryFolder()
+            vdir = folder.file("vdir")
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+            config = try GraphPairTests.config(
+                pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
+            self.environment = environment
+        }
+
+        /// `calgw ARGUMENTS --config CONFIG`.
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(arguments + ["--config", config.path], environment: environment)
+        }
+
+        func remove() {
+            graph.stop()
+            folder.remove()
+        }
+    }
+
     @Test func aGraphPairSyncsAndTakesTheEventCommands() async throws {
-        let graph = try await TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("vdir")
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
+        let pair = try await CalendarPair()
+        defer { pair.remove() }
+        let (graph, vdir, config) = (pair.graph, pair.vdir, pair.config)
         let made = try await graph.graph(
             "POST", "/me/calendar/events",
             json: [
@@ -82,16 +108,9 @@ import CalgwTestSupport
     /// meeting and `event reply` to another's each make Graph send its one mail, and nothing
     /// else mails anyone.
     @Test func eachMeetingActionMailsOnce() async throws {
-        let graph = try await TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("vdir")
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
-        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
-            try await CalgwBinary.run(arguments + ["--config", config.path])
-        }
+        let pair = try await CalendarPair()
+        defer { pair.remove() }
+        let (graph, calgw) = (pair.graph, pair.calgw)
         func mails() async throws -> [String] {
             try await graph.ledger().map { "\($0["kind"] ?? "") \(($0["to"] as? [String]) ?? [])" }
         }
@@ -146,16 +165,9 @@ import CalgwTestSupport
     /// answer to it: the organizer gets one reply, for that date; the series' answer and the
     /// other occurrences are not touched, and the next sync has nothing to do.
     @Test func anOccurrenceIsAnsweredOnItsOwn() async throws {
-        let graph = try await TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("vdir")
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
-        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
-            try await CalgwBinary.run(arguments + ["--config", config.path], environment: ["TZ": "UTC"])
-        }
+        let pair = try await CalendarPair(environment: ["TZ": "UTC"])
+        defer { pair.remove() }
+        let (graph, calgw) = (pair.graph, pair.calgw)
         try await graph.control(
             "POST", "invitations",
             json: [
@@ -308,16 +320,9 @@ import CalgwTestSupport
     /// answer sent to them, and a comment without one. `event reply` answers in Outlook alone,
     /// mails nobody, and says so.
     @Test func anAnswerToAnOrganizerWhoAskedForNoneIsKeptInOutlook() async throws {
-        let graph = try await TestGraphServer()
-        defer { graph.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let vdir = folder.file("vdir")
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let config = try Self.config(pair: "work", local: vdir, remote: "/me/calendar", graph: graph, in: folder)
-        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
-            try await CalgwBinary.run(arguments + ["--config", config.path])
-        }
+        let pair = try await CalendarPair()
+        defer { pair.remove() }
+        let (graph, calgw) = (pair.graph, pair.calgw)
         let delivered = try await graph.control(
             "POST", "invitations",
             json: [
