@@ -7,6 +7,9 @@ unless its flag is given.
         [--no-mkcalendar] [--if-none-match honour|ignore|refuse] [--no-put-etag] \\
         [--phantom-collection PATH]... [--recurring-update-conflict] \\
         [--throttle 403|429 --throttle-count N [--throttle-methods PUT,REPORT]] [--no-vtodo] \\
+        [--schedule-ledger FILE] [--defer-every N] [--defer-first N] [--defer-methods PUT] \\
+        [--expired-token-status 410|507|...] [--no-initial-sync-collection] [--refuse-split-uids] \\
+        [--recurring-guests-update-403] \\
         [--google-account EMAIL --upstream-home PATH --google-calendar ID=PATH... [--at-spelling encoded|mixed]]
 
 Behaviours (what Google does, and where it is told):
@@ -33,6 +36,42 @@ Behaviours (what Google does, and where it is told):
                     JSON error, or 429 (Calendar API guide "Handle API errors"). No Retry-After.
   --no-vtodo        a PUT of a VTODO or VJOURNAL answers 400 (the guide: VTODO and VJOURNAL
                     are not supported).
+  --schedule-ledger FILE
+                    Google mails the attendees of a meeting written over CalDAV whatever the
+                    client asks: it ignores SCHEDULE-AGENT=CLIENT (Outlook CalDAV Synchronizer
+                    #183, its maintainer: "google doesn't honour the SCHEDULE-AGENT = CLIENT
+                    setting abd always sends new meeting invites"; #116: "sending many
+                    invitations to Outlook (50 this morning)"; #274). No source speaks of the
+                    `Scheduling-Enabled: F` header; Google is not known to honour it either. Each PUT the upstream takes of
+                    an object with attendees whose content changed (DTSTAMP, LAST-MODIFIED,
+                    SEQUENCE, CREATED and line order aside) appends one JSON line per attendee
+                    but the organizer, {"method": "REQUEST", "uid", "attendee", "path"}; each
+                    DELETE of one, "CANCEL" lines. Marks and headers change nothing.
+  --defer-every N, --defer-first N, --defer-methods M,...
+                    Google's CalDAV defers requests with a 403 whose body is an empty
+                    `<D:error xmlns:D="DAV:"/>`, neither JSON nor 429, in some syncs and partway
+                    through bulk imports (Outlook CalDAV Synchronizer #303, "only 1/5 times", with
+                    this very body, and #323; sabre-io/dav #1347; calcurse #174; Google's guide:
+                    "the same quota limits as the Calendar API"): every Nth request of the methods (default PUT), and
+                    the first N, answer so without being forwarded.
+  --expired-token-status STATUS
+                    after `POST /_google/expire-sync-tokens` (answered 204, never forwarded), the
+                    next sync-collection REPORT with a token on each collection answers STATUS
+                    once with `<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>`. How
+                    Google's CalDAV answers a forgotten token is undocumented: its REST API uses
+                    410 (fullSyncRequired), other CalDAV servers 507 (python-caldav #340).
+  --no-initial-sync-collection
+                    a sync-collection REPORT without a token (or an empty one) answers 400:
+                    Google's guide says to switch to sync-collection after the initial sync.
+  --refuse-split-uids
+                    a PUT of an object whose UID is one Google gives the part of a series it
+                    split (`..._R20250105T090000@google.com`) answers 400 (vdirsyncer #1225,
+                    khal #945: such an event copied into another Google calendar).
+  --recurring-guests-update-403
+                    a PUT with If-Match of an event with an RRULE and an attendee answers 403,
+                    the empty DAV error of a deferral, on every try (Outlook CalDAV Synchronizer
+                    #423: "Server returned '403' ('Forbidden') for update" for events with
+                    guests; the report does not say they were recurring, nor its body).
   --google-account EMAIL with --upstream-home PATH and --google-calendar ID=PATH (repeatable)
                     serves Google's URL shape, `/caldav/v2/<id>/events/`, over the upstream's
                     paths: the principal `/caldav/v2/EMAIL/user`, the home `/caldav/v2/EMAIL/`
@@ -48,6 +87,7 @@ Responses the proxy does not change are streamed as they arrive. Every request i
 Prints PROXY_URL=http://127.0.0.1:PORT/ once listening (loopback only).
 """
 
+import http.client
 import json
 import re
 import threading
@@ -59,6 +99,63 @@ def rate_limit_body(code, message):
     """Google's JSON error for a rate limit (the Calendar API's "Handle API errors")."""
     errors = [{"domain": "usageLimits", "reason": "rateLimitExceeded", "message": message}]
     return json.dumps({"error": {"code": code, "message": message, "errors": errors}}, indent=1).encode() + b"\n"
+
+
+BARE_DAV_ERROR = b'<?xml version="1.0" encoding="UTF-8"?>\n<D:error xmlns:D="DAV:"/>\n'
+SPLIT_UID = re.compile(rb"\nUID:[^\r\n]*_R\d{8}(T\d{6}Z?)?@google\.com\r?\n", re.I)
+STAMP_LINES = ("DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "CREATED")
+
+
+def unfolded_lines(data):
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "")
+    return [line for line in text.split("\n") if line]
+
+
+def address(line):
+    match = re.search(r"(?i)mailto:([^\";:\s]+)\s*$", line)
+    return match.group(1).lower() if match else None
+
+
+def meeting_content(data):
+    """(uid, attendees but the organizer, lines that say what the meeting is) of `data`."""
+    lines = unfolded_lines(data)
+    uid = next((line.split(":", 1)[1] for line in lines if line.upper().startswith("UID:")), None)
+    organizer = next((address(line) for line in lines if line.upper().startswith("ORGANIZER")), None)
+    attendees = []
+    for line in lines:
+        if line.upper().startswith("ATTENDEE"):
+            who = address(line)
+            if who and who != organizer and who not in attendees:
+                attendees.append(who)
+    content = sorted(line for line in lines if line.split(":", 1)[0].split(";", 1)[0].upper() not in STAMP_LINES)
+    return uid, attendees, content
+
+
+class Ledger:
+    """The mails Google would send, one JSON line each, appended under a lock."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lock = threading.Lock()
+
+    def add(self, method, uid, attendees, path):
+        with self.lock, open(self.path, "a", encoding="utf-8") as file:
+            for attendee in attendees:
+                file.write(json.dumps({"method": method, "uid": uid, "attendee": attendee, "path": path}) + "\n")
+            file.flush()
+
+
+class Counter:
+    """Counts requests thread-safely."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.count = 0
+
+    def next(self):
+        with self.lock:
+            self.count += 1
+            return self.count
 
 
 PHANTOM_NAMES = ("phantom7c2e_R20250124T170000@google.com.ics", "phantom91ab_R20250301T090000@google.com.ics")
@@ -89,6 +186,12 @@ class GoogleHandler(proxylib.ForwardingHandler):
         config = self.server.config
         method = self.command.upper()
         self.entry["action"] = "ok"
+        if self.path.split("?")[0] == "/_google/expire-sync-tokens" and method == "POST":
+            self.entry["action"] = "expire-control"
+            with self.server.expiry_lock:
+                self.server.expired_pending = True
+                self.server.expired_answered = set()
+            return self.send_simple(204)
         paths = self.server.google_paths
         if paths is not None:
             if paths.is_principal(self.path):
@@ -110,6 +213,9 @@ class GoogleHandler(proxylib.ForwardingHandler):
                                    "Rate Limit Exceeded" if config.throttle == 403 else "Too Many Requests")
             return self.send(proxylib.Response(config.throttle, None,
                                                [("Content-Type", "application/json; charset=UTF-8")], body))
+        refusal = self.google_refusal(method)
+        if refusal is not None:
+            return refusal
         if config.no_mkcalendar and method in ("MKCALENDAR", "MKCOL"):
             self.entry["action"] = "no-mkcalendar"
             return self.send_simple(405, [("Allow", "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT")],
@@ -131,6 +237,8 @@ class GoogleHandler(proxylib.ForwardingHandler):
         if self.phantom_path() is not None and method in ("GET", "HEAD", "DELETE", "PUT"):
             self.entry["action"] = "phantom"
             return self.send_simple(404, (), b"Not Found\n")
+        if config.schedule_ledger and method in ("PUT", "DELETE"):
+            return self.scheduling(method)
         if method == "PUT" and config.no_put_etag:
             response = self.forward()
             response.set_header("ETag", None)
@@ -150,6 +258,76 @@ class GoogleHandler(proxylib.ForwardingHandler):
         if paths is not None:
             return self.send(self.forward())
         self.stream()
+
+    def google_refusal(self, method):
+        """Sends the answer of a deferral, a forgotten token, a refused first sync-collection,
+        a split series' UID or a recurring meeting's update, when one is due; else None."""
+        config = self.server.config
+        if (config.defer_every or config.defer_first) and method in config.defer_methods:
+            n = self.server.deferrals.next()
+            if n <= config.defer_first or (config.defer_every and n % config.defer_every == 0):
+                self.entry["action"] = "defer"
+                return self.send(proxylib.Response(403, None, [("Content-Type", "text/xml; charset=UTF-8")],
+                                                   BARE_DAV_ERROR))
+        if method == "REPORT" and b"sync-collection" in self.body:
+            token = re.search(rb"<[^>]*sync-token[^>]*>\s*([^<\s][^<]*)<", self.body)
+            if token is None and config.no_initial_sync_collection:
+                self.entry["action"] = "refuse-initial-sync"
+                return self.send_simple(400, (), b"Bad Request: sync-collection needs a sync token\n")
+            if token is not None and config.expired_token_status:
+                path = self.path.split("?")[0]
+                with self.server.expiry_lock:
+                    due = self.server.expired_pending and path not in self.server.expired_answered
+                    if due:
+                        self.server.expired_answered.add(path)
+                if due:
+                    self.entry["action"] = "expired"
+                    body = b'<?xml version="1.0" encoding="UTF-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>\n'
+                    return self.send(proxylib.Response(config.expired_token_status, None,
+                                                       [("Content-Type", "application/xml; charset=utf-8")], body))
+        if method == "PUT" and config.refuse_split_uids and SPLIT_UID.search(self.body):
+            self.entry["action"] = "refuse-split-uid"
+            return self.send_simple(400, (), b"Bad Request\n")
+        if method == "PUT" and config.recurring_guests_update_403 and self.headers.get("If-Match") \
+                and b"\nRRULE" in self.body and b"\nATTENDEE" in self.body:
+            self.entry["action"] = "recurring-guests"
+            return self.send(proxylib.Response(403, None, [("Content-Type", "text/xml; charset=UTF-8")],
+                                               BARE_DAV_ERROR))
+        return None
+
+    def upstream_get(self, path):
+        """What the upstream holds at `path`, or None."""
+        conn = self.server.upstream.connect()
+        try:
+            headers = {k: v for k, v in self.upstream_headers() if k.lower() in ("authorization", "host")}
+            conn.request("GET", path, headers=headers)
+            reply = conn.getresponse()
+            body = reply.read()
+            return body if reply.status == 200 else None
+        except (OSError, http.client.HTTPException):
+            return None
+        finally:
+            conn.close()
+
+    def scheduling(self, method):
+        """Forwards a PUT or DELETE, and notes in the ledger the mails Google would send."""
+        before = self.upstream_get(self.path)
+        response = self.forward()
+        if 200 <= response.status < 300:
+            if method == "PUT":
+                uid, attendees, content = meeting_content(self.body)
+                old = meeting_content(before)[2] if before else None
+                if attendees and content != old:
+                    self.entry["action"] = "mailed"
+                    self.server.ledger.add("REQUEST", uid, attendees, self.path)
+                if self.server.config.no_put_etag:
+                    response.set_header("ETag", None)
+            elif before:
+                uid, attendees, _ = meeting_content(before)
+                if attendees:
+                    self.entry["action"] = "mailed"
+                    self.server.ledger.add("CANCEL", uid, attendees, self.path)
+        return self.send(response)
 
     def rewrite_response(self, response):
         """In Google's shape, a multistatus's hrefs in Google's paths and spelling."""
@@ -227,6 +405,14 @@ def main():
     parser.add_argument("--throttle-count", type=int, default=1)
     parser.add_argument("--throttle-methods", default="", help="comma-separated methods throttled (default any)")
     parser.add_argument("--no-vtodo", action="store_true")
+    parser.add_argument("--schedule-ledger", help="a file of the mails Google would send, one JSON line each")
+    parser.add_argument("--defer-every", type=int, default=0)
+    parser.add_argument("--defer-first", type=int, default=0)
+    parser.add_argument("--defer-methods", default="PUT", help="comma-separated methods deferred (default PUT)")
+    parser.add_argument("--expired-token-status", type=int, default=0)
+    parser.add_argument("--no-initial-sync-collection", action="store_true")
+    parser.add_argument("--refuse-split-uids", action="store_true")
+    parser.add_argument("--recurring-guests-update-403", action="store_true")
     parser.add_argument("--google-account", help="serve Google's URL shape for this account (its e-mail address)")
     parser.add_argument("--upstream-home", default="/", help="the upstream path of the account's calendar home")
     parser.add_argument("--google-calendar", action="append", default=[], type=google_paths.parse_calendar,
@@ -236,7 +422,13 @@ def main():
     config.throttle_methods = {m.strip().upper() for m in config.throttle_methods.split(",") if m.strip()}
     server = proxylib.ProxyServer(("127.0.0.1", config.port), GoogleHandler,
                                   proxylib.Upstream(config.upstream), config.log)
+    config.defer_methods = {m.strip().upper() for m in config.defer_methods.split(",") if m.strip()}
     server.config = config
+    server.ledger = Ledger(config.schedule_ledger) if config.schedule_ledger else None
+    server.deferrals = Counter()
+    server.expiry_lock = threading.Lock()
+    server.expired_pending = False
+    server.expired_answered = set()
     server.throttle = Throttle(config.throttle_count if config.throttle else 0)
     server.google_paths = google_paths.GooglePaths(config.google_account, config.google_calendar,
                                                    config.upstream_home, config.at_spelling) \

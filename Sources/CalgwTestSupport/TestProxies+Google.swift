@@ -21,6 +21,24 @@ extension TestProxies {
         public var throttleMethods = ""
         /// A PUT of a VTODO or VJOURNAL answers 400.
         public var noVTODO = false
+        /// The file where the mails Google would send are noted (``TestProxies/googleMails(in:)``):
+        /// for each PUT of a changed meeting and each DELETE of one, whatever its marks.
+        public var scheduleLedger: URL?
+        /// Every Nth request of `deferMethods` answers 403 with an empty DAV error (a deferral).
+        public var deferEvery: Int?
+        /// The first N requests of `deferMethods` answer so.
+        public var deferFirst: Int?
+        /// The methods deferred, comma-separated (default PUT).
+        public var deferMethods = "PUT"
+        /// After ``TestProxy/expireGoogleSyncTokens()``, the next sync-collection with a token on
+        /// each collection answers this status once; nil for never.
+        public var expiredTokenStatus: Int?
+        /// A sync-collection without a token answers 400.
+        public var noInitialSyncCollection = false
+        /// A PUT of an object with a UID of a series Google split (`…_R<date>@google.com`) answers 400.
+        public var refuseSplitUIDs = false
+        /// A PUT with If-Match of a recurring event with attendees answers 403 on every try.
+        public var recurringGuestsUpdate403 = false
         /// Google's URL shape (`/caldav/v2/<id>/events/`) over the upstream's paths, when set.
         public var shape: GoogleShape?
 
@@ -37,6 +55,14 @@ extension TestProxies {
                 if !throttleMethods.isEmpty { out += ["--throttle-methods", throttleMethods] }
             }
             if noVTODO { out.append("--no-vtodo") }
+            if let scheduleLedger { out += ["--schedule-ledger", scheduleLedger.path] }
+            if let deferEvery { out += ["--defer-every", String(deferEvery)] }
+            if let deferFirst { out += ["--defer-first", String(deferFirst)] }
+            if deferEvery != nil || deferFirst != nil { out += ["--defer-methods", deferMethods] }
+            if let expiredTokenStatus { out += ["--expired-token-status", String(expiredTokenStatus)] }
+            if noInitialSyncCollection { out.append("--no-initial-sync-collection") }
+            if refuseSplitUIDs { out.append("--refuse-split-uids") }
+            if recurringGuestsUpdate403 { out.append("--recurring-guests-update-403") }
             if let shape { out += shape.arguments }
             return out
         }
@@ -75,5 +101,46 @@ extension TestProxies {
     /// Starts `google_proxy.py` in front of `upstream` with `behaviours`.
     public static func google(upstream: URL, _ behaviours: GoogleBehaviours) throws -> TestProxy {
         try start("google_proxy.py", upstream: upstream, arguments: behaviours.arguments)
+    }
+}
+
+/// A mail Google would have sent for a write through the proxy (`--schedule-ledger`).
+public struct GoogleMail: Sendable, CustomStringConvertible {
+    /// `REQUEST` for a meeting written, `CANCEL` for one deleted.
+    public var method: String
+    public var uid: String
+    /// The attendee's address, without `mailto:`, lower-cased.
+    public var attendee: String
+
+    public var description: String { "\(method) \(uid) → \(attendee)" }
+}
+
+extension TestProxies {
+    /// The mails noted in the ledger `file`, in order; none when the file is not there yet.
+    public static func googleMails(in file: URL) throws -> [GoogleMail] {
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
+            return GoogleMail(
+                method: object["method"] as? String ?? "", uid: object["uid"] as? String ?? "",
+                attendee: object["attendee"] as? String ?? "")
+        }
+    }
+}
+
+extension TestProxy {
+    /// Has the Google proxy forget the sync tokens it gave (`--expired-token-status`).
+    public func expireGoogleSyncTokens() async throws {
+        let r = try await ProcessRunner.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                url.absoluteString + "_google/expire-sync-tokens",
+            ])
+        guard r.stdoutText == "204" else {
+            throw ProcessFailure(command: "POST /_google/expire-sync-tokens", status: -1, stderr: r.stdoutText)
+        }
     }
 }

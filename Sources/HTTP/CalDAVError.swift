@@ -85,12 +85,19 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
 
     /// The error for an unexpected HTTP status from a request to `url`; `reason` is what the
     /// server said of it (its first meaningful line, unless the caller reads the body better).
-    public static func status(_ status: Int, method: String, url: URL, body: Data, reason: String?) -> CalDAVError {
+    /// `rateLimited`: the client counted the answer a rate limit by its configuration
+    /// (``HTTPResponse/rateLimited``), beyond what ``RateLimitAnswer`` always knows.
+    public static func status(
+        _ status: Int, method: String, url: URL, body: Data, reason: String?, rateLimited: Bool = false
+    ) -> CalDAVError {
         let suffix = reason.map { ": \($0)" } ?? ""
         let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
-        if RateLimitAnswer.matches(status: status, body: body) {
+        if rateLimited || RateLimitAnswer.matches(status: status, body: body) {
+            let bare = status == 403 && !RateLimitAnswer.matches(status: status, body: body)
             return CalDAVError(
-                .unexpectedStatus, "\(what) (a rate limit: the server is asked too fast)",
+                .unexpectedStatus,
+                "\(what) (a rate limit: the server is asked too fast"
+                    + (bare ? "; Google defers requests with a 403 that gives no reason" : "") + ")",
                 recovery: "calgw waited and asked again, in vain; run again in a few minutes (Google counts requests "
                     + "per user and per Cloud project: another program on the same client id shares the quota)",
                 status: status, url: url, serverReason: reason)

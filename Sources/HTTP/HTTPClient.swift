@@ -228,14 +228,16 @@ public final class HTTPClient: Sendable {
                         "seconds": "\(String(format: "%.3f", outcome.seconds))",
                     ])
                 // A rate limit refuses the request before doing it: asking again is safe for any.
-                let rateLimited = RateLimitAnswer.matches(status: receiver.status, body: receiver.body)
+                let rateLimited = RateLimitAnswer.matches(
+                    status: receiver.status, body: receiver.body, bareDAVError: configuration.bareDAVErrorIsRateLimit)
                 retryable = rateLimited || [502, 503, 504].contains(receiver.status)
                 if retryable { serverDelay = Self.retryAfter(receiver.headers) }
                 if !retryable || !(request.isRetrySafe || rateLimited) || attempt >= configuration.maxRetries
                     || receiver.streamedBytes > 0
                 {
                     return HTTPResponse(
-                        status: receiver.status, headers: receiver.headers, body: receiver.body, url: request.url)
+                        status: receiver.status, headers: receiver.headers, body: receiver.body, url: request.url,
+                        rateLimited: rateLimited)
                 }
             }
             attempt += 1

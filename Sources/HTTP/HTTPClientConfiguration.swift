@@ -28,6 +28,10 @@ public struct HTTPClientConfiguration: Sendable {
     /// Retries after connection errors, 502/503/504 and rate limits (429, Google's 403
     /// `rateLimitExceeded`: ``RateLimitAnswer``), safe requests only. Default 3.
     public var maxRetries: Int = 3
+    /// A 403 whose body is an empty `DAV:error` element counts as a rate limit (Google's
+    /// CalDAV defers requests so, without JSON and without 429: ``RateLimitAnswer``).
+    /// Default false: elsewhere such a 403 is a refusal.
+    public var bareDAVErrorIsRateLimit = false
     /// First backoff delay; doubles each attempt, with jitter. Default 0.25 s.
     public var retryBaseDelay: TimeInterval = 0.25
     /// Longest single wait, including a server's Retry-After. Default 30 s.

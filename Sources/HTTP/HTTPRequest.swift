@@ -54,13 +54,19 @@ public struct HTTPResponse: Sendable {
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: URL
+    /// The server deferred the request, asked too fast, and still did after the client's
+    /// retries (``RateLimitAnswer``, by the client's configuration): the request was not
+    /// refused, and may be asked again later.
+    public var rateLimited: Bool
 
     /// A response as received.
-    public init(status: Int, headers: [(name: String, value: String)], body: Data, url: URL) {
+    public init(status: Int, headers: [(name: String, value: String)], body: Data, url: URL, rateLimited: Bool = false)
+    {
         self.status = status
         self.headers = headers
         self.body = body
         self.url = url
+        self.rateLimited = rateLimited
     }
 
     /// The value of the first header named `name` (case-insensitive).

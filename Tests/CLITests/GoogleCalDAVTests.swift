@@ -18,7 +18,10 @@ import CalgwTestSupport
         let direct: ServerPair
         let collection: URL
 
-        init(_ prefix: String, _ configure: (inout TestProxies.GoogleBehaviours, URL) -> Void) async throws {
+        /// `extra`: more lines of the proxied pair's config (`api = "google"`).
+        init(
+            _ prefix: String, extra: [String] = [], _ configure: (inout TestProxies.GoogleBehaviours, URL) -> Void
+        ) async throws {
             server = try TestServers.shared("radicale")
             collection = server.newCollectionURL(prefix: prefix)
             try await server.makeCalendar(collection)
@@ -26,7 +29,7 @@ import CalgwTestSupport
             configure(&behaviours, collection)
             proxy = try TestProxies.google(upstream: server.url, behaviours)
             folder = try TemporaryFolder()
-            pair = try ServerPair(folder, "google", server: server, collection: proxy.proxied(collection))
+            pair = try ServerPair(folder, "google", server: server, collection: proxy.proxied(collection), extra: extra)
             direct = try ServerPair(folder, "direct", server: server, collection: collection)
         }
 
@@ -52,8 +55,8 @@ import CalgwTestSupport
             try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path).filter { $0.hasSuffix(".ics") }.sorted()
         }
 
-        /// PUTs `data` as `name` into the collection by curl, as another client would.
-        func putOnServer(_ data: Data, name: String) async throws {
+        /// PUTs `data` as `name` into the collection (or `calendar`) by curl, as another client would.
+        func putOnServer(_ data: Data, name: String, in calendar: URL? = nil) async throws {
             let file = folder.file("upload-\(name)")
             try data.write(to: file)
             let put = try await ProcessRunner.run(
@@ -61,7 +64,7 @@ import CalgwTestSupport
                 [
                     "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(server.username):\(server.password)",
                     "-T", file.path, "-H", "Expect:", "-H", "Content-Type: text/calendar",
-                    collection.appendingPathComponent(name).absoluteString,
+                    (calendar ?? collection).appendingPathComponent(name).absoluteString,
                 ])
             #expect(["201", "204"].contains(put.stdoutText), "PUT \(name): \(put.stdoutText)")
         }

@@ -26,9 +26,9 @@ import Testing
     }
 
     @Test func googlesEndpointIsKnownByItsAddress() {
-        #expect(CalendarMaking.isGoogle(URL(string: "https://apidata.googleusercontent.com/caldav/v2/a%40b.c/user")!))
-        #expect(CalendarMaking.isGoogle(URL(string: "http://127.0.0.1:8080/caldav/v2/a%40b.c/events/")!))
-        #expect(!CalendarMaking.isGoogle(URL(string: "https://dav.example.com/calendars/alice/")!))
+        #expect(GoogleCalDAV.recognises(URL(string: "https://apidata.googleusercontent.com/caldav/v2/a%40b.c/user")!))
+        #expect(GoogleCalDAV.recognises(URL(string: "http://127.0.0.1:8080/caldav/v2/a%40b.c/events/")!))
+        #expect(!GoogleCalDAV.recognises(URL(string: "https://dav.example.com/calendars/alice/")!))
     }
 
     /// `@` and `%40` name one calendar (DAVx5 #2817): a mapping kept with one spelling matches

@@ -13,6 +13,6 @@ extension CalDAVClient {
             logger.info(
                 "\(method) \(url.redactedString) answered \(response.status); the server's page follows\n\(page)")
         }
-        return CalDAVError.status(response.status, method: method, url: url, body: response.body)
+        return CalDAVError.status(response, method: method, url: url)
     }
 }

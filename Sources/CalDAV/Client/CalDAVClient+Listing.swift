@@ -59,14 +59,16 @@ extension CalDAVClient {
             let response = try await davRequest(
                 "REPORT", base, depth: nil, body: DAVRequestBodies.syncCollection(token: current))
             guard response.status == 207 else {
-                if current != nil, [400, 403, 409, 412].contains(response.status) {
+                // A token the server forgot: 400, 403, 409 and 412 (RFC 6578 §3.2's
+                // precondition); a rate limit is none of them.
+                if current != nil, !response.rateLimited, [400, 403, 409, 412].contains(response.status) {
                     throw CalDAVError(
                         .invalidSyncToken,
                         "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",
                         recovery: "list the collection in full", status: response.status, url: base,
                         serverReason: ServerReason.extract(from: response.body))
                 }
-                throw CalDAVError.status(response.status, method: "REPORT", url: base, body: response.body)
+                throw CalDAVError.status(response, method: "REPORT", url: base)
             }
             let answer = try Multistatus.members(of: response.body)
             // After a redirect, members are inside the collection's new location.
@@ -143,7 +145,7 @@ extension CalDAVClient {
     public func get(_ url: URL) async throws -> CalendarResource {
         let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/calendar")]))
         guard response.isSuccess else {
-            throw CalDAVError.status(response.status, method: "GET", url: url, body: response.body)
+            throw CalDAVError.status(response, method: "GET", url: url)
         }
         var resource = CalendarResource(
             href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)

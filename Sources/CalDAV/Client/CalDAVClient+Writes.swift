@@ -88,7 +88,7 @@ extension CalDAVClient {
     public func deleteCollection(_ url: URL) async throws {
         let response = try await http.send(HTTPRequest(method: "DELETE", url: Self.collectionURL(url)))
         guard response.isSuccess || response.status == 404 else {
-            throw CalDAVError.status(response.status, method: "DELETE", url: url, body: response.body)
+            throw CalDAVError.status(response, method: "DELETE", url: url)
         }
     }
 
@@ -102,7 +102,7 @@ extension CalDAVClient {
         let body = DAVRequestBodies.mkcalendar(displayName: displayName, color: color, components: components)
         let response = try await davRequest("MKCALENDAR", target, depth: nil, body: body)
         guard response.isSuccess else {
-            throw CalDAVError.status(response.status, method: "MKCALENDAR", url: target, body: response.body)
+            throw CalDAVError.status(response, method: "MKCALENDAR", url: target)
         }
     }
 

@@ -95,7 +95,7 @@ public final class CalDAVClient: Sendable {
     {
         let response = try await davRequest(method, url, depth: depth, body: body)
         guard response.status == 207 else {
-            throw CalDAVError.status(response.status, method: method, url: url, body: response.body)
+            throw CalDAVError.status(response, method: method, url: url)
         }
         return response
     }

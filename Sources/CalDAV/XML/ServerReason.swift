@@ -35,4 +35,12 @@ extension CalDAVError {
     static func status(_ status: Int, method: String, url: URL, body: Data) -> CalDAVError {
         Self.status(status, method: method, url: url, body: body, reason: ServerReason.extract(from: body))
     }
+
+    /// The error for `response`, an unexpected answer to `method` on `url`: a rate limit when
+    /// the client counted it one.
+    static func status(_ response: HTTPResponse, method: String, url: URL) -> CalDAVError {
+        Self.status(
+            response.status, method: method, url: url, body: response.body,
+            reason: ServerReason.extract(from: response.body), rateLimited: response.rateLimited)
+    }
 }

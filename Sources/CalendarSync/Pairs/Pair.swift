@@ -135,7 +135,9 @@ public struct Pair: Sendable {
         switch endpoint {
         case .vdir(let url): VDirStorage(url: url)
         case .caldav(let url, let server):
-            CalDAVStorage(client: try server.client(owner: "pair \(name)"), collection: url)
+            CalDAVStorage(
+                client: try server.onGoogle(url).client(owner: "pair \(name)"), collection: url,
+                google: server.onGoogle(url).google)
         case .singleFile(let url): SingleFileStorage(url: url)
         case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
         case .graph(let url, let server):
@@ -150,7 +152,9 @@ public struct Pair: Sendable {
     func directory() throws -> (any CalendarDirectory)? {
         switch remote {
         case .caldav(let url, let server):
-            CalDAVDirectory(client: try server.client(owner: "pair \(name)"), remote: url)
+            CalDAVDirectory(
+                client: try server.onGoogle(url).client(owner: "pair \(name)"), remote: url,
+                google: server.onGoogle(url).google)
         case .graph(let url, let server):
             GraphDirectory(http: try server.client(owner: "pair \(name)").http, account: url, window: window)
         case .vdir, .singleFile, .subscription: nil

@@ -11,6 +11,7 @@ extension ServerSettings {
     func httpConfiguration(owner: String?) throws -> HTTPClientConfiguration {
         var http = HTTPClientConfiguration(authentication: try SecretReader.authentication(signIn, caFile: caFile))
         http.caFile = caFile
+        http.bareDAVErrorIsRateLimit = google
         if let cap = maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = pinnedPublicKey {
             guard pin.hasPrefix("sha256//") else {

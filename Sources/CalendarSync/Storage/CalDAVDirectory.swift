@@ -9,6 +9,9 @@ struct CalDAVDirectory: CalendarDirectory {
     let client: CalDAVClient
     /// The pair's `remote`: where discovery starts, and the origin hrefs resolve against.
     let remote: URL
+    /// Whether the account is Google Calendar's CalDAV endpoint (``ServerSettings/google``),
+    /// which makes no calendars and mails the attendees of any meeting written.
+    let google: Bool
 
     var provider: String { "the server" }
     var place: String { "on the server" }
@@ -17,9 +20,6 @@ struct CalDAVDirectory: CalendarDirectory {
     /// server.
     var calendarIDsMayChange: Bool { false }
     var concurrentCalendars: Int { 4 }
-
-    /// Whether the account is Google Calendar's CalDAV endpoint, which makes no calendars.
-    var isGoogle: Bool { CalendarMaking.isGoogle(remote) }
 
     func listing(mapping: CollectionMapping) async throws -> DirectoryListing {
         let listing = try await AccountListing.read(client: client, remote: remote, mapping: mapping)
@@ -40,7 +40,7 @@ struct CalDAVDirectory: CalendarDirectory {
     }
 
     func makesNoCalendar(for name: String) -> String? {
-        isGoogle ? CalendarMaking.note(folder: name, google: true, refusal: nil) : nil
+        google ? CalendarMaking.note(folder: name, google: true, refusal: nil) : nil
     }
 
     func deleteCalendar(_ href: CollectionHref) async throws {
@@ -48,7 +48,7 @@ struct CalDAVDirectory: CalendarDirectory {
     }
 
     func storage(for href: CollectionHref, listed: ListedCalendar?) throws -> any CalendarStorage {
-        let calendar = CalDAVStorage(client: client, collection: url(of: href))
+        let calendar = CalDAVStorage(client: client, collection: url(of: href), google: google)
         if let collection = listed?.collection { calendar.prime(with: collection) }
         return calendar
     }

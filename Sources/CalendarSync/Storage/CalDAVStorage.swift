@@ -46,16 +46,23 @@ public final class CalDAVStorage: CalendarStorage {
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
     /// number whatever the timing.
     let fixedWriteConcurrency: Int?
+    /// The server is Google Calendar's CalDAV endpoint, which mails the attendees of whatever
+    /// meeting is written (see `CalDAVStorage+Google.swift`).
+    let google: Bool
 
     /// The collection at `collection` (a trailing slash is added when missing), reached through
-    /// `client`.
-    public init(client: CalDAVClient, collection: URL, logger: Logger = Logger(label: "calgw.caldav-storage")) {
+    /// `client`; `google` when the server is Google's (``ServerSettings/google``).
+    public init(
+        client: CalDAVClient, collection: URL, google: Bool = false,
+        logger: Logger = Logger(label: "calgw.caldav-storage")
+    ) {
         let base =
             collection.absoluteString.hasSuffix("/")
             ? collection : URL(string: collection.absoluteString + "/") ?? collection
         self.client = client
         self.collection = base
         self.resolver = HrefResolver(base: base)
+        self.google = google
         self.logger = logger
         fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map {
             min(max($0, 1), 16)
@@ -194,13 +201,16 @@ public final class CalDAVStorage: CalendarStorage {
         // A name the listing showed taken is not asked for: a server that ignores
         // If-None-Match would replace what is there.
         if listed.contains(href.value) { throw StorageError.alreadyExists(href: href) }
+        try refuseGoogleMeetingCopy(data, as: intent, href: href)
+        try refuseGoogleSplitSeriesCreate(data, href: href)
         do {
             let stored = try await client.write(
                 url, data: await storedCopyForm(data, as: intent), condition: .createOnly, scheduling: intent.scheduling
             )
             return kept(stored, at: href, intent: intent)
         } catch let error as CalDAVError {
-            throw componentRefusal(error, data: data, href: href) ?? storageError(error, href: href, creating: true)
+            throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
+                ?? storageError(error, href: href, creating: true)
         }
     }
 
@@ -212,6 +222,7 @@ public final class CalDAVStorage: CalendarStorage {
         guard let member = try member(href) else {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
+        try refuseGoogleMeetingCopy(data, as: intent, href: href)
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
@@ -223,8 +234,8 @@ public final class CalDAVStorage: CalendarStorage {
                 scheduling: intent.scheduling)
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
-            throw componentRefusal(error, data: data, href: href) ?? Self.recurringConflict(
-                error, data: data, href: href)
+            throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
+                ?? Self.recurringConflict(error, data: data, href: href)
                 ?? storageError(error, href: href, creating: false)
         }
     }
@@ -235,6 +246,7 @@ public final class CalDAVStorage: CalendarStorage {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
         do {
+            try await refuseGoogleMeetingCopyDeletion(member.href, as: intent, href: href)
             if client.traits.ignoresSchedulingSwitch {
                 try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
             } else {

@@ -19,23 +19,42 @@ extension ComponentNotTaken: KeptLocalRefusal {
     }
 }
 
-/// A copy of a meeting not written to Microsoft Graph: Graph mails every attendee whenever a
-/// meeting is made, moved or deleted, and has no way not to; only the person's own actions
+/// A copy of a meeting not written to Microsoft Graph or to Google's CalDAV: each mails every
+/// attendee whenever a meeting is made, moved or deleted, and has no way not to (Google ignores
+/// `SCHEDULE-AGENT=CLIENT` and `Scheduling-Enabled: F`); only the person's own actions
 /// (`calgw event …`) are sent.
 public struct MeetingCopyNotSent: KeptLocalRefusal, CustomStringConvertible {
+    /// The service that would mail.
+    public enum Provider: Sendable {
+        case graph, google
+    }
+
     /// Where the write was to go.
     public var href: ItemHref
     /// A deletion rather than a create or an update.
     public var deleting: Bool
+    /// The service that would mail.
+    public var provider: Provider
+
+    /// The copy's refusal on `provider` (Graph unless said).
+    public init(href: ItemHref, deleting: Bool, provider: Provider = .graph) {
+        self.href = href
+        self.deleting = deleting
+        self.provider = provider
+    }
+
+    private var place: String { provider == .graph ? "Outlook" : "Google" }
+    private var mailer: String { provider == .graph ? "Graph" : "Google" }
 
     public var keptReason: String {
         deleting
-            ? "deleting a meeting in Outlook mails its attendees" : "writing a meeting to Outlook mails its attendees"
+            ? "deleting a meeting in \(place) mails its attendees" : "writing a meeting to \(place) mails its attendees"
     }
     public var keptNote: String {
         (deleting
-            ? "the meeting's deletion is not sent to Outlook (Graph would mail each attendee a cancellation)"
-            : "the meeting stays in the vdir, not sent to Outlook (Graph mails its attendees whenever one is written)")
+            ? "the meeting's deletion is not sent to \(place) (\(mailer) would mail each attendee a cancellation)"
+            : "the meeting stays in the vdir, not sent to \(place) (\(mailer) mails its attendees whenever one is "
+                + "written\(provider == .google ? ", whatever the client asks" : ""))")
             + "; a calgw event command on it is your own action and is sent"
     }
     public var description: String { "\(href): \(keptNote)" }

@@ -17,14 +17,17 @@ public struct ServerPair: Sendable {
     /// The pair's `local` folder.
     public let vdir: URL
 
-    /// Makes the vdir and writes the config of the pair `name` in `folder`.
-    public init(_ folder: TemporaryFolder, _ name: String, server: TestServer, collection: URL) throws {
+    /// Makes the vdir and writes the config of the pair `name` in `folder`, with the `extra`
+    /// `key = value` lines (`api = "google"`).
+    public init(
+        _ folder: TemporaryFolder, _ name: String, server: TestServer, collection: URL, extra: [String] = []
+    ) throws {
         vdir = folder.file(name)
         try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
         config = folder.file("\(name).toml")
         try TestPairConfig(
             name: name, local: vdir, collection: collection,
-            journal: folder.file("\(name).sqlite"), server: server
+            journal: folder.file("\(name).sqlite"), server: server, extra: extra
         ).write(to: config)
         self.folder = folder.url
     }

@@ -218,8 +218,8 @@ struct PairReader {
         return items
     }
 
-    /// `api`: `"caldav"`, or `"graph"` for Microsoft Graph (the default for a remote on
-    /// `graph.microsoft.com`).
+    /// `api`: `"caldav"`, `"graph"` for Microsoft Graph (the default for a remote on
+    /// `graph.microsoft.com`), or `"google"` for Google's CalDAV behind another host.
     func readAPI(into pair: inout PairConfiguration) throws {
         let onGraph = pair.remote.host?.lowercased() == "graph.microsoft.com"
         switch try string("api") {
@@ -228,9 +228,14 @@ struct PairReader {
         case "caldav"?:
             if onGraph { throw fail("api", "is \"caldav\", but graph.microsoft.com speaks only Graph") }
             pair.graph = false
-        case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: caldav, graph")
+        case "google"?:
+            if onGraph { throw fail("api", "is \"google\", but graph.microsoft.com speaks only Graph") }
+            pair.graph = false
+            pair.google = true
+        case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: caldav, graph, google")
         }
         if pair.graph && pair.subscription { throw fail("api", "is graph, which a subscription cannot be") }
+        if pair.google && pair.subscription { throw fail("api", "is google, which a subscription cannot be") }
     }
 
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and

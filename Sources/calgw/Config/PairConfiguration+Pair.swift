@@ -31,7 +31,9 @@ extension PairConfiguration {
                 return .subscription(url, server: server(login: login))
             }
             if side == "remote" && graph { return .graph(url, server: server(login: login)) }
-            return .caldav(url, server: server(login: login))
+            var settings = server(login: login)
+            settings.google = side == "remote" && google
+            return .caldav(url, server: settings)
         default:
             throw CLIError(
                 "pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)

@@ -42,14 +42,6 @@ enum CalendarMaking {
         }
     }
 
-    /// Whether `remote` is Google Calendar's CalDAV endpoint:
-    /// `https://apidata.googleusercontent.com/caldav/v2/…`.
-    static func isGoogle(_ remote: URL) -> Bool {
-        let host = remote.host?.lowercased() ?? ""
-        return host == "apidata.googleusercontent.com" || host.hasSuffix(".googleusercontent.com")
-            || remote.path.hasPrefix("/caldav/v2/")
-    }
-
     /// Whether `error`, the answer to a MKCALENDAR, is a refusal: not allowed, not supported,
     /// or something is there already (rather than a failure to retry).
     static func isRefusal(_ error: any Error) -> Bool {

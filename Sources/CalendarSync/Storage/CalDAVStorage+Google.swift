@@ -1,0 +1,92 @@
+import CalDAV
+import HTTP
+import Foundation
+import ICalendar
+
+/// What calgw does differently on Google Calendar's CalDAV endpoint (a remote on
+/// `apidata.googleusercontent.com`, or `api = "google"`: ``ServerSettings/google``).
+///
+/// Google mails the attendees of every meeting PUT through CalDAV whose content changed, and
+/// of every meeting deleted, whatever the client asks: it ignores `SCHEDULE-AGENT=CLIENT` and
+/// the `Scheduling-Enabled: F` header (Outlook CalDAV Synchronizer #183, where its maintainer
+/// writes "google doesn't honour the SCHEDULE-AGENT = CLIENT setting … always sends new meeting
+/// invites"; #116, one recurring event mailed 50 times; #274). So a copy of a meeting stays
+/// where it is, as on Graph, and only the person's own actions (`calgw event …`) are sent.
+extension CalDAVStorage {
+    /// Refuses to write `data` as a copy when it is a meeting and the server is Google's.
+    /// - Throws: ``MeetingCopyNotSent``.
+    func refuseGoogleMeetingCopy(_ data: Data, as intent: WriteIntent, href: ItemHref) throws {
+        guard google, intent == .copy, Self.isMeeting(data) else { return }
+        throw MeetingCopyNotSent(href: href, deleting: false, provider: .google)
+    }
+
+    /// Refuses to delete, as a copy, a meeting on Google's server: its attendees would be
+    /// mailed a cancellation. The item is read first (one request, on Google only); one
+    /// already gone, or not a meeting, may be deleted.
+    /// - Throws: ``MeetingCopyNotSent``.
+    func refuseGoogleMeetingCopyDeletion(_ member: Href, as intent: WriteIntent, href: ItemHref) async throws {
+        guard google, intent == .copy else { return }
+        let held = try await client.multiget(collection, hrefs: [member], scheduleTags: false)
+        guard let item = held.first, Self.isMeeting(item.data) else { return }
+        throw MeetingCopyNotSent(href: href, deleting: true, provider: .google)
+    }
+
+    /// Whether `data` holds an event, task or journal entry with an attendee.
+    static func isMeeting(_ data: Data) -> Bool {
+        guard data.range(of: Data("ATTENDEE".utf8)) != nil || data.range(of: Data("attendee".utf8)) != nil,
+            let parsed = try? ICalendarParser().parse(data)
+        else { return false }
+        return parsed.components.lazy.flatMap(\.components).contains { !$0.properties(named: "ATTENDEE").isEmpty }
+    }
+
+    /// Refuses, on Google, to create an event whose UID Google gave the part of a series it
+    /// split: it is another calendar's (the one it was split in holds it already), and
+    /// Google answers 400 to it in any other (vdirsyncer #1225, khal #945). Not sent, it
+    /// cannot be mistaken for a refusal of `If-None-Match`, which is a 400 too.
+    /// - Throws: ``GoogleSplitSeriesUID``.
+    func refuseGoogleSplitSeriesCreate(_ data: Data, href: ItemHref) throws {
+        guard google,
+            data.range(of: Data("@google.com".utf8)) != nil || data.range(of: Data("@GOOGLE.COM".utf8)) != nil,
+            let uid = Self.uid(of: data), GoogleSplitSeriesUID.matches(uid)
+        else { return }
+        throw GoogleSplitSeriesUID(href: href, uid: uid)
+    }
+
+    /// Google's refusal (400) of an event whose UID is one Google gave a series it split
+    /// (`…_R20250101T090000@google.com`), written to another calendar (vdirsyncer #1225, khal
+    /// #945); nil for any other failure.
+    func splitSeriesRefusal(_ error: CalDAVError, data: Data, href: ItemHref) -> GoogleSplitSeriesUID? {
+        guard google, error.status == 400, let uid = Self.uid(of: data), GoogleSplitSeriesUID.matches(uid) else {
+            return nil
+        }
+        return GoogleSplitSeriesUID(href: href, uid: uid)
+    }
+
+    /// The UID of the first component of `data` that has one.
+    static func uid(of data: Data) -> String? {
+        guard let parsed = try? ICalendarParser().parse(data) else { return nil }
+        return parsed.components.lazy.flatMap(\.components).compactMap { $0["UID"]?.value }.first
+    }
+}
+
+/// An event Google refuses to hold because its UID names a series Google split, in another
+/// calendar (`…_R<date>@google.com`): the same on every run while the event stays as it is.
+public struct GoogleSplitSeriesUID: KeptLocalRefusal, CustomStringConvertible {
+    /// Where the write was to go.
+    public var href: ItemHref
+    /// The event's UID.
+    public var uid: String
+
+    /// Whether `uid` is one Google makes for the part of a series split at a date.
+    static func matches(_ uid: String) -> Bool {
+        uid.range(of: #"_R\d{8}(T\d{6}Z?)?@google\.com$"#, options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    public var keptReason: String { "Google refuses the UID of a series it split in another calendar" }
+    public var keptNote: String {
+        "the event stays in the vdir: Google answers 400 to its UID \(uid), which Google gave the part of a "
+            + "series it split, in another calendar; copy it with a new UID to have it here "
+            + "(it is not sent again until it changes)"
+    }
+    public var description: String { "\(href): \(keptNote)" }
+}
