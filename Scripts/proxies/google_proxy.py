@@ -102,6 +102,7 @@ def rate_limit_body(code, message):
 
 
 BARE_DAV_ERROR = b'<?xml version="1.0" encoding="UTF-8"?>\n<D:error xmlns:D="DAV:"/>\n'
+EXPIRED_TOKEN_ERROR = b'<?xml version="1.0" encoding="UTF-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>\n'
 SPLIT_UID = re.compile(rb"\nUID:[^\r\n]*_R\d{8}(T\d{6}Z?)?@google\.com\r?\n", re.I)
 STAMP_LINES = ("DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "CREATED")
 
@@ -213,9 +214,8 @@ class GoogleHandler(proxylib.ForwardingHandler):
                                    "Rate Limit Exceeded" if config.throttle == 403 else "Too Many Requests")
             return self.send(proxylib.Response(config.throttle, None,
                                                [("Content-Type", "application/json; charset=UTF-8")], body))
-        refusal = self.google_refusal(method)
-        if refusal is not None:
-            return refusal
+        if self.google_refusal(method):
+            return
         if config.no_mkcalendar and method in ("MKCALENDAR", "MKCOL"):
             self.entry["action"] = "no-mkcalendar"
             return self.send_simple(405, [("Allow", "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT")],
@@ -261,39 +261,46 @@ class GoogleHandler(proxylib.ForwardingHandler):
 
     def google_refusal(self, method):
         """Sends the answer of a deferral, a forgotten token, a refused first sync-collection,
-        a split series' UID or a recurring meeting's update, when one is due; else None."""
+        a split series' UID or a recurring meeting's update when one is due, and says whether
+        it did (the request is then not forwarded)."""
         config = self.server.config
+        xml = [("Content-Type", "text/xml; charset=UTF-8")]
         if (config.defer_every or config.defer_first) and method in config.defer_methods:
             n = self.server.deferrals.next()
             if n <= config.defer_first or (config.defer_every and n % config.defer_every == 0):
                 self.entry["action"] = "defer"
-                return self.send(proxylib.Response(403, None, [("Content-Type", "text/xml; charset=UTF-8")],
-                                                   BARE_DAV_ERROR))
+                self.send(proxylib.Response(403, None, xml, BARE_DAV_ERROR))
+                return True
         if method == "REPORT" and b"sync-collection" in self.body:
             token = re.search(rb"<[^>]*sync-token[^>]*>\s*([^<\s][^<]*)<", self.body)
             if token is None and config.no_initial_sync_collection:
                 self.entry["action"] = "refuse-initial-sync"
-                return self.send_simple(400, (), b"Bad Request: sync-collection needs a sync token\n")
-            if token is not None and config.expired_token_status:
-                path = self.path.split("?")[0]
-                with self.server.expiry_lock:
-                    due = self.server.expired_pending and path not in self.server.expired_answered
-                    if due:
-                        self.server.expired_answered.add(path)
-                if due:
-                    self.entry["action"] = "expired"
-                    body = b'<?xml version="1.0" encoding="UTF-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>\n'
-                    return self.send(proxylib.Response(config.expired_token_status, None,
-                                                       [("Content-Type", "application/xml; charset=utf-8")], body))
+                self.send_simple(400, (), b"Bad Request: sync-collection needs a sync token\n")
+                return True
+            if token is not None and config.expired_token_status and self.expiry_due():
+                self.entry["action"] = "expired"
+                self.send(proxylib.Response(config.expired_token_status, None, xml, EXPIRED_TOKEN_ERROR))
+                return True
         if method == "PUT" and config.refuse_split_uids and SPLIT_UID.search(self.body):
             self.entry["action"] = "refuse-split-uid"
-            return self.send_simple(400, (), b"Bad Request\n")
+            self.send_simple(400, (), b"Bad Request\n")
+            return True
         if method == "PUT" and config.recurring_guests_update_403 and self.headers.get("If-Match") \
                 and b"\nRRULE" in self.body and b"\nATTENDEE" in self.body:
             self.entry["action"] = "recurring-guests"
-            return self.send(proxylib.Response(403, None, [("Content-Type", "text/xml; charset=UTF-8")],
-                                               BARE_DAV_ERROR))
-        return None
+            self.send(proxylib.Response(403, None, xml, BARE_DAV_ERROR))
+            return True
+        return False
+
+    def expiry_due(self):
+        """Whether this collection's next sync-collection with a token is to meet an expired
+        token (once per collection after each `POST /_google/expire-sync-tokens`)."""
+        path = self.path.split("?")[0]
+        with self.server.expiry_lock:
+            due = self.server.expired_pending and path not in self.server.expired_answered
+            if due:
+                self.server.expired_answered.add(path)
+            return due
 
     def upstream_get(self, path):
         """What the upstream holds at `path`, or None."""

@@ -59,9 +59,10 @@ extension CalDAVClient {
             let response = try await davRequest(
                 "REPORT", base, depth: nil, body: DAVRequestBodies.syncCollection(token: current))
             guard response.status == 207 else {
-                // A token the server forgot: 400, 403, 409 and 412 (RFC 6578 §3.2's
-                // precondition); a rate limit is none of them.
-                if current != nil, !response.rateLimited, [400, 403, 409, 412].contains(response.status) {
+                // Servers answer a token they forgot in many ways: 400, 403, 409 and 412 as RFC
+                // 6578 §3.2's precondition, 410 as Google's REST API does, 507 (python-caldav
+                // #340 has Google answer 507 to sync-collections); a rate limit is none of them.
+                if current != nil, !response.rateLimited, [400, 403, 409, 410, 412, 507].contains(response.status) {
                     throw CalDAVError(
                         .invalidSyncToken,
                         "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",

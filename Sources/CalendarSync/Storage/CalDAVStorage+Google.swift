@@ -39,19 +39,6 @@ extension CalDAVStorage {
         return parsed.components.lazy.flatMap(\.components).contains { !$0.properties(named: "ATTENDEE").isEmpty }
     }
 
-    /// Refuses, on Google, to create an event whose UID Google gave the part of a series it
-    /// split: it is another calendar's (the one it was split in holds it already), and
-    /// Google answers 400 to it in any other (vdirsyncer #1225, khal #945). Not sent, it
-    /// cannot be mistaken for a refusal of `If-None-Match`, which is a 400 too.
-    /// - Throws: ``GoogleSplitSeriesUID``.
-    func refuseGoogleSplitSeriesCreate(_ data: Data, href: ItemHref) throws {
-        guard google,
-            data.range(of: Data("@google.com".utf8)) != nil || data.range(of: Data("@GOOGLE.COM".utf8)) != nil,
-            let uid = Self.uid(of: data), GoogleSplitSeriesUID.matches(uid)
-        else { return }
-        throw GoogleSplitSeriesUID(href: href, uid: uid)
-    }
-
     /// Google's refusal (400) of an event whose UID is one Google gave a series it split
     /// (`…_R20250101T090000@google.com`), written to another calendar (vdirsyncer #1225, khal
     /// #945); nil for any other failure.

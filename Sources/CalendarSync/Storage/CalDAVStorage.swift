@@ -202,7 +202,6 @@ public final class CalDAVStorage: CalendarStorage {
         // If-None-Match would replace what is there.
         if listed.contains(href.value) { throw StorageError.alreadyExists(href: href) }
         try refuseGoogleMeetingCopy(data, as: intent, href: href)
-        try refuseGoogleSplitSeriesCreate(data, href: href)
         do {
             let stored = try await client.write(
                 url, data: await storedCopyForm(data, as: intent), condition: .createOnly, scheduling: intent.scheduling
