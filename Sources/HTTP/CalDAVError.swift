@@ -27,6 +27,9 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         public static let invalidSyncToken = Code("invalidSyncToken")
         /// Another unexpected HTTP status (after retries for 5xx and 429).
         public static let unexpectedStatus = Code("unexpectedStatus")
+        /// The server still deferred the request, asked too fast, after the retries
+        /// (``RateLimitAnswer``): nothing was refused, and the request may be made again later.
+        public static let rateLimited = Code("rateLimited")
         /// The connection failed: DNS, refused, reset, timeout (after retries).
         public static let connectionFailed = Code("connectionFailed")
         /// The TLS certificate or the pinned public key did not verify.
@@ -95,7 +98,7 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
         if rateLimited || RateLimitAnswer.matches(status: status, body: body) {
             let bare = status == 403 && !RateLimitAnswer.matches(status: status, body: body)
             return CalDAVError(
-                .unexpectedStatus,
+                .rateLimited,
                 "\(what) (a rate limit: the server is asked too fast"
                     + (bare ? "; Google defers requests with a 403 that gives no reason" : "") + ")",
                 recovery: "calgw waited and asked again, in vain; run again in a few minutes (Google counts requests "

@@ -177,6 +177,44 @@ extension GoogleCalDAVTests {
         #expect(again.status == 0 && Self.changedNothing(again), "\(Self.said(again))")
     }
 
+    /// Google refuses some updates of a recurring meeting with guests with a bare 403, on
+    /// every try (Outlook CalDAV Synchronizer #423). The person's `event edit` of alice's
+    /// weekly meeting stays in the vdir and says why; the push after it fails (exit 1) with
+    /// the hint to make the change in Google Calendar; nothing is deleted or made again on
+    /// the server.
+    @Test func aRecurringMeetingsRefusedUpdateIsKeptAndNeverRemade() async throws {
+        let s = try await Setup(
+            "grecur", extra: ["api = \"google\""]
+        ) { behaviours, _ in
+            behaviours.recurringGuestsUpdate403 = true
+        }
+        defer { s.remove() }
+        let uid = TestEvent.uniqueUID("weekly")
+        let weekly = Self.meeting(uid, summary: "Weekly", day: 7)
+        try await s.putOnServer(
+            Data(
+                String(decoding: weekly, as: UTF8.self).replacingOccurrences(
+                    of: "SUMMARY:Weekly", with: "SUMMARY:Weekly\r\nRRULE:FREQ=WEEKLY;COUNT=10"
+                ).utf8),
+            name: "\(uid).ics")
+        #expect(try await s.sync().status == 0)
+        let edit = try await s.pair.run(
+            "event", ["edit", uid, "--summary", "Weekly review"], password: s.server.password)
+        #expect(edit.status == 0, "\(Self.said(edit))")
+        #expect(
+            edit.stderrText.contains("saved in the vdir but not on the server")
+                && edit.stderrText.contains("Google refused this change of a recurring meeting"), "\(Self.said(edit))")
+        let push = try await s.pair.run("push", password: s.server.password)
+        #expect(push.status == 1, "\(Self.said(push))")
+        #expect(Self.said(push).contains("make it in Google Calendar"), "\(Self.said(push))")
+        #expect(!Self.said(push).contains("refused:"), "\(Self.said(push))")
+        #expect(try s.pair.summaries()[uid] == "Weekly review", "the change left the vdir")
+        #expect(try await s.serverSummaries()[uid] == "Weekly", "the server's meeting changed")
+        let methods = s.proxy.logEntries().compactMap { $0["method"] as? String }
+        #expect(!methods.contains("DELETE"), "\(methods)")
+        #expect(s.count("recurring-guests") >= 2, "the update was not retried")
+    }
+
     /// Google answers 400 to a sync-collection without a token: the calendar syncs whole all
     /// the same, the first time and after a run that wrote.
     @Test func aFirstSyncCollectionRefusedListsInstead() async throws {

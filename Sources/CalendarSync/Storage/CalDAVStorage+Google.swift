@@ -49,6 +49,27 @@ extension CalDAVStorage {
         return GoogleSplitSeriesUID(href: href, uid: uid)
     }
 
+    /// On Google, an update of a recurring meeting still deferred after the retries: Google
+    /// answers the same bare 403 when asked too fast and, on every try, to some updates of a
+    /// meeting with guests (Outlook CalDAV Synchronizer #423, where the client then deleted
+    /// and made the event again, which mailed the guests a cancellation; calgw never does).
+    /// The change stays pending, and the message says what to do if it keeps coming; nil for
+    /// any other failure.
+    func recurringMeetingDeferral(_ error: CalDAVError, data: Data, href: ItemHref) -> CalDAVError? {
+        guard google, error.code == .rateLimited, error.status == 403,
+            data.range(of: Data("\nRRULE".utf8)) != nil, Self.isMeeting(data)
+        else { return nil }
+        return CalDAVError(
+            .rateLimited,
+            "Google refused this change of a recurring meeting with a 403 that gives no reason, on every retry; "
+                + "it answers so when asked too fast, and always to some changes of a meeting with guests (Outlook "
+                + "CalDAV Synchronizer #423): the change stays in the vdir and is sent again on the next run; if it is "
+                + "refused again, make it in Google Calendar",
+            recovery: "run again later, or make the change in Google Calendar (calgw never deletes and remakes the "
+                + "meeting, which would mail its guests a cancellation)",
+            status: 403, url: error.url, serverReason: error.serverReason)
+    }
+
     /// The UID of the first component of `data` that has one.
     static func uid(of data: Data) -> String? {
         guard let parsed = try? ICalendarParser().parse(data) else { return nil }

@@ -235,6 +235,7 @@ public final class CalDAVStorage: CalendarStorage {
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
                 ?? Self.recurringConflict(error, data: data, href: href)
+                ?? recurringMeetingDeferral(error, data: data, href: href)
                 ?? storageError(error, href: href, creating: false)
         }
     }
