@@ -31,23 +31,56 @@ import zoneinfo
 from dateutil import rrule as du
 
 
-class Timeout(Exception):
-    pass
+class Timeout(BaseException):
+    """A case past its time: a BaseException, so that no handler for dateutil's own errors
+    takes it for one of them."""
 
 
-# When the case being expanded must stop (time.monotonic()); None between cases. A timer's signal
-# can reach the handler late, after its case ended and while the next one is set up: it only
-# stops the case whose time is up.
+# When the case being expanded must stop (time.monotonic()), None between cases, and whether
+# the case was stopped already. A timer's signal can reach the handler late (after its case
+# ended, while the next is set up, inside an except clause): it stops only the case whose time
+# is up, and that case only once, and `rules` catches the stop wherever it lands.
 deadline = None
+fired = False
 
 
 def on_alarm(signum, frame):
-    if deadline is not None and time.monotonic() >= deadline:
+    global fired
+    if deadline is not None and not fired and time.monotonic() >= deadline:
+        fired = True
         raise Timeout()
 
 
+def expand(rule, start, before, limit, seconds):
+    """The rule's occurrences up to `before` (at most `limit`), or dateutil's verdict, within
+    `seconds`."""
+    global deadline, fired
+    fired = False
+    deadline = time.monotonic() + seconds
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        values = []
+        for value in du.rrulestr(rule, dtstart=start):
+            if value > before:
+                break
+            if value.tzinfo is not None:
+                values.append(value.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+            else:
+                values.append(value.strftime("%Y%m%dT%H%M%S"))
+            if len(values) >= limit:
+                break
+        return values
+    except ValueError as error:
+        # dateutil's own verdict that the rule has no instance at all.
+        return [] if "generates an empty set" in str(error) else {"error": f"ValueError: {error}"}
+    except Exception as error:  # noqa: BLE001 - reported to the test
+        return {"error": f"{type(error).__name__}: {error}"}
+    finally:
+        deadline = None
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def rules(cases):
-    global deadline
     signal.signal(signal.SIGALRM, on_alarm)
     # A test runner may start this script with SIGALRM blocked; the timer needs it.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
@@ -63,37 +96,16 @@ def rules(cases):
             zone = dt.timezone.utc if tzid == "UTC" else zoneinfo.ZoneInfo(tzid)
             start = start.replace(tzinfo=zone)
             before = before.replace(tzinfo=zone)
-        limit = case.get("limit", 60)
-        values = []
         rule = case["rrule"]
         if case.get("bounded") and "UNTIL=" not in rule:
             parts = [p for p in rule.split(";") if not p.startswith("COUNT=")]
             until = before.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") if tzid else before.strftime("%Y%m%dT%H%M%S")
             rule = ";".join(parts + [f"UNTIL={until}"])
         seconds = case.get("seconds", 0.15)
-        deadline = time.monotonic() + seconds
-        signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            for value in du.rrulestr(rule, dtstart=start):
-                if value > before:
-                    break
-                if value.tzinfo is not None:
-                    values.append(value.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
-                else:
-                    values.append(value.strftime("%Y%m%dT%H%M%S"))
-                if len(values) >= limit:
-                    break
-            out.append(values)
+            out.append(expand(rule, start, before, case.get("limit", 60), seconds))
         except Timeout:
             out.append({"timeout": seconds})
-        except ValueError as error:
-            # dateutil's own verdict that the rule has no instance at all.
-            out.append([] if "generates an empty set" in str(error) else {"error": f"ValueError: {error}"})
-        except Exception as error:  # noqa: BLE001 - reported to the test, apart from time-outs
-            out.append({"error": f"{type(error).__name__}: {error}"})
-        finally:
-            deadline = None
-            signal.setitimer(signal.ITIMER_REAL, 0)
     return out
 
 

@@ -73,7 +73,7 @@ extension CalDAVStorage {
     /// The UID of the first component of `data` that has one.
     static func uid(of data: Data) -> String? {
         guard let parsed = try? ICalendarParser().parse(data) else { return nil }
-        return parsed.components.lazy.flatMap(\.components).compactMap { $0["UID"]?.value }.first
+        return parsed.components.lazy.flatMap(\.components).compactMap { $0["UID"]?.text }.first
     }
 }
 
