@@ -118,6 +118,40 @@ extension GoogleCalDAVTests {
             "\(Self.said(second))")
     }
 
+    /// A takeover: the vdir and Google hold the same 50 meetings (a vdir another program kept
+    /// in sync), and calgw's first sync of the pair mails nobody and writes nothing; a meeting
+    /// then changed in its file stays in the vdir, said once.
+    @Test func aTakeoverOfMeetingsOnGoogleMailsNobody() async throws {
+        let ledger = try TemporaryFolder()
+        defer { ledger.remove() }
+        let mails = ledger.file("mails.jsonl")
+        let s = try await Setup("gtakeover", extra: ["api = \"google\""]) { behaviours, _ in
+            behaviours.scheduleLedger = mails
+        }
+        defer { s.remove() }
+        var uids: [String] = []
+        for i in 0..<50 {
+            let uid = TestEvent.uniqueUID("take")
+            uids.append(uid)
+            let meeting = Self.meeting(uid, summary: "Meeting \(i)", day: 1 + i % 28)
+            try await s.putOnServer(meeting, name: "\(uid).ics")
+            try s.write(uid, meeting)
+        }
+        let first = try await s.sync()
+        #expect(first.status == 0 && Self.changedNothing(first), "\(Self.said(first))")
+        let mailed = try TestProxies.googleMails(in: mails)
+        #expect(mailed.isEmpty, "mailed: \(mailed)")
+
+        let file = s.pair.vdir.appendingPathComponent("\(uids[0]).ics")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "SUMMARY:Meeting 0", with: "SUMMARY:Meeting 0 moved")
+        try Data(edited.utf8).write(to: file)
+        let second = try await s.sync()
+        #expect(second.status == 0 && Self.said(second).contains("not sent to Google"), "\(Self.said(second))")
+        #expect(try TestProxies.googleMails(in: mails).isEmpty)
+        #expect(try await s.serverSummaries()[uids[0]] == "Meeting 0", "the copy reached Google")
+    }
+
     /// A 120-event first upload with every fourth PUT deferred (403, an empty DAV error) ends
     /// within three runs with every event on the server and none reported refused.
     @Test func aFirstUploadWithDeferredPutsConvergesAndRefusesNothing() async throws {
