@@ -4,7 +4,8 @@ import PackageDescription
 /// calgw: a vdir ⇄ CalDAV two-way sync tool and library.
 ///
 /// Layers (imports point downward only):
-///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, Recurrence, ICalendar};
+///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, Recurrence, ICalendar,
+///   KernelEvents (inotify, timerfd, signals, a program in the foreground)};
 ///   Recurrence → ICalendar;
 ///   Graph → ICalendar; every one of them → Failures (the error model)
 let package = Package(
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "OAuth", targets: ["OAuth"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
+        .library(name: "KernelEvents", targets: ["KernelEvents"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +47,11 @@ let package = Package(
         // SIGINT and SIGTERM as a flag a run reads at its safe points (an async-signal-safe handler).
         .target(name: "CStopSignal"),
         .target(name: "CWallClock"),
+        // What the kernel tells a long-running command, as descriptors for one poll(2): changed
+        // files (inotify), a wall-clock time reached (timerfd), SIGINT and SIGTERM (a self-pipe).
+        // Also a program run in the foreground with the terminal (the editor), and a private
+        // file removed when a signal ends the process.
+        .target(name: "KernelEvents", dependencies: ["CWallClock", "CStopSignal", "Failures"]),
         // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // libxml2, found through pkg-config.
@@ -81,7 +88,7 @@ let package = Package(
         .target(
             name: "CalendarSync",
             dependencies: [
-                "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "Failures",
+                "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "KernelEvents", "Failures",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -91,7 +98,8 @@ let package = Package(
         .executableTarget(
             name: "calgw",
             dependencies: [
-                "CalendarSync", "OAuth", "ICalendar", "Recurrence", "Failures", "CMemory", "CStopSignal", "CWallClock",
+                "CalendarSync", "OAuth", "ICalendar", "Recurrence", "Failures", "KernelEvents", "CMemory",
+                "CStopSignal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

@@ -40,4 +40,13 @@ import CalgwTestSupport
             }
         }
     }
+
+    /// The executable parses, calls the library and renders: what grows past this holds work
+    /// that belongs in a library module (docs/architecture.md says which).
+    @Test func theExecutableStaysThin() throws {
+        let lines = try Self.sources().reduce(0) {
+            $0 + $1.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(lines <= 4_500, "Sources/calgw has \(lines) lines")
+    }
 }

@@ -2,6 +2,7 @@ import CalendarSync
 import Failures
 import Foundation
 import ICalendar
+import KernelEvents
 import Recurrence
 
 /// `watch`'s reminders on the terminal: the library's ``AlarmReminders`` looked at after every
@@ -17,7 +18,7 @@ final class AlarmWatch {
     /// The program run for each alarm.
     var command: NotifyCommand { reminders.command }
 
-    /// - Throws: `CLIError` when no timer can be made.
+    /// - Throws: `KernelEventError` when no timer can be made.
     init(
         command: NotifyCommand, missedWindow: Int64, pairs: [PairConfiguration], output: OutputOptions,
         record: FiredAlarms = FiredAlarms(file: ConfigPaths().firedAlarms()), zone: any ZoneRules

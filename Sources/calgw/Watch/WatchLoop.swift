@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 import CalendarSync
 import Foundation
+import KernelEvents
 
 /// Keeps pairs in sync until SIGINT or SIGTERM: a pair runs when its vdir has been quiet for
 /// 500 ms after a change, and when its poll is due (the engine answers "unchanged" cheaply
@@ -44,8 +40,8 @@ struct WatchLoop {
 
     /// Runs until a signal arrives; returns the signal's number.
     func run() async throws -> Int32 {
-        guard let signals = SignalPipe.install() else { throw CLIError("cannot install signal handlers") }
-        let watcher = try InotifyWatcher()
+        let signals = try SignalPipe.install()
+        let watcher = try InotifyWatcher(isItem: ItemFileName.isItem)
         // A server on the local side (a server-to-server pair) is polled like the remote one,
         // and so is a single .ics file (a poll of it is one stat).
         // What a pair's local side is, the pair model says (`Pair.localFolder`).
@@ -56,7 +52,9 @@ struct WatchLoop {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try watcher.watch(folder, tag: name)
         }
-        var states = pairs.map { PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: Self.now())) }
+        var states = pairs.map {
+            PairState(pair: $0, schedule: PairScheduleState(interval: interval, now: MonotonicClock.now()))
+        }
         if !json && !runner.output.quiet {
             let watched =
                 folders.isEmpty ? "watching no folder" : "watching \(folders.map { $0.1.path }.joined(separator: ", "))"
@@ -67,23 +65,15 @@ struct WatchLoop {
         for index in states.indices { await runOne(&states[index], trigger: .start) }
         alarms?.refresh()
         while true {
-            let now = Self.now()
+            let now = MonotonicClock.now()
             let wait = states.map { $0.schedule.nextWake(after: now) }.min() ?? interval
-            var fds = [
-                pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            ]
             // The alarms' timer is set to a wall-clock time: due on time across a suspend.
-            if let alarms { fds.append(pollfd(fd: alarms.timer.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let timeout = Int32(max(0, min(wait, 3600)) * 1000)
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR {
-                throw CLIError("waiting for changes failed: \(String(cString: strerror(errno)))")
-            }
+            let readable = try DescriptorWait.readable(
+                [signals, watcher.fileDescriptor] + (alarms.map { [$0.timer.fileDescriptor] } ?? []), within: wait)
             if let signal = SignalPipe.drain(signals).first { return signal }
-            if let alarms, fds[2].revents & Int16(POLLIN) != 0 { alarms.timerFired() }
+            if let alarms, readable[2] { alarms.timerFired() }
             let changed = watcher.drain()
-            let later = Self.now()
+            let later = MonotonicClock.now()
             for index in states.indices where changed.contains(states[index].pair.name) {
                 states[index].schedule.debouncer.touch(at: later)
                 if runner.output.verbose { Terminal.err("\(states[index].pair.name): local change seen") }
@@ -104,7 +94,7 @@ struct WatchLoop {
     private func runOne(_ state: inout PairState, trigger: Trigger) async {
         if runner.output.verbose { Terminal.err("\(state.pair.name): syncing (\(trigger.rawValue))") }
         let (report, status) = await runner.runPair(state.pair)
-        let next = state.schedule.finished(success: status == .success, at: Self.now())
+        let next = state.schedule.finished(success: status == .success, at: MonotonicClock.now())
         if json {
             let record = RunRecord(
                 trigger: trigger, report: .init(pair: state.pair.name, report: report),
@@ -117,13 +107,6 @@ struct WatchLoop {
             for c in report.conflicts { Terminal.out("  conflict \(c.uid): \(c.resolution.rawValue)") }
             if status != .success { Terminal.err("\(state.pair.name): next poll in \(Self.format(next))") }
         }
-    }
-
-    /// Seconds on the monotonic clock.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     static func format(_ seconds: Double) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 
 /// `calgw event`: create, edit and delete events — one occurrence, this and the following
 /// ones, or the whole series — in the vdir and on the server.

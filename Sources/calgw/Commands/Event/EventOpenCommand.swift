@@ -49,7 +49,7 @@ struct EventOpenCommand: AsyncParsableCommand {
 
         let review = EditorReview(original: focus?.calendar ?? resource, now: EventTarget.now())
         let edited: Component
-        switch try EditorSession(name: SafeName.forTemporaryFile(uid)).run(review: review) {
+        switch try EditorSession(name: SafeName.forTemporaryFile(uid), say: Terminal.err).run(review: review) {
         case .unchanged:
             if !output.quiet { Terminal.err("no change; nothing written") }
             return

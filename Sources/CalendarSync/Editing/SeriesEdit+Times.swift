@@ -1,17 +1,21 @@
-import CalendarSync
+import Foundation
 import ICalendar
 
 extension SeriesEdit {
     /// The edit of the event `uid` of `file`, as of now.
-    init(file: EventFile, uid: String) throws { try self.init(file: file, uid: uid, now: EventTarget.now()) }
+    public init(file: EventFile, uid: String) throws {
+        let now = LocalDateTime(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        try self.init(file: file, uid: uid, now: DateTimeValue(now, form: .utc))
+    }
 
     /// How times on the command line are read for the event `uid` of `file`: in `--tz`, else
     /// in the event's own zone (floating for floating events).
-    static func times(for file: EventFile, uid: String, zone: String?) -> TimeArgument {
+    public static func times(for file: EventFile, uid: String, zone: String?) -> TimeArgument {
         times(for: master(of: file.calendar, uid: uid)?["DTSTART"]?.dateTime, zone: zone)
     }
 
-    static func times(for start: DateTimeValue?, zone: String?) -> TimeArgument {
+    /// How times on the command line are read for an event starting at `start`.
+    public static func times(for start: DateTimeValue?, zone: String?) -> TimeArgument {
         if let zone { return TimeArgument(zone: zone) }
         switch start?.form {
         case .zoned(let tzid): return TimeArgument(zone: tzid)
@@ -23,7 +27,7 @@ extension SeriesEdit {
 
     /// The resource with an override for the occurrence at `occurrence` (`--occurrence`, read
     /// in the event's times), and the override's index among its components.
-    static func occurrence(_ occurrence: String, of file: EventFile, uid: String, zone: String?) throws -> (
+    public static func occurrence(_ occurrence: String, of file: EventFile, uid: String, zone: String?) throws -> (
         Component, Int
     ) {
         let edit = try SeriesEdit(file: file, uid: uid)

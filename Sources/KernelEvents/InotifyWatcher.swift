@@ -3,35 +3,39 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-import CalendarSync
 import Foundation
 
 /// Watches vdir folders with Linux inotify and reports which watched folder saw a change to
-/// an item file (`*.ics`, not a dotfile or an editor's leftover).
+/// an item file (what the caller's ``isItem`` accepts: `*.ics`, not a dotfile or an editor's
+/// leftover).
 ///
 /// The watcher is read without blocking: ``fileDescriptor`` goes into `poll(2)` beside other
 /// descriptors, and ``drain()`` collects what arrived. Folders created inside a watched root
 /// (a new calendar of an account pair) are watched as they appear.
-final class InotifyWatcher {
+public final class InotifyWatcher {
     /// The inotify descriptor, for `poll(2)`.
-    let fileDescriptor: Int32
+    public let fileDescriptor: Int32
+    /// Whether a file name is an item's: only changes to those count.
+    private let isItem: (String) -> Bool
     /// Watch descriptor → (tag given by the caller, folder).
     private var watches: [Int32: (tag: String, folder: String, isRoot: Bool)] = [:]
 
     /// What an item change looks like to inotify: written and closed, moved in or out, deleted,
     /// or a name made for a file: khal writes a temporary file and `link()`s it into place, and
     /// a file made with `O_TMPFILE` appears by `linkat()`, which show as IN_CREATE alone.
-    static let itemMask =
+    public static let itemMask =
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
         | UInt32(IN_CREATE)
 
-    /// - Throws: `CLIError` when inotify is unavailable (too many instances, no kernel support).
-    init() throws {
+    /// A watcher counting changes to files whose names `isItem` accepts.
+    /// - Throws: ``KernelEventError`` when inotify is unavailable (too many instances, no kernel support).
+    public init(isItem: @escaping (String) -> Bool) throws {
+        self.isItem = isItem
         let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard fd >= 0 else {
-            throw CLIError(
-                "cannot start inotify: \(String(cString: strerror(errno)))",
-                hint: "raise fs.inotify.max_user_instances, or run `calgw sync` from a timer instead")
+            throw KernelEventError(
+                .inotifyUnavailable, "cannot start inotify: \(String(cString: strerror(errno)))",
+                recovery: "raise fs.inotify.max_user_instances, or run `calgw sync` from a timer instead")
         }
         fileDescriptor = fd
     }
@@ -39,8 +43,8 @@ final class InotifyWatcher {
     deinit { close(fileDescriptor) }
 
     /// Watches `folder` and its immediate subfolders (the collections of an account pair).
-    /// - Throws: `CLIError` when the folder cannot be watched (missing, no permission, limit reached).
-    func watch(_ folder: URL, tag: String) throws {
+    /// - Throws: ``KernelEventError`` when the folder cannot be watched (missing, no permission, limit reached).
+    public func watch(_ folder: URL, tag: String) throws {
         try add(folder.path, tag: tag, isRoot: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where !name.hasPrefix(".") {
@@ -57,16 +61,16 @@ final class InotifyWatcher {
         let wd = inotify_add_watch(fileDescriptor, path, mask)
         guard wd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw CLIError(
-                "cannot watch \(path): \(reason)",
-                hint: errno == ENOSPC
+            throw KernelEventError(
+                .cannotWatch, "cannot watch \(path): \(reason)",
+                recovery: errno == ENOSPC
                     ? "raise fs.inotify.max_user_watches" : "check that the vdir exists and is readable")
         }
         watches[wd] = (tag, path, isRoot)
     }
 
     /// Reads every pending event; returns the tags of the folders where an item changed.
-    func drain() -> Set<String> {
+    public func drain() -> Set<String> {
         var changed = Set<String>()
         let size = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
@@ -91,7 +95,7 @@ final class InotifyWatcher {
                     }
                     continue
                 }
-                if event.mask & Self.itemMask != 0, ItemFileName.isItem(name) { changed.insert(watch.tag) }
+                if event.mask & Self.itemMask != 0, isItem(name) { changed.insert(watch.tag) }
             }
         }
         return changed

@@ -4,8 +4,9 @@ import Foundation
 /// xdg-open and Python's webbrowser: commands separated by `:`, `%s` standing for the
 /// address, else the address added), else `xdg-open`. The browser is not waited for: the
 /// sign-in's listener gets the answer.
-enum BrowserLauncher {
-    static func open(_ url: URL) {
+public enum BrowserLauncher {
+    /// Starts the first command that can be started for `url`; does not wait for it.
+    public static func open(_ url: URL) {
         let address = url.absoluteString
         var commands: [[String]] = []
         if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {

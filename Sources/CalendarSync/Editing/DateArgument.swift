@@ -5,8 +5,8 @@ import ICalendar
 /// `2026-03-29` (a whole day, or local midnight), `2026-03-29T10:00[:SS]` (local time in
 /// `--tz` or the system zone), or RFC 3339 with an offset or `Z` (`2026-03-29T10:00:00+02:00`).
 /// Used by `expand`, `list` and `event add/edit` (`--start`, `--end`, `--occurrence`).
-struct DateArgument: Hashable, Sendable, CustomStringConvertible {
-    enum Value: Hashable, Sendable {
+public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
+    public enum Value: Hashable, Sendable {
         /// A calendar date.
         case date(LocalDate)
         /// A wall-clock time without zone, read in the command's zone.
@@ -15,11 +15,13 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
         case instant(LocalDateTime, offsetSeconds: Int)
     }
 
-    let value: Value
-    let text: String
+    /// What was given.
+    public let value: Value
+    /// The text as given.
+    public let text: String
 
     /// Parses the text, or returns nil when it is none of the accepted forms.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         self.text = text
         let s = text.trimmingCharacters(in: .whitespaces)
         let b = Array(s.utf8)
@@ -63,10 +65,10 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether only a date was given.
-    var isDate: Bool { if case .date = value { return true }; return false }
+    public var isDate: Bool { if case .date = value { return true }; return false }
 
     /// The instant meant, reading dates (at midnight) and local times in `zone`.
-    func instant(in zone: any ZoneRules) -> Int64 {
+    public func instant(in zone: any ZoneRules) -> Int64 {
         switch value {
         case .date(let d): return zone.utc(forLocal: LocalDateTime(date: d))
         case .local(let l): return zone.utc(forLocal: l)
@@ -77,7 +79,7 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
     /// The value as a DATE / DATE-TIME in the form of `form` (a RECURRENCE-ID given "the same
     /// way as the occurrence's original start"): dates stay dates, instants become UTC, local
     /// times take the zone `tzid` (or float when nil).
-    func dateTimeValue(tzid: String?) -> DateTimeValue {
+    public func dateTimeValue(tzid: String?) -> DateTimeValue {
         switch value {
         case .date(let d): return DateTimeValue(date: d)
         case .local(let l): return DateTimeValue(l, form: tzid.map { .zoned(tzid: $0) } ?? .floating)
@@ -85,27 +87,28 @@ struct DateArgument: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String { text }
+    /// The text as given.
+    public var description: String { text }
 
     /// The zone named by `--tz`, or the system's zone.
-    /// - Throws: `CLIError` (usage) when the name is not a known zone.
-    static func zone(named name: String?) throws -> any ZoneRules {
+    /// - Throws: `EventCommandError` (usage) when the name is not a known zone.
+    public static func zone(named name: String?) throws -> any ZoneRules {
         if let name {
             if let iana = TimeZoneResolver.ianaIdentifier(for: name), let z = SystemZone(identifier: iana) { return z }
             if name.uppercased() == "UTC" || name == "Z" { return FixedOffsetZone.utc }
-            throw CLIError(
-                "unknown time zone '\(name)'", hint: "give an IANA name such as Europe/Berlin or America/New_York",
-                status: .usage)
+            throw EventCommandError(
+                "unknown time zone '\(name)'", recovery: "give an IANA name such as Europe/Berlin or America/New_York",
+                kind: .usage)
         }
         return SystemZone(identifier: TimeZone.current.identifier) ?? FixedOffsetZone.utc
     }
 
     /// Parses an option's value, or throws a usage error naming the option.
-    static func parse(_ text: String, option: String) throws -> DateArgument {
+    public static func parse(_ text: String, option: String) throws -> DateArgument {
         guard let d = DateArgument(text) else {
-            throw CLIError(
+            throw EventCommandError(
                 "\(option): '\(text)' is not a date",
-                hint: "use 2026-03-29, 2026-03-29T10:00, or 2026-03-29T10:00:00+02:00", status: .usage)
+                recovery: "use 2026-03-29, 2026-03-29T10:00, or 2026-03-29T10:00:00+02:00", kind: .usage)
         }
         return d
     }

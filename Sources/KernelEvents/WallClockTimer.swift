@@ -13,27 +13,29 @@ import CWallClock
 /// (``fire()`` answers `clockChanged`), so the caller can look at the time again.
 ///
 /// ``fileDescriptor`` goes into `poll(2)` beside the loop's other descriptors.
-final class WallClockTimer {
+public final class WallClockTimer {
     /// The timerfd, for `poll(2)`.
-    let fileDescriptor: Int32
+    public let fileDescriptor: Int32
 
-    /// - Throws: `CLIError` when no timerfd can be made.
-    init() throws {
+    /// - Throws: ``KernelEventError`` when no timerfd can be made.
+    public init() throws {
         let fd = cwallclock_timer_create()
-        guard fd >= 0 else { throw CLIError("cannot make a timer for alarms: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw KernelEventError(.noTimer, "cannot make a timer for alarms: \(String(cString: strerror(errno)))")
+        }
         fileDescriptor = fd
     }
 
     deinit { close(fileDescriptor) }
 
     /// Comes due at `seconds` since the epoch (at once when that is past); nil disarms.
-    func arm(at seconds: Int64?) { _ = cwallclock_timer_arm(fileDescriptor, seconds.map { max($0, 0) } ?? -1) }
+    public func arm(at seconds: Int64?) { _ = cwallclock_timer_arm(fileDescriptor, seconds.map { max($0, 0) } ?? -1) }
 
     /// What the timer says once `poll(2)` finds it readable.
-    enum Reading { case due, clockChanged, notDue }
+    public enum Reading { case due, clockChanged, notDue }
 
     /// Reads the timer: due, cancelled by a change of the clock, or nothing (a spurious wake).
-    func fire() -> Reading {
+    public func fire() -> Reading {
         switch cwallclock_timer_read(fileDescriptor) {
         case 1: return .due
         case 2: return .clockChanged
@@ -42,7 +44,7 @@ final class WallClockTimer {
     }
 
     /// The real-time clock's seconds since the epoch.
-    static func now() -> Int64 {
+    public static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec)

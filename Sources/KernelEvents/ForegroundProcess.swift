@@ -3,9 +3,10 @@ import Foundation
 /// Runs a program in the foreground on calgw's own terminal and waits for it, as `git commit`
 /// runs an editor. Foundation's `Process` starts programs in a new session, without the
 /// terminal, where an editor cannot read the keyboard.
-enum ForegroundProcess {
+public enum ForegroundProcess {
     /// - Returns: the exit status (128 + the signal for a program killed by one).
-    static func run(_ argv: [String]) throws -> Int32 {
+    /// - Throws: ``KernelEventError`` when the program cannot be started.
+    public static func run(_ argv: [String]) throws -> Int32 {
         var pid: pid_t = 0
         var cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
@@ -23,7 +24,8 @@ enum ForegroundProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         let spawned = posix_spawn(&pid, argv[0], nil, &attributes, &cArgs, environ)
         guard spawned == 0 else {
-            throw CLIError("cannot start \(argv.joined(separator: " ")): \(String(cString: strerror(spawned)))")
+            throw KernelEventError(
+                .cannotStart, "cannot start \(argv.joined(separator: " ")): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -1,32 +1,42 @@
-import CalendarSync
-import CStopSignal
 import Foundation
+import KernelEvents
 
 /// A temporary file in the person's editor, reopened until the save is usable: on a terminal
 /// with the problems said first, and given up when a save after them changes nothing; without
 /// a terminal (nobody to fix anything) the first unusable save ends it with the problems.
-struct EditorSession {
-    var name: String
+public struct EditorSession {
+    /// The copy's file name (the event's, so that the editor knows it for iCalendar).
+    public var name: String
+    /// Where the problems of a save are said before the editor opens again (stderr).
+    public var say: (String) -> Void
+
+    /// A session on a copy named `name`, saying the problems of a save with `say`.
+    public init(name: String, say: @escaping (String) -> Void) {
+        self.name = name
+        self.say = say
+    }
 
     /// The editor command: $VISUAL, else $EDITOR, else vi.
-    static var editor: String {
+    public static var editor: String {
         let env = ProcessInfo.processInfo.environment
         for key in ["VISUAL", "EDITOR"] { if let value = env[key], !value.isEmpty { return value } }
         return "vi"
     }
 
     /// Whether a person can answer: standard input and error are both a terminal.
-    static var onATerminal: Bool { isatty(0) == 1 && isatty(2) == 1 }
+    public static var onATerminal: Bool { isatty(0) == 1 && isatty(2) == 1 }
 
-    func run(review: EditorReview, interactive: Bool = Self.onATerminal) throws -> EditorReview.Outcome {
+    /// Opens the editor until the save is usable, given up, or not fixable without a terminal.
+    /// - Throws: ``EventCommandError`` when nothing was written (problems, an editor that failed).
+    public func run(review: EditorReview, interactive: Bool = Self.onATerminal) throws -> EditorReview.Outcome {
         let copies = EditorCopies()
         copies.sweepLeftovers()
         let folder = try copies.makeFolder()
         let copy = folder.appendingPathComponent(name)
-        cstop_remove_on_signals(copy.path, folder.path)
+        SignalCleanup.remove(copy.path, then: folder.path)
         defer {
             try? FileManager.default.removeItem(at: folder)
-            cstop_keep_on_signals()
+            SignalCleanup.release()
         }
         var text = review.initialText
         var shown: String?
@@ -40,17 +50,18 @@ struct EditorSession {
             let listed = problems.map { $0.line > 0 ? "  line \($0.line): \($0.message)" : "  \($0.message)" }
             let count = "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
             guard interactive else {
-                throw CLIError(
+                throw EventCommandError(
                     "the edited event has \(count); nothing was written:\n" + listed.joined(separator: "\n"),
-                    hint: "run it on a terminal to fix them in the editor, or change the event with `calgw event edit`")
+                    recovery:
+                        "run it on a terminal to fix them in the editor, or change the event with `calgw event edit`")
             }
             let body = EditorReview.strippingComments(saved)
             if body == shown {
-                throw CLIError(
+                throw EventCommandError(
                     "the file was saved unchanged after its problems were shown; nothing was written:\n"
                         + listed.joined(separator: "\n"))
             }
-            Terminal.err(
+            say(
                 "the file has \(count):\n" + listed.joined(separator: "\n")
                     + "\nreopening the editor (save it unchanged or empty to give up)")
             shown = body
@@ -58,13 +69,14 @@ struct EditorSession {
         }
     }
 
+    /// Runs the editor on `file` in the foreground, with the terminal.
     func launchEditor(on file: URL) throws {
         // The editor may carry arguments ("code --wait"): the shell splits it, the path stays one word.
         let status = try ForegroundProcess.run(["/bin/sh", "-c", "\(Self.editor) \"$1\"", "calgw-editor", file.path])
         guard status == 0 else {
-            throw CLIError(
+            throw EventCommandError(
                 "the editor (\(Self.editor)) exited with status \(status); nothing was written",
-                hint: "set $VISUAL or $EDITOR to an editor that exits 0 after saving")
+                recovery: "set $VISUAL or $EDITOR to an editor that exits 0 after saving")
         }
     }
 }

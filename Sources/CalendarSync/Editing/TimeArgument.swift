@@ -4,28 +4,31 @@ import ICalendar
 /// A date or time for an event (`--start`, `--end`, `--occurrence`) as the value an event
 /// holds: a date stays a DATE, a wall-clock time takes the zone (`--tz`, the event's own, or
 /// the system's), and an instant is shown in that zone.
-struct TimeArgument {
+public struct TimeArgument: Sendable {
     /// The zone a wall-clock time is read in, and an instant converted to: an IANA or
     /// Windows name, or nil for the system's zone. "floating" keeps times without a zone.
-    var zone: String?
+    public var zone: String?
+
+    /// Times read in `zone` (nil: the system's zone).
+    public init(zone: String?) { self.zone = zone }
 
     /// The system's zone name (from TZ or /etc/localtime), as Foundation reads it.
-    static var systemZone: String { TimeZone.current.identifier }
+    public static var systemZone: String { TimeZone.current.identifier }
 
     /// The form a wall-clock time takes: zoned, UTC for UTC/GMT, or floating.
-    func wallClockForm() throws -> DateTimeValue.Form {
+    public func wallClockForm() throws -> DateTimeValue.Form {
         let name = zone ?? Self.systemZone
         if name.lowercased() == "floating" { return .floating }
         if ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(name) { return .utc }
         guard TimeZoneResolver().zone(for: name) != nil else {
-            throw CLIError(
-                "unknown time zone \(name)", hint: "give an IANA name such as Europe/Berlin, or UTC", status: .usage)
+            throw EventCommandError(
+                "unknown time zone \(name)", recovery: "give an IANA name such as Europe/Berlin, or UTC", kind: .usage)
         }
         return .zoned(tzid: name)
     }
 
     /// Parses `text` (see `DateArgument` for the forms); `option` names the flag in errors.
-    func parse(_ text: String, option: String) throws -> DateTimeValue {
+    public func parse(_ text: String, option: String) throws -> DateTimeValue {
         switch try DateArgument.parse(text, option: option).value {
         case .date(let date):
             return DateTimeValue(date: date)
