@@ -11,6 +11,7 @@ import ICalendar
         "end-before-start": TestEvent.ics(uid: "a", summary: "x", start: "20260310T100000Z", end: "20260310T090000Z"),
         "bad-rrule": TestEvent.ics(uid: "b", summary: "x", extra: ["RRULE:FREQ=SOMETIMES"]),
         "bad-exrule": TestEvent.ics(uid: "c", summary: "x", extra: ["EXRULE:FREQ=DAILY;COUNT=x"]),
+        "bad-attendee": TestEvent.ics(uid: "h", summary: "x", extra: ["ATTENDEE;CN=Bob:bob at example"]),
         "unbalanced": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:d\r\nEND:VCALENDAR\r\n",
         "no-colon":
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nSUMMARY x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",

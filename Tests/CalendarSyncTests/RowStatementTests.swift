@@ -53,4 +53,17 @@ import Testing
         #expect(JournalError.recovery(for: .SQLITE_READONLY).contains("permissions"))
         #expect(JournalError.recovery(for: .SQLITE_BUSY).contains("another program"))
     }
+
+    /// Every read and write of the journal, not only its row statements: SQLite's refusal of a
+    /// read is a `.storage` JournalError too, with SQLite's error underneath.
+    @Test func aReadSQLiteRefusesIsAJournalError() throws {
+        let journal = try Journal.inMemory()
+        try journal.writer.write { db in try db.execute(sql: "DROP TABLE item") }
+        let error = #expect(throws: JournalError.self) { _ = try journal.itemCount() }
+        #expect(error?.code == .storage)
+        #expect(error?.message.hasPrefix("the journal could not be read: ") == true, "\(error?.message ?? "")")
+        #expect(error?.cause is DatabaseError)
+        let write = #expect(throws: JournalError.self) { try journal.apply(.remove(.uid("gone"))) }
+        #expect(write?.message.hasPrefix("the journal could not record its rows: ") == true)
+    }
 }

@@ -1,5 +1,6 @@
 import Failures
 import Foundation
+import HTTP
 import OAuth
 
 /// Why a run stopped as a whole (per-item problems go to the report's `errors`).
@@ -30,7 +31,8 @@ extension CodedError where Code == SyncFailure {
             return SyncError(.signIn(signIn.kind), signIn.message, recovery: signIn.recovery, cause: signIn)
         }
         if let refused = error as? any StorageFailure, refused.kind == .authentication {
-            let said = refused.message.hasPrefix("the server refused the credentials")
+            // A server's 401 says so itself; another refusal (a token endpoint's) is worded here.
+            let said = (refused as? CalDAVError)?.code == .authenticationFailed
             return SyncError(
                 .authenticationFailed,
                 said ? refused.message : "the server refused the credentials: \(refused.message)",

@@ -14,7 +14,7 @@ extension Journal {
     /// Starts a bulk load when the journal holds no item (otherwise nothing changes): the item
     /// indexes are dropped and rows written until `endBulkLoad()` are appended.
     func beginBulkLoad() throws {
-        let empty = try writer.write { db in
+        let empty = try writing { db in
             guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") == true else { return false }
             for (name, _) in Self.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
             return true
@@ -40,7 +40,7 @@ extension Journal {
     /// Builds each missing item index. Should rows share a key or an href (a load appends what
     /// an upsert would have replaced), the last written is kept, as an upsert would have kept it.
     func restoreItemIndexes() throws {
-        try writer.write { db in
+        try writing { db in
             // In the order of `itemIndexes`, the key first: the rows an href's index then drops
             // are other keys' rows, as an upsert drops them.
             for (name, column) in try Self.missingItemIndexes(db) {

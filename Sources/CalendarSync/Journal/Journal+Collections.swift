@@ -7,7 +7,7 @@ extension Journal {
     /// What the journal keeps of `side` as a collection: its change token, name and color; empty
     /// before the first sync.
     public func collection(_ side: Side) throws -> CollectionState {
-        try writer.read { db in
+        try reading { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM collection WHERE side = ?", arguments: [side.rawValue])
@@ -26,11 +26,11 @@ extension Journal {
     /// token can leave out an item created after it and deleted since (Xandikos diffs two
     /// states), and the copy the run made would stay behind.
     func forgetTokens() throws {
-        try writer.write { db in try db.execute(sql: "UPDATE collection SET token = NULL WHERE token IS NOT NULL") }
+        try writing { db in try db.execute(sql: "UPDATE collection SET token = NULL WHERE token IS NOT NULL") }
     }
 
     func setCollection(_ side: Side, _ state: CollectionState) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO collection (side, token, displayName, color) VALUES (?, ?, ?, ?)",
                 arguments: [side.rawValue, state.token?.value, state.displayName, state.color])
@@ -39,25 +39,25 @@ extension Journal {
 
     /// When the last complete sync ended (ISO 8601), nil before the first.
     public func lastSync() throws -> String? {
-        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'") }
+        try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lastSync'") }
     }
 
     /// A yes/no the journal keeps for its pair (false when never set).
     func flag(_ name: String) throws -> Bool {
-        try writer.read { db in
+        try reading { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name]) == "1"
         }
     }
 
     func setFlag(_ name: String, _ value: Bool) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value ? "1" : "0"])
         }
     }
 
     func setLastSync(_ date: Date = Date()) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('lastSync', ?)",
                 arguments: [Self.iso8601(date)])

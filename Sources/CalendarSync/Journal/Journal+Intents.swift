@@ -11,7 +11,7 @@ extension Journal {
         var copy = intent
         // The row's columns have no room for a source: an intent with one is stored packed, a batch of one.
         let members = intent.source == nil ? nil : IntentBatch.pack([intent])
-        copy.id = try writer.write { db in try Self.insertIntentRow(intent, members: members, db) }
+        copy.id = try writing { db in try Self.insertIntentRow(intent, members: members, db) }
         return copy
     }
 
@@ -21,7 +21,7 @@ extension Journal {
     func recordAll(_ intents: [Intent]) throws -> [Intent] {
         guard let first = intents.first else { return [] }
         guard intents.count > 1 else { return [try record(first)] }
-        let id = try writer.write { db in try Self.insertIntentRow(first, members: IntentBatch.pack(intents), db) }
+        let id = try writing { db in try Self.insertIntentRow(first, members: IntentBatch.pack(intents), db) }
         return intents.map { intent in
             var copy = intent
             copy.id = id
@@ -49,7 +49,7 @@ extension Journal {
     /// of them landed, its outcome naming those that failed.
     func completeAll(_ completions: [(Intent, IntentOutcome, JournalChange)]) throws {
         let bulk = isBulkLoading
-        try writer.write { db in
+        try writing { db in
             let now = Self.now()
             var statements = ItemRowStatements()
             for i in completions.indices {
@@ -96,7 +96,7 @@ extension Journal {
 
     /// Records that an intent's write failed (nothing was changed on that side).
     func fail(_ intent: Intent, reason: String) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(
                 sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
         }
@@ -104,7 +104,7 @@ extension Journal {
 
     /// Intents of an interrupted run, oldest first (those recorded together share their id).
     public func pendingIntents() throws -> [Intent] {
-        try writer.read { db in
+        try reading { db in
             try Row.fetchAll(db, sql: "SELECT * FROM intent WHERE state = 'pending' ORDER BY id").flatMap {
                 row -> [Intent] in
                 let operation: String = row["operation"], side: String = row["side"]
@@ -134,7 +134,7 @@ extension Journal {
     /// if the run had finished those items.
     func markRecovered(_ intent: Intent, outcome: String, changes: [JournalChange] = []) throws {
         let bulk = isBulkLoading
-        try writer.write { db in
+        try writing { db in
             let now = Self.now()
             var rows = ItemRowStatements()
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
@@ -145,7 +145,7 @@ extension Journal {
 
     /// Drops finished intents older than the last `keep` (the log stays small).
     func pruneIntents(keep: Int = 1000) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(
                 sql: "DELETE FROM intent WHERE state <> 'pending' AND id <= (SELECT MAX(id) FROM intent) - ?",
                 arguments: [keep])

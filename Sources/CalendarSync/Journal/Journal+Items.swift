@@ -10,7 +10,7 @@ extension Journal {
     }
 
     func fetchItems(where condition: String, arguments: StatementArguments) throws -> [JournalItem] {
-        try writer.read { db in
+        try reading { db in
             // A cursor, not `fetchAll`: each row becomes an item as it is stepped, so a journal of
             // 100,000 items is never also held as 100,000 database rows. Columns by position.
             let rows = try Row.fetchCursor(
@@ -37,7 +37,7 @@ extension Journal {
     /// Each item's href and etag on `side`, as the journal last saw them.
     public func versions(_ side: Side) throws -> [ItemVersion] {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
-        return try writer.read { db in
+        return try reading { db in
             try Array(
                 Row.fetchCursor(db, sql: "SELECT \(columns) FROM item").map { ItemVersion(href: $0[0], etag: $0[1]) })
         }
@@ -47,7 +47,7 @@ extension Journal {
     /// (SQLite's BINARY collation: `memcmp`, a prefix first), read through a cursor so that a
     /// journal of a million rows is never held as one array.
     public func forEachVersion(_ side: Side, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void) throws {
-        try writer.read { db in try Self.forEachVersion(side, in: db, body) }
+        try reading { db in try Self.forEachVersion(side, in: db, body) }
     }
 
     /// `forEachVersion` inside a transaction already open (a migration's).
@@ -60,15 +60,14 @@ extension Journal {
         while let row = try rows.next() { try body(row[0], row[1]) }
     }
 
-    /// True when the journal knows no item (a pair's first sync).
     /// How many items the journal knows, without reading them.
     public func itemCount() throws -> Int {
-        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
+        try reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
     }
 
     /// True when the journal knows no item, as before the first sync.
     public func isEmpty() throws -> Bool {
-        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
+        try reading { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item)") ?? true }
     }
 
     /// The journal's rows for these keys.
@@ -97,7 +96,7 @@ extension Journal {
 
     /// The content both sides agreed on at the last sync of `key` (the merge base).
     public func base(for key: ItemKey) throws -> Data? {
-        try writer.read { db in
+        try reading { db in
             try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value])
         }
     }
@@ -105,7 +104,7 @@ extension Journal {
     /// Applies an item change in its own transaction.
     func apply(_ change: JournalChange) throws {
         let bulk = isBulkLoading
-        try writer.write { db in
+        try writing { db in
             var rows = ItemRowStatements()
             try Self.apply(change, db, at: Self.now(), bulk: bulk, rows: &rows)
         }
@@ -114,7 +113,7 @@ extension Journal {
     /// Applies item changes in one transaction.
     func applyAll(_ changes: [JournalChange]) throws {
         let bulk = isBulkLoading
-        try writer.write { db in
+        try writing { db in
             let now = Self.now()
             var rows = ItemRowStatements()
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }

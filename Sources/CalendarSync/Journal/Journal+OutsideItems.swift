@@ -7,13 +7,13 @@ extension Journal {
     /// True when an earlier run with a sync window left items outside it that no row holds:
     /// a run without that window must plan them, even when neither side changed.
     public func hasOutsideItems() throws -> Bool {
-        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outsideItem)") ?? false }
+        try reading { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outsideItem)") ?? false }
     }
 
     /// Items of `side` last seen outside the sync window and in no journal row: kept so that
     /// they are not read again while unchanged, and are noticed when the window reaches them.
     public func outsideItems(_ side: Side) throws -> [SideItem] {
-        try writer.read { db in
+        try reading { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outsideItem WHERE side = ?", arguments: [side.rawValue]).map {
                 row in
                 SideItem(
@@ -26,7 +26,7 @@ extension Journal {
 
     /// Replaces the outside-window items of `side`.
     func replaceOutsideItems(_ side: Side, with items: [SideItem]) throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(sql: "DELETE FROM outsideItem WHERE side = ?", arguments: [side.rawValue])
             for item in items {
                 try db.execute(

@@ -35,7 +35,7 @@ extension Journal {
     /// The value kept as JSON under `name` in the `meta` table; nil when none is, or it cannot
     /// be read (a value a later version wrote differently is taken as none).
     func metaValue<Value: Decodable>(_ type: Value.Type, named name: String) throws -> Value? {
-        let text = try writer.read { db in
+        let text = try reading { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name])
         }
         guard let text else { return nil }
@@ -45,13 +45,13 @@ extension Journal {
     /// Keeps `value` as JSON under `name` in the `meta` table; nil removes it.
     func setMetaValue(_ value: (some Encodable)?, named name: String) throws {
         guard let value else {
-            try writer.write { db in try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [name]) }
+            try writing { db in try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [name]) }
             return
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = String(decoding: try encoder.encode(value), as: UTF8.self)
-        try writer.write { db in
+        try writing { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, text])
         }
     }

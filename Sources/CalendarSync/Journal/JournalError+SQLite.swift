@@ -13,6 +13,14 @@ extension CodedError where Code == JournalFailure {
             recovery: recovery(for: error.resultCode), cause: error)
     }
 
+    /// SQLite's refusal of a read of journal rows, with what to do about it.
+    static func notRead(_ error: DatabaseError) -> JournalError {
+        let reason = error.message ?? "\(error.resultCode)"
+        return JournalError(
+            .storage, "the journal could not be read: \(reason) (SQLite \(error.extendedResultCode.rawValue))",
+            recovery: recovery(for: error.resultCode), cause: error)
+    }
+
     /// What to do when SQLite answers `code` to a write.
     static func recovery(for code: ResultCode) -> String {
         switch code {

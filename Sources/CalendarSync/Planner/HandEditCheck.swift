@@ -35,7 +35,9 @@ enum HandEditCheck {
 
     /// True for the errors that keep a file that parses from being uploaded.
     private static func blocks(_ problem: LintProblem) -> Bool {
-        problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
-            || problem.message.hasPrefix("EXRULE:") || problem.message.hasSuffix(" is not a valid CAL-ADDRESS")
+        switch problem.kind {
+        case .endBeforeStart, .invalidValue(.recur), .invalidValue(.calAddress): true
+        default: false
+        }
     }
 }

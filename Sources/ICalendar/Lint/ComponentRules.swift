@@ -81,7 +81,7 @@ struct ComponentRules {
                     message =
                         "\(p.name): COUNT=\(count) is negative: calgw ignores the COUNT and repeats the rule without end, as recurring-ical-events does"
                 }
-                problems.append(.init(line: p.line, severity: .error, message: message))
+                problems.append(.init(line: p.line, severity: .error, message: message, kind: .invalidValue(type)))
             }
             if type == .recur, let rule = try? p.recurrenceRule() {
                 for v in rule.rfcViolations {
@@ -123,7 +123,8 @@ struct ComponentRules {
                 .init(
                     line: endProperty.line, severity: .error,
                     message: "\(endName) \(end) is before DTSTART \(start): "
-                        + "calgw shows the event from the earlier time to the later, as recurring-ical-events does"))
+                        + "calgw shows the event from the earlier time to the later, as recurring-ical-events does",
+                    kind: .endBeforeStart))
         }
     }
 

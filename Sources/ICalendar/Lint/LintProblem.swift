@@ -11,18 +11,33 @@ public struct LintProblem: Hashable, Sendable, CustomStringConvertible {
         public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
     }
 
+    /// What kind of problem, for a caller that acts on some kinds (a hand edit that must not be
+    /// synced) without reading the words.
+    public enum Kind: Hashable, Sendable {
+        /// An end (DTEND, DUE) before its DTSTART.
+        case endBeforeStart
+        /// A property whose value is not of its type (an RRULE or EXRULE that is no rule, an
+        /// ATTENDEE that is no CAL-ADDRESS).
+        case invalidValue(ValueType)
+        /// Anything else.
+        case other
+    }
+
     /// 1-based line; 0 for the whole file.
     public var line: Int
     /// Whether the file can still be used.
     public var severity: Severity
     /// What is wrong, in words.
     public var message: String
+    /// What kind of problem it is.
+    public var kind: Kind
 
     /// A problem at `line`.
-    public init(line: Int, severity: Severity, message: String) {
+    public init(line: Int, severity: Severity, message: String, kind: Kind = .other) {
         self.line = line
         self.severity = severity
         self.message = message
+        self.kind = kind
     }
 
     /// `line: severity: message`.

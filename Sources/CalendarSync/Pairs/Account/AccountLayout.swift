@@ -1,4 +1,5 @@
 import Foundation
+import VDir
 
 /// Where an account pair keeps its state, and which calendars it holds as far as the disk
 /// tells: the journals and the collection mapping live in `<journal>.d/`, the calendars in
@@ -47,8 +48,21 @@ struct AccountLayout {
     }
 
     /// The visible subfolders of `folder`.
+    /// - Throws: `VDirError` (`.io`) naming the folder and the system's reason.
     static func subfolders(of folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let number = underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying!.code) : EIO
+            throw VDirError(
+                .io, "cannot list the calendars' folders in \(folder.path): \(String(cString: strerror(number)))",
+                recovery: SystemError(number)?.recovery(at: folder.path)
+                    ?? "check that calgw may read \(folder.path), then run again",
+                errno: number, path: folder.path)
+        }
+        return names.filter { name in
             var isDirectory: ObjCBool = false
             return !name.hasPrefix(".")
                 && FileManager.default.fileExists(

@@ -191,9 +191,7 @@ public actor SingleFileStorage: CalendarStorage, FlushingStorage {
     /// before its start, an invalid RRULE or EXRULE (as ``HandEditCheck`` blocks a vdir file).
     static func blockingProblem(in data: Data) -> LintProblem? {
         Linter().lint(data).first { problem in
-            problem.severity == .error
-                && (problem.message.contains(" is before DTSTART") || problem.message.hasPrefix("RRULE:")
-                    || problem.message.hasPrefix("EXRULE:"))
+            problem.severity == .error && (problem.kind == .endBeforeStart || problem.kind == .invalidValue(.recur))
         }
     }
 
