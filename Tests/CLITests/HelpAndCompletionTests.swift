@@ -39,6 +39,15 @@ import CalgwTestSupport
         }
     }
 
+    /// `event reply` takes one answer of three: its usage line says so, where the generated
+    /// one listed all three as if they went together.
+    @Test func replyUsageOffersOneAnswerOfThree() async throws {
+        let r = try await CalgwBinary.run(["event", "reply", "--help"])
+        #expect(r.stdoutText.contains("<uid> (--accept | --decline | --tentative)"), "\(r.stdoutText)")
+        let missing = try await CalgwBinary.run(["event", "reply", "x"])
+        #expect(missing.status == 2 && missing.stderrText.contains("(--accept | --decline | --tentative)"))
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionsKnowEveryCommandAndFlag(_ shell: String) async throws {
         let r = try await CalgwBinary.run(["--generate-completion-script", shell])

@@ -52,6 +52,30 @@ import CalgwTestSupport
             listed.stderrText.contains("none of your addresses") && listed.stderrText.contains(uid)
                 && listed.stderrText.contains("--address"), "\(listed.stderrText)")
 
+        // --address adds to the account's addresses: bob's own invitation is still listed,
+        // nothing is said of it, and the printed answer carries the address and works as printed.
+        let own = "own-\(UUID().uuidString.prefix(8).lowercased())"
+        try Data(
+            MeetingCopyTests.meeting(
+                own, summary: "For bob", organizer: meeting.organizer, attendee: meeting.attendee.address, day: 2
+            ).utf8
+        )
+        .write(to: bob.vdir.appendingPathComponent("\(own).ics"))
+        let both = try await meeting.bob(["invitations", "--address", "mailto:robert@internal"])
+        #expect(both.status == 0 && both.stdoutText.contains("For robert"), "\(both.stdoutText) \(both.stderrText)")
+        #expect(both.stdoutText.contains("For bob"), "bob's own addresses were dropped: \(both.stdoutText)")
+        #expect(!both.stderrText.contains("none of your addresses"), "\(both.stderrText)")
+        let printed = try #require(
+            both.stdoutText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("calgw event reply \(uid) ") }, "\(both.stdoutText)")
+        #expect(printed.contains("--address mailto:robert@internal"), "\(printed)")
+        let answered = try await meeting.bob(printed.split(separator: " ").dropFirst().map(String.init) + ["--offline"])
+        #expect(answered.status == 0, "\(printed): \(answered.stderrText)")
+        #expect(
+            try ServerPair.lines(bob.vdir.appendingPathComponent("\(uid).ics")).contains {
+                $0.hasPrefix("ATTENDEE") && $0.contains("PARTSTAT=ACCEPTED") && $0.hasSuffix("robert@internal")
+            }, "the printed answer did not answer")
+
         let plain = try await meeting.bob([
             "event", "add", "--summary", "Dentist", "--start", "2027-05-04T09:00", "--offline",
         ])

@@ -132,9 +132,16 @@ import CalgwTestSupport
         }
         #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
 
-        // Answering a meeting one organizes, or one where one is not invited, is refused.
+        // Answering a meeting where one is not invited is refused: --address adds to the
+        // account's addresses, and neither names an attendee of this one.
+        let other = "other-\(uid)"
+        try Data(
+            MeetingCopyTests.meeting(
+                other, summary: "Not for bob", organizer: organizer, attendee: "mailto:carol@example.net"
+            ).utf8
+        ).write(to: pair.vdir.appendingPathComponent("\(other).ics"))
         let organizes = try await CalgwBinary.run([
-            "event", "reply", uid, "--decline", "--address",
+            "event", "reply", other, "--decline", "--address",
             attendee.address.replacingOccurrences(of: "bob", with: "nobody"),
             "--offline", "--config", pair.config.path,
         ])

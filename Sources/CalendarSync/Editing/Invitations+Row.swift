@@ -24,11 +24,17 @@ extension Invitations {
         /// The command that accepts it (`--decline`, `--tentative` likewise).
         public var answer: String
 
-        /// The row of `found` in `pair`; `named`: the answer names the pair (more than one was read).
-        public init(_ found: Invitations.Found, pair: String, named: Bool) {
+        /// The row of `found` in `pair`.
+        /// - Parameters:
+        ///   - named: the answer names the pair (the config has more than one, so `event reply`
+        ///     needs `--pair`).
+        ///   - addresses: the `--address` values the invitations were looked for with, which the
+        ///     answer needs too (the invitation may name only one of them).
+        public init(_ found: Invitations.Found, pair: String, named: Bool, addresses: [String] = []) {
             invitation = found.invitation
             answer = "calgw event reply \(invitation.uid) --accept"
-            if named { answer += " --pair \(pair)" }
+            if named { answer += " --pair \(ShellWord.quoted(pair))" }
+            for address in addresses { answer += " --address \(ShellWord.quoted(address))" }
             if found.inAccountCalendar { answer += " --collection \(found.calendar)" }
             // In the form --occurrence reads (2026-04-06T09:30), not as the file writes it.
             if let start = invitation.occurrenceStart { answer += " --occurrence \(OccurrenceText.display(start))" }

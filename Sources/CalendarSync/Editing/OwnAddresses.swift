@@ -28,18 +28,31 @@ public struct OwnAddresses {
         address.lowercased().hasPrefix("mailto:") ? address : "mailto:" + address
     }
 
-    /// The person's addresses for `pair`: `given`, else those kept from the server, else the
-    /// server's, asked now (and kept).
+    /// The person's addresses for `pair`: those kept from the server, else the server's,
+    /// asked now (and kept), with `given` in front of them. `--address` adds an address the
+    /// invitation names to the account's, and leaves what the server says of scheduling known;
+    /// where the server cannot be asked (offline without a cache, not a CalDAV pair, down),
+    /// the given addresses serve alone.
     /// - Parameter given: `--address` values (`mailto:` added where missing).
     /// - Parameter refresh: ask the server even when the cache has an answer.
-    /// - Throws: ``EventCommandError`` when neither is at hand (offline without a cache, not a CalDAV
-    ///   pair, the server names none, or cannot be asked).
+    /// - Throws: ``EventCommandError`` when none is at hand: nothing given, and offline without
+    ///   a cache, not a CalDAV pair, the server names none, or cannot be asked.
     public static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws
         -> OwnAddresses
     {
-        if !given.isEmpty {
-            return OwnAddresses(addresses: given.map(mailto), serverSchedules: nil)
+        let extra = given.map(mailto)
+        guard !extra.isEmpty else { return try await account(of: pair, offline: offline, refresh: refresh) }
+        guard let known = try? await account(of: pair, offline: offline, refresh: refresh) else {
+            return OwnAddresses(addresses: extra, serverSchedules: cachedAccount(of: pair)?.autoSchedules)
         }
+        let lowered = Set(extra.map { $0.lowercased() })
+        return OwnAddresses(
+            addresses: extra + known.addresses.filter { !lowered.contains($0.lowercased()) },
+            serverSchedules: known.serverSchedules, cached: known.cached)
+    }
+
+    /// The account's own addresses: kept from the server, else asked now (and kept).
+    private static func account(of pair: Pair, offline: Bool, refresh: Bool) async throws -> OwnAddresses {
         if !refresh, let account = cachedAccount(of: pair), !usable(account.addresses).isEmpty {
             return OwnAddresses(
                 addresses: usable(account.addresses), serverSchedules: account.autoSchedules, cached: true)

@@ -32,8 +32,18 @@ public struct SeriesEdit {
             if let rid = occurrence {
                 let near = instances.nearest(to: rid)
                 let nearest = [near.before, near.after].compactMap { $0 }.map { OccurrenceText.display($0) }
+                // The time as the person writes it (2027-01-05T09:00), not as the file does.
+                let shown = OccurrenceText.display(rid)
+                let message =
+                    switch error as? SpanEditError {
+                    case .noSuchOccurrence(let uid, _)?:
+                        SpanEditError.noSuchOccurrence(uid: uid, recurrenceID: shown).description
+                    case .excludedOccurrence(let uid, _)?:
+                        SpanEditError.excludedOccurrence(uid: uid, recurrenceID: shown).description
+                    default: error.message
+                    }
                 throw EventCommandError(
-                    error.message,
+                    message,
                     recovery: nearest.isEmpty
                         ? error.recovery
                         : "the nearest occurrences start at \(nearest.joined(separator: " and "))", kind: .usage)

@@ -25,7 +25,7 @@ struct InvitationsCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("address"),
         help: ArgumentHelp(
-            "Your calendar address (repeatable); default: each pair's server's for the account.",
+            "Your calendar address (repeatable), besides each pair's server's for the account.",
             valueName: "mailto:…"))
     var addresses: [String] = []
 
@@ -47,7 +47,8 @@ struct InvitationsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let chosen = try global.loadConfig().select(pair: global.pair, all: global.all || global.pair == nil)
+        let config = try global.loadConfig()
+        let chosen = try config.select(pair: global.pair, all: global.all || global.pair == nil)
         let pairs = try chosen.filter { !$0.localIsServer }.map { try $0.pair }
         let (found, failure) = await Invitations.awaiting(in: pairs, given: addresses)
         var rows: [Row] = []
@@ -69,7 +70,11 @@ struct InvitationsCommand: AsyncParsableCommand {
         if let failure { throw failure }
         for one in found {
             unclaimed += one.scan.unclaimed.map { (one.addresses, $0) }
-            rows += one.scan.found.map { Row($0, pair: one.pair.name, named: chosen.count > 1) }
+            // The answer works as printed: `event reply` needs --pair once the config has two
+            // pairs, and the addresses the invitation was found by.
+            rows += one.scan.found.map {
+                Row($0, pair: one.pair.name, named: config.pairs.count > 1, addresses: addresses)
+            }
         }
         rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
         if !unclaimed.isEmpty && !output.quiet { Self.tell(unclaimed) }

@@ -9,6 +9,8 @@ struct EventReplyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reply",
         abstract: "Answer an invitation: accept, decline or accept tentatively.",
+        // One answer of the three, which the generated line would list as if all went together.
+        usage: "calgw event reply [<options>] <uid> (--accept | --decline | --tentative)",
         discussion: """
             Sets your own attendee's PARTSTAT in the event (you: the account's calendar \
             addresses as the server gives them, or --address), writes the file and sends it to \
@@ -35,6 +37,14 @@ struct EventReplyCommand: AsyncParsableCommand {
             case .tentative: .tentative
             }
         }
+
+        static func help(for value: Choice) -> ArgumentHelp? {
+            switch value {
+            case .accept: "Accept (one of the three answers)."
+            case .decline: "Decline."
+            case .tentative: "Accept tentatively."
+            }
+        }
     }
 
     @OptionGroup var options: EventOptions
@@ -42,7 +52,7 @@ struct EventReplyCommand: AsyncParsableCommand {
 
     @Argument(help: "The event's UID.") var uid: String
 
-    @Flag(help: "The answer.") var choice: Choice
+    @Flag var choice: Choice
 
     @Option(help: ArgumentHelp("A note for the organizer.", valueName: "text"))
     var comment: String?
@@ -53,7 +63,7 @@ struct EventReplyCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("address"),
         help: ArgumentHelp(
-            "Your calendar address, as the invitation names you (repeatable); default: the server's for the account.",
+            "Your calendar address, as the invitation names you (repeatable), besides the server's for the account.",
             valueName: "mailto:…"))
     var addresses: [String] = []
 
