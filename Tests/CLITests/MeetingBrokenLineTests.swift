@@ -44,6 +44,11 @@ import CalgwTestSupport
         #expect(listed.status == 0, "\(listed.stderrText)")
         let quotedFile = bob.vdir.appendingPathComponent("\(quoted).ics").path
         #expect(listed.stderrText.contains("\(quotedFile):"), "\(listed.stderrText)")
+        // The spaced line parses, as no address: named at its line, not dropped in silence.
+        let spacedAt = bob.vdir.appendingPathComponent("\(spaced).ics").path + ":"
+        #expect(
+            listed.stderrText.contains(spacedAt) && listed.stderrText.contains("is no calendar address"),
+            "\(listed.stderrText)")
 
         let spacedBefore = try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8)
         let answer = try await meeting.bob(["event", "reply", spaced, "--accept", "--offline"])
