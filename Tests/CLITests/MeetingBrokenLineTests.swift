@@ -49,6 +49,13 @@ import CalgwTestSupport
         #expect(
             listed.stderrText.contains(spacedAt) && listed.stderrText.contains("is no calendar address"),
             "\(listed.stderrText)")
+        // `list` shows the meeting, names the line, and shows no answer read from the broken
+        // line (it read as `[needs-action mailto]`).
+        let shown = try await meeting.bob(["list", "--from", "2027-06-01", "--to", "2027-06-02"])
+        #expect(shown.stdoutText.contains("Broken") && !shown.stdoutText.contains("mailto]"), "\(shown.stdoutText)")
+        #expect(
+            shown.stderrText.contains(spacedAt) && shown.stderrText.contains("is no calendar address"),
+            "\(shown.stderrText)")
 
         let spacedBefore = try String(contentsOf: bob.vdir.appendingPathComponent("\(spaced).ics"), encoding: .utf8)
         let answer = try await meeting.bob(["event", "reply", spaced, "--accept", "--offline"])

@@ -60,7 +60,7 @@ extension Invitations {
             } catch { continue }
             // An attendee line a hand edit broke (`ATTENDEE;PARTSTAT=NEEDS-ACTION mailto:…`, a
             // space for the colon) reads as no address: named, never passed over in silence.
-            if let broken = brokenCalendarUser(in: calendar) {
+            if let broken = BrokenCalendarUser.first(in: calendar.components) {
                 scan.unreadable.append((file.path, broken.line, broken.reason))
                 continue
             }
@@ -77,23 +77,6 @@ extension Invitations {
             }
         }
         return scan
-    }
-
-    /// The first ORGANIZER or ATTENDEE of an event or task in `calendar` whose value is no
-    /// calendar address (a URI with its scheme, as `mailto:bob@example.org`), with its line.
-    static func brokenCalendarUser(in calendar: Component) -> (line: Int, reason: String)? {
-        for component in calendar.components where component.name == "VEVENT" || component.name == "VTODO" {
-            for property in component.properties where property.name == "ATTENDEE" || property.name == "ORGANIZER" {
-                if property.value.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) == nil {
-                    return (
-                        property.line,
-                        "\(property.name) '\(property.value.prefix(80))' is no calendar address "
-                            + "(write it as \(property.name);…:mailto:name@example.org)"
-                    )
-                }
-            }
-        }
-        return nil
     }
 
     /// `value` in RFC 3339 at its instant (in its own zone, as `list` shows it), and the

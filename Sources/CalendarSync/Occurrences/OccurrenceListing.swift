@@ -33,8 +33,12 @@ public struct OccurrenceListing {
     /// The person's PARTSTAT on `event` (NEEDS-ACTION when their ATTENDEE has none, as RFC
     /// 5545 says); nil when not among its attendees, or when the event is not a meeting.
     public func ownAnswer(_ event: Component) -> String? {
-        guard !ownAddresses.isEmpty, event["ORGANIZER"] != nil else { return nil }
-        return OwnPart.attendee(event, addresses: ownAddresses)?.answer
+        guard !ownAddresses.isEmpty, event["ORGANIZER"] != nil,
+            let own = OwnPart.attendee(event, addresses: ownAddresses),
+            BrokenCalendarUser.isAddress(event.properties[own.index].value)
+        else { return nil }
+        // A broken line (a space for the colon) is named among the warnings, not shown as an answer.
+        return own.answer
     }
 
     /// A sentence for each RRULE of `expansion` no reader can take, naming its event's UID,
@@ -90,7 +94,7 @@ public struct OccurrenceListing {
         var problem: String?
         /// Where its occurrences can be, when asked for and the file was read.
         var reach: OccurrenceReach?
-        /// The misspelled ENDs read past, in words (warnings).
+        /// The misspelled ENDs read past and a meeting's line that holds no address, in words (warnings).
         var readPast: [String] = []
     }
 
@@ -123,7 +127,9 @@ public struct OccurrenceListing {
             path: url.path, expansion: expansion,
             occurrences: expansion.occurrences(
                 from: window.from, to: window.to, floatingZone: window.zone, includeCancelled: window.includeCancelled),
-            reach: reach ? expansion.reach() : nil, readPast: parsed.readPast.map(Self.readPast))
+            reach: reach ? expansion.reach() : nil,
+            readPast: parsed.readPast.map(Self.readPast)
+                + (BrokenCalendarUser.first(in: parsed.components).map { ["\($0.line): \($0.reason)"] } ?? []))
     }
 
     /// Adds what expanding one file found: its occurrences, and its problem or warnings.
