@@ -47,9 +47,27 @@ final class LoopbackListener: @unchecked Sendable {
     /// The redirect URI to register the sign-in with.
     var redirectURI: String { "http://\(host):\(port)/" }
 
-    /// The answer's query parameters (`code` or `error`, and `state`).
+    /// The browser's request that carried the answer, held open until the sign-in's outcome
+    /// is known: the tab then says whether calgw is signed in, not only that the answer came.
+    final class WaitingTab: @unchecked Sendable {
+        private var connection: Int32
+
+        init(_ connection: Int32) { self.connection = connection }
+        deinit { close(signedIn: false, text: "The sign-in ended without an answer. See the terminal.") }
+
+        /// Shows `text` in the tab (once) and closes the connection.
+        func close(signedIn: Bool, text: String) {
+            guard connection >= 0 else { return }
+            LoopbackListener.respond(connection, status: signedIn ? "200 OK" : "400 Bad Request", text: text)
+            Glibc.close(connection)
+            connection = -1
+        }
+    }
+
+    /// The answer's query parameters (`code` or `error`, and `state`), and the browser's tab
+    /// waiting for the outcome.
     /// - Throws: ``SignInError`` `.timedOut` after `timeout` seconds without one.
-    func answer(state: String, timeout: TimeInterval) async throws -> [String: String] {
+    func answer(state: String, timeout: TimeInterval) async throws -> ([String: String], WaitingTab) {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { [self] in
                 continuation.resume(with: Result { try self.waitForAnswer(state: state, timeout: timeout) })
@@ -57,7 +75,7 @@ final class LoopbackListener: @unchecked Sendable {
         }
     }
 
-    private func waitForAnswer(state: String, timeout: TimeInterval) throws -> [String: String] {
+    private func waitForAnswer(state: String, timeout: TimeInterval) throws -> ([String: String], WaitingTab) {
         let end = Date().addingTimeInterval(timeout)
         while true {
             let left = end.timeIntervalSinceNow
@@ -72,22 +90,18 @@ final class LoopbackListener: @unchecked Sendable {
             for entry in polled where entry.revents & Int16(POLLIN) != 0 {
                 let connection = accept(entry.fd, nil, nil)
                 guard connection >= 0 else { continue }
-                defer { close(connection) }
-                guard let target = Self.requestTarget(connection) else { continue }
+                guard let target = Self.requestTarget(connection) else {
+                    close(connection)
+                    continue
+                }
                 let parameters = Self.query(of: target)
                 guard parameters["state"] == state, parameters["code"] != nil || parameters["error"] != nil else {
                     Self.respond(
                         connection, status: "400 Bad Request", text: "This is not the answer calgw is waiting for.")
+                    close(connection)
                     continue
                 }
-                if let error = parameters["error"] {
-                    Self.respond(
-                        connection, status: "200 OK",
-                        text: "The sign-in was refused (\(error)). You can close this tab.")
-                } else {
-                    Self.respond(connection, status: "200 OK", text: "Signed in to calgw. You can close this tab.")
-                }
-                return parameters
+                return (parameters, WaitingTab(connection))
             }
         }
     }
@@ -124,7 +138,7 @@ final class LoopbackListener: @unchecked Sendable {
         return String(words[1])
     }
 
-    private static func respond(_ connection: Int32, status: String, text: String) {
+    static func respond(_ connection: Int32, status: String, text: String) {
         let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         let body = "<!doctype html><meta charset=utf-8><title>calgw</title><p>\(escaped)</p>\n"
         let response =

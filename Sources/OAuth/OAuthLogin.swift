@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import HTTP
 
@@ -29,6 +30,33 @@ public struct OAuthLogin: Sendable {
         /// Scopes asked for that the provider did not grant (a person may untick some).
         public var missingScopes: [String]
         public var tokenFile: URL
+        /// Whether the provider gave a refresh token: without one, the sign-in ends when the
+        /// access token expires, and every run after that asks for a new `login`.
+        public var renewable: Bool
+        /// Seconds the access token lives, as the provider said.
+        public var expiresIn: TimeInterval?
+        /// The scopes asked for (`offline_access` added where the provider's metadata offers it).
+        public var askedScopes: [String]
+    }
+
+    /// What to change so that the provider gives a refresh token: nil where it gave one, or
+    /// where nothing calgw knows of would help.
+    public func refreshTokenAdvice(_ signedIn: SignedIn) -> String? {
+        guard !signedIn.renewable else { return nil }
+        switch provider.preset {
+        case .google:
+            return "Google gives one only at consent: remove calgw's access at "
+                + "https://myaccount.google.com/permissions, then run calgw login again"
+        case .microsoft:
+            return "keep offline_access in scopes, and check that the app registration may ask for it"
+        case .oauth:
+            if !signedIn.askedScopes.contains("offline_access") {
+                return provider.scopes.isEmpty
+                    ? "add scopes = [\"openid\", \"offline_access\", …] (the scopes your calendar needs) to the pair"
+                    : "add \"offline_access\" to the pair's scopes"
+            }
+            return "the provider's admin must allow refresh tokens (offline access) for client \(provider.clientID)"
+        }
     }
 
     /// What the person is shown for the device grant.
@@ -41,12 +69,24 @@ public struct OAuthLogin: Sendable {
     }
 
     /// The browser sign-in: `open` is given the provider's address once the listener waits.
+    /// The browser's tab is answered once the code is exchanged, with the outcome.
     public func withBrowser(open: @Sendable (URL) -> Void) async throws -> SignedIn {
         let listener = try LoopbackListener(host: provider.loopbackHost)
         let pkce = PKCE(), state = PKCE.randomToken()
-        open(authorizationURL(redirectURI: listener.redirectURI, pkce: pkce, state: state))
-        let answer = try await listener.answer(state: state, timeout: Self.browserTimeout)
-        return try await finish(answer, state: state, redirectURI: listener.redirectURI, pkce: pkce)
+        let scopes = await scopesToAsk()
+        open(authorizationURL(redirectURI: listener.redirectURI, pkce: pkce, state: state, scopes: scopes))
+        let (answer, tab) = try await listener.answer(state: state, timeout: Self.browserTimeout)
+        do {
+            let signedIn = try await finish(
+                answer, state: state, redirectURI: listener.redirectURI, pkce: pkce, scopes: scopes)
+            tab.close(signedIn: true, text: "Signed in to calgw. You can close this tab.")
+            return signedIn
+        } catch {
+            tab.close(
+                signedIn: false,
+                text: "The sign-in failed: \(CauseChain.text(of: error)). See the terminal; you can close this tab.")
+            throw error
+        }
     }
 
     /// The sign-in for a machine without a browser: `show` is given the address to open
@@ -56,11 +96,13 @@ public struct OAuthLogin: Sendable {
         let port = (try? LoopbackListener(host: provider.loopbackHost).port) ?? 8765
         let redirectURI = "http://\(provider.loopbackHost):\(port)/"
         let pkce = PKCE(), state = PKCE.randomToken()
-        show(authorizationURL(redirectURI: redirectURI, pkce: pkce, state: state))
+        let scopes = await scopesToAsk()
+        show(authorizationURL(redirectURI: redirectURI, pkce: pkce, state: state, scopes: scopes))
         guard let pasted = read()?.trimmingCharacters(in: .whitespacesAndNewlines), !pasted.isEmpty else {
             throw SignInError(.wrongAnswer, "no address was pasted", recovery: "run calgw login --no-browser again")
         }
-        return try await finish(LoopbackListener.query(of: pasted), state: state, redirectURI: redirectURI, pkce: pkce)
+        return try await finish(
+            LoopbackListener.query(of: pasted), state: state, redirectURI: redirectURI, pkce: pkce, scopes: scopes)
     }
 
     /// The device grant: `show` is given the code and the address; the provider is polled
@@ -68,7 +110,8 @@ public struct OAuthLogin: Sendable {
     /// declines, or the code expires.
     public func withDevice(show: (DeviceCode) -> Void) async throws -> SignedIn {
         if let refusal = provider.deviceGrantRefusal { throw SignInError(.deviceGrantUnavailable, refusal) }
-        let device = try await deviceAuthorization()
+        let scopes = await scopesToAsk()
+        let device = try await deviceAuthorization(scopes: scopes)
         show(device.code)
         var interval = device.interval
         let end = Date().addingTimeInterval(device.code.expiresIn)
@@ -76,7 +119,7 @@ public struct OAuthLogin: Sendable {
             try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
             switch try await endpoint.poll(deviceCode: device.deviceCode) {
             case .granted(let granted):
-                return try await keep(granted)
+                return try await keep(granted, asked: scopes)
             case .refused(let refusal):
                 switch refusal.error {
                 case "authorization_pending": continue
@@ -84,7 +127,7 @@ public struct OAuthLogin: Sendable {
                 case "access_denied", "authorization_declined":
                     throw SignInError(.refused, "the sign-in was declined (\(refusal.text))")
                 case "expired_token": throw Self.codeExpired
-                default: throw SignInError(.refused, "the provider refused the sign-in (\(refusal.text))")
+                default: _ = try endpoint.granted(.refused(refusal))
                 }
             }
         }
@@ -110,8 +153,21 @@ public struct OAuthLogin: Sendable {
     static let codeExpired = SignInError(
         .timedOut, "the code expired before the sign-in was approved", recovery: "run calgw login --device again")
 
+    /// The scopes to ask for: the pair's, with `offline_access` added where the provider
+    /// offers it in its metadata and the pair names scopes without it (a provider that gives
+    /// refresh tokens only for that scope otherwise signs in for an hour). Google is asked
+    /// for offline access its own way (`access_type`), Microsoft's preset asks for it already.
+    func scopesToAsk() async -> [String] {
+        guard provider.preset == .oauth, !provider.scopes.isEmpty, !provider.scopes.contains("offline_access"),
+            let metadata = await ProviderMetadata.find(near: provider.authorizationEndpoint, http: endpoint.http),
+            metadata.scopesSupported.contains("offline_access")
+        else { return provider.scopes }
+        return provider.scopes + ["offline_access"]
+    }
+
     /// The provider's authorization address (RFC 6749 §4.1.1 with RFC 7636's challenge).
-    func authorizationURL(redirectURI: String, pkce: PKCE, state: String) -> URL {
+    func authorizationURL(redirectURI: String, pkce: PKCE, state: String, scopes: [String]? = nil) -> URL {
+        let scopes = scopes ?? provider.scopes
         var components = URLComponents(url: provider.authorizationEndpoint, resolvingAgainstBaseURL: false)!
         var items = components.queryItems ?? []
         items += [
@@ -122,10 +178,15 @@ public struct OAuthLogin: Sendable {
             URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         // No scopes: the provider's defaults (an empty `scope` is refused by some).
-        if !provider.scopes.isEmpty {
-            items.append(URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")))
+        if !scopes.isEmpty {
+            items.append(URLQueryItem(name: "scope", value: scopes.joined(separator: " ")))
         }
-        if provider.preset == .google { items.append(URLQueryItem(name: "access_type", value: "offline")) }
+        if provider.preset == .google {
+            // A refresh token comes only with consent: without `prompt=consent`, a second
+            // sign-in of the same client gets none, and lasts an hour.
+            items.append(URLQueryItem(name: "access_type", value: "offline"))
+            items.append(URLQueryItem(name: "prompt", value: "consent"))
+        }
         components.queryItems = items
         // URLComponents leaves '+' alone, which a form decoder reads as a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
@@ -133,9 +194,9 @@ public struct OAuthLogin: Sendable {
     }
 
     /// Checks the redirect's answer and trades its code for tokens.
-    private func finish(_ answer: [String: String], state: String, redirectURI: String, pkce: PKCE) async throws
-        -> SignedIn
-    {
+    private func finish(
+        _ answer: [String: String], state: String, redirectURI: String, pkce: PKCE, scopes: [String]
+    ) async throws -> SignedIn {
         guard answer["state"] == state else {
             throw SignInError(
                 .wrongAnswer, "the answer does not belong to this sign-in (its state differs)",
@@ -143,15 +204,18 @@ public struct OAuthLogin: Sendable {
         }
         if let error = answer["error"] {
             let words = answer["error_description"].map { "\(error): \($0)" } ?? error
-            throw SignInError(.refused, "the sign-in was refused (\(words))")
+            throw SignInError(
+                .refused, "the sign-in was refused (\(words))",
+                recovery: RefusalAdvice.recovery(
+                    error: error, description: answer["error_description"], provider: provider))
         }
         guard let code = answer["code"] else { throw SignInError(.wrongAnswer, "the answer carries no code") }
         return try await keep(
-            try await endpoint.exchange(code: code, redirectURI: redirectURI, verifier: pkce.verifier))
+            try await endpoint.exchange(code: code, redirectURI: redirectURI, verifier: pkce.verifier), asked: scopes)
     }
 
     /// Writes the granted tokens to the pair's token file.
-    private func keep(_ granted: TokenEndpoint.Granted) async throws -> SignedIn {
+    private func keep(_ granted: TokenEndpoint.Granted, asked scopes: [String]) async throws -> SignedIn {
         var account = granted.idToken.flatMap(IDToken.account(in:))
         if account == nil { account = await endpoint.account(accessToken: granted.accessToken) }
         try file.write(
@@ -160,31 +224,39 @@ public struct OAuthLogin: Sendable {
                 expiresAt: granted.expiresIn.map { Date().timeIntervalSince1970 + $0 },
                 refreshToken: granted.refreshToken, scope: granted.scope, account: account,
                 clientID: provider.clientID, tokenEndpoint: provider.tokenEndpoint.absoluteString))
-        let granted = Set((granted.scope ?? "").split(separator: " ").map(String.init))
+        let grantedScopes = Set((granted.scope ?? "").split(separator: " ").map(String.init))
         let missing =
-            granted.isEmpty ? [] : provider.scopes.filter { !granted.contains($0) && !Self.unechoed.contains($0) }
-        return SignedIn(account: account, missingScopes: missing, tokenFile: signIn.tokenFile)
+            grantedScopes.isEmpty ? [] : scopes.filter { !grantedScopes.contains($0) && !Self.unechoed.contains($0) }
+        return SignedIn(
+            account: account, missingScopes: missing, tokenFile: signIn.tokenFile,
+            renewable: granted.refreshToken != nil, expiresIn: granted.expiresIn, askedScopes: scopes)
     }
 
     /// Scopes providers grant without listing them in the answer.
     static let unechoed: Set<String> = ["openid", "email", "profile", "offline_access"]
 
     /// Asks for a device code (RFC 8628 §3.1).
-    private func deviceAuthorization() async throws -> (code: DeviceCode, deviceCode: String, interval: TimeInterval) {
+    private func deviceAuthorization(scopes: [String]) async throws -> (
+        code: DeviceCode, deviceCode: String, interval: TimeInterval
+    ) {
         guard let url = provider.deviceAuthorizationEndpoint else {
             throw SignInError(.deviceGrantUnavailable, provider.deviceGrantRefusal ?? "no device grant")
         }
-        let response = try await endpoint.post(
-            url, provider.scopes.isEmpty ? [] : [("scope", provider.scopes.joined(separator: " "))])
+        let response = try await endpoint.post(url, scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))])
         guard response.isSuccess,
             let fields = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
             let deviceCode = fields["device_code"] as? String, let userCode = fields["user_code"] as? String,
             let uri = (fields["verification_uri"] ?? fields["verification_url"]) as? String
         else {
-            let refusal = try? JSONDecoder().decode(TokenEndpoint.Refusal.self, from: response.body)
+            // A refusal is the provider's word on the sign-in (exit 5); anything else, a
+            // failure of the provider or of the address (exit 1).
+            guard let refusal = try? JSONDecoder().decode(TokenEndpoint.Refusal.self, from: response.body) else {
+                throw endpoint.unexpected(response, from: url)
+            }
             throw SignInError(
-                .refused,
-                "the provider gave no device code (\(refusal?.text ?? "answered \(response.status)"))")
+                .refused, "the provider gave no device code (\(refusal.text))",
+                recovery: RefusalAdvice.recovery(
+                    error: refusal.error, description: refusal.errorDescription, provider: provider))
         }
         let code = DeviceCode(
             userCode: userCode, verificationURI: uri,

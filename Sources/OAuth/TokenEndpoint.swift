@@ -66,7 +66,10 @@ struct TokenEndpoint: Sendable {
         switch answer {
         case .granted(let granted): return granted
         case .refused(let refusal):
-            throw SignInError(.refused, "the provider refused the sign-in (\(refusal.text))")
+            throw SignInError(
+                .refused, "the provider refused the sign-in (\(refusal.text))",
+                recovery: RefusalAdvice.recovery(
+                    error: refusal.error, description: refusal.errorDescription, provider: provider))
         }
     }
 
@@ -81,9 +84,24 @@ struct TokenEndpoint: Sendable {
             }
         }
         if let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body) { return .refused(refusal) }
-        throw SignInError(
+        throw unexpected(response, from: endpoint)
+    }
+
+    /// An answer that is no OAuth answer at all (a web page, a 404): the endpoint's config key
+    /// is named, and a page's markup is not printed.
+    func unexpected(_ response: HTTPResponse, from endpoint: URL) -> SignInError {
+        let key =
+            endpoint == provider.tokenEndpoint
+            ? "token_endpoint"
+            : endpoint == provider.deviceAuthorizationEndpoint ? "device_authorization_endpoint" : "the endpoint"
+        let text = Self.firstLine(of: response.text)
+        let words = text.hasPrefix("<") || text.isEmpty ? "" : " \(text)"
+        return SignInError(
             .malformedAnswer,
-            "\(endpoint.redactedString) answered \(response.status) \(Self.firstLine(of: response.text))")
+            "\(endpoint.redactedString) answered \(response.status)\(words), not as OAuth 2.0 answers",
+            recovery: response.status == 404 || response.status == 405
+                ? "check the pair's \(key): no OAuth endpoint answers there"
+                : "the provider failed (HTTP \(response.status)); try again later, or check the pair's \(key)")
     }
 
     /// A form POST with the client's id (and secret, where it has one), as RFC 6749 §2.3.1

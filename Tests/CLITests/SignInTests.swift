@@ -270,6 +270,124 @@ import CalgwTestSupport
         #expect(try await p.summariesOnServer() == ["Planning"])
     }
 
+    /// No `$BROWSER`, no display: calgw says so and asks for the address to be pasted back at
+    /// once, instead of waiting five minutes for a browser that never opens.
+    @Test func withoutABrowserTheAddressIsAskedForAtOnce() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        let script = """
+            set -e
+            cd "$0"
+            mkfifo answer
+            env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY "$1" login --config config.toml --pair p \\
+                < answer > out 2> err & pid=$!
+            exec 3> answer
+            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
+            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
+            "$2" --print "$url" >&3
+            wait $pid
+            """
+        let (result, out, err) = try await p.beside(script)
+        #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
+        #expect(out.contains("No browser can be opened here") && out.contains("paste"), "\(out)")
+        #expect(!out.contains("Opening the sign-in page"), "\(out)")
+        #expect(out.contains("as alice@example.org"), "\(out)\(err)")
+    }
+
+    /// The browser's tab tells the outcome, after the code was exchanged: a token endpoint that
+    /// answers 404 makes the tab say the sign-in failed (it said "Signed in" before calgw had
+    /// even asked), and the terminal names token_endpoint.
+    @Test func theTabSaysHowTheSignInEndedAfterTheExchange() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        let config = try String(contentsOf: p.config, encoding: .utf8)
+        try Data(
+            config.replacingOccurrences(
+                of: "token_endpoint = \"\(p.oauth["TOKEN_ENDPOINT"])\"",
+                with: "token_endpoint = \"\(p.oauth["URL"])o/no-such-endpoint/\""
+            ).utf8
+        ).write(to: p.config)
+        let log = p.folder.file("browser.log")
+        var environment = p.oauth.browserEnvironment()
+        environment["XDG_STATE_HOME"] = p.folder.file("state").path
+        environment["CALGW_OAUTH_BROWSER_LOG"] = log.path
+        let login = try await CalgwBinary.run(
+            ["login", "--config", p.config.path, "--pair", "p"], environment: environment)
+        #expect(login.status != 0, "\(login.stdoutText)\(login.stderrText)")
+        let page = try String(contentsOf: log, encoding: .utf8)
+        #expect(page.contains("The sign-in failed") && !page.contains("Signed in to calgw"), "\(page)")
+        #expect(login.stderrText.contains("token_endpoint") && !login.stderrText.contains("<"), "\(login.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
+        try Data(config.utf8).write(to: p.config)
+        let good = try await p.run(["login"])
+        #expect(good.status == 0, "\(good.stderrText)")
+    }
+
+    /// A provider that gives refresh tokens only for `offline_access` (Authelia, Authentik):
+    /// calgw asks for it, since the provider's metadata offers it, and the sign-in renews
+    /// itself. One that gives none: `login` says so at once and names the fix, instead of
+    /// every run failing an hour later.
+    @Test(arguments: ["offline_access", "never"])
+    func aSignInWithoutARefreshTokenIsSaidAtLogin(_ refreshTokens: String) async throws {
+        let p = try await pair(
+            settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "3600", "CALGW_OAUTH_REFRESH_TOKENS": refreshTokens])
+        defer { p.finish() }
+        let login = try await p.run(["login", "--json"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        let record = try JSONSerialization.jsonObject(with: login.stdout) as? [String: Any]
+        let token = try p.token()
+        if refreshTokens == "offline_access" {
+            #expect(token["refresh_token"] != nil, "no refresh token: offline_access was not asked")
+            #expect(record?["refresh_token"] as? Bool == true, "\(login.stdoutText)")
+            #expect(!login.stderrText.contains("no refresh token"), "\(login.stderrText)")
+        } else {
+            #expect(token["refresh_token"] == nil)
+            #expect(record?["refresh_token"] as? Bool == false, "\(login.stdoutText)")
+            #expect(
+                login.stderrText.contains("gave no refresh token") && login.stderrText.contains("about 60 minutes")
+                    && login.stderrText.contains("offline_access"), "\(login.stderrText)")
+        }
+    }
+
+    /// Microsoft's refusals a newcomer meets are named with what to set: the portal's default
+    /// single-tenant registration against tenant "common" (AADSTS50194), through the browser
+    /// and through the device grant, as Entra ID answers them.
+    @Test func microsoftsTenantTrapIsNamedWithTheTenantToSet() async throws {
+        let p = try await pair(
+            settings: [
+                "CALGW_OAUTH_AUTHORIZE_ERROR":
+                    "invalid_request:AADSTS50194: Application 'calgw' is not configured as a multi-tenant "
+                    + "application. Usage of the /common endpoint is not supported for such applications created "
+                    + "after '10/15/2018'. Use a tenant-specific endpoint or configure the application to be multi-tenant."
+            ])
+        defer { p.finish() }
+        for arguments in [["login"], ["login", "--device"]] {
+            let login = try await p.run(arguments)
+            #expect(login.status == 5, "\(arguments): \(login.stderrText)")
+            #expect(
+                login.stderrText.contains("AADSTS50194") && login.stderrText.contains("tenant = \""),
+                "\(arguments): \(login.stderrText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
+    }
+
+    /// A client_id the provider does not know: the device grant's refusal names client_id, not
+    /// a username or a password command the pair does not have.
+    @Test func anUnknownClientIsNamedAsTheClientID() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        let config = try String(contentsOf: p.config, encoding: .utf8)
+        try Data(
+            config.replacingOccurrences(
+                of: "client_id = \"\(p.oauth["CLIENT_ID"])\"", with: "client_id = \"no-such-client\""
+            ).utf8
+        ).write(to: p.config)
+        let login = try await p.run(["login", "--device"])
+        #expect(login.status == 5, "\(login.stderrText)")
+        #expect(
+            login.stderrText.contains("client_id") && !login.stderrText.contains("username"), "\(login.stderrText)")
+    }
+
     @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() async throws {
         let p = try await pair()
         defer { p.finish() }

@@ -43,7 +43,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try global.loadConfig()
-        let pair = try config.select(pair: global.pair, all: false)[0]
+        let pair = try config.select(pair: global.pair, all: false, takesAll: false)[0]
         guard let signIn = pair.login.oauth else {
             let signing = config.pairs.filter { $0.login.oauth != nil }.map(\.name)
             let why =
@@ -65,7 +65,7 @@ struct LoginCommand: AsyncParsableCommand {
 extension LoginCommand {
     /// Signs `pair` in by the flow asked for and says as whom (also `init --auth … --login`).
     /// The person's instructions go to stdout, or to stderr with `--json`, whose one document
-    /// says who signed in: `{"pair", "account", "token_file", "missing_scopes"}`.
+    /// says who signed in: `{"pair", "account", "token_file", "missing_scopes", "refresh_token", "expires_in"}`.
     static func signIn(
         _ pair: PairConfiguration, _ signIn: OAuthSignIn, device: Bool, noBrowser: Bool, output: OutputOptions
     ) async throws {
@@ -79,7 +79,10 @@ extension LoginCommand {
                 say("To sign in, open \(address) and enter the code \(code.userCode)")
                 say("(waiting up to \(Int(code.expiresIn / 60)) minutes)")
             }
-        } else if noBrowser {
+        } else if noBrowser || BrowserLauncher.unavailable() != nil {
+            if !noBrowser, let why = BrowserLauncher.unavailable() {
+                say("No browser can be opened here: \(why). Sign in from any machine's browser instead.")
+            }
             signedIn = try await login.withPastedAnswer(
                 show: { url in
                     say(
@@ -91,44 +94,35 @@ extension LoginCommand {
                 },
                 read: { readLine(strippingNewline: true) })
         } else {
+            let minutes = Int(OAuthLogin.browserTimeout / 60)
             signedIn = try await login.withBrowser { url in
                 say(
                     "Opening the sign-in page in a browser; if none opens, open this address:\n\n"
-                        + "  \(url.absoluteString)\n"
+                        + "  \(url.absoluteString)\n\n"
+                        + "Waiting up to \(minutes) minutes (Ctrl-C to stop; `calgw login --no-browser` signs in from "
+                        + "another machine). If the page shows an error instead of a sign-in, check the pair's client_id "
+                        + "and that http://\(signIn.provider.loopbackHost)/ is a redirect address of the app registration."
                 )
                 BrowserLauncher.open(url)
             }
         }
         if output.json {
-            try Terminal.printJSON(
-                SignedInRecord(
-                    pair: pair.name, account: signedIn.account, tokenFile: signedIn.tokenFile.path,
-                    missingScopes: signedIn.missingScopes))
+            try Terminal.printJSON(signedIn.record(pair: pair.name))
         } else if !output.quiet {
             say("Signed in pair \(pair.name)" + (signedIn.account.map { " as \($0)" } ?? "") + ".")
+        }
+        // Said now, not an hour from now when every run fails: the sign-in cannot renew itself.
+        if let advice = login.refreshTokenAdvice(signedIn) {
+            let lasting = signedIn.expiresIn.map { " (about \(max(1, Int($0 / 60))) minutes)" } ?? ""
+            Terminal.err(
+                "warning: the provider gave no refresh token: this sign-in lasts only as long as its access token"
+                    + "\(lasting), then every run asks for calgw login again")
+            Terminal.err("hint: \(advice)")
         }
         if !signedIn.missingScopes.isEmpty {
             Terminal.err(
                 "warning: the provider did not grant \(signedIn.missingScopes.joined(separator: ", ")); "
                     + "calgw may be refused: run calgw login again and allow all that is asked")
-        }
-    }
-
-    /// `login --json`'s document.
-    struct SignedInRecord: Encodable {
-        var pair: String
-        var account: String?
-        var tokenFile: String
-        var missingScopes: [String]
-        enum CodingKeys: String, CodingKey {
-            case pair, account, tokenFile = "token_file", missingScopes = "missing_scopes"
-        }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(pair, forKey: .pair)
-            try c.encode(account, forKey: .account)
-            try c.encode(tokenFile, forKey: .tokenFile)
-            try c.encode(missingScopes, forKey: .missingScopes)
         }
     }
 }

@@ -43,15 +43,17 @@ struct ConfigFile {
     /// The pairs a command runs on: `--pair NAME`, every pair with `--all`, or the only one.
     /// - Throws: `ConfigError` for an unknown name, for no or several pairs without a choice,
     ///   and for a chosen pair whose local side overlaps another pair's (``overlapping(_:)``).
-    func select(pair: String?, all: Bool) throws -> [PairConfiguration] {
-        let chosen = try choose(pair: pair, all: all)
+    /// - Parameter takesAll: the command takes `--all` (`login` and `event` commands sign in or
+    ///   write one pair, and their hint must not name it).
+    func select(pair: String?, all: Bool, takesAll: Bool = true) throws -> [PairConfiguration] {
+        let chosen = try choose(pair: pair, all: all, takesAll: takesAll)
         for candidate in chosen {
             if let other = overlapping(candidate) { throw Self.overlapError(candidate, other) }
         }
         return chosen
     }
 
-    private func choose(pair: String?, all: Bool) throws -> [PairConfiguration] {
+    private func choose(pair: String?, all: Bool, takesAll: Bool) throws -> [PairConfiguration] {
         if all { return pairs }
         if let pair {
             guard let found = pairs.first(where: { $0.name == pair }) else {
@@ -69,7 +71,7 @@ struct ConfigFile {
         default:
             throw ConfigError(
                 "\(url.path) has \(pairs.count) pairs (\(pairs.map(\.name).joined(separator: ", "))); say which",
-                hint: "--pair \(pairs[0].name), or --all")
+                hint: "--pair \(pairs[0].name)" + (takesAll ? ", or --all" : ""))
         }
     }
 }

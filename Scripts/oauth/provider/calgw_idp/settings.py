@@ -58,6 +58,12 @@ LOGGING = {"version": 1, "disable_existing_loggers": False,
 # Seconds a device code stays valid, and the polling interval it asks for (RFC 8628).
 DEVICE_CODE_SECONDS = number("CALGW_OAUTH_DEVICE_CODE_SECONDS", 600)
 
+# When a refresh token is issued: "always" (django-oauth-toolkit's way, and Google's at first
+# consent), "offline_access" (only when that scope was asked and granted: Authelia, Authentik,
+# Keycloak's offline tokens; the scope is then offered and listed in the discovery document),
+# or "never" (a provider set up without refresh tokens).
+REFRESH_TOKENS = os.environ.get("CALGW_OAUTH_REFRESH_TOKENS") or "always"
+
 OAUTH2_PROVIDER = {
     "OAUTH2_VALIDATOR_CLASS": "calgw_idp.validators.Validator",
     "SCOPES": {
@@ -67,6 +73,7 @@ OAUTH2_PROVIDER = {
         "calendar": "your calendars",
         "https://www.googleapis.com/auth/calendar": "your calendars (Google's scope name)",
         "introspection": "checking tokens (the CalDAV gate)",
+        **({"offline_access": "staying signed in"} if REFRESH_TOKENS == "offline_access" else {}),
     },
     "DEFAULT_SCOPES": ["openid", "email", "calendar"],
     "PKCE_REQUIRED": True,

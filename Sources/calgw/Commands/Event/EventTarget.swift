@@ -15,7 +15,7 @@ struct EventTarget {
                 "--all does not apply to event commands", hint: "pick one pair with --pair NAME", status: .usage)
         }
         let config = try options.global.loadConfig()
-        let pair = try config.select(pair: options.global.pair, all: false)[0].pair
+        let pair = try config.select(pair: options.global.pair, all: false, takesAll: false)[0].pair
         self.pair = pair
         calendar = try PairRun(pair: pair).calendar(options.collection)
         files = calendar.eventFiles
