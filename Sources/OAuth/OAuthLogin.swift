@@ -9,6 +9,8 @@ import HTTP
 public struct OAuthLogin: Sendable {
     public let signIn: OAuthSignIn
     let endpoint: TokenEndpoint
+    /// The pair's CA bundle, for the clients made later (a bounded one for `logout`).
+    let caFile: String?
     var file: TokenFile { TokenFile(url: signIn.tokenFile) }
     var provider: OAuthProvider { signIn.provider }
 
@@ -18,6 +20,7 @@ public struct OAuthLogin: Sendable {
     /// - Parameter caFile: a CA bundle to trust instead of the system's (the pair's `ca_file`).
     public init(_ signIn: OAuthSignIn, caFile: String? = nil) throws {
         self.signIn = signIn
+        self.caFile = caFile
         var configuration = HTTPClientConfiguration()
         configuration.caFile = caFile
         endpoint = TokenEndpoint(provider: signIn.provider, http: try HTTPClient(configuration: configuration))
@@ -91,18 +94,33 @@ public struct OAuthLogin: Sendable {
 
     /// The sign-in for a machine without a browser: `show` is given the address to open
     /// elsewhere, `read` returns the address the browser ended on, pasted back.
-    public func withPastedAnswer(show: (URL) -> Void, read: () -> String?) async throws -> SignedIn {
+    /// An address that is not this sign-in's answer (another sign-in's, a mistyped one) is
+    /// said with `complain`, and asked for again, up to three times.
+    public func withPastedAnswer(
+        show: (URL) -> Void, read: () -> String?, complain: (String) -> Void = { _ in }
+    ) async throws -> SignedIn {
         // The port is only part of the address: the browser's machine has no listener on it.
         let port = (try? LoopbackListener(host: provider.loopbackHost).port) ?? 8765
         let redirectURI = "http://\(provider.loopbackHost):\(port)/"
         let pkce = PKCE(), state = PKCE.randomToken()
         let scopes = await scopesToAsk()
         show(authorizationURL(redirectURI: redirectURI, pkce: pkce, state: state, scopes: scopes))
-        guard let pasted = read()?.trimmingCharacters(in: .whitespacesAndNewlines), !pasted.isEmpty else {
-            throw SignInError(.wrongAnswer, "no address was pasted", recovery: "run calgw login --no-browser again")
+        for attempt in 1...3 {
+            guard let pasted = read()?.trimmingCharacters(in: .whitespacesAndNewlines), !pasted.isEmpty else {
+                throw SignInError(.wrongAnswer, "no address was pasted", recovery: "run calgw login --no-browser again")
+            }
+            let answer = LoopbackListener.query(of: pasted)
+            if attempt < 3, answer["state"] != state || (answer["code"] == nil && answer["error"] == nil) {
+                complain(
+                    answer["state"] == nil
+                        ? "That is not the address the browser ended on (it has no state=…); paste that one:"
+                        : "That address belongs to another sign-in (its state differs); paste the address the "
+                            + "browser ended on after opening the address above:")
+                continue
+            }
+            return try await finish(answer, state: state, redirectURI: redirectURI, pkce: pkce, scopes: scopes)
         }
-        return try await finish(
-            LoopbackListener.query(of: pasted), state: state, redirectURI: redirectURI, pkce: pkce, scopes: scopes)
+        throw SignInError(.wrongAnswer, "no usable address was pasted", recovery: "run calgw login --no-browser again")
     }
 
     /// The device grant: `show` is given the code and the address; the provider is polled
@@ -134,20 +152,55 @@ public struct OAuthLogin: Sendable {
         throw Self.codeExpired
     }
 
-    /// Revokes the token where the provider can, and deletes the token file.
-    /// - Returns: whether the provider revoked it, and whether there was a token.
-    public func logout() async throws -> (revoked: Bool, hadToken: Bool) {
-        guard let stored = try? file.read() else { return (false, try file.remove()) }
-        var revoked = false
-        if provider.revocationEndpoint != nil {
+    /// How a sign-out went.
+    public enum SignedOut: Sendable {
+        /// There was no token.
+        case notSignedIn
+        /// The provider revoked the token, and the file is deleted.
+        case revoked
+        /// The file is deleted; the provider offers no revocation, or answered that it did not
+        /// revoke (the token may have been invalid already).
+        case deleted(revocationOffered: Bool)
+    }
+
+    /// How long `logout` waits for the provider to revoke, at most: a provider that is down
+    /// or hangs must not hold the command for minutes.
+    public static let revocationTimeout: TimeInterval = 20
+
+    /// Revokes the token where the provider can, then deletes the token file. A file others
+    /// can read is revoked too: a token that may have leaked is the one that most needs it.
+    /// - Throws: ``SignInError`` (`.malformedAnswer`, exit 1) when the provider could not be
+    ///   asked or did not answer in time: the token is then kept, so that `calgw logout`
+    ///   can revoke it later.
+    public func logout() async throws -> SignedOut {
+        guard let stored = try file.readForRevocation() else { return .notSignedIn }
+        guard let revocation = provider.revocationEndpoint else {
+            _ = try file.remove()
+            return .deleted(revocationOffered: false)
+        }
+        var configuration = HTTPClientConfiguration()
+        configuration.caFile = caFile
+        configuration.connectTimeout = Self.revocationTimeout / 2
+        configuration.requestTimeout = Self.revocationTimeout
+        configuration.maxRetries = 0
+        let bounded = TokenEndpoint(provider: provider, http: try HTTPClient(configuration: configuration))
+        let revoked: Bool
+        do {
             // Revoking the refresh token ends the access tokens made from it.
             let token = stored.refreshToken ?? stored.accessToken
-            revoked =
-                (try? await endpoint.revoke(token, hint: stored.refreshToken != nil ? "refresh_token" : "access_token"))
-                ?? false
+            revoked = try await bounded.revoke(
+                token, hint: stored.refreshToken != nil ? "refresh_token" : "access_token")
+        } catch {
+            throw SignInError(
+                .malformedAnswer,
+                "the provider did not revoke the token: \(revocation.redactedString) could not be asked "
+                    + "(\(CauseChain.text(of: error))); the token is kept",
+                recovery: "run calgw logout again later; to sign out on this machine now, delete \(file.url.path) "
+                    + "and revoke calgw's access on the provider's account page",
+                cause: error)
         }
-        try file.remove()
-        return (revoked, true)
+        _ = try file.remove()
+        return revoked ? .revoked : .deleted(revocationOffered: true)
     }
 
     static let codeExpired = SignInError(

@@ -21,7 +21,8 @@ struct TokenFile: Sendable {
             throw SignInError(
                 .tokenFileExposed,
                 "the token file \(url.path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
-                recovery: "chmod 600 \(url.path), or delete it and run calgw login again")
+                recovery: "run calgw logout for this pair (it revokes the token others may have read, then deletes "
+                    + "the file), then calgw login again; or, if nobody else can log in here, chmod 600 \(url.path)")
         }
         guard info.st_uid == getuid() else {
             throw SignInError(
@@ -34,6 +35,23 @@ struct TokenFile: Sendable {
             throw SignInError(
                 .tokenFileUnreadable, "the token file \(url.path) is not calgw's",
                 recovery: "delete it and run calgw login again", cause: error)
+        }
+    }
+
+    /// The token for revoking it, whatever the file's mode (a file others could read holds a
+    /// token that may have leaked: revoking it matters most then); nil when there is none.
+    /// - Throws: ``SignInError`` `.tokenFileExposed` for another user's file, `.tokenFileUnreadable`
+    ///   for one that cannot be read or parsed.
+    func readForRevocation() throws -> StoredToken? {
+        do {
+            return try read()
+        } catch let error as SignInError where error.code == .tokenFileExposed {
+            var info = stat()
+            guard stat(url.path, &info) == 0, info.st_uid == getuid() else { throw error }
+            guard let token = try? JSONDecoder().decode(StoredToken.self, from: Data(contentsOf: url)) else {
+                throw error
+            }
+            return token
         }
     }
 

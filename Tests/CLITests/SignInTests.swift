@@ -238,6 +238,74 @@ import CalgwTestSupport
         #expect(sync.status == 5 && sync.stderrText.contains("calgw login --pair p"), "\(sync.stderrText)")
     }
 
+    /// A token file others could read holds a token that may have leaked: logout revokes it
+    /// before deleting it (it was deleted unrevoked).
+    @Test func logoutRevokesATokenFileOthersCouldRead() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        #expect(try await p.run(["login"]).status == 0)
+        let refresh = try #require(try p.token()["refresh_token"] as? String)
+        chmod(p.tokenFile.path, 0o644)
+        let refused = try await p.run(["sync"])
+        #expect(refused.status == 2 && refused.stderrText.contains("calgw logout"), "\(refused.stderrText)")
+        let logout = try await p.run(["logout"])
+        #expect(logout.status == 0 && logout.stdoutText.contains("revoked"), "\(logout.stdoutText)\(logout.stderrText)")
+        let used = try await p.oauth.tokenEndpoint([
+            "grant_type": "refresh_token", "refresh_token": refresh, "client_id": p.oauth["CLIENT_ID"],
+        ])
+        #expect(used.status == 400, "the leaked refresh token still works: \(used)")
+    }
+
+    /// A provider that cannot be asked to revoke: logout says why and how, exits 1, and keeps
+    /// the token so that a later logout revokes it (it said "did not confirm" after up to five
+    /// minutes, exit 0, the token deleted unrevoked).
+    @Test func logoutWithTheProviderDownKeepsTheTokenToRevokeLater() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        #expect(try await p.run(["login"]).status == 0)
+        let config = try String(contentsOf: p.config, encoding: .utf8)
+        let closed = try TestPorts.closed()
+        try Data(
+            config.replacingOccurrences(
+                of: "revocation_endpoint = \"\(p.oauth["REVOCATION_ENDPOINT"])\"",
+                with: "revocation_endpoint = \"http://127.0.0.1:\(closed)/revoke/\""
+            ).utf8
+        ).write(to: p.config)
+        let down = try await p.run(["logout"])
+        #expect(down.status == 1, "\(down.stdoutText)\(down.stderrText)")
+        #expect(
+            down.stderrText.contains("did not revoke") && down.stderrText.contains("calgw logout again later"),
+            "\(down.stderrText)")
+        #expect(FileManager.default.fileExists(atPath: p.tokenFile.path))
+        try Data(config.utf8).write(to: p.config)
+        let later = try await p.run(["logout"])
+        #expect(later.status == 0 && later.stdoutText.contains("revoked"), "\(later.stdoutText)\(later.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
+    }
+
+    /// An address pasted back that is not this sign-in's answer is asked for again (it ended
+    /// the sign-in).
+    @Test func aWrongAddressPastedBackIsAskedForAgain() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        let script = """
+            set -e
+            cd "$0"
+            mkfifo answer
+            "$1" login --no-browser --config config.toml --pair p < answer > out 2> err & pid=$!
+            exec 3> answer
+            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
+            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
+            echo "http://127.0.0.1:1/?code=elsewhere&state=another-sign-in" >&3
+            "$2" --print "$url" >&3
+            wait $pid
+            """
+        let (result, out, err) = try await p.beside(script, environment: ["BROWSER": "/bin/false"])
+        #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
+        #expect(out.contains("belongs to another sign-in"), "\(out)")
+        #expect(out.contains("as alice@example.org"), "\(out)\(err)")
+    }
+
     @Test func aDeclinedSignInSaysSoAndKeepsNoToken() async throws {
         let p = try await pair()
         defer { p.finish() }

@@ -92,7 +92,7 @@ extension LoginCommand {
                             + "paste that page's address here:"
                     )
                 },
-                read: { readLine(strippingNewline: true) })
+                read: { readLine(strippingNewline: true) }, complain: say)
         } else {
             let minutes = Int(OAuthLogin.browserTimeout / 60)
             signedIn = try await login.withBrowser { url in
