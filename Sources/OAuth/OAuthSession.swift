@@ -9,6 +9,8 @@ import HTTP
 public final class OAuthSession: Sendable {
     /// Renew when the access token has less than this left.
     static let renewalMargin: TimeInterval = 120
+    /// A token another run renewed is taken while it has this much left.
+    static let takeOverMargin: TimeInterval = 15
 
     let signIn: OAuthSignIn
     let endpoint: TokenEndpoint
@@ -29,8 +31,10 @@ public final class OAuthSession: Sendable {
         if !refresh && !stored.expires(within: Self.renewalMargin) { return stored.accessToken }
         return try await file.locked {
             let latest = try current()
-            // Another calgw renewed it meanwhile.
-            if latest.accessToken != stored.accessToken && !latest.expires(within: Self.renewalMargin) {
+            // Another calgw renewed it meanwhile: use that one while it works at all. Renewing
+            // again (a provider whose tokens live less than the margin) revokes the token the
+            // other run is using, which then renews again, and so on.
+            if latest.accessToken != stored.accessToken && !latest.expires(within: Self.takeOverMargin) {
                 return latest.accessToken
             }
             return try await renew(latest)

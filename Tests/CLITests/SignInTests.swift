@@ -238,6 +238,26 @@ import CalgwTestSupport
         #expect(sync.status == 5 && sync.stderrText.contains("calgw login --pair p"), "\(sync.stderrText)")
     }
 
+    /// `status` says who is signed in, until when, and whether it renews itself, before
+    /// anything fails; and, before `login`, that nobody is.
+    @Test func statusShowsTheSignIn() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        let before = try await p.run(["status"])
+        #expect(before.stdoutText.contains("sign-in: none: run calgw login --pair p"), "\(before.stdoutText)")
+        #expect(try await p.run(["login"]).status == 0)
+        let text = try await p.run(["status"])
+        #expect(
+            text.stdoutText.contains("sign-in: alice@example.org (access token until ")
+                && text.stdoutText.contains("renewed by each run"), "\(text.stdoutText)")
+        let json = try await p.run(["status", "--json"])
+        let record = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        let signIn = try #require(record?["signIn"] as? [String: Any], "\(json.stdoutText)")
+        #expect(signIn["signedIn"] as? Bool == true && signIn["account"] as? String == "alice@example.org")
+        #expect(signIn["renewable"] as? Bool == true && signIn["expiresAt"] is String)
+        #expect(signIn["tokenFile"] as? String == p.tokenFile.path)
+    }
+
     /// A token file others could read holds a token that may have leaked: logout revokes it
     /// before deleting it (it was deleted unrevoked).
     @Test func logoutRevokesATokenFileOthersCouldRead() async throws {

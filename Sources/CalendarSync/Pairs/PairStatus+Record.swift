@@ -1,4 +1,5 @@
 import Foundation
+import OAuth
 
 extension PairStatus {
     /// `status --json` for one pair (CLI.md).
@@ -35,6 +36,8 @@ extension PairStatus {
         /// A subscription: local changes (edits, conflict copies, new events) a sync leaves in
         /// the vdir because the feed is read-only; nil when there are none.
         public var keptLocally: Int?
+        /// A pair that signs in with OAuth: its sign-in as the token file tells it.
+        public var signIn: SignInState?
 
         /// Changes a sync would make, per side written.
         public struct Pending: Encodable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarSync
 import Foundation
+import OAuth
 
 /// `calgw status`: what a sync would do now, conflicts, and the last sync time.
 struct StatusCommand: AsyncParsableCommand {
@@ -62,6 +63,7 @@ struct StatusCommand: AsyncParsableCommand {
                 failure = ErrorDescription(error)
             }
             if let failure { entry.errors.insert(ReportedError(failure.message), at: 0) }
+            entry.signIn = configuration.login.oauth.map(SignInState.read)
             statuses.append(entry)
             if !output.json && !output.quiet { render(entry) }
             if let failure {
@@ -93,6 +95,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func render(_ s: StatusOutput) {
         Terminal.out("pair \(s.pair): \(s.synced) items synced, last sync \(s.lastSync ?? "never")")
+        if let signIn = s.signIn { Terminal.out("  " + signIn.line(pair: s.pair)) }
         func counts(_ c: KeyPath<SyncReport.Counts, Int>) -> String {
             "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
         }
