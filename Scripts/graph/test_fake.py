@@ -216,6 +216,23 @@ class ApiTests(unittest.TestCase):
         self.assertEqual([(m["kind"], m["to"]) for m in self.box.ledger.read()],
                          [("response", ["c@x"]), ("invitation", ["d@x"]), ("cancellation", ["d@x"])])
 
+    def test_event_listing_pages_at_most_a_thousand_with_what_was_expanded(self):
+        prop = "String {66f5a359-4659-4830-9070-00040ec6ac6e} Name uid"
+        for i in range(1002):
+            extra = {"singleValueExtendedProperties": [{"id": prop, "value": f"u{i}"}]} if i == 0 else {}
+            self.box.create(None, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", subject=f"e{i}", **extra))
+        expand = urllib.parse.quote(f"singleValueExtendedProperties($filter=id eq '{prop}')")
+        status, _, page = self.call("GET", f"/me/calendar/events?$select=subject&$expand={expand}&$top=5000")
+        self.assertEqual((status, len(page["value"])), (200, 1000))
+        self.assertEqual(page["value"][0]["singleValueExtendedProperties"][0]["value"], "u0")
+        self.assertEqual(set(page["value"][1]), {"@odata.etag", "id", "subject"})
+        status, _, rest = self.call("GET", page["@odata.nextLink"].removeprefix("http://x/v1.0"))
+        self.assertEqual([e["subject"] for e in rest["value"]], ["e1000", "e1001"])
+        self.assertNotIn("@odata.nextLink", rest)
+        _, headers, page = self.call("GET", "/me/calendar/events", Prefer="odata.maxpagesize=2000")
+        self.assertEqual((len(page["value"]), headers["Preference-Applied"]), (1000, "odata.maxpagesize=1000"))
+        self.assertEqual(len(self.call("GET", "/me/calendar/events")[2]["value"]), 10)
+
     def test_users_path_is_the_mailbox(self):
         self.assertEqual(self.call("GET", "/users/alice@example.org/calendars")[0], 200)
         self.assertEqual(self.call("GET", "/users/someone@else/calendars")[0], 404)

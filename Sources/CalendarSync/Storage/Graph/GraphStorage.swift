@@ -30,14 +30,17 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     /// Whether the account may write to the calendar (its `canEdit`), once read.
     private let access = Mutex<Bool?>(nil)
     /// The token the last listing gave (see ``token(forListing:)``).
-    private let listed = Mutex<ChangeToken?>(nil)
+    let listed = Mutex<ChangeToken?>(nil)
     /// Series Outlook kept otherwise than written, for the run to bring the vdir to.
     let rewritten = RewrittenVersions()
     /// What the writes have to tell the person.
     let notes = StorageNotes()
 
-    /// Events per delta page asked for (`Prefer: odata.maxpagesize`).
-    var pageSize = 100
+    /// Events per delta page asked for (`Prefer: odata.maxpagesize`): Outlook's most, so that a
+    /// first round of 10,000 events and their occurrences takes about twenty pages.
+    var pageSize = 1000
+    /// Events per page of a first sync's listing (`$top`; Outlook gives at most 1,000).
+    var listPageSize = 1000
     /// How far a delta round may go (see ``round(from:)``).
     var bounds = RoundBounds()
 
@@ -61,7 +64,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     public var capabilities: StorageCapabilities {
         let writable = access.withLock { $0 }
         return StorageCapabilities(
-            listingToken: self, windowedListing: self, serverNamed: self, rewriting: self, noting: self,
+            bulkFetching: self, streamingFetching: self, listingToken: self, windowedListing: self, serverNamed: self,
+            rewriting: self, noting: self,
             isReadOnly: writable == false,
             knowsWriteAccess: writable != nil)
     }
@@ -105,7 +109,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
 
     /// Reads whether the account may write to the calendar (at a first round; later rounds
     /// take it from their token, so that a run that finds nothing new makes one request).
-    private func readAccess() async throws -> Bool {
+    func readAccess() async throws -> Bool {
         let info = try await client.get(calendar, as: GraphCalendar.self)
         let canEdit = info.canEdit ?? true
         access.withLock { $0 = canEdit }
@@ -223,7 +227,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     /// again by the HTTP client) stops the round with what to do about it.
     /// - Throws: ``GraphError`` `.repeatedPage` for a loop or a round past its bounds, or
     ///   Graph's refusal of a page.
-    private func round(from start: URL) async throws -> ([DeltaEntry], String) {
+    func round(from start: URL) async throws -> ([DeltaEntry], String) {
         var events: [DeltaEntry] = []
         var seen: Set<String> = [start.absoluteString]
         var contents: Set<Int> = []
@@ -271,7 +275,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     }
 
     /// The error of a round stopped for never ending.
-    private func endlessRound(pages: Int, repeated: Bool) -> GraphError {
+    func endlessRound(pages: Int, repeated: Bool) -> GraphError {
         GraphError(
             .repeatedPage,
             "Microsoft Graph kept giving pages of \(calendar.lastPathComponent)'s changes "
