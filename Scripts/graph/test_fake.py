@@ -120,6 +120,32 @@ class MailboxTests(unittest.TestCase):
         self.assertNotIn(first, shown)
         self.assertNotIn(second, shown)
 
+    def test_a_master_patched_with_its_times_mails_once_per_exception(self):
+        series = body("2026-03-02T09:00:00", "2026-03-02T10:00:00", attendees=[{"emailAddress": {"address": "b@x"}}],
+                      recurrence={"pattern": {"type": "daily", "interval": 1},
+                                  "range": {"type": "numbered", "startDate": "2026-03-02", "numberOfOccurrences": 3}})
+        master, _ = self.box.create(self.cal, series)
+        items, _ = self.round({"startdatetime": "2026-03-01T00:00:00Z", "enddatetime": "2026-04-01T00:00:00Z"})
+        self.box.patch(items[1]["id"], {"subject": "second"})
+        self.box.patch(items[2]["id"], {"subject": "third"})
+        self.box.ledger.read(clear=True)
+        self.box.patch(master.id, {"subject": "renamed"})
+        self.assertEqual(self.box.ledger.read(), [])
+        self.box.patch(master.id, {"start": series["start"], "end": series["end"]})
+        self.assertEqual([(m["kind"], m["occurrence"]) for m in self.box.ledger.read()],
+                         [("update", "2026-03-03"), ("update", "2026-03-04")])
+
+    def test_a_body_written_over_a_teams_meeting_drops_its_join_block(self):
+        made, _ = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", isOnlineMeeting=True,
+                                                 onlineMeetingProvider="teamsForBusiness",
+                                                 body={"contentType": "text", "content": "Agenda"}))
+        url = made.props["_onlineMeeting"]["joinUrl"]
+        self.assertIn(url, made.props["body"]["content"])
+        self.box.patch(made.id, {"subject": "renamed"})
+        self.assertTrue(made.props["isOnlineMeeting"])
+        self.box.patch(made.id, {"body": {"contentType": "text", "content": "Agenda, and more"}})
+        self.assertEqual((made.props["isOnlineMeeting"], made.props.get("_onlineMeeting")), (False, None))
+
     def test_ledger_mails_for_a_meeting(self):
         meeting, _ = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00",
                                                     attendees=[{"emailAddress": {"address": "bob@example.org"}}]))
