@@ -1,16 +1,21 @@
 """Unit tests of the fake Graph server's recurrence expansion and delta bookkeeping, without
-HTTP (stdlib unittest):  python3 Scripts/graph/test_fake.py
+HTTP, and of its HTTP side (one answer per request) on a loopback port (stdlib unittest):
+python3 Scripts/graph/test_fake.py
 Expected dates are worked out by hand from the rules in fakegraph/recurrence.py."""
 
 import datetime as dt
+import json
 import os
+import socket
 import sys
+import threading
 import unittest
 import urllib.parse
+from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fakegraph import api, delta, faults, mailbox, recurrence, render  # noqa: E402
+from fakegraph import api, delta, faults, mailbox, recurrence, render, server  # noqa: E402
 from fakegraph.errors import GraphError  # noqa: E402
 
 D = dt.date
@@ -271,6 +276,110 @@ class FaultTests(unittest.TestCase):
         hits = [i for i in range(1, 13) if rules.take("status", "GET", "/v1.0/me/events")]
         self.assertEqual(hits, [3, 6])
         self.assertIsNone(rules.take("status", "POST", "/v1.0/me/events"))
+
+
+class OneAnswerTests(unittest.TestCase):
+    """Every request gets one answer and only one, whatever answers it: the route, a fault, a
+    refusal of the fake's own (no token, the concurrency limit), a `$batch`, the control API.
+    A stand-in that answered twice (or answered and also did the request's work again, its
+    second answer read as the next request's) would make a correct client look wrong. Each
+    request is sent on a kept-alive connection with the next one right behind it, and the
+    answers read back must be two, each naming its own request (`client-request-id`)."""
+
+    TOKEN = "calgw-graph-test"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.http = ThreadingHTTPServer(("127.0.0.1", 0), server.Handler)
+        cls.http.daemon_threads = True
+        cls.http.fake = server.Fake(cls.TOKEN)
+        threading.Thread(target=cls.http.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.http.shutdown()
+        cls.http.server_close()
+
+    def setUp(self):
+        self.http.fake.reset()
+        self.http.fake.faults.clear()
+        self.http.fake.settings.update({"maxConcurrent": 4, "honoursIfMatch": 1})
+        self.n = 0
+
+    @staticmethod
+    def request(method, path, mark, body=None, token=TOKEN, **headers):
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"client-request-id: {mark}",
+                 f"Content-Length: {len(data)}", "Content-Type: application/json"]
+        if token:
+            lines.append(f"Authorization: Bearer {token}")
+        lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+    @staticmethod
+    def answers(stream, count):
+        """`count` answers read from `stream`: (status, client-request-id, JSON body or None)."""
+        out = []
+        for _ in range(count):
+            status = int(stream.readline().split()[1])
+            headers = {}
+            while (line := stream.readline().decode().strip()):
+                name, value = line.split(":", 1)
+                headers[name.lower()] = value.strip()
+            raw = stream.read(int(headers.get("content-length", 0)))
+            out.append((status, headers.get("client-request-id"), json.loads(raw) if raw else None))
+        return out
+
+    def one(self, method, path, body=None, **headers):
+        """The answers to the request and to a plain one right behind it, on one connection."""
+        self.n += 1
+        mark, after = f"asked-{self.n}", f"after-{self.n}"
+        with socket.create_connection(self.http.server_address) as conn:
+            conn.sendall(self.request(method, path, mark, body, **headers)
+                         + self.request("GET", "/_fake/settings", after, token=None))
+            found = self.answers(conn.makefile("rb"), 2)
+        self.assertEqual([a[1] for a in found], [mark, after], f"{method} {path}: {found}")
+        self.assertEqual(found[1][0], 200)
+        return found[0]
+
+    def made(self, subject="x"):
+        status, _, event = self.one("POST", "/v1.0/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00",
+                                                                      subject=subject))
+        self.assertEqual(status, 201)
+        return event
+
+    def test_a_route_and_the_fakes_own_refusals_answer_once(self):
+        self.assertEqual(self.one("GET", "/v1.0/me")[0], 200)
+        self.assertEqual(self.one("GET", "/v1.0/me", token=None)[0], 401)
+        self.assertEqual(self.one("GET", "/v1.0/me/events/nothing")[0], 404)
+        self.assertEqual(self.one("GET", "/_fake/nothing")[0], 404)
+        self.http.fake.settings["maxConcurrent"] = 0
+        self.assertEqual(self.one("GET", "/v1.0/me")[0], 429)
+
+    def test_faults_answer_once_also_when_the_request_was_done(self):
+        self.http.fake.faults.add({"status": 503, "method": "GET"})
+        self.assertEqual(self.one("GET", "/v1.0/me/calendars")[0], 503)
+        self.http.fake.faults.add({"status": 504, "after": True, "method": "POST", "path": "/events"})
+        status, _, _ = self.one("POST", "/v1.0/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00"))
+        self.assertEqual(status, 504)
+        self.assertEqual(len(self.http.fake.mailbox.events), 1, "the lost answer's create was not made once")
+        event = self.made()
+        self.http.fake.faults.add({"kind": "editFirst", "after": True, "id": event["id"],
+                                   "body": {"subject": "edited"}})
+        self.assertEqual(self.one("GET", f"/v1.0/me/events/{event['id']}")[2]["subject"], "x")
+        self.assertEqual(self.http.fake.mailbox.events[event["id"]].props["subject"], "edited")
+
+    def test_a_batch_and_a_refused_write_answer_once(self):
+        event = self.made()
+        status, _, answer = self.one("POST", "/v1.0/$batch", {"requests": [
+            {"id": "1", "method": "GET", "url": f"/me/events/{event['id']}"},
+            {"id": "2", "method": "GET", "url": "/me/events/nothing"}]})
+        self.assertEqual((status, [r["status"] for r in answer["responses"]]), (200, [200, 404]))
+        self.assertEqual(self.one("PATCH", f"/v1.0/me/events/{event['id']}", {"subject": "y"},
+                                  If_Match='W/"stale"')[0], 412)
+        self.http.fake.settings["honoursIfMatch"] = 0
+        self.assertEqual(self.one("PATCH", f"/v1.0/me/events/{event['id']}", {"subject": "y"},
+                                  If_Match='W/"stale"')[0], 200)
 
 
 if __name__ == "__main__":
