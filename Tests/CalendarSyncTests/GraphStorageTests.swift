@@ -278,6 +278,50 @@ import HTTP
         #expect(next.count == 2, "\(next)")
     }
 
+    /// Each round asks every series' change key (an occurrence deleted in Outlook moves only
+    /// that): from one listing page of the calendar's events (ids and change keys) where that
+    /// costs less than a `$batch` per twenty series. With 25 series, a run that finds nothing
+    /// new is the delta round and one page, not two batches; a series whose occurrence was
+    /// deleted is still found.
+    @Test func aRoundAsksTheSeriesInAListingWhereThatCostsLess() async throws {
+        let s = try await Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        var series: [String] = []
+        for day in 1...25 {
+            let start = Setup.time(day, 7)
+            series.append(
+                try await s.outlookCreates([
+                    "subject": "Series \(day)", "start": ["dateTime": start, "timeZone": "UTC"],
+                    "end": ["dateTime": Setup.time(day, 8), "timeZone": "UTC"],
+                    "recurrence": [
+                        "pattern": ["type": "daily", "interval": 1],
+                        "range": [
+                            "type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 2,
+                        ],
+                    ],
+                ]))
+        }
+        for day in 1...5 { _ = try await s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 30, "\(report)")
+        let before = try await s.graph.requests().count
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        let made = try await s.graph.requests().dropFirst(before).compactMap { $0["path"] as? String }
+        #expect(made.count == 2 && !made.contains { $0.contains("$batch") }, "\(made)")
+
+        let ids = try await s.graph.listed(
+            "id",
+            at: "/me/events/\(series[9])/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(12, 0))Z"
+        )
+        #expect(ids.count == 2)
+        try await s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.local == 1, "\(report)")
+        let file = try s.files().values.first { $0.contains("SUMMARY:Series 10\r\n") } ?? ""
+        #expect(file.contains("EXDATE"), "\(file)")
+    }
+
     /// Graph's delta marks removed alike an event deleted, one moved out of the window and an
     /// occurrence cancelled: the moved one is kept and moved in the vdir too, the cancelled
     /// occurrence becomes an EXDATE, only the deleted one is deleted.

@@ -36,7 +36,9 @@ extension GraphStorage: BulkFetchingStorage, StreamingFetchingStorage {
         }
         var keys: [String: String] = [:]
         var batch: [StoredItem] = []
-        try await listEvents { event in
+        var events = 0
+        try await listEvents(query: Self.readQuery) { event in
+            events += 1
             guard let id = event.id, unread.remove(id) != nil else { return }  // outside the window
             if masters.contains(id), let key = event.changeKey { keys[id] = key }
             if let item = item(ItemHref(id), event, cancelled: Self.cancelled(of: event)) { batch.append(item) }
@@ -50,16 +52,19 @@ extension GraphStorage: BulkFetchingStorage, StreamingFetchingStorage {
             batch.append(item)
         }
         if !batch.isEmpty { try await body(batch) }
-        let token = GraphListingState(deltaLink: link, window: window.key, masters: keys, canEdit: canEdit).token
+        let token = GraphListingState(
+            deltaLink: link, window: window.key, masters: keys, canEdit: canEdit, events: events
+        ).token
         listed.withLock { $0 = token }
         return token
     }
 
-    /// Calls `each` with every single event and series master of the calendar, page after page.
+    /// Calls `each` with every single event and series master of the calendar, page after page,
+    /// as `query` (`?$select=…`) asks for them.
     /// - Throws: ``GraphError`` `.repeatedPage` when a page links to one given before or the
     ///   listing passes its bounds (``RoundBounds``); a refusal; what `each` threw.
-    private func listEvents(_ each: (GraphEvent) async throws -> Void) async throws {
-        var url = URL(string: calendar.absoluteString + "/events" + Self.readQuery + "&$top=\(listPageSize)")!
+    func listEvents(query: String, _ each: (GraphEvent) async throws -> Void) async throws {
+        var url = URL(string: calendar.absoluteString + "/events" + query + "&$top=\(listPageSize)")!
         var seen: Set<String> = [url.absoluteString]
         var pages = 0
         while true {
