@@ -12,7 +12,9 @@ import Synchronization
 ///
 /// Graph lists a calendar only over a window (``GraphWindow``), through rounds of
 /// `calendarView/delta`; the change token carries the round's link (``GraphListingState``).
-/// Writes are conditional on the change key (`If-Match`). A copy of a meeting is never
+/// A first sync reads the events a page at a time (``fetchAll(batchSize:into:)``). An update
+/// compares the event's change key just before it, sends it as `If-Match` too, and carries
+/// only the fields that changed (``GraphChangedProperties``). A copy of a meeting is never
 /// written: Graph mails the attendees of every meeting it creates or moves, and offers no way
 /// not to; the person's own actions are written.
 ///
