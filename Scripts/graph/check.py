@@ -38,6 +38,7 @@ from msgraph.generated.models.recurrence_range import RecurrenceRange
 from msgraph.generated.models.recurrence_range_type import RecurrenceRangeType
 from msgraph.generated.models.single_value_legacy_extended_property import SingleValueLegacyExtendedProperty
 from msgraph.generated.users.item.calendars.item.calendar_view.delta.delta_request_builder import DeltaRequestBuilder
+from msgraph.generated.users.item.calendars.item.events.events_request_builder import EventsRequestBuilder
 from msgraph.generated.users.item.events.item.event_item_request_builder import EventItemRequestBuilder
 from msgraph.generated.users.item.events.item.instances.instances_request_builder import InstancesRequestBuilder
 
@@ -273,6 +274,30 @@ async def patch_occurrence(c):
     c.ctx["exception"] = moved
 
 
+async def list_events_in_pages(c):
+    """The calendar's singles and masters, a page of one at a time, each whole as selected and
+    expanded (as calgw's first sync reads them, 1,000 a page); `$top` past 1,000 is cut to it."""
+    events = c.me().calendars.by_calendar_id(c.ctx["calendar"]).events
+    query = EventsRequestBuilder.EventsRequestBuilderGetQueryParameters(
+        top=1, select=["subject", "changeKey", "type", "recurrence", "cancelledOccurrences"],
+        expand=["exceptionOccurrences", f"singleValueExtendedProperties($filter=id eq '{PROP_ID}')"])
+    page = await events.get(c.config(query))
+    found, pages = list(page.value), 1
+    while page.odata_next_link:
+        page = await events.with_url(page.odata_next_link).get()
+        found += page.value
+        pages += 1
+    assert pages == len(found) >= 2, (pages, len(found))
+    by_id = {e.id: e for e in found}
+    single, master = by_id[c.ctx["single"].id], by_id[c.ctx["master"].id]
+    assert [(p.id, p.value) for p in single.single_value_extended_properties] == [(PROP_ID, "uid-dentist@calgw")]
+    assert master.type == EventType.SeriesMaster and master.recurrence is not None
+    assert [e.id for e in master.exception_occurrences] == [c.ctx["exception"].id], master.exception_occurrences
+    assert master.cancelled_occurrences == [f"OID.{master.id}.2026-03-26"], master.cancelled_occurrences
+    whole = await events.get(c.config(EventsRequestBuilder.EventsRequestBuilderGetQueryParameters(top=5000)))
+    assert whole.odata_next_link is None and len(whole.value) == len(found)
+
+
 async def crossing_boundary(c):
     target = c.ctx["instances"][3]   # 2026-04-02, between 03-30 and 04-06
     await c.expect_error(c.me().events.by_event_id(target.id).patch(
@@ -436,7 +461,8 @@ async def body_as_text(c):
 
 CHECKS = [unauthenticated, list_calendars, read_only_calendar_refuses_writes, create_single, transaction_id_dedup,
           get_with_extended_property, prefer_time_zone, patch_with_if_match, stale_if_match, create_recurring,
-          instances_across_dst, delete_occurrence, patch_occurrence, crossing_boundary, delta_initial,
+          instances_across_dst, delete_occurrence, patch_occurrence, list_events_in_pages, crossing_boundary,
+          delta_initial,
           delta_follow_up, delta_master_moves_out, expired_delta_token, window_required, throttled_then_retried,
           concurrency_limit, mails_in_ledger, answer_invitation, batch, delta_faults, body_as_text]
 

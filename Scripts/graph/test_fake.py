@@ -1,16 +1,21 @@
 """Unit tests of the fake Graph server's recurrence expansion and delta bookkeeping, without
-HTTP (stdlib unittest):  python3 Scripts/graph/test_fake.py
+HTTP, and of its HTTP side (one answer per request) on a loopback port (stdlib unittest):
+python3 Scripts/graph/test_fake.py
 Expected dates are worked out by hand from the rules in fakegraph/recurrence.py."""
 
 import datetime as dt
+import json
 import os
+import socket
 import sys
+import threading
 import unittest
 import urllib.parse
+from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fakegraph import api, delta, faults, mailbox, recurrence, render  # noqa: E402
+from fakegraph import api, delta, faults, mailbox, recurrence, render, server  # noqa: E402
 from fakegraph.errors import GraphError  # noqa: E402
 
 D = dt.date
@@ -120,6 +125,32 @@ class MailboxTests(unittest.TestCase):
         self.assertNotIn(first, shown)
         self.assertNotIn(second, shown)
 
+    def test_a_master_patched_with_its_times_mails_once_per_exception(self):
+        series = body("2026-03-02T09:00:00", "2026-03-02T10:00:00", attendees=[{"emailAddress": {"address": "b@x"}}],
+                      recurrence={"pattern": {"type": "daily", "interval": 1},
+                                  "range": {"type": "numbered", "startDate": "2026-03-02", "numberOfOccurrences": 3}})
+        master, _ = self.box.create(self.cal, series)
+        items, _ = self.round({"startdatetime": "2026-03-01T00:00:00Z", "enddatetime": "2026-04-01T00:00:00Z"})
+        self.box.patch(items[1]["id"], {"subject": "second"})
+        self.box.patch(items[2]["id"], {"subject": "third"})
+        self.box.ledger.read(clear=True)
+        self.box.patch(master.id, {"subject": "renamed"})
+        self.assertEqual(self.box.ledger.read(), [])
+        self.box.patch(master.id, {"start": series["start"], "end": series["end"]})
+        self.assertEqual([(m["kind"], m["occurrence"]) for m in self.box.ledger.read()],
+                         [("update", "2026-03-03"), ("update", "2026-03-04")])
+
+    def test_a_body_written_over_a_teams_meeting_drops_its_join_block(self):
+        made, _ = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", isOnlineMeeting=True,
+                                                 onlineMeetingProvider="teamsForBusiness",
+                                                 body={"contentType": "text", "content": "Agenda"}))
+        url = made.props["_onlineMeeting"]["joinUrl"]
+        self.assertIn(url, made.props["body"]["content"])
+        self.box.patch(made.id, {"subject": "renamed"})
+        self.assertTrue(made.props["isOnlineMeeting"])
+        self.box.patch(made.id, {"body": {"contentType": "text", "content": "Agenda, and more"}})
+        self.assertEqual((made.props["isOnlineMeeting"], made.props.get("_onlineMeeting")), (False, None))
+
     def test_ledger_mails_for_a_meeting(self):
         meeting, _ = self.box.create(self.cal, body("2026-03-02T10:00:00", "2026-03-02T11:00:00",
                                                     attendees=[{"emailAddress": {"address": "bob@example.org"}}]))
@@ -216,6 +247,23 @@ class ApiTests(unittest.TestCase):
         self.assertEqual([(m["kind"], m["to"]) for m in self.box.ledger.read()],
                          [("response", ["c@x"]), ("invitation", ["d@x"]), ("cancellation", ["d@x"])])
 
+    def test_event_listing_pages_at_most_a_thousand_with_what_was_expanded(self):
+        prop = "String {66f5a359-4659-4830-9070-00040ec6ac6e} Name uid"
+        for i in range(1002):
+            extra = {"singleValueExtendedProperties": [{"id": prop, "value": f"u{i}"}]} if i == 0 else {}
+            self.box.create(None, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", subject=f"e{i}", **extra))
+        expand = urllib.parse.quote(f"singleValueExtendedProperties($filter=id eq '{prop}')")
+        status, _, page = self.call("GET", f"/me/calendar/events?$select=subject&$expand={expand}&$top=5000")
+        self.assertEqual((status, len(page["value"])), (200, 1000))
+        self.assertEqual(page["value"][0]["singleValueExtendedProperties"][0]["value"], "u0")
+        self.assertEqual(set(page["value"][1]), {"@odata.etag", "id", "subject"})
+        status, _, rest = self.call("GET", page["@odata.nextLink"].removeprefix("http://x/v1.0"))
+        self.assertEqual([e["subject"] for e in rest["value"]], ["e1000", "e1001"])
+        self.assertNotIn("@odata.nextLink", rest)
+        _, headers, page = self.call("GET", "/me/calendar/events", Prefer="odata.maxpagesize=2000")
+        self.assertEqual((len(page["value"]), headers["Preference-Applied"]), (1000, "odata.maxpagesize=1000"))
+        self.assertEqual(len(self.call("GET", "/me/calendar/events")[2]["value"]), 10)
+
     def test_users_path_is_the_mailbox(self):
         self.assertEqual(self.call("GET", "/users/alice@example.org/calendars")[0], 200)
         self.assertEqual(self.call("GET", "/users/someone@else/calendars")[0], 404)
@@ -228,6 +276,110 @@ class FaultTests(unittest.TestCase):
         hits = [i for i in range(1, 13) if rules.take("status", "GET", "/v1.0/me/events")]
         self.assertEqual(hits, [3, 6])
         self.assertIsNone(rules.take("status", "POST", "/v1.0/me/events"))
+
+
+class OneAnswerTests(unittest.TestCase):
+    """Every request gets one answer and only one, whatever answers it: the route, a fault, a
+    refusal of the fake's own (no token, the concurrency limit), a `$batch`, the control API.
+    A stand-in that answered twice (or answered and also did the request's work again, its
+    second answer read as the next request's) would make a correct client look wrong. Each
+    request is sent on a kept-alive connection with the next one right behind it, and the
+    answers read back must be two, each naming its own request (`client-request-id`)."""
+
+    TOKEN = "calgw-graph-test"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.http = ThreadingHTTPServer(("127.0.0.1", 0), server.Handler)
+        cls.http.daemon_threads = True
+        cls.http.fake = server.Fake(cls.TOKEN)
+        threading.Thread(target=cls.http.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.http.shutdown()
+        cls.http.server_close()
+
+    def setUp(self):
+        self.http.fake.reset()
+        self.http.fake.faults.clear()
+        self.http.fake.settings.update({"maxConcurrent": 4, "honoursIfMatch": 1})
+        self.n = 0
+
+    @staticmethod
+    def request(method, path, mark, body=None, token=TOKEN, **headers):
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"client-request-id: {mark}",
+                 f"Content-Length: {len(data)}", "Content-Type: application/json"]
+        if token:
+            lines.append(f"Authorization: Bearer {token}")
+        lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+    @staticmethod
+    def answers(stream, count):
+        """`count` answers read from `stream`: (status, client-request-id, JSON body or None)."""
+        out = []
+        for _ in range(count):
+            status = int(stream.readline().split()[1])
+            headers = {}
+            while (line := stream.readline().decode().strip()):
+                name, value = line.split(":", 1)
+                headers[name.lower()] = value.strip()
+            raw = stream.read(int(headers.get("content-length", 0)))
+            out.append((status, headers.get("client-request-id"), json.loads(raw) if raw else None))
+        return out
+
+    def one(self, method, path, body=None, **headers):
+        """The answers to the request and to a plain one right behind it, on one connection."""
+        self.n += 1
+        mark, after = f"asked-{self.n}", f"after-{self.n}"
+        with socket.create_connection(self.http.server_address) as conn:
+            conn.sendall(self.request(method, path, mark, body, **headers)
+                         + self.request("GET", "/_fake/settings", after, token=None))
+            found = self.answers(conn.makefile("rb"), 2)
+        self.assertEqual([a[1] for a in found], [mark, after], f"{method} {path}: {found}")
+        self.assertEqual(found[1][0], 200)
+        return found[0]
+
+    def made(self, subject="x"):
+        status, _, event = self.one("POST", "/v1.0/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00",
+                                                                      subject=subject))
+        self.assertEqual(status, 201)
+        return event
+
+    def test_a_route_and_the_fakes_own_refusals_answer_once(self):
+        self.assertEqual(self.one("GET", "/v1.0/me")[0], 200)
+        self.assertEqual(self.one("GET", "/v1.0/me", token=None)[0], 401)
+        self.assertEqual(self.one("GET", "/v1.0/me/events/nothing")[0], 404)
+        self.assertEqual(self.one("GET", "/_fake/nothing")[0], 404)
+        self.http.fake.settings["maxConcurrent"] = 0
+        self.assertEqual(self.one("GET", "/v1.0/me")[0], 429)
+
+    def test_faults_answer_once_also_when_the_request_was_done(self):
+        self.http.fake.faults.add({"status": 503, "method": "GET"})
+        self.assertEqual(self.one("GET", "/v1.0/me/calendars")[0], 503)
+        self.http.fake.faults.add({"status": 504, "after": True, "method": "POST", "path": "/events"})
+        status, _, _ = self.one("POST", "/v1.0/me/events", body("2026-03-02T10:00:00", "2026-03-02T11:00:00"))
+        self.assertEqual(status, 504)
+        self.assertEqual(len(self.http.fake.mailbox.events), 1, "the lost answer's create was not made once")
+        event = self.made()
+        self.http.fake.faults.add({"kind": "editFirst", "after": True, "id": event["id"],
+                                   "body": {"subject": "edited"}})
+        self.assertEqual(self.one("GET", f"/v1.0/me/events/{event['id']}")[2]["subject"], "x")
+        self.assertEqual(self.http.fake.mailbox.events[event["id"]].props["subject"], "edited")
+
+    def test_a_batch_and_a_refused_write_answer_once(self):
+        event = self.made()
+        status, _, answer = self.one("POST", "/v1.0/$batch", {"requests": [
+            {"id": "1", "method": "GET", "url": f"/me/events/{event['id']}"},
+            {"id": "2", "method": "GET", "url": "/me/events/nothing"}]})
+        self.assertEqual((status, [r["status"] for r in answer["responses"]]), (200, [200, 404]))
+        self.assertEqual(self.one("PATCH", f"/v1.0/me/events/{event['id']}", {"subject": "y"},
+                                  If_Match='W/"stale"')[0], 412)
+        self.http.fake.settings["honoursIfMatch"] = 0
+        self.assertEqual(self.one("PATCH", f"/v1.0/me/events/{event['id']}", {"subject": "y"},
+                                  If_Match='W/"stale"')[0], 200)
 
 
 if __name__ == "__main__":

@@ -228,30 +228,98 @@ import HTTP
             changedText.contains("SUMMARY:Changed in Outlook") && changedText.contains("UID:kept"), "\(changedText)")
     }
 
-    /// A first sync reads the events twenty to a `$batch`, not one request each: for 45 events
-    /// and 3 series, the calendar, one delta page, the masters' versions, three batches of
-    /// events and one of the series' cancelled occurrences.
-    @Test func aFirstSyncReadsTwentyEventsARequest() async throws {
+    /// A first sync reads the window's events a page at a time, whole (`…/events?$select=…
+    /// &$expand=…`), not twenty to a `$batch`: for 45 events and 3 series in pages of 20, the
+    /// calendar, one delta page and three pages of events. An event outside the window is
+    /// listed but left out; a series comes with its exception and its cancelled occurrence.
+    @Test func aFirstSyncReadsTheEventsAPageAtATime() async throws {
         let s = try await Setup()
         defer { s.graph.stop(); s.folder.remove() }
-        for day in 1...45 { _ = try await s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        for day in 1...44 { _ = try await s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        _ = try await s.outlookCreates(Self.single("Far", days: 3_000))
+        var series: [String] = []
         for week in 1...3 {
             let start = Setup.time(7 * week, 8)
-            _ = try await s.outlookCreates([
-                "subject": "Series \(week)", "start": ["dateTime": start, "timeZone": "UTC"],
-                "end": ["dateTime": Setup.time(7 * week, 9), "timeZone": "UTC"],
-                "recurrence": [
-                    "pattern": ["type": "daily", "interval": 1],
-                    "range": ["type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3],
-                ],
-            ])
+            series.append(
+                try await s.outlookCreates([
+                    "subject": "Series \(week)", "start": ["dateTime": start, "timeZone": "UTC"],
+                    "end": ["dateTime": Setup.time(7 * week, 9), "timeZone": "UTC"],
+                    "recurrence": [
+                        "pattern": ["type": "daily", "interval": 1],
+                        "range": [
+                            "type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 3,
+                        ],
+                    ],
+                ]))
         }
+        let instances = try await s.graph.graph(
+            "GET",
+            "/me/events/\(series[0])/instances?startDateTime=\(Setup.time(6, 0))Z&endDateTime=\(Setup.time(11, 0))Z")
+        let ids = TestGraphServer.values(instances).compactMap { $0["id"] as? String }
+        #expect(ids.count == 3, "\(instances)")
+        try await s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        try await s.graph.graph("PATCH", "/me/events/\(ids[2])", json: ["subject": "Series 1 (moved)"])
         let before = try await s.graph.requests().count
-        let report = try await s.sync()
-        #expect(report.errors.isEmpty && report.created.local == 48, "\(report)")
-        let requests = try await s.graph.requests()
-        let made = requests.count - before
-        #expect(made <= 7, "\(made) requests: \(requests.suffix(made).map { $0["path"] ?? "" })")
+        let remote = try s.remote()
+        remote.listPageSize = 20
+        let report = try await SyncEngine(local: s.local, remote: remote, journal: s.journal).run()
+        #expect(report.errors.isEmpty && report.created.local == 47, "\(report)")
+        let made = try await s.graph.requests().dropFirst(before).compactMap { $0["path"] as? String }
+        #expect(made.count == 5 && !made.contains { $0.contains("$batch") }, "\(made.count) requests: \(made)")
+        let files = try s.files().values
+        #expect(!files.contains { $0.contains("SUMMARY:Far") })
+        let first = files.first { $0.contains("SUMMARY:Series 1") } ?? ""
+        #expect(first.contains("EXDATE") && first.contains("SUMMARY:Series 1 (moved)"), "\(first)")
+        // The next run finds nothing new in two requests: the round, and the series' change keys.
+        let after = try await s.graph.requests().count
+        let again = try await s.sync()
+        #expect(again.created.total + again.updated.total + again.deleted.total == 0, "\(again)")
+        let next = try await s.graph.requests().dropFirst(after).compactMap { $0["path"] as? String }
+        #expect(next.count == 2, "\(next)")
+    }
+
+    /// Each round asks every series' change key (an occurrence deleted in Outlook moves only
+    /// that): from one listing page of the calendar's events (ids and change keys) where that
+    /// costs less than a `$batch` per twenty series. With 25 series, a run that finds nothing
+    /// new is the delta round and one page, not two batches; a series whose occurrence was
+    /// deleted is still found.
+    @Test func aRoundAsksTheSeriesInAListingWhereThatCostsLess() async throws {
+        let s = try await Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        var series: [String] = []
+        for day in 1...25 {
+            let start = Setup.time(day, 7)
+            series.append(
+                try await s.outlookCreates([
+                    "subject": "Series \(day)", "start": ["dateTime": start, "timeZone": "UTC"],
+                    "end": ["dateTime": Setup.time(day, 8), "timeZone": "UTC"],
+                    "recurrence": [
+                        "pattern": ["type": "daily", "interval": 1],
+                        "range": [
+                            "type": "numbered", "startDate": String(start.prefix(10)), "numberOfOccurrences": 2,
+                        ],
+                    ],
+                ]))
+        }
+        for day in 1...5 { _ = try await s.outlookCreates(Self.single("Day \(day)", days: day)) }
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 30, "\(report)")
+        let before = try await s.graph.requests().count
+        report = try await s.sync()
+        #expect(report.created.total + report.updated.total + report.deleted.total == 0, "\(report)")
+        let made = try await s.graph.requests().dropFirst(before).compactMap { $0["path"] as? String }
+        #expect(made.count == 2 && !made.contains { $0.contains("$batch") }, "\(made)")
+
+        let ids = try await s.graph.listed(
+            "id",
+            at: "/me/events/\(series[9])/instances?startDateTime=\(Setup.time(9, 0))Z&endDateTime=\(Setup.time(12, 0))Z"
+        )
+        #expect(ids.count == 2)
+        try await s.graph.graph("DELETE", "/me/events/\(ids[1])")
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.local == 1, "\(report)")
+        let file = try s.files().values.first { $0.contains("SUMMARY:Series 10\r\n") } ?? ""
+        #expect(file.contains("EXDATE"), "\(file)")
     }
 
     /// Graph's delta marks removed alike an event deleted, one moved out of the window and an

@@ -15,6 +15,9 @@ from .errors import GraphError, bad_request, not_found
 from .mailbox import Instance
 
 PAGE = 10
+# The most events a page holds, whatever `$top` or `Prefer: odata.maxpagesize` asks: Outlook's
+# limit on a listing (1,000, as Exchange's FindItem policy limit); more is cut to it.
+MAX_PAGE = 1000
 RESPONSES = ("accept", "tentativelyAccept", "decline")
 
 
@@ -87,7 +90,7 @@ class Api:
         segments = [re.sub(r"\(\)$", "", urllib.parse.unquote(s)) for s in path.strip("/").split("/") if s]
         applied, view = self._view(req)
         status, headers, body = self._route(req, segments, view)
-        if applied and body is not None:
+        if (applied or headers.get("_applied")) and body is not None:
             headers = dict(headers)
             headers["Preference-Applied"] = ", ".join(applied + headers.get("_applied", []))
         headers.pop("_applied", None)
@@ -182,7 +185,7 @@ class Api:
             endless = getattr(req, "endless_page", lambda: None)()
             body = self.delta.get(cal_id, req.params, view, size, link_base, repeat=self._repeat(req),
                                   endless=endless)
-            return 200, {"_applied": [f"odata.maxpagesize={size}"] if size else []}, body
+            return 200, {"_applied": [f"odata.maxpagesize={min(size, MAX_PAGE)}"] if size else []}, body
         if rest:
             raise bad_request("Resource not found for the segment.", "BadRequest")
         start, end = window(req.params)
@@ -198,7 +201,12 @@ class Api:
         return int(value) if value and value.isdigit() and int(value) > 0 else None
 
     def _page(self, req, items, view, link_base):
-        top = int(req.params.get("$top", PAGE))
+        """A page of `items`: `$top` long (else `Prefer: odata.maxpagesize`, else 10), at most
+        1,000; the next page's link carries `$skip` and the other options verbatim."""
+        asked = req.params.get("$top")
+        if asked is not None and not (asked.isdigit() and int(asked) > 0):
+            raise bad_request(f"The value '{asked}' of $top is not valid.", "ErrorInvalidUrlQuery")
+        top = min(int(asked) if asked else self._page_size(req) or PAGE, MAX_PAGE)
         skip = int(req.params.get("$skip", 0))
         with self.mailbox.lock:
             value = [render.event_json(self.mailbox, item, view, req.base_url) for item in items[skip:skip + top]]
@@ -207,7 +215,8 @@ class Api:
             params = dict(req.params)
             params["$skip"] = str(skip + top)
             body["@odata.nextLink"] = f"{link_base}?{urllib.parse.urlencode(params, safe='$:,')}"
-        return 200, {}, body
+        applied = [f"odata.maxpagesize={top}"] if not asked and self._page_size(req) else []
+        return 200, {"_applied": applied}, body
 
     # --- events ---------------------------------------------------------------------------
 
@@ -227,10 +236,10 @@ class Api:
             if m == "PATCH":
                 body = self._json_object(req)
                 with self.mailbox.lock:
-                    item = self.mailbox.patch(event_id, body, req.header("If-Match"), cal_id)
+                    item = self.mailbox.patch(event_id, body, self._if_match(req), cal_id)
                     return 200, {}, render.event_json(self.mailbox, item, view, req.base_url)
             if m == "DELETE":
-                self.mailbox.delete(event_id, req.header("If-Match"), cal_id)
+                self.mailbox.delete(event_id, self._if_match(req), cal_id)
                 return 204, {}, None
         action = rest[1] if len(rest) == 2 else None
         if action == "instances" and m == "GET":
@@ -244,6 +253,12 @@ class Api:
             self.mailbox.cancel(event_id, self._json_object(req).get("comment"), cal_id)
             return 202, {}, None
         raise bad_request("Resource not found for the segment.", "BadRequest")
+
+    @staticmethod
+    def _if_match(req):
+        """The request's If-Match; none when the fake is set to ignore it (`honoursIfMatch: 0`:
+        whether Graph honours it on events is not documented)."""
+        return req.header("If-Match") if getattr(req, "honours_if_match", True) else None
 
     @staticmethod
     def _json_object(req):

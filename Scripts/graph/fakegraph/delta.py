@@ -7,7 +7,7 @@ round; on a following one, what is new or has a new change key since the token, 
 `@removed: {"reason": "deleted"}` entry for each instance that left the window or was
 deleted, and for each event of the calendar changed or deleted outside the window since.
 Series masters never appear: single instances, occurrences and exceptions do.
-Pages of `Prefer: odata.maxpagesize` (default 10) link with `$skiptoken`; the last page gives a
+Pages of `Prefer: odata.maxpagesize` (default 10, at most 1,000) link with `$skiptoken`; the last page gives a
 `$deltatoken` link. Tokens are opaque (base64 of the window and a server-side key), bound to
 the calendar and window; the state they name lives in memory until /_fake/delta/expire (or a
 fault) forgets it, after which the token answers 410 syncStateNotFound with a Location of the
@@ -25,6 +25,7 @@ from . import events, render, zones
 from .errors import GraphError, bad_request
 
 DEFAULT_PAGE = 10
+MAX_PAGE = 1000     # as a listing's (api.MAX_PAGE): a larger odata.maxpagesize is cut to it
 MAX_DAYS = 1825
 UNSUPPORTED = ("$select", "$expand", "$filter", "$orderby", "$search", "$top", "$skip", "$count")
 
@@ -164,7 +165,7 @@ class DeltaService:
             round_ = self.rounds.get(data.get("r")) if data else None
         if round_ is None or self.states.get(round_["state"], {}).get("cal") != cal_id:
             raise self._gone(link_base, round_ or data)
-        size = page_size or DEFAULT_PAGE
+        size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         offset = data["o"]
         page = round_["items"][offset:offset + size]
         if endless and endless.get("empty"):

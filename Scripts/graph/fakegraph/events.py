@@ -9,6 +9,7 @@ an occurrence's id encodes its master's id and its original date, so it needs no
 
 import base64
 import datetime as dt
+import html
 import os
 
 from . import recurrence, zones
@@ -231,3 +232,45 @@ def occurrences(master, until=None):
     included, ascending, up to `until` for an endless series."""
     for day in recurrence.dates(master.props["recurrence"], until):
         yield (day, *occurrence_span(master, day))
+
+
+TEAMS = "teamsForBusiness"
+
+
+def join_online_meeting(event):
+    """A Teams meeting made (`isOnlineMeeting` with `onlineMeetingProvider: teamsForBusiness`)
+    gets its join link (`onlineMeeting.joinUrl`) and the join block Outlook appends to its
+    body, as HTML (resources/onlinemeetinginfo.md; event-update.md calls it the meeting blob)."""
+    props = event.props
+    if not props.get("isOnlineMeeting") or props.get("onlineMeetingProvider") != TEAMS:
+        return
+    url = f"https://teams.microsoft.com/l/meetup-join/19%3ameeting_{event.id[-16:]}%40thread.v2/0"
+    props["_onlineMeeting"] = {"joinUrl": url}
+    body = props.get("body") or {"contentType": "text", "content": ""}
+    content = body.get("content", "")
+    if (body.get("contentType") or "text").lower() != "html":
+        content = html.escape(content).replace("\n", "<br>\r\n")
+    props["body"] = {"contentType": "html", "content": content + online_meeting_block(url)}
+
+
+def online_meeting_block(url):
+    """The join block of a Teams meeting's body."""
+    return ("<div style=\"width:100%\"><span style=\"white-space:nowrap\">________________</span></div>"
+            "<div><b>Microsoft Teams meeting</b></div>"
+            f"<div>Join: <a href=\"{url}\" id=\"meeting_join\">Click here to join the meeting</a></div>")
+
+
+def keep_or_drop_online_meeting(before, after, changes):
+    """After a PATCH carrying `body`: an online meeting whose new body lacks its join block (an
+    HTML body holding the block's link; a text body never does) is no longer online
+    (event-update.md: removing the meeting blob disables the online meeting)."""
+    meeting = before.get("_onlineMeeting")
+    if not meeting or "body" not in changes:
+        return
+    body = after.get("body") or {}
+    if (body.get("contentType") or "text").lower() == "html" and \
+            f'href="{meeting["joinUrl"]}"' in (body.get("content") or ""):
+        return
+    after.pop("_onlineMeeting", None)
+    after["isOnlineMeeting"] = False
+    after["onlineMeetingProvider"] = "unknown"

@@ -13,7 +13,10 @@ A rule matches a request by method and by a substring of its path (both optional
   {"kind": "calendarIdChanges"}               POST /me/calendars answers an id other than the one the
                                               calendar lists with later (both are taken: docs #5580, #4007)
   {"kind": "editFirst", "body": {...}}        another client (Outlook on the web) PATCHes the
-                                              event with `body` just before this request on it
+                                              event with `body` just before this request on it;
+                                              "id" names the event (any request then matches),
+                                              "after": true edits just after the request was
+                                              answered (between a client's listing and its write)
 A status rule may also say
   "every": n     it answers only each n-th request it matches (a storm that lets the rest through)
   "after": true  the request is done first and its answer lost: the fault replaces it (a 504

@@ -174,6 +174,7 @@ class Mailbox:
             if transaction_id:
                 props["_transactionId"] = transaction_id
                 self.transactions.add(transaction_id)
+            events.join_online_meeting(event)
             event.extended.update(extended)
             self.events[event.id] = event
             if props.get("attendees"):
@@ -207,6 +208,7 @@ class Mailbox:
             event = events.Event(cal["id"], props, {"emailAddress": organizer}, self.bump(), self.now())
             event.is_organizer = False
             event.response = {"response": "notResponded", "time": events.NO_TIME}
+            events.join_online_meeting(event)
             self.events[event.id] = event
             return event
 
@@ -251,6 +253,15 @@ class Mailbox:
         after = events.merge(before, body)
         extended = self._extended(body.get("singleValueExtendedProperties"))
         retimed = any(after.get(k) != before.get(k) for k in TIME_FIELDS)
+        # A master PATCHed with its attendees or times, changed or not, mails its attendees an
+        # update once per exception (event-update.md, as issue 64 of the project reads it).
+        carried = any(k in body for k in ("attendees", "start", "end", "recurrence"))
+        if carried and event.is_series and event.is_organizer and after.get("attendees"):
+            for day in sorted(event.exceptions):
+                self.ledger.mail("update", event, self._addresses(after["attendees"]), self.now(), occurrence=day)
+        # A body written over an online meeting's replaces its join block: the meeting is no
+        # longer online unless the new body carries the block (event-update.md).
+        events.keep_or_drop_online_meeting(before, after, body)
         if retimed and event.is_series:
             event.exceptions.clear()
             event.cancelled.clear()

@@ -101,7 +101,8 @@ def event_json(mailbox, item, view, base_url):
         "location": _location(props.get("location")),
         "locations": [_location(l) for l in props.get("locations") or []],
         "recurrence": None if instance else props.get("recurrence"),
-        "attendees": props.get("attendees") or [], "organizer": owner.organizer, "onlineMeeting": None,
+        "attendees": props.get("attendees") or [], "organizer": owner.organizer,
+        "onlineMeeting": props.get("_onlineMeeting"),
     })
     if instance:
         out["originalStart"] = props["_originalStart"].strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -37,7 +37,7 @@ class Fake:
         self.token = token
         self.state_dir = state_dir
         self.faults = faults.Faults()
-        self.settings = {"maxConcurrent": 4, "delayMs": 0}
+        self.settings = {"maxConcurrent": 4, "delayMs": 0, "honoursIfMatch": 1}
         self.in_flight = 0
         self.flight_lock = threading.Lock()
         self.log_lock = threading.Lock()
@@ -70,10 +70,21 @@ class Fake:
         req.repeat_page = lambda: self.faults.take("repeatPage", req.method, req.path) is not None
         req.endless_page = lambda: self.faults.take("endlessPages", req.method, req.path)
         req.calendar_id_changes = lambda: self.faults.take("calendarIdChanges", req.method, req.path) is not None
+        req.honours_if_match = bool(self.settings.get("honoursIfMatch", 1))
         edit = self.faults.take("editFirst", req.method, req.path)
-        if edit and "/events/" in req.path:
-            event_id = req.path.split("/events/", 1)[1].split("/")[0]
-            self.mailbox.patch(urllib.parse.unquote(event_id), edit.get("body") or {})
+        edited = edit and (edit.get("id") or (req.path.split("/events/", 1)[1].split("/")[0].split("?")[0]
+                                                if "/events/" in req.path else None))
+        if edited and not edit.get("after"):
+            self.mailbox.patch(urllib.parse.unquote(edited), edit.get("body") or {})
+        if edited and edit.get("after"):
+            # Another client's edit lands just after this request was answered.
+            answer = self._answer(req)
+            self.mailbox.patch(urllib.parse.unquote(edited), edit.get("body") or {})
+            return answer
+        return self._answer(req)
+
+    def _answer(self, req):
+        """`req` answered, after the status faults and expired tokens that apply to it."""
         rule = self.faults.take("status", req.method, req.path)
         if rule:
             status, code, message, headers = faults.error_for(rule)
@@ -171,12 +182,15 @@ class Handler(BaseHTTPRequestHandler):
         client_id = self.headers.get("client-request-id", request_id)
         status, headers, body = 500, {}, None
         counted = False
+        fields = None
         try:
             if self.path.startswith("/_fake/"):
                 status, headers, body = control.handle(fake, self.command, self.path, self._read_body())
             else:
                 base = f"http://{self.headers.get('Host', '127.0.0.1')}/v1.0"
                 req = api.Request(self.command, self.path, dict(self.headers.items()), self._read_body(), base)
+                if isinstance(req.body, dict) and self.command in ("POST", "PATCH"):
+                    fields = sorted(req.body)
                 self._authenticate(fake)
                 counted = True
                 if not fake.enter():
@@ -200,7 +214,8 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.startswith("/_fake/"):
             fake.log({"method": self.command, "path": self.path, "status": status,
                       "ifMatch": self.headers.get("If-Match"), "prefer": self.headers.get("Prefer"),
-                      "ms": round((time.monotonic() - started) * 1000)})
+                      "ms": round((time.monotonic() - started) * 1000),
+                      **({"fields": fields} if fields is not None else {})})
 
     def _authenticate(self, fake):
         auth = self.headers.get("Authorization", "")

@@ -11,3 +11,18 @@ public struct GraphItemBody: Hashable, Sendable, Codable {
         self.content = content
     }
 }
+
+extension GraphItemBody {
+    /// Whether the two bodies say the same words, whatever their form: an HTML body and the
+    /// text calgw reads it as (its DESCRIPTION) do. An update that would write such a text over
+    /// the HTML changes nothing a reader sees, and would drop what only the HTML holds (an
+    /// online meeting's join block).
+    public func saysTheSame(as other: GraphItemBody) -> Bool {
+        func words(_ body: GraphItemBody) -> [Substring] {
+            let content = body.content ?? ""
+            let text = body.contentType == .html ? HTMLText.plainText(content) : content
+            return text.split(whereSeparator: { $0.isWhitespace })
+        }
+        return words(self) == words(other)
+    }
+}

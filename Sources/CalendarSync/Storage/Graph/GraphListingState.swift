@@ -14,6 +14,10 @@ struct GraphListingState: Codable, Equatable {
     var masters: [String: String]
     /// Whether the account may write to the calendar (`canEdit`), as read at the first round.
     var canEdit: Bool = true
+    /// How many single events and series masters the calendar held when last listed whole
+    /// (nil: not listed yet): what a listing of their change keys costs, against asking each
+    /// series in `$batch`.
+    var events: Int?
 
     /// The state a token holds; nil for a token of another form (a relisting then).
     init?(_ token: ChangeToken) {
@@ -23,11 +27,12 @@ struct GraphListingState: Codable, Equatable {
         self = state
     }
 
-    init(deltaLink: String, window: String, masters: [String: String], canEdit: Bool) {
+    init(deltaLink: String, window: String, masters: [String: String], canEdit: Bool, events: Int? = nil) {
         self.deltaLink = deltaLink
         self.window = window
         self.masters = masters
         self.canEdit = canEdit
+        self.events = events
     }
 
     /// The state as a change token.

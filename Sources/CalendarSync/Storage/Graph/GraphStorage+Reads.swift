@@ -4,26 +4,25 @@ import ICalendar
 
 extension GraphStorage {
     /// Each event or series as one iCalendar object: a series' master with its exceptions and
-    /// cancelled occurrences. An event calgw cannot translate comes as bytes that are not
-    /// iCalendar, naming why: the run then leaves it alone on both sides and says so.
+    /// cancelled occurrences, twenty to a `$batch`. An event calgw cannot translate comes as
+    /// bytes that are not iCalendar, naming why: the run then leaves it alone on both sides and
+    /// says so.
     public func fetch(_ hrefs: [ItemHref], for intent: WriteIntent) async throws -> [StoredItem] {
         let answers = try await client.batchGET(hrefs.map { client.eventPath($0.value, query: Self.readQuery) })
-        var events: [(ItemHref, GraphEvent)] = []
+        var items: [StoredItem] = []
         for (href, answer) in zip(hrefs, answers) {
-            if let event = try client.batchEvent(answer, path: client.eventPath(href.value)) {
-                events.append((href, event))
+            if let event = try client.batchEvent(answer, path: client.eventPath(href.value)),
+                let item = item(href, event, cancelled: Self.cancelled(of: event))
+            {
+                items.append(item)
             }
         }
-        // A series' cancelled occurrences come only when asked for alone.
-        let series = events.filter { $0.1.recurrence != nil }.map(\.0)
-        let cancelledAnswers = try await client.batchGET(
-            series.map { client.eventPath($0.value, query: "?$select=id,cancelledOccurrences") })
-        var cancelled: [ItemHref: [String]] = [:]
-        for (href, answer) in zip(series, cancelledAnswers) {
-            cancelled[href] =
-                try client.batchEvent(answer, path: client.eventPath(href.value))?.cancelledOccurrences ?? []
-        }
-        return events.compactMap { href, event in item(href, event, cancelled: cancelled[href]) }
+        return items
+    }
+
+    /// A series' cancelled occurrences as read (none read: none); nil for a single event.
+    static func cancelled(of event: GraphEvent) -> [String]? {
+        event.recurrence != nil ? event.cancelledOccurrences ?? [] : nil
     }
 
     /// The item `event` makes (`cancelled`: a series' cancelled occurrences); nil without a
@@ -52,13 +51,26 @@ extension GraphStorage {
         }
     }
 
-    /// What a read asks for besides the event: its exceptions, and what calgw keeps with it (its
-    /// UID, the text it wrote).
+    /// What a read asks for: every property calgw reads (`cancelledOccurrences` comes only
+    /// when selected), the exceptions, and what calgw keeps with the event (its UID, the text
+    /// it wrote).
     static let readQuery =
-        "?$expand=exceptionOccurrences,singleValueExtendedProperties($filter="
+        "?$select=" + GraphEvent.readProperties.joined(separator: ",")
+        + "&$expand=exceptionOccurrences,singleValueExtendedProperties($filter="
         + [GraphExtendedProperty.uidID, GraphExtendedProperty.originalID].map {
             "id%20eq%20'" + $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "'"
         }.joined(separator: "%20or%20") + ")"
+}
+
+extension GraphEvent {
+    /// The properties calgw reads of an event.
+    static let readProperties = [
+        "id", "iCalUId", "changeKey", "subject", "body", "bodyPreview", "start", "end", "originalStartTimeZone",
+        "originalEndTimeZone", "isAllDay", "location", "locations", "categories", "showAs", "sensitivity",
+        "importance", "isReminderOn", "reminderMinutesBeforeStart", "organizer", "isOrganizer", "attendees",
+        "responseRequested", "responseStatus", "type", "seriesMasterId", "originalStart", "recurrence",
+        "cancelledOccurrences", "isCancelled", "transactionId", "createdDateTime", "lastModifiedDateTime",
+    ]
 }
 
 extension GraphStorage: ServerNamedStorage {

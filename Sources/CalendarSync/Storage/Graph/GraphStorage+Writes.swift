@@ -37,8 +37,15 @@ extension GraphStorage {
         return ItemVersion(href: ItemHref(id), etag: ItemETag(key))
     }
 
-    /// PATCHes the event if its change key is still `etag`, then its exceptions and cancelled
-    /// occurrences.
+    /// PATCHes what the item changes of the event, if its change key is still `etag`, then
+    /// its exceptions and cancelled occurrences that changed.
+    ///
+    /// The event is read first (one GET): its change key is compared, as DavMail does, so that
+    /// an edit made in Outlook since the listing is never written over, whether or not Graph
+    /// honours `If-Match` on events (undocumented; it is sent too); and what it holds is what
+    /// the write is compared with (``GraphChangedProperties``), so that only the properties
+    /// the item changes are sent: a title edited keeps a Teams meeting's join block, and an
+    /// edit that leaves a series' times alone mails nobody.
     public func update(href: ItemHref, data: Data, ifMatch etag: ItemETag, as intent: WriteIntent) async throws
         -> ItemVersion
     {
@@ -47,18 +54,23 @@ extension GraphStorage {
         }
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
+        let held = try await holding(href, ifMatch: etag)
         let master = Self.keepingOriginal(data, of: write)
-        let body = try GraphClient.json(master, nulls: master.recurrence == nil ? ["recurrence"] : [])
+        let changes = try GraphChangedProperties(write, master: master, held: held)
         let response: HTTPResponse
         do {
-            response = try await client.send("PATCH", client.event(href.value), json: body, ifMatch: etag.value)
+            response = try await client.send(
+                "PATCH", client.event(href.value), json: try changes.body, ifMatch: etag.value)
         } catch let error as GraphError where error.status == 412 || error.status == 409 {
             throw StorageError.preconditionFailed(href: href)
         } catch let error as GraphError where error.status == 404 {
             throw StorageError.preconditionFailed(href: href)
         }
         let patched = response.body.isEmpty ? GraphEvent() : try client.decode(GraphEvent.self, response)
-        let key = try await writeOccurrences(write, of: href.value) ?? patched.changeKey ?? ""
+        var occurrences = write
+        occurrences.overrides = changes.overrides
+        occurrences.cancelled = changes.cancelled
+        let key = try await writeOccurrences(occurrences, of: href.value) ?? patched.changeKey ?? ""
         let stillCancelled = try await cancellationsKept(href, by: write)
         if !stillCancelled.isEmpty, let kept = try await fetch([href], for: .copy).first {
             rewritten.store(kept)
@@ -68,6 +80,22 @@ extension GraphStorage {
                     + "cancelled there (\(dates)); it stays cancelled, and the vdir's copy says so again")
         }
         return ItemVersion(href: href, etag: ItemETag(key))
+    }
+
+    /// What the event `href` holds now, as calgw would write it; nil when calgw cannot read it
+    /// back as a write (every property is then sent).
+    /// - Throws: `StorageError.preconditionFailed` when its change key is no longer `etag` (an
+    ///   edit in Outlook since the listing) or it is gone.
+    private func holding(_ href: ItemHref, ifMatch etag: ItemETag) async throws -> GraphEventWrite? {
+        let now: GraphEvent
+        do {
+            now = try await client.get(client.event(href.value, query: Self.readQuery), as: GraphEvent.self)
+        } catch let error as GraphError where error.status == 404 {
+            throw StorageError.preconditionFailed(href: href)
+        }
+        guard now.changeKey == etag.value else { throw StorageError.preconditionFailed(href: href) }
+        guard let item = item(href, now, cancelled: Self.cancelled(of: now)) else { return nil }
+        return try? translated(item.data, href: href)
     }
 
     /// The dates of the occurrences of series `href` that Outlook holds cancelled, after the
