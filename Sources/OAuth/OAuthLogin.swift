@@ -23,6 +23,9 @@ public struct OAuthLogin: Sendable {
         self.caFile = caFile
         var configuration = HTTPClientConfiguration()
         configuration.caFile = caFile
+        // A provider that hangs fails the sign-in in a minute, not in five per request.
+        configuration.connectTimeout = 10
+        configuration.requestTimeout = 30
         endpoint = TokenEndpoint(provider: signIn.provider, http: try HTTPClient(configuration: configuration))
     }
 
@@ -271,12 +274,20 @@ public struct OAuthLogin: Sendable {
     private func keep(_ granted: TokenEndpoint.Granted, asked scopes: [String]) async throws -> SignedIn {
         var account = granted.idToken.flatMap(IDToken.account(in:))
         if account == nil { account = await endpoint.account(accessToken: granted.accessToken) }
+        // A sign-in before this one (a second login) leaves its refresh token live at the
+        // provider: revoked once the new token is safe on disk, as far as the provider answers.
+        let earlier = try? file.readForRevocation()
         try file.write(
             StoredToken(
                 accessToken: granted.accessToken,
                 expiresAt: granted.expiresIn.map { Date().timeIntervalSince1970 + $0 },
                 refreshToken: granted.refreshToken, scope: granted.scope, account: account,
                 clientID: provider.clientID, tokenEndpoint: provider.tokenEndpoint.absoluteString))
+        if let earlier, let old = earlier.refreshToken, old != granted.refreshToken,
+            earlier.clientID == provider.clientID, earlier.tokenEndpoint == provider.tokenEndpoint.absoluteString
+        {
+            _ = try? await endpoint.revoke(old, hint: "refresh_token")
+        }
         let grantedScopes = Set((granted.scope ?? "").split(separator: " ").map(String.init))
         let missing =
             grantedScopes.isEmpty ? [] : scopes.filter { !grantedScopes.contains($0) && !Self.unechoed.contains($0) }

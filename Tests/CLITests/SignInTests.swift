@@ -221,6 +221,22 @@ import CalgwTestSupport
         #expect(try await p.run(["sync"]).status == 0)
     }
 
+    /// A second sign-in revokes the first one's refresh token (it stayed live at the provider).
+    @Test func aSecondLoginRevokesTheFirstRefreshToken() async throws {
+        let p = try await pair()
+        defer { p.finish() }
+        #expect(try await p.run(["login"]).status == 0)
+        let first = try #require(try p.token()["refresh_token"] as? String)
+        #expect(try await p.run(["login"]).status == 0)
+        let second = try #require(try p.token()["refresh_token"] as? String)
+        #expect(first != second)
+        let used = try await p.oauth.tokenEndpoint([
+            "grant_type": "refresh_token", "refresh_token": first, "client_id": p.oauth["CLIENT_ID"],
+        ])
+        #expect(used.status == 400, "the first sign-in's refresh token still works: \(used)")
+        #expect(try await p.run(["sync"]).status == 0)
+    }
+
     @Test func logoutRevokesTheTokenAndTheNextRunAsksForALogin() async throws {
         let p = try await pair()
         defer { p.finish() }
@@ -589,6 +605,13 @@ import CalgwTestSupport
             ], environment: environment)
         #expect(signed.status == 0, "\(signed.stdoutText)\(signed.stderrText)")
         #expect(signed.stdoutText.contains("Signed in pair team"), "\(signed.stdoutText)")
+        // What comes next is said after the sign-in, not before it.
+        let said = signed.stdoutText
+        #expect(
+            said.range(of: "Signed in pair team").map {
+                said[$0.upperBound...].contains("next: calgw sync --pair team")
+            }
+                == true && said.components(separatedBy: "next: calgw sync").count == 2, "\(said)")
         #expect(FileManager.default.fileExists(atPath: folder.file("state/calgw/team.token.json").path))
         let text = try String(contentsOfFile: config, encoding: .utf8)
         #expect(text.contains("auth = \"google\"") && text.contains("client_secret = \"GOCSPX-x\""))

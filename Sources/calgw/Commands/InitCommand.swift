@@ -224,6 +224,7 @@ struct InitCommand: AsyncParsableCommand {
             }), let signIn = added.login.oauth
         {
             try await LoginCommand.signIn(added, signIn, device: false, noBrowser: false, output: output)
+            if !output.json && !output.quiet { Terminal.out("next: calgw sync --pair \(name)") }
         }
     }
 
@@ -273,9 +274,10 @@ struct InitCommand: AsyncParsableCommand {
             if remoteIsFeed {
                 Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")
             }
+            // With --login, what comes next is said once the sign-in worked.
             if oauth.auth != nil && !oauth.login {
                 Terminal.out("next: calgw login --pair \(name), then calgw sync --pair \(name)")
-            } else {
+            } else if !oauth.login {
                 Terminal.out("next: calgw \(remoteIsFeed ? "pull" : "sync") --pair \(name)")
             }
         }
