@@ -115,5 +115,18 @@ import CalgwTestSupport
         let lines = try ServerPair.lines(try pair.file(uid: uid))
         #expect(
             lines.contains("ORGANIZER:mailto:calgw@example.org") && !lines.contains { $0.contains(":/") }, "\(lines)")
+        // Radicale schedules nothing, and calgw knows it from the account it asked: it does not
+        // say the invitation was asked of the server (it said "asked", `"asked": true`).
+        #expect(!given.stderrText.contains("asked of the server"), "\(given.stderrText)")
+        let json = try await pair.run(
+            "event",
+            [
+                "add", "--summary", "Lunch 2", "--start", "2027-05-21T12:00", "--attendee", "bob@example.org",
+                "--address", "calgw@example.org", "--json",
+            ], password: server.password)
+        let record = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        let scheduling = record?["scheduling"] as? [String: Any]
+        #expect(scheduling?["asked"] as? Bool == false, "\(json.stdoutText)")
+        #expect((scheduling?["reason"] as? String)?.contains("does not schedule") == true, "\(json.stdoutText)")
     }
 }

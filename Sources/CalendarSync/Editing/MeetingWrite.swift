@@ -17,9 +17,12 @@ public enum MeetingWrite {
         stored: Component?, before: Component, uid: String
     ) -> SchedulingReport? {
         guard let message, !acting.isEmpty else { return nil }
+        // What the server said of itself when last asked (discover, init, an address looked
+        // up): a server that does not schedule is asked nothing, and calgw does not say it was.
+        let serverSchedules = pair.remoteIsGoogle ? true : OwnAddresses.cachedAccount(of: pair)?.autoSchedules
         let reason: String? =
-            !pair.schedules
-            ? SchedulingNote.unsent(pair: pair, serverSchedules: nil)
+            !pair.schedules || serverSchedules == false
+            ? SchedulingNote.unsent(pair: pair, serverSchedules: serverSchedules)
             : offline
                 ? "--offline: the push that sends the change asks the server"
                 : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil

@@ -128,6 +128,13 @@ public struct Pair: Sendable {
         return folder
     }
 
+    /// Whether the remote is Google's CalDAV, which mails a meeting's attendees itself
+    /// whatever its DAV header says of scheduling.
+    var remoteIsGoogle: Bool {
+        if case .caldav(let url, let server) = remote { return server.onGoogle(url).google }
+        return false
+    }
+
     /// The storage of `endpoint` (one of this pair's sides) for one calendar; a server's
     /// client is made, and its secret read, now.
     /// - Throws: ``ConnectionError`` when the server's settings cannot make a client.
