@@ -29,6 +29,16 @@ struct TokenFile: Sendable {
                 .tokenFileExposed, "the token file \(url.path) belongs to another user",
                 recovery: "delete it and run calgw login again")
         }
+        // A folder others can write in lets them put a token of theirs in its place.
+        let folder = url.deletingLastPathComponent().path
+        var folderInfo = stat()
+        if stat(folder, &folderInfo) == 0, folderInfo.st_mode & 0o022 != 0, folderInfo.st_mode & S_ISVTX == 0 {
+            throw SignInError(
+                .tokenFileExposed,
+                "the token file's folder \(folder) can be written by others "
+                    + "(mode \(String(folderInfo.st_mode & 0o777, radix: 8)))",
+                recovery: "chmod 700 \(folder)")
+        }
         do {
             return try JSONDecoder().decode(StoredToken.self, from: Data(contentsOf: url))
         } catch {

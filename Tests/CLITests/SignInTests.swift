@@ -219,6 +219,15 @@ import CalgwTestSupport
         #expect(sync.stderrText.contains("can be read by others") && sync.stderrText.contains("chmod 600"))
         chmod(p.tokenFile.path, 0o600)
         #expect(try await p.run(["sync"]).status == 0)
+        // A folder others can write in is refused too: they could put their token in its place.
+        let folder = p.tokenFile.deletingLastPathComponent().path
+        chmod(folder, 0o777)
+        let open = try await p.run(["sync"])
+        #expect(
+            open.status == 2 && open.stderrText.contains("can be written by others")
+                && open.stderrText.contains("chmod 700"), "\(open.stderrText)")
+        chmod(folder, 0o700)
+        #expect(try await p.run(["sync"]).status == 0)
     }
 
     /// A second sign-in revokes the first one's refresh token (it stayed live at the provider).
