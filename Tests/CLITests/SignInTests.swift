@@ -610,7 +610,9 @@ import CalgwTestSupport
                 "init", "--config", config, "--local", folder.file("team").path, "--remote",
                 "https://dav.example.org/calendars/alice/team/", "--auth", "oauth", "--client-id", oauth["CLIENT_ID"],
                 "--authorization-endpoint", oauth["AUTHORIZATION_ENDPOINT"], "--token-endpoint",
-                oauth["TOKEN_ENDPOINT"], "--pair", "team", "--login",
+                oauth["TOKEN_ENDPOINT"], "--pair", "team", "--login", "--device-authorization-endpoint",
+                oauth["DEVICE_AUTHORIZATION_ENDPOINT"], "--revocation-endpoint", oauth["REVOCATION_ENDPOINT"],
+                "--scope", "openid", "--scope", "calendar",
             ], environment: environment)
         #expect(signed.status == 0, "\(signed.stdoutText)\(signed.stderrText)")
         #expect(signed.stdoutText.contains("Signed in pair team"), "\(signed.stdoutText)")
@@ -624,6 +626,13 @@ import CalgwTestSupport
         #expect(FileManager.default.fileExists(atPath: folder.file("state/calgw/team.token.json").path))
         let text = try String(contentsOfFile: config, encoding: .utf8)
         #expect(text.contains("auth = \"google\"") && text.contains("client_secret = \"GOCSPX-x\""))
+        // init writes every sign-in key a provider may need, and they read back.
+        #expect(
+            text.contains("device_authorization_endpoint = \"\(oauth["DEVICE_AUTHORIZATION_ENDPOINT"])\"")
+                && text.contains("revocation_endpoint = ") && text.contains("scopes = [\"openid\", \"calendar\"]"),
+            "\(text)")
+        let out = try await CalgwBinary.run(["logout", "--config", config, "--pair", "team"], environment: environment)
+        #expect(out.status == 0 && out.stdoutText.contains("revoked"), "\(out.stdoutText)\(out.stderrText)")
 
         try Data(
             "[pair.plain]\nlocal = \"\(folder.file("plain").path)\"\nremote = \"https://dav.example.org/x/\"\n".utf8

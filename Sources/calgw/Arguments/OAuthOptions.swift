@@ -21,16 +21,26 @@ struct OAuthOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --auth oauth: the provider's token endpoint.", valueName: "url"))
     var tokenEndpoint: String?
 
+    @Option(help: ArgumentHelp("With --auth oauth: the device authorization endpoint (RFC 8628).", valueName: "url"))
+    var deviceAuthorizationEndpoint: String?
+
+    @Option(help: ArgumentHelp("With --auth oauth: the revocation endpoint (RFC 7009).", valueName: "url"))
+    var revocationEndpoint: String?
+
+    @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask for (repeatable).", valueName: "scope"))
+    var scopes: [String] = []
+
     @Flag(help: "With --auth: sign in right away (as calgw login does) once the pair is written.")
     var login = false
 
     func validate() throws {
         guard auth != nil else {
             if clientID != nil || clientSecret != nil || tenant != nil || login || authorizationEndpoint != nil
-                || tokenEndpoint != nil
+                || tokenEndpoint != nil || deviceAuthorizationEndpoint != nil || revocationEndpoint != nil
+                || !scopes.isEmpty
             {
                 throw ValidationError(
-                    "--client-id, --client-secret, --tenant, the endpoints and --login go with --auth")
+                    "--client-id, --client-secret, --tenant, the endpoints, --scope and --login go with --auth")
             }
             return
         }
@@ -48,6 +58,11 @@ struct OAuthOptions: ParsableArguments {
         if let tenant { lines += "tenant = \(TOMLText.string(tenant))\n" }
         if let authorizationEndpoint { lines += "authorization_endpoint = \(TOMLText.string(authorizationEndpoint))\n" }
         if let tokenEndpoint { lines += "token_endpoint = \(TOMLText.string(tokenEndpoint))\n" }
+        if let url = deviceAuthorizationEndpoint {
+            lines += "device_authorization_endpoint = \(TOMLText.string(url))\n"
+        }
+        if let url = revocationEndpoint { lines += "revocation_endpoint = \(TOMLText.string(url))\n" }
+        if !scopes.isEmpty { lines += "scopes = [\(scopes.map(TOMLText.string).joined(separator: ", "))]\n" }
         return lines
     }
 }
