@@ -66,6 +66,22 @@ import CalgwTestSupport
                 && cancelled["asked"] as? Bool == true,
             "\(delete.stdoutText)\(delete.stderrText)")
         #expect(Self.recipients(cancelled).first?["address"] as? String == "mailto:\(bob)", "\(delete.stdoutText)")
+
+        // One occurrence deleted: the server sends the series' update (Cyrus: a REQUEST with the
+        // EXDATE), and calgw says so, not "cancellation sent".
+        let series = try await meeting.calgw([
+            "event", "add", "--summary", "Weekly", "--start", "2027-06-07T10:00", "--rrule", "FREQ=WEEKLY;COUNT=3",
+            "--attendee", bob, "--json",
+        ])
+        let weekly = ((try? JSONSerialization.jsonObject(with: series.stdout)) as? [String: Any])?["uid"] as? String
+        let seriesUID = try #require(weekly, "\(series.stdoutText)\(series.stderrText)")
+        let one = try await meeting.calgw(["event", "delete", seriesUID, "--occurrence", "2027-06-14T10:00", "--json"])
+        let told = Self.scheduling(one)
+        #expect(one.status == 0 && told["message"] as? String == "update", "\(one.stdoutText)\(one.stderrText)")
+        let delivered = try await meeting.inbox(mentioning: seriesUID)
+        #expect(
+            delivered.last.map { $0.contains("METHOD:REQUEST") && $0.contains("EXDATE") } == true,
+            "\(delivered.last ?? "none")")
     }
 
     @Test(.enabled(if: !cyrus.isEmpty, "needs cyrus, which CALGW_TEST_SERVERS leaves out"), arguments: cyrus)

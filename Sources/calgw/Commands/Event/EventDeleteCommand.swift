@@ -55,7 +55,9 @@ struct EventDeleteCommand: AsyncParsableCommand {
             ? .none : await MeetingRole.of(file.calendar, uid: uid, pair: target.pair, offline: options.offline)
         try await EventWrite(
             target: target, options: options, output: output, personsActions: acting,
-            message: role.message(deleting: result.resource == nil || occurrence.occurrence != nil)
+            // An occurrence deleted is the series changed: servers send it as an update
+            // (Cyrus a REQUEST with the EXDATE, DAViCal the series' REQUEST), not as a CANCEL.
+            message: role.message(deleting: result.resource == nil)
         )
         .apply(role.announcing(result, before: file.calendar), to: file, uid: uid)
     }
