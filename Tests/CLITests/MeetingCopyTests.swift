@@ -98,6 +98,11 @@ import CalgwTestSupport
         #expect(
             synced.status == 0 && synced.stdoutText.contains("remote: 0 created, 0 updated, 1 deleted"),
             "\(name): \(synced.stdoutText)\(synced.stderrText)")
+        // Nobody is told, and calgw says so (it said nothing).
+        #expect(
+            synced.stdoutText.contains("\(uid): a meeting whose file was deleted")
+                && synced.stdoutText.contains("nobody was told"),
+            "\(name): \(synced.stdoutText)")
         let gone = try await ProcessRunner.run(
             "curl",
             [
