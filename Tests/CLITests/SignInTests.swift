@@ -60,6 +60,27 @@ import CalgwTestSupport
             return (result, read("out"), read("err"))
         }
 
+        /// Runs `calgw LOGIN` beside a person who opens the address it prints in the test
+        /// browser elsewhere and pastes back where that browser ended (after `wrongFirst`, an
+        /// address pasted by mistake, when given).
+        func pastingBack(
+            _ login: String = "login --no-browser", wrongFirst: String? = nil, environment: [String: String] = [:]
+        ) async throws -> (result: ProcessRunner.Result, out: String, err: String) {
+            let script = """
+                set -e
+                cd "$0"
+                mkfifo answer
+                \(login.hasPrefix("env ") ? "" : "\"$1\" ")\(login) --config config.toml --pair p < answer > out 2> err & pid=$!
+                exec 3> answer
+                for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
+                url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
+                \(wrongFirst.map { "echo \"\($0)\" >&3" } ?? "")
+                "$2" --print "$url" >&3
+                wait $pid
+                """
+            return try await beside(script, environment: environment)
+        }
+
         func token() throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tokenFile)) as? [String: Any])
         }
@@ -333,19 +354,9 @@ import CalgwTestSupport
     @Test func aWrongAddressPastedBackIsAskedForAgain() async throws {
         let p = try await pair()
         defer { p.finish() }
-        let script = """
-            set -e
-            cd "$0"
-            mkfifo answer
-            "$1" login --no-browser --config config.toml --pair p < answer > out 2> err & pid=$!
-            exec 3> answer
-            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
-            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
-            echo "http://127.0.0.1:1/?code=elsewhere&state=another-sign-in" >&3
-            "$2" --print "$url" >&3
-            wait $pid
-            """
-        let (result, out, err) = try await p.beside(script, environment: ["BROWSER": "/bin/false"])
+        let (result, out, err) = try await p.pastingBack(
+            wrongFirst: "http://127.0.0.1:1/?code=elsewhere&state=another-sign-in",
+            environment: ["BROWSER": "/bin/false"])
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("belongs to another sign-in"), "\(out)")
         #expect(out.contains("as alice@example.org"), "\(out)\(err)")
@@ -365,18 +376,7 @@ import CalgwTestSupport
         defer { p.finish() }
         // calgw prints the address; the person opens it elsewhere and pastes back where the
         // browser ended (the browser's --print).
-        let script = """
-            set -e
-            cd "$0"
-            mkfifo answer
-            "$1" login --no-browser --config config.toml --pair p < answer > out 2> err & pid=$!
-            exec 3> answer
-            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
-            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
-            "$2" --print "$url" >&3
-            wait $pid
-            """
-        let (result, out, err) = try await p.beside(script, environment: ["BROWSER": "/bin/false"])
+        let (result, out, err) = try await p.pastingBack(environment: ["BROWSER": "/bin/false"])
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("as alice@example.org"), "\(out)\(err)")
         #expect(try await p.run(["sync"]).status == 0)
@@ -388,19 +388,8 @@ import CalgwTestSupport
     @Test func withoutABrowserTheAddressIsAskedForAtOnce() async throws {
         let p = try await pair()
         defer { p.finish() }
-        let script = """
-            set -e
-            cd "$0"
-            mkfifo answer
-            env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY "$1" login --config config.toml --pair p \\
-                < answer > out 2> err & pid=$!
-            exec 3> answer
-            for i in $(seq 100); do grep -q "/o/authorize/?" out && break; sleep 0.1; done
-            url=$(grep -o 'http://[^ ]*/o/authorize/?[^ ]*' out | head -1)
-            "$2" --print "$url" >&3
-            wait $pid
-            """
-        let (result, out, err) = try await p.beside(script)
+        let (result, out, err) = try await p.pastingBack(
+            "env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY \"$1\" login")
         #expect(result.status == 0, "\(result.stderrText)\(out)\(err)")
         #expect(out.contains("No browser can be opened here") && out.contains("paste"), "\(out)")
         #expect(!out.contains("Opening the sign-in page"), "\(out)")
