@@ -22,6 +22,30 @@ import CalgwTestSupport
         #expect(raw.first?["recurrenceId"] is NSNull)
     }
 
+    /// A file with an unclosed quote is named at its line, and every other file is listed
+    /// all the same (in text and in JSON); the exit status says a file was broken.
+    @Test func aBrokenFileIsNamedAndTheOthersAreListed() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try TestEvent.data(uid: "good", summary: "Good", start: "20260302T090000Z").write(to: folder.file("good.ics"))
+        try Data(
+            TestEvent.ics(
+                uid: "quoted", summary: "Quoted", start: "20260302T100000Z",
+                extra: ["ATTENDEE;CN=\"Bob:mailto:bob@example.org"]
+            ).utf8
+        ).write(to: folder.file("quoted.ics"))
+        for json in [false, true] {
+            let result = try await CalgwBinary.run(
+                ["list", "--local", folder.url.path, "--from", "2026-03-01", "--to", "2026-04-01"]
+                    + (json ? ["--json"] : []))
+            #expect(result.status == 1, "\(result.stderrText)")
+            #expect(result.stdoutText.contains("good") || result.stdoutText.contains("Good"), "\(result.stdoutText)")
+            #expect(
+                result.stderrText.contains(folder.file("quoted.ics").path + ": ")
+                    && result.stderrText.contains("unclosed quote"), "\(result.stderrText)")
+        }
+    }
+
     @Test func listsASingleFileOfManyEvents() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
