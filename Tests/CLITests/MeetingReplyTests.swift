@@ -103,34 +103,51 @@ import CalgwTestSupport
         let reply = try await CalgwBinary.run(
             ["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
             environment: ["CALGW_TEST_PASSWORD": bob.password])
-        #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
-        let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
-            of: "\r\n ", with: "")
-        #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
+        if name == "davical" {
+            // DAViCal 1.1.12 as its admin screen sets it up (every schedule Inbox of the calendar
+            // type) fails every reply in its own code (500), changing nothing: the answer is
+            // held back, said once, and stays in the vdir; the organizer hears nothing.
+            #expect(
+                reply.status == 1 && reply.stderrText.contains("your answer was not delivered to"),
+                "\(name): \(reply.stdoutText)\(reply.stderrText)")
+            let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
+                of: "\r\n ", with: "")
+            #expect(answered.contains("PARTSTAT=ACCEPTED"), "\(name): \(answered)")
+            #expect(try await organizerInbox.inbox(on: name, mentioning: uid).count == before, "\(name)")
+            let later = try await pair.run("sync", password: bob.password)
+            #expect(later.status == 0 && later.stdoutText.contains("\(uid): held back"), "\(name): \(later.stdoutText)")
+        } else {
+            #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
+            let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
+                of: "\r\n ", with: "")
+            #expect(
+                answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
 
-        let answeredNow = try await ownAnswer()
-        #expect(answeredNow.json == "ACCEPTED" && answeredNow.table.contains("[accepted]"), "\(name): \(answeredNow)")
+            let answeredNow = try await ownAnswer()
+            #expect(
+                answeredNow.json == "ACCEPTED" && answeredNow.table.contains("[accepted]"), "\(name): \(answeredNow)")
 
-        let after = try await CalgwBinary.run(
-            ["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
-        #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
+            let after = try await CalgwBinary.run(
+                ["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
+            #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
 
-        // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
-        let replies = try await organizerInbox.inbox(on: name, mentioning: uid)
-        #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
-        #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
-        let copy = try await ProcessRunner.run(
-            "curl",
-            [
-                "-s", "-u", "\(server.username):\(server.password)",
-                calendar.appendingPathComponent("\(uid).ics").absoluteString,
-            ]
-        ).stdoutText
-            .replacingOccurrences(of: "\r\n ", with: "")
-        let bobLine = copy.components(separatedBy: "\r\n").first {
-            $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(attendee.address.lowercased())
+            // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
+            let replies = try await organizerInbox.inbox(on: name, mentioning: uid)
+            #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
+            #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
+            let copy = try await ProcessRunner.run(
+                "curl",
+                [
+                    "-s", "-u", "\(server.username):\(server.password)",
+                    calendar.appendingPathComponent("\(uid).ics").absoluteString,
+                ]
+            ).stdoutText
+                .replacingOccurrences(of: "\r\n ", with: "")
+            let bobLine = copy.components(separatedBy: "\r\n").first {
+                $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(attendee.address.lowercased())
+            }
+            #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
         }
-        #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
 
         // Answering a meeting where one is not invited is refused: --address adds to the
         // account's addresses, and neither names an attendee of this one.

@@ -68,7 +68,8 @@ extension CalDAVStorage {
                 .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard UploadForm.needsClientSchedulingMark(stored.data) else { return (ETag(etag), stored.data) }
-        let marked = UploadForm.canonical(stored.data, clientScheduled: true)
+        // An attendee's own line is spelled so that DAViCal sends no reply for the copy either.
+        let marked = await attendeeCopyForm(UploadForm.canonical(stored.data, clientScheduled: true))
         let written = try await client.put(member.url, data: marked, condition: .ifMatch(ETag(etag)), scheduling: .copy)
         return (written, stored.data)
     }

@@ -44,9 +44,13 @@ extension CalDAVStorage: ScheduleInboxStorage {
             }
             if count > 0 {
                 // The organizer alone is marked: an attendee's copy whose own line says the
-                // client schedules gets no more of the organizer's messages from DAViCal.
-                let data = UploadForm.withoutAttendeeMarks(
-                    UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true))
+                // client schedules gets no more of the organizer's messages from DAViCal. The
+                // account's own line is spelled so that DAViCal sends no reply for the copy
+                // (which fails the write with an Inbox made by DAViCal's admin screen).
+                let data = UploadForm.withOwnAttendeeRespelled(
+                    UploadForm.withoutAttendeeMarks(
+                        UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true)),
+                    addresses: own)
                 do {
                     try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
                 } catch let error as CalDAVError where error.status == 412 {
