@@ -70,7 +70,8 @@ import CalgwTestSupport
     }
 
     /// Cyrus only: DAViCal 1.1.12 as its admin screen sets it up fails every answer in its own
-    /// code (see MeetingReplyTests), so no answer lands in the organizer's copy meanwhile.
+    /// code, and the REPLY calgw then sends by the Outbox only reaches the organizer's Inbox
+    /// (see MeetingReplyTests): no answer lands in the organizer's copy meanwhile.
     @Test(
         .enabled(if: scheduling.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling.filter { $0 == "cyrus" })
