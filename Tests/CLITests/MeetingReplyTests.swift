@@ -146,6 +146,10 @@ import CalgwTestSupport
             let bobs = try await Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)?
                 .replacingOccurrences(of: "\r\n ", with: "")
             #expect(bobs?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(bobs ?? "no copy")")
+            // The copy of the REPLY DAViCal files in bob's own Inbox is removed: his calgw
+            // applied and removed the invitation, so nothing of this meeting is left there.
+            let own = try await attendee.inbox(on: name, mentioning: uid)
+            #expect(own.isEmpty, "\(name): \(own)")
             let quiet = try await pair.run("sync", ["--json"], password: bob.password)
             #expect(
                 quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0

@@ -26,8 +26,9 @@ extension CalDAVStorage {
             let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
         else { return nil }
         let own = Set(account.addresses.map(CalendarUser.normalized))
+        let now = Date()
         guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)),
-            let reply = OutboxReply.message(from: data, addresses: own)
+            let reply = OutboxReply.message(from: data, addresses: own, now: now)
         else { return nil }
         let copy = UploadForm.withOwnAttendeeRespelled(
             UploadForm.withoutAttendeeMarks(UploadForm.canonical(data, clientScheduled: true)), addresses: own)
@@ -43,7 +44,30 @@ extension CalDAVStorage {
             return stored
         }
         stored.rewritten = UploadForm.withOrganizerStatus(UploadForm.canonical(data), "1.2")
+        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
         return stored
+    }
+
+    /// Removes from the account's own schedule Inbox the copy of `reply` that DAViCal files
+    /// there besides delivering it to the organizer (a message with its METHOD, UID and
+    /// DTSTAMP), without scheduling (`Schedule-Reply: F`): the account sent it, and nobody is
+    /// to read it there. A failure leaves it where it is.
+    private func removeOwnReply(_ reply: Data, stamp: String, from inbox: URL) async {
+        guard
+            let uid = (try? ICalendarParser().parse(reply).calendar)?.components.lazy.compactMap({ $0["UID"]?.text })
+                .first,
+            let messages = try? await client.inboxMessages(inbox)
+        else { return }
+        let base = HrefResolver(base: inbox)
+        for message in messages {
+            guard let calendar = try? ICalendarParser().parse(message.data).calendar,
+                calendar["METHOD"]?.value.uppercased() == "REPLY",
+                calendar.components.contains(where: {
+                    $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["DTSTAMP"]?.value == stamp
+                })
+            else { continue }
+            try? await client.delete(base.url(for: message.href), ifMatch: message.etag, scheduling: .copy)
+        }
     }
 
     /// The decline of a meeting the account attends, sent by POST to the account's schedule
