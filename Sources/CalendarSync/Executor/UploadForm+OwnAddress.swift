@@ -43,4 +43,26 @@ extension UploadForm {
         let upper = domain.uppercased()
         return String(address[...at]) + (upper == domain ? domain.lowercased() : upper)
     }
+
+    /// `data` with the ORGANIZER of each of its events spelled as ``respelled(_:)`` spells it.
+    ///
+    /// DAViCal 1.1.12 takes the organizer's deletion of any member of a collection of the
+    /// calendar type as the meeting's cancellation, and sends one to its attendees, whatever the
+    /// request's `Schedule-Reply` header says; an Inbox made by its admin screen is of that
+    /// type. An answer in the organizer's Inbox is rewritten so first: its ORGANIZER is then not
+    /// the account as DAViCal compares addresses, and its deletion schedules nothing.
+    static func withOrganizerRespelled(_ data: Data) -> Data {
+        guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
+        var components = parsed.components
+        for i in components.indices where components[i].name == "VCALENDAR" {
+            for j in components[i].components.indices {
+                for k in components[i].components[j].properties.indices
+                where components[i].components[j].properties[k].name == "ORGANIZER" {
+                    let value = components[i].components[j].properties[k].value
+                    components[i].components[j].properties[k].value = respelled(value) ?? value
+                }
+            }
+        }
+        return ICalendarSerializer().data(components)
+    }
 }
