@@ -80,9 +80,12 @@ extension CalDAVStorage {
             let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
         else { return false }
         let own = Set(account.addresses.map(CalendarUser.normalized))
+        let now = Date()
         guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)),
-            let reply = OutboxReply.message(from: stored, addresses: own, partstat: "DECLINED")
+            let reply = OutboxReply.message(from: stored, addresses: own, partstat: "DECLINED", now: now),
+            (try? await client.postSchedulingMessage(reply, to: outbox)) != nil
         else { return false }
-        return (try? await client.postSchedulingMessage(reply, to: outbox)) != nil
+        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
+        return true
     }
 }
