@@ -34,6 +34,26 @@ extension UploadForm {
         return changed ? ICalendarSerializer().data(components) : data
     }
 
+    /// Gives each ATTENDEE of the calendar's events whose address has its domain in upper case
+    /// (as ``withOwnAttendeeRespelled(_:addresses:)`` spells the account's) the domain in lower
+    /// case: the same mailbox, as the server names it.
+    /// - Returns: whether any was changed.
+    static func spellAttendeesBack(_ calendar: inout Component) -> Bool {
+        var changed = false
+        for j in calendar.components.indices {
+            for k in calendar.components[j].properties.indices
+            where calendar.components[j].properties[k].name == "ATTENDEE" {
+                let address = calendar.components[j].properties[k].value
+                guard let at = address.lastIndex(of: "@") else { continue }
+                let domain = address[address.index(after: at)...]
+                guard domain.contains(where: \.isLetter), domain.uppercased() == domain else { continue }
+                calendar.components[j].properties[k].value = String(address[...at]) + domain.lowercased()
+                changed = true
+            }
+        }
+        return changed
+    }
+
     /// `address` with its domain in upper case, or in lower case when it is upper case
     /// already; nil when it has no domain with a letter.
     static func respelled(_ address: String) -> String? {
