@@ -89,7 +89,9 @@ import CalgwTestSupport
         for folder in folders.dropFirst() {
             #expect(!said.contains("new folder \(folder)/ stays in the vdir"), "\(said)")
         }
-        #expect(Set(account.mapping().keys) == Set(folders.dropFirst()), "\(account.mapping())")
+        // The server's own calendars (DAViCal's admin screen makes one for each user) aside.
+        let ours = { Set(account.mapping().keys.filter { $0.contains(account.id) }) }
+        #expect(ours() == Set(folders.dropFirst()), "\(account.mapping())")
         let asked = proxy.logEntries().filter { ($0["method"] as? String) == "MKCALENDAR" }.count
         #expect(asked == 3, "MKCALENDAR asked \(asked) times")
 
@@ -106,6 +108,6 @@ import CalgwTestSupport
             $0["path"] as? String
         }
         #expect(paths.count == 4 && paths.last?.contains(later) == true, "\(paths)")
-        #expect(Set(account.mapping().keys) == Set(folders.dropFirst() + [later]), "\(account.mapping())")
+        #expect(ours() == Set(folders.dropFirst() + [later]), "\(account.mapping())")
     }
 }

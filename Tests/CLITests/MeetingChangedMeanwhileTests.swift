@@ -69,9 +69,12 @@ import CalgwTestSupport
         }
     }
 
+    /// Cyrus only: DAViCal 1.1.12 as its admin screen sets it up fails every answer in its own
+    /// code, and the REPLY calgw then sends by the Outbox only reaches the organizer's Inbox
+    /// (see MeetingReplyTests): no answer lands in the organizer's copy meanwhile.
     @Test(
-        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
-        arguments: scheduling)
+        .enabled(if: scheduling.contains("cyrus"), "needs cyrus, which CALGW_TEST_SERVERS leaves out"),
+        arguments: scheduling.filter { $0 == "cyrus" })
     func anEditGoesThroughAnAnswerThatLandedMeanwhile(server name: String) async throws {
         let people = try await People(on: name)
         defer { people.folder.remove(); people.proxy.stop(); people.own.release() }

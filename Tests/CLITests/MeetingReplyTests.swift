@@ -4,8 +4,9 @@ import CalgwTestSupport
 
 /// Answering an invitation from the command line, on the servers that schedule: the
 /// organizer's client invites bob; bob's calgw pulls the invitation into his vdir and runs
-/// `calgw event reply UID --accept`; the server delivers exactly one reply, and the
-/// organizer's copy shows bob's answer. `calgw invitations` lists it until it is answered.
+/// `calgw event reply UID --accept`; exactly one reply reaches the organizer's Inbox (Cyrus
+/// sends it and shows bob's answer in her copy; on DAViCal, whose reply code fails, calgw POSTs
+/// it to bob's Outbox). `calgw invitations` lists it until it is answered.
 @Suite(.timeLimit(.minutes(10))) struct MeetingReplyTests {
     static let scheduling = MeetingCopyTests.scheduling
 
@@ -103,7 +104,12 @@ import CalgwTestSupport
         let reply = try await CalgwBinary.run(
             ["event", "reply", uid, "--accept", "--comment", "Glad to", "--config", pair.config.path],
             environment: ["CALGW_TEST_PASSWORD": bob.password])
-        #expect(reply.status == 0, "\(name): \(reply.stdoutText)\(reply.stderrText)")
+        // DAViCal 1.1.12 as its admin screen sets it up (every schedule Inbox of the calendar type)
+        // fails the answer's write in its own code (500, storing nothing): calgw stores bob's copy
+        // so that DAViCal sends nothing for it, and POSTs the REPLY to his schedule Outbox.
+        #expect(
+            reply.status == 0 && !reply.stderrText.contains("warning"),
+            "\(name): \(reply.stdoutText)\(reply.stderrText)")
         let answered = try String(contentsOf: try pair.file(uid: uid), encoding: .utf8).replacingOccurrences(
             of: "\r\n ", with: "")
         #expect(answered.contains("PARTSTAT=ACCEPTED") && answered.contains("COMMENT:Glad to"), "\(name): \(answered)")
@@ -115,10 +121,13 @@ import CalgwTestSupport
             ["invitations", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
         #expect(after.status == 0 && !after.stdoutText.contains(uid), "\(name): \(after.stdoutText)")
 
-        // Exactly one reply reached the organizer, and the organizer's copy has bob's answer.
+        // Exactly one reply reached the organizer, with bob's answer and comment.
         let replies = try await organizerInbox.inbox(on: name, mentioning: uid)
         #expect(replies.count == before + 1, "\(name): \(replies.count - before) replies")
-        #expect(replies.last?.contains("METHOD:REPLY") == true, "\(name): \(replies.last ?? "none")")
+        let accepted = replies.filter {
+            $0.contains("METHOD:REPLY") && $0.contains("PARTSTAT=ACCEPTED") && $0.contains("COMMENT:Glad to")
+        }
+        #expect(accepted.count == 1, "\(name): \(replies)")
         let copy = try await ProcessRunner.run(
             "curl",
             [
@@ -130,7 +139,25 @@ import CalgwTestSupport
         let bobLine = copy.components(separatedBy: "\r\n").first {
             $0.hasPrefix("ATTENDEE") && $0.lowercased().contains(attendee.address.lowercased())
         }
-        #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
+        if name == "davical" {
+            // DAViCal leaves the organizer's copy to her client, which applies the REPLY; bob's
+            // copy on the server holds his answer, and his next sync has nothing to do.
+            #expect(bobLine?.contains("PARTSTAT=NEEDS-ACTION") == true, "\(name): \(copy)")
+            let bobs = try await Self.copy(of: uid, in: Self.defaultCalendar(of: attendee, on: name), as: attendee)?
+                .replacingOccurrences(of: "\r\n ", with: "")
+            #expect(bobs?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(bobs ?? "no copy")")
+            // The copy of the REPLY DAViCal files in bob's own Inbox is removed: his calgw
+            // applied and removed the invitation, so nothing of this meeting is left there.
+            let own = try await attendee.inbox(on: name, mentioning: uid)
+            #expect(own.isEmpty, "\(name): \(own)")
+            let quiet = try await pair.run("sync", ["--json"], password: bob.password)
+            #expect(
+                quiet.status == 0 && JSONCounts.writes(in: quiet.stdoutText) == 0
+                    && !quiet.stdoutText.contains("held back"), "\(name): \(quiet.stdoutText)")
+        } else {
+            // Cyrus applies the reply to the organizer's copy itself.
+            #expect(bobLine?.contains("PARTSTAT=ACCEPTED") == true, "\(name): \(copy)")
+        }
 
         // Answering a meeting where one is not invited is refused: --address adds to the
         // account's addresses, and neither names an attendee of this one.

@@ -104,24 +104,53 @@ extension CalDAVClient {
     /// The calendar collections the home lists (Depth 1): those inside it, and those it lists
     /// elsewhere on the same server, as Google's home lists every calendar of the account at
     /// `/caldav/v2/<calendar id>/events/` though only the primary one's path is inside it.
+    ///
+    /// The account's schedule Inbox and Outbox are left out, though a server calls them
+    /// calendars: DAViCal's admin screen makes `.in/` and `.out/` of the plain calendar type,
+    /// and only the principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638 §2.1,
+    /// §2.2), which DAViCal answers on every member, tell them apart.
     public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
         let homeURL = Self.collectionURL(home)
         let (answer, _) = try await multistatus(
             "PROPFIND", homeURL, depth: "1",
-            body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
+            body: DAVRequestBodies.propfind(
+                DAVRequestBodies.collectionProperties + DAVRequestBodies.scheduleCollectionURLs))
         let resolver = HrefResolver(base: homeURL)
         let homePath = HrefResolver.href(of: homeURL).path
+        let scheduling = Self.scheduleCollections(in: answer, resolver: resolver)
         var found: [Href: CalendarCollection] = [:]
         for response in answer.responses where response.hasResourceType(XMLNamespace.caldav, "calendar") {
             // Another server's href, a dot segment and the like are left out (`resolve` throws).
             guard let member = try? resolver.resolve(response.href),
-                member.href.path != homePath, member.href.path + "/" != homePath
+                member.href.path != homePath, member.href.path + "/" != homePath,
+                !response.hasResourceType(XMLNamespace.caldav, "schedule-inbox"),
+                !response.hasResourceType(XMLNamespace.caldav, "schedule-outbox"),
+                !scheduling.contains(Self.folderPath(member.href.path))
             else { continue }
             let path = member.href.path.hasSuffix("/") ? member.href : Href(canonicalPath: member.href.path + "/")
             found[path] = Self.collection(from: response, url: resolver.url(for: path), href: path)
         }
         return found.values.sorted { $0.href < $1.href }
     }
+
+    /// The paths (ending with `/`) of the schedule Inbox and Outbox that any response of
+    /// `answer` names.
+    static func scheduleCollections(in answer: Multistatus, resolver: HrefResolver) -> Set<String> {
+        var paths: Set<String> = []
+        for response in answer.responses {
+            for name in ["schedule-inbox-URL", "schedule-outbox-URL"] {
+                guard
+                    let href = response.property(XMLNamespace.caldav, name)?.child(XMLNamespace.dav, "href")?
+                        .trimmedText, let resolved = try? resolver.resolve(href)
+                else { continue }
+                paths.insert(folderPath(resolved.href.path))
+            }
+        }
+        return paths
+    }
+
+    /// `path` ending with `/`.
+    static func folderPath(_ path: String) -> String { path.hasSuffix("/") ? path : path + "/" }
 
     static func collection(from response: DAVResponse, url: URL, href: Href) -> CalendarCollection {
         let components =

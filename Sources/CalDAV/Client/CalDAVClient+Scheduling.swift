@@ -11,6 +11,9 @@ public struct SchedulingAccount: Sendable, Hashable, Codable {
     public var autoSchedules: Bool
     /// The account's schedule Inbox, where invitations to it arrive.
     public var inbox: URL?
+    /// The account's schedule Outbox, where a client POSTs the scheduling messages it sends
+    /// itself (RFC 6638 §5).
+    public var outbox: URL?
 }
 
 extension CalDAVClient {
@@ -36,7 +39,7 @@ extension CalDAVClient {
         let (found, _) = try await multistatus(
             "PROPFIND", principalURL, depth: "0",
             body: DAVRequestBodies.propfind([
-                .empty("c:calendar-user-address-set"), .empty("c:schedule-inbox-URL"),
+                .empty("c:calendar-user-address-set"), .empty("c:schedule-inbox-URL"), .empty("c:schedule-outbox-URL"),
             ]))
         let response = found.responses.first
         let addresses =
@@ -49,6 +52,11 @@ extension CalDAVClient {
             .trimmedText
         {
             account.inbox = try? HrefResolver(base: principalURL).resolve(inbox).url
+        }
+        if let outbox = response?.property(XMLNamespace.caldav, "schedule-outbox-URL")?.child(
+            XMLNamespace.dav, "href")?.trimmedText
+        {
+            account.outbox = try? HrefResolver(base: principalURL).resolve(outbox).url
         }
         return account
     }

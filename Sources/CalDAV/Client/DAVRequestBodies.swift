@@ -17,6 +17,10 @@ enum DAVRequestBodies {
         return properties
     }
 
+    /// The principal's schedule Inbox and Outbox (RFC 6638 §2.1, §2.2), asked of a home's
+    /// members so that those a server calls calendars can be left out.
+    static let scheduleCollectionURLs: [E] = [.empty("c:schedule-inbox-URL"), .empty("c:schedule-outbox-URL")]
+
     static func propfind(_ properties: [E]) -> Data {
         XMLBuilder.document(.node("d:propfind", [.node("d:prop", properties)]))
     }

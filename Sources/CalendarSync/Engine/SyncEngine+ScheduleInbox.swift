@@ -19,7 +19,7 @@ extension SyncEngine {
         guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly, pulled > 0,
             let inbox = remote.capabilities.scheduleInbox
         else { return first }
-        let applied: Int
+        let applied: ScheduleInboxApplied
         do {
             applied = try await inbox.applyScheduleInbox()
         } catch {
@@ -28,13 +28,18 @@ extension SyncEngine {
                 "the organizer's changes in the schedule inbox are left for a later run that brings a change: \(error)")
             return report
         }
-        guard applied > 0 else { return first }
+        guard applied.total > 0 else { return first }
         var engine = self
         engine.policy.personsActions = []
         engine.policy.answers = []
         var report = Self.combined(first, try await engine.runPlanned(dryRun: false))
-        report.notes.append(
-            "applied \(applied) organizer update\(applied == 1 ? "" : "s") from the schedule inbox")
+        let updates = applied.organizerUpdates, answers = applied.answers
+        if updates > 0 {
+            report.notes.append("applied \(updates) organizer update\(updates == 1 ? "" : "s") from the schedule inbox")
+        }
+        if answers > 0 {
+            report.notes.append("applied \(answers) attendee answer\(answers == 1 ? "" : "s") from the schedule inbox")
+        }
         return report
     }
 

@@ -55,8 +55,10 @@ enum UploadForm {
     /// `data` without the `SCHEDULE-AGENT=CLIENT` marks on its meetings' organizer and
     /// attendees: what a server that keeps the marks calgw puts on copies (DAViCal) stored is
     /// written to the vdir without them, so that a file never carries one, and a later person's
-    /// action on it schedules. Data without such a mark, or that does not parse, is returned as
-    /// it is (the common case costs one search of the bytes).
+    /// action on it schedules. An attendee's address whose domain calgw spelled in upper case on
+    /// such a server (``withOwnAttendeeRespelled(_:addresses:)``) gets it back in lower case.
+    /// Data without such a mark, or that does not parse, is returned as it is (the common case
+    /// costs one search of the bytes).
     static func withoutClientSchedulingMarks(_ data: Data) -> Data {
         guard data.range(of: Data(clientMark.utf8)) != nil || data.range(of: Data(clientMark.lowercased().utf8)) != nil,
             let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty
@@ -65,6 +67,7 @@ enum UploadForm {
         var changed = false
         for i in components.indices where components[i].name == "VCALENDAR" {
             changed = removeClientSchedulingMarks(&components[i]) || changed
+            changed = spellAttendeesBack(&components[i]) || changed
         }
         return changed ? ICalendarSerializer().data(components) : data
     }

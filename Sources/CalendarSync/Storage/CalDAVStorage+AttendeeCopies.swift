@@ -11,6 +11,10 @@ extension CalDAVStorage {
     /// organizer's later cancellation would never reach him. The account's addresses are asked
     /// once per run, and only when such a copy is written; data without the marks, or whose
     /// organizer is the account (or unknown), goes as it is.
+    ///
+    /// The account's own ATTENDEE line names it with its domain spelled in another letter case
+    /// (``UploadForm/withOwnAttendeeRespelled(_:addresses:)``): DAViCal then sends no reply for
+    /// the copy, where its reply code would fail the write with an Inbox made by its admin screen.
     func storedCopyForm(_ data: Data, as intent: WriteIntent) async -> Data {
         guard intent == .copy, client.traits.ignoresSchedulingSwitch,
             let organizer = UploadForm.organizerOfMeetingWithMarkedAttendees(data)
@@ -20,7 +24,21 @@ extension CalDAVStorage {
                 CalendarUser.normalized)
         }
         guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)) else { return data }
-        return UploadForm.withoutAttendeeMarks(data)
+        return UploadForm.withOwnAttendeeRespelled(UploadForm.withoutAttendeeMarks(data), addresses: Set(own))
+    }
+
+    /// `data`, a copy of a meeting to be written to DAViCal, with the account's own ATTENDEE
+    /// line spelled so that DAViCal sends no reply for it
+    /// (``UploadForm/withOwnAttendeeRespelled(_:addresses:)``), when the account attends the
+    /// meeting; a meeting it organizes (or whose organizer is unknown) goes as it is.
+    func attendeeCopyForm(_ data: Data) async -> Data {
+        guard client.traits.ignoresSchedulingSwitch, let organizer = UploadForm.organizer(of: data) else { return data }
+        let own = await accountAddresses.get {
+            ((try? await self.client.schedulingAccount(at: self.collection).addresses) ?? []).map(
+                CalendarUser.normalized)
+        }
+        guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)) else { return data }
+        return UploadForm.withOwnAttendeeRespelled(data, addresses: Set(own))
     }
 }
 

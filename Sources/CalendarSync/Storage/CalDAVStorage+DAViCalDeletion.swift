@@ -12,8 +12,11 @@ extension CalDAVStorage {
     /// `SCHEDULE-AGENT=CLIENT` first (a PUT conditioned on `etag`), then deleted. The person's
     /// own deletion cancels (an organizer's) or declines (an attendee's); DAViCal 1.1.12 fails it
     /// (500, in its scheduling code) when it finds an attendee's invitation in their Inbox rather
-    /// than their calendar, and would fail it on every try: the meeting is then deleted as a
-    /// copy, and a note says who was not told (its attendees, or its organizer).
+    /// than their calendar, or an attendee's decline whenever the organizer's Inbox is of the
+    /// calendar type (as its admin screen makes them), and would fail it on every try: the
+    /// meeting is then deleted as a copy; an attendee's decline is sent by the Outbox
+    /// (``declinedThroughOutbox(_:)``), else a note says who was not told (its attendees, or
+    /// its organizer).
     func deleteOnServerIgnoringSchedulingSwitch(
         _ member: (href: Href, url: URL), ifMatch etag: ItemETag, as intent: WriteIntent
     ) async throws {
@@ -26,6 +29,9 @@ extension CalDAVStorage {
         } catch let error as CalDAVError where error.status == 500 {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
+            // An attendee's decline goes by the Outbox instead; an organizer's cancellation
+            // has no such way here.
+            if await declinedThroughOutbox(current.stored) { return }
             notes.add(await unsentDeletionNote(member, stored: current.stored, error: error))
         }
     }
@@ -68,7 +74,8 @@ extension CalDAVStorage {
                 .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard UploadForm.needsClientSchedulingMark(stored.data) else { return (ETag(etag), stored.data) }
-        let marked = UploadForm.canonical(stored.data, clientScheduled: true)
+        // An attendee's own line is spelled so that DAViCal sends no reply for the copy either.
+        let marked = await attendeeCopyForm(UploadForm.canonical(stored.data, clientScheduled: true))
         let written = try await client.put(member.url, data: marked, condition: .ifMatch(ETag(etag)), scheduling: .copy)
         return (written, stored.data)
     }

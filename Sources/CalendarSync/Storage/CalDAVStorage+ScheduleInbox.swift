@@ -6,22 +6,28 @@ import ICalendar
 extension CalDAVStorage: ScheduleInboxStorage {
     /// Applies the organizer's REQUEST and CANCEL messages in the account's schedule Inbox to
     /// the copies in this collection, on a server that does not apply them itself (DAViCal, known
-    /// once a request of this run was answered: see ``ServerTraits/ignoresSchedulingSwitch``).
+    /// once a request of this run was answered: see ``ServerTraits/ignoresSchedulingSwitch``),
+    /// and the attendees' REPLYs to the copies of the meetings the account organizes (DAViCal
+    /// files a REPLY an attendee's client POSTed to its Outbox in the Inbox and applies none).
     /// Messages for meetings not in this collection, from anyone but the meeting's organizer,
-    /// or of other methods (REPLY) stay in the Inbox.
-    public func applyScheduleInbox() async throws -> Int {
-        guard client.traits.ignoresSchedulingSwitch else { return 0 }
+    /// or REPLYs naming none of its attendees, stay in the Inbox.
+    public func applyScheduleInbox() async throws -> ScheduleInboxApplied {
+        guard client.traits.ignoresSchedulingSwitch else { return ScheduleInboxApplied() }
         let account = try await client.schedulingAccount(at: collection)
-        guard let inbox = account.inbox else { return 0 }
+        guard let inbox = account.inbox else { return ScheduleInboxApplied() }
         let own = Set(account.addresses.map(CalendarUser.normalized))
         var byMeeting: [String: [(resource: CalendarResource, message: OrganizerMessage)]] = [:]
+        var replies: [String: [(resource: CalendarResource, reply: AttendeeReply)]] = [:]
         for resource in try await client.inboxMessages(inbox) {
-            guard let calendar = try? ICalendarParser().parse(resource.data).calendar,
-                let message = OrganizerMessage(calendar)
-            else { continue }
-            byMeeting[message.uid, default: []].append((resource, message))
+            guard let calendar = try? ICalendarParser().parse(resource.data).calendar else { continue }
+            if let message = OrganizerMessage(calendar) {
+                byMeeting[message.uid, default: []].append((resource, message))
+            } else if let reply = AttendeeReply(calendar) {
+                replies[reply.uid, default: []].append((resource, reply))
+            }
         }
-        var applied = 0
+        var applied = ScheduleInboxApplied()
+        applied.answers = try await applyReplies(replies, own: own, inbox: inbox)
         for (uid, messages) in byMeeting.sorted(by: { $0.key < $1.key }) {
             guard let copy = try await copy(of: uid) else { continue }
             var current = copy.calendar
@@ -44,21 +50,73 @@ extension CalDAVStorage: ScheduleInboxStorage {
             }
             if count > 0 {
                 // The organizer alone is marked: an attendee's copy whose own line says the
-                // client schedules gets no more of the organizer's messages from DAViCal.
-                let data = UploadForm.withoutAttendeeMarks(
-                    UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true))
+                // client schedules gets no more of the organizer's messages from DAViCal. The
+                // account's own line is spelled so that DAViCal sends no reply for the copy
+                // (which fails the write with an Inbox made by DAViCal's admin screen).
+                let data = UploadForm.withOwnAttendeeRespelled(
+                    UploadForm.withoutAttendeeMarks(
+                        UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true)),
+                    addresses: own)
                 do {
                     try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
                 } catch let error as CalDAVError where error.status == 412 {
                     // Changed meanwhile: the next run applies the messages to what is there then.
                     continue
                 }
-                applied += count
+                applied.organizerUpdates += count
             }
             let base = HrefResolver(base: inbox)
             for resource in done {
                 // A message rewritten in place since it was read keeps its new version.
                 try? await client.delete(base.url(for: resource.href), ifMatch: resource.etag, scheduling: .copy)
+            }
+        }
+        return applied
+    }
+
+    /// Applies the attendees' REPLYs of each meeting, oldest first, to the account's copy of it
+    /// (written as a copy, which invites nobody), then removes those applied or stale.
+    /// - Returns: how many were applied.
+    private func applyReplies(
+        _ replies: [String: [(resource: CalendarResource, reply: AttendeeReply)]], own: Set<String>, inbox: URL
+    ) async throws -> Int {
+        var applied = 0
+        for (uid, answers) in replies.sorted(by: { $0.key < $1.key }) {
+            guard let copy = try await copy(of: uid) else { continue }
+            var current = copy.calendar
+            var done: [CalendarResource] = []
+            var count = 0
+            for (resource, reply) in answers.sorted(by: { $0.reply.stamp < $1.reply.stamp }) {
+                switch reply.apply(to: current, own: own) {
+                case .applied(let changed):
+                    current = changed
+                    count += 1
+                    done.append(resource)
+                case .stale: done.append(resource)
+                case .notApplicable: continue
+                }
+            }
+            if count > 0 {
+                let data = UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true)
+                do {
+                    try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
+                } catch let error as CalDAVError where error.status == 412 {
+                    continue
+                }
+                applied += count
+            }
+            let base = HrefResolver(base: inbox)
+            for resource in done {
+                // Deleted as it is, the answer would cancel the meeting (see
+                // ``UploadForm/withOrganizerRespelled(_:)``): it is rewritten first, and left
+                // where it is when that fails.
+                let url = base.url(for: resource.href)
+                guard
+                    let rewritten = try? await client.put(
+                        url, data: UploadForm.withOrganizerRespelled(resource.data),
+                        condition: .ifMatch(resource.etag), scheduling: .copy)
+                else { continue }
+                try? await client.delete(url, ifMatch: rewritten, scheduling: .copy)
             }
         }
         return applied

@@ -228,9 +228,19 @@ public final class CalDAVStorage: CalendarStorage {
             // meanwhile, the server merges (RFC 6638 §3.2.10).
             let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
-            let stored = try await client.write(
-                member.url, data: await storedCopyForm(data, as: intent), condition: condition,
-                scheduling: intent.scheduling)
+            let stored: StoredWrite
+            do {
+                stored = try await client.write(
+                    member.url, data: await storedCopyForm(data, as: intent), condition: condition,
+                    scheduling: intent.scheduling)
+            } catch let error as CalDAVError where intent == .personsAction {
+                // DAViCal's reply code failed the answer: the copy, and the REPLY by the Outbox.
+                guard
+                    let answered = try await answeredThroughOutbox(
+                        data, at: member.url, condition: condition, failure: error)
+                else { throw error }
+                stored = answered
+            }
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)

@@ -5,13 +5,31 @@ import Foundation
 /// them (``OrganizerMessage``), so the copy then syncs down as any change made on the server.
 public protocol ScheduleInboxStorage: CalendarStorage {
     /// Applies the organizer's messages waiting in the account's schedule Inbox to the copies
-    /// of their meetings in this calendar, then removes each message applied or found stale.
-    /// A server that applies them itself is left alone (nothing is read).
+    /// of their meetings in this calendar, and the attendees' answers (``AttendeeReply``) to the
+    /// copies of the meetings the account organizes, then removes each message applied or found
+    /// stale. A server that applies them itself is left alone (nothing is read).
     ///
     /// Each copy is written before its messages are removed, conditioned on the version read,
     /// so a run stopped at any point leaves the messages for the next run, which finds them
     /// stale and removes them; nothing is applied over a newer version.
     /// - Returns: how many messages were applied (zero where the server needs none).
     /// - Throws: the server's failure to read the Inbox or to write a copy.
-    func applyScheduleInbox() async throws -> Int
+    func applyScheduleInbox() async throws -> ScheduleInboxApplied
+}
+
+/// What one reading of the schedule Inbox applied.
+public struct ScheduleInboxApplied: Sendable, Equatable {
+    /// The organizers' REQUESTs and CANCELs applied to the account's copies.
+    public var organizerUpdates = 0
+    /// The attendees' REPLYs applied to the copies of meetings the account organizes.
+    public var answers = 0
+
+    /// Nothing applied.
+    public init(organizerUpdates: Int = 0, answers: Int = 0) {
+        self.organizerUpdates = organizerUpdates
+        self.answers = answers
+    }
+
+    /// All messages applied.
+    public var total: Int { organizerUpdates + answers }
 }

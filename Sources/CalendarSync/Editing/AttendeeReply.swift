@@ -1,0 +1,68 @@
+import ICalendar
+
+/// An attendee's answer to a meeting the account organizes (an iTIP REPLY, RFC 5546 §3.2.3)
+/// from the account's schedule Inbox, applied to the organizer's copy: what a server that
+/// delivers the REPLY without applying it leaves the organizer's client to do (DAViCal, for a
+/// REPLY an attendee's client sent through its schedule Outbox). Pure.
+///
+/// Only the PARTSTAT of the attendees the REPLY names changes, in the events it names (the
+/// series, or an occurrence the copy holds), never the account's own line; a REPLY to an
+/// older SEQUENCE than the copy's event answers a version the organizer has since changed and
+/// changes nothing, and so does one that says what the copy says already (stale, done). A REPLY
+/// for a meeting the account does not organize, or naming no attendee of the copy, is not
+/// applicable and stays.
+public struct AttendeeReply: Sendable {
+    /// The meeting's UID.
+    public var uid: String
+    /// The REPLY's events: the series, occurrences, or both.
+    public var events: [Component]
+
+    /// The REPLY in `calendar` (a VCALENDAR with `METHOD:REPLY` and events of one meeting); nil
+    /// for any other.
+    public init?(_ calendar: Component) {
+        guard calendar["METHOD"]?.value.uppercased() == "REPLY" else { return nil }
+        let events = calendar.components(named: "VEVENT")
+        let uids = Set(events.compactMap { $0["UID"]?.text })
+        guard uids.count == 1, let uid = uids.first else { return nil }
+        self.uid = uid
+        self.events = events
+    }
+
+    /// The latest DTSTAMP among the REPLY's events: of two answers, the later one counts.
+    public var stamp: String { events.compactMap { $0["DTSTAMP"]?.value }.max() ?? "" }
+
+    /// `copy` (the VCALENDAR holding the organizer's copy of the meeting) as this REPLY leaves it.
+    /// - Parameter own: the account's calendar addresses, normalised.
+    public func apply(to copy: Component, own: Set<String>) -> OrganizerMessage.Outcome {
+        var result = copy
+        var named = false
+        var changed = false
+        for reply in events {
+            let recurrence = reply["RECURRENCE-ID"]?.value
+            guard
+                let index = result.components.firstIndex(where: {
+                    $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["RECURRENCE-ID"]?.value == recurrence
+                }),
+                let organizer = result.components[index]["ORGANIZER"]?.value,
+                own.contains(CalendarUser.normalized(organizer))
+            else { continue }
+            let event = result.components[index]
+            for answer in reply.properties where answer.name == "ATTENDEE" {
+                let who = CalendarUser.normalized(answer.value)
+                guard !own.contains(who), let partstat = answer[parameter: "PARTSTAT"]?.uppercased(),
+                    let line = event.properties.firstIndex(where: {
+                        $0.name == "ATTENDEE" && CalendarUser.normalized($0.value) == who
+                    })
+                else { continue }
+                named = true
+                guard (reply["SEQUENCE"]?.integer ?? 0) >= (event["SEQUENCE"]?.integer ?? 0),
+                    event.properties[line][parameter: "PARTSTAT"]?.uppercased() != partstat
+                else { continue }
+                result.components[index].properties[line].setParameter("PARTSTAT", partstat)
+                changed = true
+            }
+        }
+        guard named else { return .notApplicable }
+        return changed ? .applied(result) : .stale
+    }
+}

@@ -1,0 +1,91 @@
+import CalDAV
+import Foundation
+import HTTP
+import ICalendar
+
+extension CalDAVStorage {
+    /// The person's answer to a meeting the account attends, on DAViCal, whose reply code failed
+    /// the write of the answered copy (500, storing nothing): DAViCal 1.1.12 does so for every
+    /// answer when the organizer's schedule Inbox is of the calendar type, as its admin screen
+    /// makes every Inbox. The copy is written so that DAViCal sends no reply for it
+    /// (``attendeeCopyForm(_:)``), and the REPLY is sent by the client itself, by POST to the
+    /// account's schedule Outbox (RFC 6638 §5), which DAViCal delivers to the organizer's Inbox.
+    /// The organizer's copy is not changed by DAViCal: the organizer's client applies the REPLY.
+    ///
+    /// When the REPLY is delivered, the version kept for the vdir marks the ORGANIZER
+    /// `SCHEDULE-STATUS=1.2` (delivered), as DAViCal's own reply code marks it; when it is not,
+    /// the copy is stored as the answer and a note says the organizer was not told.
+    /// - Returns: what the server kept of the copy; nil when this is not such an answer (the
+    ///   caller reports `failure`).
+    /// - Throws: `CalDAVError` when the copy cannot be written (412: changed meanwhile).
+    func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: CalDAVError)
+        async throws -> StoredWrite?
+    {
+        guard client.traits.ignoresSchedulingSwitch, failure.status == 500,
+            let organizer = UploadForm.organizer(of: data),
+            let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
+        else { return nil }
+        let own = Set(account.addresses.map(CalendarUser.normalized))
+        let now = Date()
+        guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)),
+            let reply = OutboxReply.message(from: data, addresses: own, now: now)
+        else { return nil }
+        let copy = UploadForm.withOwnAttendeeRespelled(
+            UploadForm.withoutAttendeeMarks(UploadForm.canonical(data, clientScheduled: true)), addresses: own)
+        var stored = try await client.write(url, data: copy, condition: condition, scheduling: .copy)
+        do {
+            try await client.postSchedulingMessage(reply, to: outbox)
+        } catch let error as CalDAVError {
+            let reason = error.serverReason ?? "\(error.status.map { "answered \($0)" } ?? error.message)"
+            notes.add(
+                "\(HrefResolver.href(of: url).path): the server stored your answer but did not deliver it to "
+                    + "\(CalendarUser.normalized(organizer)) (POST to the schedule outbox: \(reason)); "
+                    + "tell them yourself")
+            return stored
+        }
+        stored.rewritten = UploadForm.withOrganizerStatus(UploadForm.canonical(data), "1.2")
+        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
+        return stored
+    }
+
+    /// Removes from the account's own schedule Inbox the copy of `reply` that DAViCal files
+    /// there besides delivering it to the organizer (a message with its METHOD, UID and
+    /// DTSTAMP), without scheduling (`Schedule-Reply: F`): the account sent it, and nobody is
+    /// to read it there. A failure leaves it where it is.
+    private func removeOwnReply(_ reply: Data, stamp: String, from inbox: URL) async {
+        guard
+            let uid = (try? ICalendarParser().parse(reply).calendar)?.components.lazy.compactMap({ $0["UID"]?.text })
+                .first,
+            let messages = try? await client.inboxMessages(inbox)
+        else { return }
+        let base = HrefResolver(base: inbox)
+        for message in messages {
+            guard let calendar = try? ICalendarParser().parse(message.data).calendar,
+                calendar["METHOD"]?.value.uppercased() == "REPLY",
+                calendar.components.contains(where: {
+                    $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["DTSTAMP"]?.value == stamp
+                })
+            else { continue }
+            try? await client.delete(base.url(for: message.href), ifMatch: message.etag, scheduling: .copy)
+        }
+    }
+
+    /// The decline of a meeting the account attends, sent by POST to the account's schedule
+    /// Outbox (RFC 6638 §5), after DAViCal failed to send it for the person's deletion of the
+    /// copy (500) and the copy was deleted without scheduling: `stored` is the copy as it was.
+    /// - Returns: whether the server took the REPLY for delivery; false for a meeting the
+    ///   account organizes or does not attend, or a server that did not take it.
+    func declinedThroughOutbox(_ stored: Data) async -> Bool {
+        guard client.traits.ignoresSchedulingSwitch, let organizer = UploadForm.organizer(of: stored),
+            let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
+        else { return false }
+        let own = Set(account.addresses.map(CalendarUser.normalized))
+        let now = Date()
+        guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)),
+            let reply = OutboxReply.message(from: stored, addresses: own, partstat: "DECLINED", now: now),
+            (try? await client.postSchedulingMessage(reply, to: outbox)) != nil
+        else { return false }
+        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
+        return true
+    }
+}
