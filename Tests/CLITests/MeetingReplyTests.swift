@@ -229,7 +229,10 @@ import CalgwTestSupport
         let updated =
             copy?.contains("DTSTART:20270306T100000Z") == true
             || inbox.contains { $0.contains("METHOD:REQUEST") && $0.contains("DTSTART:20270306T100000Z") }
-        #expect(updated, "\(name): the update did not reach bob: \(copy ?? "no copy")")
+        #expect(
+            updated,
+            "\(name): the update did not reach bob: \(copy ?? "no copy"); the edit said: \(edit.stdoutText)\(edit.stderrText)"
+        )
         #expect(inbox.count == (name == "cyrus" ? 2 : 1), "\(name): \(inbox.count) messages after the edit")
 
         // Answering a meeting one organizes is refused, and changes nothing.
