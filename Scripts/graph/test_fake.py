@@ -264,6 +264,32 @@ class ApiTests(unittest.TestCase):
         self.assertEqual((len(page["value"]), headers["Preference-Applied"]), (1000, "odata.maxpagesize=1000"))
         self.assertEqual(len(self.call("GET", "/me/calendar/events")[2]["value"]), 10)
 
+    def test_a_calendars_commit_stamp_moves_with_every_write_in_it_alone(self):
+        stamp_of = lambda cal: self.call(
+            "GET", f"/me/calendars/{cal}?$expand=" + urllib.parse.quote("singleValueExtendedProperties($filter=id eq 'SystemTime 0x670A')")
+        )[2]["singleValueExtendedProperties"][0]["value"]
+        main = self.box.calendar(None)["id"]
+        other = self.box.add_calendar({"name": "Other"})["id"]
+        self.assertNotIn("singleValueExtendedProperties", self.call("GET", f"/me/calendars/{main}")[2])
+        stamps = [stamp_of(main)]
+        series, _ = self.box.create(None, body("2026-03-02T10:00:00", "2026-03-02T11:00:00", recurrence={
+            "pattern": {"type": "daily", "interval": 1},
+            "range": {"type": "numbered", "startDate": "2026-03-02", "numberOfOccurrences": 3}}))
+        stamps.append(stamp_of(main))
+        before_other = stamp_of(other)
+        self.box.create(other, body("2026-03-02T10:00:00", "2026-03-02T11:00:00"))
+        self.assertEqual(stamp_of(main), stamps[-1])            # a write elsewhere leaves it
+        self.assertNotEqual(stamp_of(other), before_other)
+        # An occurrence deleted (no trace in delta) moves it, as the master's change does.
+        occurrence = self.box.instances(series, dt.datetime(2026, 3, 1, tzinfo=dt.timezone.utc),
+                                        dt.datetime(2026, 3, 9, tzinfo=dt.timezone.utc))[1]
+        self.assertEqual(self.call("DELETE", f"/me/events/{occurrence.id}")[0], 204)
+        stamps.append(stamp_of(main))
+        self.box.move(series.id, other)
+        stamps.append(stamp_of(main))
+        self.assertEqual(len(set(stamps)), len(stamps), stamps)
+        self.assertEqual(sorted(stamps), stamps)
+
     def test_users_path_is_the_mailbox(self):
         self.assertEqual(self.call("GET", "/users/alice@example.org/calendars")[0], 200)
         self.assertEqual(self.call("GET", "/users/someone@else/calendars")[0], 404)

@@ -75,6 +75,9 @@ def parse_expand(text):
     return out
 
 
+COMMIT_STAMP = "SystemTime 0x670A"
+
+
 class Api:
     def __init__(self, mailbox, delta):
         self.mailbox = mailbox
@@ -144,7 +147,7 @@ class Api:
                 return 201, {}, made
         cal_id, rest = self._calendar_prefix(rest)
         if cal_id is not None and not rest and m == "GET":
-            return 200, {}, render.calendar_json(self.mailbox.calendar(cal_id))
+            return 200, {}, self._calendar(req, cal_id, view)
         if cal_id is not None and not rest and m == "DELETE" and seg[1:2] == ["calendars"]:
             self.mailbox.delete_calendar(cal_id)
             return 204, {}, None
@@ -153,6 +156,17 @@ class Api:
         if rest[:1] == ["events"]:
             return self._events(req, cal_id, rest[1:], view)
         raise bad_request(f"Resource not found for the segment '{'/'.join(seg)}'.", "BadRequest")
+
+    def _calendar(self, req, cal_id, view):
+        """A calendar, with the folder's MAPI properties asked by `$expand=singleValueExtendedProperties(…)`:
+        only `SystemTime 0x670A` (PR_LOCAL_COMMIT_TIME_MAX, when anything in the folder was last
+        written; DavMail reads it as a ctag) is held, unless the commitStamp setting is 0."""
+        out = render.calendar_json(self.mailbox.calendar(cal_id))
+        wanted = view.expand.get("singleValueExtendedProperties", set()) if "singleValueExtendedProperties" in view.expand \
+            else set()
+        if COMMIT_STAMP.lower() in (wanted or set()) and getattr(req, "commit_stamp", True):
+            out["singleValueExtendedProperties"] = [{"id": COMMIT_STAMP, "value": self.mailbox.commit_stamp(cal_id)}]
+        return out
 
     def _calendar_prefix(self, rest):
         """(calendar id or None for 'all of the mailbox', the segments after it)."""

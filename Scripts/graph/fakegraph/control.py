@@ -73,7 +73,7 @@ def _clock(fake, body):
 
 
 def _settings(fake, body):
-    for key in ("maxConcurrent", "delayMs", "honoursIfMatch"):
+    for key in ("maxConcurrent", "delayMs", "honoursIfMatch", "commitStamp"):
         if key in (body or {}):
             fake.settings[key] = int(body[key])
     return 200, {}, dict(fake.settings)

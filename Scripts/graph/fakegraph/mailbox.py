@@ -60,6 +60,7 @@ class Mailbox:
         self.transactions = set()     # every transactionId used in the mailbox, deleted events' too
         self.moved = {}                # event id -> (version of its move, the calendar it left)
         self.calendar_aliases = {}     # an id POST /me/calendars answered -> the id the calendar lists with
+        self.committed = {}            # version -> when it was committed (strictly increasing)
         self.ledger = Ledger()
         self.add_calendar({"name": "Calendar", "isDefaultCalendar": True, "isRemovable": False})
 
@@ -70,7 +71,28 @@ class Mailbox:
 
     def bump(self):
         self.version += 1
+        last = self.committed.get(self.version - 1)
+        now = self.now()
+        # Commit times only grow, even under a fixed clock: a folder's stamp moves with each write.
+        self.committed[self.version] = max(now, last + dt.timedelta(microseconds=1)) if last else now
         return self.version
+
+    def commit_stamp(self, cal_id):
+        """The calendar folder's PR_LOCAL_COMMIT_TIME_MAX (`SystemTime 0x670A`): when anything
+        in it was last written (an event made, changed, deleted, moved in or out, an occurrence
+        changed or cancelled). DavMail reads it as the folder's ctag (GraphField.java,
+        GraphExchangeSession.java buildFolder)."""
+        with self.lock:
+            versions = [0]
+            for event in self.events.values():
+                if event.calendar_id == cal_id:
+                    versions.append(event.version)
+                    versions += [o.version for o in event.exceptions.values()]
+            versions += [v for v, cal in self.deleted.values() if cal == cal_id]
+            versions += [v for v, cal in self.moved.values() if cal == cal_id]
+            latest = max(versions)
+            when = self.committed.get(latest) or self.calendars[cal_id].get("_created") or self.now()
+            return when.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
     # --- calendars -----------------------------------------------------------------------
 
@@ -82,6 +104,7 @@ class Mailbox:
             if not cal.get("canEdit", True):      # shared read-only: a sharee cannot share it on
                 cal["canShare"] = spec.get("canShare", False)
             cal["changeKey"] = events.new_change_key()
+            cal["_created"] = self.now()
             self.calendars[cal["id"]] = cal
             return cal
 

@@ -37,7 +37,7 @@ class Fake:
         self.token = token
         self.state_dir = state_dir
         self.faults = faults.Faults()
-        self.settings = {"maxConcurrent": 4, "delayMs": 0, "honoursIfMatch": 1}
+        self.settings = {"maxConcurrent": 4, "delayMs": 0, "honoursIfMatch": 1, "commitStamp": 1}
         self.in_flight = 0
         self.flight_lock = threading.Lock()
         self.log_lock = threading.Lock()
@@ -71,6 +71,7 @@ class Fake:
         req.endless_page = lambda: self.faults.take("endlessPages", req.method, req.path)
         req.calendar_id_changes = lambda: self.faults.take("calendarIdChanges", req.method, req.path) is not None
         req.honours_if_match = bool(self.settings.get("honoursIfMatch", 1))
+        req.commit_stamp = bool(self.settings.get("commitStamp", 1))
         edit = self.faults.take("editFirst", req.method, req.path)
         edited = edit and (edit.get("id") or (req.path.split("/events/", 1)[1].split("/")[0].split("?")[0]
                                                 if "/events/" in req.path else None))

@@ -22,6 +22,8 @@ public struct GraphCalendar: Hashable, Sendable, Codable {
     public var isRemovable: Bool?
     /// Who it belongs to (the sharer, for a shared calendar).
     public var owner: GraphEmailAddress?
+    /// The folder's MAPI properties asked with `$expand` (``GraphExtendedProperty/commitStampID``).
+    public var singleValueExtendedProperties: [GraphExtendedProperty]?
 
     /// The calendar `id`, named `name`.
     public init(id: String, name: String? = nil) {

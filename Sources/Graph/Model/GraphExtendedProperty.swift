@@ -21,6 +21,10 @@ public struct GraphExtendedProperty: Hashable, Sendable, Codable {
     /// The id of the property a caller may keep the object's original iCalendar text in, when
     /// the write reported parts Graph does not hold (``GraphEventWrite/notHeld``).
     public static let originalID = "String \(namespace) Name calgw.ics"
+    /// A folder's `PR_LOCAL_COMMIT_TIME_MAX`: when anything in it was last written (an event
+    /// made, changed, deleted, moved, an occurrence changed or cancelled). Exchange keeps it
+    /// on every folder; DavMail reads it as a calendar's ctag.
+    public static let commitStampID = "SystemTime 0x670A"
 }
 
 /// `@removed`: the mark delta puts on an event gone from the window.

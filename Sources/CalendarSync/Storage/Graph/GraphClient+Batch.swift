@@ -15,20 +15,20 @@ extension GraphClient {
     }
 
     /// GETs each of `paths` (below the mailbox: `events/{id}?…`) through `$batch`, twenty to a
-    /// request. An answer throttled or failed for a while (429, 503, 504), or a read refused with
+    /// request, each stating the client's preferences and `prefer`. An answer throttled or failed for a while (429, 503, 504), or a read refused with
     /// a spurious 412, is asked again after
     /// the wait it names (else the HTTP client's backoff, doubling), up to ``batchAttempts`` times and
     /// ``batchWaitLimit`` seconds of waiting in all: a storm is waited out, not ridden forever.
     /// - Returns: each path's status and JSON body, in the order of `paths`.
     /// - Throws: ``GraphError`` when a batch itself is refused, or an answer stays throttled.
-    func batchGET(_ paths: [String]) async throws -> [(status: Int, body: Data)] {
+    func batchGET(_ paths: [String], prefer: [String] = []) async throws -> [(status: Int, body: Data)] {
         var results = [(status: Int, body: Data)?](repeating: nil, count: paths.count)
         var waited: TimeInterval = 0
         var start = 0
         while start < paths.count {
             var waiting = Array(start..<min(start + Self.batchLimit, paths.count))
             for attempt in 1...Self.batchAttempts {
-                let answers = try await batch(waiting.map { (String($0), paths[$0]) })
+                let answers = try await batch(waiting.map { (String($0), paths[$0]) }, prefer: prefer)
                 var again: [Int] = []
                 var wait = min(8, http.configuration.retryBaseDelay * pow(2, Double(attempt - 1)))
                 for index in waiting {
@@ -58,10 +58,13 @@ extension GraphClient {
     /// Seconds one listing waits out throttled requests inside its `$batch`es at most.
     static let batchWaitLimit: TimeInterval = 120
 
-    /// One `$batch` of GETs `(id, path below the mailbox)`: each answer by its id.
-    private func batch(_ requests: [(id: String, path: String)]) async throws -> [String: BatchAnswer] {
+    /// One `$batch` of GETs `(id, path below the mailbox)`, each stating `extra` preferences
+    /// beside the client's own: each answer by its id.
+    private func batch(_ requests: [(id: String, path: String)], prefer extra: [String]) async throws
+        -> [String: BatchAnswer]
+    {
         let (root, below) = batchRoot
-        let prefer = Self.preferences.joined(separator: ", ")
+        let prefer = (Self.preferences + extra).joined(separator: ", ")
         let body: [String: Any] = [
             "requests": requests.map { request in
                 ["id": request.id, "method": "GET", "url": below + request.path, "headers": ["Prefer": prefer]]

@@ -59,14 +59,29 @@ struct GraphClient: Sendable {
     /// - Throws: ``GraphError`` for another failure, or an answer that is not an event.
     func batchEvent(_ answer: (status: Int, body: Data), path: String) throws -> GraphEvent? {
         if answer.status == 404 { return nil }
+        return try batchAnswer(answer, path: path, as: GraphEvent.self)
+    }
+
+    /// What a `$batch` answer for `path` (below the mailbox) holds, as `T`.
+    /// - Throws: ``GraphError`` for a refusal, as the request alone would have been refused, or
+    ///   an answer that is not `T`.
+    func batchAnswer<T: Decodable>(_ answer: (status: Int, body: Data), path: String, as type: T.Type) throws -> T {
         guard (200..<300).contains(answer.status) else {
             let response = HTTPResponse(
                 status: answer.status, headers: [], body: answer.body, url: URL(string: mailbox.absoluteString + path)!)
             throw GraphError.answer(response, method: "GET")
         }
-        do { return try JSONDecoder().decode(GraphEvent.self, from: answer.body) } catch {
-            throw GraphError(.unreadableAnswer, "Microsoft Graph's answer for \(path) is not an event: \(error)")
+        do { return try JSONDecoder().decode(type, from: answer.body) } catch {
+            throw GraphError(
+                .unreadableAnswer, "Microsoft Graph's answer for \(path) is not what calgw expects: \(error)",
+                cause: error)
         }
+    }
+
+    /// `url` below the mailbox (`calendars/{id}/…`), for a `$batch`; nil for an address elsewhere.
+    func below(_ url: URL) -> String? {
+        let text = url.absoluteString, root = mailbox.absoluteString
+        return text.hasPrefix(root) ? String(text.dropFirst(root.count)) : nil
     }
 
     /// GETs `url` and decodes its JSON answer. Graph answers a few percent of plain reads with

@@ -3,8 +3,9 @@ import Foundation
 /// What a Graph calendar's change token holds between runs: the delta round's link, the
 /// window it was made for, and the series masters known with their change keys. Masters are
 /// never in a delta round (only their occurrences and exceptions are), so a change of a series
-/// is found by asking its master again; a removal the round does not explain (a cancelled
-/// occurrence comes as the removal of an id calgw never listed) asks every known master.
+/// is found by asking its master again; an occurrence deleted in Outlook leaves no trace in
+/// the round at all, so every known master is asked whenever the folder changed since they
+/// were last asked (``SeriesCheck``).
 struct GraphListingState: Codable, Equatable {
     /// The `@odata.deltaLink` of the last round, followed verbatim.
     var deltaLink: String
@@ -18,6 +19,11 @@ struct GraphListingState: Codable, Equatable {
     /// (nil: not listed yet): what a listing of their change keys costs, against asking each
     /// series in `$batch`.
     var events: Int?
+    /// The folder's commit stamp (``GraphExtendedProperty/commitStampID``) at which every
+    /// series in `masters` was known current; nil when Graph gave none.
+    var stamp: String?
+    /// When every known series was last asked its change key.
+    var checked: Date?
 
     /// The state a token holds; nil for a token of another form (a relisting then).
     init?(_ token: ChangeToken) {
@@ -27,12 +33,17 @@ struct GraphListingState: Codable, Equatable {
         self = state
     }
 
-    init(deltaLink: String, window: String, masters: [String: String], canEdit: Bool, events: Int? = nil) {
+    init(
+        deltaLink: String, window: String, masters: [String: String], canEdit: Bool, events: Int? = nil,
+        stamp: String? = nil, checked: Date? = nil
+    ) {
         self.deltaLink = deltaLink
         self.window = window
         self.masters = masters
         self.canEdit = canEdit
         self.events = events
+        self.stamp = stamp
+        self.checked = checked
     }
 
     /// The state as a change token.

@@ -26,7 +26,7 @@ extension GraphStorage: BulkFetchingStorage, StreamingFetchingStorage {
     public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws
         -> ChangeToken?
     {
-        let canEdit = try await readAccess()
+        let (canEdit, stamp) = try await readCalendar()
         let (entries, link) = try await round(from: URL(string: deltaBase + "/calendarView/delta?" + window.query)!)
         var masters: Set<String> = []
         var unread: Set<String> = []
@@ -53,7 +53,8 @@ extension GraphStorage: BulkFetchingStorage, StreamingFetchingStorage {
         }
         if !batch.isEmpty { try await body(batch) }
         let token = GraphListingState(
-            deltaLink: link, window: window.key, masters: keys, canEdit: canEdit, events: events
+            deltaLink: link, window: window.key, masters: keys, canEdit: canEdit, events: events, stamp: stamp,
+            checked: Date()
         ).token
         listed.withLock { $0 = token }
         return token

@@ -30,7 +30,7 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     let window: GraphWindow
     let logger: Logger
     /// Whether the account may write to the calendar (its `canEdit`), once read.
-    private let access = Mutex<Bool?>(nil)
+    let access = Mutex<Bool?>(nil)
     /// The token the last listing gave (see ``token(forListing:)``).
     let listed = Mutex<ChangeToken?>(nil)
     /// Series Outlook kept otherwise than written, for the run to bring the vdir to.
@@ -110,19 +110,10 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         ["syncstatenotfound", "resyncrequired", "fullsyncrequired"].contains((error.graphCode ?? "").lowercased())
     }
 
-    /// Reads whether the account may write to the calendar (at a first round; later rounds
-    /// take it from their token, so that a run that finds nothing new makes one request).
-    func readAccess() async throws -> Bool {
-        let info = try await client.get(calendar, as: GraphCalendar.self)
-        let canEdit = info.canEdit ?? true
-        access.withLock { $0 = canEdit }
-        return canEdit
-    }
-
     /// A whole round from the window's start: every single event, and every series with an
     /// occurrence in the window, by its master (`events`: the calendar's count known before).
     private func firstRound(events: Int? = nil) async throws -> StorageChanges {
-        let canEdit = try await readAccess()
+        let (canEdit, stamp) = try await readCalendar()
         let start = URL(string: deltaBase + "/calendarView/delta?" + window.query)!
         let (entries, link) = try await round(from: start)
         var singles: [ItemVersion] = []
@@ -136,7 +127,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
         }
         let (masters, counted) = try await seriesKeys(of: masterIDs, events: events)
         let state = GraphListingState(
-            deltaLink: link, window: window.key, masters: masters, canEdit: canEdit, events: counted)
+            deltaLink: link, window: window.key, masters: masters, canEdit: canEdit, events: counted, stamp: stamp,
+            checked: Date())
         let versions = singles + masters.map { ItemVersion(href: ItemHref($0.key), etag: ItemETag($0.value)) }
         return .full(versions, token: state.token)
     }
@@ -145,7 +137,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     private func nextRound(after state: GraphListingState) async throws -> StorageChanges {
         guard let link = URL(string: state.deltaLink) else { return try await firstRound(events: state.events) }
         access.withLock { $0 = state.canEdit }
-        let (entries, next) = try await round(from: link)
+        let (first, stamp) = try await firstPageAndStamp(link)
+        let (entries, next) = try await round(from: link, first: first)
         var changed: [ItemVersion] = []
         var removed: [ItemHref] = []
         var recheck: Set<String> = []
@@ -174,10 +167,12 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
                 changed.append(ItemVersion(href: ItemHref(id), etag: ItemETag(key)))
             }
         }
-        // Every known series is asked too: an occurrence deleted in Outlook leaves no trace in
-        // delta (its entries are stubs, and a deleted one has none), only its master's change
-        // key moves.
-        recheck.formUnion(state.masters.keys)
+        // Every known series is asked too when the folder changed since they were: an
+        // occurrence deleted in Outlook leaves no trace in delta (its entries are stubs, and a
+        // deleted one has none), only its master's change key moves.
+        let now = Date()
+        let checksAll = SeriesCheck.needed(stamp: stamp, after: state, now: now)
+        if checksAll { recheck.formUnion(state.masters.keys) }
         let (keys, counted) = try await seriesKeys(of: recheck, events: state.events)
         var masters = state.masters
         for id in recheck.sorted() {
@@ -189,7 +184,8 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             }
         }
         let token = GraphListingState(
-            deltaLink: next, window: state.window, masters: masters, canEdit: state.canEdit, events: counted
+            deltaLink: next, window: state.window, masters: masters, canEdit: state.canEdit, events: counted,
+            stamp: stamp, checked: checksAll ? now : state.checked
         ).token
         if changed.isEmpty && removed.isEmpty { return .unchanged(token) }
         return .delta(changed: changed, removed: removed, token: token)
@@ -232,24 +228,23 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
     /// again by the HTTP client) stops the round with what to do about it.
     /// - Throws: ``GraphError`` `.repeatedPage` for a loop or a round past its bounds, or
     ///   Graph's refusal of a page.
-    func round(from start: URL) async throws -> ([DeltaEntry], String) {
+    /// - Parameter first: the round's first page, when it was asked already (beside the
+    ///   calendar's commit stamp).
+    func round(from start: URL, first: GraphDeltaPage? = nil) async throws -> ([DeltaEntry], String) {
         var events: [DeltaEntry] = []
         var seen: Set<String> = [start.absoluteString]
         var contents: Set<Int> = []
         var pages = 0, emptyInARow = 0
         let began = ContinuousClock.now
         var url = start
+        var given = first
         while true {
             let page: GraphDeltaPage
-            do {
-                page = try await client.get(url, as: GraphDeltaPage.self, prefer: ["odata.maxpagesize=\(pageSize)"])
-            } catch let error as GraphError where error.status == 504 {
-                throw GraphError(
-                    .refused(status: 504, code: error.graphCode ?? "504"),
-                    "Microsoft Graph did not give a page of \(calendar.lastPathComponent)'s changes in time (504, "
-                        + "asked again and again); nothing was changed",
-                    recovery: "run again later; a calendar with series without end is known for it: a narrower "
-                        + "window (window = \"-30d..+365d\") asks Graph for fewer occurrences")
+            if let first = given {
+                page = first
+                given = nil
+            } else {
+                page = try await deltaPage(url)
             }
             pages += 1
             let entries = page.value.compactMap(DeltaEntry.init)
@@ -267,6 +262,30 @@ public final class GraphStorage: CalendarStorage, @unchecked Sendable {
             }
             url = nextURL
         }
+    }
+
+    /// The preferences a delta page is asked with: Outlook's largest pages.
+    var deltaPreferences: [String] { ["odata.maxpagesize=\(pageSize)"] }
+
+    /// One page of a delta round.
+    /// - Throws: ``GraphError``: Graph's refusal; for a page it could not give in time (504,
+    ///   asked again by the HTTP client), what to do about it.
+    func deltaPage(_ url: URL) async throws -> GraphDeltaPage {
+        do {
+            return try await client.get(url, as: GraphDeltaPage.self, prefer: deltaPreferences)
+        } catch let error as GraphError where error.status == 504 {
+            throw unanswered(error)
+        }
+    }
+
+    /// The error of a delta page Graph did not give in time (504, asked again and again).
+    func unanswered(_ error: GraphError) -> GraphError {
+        GraphError(
+            .refused(status: 504, code: error.graphCode ?? "504"),
+            "Microsoft Graph did not give a page of \(calendar.lastPathComponent)'s changes in time (504, "
+                + "asked again and again); nothing was changed",
+            recovery: "run again later; a calendar with series without end is known for it: a narrower "
+                + "window (window = \"-30d..+365d\") asks Graph for fewer occurrences")
     }
 
     /// How far a delta round may go before it is taken for one that never ends.
@@ -342,8 +361,14 @@ extension GraphStorage: ListingTokenStorage {
     /// The token of this run's listing, whatever calgw wrote since: the next delta round from
     /// it reports calgw's own writes among the changes, at the versions the journal holds, so
     /// they cost no read, and a run that wrote does not list the calendar again from the start.
+    /// It holds the commit stamp the writes left (one request), so that they alone do not make
+    /// the next round ask every series (``SeriesCheck``).
     public func token(forListing versions: [ItemVersion]) async throws -> ChangeToken? {
-        listed.withLock { $0 }
+        guard let token = listed.withLock({ $0 }), var state = GraphListingState(token), state.stamp != nil else {
+            return listed.withLock { $0 }
+        }
+        state.stamp = await currentStamp()
+        return state.token
     }
 }
 
