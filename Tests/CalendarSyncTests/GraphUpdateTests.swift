@@ -52,6 +52,41 @@ import CalgwTestSupport
         #expect(patched.count == 1 && (patched.first?["fields"] as? [String])?.contains("body") == false, "\(patched)")
     }
 
+    /// Notes edited in the vdir over a Teams meeting: the body is written with the meeting's
+    /// join block kept after the new notes (without it the meeting is no longer online), and
+    /// the block's words, which DESCRIPTION holds as read, are not written twice.
+    @Test func aNotesEditOfATeamsMeetingKeepsItsJoinBlock() async throws {
+        let s = try await Setup()
+        defer { s.graph.stop(); s.folder.remove() }
+        var teams = GraphStorageTests.single("Review", days: 4)
+        teams["isOnlineMeeting"] = true
+        teams["onlineMeetingProvider"] = "teamsForBusiness"
+        teams["body"] = ["contentType": "text", "content": "Agenda: the figures."]
+        let id = try await s.outlookCreates(teams)
+        var report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 1, "\(report)")
+        let (url, text) = try Self.file(s, summary: "Review")
+        #expect(text.contains("Microsoft Teams meeting"), "\(text)")
+        try Data(
+            text.replacingOccurrences(of: "Agenda: the figures.", with: "Agenda: the figures and the budget.").utf8
+        )
+        .write(to: url)
+        report = try await s.sync()
+        #expect(report.errors.isEmpty && report.updated.remote == 1, "\(report)")
+        let event = try #require(try await s.graph.graph("GET", "/me/events/\(id)").body as? [String: Any])
+        let join = (event["onlineMeeting"] as? [String: Any])?["joinUrl"] as? String
+        #expect(event["isOnlineMeeting"] as? Bool == true && join != nil, "\(event)")
+        let body = (event["body"] as? [String: Any])?["content"] as? String ?? ""
+        #expect(body.contains("the budget") && join.map(body.contains) == true, "\(body)")
+        #expect(body.components(separatedBy: "Microsoft Teams meeting").count == 2, "the block once: \(body)")
+        report = try await s.sync()
+        #expect(report.errors.isEmpty, "\(report)")
+        let (_, after) = try Self.file(s, summary: "Review")
+        #expect(
+            after.contains("the budget") && after.components(separatedBy: "Microsoft Teams meeting").count == 2,
+            "the file as the person wrote it, the block's words once: \(after)")
+    }
+
     /// The organizer's own edit of a series with exceptions that leaves its times alone (the
     /// person's action, as `calgw event edit` sends it): the PATCH carries no time, pattern or
     /// attendees, the exceptions are not written again, and nobody is mailed (Graph mails the

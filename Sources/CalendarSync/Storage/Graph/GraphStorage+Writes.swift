@@ -54,9 +54,16 @@ extension GraphStorage {
         }
         let write = try translated(data, href: href)
         try refuseMeetingCopy(write.master, intent: intent, href: href)
-        let held = try await holding(href, ifMatch: etag)
+        let (held, body) = try await holding(href, ifMatch: etag)
         let master = Self.keepingOriginal(data, of: write)
-        let changes = try GraphChangedProperties(write, master: master, held: held)
+        var changes = try GraphChangedProperties(write, master: master, held: held)
+        // Notes edited over an online meeting keep its join block: without it the meeting is
+        // no longer online.
+        if changes.master["body"] != nil, let written = master.body,
+            let block = body?.content.flatMap(OnlineMeetingBlock.init(in:))
+        {
+            changes.master["body"] = try JSONSerialization.jsonObject(with: GraphClient.json(block.kept(in: written)))
+        }
         let response: HTTPResponse
         do {
             response = try await client.send(
@@ -82,11 +89,11 @@ extension GraphStorage {
         return ItemVersion(href: href, etag: ItemETag(key))
     }
 
-    /// What the event `href` holds now, as calgw would write it; nil when calgw cannot read it
-    /// back as a write (every property is then sent).
+    /// What the event `href` holds now, as calgw would write it (nil when calgw cannot read it
+    /// back as a write: every property is then sent), and its body as Graph holds it.
     /// - Throws: `StorageError.preconditionFailed` when its change key is no longer `etag` (an
     ///   edit in Outlook since the listing) or it is gone.
-    private func holding(_ href: ItemHref, ifMatch etag: ItemETag) async throws -> GraphEventWrite? {
+    private func holding(_ href: ItemHref, ifMatch etag: ItemETag) async throws -> (GraphEventWrite?, GraphItemBody?) {
         let now: GraphEvent
         do {
             now = try await client.get(client.event(href.value, query: Self.readQuery), as: GraphEvent.self)
@@ -94,8 +101,8 @@ extension GraphStorage {
             throw StorageError.preconditionFailed(href: href)
         }
         guard now.changeKey == etag.value else { throw StorageError.preconditionFailed(href: href) }
-        guard let item = item(href, now, cancelled: Self.cancelled(of: now)) else { return nil }
-        return try? translated(item.data, href: href)
+        guard let item = item(href, now, cancelled: Self.cancelled(of: now)) else { return (nil, now.body) }
+        return (try? translated(item.data, href: href), now.body)
     }
 
     /// The dates of the occurrences of series `href` that Outlook holds cancelled, after the
