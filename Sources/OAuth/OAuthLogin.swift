@@ -77,6 +77,7 @@ public struct OAuthLogin: Sendable {
     /// The browser sign-in: `open` is given the provider's address once the listener waits.
     /// The browser's tab is answered once the code is exchanged, with the outcome.
     public func withBrowser(open: @Sendable (URL) -> Void) async throws -> SignedIn {
+        try file.checkFolder()
         let listener = try LoopbackListener(host: provider.loopbackHost)
         let pkce = PKCE(), state = PKCE.randomToken()
         let scopes = await scopesToAsk()
@@ -102,6 +103,7 @@ public struct OAuthLogin: Sendable {
     public func withPastedAnswer(
         show: (URL) -> Void, read: () -> String?, complain: (String) -> Void = { _ in }
     ) async throws -> SignedIn {
+        try file.checkFolder()
         // The port is only part of the address: the browser's machine has no listener on it.
         let port = (try? LoopbackListener(host: provider.loopbackHost).port) ?? 8765
         let redirectURI = "http://\(provider.loopbackHost):\(port)/"
@@ -131,6 +133,7 @@ public struct OAuthLogin: Sendable {
     /// declines, or the code expires.
     public func withDevice(show: (DeviceCode) -> Void) async throws -> SignedIn {
         if let refusal = provider.deviceGrantRefusal { throw SignInError(.deviceGrantUnavailable, refusal) }
+        try file.checkFolder()
         let scopes = await scopesToAsk()
         let device = try await deviceAuthorization(scopes: scopes)
         show(device.code)
