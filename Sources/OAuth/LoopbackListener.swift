@@ -4,42 +4,56 @@ import Foundation
     import Glibc
 #endif
 
-/// The loopback redirect of a browser sign-in (RFC 8252 §7.3): a listener on 127.0.0.1 (and
-/// on ::1 as well, for `localhost`, which a browser may reach either way) on a port the system
-/// picks, bound to loopback only. It takes one answer carrying the sign-in's `state`, shows
+/// The loopback redirect of a browser sign-in (RFC 8252 §7.3): a listener bound to loopback
+/// only, on a port the system picks. It takes one answer carrying the sign-in's `state`, shows
 /// the browser a short page, and turns away anything else (a favicon, a forged answer).
+///
+/// The redirect names exactly the addresses listened on. `127.0.0.1` is one address. The name
+/// `localhost` (Microsoft's registrations take no other http host) is two: a browser may try
+/// [::1] first, so the listener holds the port on both 127.0.0.1 and [::1], trying other ports
+/// while another program holds [::1] at the one picked. Where [::1] cannot be had (no IPv6 on
+/// loopback, or every port tried is held there), the listener says `127.0.0.1` instead of a
+/// name that may lead the browser, and the sign-in's code, to an address where calgw is not
+/// listening, or another program is.
 final class LoopbackListener: @unchecked Sendable {
-    /// The host the redirect names: `127.0.0.1` or `localhost`.
+    /// The host the redirect names: `127.0.0.1`, or `localhost` when both its addresses are held.
     let host: String
     let port: UInt16
+    /// Why the host asked for could not be named (it is then `127.0.0.1`); nil when it is.
+    let fallback: String?
     private let sockets: [Int32]
 
-    /// Binds the listener.
+    /// How many ports a `localhost` listener tries while another program holds [::1] at them.
+    static let portsTried = 8
+
+    /// Binds the listener for `asked` (`127.0.0.1` or `localhost`).
     /// - Throws: ``SignInError`` `.misconfigured` when no loopback port can be had.
-    init(host: String) throws {
-        self.host = host
-        let v4 = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard v4 >= 0 else { throw Self.failure("socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(v4, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    init(host asked: String) throws {
+        var (v4, port) = try Self.listenIPv4()
+        var bound: (host: String, v6: Int32?, fallback: String?) = ("127.0.0.1", nil, nil)
+        if asked == "localhost" {
+            for attempt in 1...Self.portsTried {
+                switch Self.listenIPv6(port: port) {
+                case .listening(let v6):
+                    bound = ("localhost", v6, nil)
+                case .held where attempt < Self.portsTried:
+                    // Another program has [::1] at this port: a browser resolving localhost
+                    // there would hand it the code. Another port, then.
+                    close(v4)
+                    (v4, port) = try Self.listenIPv4()
+                    continue
+                case .held:
+                    bound.fallback = "another program listens on [::1] at every port tried"
+                case .unavailable(let why):
+                    bound.fallback = "[::1] cannot be listened on here (\(why))"
+                }
+                break
             }
         }
-        guard bound == 0, listen(v4, 8) == 0 else {
-            close(v4)
-            throw Self.failure("bind 127.0.0.1")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(v4, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        var sockets = [v4]
-        if host == "localhost", let v6 = Self.listenIPv6(port: port) { sockets.append(v6) }
-        self.sockets = sockets
+        host = bound.host
+        self.port = port
+        fallback = bound.fallback
+        sockets = [v4] + (bound.v6.map { [$0] } ?? [])
     }
 
     deinit { sockets.forEach { close($0) } }
@@ -149,10 +163,42 @@ final class LoopbackListener: @unchecked Sendable {
         }
     }
 
-    /// A listener on [::1] at `port`, or nil where the machine has no IPv6 loopback.
-    private static func listenIPv6(port: UInt16) -> Int32? {
+    /// A listener on 127.0.0.1 at a port the system picks, and that port.
+    private static func listenIPv4() throws -> (socket: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw failure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            let error = failure("bind 127.0.0.1")
+            close(fd)
+            throw error
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// What binding [::1] at a port came to.
+    private enum IPv6Binding {
+        case listening(Int32)
+        /// Another socket has the port there.
+        case held
+        /// The machine has no IPv6 loopback to listen on (the system's words).
+        case unavailable(String)
+    }
+
+    private static func listenIPv6(port: UInt16) -> IPv6Binding {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .unavailable(String(cString: strerror(errno))) }
         var only: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in6()
@@ -165,10 +211,11 @@ final class LoopbackListener: @unchecked Sendable {
             }
         }
         guard bound == 0, listen(fd, 8) == 0 else {
+            let number = errno
             close(fd)
-            return nil
+            return number == EADDRINUSE ? .held : .unavailable(String(cString: strerror(number)))
         }
-        return fd
+        return .listening(fd)
     }
 
     private static func failure(_ step: String) -> SignInError {

@@ -74,13 +74,16 @@ public struct OAuthLogin: Sendable {
         public var expiresIn: TimeInterval
     }
 
-    /// The browser sign-in: `open` is given the provider's address once the listener waits.
-    /// The browser's tab is answered once the code is exchanged, with the outcome.
-    public func withBrowser(open: @Sendable (URL) -> Void) async throws -> SignedIn {
+    /// The browser sign-in: `open` is given the provider's address once the listener waits,
+    /// and what to tell the person (``browserPrompt(for:listener:)``). The browser's tab is
+    /// answered once the code is exchanged, with the outcome.
+    public func withBrowser(open: @Sendable (_ url: URL, _ prompt: String) -> Void) async throws -> SignedIn {
+        try file.checkFolder()
         let listener = try LoopbackListener(host: provider.loopbackHost)
         let pkce = PKCE(), state = PKCE.randomToken()
         let scopes = await scopesToAsk()
-        open(authorizationURL(redirectURI: listener.redirectURI, pkce: pkce, state: state, scopes: scopes))
+        let url = authorizationURL(redirectURI: listener.redirectURI, pkce: pkce, state: state, scopes: scopes)
+        open(url, browserPrompt(for: url, listener: listener))
         let (answer, tab) = try await listener.answer(state: state, timeout: Self.browserTimeout)
         do {
             let signedIn = try await finish(
@@ -102,6 +105,7 @@ public struct OAuthLogin: Sendable {
     public func withPastedAnswer(
         show: (URL) -> Void, read: () -> String?, complain: (String) -> Void = { _ in }
     ) async throws -> SignedIn {
+        try file.checkFolder()
         // The port is only part of the address: the browser's machine has no listener on it.
         let port = (try? LoopbackListener(host: provider.loopbackHost).port) ?? 8765
         let redirectURI = "http://\(provider.loopbackHost):\(port)/"
@@ -131,6 +135,7 @@ public struct OAuthLogin: Sendable {
     /// declines, or the code expires.
     public func withDevice(show: (DeviceCode) -> Void) async throws -> SignedIn {
         if let refusal = provider.deviceGrantRefusal { throw SignInError(.deviceGrantUnavailable, refusal) }
+        try file.checkFolder()
         let scopes = await scopesToAsk()
         let device = try await deviceAuthorization(scopes: scopes)
         show(device.code)
@@ -263,7 +268,8 @@ public struct OAuthLogin: Sendable {
             throw SignInError(
                 .refused, "the sign-in was refused (\(words))",
                 recovery: RefusalAdvice.recovery(
-                    error: error, description: answer["error_description"], provider: provider))
+                    error: error, description: answer["error_description"], provider: provider,
+                    redirectURI: redirectURI))
         }
         guard let code = answer["code"] else { throw SignInError(.wrongAnswer, "the answer carries no code") }
         return try await keep(

@@ -1,11 +1,18 @@
+import Foundation
+
 /// What to do about a provider's refusal of a sign-in, from its error code and words: the
 /// codes a newcomer meets, Microsoft's `AADSTS` numbers among them (their meaning as Microsoft
 /// documents it in "Microsoft Entra authentication and authorization error codes").
 enum RefusalAdvice {
     /// The recovery for `error` with the provider's `description`; nil where none is known.
-    static func recovery(error: String, description: String?, provider: OAuthProvider) -> String? {
+    /// `redirectURI` is the address the sign-in asked to be sent back to, where there was one.
+    static func recovery(
+        error: String, description: String?, provider: OAuthProvider, redirectURI: String? = nil
+    ) -> String? {
         let words = description ?? ""
-        if let code = words.firstMatch(of: /AADSTS(\d+)/).map({ String($0.1) }), let advice = microsoft(code) {
+        if let code = words.firstMatch(of: /AADSTS(\d+)/).map({ String($0.1) }),
+            let advice = microsoft(code, redirectHost: redirectURI.flatMap { URL(string: $0)?.host } ?? "localhost")
+        {
             return advice
         }
         switch error {
@@ -25,8 +32,9 @@ enum RefusalAdvice {
         }
     }
 
-    /// Microsoft Entra's codes a newcomer meets, and what to set or whom to ask.
-    static func microsoft(_ code: String) -> String? {
+    /// Microsoft Entra's codes a newcomer meets, and what to set or whom to ask; `redirectHost`
+    /// is the host of the redirect the sign-in named.
+    static func microsoft(_ code: String, redirectHost: String = "localhost") -> String? {
         switch code {
         case "50194":
             return "the app registration is single-tenant (the portal's default), so tenant \"common\" or "
@@ -42,7 +50,7 @@ enum RefusalAdvice {
             return "your organization lets only an administrator consent to this app: ask your Microsoft 365 "
                 + "administrator to grant admin consent to it (Enterprise applications, Permissions)"
         case "50011":
-            return "the redirect address is not registered: add http://localhost as a redirect URI of the app "
+            return "the redirect address is not registered: add http://\(redirectHost) as a redirect URI of the app "
                 + "(platform \"Mobile and desktop applications\")"
         case "7000218":
             return "the app is not a public client: turn on \"Allow public client flows\" in the app's "

@@ -29,16 +29,7 @@ struct TokenFile: Sendable {
                 .tokenFileExposed, "the token file \(url.path) belongs to another user",
                 recovery: "delete it and run calgw login again")
         }
-        // A folder others can write in lets them put a token of theirs in its place.
-        let folder = url.deletingLastPathComponent().path
-        var folderInfo = stat()
-        if stat(folder, &folderInfo) == 0, folderInfo.st_mode & 0o022 != 0, folderInfo.st_mode & S_ISVTX == 0 {
-            throw SignInError(
-                .tokenFileExposed,
-                "the token file's folder \(folder) can be written by others "
-                    + "(mode \(String(folderInfo.st_mode & 0o777, radix: 8)))",
-                recovery: "chmod 700 \(folder)")
-        }
+        try checkFolder()
         do {
             return try JSONDecoder().decode(StoredToken.self, from: Data(contentsOf: url))
         } catch {
@@ -46,6 +37,21 @@ struct TokenFile: Sendable {
                 .tokenFileUnreadable, "the token file \(url.path) is not calgw's",
                 recovery: "delete it and run calgw login again", cause: error)
         }
+    }
+
+    /// Refuses a folder others can write in (the state folder, `$XDG_STATE_HOME/calgw`, unless
+    /// the pair names another): they could put a token of theirs in the file's place, and the
+    /// pair would sync as them. A folder with the sticky bit (`/tmp`) lets nobody replace
+    /// another's file, and passes. A folder not made yet passes: calgw makes it with mode 0700.
+    /// - Throws: ``SignInError`` `.tokenFileExposed`, naming the `chmod` that ends it.
+    func checkFolder() throws {
+        let folder = url.deletingLastPathComponent().path
+        var info = stat()
+        guard stat(folder, &info) == 0, info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 else { return }
+        throw SignInError(
+            .tokenFileExposed,
+            "the token file's folder \(folder) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
+            recovery: "chmod 700 \(folder)")
     }
 
     /// The token for revoking it, whatever the file's mode (a file others could read holds a
@@ -66,7 +72,10 @@ struct TokenFile: Sendable {
     }
 
     /// Replaces the file with `token`, durably.
+    /// - Throws: ``SignInError``: `.tokenFileExposed` for a folder others can write in (the
+    ///   token would be theirs to replace), `.tokenFileUnreadable` when it cannot be written.
     func write(_ token: StoredToken) throws {
+        try checkFolder()
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(

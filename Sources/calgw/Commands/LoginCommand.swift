@@ -94,15 +94,8 @@ extension LoginCommand {
                 },
                 read: { readLine(strippingNewline: true) }, complain: say)
         } else {
-            let minutes = Int(OAuthLogin.browserTimeout / 60)
-            signedIn = try await login.withBrowser { url in
-                say(
-                    "Opening the sign-in page in a browser; if none opens, open this address:\n\n"
-                        + "  \(url.absoluteString)\n\n"
-                        + "Waiting up to \(minutes) minutes (Ctrl-C to stop; `calgw login --no-browser` signs in from "
-                        + "another machine). If the page shows an error instead of a sign-in, check the pair's client_id "
-                        + "and that http://\(signIn.provider.loopbackHost)/ is a redirect address of the app registration."
-                )
+            signedIn = try await login.withBrowser { url, prompt in
+                say(prompt)
                 BrowserLauncher.open(url)
             }
         }
