@@ -1,0 +1,118 @@
+import ICalendar
+
+/// RFC 5546's processing of a message by the person it reached, on the vdir's copy of the
+/// meeting. Mail is not authenticated (RFC 6047 §3, §6), so, as established iTIP
+/// implementations do, a message may change only what its sender may: a REPLY only the
+/// answer of the attendee who sent it, and only of one invited; a REQUEST or CANCEL only a
+/// meeting held from the same organizer. Pure.
+extension ITipMessage {
+    /// `copy` (the VCALENDAR holding the vdir's copy of the meeting; nil when no pair holds it)
+    /// as this message leaves it.
+    /// - Parameters:
+    ///   - sender: the mail's From address, normalised; nil for a bare object (no sender to check).
+    ///   - own: the person's calendar addresses, normalised.
+    public func apply(to copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+        switch method {
+        case .request, .publish: request(copy, own: own)
+        case .cancel: cancel(copy, own: own)
+        case .reply: reply(copy, sender: sender, own: own)
+        case .add, .refresh, .counter, .declineCounter:
+            .unchanged("calgw does not act on \(method.rawValue) messages: answer it from your mail program")
+        }
+    }
+
+    private func request(_ copy: Component?, own: Set<String>) -> ITipOutcome {
+        if let organizer, own.contains(organizer) {
+            return .refused("it is from you (\(organizer)): a meeting you organize changes by your own edits")
+        }
+        guard let copy else {
+            let invited = events.contains { OwnPart.attendee($0, addresses: own) != nil }
+            guard invited || (method == .publish && events.allSatisfy({ $0["ATTENDEE"] == nil })) else {
+                return .refused("it names none of your addresses (\(own.sorted().joined(separator: ", ")))")
+            }
+            return .added(Self.copy(of: calendar))
+        }
+        if let refusal = otherOrganizer(copy, own: own) { return refusal }
+        guard let message = OrganizerMessage(requestOrCancel(.request)) else {
+            return .refused("it names no ORGANIZER")
+        }
+        switch message.apply(to: copy, own: own) {
+        case .applied(let updated): return .updated(updated)
+        case .stale: return .unchanged("the copy is as new as this message, or newer (SEQUENCE, then DTSTAMP)")
+        case .notApplicable: return .refused("it is not from the meeting's organizer")
+        }
+    }
+
+    private func cancel(_ copy: Component?, own: Set<String>) -> ITipOutcome {
+        guard let copy else { return .unchanged("no pair holds \(uid): nothing to cancel") }
+        if let refusal = otherOrganizer(copy, own: own) { return refusal }
+        guard let message = OrganizerMessage(calendar) else { return .refused("it names no ORGANIZER") }
+        switch message.apply(to: copy, own: own) {
+        case .applied(let cancelled): return .cancelled(cancelled)
+        case .stale: return .unchanged("the copy is cancelled already, or newer than this cancellation")
+        case .notApplicable: return .refused("it is not from the meeting's organizer")
+        }
+    }
+
+    private func reply(_ copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+        guard let copy else { return .unchanged("no pair holds \(uid): an answer to a meeting you do not hold") }
+        let mine = copy.components.filter { $0["UID"]?.text == uid }
+        guard mine.contains(where: { OwnPart.organizes($0, addresses: own) }) else {
+            return .refused("you do not organize \(uid): an answer goes to its organizer")
+        }
+        let answering = Set(
+            events.flatMap { $0.properties(named: "ATTENDEE") }.map { CalendarUser.normalized($0.value) })
+        guard let attendee = answering.first, answering.count == 1 else {
+            return .refused("a REPLY answers for exactly one attendee; this one names \(answering.count)")
+        }
+        if let sender, sender != attendee {
+            return .refused("the mail comes from \(sender) but answers for \(attendee)")
+        }
+        let invited = mine.contains { event in
+            event.properties(named: "ATTENDEE").contains { CalendarUser.normalized($0.value) == attendee }
+        }
+        guard invited else { return .refused("\(attendee) is not invited to \(uid)") }
+        guard let answer = AttendeeReply(calendar) else { return .refused("it is no REPLY of one meeting") }
+        switch answer.apply(to: copy, own: own) {
+        case .applied(let answered): return .answerRecorded(answered)
+        case .stale: return .unchanged("the copy holds this answer already, or a newer version of the meeting")
+        case .notApplicable:
+            return .unchanged("the copy holds no occurrence \(recurrenceID ?? "") to record the answer in")
+        }
+    }
+
+    /// A refusal when the copy is the person's own meeting or one from another organizer.
+    private func otherOrganizer(_ copy: Component, own: Set<String>) -> ITipOutcome? {
+        let held = copy.components.filter { $0["UID"]?.text == uid }
+        guard let holder = held.lazy.compactMap({ $0["ORGANIZER"]?.value }).first.map(CalendarUser.normalized) else {
+            return .refused("you hold \(uid) as an event without an organizer: a message cannot make it a meeting")
+        }
+        if own.contains(holder) {
+            return .refused("you organize \(uid): a \(method.rawValue) by mail cannot change it")
+        }
+        if let organizer, organizer != holder {
+            return .refused("you hold \(uid) from \(holder); this message is from \(organizer)")
+        }
+        return nil
+    }
+
+    /// The message as OrganizerMessage reads it: PUBLISH is applied as a REQUEST.
+    private func requestOrCancel(_ method: OrganizerMessage.Method) -> Component {
+        var calendar = calendar
+        calendar.set(Property(name: "METHOD", value: method.rawValue))
+        return calendar
+    }
+
+    /// The copy a new invitation makes: the message without its METHOD, its delivery marks off.
+    static func copy(of message: Component) -> Component {
+        var copy = message
+        copy.properties.removeAll { $0.name == "METHOD" }
+        for c in copy.components.indices where ["VEVENT", "VTODO"].contains(copy.components[c].name) {
+            for p in copy.components[c].properties.indices
+            where ["ATTENDEE", "ORGANIZER"].contains(copy.components[c].properties[p].name) {
+                copy.components[c].properties[p].setParameter("SCHEDULE-STATUS", nil)
+            }
+        }
+        return copy
+    }
+}

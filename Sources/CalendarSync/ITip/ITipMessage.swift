@@ -1,0 +1,89 @@
+import ICalendar
+
+/// A scheduling message (iTIP, RFC 5546) that came by mail (iMIP, RFC 6047) or as a file: its
+/// method, its meeting, and what applying it to the vdir's copy comes to (``apply(to:sender:own:)``).
+///
+/// The object's own METHOD counts; the method a mail's `Content-Type` states is only a
+/// fallback, and where the two disagree the message says so (``note``).
+public struct ITipMessage: Sendable {
+    /// What the message asks (RFC 5546 §1.4).
+    public enum Method: String, Sendable, CaseIterable {
+        case publish = "PUBLISH"
+        case request = "REQUEST"
+        case reply = "REPLY"
+        case add = "ADD"
+        case cancel = "CANCEL"
+        case refresh = "REFRESH"
+        case counter = "COUNTER"
+        case declineCounter = "DECLINECOUNTER"
+    }
+
+    /// The method the message is applied as.
+    public var method: Method
+    /// The meeting's UID.
+    public var uid: String
+    /// The RECURRENCE-ID of the first event, when the message is about an occurrence.
+    public var recurrenceID: String?
+    /// The VCALENDAR as sent (with its METHOD).
+    public var calendar: Component
+    /// What the reader should know about the message itself (a method stated twice, differently).
+    public var note: String?
+
+    /// The message in `text`, whose mail part stated `declared` (a `method=` parameter), if any.
+    /// - Throws: ``ITipError/unreadable(_:)`` for text that is no iCalendar object, one without
+    ///   a method, or one whose events are of no meeting or of several.
+    public init(text: String, declared: String?) throws {
+        let parsed: Component?
+        do {
+            parsed = try ICalendarParser().parse(text).calendar
+        } catch let error as ICalendarSyntaxError {
+            throw ITipError.unreadable("its calendar part is not iCalendar: line \(error.line): \(error.reason)")
+        }
+        guard let calendar = parsed else { throw ITipError.unreadable("its calendar part holds no VCALENDAR") }
+        let stated = calendar["METHOD"]?.value.uppercased()
+        let declared = declared?.uppercased()
+        guard let name = stated ?? declared else {
+            throw ITipError.unreadable("its calendar part has no METHOD: it is not a scheduling message")
+        }
+        guard let method = Method(rawValue: name) else {
+            throw ITipError.unreadable("its METHOD \(name) is none of RFC 5546's")
+        }
+        let events = calendar.components.filter { ["VEVENT", "VTODO"].contains($0.name) }
+        let uids = Set(events.compactMap { $0["UID"]?.text })
+        guard let uid = uids.first else { throw ITipError.unreadable("its calendar part holds no event with a UID") }
+        guard uids.count == 1 else {
+            throw ITipError.unreadable("its calendar part holds events of \(uids.count) meetings, not one")
+        }
+        self.method = method
+        self.uid = uid
+        recurrenceID = events.first?["RECURRENCE-ID"]?.value
+        if stated == nil {
+            var stamped = calendar
+            stamped.set(Property(name: "METHOD", value: name))
+            self.calendar = stamped
+        } else {
+            self.calendar = calendar
+        }
+        if let stated, let declared, stated != declared {
+            note = "the mail says method=\(declared) but the object says METHOD:\(stated); taken as \(stated)"
+        }
+    }
+
+    /// The message's events.
+    var events: [Component] { calendar.components.filter { ["VEVENT", "VTODO"].contains($0.name) } }
+
+    /// The ORGANIZER the message names, normalised.
+    var organizer: String? { events.lazy.compactMap { $0["ORGANIZER"]?.value }.first.map(CalendarUser.normalized) }
+}
+
+/// Why a message could not be read.
+public enum ITipError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No calendar part, or one that is no scheduling message.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let why): "the message cannot be applied: \(why)"
+        }
+    }
+}
