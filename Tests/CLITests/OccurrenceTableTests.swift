@@ -3,8 +3,6 @@ import CalgwTestSupport
 import Foundation
 import Testing
 
-@testable import calgw
-
 /// The listing's table pads and trims its lines as Foundation did (`padding(toLength:)`, a
 /// regular expression for trailing white space), only faster: the same text for any text.
 @Suite struct OccurrenceTableTests {

@@ -1,4 +1,3 @@
-import CalendarSync
 import Foundation
 import ICalendar
 import Recurrence
@@ -9,7 +8,7 @@ extension OccurrenceListing {
     /// A few words for the table: what the person answered, or that an answer is awaited;
     /// for a meeting the organizer cancelled (STATUS:CANCELLED), that it is, since there is
     /// nothing left to answer.
-    static func answerMark(_ partstat: String?, cancelled: Bool = false) -> String? {
+    public static func answerMark(_ partstat: String?, cancelled: Bool = false) -> String? {
         switch partstat {
         case nil: nil
         case _ where cancelled: "[cancelled]"
@@ -23,7 +22,7 @@ extension OccurrenceListing {
 
     /// A compact table for people: date, time (in `zone`), the calendar when files have one,
     /// summary, location.
-    func table(zone: any ZoneRules) -> [String] {
+    public func table(zone: any ZoneRules) -> [String] {
         let withCalendar = sources.contains { $0.calendar != nil }
         var rows: [[String]] = []
         for e in entries {
@@ -64,7 +63,7 @@ extension OccurrenceListing {
     /// `text` as `text.padding(toLength: width, withPad: " ", startingAt: 0)` gives it
     /// (`width` counted in UTF-16 units), without Foundation for the common case: thousands of
     /// cells a listing.
-    static func padding(_ text: String, to width: Int) -> String {
+    public static func padding(_ text: String, to width: Int) -> String {
         let units = text.utf16.count
         if units == width { return text }
         if units < width { return text + String(repeating: " ", count: width - units) }
@@ -74,7 +73,7 @@ extension OccurrenceListing {
     /// `line` without the white space it ends with, as `replacingOccurrences(of: "\\s+$", with:
     /// "", options: .regularExpression)` gives it (ICU's `\s` is Unicode's White_Space, line
     /// terminators included), without making a regular expression for each of thousands of lines.
-    static func trimmingTrailingSpace(_ line: String) -> String {
+    public static func trimmingTrailingSpace(_ line: String) -> String {
         let scalars = line.unicodeScalars
         var end = scalars.endIndex
         while end > scalars.startIndex {
