@@ -76,6 +76,8 @@ import CalgwTestSupport
             collections = ["personal", "work"]
             journal = "~/j.sqlite"
             scheduling = "never"
+            addresses = ["mailto:alice@example.org", "mailto:a.l@example.org"]
+            mail_command = ["msmtp", "-t"]
             """)
         #expect(config.pairs.map(\.name) == ["fastmail", "personal"])
         let personal = try #require(config.pairs.last)
@@ -88,6 +90,12 @@ import CalgwTestSupport
         #expect(fastmail.login.password == .environment("FASTMAIL_PASSWORD"))
         #expect(fastmail.journal.path == "/home/alice/j.sqlite")
         #expect(!fastmail.scheduling && personal.scheduling)
+        #expect(
+            fastmail.addresses == ["mailto:alice@example.org", "mailto:a.l@example.org"] && personal.addresses.isEmpty)
+        #expect(fastmail.mailCommand == ["msmtp", "-t"] && personal.mailCommand == nil)
+        #expect(throws: (any Error).self) {
+            try parse("[pair.p]\nlocal = \"/x\"\nremote = \"https://h/\"\naddresses = 3\n")
+        }
         #expect(throws: (any Error).self) {
             try parse("[pair.p]\nlocal = \"/x\"\nremote = \"https://h/\"\nscheduling = \"sometimes\"\n")
         }

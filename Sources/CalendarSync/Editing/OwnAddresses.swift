@@ -33,14 +33,15 @@ public struct OwnAddresses {
     /// invitation names to the account's, and leaves what the server says of scheduling known;
     /// where the server cannot be asked (offline without a cache, not a CalDAV pair, down),
     /// the given addresses serve alone.
-    /// - Parameter given: `--address` values (`mailto:` added where missing).
+    /// - Parameter given: `--address` values (`mailto:` added where missing); the config's
+    ///   `addresses` follow them.
     /// - Parameter refresh: ask the server even when the cache has an answer.
     /// - Throws: ``EventCommandError`` when none is at hand: nothing given, and offline without
     ///   a cache, not a CalDAV pair, the server names none, or cannot be asked.
     public static func resolve(given: [String], pair: Pair, offline: Bool, refresh: Bool = false) async throws
         -> OwnAddresses
     {
-        let extra = given.map(mailto)
+        let extra = (given + pair.addresses).map(mailto)
         guard !extra.isEmpty else { return try await account(of: pair, offline: offline, refresh: refresh) }
         guard let known = try? await account(of: pair, offline: offline, refresh: refresh) else {
             return OwnAddresses(addresses: extra, serverSchedules: cachedAccount(of: pair)?.autoSchedules)

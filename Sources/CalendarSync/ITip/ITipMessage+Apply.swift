@@ -28,7 +28,9 @@ extension ITipMessage {
         guard let copy else {
             let invited = events.contains { OwnPart.attendee($0, addresses: own) != nil }
             guard invited || (method == .publish && events.allSatisfy({ $0["ATTENDEE"] == nil })) else {
-                return .refused("it names none of your addresses (\(own.sorted().joined(separator: ", ")))")
+                return .refused(
+                    "it names none of your addresses (\(own.sorted().joined(separator: ", "))): give yours in the pair's "
+                        + "addresses, or with --address")
             }
             return .added(Self.copy(of: calendar))
         }

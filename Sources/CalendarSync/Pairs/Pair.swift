@@ -33,6 +33,11 @@ public struct Pair: Sendable {
     /// cancellations and replies. False (`scheduling = "never"`): every write is a copy that
     /// sends nothing, as every sync's writes are anyway.
     public var schedules = true
+    /// The person's calendar addresses the config names (`addresses`), besides the server's.
+    public var addresses: [String] = []
+    /// The sendmail-compatible command that mails scheduling messages where the server sends
+    /// none (`mail_command`: the message on stdin, recipients from its headers); nil: none.
+    public var mailCommand: [String]?
 
     /// A pair of one calendar unless `collections` says otherwise, resolving conflicts by merging
     /// unless `conflict` says otherwise.

@@ -88,7 +88,7 @@ struct PairReader {
         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
         "max_response_size", "default_collection",
         "local_username", "local_password_command", "local_password_env", "local_password_file",
-        "local_token_command", "subscription", "max_line_length", "scheduling", "api",
+        "local_token_command", "subscription", "max_line_length", "scheduling", "api", "addresses", "mail_command",
     ]).union(oauthKeys)
 
     /// The keys of an OAuth sign-in (`auth` and what it takes).
@@ -311,7 +311,7 @@ struct PairReader {
         return (URL(fileURLWithPath: paths.expandTilde(local), isDirectory: true), remote, subscription)
     }
 
-    /// `conflict`, `scheduling`, `window` and `max_response_size`.
+    /// `conflict`, `scheduling`, `addresses`, `mail_command`, `window` and `max_response_size`.
     private func readBehaviour(into pair: inout PairConfiguration) throws {
         if let conflict = try string("conflict") {
             guard let strategy = ConflictStrategy(rawValue: conflict) else {
@@ -332,6 +332,8 @@ struct PairReader {
                     hint: "scheduling = \"never\" sends every write as a copy")
             }
         }
+        pair.addresses = try stringList("addresses") ?? []
+        pair.mailCommand = try command("mail_command")
         if let window = try string("window") {
             guard ConfigText.isWindow(window) else {
                 throw fail("window", "is \"\(window)\"", hint: "write it as -90d..+365d (days before and after today)")

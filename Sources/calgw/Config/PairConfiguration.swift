@@ -42,6 +42,8 @@ struct PairConfiguration: Equatable, Sendable {
     /// `scheduling = "never"`: the person's actions send no scheduling message either (see
     /// ``Pair/schedules``); `"auto"` (the default) lets a scheduling server send them.
     var scheduling = true
+    /// `addresses` and `mail_command` (``Pair/addresses``, ``Pair/mailCommand``).
+    var addresses: [String] = [], mailCommand: [String]?
     /// A subscription's longest accepted line (`max_line_length`); nil: the storage's default.
     var maxLineLength: Int?
 
