@@ -7,7 +7,8 @@ import PackageDescription
 ///   calgw → CalendarSync → {VDir, CalDAV → HTTP, OAuth → HTTP, Graph, Recurrence, ICalendar,
 ///   KernelEvents (inotify, timerfd, signals, a program in the foreground)};
 ///   Recurrence → ICalendar;
-///   Graph → ICalendar; every one of them → Failures (the error model)
+///   Graph → ICalendar; every one of them → Failures (the error model);
+///   Mail (scheduling messages by mail, RFC 6047) stands on Foundation alone
 let package = Package(
     name: "calgw",
     platforms: [.macOS(.v15)],
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "OAuth", targets: ["OAuth"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
         .library(name: "KernelEvents", targets: ["KernelEvents"]),
+        .library(name: "Mail", targets: ["Mail"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +40,9 @@ let package = Package(
         .target(name: "Recurrence", dependencies: ["ICalendar", "Failures"]),
         // Microsoft Graph event JSON as Codable values, and its pure translation to and from iCalendar.
         .target(name: "Graph", dependencies: ["ICalendar", "Failures"]),
+        // Meetings by mail (RFC 6047): an incoming mail read for its calendar parts (MIME, transfer
+        // encodings, charsets, within bounds), and an outgoing scheduling message composed.
+        .target(name: "Mail"),
         // Local storage: a directory of .ics files.
         .target(name: "VDir", dependencies: ["CFileSystem", "Failures"]),
         // syncfs(2), which Swift's Glibc module does not export.
@@ -130,6 +135,7 @@ let package = Package(
         .testTarget(name: "GraphTests", dependencies: ["Graph", "ICalendar", "Recurrence"]),
         .testTarget(name: "VDirTests", dependencies: ["VDir", "CalgwTestSupport"]),
         .testTarget(name: "OAuthTests", dependencies: ["OAuth"]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "CalgwTestSupport"]),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "CalDAV", "CCurl", "CalgwTestSupport"]),
         .testTarget(
