@@ -85,7 +85,7 @@ public struct SchedulingMail: Sendable {
         let body: String
         if isCRLFText(content) {
             encoding = content.utf8.allSatisfy { $0 < 0x80 } ? "7bit" : "8bit"
-            body = content.hasSuffix("\r\n") ? content : content + "\r\n"
+            body = content + "\r\n"  // the line end before the next delimiter belongs to it
         } else {
             encoding = "base64"
             body =
