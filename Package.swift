@@ -94,6 +94,7 @@ let package = Package(
             name: "CalendarSync",
             dependencies: [
                 "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "KernelEvents", "Failures",
+                "Mail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -104,7 +105,7 @@ let package = Package(
             name: "calgw",
             dependencies: [
                 "CalendarSync", "OAuth", "ICalendar", "Recurrence", "Failures", "KernelEvents", "CMemory",
-                "CStopSignal",
+                "CStopSignal", "Mail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

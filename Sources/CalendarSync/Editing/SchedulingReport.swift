@@ -26,8 +26,11 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
         /// calendar user it knows, `5.x`: not delivered, …); nil when it wrote none.
         public var status: String?
         /// True for a status the RFC counts as sent or delivered (1.x, 2.x), false for a
-        /// failure (3.x, 5.x), nil when the server says nothing.
+        /// failure (3.x, 5.x), nil when the server says nothing; for a mailed message, whether
+        /// the mail command took it.
         public var delivered: Bool?
+        /// Why a mailed message was not handed over (the mail command's own words).
+        public var failure: String?
 
         /// `address`, marked `status` by the server (nil: not marked).
         public init(address: String, status: String?) {
@@ -36,6 +39,13 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
             delivered = status.flatMap { $0.first }.flatMap { first in
                 "12".contains(first) ? true : "35".contains(first) ? false : nil
             }
+        }
+
+        /// `address`, for a message mailed through the pair's `mail_command` (the server sends
+        /// none): `delivered` when the command took it.
+        public init(address: String, delivered: Bool) {
+            self.address = address
+            self.delivered = delivered
         }
     }
 
@@ -48,6 +58,9 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     public var reason: String?
     /// Each person the message is for, with what the server says of it.
     public var recipients: [Recipient]
+    /// True when the message was mailed through the pair's `mail_command` (the server sends
+    /// none); nil otherwise.
+    public var mailed: Bool?
 
     /// A report of `message` for `recipients`.
     public init(message: Message, asked: Bool, reason: String? = nil, recipients: [Recipient]) {
@@ -97,6 +110,14 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     /// One line per person for the person who acted: `invitation sent to bob@example.org`,
     /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`.
     public var lines: [String] {
+        if mailed == true {
+            return recipients.map { recipient in
+                let who = CalendarUser.normalized(recipient.address)
+                return recipient.delivered == true
+                    ? "\(message.rawValue) mailed to \(who)"
+                    : "\(message.rawValue) to \(who) not mailed: \(recipient.failure ?? "the mail command failed")"
+            }
+        }
         guard asked else { return [] }
         return recipients.map { recipient in
             let who = CalendarUser.normalized(recipient.address)

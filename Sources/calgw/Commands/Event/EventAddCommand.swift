@@ -81,9 +81,11 @@ struct EventAddCommand: AsyncParsableCommand {
             target: target, options: options, personsActions: attendees.isEmpty ? [] : [uid])
         let outcome = await sender.push(uids: [uid])
         let stored = outcome.pushed ? (try? target.find(uid: uid))?.calendar : nil
-        let scheduling = MeetingWrite.scheduling(
-            attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
-            offline: options.offline, stored: stored, before: resource, uid: uid)
+        let scheduling = MeetingMail.deliver(
+            MeetingWrite.scheduling(
+                attendees.isEmpty ? nil : .invitation, acting: [uid], pushed: outcome.pushed, pair: target.pair,
+                offline: options.offline, stored: stored, before: resource, uid: uid),
+            pair: target.pair, offline: options.offline, stored: stored, before: resource, uid: uid)
         if output.json {
             try Terminal.printJSON(
                 Result(
@@ -96,7 +98,7 @@ struct EventAddCommand: AsyncParsableCommand {
         }
         EventPush.warn(outcome, output: output)
         if let own, !output.quiet && !options.offline,
-            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules)
+            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: own.serverSchedules)
         {
             Terminal.err("note: \(why), so no invitation was sent: tell the attendees yourself")
         }

@@ -120,7 +120,7 @@ struct EventReplyCommand: AsyncParsableCommand {
         )
         .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
         if !output.quiet && !options.offline,
-            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: own.serverSchedules)
+            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: own.serverSchedules)
         {
             let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
             Terminal.err("note: \(why), so no reply is delivered: tell \(organizer) yourself")

@@ -58,9 +58,12 @@ struct EventWrite {
         }
         let pushed = outcome.pushed
         let stored = result.resource == nil ? nil : (try? target.find(uid: uid))?.calendar
-        let scheduling = MeetingWrite.scheduling(
-            message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
-            stored: stored, before: file.calendar, uid: uid)
+        let scheduling = MeetingMail.deliver(
+            MeetingWrite.scheduling(
+                message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
+                stored: stored, before: file.calendar, uid: uid),
+            pair: target.pair, offline: options.offline, stored: stored ?? result.resource, before: file.calendar,
+            uid: uid)
         let report = Report(
             uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
             pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling)
@@ -88,7 +91,7 @@ struct EventWrite {
         if !output.quiet && target.pair.remote.marksSchedulingStatus { Self.warnUnsentReply(scheduling) }
         // The reply command says this itself, with the organizer's name.
         if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
-            let why = SchedulingNote.unsent(pair: target.pair, serverSchedules: nil)
+            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: nil)
         {
             Terminal.err("note: \(why), so the meeting's attendees are sent nothing")
         }

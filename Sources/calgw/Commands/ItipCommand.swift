@@ -1,0 +1,72 @@
+import ArgumentParser
+import CalendarSync
+import Foundation
+import ICalendar
+import Mail
+
+/// `calgw itip`: a scheduling message that came by mail, applied to the vdir.
+struct ItipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "itip",
+        abstract: "Apply an invitation, cancellation or answer that came by mail to the vdir.",
+        discussion: """
+            Reads one message from FILE or stdin as a mail program pipes it (a whole mail, or a \
+            bare iCalendar object with METHOD) and applies it (RFC 5546) where its meeting is \
+            held: a REQUEST adds or updates the invitation (then `calgw invitations` lists it), a \
+            CANCEL marks it cancelled, a REPLY records the attendee's answer in a meeting you \
+            organize. Older or repeated messages change nothing. Mail is not authenticated: a \
+            REPLY from someone other than the attendee it answers for, or a REQUEST for a meeting \
+            you hold from another organizer, is refused (exit 1). Nothing in a message is run.
+
+            Examples:
+              calgw itip invite.eml
+              macro pager I "<pipe-message>calgw itip<enter>"     (mutt, neomutt)
+              :pipe -m calgw itip                                 (aerc)
+            """
+    )
+
+    @OptionGroup var options: EventOptions
+    @OptionGroup var output: OutputOptions
+    @Flag(help: "Say what the message would change; write nothing.") var dryRun = false
+    @Argument(help: "The message (default: stdin).") var file: String?
+    @Option(
+        name: .customLong("address"), help: ArgumentHelp("Your calendar address (repeatable).", valueName: "mailto:…"))
+    var addresses: [String] = []
+
+    func run() async throws {
+        let data =
+            try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            ?? FileHandle.standardInput.readDataToEndOfFile()
+        let mail: MailMessage, message: ITipMessage
+        do {
+            mail = try MailMessage.parse(data)
+            guard let part = mail.calendarPart else { throw ITipError.unreadable("it has no calendar part") }
+            message = try ITipMessage(text: part.text, declared: part.method)
+        } catch {
+            if output.json {
+                try Terminal.printJSON(
+                    ITipDelivery.Report(method: "", uid: "", action: "unreadable", reason: "\(error)"))
+            }
+            throw CLIError("\(error)", hint: "pipe the whole mail, or an .ics with METHOD", status: .usage)
+        }
+        let pairs = try options.global.loadConfig().select(pair: nil, all: true).filter { !$0.localIsServer }.map {
+            try $0.pair
+        }
+        let target = try ITipTarget.locate(
+            uid: message.uid, in: pairs, chosen: options.global.pair, collection: options.collection)
+        let own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
+        let report = try await ITipDelivery.deliver(
+            message, sender: mail.from.map { CalendarUser.normalized($0.address) }, to: target,
+            own: Set(own.addresses.map(CalendarUser.normalized)), offline: options.offline, dryRun: dryRun)
+        if output.json {
+            try Terminal.printJSON(report)
+        } else if !output.quiet {
+            Terminal.out(
+                "\(report.action) \(report.uid)\(report.reason.map { ": \($0)" } ?? "") (\(report.path ?? ""))")
+            for line in [report.note, report.pending.map { "the server does not have it yet: \($0)" }] {
+                if let line { Terminal.err("note: \(line)") }
+            }
+        }
+        if report.action == "refused" { throw ExitWithStatus(status: .failure) }
+    }
+}
