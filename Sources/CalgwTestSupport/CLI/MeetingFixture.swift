@@ -15,36 +15,20 @@ public struct MeetingFixture: Sendable {
     public let folder: TemporaryFolder
     /// The account's pair, `alice`, on `collection`.
     public let pair: ServerPair
-    /// The server started for this fixture alone, stopped by ``remove()``; nil for a server
-    /// the test gave.
-    let own: AttendeeServer?
 
     /// - Parameters:
     ///   - name: the server's script name.
     ///   - prefix: the start of the new calendar's name.
     ///   - proxy: a proxy the pair reaches the server by (nil: directly).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
-    /// On a server that schedules, a server of the fixture's own (``AttendeeServer``): bob's
-    /// Inbox and calendar then hold this test's meetings alone.
     public init(on name: String, prefix: String, through proxy: TestProxy? = nil) async throws {
-        let own = try AttendeeServer(name)
-        do {
-            try await self.init(server: own.server, prefix: prefix, through: proxy, own: own)
-        } catch {
-            own.release()
-            throw error
-        }
+        try await self.init(server: try TestServers.shared(name), prefix: prefix, through: proxy)
     }
 
     /// The account's pair on a new calendar of `server` (one the test started for itself, when
     /// what bob's calgw does to his schedule Inbox must not meet other tests' messages).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
     public init(server: TestServer, prefix: String, through proxy: TestProxy? = nil) async throws {
-        try await self.init(server: server, prefix: prefix, through: proxy, own: nil)
-    }
-
-    private init(server: TestServer, prefix: String, through proxy: TestProxy?, own: AttendeeServer?) async throws {
-        self.own = own
         let name = server.name
         self.name = name
         self.server = server
@@ -71,7 +55,8 @@ public struct MeetingFixture: Sendable {
         try await attendee.inbox(on: name, mentioning: id)
     }
 
-    /// bob's default calendar, where the server files the invitations it delivers to him.
+    /// bob's default calendar, where the server files the invitations it delivers to him
+    /// (shared by every test that invites him).
     public var attendeeCalendar: URL {
         attendee.home.appendingPathComponent(name == "cyrus" ? "Default/" : "calendar/", isDirectory: true)
     }
@@ -117,9 +102,6 @@ public struct MeetingFixture: Sendable {
         TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
     }
 
-    /// Removes the test's folder, and stops the fixture's own server.
-    public func remove() {
-        folder.remove()
-        own?.release()
-    }
+    /// Removes the test's folder.
+    public func remove() { folder.remove() }
 }
