@@ -14,9 +14,7 @@ enum SeriesCutShort {
     /// matters (``MeetingChange``; SEQUENCE aside, and occurrences past the new end gone);
     /// nil when it is any other change, asks nobody again, or either does not parse.
     static func answersKept(before: Data, after: Data) -> Data? {
-        // The common case, any other pull, costs a search of the bytes.
-        guard after.range(of: Data("RRULE".utf8)) != nil, after.range(of: Data("NEEDS-ACTION".utf8)) != nil,
-            let old = try? ICalendarParser().parse(before).components,
+        guard mayAskAgain(after), let old = try? ICalendarParser().parse(before).components,
             var new = try? ICalendarParser().parse(after).components,
             old.count == 1, new.count == 1
         else { return nil }
@@ -35,6 +33,12 @@ enum SeriesCutShort {
         }
         guard cut, asked else { return nil }
         return ICalendarSerializer().data(new)
+    }
+
+    /// Whether `after` may be such a version: a rule and an answer asked. Any other version, as
+    /// nearly every one pulled is, costs a search of its bytes and nothing more.
+    static func mayAskAgain(_ after: Data) -> Bool {
+        after.range(of: Data("RRULE".utf8)) != nil && after.range(of: Data("NEEDS-ACTION".utf8)) != nil
     }
 
     /// The event as ``MeetingChange`` compares it, its SEQUENCE and its rule's end left out.

@@ -16,7 +16,8 @@ extension Executor {
     /// cut short, compared with the version both sides last agreed on (the journal's base,
     /// read only for such a version).
     func noteAnswersAskedAgain(_ written: SideItem, copying source: SideItem) {
-        guard let after = source.data, let before = try? journal.base(for: source.key),
+        guard let after = source.data, SeriesCutShort.mayAskAgain(after),
+            let before = try? journal.base(for: source.key),
             let kept = SeriesCutShort.answersKept(before: before, after: after)
         else { return }
         keptAnswers.append(KeptAnswers(local: written, remote: source, data: kept))
