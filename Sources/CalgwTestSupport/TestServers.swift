@@ -192,16 +192,18 @@ final class LockedServers: @unchecked Sendable {
     }
 }
 
-/// The server of a test in which bob's own calgw syncs his calendar: where calgw clears his
-/// schedule Inbox as it does (DAViCal), a server of the test's own, so that it never takes
-/// away the messages other tests count on the shared one; elsewhere the shared server.
+/// The server of a test that counts bob's schedule Inbox or reads his calendar: on a server
+/// that schedules (Cyrus, DAViCal), one of the test's own, where only this test's meetings
+/// reach bob. On a shared one, every test that invites him files its invitations in the same
+/// Inbox and calendar, his calgw in one test syncs (and on DAViCal clears) what others count,
+/// and his mailbox is written by every test at once; elsewhere the shared server.
 public struct AttendeeServer: Sendable {
     public let server: TestServer
     let owned: Bool
 
-    /// Starts DAViCal afresh, or hands out the shared server of another kind.
+    /// Starts Cyrus or DAViCal afresh, or hands out the shared server of another kind.
     public init(_ name: String) throws {
-        owned = name == "davical"
+        owned = ["cyrus", "davical"].contains(name)
         server = owned ? try TestServers.start(name) : try TestServers.shared(name)
     }
 

@@ -74,7 +74,7 @@ import CalgwTestSupport
         // It awaits bob's answer, with the command that gives it.
         let waiting = try await CalgwBinary.run(
             ["invitations", "--json", "--config", pair.config.path], environment: ["CALGW_TEST_PASSWORD": bob.password])
-        // bob's calendar is shared with other tests' invitations: this one's rows only.
+        // This invitation's rows only.
         let rows = ((try? JSONSerialization.jsonObject(with: waiting.stdout) as? [[String: Any]]) ?? [])
             .filter { ($0["invitation"] as? [String: Any])?["uid"] as? String == uid }
         #expect(waiting.status == 0 && rows.count == 1, "\(name): \(waiting.stdoutText)\(waiting.stderrText)")

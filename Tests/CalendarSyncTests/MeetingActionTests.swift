@@ -109,8 +109,13 @@ import ICalendar
         #expect(
             report.lines == [
                 "update sent to bob@example.com", "update to carol@example.com not delivered (SCHEDULE-STATUS 5.1)",
-                "update to dave@example.com asked of the server",
+                "update to dave@example.com not sent by the server",
             ])
+        // A server that marks nobody says nothing of what it sent.
+        let unmarked = recipients.map { SchedulingReport.Recipient(address: $0.address, status: nil) }
+        #expect(
+            SchedulingReport(message: .update, asked: true, recipients: unmarked).lines.last
+                == "update to dave@example.com asked of the server")
         #expect(
             SchedulingReport.recipients(of: .reply, in: stored, uid: "m").map(\.address) == ["mailto:alice@example.com"]
         )

@@ -108,7 +108,10 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     }
 
     /// One line per person for the person who acted: `invitation sent to bob@example.org`,
-    /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`.
+    /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`. Where the server
+    /// marked some people and not others (calgw sends no status of its own: see
+    /// ``UploadForm``), it sent the others nothing: `update to bob@example.org not sent by the
+    /// server`.
     public var lines: [String] {
         if mailed == true {
             return recipients.map { recipient in
@@ -119,12 +122,14 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
             }
         }
         guard asked else { return [] }
+        let marks = recipients.contains { $0.status != nil }
         return recipients.map { recipient in
             let who = CalendarUser.normalized(recipient.address)
             switch recipient.delivered {
             case true?: return "\(message.rawValue) sent to \(who)"
             case false?:
                 return "\(message.rawValue) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
+            case nil where marks: return "\(message.rawValue) to \(who) not sent by the server"
             case nil: return "\(message.rawValue) to \(who) asked of the server"
             }
         }

@@ -28,7 +28,15 @@ extension SyncEngine {
                 "the organizer's changes in the schedule inbox are left for a later run that brings a change: \(error)")
             return report
         }
-        guard applied.total > 0 else { return first }
+        let moot = applied.mootCancellations
+        let mootNote =
+            "removed \(moot) cancellation\(moot == 1 ? "" : "s") of \(moot == 1 ? "a meeting" : "meetings") "
+            + "no longer in the calendar from the schedule inbox"
+        guard applied.total > 0 else {
+            var report = first
+            if moot > 0 { report.notes.append(mootNote) }
+            return report
+        }
         var engine = self
         engine.policy.personsActions = []
         engine.policy.answers = []
@@ -40,6 +48,7 @@ extension SyncEngine {
         if answers > 0 {
             report.notes.append("applied \(answers) attendee answer\(answers == 1 ? "" : "s") from the schedule inbox")
         }
+        if moot > 0 { report.notes.append(mootNote) }
         return report
     }
 

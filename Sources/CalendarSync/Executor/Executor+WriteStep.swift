@@ -60,6 +60,7 @@ extension Executor {
         case .create(let side, let source), .update(let side, _, let source):
             guard let w = written else { return .none }
             noteRewrite(of: w, on: side, copying: source)
+            if side == .local, case .update = action { noteAnswersAskedAgain(w, copying: source) }
             noteSent(source.key, to: side)
             if case .create = action { report.created[side] += 1 } else { report.updated[side] += 1 }
             return .upsert(side == .local ? Self.row(w, source) : Self.row(source, w), base: source.data)

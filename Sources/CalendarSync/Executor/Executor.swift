@@ -33,6 +33,9 @@ final class Executor: @unchecked Sendable {
     /// Writes whose storage kept another version than the one written, to bring back once the
     /// plan is done (see `keepRewrittenVersions`).
     var rewrites: [Rewrite] = []
+    /// Versions written to the vdir whose answers are to be kept once the plan is done (see
+    /// `keepAnswersOfSeriesCutShort`).
+    var keptAnswers: [KeptAnswers] = []
     /// A write was refused for want of the privilege (``StorageError/notPermitted``).
     var writesRefused = false
     /// Writes to the server held back in this run, by item key (see ``holdBack(_:_:)``).
@@ -111,6 +114,7 @@ final class Executor: @unchecked Sendable {
         }
         if part != .streamed { try await settle() }
         try await keepRewrittenVersions()
+        try await keepAnswersOfSeriesCutShort()
     }
 
     /// Records the items found equal on both sides, before any write: a run stopped by its

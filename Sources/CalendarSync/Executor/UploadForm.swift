@@ -18,7 +18,9 @@ enum UploadForm {
     ///     `SCHEDULE-AGENT=CLIENT` (RFC 6638 §7.1), for a server that would otherwise invite them
     ///     (see ``StorageCapabilities/marksCopiesClientScheduled``); a mark already there stays.
     ///   - unmarked: take such marks off first (a person's action, which the server is to
-    ///     schedule for, whatever a copy left in the file).
+    ///     schedule for, whatever a copy left in the file), and the SCHEDULE-STATUS of earlier
+    ///     messages too (RFC 6638 §3.2.9: the server's to set), so that a status in the version
+    ///     stored is the server's word on this write's messages, not an old one the file kept.
     static func canonical(_ data: Data, now: Date = Date(), clientScheduled: Bool = false, unmarked: Bool = false)
         -> Data
     {
@@ -46,7 +48,10 @@ enum UploadForm {
                 components[i].components[j].properties.insert(
                     Property(name: "DTSTAMP", value: stamp), at: uidIndex.map { $0 + 1 } ?? 0)
             }
-            if unmarked { removeClientSchedulingMarks(&components[i]) }
+            if unmarked {
+                removeClientSchedulingMarks(&components[i])
+                removeScheduleStatuses(&components[i])
+            }
             if clientScheduled { markClientScheduled(&components[i]) }
         }
         return ICalendarSerializer().data(components)
@@ -92,6 +97,18 @@ enum UploadForm {
             }
         }
         return changed
+    }
+
+    /// Takes SCHEDULE-STATUS off the organizer and each attendee of the calendar's events,
+    /// to-dos and journals.
+    static func removeScheduleStatuses(_ calendar: inout Component) {
+        for j in calendar.components.indices
+        where ["VEVENT", "VTODO", "VJOURNAL"].contains(calendar.components[j].name) {
+            for k in calendar.components[j].properties.indices
+            where ["ORGANIZER", "ATTENDEE"].contains(calendar.components[j].properties[k].name) {
+                calendar.components[j].properties[k].setParameter("SCHEDULE-STATUS", nil)
+            }
+        }
     }
 
     /// Marks the organizer and each attendee of the calendar's events, to-dos and journals

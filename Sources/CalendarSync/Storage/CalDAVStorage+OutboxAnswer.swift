@@ -15,13 +15,19 @@ extension CalDAVStorage {
     /// When the REPLY is delivered, the version kept for the vdir marks the ORGANIZER
     /// `SCHEDULE-STATUS=1.2` (delivered), as DAViCal's own reply code marks it; when it is not,
     /// the copy is stored as the answer and a note says the organizer was not told.
+    ///
+    /// An answer with a COMMENT goes this way from the start: where DAViCal's reply code works
+    /// (an organizer's Inbox as DAViCal makes it on first delivery), the REPLY it sends leaves
+    /// the comment out.
+    /// - Parameter failure: the failure of the write through DAViCal's reply code; nil for an
+    ///   answer with a comment, not tried that way.
     /// - Returns: what the server kept of the copy; nil when this is not such an answer (the
-    ///   caller reports `failure`).
+    ///   caller reports `failure`, or writes the answer as any other).
     /// - Throws: `CalDAVError` when the copy cannot be written (412: changed meanwhile).
-    func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: CalDAVError)
+    func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: CalDAVError?)
         async throws -> StoredWrite?
     {
-        guard client.traits.ignoresSchedulingSwitch, failure.status == 500,
+        guard client.traits.ignoresSchedulingSwitch, failure.map({ $0.status == 500 }) ?? true,
             let organizer = UploadForm.organizer(of: data),
             let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
         else { return nil }

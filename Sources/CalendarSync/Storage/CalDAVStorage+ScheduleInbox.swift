@@ -10,7 +10,9 @@ extension CalDAVStorage: ScheduleInboxStorage {
     /// and the attendees' REPLYs to the copies of the meetings the account organizes (DAViCal
     /// files a REPLY an attendee's client POSTed to its Outbox in the Inbox and applies none).
     /// Messages for meetings not in this collection, from anyone but the meeting's organizer,
-    /// or REPLYs naming none of its attendees, stay in the Inbox.
+    /// or REPLYs naming none of its attendees, stay in the Inbox; but cancellations of whole
+    /// meetings that no calendar of the account holds are removed (DAViCal deletes the
+    /// attendee's copy itself and files the CANCEL besides, where it would stay for ever).
     public func applyScheduleInbox() async throws -> ScheduleInboxApplied {
         guard client.traits.ignoresSchedulingSwitch else { return ScheduleInboxApplied() }
         let account = try await client.schedulingAccount(at: collection)
@@ -29,7 +31,10 @@ extension CalDAVStorage: ScheduleInboxStorage {
         var applied = ScheduleInboxApplied()
         applied.answers = try await applyReplies(replies, own: own, inbox: inbox)
         for (uid, messages) in byMeeting.sorted(by: { $0.key < $1.key }) {
-            guard let copy = try await copy(of: uid) else { continue }
+            guard let copy = try await copy(of: uid) else {
+                applied.mootCancellations += await removeMootCancellations(messages, uid: uid, inbox: inbox)
+                continue
+            }
             var current = copy.calendar
             var done: [CalendarResource] = []
             var count = 0
@@ -120,6 +125,37 @@ extension CalDAVStorage: ScheduleInboxStorage {
             }
         }
         return applied
+    }
+
+    /// Removes `messages`, the Inbox's messages for the meeting `uid` that this collection does
+    /// not hold, when each cancels the whole meeting and no other calendar beside this one (in
+    /// the same calendar home) holds it either: nothing is left for them to apply to.
+    /// - Returns: how many were removed; none when the other calendars cannot be read.
+    private func removeMootCancellations(
+        _ messages: [(resource: CalendarResource, message: OrganizerMessage)], uid: String, inbox: URL
+    ) async -> Int {
+        guard
+            messages.allSatisfy({ item in
+                item.message.method == .cancel && item.message.events.contains { $0["RECURRENCE-ID"] == nil }
+            }),
+            let calendars = try? await client.calendars(inHome: collection.deletingLastPathComponent())
+        else { return 0 }
+        for calendar in calendars where calendar.url.path != collection.path {
+            guard let members = try? await client.members(withUID: uid, in: calendar.url), members.isEmpty else {
+                return 0
+            }
+        }
+        let base = HrefResolver(base: inbox)
+        var removed = 0
+        for (resource, _) in messages {
+            do {
+                try await client.delete(base.url(for: resource.href), ifMatch: resource.etag, scheduling: .copy)
+                removed += 1
+            } catch {
+                continue
+            }
+        }
+        return removed
     }
 
     /// The member of this collection holding the meeting `uid`, as read now; nil when none does.

@@ -229,17 +229,13 @@ public final class CalDAVStorage: CalendarStorage {
             let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
             let stored: StoredWrite
-            do {
-                stored = try await client.write(
-                    member.url, data: await storedCopyForm(data, as: intent), condition: condition,
-                    scheduling: intent.scheduling)
-            } catch let error as CalDAVError where intent == .personsAction {
-                // DAViCal's reply code failed the answer: the copy, and the REPLY by the Outbox.
-                guard
-                    let answered = try await answeredThroughOutbox(
-                        data, at: member.url, condition: condition, failure: error)
-                else { throw error }
+            if intent == .personsAction, OutboxReply.carriesComment(data),
+                let answered = try await answeredThroughOutbox(data, at: member.url, condition: condition, failure: nil)
+            {
+                // DAViCal's reply code leaves the comment out: the copy, and the REPLY by the Outbox.
                 stored = answered
+            } else {
+                stored = try await written(member.url, data: data, condition: condition, as: intent)
             }
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
@@ -247,6 +243,22 @@ public final class CalDAVStorage: CalendarStorage {
                 ?? Self.recurringConflict(error, data: data, href: href)
                 ?? recurringMeetingDeferral(error, data: data, href: href)
                 ?? storageError(error, href: href, creating: false)
+        }
+    }
+
+    /// The PUT of an update; where DAViCal's reply code fails the person's answer, the copy
+    /// and the REPLY by the Outbox (``answeredThroughOutbox(_:at:condition:failure:)``).
+    private func written(_ url: URL, data: Data, condition: WriteCondition, as intent: WriteIntent) async throws
+        -> StoredWrite
+    {
+        do {
+            return try await client.write(
+                url, data: await storedCopyForm(data, as: intent), condition: condition, scheduling: intent.scheduling)
+        } catch let error as CalDAVError where intent == .personsAction {
+            // DAViCal's reply code failed the answer: the copy, and the REPLY by the Outbox.
+            guard let answered = try await answeredThroughOutbox(data, at: url, condition: condition, failure: error)
+            else { throw error }
+            return answered
         }
     }
 

@@ -7,6 +7,12 @@ import ICalendar
 /// each with what identifies it (UID, RECURRENCE-ID, SEQUENCE, its time), the ORGANIZER, the
 /// attendee's own line and the COMMENT that goes with the answer.
 enum OutboxReply {
+    /// Whether `data` has a COMMENT line (the person's answer carries one): a search of the
+    /// bytes.
+    static func carriesComment(_ data: Data) -> Bool {
+        data.range(of: Data("\nCOMMENT".utf8)) != nil || data.range(of: Data("\ncomment".utf8)) != nil
+    }
+
     /// The REPLY for the meeting in `data`, or nil when no event of it names one of `addresses`.
     /// - Parameters:
     ///   - addresses: the account's addresses, normalized (``CalendarUser/normalized(_:)``).

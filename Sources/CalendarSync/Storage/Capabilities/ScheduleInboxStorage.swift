@@ -7,7 +7,9 @@ public protocol ScheduleInboxStorage: CalendarStorage {
     /// Applies the organizer's messages waiting in the account's schedule Inbox to the copies
     /// of their meetings in this calendar, and the attendees' answers (``AttendeeReply``) to the
     /// copies of the meetings the account organizes, then removes each message applied or found
-    /// stale. A server that applies them itself is left alone (nothing is read).
+    /// stale, and each cancellation of a whole meeting that none of the account's calendars
+    /// holds any more (the server removed the copy itself: nothing is left to apply it to). A
+    /// server that applies them itself is left alone (nothing is read).
     ///
     /// Each copy is written before its messages are removed, conditioned on the version read,
     /// so a run stopped at any point leaves the messages for the next run, which finds them
@@ -23,6 +25,9 @@ public struct ScheduleInboxApplied: Sendable, Equatable {
     public var organizerUpdates = 0
     /// The attendees' REPLYs applied to the copies of meetings the account organizes.
     public var answers = 0
+    /// The cancellations of whole meetings none of the account's calendars holds any more,
+    /// removed as moot (not counted in ``total``: they change no copy).
+    public var mootCancellations = 0
 
     /// Nothing applied.
     public init(organizerUpdates: Int = 0, answers: Int = 0) {
