@@ -39,6 +39,14 @@ import Testing
         ] + extra + ["END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
     }
 
+    /// The test server `name`, a new calendar on it, and the test's folder.
+    static func calendar(on name: String) async throws -> (TestServer, URL, TemporaryFolder) {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "itip")
+        try await server.makeCalendar(collection)
+        return (server, collection, try TemporaryFolder())
+    }
+
     struct Bob {
         let pair: ServerPair
         let password: String
@@ -54,10 +62,7 @@ import Testing
 
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
     func anInvitationByMailIsAddedAnsweredUpdatedAndCancelledInOrder(server name: String) async throws {
-        let server = try TestServers.shared(name)
-        let collection = server.newCollectionURL(prefix: "itip")
-        try await server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
+        let (server, collection, folder) = try await Self.calendar(on: name)
         defer { folder.remove() }
         let bob = Bob(
             pair: try ServerPair(folder, "bob", server: server, collection: collection), password: server.password)
@@ -128,10 +133,7 @@ import Testing
 
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
     func aReplyByMailIsRecordedOnlyFromTheAttendeeItAnswersFor(server name: String) async throws {
-        let server = try TestServers.shared(name)
-        let collection = server.newCollectionURL(prefix: "itip")
-        try await server.makeCalendar(collection)
-        let folder = try TemporaryFolder()
+        let (server, collection, folder) = try await Self.calendar(on: name)
         defer { folder.remove() }
         let alice = try ServerPair(folder, "alice", server: server, collection: collection)
         let made = try await alice.run(

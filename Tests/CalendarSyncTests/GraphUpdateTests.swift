@@ -16,6 +16,19 @@ import CalgwTestSupport
         return (s.local.directory.url.appendingPathComponent(name), text)
     }
 
+    /// A Teams meeting "Review" made in Outlook with the notes "Agenda: the figures.", synced
+    /// into the vdir: its id.
+    static func teamsMeetingSynced(_ s: Setup) async throws -> String {
+        var teams = GraphStorageTests.single("Review", days: 4)
+        teams["isOnlineMeeting"] = true
+        teams["onlineMeetingProvider"] = "teamsForBusiness"
+        teams["body"] = ["contentType": "text", "content": "Agenda: the figures."]
+        let id = try await s.outlookCreates(teams)
+        let report = try await s.sync()
+        #expect(report.errors.isEmpty && report.created.local == 1, "\(report)")
+        return id
+    }
+
     /// A Teams meeting's title edited in the vdir, by an editor that also drops the HTML form
     /// of its notes (`X-ALT-DESC`): the PATCH carries the title (and calgw's properties), not
     /// the body, so the join block Outlook put in it stays and the meeting stays online (a
@@ -23,13 +36,8 @@ import CalgwTestSupport
     @Test func aTitleEditOfATeamsMeetingKeepsItsJoinBlock() async throws {
         let s = try await Setup()
         defer { s.graph.stop(); s.folder.remove() }
-        var teams = GraphStorageTests.single("Review", days: 4)
-        teams["isOnlineMeeting"] = true
-        teams["onlineMeetingProvider"] = "teamsForBusiness"
-        teams["body"] = ["contentType": "text", "content": "Agenda: the figures."]
-        let id = try await s.outlookCreates(teams)
-        var report = try await s.sync()
-        #expect(report.errors.isEmpty && report.created.local == 1, "\(report)")
+        let id = try await Self.teamsMeetingSynced(s)
+        var report: SyncReport
         let (url, text) = try Self.file(s, summary: "Review")
         #expect(text.contains("X-ALT-DESC"), "\(text)")
         let lines = text.components(separatedBy: "\r\n")
@@ -58,13 +66,8 @@ import CalgwTestSupport
     @Test func aNotesEditOfATeamsMeetingKeepsItsJoinBlock() async throws {
         let s = try await Setup()
         defer { s.graph.stop(); s.folder.remove() }
-        var teams = GraphStorageTests.single("Review", days: 4)
-        teams["isOnlineMeeting"] = true
-        teams["onlineMeetingProvider"] = "teamsForBusiness"
-        teams["body"] = ["contentType": "text", "content": "Agenda: the figures."]
-        let id = try await s.outlookCreates(teams)
-        var report = try await s.sync()
-        #expect(report.errors.isEmpty && report.created.local == 1, "\(report)")
+        let id = try await Self.teamsMeetingSynced(s)
+        var report: SyncReport
         let (url, text) = try Self.file(s, summary: "Review")
         #expect(text.contains("Microsoft Teams meeting"), "\(text)")
         try Data(
