@@ -41,6 +41,7 @@ extension EventEditCommand: ConfigFileCommand {}
 extension EventOpenCommand: ConfigFileCommand {}
 extension EventReplyCommand: ConfigFileCommand {}
 extension InvitationsCommand: ConfigFileCommand {}
+extension ItipCommand: ConfigFileCommand {}
 extension InitCommand: ConfigFileCommand {}
 extension ListCommand: ConfigFileCommand {}
 extension LoginCommand: ConfigFileCommand {}

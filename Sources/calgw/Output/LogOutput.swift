@@ -23,6 +23,7 @@ extension ListCommand: OutputCommand {}
 extension LoginCommand: OutputCommand {}
 extension LogoutCommand: OutputCommand {}
 extension InvitationsCommand: OutputCommand {}
+extension ItipCommand: OutputCommand {}
 extension PullCommand: OutputCommand {}
 extension PushCommand: OutputCommand {}
 extension StatusCommand: OutputCommand {}
