@@ -8,10 +8,8 @@ Input on stdin: one JSON object, answered on stdout as one JSON value.
       -> for each case the instances dateutil's rrule yields (DTSTART not added): wall-clock
          "YYYYMMDDTHHMMSS" for floating cases, instants "YYYYMMDDTHHMMSSZ" when a tzid is given,
          at most `limit`, none after `before` (wall clock), [] when dateutil finds the rule has
-         none ("generates an empty set"); {"timeout": seconds} when dateutil took more than
-         `seconds` (0.15) of this process's processor time (not wall time: a loaded machine
-         must not turn a slow answer into a missing one), {"error": "Type: message"} when it
-         raised anything else.
+         none ("generates an empty set"); {"timeout": seconds} when dateutil took longer than
+         `seconds` (0.15), {"error": "Type: message"} when it raised anything else.
          With "bounded", a rule without UNTIL gets UNTIL at `before` (its COUNT dropped): a rule
          with no instance then ends there instead of making dateutil walk to year 9999 (the
          instances up to `before` are the same, but for COUNT's cut, which the caller uses
@@ -38,7 +36,7 @@ class Timeout(BaseException):
     takes it for one of them."""
 
 
-# When the case being expanded must stop (time.process_time()), None between cases, and whether
+# When the case being expanded must stop (time.monotonic()), None between cases, and whether
 # the case was stopped already. A timer's signal can reach the handler late (after its case
 # ended, while the next is set up, inside an except clause): it stops only the case whose time
 # is up, and that case only once, and `rules` catches the stop wherever it lands.
@@ -48,7 +46,7 @@ fired = False
 
 def on_alarm(signum, frame):
     global fired
-    if deadline is not None and not fired and time.process_time() >= deadline:
+    if deadline is not None and not fired and time.monotonic() >= deadline:
         fired = True
         raise Timeout()
 
@@ -58,8 +56,8 @@ def expand(rule, start, before, limit, seconds):
     `seconds`."""
     global deadline, fired
     fired = False
-    deadline = time.process_time() + seconds
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    deadline = time.monotonic() + seconds
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         values = []
         for value in du.rrulestr(rule, dtstart=start):
@@ -79,13 +77,13 @@ def expand(rule, start, before, limit, seconds):
         return {"error": f"{type(error).__name__}: {error}"}
     finally:
         deadline = None
-        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def rules(cases):
-    signal.signal(signal.SIGPROF, on_alarm)
-    # A test runner may start this script with signals blocked; the timer needs SIGPROF.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGPROF])
+    signal.signal(signal.SIGALRM, on_alarm)
+    # A test runner may start this script with SIGALRM blocked; the timer needs it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
     out = []
     debug = os.environ.get("CALGW_ORACLE_DEBUG")
     for case in cases:
@@ -155,7 +153,7 @@ def calendars(req):
             out.append({"error": f"{type(error).__name__}: {error}"})
         finally:
             deadline = None
-            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
     return out
 
 

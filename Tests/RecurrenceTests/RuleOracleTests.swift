@@ -161,8 +161,18 @@ import CalgwTestSupport
         if let dump = ProcessInfo.processInfo.environment["CALGW_RULE_DUMP"] {
             try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: dump))
         }
-        let answers = try await ProcessRunner.python(Self.script, input: request, as: [Answer].self)
+        var answers = try await ProcessRunner.python(Self.script, input: request, as: [Answer].self)
         try #require(answers.count == cases.count)
+        // The oracle's limit is wall time: on a loaded machine a rule with instances dateutil
+        // takes long on (0.3 s of processor time for some SECONDLY rules) is asked once more,
+        // alone, with ten times the time.
+        let slow = answers.indices.filter { if case .timeout = answers[$0] { !ours[$0].isEmpty } else { false } }
+        if !slow.isEmpty {
+            var again = Request(cases: slow.map { request.cases[$0] })
+            for i in again.cases.indices { again.cases[i].seconds *= 10 }
+            let retried = try await ProcessRunner.python(Self.script, input: again, as: [Answer].self)
+            for (index, answer) in zip(slow, retried) { answers[index] = answer }
+        }
         let reproduce = "reproduce: CALGW_RULE_SEED=\(seed) swift test --filter RuleOracleTests"
         var compared = 0, failures = 0, unprovable = 0, timeouts: [String] = [], errors: [String] = []
         for ((c, answer), got) in zip(zip(cases, answers), ours) {
