@@ -72,17 +72,6 @@ extension UploadForm {
     /// type. An answer in the organizer's Inbox is rewritten so first: its ORGANIZER is then not
     /// the account as DAViCal compares addresses, and its deletion schedules nothing.
     static func withOrganizerRespelled(_ data: Data) -> Data {
-        guard let parsed = try? ICalendarParser().parse(data), !parsed.components.isEmpty else { return data }
-        var components = parsed.components
-        for i in components.indices where components[i].name == "VCALENDAR" {
-            for j in components[i].components.indices {
-                for k in components[i].components[j].properties.indices
-                where components[i].components[j].properties[k].name == "ORGANIZER" {
-                    let value = components[i].components[j].properties[k].value
-                    components[i].components[j].properties[k].value = respelled(value) ?? value
-                }
-            }
-        }
-        return ICalendarSerializer().data(components)
+        withEachOrganizer(data) { $0.value = respelled($0.value) ?? $0.value }
     }
 }

@@ -35,24 +35,13 @@ extension CalDAVStorage: ScheduleInboxStorage {
                 applied.mootCancellations += await removeMootCancellations(messages, uid: uid, inbox: inbox)
                 continue
             }
-            var current = copy.calendar
-            var done: [CalendarResource] = []
-            var count = 0
             let ordered = messages.sorted {
                 ($0.message.order.sequence, $0.message.order.stamp) < (
                     $1.message.order.sequence, $1.message.order.stamp
                 )
             }
-            for (resource, message) in ordered {
-                switch message.apply(to: current, own: own) {
-                case .applied(let changed):
-                    current = changed
-                    count += 1
-                    done.append(resource)
-                case .stale: done.append(resource)
-                case .notApplicable: continue
-                }
-            }
+            let (current, count, done) = Self.applying(
+                ordered.map { ($0.resource, $0.message.apply(to:own:)) }, to: copy.calendar, own: own)
             if count > 0 {
                 // The organizer alone is marked: an attendee's copy whose own line says the
                 // client schedules gets no more of the organizer's messages from DAViCal. The
@@ -79,6 +68,29 @@ extension CalDAVStorage: ScheduleInboxStorage {
         return applied
     }
 
+    /// The Inbox messages `messages` (each with how it applies to a copy), in order, applied
+    /// to `calendar`: the copy they leave, how many of them changed it, and the messages done
+    /// with (applied, or stale: older than the copy); those not applicable stay in the Inbox.
+    private static func applying(
+        _ messages: [(resource: CalendarResource, apply: (Component, Set<String>) -> OrganizerMessage.Outcome)],
+        to calendar: Component, own: Set<String>
+    ) -> (calendar: Component, applied: Int, done: [CalendarResource]) {
+        var current = calendar
+        var applied = 0
+        var done: [CalendarResource] = []
+        for (resource, apply) in messages {
+            switch apply(current, own) {
+            case .applied(let changed):
+                current = changed
+                applied += 1
+                done.append(resource)
+            case .stale: done.append(resource)
+            case .notApplicable: continue
+            }
+        }
+        return (current, applied, done)
+    }
+
     /// Applies the attendees' REPLYs of each meeting, oldest first, to the account's copy of it
     /// (written as a copy, which invites nobody), then removes those applied or stale.
     /// - Returns: how many were applied.
@@ -88,19 +100,9 @@ extension CalDAVStorage: ScheduleInboxStorage {
         var applied = 0
         for (uid, answers) in replies.sorted(by: { $0.key < $1.key }) {
             guard let copy = try await copy(of: uid) else { continue }
-            var current = copy.calendar
-            var done: [CalendarResource] = []
-            var count = 0
-            for (resource, reply) in answers.sorted(by: { $0.reply.stamp < $1.reply.stamp }) {
-                switch reply.apply(to: current, own: own) {
-                case .applied(let changed):
-                    current = changed
-                    count += 1
-                    done.append(resource)
-                case .stale: done.append(resource)
-                case .notApplicable: continue
-                }
-            }
+            let ordered = answers.sorted { $0.reply.stamp < $1.reply.stamp }
+            let (current, count, done) = Self.applying(
+                ordered.map { ($0.resource, $0.reply.apply(to:own:)) }, to: copy.calendar, own: own)
             if count > 0 {
                 let data = UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true)
                 do {
