@@ -8,16 +8,21 @@ Input on stdin: one JSON object, answered on stdout as one JSON list, one entry 
          null, "attachment": bool, "text": the part decoded}], "chosen": index of the calendar
          part to apply (the first inline one, else the first attachment) or null, "uid",
          "objectMethod", "dtstart", "tzid": what icalendar reads from the chosen part's first
-         VEVENT or VTODO (dtstart as its iCalendar text, tzid its TZID parameter or null)}
+         VEVENT or VTODO (dtstart as its iCalendar text, tzid its TZID parameter or null),
+         "instant": DTSTART as seconds since the epoch where icalendar places it in time (a
+         date-time with a zone or in UTC) or null, "attendees": that event's ATTENDEE
+         addresses, lower-cased, without mailto:, "organizer": its ORGANIZER likewise or null}
          or {"error": text} when either package raises.
 A bare iCalendar object (starting with BEGIN:VCALENDAR after a byte order mark and whitespace)
 is one inline calendar part without method= and without headers.
 """
 import base64
+import datetime
 import email
 import email.policy
 import email.utils
 import json
+import re
 import sys
 
 import icalendar
@@ -56,7 +61,8 @@ def read(data):
                   "subject": subject, "calendars": calendars}
     inline = [i for i, c in enumerate(result["calendars"]) if not c["attachment"]]
     chosen = inline[0] if inline else (0 if result["calendars"] else None)
-    result.update({"chosen": chosen, "uid": None, "objectMethod": None, "dtstart": None, "tzid": None})
+    result.update({"chosen": chosen, "uid": None, "objectMethod": None, "dtstart": None, "tzid": None,
+                   "instant": None, "attendees": [], "organizer": None})
     if chosen is None:
         return result
     calendar = icalendar.Calendar.from_ical(result["calendars"][chosen]["text"])
@@ -68,6 +74,14 @@ def read(data):
             if start is not None:
                 result["dtstart"] = start.to_ical().decode()
                 result["tzid"] = start.params.get("TZID")
+                when = start.dt
+                if isinstance(when, datetime.datetime) and when.tzinfo is not None:
+                    result["instant"] = int(when.timestamp())
+            attendees = component.get("ATTENDEE", [])
+            attendees = attendees if isinstance(attendees, list) else [attendees]
+            result["attendees"] = [re.sub(r"(?i)^mailto:", "", str(a)).lower() for a in attendees]
+            if "ORGANIZER" in component:
+                result["organizer"] = re.sub(r"(?i)^mailto:", "", str(component["ORGANIZER"])).lower()
             break
     return result
 

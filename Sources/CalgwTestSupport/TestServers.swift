@@ -105,13 +105,20 @@ public enum TestServers {
     }
 
     /// Starts a fresh server; the caller stops it. Prefer `shared(_:)` to share one per test run.
-    /// - Parameter folder: where its store goes (default: the temporary folder).
+    /// - Parameters:
+    ///   - folder: where its store goes (default: the temporary folder).
+    ///   - settings: variables the script reads at start (`CALGW_CYRUS_SMTP_HOST`), besides the
+    ///     test process's environment.
     /// - Throws: `ProcessFailure` with the script's output when the server cannot start.
-    public static func start(_ name: String, under folder: URL? = nil) throws -> TestServer {
+    public static func start(
+        _ name: String, under folder: URL? = nil, settings: [String: String] = [:]
+    ) throws -> TestServer {
         let state = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
             "calgw-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let result = try ProcessRunner.runBlocking(script(name).path, ["start", state.path])
+        let result = try ProcessRunner.runBlocking(
+            script(name).path, ["start", state.path],
+            environment: settings)
         guard result.status == 0 else {
             throw ProcessFailure(
                 command: "Scripts/servers/\(name) start", status: result.status,

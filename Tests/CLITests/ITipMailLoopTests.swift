@@ -122,4 +122,77 @@ import Testing
             result.status == 0 && result.stdoutText.hasPrefix("cancelled"), "\(result.stdoutText) \(result.stderrText)")
         #expect(try ServerPair.lines(try bob.file(uid: uid)).contains("STATUS:CANCELLED"))
     }
+
+    /// alice takes carol off a meeting by editing its file (`event open`): bob is mailed the
+    /// update, carol a cancellation of her own (the update's sequence, only her ATTENDEE), which
+    /// her vdir takes; exactly one mail each, as a scheduling server would send.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func anAttendeeTakenOffAMeetingIsMailedItsCancellation(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let sink = try TestSMTPSink()
+        defer { sink.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let command = "mail_command = [" + sink.mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        func person(_ name: String, _ address: String) async throws -> ServerPair {
+            let collection = server.newCollectionURL(prefix: "mail-\(name)")
+            try await server.makeCalendar(collection)
+            return try ServerPair(
+                folder, name, server: server, collection: collection,
+                extra: ["addresses = [\"mailto:\(address)\"]", command])
+        }
+        let alice = try await person("alice", "alice@example.org")
+        let carol = try await person("carol", "carol@example.com")
+        let made = try await alice.run(
+            "event",
+            [
+                "add", "--summary", "Planning", "--start", "2027-03-10T09:00", "--attendee", "bob@example.net",
+                "--attendee", "carol@example.com",
+            ], password: server.password)
+        #expect(made.status == 0, "\(made.stderrText)")
+        let uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        var mails = try sink.messages()
+        #expect(mails.count == 2, "\(mails.map(\.to))")
+        let invitation = try #require(mails.first { $0.to == ["carol@example.com"] })
+        var result = try await CalgwBinary.run(
+            ["itip", "--config", carol.config.path], stdin: invitation.data,
+            environment: ["CALGW_TEST_PASSWORD": server.password])
+        #expect(result.status == 0 && result.stdoutText.hasPrefix("added"), "\(result.stdoutText) \(result.stderrText)")
+
+        // The editor takes carol's ATTENDEE line out of the file.
+        let editor = folder.file("take-carol-off")
+        try """
+        #!/usr/bin/env python3
+        import sys
+        path = sys.argv[1]
+        text = open(path, newline="").read().replace("\\r\\n ", "")
+        lines = [l for l in text.split("\\r\\n") if not (l.startswith("ATTENDEE") and "carol@" in l)]
+        open(path, "w", newline="").write("\\r\\n".join(lines))
+        """.write(to: editor, atomically: true, encoding: .utf8)
+        result = try await CalgwBinary.run(
+            ["event", "open", uid, "--config", alice.config.path],
+            environment: [
+                "CALGW_TEST_PASSWORD": server.password, "TZ": "UTC", "VISUAL": "/usr/bin/env python3 \(editor.path)",
+            ])
+        #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
+        #expect(
+            result.stdoutText.contains("cancellation mailed to carol@example.com")
+                && result.stdoutText.contains("update mailed to bob@example.net"), "\(result.stdoutText)")
+        mails = try sink.messages()
+        #expect(mails.count == 4, "\(mails.map(\.to))")
+        let toCarol = try #require(mails.dropFirst(2).first { $0.to == ["carol@example.com"] })
+        #expect(try await Self.pythonReads(toCarol.data)["method"] == "CANCEL")
+        #expect(!toCarol.text.contains("bob@example.net"), "the cancellation names the others: \(toCarol.text)")
+        let toBob = try #require(mails.dropFirst(2).first { $0.to == ["bob@example.net"] })
+        #expect(try await Self.pythonReads(toBob.data)["method"] == "REQUEST")
+        #expect(!toBob.text.contains("carol@example.com"), "the update still names carol: \(toBob.text)")
+
+        // carol's vdir takes it: the meeting is cancelled for her.
+        result = try await CalgwBinary.run(
+            ["itip", "--config", carol.config.path], stdin: toCarol.data,
+            environment: ["CALGW_TEST_PASSWORD": server.password])
+        #expect(
+            result.status == 0 && result.stdoutText.hasPrefix("cancelled"), "\(result.stdoutText) \(result.stderrText)")
+        #expect(try ServerPair.lines(try carol.file(uid: uid)).contains("STATUS:CANCELLED"))
+    }
 }

@@ -29,7 +29,9 @@ import CalgwTestSupport
             in: meeting, "carol", perl: "s/END:VEVENT/ATTENDEE;RSVP=TRUE:mailto:carol\\@example.net\\r\\nEND:VEVENT/")
         let opened = try await CalgwBinary.run(
             ["event", "open", uid, "--config", meeting.pair.config.path],
-            environment: ["CALGW_TEST_PASSWORD": meeting.server.password, "TZ": "UTC", "VISUAL": carol.path])
+            environment: [
+                "CALGW_TEST_PASSWORD": meeting.server.password, "TZ": "UTC", "VISUAL": "/bin/sh \(carol.path)",
+            ])
         let said = opened.stdoutText + opened.stderrText
         #expect(opened.status == 0, "\(said)")
         let stored = try await meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""

@@ -11,6 +11,9 @@ import CalgwTestSupport
     static let cyrus = TestServers.selected.filter { $0 == "cyrus" }
 
     /// An editor that adds an alarm to the file it is given (or applies `perl` to it).
+    /// A script that edits the file it is given with `perl`, run as `/bin/sh SCRIPT` (not
+    /// executed itself: a child another test forks while the script is written keeps it open for
+    /// writing, and executing it then fails with "Text file busy").
     static func editor(in meeting: MeetingFixture, _ name: String, perl: String) throws -> URL {
         let script = meeting.folder.file(name)
         try "#!/bin/sh\nperl -0pi -e '\(perl)' \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
@@ -62,7 +65,8 @@ import CalgwTestSupport
         let retitle = try await meeting.bob(
             ["event", "open", uid],
             environment: [
-                "VISUAL": try Self.editor(in: meeting, "retitle", perl: "s/SUMMARY:Standup/SUMMARY:Mine/").path
+                "VISUAL": "/bin/sh "
+                    + (try Self.editor(in: meeting, "retitle", perl: "s/SUMMARY:Standup/SUMMARY:Mine/").path)
             ])
         #expect(
             retitle.status == 1 && retitle.stderrText.contains("SUMMARY"), "\(retitle.status) \(retitle.stderrText)")
@@ -73,7 +77,9 @@ import CalgwTestSupport
             "BEGIN:VALARM\\r\\nACTION:DISPLAY\\r\\nDESCRIPTION:Standup\\r\\nTRIGGER:-PT10M\\r\\nEND:VALARM\\r\\nEND:VEVENT"
         let opened = try await meeting.bob(
             ["event", "open", uid],
-            environment: ["VISUAL": try Self.editor(in: meeting, "alarm", perl: "s/END:VEVENT/\(alarm)/").path])
+            environment: [
+                "VISUAL": "/bin/sh " + (try Self.editor(in: meeting, "alarm", perl: "s/END:VEVENT/\(alarm)/").path)
+            ])
         #expect(opened.status == 0, "\(opened.stderrText)")
         let series = try Self.event(uid, rid: nil, in: bob)
         #expect(series.contains("TRIGGER:-PT10M"), "\(series)")

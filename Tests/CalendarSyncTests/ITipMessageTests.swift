@@ -107,6 +107,34 @@ import Testing
         #expect(accepted.apply(to: nil, sender: "bob@example.net", own: Self.alice).action == "unchanged")
     }
 
+    /// RFC 5546 §3.2.3: an answer to one occurrence of a series the organizer's copy holds no
+    /// exception for is recorded in one made for it, at the series' SEQUENCE; the series keeps
+    /// the attendee's answer to the whole. A time that is no occurrence changes nothing.
+    @Test func aReplyForOneOccurrenceMakesItsException() throws {
+        let series = try Self.parsed(
+            Self.meeting(nil, sequence: 2, start: "20270104T090000Z", extra: ["RRULE:FREQ=WEEKLY;COUNT=4"]))
+        func reply(_ occurrence: String) throws -> ITipMessage {
+            try ITipMessage(
+                text: Self.meeting(
+                    "REPLY", sequence: 2, stamp: "20270102T090000Z", start: occurrence,
+                    attendees: ["ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.net"],
+                    extra: ["RECURRENCE-ID:\(occurrence)"]), declared: nil)
+        }
+        let outcome = try reply("20270111T090000Z").apply(to: series, sender: "bob@example.net", own: Self.alice)
+        #expect(outcome.action == "answer recorded", "\(outcome.reason ?? "")")
+        let events = outcome.copy?.components.filter { $0.name == "VEVENT" } ?? []
+        #expect(events.count == 2)
+        let exception = try #require(events.first { $0["RECURRENCE-ID"] != nil })
+        #expect(exception["RECURRENCE-ID"]?.value == "20270111T090000Z")
+        #expect(exception["DTSTART"]?.value == "20270111T090000Z" && exception["RRULE"] == nil)
+        #expect(exception["SEQUENCE"]?.value == "2")
+        #expect(
+            exception.properties.first { $0.name == "ATTENDEE" }?[parameter: "PARTSTAT"] == "DECLINED")
+        #expect(Self.partstat(outcome.copy, of: "bob@example.net") == "NEEDS-ACTION", "the series' answer changed")
+        let none = try reply("20270112T090000Z").apply(to: series, sender: "bob@example.net", own: Self.alice)
+        #expect(none.action == "unchanged" && none.copy == nil)
+    }
+
     @Test func theObjectsMethodCountsAndMessagesCalgwDoesNotActOnChangeNothing() throws {
         let message = try ITipMessage(text: Self.meeting("CANCEL"), declared: "request")
         #expect(message.method == .cancel && message.note?.contains("method=REQUEST") == true)

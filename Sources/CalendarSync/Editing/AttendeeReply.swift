@@ -1,4 +1,5 @@
 import ICalendar
+import Recurrence
 
 /// An attendee's answer to a meeting the account organizes (an iTIP REPLY, RFC 5546 §3.2.3)
 /// from the account's schedule Inbox, applied to the organizer's copy: what a server that
@@ -6,7 +7,9 @@ import ICalendar
 /// REPLY an attendee's client sent through its schedule Outbox). Pure.
 ///
 /// Only the PARTSTAT of the attendees the REPLY names changes, in the events it names (the
-/// series, or an occurrence the copy holds), never the account's own line; a REPLY to an
+/// series, or an occurrence: one the copy holds no exception for gets one made from the
+/// series, at the series' SEQUENCE, as RFC 5546 §3.2.3 has an organizer record an answer to
+/// one instance), never the account's own line; a REPLY to an
 /// older SEQUENCE than the copy's event answers a version the organizer has since changed and
 /// changes nothing, and so does one that says what the copy says already (stale, done). A REPLY
 /// for a meeting the account does not organize, or naming no attendee of the copy, is not
@@ -39,10 +42,10 @@ public struct AttendeeReply: Sendable {
         var changed = false
         for reply in events {
             let recurrence = reply["RECURRENCE-ID"]?.value
-            guard
-                let index = result.components.firstIndex(where: {
-                    $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["RECURRENCE-ID"]?.value == recurrence
-                }),
+            let held = result.components.firstIndex(where: {
+                $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["RECURRENCE-ID"]?.value == recurrence
+            })
+            guard let index = held ?? exception(for: reply, in: &result),
                 let organizer = result.components[index]["ORGANIZER"]?.value,
                 own.contains(CalendarUser.normalized(organizer))
             else { continue }
@@ -64,5 +67,33 @@ public struct AttendeeReply: Sendable {
         }
         guard named else { return .notApplicable }
         return changed ? .applied(result) : .stale
+    }
+
+    /// Makes the exception of the occurrence `reply` answers in `calendar` (its index), from
+    /// the series, when it is one of the series' occurrences; nil otherwise. The exception
+    /// keeps the series' SEQUENCE: it records an answer, it is no new version.
+    private func exception(for reply: Component, in calendar: inout Component) -> Int? {
+        guard let rid = reply["RECURRENCE-ID"]?.dateTime,
+            let stamp = reply["DTSTAMP"]?.dateTime ?? SeriesEdit.master(of: calendar, uid: uid)?["DTSTAMP"]?.dateTime,
+            let instances = SeriesExpansion(calendar: calendar, uid: uid),
+            let editor = try? SeriesEditor(calendar: calendar, uid: uid, now: stamp),
+            let made = try? editor.editOccurrence(
+                rid, span: .thisEvent, changes: EventChanges(), instances: instances, newUID: ""
+            ).resource,
+            let master = SeriesEdit.master(of: calendar, uid: uid)
+        else { return nil }
+        let frame = DateTimeFrame(resolver: TimeZoneResolver(calendar: made))
+        guard
+            let index = made.components.firstIndex(where: {
+                $0["UID"]?.text == uid && ($0["RECURRENCE-ID"]?.dateTime).map { frame.same($0, rid) } == true
+            })
+        else { return nil }
+        calendar = made
+        if let sequence = master["SEQUENCE"] {
+            calendar.components[index].set(sequence)
+        } else {
+            calendar.components[index].remove("SEQUENCE")
+        }
+        return index
     }
 }

@@ -31,6 +31,12 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
         public var delivered: Bool?
         /// Why a mailed message was not handed over (the mail command's own words).
         public var failure: String?
+        /// What this person is sent when it differs from the report's message: a cancellation
+        /// to an attendee an update removed; nil otherwise.
+        public var message: Message?
+        /// True when calgw mailed it through the pair's `mail_command` (the server sends none,
+        /// or marked it undelivered); nil otherwise.
+        public var mailed: Bool?
 
         /// `address`, marked `status` by the server (nil: not marked).
         public init(address: String, status: String?) {
@@ -43,9 +49,10 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
 
         /// `address`, for a message mailed through the pair's `mail_command` (the server sends
         /// none): `delivered` when the command took it.
-        public init(address: String, delivered: Bool) {
+        public init(address: String, delivered: Bool, message: Message? = nil) {
             self.address = address
             self.delivered = delivered
+            self.message = message
         }
     }
 
@@ -113,24 +120,21 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     /// ``UploadForm``), it sent the others nothing: `update to bob@example.org not sent by the
     /// server`.
     public var lines: [String] {
-        if mailed == true {
-            return recipients.map { recipient in
-                let who = CalendarUser.normalized(recipient.address)
-                return recipient.delivered == true
-                    ? "\(message.rawValue) mailed to \(who)"
-                    : "\(message.rawValue) to \(who) not mailed: \(recipient.failure ?? "the mail command failed")"
-            }
-        }
-        guard asked else { return [] }
+        guard asked || mailed == true else { return [] }
         let marks = recipients.contains { $0.status != nil }
         return recipients.map { recipient in
             let who = CalendarUser.normalized(recipient.address)
-            switch recipient.delivered {
-            case true?: return "\(message.rawValue) sent to \(who)"
-            case false?:
-                return "\(message.rawValue) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
-            case nil where marks: return "\(message.rawValue) to \(who) not sent by the server"
-            case nil: return "\(message.rawValue) to \(who) asked of the server"
+            let what = (recipient.message ?? message).rawValue
+            let serverFailed = recipient.status.map { " (the server could not: SCHEDULE-STATUS \($0))" } ?? ""
+            switch (recipient.mailed, recipient.delivered) {
+            case (true?, true?): return "\(what) mailed to \(who)" + serverFailed
+            case (true?, _):
+                return "\(what) to \(who) not mailed: \(recipient.failure ?? "the mail command failed")" + serverFailed
+            case (_, true?): return "\(what) sent to \(who)"
+            case (_, false?):
+                return "\(what) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
+            case (_, nil) where marks: return "\(what) to \(who) not sent by the server"
+            case (_, nil): return "\(what) to \(who) asked of the server"
             }
         }
     }

@@ -12,6 +12,16 @@ extension ITipMessage {
     ///   - sender: the mail's From address, normalised; nil for a bare object (no sender to check).
     ///   - own: the person's calendar addresses, normalised.
     public func apply(to copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+        let outcome = applying(to: copy, sender: sender, own: own)
+        switch outcome {
+        case .added(let made), .updated(let made):
+            if let why = Self.invalidity(of: made) { return .refused(why) }
+            return outcome
+        default: return outcome
+        }
+    }
+
+    private func applying(to copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
         switch method {
         case .request, .publish: request(copy, own: own)
         case .cancel: cancel(copy, own: own)

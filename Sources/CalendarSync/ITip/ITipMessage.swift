@@ -26,7 +26,8 @@ public struct ITipMessage: Sendable {
     public var recurrenceID: String?
     /// The VCALENDAR as sent (with its METHOD).
     public var calendar: Component
-    /// What the reader should know about the message itself (a method stated twice, differently).
+    /// What the reader should know about the message itself (a method stated twice, differently;
+    /// what was mended in it).
     public var note: String?
 
     /// The message in `text`, whose mail part stated `declared` (a `method=` parameter), if any.
@@ -39,7 +40,8 @@ public struct ITipMessage: Sendable {
         } catch let error as ICalendarSyntaxError {
             throw ITipError.unreadable("its calendar part is not iCalendar: line \(error.line): \(error.reason)")
         }
-        guard let calendar = parsed else { throw ITipError.unreadable("its calendar part holds no VCALENDAR") }
+        guard let read = parsed else { throw ITipError.unreadable("its calendar part holds no VCALENDAR") }
+        let (calendar, mends) = Self.mended(read)
         let stated = calendar["METHOD"]?.value.uppercased()
         let declared = declared?.uppercased()
         guard let name = stated ?? declared else {
@@ -64,9 +66,12 @@ public struct ITipMessage: Sendable {
         } else {
             self.calendar = calendar
         }
+        var notes: [String] = []
         if let stated, let declared, stated != declared {
-            note = "the mail says method=\(declared) but the object says METHOD:\(stated); taken as \(stated)"
+            notes.append("the mail says method=\(declared) but the object says METHOD:\(stated); taken as \(stated)")
         }
+        notes += mends
+        note = notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
     /// The message's events.

@@ -10,54 +10,107 @@ import Mail
 /// person's action does.
 public enum MeetingMail {
     /// `report` with what was mailed: each recipient delivered or not, or, without a
-    /// `mail_command`, the reason saying how to have it mailed. A report the server was asked
-    /// for, or none, is returned as it is.
+    /// `mail_command`, the reason saying how to have it mailed. Where the server was asked, only
+    /// the people it marked undelivered (SCHEDULE-STATUS 3.x or 5.x: an address outside it that
+    /// it cannot mail) are mailed, so each person gets the message once, from the server or
+    /// from calgw. Returned as it is when the server's scheduling is unknown, or offline.
     /// - Parameters:
     ///   - stored: the meeting as written (nil for a deletion); `before`: as it was.
     public static func deliver(
         _ report: SchedulingReport?, pair: Pair, offline: Bool, stored: Component?, before: Component, uid: String,
         now: Date = Date()
     ) -> SchedulingReport? {
-        guard var report, !report.asked, !offline, pair.schedules,
-            (pair.remoteIsGoogle ? true : OwnAddresses.cachedAccount(of: pair)?.autoSchedules) == false
-        else { return report }
+        guard var report, !offline, pair.schedules else { return report }
+        let serverSchedules = pair.remoteIsGoogle ? true : OwnAddresses.cachedAccount(of: pair)?.autoSchedules
+        let calendar = stored ?? before
+        let stamp = DateTimeValue(LocalDateTime(secondsSinceEpoch: Int64(now.timeIntervalSince1970)), form: .utc)
+        if report.asked {
+            // The server sent what it could; what it marked undelivered goes by mail, if mailable.
+            guard let command = pair.mailCommand, report.recipients.contains(where: { $0.delivered == false })
+            else { return report }
+            report.recipients = report.recipients.map { recipient in
+                guard recipient.delivered == false else { return recipient }
+                var sent = send(
+                    recipient.message ?? report.message, to: recipient.address, calendar: calendar, before: before,
+                    pair: pair, uid: uid, now: stamp, command: command)
+                sent.status = recipient.status
+                sent.message = recipient.message
+                return sent
+            }
+            report.mailed = true
+            return report
+        }
+        guard serverSchedules == false else { return report }
+        let removed =
+            stored != nil && report.message == .update
+            ? removedAttendees(from: before, in: calendar, uid: uid).map {
+                SchedulingReport.Recipient(address: $0, delivered: false, message: .cancellation)
+            } : []
         guard let command = pair.mailCommand else {
             report.reason =
                 (report.reason ?? "this server does not schedule meetings")
                 + "; set mail_command in pair \(pair.name) to mail it"
-            report.recipients = report.recipients.map {
-                SchedulingReport.Recipient(address: $0.address, delivered: false)
-            }
+            report.recipients =
+                report.recipients.map { SchedulingReport.Recipient(address: $0.address, delivered: false) } + removed
             return report
         }
-        let calendar = stored ?? before
-        let stamp = DateTimeValue(LocalDateTime(secondsSinceEpoch: Int64(now.timeIntervalSince1970)), form: .utc)
         report.mailed = true
         report.reason = nil
-        report.recipients = report.recipients.map { recipient in
-            var sent = SchedulingReport.Recipient(address: recipient.address, delivered: false)
-            do {
-                guard
-                    let mail = message(
-                        report.message, to: recipient.address, in: calendar, pair: pair, uid: uid, now: stamp)
-                else {
-                    sent.failure = "calgw cannot make the message from the event"
-                    return sent
-                }
-                try MailCommand(command).send(mail.bytes)
-                sent.delivered = true
-            } catch {
-                sent.failure = "\(error)"
-            }
+        report.recipients = (report.recipients + removed).map { recipient in
+            var sent = send(
+                recipient.message ?? report.message, to: recipient.address, calendar: calendar, before: before,
+                pair: pair, uid: uid, now: stamp, command: command)
+            sent.message = recipient.message
             return sent
         }
         return report
     }
 
+    /// Mails `message` to `address` through `command`: the recipient as mailed, delivered or
+    /// with the reason it was not.
+    static func send(
+        _ message: SchedulingReport.Message, to address: String, calendar: Component, before: Component,
+        pair: Pair, uid: String, now: DateTimeValue, command: [String]
+    ) -> SchedulingReport.Recipient {
+        var sent = SchedulingReport.Recipient(address: address, delivered: false)
+        sent.mailed = true
+        do {
+            guard
+                let mail = self.message(
+                    message, to: address, in: calendar, before: before, pair: pair, uid: uid, now: now)
+            else {
+                sent.failure = "calgw cannot make the message from the event"
+                return sent
+            }
+            try MailCommand(command).send(mail.bytes)
+            sent.delivered = true
+        } catch {
+            sent.failure = "\(error)"
+        }
+        return sent
+    }
+
+    /// The attendees of `uid` in `before` whom `calendar` no longer names anywhere (the
+    /// organizer aside): an update removed them, and a scheduling server would cancel the
+    /// meeting for them (RFC 6638 §3.2.1.2).
+    static func removedAttendees(from before: Component, in calendar: Component, uid: String) -> [String] {
+        func attendees(_ calendar: Component) -> [(key: String, value: String)] {
+            calendar.components.filter { $0.name == "VEVENT" && $0["UID"]?.text == uid }.flatMap { event in
+                let chair = event["ORGANIZER"].map { CalendarUser.normalized($0.value) }
+                return event.properties.filter { $0.name == "ATTENDEE" }
+                    .map { (key: CalendarUser.normalized($0.value), value: $0.value) }
+                    .filter { $0.key != chair }
+            }
+        }
+        let kept = Set(attendees(calendar).map(\.key))
+        var seen = Set<String>()
+        return attendees(before).filter { !kept.contains($0.key) && seen.insert($0.key).inserted }.map(\.value)
+    }
+
     /// The mail of `message` to `recipient` about the meeting `uid` in `calendar`.
     static func message(
-        _ message: SchedulingReport.Message, to recipient: String, in calendar: Component, pair: Pair, uid: String,
-        now: DateTimeValue
+        _ message: SchedulingReport.Message, to recipient: String, in calendar: Component, before: Component,
+        pair: Pair, uid: String, now: DateTimeValue
     ) -> SchedulingMail? {
         let events = calendar.components.filter { ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid }
         guard let first = events.first(where: { $0["RECURRENCE-ID"] == nil }) ?? events.first,
@@ -83,7 +136,21 @@ public enum MeetingMail {
             from = organizer
             subject = (message == .invitation ? "Invitation: " : "Updated invitation: ") + summary
         case .cancellation:
-            itip = Self.cancel(first, zones: calendar.components(named: "VTIMEZONE"), now: now)
+            let zones = calendar.components(named: "VTIMEZONE")
+            let key = CalendarUser.normalized(recipient)
+            if first["ATTENDEE"] != nil,
+                !first.properties.contains(where: {
+                    $0.name == "ATTENDEE" && CalendarUser.normalized($0.value) == key
+                })
+            {
+                // Removed by an update: cancelled for them alone, at the update's sequence.
+                let line = before.components.lazy.compactMap { event in
+                    event.properties.first { $0.name == "ATTENDEE" && CalendarUser.normalized($0.value) == key }
+                }.first
+                itip = Self.cancel(first, zones: zones, now: now, removed: line.map { [$0] })
+            } else {
+                itip = Self.cancel(first, zones: zones, now: now)
+            }
             from = organizer
             subject = "Cancelled: \(summary)"
         }
@@ -111,12 +178,21 @@ public enum MeetingMail {
         return message
     }
 
-    /// The cancellation of the whole meeting whose main event is `event` (RFC 5546 §3.2.5).
-    static func cancel(_ event: Component, zones: [Component], now: DateTimeValue) -> Component {
+    /// The cancellation of the whole meeting whose main event is `event` (RFC 5546 §3.2.5): to
+    /// everyone after a deletion (the sequence raised past the last version), or to the
+    /// `removed` attendees alone after an update that left them out (its own sequence).
+    static func cancel(_ event: Component, zones: [Component], now: DateTimeValue, removed: [Property]? = nil)
+        -> Component
+    {
         var cancelled = Component(name: event.name)
         let kept: Set<String> = ["UID", "DTSTART", "DTEND", "DURATION", "SUMMARY", "ORGANIZER", "ATTENDEE", "RRULE"]
         cancelled.properties = event.properties.filter { kept.contains($0.name) }
-        cancelled.properties.append(Property(name: "SEQUENCE", value: String((event["SEQUENCE"]?.integer ?? 0) + 1)))
+        if let removed {
+            cancelled.properties.removeAll { $0.name == "ATTENDEE" }
+            cancelled.properties.append(contentsOf: removed)
+        }
+        let sequence = (event["SEQUENCE"]?.integer ?? 0) + (removed == nil ? 1 : 0)
+        cancelled.properties.append(Property(name: "SEQUENCE", value: String(sequence)))
         cancelled.properties.append(.dateTime("DTSTAMP", now))
         cancelled.properties.append(Property(name: "STATUS", value: "CANCELLED"))
         let used = Set(cancelled.properties.compactMap { $0[parameter: "TZID"] })

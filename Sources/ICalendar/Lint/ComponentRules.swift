@@ -57,7 +57,16 @@ struct ComponentRules {
                     .init(
                         line: p.line, severity: .error,
                         message:
-                            "\(p.name) has TZID \"\(tzid)\", which is neither a known zone nor defined by a VTIMEZONE"))
+                            "\(p.name) has TZID \"\(tzid)\", which is neither a known zone nor defined by a VTIMEZONE",
+                        kind: .unknownZone))
+            }
+            if let bad = p.parameters.first(where: { !Self.isParameterName($0.name) }) {
+                problems.append(
+                    .init(
+                        line: p.line, severity: .error,
+                        message:
+                            "\(p.name) has a parameter named \"\(bad.name)\", which is no parameter name (RFC 5545 §3.1: "
+                            + "letters, digits and '-'); servers refuse the line", kind: .parameterName))
             }
             guard let type = p.valueType else {
                 if let v = p[parameter: "VALUE"] {
@@ -89,6 +98,14 @@ struct ComponentRules {
                 }
             }
         }
+    }
+
+    /// An iana-token or x-name (RFC 5545 §3.1): ASCII letters, digits and `-`, at least one.
+    static func isParameterName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy {
+                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D
+            }
     }
 
     private func checkSchedulable(_ c: Component, into problems: inout [LintProblem]) {

@@ -19,6 +19,11 @@ public struct LintProblem: Hashable, Sendable, CustomStringConvertible {
         /// A property whose value is not of its type (an RRULE or EXRULE that is no rule, an
         /// ATTENDEE that is no CAL-ADDRESS).
         case invalidValue(ValueType)
+        /// A parameter whose name is none (RFC 5545 §3.1: letters, digits and `-`), as a
+        /// mail's broken encoding leaves it; servers refuse the line.
+        case parameterName
+        /// A TZID that is neither a zone calgw knows nor one the file defines.
+        case unknownZone
         /// Anything else.
         case other
     }
