@@ -31,6 +31,17 @@ import CalgwTestSupport
         #expect(errors.contains { $0.line == 8 && $0.message.contains("not a valid DATE-TIME") })
     }
 
+    /// A parameter name a broken quoted-printable left (RFC 6047 §2.5's example decodes
+    /// `PARTSTAT=ACCEPTED` with `=AC` as a byte): an error at its line, which servers refuse.
+    @Test func aGarbledParameterNameIsAnError() {
+        let problems = lint(
+            "BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\n"
+                + "ATTENDEE;ROLE=CHAIR;PARTSTAT\u{FFFD}CEPTED=:mailto:a@example.com\r\n"
+                + "ATTENDEE;X-CALGW-NOTE=1;CN=B:mailto:b@example.com\r\nEND:VEVENT\r\n")
+        let errors = problems.filter { $0.severity == .error }
+        #expect(errors.count == 1 && errors.first?.line == 8 && errors.first?.kind == .parameterName, "\(errors)")
+    }
+
     @Test func structuralErrorsComeWithTheirLine() {
         let problems = Linter().lint(Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
         #expect(problems.first { $0.severity == .error }?.line == 3)
