@@ -74,21 +74,69 @@ struct MailHeaders: Sendable {
 struct HeaderParameters: Sendable {
     /// The part before the first `;`, lower-cased: `text/calendar`, `attachment`.
     var value: String
-    /// The parameters, names lower-cased, quotes and backslash escapes removed. An RFC 2231
-    /// name (`filename*`, `filename*0`) is kept under its bare name, its value as written.
+    /// The parameters, names lower-cased, quotes and backslash escapes removed. RFC 2231's
+    /// forms are read into the bare name: continuations (`filename*0`, `filename*1`) joined in
+    /// order, and an extended value (`filename*=utf-8''%E2%82%AC.ics`) percent-decoded in its
+    /// charset (``Charset``'s; UTF-8 for any other).
     var parameters: [String: String]
 
     init(_ text: String) {
-        var parameters: [String: String] = [:]
+        var plain: [String: String] = [:]
+        /// name → (section, encoded, value as written)
+        var sections: [String: [(index: Int, encoded: Bool, value: String)]] = [:]
         let pieces = text.splitOutsideQuotes(separator: ";")
         value = (pieces.first ?? "").trimmingWhitespace().lowercased()
         for piece in pieces.dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            var name = piece[..<equals].trimmingWhitespace().lowercased()
-            if let star = name.firstIndex(of: "*") { name = String(name[..<star]) }
+            let fullName = piece[..<equals].trimmingWhitespace().lowercased()
             let raw = piece[piece.index(after: equals)...].trimmingWhitespace()
-            if parameters[name] == nil { parameters[name] = raw.unquoted() }
+            guard let star = fullName.firstIndex(of: "*") else {
+                if plain[fullName] == nil { plain[fullName] = raw.unquoted() }
+                continue
+            }
+            let name = String(fullName[..<star])
+            let rest = fullName[fullName.index(after: star)...]
+            let encoded = rest.hasSuffix("*") || rest.isEmpty
+            let number = Int(rest.hasSuffix("*") ? rest.dropLast() : rest) ?? 0
+            sections[name, default: []].append((number, encoded, raw.unquoted()))
         }
-        self.parameters = parameters
+        for (name, parts) in sections {
+            plain[name] = Self.joined(parts.sorted { $0.index < $1.index })
+        }
+        parameters = plain
+    }
+
+    /// An RFC 2231 value from its sections: the charset from the first encoded one
+    /// (`charset'language'…`), percent-escapes decoded in the encoded ones.
+    private static func joined(_ parts: [(index: Int, encoded: Bool, value: String)]) -> String {
+        var charset = "utf-8"
+        var bytes: [UInt8] = []
+        for (i, part) in parts.enumerated() {
+            var value = Substring(part.value)
+            if part.encoded && i == 0 {
+                let quotes = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+                if quotes.count == 3 {
+                    if !quotes[0].isEmpty { charset = quotes[0].lowercased() }
+                    value = quotes[2]
+                }
+            }
+            guard part.encoded else {
+                bytes += Array(value.utf8)
+                continue
+            }
+            var utf8 = Array(value.utf8)[...]
+            while let first = utf8.first {
+                utf8 = utf8.dropFirst()
+                if first == UInt8(ascii: "%"), utf8.count >= 2,
+                    let byte = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+                {
+                    bytes.append(byte)
+                    utf8 = utf8.dropFirst(2)
+                } else {
+                    bytes.append(first)
+                }
+            }
+        }
+        return ((try? Charset(name: charset)) ?? .utf8).decode(bytes)
     }
 }

@@ -118,6 +118,33 @@ import Testing
         #expect(message.calendarPart?.filename == "event.ics")
     }
 
+    /// RFC 2231 file names, as Apple Mail and Thunderbird write non-ASCII and long ones: an
+    /// extended value in its charset, and continuations joined in order (out of order in the mail).
+    @Test func rfc2231FileNamesAreDecodedAndJoined() throws {
+        let message = try MailMessage.parse(
+            mail(
+                """
+                From: a@example.com
+                Content-Type: multipart/mixed; boundary=b
+
+                --b
+                Content-Type: application/ics
+                Content-Disposition: attachment; filename*=utf-8''Einladung%20%E2%82%AC.ics
+
+                BEGIN:VCALENDAR
+                END:VCALENDAR
+                --b
+                Content-Type: text/calendar; method=REQUEST;
+                 name*1*=%E9union.ics; name*0*=iso-8859-1'fr'R
+                Content-Disposition: attachment
+
+                BEGIN:VCALENDAR
+                END:VCALENDAR
+                --b--
+                """))
+        #expect(message.calendarParts.map(\.filename) == ["Einladung €.ics", "Réunion.ics"])
+    }
+
     @Test func aMailWithoutCalendarHasNoCalendarPart() throws {
         let message = try MailMessage.parse(mail("From: a@example.com\nSubject: hello\n\nJust text.\n"))
         #expect(message.calendarParts.isEmpty)
