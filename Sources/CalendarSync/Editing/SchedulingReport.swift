@@ -65,8 +65,8 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     public var reason: String?
     /// Each person the message is for, with what the server says of it.
     public var recipients: [Recipient]
-    /// True when the message was mailed through the pair's `mail_command` (the server sends
-    /// none); nil otherwise.
+    /// True when calgw mailed the message through the pair's `mail_command`, to everyone (the
+    /// server sends none) or to those the server marked undelivered; nil otherwise.
     public var mailed: Bool?
 
     /// A report of `message` for `recipients`.
@@ -118,7 +118,8 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`. Where the server
     /// marked some people and not others (calgw sends no status of its own: see
     /// ``UploadForm``), it sent the others nothing: `update to bob@example.org not sent by the
-    /// server`.
+    /// server`. What calgw mailed says so: `update mailed to bob@example.net`, `reply mailed to
+    /// alice@example.org (the server could not: SCHEDULE-STATUS 5.1)`.
     public var lines: [String] {
         guard asked || mailed == true else { return [] }
         let marks = recipients.contains { $0.status != nil }
