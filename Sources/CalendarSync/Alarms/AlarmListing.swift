@@ -18,6 +18,8 @@ public struct AlarmListing {
     public var sources: [(resolver: TimeZoneResolver, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     public var problems: [(file: String, message: String)] = []
+    /// Per listing read through an index, how many files it passed over (for `-v`).
+    public var indexNotes: [String] = []
 
     /// Every alarm instant of `files` in [from, to), floating times and dates read in `zone`,
     /// sorted by trigger, then UID.
@@ -31,13 +33,18 @@ public struct AlarmListing {
                 continue
             }
             guard let alarms else { continue }
-            let source = sources.count
-            sources.append((alarms.resolver, calendars[url]))
-            for a in alarms.alarms(from: from, to: to, floatingZone: zone) {
-                entries.append(Entry(alarm: a, source: source))
-            }
+            add(alarms, from: from, to: to, zone: zone, calendar: calendars[url])
         }
         entries.sort { AlarmInstant.precedes($0.alarm, $1.alarm) }
+    }
+
+    /// Adds the alarm instants of one file's `alarms` in [from, to), unsorted.
+    mutating func add(_ alarms: CalendarAlarms, from: Int64, to: Int64, zone: any ZoneRules, calendar: String?) {
+        let source = sources.count
+        sources.append((alarms.resolver, calendar))
+        for a in alarms.alarms(from: from, to: to, floatingZone: zone) {
+            entries.append(Entry(alarm: a, source: source))
+        }
     }
 
     /// The JSON array of docs/cli.md.

@@ -21,26 +21,41 @@ public struct EventFile: Sendable {
 ///
 /// A resource is found by UID: first under the name calgw gives that UID, then among the other
 /// files (a vdir filled by another tool may name files otherwise), parsing only those whose
-/// bytes mention the UID. Writes are atomic and
+/// bytes mention the UID, or with an index of UIDs only those it does not know
+/// (``searchIndexed(uid:preferred:cache:)``). Writes are atomic and
 /// conditional on the signature the file was read at.
 public struct EventFiles: Sendable {
     /// The vdir the events are in.
     public let directory: VDirectory
+    /// Where the index of the files' UIDs is kept; nil to read the files for a UID every time.
+    public let cache: ListingCache?
 
-    /// Events in `directory`.
-    public init(directory: VDirectory) {
+    /// Events in `directory`, found by UID through an index kept in `cache` (none without).
+    public init(directory: VDirectory, cache: ListingCache? = nil) {
         self.directory = directory
+        self.cache = cache
     }
 
     /// The resource holding `uid`.
     /// - Throws: `EventEditError.notFound`, `.duplicateUID` when two files hold it, or
     ///   `.unreadable` when the only file naming it is broken (its line and problem).
     public func find(uid: String) throws -> EventFile {
+        var read = 0
+        return try find(uid: uid, filesRead: &read)
+    }
+
+    /// ``find(uid:)``, counting the files read besides the one named after `uid`.
+    func find(uid: String, filesRead: inout Int) throws -> EventFile {
         let preferred = SafeFileName.fileName(forUID: uid)
         if let file = try read(preferred), Self.holds(file.calendar, uid: uid) { return file }
+        if let cache, let search = try searchIndexed(uid: uid, preferred: preferred, cache: cache) {
+            filesRead = search.read
+            return try Self.one(search.found, unreadable: search.unreadable, uid: uid, in: directory)
+        }
         var found: [EventFile] = []
         var unreadable: EventEditError?
         for entry in try directory.scan() {
+            filesRead += 1
             guard let (data, _) = try directory.read(entry.name), Self.mentions(data, uid: uid) else { continue }
             do {
                 _ = try ICalendarParser().parse(data)
@@ -55,6 +70,14 @@ public struct EventFiles: Sendable {
             }
             found.append(file)
         }
+        return try Self.one(found, unreadable: unreadable, uid: uid, in: directory)
+    }
+
+    /// The one file found holding `uid`.
+    /// - Throws: `unreadable` (or `EventEditError.notFound`) for none, `.duplicateUID` for more.
+    static func one(
+        _ found: [EventFile], unreadable: EventEditError?, uid: String, in directory: VDirectory
+    ) throws -> EventFile {
         guard let first = found.first else {
             throw unreadable ?? EventEditError.notFound(uid: uid, folder: directory.url.path)
         }

@@ -31,51 +31,89 @@ extension Invitations {
         /// Files that name attendees but do not parse, with the line and the reason: their
         /// meetings are not listed.
         public var unreadable: [(file: String, line: Int, reason: String)] = []
-    }
+        /// How many files were read.
+        public var read = 0
 
-    /// Reads every item file of `pair`'s local side (a vdir, an account's calendars, or its
-    /// single file) for the invitations awaiting the person at `addresses`. A file that cannot
-    /// be read is passed over.
-    public static func scan(_ pair: Pair, addresses: [String]) -> PairScan {
-        let root = pair.local.url
-        let files: [URL]
-        if case .singleFile(let url) = pair.local {
-            files = [url]
-        } else {
-            files = ListedFiles.local(folder: root).urls
-        }
-        var scan = PairScan()
-        for file in files {
-            guard let data = try? Data(contentsOf: file) else { continue }
+        /// Adds what the file `file` of `pair` (whose local folder is `root`) holds for the
+        /// person at `addresses`.
+        /// - Returns: false when it could not be read.
+        mutating func add(_ file: URL, pair: Pair, root: URL, addresses: [String]) -> Bool {
+            guard let data = try? Data(contentsOf: file) else { return false }
             let calendar: Component
             do {
-                guard let parsed = try ICalendarParser().parse(data).calendar else { continue }
+                guard let parsed = try ICalendarParser().parse(data).calendar else { return true }
                 calendar = parsed
             } catch let error as ICalendarSyntaxError {
                 // A meeting in it would be left out without a word: the file and line are named.
                 if data.range(of: Data("ATTENDEE".utf8)) != nil {
-                    scan.unreadable.append((file.path, error.line, error.reason))
+                    unreadable.append((file.path, error.line, error.reason))
                 }
-                continue
-            } catch { continue }
+                return true
+            } catch { return true }
             // An attendee line a hand edit broke (`ATTENDEE;PARTSTAT=NEEDS-ACTION mailto:…`, a
             // space for the colon) reads as no address: named, never passed over in silence.
             if let broken = BrokenCalendarUser.first(in: calendar.components) {
-                scan.unreadable.append((file.path, broken.line, broken.reason))
-                continue
+                unreadable.append((file.path, broken.line, broken.reason))
+                return true
             }
             let folder = file.deletingLastPathComponent()
             let account = pair.isAccount && folder.standardizedFileURL.path != root.standardizedFileURL.path
             let resolver = TimeZoneResolver(calendar: calendar)
-            scan.unclaimed += unclaimed(in: calendar, addresses: addresses)
-            for invitation in awaiting(in: calendar, addresses: addresses) {
-                scan.found.append(
+            unclaimed += Invitations.unclaimed(in: calendar, addresses: addresses)
+            for invitation in Invitations.awaiting(in: calendar, addresses: addresses) {
+                found.append(
                     Found(
                         invitation: invitation, file: file, calendar: folder.lastPathComponent,
-                        inAccountCalendar: account, start: invitation.startValue.map { shown($0, resolver: resolver) },
-                        occurrence: invitation.occurrenceStart.map { shown($0, resolver: resolver).text }))
+                        inAccountCalendar: account,
+                        start: invitation.startValue.map { Invitations.shown($0, resolver: resolver) },
+                        occurrence: invitation.occurrenceStart.map { Invitations.shown($0, resolver: resolver).text }))
+            }
+            return true
+        }
+    }
+
+    /// Reads the item files of `pair`'s local side (a vdir, an account's calendars, or its
+    /// single file) for the invitations awaiting the person at `addresses`. A file that cannot
+    /// be read is passed over.
+    ///
+    /// With an index of invitations kept in `cache` (``ListingIndex/Kind/invitations``, its
+    /// fingerprint carrying the addresses), a file the index knows unchanged that held no
+    /// invitation for these addresses and no broken meeting is passed over, the UIDs of its
+    /// unclaimed meetings taken from the index; every other file is read as without it, and
+    /// one read for being new or changed is recorded: read every time when it holds an
+    /// invitation or a broken meeting, else with the UIDs of its unclaimed meetings.
+    public static func scan(_ pair: Pair, addresses: [String], cache: ListingCache? = nil) -> PairScan {
+        let root = pair.local.url
+        let cache = cache.map {
+            var c = $0.of(.invitations)
+            c.fingerprint = c.fingerprint.adding(Set(addresses.map(CalendarUser.normalized)).sorted())
+            return c
+        }
+        let listing: ListedFiles
+        if case .singleFile(let url) = pair.local {
+            listing = .single(url, cache: cache)
+        } else {
+            listing = .local(folder: root, cache: cache)
+        }
+        var scan = PairScan()
+        for i in 0..<listing.count {
+            if let index = listing.index, index.canPassOver(i), let facts = index.facts(of: i),
+                let unclaimed = UIDFacts.decode(facts)
+            {
+                scan.unclaimed += unclaimed
+                continue
+            }
+            scan.read += 1
+            let before = (scan.found.count, scan.unclaimed.count, scan.unreadable.count)
+            let readable = scan.add(listing.url(of: i), pair: pair, root: root, addresses: addresses)
+            guard let index = listing.index, !index.isFresh(i) else { continue }
+            if !readable || before.0 != scan.found.count || before.2 != scan.unreadable.count {
+                index.record(i, spans: nil)
+            } else {
+                index.record(i, spans: [], facts: UIDFacts.encode(Array(scan.unclaimed[before.1...])))
             }
         }
+        listing.index?.save()
         return scan
     }
 

@@ -89,7 +89,9 @@ extension Invitations {
     /// The invitations awaiting the person in each of `pairs`, in order: found by `given`
     /// addresses, else by each pair's server's for the account (``OwnAddresses``). Stops at
     /// the first pair whose addresses cannot be found: what came before, and why.
-    public static func awaiting(in pairs: [Pair], given: [String]) async -> (
+    /// - Parameter cache: where the index of invitations is kept
+    ///   (``scan(_:addresses:cache:)``); nil to read every file.
+    public static func awaiting(in pairs: [Pair], given: [String], cache: ListingCache? = nil) async -> (
         found: [PairInvitations], failure: (any Error)?
     ) {
         var found: [PairInvitations] = []
@@ -102,7 +104,7 @@ extension Invitations {
             found.append(
                 PairInvitations(
                     pair: pair, addresses: own.addresses, readOnly: readOnly,
-                    scan: readOnly ? PairScan() : scan(pair, addresses: own.addresses)))
+                    scan: readOnly ? PairScan() : scan(pair, addresses: own.addresses, cache: cache)))
         }
         return (found, nil)
     }

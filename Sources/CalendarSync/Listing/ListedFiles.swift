@@ -157,7 +157,9 @@ public struct ListedFiles {
     /// Opens the root's index in `cache` (none without), before any folder is read: its
     /// names of folders serve the listing.
     mutating func openIndex(_ cache: ListingCache?) {
-        index = cache.map { ListingIndex(root: root, cacheFolder: $0.folder, fingerprint: $0.fingerprint) }
+        index = cache.map {
+            ListingIndex(root: root, cacheFolder: $0.folder, fingerprint: $0.fingerprint, kind: $0.kind)
+        }
     }
 
     /// Matches the index, if any, with the files listed.
@@ -169,17 +171,27 @@ public struct ListedFiles {
     }
 }
 
-/// Where listings keep their indexes (`$XDG_CACHE_HOME/calgw`), and the fingerprint an index
-/// must carry to be used.
+/// Where listings keep their indexes (`$XDG_CACHE_HOME/calgw`), of which kind, and the
+/// fingerprint an index must carry to be used.
 public struct ListingCache: Sendable {
-    /// The cache folder; the indexes go in its `list/`.
+    /// The cache folder; the indexes go in its `list/` (or the folder of their kind).
     public var folder: URL
     /// This process's fingerprint (``ZoneDataFingerprint/current(environment:)``).
     public var fingerprint: ZoneDataFingerprint
+    /// What the indexes are kept for (`list`'s by default).
+    public var kind: ListingIndex.Kind
 
-    /// A cache in `folder`, for indexes of `fingerprint`.
-    public init(folder: URL, fingerprint: ZoneDataFingerprint = .current()) {
+    /// A cache in `folder`, for indexes of `kind` and `fingerprint`.
+    public init(folder: URL, fingerprint: ZoneDataFingerprint = .current(), kind: ListingIndex.Kind = .list) {
         self.folder = folder
         self.fingerprint = fingerprint
+        self.kind = kind
+    }
+
+    /// The same cache, for indexes of `kind`.
+    public func of(_ kind: ListingIndex.Kind) -> ListingCache {
+        var cache = self
+        cache.kind = kind
+        return cache
     }
 }

@@ -45,6 +45,8 @@ extension ListingIndex {
         /// Where its spans start, 16 bytes each.
         var spans: Int
         var spanCount: Int
+        /// Where its facts are (empty without).
+        var facts: Range<Int>
         /// Where the next entry starts.
         var end: Int
     }
@@ -63,13 +65,23 @@ extension ListingIndex {
         let spanCount = Int(word(fixed + 41, UInt32.self))
         let spans = fixed + 45
         guard spanCount <= (bytes.count - spans) / 16 else { return nil }
+        let flags = Flags(rawValue: bytes[fixed + 40])
+        var end = spans + spanCount * 16
+        var facts = end..<end
+        if flags.contains(.facts) {
+            guard end <= bytes.count - 4 else { return nil }
+            let length = Int(word(end, UInt32.self))
+            guard length <= bytes.count - end - 4 else { return nil }
+            facts = end + 4..<end + 4 + length
+            end = facts.upperBound
+        }
         return EntryView(
             key: key..<fixed,
             stamp: FileStamp(
                 device: word(fixed, UInt64.self), inode: word(fixed + 8, UInt64.self),
                 size: word(fixed + 16, Int64.self),
                 modified: word(fixed + 24, Int64.self), changed: word(fixed + 32, Int64.self)),
-            flags: Flags(rawValue: bytes[fixed + 40]), spans: spans, spanCount: spanCount, end: spans + spanCount * 16)
+            flags: flags, spans: spans, spanCount: spanCount, facts: facts, end: end)
     }
 
     /// Pairs each listed file with the stored entry of the same key, and keeps it when it is
@@ -192,7 +204,8 @@ extension ListingIndex {
 
     /// Appends one entry in the stored form.
     static func appendEntry(
-        key: [UInt8], stamp: FileStamp, flags: Flags, spans: [ClosedRange<Int64>], to out: inout [UInt8]
+        key: [UInt8], stamp: FileStamp, flags: Flags, spans: [ClosedRange<Int64>], facts: [UInt8] = [],
+        to out: inout [UInt8]
     ) {
         append(UInt32(key.count), to: &out)
         out += key
@@ -206,6 +219,10 @@ extension ListingIndex {
         for s in spans {
             append(UInt64(bitPattern: s.lowerBound), to: &out)
             append(UInt64(bitPattern: s.upperBound), to: &out)
+        }
+        if flags.contains(.facts) {
+            append(UInt32(facts.count), to: &out)
+            out += facts
         }
     }
 

@@ -26,7 +26,7 @@ import Foundation
 /// has another inode) is the same, and was not taken within the racy margin.
 public final class ListingIndex {
     /// The format written; an index of another is started again.
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     static let magic = Array("CALGWLIX".utf8)
 
     /// Flags of an entry.
@@ -37,6 +37,8 @@ public final class ListingIndex {
         /// Read every time: a file that could not be read, was reported on, or whose
         /// occurrences cannot be bounded.
         static let always = Flags(rawValue: 2)
+        /// Facts of the file follow the spans (``facts(of:)``): a length, then the bytes.
+        static let facts = Flags(rawValue: 4)
     }
 
     /// The root the index is kept for.
@@ -68,11 +70,14 @@ public final class ListingIndex {
     /// The index of `root` kept in `cacheFolder`, read (nil: none kept); its names of folders
     /// serve the listing that follows, which ``check(_:)`` then matches with its entries.
     /// - Parameter fingerprint: this process's; an index written under another is started again.
-    public init(root: String, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
+    /// - Parameter kind: what the index is for; each kind is kept apart.
+    public init(
+        root: String, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current(), kind: Kind = .list
+    ) {
         self.root = root
         listing = ListedFiles(root: root)
         self.fingerprint = fingerprint
-        file = cacheFolder.map { Self.location(of: root, in: $0) }
+        file = cacheFolder.map { Self.location(of: root, in: $0, kind: kind) }
         guard let file, let data = WholeFile.read(file.path) else { return }
         do {
             try load(data)
@@ -118,10 +123,12 @@ public final class ListingIndex {
         return stored.names
     }
 
-    /// `root`'s index file in the cache folder: a digest of the path names it.
-    static func location(of root: String, in cacheFolder: URL) -> URL {
+    /// `root`'s index file of `kind` in the cache folder: a digest of the path names it, in
+    /// the kind's folder.
+    static func location(of root: String, in cacheFolder: URL, kind: Kind = .list) -> URL {
         let digest = SHA256.hash(data: Data(root.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-        return cacheFolder.appendingPathComponent("list", isDirectory: true).appendingPathComponent(digest + ".index")
+        return cacheFolder.appendingPathComponent(kind.folder, isDirectory: true).appendingPathComponent(
+            digest + ".index")
     }
 
     /// Whether the file at `index` of the listing is known and unchanged since it was last read.
@@ -147,13 +154,16 @@ public final class ListingIndex {
     }
 
     /// Records what reading the file at `index` found: where its occurrences can be, or nil
-    /// when it must be read every time. Stamped with the stamp the listing saw before reading.
-    public func record(_ index: Int, spans: [ClosedRange<Int64>]?) {
+    /// when it must be read every time, and the facts an index of another kind keeps of it
+    /// (``facts(of:)``). Stamped with the stamp the listing saw before reading.
+    public func record(_ index: Int, spans: [ClosedRange<Int64>]?, facts: [UInt8] = []) {
         guard let stamp = listing.stamps[index] else { return }
         var flags: Flags = spans == nil ? .always : []
         if stamp.isRacy(runStart: listing.startedAt) { flags.insert(.racy) }
+        if !facts.isEmpty { flags.insert(.facts) }
         recorded.add(index, listingCount: listing.count) { out in
-            Self.appendEntry(key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], to: &out)
+            Self.appendEntry(
+                key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], facts: facts, to: &out)
         }
     }
 

@@ -54,11 +54,13 @@ struct AlarmsCommand: ParsableCommand {
         guard start < end else {
             throw CLIError("--from must be before --to", hint: "the window is [--from, --to)", status: .usage)
         }
-        let selected = try CalendarFiles.select(global: global, local: local, command: "alarms")
-        let listing = AlarmListing(
-            files: selected.files, from: start, to: end, zone: zone, calendars: selected.calendars)
+        let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0, kind: .alarms) }
+        let selected = try CalendarFiles.select(global: global, local: local, command: "alarms", cache: cache)
+        let listing = AlarmListing(listed: selected.listed, from: start, to: end, zone: zone)
         for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
-        if output.verbose { Terminal.err("\(listing.entries.count) alarms") }
+        if output.verbose {
+            for note in listing.indexNotes + ["\(listing.entries.count) alarms"] { Terminal.err(note) }
+        }
         if output.json {
             try Terminal.printJSON(listing.records())
         } else if !output.quiet {

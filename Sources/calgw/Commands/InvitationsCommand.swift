@@ -50,11 +50,13 @@ struct InvitationsCommand: AsyncParsableCommand {
         let config = try global.loadConfig()
         let chosen = try config.select(pair: global.pair, all: global.all || global.pair == nil)
         let pairs = try chosen.filter { !$0.localIsServer }.map { try $0.pair }
-        let (found, failure) = await Invitations.awaiting(in: pairs, given: addresses)
+        let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
+        let (found, failure) = await Invitations.awaiting(in: pairs, given: addresses, cache: cache)
         var rows: [Row] = []
         /// Meetings that name none of the person's addresses, by the addresses looked for.
         var unclaimed: [(addresses: [String], uid: String)] = []
         for one in found where !output.quiet {
+            if output.verbose { Terminal.err("\(one.pair.name): \(one.scan.read) files read") }
             // Invitations in a calendar shared read-only cannot be answered there.
             if one.readOnly {
                 Terminal.err(

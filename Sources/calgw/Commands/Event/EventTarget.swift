@@ -18,7 +18,7 @@ struct EventTarget {
         let pair = try config.select(pair: options.global.pair, all: false, takesAll: false)[0].pair
         self.pair = pair
         calendar = try PairRun(pair: pair).calendar(options.collection)
-        files = calendar.eventFiles
+        files = calendar.eventFiles(cache: ConfigPaths().listIndexFolder.map { ListingCache(folder: $0, kind: .uids) })
     }
 
     /// The current time as a UTC DATE-TIME (whole seconds).

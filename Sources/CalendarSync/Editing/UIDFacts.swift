@@ -1,0 +1,47 @@
+/// UIDs as an index keeps them for one file: those it holds (``ListingIndex/Kind/uids``), or
+/// those of its meetings that name none of the person's addresses
+/// (``ListingIndex/Kind/invitations``). Each UID's length (four bytes, little-endian), then
+/// its bytes.
+enum UIDFacts {
+    /// The stored form of `uids`.
+    static func encode(_ uids: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        for uid in uids {
+            ListingIndex.append(UInt32(uid.utf8.count), to: &out)
+            out += Array(uid.utf8)
+        }
+        return out
+    }
+
+    /// Whether the stored form `facts` holds `uid` (a damaged one holds whatever it is asked
+    /// for, so its file is read).
+    static func contains(_ facts: ArraySlice<UInt8>, uid: String) -> Bool {
+        let wanted = Array(uid.utf8)
+        return each(in: facts) { $0.elementsEqual(wanted) } ?? true
+    }
+
+    /// The UIDs of the stored form `facts`; nil when it is damaged.
+    static func decode(_ facts: ArraySlice<UInt8>) -> [String]? {
+        var uids: [String] = []
+        let whole = each(in: facts) { bytes in
+            uids.append(String(decoding: bytes, as: UTF8.self))
+            return false
+        }
+        return whole == nil ? nil : uids
+    }
+
+    /// Calls `body` with each UID's bytes until it returns true.
+    /// - Returns: whether `body` returned true; nil when `facts` is damaged.
+    private static func each(in facts: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool? {
+        var at = facts.startIndex
+        while at < facts.endIndex {
+            guard facts.endIndex - at >= 4 else { return nil }
+            let length = facts[at..<at + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+            at += 4
+            guard facts.endIndex - at >= length else { return nil }
+            if body(facts[at..<at + length]) { return true }
+            at += length
+        }
+        return false
+    }
+}

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+extension ListingIndex {
+    /// What an index is kept for, and so what its entries' spans and facts say. Each kind is
+    /// a file of its own (in its folder of the cache), kept by the commands that read through
+    /// it, under the same rules of freshness as `list`'s: an entry serves only while its
+    /// file's stamp is the one it was read at, and not within the racy margin.
+    public struct Kind: Hashable, Sendable {
+        /// The folder of the cache its indexes go in.
+        public let folder: String
+
+        /// `list`'s: spans where occurrences can be (`OccurrenceReach`).
+        public static let list = Kind(folder: "list")
+        /// `alarms`': spans where alarms can go off (`CalendarAlarms.reach()`); none for a
+        /// file without alarms.
+        public static let alarms = Kind(folder: "alarms")
+        /// The `event` commands': each file's UIDs as facts (``UIDFacts``), no spans.
+        public static let uids = Kind(folder: "uids")
+        /// `invitations`': whether a file holds anything for the person's addresses (the
+        /// addresses are in the fingerprint), no spans.
+        public static let invitations = Kind(folder: "invitations")
+    }
+
+    /// Whether the file at `index` can be passed over whatever it is asked: fresh, and not to
+    /// be read every time. For the kinds whose entries say only "read it or not" (or whose
+    /// facts say the rest).
+    public func canPassOver(_ index: Int) -> Bool {
+        let start = fresh[index]
+        guard start >= 0 else { return false }
+        return buffer.withUnsafeBytes { bytes in
+            // Read when matched: within the buffer.
+            !Self.entry(at: start, in: bytes)!.flags.contains(.always)
+        }
+    }
+
+    /// The facts kept of the file at `index` when it was last read, if its entry is fresh
+    /// (empty when none were kept); nil when it is not fresh.
+    public func facts(of index: Int) -> ArraySlice<UInt8>? {
+        let start = fresh[index]
+        guard start >= 0 else { return nil }
+        let range = buffer.withUnsafeBytes { Self.entry(at: start, in: $0)!.facts }
+        return buffer[range]
+    }
+}
+
+extension ZoneDataFingerprint {
+    /// This fingerprint and `words` together: an index kept for some words (the person's
+    /// addresses, for `invitations`) is started again when they change.
+    public func adding(_ words: [String]) -> ZoneDataFingerprint {
+        var data = Data(digest)
+        for word in words { data += Data((word + "\n").utf8) }
+        return ZoneDataFingerprint(digest: Array(SHA256.hash(data: data)))
+    }
+}
