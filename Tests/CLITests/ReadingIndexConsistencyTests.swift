@@ -203,6 +203,60 @@ import Testing
         }
     }
 
+    /// The stamp's status-change time at work, alone: files last written long enough ago that no
+    /// margin makes them read again, one of them rewritten in place with its size and
+    /// modification time kept, its event moved into tomorrow. `alarms` finds the alarm it now
+    /// has (an index that trusted size and modification time would pass the file over).
+    @Test func anAlarmMovedWithSizeAndTimeKeptIsFound() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let old = Date(timeIntervalSinceNow: -30 * 86_400)
+        for n in 0..<3 {
+            let path = vdir.appendingPathComponent("a\(n).ics")
+            try Data(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\(n)\r\n"
+                    + "DTSTAMP:20260101T000000Z\r\nDTSTART:20991201T100000Z\r\nSUMMARY:Alpha\r\nBEGIN:VALARM\r\n"
+                    + "ACTION:DISPLAY\r\nDESCRIPTION:r\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+                    + "END:VCALENDAR\r\n").utf8
+            ).write(to: path)
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path.path)
+        }
+        try Data("[pair.p]\nlocal = \"\(vdir.path)\"\nremote = \"file://\(folder.file("mirror").path)\"\n".utf8)
+            .write(to: folder.file("config.toml"))
+        let environment = [
+            "XDG_CACHE_HOME": folder.file("cache").path, "XDG_STATE_HOME": folder.file("state").path, "TZ": "UTC",
+        ]
+        // Past the racy margin of every file's status change, then the index is made and used.
+        try await Task.sleep(for: .seconds(2.2))
+        let alarms = ["alarms", "--config", folder.file("config.toml").path, "-v"]
+        var result = try await CalgwBinary.run(alarms, environment: environment)
+        #expect(result.status == 0 && result.stderrText.contains("0 alarms"), "\(result.stderrText)")
+        result = try await CalgwBinary.run(alarms, environment: environment)
+        #expect(result.stderrText.contains("3 of 3 files passed over"), "\(result.stderrText)")
+
+        let path = vdir.appendingPathComponent("a1.ics")
+        let tomorrow = Date(timeIntervalSinceNow: 86_400)
+        let day = ISO8601DateFormatter.string(
+            from: tomorrow, timeZone: TimeZone(identifier: "UTC")!,
+            formatOptions: [.withYear, .withMonth, .withDay, .withDashSeparatorInDate])
+        let bytes = try String(contentsOf: path, encoding: .utf8)
+            .replacingOccurrences(
+                of: "DTSTART:20991201T100000Z", with: "DTSTART:\(day.replacingOccurrences(of: "-", with: ""))T100000Z")
+        let handle = try FileHandle(forWritingTo: path)
+        try handle.write(contentsOf: Data(bytes.utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path.path)
+
+        result = try await CalgwBinary.run(
+            ["alarms", "--config", folder.file("config.toml").path, "--from", day, "--to", day + "T23:59"],
+            environment: environment)
+        #expect(
+            result.status == 0 && result.stdoutText.contains("starts 10:00"),
+            "\(result.stdoutText) \(result.stderrText)")
+    }
+
     @Test func indexedReadsEqualFullReadsThroughRandomChanges() async throws {
         let seed = UInt64(TestLoad.isOn ? UInt64.random(in: 0..<1_000_000) : 68)
         var calendars = try Calendars(seed: seed)
