@@ -33,6 +33,10 @@ extension CalDAVStorage {
             // has no such way here.
             if await declinedThroughOutbox(current.stored) { return }
             notes.add(await unsentDeletionNote(member, stored: current.stored, error: error))
+            if let uid = Self.uid(of: current.stored) {
+                let reason = error.serverReason ?? "\(error.status ?? 500)"
+                deletions.note(uid, DeletionScheduling(failure: "the server failed to send it (\(reason))"))
+            }
         }
     }
 
