@@ -18,9 +18,10 @@ extension CalDAVStorage {
     /// anyone but the organizer, stays. Each removal is conditioned on the etag read and
     /// schedules nothing.
     /// - Returns: how many messages were removed (``ScheduleInboxApplied/removed``); nothing
-    ///   where the server does not schedule (one OPTIONS request tells).
+    ///   where the server does not schedule (one OPTIONS request tells), nor on Google, whose
+    ///   Inbox calgw leaves alone.
     func removeMessagesTheServerApplied() async throws -> ScheduleInboxApplied {
-        guard try await client.autoSchedules(at: collection) else { return ScheduleInboxApplied() }
+        guard !google, try await client.autoSchedules(at: collection) else { return ScheduleInboxApplied() }
         let account = try await client.schedulingAccount(at: collection, autoSchedules: true)
         guard let inbox = account.inbox else { return ScheduleInboxApplied() }
         let own = Set(account.addresses.map(CalendarUser.normalized))
