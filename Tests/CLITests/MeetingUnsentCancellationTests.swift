@@ -55,3 +55,41 @@ import CalgwTestSupport
         #expect(try await meeting.inbox(mentioning: second).filter { $0.contains("METHOD:CANCEL") }.isEmpty)
     }
 }
+
+/// A change of a meeting's file synced to DAViCal goes as a copy, which marks its attendees
+/// `SCHEDULE-AGENT=CLIENT` on the server so that DAViCal sends nothing for it. The organizer's
+/// later `event delete` is then sent to nobody: the command says so instead of "asked of the
+/// server", and bob's Inbox gets no cancellation.
+extension MeetingUnsentCancellationTests {
+    @Test(.enabled(if: TestServers.selected.contains("davical"), "needs davical, which CALGW_TEST_SERVERS leaves out"))
+    func aDeletionAfterAHandEditSaysTheServerSentNothing() async throws {
+        let own = try AttendeeServer("davical")
+        defer { own.release() }
+        let meeting = try await MeetingFixture(server: own.server, prefix: "handthen")
+        defer { meeting.remove() }
+        let add = try await meeting.calgw([
+            "event", "add", "--summary", "Sync-up", "--start", "2027-11-15T10:00", "--attendee",
+            meeting.attendee.address,
+        ])
+        let uid = add.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(add.status == 0 && !uid.isEmpty, "\(add.stderrText)")
+        let pulled = try await meeting.bob(["sync"])
+        #expect(pulled.status == 0, "\(pulled.stdoutText)\(pulled.stderrText)")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty)
+
+        let file = try meeting.pair.file(uid: uid)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "SUMMARY:Sync-up", with: "SUMMARY:Sync-up (room 2)").utf8).write(
+            to: file)
+        let synced = try await meeting.calgw(["sync"])
+        #expect(synced.status == 0, "\(synced.stdoutText)\(synced.stderrText)")
+        #expect(try await meeting.inbox(mentioning: uid).isEmpty, "the hand edit was sent to bob")
+
+        let delete = try await meeting.calgw(["event", "delete", uid])
+        #expect(delete.status == 0, "\(delete.stdoutText)\(delete.stderrText)")
+        let bare = meeting.attendee.address.replacingOccurrences(of: "mailto:", with: "")
+        #expect(delete.stdoutText.contains("cancellation to \(bare) not sent"), "\(delete.stdoutText)")
+        let cancels = try await meeting.inbox(mentioning: uid).filter { $0.contains("METHOD:CANCEL") }
+        #expect(cancels.isEmpty, "\(cancels)")
+    }
+}
