@@ -77,7 +77,9 @@ import CalgwTestSupport
             if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
     func aMeetingAddedOfflineInANewCalendarOfAnAccountInvitesOnce(server name: String) async throws {
-        let server = try TestServers.shared(name)
+        let own = try AttendeeServer(name)
+        defer { own.release() }
+        let server = own.server
         let attendee = try #require(server.attendee, "the \(name) script printed no second user")
         let organizer = try #require(server.address, "no address of the account on \(name)")
         let segment = "acct" + UUID().uuidString.prefix(8).lowercased()

@@ -13,10 +13,11 @@ import CalgwTestSupport
 
     @Test(.enabled(if: !cases.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: cases)
     func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) async throws {
-        let proxy = try TestProxies.fault(
-            upstream: try TestServers.shared(name).url, script: status, onlyMethods: "PUT")
+        let own = try AttendeeServer(name)
+        defer { own.release() }
+        let proxy = try TestProxies.fault(upstream: own.server.url, script: status, onlyMethods: "PUT")
         defer { proxy.stop() }
-        let meeting = try await MeetingFixture(on: name, prefix: "refused", through: proxy)
+        let meeting = try await MeetingFixture(server: own.server, prefix: "refused", through: proxy)
         defer { meeting.remove() }
         let (attendee, pair, calgw) = (meeting.attendee, meeting.pair, meeting.calgw)
 

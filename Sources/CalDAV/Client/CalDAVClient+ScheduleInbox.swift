@@ -19,11 +19,26 @@ extension CalDAVClient {
 
     /// The scheduling messages in the account's schedule Inbox `inbox` (RFC 6638 §2.2), each
     /// with its etag: a server that rewrites one in place gives it a new etag, so a removal
-    /// conditioned on the etag read never removes a message not yet read.
+    /// conditioned on the etag read never removes a message not yet read. Two requests
+    /// whatever the Inbox holds (a listing, then calendar-multiget REPORTs of every message);
+    /// a server that refuses the REPORT there has each message read by GET.
     public func inboxMessages(_ inbox: URL) async throws -> [CalendarResource] {
         var messages: [CalendarResource] = []
         let base = Self.collectionURL(inbox)
-        for item in try await listItems(in: base) {
+        var listed = try await listItems(in: base)
+        if listed.isEmpty { return [] }
+        if let read = try? await multiget(base, hrefs: listed.map(\.href)) {
+            let etags = Dictionary(listed.map { ($0.href, $0.etag) }) { first, _ in first }
+            messages = read.map { message in
+                var message = message
+                if message.etag.value.isEmpty, let etag = etags[message.href] { message.etag = etag }
+                return message
+            }
+            // What the REPORT left out (a server that gives no data there) is read by GET.
+            let got = Set(read.map(\.href))
+            listed.removeAll { got.contains($0.href) }
+        }
+        for item in listed {
             let url = HrefResolver(base: base).url(for: item.href)
             guard var message = try? await get(url) else { continue }
             if message.etag.value.isEmpty { message.etag = item.etag }

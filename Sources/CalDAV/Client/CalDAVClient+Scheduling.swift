@@ -20,13 +20,11 @@ extension CalDAVClient {
     /// The scheduling account behind `url` (a calendar home or a calendar of it): an OPTIONS
     /// request for the DAV header, and the principal's addresses and Inbox (two PROPFINDs).
     /// Not used by a sync: `discover` shows it.
-    public func schedulingAccount(at url: URL) async throws -> SchedulingAccount {
+    /// - Parameter autoSchedules: what ``autoSchedules(at:)`` said of `url` already (nil: ask).
+    public func schedulingAccount(at url: URL, autoSchedules known: Bool? = nil) async throws -> SchedulingAccount {
         let target = Self.collectionURL(url)
-        let options = try await http.send(HTTPRequest(method: "OPTIONS", url: target))
-        let dav = options.headers.filter { $0.name.lowercased() == "dav" }.flatMap { $0.value.split(separator: ",") }
-        let autoSchedules = dav.contains {
-            $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule"
-        }
+        let autoSchedules: Bool
+        if let known { autoSchedules = known } else { autoSchedules = try await self.autoSchedules(at: target) }
         var account = SchedulingAccount(addresses: [], autoSchedules: autoSchedules, inbox: nil)
         let (answer, _) = try await multistatus(
             "PROPFIND", target, depth: "0",
@@ -59,5 +57,13 @@ extension CalDAVClient {
             account.outbox = try? HrefResolver(base: principalURL).resolve(outbox).url
         }
         return account
+    }
+
+    /// Whether the server schedules implicitly for the calendar at `url` (RFC 6638 §2:
+    /// `calendar-auto-schedule` in the DAV header of its OPTIONS answer): one request.
+    public func autoSchedules(at url: URL) async throws -> Bool {
+        let options = try await http.send(HTTPRequest(method: "OPTIONS", url: Self.collectionURL(url)))
+        let dav = options.headers.filter { $0.name.lowercased() == "dav" }.flatMap { $0.value.split(separator: ",") }
+        return dav.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule" }
     }
 }

@@ -45,6 +45,9 @@ public struct EventPush {
         /// The server failed in its own code on the change (DAViCal's reply code): it is held
         /// back, and the command fails saying so.
         public var heldBack = false
+        /// What the server did with the person's deletion of a meeting, when the storage that
+        /// deleted learnt it (see ``DeletionScheduling``); nil otherwise.
+        public var deletion: DeletionScheduling?
     }
 
     /// Pushes the pair and checks, in its journal, that each of `uids` reached the server.
@@ -103,7 +106,9 @@ public struct EventPush {
                 pushed: false, pendingReason: "the server does not have \(missing) yet\(errors)",
                 hint: "`calgw status` shows what is pending; `calgw push` retries")
         }
-        return Outcome(pushed: true, notes: report.notes)
+        var pushed = Outcome(pushed: true, notes: report.notes)
+        pushed.deletion = uids.lazy.compactMap { report.deletionScheduling[$0] }.first
+        return pushed
     }
 
     /// The first of `uids` the calendar's journal does not record as synced, if any.

@@ -11,10 +11,11 @@ public enum MeetingWrite {
     }
 
     /// What the write of a meeting asked the server to send, read from the version the
-    /// server stored (the vdir holds it after the push); nil when it sends nothing.
+    /// server stored (the vdir holds it after the push); nil when it sends nothing. A deletion
+    /// leaves no version: what the storage learnt on it (`deletion`) says what was sent.
     public static func scheduling(
         _ message: SchedulingReport.Message?, acting: Set<String>, pushed: Bool, pair: Pair, offline: Bool,
-        stored: Component?, before: Component, uid: String
+        stored: Component?, before: Component, uid: String, deletion: DeletionScheduling? = nil
     ) -> SchedulingReport? {
         guard let message, !acting.isEmpty else { return nil }
         // What the server said of itself when last asked (discover, init, an address looked
@@ -26,8 +27,11 @@ public enum MeetingWrite {
             : offline
                 ? "--offline: the push that sends the change asks the server"
                 : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
-        let recipients = SchedulingReport.recipients(
+        var recipients = SchedulingReport.recipients(
             of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
+        if stored == nil, let deletion {
+            recipients = recipients.map { $0.deleted(deletion) }
+        }
         return SchedulingReport(message: message, asked: reason == nil, reason: reason, recipients: recipients)
     }
 

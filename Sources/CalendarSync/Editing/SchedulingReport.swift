@@ -47,6 +47,18 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
             }
         }
 
+        /// This person as a deletion that `scheduling` tells of left them: marked with the
+        /// status the server gave, or not delivered for the server's failure.
+        func deleted(_ scheduling: DeletionScheduling) -> Recipient {
+            var recipient = Recipient(address: address, status: scheduling.status)
+            if let failure = scheduling.failure {
+                recipient.delivered = false
+                recipient.failure = failure
+            }
+            recipient.message = message
+            return recipient
+        }
+
         /// `address`, for a message mailed through the pair's `mail_command` (the server sends
         /// none): `delivered` when the command took it.
         public init(address: String, delivered: Bool, message: Message? = nil) {
@@ -132,6 +144,8 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
             case (true?, _):
                 return "\(what) to \(who) not mailed: \(recipient.failure ?? "the mail command failed")" + serverFailed
             case (_, true?): return "\(what) sent to \(who)"
+            case (_, false?) where recipient.status == nil:
+                return "\(what) to \(who) not sent: \(recipient.failure ?? "the server failed to send it")"
             case (_, false?):
                 return "\(what) to \(who) not delivered (SCHEDULE-STATUS \(recipient.status ?? "?"))"
             case (_, nil) where marks: return "\(what) to \(who) not sent by the server"

@@ -27,7 +27,10 @@ extension SyncEngine {
         var report = executor.report
         report.settledActions = executor.settledPersonsActions(of: end.plan)
         try noteRefusedWrites(executor.writesRefused)
-        for side in [local, remote] { report.notes += side.capabilities.noting?.takeNotes() ?? [] }
+        for side in [local, remote] {
+            report.notes += side.capabilities.noting?.takeNotes() ?? []
+            report.deletionScheduling.merge(side.capabilities.noting?.takeDeletionScheduling() ?? [:]) { _, new in new }
+        }
         try await syncMetadata(into: &report)
         try noteReadOnlyCalendar(in: &report, dryRun: false)
         Self.describeProblems(end.plan, local: end.local, remote: end.remote, into: &report)

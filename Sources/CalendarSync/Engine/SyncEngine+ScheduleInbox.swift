@@ -68,6 +68,7 @@ extension SyncEngine {
         report.notes += second.notes.filter { !first.notes.contains($0) }
         report.unsentAnswers += second.unsentAnswers.filter { !first.unsentAnswers.contains($0) }
         report.heldBack.merge(second.heldBack) { a, _ in a }
+        report.deletionScheduling.merge(second.deletionScheduling) { a, _ in a }
         return report
     }
 }

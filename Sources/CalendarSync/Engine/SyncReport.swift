@@ -60,6 +60,9 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// runs while the vdir keeps them (see ``HeldBackWrite``): what the server said, by key.
     /// Not part of the JSON: `errors` says it for each.
     public var heldBack: [String: String] = [:]
+    /// What the server did with the person's deletions of meetings in this run, by UID (see
+    /// ``DeletionScheduling``). Not part of the JSON: the command that deleted reports it.
+    public var deletionScheduling: [String: DeletionScheduling] = [:]
     /// The person's actions (``SyncPolicy/personsActions``) that need nothing more from a
     /// later run: sent to the server, or with nothing to send. Not part of the JSON.
     public var settledActions: Set<String> = []

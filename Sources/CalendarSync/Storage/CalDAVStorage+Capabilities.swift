@@ -33,4 +33,6 @@ extension CalDAVStorage: RewritingStorage {
 extension CalDAVStorage: NotingStorage {
     /// What the person is to hear of this run's writes, once.
     public func takeNotes() -> [String] { (unreadable.takeNote().map { [$0] } ?? []) + notes.take() }
+    /// What the server did with the person's deletions of meetings, once.
+    public func takeDeletionScheduling() -> [String: DeletionScheduling] { deletions.take() }
 }

@@ -24,8 +24,16 @@ extension CalDAVStorage {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             return try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
         }
+        let unsent = await cancellationTheMarksStop(member.url, etag: etag)
         do {
             try await client.delete(member.url, ifMatch: ETag(etag), scheduling: .personsAction)
+            if let unsent {
+                deletions.note(
+                    unsent,
+                    DeletionScheduling(
+                        failure: "the server's copy was last written from the file, as a copy (SCHEDULE-AGENT=CLIENT "
+                            + "on its attendees), so the server sent nothing; tell them yourself"))
+            }
         } catch let error as CalDAVError where error.status == 500 {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
@@ -33,7 +41,35 @@ extension CalDAVStorage {
             // has no such way here.
             if await declinedThroughOutbox(current.stored) { return }
             notes.add(await unsentDeletionNote(member, stored: current.stored, error: error))
+            if let uid = Self.uid(of: current.stored) {
+                let reason = error.serverReason ?? "\(error.status ?? 500)"
+                deletions.note(uid, DeletionScheduling(failure: "the server failed to send it (\(reason))"))
+            }
         }
+    }
+
+    /// The UID of the meeting at `url` when the account organizes it and the server's version
+    /// marks every attendee `SCHEDULE-AGENT=CLIENT` (a change of its file synced as a copy):
+    /// DAViCal then sends the person's deletion to nobody, and the command must not say it
+    /// asked. Nil otherwise, or when it cannot be read (one GET; the account's addresses are
+    /// asked at most once per run).
+    private func cancellationTheMarksStop(_ url: URL, etag: ItemETag) async -> String? {
+        guard let stored = try? await client.get(url), stored.etag.value == etag.value || stored.etag.value.isEmpty,
+            let organizer = UploadForm.organizerOfMeetingWithMarkedAttendees(stored.data),
+            let calendar = try? ICalendarParser().parse(stored.data).calendar
+        else { return nil }
+        let own = await accountAddresses.get {
+            ((try? await self.client.schedulingAccount(at: self.collection).addresses) ?? []).map(
+                CalendarUser.normalized)
+        }
+        let chair = CalendarUser.normalized(organizer)
+        guard own.contains(chair) else { return nil }
+        let attendees = calendar.components.flatMap(\.properties).filter {
+            $0.name == "ATTENDEE" && CalendarUser.normalized($0.value) != chair
+        }
+        guard !attendees.isEmpty, attendees.allSatisfy({ $0[parameter: "SCHEDULE-AGENT"]?.uppercased() == "CLIENT" })
+        else { return nil }
+        return Self.uid(of: stored.data)
     }
 
     /// What a person's deletion the server failed to schedule left untold, by the person's

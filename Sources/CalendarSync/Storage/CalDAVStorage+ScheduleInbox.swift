@@ -13,8 +13,10 @@ extension CalDAVStorage: ScheduleInboxStorage {
     /// or REPLYs naming none of its attendees, stay in the Inbox; but cancellations of whole
     /// meetings that no calendar of the account holds are removed (DAViCal deletes the
     /// attendee's copy itself and files the CANCEL besides, where it would stay for ever).
+    /// A server that applies the messages itself and keeps them besides (Cyrus) has those its
+    /// copies show removed (``removeMessagesTheServerApplied()``).
     public func applyScheduleInbox() async throws -> ScheduleInboxApplied {
-        guard client.traits.ignoresSchedulingSwitch else { return ScheduleInboxApplied() }
+        guard client.traits.ignoresSchedulingSwitch else { return try await removeMessagesTheServerApplied() }
         let account = try await client.schedulingAccount(at: collection)
         guard let inbox = account.inbox else { return ScheduleInboxApplied() }
         let own = Set(account.addresses.map(CalendarUser.normalized))
@@ -71,7 +73,7 @@ extension CalDAVStorage: ScheduleInboxStorage {
     /// The Inbox messages `messages` (each with how it applies to a copy), in order, applied
     /// to `calendar`: the copy they leave, how many of them changed it, and the messages done
     /// with (applied, or stale: older than the copy); those not applicable stay in the Inbox.
-    private static func applying(
+    static func applying(
         _ messages: [(resource: CalendarResource, apply: (Component, Set<String>) -> OrganizerMessage.Outcome)],
         to calendar: Component, own: Set<String>
     ) -> (calendar: Component, applied: Int, done: [CalendarResource]) {
@@ -161,7 +163,7 @@ extension CalDAVStorage: ScheduleInboxStorage {
     }
 
     /// The member of this collection holding the meeting `uid`, as read now; nil when none does.
-    private func copy(of uid: String) async throws -> (url: URL, etag: ETag, calendar: Component)? {
+    func copy(of uid: String) async throws -> (url: URL, etag: ETag, calendar: Component)? {
         for member in try await client.members(withUID: uid, in: collection) {
             let url = resolver.url(for: member.href)
             guard let resource = try? await client.get(url),

@@ -33,6 +33,8 @@ public final class CalDAVStorage: CalendarStorage {
     let rewritten = RewrittenVersions()
     /// What the person is to hear of this run's writes (see ``NotingStorage``).
     let notes = StorageNotes()
+    /// What the server did with the person's deletions of meetings (see ``DeletionScheduling``).
+    let deletions = DeletionSchedulingLog()
     /// Hrefs listed in this run that could not be read, told in one note (see ``UnreadableHrefs``).
     let unreadable = UnreadableHrefs()
     /// The hrefs this run's listings showed, which no create is sent to (see ``ListedNames``).
@@ -271,6 +273,8 @@ public final class CalDAVStorage: CalendarStorage {
             try await refuseGoogleMeetingCopyDeletion(member.href, as: intent, href: href)
             if client.traits.ignoresSchedulingSwitch {
                 try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
+            } else if intent == .personsAction, try await deletedAsDecline(member, ifMatch: etag) {
+                return
             } else {
                 try await client.delete(member.url, ifMatch: ETag(etag), scheduling: intent.scheduling)
             }

@@ -15,14 +15,27 @@ public struct MeetingFixture: Sendable {
     public let folder: TemporaryFolder
     /// The account's pair, `alice`, on `collection`.
     public let pair: ServerPair
+    /// The server was started for this fixture alone: ``remove()`` stops it.
+    var ownsServer = false
 
     /// - Parameters:
     ///   - name: the server's script name.
     ///   - prefix: the start of the new calendar's name.
     ///   - proxy: a proxy the pair reaches the server by (nil: directly).
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
+    /// Cyrus is started for the fixture alone (and stopped by ``remove()``): a run of bob's calgw
+    /// there removes from his Inbox every message his calendar shows, other tests' too, so no
+    /// test that counts his Inbox shares him.
     public init(on name: String, prefix: String, through proxy: TestProxy? = nil) async throws {
-        try await self.init(server: try TestServers.shared(name), prefix: prefix, through: proxy)
+        let owned = name == "cyrus"
+        let server = owned ? try TestServers.start(name) : try TestServers.shared(name)
+        do {
+            try await self.init(server: server, prefix: prefix, through: proxy)
+        } catch {
+            if owned { server.stop() }
+            throw error
+        }
+        ownsServer = owned
     }
 
     /// The account's pair on a new calendar of `server` (one the test started for itself, when
@@ -102,6 +115,9 @@ public struct MeetingFixture: Sendable {
         TestServer.Attendee(username: server.username, password: server.password, home: server.home, address: organizer)
     }
 
-    /// Removes the test's folder.
-    public func remove() { folder.remove() }
+    /// Removes the test's folder, and stops the server if it was started for the fixture.
+    public func remove() {
+        folder.remove()
+        if ownsServer { server.stop() }
+    }
 }

@@ -149,6 +149,7 @@ extension SyncReport {
         notes += part.notes.map { "\(collection): \($0)" }
         unsentAnswers += part.unsentAnswers
         heldBack.merge(part.heldBack) { _, new in new }
+        deletionScheduling.merge(part.deletionScheduling) { _, new in new }
         settledActions.formUnion(part.settledActions)
         if let more = part.items { items = (items ?? []) + more }
         if let more = part.broken { broken = (broken ?? []) + more }

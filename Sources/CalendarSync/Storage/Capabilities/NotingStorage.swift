@@ -6,6 +6,14 @@ import Foundation
 public protocol NotingStorage: CalendarStorage {
     /// What happened since the last call, once.
     func takeNotes() -> [String]
+    /// What the server did with the person's deletions of meetings since the last call, by
+    /// UID, once (see ``DeletionScheduling``).
+    func takeDeletionScheduling() -> [String: DeletionScheduling]
+}
+
+extension NotingStorage {
+    /// None: the storage learns nothing of a deletion's scheduling.
+    public func takeDeletionScheduling() -> [String: DeletionScheduling] { [:] }
 }
 
 /// Notes a storage keeps until the engine takes them.

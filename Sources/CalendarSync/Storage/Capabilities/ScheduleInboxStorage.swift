@@ -28,6 +28,10 @@ public struct ScheduleInboxApplied: Sendable, Equatable {
     /// The cancellations of whole meetings none of the account's calendars holds any more,
     /// removed as moot (not counted in ``total``: they change no copy).
     public var mootCancellations = 0
+    /// Messages removed that the server had applied itself (Cyrus), or that were about
+    /// meetings no calendar of the account holds (not counted in ``total``: calgw changed no
+    /// copy for them).
+    public var removed = 0
 
     /// Nothing applied.
     public init(organizerUpdates: Int = 0, answers: Int = 0) {

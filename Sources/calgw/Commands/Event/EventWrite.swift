@@ -29,6 +29,8 @@ struct EventWrite {
         var pending: String?
         /// For a meeting, what the server was asked to send and says it did.
         var scheduling: SchedulingReport?
+        /// What the push had to tell besides (a message the server failed to send).
+        var notes: [String]
     }
 
     /// Says on stderr that the server sent an answer nowhere: it kept no SCHEDULE-STATUS on
@@ -61,12 +63,12 @@ struct EventWrite {
         let scheduling = MeetingMail.deliver(
             MeetingWrite.scheduling(
                 message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
-                stored: stored, before: file.calendar, uid: uid),
+                stored: stored, before: file.calendar, uid: uid, deletion: outcome.deletion),
             pair: target.pair, offline: options.offline, stored: stored ?? result.resource, before: file.calendar,
             uid: uid)
         let report = Report(
             uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
-            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling)
+            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling, notes: outcome.notes)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
