@@ -34,7 +34,7 @@ public struct Canonicalizer: Sendable {
     }
 
     /// The canonical value when it differs from the property's value, else nil.
-    func canonicalValue(of property: Property) -> String? {
+    public func canonicalValue(of property: Property) -> String? {
         // A value with no unescaped `;` or `,` and only defined escapes is canonical whatever its
         // type and however lists split: so are nearly all, and their type is not looked up.
         guard !Self.isCanonicalText(property.value, commasAreSeparators: false),
@@ -58,8 +58,10 @@ public struct Canonicalizer: Sendable {
     /// A fast byte-level test: every `;` (and `,`, unless it separates list items) is escaped,
     /// and every escape is one RFC 5545 defines, with `\n` in lower case.
     static func isCanonicalText(_ value: String, commasAreSeparators: Bool) -> Bool {
-        value.utf8.withContiguousStorageIfAvailable { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
-            ?? isCanonicalText(value.utf8, commasAreSeparators: commasAreSeparators)
+        // Over the bytes in one piece, a short string's too (it has none to lend, and its view
+        // of bytes was read one by one).
+        var value = value
+        return value.withUTF8 { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
     }
 
     private static func isCanonicalText(_ value: some Sequence<UInt8>, commasAreSeparators: Bool) -> Bool {

@@ -94,7 +94,10 @@ public struct Property: Hashable, Sendable {
     public var integer: Int? { Int(value.trimmingCharacters(in: " ")) }
 
     /// The TZID parameter, with quotes and surrounding spaces already removed by the parser.
-    public var tzid: String? { self[parameter: "TZID"] }
+    public var tzid: String? {
+        // Looked up for every property with parameters when a calendar is hashed: most have none.
+        parameterText.containsUTF8(";TZID=") ? self[parameter: "TZID"] : nil
+    }
 
     /// The value as a DATE or DATE-TIME, its TZID applied. For list-valued properties (EXDATE,
     /// RDATE) this is the first value.
