@@ -53,7 +53,8 @@ struct NormalisedWriter {
                     guard Self.append(properties[i].parameterText, to: &bytes) else { return false }
                 }
                 bytes.append(UInt8(ascii: ":"))
-                let canonical = canonicalizer?.canonicalValue(of: properties[i])
+                let canonical = canonicalizer?.canonicalValue(
+                    properties[i].value, name: properties[i].name, parameterText: properties[i].parameterText)
                 guard Self.append(canonical ?? properties[i].value, to: &bytes) else { return false }
                 ranges.append(lineStart..<bytes.count)
             }

@@ -103,8 +103,9 @@ public struct Property: Hashable, Sendable {
     /// RDATE) this is the first value.
     public var dateTime: DateTimeValue? {
         // Nearly always one value: read without splitting and trimming a list.
-        let bytes = value.utf8
-        guard bytes.contains(UInt8(ascii: ",")) || bytes.contains(UInt8(ascii: " ")) else {
+        var text = value
+        let isList = text.withUTF8 { $0.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") } }
+        guard isList else {
             return DateTimeValue(parsing: value, tzid: tzid)
         }
         return dateTimes.first
