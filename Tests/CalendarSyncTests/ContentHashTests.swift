@@ -51,6 +51,26 @@ import ICalendar
         #expect(viaStrings > 0, "no corpus file has a scalar from U+0300 on: the strings' way is untested")
     }
 
+    /// Most items are hashed straight from their parse, values made canonical as each line is
+    /// written; the others by rewriting a copy of their tree. The two ways must give one hash,
+    /// or journals would see changes that are not.
+    @Test func theParsesWayHashesAsTheRewrittenTreesWay() throws {
+        var straight = 0, rewritten = 0
+        for url in CorpusFiles.icsFiles() {
+            guard let parsed = try? ICalendarParser().parse(Data(contentsOf: url)), !parsed.components.isEmpty else {
+                continue
+            }
+            guard let hash = ContentHash.ofParse(parsed.components) else {
+                rewritten += 1
+                continue
+            }
+            straight += 1
+            #expect(hash == ContentHash.ofRewrittenTree(parsed.components), "\(CorpusFiles.name(of: url))")
+        }
+        #expect(straight > 20)
+        #expect(rewritten > 0, "no corpus file needs its tree rewritten: that way is untested here")
+    }
+
     /// Lines whose bytes sort as their scalars do take the bytes' way; a combining mark, which
     /// sorts by canonical equivalence, the strings' way, and both hash alike to before.
     @Test func latinTextSortsAsBytesAndCombiningMarksAsStrings() throws {

@@ -16,20 +16,18 @@ public enum LineEnds {
     public static func restoringCRLF(_ bytes: UnsafeRawBufferPointer) -> Data {
         if let restored = crlfFromLFOnly(bytes) { return restored }
         let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-        // Each LF without its CR, and each CR without its LF, gains one byte.
-        var missing = 0
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if byte == lf, previous != cr { missing += 1 } else if previous == cr, byte != lf { missing += 1 }
-            previous = byte
-        }
-        if previous == cr { missing += 1 }
+        // Each LF without its CR, and each CR without its LF, gains one byte. Counted from line
+        // end to line end: a server that keeps its CRs (as `&#13;`, as Cyrus does) sends every
+        // item this way, and a loop over every byte showed in a first pull's profile.
+        let missing =
+            unpaired(lf, unlessNextTo: cr, before: true, in: bytes)
+            + unpaired(cr, unlessNextTo: lf, before: false, in: bytes)
         guard missing > 0 else { return Data(bytes) }
 
         var out = Data(count: bytes.count + missing)
         out.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
             var j = 0
-            previous = 0
+            var previous: UInt8 = 0
             for byte in bytes {
                 if byte == lf, previous != cr {
                     target[j] = cr; j += 1
@@ -47,6 +45,27 @@ public enum LineEnds {
     /// `bytes` with a CR before each LF, when they hold no CR at all (as every answer read
     /// through an XML parser does); nil when they hold one. Copies the runs between line ends
     /// with `memchr` and `memcpy` instead of byte by byte.
+    /// How many `byte`s have no `partner` just before them (`before`) or just after them.
+    private static func unpaired(
+        _ byte: UInt8, unlessNextTo partner: UInt8, before: Bool, in bytes: UnsafeRawBufferPointer
+    )
+        -> Int
+    {
+        guard let base = bytes.baseAddress else { return 0 }
+        var count = 0
+        var offset = 0
+        while offset < bytes.count, let found = memchr(base + offset, Int32(byte), bytes.count - offset) {
+            let at = UnsafeRawPointer(found) - base
+            if before {
+                if at == 0 || bytes[at - 1] != partner { count += 1 }
+            } else {
+                if at + 1 == bytes.count || bytes[at + 1] != partner { count += 1 }
+            }
+            offset = at + 1
+        }
+        return count
+    }
+
     private static func crlfFromLFOnly(_ bytes: UnsafeRawBufferPointer) -> Data? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
         guard memchr(base, 0x0D, bytes.count) == nil else { return nil }

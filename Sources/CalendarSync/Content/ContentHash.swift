@@ -124,7 +124,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// scheduling parameter (read only: most items have none, and are not copied to check).
     static func holdsSchedulingParameters(_ component: Component) -> Bool {
         component.properties.contains {
-            ($0.name == "ATTENDEE" || $0.name == "ORGANIZER") && $0.parameterText.contains("SCHEDULE-")
+            ($0.name == "ATTENDEE" || $0.name == "ORGANIZER") && $0.parameterText.containsUTF8("SCHEDULE-")
         }
             || component.components.contains(where: holdsSchedulingParameters)
     }
@@ -134,7 +134,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     static func dropSchedulingParameters(_ component: inout Component) {
         for i in component.properties.indices
         where component.properties[i].name == "ATTENDEE" || component.properties[i].name == "ORGANIZER" {
-            guard component.properties[i].parameterText.contains("SCHEDULE-") else { continue }
+            guard component.properties[i].parameterText.containsUTF8("SCHEDULE-") else { continue }
             for name in schedulingParameters { component.properties[i].setParameter(name, nil) }
         }
         for i in component.components.indices { dropSchedulingParameters(&component.components[i]) }
@@ -150,9 +150,42 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         guard let parsed, !parsed.components.isEmpty else {
             return ContentHash(digest: SHA256.hash(data: data), raw: true)
         }
+        return ofParse(parsed.components) ?? ofRewrittenTree(parsed.components)
+    }
+
+    /// The hash of parsed components written straight from the parse, canonical values taken
+    /// as each line is written: nearly every item's way, with no copy of its tree. Nil when a
+    /// component needs its tree rewritten first (time zones to complete, scheduling parameters
+    /// to drop) or holds text from U+0300 on; ``ofRewrittenTree(_:)`` hashes those, to the same
+    /// value as this would (`ContentHashTests` compares the two over the corpora).
+    static func ofParse(_ components: [Component]) -> ContentHash? {
+        var writer = NormalisedWriter(canonicalizing: true)
+        var blocks: [Range<Int>] = []
+        blocks.reserveCapacity(components.count)
+        for component in components {
+            if component.name == "VCALENDAR", TimeZoneCompletion.hasUndefinedTZIDs(in: component) { return nil }
+            if holdsSchedulingParameters(component) { return nil }
+            let start = writer.bytes.count
+            guard writer.write(component) else { return nil }
+            blocks.append(start..<writer.bytes.count)
+        }
+        var hasher = SHA256()
+        writer.bytes.withUnsafeBufferPointer { bytes in
+            if blocks.count > 1 { blocks.sort { precedes(bytes, $0, $1) } }
+            for block in blocks {
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[block])))
+                withUnsafeBytes(of: UInt8(ascii: "\n")) { hasher.update(bufferPointer: $0) }
+            }
+        }
+        return ContentHash(digest: hasher.finalize(), raw: false)
+    }
+
+    /// The hash of parsed components by copies of their trees made canonical, their time zones
+    /// completed and their scheduling parameters dropped, as the hash is defined.
+    static func ofRewrittenTree(_ parsedComponents: [Component]) -> ContentHash {
         var hasher = SHA256()
         let canonical = Canonicalizer()
-        let components = parsed.components.map { component -> Component in
+        let components = parsedComponents.map { component -> Component in
             var c = canonical.canonicalize(component)
             if c.name == "VCALENDAR" { TimeZoneCompletion.complete(&c) }
             if holdsSchedulingParameters(c) { dropSchedulingParameters(&c) }

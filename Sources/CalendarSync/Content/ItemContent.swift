@@ -43,11 +43,43 @@ public struct ItemContent: Sendable, Hashable {
             return
         }
         parses = true
-        let objects = calendar.name == "VCALENDAR" ? calendar.components.filter { $0.name != "VTIMEZONE" } : [calendar]
-        uid = objects.lazy.compactMap { $0["UID"]?.value.trimmedOfSpaces }.first { !$0.isEmpty }
-        lastModified = objects.compactMap { $0["LAST-MODIFIED"]?.value.trimmedOfSpaces }.max()
-        sequence = objects.compactMap { $0["SEQUENCE"]?.integer }.max() ?? 0
+        var found = Found()
+        if calendar.name == "VCALENDAR" {
+            for object in calendar.components where object.name != "VTIMEZONE" { found.read(object) }
+        } else {
+            found.read(calendar)
+        }
+        uid = found.uid
+        lastModified = found.lastModified
+        sequence = found.sequence ?? 0
         span = calendar.name == "VCALENDAR" ? TimeSpan.of(calendar) : .unbounded
+    }
+
+    /// The UID, LAST-MODIFIED and SEQUENCE of an object's components, read in place: a
+    /// property looked up by name is a copy of it, which over every item showed in a first
+    /// pull's profile.
+    private struct Found {
+        /// The first UID that is not empty (trimmed of spaces).
+        var uid: String?
+        /// The latest LAST-MODIFIED (trimmed of spaces).
+        var lastModified: String?
+        /// The highest SEQUENCE that reads as a number.
+        var sequence: Int?
+
+        mutating func read(_ object: Component) {
+            let properties = object.properties
+            if uid == nil, let i = properties.firstIndex(where: { $0.name == "UID" }) {
+                let value = properties[i].value.trimmedOfSpaces
+                if !value.isEmpty { uid = value }
+            }
+            if let i = properties.firstIndex(where: { $0.name == "LAST-MODIFIED" }) {
+                let value = properties[i].value.trimmedOfSpaces
+                lastModified = lastModified.map { max($0, value) } ?? value
+            }
+            if let i = properties.firstIndex(where: { $0.name == "SEQUENCE" }), let value = properties[i].integer {
+                sequence = sequence.map { max($0, value) } ?? value
+            }
+        }
     }
 
     /// What a scanned item is, taken from it instead of its bytes; nil for a UID-less item

@@ -85,13 +85,20 @@ public struct TimeSpan: Sendable, Hashable, Codable {
                             * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds)))
         }
         var last = s
-        for rule in object.properties(named: "RRULE") {
-            guard let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until else {
+        // Rules and dates by index: `properties(named:)` made two arrays for every item.
+        let properties = object.properties
+        for i in properties.indices where properties[i].name == "RRULE" {
+            let rule = properties[i]
+            // A rule without UNTIL (read in any case) has no end, however it reads: not parsed.
+            guard rule.value.containsASCIICaseInsensitive("UNTIL"),
+                let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until
+            else {
                 return TimeSpan(start: s, end: nil)
             }
             last = max(last, seconds(until))
         }
-        for rdate in object.properties(named: "RDATE") {
+        for i in properties.indices where properties[i].name == "RDATE" {
+            let rdate = properties[i]
             for d in rdate.dateTimes { last = max(last, seconds(d)) }
             for p in rdate.periods { last = max(last, seconds(p.start)) }
         }

@@ -34,32 +34,41 @@ public struct Canonicalizer: Sendable {
     }
 
     /// The canonical value when it differs from the property's value, else nil.
-    func canonicalValue(of property: Property) -> String? {
+    public func canonicalValue(of property: Property) -> String? {
+        canonicalValue(property.value, name: property.name, parameterText: property.parameterText)
+    }
+
+    /// The canonical value of a property named `name` with these parameters (their canonical
+    /// text) and `value` when it differs from `value`, else nil: as ``canonicalValue(of:)``,
+    /// for a caller that reads the property where it is rather than copy it.
+    public func canonicalValue(_ value: String, name: String, parameterText: String) -> String? {
         // A value with no unescaped `;` or `,` and only defined escapes is canonical whatever its
         // type and however lists split: so are nearly all, and their type is not looked up.
-        guard !Self.isCanonicalText(property.value, commasAreSeparators: false),
-            ValueType.defaultType(forProperty: property.name) == .text,
-            property[parameter: "VALUE"].map({ $0.uppercased() == "TEXT" }) ?? true
+        guard !Self.isCanonicalText(value, commasAreSeparators: false),
+            ValueType.defaultType(forProperty: name) == .text,
+            ParameterText.values(of: "VALUE", in: parameterText).first.map({ $0.uppercased() == "TEXT" }) ?? true
         else { return nil }
-        switch property.name {
+        switch name {
         case "REQUEST-STATUS", "GEO":
             return nil  // structured values with meaningful separators
         case "CATEGORIES", "RESOURCES":
-            guard !Self.isCanonicalText(property.value, commasAreSeparators: true) else { return nil }
-            let canonical = TextValue.joinList(TextValue.splitList(property.value))
-            return canonical == property.value ? nil : canonical
+            guard !Self.isCanonicalText(value, commasAreSeparators: true) else { return nil }
+            let canonical = TextValue.joinList(TextValue.splitList(value))
+            return canonical == value ? nil : canonical
         default:
-            guard !Self.isCanonicalText(property.value, commasAreSeparators: false) else { return nil }
-            let canonical = TextValue.escape(TextValue.unescape(property.value))
-            return canonical == property.value ? nil : canonical
+            guard !Self.isCanonicalText(value, commasAreSeparators: false) else { return nil }
+            let canonical = TextValue.escape(TextValue.unescape(value))
+            return canonical == value ? nil : canonical
         }
     }
 
     /// A fast byte-level test: every `;` (and `,`, unless it separates list items) is escaped,
     /// and every escape is one RFC 5545 defines, with `\n` in lower case.
     static func isCanonicalText(_ value: String, commasAreSeparators: Bool) -> Bool {
-        value.utf8.withContiguousStorageIfAvailable { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
-            ?? isCanonicalText(value.utf8, commasAreSeparators: commasAreSeparators)
+        // Over the bytes in one piece, a short string's too (it has none to lend, and its view
+        // of bytes was read one by one).
+        var value = value
+        return value.withUTF8 { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
     }
 
     private static func isCanonicalText(_ value: some Sequence<UInt8>, commasAreSeparators: Bool) -> Bool {

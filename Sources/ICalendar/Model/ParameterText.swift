@@ -66,7 +66,37 @@ enum ParameterText {
     /// The values of one parameter, without decoding the others.
     static func values(of name: String, in text: String) -> [String] {
         guard !text.isEmpty, text.utf8.count > name.utf8.count else { return [] }
+        // Each parameter is written `;NAME=`: a text without that has none of the name's values
+        // (nor is decoded, which a TZID lookup over an attendee's parameters did). A quoted
+        // value holding those bytes is read by the full decode.
+        if !name.isEmpty, !text.containsUTF8(";" + name + "=") { return [] }
+        if let only = onlyPlainValue(of: name, in: text) { return [only] }
         return decode(text).filter { $0.name == name }.flatMap(\.values)
+    }
+
+    /// The value of a text that is one parameter, `;NAME=value`, whose value is unquoted and
+    /// has no `,` or `^` (`;TZID=Europe/Berlin`, `;VALUE=DATE`): the value as written, which is
+    /// what decoding gives. Nil for any other text.
+    private static func onlyPlainValue(of name: String, in text: String) -> String? {
+        var text = text
+        var name = name
+        return text.withUTF8 { bytes -> String? in
+            name.withUTF8 { name -> String? in
+                let valueStart = name.count + 2
+                guard bytes.count >= valueStart, bytes[0] == UInt8(ascii: ";"),
+                    bytes[valueStart - 1] == UInt8(ascii: "="),
+                    UnsafeBufferPointer(rebasing: bytes[1..<(valueStart - 1)]).elementsEqual(name)
+                else { return nil }
+                let value = UnsafeBufferPointer(rebasing: bytes[valueStart...])
+                guard
+                    !value.contains(where: {
+                        $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"")
+                            || $0 == UInt8(ascii: "^")
+                    })
+                else { return nil }
+                return String(decoding: value, as: UTF8.self)
+            }
+        }
     }
 
     static func uncaret(_ raw: ArraySlice<UInt8>) -> String {

@@ -94,14 +94,18 @@ public struct Property: Hashable, Sendable {
     public var integer: Int? { Int(value.trimmingCharacters(in: " ")) }
 
     /// The TZID parameter, with quotes and surrounding spaces already removed by the parser.
-    public var tzid: String? { self[parameter: "TZID"] }
+    public var tzid: String? {
+        // Looked up for every property with parameters when a calendar is hashed: most have none.
+        parameterText.containsUTF8(";TZID=") ? self[parameter: "TZID"] : nil
+    }
 
     /// The value as a DATE or DATE-TIME, its TZID applied. For list-valued properties (EXDATE,
     /// RDATE) this is the first value.
     public var dateTime: DateTimeValue? {
         // Nearly always one value: read without splitting and trimming a list.
-        let bytes = value.utf8
-        guard bytes.contains(UInt8(ascii: ",")) || bytes.contains(UInt8(ascii: " ")) else {
+        var text = value
+        let isList = text.withUTF8 { $0.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") } }
+        guard isList else {
             return DateTimeValue(parsing: value, tzid: tzid)
         }
         return dateTimes.first

@@ -9,7 +9,11 @@ enum ContentLineReader {
         var warnings: [ParseWarning] = []
     }
 
-    static func read(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> Result {
+    /// Reads `line`; with `readsPlainParameters` false, every parameter the full way (which
+    /// tests compare the plain way with).
+    static func read(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, readsPlainParameters: Bool = true) throws
+        -> Result
+    {
         let n = line.count
         var i = 0
         var lower = false
@@ -31,8 +35,15 @@ enum ContentLineReader {
                     line: lineNumber, message: "property name '\(name)' has characters RFC 5545 does not allow"))
         }
 
-        // Parameters.
+        // Parameters: plain ones straight into their text, any others one by one.
         var parameters: [Parameter] = []
+        var plainText: String?
+        if readsPlainParameters, i < n && line[i] == UInt8(ascii: ";"),
+            let plain = PlainParameters.read(line, from: i, sawLower: &lower)
+        {
+            plainText = plain.text
+            i = plain.end
+        }
         while i < n && line[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
@@ -122,7 +133,8 @@ enum ContentLineReader {
         }
         // Value: everything after the ':'.
         let value = decode(UnsafeBufferPointer(rebasing: line[(i + 1)..<n]), &latin1)
-        var property = Property(uppercasedName: name, parameterText: ParameterText.encode(parameters), value: value)
+        var property = Property(
+            uppercasedName: name, parameterText: plainText ?? ParameterText.encode(parameters), value: value)
         property.line = lineNumber
         return Result(property: property, hadLowercase: lower, usedLatin1: latin1, warnings: warnings)
     }

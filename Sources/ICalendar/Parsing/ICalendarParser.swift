@@ -126,7 +126,12 @@ struct TreeBuilder {
             var component = Component(name: name)
             component.line = lineNumber
             stack.append(component)
-            if pending.count < stack.count { pending.append([]) }
+            if pending.count < stack.count {
+                // Room for an event's properties from the start, not grown line by line.
+                var properties: [Property] = []
+                properties.reserveCapacity(32)
+                pending.append(properties)
+            }
         case "END":
             let name = parsed.property.value.trimmingCharacters(in: " ").asciiUppercased
             guard var open = stack.popLast() else {

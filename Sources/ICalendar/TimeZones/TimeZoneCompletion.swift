@@ -26,6 +26,28 @@ public enum TimeZoneCompletion {
         return result
     }
 
+    /// Whether ``undefinedTZIDs(in:)`` finds any, without gathering them: false for nearly every
+    /// calendar, whose zones are defined or which has none, so that hashing it need not copy
+    /// its tree to complete it.
+    public static func hasUndefinedTZIDs(in calendar: Component) -> Bool {
+        var vtimezoneTZIDs: [String]?
+        func isDefined(_ tzid: String) -> Bool {
+            if vtimezoneTZIDs == nil {
+                vtimezoneTZIDs = calendar.components.compactMap { $0.name == "VTIMEZONE" ? $0["TZID"]?.value : nil }
+            }
+            guard let defined = vtimezoneTZIDs else { return false }
+            return defined.contains(tzid) || defined.contains { TimeZoneResolver.clean($0) == tzid }
+        }
+        func walk(_ c: Component) -> Bool {
+            for p in c.properties where !p.parameterText.isEmpty {
+                if let tzid = p.tzid, !isDefined(tzid) { return true }
+            }
+            for child in c.components where child.name != "VTIMEZONE" { if walk(child) { return true } }
+            return false
+        }
+        return walk(calendar)
+    }
+
     /// Completes `calendar` (a VCALENDAR) in place.
     /// - Parameter date: the date whose rules generated VTIMEZONEs state (default: now).
     /// - Returns: whether anything changed.

@@ -1,0 +1,60 @@
+extension String {
+    /// Whether the text's UTF-8 holds `needle`'s, byte for byte.
+    ///
+    /// Foundation's `contains(_:)`, which a module importing Foundation gets for strings, goes
+    /// through `NSString` and a locale; over a parameter text or a value per property it showed
+    /// in a first pull's profile. iCalendar names and parameter names are ASCII, for which bytes
+    /// and characters agree.
+    public func containsUTF8(_ needle: String) -> Bool {
+        var text = self
+        var needle = needle
+        return text.withUTF8 { haystack in needle.withUTF8 { ByteSearch.contains($0, in: haystack) } }
+    }
+}
+
+/// Searching bytes for bytes without making strings or arrays.
+enum ByteSearch {
+    /// Whether `needle` occurs in `haystack` (an empty needle always does).
+    static func contains(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var i = 0
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first {
+                var j = 1
+                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether `needle` (ASCII upper case) occurs in `haystack` with ASCII letters in either case.
+    static func containsIgnoringASCIICase(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        func upper(_ b: UInt8) -> UInt8 { b >= 0x61 && b <= 0x7A ? b - 0x20 : b }
+        for i in 0...(haystack.count - needle.count) {
+            var j = 0
+            while j < needle.count && upper(haystack[i + j]) == needle[j] { j += 1 }
+            if j == needle.count { return true }
+        }
+        return false
+    }
+}
+
+extension String {
+    /// Whether the text holds `needle` (ASCII upper case) with ASCII letters in either case, as
+    /// iCalendar names are read.
+    public func containsASCIICaseInsensitive(_ needle: String) -> Bool {
+        var text = self
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { ByteSearch.containsIgnoringASCIICase($0, in: haystack) }
+        }
+    }
+}
