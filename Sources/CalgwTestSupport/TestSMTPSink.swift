@@ -74,6 +74,11 @@ public final class TestSMTPSink: @unchecked Sendable {
         }
     }
 
+    /// The config line of a pair that mails through this sink.
+    public var configLine: String {
+        "mail_command = [" + mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
     /// The mail command that hands a message to this sink, as a pair's `mail_command` names it.
     public var mailCommand: [String] {
         ["msmtp", "--host=127.0.0.1", "--port=\(port)", "--auth=off", "--tls=off", "--read-envelope-from", "-t"]

@@ -26,7 +26,7 @@ import Testing
         let alice = try ServerPair(folder, "alice", server: cyrus, collection: aliceCalendar)
         let bobCalendar = radicale.newCollectionURL(prefix: "imip-bob")
         try await radicale.makeCalendar(bobCalendar)
-        let command = "mail_command = [" + sink.mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let command = sink.configLine
         let bob = try ServerPair(
             folder, "bob", server: radicale, collection: bobCalendar,
             extra: ["addresses = [\"mailto:bob@example.net\"]", command])
@@ -129,7 +129,7 @@ import Testing
         let radicale = try TestServers.shared("radicale")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let command = "mail_command = [" + sink.mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let command = sink.configLine
         let aliceCalendar = radicale.newCollectionURL(prefix: "imip-alice")
         try await radicale.makeCalendar(aliceCalendar)
         let alice = try ServerPair(

@@ -29,6 +29,18 @@ import Testing
         return json
     }
 
+    /// A pair of its own calendar on `server` for the person at `address`, who mails through `sink`.
+    static func person(
+        _ name: String, _ address: String, on server: TestServer, in folder: TemporaryFolder,
+        mailingTo sink: TestSMTPSink
+    ) async throws -> ServerPair {
+        let collection = server.newCollectionURL(prefix: "mail-\(name)")
+        try await server.makeCalendar(collection)
+        return try ServerPair(
+            folder, name, server: server, collection: collection,
+            extra: ["addresses = [\"mailto:\(address)\"]", sink.configLine])
+    }
+
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
     func aMeetingGoesRoundByMailAndBothVdirsAgree(server name: String) async throws {
         let server = try TestServers.shared(name)
@@ -36,13 +48,8 @@ import Testing
         defer { sink.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let command = "mail_command = [" + sink.mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         func person(_ name: String, _ address: String) async throws -> ServerPair {
-            let collection = server.newCollectionURL(prefix: "mail-\(name)")
-            try await server.makeCalendar(collection)
-            return try ServerPair(
-                folder, name, server: server, collection: collection,
-                extra: ["addresses = [\"mailto:\(address)\"]", command])
+            try await Self.person(name, address, on: server, in: folder, mailingTo: sink)
         }
         let alice = try await person("alice", "alice@example.org")
         let bob = try await person("bob", "bob@example.net")
@@ -133,13 +140,8 @@ import Testing
         defer { sink.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let command = "mail_command = [" + sink.mailCommand.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         func person(_ name: String, _ address: String) async throws -> ServerPair {
-            let collection = server.newCollectionURL(prefix: "mail-\(name)")
-            try await server.makeCalendar(collection)
-            return try ServerPair(
-                folder, name, server: server, collection: collection,
-                extra: ["addresses = [\"mailto:\(address)\"]", command])
+            try await Self.person(name, address, on: server, in: folder, mailingTo: sink)
         }
         let alice = try await person("alice", "alice@example.org")
         let carol = try await person("carol", "carol@example.com")
