@@ -33,11 +33,7 @@ extension AlarmListing {
                 add(alarms, from: from, to: to, zone: zone, calendar: files.calendar(of: i))
             }
             if let index {
-                index.save()
-                var note = "\(files.root): \(files.count - read) of \(files.count) files"
-                note += " passed over by the index, \(files.count - index.freshCount) new or changed"
-                if let reason = index.discarded { note += " (index started again: \(reason))" }
-                indexNotes.append(note)
+                indexNotes.append(index.saveAndDescribe(root: files.root, total: files.count, read: read))
             }
         }
         entries.sort { AlarmInstant.precedes($0.alarm, $1.alarm) }

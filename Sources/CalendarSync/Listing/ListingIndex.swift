@@ -180,6 +180,16 @@ public final class ListingIndex {
         if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 
+    /// Saves the index and says, for `-v`, what it spared: how many of the `total` files under
+    /// `root` were passed over (`read` of them were read), and how many were new or changed.
+    public func saveAndDescribe(root: String, total: Int, read: Int) -> String {
+        save()
+        var note = "\(root): \(total - read) of \(total) files"
+        note += " passed over by the index, \(total - freshCount) new or changed"
+        if let discarded { note += " (index started again: \(discarded))" }
+        return note
+    }
+
     /// Whether what the index holds differs from what the stored one held.
     var needsWriting: Bool {
         // Every stored entry kept, in order, and nothing else, and every folder's names taken

@@ -33,11 +33,7 @@ extension OccurrenceListing {
                 index.record(i, spans: quiet ? file.reach?.spans : nil)
             }
             if let index {
-                index.save()
-                var note = "\(files.root): \(files.count - read.count) of \(files.count) files"
-                note += " passed over by the index, \(files.count - index.freshCount) new or changed"
-                if let reason = index.discarded { note += " (index started again: \(reason))" }
-                indexNotes.append(note)
+                indexNotes.append(index.saveAndDescribe(root: files.root, total: files.count, read: read.count))
             }
         }
         sortEntries()
