@@ -3,7 +3,8 @@ import Testing
 import CalgwTestSupport
 
 /// What a sync costs the server, counted at a logging proxy in front of a real one: a no-op
-/// sync asks one cheap question, and credentials go with the first request (no 401 round trip).
+/// sync asks one cheap question (two on DAViCal: the calendar's token and the schedule
+/// Inbox's), and credentials go with the first request (no 401 round trip).
 @Suite(.timeLimit(.minutes(10))) struct RequestCountTests {
     @Test(arguments: TestServers.selected)
     func aNoOpSyncIsOneRequestWithoutAChallenge(server name: String) async throws {
@@ -45,8 +46,11 @@ import CalgwTestSupport
         let settled = proxy.logEntries().count
         try await sync()
         let noOp = proxy.logEntries().dropFirst(settled)
+        // DAViCal files an attendee's answer sent by his Outbox in the organizer's schedule
+        // Inbox and changes no calendar: a no-op asks the Inbox's token too.
+        let expected = name == "davical" ? 2 : 1
         #expect(
-            noOp.count == 1,
+            noOp.count == expected,
             "\(name): a no-op sync made \(noOp.count) requests: \(noOp.map { "\($0["method"] ?? "") \($0["status"] ?? "")" })"
         )
     }

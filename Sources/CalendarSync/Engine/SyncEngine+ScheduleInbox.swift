@@ -8,20 +8,29 @@ extension SyncEngine {
     /// changes already, so a copy is changed on top of them. A failure to read the Inbox is a
     /// note and leaves the messages for the next run; it never fails the run.
     ///
-    /// Only a run that brought a change of the server's into the vdir looks: DAViCal files an
-    /// organizer's change in the attendee's calendar as well whenever his Inbox holds no message
-    /// for that meeting, so a message that waits in the Inbox always comes with (or after) a change
-    /// of his calendar, and a run that found nothing new asks nothing more (a no-op stays one
-    /// request).
+    /// A run that brought a change of the server's into the vdir looks. A run that brought
+    /// none looks only where the Inbox moved since the last reading (``ScheduleInboxStorage/
+    /// scheduleInboxMark(known:)``): DAViCal files an attendee's answer sent by his Outbox in
+    /// the organizer's Inbox and changes no calendar, so her calendar alone would never show
+    /// it. That costs DAViCal's no-op one request more (a PROPFIND of the Inbox); a server
+    /// that needs no such look is asked nothing more (a no-op stays one request).
     /// - Parameter first: the report of the run's first pass.
     func applyingScheduleInbox(after first: SyncReport) async throws -> SyncReport {
         let pulled = first.created[.local] + first.updated[.local] + first.deleted[.local]
-        guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly, pulled > 0,
+        guard effectivePolicy.direction.writes(.local), !effectivePolicy.remoteIsReadOnly,
             let inbox = remote.capabilities.scheduleInbox
         else { return first }
+        let known = try? journal.scheduleInboxMark()
+        let mark = try? await (pulled == 0 || known != nil ? inbox.scheduleInboxMark(known: known) : nil)
+        if pulled == 0 {
+            guard let mark, mark != known else { return first }
+        }
         let applied: ScheduleInboxApplied
         do {
             applied = try await inbox.applyScheduleInbox()
+            // The Inbox as it was before this reading: what the reading removed moves the
+            // tokens, so the next run reads it once more (finding nothing) and keeps that.
+            if let mark { try? journal.setScheduleInboxMark(mark) }
         } catch {
             var report = first
             report.notes.append(

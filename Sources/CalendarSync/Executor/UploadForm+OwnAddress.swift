@@ -54,6 +54,22 @@ extension UploadForm {
         return changed
     }
 
+    /// ``spellAttendeesBack(_:)`` for the ORGANIZER of each event too: a message calgw sent by
+    /// DAViCal's Outbox spells both (``OutboxRequest``).
+    static func spellAddressesBack(_ calendar: inout Component) {
+        _ = spellAttendeesBack(&calendar)
+        for j in calendar.components.indices {
+            for k in calendar.components[j].properties.indices
+            where calendar.components[j].properties[k].name == "ORGANIZER" {
+                let address = calendar.components[j].properties[k].value
+                guard let at = address.lastIndex(of: "@") else { continue }
+                let domain = address[address.index(after: at)...]
+                guard domain.contains(where: \.isLetter), domain.uppercased() == domain else { continue }
+                calendar.components[j].properties[k].value = String(address[...at]) + domain.lowercased()
+            }
+        }
+    }
+
     /// `address` with its domain in upper case, or in lower case when it is upper case
     /// already; nil when it has no domain with a letter.
     static func respelled(_ address: String) -> String? {

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import Logging
 import VDir
 
 /// A CalDAV account's calendars (``CalendarDirectory``): listed with one PROPFIND Depth 1 of
@@ -20,9 +21,13 @@ struct CalDAVDirectory: CalendarDirectory {
     /// server.
     var calendarIDsMayChange: Bool { false }
     var concurrentCalendars: Int { 4 }
+    /// The schedule Inbox's tokens, read once for all the account's calendars in a run: from
+    /// the home's listing where the Inbox is one of its calendars.
+    let inboxTokens = InboxTokens()
 
     func listing(mapping: CollectionMapping) async throws -> DirectoryListing {
         let listing = try await AccountListing.read(client: client, remote: remote, mapping: mapping)
+        for calendar in listing.calendars { inboxTokens.keep(calendar, at: calendar.href.path) }
         return DirectoryListing(
             calendars: listing.calendars.map { calendar in
                 let href = CollectionHref(calendar.href.path)
@@ -48,7 +53,9 @@ struct CalDAVDirectory: CalendarDirectory {
     }
 
     func storage(for href: CollectionHref, listed: ListedCalendar?) throws -> any CalendarStorage {
-        let calendar = CalDAVStorage(client: client, collection: url(of: href), google: google)
+        let calendar = CalDAVStorage(
+            client: client, collection: url(of: href), google: google, logger: Logger(label: "calgw.caldav-storage"),
+            inboxTokens: inboxTokens)
         if let collection = listed?.collection { calendar.prime(with: collection) }
         return calendar
     }

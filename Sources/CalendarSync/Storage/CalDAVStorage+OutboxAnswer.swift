@@ -50,30 +50,38 @@ extension CalDAVStorage {
             return stored
         }
         stored.rewritten = UploadForm.withOrganizerStatus(UploadForm.canonical(data), "1.2")
-        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
+        if let inbox = account.inbox { await removeOwnReply(reply, from: inbox) }
         return stored
     }
 
     /// Removes from the account's own schedule Inbox the copy of `reply` that DAViCal files
-    /// there besides delivering it to the organizer (a message with its METHOD, UID and
-    /// DTSTAMP), without scheduling (`Schedule-Reply: F`): the account sent it, and nobody is
-    /// to read it there. A failure leaves it where it is.
-    private func removeOwnReply(_ reply: Data, stamp: String, from inbox: URL) async {
-        guard
-            let uid = (try? ICalendarParser().parse(reply).calendar)?.components.lazy.compactMap({ $0["UID"]?.text })
-                .first,
-            let messages = try? await client.inboxMessages(inbox)
-        else { return }
+    /// there besides delivering it to the organizer.
+    private func removeOwnReply(_ reply: Data, from inbox: URL) async {
+        await removeOwnCopies(of: [reply], from: inbox)
+    }
+
+    /// Removes from the account's own schedule Inbox the copies DAViCal files there of the
+    /// messages `sent` by its Outbox (each a message with the METHOD, UID and DTSTAMP of one
+    /// sent), without scheduling (`Schedule-Reply: F`): the account sent them, and nobody is to
+    /// read them there. One listing of the Inbox; a failure leaves them where they are.
+    func removeOwnCopies(of sent: [Data], from inbox: URL) async {
+        let keys = Set(sent.compactMap(Self.messageKey))
+        guard !keys.isEmpty, let messages = try? await client.inboxMessages(inbox) else { return }
         let base = HrefResolver(base: inbox)
         for message in messages {
-            guard let calendar = try? ICalendarParser().parse(message.data).calendar,
-                calendar["METHOD"]?.value.uppercased() == "REPLY",
-                calendar.components.contains(where: {
-                    $0.name == "VEVENT" && $0["UID"]?.text == uid && $0["DTSTAMP"]?.value == stamp
-                })
-            else { continue }
+            guard let key = Self.messageKey(message.data), keys.contains(key) else { continue }
             try? await client.delete(base.url(for: message.href), ifMatch: message.etag, scheduling: .copy)
         }
+    }
+
+    /// What tells a message the account sent from the others in its Inbox: its METHOD, and its
+    /// first event's UID, RECURRENCE-ID and DTSTAMP.
+    private static func messageKey(_ data: Data) -> String? {
+        guard let calendar = (try? ICalendarParser().parse(data))?.components.first(where: { $0.name == "VCALENDAR" }),
+            let event = calendar.components.first(where: { $0.name == "VEVENT" }), let uid = event["UID"]?.text
+        else { return nil }
+        let method = calendar["METHOD"]?.value.uppercased() ?? ""
+        return [method, uid, event["RECURRENCE-ID"]?.value ?? "", event["DTSTAMP"]?.value ?? ""].joined(separator: "|")
     }
 
     /// The decline of a meeting the account attends, sent by POST to the account's schedule
@@ -91,7 +99,7 @@ extension CalDAVStorage {
             let reply = OutboxReply.message(from: stored, addresses: own, partstat: "DECLINED", now: now),
             (try? await client.postSchedulingMessage(reply, to: outbox)) != nil
         else { return false }
-        if let inbox = account.inbox { await removeOwnReply(reply, stamp: UploadForm.utcStamp(now), from: inbox) }
+        if let inbox = account.inbox { await removeOwnReply(reply, from: inbox) }
         return true
     }
 }

@@ -23,7 +23,10 @@ extension CalDAVStorage: ScheduleInboxStorage {
         var byMeeting: [String: [(resource: CalendarResource, message: OrganizerMessage)]] = [:]
         var replies: [String: [(resource: CalendarResource, reply: AttendeeReply)]] = [:]
         for resource in try await client.inboxMessages(inbox) {
-            guard let calendar = try? ICalendarParser().parse(resource.data).calendar else { continue }
+            guard var calendar = try? ICalendarParser().parse(resource.data).calendar else { continue }
+            // Sent by calgw through the organizer's Outbox, its ORGANIZER and the organizer's
+            // own line are spelled with the domain's case changed (``OutboxRequest``).
+            UploadForm.spellAddressesBack(&calendar)
             if let message = OrganizerMessage(calendar) {
                 byMeeting[message.uid, default: []].append((resource, message))
             } else if let reply = AttendeeReply(calendar) {
@@ -160,6 +163,23 @@ extension CalDAVStorage: ScheduleInboxStorage {
             }
         }
         return removed
+    }
+
+    /// DAViCal's (``ServerTraits/ignoresSchedulingSwitch``) only: its Inbox's token, as this
+    /// run read it already (``InboxTokens``), else by one PROPFIND Depth 0 of the Inbox; its URL
+    /// is asked of the principal the first time only.
+    public func scheduleInboxMark(known: ScheduleInboxMark?) async throws -> ScheduleInboxMark? {
+        guard client.traits.ignoresSchedulingSwitch else { return nil }
+        let inbox: URL
+        if let known, let url = URL(string: known.inbox) {
+            inbox = url
+        } else {
+            guard let url = try await client.schedulingAccount(at: collection).inbox else { return nil }
+            inbox = url
+        }
+        let client = self.client
+        let token = try await inboxTokens.token(at: inbox.path) { try await client.collectionInfo(inbox) }
+        return ScheduleInboxMark(inbox: inbox.absoluteString, token: token ?? "")
     }
 
     /// The member of this collection holding the meeting `uid`, as read now; nil when none does.

@@ -43,6 +43,8 @@ public final class CalDAVStorage: CalendarStorage {
     let scheduleTags = ScheduleTags()
     /// The account's calendar addresses, once asked (``storedCopyForm(_:as:)``).
     let accountAddresses = AccountAddresses()
+    /// The schedule Inbox's tokens as read in this run (``scheduleInboxMark(known:)``).
+    let inboxTokens: InboxTokens
 
     /// Writes at once when fixed by `CALGW_WRITE_CONCURRENCY` (1 to 16), instead of found by
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
@@ -54,10 +56,16 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// The collection at `collection` (a trailing slash is added when missing), reached through
     /// `client`; `google` when the server is Google's (``ServerSettings/google``).
-    public init(
+    /// - Parameter inboxTokens: the Inbox tokens shared with the account's other calendars.
+    public convenience init(
         client: CalDAVClient, collection: URL, google: Bool = false,
         logger: Logger = Logger(label: "calgw.caldav-storage")
     ) {
+        self.init(client: client, collection: collection, google: google, logger: logger, inboxTokens: InboxTokens())
+    }
+
+    init(client: CalDAVClient, collection: URL, google: Bool, logger: Logger, inboxTokens: InboxTokens) {
+        self.inboxTokens = inboxTokens
         let base =
             collection.absoluteString.hasSuffix("/")
             ? collection : URL(string: collection.absoluteString + "/") ?? collection
@@ -230,6 +238,7 @@ public final class CalDAVStorage: CalendarStorage {
             // meanwhile, the server merges (RFC 6638 §3.2.10).
             let tag = intent == .personsAction ? scheduleTags.tag(at: ItemHref(member.href)) : nil
             let condition = tag.map(WriteCondition.ifScheduleTagMatch) ?? .ifMatch(ETag(etag))
+            let before = await versionBeforeOrganizerUpdate(data, at: member.url, as: intent)
             let stored: StoredWrite
             if intent == .personsAction, OutboxReply.carriesComment(data),
                 let answered = try await answeredThroughOutbox(data, at: member.url, condition: condition, failure: nil)
@@ -239,6 +248,7 @@ public final class CalDAVStorage: CalendarStorage {
             } else {
                 stored = try await written(member.url, data: data, condition: condition, as: intent)
             }
+            if let before { await sendWhatTheServersUpdateLeftOut(before: before, after: data, href: member.href) }
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)

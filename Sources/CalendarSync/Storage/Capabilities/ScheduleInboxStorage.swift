@@ -17,6 +17,29 @@ public protocol ScheduleInboxStorage: CalendarStorage {
     /// - Returns: how many messages were applied (zero where the server needs none).
     /// - Throws: the server's failure to read the Inbox or to write a copy.
     func applyScheduleInbox() async throws -> ScheduleInboxApplied
+
+    /// Where the account's schedule Inbox stands now, on a server that files messages there
+    /// which change no calendar of the account (DAViCal files an attendee's REPLY sent by its
+    /// Outbox in the organizer's Inbox and changes nothing else): a run that brought no change
+    /// reads the Inbox only when this differs from what the last reading left. Nil where no
+    /// such look is needed, without a request.
+    /// - Parameter known: the mark the last reading left, whose Inbox URL is used rather than
+    ///   asked again.
+    func scheduleInboxMark(known: ScheduleInboxMark?) async throws -> ScheduleInboxMark?
+}
+
+/// Where an account's schedule Inbox stood: its URL, and its change tokens as one string.
+public struct ScheduleInboxMark: Codable, Equatable, Sendable {
+    /// The Inbox's URL.
+    public var inbox: String
+    /// Its sync-token and getctag as the server gave them.
+    public var token: String
+
+    /// The mark of the Inbox at `inbox`, with `token`.
+    public init(inbox: String, token: String) {
+        self.inbox = inbox
+        self.token = token
+    }
 }
 
 /// What one reading of the schedule Inbox applied.
