@@ -149,7 +149,7 @@ package struct SyncEngine: Sendable {
         let (planned, items, l, r) = try await self.plan(
             assigningUIDs: policy.direction.writes(.remote), known: known, keepingBytes: false)
         let (plan, holding) = try holdingBack(planned)
-        try refuseMassDeletion(plan)
+        try await refuseMassDeletion(plan)
         let journalRows = plan.rowsActedOn(in: items)
         let executor = makeExecutor()
         // Set again once the run ends; a run that ends early leaves none (see `forgetTokens`).
@@ -166,18 +166,35 @@ package struct SyncEngine: Sendable {
     private func previewRun(known: [Side: StorageChanges]) async throws -> SyncReport {
         let (planned, _, l, r) = try await self.plan(known: known)
         let plan = try holdingBack(planned).0
-        try refuseMassDeletion(plan)
+        try await refuseMassDeletion(plan)
         // Known once the remote was listed (a calendar shared read-only).
         var report = Self.previewReport(plan, local: l, remote: r, strategy: effectivePolicy.conflict, journal: journal)
         try noteReadOnlyCalendar(in: &report, dryRun: true)
         return report
     }
 
-    /// - Throws: `SyncError.massDeletion` when the plan deletes too much and the run may not.
-    private func refuseMassDeletion(_ plan: SyncPlan) throws {
-        if let mass = plan.massDeletion, !policy.allowMassDelete {
-            throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
+    /// - Throws: `SyncError.massDeletion` when the plan deletes too much and the run may not,
+    ///   beyond the meetings their organizers cancelled (``cancelledByTheirOrganizers(_:)``).
+    private func refuseMassDeletion(_ plan: SyncPlan) async throws {
+        guard let mass = plan.massDeletion, !policy.allowMassDelete else { return }
+        let explained = await cancelledByTheirOrganizers(plan)
+        let left = mass.deletions - explained
+        let refused = mass.emptySide != nil ? left > 0 : left * 2 > mass.known
+        if refused { throw SyncError(.massDeletion, mass.message, recovery: mass.recovery) }
+    }
+
+    /// How many of the plan's deletions in the vdir are of meetings whose organizer cancelled
+    /// them: the server deleted the account's copy (DAViCal does, for a meeting its organizer
+    /// deleted) and a CANCEL of the whole meeting waits in the account's schedule Inbox. An
+    /// attendee whose every invitation was cancelled would otherwise find his calendar emptied
+    /// and the run stopped. None when the Inbox cannot be read.
+    private func cancelledByTheirOrganizers(_ plan: SyncPlan) async -> Int {
+        guard let inbox = remote.capabilities.scheduleInbox else { return 0 }
+        let keys = plan.actions.compactMap { action -> String? in
+            if case .delete(.local, let target) = action { target.key.value } else { nil }
         }
+        guard !keys.isEmpty, let cancelled = try? await inbox.cancelledMeetings(among: Set(keys)) else { return 0 }
+        return keys.filter(cancelled.contains).count
     }
 
     /// The executor of this run's plans, told everything once (see ``ExecutorConfiguration``):

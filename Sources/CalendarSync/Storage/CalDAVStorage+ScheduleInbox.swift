@@ -182,6 +182,23 @@ extension CalDAVStorage: ScheduleInboxStorage {
         return ScheduleInboxMark(inbox: inbox.absoluteString, token: token ?? "")
     }
 
+    /// Whole-meeting CANCELs from the meeting's organizer, none of them the account's own
+    /// meetings, among the Inbox's messages.
+    public func cancelledMeetings(among uids: Set<String>) async throws -> Set<String> {
+        guard !uids.isEmpty, let inbox = try await client.schedulingAccount(at: collection).inbox else { return [] }
+        let own = await ownAddresses()
+        var cancelled: Set<String> = []
+        for resource in try await client.inboxMessages(inbox) {
+            guard var calendar = try? ICalendarParser().parse(resource.data).calendar else { continue }
+            UploadForm.spellAddressesBack(&calendar)
+            guard let message = OrganizerMessage(calendar), message.method == .cancel, uids.contains(message.uid),
+                !own.contains(message.organizer), message.events.contains(where: { $0["RECURRENCE-ID"] == nil })
+            else { continue }
+            cancelled.insert(message.uid)
+        }
+        return cancelled
+    }
+
     /// The member of this collection holding the meeting `uid`, as read now; nil when none does.
     func copy(of uid: String) async throws -> (url: URL, etag: ETag, calendar: Component)? {
         for member in try await client.members(withUID: uid, in: collection) {

@@ -26,6 +26,13 @@ public protocol ScheduleInboxStorage: CalendarStorage {
     /// - Parameter known: the mark the last reading left, whose Inbox URL is used rather than
     ///   asked again.
     func scheduleInboxMark(known: ScheduleInboxMark?) async throws -> ScheduleInboxMark?
+
+    /// The meetings among `uids` whose organizer cancelled them whole by a message waiting in
+    /// the account's schedule Inbox: DAViCal deletes an attendee's copy of a meeting its
+    /// organizer deleted and files the CANCEL there, so such deletions are the organizer's, not
+    /// a calendar gone missing (see ``SyncEngine``'s mass-deletion rail). Read only when the
+    /// rail would stop a run (one reading of the Inbox).
+    func cancelledMeetings(among uids: Set<String>) async throws -> Set<String>
 }
 
 /// Where an account's schedule Inbox stood: its URL, and its change tokens as one string.
