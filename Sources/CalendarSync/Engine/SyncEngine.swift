@@ -176,11 +176,17 @@ package struct SyncEngine: Sendable {
     /// - Throws: `SyncError.massDeletion` when the plan deletes too much and the run may not,
     ///   beyond the meetings their organizers cancelled (``cancelledByTheirOrganizers(_:)``).
     private func refuseMassDeletion(_ plan: SyncPlan) async throws {
-        guard let mass = plan.massDeletion, !policy.allowMassDelete else { return }
-        let explained = await cancelledByTheirOrganizers(plan)
-        let left = mass.deletions - explained
+        guard !policy.allowMassDelete, let mass = await unexplainedMassDeletion(plan) else { return }
+        throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
+    }
+
+    /// The plan's mass deletion, unless the meetings their organizers cancelled account for
+    /// it (``cancelledByTheirOrganizers(_:)``): what a sync refuses, and `status` says it would.
+    func unexplainedMassDeletion(_ plan: SyncPlan) async -> SyncPlan.MassDeletion? {
+        guard let mass = plan.massDeletion else { return nil }
+        let left = mass.deletions - (await cancelledByTheirOrganizers(plan))
         let refused = mass.emptySide != nil ? left > 0 : left * 2 > mass.known
-        if refused { throw SyncError(.massDeletion, mass.message, recovery: mass.recovery) }
+        return refused ? mass : nil
     }
 
     /// How many of the plan's deletions in the vdir are of meetings whose organizer cancelled

@@ -79,7 +79,7 @@ enum SyncSession {
         if engine.remoteFoundReadOnly { pending.notes.append(Self.readOnlyNote) }
         return SyncStatus(
             lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
-            massDeletion: plan.massDeletion.map { "a sync would refuse: \($0.message)" })
+            massDeletion: await engine.unexplainedMassDeletion(plan).map { "a sync would refuse: \($0.message)" })
     }
 }
 
