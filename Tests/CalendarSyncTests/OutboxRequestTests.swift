@@ -64,6 +64,9 @@ import ICalendar
         let after = try Self.calendar(Self.meeting(sequence: 2, carol: true))
         #expect(
             DAViCalAttendeeUpdate.earlierAttendees(before: before, after: after, own: Self.own) == ["bob@example.net"])
+        // One the server could not deliver to (not its user) gets nothing by its Outbox either.
+        let external = try Self.calendar(Self.meeting(sequence: 1, marks: ";SCHEDULE-STATUS=3.7"))
+        #expect(DAViCalAttendeeUpdate.earlierAttendees(before: external, after: after, own: Self.own).isEmpty)
         // An attendee the organizer's client schedules for is not the server's to send to.
         let clientScheduled = try Self.calendar(Self.meeting(sequence: 2, marks: ";SCHEDULE-AGENT=CLIENT"))
         #expect(DAViCalAttendeeUpdate.earlierAttendees(before: before, after: clientScheduled, own: Self.own).isEmpty)

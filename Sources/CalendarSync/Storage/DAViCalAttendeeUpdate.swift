@@ -25,12 +25,17 @@ enum DAViCalAttendeeUpdate {
     }
 
     /// The attendees of `after` who were attendees of `before` as well, neither the organizer
-    /// nor the account (`own`, normalised), and whom the server schedules for (no
-    /// `SCHEDULE-AGENT` other than SERVER): those DAViCal sends its partial update to. A new
-    /// attendee gets the organizer's whole version from DAViCal. Normalised addresses, in
-    /// `after`'s order.
+    /// nor the account (`own`, normalised), whom the server schedules for (no
+    /// `SCHEDULE-AGENT` other than SERVER) and could deliver to before (no SCHEDULE-STATUS of
+    /// 3.x or 5.x in `before`: not one of its users): those DAViCal sends its partial update
+    /// to. A new attendee gets the organizer's whole version from DAViCal. Normalised
+    /// addresses, in `after`'s order.
     static func earlierAttendees(before: Component, after: Component, own: Set<String>) -> [String] {
-        let earlier = Set(attendees(of: before).map { CalendarUser.normalized($0.value) })
+        let earlier = Set(
+            attendees(of: before).filter { attendee in
+                let status = attendee[parameter: "SCHEDULE-STATUS"] ?? ""
+                return !status.hasPrefix("3") && !status.hasPrefix("5")
+            }.map { CalendarUser.normalized($0.value) })
         let organizer = events(of: after).lazy.compactMap { $0["ORGANIZER"]?.value }.first.map(CalendarUser.normalized)
         var seen: Set<String> = []
         return attendees(of: after).compactMap { attendee in
