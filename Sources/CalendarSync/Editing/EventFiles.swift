@@ -44,6 +44,13 @@ public struct EventFiles: Sendable {
         return try find(uid: uid, filesRead: &read)
     }
 
+    /// `file` read again under its name, when it still holds `uid`: what a push left there
+    /// (the server's version of a meeting), without a search of the folder; nil otherwise.
+    public func reread(_ file: EventFile, uid: String) -> EventFile? {
+        guard let again = try? read(file.name), Self.holds(again.calendar, uid: uid) else { return nil }
+        return again
+    }
+
     /// ``find(uid:)``, counting the files read besides the one named after `uid`.
     func find(uid: String, filesRead: inout Int) throws -> EventFile {
         let preferred = SafeFileName.fileName(forUID: uid)

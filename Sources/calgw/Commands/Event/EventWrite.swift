@@ -59,7 +59,12 @@ struct EventWrite {
             throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint)
         }
         let pushed = outcome.pushed
-        let stored = result.resource == nil ? nil : (try? target.find(uid: uid))?.calendar
+        // What the push left in the file (the server's version); when nothing was pushed the
+        // file holds what was written, and is not read again.
+        let stored =
+            result.resource == nil
+            ? nil
+            : pushed ? (target.files.reread(file, uid: uid) ?? (try? target.find(uid: uid)))?.calendar : result.resource
         let scheduling = MeetingMail.deliver(
             MeetingWrite.scheduling(
                 message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
