@@ -110,6 +110,14 @@ extension CalDAVClient {
     /// and only the principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638 §2.1,
     /// §2.2), which DAViCal answers on every member, tell them apart.
     public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
+        try await homeListing(home).calendars
+    }
+
+    /// ``calendars(inHome:)``, and the account's schedule Inbox and Outbox as the same answer
+    /// lists them (with their change tokens) when they are members of the home, as on DAViCal.
+    public func homeListing(_ home: URL) async throws -> (
+        calendars: [CalendarCollection], scheduleCollections: [CalendarCollection]
+    ) {
         let homeURL = Self.collectionURL(home)
         let (answer, _) = try await multistatus(
             "PROPFIND", homeURL, depth: "1",
@@ -119,18 +127,24 @@ extension CalDAVClient {
         let homePath = HrefResolver.href(of: homeURL).path
         let scheduling = Self.scheduleCollections(in: answer, resolver: resolver)
         var found: [Href: CalendarCollection] = [:]
-        for response in answer.responses where response.hasResourceType(XMLNamespace.caldav, "calendar") {
+        var schedule: [CalendarCollection] = []
+        for response in answer.responses {
             // Another server's href, a dot segment and the like are left out (`resolve` throws).
             guard let member = try? resolver.resolve(response.href),
-                member.href.path != homePath, member.href.path + "/" != homePath,
-                !response.hasResourceType(XMLNamespace.caldav, "schedule-inbox"),
-                !response.hasResourceType(XMLNamespace.caldav, "schedule-outbox"),
-                !scheduling.contains(Self.folderPath(member.href.path))
+                member.href.path != homePath, member.href.path + "/" != homePath
             else { continue }
             let path = member.href.path.hasSuffix("/") ? member.href : Href(canonicalPath: member.href.path + "/")
-            found[path] = Self.collection(from: response, url: resolver.url(for: path), href: path)
+            let collection = Self.collection(from: response, url: resolver.url(for: path), href: path)
+            if response.hasResourceType(XMLNamespace.caldav, "schedule-inbox")
+                || response.hasResourceType(XMLNamespace.caldav, "schedule-outbox")
+                || scheduling.contains(Self.folderPath(member.href.path))
+            {
+                schedule.append(collection)
+            } else if response.hasResourceType(XMLNamespace.caldav, "calendar") {
+                found[path] = collection
+            }
         }
-        return found.values.sorted { $0.href < $1.href }
+        return (found.values.sorted { $0.href < $1.href }, schedule)
     }
 
     /// The paths (ending with `/`) of the schedule Inbox and Outbox that any response of

@@ -22,12 +22,12 @@ struct CalDAVDirectory: CalendarDirectory {
     var calendarIDsMayChange: Bool { false }
     var concurrentCalendars: Int { 4 }
     /// The schedule Inbox's tokens, read once for all the account's calendars in a run: from
-    /// the home's listing where the Inbox is one of its calendars.
+    /// the home's listing where the Inbox is one of its members (DAViCal).
     let inboxTokens = InboxTokens()
 
     func listing(mapping: CollectionMapping) async throws -> DirectoryListing {
         let listing = try await AccountListing.read(client: client, remote: remote, mapping: mapping)
-        for calendar in listing.calendars { inboxTokens.keep(calendar, at: calendar.href.path) }
+        for collection in listing.scheduleCollections { inboxTokens.keep(collection, at: collection.href.path) }
         return DirectoryListing(
             calendars: listing.calendars.map { calendar in
                 let href = CollectionHref(calendar.href.path)

@@ -13,10 +13,11 @@ final class InboxTokens: @unchecked Sendable {
     func token(at path: String, read: @escaping @Sendable () async throws -> CalendarCollection) async throws
         -> String?
     {
+        let key = Self.key(path)
         let task = lock.withLock {
-            if let known = reads[path] { return known }
+            if let known = reads[key] { return known }
             let task = Task { Self.token(of: try await read()) }
-            reads[path] = task
+            reads[key] = task
             return task
         }
         return try await task.value
@@ -25,7 +26,12 @@ final class InboxTokens: @unchecked Sendable {
     /// Keeps `info`'s token for the collection at `path`, as a listing of this run read it.
     func keep(_ info: CalendarCollection, at path: String) {
         let token = Self.token(of: info)
-        lock.withLock { reads[path] = Task { token } }
+        lock.withLock { reads[Self.key(path)] = Task { token } }
+    }
+
+    /// `path` without a trailing slash: a listing's href and a URL's path name one folder so.
+    private static func key(_ path: String) -> String {
+        path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// The token that tells whether a collection changed: its sync-token, else its getctag.

@@ -11,6 +11,9 @@ struct AccountListing {
     /// The calendar home, when it is known (nil when `remote` is a single calendar or the
     /// account holds no calendar yet).
     var home: URL?
+    /// The schedule Inbox and Outbox, when the home's listing showed them (DAViCal's are
+    /// members of the home): their tokens spare a request for the Inbox's.
+    var scheduleCollections: [CalendarCollection] = []
 
     static func read(
         client: CalDAVClient, remote: URL, mapping: CollectionMapping,
@@ -18,10 +21,11 @@ struct AccountListing {
     ) async throws -> AccountListing {
         if let home = mapping.home(for: remote) {
             do {
-                let found = try await client.calendars(inHome: home)
+                let (found, schedule) = try await client.homeListing(home)
                 // An empty home where calendars were: discover again rather than believe it.
                 if !found.isEmpty || mapping.entries.isEmpty {
-                    return AccountListing(calendars: found.filter(holdsItems), home: home)
+                    return AccountListing(
+                        calendars: found.filter(holdsItems), home: home, scheduleCollections: schedule)
                 }
             } catch let error as CalDAVError
                 where error.code != .authenticationFailed && error.code != .connectionFailed
