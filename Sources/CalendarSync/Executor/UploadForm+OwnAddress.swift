@@ -39,10 +39,23 @@ extension UploadForm {
     /// case: the same mailbox, as the server names it.
     /// - Returns: whether any was changed.
     static func spellAttendeesBack(_ calendar: inout Component) -> Bool {
+        spellBack(&calendar, names: ["ATTENDEE"])
+    }
+
+    /// ``spellAttendeesBack(_:)`` for the ORGANIZER of each event too: a message calgw sent by
+    /// DAViCal's Outbox spells both (``OutboxRequest``).
+    static func spellAddressesBack(_ calendar: inout Component) {
+        _ = spellBack(&calendar, names: ["ATTENDEE", "ORGANIZER"])
+    }
+
+    /// The addresses of the properties `names` of the calendar's events, each domain in upper
+    /// case put in lower case.
+    /// - Returns: whether any was changed.
+    private static func spellBack(_ calendar: inout Component, names: Set<String>) -> Bool {
         var changed = false
         for j in calendar.components.indices {
             for k in calendar.components[j].properties.indices
-            where calendar.components[j].properties[k].name == "ATTENDEE" {
+            where names.contains(calendar.components[j].properties[k].name) {
                 let address = calendar.components[j].properties[k].value
                 guard let at = address.lastIndex(of: "@") else { continue }
                 let domain = address[address.index(after: at)...]
@@ -52,22 +65,6 @@ extension UploadForm {
             }
         }
         return changed
-    }
-
-    /// ``spellAttendeesBack(_:)`` for the ORGANIZER of each event too: a message calgw sent by
-    /// DAViCal's Outbox spells both (``OutboxRequest``).
-    static func spellAddressesBack(_ calendar: inout Component) {
-        _ = spellAttendeesBack(&calendar)
-        for j in calendar.components.indices {
-            for k in calendar.components[j].properties.indices
-            where calendar.components[j].properties[k].name == "ORGANIZER" {
-                let address = calendar.components[j].properties[k].value
-                guard let at = address.lastIndex(of: "@") else { continue }
-                let domain = address[address.index(after: at)...]
-                guard domain.contains(where: \.isLetter), domain.uppercased() == domain else { continue }
-                calendar.components[j].properties[k].value = String(address[...at]) + domain.lowercased()
-            }
-        }
     }
 
     /// `address` with its domain in upper case, or in lower case when it is upper case
