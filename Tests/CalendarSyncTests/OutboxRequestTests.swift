@@ -62,7 +62,8 @@ import ICalendar
         let before = try Self.calendar(Self.meeting(sequence: 1))
         // carol is new (DAViCal sends her the whole version itself); alice is the organizer.
         let after = try Self.calendar(Self.meeting(sequence: 2, carol: true))
-        #expect(DAViCalAttendeeUpdate.earlierAttendees(before: before, after: after, own: Self.own) == ["bob@example.net"])
+        #expect(
+            DAViCalAttendeeUpdate.earlierAttendees(before: before, after: after, own: Self.own) == ["bob@example.net"])
         // An attendee the organizer's client schedules for is not the server's to send to.
         let clientScheduled = try Self.calendar(Self.meeting(sequence: 2, marks: ";SCHEDULE-AGENT=CLIENT"))
         #expect(DAViCalAttendeeUpdate.earlierAttendees(before: before, after: clientScheduled, own: Self.own).isEmpty)
