@@ -71,6 +71,18 @@ struct ByteBuffer: ~Copyable {
     /// Drops every byte, keeping the room.
     mutating func removeAll() { count = 0 }
 
+    /// Whether a byte is a backslash, `;`, `,`, CR or LF: the bytes `Canonicalizer` looks at
+    /// in a text value (one without them is canonical as it is).
+    static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in utf8 {
+            switch b {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), 0x0D, 0x0A: return true
+            default: continue
+            }
+        }
+        return false
+    }
+
     /// Whether no byte is 0xCC or above: ASCII is passed over eight bytes at a time.
     static func hasNoByteFromCC(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return true }

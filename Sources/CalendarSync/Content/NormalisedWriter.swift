@@ -56,9 +56,22 @@ struct NormalisedWriter: ~Copyable {
                     guard bytes.append(properties[i].parameterText) else { return false }
                 }
                 bytes.append(UInt8(ascii: ":"))
-                let canonical = canonicalizer?.canonicalValue(
-                    properties[i].value, name: properties[i].name, parameterText: properties[i].parameterText)
-                guard bytes.append(canonical ?? properties[i].value) else { return false }
+                // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
+                // (`Canonicalizer` changes none): most are, and are written as they are in the
+                // one pass over their bytes that looks for bytes from 0xCC up.
+                var value = properties[i].value
+                let plain = value.withUTF8 { utf8 -> Bool? in
+                    guard canonicalizer == nil || !ByteBuffer.mayNeedEscaping(utf8) else { return nil }
+                    bytes.append(utf8)
+                    return ByteBuffer.hasNoByteFromCC(utf8)
+                }
+                if let plain {
+                    guard plain else { return false }
+                } else {
+                    let canonical = canonicalizer?.canonicalValue(
+                        value, name: properties[i].name, parameterText: properties[i].parameterText)
+                    guard bytes.append(canonical ?? value) else { return false }
+                }
                 ranges.append(lineStart..<bytes.count)
             }
             return true
