@@ -170,12 +170,11 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
             blocks.append(start..<writer.bytes.count)
         }
         var hasher = SHA256()
-        writer.bytes.withUnsafeBufferPointer { bytes in
-            if blocks.count > 1 { blocks.sort { precedes(bytes, $0, $1) } }
-            for block in blocks {
-                hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[block])))
-                withUnsafeBytes(of: UInt8(ascii: "\n")) { hasher.update(bufferPointer: $0) }
-            }
+        let bytes = writer.bytes.contents
+        if blocks.count > 1 { blocks.sort { precedes(bytes, $0, $1) } }
+        for block in blocks {
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[block])))
+            withUnsafeBytes(of: UInt8(ascii: "\n")) { hasher.update(bufferPointer: $0) }
         }
         return ContentHash(digest: hasher.finalize(), raw: false)
     }

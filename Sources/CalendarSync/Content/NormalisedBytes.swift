@@ -13,7 +13,7 @@ extension ContentHash {
     /// and both ways give the same text (`ContentHashTests` compares them over the corpora).
     static func normalisedBytes(_ component: Component) -> [UInt8]? {
         var writer = NormalisedWriter(canonicalizing: false)
-        return writer.write(component) ? writer.bytes : nil
+        return writer.write(component) ? Array(writer.bytes.contents) : nil
     }
 
     /// Byte order, a prefix first.

@@ -6,22 +6,25 @@ import ICalendar
 /// an array for each component's lines, their ranges, each child and the result showed in its
 /// profile.
 ///
+/// Both buffers are ``ByteBuffer``s written through their pointers: a name, a `;` or a `:` is
+/// a few bytes, and an append to an array of that many cost about 250 instructions (its
+/// uniqueness and capacity checked, its sequence walked), more than the bytes themselves.
+///
 /// With `canonicalizing`, each value is written as `Canonicalizer` would make it, which is the
 /// hash's definition, without a canonical copy of the tree.
-struct NormalisedWriter {
+struct NormalisedWriter: ~Copyable {
     /// What was written so far: the normalised bytes of each component written, one after the
     /// other.
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes = ByteBuffer(capacity: 4096)
     /// The ranges of `bytes` that the components being written have written so far.
     private var ranges: [Range<Int>] = []
     /// Where a component is assembled before it is copied back.
-    private var assembly: [UInt8] = []
+    private var assembly = ByteBuffer(capacity: 1024)
     private let canonicalizer: Canonicalizer?
 
     /// A writer; with `canonicalizing`, values are written as `Canonicalizer` makes them.
     init(canonicalizing: Bool) {
         canonicalizer = canonicalizing ? Canonicalizer() : nil
-        bytes.reserveCapacity(4096)
         ranges.reserveCapacity(64)
     }
 
@@ -32,7 +35,7 @@ struct NormalisedWriter {
         let start = bytes.count
         let firstRange = ranges.count
         guard writeLinesAndChildren(of: component) else {
-            bytes.removeSubrange(start...)
+            bytes.removeLast(bytes.count - start)
             ranges.removeSubrange(firstRange...)
             return false
         }
@@ -47,15 +50,28 @@ struct NormalisedWriter {
         let written = component.properties.withUnsafeBufferPointer { properties in
             for i in properties.indices where !ContentHash.isVolatile(properties[i].name) {
                 let lineStart = bytes.count
-                guard Self.append(properties[i].name, to: &bytes) else { return false }
+                guard bytes.append(properties[i].name) else { return false }
                 if !properties[i].parameterText.isEmpty {
                     bytes.append(UInt8(ascii: ";"))
-                    guard Self.append(properties[i].parameterText, to: &bytes) else { return false }
+                    guard bytes.append(properties[i].parameterText) else { return false }
                 }
                 bytes.append(UInt8(ascii: ":"))
-                let canonical = canonicalizer?.canonicalValue(
-                    properties[i].value, name: properties[i].name, parameterText: properties[i].parameterText)
-                guard Self.append(canonical ?? properties[i].value, to: &bytes) else { return false }
+                // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
+                // (`Canonicalizer` changes none): most are, and are written as they are in the
+                // one pass over their bytes that looks for bytes from 0xCC up.
+                var value = properties[i].value
+                let plain = value.withUTF8 { utf8 -> Bool? in
+                    guard canonicalizer == nil || !ByteBuffer.mayNeedEscaping(utf8) else { return nil }
+                    bytes.append(utf8)
+                    return ByteBuffer.hasNoByteFromCC(utf8)
+                }
+                if let plain {
+                    guard plain else { return false }
+                } else {
+                    let canonical = canonicalizer?.canonicalValue(
+                        value, name: properties[i].name, parameterText: properties[i].parameterText)
+                    guard bytes.append(canonical ?? value) else { return false }
+                }
                 ranges.append(lineStart..<bytes.count)
             }
             return true
@@ -68,70 +84,46 @@ struct NormalisedWriter {
             guard writeLinesAndChildren(of: children[i]) else { return false }
             ranges.append(childStart..<bytes.count)
         }
-        Self.sort(&ranges, firstLine..<firstChild, of: bytes)
-        Self.sort(&ranges, firstChild..<ranges.count, of: bytes)
+        let text = bytes.contents
+        Self.sort(&ranges, firstLine..<firstChild, of: text)
+        Self.sort(&ranges, firstChild..<ranges.count, of: text)
 
-        assembly.removeAll(keepingCapacity: true)
-        assembly.append(contentsOf: "BEGIN:".utf8)
-        guard Self.append(component.name, to: &assembly) else { return false }
+        assembly.removeAll()
+        assembly.append(literal: "BEGIN:")
+        guard assembly.append(component.name) else { return false }
         assembly.append(UInt8(ascii: "\n"))
-        Self.copy(ranges[firstLine..<firstChild], of: bytes, to: &assembly, separatedBy: UInt8(ascii: "\n"))
+        Self.copy(ranges[firstLine..<firstChild], of: text, to: &assembly, separatedBy: UInt8(ascii: "\n"))
         assembly.append(UInt8(ascii: "\n"))
-        Self.copy(ranges[firstChild...], of: bytes, to: &assembly, separatedBy: nil)
-        assembly.append(contentsOf: "END:".utf8)
-        _ = Self.append(component.name, to: &assembly)
+        Self.copy(ranges[firstChild...], of: text, to: &assembly, separatedBy: nil)
+        assembly.append(literal: "END:")
+        _ = assembly.append(component.name)
         assembly.append(UInt8(ascii: "\n"))
 
-        bytes.removeSubrange(start...)
-        bytes.append(contentsOf: assembly)
+        bytes.removeLast(bytes.count - start)
+        bytes.append(assembly.contents)
         ranges.removeSubrange(firstLine...)
         return true
     }
 
-    /// Appends the UTF-8 of `text`; false when it holds a byte from 0xCC up.
-    private static func append(_ text: String, to out: inout [UInt8]) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
-            out.append(contentsOf: utf8)
-            return hasNoByteFromCC(utf8)
-        }
-    }
-
-    /// Whether no byte is 0xCC or above: ASCII is passed over eight bytes at a time.
-    private static func hasNoByteFromCC(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i + 8 <= utf8.count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-            i += 8
-        }
-        while i < utf8.count {
-            if utf8[i] >= 0xCC { return false }
-            i += 1
-        }
-        return true
-    }
-
     /// Sorts `ranges[part]` by the bytes they cover, a prefix first.
-    private static func sort(_ ranges: inout [Range<Int>], _ part: Range<Int>, of bytes: [UInt8]) {
+    private static func sort(_ ranges: inout [Range<Int>], _ part: Range<Int>, of text: UnsafeBufferPointer<UInt8>) {
         guard part.count > 1 else { return }
-        bytes.withUnsafeBufferPointer { text in
-            ranges.withUnsafeMutableBufferPointer { all in
-                var slice = UnsafeMutableBufferPointer(rebasing: all[part])
-                slice.sort { ContentHash.precedes(text, $0, $1) }
-            }
+        ranges.withUnsafeMutableBufferPointer { all in
+            var slice = UnsafeMutableBufferPointer(rebasing: all[part])
+            slice.sort { ContentHash.precedes(text, $0, $1) }
         }
     }
 
-    /// Appends the bytes of each range, with `separator` between two.
+    /// Appends the bytes of each range of `text`, with `separator` between two.
     private static func copy(
-        _ ranges: ArraySlice<Range<Int>>, of bytes: [UInt8], to out: inout [UInt8], separatedBy separator: UInt8?
+        _ ranges: ArraySlice<Range<Int>>, of text: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer,
+        separatedBy separator: UInt8?
     ) {
-        bytes.withUnsafeBufferPointer { text in
-            for (i, range) in ranges.enumerated() {
-                if i > 0, let separator { out.append(separator) }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
-            }
+        var first = true
+        for range in ranges {
+            if !first, let separator { out.append(separator) }
+            first = false
+            out.append(UnsafeBufferPointer(rebasing: text[range]))
         }
     }
 }

@@ -66,11 +66,13 @@ enum ParameterText {
     /// The values of one parameter, without decoding the others.
     static func values(of name: String, in text: String) -> [String] {
         guard !text.isEmpty, text.utf8.count > name.utf8.count else { return [] }
+        // A text that is that one parameter (a TZID, a VALUE) first: it needs no search, nor
+        // the search's `;NAME=` made as a string, which was most of a TZID lookup.
+        if let only = onlyPlainValue(of: name, in: text) { return [only] }
         // Each parameter is written `;NAME=`: a text without that has none of the name's values
         // (nor is decoded, which a TZID lookup over an attendee's parameters did). A quoted
         // value holding those bytes is read by the full decode.
         if !name.isEmpty, !text.containsUTF8(";" + name + "=") { return [] }
-        if let only = onlyPlainValue(of: name, in: text) { return [only] }
         return decode(text).filter { $0.name == name }.flatMap(\.values)
     }
 

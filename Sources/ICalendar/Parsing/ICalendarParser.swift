@@ -138,8 +138,7 @@ struct TreeBuilder {
                 throw ICalendarSyntaxError(line: lineNumber, reason: "END:\(name) without a matching BEGIN")
             }
             let depth = stack.count
-            open.properties = Array(exactly: pending[depth])
-            pending[depth].removeAll(keepingCapacity: true)
+            open.properties = Self.takeAll(&pending[depth])
             if open.name != name {
                 let error = ICalendarSyntaxError(
                     line: lineNumber, reason: "END:\(name) closes BEGIN:\(open.name) of line \(open.line)")
@@ -173,6 +172,25 @@ struct TreeBuilder {
         }
     }
 
+    /// The properties of `properties`, in an array of their exact size, leaving it empty with
+    /// its room: they are moved, not copied. A copy retained each property's three strings and
+    /// emptying the array released them again, for every line of every item.
+    static func takeAll(_ properties: inout [Property]) -> [Property] {
+        let count = properties.count
+        guard count > 0 else { return [] }
+        let taken = [Property](unsafeUninitializedCapacity: count) { buffer, initialized in
+            properties.withUnsafeMutableBufferPointer { source in
+                buffer.baseAddress!.moveInitialize(from: source.baseAddress!, count: count)
+                // Empty strings in their place, which emptying the array has nothing to release of.
+                source.baseAddress!.initialize(
+                    repeating: Property(uppercasedName: "", parameterText: "", value: ""), count: count)
+            }
+            initialized = count
+        }
+        properties.removeAll(keepingCapacity: true)
+        return taken
+    }
+
     /// The parsed tree; refuses a file whose components are left open at the end.
     func finish(lastLine: Int) throws -> ParsedCalendar {
         if let open = stack.last {
@@ -195,14 +213,4 @@ func printable(_ text: String) -> String {
         }
     }
     return out
-}
-
-extension Array {
-    /// A copy whose capacity is its count.
-    init(exactly source: [Element]) {
-        self.init(unsafeUninitializedCapacity: source.count) { buffer, count in
-            source.withUnsafeBufferPointer { _ = buffer.initialize(from: $0) }
-            count = source.count
-        }
-    }
 }
