@@ -182,6 +182,9 @@ struct ScannedItems {
     var problemKeys: [ItemHref: ItemKey] = [:]
     var missingUID: [StoredItem] = []
     var byBytes: [BytesDigest: Int32] = [:]
+    /// How many items were taken out of `items` already (``SideScanner/scanPacked()``): the
+    /// positions of `byBytes` count them.
+    var drained = 0
     /// The storage writes UIDs into files without one (a vdir), asked once.
     private let takesUIDs: Bool
 
@@ -218,8 +221,9 @@ struct ScannedItems {
         var item = SideItem(version: stored.version, data: stored.data, content: content, key: key)
         if !scanner.keepsData { item.data = nil }
         items.append(item)
-        if scanner.digestsBytes && items.count <= SideScanner.bytesDigestLimit {
-            byBytes[BytesDigest(stored.data)] = Int32(items.count - 1)
+        let position = drained + items.count - 1
+        if scanner.digestsBytes && position < SideScanner.bytesDigestLimit {
+            byBytes[BytesDigest(stored.data)] = Int32(position)
         } else if !byBytes.isEmpty {
             byBytes = [:]
         }

@@ -33,8 +33,8 @@ struct FolderNames {
         (self.bytes, self.starts, self.lengths, self.types) = (bytes, starts, lengths, types)
     }
 
-    /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``storedForm``
-    /// gave them; nil when the two do not agree.
+    /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``appendStoredForm(to:)``
+    /// wrote them; nil when the two do not agree.
     init?(bytes: [UInt8], types: [UInt8]) {
         starts.reserveCapacity(types.count)
         lengths.reserveCapacity(types.count)
@@ -53,18 +53,23 @@ struct FolderNames {
         self.types = types
     }
 
-    /// The names in the order kept, each followed by a NUL, and their `d_type`s: what the
-    /// listing index stores of a folder.
-    var storedForm: (bytes: [UInt8], types: [UInt8]) {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+    /// The names in the order kept, each followed by a NUL, then their `d_type`s: what the
+    /// listing index stores of a folder, appended to `out` (which ``storedLength`` bytes more
+    /// hold) without a copy of the names between.
+    func appendStoredForm(to out: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { bytes in
             for i in starts.indices {
                 out += UnsafeBufferPointer(rebasing: bytes[starts[i]...(starts[i] + lengths[i])])
             }
         }
-        return (out, types)
+        out += types
     }
+
+    /// How many bytes ``appendStoredForm(to:)`` appends: the names with their NULs, and a type each.
+    var storedLength: Int { namesLength + types.count }
+
+    /// How many bytes the names take, each with its NUL.
+    var namesLength: Int { lengths.reduce(starts.count, +) }
 
     /// Calls `body` with every name's bytes, each followed by a NUL, where `starts` point.
     func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T { bytes.withUnsafeBufferPointer(body) }

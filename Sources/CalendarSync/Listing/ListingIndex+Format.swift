@@ -148,58 +148,67 @@ extension ListingIndex {
     }
 
     /// Writes the index to a new file at `path` (mode 0600): the header, the folders the listing
-    /// read (or took from the index), then each listed file's entry (recorded in this run, or
-    /// the fresh stored one), in listing order. The entries go out through a buffer, their
-    /// checksum taken on the way and written into the header last, so the index is never whole
-    /// in memory a second time (a first listing of 1,000,000 files held 170 MB more for it).
+    /// read (or took from the index), then each listed file's fresh stored entry, in listing
+    /// order (an index to which files were recorded is written as they are: ``EntryStream``).
+    /// The entries go out through a buffer, their checksum taken on the way and written into
+    /// the header last, so the index is never whole in memory a second time.
     /// - Returns: false on any failure (the file is then removed).
     func write(to path: String) -> Bool {
+        let folders = folderBytes()
+        return buffer.withUnsafeBytes { stored in
+            // Each listed file's fresh stored entry, as bytes of the stored index.
+            func entry(_ i: Int) -> UnsafeRawBufferPointer? {
+                guard fresh[i] >= 0, let e = Self.entry(at: fresh[i], in: stored) else { return nil }
+                return UnsafeRawBufferPointer(rebasing: stored[fresh[i]..<e.end])
+            }
+            var count = 0, length = folders.count
+            for i in 0..<listing.count {
+                guard let e = entry(i) else { continue }
+                count += 1
+                length += e.count
+            }
+            let head = header(count: count, length: length, checksum: 0)
+            guard var out = IndexFileWriter(path: path) else { return false }
+            var checksum = Checksum(length: length)
+            out.add(head)
+            folders.withUnsafeBytes {
+                checksum.add($0)
+                out.add($0)
+            }
+            for i in 0..<listing.count {
+                guard let e = entry(i) else { continue }
+                checksum.add(e)
+                out.add(e)
+            }
+            var sum: [UInt8] = []
+            Self.append(checksum.value, to: &sum)
+            return out.finish(writing: sum, at: head.count - sum.count)
+        }
+    }
+
+    /// The header of an index of `count` entries whose folders and entries take `length`
+    /// bytes: always as long, whatever the numbers (the checksum is its last eight bytes).
+    func header(count: Int, length: Int, checksum: UInt64) -> [UInt8] {
+        var header: [UInt8] = Self.magic
+        Self.append(Self.formatVersion, to: &header)
+        header += fingerprint.digest
+        Self.append(UInt32(listing.root.utf8.count), to: &header)
+        header += Array(listing.root.utf8)
+        Self.append(UInt32(count), to: &header)
+        Self.append(UInt64(length), to: &header)
+        Self.append(checksum, to: &header)
+        return header
+    }
+
+    /// The folders the listing read (or took from the index), in the stored form: made at
+    /// their size at once (grown by doubling, a 1,000,000-file folder's names took three
+    /// times their size for a moment).
+    func folderBytes() -> [UInt8] {
         var folders: [UInt8] = []
+        folders.reserveCapacity(listing.scanned.reduce(4) { $0 + $1.storedLength })
         Self.append(UInt32(listing.scanned.count), to: &folders)
         for folder in listing.scanned { folder.append(to: &folders) }
-        return recorded.bytes.withUnsafeBytes { recordedBytes in
-            buffer.withUnsafeBytes { stored in
-                // Each listed file's entry, as bytes of the recorded entries or of the stored index.
-                func entry(_ i: Int) -> UnsafeRawBufferPointer? {
-                    if let range = recorded.ranges.isEmpty ? nil : recorded.ranges[i] {
-                        return UnsafeRawBufferPointer(rebasing: recordedBytes[range])
-                    }
-                    guard fresh[i] >= 0, let e = Self.entry(at: fresh[i], in: stored) else { return nil }
-                    return UnsafeRawBufferPointer(rebasing: stored[fresh[i]..<e.end])
-                }
-                var count = 0, length = folders.count
-                for i in 0..<listing.count {
-                    guard let e = entry(i) else { continue }
-                    count += 1
-                    length += e.count
-                }
-                var header: [UInt8] = Self.magic
-                Self.append(Self.formatVersion, to: &header)
-                header += fingerprint.digest
-                Self.append(UInt32(listing.root.utf8.count), to: &header)
-                header += Array(listing.root.utf8)
-                Self.append(UInt32(count), to: &header)
-                Self.append(UInt64(length), to: &header)
-                let checksumOffset = header.count
-                Self.append(UInt64(0), to: &header)
-
-                guard var out = IndexFileWriter(path: path) else { return false }
-                var checksum = Checksum(length: length)
-                out.add(header)
-                folders.withUnsafeBytes {
-                    checksum.add($0)
-                    out.add($0)
-                }
-                for i in 0..<listing.count {
-                    guard let e = entry(i) else { continue }
-                    checksum.add(e)
-                    out.add(e)
-                }
-                var sum: [UInt8] = []
-                Self.append(checksum.value, to: &sum)
-                return out.finish(writing: sum, at: checksumOffset)
-            }
-        }
+        return folders
     }
 
     /// Appends one entry in the stored form.
@@ -284,7 +293,9 @@ extension ListingIndex {
         private var failed = false
 
         init?(path: String) {
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            // Read and write: an index written as its files are read has its checksum taken
+            // from the file (``finish(header:payloadAt:length:)``).
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return nil }
             self.path = path
             buffer.reserveCapacity(1 << 20)
@@ -293,6 +304,7 @@ extension ListingIndex {
         mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
 
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            written += bytes.count
             if buffer.count + bytes.count > 1 << 20 { flush() }
             if bytes.count > 1 << 20 {
                 failed = failed || !Self.write(fd, bytes)
@@ -315,6 +327,37 @@ extension ListingIndex {
             close(fd)
             if !ok { unlink(path) }
             return ok
+        }
+
+        /// Closes and removes the file, unfinished.
+        func abandon() {
+            close(fd)
+            unlink(path)
+        }
+
+        /// How many bytes went to the file or its buffer so far.
+        private(set) var written = 0
+
+        /// Writes what is buffered, then reads back the `length` bytes at `start` for their
+        /// checksum, writes `header(checksum)` at the start of the file, and closes it.
+        /// - Returns: whether everything was written and read back; the file is removed when not.
+        mutating func finish(header: (UInt64) -> [UInt8], payloadAt start: Int, length: Int) -> Bool {
+            flush()
+            var checksum = Checksum(length: length)
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            var at = start
+            while !failed, at < start + length {
+                let n = chunk.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress!, min($0.count, start + length - at), off_t(at))
+                }
+                if n <= 0 {
+                    failed = true
+                } else {
+                    chunk.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                    at += n
+                }
+            }
+            return finish(writing: header(checksum.value), at: 0)
         }
 
         private static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {

@@ -60,8 +60,9 @@ public final class ListingIndex {
     var fresh: [Int] = []
     /// Whether the listed files matched the stored entries one by one, in the order stored.
     var storedInOrder = false
-    /// Entries of files read in this run, by listed file.
-    var recorded = RecordedEntries()
+    /// The new index being written while files are read (``EntryStream``): nil until the
+    /// first file is recorded.
+    var stream: EntryStream?
     /// Why the stored index was not used (nil when it was, or when there was none).
     public internal(set) var discarded: String?
     /// How many listed files the stored index held, unchanged.
@@ -86,6 +87,9 @@ public final class ListingIndex {
         }
     }
 
+    /// A new index left unfinished (a reader that stopped on an error) is removed.
+    deinit { discardStream() }
+
     /// The index of `listing`'s root kept in `cacheFolder`, checked against the listing's files.
     public convenience init(listing: ListedFiles, cacheFolder: URL?, fingerprint: ZoneDataFingerprint = .current()) {
         self.init(root: listing.root, cacheFolder: cacheFolder, fingerprint: fingerprint)
@@ -94,6 +98,7 @@ public final class ListingIndex {
 
     /// Pairs each of `listing`'s files with its stored entry, keeping those that are fresh.
     public func check(_ listing: ListedFiles) {
+        discardStream()
         self.listing = listing
         fresh = Array(repeating: -1, count: listing.count)
         freshCount = 0
@@ -108,6 +113,7 @@ public final class ListingIndex {
     /// Starts again from nothing, saying why.
     func forget(_ error: any Error) {
         discarded = "\(error)"
+        discardStream()
         buffer = []
         payload = 0..<0
         storedCount = 0
@@ -156,28 +162,44 @@ public final class ListingIndex {
     /// Records what reading the file at `index` found: where its occurrences can be, or nil
     /// when it must be read every time, and the facts an index of another kind keeps of it
     /// (``facts(of:)``). Stamped with the stamp the listing saw before reading.
+    ///
+    /// The entry goes into the new index file at once, after the stored entries of the files
+    /// before it that are kept (``EntryStream``): files are recorded in listing order, each
+    /// once, as every reader reads them. Nothing is kept without a cache folder.
     public func record(_ index: Int, spans: [ClosedRange<Int64>]?, facts: [UInt8] = []) {
-        guard let stamp = listing.stamps[index] else { return }
+        guard file != nil, let stamp = listing.stamps[index] else { return }
         var flags: Flags = spans == nil ? .always : []
         if stamp.isRacy(runStart: listing.startedAt) { flags.insert(.racy) }
         if !facts.isEmpty { flags.insert(.facts) }
-        recorded.add(index, listingCount: listing.count) { out in
-            Self.appendEntry(
-                key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], facts: facts, to: &out)
-        }
+        var entry: [UInt8] = []
+        Self.appendEntry(
+            key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], facts: facts, to: &entry)
+        streamEntry(entry, of: index)
     }
 
     /// Writes the index when it changed: files read for being new or changed, files gone.
     /// A failure is not reported: the next listing reads what this one could not keep.
     public func save() {
-        guard let file, needsWriting else { return }
+        guard let file else { return }
+        if stream != nil {
+            finishStream()
+            return
+        }
+        guard needsWriting, let temporary = temporaryFile() else { return }
+        guard write(to: temporary) else { return }
+        if rename(temporary, file.path) != 0 { unlink(temporary) }
+    }
+
+    /// A new path beside the index file for the index to be written to, its folder made
+    /// first; nil without a cache folder.
+    func temporaryFile() -> String? {
+        guard let file else { return nil }
         let folder = file.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = folder.appendingPathComponent(
-            ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard write(to: temporary.path) else { return }
-        if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
+        return folder.appendingPathComponent(
+            ".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        ).path
     }
 
     /// Saves the index and says, for `-v`, what it spared: how many of the `total` files under
@@ -194,31 +216,7 @@ public final class ListingIndex {
     var needsWriting: Bool {
         // Every stored entry kept, in order, and nothing else, and every folder's names taken
         // from it: the stored index is this one.
-        !recorded.isEmpty || !storedInOrder || freshCount != storedCount
+        stream != nil || !storedInOrder || freshCount != storedCount
             || listing.scanned.contains { storedFolders[$0.key] == nil || !$0.fromIndex }
-    }
-}
-
-/// The entries a run records, one after another in one buffer: a first listing of 100,000
-/// files records 100,000 of them.
-struct RecordedEntries {
-    var bytes: [UInt8] = []
-    /// Where each listed file's entry is in `bytes`; empty until one is recorded.
-    var ranges: [Range<Int>?] = []
-
-    var isEmpty: Bool { bytes.isEmpty }
-
-    /// Records the entry `write` appends as the file at `index`'s.
-    mutating func add(_ index: Int, listingCount: Int, write: (inout [UInt8]) -> Void) {
-        if ranges.isEmpty { ranges = Array(repeating: nil, count: listingCount) }
-        let start = bytes.count
-        write(&bytes)
-        ranges[index] = start..<bytes.count
-    }
-
-    /// The entry recorded for the file at `index`, if any.
-    subscript(index: Int) -> ArraySlice<UInt8>? {
-        guard !ranges.isEmpty, let range = ranges[index] else { return nil }
-        return bytes[range]
     }
 }

@@ -20,18 +20,19 @@ struct ScannedFolder {
     /// The key of the folder `relative` below the root, listed as `kind` says.
     static func key(relative: String, kind: String) -> String { relative + "\u{0}" + kind }
 
+    /// How many bytes ``append(to:)`` appends.
+    var storedLength: Int { 4 + key.utf8.count + 41 + 8 + names.storedLength }
+
     /// Appends the stored form: key, stamp, flags, then the names and their types.
     func append(to out: inout [UInt8]) {
-        let stored = names.storedForm
         ListingIndex.append(UInt32(key.utf8.count), to: &out)
         out += Array(key.utf8)
         for word in [stamp.device, stamp.inode, UInt64(bitPattern: stamp.size)] { ListingIndex.append(word, to: &out) }
         for word in [stamp.modified, stamp.changed] { ListingIndex.append(UInt64(bitPattern: word), to: &out) }
         out.append(isRacy ? 1 : 0)
-        ListingIndex.append(UInt32(stored.types.count), to: &out)
-        ListingIndex.append(UInt32(stored.bytes.count), to: &out)
-        out += stored.bytes
-        out += stored.types
+        ListingIndex.append(UInt32(names.count), to: &out)
+        ListingIndex.append(UInt32(names.namesLength), to: &out)
+        names.appendStoredForm(to: &out)
     }
 
     /// Reads one stored folder.

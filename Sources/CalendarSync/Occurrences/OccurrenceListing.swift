@@ -17,7 +17,7 @@ public struct OccurrenceListing {
 
     /// The occurrences, sorted by start, then UID, then end.
     public var entries: [Entry] = []
-    /// The resolver, href and calendar of each file.
+    /// The resolver, href and calendar of each file with occurrences in `entries`.
     public var sources: [(resolver: TimeZoneResolver, href: String?, calendar: String?)] = []
     /// Files that could not be read or parsed, with the reason (reported on stderr).
     public var problems: [(file: String, message: String)] = []
@@ -138,6 +138,9 @@ public struct OccurrenceListing {
         guard let expansion = file.expansion else { return }
         warnings += file.readPast.map { (file.path, $0) }
         warnings += Self.unreadableRules(in: expansion).map { (file.path, $0) }
+        // A source only for a file with occurrences to show: a first listing reads every file,
+        // and a source each (its resolver and name) took 100 MB of a 1,000,000-file listing.
+        guard !file.occurrences.isEmpty else { return }
         let source = sources.count
         sources.append((expansion.resolver, href, calendar))
         for o in file.occurrences { entries.append(Entry(occurrence: o, source: source)) }

@@ -28,8 +28,8 @@ final class FirstPullStream {
     /// The batch being written.
     private var executing: Task<Void, any Error>?
 
-    init(local snapshot: SideSnapshot, executor: Executor, policy: SyncPolicy) {
-        local = LocalItems(snapshot.items)
+    init(local snapshot: SideSnapshot, items: PackedItems, executor: Executor, policy: SyncPolicy) {
+        local = LocalItems(items)
         localByBytes = snapshot.itemsByBytes
         blocked = Set(snapshot.problemKeys.values)
         self.executor = executor

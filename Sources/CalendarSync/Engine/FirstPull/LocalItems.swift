@@ -2,23 +2,23 @@ import Foundation
 
 /// The local side's items by key, for matching the server's as they arrive; a key two local
 /// files share is never matched (the final plan reports it). An open-addressing table of
-/// positions into the snapshot's items, 4 bytes a slot: a dictionary from key to position
-/// took 50 bytes an item (its slack included), a copy of the items 170.
+/// positions into the packed items (``PackedItems``), 4 bytes a slot: a dictionary from key to
+/// position took 50 bytes an item (its slack included), a copy of the items 170.
 struct LocalItems {
-    let items: [SideItem]
+    let items: PackedItems
     /// Each slot is empty (0) or a position into `items` plus one; at most three in four are used.
     private var slots: [UInt32]
     private var shared: Set<ItemKey> = []
 
-    init(_ items: [SideItem]) {
+    init(_ items: PackedItems) {
         precondition(items.count < Int(UInt32.max), "more local items than a table of positions holds")
         self.items = items
         var capacity = 16
         while capacity - capacity / 4 <= items.count { capacity <<= 1 }
         slots = Array(repeating: 0, count: capacity)
-        for (position, item) in items.enumerated() {
-            switch find(item.key) {
-            case .found: shared.insert(item.key)
+        for (position, key) in items.keys.enumerated() {
+            switch find(key) {
+            case .found: shared.insert(key)
             case .free(let slot): slots[slot] = UInt32(position + 1)
             }
         }
@@ -33,7 +33,7 @@ struct LocalItems {
         while true {
             let entry = slots[slot]
             if entry == 0 { return .free(slot) }
-            if items[Int(entry) - 1].key == key { return .found(Int(entry) - 1) }
+            if items.keys[Int(entry) - 1] == key { return .found(Int(entry) - 1) }
             slot = (slot + 1) & mask
         }
     }

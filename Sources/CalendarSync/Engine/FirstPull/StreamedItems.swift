@@ -42,11 +42,10 @@ struct StreamedItems {
             }
             var side = SideItem(version: item.version, data: item.data, content: content)
             if let position = local.position(of: side.key) {
-                let mine = local.items[position]
                 if recorded[position] {
                     repeated.append((side.key, side.href, false))
-                } else if mine.hash == side.hash, !setAsideKeys.contains(side.key) {
-                    equal.append(.record(local: mine, remote: side))
+                } else if local.items.hash(at: position) == side.hash, !setAsideKeys.contains(side.key) {
+                    equal.append(.record(local: local.items[position], remote: side))
                     recorded[position] = true
                 } else {
                     side.data = nil

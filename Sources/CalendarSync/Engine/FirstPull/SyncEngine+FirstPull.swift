@@ -19,9 +19,9 @@ extension SyncEngine {
     /// - Returns: nil when the run is not a first pull this path can take (the full run follows).
     func streamedFirstPull() async throws -> SyncReport? {
         guard let streaming = try firstPullSource() else { return nil }
-        let l = try await scanLocalForFirstPull()
+        let (l, items) = try await scanLocalForFirstPull()
         let executor = makeExecutor()
-        let stream = FirstPullStream(local: l, executor: executor, policy: policy)
+        let stream = FirstPullStream(local: l, items: items, executor: executor, policy: policy)
         // The journal is empty: its item rows are appended while the server's items stream in,
         // and indexed once they are all in (an interrupted run leaves that to the next open).
         try journal.beginBulkLoad()
@@ -46,7 +46,7 @@ extension SyncEngine {
             try journal.endBulkLoad()
             throw SyncError.scanFailed(.remote, error)
         }
-        return try await finishFirstPull(stream, local: l, token: token, executor: executor)
+        return try await finishFirstPull(stream, local: l, items: items, token: token, executor: executor)
     }
 
     /// The remote side's streaming, when this run is a first pull that can stream: both sides
@@ -62,14 +62,20 @@ extension SyncEngine {
     }
 
     /// The vdir as a first pull matches the server's items against it: what each item is and a
-    /// digest of its bytes, not the bytes; UIDs given to files without one.
-    private func scanLocalForFirstPull() async throws -> SideSnapshot {
+    /// digest of its bytes, not the bytes; UIDs given to files without one. The items are
+    /// packed (``PackedItems``), the snapshot holds the rest.
+    private func scanLocalForFirstPull() async throws -> (SideSnapshot, PackedItems) {
         do {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = policy.direction.writes(.remote)
             scanner.keepsData = Self.keepsBytesInFirstSync(local)
             scanner.digestsBytes = true
-            return try await assigningMissingUIDs(in: scanner.scan(journal: [], token: nil))
+            let (scanned, packed) = try await scanner.scanPacked()
+            var items = packed
+            var snapshot = try await assigningMissingUIDs(in: scanned)
+            for item in snapshot.items { items.append(item) }  // the files just given a UID
+            snapshot.items = []
+            return (snapshot, items)
         } catch let error as RunInterrupted {
             throw error
         } catch {
@@ -81,7 +87,7 @@ extension SyncEngine {
     /// then ends the run. The server's items the stream left out (skipped, unparseable, a UID
     /// sent again in a later batch) keep either side's token from vouching for the journal.
     private func finishFirstPull(
-        _ stream: FirstPullStream, local l: SideSnapshot, token: ChangeToken?,
+        _ stream: FirstPullStream, local l: SideSnapshot, items: PackedItems, token: ChangeToken?,
         executor: Executor
     ) async throws -> SyncReport {
         let pulled = stream.pulled
@@ -89,13 +95,13 @@ extension SyncEngine {
         let r = SideSnapshot(items: pulled.setAside, unparseable: pulled.unparseable, token: token)
         // Built, not copied and trimmed: a copy of every local item would be the run's peak.
         var unrecorded = SideSnapshot(
-            items: l.items.indices.compactMap { pulled.recorded[$0] ? nil : l.items[$0] },
+            items: (0..<items.count).compactMap { pulled.recorded[$0] ? nil : items[$0] },
             unparseable: l.unparseable, token: l.token)
         unrecorded.problems = l.problems
         unrecorded.problemKeys = l.problemKeys
         unrecorded.folder = l.folder
         unrecorded.missingUID = l.missingUID
-        unrecorded.population = l.items.count
+        unrecorded.population = items.count
         let plan = Planner.plan(local: unrecorded, remote: r, journal: [], policy: policy)
         try await executor.execute(plan, journal: [:], part: .last)
         var end = RunEnd(plan: plan, local: unrecorded, remote: r)
