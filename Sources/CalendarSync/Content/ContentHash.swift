@@ -160,17 +160,19 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// value as this would (`ContentHashTests` compares the two over the corpora).
     static func ofParse(_ components: [Component]) -> ContentHash? {
         var writer = NormalisedWriter(canonicalizing: true)
-        var blocks: [Range<Int>] = []
-        blocks.reserveCapacity(components.count)
         for component in components {
             if component.name == "VCALENDAR", TimeZoneCompletion.hasUndefinedTZIDs(in: component) { return nil }
             if holdsSchedulingParameters(component) { return nil }
-            let start = writer.bytes.count
             guard writer.write(component) else { return nil }
-            blocks.append(start..<writer.bytes.count)
         }
+        return ofWritten(writer)
+    }
+
+    /// The hash of what `writer` wrote: its components in byte order, each followed by a line end.
+    static func ofWritten(_ writer: borrowing NormalisedWriter) -> ContentHash {
         var hasher = SHA256()
         let bytes = writer.bytes.contents
+        var blocks = writer.roots
         if blocks.count > 1 { blocks.sort { precedes(bytes, $0, $1) } }
         for block in blocks {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[block])))

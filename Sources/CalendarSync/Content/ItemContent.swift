@@ -29,7 +29,11 @@ public struct ItemContent: Sendable, Hashable {
 
     /// Reads `data`.
     public init(_ data: Data) {
-        self.init(data, inspecting: { _ in })
+        if let plain = Self.readPlainly(data) {
+            self = plain
+        } else {
+            self.init(data, inspecting: { _ in })
+        }
     }
 
     /// Reads `data`, and shows its parse (nil: it does not parse) to `inspect`, so that a
@@ -43,6 +47,14 @@ public struct ItemContent: Sendable, Hashable {
             return
         }
         parses = true
+        uid = nil; lastModified = nil; sequence = 0
+        readOutline(calendar)
+    }
+
+    /// Takes the UID, LAST-MODIFIED, SEQUENCE and span from `calendar`: from the objects in a
+    /// VCALENDAR (its VTIMEZONEs aside), else from the component itself. Only the properties of
+    /// the objects are read, so an outline of them (``PlainItemReader``) reads as the tree.
+    mutating func readOutline(_ calendar: Component) {
         var found = Found()
         if calendar.name == "VCALENDAR" {
             for object in calendar.components where object.name != "VTIMEZONE" { found.read(object) }

@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 /// Writes components as ``ContentHash/normalisedBytes(_:)`` has them, into one buffer: each
@@ -12,97 +13,157 @@ import ICalendar
 ///
 /// With `canonicalizing`, each value is written as `Canonicalizer` would make it, which is the
 /// hash's definition, without a canonical copy of the tree.
+///
+/// A component is written whole from its tree (``write(_:)``), or line by line as a reader
+/// meets its lines (``begin(_:)``, ``line(name:parameterText:value:canonical:)``, ``end()``:
+/// ``PlainItemReader`` hands an item over so, without a tree); the tree is written through the
+/// same three, so both give the same bytes.
 struct NormalisedWriter: ~Copyable {
     /// What was written so far: the normalised bytes of each component written, one after the
     /// other.
     private(set) var bytes = ByteBuffer(capacity: 4096)
-    /// The ranges of `bytes` that the components being written have written so far.
-    private var ranges: [Range<Int>] = []
+    /// Where each component written whole (not inside another) is in `bytes`, in order.
+    private(set) var roots: [Range<Int>] = []
+    /// The ranges of `bytes` holding the lines, and the children, of the open components.
+    private var lines: [Range<Int>] = []
+    private var children: [Range<Int>] = []
+    /// The open components, innermost last, and their names (in `names`).
+    private var open: [Open] = []
+    private var names = ByteBuffer(capacity: 256)
     /// Where a component is assembled before it is copied back.
     private var assembly = ByteBuffer(capacity: 1024)
     private let canonicalizer: Canonicalizer?
 
+    /// An open component: where its bytes start, where its lines and children start in
+    /// `lines` and `children`, and its name in `names`.
+    private struct Open {
+        var start: Int
+        var firstLine: Int
+        var firstChild: Int
+        var name: Range<Int>
+    }
+
     /// A writer; with `canonicalizing`, values are written as `Canonicalizer` makes them.
     init(canonicalizing: Bool) {
         canonicalizer = canonicalizing ? Canonicalizer() : nil
-        ranges.reserveCapacity(64)
+        lines.reserveCapacity(64)
+        children.reserveCapacity(16)
+        open.reserveCapacity(4)
     }
 
     /// Appends the normalised bytes of `component` to `bytes`.
     /// - Returns: false when a name, parameter or value holds a byte from 0xCC up (a scalar
-    ///   from U+0300 on): such text sorts as strings, not bytes. `bytes` is then left as it is.
+    ///   from U+0300 on): such text sorts as strings, not bytes. The writer is then spent.
     mutating func write(_ component: Component) -> Bool {
-        let start = bytes.count
-        let firstRange = ranges.count
-        guard writeLinesAndChildren(of: component) else {
-            bytes.removeLast(bytes.count - start)
-            ranges.removeSubrange(firstRange...)
-            return false
-        }
-        return true
-    }
-
-    private mutating func writeLinesAndChildren(of component: Component) -> Bool {
-        let start = bytes.count
-        let firstLine = ranges.count
+        var name = component.name
+        guard name.withUTF8({ begin($0) }) else { return false }
+        let canonicalizer = self.canonicalizer
         // Through a pointer: a property taken by `for … in`, or passed on from an array, is a
         // copy of it.
         let written = component.properties.withUnsafeBufferPointer { properties in
-            for i in properties.indices where !ContentHash.isVolatile(properties[i].name) {
-                let lineStart = bytes.count
-                guard bytes.append(properties[i].name) else { return false }
-                if !properties[i].parameterText.isEmpty {
-                    bytes.append(UInt8(ascii: ";"))
-                    guard bytes.append(properties[i].parameterText) else { return false }
-                }
-                bytes.append(UInt8(ascii: ":"))
-                // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
-                // (`Canonicalizer` changes none): most are, and are written as they are in the
-                // one pass over their bytes that looks for bytes from 0xCC up.
+            for i in properties.indices {
+                var name = properties[i].name, parameterText = properties[i].parameterText
                 var value = properties[i].value
-                let plain = value.withUTF8 { utf8 -> Bool? in
-                    guard canonicalizer == nil || !ByteBuffer.mayNeedEscaping(utf8) else { return nil }
-                    bytes.append(utf8)
-                    return ByteBuffer.hasNoByteFromCC(utf8)
+                let fine = name.withUTF8 { name in
+                    parameterText.withUTF8 { parameterText in
+                        value.withUTF8 { value in
+                            line(name: name, parameterText: parameterText, value: value) {
+                                canonicalizer?.canonicalValue(
+                                    properties[i].value, name: properties[i].name,
+                                    parameterText: properties[i].parameterText)
+                            }
+                        }
+                    }
                 }
-                if let plain {
-                    guard plain else { return false }
-                } else {
-                    let canonical = canonicalizer?.canonicalValue(
-                        value, name: properties[i].name, parameterText: properties[i].parameterText)
-                    guard bytes.append(canonical ?? value) else { return false }
-                }
-                ranges.append(lineStart..<bytes.count)
+                guard fine else { return false }
             }
             return true
         }
         guard written else { return false }
-        let firstChild = ranges.count
-        let children = component.components
-        for i in children.indices {
-            let childStart = bytes.count
-            guard writeLinesAndChildren(of: children[i]) else { return false }
-            ranges.append(childStart..<bytes.count)
+        for child in component.components { guard write(child) else { return false } }
+        end()
+        return true
+    }
+
+    /// Opens a component named `name` (upper case); its lines and children follow, then ``end()``.
+    /// - Returns: false when the name holds a byte from 0xCC up.
+    mutating func begin(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let nameStart = names.count
+        names.append(name)
+        open.append(
+            Open(start: bytes.count, firstLine: lines.count, firstChild: children.count, name: nameStart..<names.count))
+        return ByteBuffer.hasNoByteFromCC(name)
+    }
+
+    /// Writes a property of the innermost open component (the volatile ones are left out).
+    /// `canonical` gives the value as `Canonicalizer` makes it, nil when it is canonical as it
+    /// is: asked only for a value with a backslash, `;`, `,`, CR or LF.
+    /// - Returns: false when a byte is from 0xCC up.
+    mutating func line(
+        name: UnsafeBufferPointer<UInt8>, parameterText: UnsafeBufferPointer<UInt8>,
+        value: UnsafeBufferPointer<UInt8>, canonical: () -> String?
+    ) -> Bool {
+        if Self.isVolatile(name) { return true }
+        let lineStart = bytes.count
+        bytes.append(name)
+        if !parameterText.isEmpty {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.append(parameterText)
         }
+        bytes.append(UInt8(ascii: ":"))
+        // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
+        // (`Canonicalizer` changes none): most are, and are written as they are.
+        let valueStart = bytes.count
+        if canonicalizer != nil, ByteBuffer.mayNeedEscaping(value), let made = canonical() {
+            _ = bytes.append(made)
+        } else {
+            bytes.append(value)
+        }
+        lines.append(lineStart..<bytes.count)
+        return ByteBuffer.hasNoByteFromCC(name) && ByteBuffer.hasNoByteFromCC(parameterText)
+            && ByteBuffer.hasNoByteFromCC(UnsafeBufferPointer(rebasing: bytes.contents[valueStart...]))
+    }
+
+    /// Closes the innermost open component: its lines sorted, then its children sorted, between
+    /// its BEGIN and END, in place of what it wrote.
+    mutating func end() {
+        let component = open.removeLast()
         let text = bytes.contents
-        Self.sort(&ranges, firstLine..<firstChild, of: text)
-        Self.sort(&ranges, firstChild..<ranges.count, of: text)
+        Self.sort(&lines, component.firstLine..<lines.count, of: text)
+        Self.sort(&children, component.firstChild..<children.count, of: text)
+        let name = UnsafeBufferPointer(rebasing: names.contents[component.name])
 
         assembly.removeAll()
         assembly.append(literal: "BEGIN:")
-        guard assembly.append(component.name) else { return false }
+        assembly.append(name)
         assembly.append(UInt8(ascii: "\n"))
-        Self.copy(ranges[firstLine..<firstChild], of: text, to: &assembly, separatedBy: UInt8(ascii: "\n"))
+        Self.copy(lines[component.firstLine...], of: text, to: &assembly, separatedBy: UInt8(ascii: "\n"))
         assembly.append(UInt8(ascii: "\n"))
-        Self.copy(ranges[firstChild...], of: text, to: &assembly, separatedBy: nil)
+        Self.copy(children[component.firstChild...], of: text, to: &assembly, separatedBy: nil)
         assembly.append(literal: "END:")
-        _ = assembly.append(component.name)
+        assembly.append(name)
         assembly.append(UInt8(ascii: "\n"))
 
-        bytes.removeLast(bytes.count - start)
+        bytes.removeLast(bytes.count - component.start)
         bytes.append(assembly.contents)
-        ranges.removeSubrange(firstLine...)
-        return true
+        lines.removeSubrange(component.firstLine...)
+        children.removeSubrange(component.firstChild...)
+        names.removeLast(names.count - component.name.lowerBound)
+        if open.isEmpty {
+            roots.append(component.start..<bytes.count)
+        } else {
+            children.append(component.start..<bytes.count)
+        }
+    }
+
+    /// PRODID and DTSTAMP, which servers and clients rewrite (``ContentHash/isVolatile(_:)``).
+    private static func isVolatile(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = name.baseAddress else { return false }
+        switch name.count {
+        case 6: return memcmp(base, "PRODID", 6) == 0
+        case 7: return memcmp(base, "DTSTAMP", 7) == 0
+        default: return false
+        }
     }
 
     /// Sorts `ranges[part]` by the bytes they cover, a prefix first.

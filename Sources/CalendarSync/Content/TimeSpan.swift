@@ -71,12 +71,26 @@ public struct TimeSpan: Sendable, Hashable, Codable {
     static func seconds(_ value: DateTimeValue) -> Int64 { value.local.secondsSinceEpoch }
 
     static func spanOf(_ object: Component) -> TimeSpan? {
-        guard let start = object["DTSTART"]?.dateTime ?? object["DUE"]?.dateTime else { return nil }
+        // The first DTSTART, DUE, DTEND and DURATION, found in one pass over the properties
+        // (a lookup by name upper-cased the name and copied the property it found, each time).
+        let properties = object.properties
+        var dtstart: Int?, due: Int?, dtend: Int?, durationAt: Int?
+        for i in properties.indices {
+            switch properties[i].name {
+            case "DTSTART": if dtstart == nil { dtstart = i }
+            case "DUE": if due == nil { due = i }
+            case "DTEND": if dtend == nil { dtend = i }
+            case "DURATION": if durationAt == nil { durationAt = i }
+            default: continue
+            }
+        }
+        func dateTime(_ at: Int?) -> DateTimeValue? { at.flatMap { properties[$0].dateTime } }
+        guard let start = dateTime(dtstart) ?? dateTime(due) else { return nil }
         let s = seconds(start)
         var length: Int64 = start.isDate ? 86_400 : 0
-        if let end = object["DTEND"]?.dateTime ?? object["DUE"]?.dateTime {
+        if let end = dateTime(dtend) ?? dateTime(due) {
             length = max(length, seconds(end) - s)
-        } else if let duration = object["DURATION"]?.duration {
+        } else if let duration = durationAt.flatMap({ properties[$0].duration }) {
             length = max(
                 length,
                 Int64(duration.nominalDays) * 86_400
@@ -86,7 +100,6 @@ public struct TimeSpan: Sendable, Hashable, Codable {
         }
         var last = s
         // Rules and dates by index: `properties(named:)` made two arrays for every item.
-        let properties = object.properties
         for i in properties.indices where properties[i].name == "RRULE" {
             let rule = properties[i]
             // A rule without UNTIL (read in any case) has no end, however it reads: not parsed.

@@ -62,6 +62,21 @@ public struct Canonicalizer: Sendable {
         }
     }
 
+    /// As ``canonicalValue(_:name:parameterText:)``, for a property read as bytes
+    /// (``PlainItemReader``): strings are made only for a value that is not canonical text
+    /// already and whose property's type is TEXT, so a rule, a date list or an escaped
+    /// description makes none.
+    public func canonicalValue(
+        _ value: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, parameterText: UnsafeBufferPointer<UInt8>
+    ) -> String? {
+        guard !Self.isCanonicalText(value, commasAreSeparators: false) else { return nil }
+        let name = String(decoding: name, as: UTF8.self)
+        guard ValueType.defaultType(forProperty: name) == .text else { return nil }
+        return canonicalValue(
+            String(decoding: value, as: UTF8.self), name: name,
+            parameterText: String(decoding: parameterText, as: UTF8.self))
+    }
+
     /// A fast byte-level test: every `;` (and `,`, unless it separates list items) is escaped,
     /// and every escape is one RFC 5545 defines, with `\n` in lower case.
     static func isCanonicalText(_ value: String, commasAreSeparators: Bool) -> Bool {

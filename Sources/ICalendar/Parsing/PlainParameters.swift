@@ -14,11 +14,19 @@ enum PlainParameters {
     static func read(_ line: UnsafeBufferPointer<UInt8>, from start: Int, sawLower: inout Bool)
         -> (text: String, end: Int)?
     {
+        guard let shape = measure(line, from: start) else { return nil }
+        let text = String(unsafeUninitializedCapacity: shape.size) { write(line, from: start, to: shape.end, into: $0) }
+        if shape.lower { sawLower = true }
+        return (text, shape.end)
+    }
+
+    /// The size of the canonical text of the parameters from `start` (a `;`), the index of the
+    /// `:` after them, and whether a name has a lower-case letter; nil when they are not plain.
+    static func measure(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> (size: Int, end: Int, lower: Bool)? {
         let n = line.count
         var i = start
         var size = 0
         var lower = false
-        // First the shape and the size of the text; then the text.
         while i < n && line[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
@@ -60,41 +68,44 @@ enum PlainParameters {
             guard i < n, line[i] == UInt8(ascii: ";") || line[i] == UInt8(ascii: ":") else { return nil }
         }
         guard i < n, line[i] == UInt8(ascii: ":"), i > start else { return nil }
-        let end = i
-        let text = String(unsafeUninitializedCapacity: size) { out in
-            var o = 0
-            func put(_ b: UInt8) {
-                out[o] = b
-                o += 1
-            }
-            var i = start
-            while i < end {
-                let b = line[i]
-                if b == UInt8(ascii: ";") {
-                    // A name, upper-cased, and its `=`.
-                    put(b)
-                    i += 1
-                    while line[i] != UInt8(ascii: "=") {
-                        put(line[i] >= 0x61 && line[i] <= 0x7A ? line[i] - 0x20 : line[i])
-                        i += 1
-                    }
-                    put(line[i])
-                    i += 1
-                } else if b == UInt8(ascii: "\"") {
-                    let (close, quoted) = quotedValue(line, from: i + 1)!
-                    if quoted { put(b) }
-                    for j in (i + 1)..<close { put(line[j]) }
-                    if quoted { put(b) }
-                    i = close + 1
-                } else {
-                    put(b)
+        return (size, i, lower)
+    }
+
+    /// Writes the canonical text of the plain parameters from `start` to `end` (as ``measure``
+    /// found them) into `out`, which has room for it; returns how many bytes it wrote.
+    static func write(
+        _ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var o = 0
+        func put(_ b: UInt8) {
+            out[o] = b
+            o += 1
+        }
+        var i = start
+        while i < end {
+            let b = line[i]
+            if b == UInt8(ascii: ";") {
+                // A name, upper-cased, and its `=`.
+                put(b)
+                i += 1
+                while line[i] != UInt8(ascii: "=") {
+                    put(line[i] >= 0x61 && line[i] <= 0x7A ? line[i] - 0x20 : line[i])
                     i += 1
                 }
+                put(line[i])
+                i += 1
+            } else if b == UInt8(ascii: "\"") {
+                let (close, quoted) = quotedValue(line, from: i + 1)!
+                if quoted { put(b) }
+                for j in (i + 1)..<close { put(line[j]) }
+                if quoted { put(b) }
+                i = close + 1
+            } else {
+                put(b)
+                i += 1
             }
-            return o
         }
-        if lower { sawLower = true }
-        return (text, end)
+        return o
     }
 
     /// The closing quote of a quoted value starting at `start`, and whether its canonical text

@@ -13,9 +13,9 @@ extension String {
 }
 
 /// Searching bytes for bytes without making strings or arrays.
-enum ByteSearch {
+public enum ByteSearch {
     /// Whether `needle` occurs in `haystack` (an empty needle always does).
-    static func contains(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func contains(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
         guard haystack.count >= needle.count else { return false }
         var i = 0
@@ -29,6 +29,11 @@ enum ByteSearch {
             i += 1
         }
         return false
+    }
+
+    /// Whether the UTF-8 of `needle` occurs in `haystack`.
+    public static func contains(_ needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        contains(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: haystack)
     }
 
     /// Whether `needle` (ASCII upper case) occurs in `haystack` with ASCII letters in either case.

@@ -1,0 +1,317 @@
+import Foundation
+
+/// A content line of a plainly written item, as ``PlainItemReader`` hands it on. The bytes are
+/// valid only during the call that receives the line.
+public struct PlainLine {
+    /// What the line does: opens a component, closes one, or is one of its properties.
+    public enum Kind: Sendable { case begin, end, property }
+
+    public let kind: Kind
+    /// The component's name for `begin` and `end`, the property's otherwise; upper case.
+    public let name: UnsafeBufferPointer<UInt8>
+    /// The parameters in their canonical text (``Property/parameterText``); empty when none.
+    public let parameterText: UnsafeBufferPointer<UInt8>
+    /// The value as written, escapes intact; empty for `begin` and `end`.
+    public let value: UnsafeBufferPointer<UInt8>
+}
+
+/// What ``PlainItemReader`` keeps of an item beside the lines it hands on.
+public struct PlainItem {
+    /// The root component with its direct children, each child holding only the properties
+    /// the reader was asked to keep (and a VTIMEZONE its TZID); deeper components are left out.
+    public var outline: Component
+    /// The TZID of every property outside a VTIMEZONE that has one, in order.
+    public var tzids: [String]
+}
+
+/// Reads an item straight from its bytes when every line of it is written plainly, handing
+/// each content line on as bytes: no `Property`, no `String` per name and value, no tree.
+///
+/// A first pull reads every item only to hash it and to learn its UID, LAST-MODIFIED,
+/// SEQUENCE and dates; the parser's tree cost most of that. What is plain here reads exactly
+/// as ``ICalendarParser`` reads it: one root VCALENDAR, CRLF or LF line ends, folding with a
+/// space or tab, blank lines, names in upper case of letters, digits and `-`, parameters
+/// ``PlainParameters`` reads, values of well-formed UTF-8, balanced BEGIN and END without
+/// parameters. Anything else (a byte-order mark, a lower-case name, Latin-1, a line without
+/// a colon, a property outside the root, a second root) makes ``read(_:keeps:visit:)`` return
+/// nil, and the caller parses the item: the parser mends and warns where this reader would
+/// have to guess.
+public enum PlainItemReader {
+    /// How deep components may nest, as ``ICalendarParser/maximumDepth``.
+    static let maximumDepth = 100
+
+    /// Reads `bytes`, handing each content line to `visit` in order, and keeping in the outline
+    /// each property of the root's children whose name `keeps` accepts.
+    /// - Returns: nil when the item is not written plainly or `visit` returned false.
+    public static func read(
+        _ bytes: UnsafeRawBufferPointer, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
+        visit: (PlainLine) -> Bool
+    ) -> PlainItem? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return nil }
+        let input = UnsafeBufferPointer(start: base, count: bytes.count)
+        // A byte-order mark, or a first line starting with white space: the parser's.
+        guard input[0] != 0xEF, input[0] != 0x20, input[0] != 0x09 else { return nil }
+        var reader = Reader(input: input)
+        defer { reader.free() }
+        var state = State()
+        defer { state.free() }
+        while let line = reader.nextLine() {
+            guard state.take(line, keeps: keeps, visit: visit) else { return nil }
+        }
+        guard state.depth == 0, let root = state.root else { return nil }
+        return PlainItem(outline: root, tzids: state.tzids)
+    }
+
+    /// The logical lines of the input: physical lines joined where folded, line ends and blank
+    /// lines dropped, as `LineAssembler` makes them. A line not folded is a range of the input;
+    /// a folded one is joined in a buffer of the reader's.
+    private struct Reader {
+        let input: UnsafeBufferPointer<UInt8>
+        var position = 0
+        var joined: UnsafeMutablePointer<UInt8>?
+        var joinedCapacity = 0
+
+        init(input: UnsafeBufferPointer<UInt8>) { self.input = input }
+
+        func free() { joined?.deallocate() }
+
+        /// The physical line from `start`, without its line end, and where the next starts.
+        func physical(from start: Int) -> (line: Range<Int>, next: Int) {
+            let base = input.baseAddress!
+            guard let lf = memchr(base + start, 0x0A, input.count - start) else {
+                return (start..<input.count, input.count)
+            }
+            var end = UnsafeRawPointer(lf) - UnsafeRawPointer(base)
+            let next = end + 1
+            if end > start && input[end - 1] == 0x0D { end -= 1 }
+            return (start..<end, next)
+        }
+
+        mutating func nextLine() -> UnsafeBufferPointer<UInt8>? {
+            // The first line that is not blank.
+            var first: Range<Int>
+            repeat {
+                guard position < input.count else { return nil }
+                (first, position) = physical(from: position)
+            } while first.isEmpty
+            // Continuations, across blank lines as the parser joins them.
+            var joinedCount = -1
+            var look = position
+            while look < input.count {
+                let (next, after) = physical(from: look)
+                if next.isEmpty {
+                    look = after
+                    continue
+                }
+                guard input[next.lowerBound] == 0x20 || input[next.lowerBound] == 0x09 else { break }
+                if joinedCount < 0 {
+                    joinedCount = 0
+                    append(first, &joinedCount)
+                }
+                append(next.lowerBound + 1..<next.upperBound, &joinedCount)
+                look = after
+                position = after
+            }
+            if joinedCount < 0 { return UnsafeBufferPointer(rebasing: input[first]) }
+            return UnsafeBufferPointer(start: joined, count: joinedCount)
+        }
+
+        private mutating func append(_ range: Range<Int>, _ count: inout Int) {
+            if count + range.count > joinedCapacity {
+                let grown = Swift.max(joinedCapacity * 2, count + range.count, 256)
+                let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+                if let joined {
+                    moved.update(from: joined, count: count)
+                    joined.deallocate()
+                }
+                joined = moved
+                joinedCapacity = grown
+            }
+            guard !range.isEmpty else { return }
+            (joined! + count).update(from: input.baseAddress! + range.lowerBound, count: range.count)
+            count += range.count
+        }
+    }
+
+    /// The open components and what is kept of them.
+    private struct State {
+        /// The names of the open components, one after the other, innermost last, and where
+        /// each starts.
+        var names: [UInt8] = []
+        var starts: [Int] = []
+        var depth: Int { starts.count }
+        /// How many of the open components are VTIMEZONEs.
+        var inTimeZone = 0
+        var root: Component?
+        /// The root's child being read, while depth is 2 or more, and whether it is a VTIMEZONE.
+        var child: Component?
+        var childIsTimeZone = false
+        var tzids: [String] = []
+        /// The parameters the last TZID was read from, and that TZID.
+        var lastTZID: (parameters: [UInt8], tzid: String)?
+        /// Where a line's parameters are written as their canonical text.
+        var parameters = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+
+        init() {
+            names.reserveCapacity(64)
+            starts.reserveCapacity(8)
+        }
+
+        func free() { parameters.deallocate() }
+
+        mutating func take(
+            _ line: UnsafeBufferPointer<UInt8>, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
+            visit: (PlainLine) -> Bool
+        ) -> Bool {
+            let n = line.count
+            var i = 0
+            while i < n, Self.isNameByte(line[i]) { i += 1 }
+            guard i > 0, i < n else { return false }
+            let name = UnsafeBufferPointer(rebasing: line[0..<i])
+            var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            if line[i] == UInt8(ascii: ";") {
+                guard let shape = PlainParameters.measure(line, from: i) else { return false }
+                if parameters.count < shape.size {
+                    parameters.deallocate()
+                    parameters = .allocate(capacity: shape.size)
+                }
+                let written = PlainParameters.write(line, from: i, to: shape.end, into: parameters)
+                parameterText = UnsafeBufferPointer(rebasing: parameters[0..<written])
+                i = shape.end
+            }
+            guard line[i] == UInt8(ascii: ":") else { return false }
+            let value = UnsafeBufferPointer(rebasing: line[(i + 1)...])
+            if Self.equals(name, "BEGIN") {
+                guard parameterText.isEmpty, Self.isComponentName(value), depth < maximumDepth else { return false }
+                return begin(value, visit: visit)
+            }
+            if Self.equals(name, "END") {
+                guard parameterText.isEmpty, depth > 0, isInnermost(value) else { return false }
+                return end(value, visit: visit)
+            }
+            guard depth > 0, Self.isWellFormedUTF8(value) else { return false }
+            if inTimeZone == 0, ByteSearch.contains(";TZID=", in: parameterText) { noteTZID(of: parameterText) }
+            if depth == 2, child != nil,
+                keeps(name) || (childIsTimeZone && Self.equals(name, "TZID"))
+            {
+                child!.properties.append(
+                    Property(
+                        uppercasedName: String(decoding: name, as: UTF8.self),
+                        parameterText: String(decoding: parameterText, as: UTF8.self),
+                        value: String(decoding: value, as: UTF8.self)))
+            }
+            return visit(PlainLine(kind: .property, name: name, parameterText: parameterText, value: value))
+        }
+
+        /// Notes the TZID of a property with these parameters, as ``Property/tzid`` reads it.
+        /// An item's dates name one zone with the same parameters, line after line: those are
+        /// read once.
+        private mutating func noteTZID(of parameterText: UnsafeBufferPointer<UInt8>) {
+            if let last = lastTZID, last.parameters.withUnsafeBufferPointer({ Self.equals(parameterText, $0) }) {
+                tzids.append(last.tzid)
+                return
+            }
+            let text = String(decoding: parameterText, as: UTF8.self)
+            guard let tzid = Property(uppercasedName: "", parameterText: text, value: "").tzid else { return }
+            tzids.append(tzid)
+            lastTZID = (Array(parameterText), tzid)
+        }
+
+        private mutating func begin(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
+            switch depth {
+            case 0:
+                // One root, a VCALENDAR: a second root, or another, is the parser's.
+                guard root == nil, Self.equals(name, "VCALENDAR") else { return false }
+                root = Component(name: "VCALENDAR")
+            case 1:
+                child = Component(name: String(decoding: name, as: UTF8.self))
+            default:
+                break
+            }
+            starts.append(names.count)
+            names.append(contentsOf: name)
+            if Self.equals(name, "VTIMEZONE") {
+                inTimeZone += 1
+                if depth == 2 { childIsTimeZone = true }
+            }
+            return visit(
+                PlainLine(
+                    kind: .begin, name: name, parameterText: .init(start: nil, count: 0),
+                    value: .init(start: nil, count: 0)))
+        }
+
+        private mutating func end(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
+            if Self.equals(name, "VTIMEZONE") { inTimeZone -= 1 }
+            names.removeSubrange(starts.removeLast()...)
+            if depth == 1, let done = child {
+                root!.components.append(done)
+                child = nil
+                childIsTimeZone = false
+            }
+            return visit(
+                PlainLine(
+                    kind: .end, name: name, parameterText: .init(start: nil, count: 0),
+                    value: .init(start: nil, count: 0)))
+        }
+
+        /// Whether `name` names the innermost open component.
+        func isInnermost(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            let start = starts[starts.count - 1]
+            return names.withUnsafeBufferPointer { Self.equals(name, UnsafeBufferPointer(rebasing: $0[start...])) }
+        }
+
+        /// Upper-case letters, digits and `-`: a plain name (lower case is the parser's, which warns).
+        static func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+        }
+
+        /// What `LineShape.isComponentName` accepts, written in upper case and without spaces.
+        static func isComponentName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            !bytes.isEmpty && bytes.allSatisfy { isNameByte($0) || $0 == 0x5F }
+        }
+
+        static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+            bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
+        }
+
+        static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            bytes.count == other.count
+                && (other.isEmpty || memcmp(bytes.baseAddress!, other.baseAddress!, other.count) == 0)
+        }
+
+        /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or
+        /// scalars past U+10FFFF); ASCII is passed over eight bytes at a time.
+        static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = bytes.baseAddress else { return true }
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                let b = base[i]
+                if b < 0x80 {
+                    i += 1
+                    continue
+                }
+                let length: Int
+                var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+                switch b {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; lower = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; upper = 0x9F
+                case 0xF0: length = 4; lower = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; upper = 0x8F
+                default: return false
+                }
+                guard i + length <= n, (lower...upper).contains(base[i + 1]) else { return false }
+                for k in 2..<length where !(0x80...0xBF).contains(base[i + k]) { return false }
+                i += length
+            }
+            return true
+        }
+    }
+}
