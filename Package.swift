@@ -155,6 +155,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "calgw", "CalendarSync", "CalDAV", "ICalendar", "VDir", "CalgwTestSupport", "CalgwTestTraits",
+                "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
     ]
