@@ -196,8 +196,8 @@ public enum PlainItemReader {
             {
                 child!.properties.append(
                     Property(
-                        uppercasedName: String(decoding: name, as: UTF8.self),
-                        parameterText: String(decoding: parameterText, as: UTF8.self),
+                        uppercasedName: Self.text(of: name),
+                        parameterText: parameterText.isEmpty ? "" : String(decoding: parameterText, as: UTF8.self),
                         value: String(decoding: value, as: UTF8.self)))
             }
             return visit(PlainLine(kind: .property, name: name, parameterText: parameterText, value: value))
@@ -252,6 +252,28 @@ public enum PlainItemReader {
                 PlainLine(
                     kind: .end, name: name, parameterText: .init(start: nil, count: 0),
                     value: .init(start: nil, count: 0)))
+        }
+
+        /// The name as a string: the names an outline keeps are literals, not made again for
+        /// each line.
+        static func text(of name: UnsafeBufferPointer<UInt8>) -> String {
+            switch name.count {
+            case 3:
+                if equals(name, "UID") { return "UID" }
+                if equals(name, "DUE") { return "DUE" }
+            case 4: if equals(name, "TZID") { return "TZID" }
+            case 5:
+                if equals(name, "DTEND") { return "DTEND" }
+                if equals(name, "RRULE") { return "RRULE" }
+                if equals(name, "RDATE") { return "RDATE" }
+            case 7: if equals(name, "DTSTART") { return "DTSTART" }
+            case 8:
+                if equals(name, "DURATION") { return "DURATION" }
+                if equals(name, "SEQUENCE") { return "SEQUENCE" }
+            case 13: if equals(name, "LAST-MODIFIED") { return "LAST-MODIFIED" }
+            default: break
+            }
+            return String(decoding: name, as: UTF8.self)
         }
 
         /// Whether `name` names the innermost open component.
