@@ -5,37 +5,41 @@ import HTTP
 /// member holds are kept (its href and status, and from each propstat its status, getetag and
 /// calendar-data) and no element is built. The values are those `DAVResponse` gives: the first
 /// href and status of the response, and of the properties in 2xx propstats the first of each.
+///
+/// Its state is read and written by libxml2's callbacks, one at a time on the thread that feeds
+/// the parser, a dozen times an element: its properties are not checked for overlapping access
+/// at run time (`@exclusivity(unchecked)`), which cost more than the callbacks' own work.
 final class MemberBuilder: MultistatusHandler {
     let maxResponseBytes: Int
     let onMember: (DAVMember) throws -> Void
-    private(set) var syncToken: String?
-    private(set) var count = 0
-    private(set) var path: [String] = []
-    private var depth = 0
+    @exclusivity(unchecked) private(set) var syncToken: String?
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private(set) var path: [String] = []
+    @exclusivity(unchecked) private var depth = 0
 
     /// The element whose text is being kept, and its depth (text inside its children is not its own).
     private enum Field { case none, href, status, propstatStatus, etag, calendarData, syncToken, scheduleTag }
-    private var field = Field.none
-    private var fieldDepth = 0
+    @exclusivity(unchecked) private var field = Field.none
+    @exclusivity(unchecked) private var fieldDepth = 0
     /// The kept text of a short field (href, status, etag, sync-token), and of a calendar-data.
-    private var text: [UInt8] = []
-    private var data: [UInt8] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var data: [UInt8] = []
 
     /// The response being read.
-    private var inResponse = false
-    private var responseBytes = 0
-    private var href: String?
-    private var status: Int?
-    private var statusSeen = false
-    private var properties = Properties()
+    @exclusivity(unchecked) private var inResponse = false
+    @exclusivity(unchecked) private var responseBytes = 0
+    @exclusivity(unchecked) private var href: String?
+    @exclusivity(unchecked) private var status: Int?
+    @exclusivity(unchecked) private var statusSeen = false
+    @exclusivity(unchecked) private var properties = Properties()
 
     /// The propstat being read: its properties count once its status says 2xx.
-    private var inPropstat = false
-    private var inProp = false
-    private var inResourceType = false
-    private var propstatStatus: Int?
-    private var propstatStatusSeen = false
-    private var found = Properties()
+    @exclusivity(unchecked) private var inPropstat = false
+    @exclusivity(unchecked) private var inProp = false
+    @exclusivity(unchecked) private var inResourceType = false
+    @exclusivity(unchecked) private var propstatStatus: Int?
+    @exclusivity(unchecked) private var propstatStatusSeen = false
+    @exclusivity(unchecked) private var found = Properties()
 
     /// The properties a member takes, each with whether it was seen (the first one counts,
     /// even when empty).

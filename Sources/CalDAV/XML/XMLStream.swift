@@ -27,7 +27,9 @@ final class XMLStream {
     private var handlerError: Error?
     /// Names and namespaces by libxml2's interned pointer: each distinct one becomes a Swift
     /// string once, not once per element.
-    private var names: [UnsafeRawPointer: String] = [:]
+    /// Read and written by libxml2's callbacks only, one at a time: not checked for overlapping
+    /// access at run time (it was checked twice an element).
+    @exclusivity(unchecked) private var names: [UnsafeRawPointer: String] = [:]
 
     /// - Throws: `CalDAVError.invalidResponse` when libxml2 cannot make a parser.
     init(handler: XMLStreamHandler) throws {
