@@ -25,11 +25,13 @@ final class XMLStream {
     private var stream: OpaquePointer?
     /// The first error a handler threw.
     private var handlerError: Error?
-    /// Names and namespaces by libxml2's interned pointer: each distinct one becomes a Swift
-    /// string once, not once per element.
-    /// Read and written by libxml2's callbacks only, one at a time: not checked for overlapping
-    /// access at run time (it was checked twice an element).
-    @exclusivity(unchecked) private var names: [UnsafeRawPointer: String] = [:]
+    /// Names and namespaces by libxml2's interned pointer, in the order first met: each of the
+    /// first `namesKept` becomes a Swift string once, not once per element, and is found by
+    /// comparing pointers (a multistatus has a dozen; hashing the pointer cost more). Read and
+    /// written by libxml2's callbacks only, one at a time: not checked for overlapping access
+    /// at run time.
+    @exclusivity(unchecked) private var names: [(pointer: UnsafeRawPointer, name: String)] = []
+    private static let namesKept = 64
 
     /// - Throws: `CalDAVError.invalidResponse` when libxml2 cannot make a parser.
     init(handler: XMLStreamHandler) throws {
@@ -74,9 +76,9 @@ final class XMLStream {
 
     private func name(_ pointer: UnsafePointer<CChar>) -> String {
         let key = UnsafeRawPointer(pointer)
-        if let known = names[key] { return known }
+        for i in names.indices where names[i].pointer == key { return names[i].name }
         let made = String(cString: pointer)
-        names[key] = made
+        if names.count < Self.namesKept { names.append((key, made)) }
         return made
     }
 
