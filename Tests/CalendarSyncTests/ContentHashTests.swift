@@ -20,6 +20,17 @@ import ICalendar
     /// Journals store these hashes: a change to how they are computed makes every item look
     /// changed once. This pins the value for one calendar with a time zone, a recurrence, an
     /// escaped text, a parameter and a non-ASCII character.
+    /// The journal binds a hash's text written on the stack: it is the text `value` gives, for
+    /// a SHA-256 with and without `raw:` and for any other text.
+    @Test func aHashsTextOnTheStackIsItsValue() {
+        let digest = ContentHash.of(Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8))
+        let raw = ContentHash.of(Data("not a calendar".utf8))
+        for hash in [digest, raw, ContentHash("made-up"), ContentHash("")] {
+            #expect(hash.withText { String(decoding: $0, as: UTF8.self) } == hash.value)
+        }
+        #expect(raw.value.hasPrefix("raw:") && digest.value.count == 64)
+    }
+
     @Test func theHashOfAKnownCalendarStaysTheSame() {
         let text = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calgw tests//EN", "BEGIN:VEVENT", "UID:pinned@calgw.example",

@@ -106,6 +106,37 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// Calls `body` with the hash's text as UTF-8: a SHA-256's written on the stack, no string
+    /// made (the journal stores the text of every item's hash, twice for a first pull's item).
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch storage {
+        case .text(var text):
+            return try text.withUTF8(body)
+        case .digest(let digest, let raw):
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 68) { buffer in
+                var count = 0
+                if raw {
+                    for byte in Storage.rawPrefix.utf8 {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                withUnsafeBytes(
+                    of: (digest.w0.bigEndian, digest.w1.bigEndian, digest.w2.bigEndian, digest.w3.bigEndian)
+                ) {
+                    for byte in $0 {
+                        buffer[count] = Self.hexDigit(byte >> 4)
+                        buffer[count + 1] = Self.hexDigit(byte & 0x0F)
+                        count += 2
+                    }
+                }
+                return try body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
+    }
+
+    private static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10 }
+
     /// The hash of a SHA-256 `digest`, its text prefixed `raw:` when `raw`.
     init(digest: some ContiguousBytes, raw: Bool) {
         storage = .digest(Digest(bytes: digest), raw: raw)

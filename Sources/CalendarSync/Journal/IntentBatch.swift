@@ -31,11 +31,11 @@ enum IntentBatch {
             appendText(intent.key.value, to: &out)
             appendText(intent.href?.value, to: &out)
             appendText(intent.ifMatch?.value, to: &out)
-            appendText(intent.newHash?.value, to: &out)
+            appendText(intent.newHash, to: &out)
             if let source = intent.source {
                 appendText(source.href.value, to: &out)
                 appendText(source.etag.value, to: &out)
-                appendText(source.hash == intent.newHash ? nil : source.hash.value, to: &out)
+                appendText(source.hash == intent.newHash ? nil : source.hash, to: &out)
             }
         }
         return Data(out)
@@ -110,6 +110,14 @@ enum IntentBatch {
 
     private static func appendWord(_ word: UInt32, to out: inout [UInt8]) {
         withUnsafeBytes(of: word.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func appendText(_ hash: ContentHash?, to out: inout [UInt8]) {
+        guard let hash else { appendWord(none, to: &out); return }
+        hash.withText { bytes in
+            appendWord(UInt32(bytes.count), to: &out)
+            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     private static func appendText(_ text: String?, to out: inout [UInt8]) {

@@ -194,16 +194,15 @@ extension Journal {
 
     /// Binds an item row's thirteen values, in the order of the item table's columns.
     private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
-        // One value after another, not from an array made for each row; a hash both sides share
-        // (every row a copy makes) is made text once.
+        // One value after another, not from an array made for each row; the hashes written as
+        // text on the stack, without a string.
         insert.bind(item.key.value)
         insert.bind(item.local.href.value)
         insert.bind(item.local.etag.value)
-        let localHash = item.local.hash.value
-        insert.bind(localHash)
+        insert.bind(item.local.hash)
         insert.bind(item.remote.href.value)
         insert.bind(item.remote.etag.value)
-        insert.bind(item.remote.hash == item.local.hash ? localHash : item.remote.hash.value)
+        insert.bind(item.remote.hash)
         insert.bind(item.lastModified)
         insert.bind(item.sequence)
         insert.bind(item.span.start)

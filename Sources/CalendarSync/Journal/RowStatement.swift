@@ -36,6 +36,21 @@ struct RowStatement {
             })
     }
 
+    /// Binds a hash as its text, written on the stack.
+    mutating func bind(_ hash: ContentHash) {
+        index += 1
+        let i = index, s = statement.sqliteStatement
+        note(
+            hash.withText { text in
+                // An empty text is bound as one (a null pointer would bind NULL).
+                guard let base = text.baseAddress, !text.isEmpty else {
+                    return sqlite3_bind_text(s, i, "", 0, transient)
+                }
+                return sqlite3_bind_text(
+                    s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(text.count), transient)
+            })
+    }
+
     mutating func bind(_ value: Int?) {
         index += 1
         guard let value else { sqlite3_bind_null(statement.sqliteStatement, index); return }
