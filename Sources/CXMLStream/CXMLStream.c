@@ -1,4 +1,5 @@
 #include "CXMLStream.h"
+#include "CDATASections.h"
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
@@ -23,6 +24,8 @@ struct cxml_stream {
     // (encoding errors have no parser context): kept for the message, never printed.
     char generic[512];
     size_t generic_length;
+    /// The CDATA sections taken out of what libxml2 reads (see CDATASections.h).
+    cxml_sections sections;
 };
 
 static void set_error(cxml_stream *stream, const char *message) {
@@ -90,6 +93,17 @@ static void on_text(void *ctx, const xmlChar *bytes, int length) {
     stream->text(stream->context, (const char *)bytes, (size_t)length);
 }
 
+/// A CDATA block: libxml2 reports the markers standing for the sections taken out, and the
+/// text each stands for goes to the text callback in its place.
+static void on_cdata(void *ctx, const xmlChar *bytes, int length) {
+    cxml_stream *stream = from(ctx);
+    const char *text = (const char *)bytes;
+    size_t text_length = length > 0 ? (size_t)length : 0;
+    cxml_sections_block(&stream->sections, &text, &text_length);
+    if (stream->error != NULL || text_length == 0) return;
+    stream->text(stream->context, text, text_length);
+}
+
 static void on_subset(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
     (void)name; (void)external_id; (void)system_id;
     cxml_stream_stop(from(ctx), "the document declares a DTD, which calgw refuses to load");
@@ -136,6 +150,7 @@ cxml_stream *cxml_stream_create(cxml_start_callback start, cxml_end_callback end
     stream->end = end;
     stream->text = text;
     stream->context = context;
+    cxml_sections_init(&stream->sections);
 
     xmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
@@ -143,7 +158,7 @@ cxml_stream *cxml_stream_create(cxml_start_callback start, cxml_end_callback end
     sax.startElementNs = on_start;
     sax.endElementNs = on_end;
     sax.characters = on_text;
-    sax.cdataBlock = on_text;
+    sax.cdataBlock = on_cdata;
     sax.internalSubset = on_subset;
     sax.externalSubset = on_subset;
     sax.entityDecl = on_entity_decl;
@@ -159,6 +174,56 @@ cxml_stream *cxml_stream_create(cxml_start_callback start, cxml_end_callback end
     return stream;
 }
 
+/// Gives libxml2 `length` bytes, in slices (xmlParseChunk takes an int length); `terminate`
+/// marks the end of the document. Returns libxml2's first error code, or 0.
+static int parse(cxml_stream *stream, const char *bytes, size_t length, int terminate) {
+    const size_t slice = 1 << 20;
+    do {
+        size_t n = length < slice ? length : slice;
+        int last = terminate && n == length;
+        if (n == 0 && !last) return 0;
+        int code = xmlParseChunk(stream->parser, bytes, (int)n, last);
+        if (code != 0 || stream->error != NULL) return code;
+        bytes += n;
+        length -= n;
+    } while (length > 0);
+    return 0;
+}
+
+/// Fails the document for a CDATA section the reader found wrong, where libxml2 stands (at the
+/// start of the section's text) moved on to the bad byte.
+static void fail_section(cxml_stream *stream) {
+    if (stream->error != NULL) return;
+    const cxml_sections *sections = &stream->sections;
+    set_error(stream, sections->failure);
+    if (sections->failure_lines > 0) {
+        stream->error_line += (int)sections->failure_lines;
+        stream->error_column = (int)sections->failure_offset + 1;
+    } else {
+        stream->error_column += (int)sections->failure_offset;
+    }
+}
+
+/// Reads the next `length` bytes (at most a slice): the CDATA sections taken out, the rest
+/// given to libxml2. Returns non-zero once the document failed.
+static int feed_slice(cxml_stream *stream, const char *bytes, size_t length, int final) {
+    int section_failed = cxml_sections_scan(&stream->sections, bytes, length, final);
+    const cxml_buffer *out = &stream->sections.out;
+    int code = parse(stream, out->bytes, out->length, final && !section_failed);
+    if (cxml_sections_keep(&stream->sections) != 0) set_error(stream, "out of memory while reading a CDATA section");
+    if (stream->error != NULL) return 1;
+    if (section_failed) {
+        fail_section(stream);
+        return 1;
+    }
+    if (code != 0) {
+        const char *reason = generic_reason(stream);
+        set_error(stream, reason != NULL ? reason : "the document is not well-formed XML");
+        return 1;
+    }
+    return 0;
+}
+
 int cxml_stream_feed(cxml_stream *stream, const char *bytes, size_t length, int final) {
     if (stream->error != NULL) return 1;
     // libxml2 prints some errors (a failed encoding conversion) through its generic handler,
@@ -166,18 +231,14 @@ int cxml_stream_feed(cxml_stream *stream, const char *bytes, size_t length, int 
     xmlGenericErrorFunc previous = xmlGenericError;
     void *previous_context = xmlGenericErrorContext;
     xmlSetGenericErrorFunc(stream, on_generic_error);
-    // xmlParseChunk takes an int length: feed large buffers in slices.
+    // Large buffers are read in slices, so what is held for libxml2 stays small.
     const size_t slice = 1 << 20;
     int failed = 0;
     do {
         size_t n = length < slice ? length : slice;
         int last = final && n == length;
-        int code = xmlParseChunk(stream->parser, bytes, (int)n, last);
         stream->fed += (long long)n;
-        if (stream->error != NULL) { failed = 1; break; }
-        if (code != 0) {
-            const char *reason = generic_reason(stream);
-            set_error(stream, reason != NULL ? reason : "the document is not well-formed XML");
+        if (feed_slice(stream, bytes, n, last) != 0) {
             failed = 1;
             break;
         }
@@ -204,6 +265,7 @@ void cxml_stream_free(cxml_stream *stream) {
         if (stream->parser->myDoc != NULL) xmlFreeDoc(stream->parser->myDoc);
         xmlFreeParserCtxt(stream->parser);
     }
+    cxml_sections_free(&stream->sections);
     free(stream->error);
     free(stream);
 }
