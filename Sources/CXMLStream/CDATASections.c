@@ -7,6 +7,10 @@
 
 static const char cdata_open[] = "<![CDATA[";
 enum { CDATA_OPEN_LENGTH = 9 };
+/// How much of a section's text is held, at most, until its `]]>` arrives: past it the section
+/// goes to libxml2 as it is, and so does the rest of the document.
+#define CXML_HELD_LIMIT ((size_t)8 << 20)
+
 /// How much of a document's start is held, at most, to read its XML declaration.
 enum { DECLARATION_LIMIT = 1024 };
 
@@ -312,7 +316,16 @@ static int read_section(cxml_sections *s, const char *p, const char *end, const 
         close = find_close(p, end);
         if (close == NULL) {
             *after = NULL;
-            return append(held, p, (size_t)(end - p)) ? 0 : out_of_memory(s);
+            if (!append(held, p, (size_t)(end - p))) return out_of_memory(s);
+            if (held->length > CXML_HELD_LIMIT) {
+                // A section this long, or one a server never closes, is not held whole: libxml2
+                // reads it and the rest of the document as it reads them alone (the text in
+                // blocks, which the reader's own bound on a response's text limits).
+                if (!append(&s->out, held->bytes, held->length)) return out_of_memory(s);
+                release(held);
+                s->state = CXML_SCAN_OFF;
+            }
+            return 0;
         }
         *after = close + 3;
         if (h == 0) return close_section(s, p, (size_t)(close - p), NULL);

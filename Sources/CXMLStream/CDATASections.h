@@ -17,7 +17,8 @@
 /// reader refuses anyway, or markup libxml2 rejects) it stops and passes the rest on untouched.
 ///
 /// The bytes fed may be split anywhere: the scanner's state carries over, and a section not
-/// closed yet is held until its `]]>` arrives (whole: a section of 50 MB holds 50 MB). libxml2's
+/// closed yet is held until its `]]>` arrives, up to 8 MB of its text: a longer one (or one never
+/// closed) goes to libxml2 as it is, with the rest of the document. libxml2's
 /// line numbers stay right after a marker; its columns on the line the marker ends stay right
 /// when the section's text ends with an LF (as iCalendar data does).
 #include <stddef.h>

@@ -110,6 +110,18 @@ import Testing
         }
     }
 
+    /// A section over the 8 MB the stream holds (or one a server never closes) goes to libxml2
+    /// as it is, with the rest of the document: it reads the same, and memory is not held for it.
+    @Test func aSectionOverWhatIsHeldReadsThroughLibxml2() throws {
+        let line = "DESCRIPTION:a line of a very long calendar, with ]] and é\r\n"
+        let text = String(repeating: line, count: (9 << 20) / line.utf8.count)
+        let bytes = Array("<a><![CDATA[\(text)]]>after<![CDATA[x\r\n]]></a>".utf8)
+        let cuts = Array(stride(from: 65536, to: bytes.count, by: 65536))
+        #expect(try Self.events(bytes, cuts: cuts) == ["<a>", "text:\(text)afterx\r\n", "</>"])
+        let open = Array("<a><![CDATA[\(text)".utf8)
+        #expect(Self.failure(open, cuts: Array(stride(from: 65536, to: open.count, by: 65536))) != nil)
+    }
+
     /// What reading `document` in pieces ending at `cuts` gives: its events, or its error's
     /// message and line.
     static func outcome(_ document: [UInt8], cuts: [Int] = []) -> String {
