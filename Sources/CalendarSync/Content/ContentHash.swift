@@ -135,6 +135,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// A lowercase hex digit for `d` (0 to 15).
     private static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10 }
 
     /// The hash of a SHA-256 `digest`, its text prefixed `raw:` when `raw`.
@@ -278,10 +279,9 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     static func hex(_ digest: some ContiguousBytes) -> String {
         digest.withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
-                func digit(_ d: UInt8) -> UInt8 { d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10 }
                 for (i, byte) in bytes.enumerated() {
-                    out[2 * i] = digit(byte >> 4)
-                    out[2 * i + 1] = digit(byte & 0x0F)
+                    out[2 * i] = hexDigit(byte >> 4)
+                    out[2 * i + 1] = hexDigit(byte & 0x0F)
                 }
                 return 2 * bytes.count
             }

@@ -48,22 +48,19 @@ extension ItemContent {
     private static func keptForOutline(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = name.first else { return false }
         switch first {
-        case UInt8(ascii: "U"): return equals(name, "UID")
-        case UInt8(ascii: "L"): return equals(name, "LAST-MODIFIED")
-        case UInt8(ascii: "S"): return equals(name, "SEQUENCE")
+        case UInt8(ascii: "U"): return ByteSearch.equals(name, "UID")
+        case UInt8(ascii: "L"): return ByteSearch.equals(name, "LAST-MODIFIED")
+        case UInt8(ascii: "S"): return ByteSearch.equals(name, "SEQUENCE")
         case UInt8(ascii: "D"):
-            return equals(name, "DTSTART") || equals(name, "DTEND") || equals(name, "DUE") || equals(name, "DURATION")
-        case UInt8(ascii: "R"): return equals(name, "RRULE") || equals(name, "RDATE")
+            return ByteSearch.equals(name, "DTSTART") || ByteSearch.equals(name, "DTEND")
+                || ByteSearch.equals(name, "DUE") || ByteSearch.equals(name, "DURATION")
+        case UInt8(ascii: "R"): return ByteSearch.equals(name, "RRULE") || ByteSearch.equals(name, "RDATE")
         default: return false
         }
     }
 
     /// ATTENDEE or ORGANIZER: the properties whose scheduling parameters the hash leaves out.
     private static func isMeetingParty(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        equals(name, "ATTENDEE") || equals(name, "ORGANIZER")
-    }
-
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
+        ByteSearch.equals(name, "ATTENDEE") || ByteSearch.equals(name, "ORGANIZER")
     }
 }

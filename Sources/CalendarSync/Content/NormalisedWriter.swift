@@ -158,12 +158,7 @@ struct NormalisedWriter: ~Copyable {
 
     /// PRODID and DTSTAMP, which servers and clients rewrite (``ContentHash/isVolatile(_:)``).
     private static func isVolatile(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = name.baseAddress else { return false }
-        switch name.count {
-        case 6: return memcmp(base, "PRODID", 6) == 0
-        case 7: return memcmp(base, "DTSTAMP", 7) == 0
-        default: return false
-        }
+        ByteSearch.equals(name, "PRODID") || ByteSearch.equals(name, "DTSTAMP")
     }
 
     /// Sorts `ranges[part]` by the bytes they cover, a prefix first.

@@ -114,18 +114,18 @@ enum IntentBatch {
 
     private static func appendText(_ hash: ContentHash?, to out: inout [UInt8]) {
         guard let hash else { appendWord(none, to: &out); return }
-        hash.withText { bytes in
-            appendWord(UInt32(bytes.count), to: &out)
-            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
-        }
+        hash.withText { appendText($0, to: &out) }
     }
 
     private static func appendText(_ text: String?, to out: inout [UInt8]) {
         guard var text else { appendWord(none, to: &out); return }
-        text.withUTF8 { bytes in
-            appendWord(UInt32(bytes.count), to: &out)
-            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
-        }
+        text.withUTF8 { appendText($0, to: &out) }
+    }
+
+    /// A length and the bytes.
+    private static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        appendWord(UInt32(bytes.count), to: &out)
+        out.append(contentsOf: UnsafeRawBufferPointer(bytes))
     }
 
     /// Reads a packed value front to back, in place; each read is nil past its end.

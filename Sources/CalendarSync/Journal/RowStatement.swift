@@ -23,32 +23,31 @@ struct RowStatement {
     }
 
     mutating func bind(_ value: String?) {
-        index += 1
-        guard var value else { sqlite3_bind_null(statement.sqliteStatement, index); return }
-        let i = index, s = statement.sqliteStatement
-        // An empty text is bound as one (a null pointer would bind NULL).
-        guard !value.isEmpty else { note(sqlite3_bind_text(s, i, "", 0, transient)); return }
-        note(
-            value.withUTF8 {
-                sqlite3_bind_text(
-                    s, i, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), CInt($0.count),
-                    transient)
-            })
+        guard var value else {
+            index += 1
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            return
+        }
+        value.withUTF8 { bind(text: $0) }
     }
 
     /// Binds a hash as its text, written on the stack.
     mutating func bind(_ hash: ContentHash) {
+        hash.withText { bind(text: $0) }
+    }
+
+    /// Binds UTF-8 as text; SQLite copies it. An empty text is bound as one (a null pointer
+    /// would bind NULL).
+    private mutating func bind(text: UnsafeBufferPointer<UInt8>) {
         index += 1
         let i = index, s = statement.sqliteStatement
+        guard let base = text.baseAddress, !text.isEmpty else {
+            note(sqlite3_bind_text(s, i, "", 0, transient))
+            return
+        }
         note(
-            hash.withText { text in
-                // An empty text is bound as one (a null pointer would bind NULL).
-                guard let base = text.baseAddress, !text.isEmpty else {
-                    return sqlite3_bind_text(s, i, "", 0, transient)
-                }
-                return sqlite3_bind_text(
-                    s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(text.count), transient)
-            })
+            sqlite3_bind_text(
+                s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(text.count), transient))
     }
 
     mutating func bind(_ value: Int?) {

@@ -44,8 +44,14 @@ public struct Canonicalizer: Sendable {
     public func canonicalValue(_ value: String, name: String, parameterText: String) -> String? {
         // A value with no unescaped `;` or `,` and only defined escapes is canonical whatever its
         // type and however lists split: so are nearly all, and their type is not looked up.
-        guard !Self.isCanonicalText(value, commasAreSeparators: false),
-            ValueType.defaultType(forProperty: name) == .text,
+        guard !Self.isCanonicalText(value, commasAreSeparators: false) else { return nil }
+        return rewritten(value, name: name, parameterText: parameterText)
+    }
+
+    /// The canonical value of a value that is not canonical text as it is, when its property's
+    /// type makes it TEXT (or a list of TEXT) and it differs; else nil.
+    private func rewritten(_ value: String, name: String, parameterText: String) -> String? {
+        guard ValueType.defaultType(forProperty: name) == .text,
             ParameterText.values(of: "VALUE", in: parameterText).first.map({ $0.uppercased() == "TEXT" }) ?? true
         else { return nil }
         switch name {
@@ -56,7 +62,6 @@ public struct Canonicalizer: Sendable {
             let canonical = TextValue.joinList(TextValue.splitList(value))
             return canonical == value ? nil : canonical
         default:
-            guard !Self.isCanonicalText(value, commasAreSeparators: false) else { return nil }
             let canonical = TextValue.escape(TextValue.unescape(value))
             return canonical == value ? nil : canonical
         }
@@ -72,7 +77,7 @@ public struct Canonicalizer: Sendable {
         guard !Self.isCanonicalText(value, commasAreSeparators: false) else { return nil }
         let name = String(decoding: name, as: UTF8.self)
         guard ValueType.defaultType(forProperty: name) == .text else { return nil }
-        return canonicalValue(
+        return rewritten(
             String(decoding: value, as: UTF8.self), name: name,
             parameterText: String(decoding: parameterText, as: UTF8.self))
     }

@@ -181,18 +181,18 @@ public enum PlainItemReader {
             }
             guard line[i] == UInt8(ascii: ":") else { return false }
             let value = UnsafeBufferPointer(rebasing: line[(i + 1)...])
-            if Self.equals(name, "BEGIN") {
+            if ByteSearch.equals(name, "BEGIN") {
                 guard parameterText.isEmpty, Self.isComponentName(value), depth < maximumDepth else { return false }
                 return begin(value, visit: visit)
             }
-            if Self.equals(name, "END") {
+            if ByteSearch.equals(name, "END") {
                 guard parameterText.isEmpty, depth > 0, isInnermost(value) else { return false }
                 return end(value, visit: visit)
             }
             guard depth > 0, Self.isWellFormedUTF8(value) else { return false }
             if inTimeZone == 0, ByteSearch.contains(";TZID=", in: parameterText) { noteTZID(of: parameterText) }
             if depth == 2, child != nil,
-                keeps(name) || (childIsTimeZone && Self.equals(name, "TZID"))
+                keeps(name) || (childIsTimeZone && ByteSearch.equals(name, "TZID"))
             {
                 child!.properties.append(
                     Property(
@@ -207,7 +207,7 @@ public enum PlainItemReader {
         /// An item's dates name one zone with the same parameters, line after line: those are
         /// read once.
         private mutating func noteTZID(of parameterText: UnsafeBufferPointer<UInt8>) {
-            if let last = lastTZID, last.parameters.withUnsafeBufferPointer({ Self.equals(parameterText, $0) }) {
+            if let last = lastTZID, last.parameters.withUnsafeBufferPointer({ ByteSearch.equals(parameterText, $0) }) {
                 tzids.append(last.tzid)
                 return
             }
@@ -221,7 +221,7 @@ public enum PlainItemReader {
             switch depth {
             case 0:
                 // One root, a VCALENDAR: a second root, or another, is the parser's.
-                guard root == nil, Self.equals(name, "VCALENDAR") else { return false }
+                guard root == nil, ByteSearch.equals(name, "VCALENDAR") else { return false }
                 root = Component(name: "VCALENDAR")
             case 1:
                 child = Component(name: String(decoding: name, as: UTF8.self))
@@ -230,7 +230,7 @@ public enum PlainItemReader {
             }
             starts.append(names.count)
             names.append(contentsOf: name)
-            if Self.equals(name, "VTIMEZONE") {
+            if ByteSearch.equals(name, "VTIMEZONE") {
                 inTimeZone += 1
                 if depth == 2 { childIsTimeZone = true }
             }
@@ -241,7 +241,7 @@ public enum PlainItemReader {
         }
 
         private mutating func end(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
-            if Self.equals(name, "VTIMEZONE") { inTimeZone -= 1 }
+            if ByteSearch.equals(name, "VTIMEZONE") { inTimeZone -= 1 }
             names.removeSubrange(starts.removeLast()...)
             if depth == 1, let done = child {
                 root!.components.append(done)
@@ -259,18 +259,18 @@ public enum PlainItemReader {
         static func text(of name: UnsafeBufferPointer<UInt8>) -> String {
             switch name.count {
             case 3:
-                if equals(name, "UID") { return "UID" }
-                if equals(name, "DUE") { return "DUE" }
-            case 4: if equals(name, "TZID") { return "TZID" }
+                if ByteSearch.equals(name, "UID") { return "UID" }
+                if ByteSearch.equals(name, "DUE") { return "DUE" }
+            case 4: if ByteSearch.equals(name, "TZID") { return "TZID" }
             case 5:
-                if equals(name, "DTEND") { return "DTEND" }
-                if equals(name, "RRULE") { return "RRULE" }
-                if equals(name, "RDATE") { return "RDATE" }
-            case 7: if equals(name, "DTSTART") { return "DTSTART" }
+                if ByteSearch.equals(name, "DTEND") { return "DTEND" }
+                if ByteSearch.equals(name, "RRULE") { return "RRULE" }
+                if ByteSearch.equals(name, "RDATE") { return "RDATE" }
+            case 7: if ByteSearch.equals(name, "DTSTART") { return "DTSTART" }
             case 8:
-                if equals(name, "DURATION") { return "DURATION" }
-                if equals(name, "SEQUENCE") { return "SEQUENCE" }
-            case 13: if equals(name, "LAST-MODIFIED") { return "LAST-MODIFIED" }
+                if ByteSearch.equals(name, "DURATION") { return "DURATION" }
+                if ByteSearch.equals(name, "SEQUENCE") { return "SEQUENCE" }
+            case 13: if ByteSearch.equals(name, "LAST-MODIFIED") { return "LAST-MODIFIED" }
             default: break
             }
             return String(decoding: name, as: UTF8.self)
@@ -279,7 +279,9 @@ public enum PlainItemReader {
         /// Whether `name` names the innermost open component.
         func isInnermost(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
             let start = starts[starts.count - 1]
-            return names.withUnsafeBufferPointer { Self.equals(name, UnsafeBufferPointer(rebasing: $0[start...])) }
+            return names.withUnsafeBufferPointer {
+                ByteSearch.equals(name, UnsafeBufferPointer(rebasing: $0[start...]))
+            }
         }
 
         /// Upper-case letters, digits and `-`: a plain name (lower case is the parser's, which warns).
@@ -290,15 +292,6 @@ public enum PlainItemReader {
         /// What `LineShape.isComponentName` accepts, written in upper case and without spaces.
         static func isComponentName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             !bytes.isEmpty && bytes.allSatisfy { isNameByte($0) || $0 == 0x5F }
-        }
-
-        static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-            bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
-        }
-
-        static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-            bytes.count == other.count
-                && (other.isEmpty || memcmp(bytes.baseAddress!, other.baseAddress!, other.count) == 0)
         }
 
         /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or

@@ -1,3 +1,5 @@
+import Foundation
+
 extension String {
     /// Whether the text's UTF-8 holds `needle`'s, byte for byte.
     ///
@@ -29,6 +31,18 @@ public enum ByteSearch {
             i += 1
         }
         return false
+    }
+
+    /// Whether `bytes` are the UTF-8 of `text`.
+    public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        equals(bytes, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Whether `bytes` and `other` are the same bytes.
+    public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == other.count else { return false }
+        guard let a = bytes.baseAddress, let b = other.baseAddress, bytes.count > 0 else { return true }
+        return memcmp(a, b, bytes.count) == 0
     }
 
     /// Whether the UTF-8 of `needle` occurs in `haystack`.
