@@ -26,8 +26,11 @@ extension EventFiles {
         listing.checkIndex()
         guard let index = listing.index else { return nil }
         var search = UIDSearch()
+        let uidBytes = Array(uid.utf8)
         for i in 0..<listing.count {
-            if index.canPassOver(i), let facts = index.facts(of: i), !UIDFacts.contains(facts, uid: uid) { continue }
+            if index.canPassOver(i), let facts = index.facts(of: i), !UIDFacts.contains(facts, uid: uidBytes) {
+                continue
+            }
             search.read += 1
             let name = listing.name(of: i)
             guard let (data, signature) = try directory.read(name) else { continue }

@@ -77,7 +77,7 @@ public struct InvitationReply: Sendable {
             throw Refusal.notInvited(uid: uid, attendees: attendees, addresses: addresses)
         }
         let value = event.properties[own].value
-        guard value.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) != nil else {
+        guard BrokenCalendarUser.isAddress(value) else {
             throw Refusal.invalidAddress(uid: uid, value: value, line: event.properties[own].line)
         }
         event.properties[own].setParameter("PARTSTAT", answer.rawValue)

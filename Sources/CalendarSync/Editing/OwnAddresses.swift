@@ -18,7 +18,7 @@ public struct OwnAddresses {
     /// `mailto:…`, `urn:…`), `mailto:` first. A server without scheduling may give the
     /// principal's path (Radicale: `/alice/`), which is no address and is never written.
     static func usable(_ addresses: [String]) -> [String] {
-        let uris = addresses.filter { $0.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\S+/) != nil }
+        let uris = addresses.filter { BrokenCalendarUser.isAddress($0) }
         return uris.filter { $0.lowercased().hasPrefix("mailto:") }
             + uris.filter { !$0.lowercased().hasPrefix("mailto:") }
     }

@@ -15,9 +15,10 @@ enum UIDFacts {
 
     /// Whether the stored form `facts` holds `uid` (a damaged one holds whatever it is asked
     /// for, so its file is read).
-    static func contains(_ facts: ArraySlice<UInt8>, uid: String) -> Bool {
-        let wanted = Array(uid.utf8)
-        return each(in: facts) { $0.elementsEqual(wanted) } ?? true
+    /// - Parameter uid: its bytes (UTF-8): a search asks this of every file the index knows,
+    ///   so the caller makes them once.
+    static func contains(_ facts: ArraySlice<UInt8>, uid: [UInt8]) -> Bool {
+        each(in: facts) { $0.elementsEqual(uid) } ?? true
     }
 
     /// The UIDs of the stored form `facts`; nil when it is damaged.
@@ -36,7 +37,8 @@ enum UIDFacts {
         var at = facts.startIndex
         while at < facts.endIndex {
             guard facts.endIndex - at >= 4 else { return nil }
-            let length = facts[at..<at + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let length =
+                Int(facts[at]) | Int(facts[at + 1]) << 8 | Int(facts[at + 2]) << 16 | Int(facts[at + 3]) << 24
             at += 4
             guard facts.endIndex - at >= length else { return nil }
             if body(facts[at..<at + length]) { return true }

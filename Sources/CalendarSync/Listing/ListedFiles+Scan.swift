@@ -38,34 +38,41 @@ extension ListedFiles {
                 of: root, key: ScannedFolder.key(relative: "", kind: "local"),
                 keep: { name, _ in name.first != UInt8(ascii: ".") }, sort: { $0.sortByName() })
         else { return listing }
-        var plain: [(position: Int, name: String)] = []
-        var entries: [(name: String, subfolder: Bool)] = []
+        // A name's bytes decide whether it is an item's (as its repaired string would: a
+        // replaced byte is never a dot, a tilde, a slash or a letter of ".ics").
+        var plain: [Int] = []
+        var entries: [(position: Int, subfolder: Bool)] = []
         for i in 0..<names.count {
-            let name = names.repairedName(at: i)
             let subfolder = names.isFolder(at: i, in: root)
-            if !subfolder && !ItemFileName.isItem(name) { continue }
-            entries.append((name, subfolder))
-            if !subfolder { plain.append((i, name)) }
+            if !subfolder && !names.withName(at: i, ItemFileFilter.isItem) { continue }
+            entries.append((i, subfolder))
+            if !subfolder { plain.append(i) }
         }
         listing.folders.append(Folder(path: root, relative: "", calendar: nil))
         var rootStamps = names
-        rootStamps.keep(plain.map(\.position))
+        rootStamps.keep(plain)
+        // A vdir given as it is (no subfolder, names in UTF-8): its names taken over at once.
+        if plain.count == entries.count && (0..<rootStamps.count).allSatisfy(rootStamps.isUTF8(at:)) {
+            listing.append(rootStamps, folder: 0, stamps: rootStamps.stamps(in: root)) { _ in true }
+            return listing
+        }
         var stamps = rootStamps.stamps(in: root).makeIterator()
         for entry in entries {
             if !entry.subfolder {
-                listing.append(folder: 0, name: entry.name, stamp: stamps.next() ?? nil)
+                listing.append(names, at: entry.position, folder: 0, stamp: stamps.next() ?? nil)
                 continue
             }
-            let path = (root.hasSuffix("/") ? root : root + "/") + entry.name
+            let name = names.repairedName(at: entry.position)
+            let path = (root.hasSuffix("/") ? root : root + "/") + name
             guard
                 let inner = listing.names(
-                    of: path, key: ScannedFolder.key(relative: entry.name + "/", kind: "local"),
+                    of: path, key: ScannedFolder.key(relative: name + "/", kind: "local"),
                     keep: { name, _ in ItemFileFilter.isItem(name) }, sort: { $0.sortByName() })
             else { continue }
             let folder = listing.folders.count
-            listing.folders.append(Folder(path: path, relative: entry.name + "/", calendar: nil))
+            listing.folders.append(Folder(path: path, relative: name + "/", calendar: nil))
             for (i, stamp) in inner.stamps(in: path).enumerated() {
-                listing.append(folder: folder, name: inner.repairedName(at: i), stamp: stamp)
+                listing.append(inner, at: i, folder: folder, stamp: stamp)
             }
         }
         return listing
@@ -73,6 +80,17 @@ extension ListedFiles {
 }
 
 extension ListedFiles {
+    /// Adds the name at position `i` of `names`, in the folder at index `folder`: its bytes as
+    /// they are, or, when they are not UTF-8, its repaired string (which then names nothing,
+    /// and is reported as a file that cannot be read).
+    mutating func append(_ names: FolderNames, at i: Int, folder: Int, stamp: FileStamp?) {
+        if names.isUTF8(at: i) {
+            names.withName(at: i) { append(folder: folder, name: $0, stamp: stamp) }
+        } else {
+            append(folder: folder, name: names.repairedName(at: i), stamp: stamp)
+        }
+    }
+
     /// The names of the folder `path` that `keep` takes, in the order `sort` puts them: taken
     /// from the index when it vouches for the folder (its stamp the same), else read. Noted
     /// in `scanned`, with the folder's stamp taken before, for the index to keep.

@@ -169,7 +169,7 @@ extension ListingIndex {
             }
             let head = header(count: count, length: length, checksum: 0)
             guard var out = IndexFileWriter(path: path) else { return false }
-            var checksum = Checksum(length: length)
+            var checksum = Checksum()
             out.add(head)
             folders.withUnsafeBytes {
                 checksum.add($0)
@@ -239,48 +239,64 @@ extension ListingIndex {
         withUnsafeBytes(of: value.littleEndian) { out += $0 }
     }
 
-    /// A 64-bit hash of the bytes, eight at a time: it catches a damaged file, not an attacker.
+    /// A 64-bit hash of the bytes, 32 at a time in four independent lanes (a processor works
+    /// on the four at once: a single chain of multiplications took 3 ms over a 14 MB index),
+    /// the length mixed in last so that it can be taken as the bytes go out. It catches a
+    /// damaged file, not an attacker.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var checksum = Checksum(length: bytes.count)
+        var checksum = Checksum()
         checksum.add(bytes)
         return checksum.value
     }
 
     /// ``checksum(_:)`` taken over bytes given piece by piece: the same value as over them whole.
     struct Checksum {
-        private var h: UInt64
-        /// The bytes of a word not yet complete (fewer than eight).
+        private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
+        )
+        /// How many bytes were given.
+        private var length = 0
+        /// The bytes of a block not yet complete (fewer than 32).
         private var pending: [UInt8] = []
 
-        /// A checksum of `length` bytes in all.
-        init(length: Int) { h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(length) }
+        private static func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+            let m = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+            return m ^ (m >> 29)
+        }
 
-        private mutating func word(_ w: UInt64) {
-            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 29
+        /// One block of 32 bytes at `at`, a word to each lane.
+        private mutating func block(_ bytes: UnsafeRawBufferPointer, at: Int) {
+            func word(_ k: Int) -> UInt64 {
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8 * k, as: UInt64.self))
+            }
+            lanes = (
+                Self.mix(lanes.0, word(0)), Self.mix(lanes.1, word(1)), Self.mix(lanes.2, word(2)),
+                Self.mix(lanes.3, word(3))
+            )
         }
 
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            length += bytes.count
             var i = 0
-            while !pending.isEmpty, i < bytes.count {
-                pending.append(bytes[i])
-                i += 1
-                if pending.count == 8 {
-                    word(pending.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
-                    pending = []
-                }
+            if !pending.isEmpty {
+                i = min(32 - pending.count, bytes.count)
+                pending += bytes[..<i]
+                guard pending.count == 32 else { return }
+                pending.withUnsafeBytes { block($0, at: 0) }
+                pending = []
             }
-            while i + 8 <= bytes.count {
-                word(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                i += 8
+            while i + 32 <= bytes.count {
+                block(bytes, at: i)
+                i += 32
             }
             pending += bytes[i...]
         }
 
         /// The checksum of every byte given.
         var value: UInt64 {
-            var h = h
+            var h = Self.mix(Self.mix(Self.mix(lanes.0, lanes.1), lanes.2), lanes.3)
             for byte in pending { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            h = Self.mix(h, UInt64(length))
             return h ^ (h >> 32)
         }
     }
@@ -291,11 +307,11 @@ extension ListingIndex {
         private let fd: Int32
         private var buffer: [UInt8] = []
         private var failed = false
+        /// The sum of what was added since ``beginChecksum()``.
+        private var checksum: Checksum?
 
         init?(path: String) {
-            // Read and write: an index written as its files are read has its checksum taken
-            // from the file (``finish(header:payloadAt:length:)``).
-            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return nil }
             self.path = path
             buffer.reserveCapacity(1 << 20)
@@ -303,8 +319,12 @@ extension ListingIndex {
 
         mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
 
+        /// From now on, the bytes added are summed for ``finish(header:)``.
+        mutating func beginChecksum() { checksum = Checksum() }
+
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
             written += bytes.count
+            checksum?.add(bytes)
             if buffer.count + bytes.count > 1 << 20 { flush() }
             if bytes.count > 1 << 20 {
                 failed = failed || !Self.write(fd, bytes)
@@ -338,26 +358,11 @@ extension ListingIndex {
         /// How many bytes went to the file or its buffer so far.
         private(set) var written = 0
 
-        /// Writes what is buffered, then reads back the `length` bytes at `start` for their
-        /// checksum, writes `header(checksum)` at the start of the file, and closes it.
-        /// - Returns: whether everything was written and read back; the file is removed when not.
-        mutating func finish(header: (UInt64) -> [UInt8], payloadAt start: Int, length: Int) -> Bool {
-            flush()
-            var checksum = Checksum(length: length)
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            var at = start
-            while !failed, at < start + length {
-                let n = chunk.withUnsafeMutableBytes {
-                    pread(fd, $0.baseAddress!, min($0.count, start + length - at), off_t(at))
-                }
-                if n <= 0 {
-                    failed = true
-                } else {
-                    chunk.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-                    at += n
-                }
-            }
-            return finish(writing: header(checksum.value), at: 0)
+        /// Writes what is buffered, then `header(checksum)` at the start of the file, the
+        /// checksum that of every byte added since ``beginChecksum()``, and closes the file.
+        /// - Returns: whether everything was written; the file is removed when not.
+        mutating func finish(header: (UInt64) -> [UInt8]) -> Bool {
+            finish(writing: header(checksum?.value ?? 0), at: 0)
         }
 
         private static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {

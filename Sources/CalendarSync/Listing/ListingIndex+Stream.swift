@@ -8,7 +8,7 @@ extension ListingIndex {
     /// 120 MB with their places); it holds a buffer of the file now.
     ///
     /// The file is a temporary one beside the index, renamed over it by ``ListingIndex/save()``
-    /// once whole (its checksum taken by reading it back), and removed when the listing ends
+    /// once whole (its checksum taken as its bytes go out), and removed when the listing ends
     /// otherwise: the index is replaced whole or not at all, as before.
     struct EntryStream {
         /// The file being written; nil when it could not be made (nothing is saved then).
@@ -51,6 +51,7 @@ extension ListingIndex {
         guard let path = temporaryFile(), var out = IndexFileWriter(path: path) else { return .unmade }
         let head = header(count: 0, length: 0, checksum: 0)
         out.add(head)
+        out.beginChecksum()
         out.add(folderBytes())
         return EntryStream(out: out, path: path, headerLength: head.count)
     }
@@ -76,8 +77,7 @@ extension ListingIndex {
         copyStored(upTo: listing.count, into: &s)
         var out = s.out!
         let (length, count) = (out.written - s.headerLength, s.count)
-        let whole = out.finish(
-            header: { header(count: count, length: length, checksum: $0) }, payloadAt: s.headerLength, length: length)
+        let whole = out.finish { header(count: count, length: length, checksum: $0) }
         guard whole else { return }
         if rename(s.path, file.path) != 0 { unlink(s.path) }
     }

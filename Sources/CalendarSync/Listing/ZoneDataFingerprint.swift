@@ -33,9 +33,7 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
         for library in mappedLibraries() { add("lib", library) }
         let icuFiles = ["zoneinfo64.res", "timezoneTypes.res", "metaZones.res", "windowsZones.res", "icutz44l.dat"]
         var icuFolders = ["/usr/share/icu"]
-        icuFolders += ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/share/icu")) ?? []).sorted().map {
-            "/usr/share/icu/" + $0
-        }
+        icuFolders += folderNames("/usr/share/icu").sorted().map { "/usr/share/icu/" + $0 }
         for name in ["ICU_TIMEZONE_FILES_DIR", "ICU_DATA"] {
             guard let value = environment[name] else { continue }
             text += "env \(name)=\(value)\n"
@@ -51,24 +49,46 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
 
     /// The running executable (the link `/proc/self/exe` names on Linux).
     static var executablePath: String {
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return target }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &target, target.count - 1)
+        if length > 0 { return String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
     /// The shared libraries mapped into this process whose names say they carry Foundation or
-    /// ICU (and so time-zone rules), from `/proc/self/maps`; none elsewhere.
+    /// ICU (and so time-zone rules), from `/proc/self/maps`; none elsewhere. Every command
+    /// that keeps an index asks this at its start, so a line is cut as bytes, and only its
+    /// file's name made a string.
     static func mappedLibraries() -> [String] {
         // Read to its end: a file of /proc says it is empty, and is read in pieces.
         guard let bytes = WholeFile.read("/proc/self/maps", sized: false) else { return [] }
-        let maps = String(decoding: bytes, as: UTF8.self)
         var found = Set<String>()
-        for line in maps.split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
-            let name = path.split(separator: "/").last.map(String.init) ?? ""
-            if name.contains("Foundation") || name.lowercased().contains("icu") { found.insert(path) }
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
+            guard let slash = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: "/")) else { continue }
+            let nameStart = (bytes[slash..<lineEnd].lastIndex(of: UInt8(ascii: "/")) ?? slash) + 1
+            let name = String(decoding: bytes[nameStart..<lineEnd], as: UTF8.self)
+            if name.contains("Foundation") || name.lowercased().contains("icu") {
+                found.insert(String(decoding: bytes[slash..<lineEnd], as: UTF8.self))
+            }
         }
         return found.sorted()
+    }
+
+    /// The names in the folder at `path` ("." and ".." left out); none when it cannot be read.
+    static func folderNames(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// `stat` of `path`, a file or a folder; nil when nothing is there.

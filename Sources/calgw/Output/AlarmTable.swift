@@ -25,9 +25,9 @@ extension AlarmListing {
         var widths = Array(repeating: 0, count: columns - 1)
         for r in rows { for i in widths.indices { widths[i] = max(widths[i], r[i].count) } }
         return rows.map { r in
-            (widths.indices.map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) } + [r[columns - 1]])
-                .joined(separator: "  ")
-                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            OccurrenceListing.trimmingTrailingSpace(
+                (widths.indices.map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    + [r[columns - 1]]).joined(separator: "  "))
         }
     }
 
