@@ -95,22 +95,35 @@ extension Invitations {
         } else {
             listing = .local(folder: root, cache: cache)
         }
+        // The UIDs of each file the index passes over; nil for a file to read.
+        let passed: [[String]?] = (0..<listing.count).map { i in
+            guard let index = listing.index, index.canPassOver(i), let facts = index.facts(of: i) else { return nil }
+            return UIDFacts.decode(facts)
+        }
+        // The others are read and parsed on every core (each alone: a series costs more than
+        // a single event), then taken in listing order, as the index records them.
+        let reading = passed.indices.filter { passed[$0] == nil }
+        var files = reading.map(listing.url(of:)).mappedOnEveryCore(minimum: 2, eachAlone: true) { file in
+            var one = PairScan()
+            let readable = one.add(file, pair: pair, root: root, addresses: addresses)
+            return (scan: one, readable: readable)
+        }.makeIterator()
         var scan = PairScan()
         for i in 0..<listing.count {
-            if let index = listing.index, index.canPassOver(i), let facts = index.facts(of: i),
-                let unclaimed = UIDFacts.decode(facts)
-            {
+            if let unclaimed = passed[i] {
                 scan.unclaimed += unclaimed
                 continue
             }
+            let (one, readable) = files.next()!
             scan.read += 1
-            let before = (scan.found.count, scan.unclaimed.count, scan.unreadable.count)
-            let readable = scan.add(listing.url(of: i), pair: pair, root: root, addresses: addresses)
+            scan.found += one.found
+            scan.unclaimed += one.unclaimed
+            scan.unreadable += one.unreadable
             guard let index = listing.index, !index.isFresh(i) else { continue }
-            if !readable || before.0 != scan.found.count || before.2 != scan.unreadable.count {
+            if !readable || !one.found.isEmpty || !one.unreadable.isEmpty {
                 index.record(i, spans: nil)
             } else {
-                index.record(i, spans: [], facts: UIDFacts.encode(Array(scan.unclaimed[before.1...])))
+                index.record(i, spans: [], facts: UIDFacts.encode(one.unclaimed))
             }
         }
         listing.index?.save()

@@ -92,8 +92,22 @@ struct FolderNames {
 
     private func nameBytes(at i: Int) -> ArraySlice<UInt8> { bytes[starts[i]..<(starts[i] + lengths[i])] }
 
-    /// Whether every name is ASCII (so that byte order is `String` order).
-    var isASCII: Bool { bytes.allSatisfy { $0 < 0x80 } }
+    /// Whether every name is ASCII (so that byte order is `String` order): eight bytes at a time.
+    var isASCII: Bool {
+        bytes.withUnsafeBytes { raw in
+            var any: UInt64 = 0
+            var i = 0
+            while i + 8 <= raw.count {
+                any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < raw.count {
+                any |= UInt64(raw[i])
+                i += 1
+            }
+            return any & 0x8080_8080_8080_8080 == 0
+        }
+    }
 
     /// Puts the names in the order of their bytes (`strcmp`, as `VDirectory` lists them).
     ///

@@ -18,7 +18,11 @@ extension ListedFiles {
         else { return false }
         folders.append(Folder(path: path, relative: relative, calendar: calendar))
         let stamps = names.stamps(in: path)
-        append(names, folder: folders.count - 1, stamps: stamps) { stamps[$0] != nil && names.isUTF8(at: $0) }
+        // Names all ASCII (nearly always) need no check one by one.
+        let ascii = names.isASCII
+        append(names, folder: folders.count - 1, stamps: stamps) {
+            stamps[$0] != nil && (ascii || names.isUTF8(at: $0))
+        }
         return true
     }
 
@@ -52,7 +56,8 @@ extension ListedFiles {
         var rootStamps = names
         rootStamps.keep(plain)
         // A vdir given as it is (no subfolder, names in UTF-8): its names taken over at once.
-        if plain.count == entries.count && (0..<rootStamps.count).allSatisfy(rootStamps.isUTF8(at:)) {
+        if plain.count == entries.count && (names.isASCII || (0..<rootStamps.count).allSatisfy(rootStamps.isUTF8(at:)))
+        {
             listing.append(rootStamps, folder: 0, stamps: rootStamps.stamps(in: root)) { _ in true }
             return listing
         }

@@ -48,8 +48,10 @@ public final class ListingIndex {
     /// Where the index is kept; nil for none (a run without a cache folder).
     public let file: URL?
     let fingerprint: ZoneDataFingerprint
-    /// The stored index, as read.
-    var buffer: [UInt8] = []
+    /// The stored index, as read. Read once for each listed file (``canPassOver(_:from:to:)``,
+    /// ``facts(of:)``), and never written while read: not checked for overlapping access at
+    /// run time (`@exclusivity(unchecked)`), as ``fresh`` is not.
+    @exclusivity(unchecked) var buffer: [UInt8] = []
     /// Where its file entries are in `buffer`.
     var payload: Range<Int> = 0..<0
     /// How many file entries it holds.
@@ -57,7 +59,7 @@ public final class ListingIndex {
     /// Its folders' names, by key (``ScannedFolder/key``).
     var storedFolders: [String: ScannedFolder] = [:]
     /// For each listed file, where its fresh entry starts in `buffer`, or -1.
-    var fresh: [Int] = []
+    @exclusivity(unchecked) var fresh: [Int] = []
     /// Whether the listed files matched the stored entries one by one, in the order stored.
     var storedInOrder = false
     /// The new index being written while files are read (``EntryStream``): nil until the
