@@ -97,8 +97,8 @@ extension Invitations {
         }
         // The UIDs of each file the index passes over; nil for a file to read.
         let passed: [[String]?] = (0..<listing.count).map { i in
-            guard let index = listing.index, index.canPassOver(i), let facts = index.facts(of: i) else { return nil }
-            return UIDFacts.decode(facts)
+            guard let index = listing.index, index.canPassOver(i) else { return nil }
+            return index.withFacts(of: i, UIDFacts.decode) ?? nil
         }
         // The others are read and parsed on every core (each alone: a series costs more than
         // a single event), then taken in listing order, as the index records them.

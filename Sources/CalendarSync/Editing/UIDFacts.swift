@@ -17,12 +17,12 @@ enum UIDFacts {
     /// for, so its file is read).
     /// - Parameter uid: its bytes (UTF-8): a search asks this of every file the index knows,
     ///   so the caller makes them once.
-    static func contains(_ facts: ArraySlice<UInt8>, uid: [UInt8]) -> Bool {
+    static func contains(_ facts: UnsafeRawBufferPointer, uid: [UInt8]) -> Bool {
         each(in: facts) { $0.elementsEqual(uid) } ?? true
     }
 
     /// The UIDs of the stored form `facts`; nil when it is damaged.
-    static func decode(_ facts: ArraySlice<UInt8>) -> [String]? {
+    static func decode(_ facts: UnsafeRawBufferPointer) -> [String]? {
         var uids: [String] = []
         let whole = each(in: facts) { bytes in
             uids.append(String(decoding: bytes, as: UTF8.self))
@@ -33,15 +33,14 @@ enum UIDFacts {
 
     /// Calls `body` with each UID's bytes until it returns true.
     /// - Returns: whether `body` returned true; nil when `facts` is damaged.
-    private static func each(in facts: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool? {
-        var at = facts.startIndex
-        while at < facts.endIndex {
-            guard facts.endIndex - at >= 4 else { return nil }
-            let length =
-                Int(facts[at]) | Int(facts[at + 1]) << 8 | Int(facts[at + 2]) << 16 | Int(facts[at + 3]) << 24
+    private static func each(in facts: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool? {
+        var at = 0
+        while at < facts.count {
+            guard facts.count - at >= 4 else { return nil }
+            let length = Int(UInt32(littleEndian: facts.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
             at += 4
-            guard facts.endIndex - at >= length else { return nil }
-            if body(facts[at..<at + length]) { return true }
+            guard facts.count - at >= length else { return nil }
+            if body(UnsafeRawBufferPointer(rebasing: facts[at..<at + length])) { return true }
             at += length
         }
         return false

@@ -9,8 +9,8 @@ extension ListingIndex {
     /// Takes the stored index `data`: its header checked and its checksum verified (its
     /// entries are read as they are matched, each within bounds).
     /// - Throws: ``Unusable`` saying what is wrong.
-    func load(_ data: [UInt8]) throws {
-        var reader = Reader(data: data)
+    func load(_ data: IndexBytes) throws {
+        var reader = Reader(data: data.raw)
         guard try reader.bytes(Self.magic.count).elementsEqual(Self.magic) else {
             throw Unusable(description: "not an index")
         }
@@ -26,7 +26,7 @@ extension ListingIndex {
         let payloadLength = try reader.uint64()
         let checksum = try reader.uint64()
         guard payloadLength == UInt64(data.count - reader.offset) else { throw Unusable(description: "cut short") }
-        let sum = data.withUnsafeBytes { Self.checksum(UnsafeRawBufferPointer(rebasing: $0[reader.offset...])) }
+        let sum = Self.checksum(UnsafeRawBufferPointer(rebasing: data.raw[reader.offset...]))
         guard sum == checksum else { throw Unusable(description: "checksum") }
         for _ in 0..<Int(try reader.uint32()) {
             let folder = try ScannedFolder.read(from: &reader)
@@ -376,9 +376,10 @@ extension ListingIndex {
         }
     }
 
-    /// Reads the stored form, throwing ``Unusable`` past its end.
+    /// Reads the stored form, throwing ``Unusable`` past its end (within bytes that live
+    /// while it reads).
     struct Reader {
-        let data: [UInt8]
+        let data: UnsafeRawBufferPointer
         var offset = 0
 
         mutating func skip(_ n: Int) throws {
@@ -386,10 +387,10 @@ extension ListingIndex {
             offset += n
         }
 
-        mutating func bytes(_ n: Int) throws -> ArraySlice<UInt8> {
+        mutating func bytes(_ n: Int) throws -> UnsafeRawBufferPointer {
             let start = offset
             try skip(n)
-            return data[start..<offset]
+            return UnsafeRawBufferPointer(rebasing: data[start..<offset])
         }
 
         mutating func uint8() throws -> UInt8 {
@@ -399,16 +400,12 @@ extension ListingIndex {
 
         mutating func uint32() throws -> UInt32 {
             try skip(4)
-            return data.withUnsafeBytes {
-                UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self))
-            }
+            return UInt32(littleEndian: data.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self))
         }
 
         mutating func uint64() throws -> UInt64 {
             try skip(8)
-            return data.withUnsafeBytes {
-                UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset - 8, as: UInt64.self))
-            }
+            return UInt64(littleEndian: data.loadUnaligned(fromByteOffset: offset - 8, as: UInt64.self))
         }
     }
 }

@@ -34,13 +34,13 @@ extension ListingIndex {
         }
     }
 
-    /// The facts kept of the file at `index` when it was last read, if its entry is fresh
-    /// (empty when none were kept); nil when it is not fresh.
-    public func facts(of index: Int) -> ArraySlice<UInt8>? {
+    /// `body` of the facts kept of the file at `index` when it was last read, if its entry is
+    /// fresh (empty when none were kept), read where they are stored; nil when it is not fresh.
+    func withFacts<T>(of index: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         let start = fresh[index]
         guard start >= 0 else { return nil }
-        let range = buffer.withUnsafeBytes { Self.entry(at: start, in: $0)!.facts }
-        return buffer[range]
+        let bytes = buffer.raw
+        return body(UnsafeRawBufferPointer(rebasing: bytes[Self.entry(at: start, in: bytes)!.facts]))
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// as without an index, so a listing always shows what a full expansion of the files shows.
 ///
 /// The index is a cache, one file per root in the cache folder (`$XDG_CACHE_HOME/calgw/list/`),
-/// read whole at the start of a listing and written again (a temporary file renamed over it)
+/// mapped whole at the start of a listing (``IndexBytes``) and written again (a temporary file renamed over it)
 /// when a file was read for being new or changed. One that is missing, cannot be read, fails
 /// its checksum, or was written by another format, build or time-zone data
 /// (``ZoneDataFingerprint``) is started again from nothing, silently; one that cannot be
@@ -51,7 +51,7 @@ public final class ListingIndex {
     /// The stored index, as read. Read once for each listed file (``canPassOver(_:from:to:)``,
     /// ``facts(of:)``), and never written while read: not checked for overlapping access at
     /// run time (`@exclusivity(unchecked)`), as ``fresh`` is not.
-    @exclusivity(unchecked) var buffer: [UInt8] = []
+    @exclusivity(unchecked) var buffer: IndexBytes = .empty
     /// Where its file entries are in `buffer`.
     var payload: Range<Int> = 0..<0
     /// How many file entries it holds.
@@ -81,7 +81,7 @@ public final class ListingIndex {
         listing = ListedFiles(root: root)
         self.fingerprint = fingerprint
         file = cacheFolder.map { Self.location(of: root, in: $0, kind: kind) }
-        guard let file, let data = WholeFile.read(file.path) else { return }
+        guard let file, let data = IndexBytes(mapping: file.path) else { return }
         do {
             try load(data)
         } catch {
@@ -116,7 +116,7 @@ public final class ListingIndex {
     func forget(_ error: any Error) {
         discarded = "\(error)"
         discardStream()
-        buffer = []
+        buffer = .empty
         payload = 0..<0
         storedCount = 0
         storedFolders = [:]

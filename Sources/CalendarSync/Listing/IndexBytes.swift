@@ -1,0 +1,71 @@
+import Foundation
+
+/// A stored index's bytes, mapped from its file instead of read into memory: the pages are the
+/// page cache's own, mapped at once (`MAP_POPULATE`), where reading copied 11 MB into new pages
+/// that each cost a fault (0.5 ms against 5–7 ms for the alarms index of 100,000 files).
+///
+/// The mapping is private and read-only. An index file is only ever replaced by a rename, never
+/// written in place or cut short, so the mapped bytes stay what was checked; a file cut short
+/// by another program while mapped would end the process (`SIGBUS`), as reading a file another
+/// program truncates can fail, with nothing of the user's lost: the index is a cache.
+///
+/// Sendable: the bytes are read-only and never change while it lives.
+final class IndexBytes: @unchecked Sendable {
+    /// No bytes: an index that holds nothing.
+    static let empty = IndexBytes()
+
+    /// The bytes, valid while this object lives.
+    let raw: UnsafeRawBufferPointer
+    /// Whether `raw` is a mapping (unmapped at the end) rather than memory of our own.
+    private let mapped: Bool
+
+    private init() {
+        raw = UnsafeRawBufferPointer(start: nil, count: 0)
+        mapped = false
+    }
+
+    /// The bytes of the regular file at `path`; nil when it cannot be opened or mapped, is not
+    /// a regular file, or is empty (no index is).
+    init?(mapping path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int(info.st_size)
+        #if os(Linux)
+            let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+            let flags = MAP_PRIVATE
+        #endif
+        guard let start = mmap(nil, size, PROT_READ, flags, fd, 0), start != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
+            return nil
+        }
+        raw = UnsafeRawBufferPointer(start: start, count: size)
+        mapped = true
+    }
+
+    /// A copy of `bytes` (an index a test makes in memory).
+    init(copying bytes: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        copy.copyBytes(from: bytes)
+        raw = UnsafeRawBufferPointer(copy)
+        mapped = false
+    }
+
+    deinit {
+        guard let start = raw.baseAddress else { return }
+        if mapped {
+            munmap(UnsafeMutableRawPointer(mutating: start), raw.count)
+        } else {
+            start.deallocate()
+        }
+    }
+
+    /// How many bytes there are.
+    var count: Int { raw.count }
+
+    /// Calls `body` with the bytes.
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T { try body(raw) }
+}
