@@ -175,11 +175,24 @@ extension ListingIndex {
                 checksum.add($0)
                 out.add($0)
             }
+            // Entries that follow one another in the stored index go out as one run of bytes.
+            var run = 0..<0
+            func flush() {
+                guard !run.isEmpty else { return }
+                let bytes = UnsafeRawBufferPointer(rebasing: stored[run])
+                checksum.add(bytes)
+                out.add(bytes)
+            }
             for i in 0..<listing.count {
                 guard let e = entry(i) else { continue }
-                checksum.add(e)
-                out.add(e)
+                let range = fresh[i]..<(fresh[i] + e.count)
+                if run.upperBound != range.lowerBound {
+                    flush()
+                    run = range.lowerBound..<range.lowerBound
+                }
+                run = run.lowerBound..<range.upperBound
             }
+            flush()
             var sum: [UInt8] = []
             Self.append(checksum.value, to: &sum)
             return out.finish(writing: sum, at: head.count - sum.count)

@@ -56,15 +56,22 @@ extension ListingIndex {
         return EntryStream(out: out, path: path, headerLength: head.count)
     }
 
-    /// Writes the fresh stored entries of the listed files from `s.next` up to `end`.
+    /// Writes the fresh stored entries of the listed files from `s.next` up to `end`: entries
+    /// that follow one another in the stored index (nearly all of them, files being listed in
+    /// the order they were stored) go out as one run of bytes.
     private func copyStored(upTo end: Int, into s: inout EntryStream) {
-        buffer.withUnsafeBytes { stored in
-            for i in s.next..<end where fresh[i] >= 0 {
-                guard let e = Self.entry(at: fresh[i], in: stored) else { continue }
-                s.out!.add(UnsafeRawBufferPointer(rebasing: stored[fresh[i]..<e.end]))
-                s.count += 1
+        let stored = buffer.raw
+        var run = 0..<0
+        for i in s.next..<end where fresh[i] >= 0 {
+            guard let e = Self.entry(at: fresh[i], in: stored) else { continue }
+            if run.upperBound != fresh[i] {
+                if !run.isEmpty { s.out!.add(UnsafeRawBufferPointer(rebasing: stored[run])) }
+                run = fresh[i]..<fresh[i]
             }
+            run = run.lowerBound..<e.end
+            s.count += 1
         }
+        if !run.isEmpty { s.out!.add(UnsafeRawBufferPointer(rebasing: stored[run])) }
         s.next = max(s.next, end)
     }
 
