@@ -17,14 +17,22 @@ extension AlarmListing {
         let readsAll = from < Series.reachFloor + 31 * 86_400
         for files in listed {
             let index = files.index
-            var read = 0
-            for i in 0..<files.count {
-                if let index, !readsAll, index.canPassOver(i, from: from, to: to) { continue }
-                read += 1
-                let url = files.url(of: i)
+            let reading = (0..<files.count).filter { i in
+                guard let index, !readsAll else { return true }
+                return !index.canPassOver(i, from: from, to: to)
+            }
+            // Read on every core (each file alone: a long series costs more than one event),
+            // then taken in listing order, as the index records them.
+            let urls = reading.map(files.url(of:))
+            let results = urls.mappedOnEveryCore(minimum: 2, eachAlone: true) { url in
+                Result { try AlarmFile.read(url) }
+            }
+            for (k, i) in reading.enumerated() {
                 let alarms: CalendarAlarms?
-                do { alarms = try AlarmFile.read(url) } catch {
-                    problems.append((url.path, AlarmFile.problem(error, path: url.path)))
+                switch results[k] {
+                case .success(let read): alarms = read
+                case .failure(let error):
+                    problems.append((urls[k].path, AlarmFile.problem(error, path: urls[k].path)))
                     if let index, !index.isFresh(i) { index.record(i, spans: nil) }
                     continue
                 }
@@ -33,7 +41,7 @@ extension AlarmListing {
                 add(alarms, from: from, to: to, zone: zone, calendar: files.calendar(of: i))
             }
             if let index {
-                indexNotes.append(index.saveAndDescribe(root: files.root, total: files.count, read: read))
+                indexNotes.append(index.saveAndDescribe(root: files.root, total: files.count, read: reading.count))
             }
         }
         entries.sort { AlarmInstant.precedes($0.alarm, $1.alarm) }
