@@ -1,3 +1,4 @@
+import CalgwTestSupport
 import Failures
 import Foundation
 import GRDB
@@ -45,6 +46,38 @@ import Testing
         #expect(!refused.isUniqueConstraint)
         #expect(refused.message.contains("a value could not be bound"), "\(refused.message)")
         #expect(refused.recovery != nil)
+    }
+
+    /// Texts and blobs bound from the statement's own buffer are stored as they were given,
+    /// row after row, whatever their lengths: empty, small, and larger than the buffer (bound
+    /// as SQLite's copy), next to NULLs.
+    @Test func boundTextsAndBlobsAreStoredAsGiven() throws {
+        let queue = try DatabaseQueue()
+        var random = SeededRandom(seed: 7)
+        var rows: [(String?, Data?, String?)] = []
+        for n in 0..<300 {
+            let length = [0, 1, 40, 700, BoundBytes.capacity / 3, BoundBytes.capacity + 5][n % 6]
+            let text = String((0..<length).map { _ in "aé€x".randomElement(using: &random)! })
+            let blob = Data((0..<(length / 2)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            rows.append((n % 7 == 3 ? nil : text, n % 5 == 2 ? nil : blob, "row \(n)"))
+        }
+        let stored: [Row] = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, a TEXT, b BLOB, c TEXT)")
+            var insert = try RowStatement(db, sql: "INSERT INTO t (a, b, c) VALUES (?, ?, ?)")
+            for row in rows {
+                insert.bind(row.0)
+                insert.bind(row.1)
+                insert.bind(row.2)
+                try insert.run()
+            }
+            return try Row.fetchAll(db, sql: "SELECT a, b, c FROM t ORDER BY n")
+        }
+        #expect(stored.count == rows.count)
+        for (row, expected) in zip(stored, rows) {
+            #expect(row["a"] as String? == expected.0)
+            #expect(row["b"] as Data? == expected.1)
+            #expect(row["c"] as String? == expected.2)
+        }
     }
 
     /// The result codes a person can act on get their own advice.

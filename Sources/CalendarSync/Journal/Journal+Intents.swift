@@ -52,16 +52,20 @@ extension Journal {
         try writing { db in
             let now = Self.now()
             var statements = ItemRowStatements()
-            for i in completions.indices {
-                try Self.apply(completions[i].2, db, at: now, bulk: bulk, rows: &statements)
-            }
-            // Each row's outcomes; a batch's row is settled once every one of its intents has one.
+            // Read in place: taken from the array, each element was copied whole (its intent,
+            // its change and their strings retained), some 750 instructions a completion.
             var rows: [Int64] = []
             var byID: [Int64: [IntentOutcome]] = [:]
-            for i in completions.indices {  // by index: a tuple taken apart is a copy of each intent
-                guard let id = completions[i].0.id else { continue }
-                if byID[id] == nil { rows.append(id) }
-                byID[id, default: []].append(completions[i].1)
+            try completions.withUnsafeBufferPointer { completions in
+                for i in completions.indices {
+                    try Self.apply(completions[i].2, db, at: now, bulk: bulk, rows: &statements)
+                }
+                // Each row's outcomes; a batch's row is settled once every one of its intents has one.
+                for i in completions.indices {
+                    guard let id = completions[i].0.id else { continue }
+                    if byID[id] == nil { rows.append(id) }
+                    byID[id, default: []].append(completions[i].1)
+                }
             }
             let members = try db.cachedStatement(sql: "SELECT members FROM intent WHERE id = ?")
             let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")

@@ -10,12 +10,18 @@ import GRDBSQLite
 /// place, in order, and the statement is run and reset; a refusal is a `JournalError` (code
 /// `.storage`) that says what to do, with GRDB's `DatabaseError` (SQLite's extended code) as
 /// its cause.
+///
+/// Texts and blobs are copied into the statement's own buffer (``BoundBytes``) and bound
+/// where they are (`SQLITE_STATIC`): bound as SQLite's copies, each value was freed and
+/// allocated again at every row, some 500 instructions a value.
 struct RowStatement {
     private let statement: Statement
     private let connection: SQLiteConnection?
     private var index: CInt = 0
     /// The first binding SQLite refused since the last run (`SQLITE_OK`: none).
     private var bindingError = SQLITE_OK
+    /// The texts and blobs bound since the last run.
+    private let bytes = BoundBytes()
 
     init(_ db: Database, sql: String) throws {
         statement = try db.cachedStatement(sql: sql)
@@ -36,8 +42,8 @@ struct RowStatement {
         hash.withText { bind(text: $0) }
     }
 
-    /// Binds UTF-8 as text; SQLite copies it. An empty text is bound as one (a null pointer
-    /// would bind NULL).
+    /// Binds UTF-8 as text, from the statement's buffer (or as SQLite's copy when it does not
+    /// fit there). An empty text is bound as one (a null pointer would bind NULL).
     private mutating func bind(text: UnsafeBufferPointer<UInt8>) {
         index += 1
         let i = index, s = statement.sqliteStatement
@@ -45,9 +51,8 @@ struct RowStatement {
             note(sqlite3_bind_text(s, i, "", 0, transient))
             return
         }
-        note(
-            sqlite3_bind_text(
-                s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(text.count), transient))
+        let (pointer, destructor) = bytes.keep(UnsafeRawBufferPointer(start: base, count: text.count))
+        note(sqlite3_bind_text(s, i, pointer.assumingMemoryBound(to: CChar.self), CInt(text.count), destructor))
     }
 
     mutating func bind(_ value: Int?) {
@@ -64,7 +69,11 @@ struct RowStatement {
         let i = index, s = statement.sqliteStatement
         // An empty blob is bound as one (a null pointer would bind NULL).
         guard !value.isEmpty else { note(sqlite3_bind_zeroblob(s, i, 0)); return }
-        note(value.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, CInt($0.count), transient) })
+        note(
+            value.withUnsafeBytes {
+                let (pointer, destructor) = bytes.keep($0)
+                return sqlite3_bind_blob(s, i, pointer, CInt($0.count), destructor)
+            })
     }
 
     /// Runs the statement with the values bound since the last run, then readies it for the next.
@@ -73,7 +82,11 @@ struct RowStatement {
         index = 0
         let s = statement.sqliteStatement
         if bindingError != SQLITE_OK {
-            defer { bindingError = SQLITE_OK }
+            defer {
+                bindingError = SQLITE_OK
+                sqlite3_clear_bindings(s)
+                bytes.clear()
+            }
             throw JournalError.rowsNotWritten(
                 DatabaseError(
                     resultCode: ResultCode(rawValue: bindingError), message: "a value could not be bound",
@@ -81,6 +94,9 @@ struct RowStatement {
         }
         let code = sqlite3_step(s)
         sqlite3_reset(s)
+        // No binding outlives the bytes it points into.
+        sqlite3_clear_bindings(s)
+        bytes.clear()
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
@@ -96,6 +112,34 @@ struct RowStatement {
 
 /// SQLite copies what is bound (the Swift buffers live only for the call).
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// The bytes of the texts and blobs bound to one row of a ``RowStatement``, one copy after
+/// another in a buffer of the statement's, until the row is run: SQLite reads them there
+/// (`SQLITE_STATIC`). A value that does not fit in what is left is bound as SQLite's copy.
+final class BoundBytes {
+    /// Room for the values of a row of the item table several times over.
+    static let capacity = 64 * 1024
+    private let base = UnsafeMutableRawPointer.allocate(byteCount: BoundBytes.capacity, alignment: 16)
+    private var used = 0
+
+    deinit { base.deallocate() }
+
+    /// Where `bytes` are kept for SQLite to read, and how SQLite is to take them: in the
+    /// buffer, read in place (no destructor: `SQLITE_STATIC`); else their own address, copied
+    /// by SQLite (`SQLITE_TRANSIENT`).
+    func keep(_ bytes: UnsafeRawBufferPointer) -> (UnsafeRawPointer, sqlite3_destructor_type?) {
+        guard let source = bytes.baseAddress, bytes.count <= Self.capacity - used else {
+            return (bytes.baseAddress ?? UnsafeRawPointer(base), transient)
+        }
+        let copy = base + used
+        copy.copyMemory(from: source, byteCount: bytes.count)
+        used += bytes.count
+        return (UnsafeRawPointer(copy), nil)
+    }
+
+    /// Makes the whole buffer free again: the row was run and its bindings cleared.
+    func clear() { used = 0 }
+}
 
 /// The item-row statements of one journal transaction, each prepared on its first use: a cached
 /// statement is found by hashing its text, which for a batch of rows cost more than binding them.
