@@ -79,15 +79,16 @@ extension Executor {
         try effect()
         let outcomes = try await makeWrites(ready)
         var batch = WrittenBatch(retry: retry)
-        for (i, action) in ready.enumerated() {
+        batch.completions.reserveCapacity(ready.count)
+        for i in ready.indices {  // by index: each action read in place, not copied
             switch outcomes[i] {
             case .failure(let error):
                 let reason = Self.describe(error)
                 batch.completions.append(
                     (intents[i], Self.mayHaveLanded(error) ? .unknown(reason) : .failed(reason), .none))
-                batch.failures.append((action, error))
+                batch.failures.append((ready[i], error))
             case .success(let written):
-                batch.completions.append((intents[i], .done, landed(action, written: written)))
+                batch.completions.append((intents[i], .done, landed(ready[i], written: written)))
             }
         }
         return batch
@@ -98,6 +99,8 @@ extension Executor {
     private func withSourcesRead(_ actions: [PlannedAction]) async throws -> (
         ready: [PlannedAction], retry: [PlannedAction]
     ) {
+        // Nearly always the scan kept every source: the actions as they are, none copied.
+        guard actions.contains(where: \.lacksItsSource) else { return (actions, []) }
         var missing: [Side: [ItemHref]] = [:]
         for action in actions {
             switch action {

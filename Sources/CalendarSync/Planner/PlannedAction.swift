@@ -21,6 +21,15 @@ public enum PlannedAction: Sendable, Hashable {
     /// Not synced, with the reason (two items with one UID on a side).
     case skip(ItemKey, reason: SkipReason)
 
+    /// Whether this action copies an item whose content the scan did not keep (it is read
+    /// before the write).
+    var lacksItsSource: Bool {
+        switch self {
+        case .create(_, let s), .update(_, _, let s): s.data == nil
+        default: false
+        }
+    }
+
     /// The item this action is about.
     public var key: ItemKey {
         switch self {
