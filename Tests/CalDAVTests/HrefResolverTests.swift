@@ -64,6 +64,17 @@ import Testing
                     && !raw.contains("/../") && !raw.contains("/./")))
     }
 
+    /// A plain path's bytes are those the canonical form leaves unescaped, each of the 256
+    /// checked in a member's name.
+    @Test func thePlainPathsBytesAreTheUnescapedOnes() {
+        let unescaped = Set(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/!$&'()*+,;=:@".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let path = String(decoding: Array("/alice/work/a".utf8) + [byte, UInt8(ascii: "b")], as: UTF8.self)
+            #expect(HrefResolver.isPlainPath(path) == unescaped.contains(byte), "byte \(byte)")
+        }
+    }
+
     /// The href-only resolution answers as the full one does, for every kind of href: plain,
     /// encoded, relative, absolute, the collection, and refused ones.
     @Test(arguments: [

@@ -175,4 +175,23 @@ import Testing
         let text = "FREQ=WEEKLY;UNTIL=20261231T000000Z;INTERVAL=2;BYDAY=MO,WE,FR;WKST=SU"
         #expect(try RecurrenceRule(parsing: text).description == text)
     }
+
+    /// An ASCII rule is split over its bytes, any other over its scalars: the same rule with a
+    /// part in another script added reads the same (that part aside), errors included.
+    @Test(arguments: [
+        "FREQ=WEEKLY;UNTIL=20261231T000000Z;INTERVAL=2;BYDAY=MO,WE,FR;WKST=SU", " freq = weekly ;\tbyday=mo\t",
+        ";;FREQ=DAILY;;COUNT=3;", "FREQ=DAILY;COUNT", "FREQ=DAILY;=3", "FREQ=DAILY;freq=WEEKLY", "FREQ=DAILY;X-A=b=c",
+        "INTERVAL=2", "FREQ=MONTHLY;BYMONTHDAY=1,-1;BYSETPOS=-1;UNTIL=20300101", "FREQ=YEARLY;BYMONTH=13", "",
+        "FREQ=DAILY;UNTIL=20260101T100000;X-EMPTY=",
+    ])
+    func anASCIIRuleReadsAsItDoesAmongOtherScripts(_ text: String) {
+        func outcome(_ text: String) -> String {
+            do {
+                var rule = try RecurrenceRule(parsing: text, tzid: "Europe/Berlin")
+                rule.otherParts.removeAll { $0.name == "X-NOTE" }
+                return rule.description + " \(rule.hasExplicitWeekStart)"
+            } catch { return "\(error)" }
+        }
+        #expect(outcome(text) == outcome(text + ";X-NOTE=café"))
+    }
 }

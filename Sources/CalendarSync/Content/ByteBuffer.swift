@@ -83,6 +83,36 @@ struct ByteBuffer: ~Copyable {
         return false
     }
 
+    /// What one pass over a value finds, eight bytes at a time: whether it ``mayNeedEscaping(_:)``,
+    /// and whether it is known to be ASCII (so it holds no byte from 0xCC up). A value that may
+    /// need escaping is not looked at further: it is not known to be ASCII then.
+    static func scanValue(_ utf8: UnsafeBufferPointer<UInt8>) -> (mayNeedEscaping: Bool, isKnownASCII: Bool) {
+        guard let base = utf8.baseAddress else { return (false, true) }
+        let raw = UnsafeRawPointer(base), n = utf8.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// Whether a byte of `word` is `byte` (a byte of `word ^ byte…` is zero).
+        @inline(__always) func holds(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let v = word ^ (ones &* UInt64(byte))
+            return (v &- ones) & ~v & highs != 0
+        }
+        var high: UInt64 = 0
+        var i = 0
+        while i + 8 <= n {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if holds(word, UInt8(ascii: "\\")) || holds(word, UInt8(ascii: ";")) || holds(word, UInt8(ascii: ","))
+                || holds(word, 0x0D) || holds(word, 0x0A)
+            {
+                return (true, false)
+            }
+            high |= word
+            i += 8
+        }
+        let rest = UnsafeBufferPointer(rebasing: utf8[i...])
+        if mayNeedEscaping(rest) { return (true, false) }
+        for byte in rest { high |= UInt64(byte) }
+        return (false, high & highs == 0)
+    }
+
     /// Whether no byte is 0xCC or above: ASCII is passed over eight bytes at a time.
     static func hasNoByteFromCC(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return true }

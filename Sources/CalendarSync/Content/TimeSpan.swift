@@ -84,7 +84,20 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             default: continue
             }
         }
-        func dateTime(_ at: Int?) -> DateTimeValue? { at.flatMap { properties[$0].dateTime } }
+        // The TZID of the parameters read last, for the next date written with the same ones.
+        var lastZone: (parameters: String, tzid: String?)?
+        func dateTime(_ at: Int?) -> DateTimeValue? {
+            guard let at else { return nil }
+            let parameters = properties[at].parameterText
+            let tzid: String?
+            if let lastZone, lastZone.parameters == parameters {
+                tzid = lastZone.tzid
+            } else {
+                tzid = properties[at].tzid
+                lastZone = (parameters, tzid)
+            }
+            return properties[at].dateTime(tzid: tzid)
+        }
         guard let start = dateTime(dtstart) ?? dateTime(due) else { return nil }
         let s = seconds(start)
         var length: Int64 = start.isDate ? 86_400 : 0
