@@ -56,6 +56,33 @@ import Testing
 }
 
 @Suite struct OtherValueTests {
+    /// A property's TZID is the first value of its TZID parameter, however its parameters are
+    /// written: alone, among others, quoted, caret-escaped, listed, or absent.
+    @Test func aTZIDIsTheFirstValueOfItsParameter() {
+        let cases: [[Parameter]] = [
+            [Parameter(name: "TZID", values: ["Europe/Berlin"])],
+            [Parameter(name: "VALUE", values: ["DATE-TIME"]), Parameter(name: "TZID", values: ["America/New_York"])],
+            [Parameter(name: "TZID", values: ["Zone; with, \"quotes\" and ^"])],
+            [Parameter(name: "TZID", values: ["A", "B"])], [Parameter(name: "TZID", values: [""])],
+            [Parameter(name: "X-TZID", values: ["no"])], [],
+        ]
+        for parameters in cases {
+            let property = Property(name: "DTSTART", parameters: parameters, value: "20260101T100000")
+            #expect(property.tzid == property[parameter: "TZID"], "\(parameters)")
+            #expect(property.tzid == parameters.first { $0.name == "TZID" }?.values.first, "\(parameters)")
+        }
+    }
+
+    /// A date is read the same from a string and from a part of one.
+    @Test func aDateReadsTheSameFromAStringOrAPartOfOne() {
+        for text in ["20260310", "20260310T101500", "20260310t101500z", "20261310", "2026031", "20260310X101500"] {
+            let whole = DateTimeValue(parsing: text, tzid: "Europe/Berlin")
+            #expect(DateTimeValue(parsing: ("x" + text + "y").dropFirst().dropLast(), tzid: "Europe/Berlin") == whole)
+        }
+        #expect(DateTimeValue(parsing: "20260310T101500Z")?.form == .utc)
+        #expect(DateTimeValue(parsing: "20261310") == nil)
+    }
+
     @Test func periodsWithEndOrDuration() throws {
         let p = try #require(Period(parsing: "19970101T180000Z/19970102T070000Z"))
         #expect(p.extent == .end(DateTimeValue(parsing: "19970102T070000Z")!))

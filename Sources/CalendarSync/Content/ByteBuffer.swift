@@ -90,26 +90,30 @@ struct ByteBuffer: ~Copyable {
         guard let base = utf8.baseAddress else { return (false, true) }
         let raw = UnsafeRawPointer(base), n = utf8.count
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` is `byte` (a byte of `word ^ byte…` is zero).
-        @inline(__always) func holds(_ word: UInt64, _ byte: UInt8) -> Bool {
-            let v = word ^ (ones &* UInt64(byte))
-            return (v &- ones) & ~v & highs != 0
-        }
+        /// The high bit of each byte of `v` that is zero (and maybe of bytes above one that is):
+        /// nonzero exactly when a byte is.
+        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
         var high: UInt64 = 0
         var i = 0
         while i + 8 <= n {
             let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if holds(word, UInt8(ascii: "\\")) || holds(word, UInt8(ascii: ";")) || holds(word, UInt8(ascii: ","))
-                || holds(word, 0x0D) || holds(word, 0x0A)
-            {
-                return (true, false)
-            }
+            // A backslash, `;`, `,`, CR, LF: a byte of `word ^` it repeated is zero.
+            let found =
+                zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
+                | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+                | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+            if found != 0 { return (true, false) }
             high |= word
             i += 8
         }
-        let rest = UnsafeBufferPointer(rebasing: utf8[i...])
-        if mayNeedEscaping(rest) { return (true, false) }
-        for byte in rest { high |= UInt64(byte) }
+        while i < n {
+            let byte = utf8[i]
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), 0x0D, 0x0A: return (true, false)
+            default: high |= UInt64(byte)
+            }
+            i += 1
+        }
         return (false, high & highs == 0)
     }
 

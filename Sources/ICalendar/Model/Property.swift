@@ -96,7 +96,7 @@ public struct Property: Hashable, Sendable {
     /// The TZID parameter, with quotes and surrounding spaces already removed by the parser.
     public var tzid: String? {
         // Looked up for every property with parameters when a calendar is hashed: most have none.
-        parameterText.containsUTF8(";TZID=") ? self[parameter: "TZID"] : nil
+        parameterText.containsUTF8(";TZID=") ? ParameterText.firstValue(of: "TZID", in: parameterText) : nil
     }
 
     /// The value as a DATE or DATE-TIME, its TZID applied. For list-valued properties (EXDATE,
