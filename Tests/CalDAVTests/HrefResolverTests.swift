@@ -81,7 +81,9 @@ import Testing
         "/alice/work/a.ics", "/alice/work/a%40b.ics", "a@b.ics", "http://127.0.0.1:5232/alice/work/x.ics",
         "/alice/work/", "/alice/work", "/alice//work/a.ics", "/alice/work/../x.ics", "/alice/other/a.ics",
         "/alice/workshop/x.ics", "http://evil.example/alice/work/x.ics", "/alice/work/a%00b.ics",
-        "/alice/work/caf%C3%A9%20party.ics", " /alice/work/a.ics",
+        "/alice/work/caf%C3%A9%20party.ics", " /alice/work/a.ics", "/alice/work//x.ics", "/alice/work/./x.ics",
+        "/alice/work/..", "/alice/work/sub/", "/alice/work/sub/.", "/alice/work/a b.ics", "/alice/work/x/../../y.ics",
+        "/alice/work/" + String(repeating: "n", count: 5000),
     ])
     func testTheHrefOnlyResolutionAgreesWithTheFullOne(raw: String) {
         func full() -> String {

@@ -11,6 +11,9 @@ public struct HrefResolver: Sendable {
     private let basePath: String
     /// `basePath` ending with a slash: the start of every member's path.
     private let memberPrefix: String
+    /// Whether `memberPrefix` is a plain path (``isPlainPath(_:)``): then an href that starts
+    /// with it is plain when the rest is.
+    private let memberPrefixIsPlain: Bool
 
     /// The longest href accepted, in bytes; real servers stay far below it.
     public static let maximumLength = 4096
@@ -20,6 +23,7 @@ public struct HrefResolver: Sendable {
         self.base = base
         self.basePath = Self.canonicalPath(Self.decodedPath(of: base) ?? "/")
         self.memberPrefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
+        self.memberPrefixIsPlain = Self.isPlainPath(memberPrefix)
     }
 
     /// The canonical `Href` of `url`'s path.
@@ -77,14 +81,18 @@ public struct HrefResolver: Sendable {
             ?? Array(raw.utf8).withUnsafeBufferPointer { isPlainPath($0) }
     }
 
-    /// In two passes: every byte allowed, then the segments between slashes, none empty nor
-    /// `.` or `..` (but the last, after a final slash, empty). One pass that did both for
-    /// every byte took some 18 instructions a byte.
     private static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= maximumLength, bytes[0] == UInt8(ascii: "/") else { return false }
+        return isPlainRest(UnsafeBufferPointer(rebasing: bytes[1...]))
+    }
+
+    /// Whether the bytes after a slash continue a plain path: allowed bytes in segments none
+    /// empty nor `.` or `..` (but the last, after a final slash, empty). In two passes, every
+    /// byte allowed, then the segments: one pass that did both took some 18 instructions a byte.
+    private static func isPlainRest(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count, slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        guard n > 0, n <= maximumLength, bytes[0] == slash else { return false }
         for byte in bytes where !isAllowed(byte) { return false }
-        var start = 1
+        var start = 0
         while start < n {
             var end = start
             while end < n, bytes[end] != slash { end += 1 }
@@ -127,8 +135,25 @@ public struct HrefResolver: Sendable {
     /// `member(_:)` for a caller that needs the href only: the href most servers send is
     /// checked without building its URL, which is most of what resolving it costs.
     public func memberHref(_ raw: String) throws -> Href? {
+        if isPlainMemberPath(raw) { return Href(canonicalPath: raw) }
         let href = Self.isPlainPath(raw) ? Href(canonicalPath: raw) : try resolve(raw).href
         return try isMember(href, raw) ? href : nil
+    }
+
+    /// Whether `raw` is the collection's plain path and more, the rest plain too: the href of
+    /// nearly every member. It is then a plain path inside the collection, found without
+    /// checking the collection's part of it again (some 60 bytes an href) or comparing strings.
+    private func isPlainMemberPath(_ raw: String) -> Bool {
+        guard memberPrefixIsPlain else { return false }
+        var raw = raw, prefix = memberPrefix
+        return raw.withUTF8 { raw in
+            prefix.withUTF8 { prefix in
+                guard raw.count > prefix.count, raw.count <= Self.maximumLength,
+                    memcmp(raw.baseAddress!, prefix.baseAddress!, prefix.count) == 0
+                else { return false }
+                return Self.isPlainRest(UnsafeBufferPointer(rebasing: raw[prefix.count...]))
+            }
+        }
     }
 
     /// True for an href inside the collection, false for the collection itself.
