@@ -204,11 +204,12 @@ static size_t first_flagged(uint64_t flags) {
 
 /// Checks that a section's text is UTF-8 of XML 1.0 characters (#x9 | #xA | #xD | [#x20-#xD7FF]
 /// | [#xE000-#xFFFD] | [#x10000-#x10FFFF]), counting its LFs (those before its first bad byte,
-/// if any) into `*lines`. Printable ASCII goes eight bytes at a time, and a CRLF at once.
-/// Returns the length of its valid start: `length` when it is all valid.
-static size_t check_text(const unsigned char *text, size_t length, size_t *lines) {
+/// if any) into `*lines`, and its line ends that are not CRLF (an LF without its CR, a CR
+/// without its LF) into `*unpaired`. Printable ASCII goes eight bytes at a time, and a CRLF
+/// at once. Returns the length of its valid start: `length` when it is all valid.
+static size_t check_text(const unsigned char *text, size_t length, size_t *lines, size_t *unpaired) {
     const unsigned char *p = text, *end = text + length;
-    size_t lfs = 0;
+    size_t lfs = 0, lone = 0;
     while (p < end) {
         while (end - p >= 8) {
             uint64_t flags = unprintable_bytes(load_word(p));
@@ -227,6 +228,7 @@ static size_t check_text(const unsigned char *text, size_t length, size_t *lines
             p += 2;
         } else if (c == '\n' || c == '\r' || c == '\t') {
             lfs += c == '\n';
+            lone += c != '\t';  // a CR followed by its LF was taken with it above
             p++;
         } else {
             size_t n = c < 0x20 ? 0 : xml_character_length(p, (size_t)(end - p));
@@ -235,6 +237,7 @@ static size_t check_text(const unsigned char *text, size_t length, size_t *lines
         }
     }
     *lines = lfs;
+    *unpaired = lone;
     return (size_t)(p - text);
 }
 
@@ -278,13 +281,14 @@ static const char *find_close(const char *p, const char *end) {
 /// Returns non-zero when the text is not valid.
 static int close_section(cxml_sections *s, const char *text, size_t length, char *owned) {
     size_t lines;  // in the text, or before its first bad byte
-    size_t valid = check_text((const unsigned char *)text, length, &lines);
+    size_t unpaired;
+    size_t valid = check_text((const unsigned char *)text, length, &lines, &unpaired);
     if (valid < length) {
         fail_text(s, (const unsigned char *)text, valid, length, lines);
         free(owned);
         return 1;
     }
-    cxml_section section = {text, length, owned, 1 + lines};
+    cxml_section section = {text, length, owned, 1 + lines, unpaired == 0};
     if (!reserve(&s->out, lines + 4) || !enqueue(s, section)) {
         free(owned);
         return out_of_memory(s);
@@ -542,7 +546,8 @@ int cxml_sections_keep(cxml_sections *s) {
     return 0;
 }
 
-void cxml_sections_block(cxml_sections *s, const char **bytes, size_t *length) {
+void cxml_sections_block(cxml_sections *s, const char **bytes, size_t *length, int *crlf) {
+    *crlf = 0;
     if (s->marker_left > 0) {  // more of the marker being reported
         s->marker_left -= *length < s->marker_left ? *length : s->marker_left;
         *length = 0;
@@ -550,6 +555,7 @@ void cxml_sections_block(cxml_sections *s, const char **bytes, size_t *length) {
     }
     if (s->count == 0) return;  // a section libxml2 read on its own
     cxml_section section = dequeue(s);
+    *crlf = section.crlf;
     s->marker_left = section.marker > *length ? section.marker - *length : 0;
     free(s->reported);
     s->reported = section.owned;

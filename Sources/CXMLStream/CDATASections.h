@@ -38,6 +38,8 @@ typedef struct {
     char *owned;
     /// How many bytes of marker libxml2 reports for it: "#" and the LFs.
     size_t marker;
+    /// Non-zero when every line end of the text is a CRLF (none is an LF or a CR alone).
+    int crlf;
 } cxml_section;
 
 /// Where the scanner is in the document.
@@ -98,7 +100,8 @@ int cxml_sections_keep(cxml_sections *sections);
 
 /// What to report for a CDATA block libxml2 reports (`*bytes`, `*length`): the text of the
 /// section whose marker starts with it, nothing (a length of 0) for the rest of a marker, or
-/// the block itself for a section libxml2 read on its own.
-void cxml_sections_block(cxml_sections *sections, const char **bytes, size_t *length);
+/// the block itself for a section libxml2 read on its own. `*crlf` is set non-zero when the
+/// text is a section's whose line ends are all CRLF (as checked while it was scanned), else 0.
+void cxml_sections_block(cxml_sections *sections, const char **bytes, size_t *length, int *crlf);
 
 #endif

@@ -90,7 +90,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
 static void on_text(void *ctx, const xmlChar *bytes, int length) {
     cxml_stream *stream = from(ctx);
     if (stream->error != NULL || length <= 0) return;
-    stream->text(stream->context, (const char *)bytes, (size_t)length);
+    stream->text(stream->context, (const char *)bytes, (size_t)length, 0);
 }
 
 /// A CDATA block: libxml2 reports the markers standing for the sections taken out, and the
@@ -99,9 +99,10 @@ static void on_cdata(void *ctx, const xmlChar *bytes, int length) {
     cxml_stream *stream = from(ctx);
     const char *text = (const char *)bytes;
     size_t text_length = length > 0 ? (size_t)length : 0;
-    cxml_sections_block(&stream->sections, &text, &text_length);
+    int crlf;
+    cxml_sections_block(&stream->sections, &text, &text_length, &crlf);
     if (stream->error != NULL || text_length == 0) return;
-    stream->text(stream->context, text, text_length);
+    stream->text(stream->context, text, text_length, crlf);
 }
 
 static void on_subset(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {

@@ -57,13 +57,13 @@ public enum AtomicFile {
 
     /// Writes every byte of `bytes` to `fd` (short writes and EINTR continue).
     /// - Throws: `AtomicFileError` naming `path`.
-    static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, path: String) throws {
+    static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, path: @autoclosure () -> String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw AtomicFileError(path: path, step: "write", errno: errno)
+                throw AtomicFileError(path: path(), step: "write", errno: errno)
             }
             offset += n
         }

@@ -32,7 +32,8 @@ extension AtomicFile {
         named name: String, in folder: OpenFolder, bytes: UnsafeBufferPointer<UInt8>,
         syncContent: Bool, syncFolder: Bool
     ) throws -> FileSignature {
-        let path = folder.path + "/" + name
+        // The path is for messages (and the fallback) only: not made for every file written.
+        var path: String { String(joining: folder.path, "/", name) }
         let fd = cfs_open_unnamed_in(folder.descriptor, 0o644)
         guard fd >= 0 else {
             guard [EOPNOTSUPP, EISDIR, EINVAL, ENOSYS].contains(errno) else {

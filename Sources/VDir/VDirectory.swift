@@ -371,7 +371,7 @@ public struct VDirectory: Sendable {
     }
 
     /// The path of an item file, after checking the name stays inside the folder.
-    public func path(_ name: String) -> String { folderPath + "/" + name }
+    public func path(_ name: String) -> String { String(joining: folderPath, "/", name) }
 
     func checkedPath(_ name: String) throws -> String {
         let hasNul = name.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? name.utf8.contains(0)

@@ -64,13 +64,26 @@ import Testing
                     && !raw.contains("/../") && !raw.contains("/./")))
     }
 
+    /// A plain path's bytes are those the canonical form leaves unescaped, each of the 256
+    /// checked in a member's name.
+    @Test func thePlainPathsBytesAreTheUnescapedOnes() {
+        let unescaped = Set(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/!$&'()*+,;=:@".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let path = String(decoding: Array("/alice/work/a".utf8) + [byte, UInt8(ascii: "b")], as: UTF8.self)
+            #expect(HrefResolver.isPlainPath(path) == unescaped.contains(byte), "byte \(byte)")
+        }
+    }
+
     /// The href-only resolution answers as the full one does, for every kind of href: plain,
     /// encoded, relative, absolute, the collection, and refused ones.
     @Test(arguments: [
         "/alice/work/a.ics", "/alice/work/a%40b.ics", "a@b.ics", "http://127.0.0.1:5232/alice/work/x.ics",
         "/alice/work/", "/alice/work", "/alice//work/a.ics", "/alice/work/../x.ics", "/alice/other/a.ics",
         "/alice/workshop/x.ics", "http://evil.example/alice/work/x.ics", "/alice/work/a%00b.ics",
-        "/alice/work/caf%C3%A9%20party.ics", " /alice/work/a.ics",
+        "/alice/work/caf%C3%A9%20party.ics", " /alice/work/a.ics", "/alice/work//x.ics", "/alice/work/./x.ics",
+        "/alice/work/..", "/alice/work/sub/", "/alice/work/sub/.", "/alice/work/a b.ics", "/alice/work/x/../../y.ics",
+        "/alice/work/" + String(repeating: "n", count: 5000),
     ])
     func testTheHrefOnlyResolutionAgreesWithTheFullOne(raw: String) {
         func full() -> String {

@@ -182,9 +182,15 @@ import HTTP
     @Test(
         arguments: [
             ("HTTP/1.1 200 OK", 200), (" HTTP/1.1  404  Not Found", 404), ("HTTP/1.1 207", 207), ("HTTP/1.1", nil),
-            ("HTTP/1.1 2x0 OK", nil), ("", nil), ("HTTP/1.1 +201 Created", 201),
+            ("HTTP/1.1 2x0 OK", nil), ("", nil), ("HTTP/1.1 +201 Created", 201), ("HTTP/1.1 -7 X", -7),
+            ("HTTP/1.1 + OK", nil), ("HTTP/1.1 9223372036854775807 X", Int.max),
+            ("HTTP/1.1 9223372036854775808 X", nil), ("HTTP/1.1 -9223372036854775808 X", Int.min),
+            ("HTTP/1.1 200\tOK", nil), ("\u{A0}HTTP/1.1 404 Not Found", 404),
         ] as [(String, Int?)])
     func aStatusLineGivesItsCode(line: String, code: Int?) {
         #expect(Multistatus.statusCode(line) == code)
+        // As the split and `Int(_:)` of the words read it.
+        let words = line.split(separator: " ")
+        #expect(words.count > 1 ? Int(words[1]) == code : code == nil)
     }
 }

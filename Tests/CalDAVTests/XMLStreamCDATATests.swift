@@ -26,7 +26,18 @@ import Testing
             events.append("</>")
         }
 
+        /// Pieces told as all CRLF, and those of them that are not.
+        var crlfPieces = 0
+        var falselyCRLF = 0
+
         func text(_ bytes: UnsafeRawBufferPointer) { text.append(contentsOf: bytes) }
+
+        func text(_ bytes: UnsafeRawBufferPointer, crlf: Bool) {
+            text.append(contentsOf: bytes)
+            guard crlf else { return }
+            crlfPieces += 1
+            if LineEnds.restoringCRLF(bytes) != Data(bytes) { falselyCRLF += 1 }
+        }
 
         func flush() {
             if !text.isEmpty { events.append("text:" + String(decoding: text, as: UTF8.self)) }
@@ -45,6 +56,7 @@ import Testing
         }
         try stream.finish()
         #expect(stream.bytesFed == Int64(document.count))
+        #expect(recorder.falselyCRLF == 0)
         recorder.flush()
         return recorder.events
     }
@@ -91,6 +103,23 @@ import Testing
         #expect(try Self.events(Self.utf16(body)) == Self.mixedEvents)
         #expect(
             try Self.events(Self.utf16("<a>x<![CDATA[y\r\nz\r]]></a>")) == ["<a>", "text:xy\r\nz\r", "</>"])
+    }
+
+    /// A section's text is told as all CRLF exactly when every line end in it is one (a
+    /// member's calendar-data is then taken without a search for its line ends); text libxml2
+    /// gives, CRs and all, never is.
+    @Test func aSectionIsToldAllCRLFExactlyWhenItIs() throws {
+        let cases = [
+            ("<a><![CDATA[x\r\ny\r\n]]></a>", 1), ("<a><![CDATA[xy]]></a>", 1), ("<a><![CDATA[x\ny\r\n]]></a>", 0),
+            ("<a><![CDATA[x\r\ny\r]]></a>", 0), ("<a><![CDATA[x\ry\r\n]]></a>", 0), ("<a>x&#13;\ny&#13;\n</a>", 0),
+        ]
+        for (document, told) in cases {
+            let recorder = Recorder()
+            let stream = try XMLStream(handler: recorder)
+            try Array(document.utf8).withUnsafeBytes { try stream.feed($0) }
+            try stream.finish()
+            #expect(recorder.crlfPieces == told, "\(document.debugDescription)")
+        }
     }
 
     @Test func everySplitReadsTheSame() throws {
@@ -175,15 +204,17 @@ import Testing
         #expect(read > 100, "only \(read) documents read")
     }
 
-    /// A Cyrus answer, every calendar-data a CDATA section: the members are those of the same
-    /// answer with the calendar-data as escaped text.
+    /// A Cyrus answer, every calendar-data a CDATA section (every third with LFs alone, whose
+    /// CRs are restored): the members are those of the same answer with the calendar-data as
+    /// escaped text.
     @Test func aMultistatusOfSectionsReadsAsOneOfEscapedText() throws {
         func answer(cdata: Bool) -> Data {
             var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             text += "<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
             for i in 0..<12 {
-                let calendar =
+                let crlf =
                     "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:e\(i)\r\nSUMMARY:Plan & <review> \(i) é\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                let calendar = i % 3 == 0 ? crlf.replacingOccurrences(of: "\r\n", with: "\n") : crlf
                 let data =
                     cdata
                     ? "<![CDATA[\(calendar)]]>"

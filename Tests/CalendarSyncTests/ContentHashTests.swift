@@ -333,3 +333,30 @@ import ICalendar
         #expect(a.hash == b.hash && a.key == b.key && a.span == b.span)
     }
 }
+
+/// The one pass over a value the hash's writer makes: it finds what `mayNeedEscaping` finds,
+/// and calls a value ASCII only when it is.
+@Suite struct ValueScanTests {
+    @Test func aScanFindsWhatTheByteChecksFind() {
+        let alphabet: [UInt8] = Array("aZ09 :=-\"\\;,\t".utf8) + [0x0D, 0x0A, 0x7F, 0x80, 0xC3, 0xA9, 0xCC, 0xFF]
+        var random = SystemRandomNumberGenerator()
+        var escaping = 0, ascii = 0
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...40, using: &random)
+            // Mostly letters, so that long runs without a special byte come up too.
+            let value = (0..<count).map { _ in
+                Bool.random(using: &random) ? UInt8(ascii: "x") : alphabet.randomElement(using: &random)!
+            }
+            value.withUnsafeBufferPointer { value in
+                let scan = ByteBuffer.scanValue(value)
+                #expect(scan.mayNeedEscaping == ByteBuffer.mayNeedEscaping(value), "\(Array(value))")
+                if !scan.mayNeedEscaping {
+                    #expect(scan.isKnownASCII == value.allSatisfy { $0 < 0x80 }, "\(Array(value))")
+                }
+                if scan.mayNeedEscaping { escaping += 1 }
+                if scan.isKnownASCII { ascii += 1 }
+            }
+        }
+        #expect(escaping > 1_000 && ascii > 1_000)
+    }
+}

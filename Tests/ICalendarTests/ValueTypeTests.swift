@@ -56,6 +56,33 @@ import Testing
 }
 
 @Suite struct OtherValueTests {
+    /// A property's TZID is the first value of its TZID parameter, however its parameters are
+    /// written: alone, among others, quoted, caret-escaped, listed, or absent.
+    @Test func aTZIDIsTheFirstValueOfItsParameter() {
+        let cases: [[Parameter]] = [
+            [Parameter(name: "TZID", values: ["Europe/Berlin"])],
+            [Parameter(name: "VALUE", values: ["DATE-TIME"]), Parameter(name: "TZID", values: ["America/New_York"])],
+            [Parameter(name: "TZID", values: ["Zone; with, \"quotes\" and ^"])],
+            [Parameter(name: "TZID", values: ["A", "B"])], [Parameter(name: "TZID", values: [""])],
+            [Parameter(name: "X-TZID", values: ["no"])], [],
+        ]
+        for parameters in cases {
+            let property = Property(name: "DTSTART", parameters: parameters, value: "20260101T100000")
+            #expect(property.tzid == property[parameter: "TZID"], "\(parameters)")
+            #expect(property.tzid == parameters.first { $0.name == "TZID" }?.values.first, "\(parameters)")
+        }
+    }
+
+    /// A date is read the same from a string and from a part of one.
+    @Test func aDateReadsTheSameFromAStringOrAPartOfOne() {
+        for text in ["20260310", "20260310T101500", "20260310t101500z", "20261310", "2026031", "20260310X101500"] {
+            let whole = DateTimeValue(parsing: text, tzid: "Europe/Berlin")
+            #expect(DateTimeValue(parsing: ("x" + text + "y").dropFirst().dropLast(), tzid: "Europe/Berlin") == whole)
+        }
+        #expect(DateTimeValue(parsing: "20260310T101500Z")?.form == .utc)
+        #expect(DateTimeValue(parsing: "20261310") == nil)
+    }
+
     @Test func periodsWithEndOrDuration() throws {
         let p = try #require(Period(parsing: "19970101T180000Z/19970102T070000Z"))
         #expect(p.extent == .end(DateTimeValue(parsing: "19970102T070000Z")!))
@@ -174,5 +201,24 @@ import Testing
     @Test func canonicalTextRoundTrips() throws {
         let text = "FREQ=WEEKLY;UNTIL=20261231T000000Z;INTERVAL=2;BYDAY=MO,WE,FR;WKST=SU"
         #expect(try RecurrenceRule(parsing: text).description == text)
+    }
+
+    /// An ASCII rule is split over its bytes, any other over its scalars: the same rule with a
+    /// part in another script added reads the same (that part aside), errors included.
+    @Test(arguments: [
+        "FREQ=WEEKLY;UNTIL=20261231T000000Z;INTERVAL=2;BYDAY=MO,WE,FR;WKST=SU", " freq = weekly ;\tbyday=mo\t",
+        ";;FREQ=DAILY;;COUNT=3;", "FREQ=DAILY;COUNT", "FREQ=DAILY;=3", "FREQ=DAILY;freq=WEEKLY", "FREQ=DAILY;X-A=b=c",
+        "INTERVAL=2", "FREQ=MONTHLY;BYMONTHDAY=1,-1;BYSETPOS=-1;UNTIL=20300101", "FREQ=YEARLY;BYMONTH=13", "",
+        "FREQ=DAILY;UNTIL=20260101T100000;X-EMPTY=",
+    ])
+    func anASCIIRuleReadsAsItDoesAmongOtherScripts(_ text: String) {
+        func outcome(_ text: String) -> String {
+            do {
+                var rule = try RecurrenceRule(parsing: text, tzid: "Europe/Berlin")
+                rule.otherParts.removeAll { $0.name == "X-NOTE" }
+                return rule.description + " \(rule.hasExplicitWeekStart)"
+            } catch { return "\(error)" }
+        }
+        #expect(outcome(text) == outcome(text + ";X-NOTE=café"))
     }
 }

@@ -23,8 +23,11 @@ typedef void (*cxml_start_callback)(void *context, const char *name, const char 
                                     int attribute_count, const char **attributes);
 /// An element ends.
 typedef void (*cxml_end_callback)(void *context);
-/// Text (character data or CDATA) of the current element: `length` bytes of UTF-8, not NUL-terminated.
-typedef void (*cxml_text_callback)(void *context, const char *bytes, size_t length);
+/// Text (character data or CDATA) of the current element: `length` bytes of UTF-8, not
+/// NUL-terminated. `crlf` is non-zero for the text of a CDATA section the reader read itself
+/// whose line ends are all CRLF (it checked every byte of it already); 0 for any other text,
+/// whatever its line ends.
+typedef void (*cxml_text_callback)(void *context, const char *bytes, size_t length, int crlf);
 
 typedef struct cxml_stream cxml_stream;
 

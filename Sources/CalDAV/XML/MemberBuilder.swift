@@ -24,6 +24,10 @@ final class MemberBuilder: MultistatusHandler {
     /// The kept text of a short field (href, status, etag, sync-token), and of a calendar-data.
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var data: [UInt8] = []
+    /// Whether every piece of the calendar-data so far came as a CDATA section with CRLF line
+    /// ends only (``XMLStreamHandler/text(_:crlf:)``): its CRLFs need no restoring, and it is
+    /// taken as it is instead of being searched for line ends again (two passes an item).
+    @exclusivity(unchecked) private var dataIsCRLF = true
 
     /// The response being read.
     @exclusivity(unchecked) private var inResponse = false
@@ -95,6 +99,7 @@ final class MemberBuilder: MultistatusHandler {
                 keep(.etag)
             } else if namespace == XMLNamespace.caldav && name == "calendar-data" && found.calendarData == nil {
                 data.removeAll(keepingCapacity: true)
+                dataIsCRLF = true
                 keep(.calendarData)
             } else if namespace == XMLNamespace.caldav && name == "schedule-tag" && found.scheduleTag == nil {
                 keep(.scheduleTag)
@@ -147,13 +152,20 @@ final class MemberBuilder: MultistatusHandler {
         }
     }
 
-    func text(_ bytes: UnsafeRawBufferPointer) {
+    func text(_ bytes: UnsafeRawBufferPointer) { text(bytes, crlf: false) }
+
+    func text(_ bytes: UnsafeRawBufferPointer, crlf: Bool) {
         guard field != .none, depth == fieldDepth else { return }
         if inResponse {
             responseBytes += bytes.count
             guard responseBytes <= maxResponseBytes else { return }  // refused at the element's end
         }
-        if field == .calendarData { data.append(contentsOf: bytes) } else { text.append(contentsOf: bytes) }
+        if field == .calendarData {
+            data.append(contentsOf: bytes)
+            dataIsCRLF = dataIsCRLF && crlf
+        } else {
+            text.append(contentsOf: bytes)
+        }
     }
 
     private func keep(_ next: Field) {
@@ -168,15 +180,16 @@ final class MemberBuilder: MultistatusHandler {
         case .href: href = trimmedText()
         case .status:
             statusSeen = true
-            status = Multistatus.statusCode(trimmedText())
+            status = statusCodeOfText()
         case .propstatStatus:
             propstatStatusSeen = true
-            propstatStatus = Multistatus.statusCode(trimmedText())
+            propstatStatus = statusCodeOfText()
         case .etag:
             let etag = trimmedText()
             found.etag = .some(etag.isEmpty ? nil : etag)
         case .calendarData:
-            found.calendarData = .some(data.isEmpty ? nil : data.withUnsafeBytes { LineEnds.restoringCRLF($0) })
+            found.calendarData = .some(
+                data.isEmpty ? nil : dataIsCRLF ? Data(data) : data.withUnsafeBytes { LineEnds.restoringCRLF($0) })
         case .syncToken:
             syncToken = trimmedText()
         case .scheduleTag:
@@ -195,6 +208,16 @@ final class MemberBuilder: MultistatusHandler {
         // White space beyond ASCII (a no-break space, U+2028, …) is rare: trim it the slow way.
         if start < end, text[start] >= 0x80 || text[end - 1] >= 0x80 { return trimmed.trimmingWhitespaceAndNewlines() }
         return trimmed
+    }
+
+    /// `Multistatus.statusCode(trimmedText())`, read from the kept bytes without a string; the
+    /// slow way when white space beyond ASCII could be trimmed.
+    private func statusCodeOfText() -> Int? {
+        var start = text.startIndex, end = text.endIndex
+        while start < end, Self.isASCIISpace(text[start]) { start += 1 }
+        while end > start, Self.isASCIISpace(text[end - 1]) { end -= 1 }
+        if start < end, text[start] >= 0x80 || text[end - 1] >= 0x80 { return Multistatus.statusCode(trimmedText()) }
+        return text.withUnsafeBufferPointer { Multistatus.statusCode(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Space, tab, LF, VT, FF, CR: the ASCII part of `CharacterSet.whitespacesAndNewlines`.

@@ -12,6 +12,13 @@ protocol XMLStreamHandler: AnyObject {
     func end() throws
     /// Text of the current element, in pieces (a text may arrive in several).
     func text(_ bytes: UnsafeRawBufferPointer)
+    /// `text(_:)`, told whether the piece is a CDATA section's whose line ends are all CRLF
+    /// (checked as the section was read); false for any other piece, whatever its line ends.
+    func text(_ bytes: UnsafeRawBufferPointer, crlf: Bool)
+}
+
+extension XMLStreamHandler {
+    func text(_ bytes: UnsafeRawBufferPointer, crlf: Bool) { text(bytes) }
 }
 
 /// XML read as it arrives, over libxml2's push parser (`CXMLStream`): feed bytes in any
@@ -46,9 +53,9 @@ final class XMLStream {
                 { context in
                     Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue().ended()
                 },
-                { context, bytes, length in
+                { context, bytes, length, crlf in
                     Unmanaged<XMLStream>.fromOpaque(context!).takeUnretainedValue()
-                        .handler.text(UnsafeRawBufferPointer(start: bytes, count: length))
+                        .handler.text(UnsafeRawBufferPointer(start: bytes, count: length), crlf: crlf != 0)
                 }, context)
         else {
             throw CalDAVError(.invalidResponse, "the XML reader could not be set up")

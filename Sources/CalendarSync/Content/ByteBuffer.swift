@@ -83,6 +83,40 @@ struct ByteBuffer: ~Copyable {
         return false
     }
 
+    /// What one pass over a value finds, eight bytes at a time: whether it ``mayNeedEscaping(_:)``,
+    /// and whether it is known to be ASCII (so it holds no byte from 0xCC up). A value that may
+    /// need escaping is not looked at further: it is not known to be ASCII then.
+    static func scanValue(_ utf8: UnsafeBufferPointer<UInt8>) -> (mayNeedEscaping: Bool, isKnownASCII: Bool) {
+        guard let base = utf8.baseAddress else { return (false, true) }
+        let raw = UnsafeRawPointer(base), n = utf8.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// The high bit of each byte of `v` that is zero (and maybe of bytes above one that is):
+        /// nonzero exactly when a byte is.
+        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        var high: UInt64 = 0
+        var i = 0
+        while i + 8 <= n {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            // A backslash, `;`, `,`, CR, LF: a byte of `word ^` it repeated is zero.
+            let found =
+                zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
+                | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+                | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+            if found != 0 { return (true, false) }
+            high |= word
+            i += 8
+        }
+        while i < n {
+            let byte = utf8[i]
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), 0x0D, 0x0A: return (true, false)
+            default: high |= UInt64(byte)
+            }
+            i += 1
+        }
+        return (false, high & highs == 0)
+    }
+
     /// Whether no byte is 0xCC or above: ASCII is passed over eight bytes at a time.
     static func hasNoByteFromCC(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return true }

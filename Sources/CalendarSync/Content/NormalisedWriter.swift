@@ -113,15 +113,25 @@ struct NormalisedWriter: ~Copyable {
         bytes.append(UInt8(ascii: ":"))
         // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
         // (`Canonicalizer` changes none): most are, and are written as they are.
+        // One pass over the value says both whether to ask for its canonical form and, when it
+        // is written as it is, whether it is ASCII (so holds no byte from 0xCC up).
         let valueStart = bytes.count
-        if canonicalizer != nil, ByteBuffer.mayNeedEscaping(value), let made = canonical() {
-            _ = bytes.append(made)
+        var valueIsASCII = false
+        if canonicalizer != nil {
+            let scan = ByteBuffer.scanValue(value)
+            if scan.mayNeedEscaping, let made = canonical() {
+                _ = bytes.append(made)
+            } else {
+                bytes.append(value)
+                valueIsASCII = scan.isKnownASCII
+            }
         } else {
             bytes.append(value)
         }
         lines.append(lineStart..<bytes.count)
         return ByteBuffer.hasNoByteFromCC(name) && ByteBuffer.hasNoByteFromCC(parameterText)
-            && ByteBuffer.hasNoByteFromCC(UnsafeBufferPointer(rebasing: bytes.contents[valueStart...]))
+            && (valueIsASCII
+                || ByteBuffer.hasNoByteFromCC(UnsafeBufferPointer(rebasing: bytes.contents[valueStart...])))
     }
 
     /// Closes the innermost open component: its lines sorted, then its children sorted, between

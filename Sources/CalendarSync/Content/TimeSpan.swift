@@ -84,11 +84,25 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             default: continue
             }
         }
-        func dateTime(_ at: Int?) -> DateTimeValue? { at.flatMap { properties[$0].dateTime } }
-        guard let start = dateTime(dtstart) ?? dateTime(due) else { return nil }
+        // The TZID of the parameters read last, for the next date written with the same ones
+        // (passed in, not captured: a captured variable was checked for overlapping access).
+        var lastZone: (parameters: String, tzid: String?)?
+        func dateTime(_ at: Int?, _ lastZone: inout (parameters: String, tzid: String?)?) -> DateTimeValue? {
+            guard let at else { return nil }
+            let parameters = properties[at].parameterText
+            let tzid: String?
+            if let last = lastZone, last.parameters == parameters {
+                tzid = last.tzid
+            } else {
+                tzid = properties[at].tzid
+                lastZone = (parameters, tzid)
+            }
+            return properties[at].dateTime(tzid: tzid)
+        }
+        guard let start = dateTime(dtstart, &lastZone) ?? dateTime(due, &lastZone) else { return nil }
         let s = seconds(start)
         var length: Int64 = start.isDate ? 86_400 : 0
-        if let end = dateTime(dtend) ?? dateTime(due) {
+        if let end = dateTime(dtend, &lastZone) ?? dateTime(due, &lastZone) {
             length = max(length, seconds(end) - s)
         } else if let duration = durationAt.flatMap({ properties[$0].duration }) {
             length = max(

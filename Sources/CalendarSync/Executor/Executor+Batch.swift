@@ -100,7 +100,8 @@ extension Executor {
         ready: [PlannedAction], retry: [PlannedAction]
     ) {
         // Nearly always the scan kept every source: the actions as they are, none copied.
-        guard actions.contains(where: \.lacksItsSource) else { return (actions, []) }
+        // By index: through a key path each action was copied to be looked at.
+        guard actions.indices.contains(where: { actions[$0].lacksItsSource }) else { return (actions, []) }
         var missing: [Side: [ItemHref]] = [:]
         for action in actions {
             switch action {

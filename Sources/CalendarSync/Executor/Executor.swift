@@ -88,10 +88,11 @@ final class Executor: @unchecked Sendable {
         startProgress(total: plan.actions.reduce(0) { $0 + (Self.isTransfer($1) ? 1 : 0) }, continuing: part != .whole)
         try await recordEqualItems(of: plan)
         var batch: [PlannedAction] = []
-        for action in plan.actions {
-            if case .record = action { continue }
-            if Self.isPlainWrite(action) {
-                batch.append(action)
+        // By index: an action taken by `for … in` was copied before it was appended (a copy).
+        for i in plan.actions.indices {
+            if case .record = plan.actions[i] { continue }
+            if Self.isPlainWrite(plan.actions[i]) {
+                batch.append(plan.actions[i])
                 if batch.count >= batchLimit {
                     try await stopIfAsked()
                     try await executeBatch(batch, journal: byKey)
@@ -99,6 +100,7 @@ final class Executor: @unchecked Sendable {
                     batchLimit = min(batchLimit * 2, Self.maximumBatchSize)
                 }
             } else {
+                let action = plan.actions[i]
                 // A write on its own flushes its side and reads the journal: the batches before
                 // it are settled first.
                 try await settle()

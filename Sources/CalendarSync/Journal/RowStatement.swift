@@ -116,11 +116,14 @@ private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3
 /// The bytes of the texts and blobs bound to one row of a ``RowStatement``, one copy after
 /// another in a buffer of the statement's, until the row is run: SQLite reads them there
 /// (`SQLITE_STATIC`). A value that does not fit in what is left is bound as SQLite's copy.
+///
+/// Used by its statement alone, on the journal's queue: what is used of it is not checked for
+/// overlapping access at run time (`@exclusivity(unchecked)`, a check for each value bound).
 final class BoundBytes {
     /// Room for the values of a row of the item table several times over.
     static let capacity = 64 * 1024
     private let base = UnsafeMutableRawPointer.allocate(byteCount: BoundBytes.capacity, alignment: 16)
-    private var used = 0
+    @exclusivity(unchecked) private var used = 0
 
     deinit { base.deallocate() }
 

@@ -236,13 +236,20 @@ struct KeyIndex {
         firstPosition.reserveCapacity(expected)
         keys.reserveCapacity(expected)
         for (position, key) in keysInOrder.enumerated() {
-            if firstPosition[key] == nil {
-                firstPosition[key] = position
+            // One lookup a key: the slot found or made (-1 when new), not read and then written.
+            if Self.claim(&firstPosition[key, default: -1], for: position) {
                 keys.append(key)
             } else {
                 laterPositions[key, default: []].append(position)
             }
         }
+    }
+
+    /// Puts `position` in a new slot (-1); false when the slot holds an earlier position.
+    private static func claim(_ slot: inout Int, for position: Int) -> Bool {
+        guard slot < 0 else { return false }
+        slot = position
+        return true
     }
 
     /// The first position of `key`, nil when it is not in the list.

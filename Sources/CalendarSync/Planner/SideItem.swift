@@ -35,8 +35,9 @@ public struct SideItem: Sendable, Hashable {
         self.data = data
     }
 
-    /// An item read from `data` at `version`, keyed by its UID (or `key` when given).
-    public init(version: ItemVersion, data: Data, content: ItemContent, key: ItemKey? = nil) {
+    /// An item read from `data` at `version`, keyed by its UID (or `key` when given); without
+    /// its bytes when `data` is nil (an item set aside, planned later).
+    public init(version: ItemVersion, data: Data? = nil, content: ItemContent, key: ItemKey? = nil) {
         self.init(
             key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
             lastModified: content.lastModified, sequence: content.sequence, data: data, span: content.span)

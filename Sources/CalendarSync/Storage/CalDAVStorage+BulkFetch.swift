@@ -167,20 +167,21 @@ extension CalDAVStorage: StreamingFetchingStorage {
 }
 
 /// Turns the members of a streamed answer into items and hands them to a channel in batches;
-/// runs on the HTTP client's thread, one member at a time.
+/// runs on the HTTP client's thread, one member at a time: its state is not checked for
+/// overlapping access at run time (`@exclusivity(unchecked)`, eight checks a member).
 private final class MemberBatcher: @unchecked Sendable {
     let collection: URL
     /// Members in the next batch: the first batches are small, so that the first files are
     /// written early; each next one is twice as large, up to `maximumSize`.
-    private var size: Int
+    @exclusivity(unchecked) private var size: Int
     let maximumSize: Int
     let channel: ItemBatchChannel
     weak var reader: MultistatusReader?
-    private var resolver: HrefResolver
-    private var resolverURL: URL?
-    private var pending: [StoredItem] = []
+    @exclusivity(unchecked) private var resolver: HrefResolver
+    @exclusivity(unchecked) private var resolverURL: URL?
+    @exclusivity(unchecked) private var pending: [StoredItem] = []
     /// Every href handed over so far, as digests: the answer's size must not decide memory.
-    private var seen: Set<StringDigest> = []
+    @exclusivity(unchecked) private var seen: Set<StringDigest> = []
 
     /// Where a member listed without data is noted.
     let unreadable: UnreadableHrefs

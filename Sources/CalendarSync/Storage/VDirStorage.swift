@@ -102,7 +102,7 @@ public struct VDirStorage: CalendarStorage {
     /// it open (`openFolder()`).
     func createNow(_ data: Data, suggestedName: String, in folder: OpenFolder? = nil) throws -> ItemVersion {
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
-        let name = stem + ".ics"
+        let name = String(joining: stem, ".ics")
         do {
             let signature: FileSignature
             if let folder {

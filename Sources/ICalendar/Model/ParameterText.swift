@@ -63,6 +63,14 @@ enum ParameterText {
         return result
     }
 
+    /// The first value of one parameter (`name` in upper case): `values(of:in:).first`, without
+    /// the array for a text that is that one parameter (a TZID looked up for each date).
+    static func firstValue(of name: String, in text: String) -> String? {
+        guard !text.isEmpty, text.utf8.count > name.utf8.count else { return nil }
+        if let only = onlyPlainValue(of: name, in: text) { return only }
+        return values(of: name, in: text).first
+    }
+
     /// The values of one parameter, without decoding the others.
     static func values(of name: String, in text: String) -> [String] {
         guard !text.isEmpty, text.utf8.count > name.utf8.count else { return [] }

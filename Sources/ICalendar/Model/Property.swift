@@ -96,25 +96,31 @@ public struct Property: Hashable, Sendable {
     /// The TZID parameter, with quotes and surrounding spaces already removed by the parser.
     public var tzid: String? {
         // Looked up for every property with parameters when a calendar is hashed: most have none.
-        parameterText.containsUTF8(";TZID=") ? self[parameter: "TZID"] : nil
+        parameterText.containsUTF8(";TZID=") ? ParameterText.firstValue(of: "TZID", in: parameterText) : nil
     }
 
     /// The value as a DATE or DATE-TIME, its TZID applied. For list-valued properties (EXDATE,
     /// RDATE) this is the first value.
-    public var dateTime: DateTimeValue? {
+    public var dateTime: DateTimeValue? { dateTime(tzid: tzid) }
+
+    /// ``dateTime`` with `tzid` as the property's TZID: for a reader that has it already (the
+    /// DTEND of an event is most often in the zone of its DTSTART, written with the same
+    /// parameters), as looking it up in the parameters costs more than the date itself.
+    public func dateTime(tzid: String?) -> DateTimeValue? {
         // Nearly always one value: read without splitting and trimming a list.
         var text = value
         let isList = text.withUTF8 { $0.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") } }
         guard isList else {
             return DateTimeValue(parsing: value, tzid: tzid)
         }
-        return dateTimes.first
+        return dateTimes(tzid: tzid).first
     }
 
     /// Every DATE / DATE-TIME in a comma-separated list, its TZID applied.
-    public var dateTimes: [DateTimeValue] {
-        let tzid = self.tzid
-        return value.split(separator: ",").compactMap {
+    public var dateTimes: [DateTimeValue] { dateTimes(tzid: tzid) }
+
+    private func dateTimes(tzid: String?) -> [DateTimeValue] {
+        value.split(separator: ",").compactMap {
             DateTimeValue(parsing: $0.trimmingCharacters(in: " "), tzid: tzid)
         }
     }

@@ -47,23 +47,31 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
     /// Accepts a `Z` suffix in either case; a DATE is recognised by its length even without
     /// `VALUE=DATE`. Returns nil when the text is neither.
     public init?(parsing text: some StringProtocol, tzid: String? = nil) {
-        let bytes = Array(text.utf8)
-        guard let date = Self.parseDate(bytes, at: 0) else { return nil }
-        if bytes.count == 8 {
-            self.init(date: date)
-            return
-        }
+        // Over the text's own bytes when it has them in one piece: copied into an array first,
+        // a date cost an allocation and a third more.
+        let parsed =
+            text.utf8.withContiguousStorageIfAvailable { Self.parse($0, tzid: tzid) }
+            ?? Self.parse(Array(text.utf8), tzid: tzid)
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// The value `bytes` write (indexed from 0), as ``init(parsing:tzid:)`` reads it.
+    private static func parse<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, tzid: String?) -> DateTimeValue?
+    where Bytes.Index == Int {
+        guard let date = parseDate(bytes, at: 0) else { return nil }
+        if bytes.count == 8 { return DateTimeValue(date: date) }
         guard bytes.count == 15 || bytes.count == 16, bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
-            let time = Self.parseTime(bytes, at: 9)
+            let time = parseTime(bytes, at: 9)
         else { return nil }
         let local = LocalDateTime(date: date, time: time)
         if bytes.count == 16 {
             guard bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z") else { return nil }
-            self.init(local, form: .utc)
+            return DateTimeValue(local, form: .utc)
         } else if let tzid, !tzid.isEmpty {
-            self.init(local, form: .zoned(tzid: tzid))
+            return DateTimeValue(local, form: .zoned(tzid: tzid))
         } else {
-            self.init(local, form: .floating)
+            return DateTimeValue(local, form: .floating)
         }
     }
 
@@ -76,7 +84,8 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func parseDate(_ b: [UInt8], at i: Int) -> LocalDate? {
+    static func parseDate<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, at i: Int) -> LocalDate?
+    where Bytes.Index == Int {
         guard b.count >= i + 8, let y = digits(b, i, 4), let m = digits(b, i + 4, 2), let d = digits(b, i + 6, 2) else {
             return nil
         }
@@ -84,7 +93,8 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
         return date.isValid ? date : nil
     }
 
-    static func parseTime(_ b: [UInt8], at i: Int) -> LocalTime? {
+    static func parseTime<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, at i: Int) -> LocalTime?
+    where Bytes.Index == Int {
         guard b.count >= i + 6, let h = digits(b, i, 2), let m = digits(b, i + 2, 2), let s = digits(b, i + 4, 2) else {
             return nil
         }
@@ -93,8 +103,9 @@ public struct DateTimeValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Parses `count` ASCII digits at `start`, or nil if any is not a digit.
-func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int? {
+/// Parses `count` ASCII digits at `start` (of bytes indexed from 0), or nil if any is not a digit.
+func digits<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ start: Int, _ count: Int) -> Int?
+where Bytes.Index == Int {
     guard start >= 0, start + count <= b.count else { return nil }
     var value = 0
     for k in start..<(start + count) {

@@ -42,12 +42,14 @@ struct LocalItems {
 
     /// True when a local file holds `key`.
     func holds(_ key: ItemKey) -> Bool {
-        if case .found = find(key) { true } else { false }
+        // An empty vdir (a first sync's) holds none: the key is not hashed to find that out.
+        guard items.count > 0 else { return false }
+        if case .found = find(key) { return true } else { return false }
     }
 
     /// Where the one local item of `key` is in `items`, nil when none or several hold it.
     func position(of key: ItemKey) -> Int? {
-        guard case .found(let position) = find(key), !shared.contains(key) else { return nil }
+        guard items.count > 0, case .found(let position) = find(key), !shared.contains(key) else { return nil }
         return position
     }
 }

@@ -40,26 +40,29 @@ struct StreamedItems {
                 unparseable.append(item.href)
                 continue
             }
-            var side = SideItem(version: item.version, data: item.data, content: content)
-            if let position = local.position(of: side.key) {
+            // The item is made where it goes: made first and appended, each was copied whole
+            // (its strings and bytes retained) and the first copy destroyed.
+            let key = content.key
+            if let position = local.position(of: key) {
                 if recorded[position] {
-                    repeated.append((side.key, side.href, false))
-                } else if local.items.hash(at: position) == side.hash, !setAsideKeys.contains(side.key) {
-                    equal.append(.record(local: local.items[position], remote: side))
+                    repeated.append((key, item.href, false))
+                } else if local.items.hash(at: position) == content.hash, !setAsideKeys.contains(key) {
+                    equal.append(
+                        .record(
+                            local: local.items[position],
+                            remote: SideItem(version: item.version, data: item.data, content: content, key: key)))
                     recorded[position] = true
                 } else {
-                    side.data = nil
-                    setAside.append(side)
-                    setAsideKeys.insert(side.key)
+                    setAside.append(SideItem(version: item.version, content: content, key: key))
+                    setAsideKeys.insert(key)
                 }
-            } else if let firstSkipped = taken[StringDigest(side.key.value)] {
-                repeated.append((side.key, side.href, firstSkipped))
-            } else if local.holds(side.key) || blocked.contains(side.key) {
-                side.data = nil
-                setAside.append(side)
-                setAsideKeys.insert(side.key)
+            } else if let firstSkipped = taken[StringDigest(key.value)] {
+                repeated.append((key, item.href, firstSkipped))
+            } else if local.holds(key) || (!blocked.isEmpty && blocked.contains(key)) {
+                setAsideKeys.insert(key)
+                setAside.append(SideItem(version: item.version, content: content, key: key))
             } else {
-                items.append(side)
+                items.append(SideItem(version: item.version, data: item.data, content: content, key: key))
             }
         }
         return (SideSnapshot(items: items, unparseable: unparseable), equal)
