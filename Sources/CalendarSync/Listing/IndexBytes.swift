@@ -14,15 +14,11 @@ final class IndexBytes: @unchecked Sendable {
     /// No bytes: an index that holds nothing.
     static let empty = IndexBytes()
 
-    /// The bytes, valid while this object lives.
+    /// The bytes, valid while this object lives: a mapping, unmapped at the end (none for
+    /// ``empty``).
     let raw: UnsafeRawBufferPointer
-    /// Whether `raw` is a mapping (unmapped at the end) rather than memory of our own.
-    private let mapped: Bool
 
-    private init() {
-        raw = UnsafeRawBufferPointer(start: nil, count: 0)
-        mapped = false
-    }
+    private init() { raw = UnsafeRawBufferPointer(start: nil, count: 0) }
 
     /// The bytes of the regular file at `path`; nil when it cannot be opened or mapped, is not
     /// a regular file, or is empty (no index is).
@@ -43,24 +39,11 @@ final class IndexBytes: @unchecked Sendable {
             return nil
         }
         raw = UnsafeRawBufferPointer(start: start, count: size)
-        mapped = true
-    }
-
-    /// A copy of `bytes` (an index a test makes in memory).
-    init(copying bytes: [UInt8]) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
-        copy.copyBytes(from: bytes)
-        raw = UnsafeRawBufferPointer(copy)
-        mapped = false
     }
 
     deinit {
         guard let start = raw.baseAddress else { return }
-        if mapped {
-            munmap(UnsafeMutableRawPointer(mutating: start), raw.count)
-        } else {
-            start.deallocate()
-        }
+        munmap(UnsafeMutableRawPointer(mutating: start), raw.count)
     }
 
     /// How many bytes there are.

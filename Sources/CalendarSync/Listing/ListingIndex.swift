@@ -8,8 +8,8 @@ import Foundation
 /// as without an index, so a listing always shows what a full expansion of the files shows.
 ///
 /// The index is a cache, one file per root in the cache folder (`$XDG_CACHE_HOME/calgw/list/`),
-/// mapped whole at the start of a listing (``IndexBytes``) and written again (a temporary file renamed over it)
-/// when a file was read for being new or changed. One that is missing, cannot be read, fails
+/// mapped whole at the start of a listing (``IndexBytes``) and written again (a temporary file
+/// renamed over it) when a file was read for being new or changed. One that is missing, cannot be read, fails
 /// its checksum, or was written by another format, build or time-zone data
 /// (``ZoneDataFingerprint``) is started again from nothing, silently; one that cannot be
 /// written is not. The format: a header (magic, format version, fingerprint, root, entry
@@ -37,7 +37,7 @@ public final class ListingIndex {
         /// Read every time: a file that could not be read, was reported on, or whose
         /// occurrences cannot be bounded.
         static let always = Flags(rawValue: 2)
-        /// Facts of the file follow the spans (``facts(of:)``): a length, then the bytes.
+        /// Facts of the file follow the spans (``withFacts(of:_:)``): a length, then the bytes.
         static let facts = Flags(rawValue: 4)
     }
 
@@ -49,7 +49,7 @@ public final class ListingIndex {
     public let file: URL?
     let fingerprint: ZoneDataFingerprint
     /// The stored index, as read. Read once for each listed file (``canPassOver(_:from:to:)``,
-    /// ``facts(of:)``), and never written while read: not checked for overlapping access at
+    /// ``withFacts(of:_:)``), and never written while read: not checked for overlapping access at
     /// run time (`@exclusivity(unchecked)`), as ``fresh`` is not.
     @exclusivity(unchecked) var buffer: IndexBytes = .empty
     /// Where its file entries are in `buffer`.
@@ -163,7 +163,7 @@ public final class ListingIndex {
 
     /// Records what reading the file at `index` found: where its occurrences can be, or nil
     /// when it must be read every time, and the facts an index of another kind keeps of it
-    /// (``facts(of:)``). Stamped with the stamp the listing saw before reading.
+    /// (``withFacts(of:_:)``). Stamped with the stamp the listing saw before reading.
     ///
     /// The entry goes into the new index file at once, after the stored entries of the files
     /// before it that are kept (``EntryStream``): files are recorded in listing order, each

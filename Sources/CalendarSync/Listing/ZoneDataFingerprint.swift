@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import VDir
 
 /// What the occurrences of a calendar were computed with, beyond its own file: this build of
 /// calgw and the time-zone data it reads. A listing index written under another fingerprint
@@ -82,12 +83,7 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
+        FolderEntries.forEach(in: dir) { name, _ in names.append(String(decoding: name, as: UTF8.self)) }
         return names
     }
 
