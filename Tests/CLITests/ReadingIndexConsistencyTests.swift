@@ -257,6 +257,50 @@ import Testing
             "\(result.stdoutText) \(result.stderrText)")
     }
 
+    /// Meetings for other addresses are counted and the first five named, the same from the
+    /// index (no file read) as from the files; the invitations awaiting come from the index too.
+    @Test func unclaimedMeetingsAndInvitationsComeFromTheIndex() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        func meeting(_ uid: String, for attendee: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
+                + "DTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20270301T100000\r\nSUMMARY:M \(uid)\r\n"
+                + "ORGANIZER:mailto:boss@example.org\r\nATTENDEE;PARTSTAT=NEEDS-ACTION:\(attendee)\r\n"
+                + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        }
+        for n in 0..<8 {
+            try Data(meeting("other\(n)", for: "mailto:x\(n)@example.org").utf8).write(
+                to: vdir.appendingPathComponent("a\(n).ics"))
+        }
+        for n in 0..<2 {
+            try Data(meeting("mine\(n)", for: Self.own).utf8).write(to: vdir.appendingPathComponent("b\(n).ics"))
+        }
+        try Data("[pair.p]\nlocal = \"\(vdir.path)\"\nremote = \"file://\(folder.file("mirror").path)\"\n".utf8)
+            .write(to: folder.file("config.toml"))
+        let environment = [
+            "XDG_CACHE_HOME": folder.file("cache").path, "XDG_STATE_HOME": folder.file("state").path, "TZ": "UTC",
+        ]
+        let arguments = [
+            "invitations", "-v", "--json", "--address", Self.own, "--config", folder.file("config.toml").path,
+        ]
+        try await Task.sleep(for: .seconds(2.2))
+        let full = try await CalgwBinary.run(
+            arguments, environment: environment.merging(["CALGW_LIST_INDEX": "off"]) { $1 })
+        _ = try await CalgwBinary.run(arguments, environment: environment)
+        let indexed = try await CalgwBinary.run(arguments, environment: environment)
+        #expect(indexed.stderrText.contains("p: 0 files read"), "\(indexed.stderrText)")
+        #expect(
+            full.stderrText.contains(
+                "note: 8 meetings in your calendars name none of your addresses (\(Self.own)): "
+                    + "other0, other1, other2, other3, other4, …"), "\(full.stderrText)")
+        #expect(indexed.stdoutText == full.stdoutText && indexed.stdoutText.contains("mine1"))
+        #expect(indexed.stdoutText.contains("2027-03-01T10:00:00+01:00"), "\(indexed.stdoutText)")
+        let notes = { (text: String) in text.split(separator: "\n").filter { !$0.contains(" files read") } }
+        #expect(notes(indexed.stderrText) == notes(full.stderrText))
+    }
+
     @Test func indexedReadsEqualFullReadsThroughRandomChanges() async throws {
         let seed = UInt64(TestLoad.isOn ? UInt64.random(in: 0..<1_000_000) : 68)
         var calendars = try Calendars(seed: seed)

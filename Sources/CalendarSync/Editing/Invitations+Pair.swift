@@ -25,50 +25,84 @@ extension Invitations {
     public struct PairScan {
         /// The invitations awaiting their answer, file by file.
         public var found: [Found] = []
-        /// The UIDs of meetings organized by someone else that name none of the addresses
-        /// (``unclaimed(in:addresses:)``).
+        /// How many meetings organized by someone else name none of the addresses
+        /// (``unclaimed(in:addresses:)``), and the UIDs of the first ``unclaimedKept`` of them
+        /// in listing order (a note names a few; a calendar of someone else's meetings can
+        /// hold tens of thousands).
+        public var unclaimedCount = 0
         public var unclaimed: [String] = []
+        /// How many unclaimed UIDs a scan keeps.
+        public static let unclaimedKept = 5
         /// Files that name attendees but do not parse, with the line and the reason: their
         /// meetings are not listed.
         public var unreadable: [(file: String, line: Int, reason: String)] = []
         /// How many files were read.
         public var read = 0
 
-        /// Adds what the file `file` of `pair` (whose local folder is `root`) holds for the
-        /// person at `addresses`.
-        /// - Returns: false when it could not be read.
-        mutating func add(_ file: URL, pair: Pair, root: URL, addresses: [String]) -> Bool {
-            guard let data = try? Data(contentsOf: file) else { return false }
+        /// Reads the file `file` of `pair` (whose local folder is `root`) and adds what it holds
+        /// for the person at `addresses`.
+        /// - Returns: what it holds, for the index to keep; nil when it could not be read, or
+        ///   names attendees in lines that do not read (read again every time, so that it is
+        ///   reported every time).
+        mutating func add(_ file: URL, pair: Pair, root: URL, addresses: [String]) -> InvitationFacts.Held? {
+            guard let data = try? Data(contentsOf: file) else { return nil }
             let calendar: Component
             do {
-                guard let parsed = try ICalendarParser().parse(data).calendar else { return true }
+                guard let parsed = try ICalendarParser().parse(data).calendar else { return InvitationFacts.Held() }
                 calendar = parsed
             } catch let error as ICalendarSyntaxError {
                 // A meeting in it would be left out without a word: the file and line are named.
                 if data.range(of: Data("ATTENDEE".utf8)) != nil {
                     unreadable.append((file.path, error.line, error.reason))
+                    return nil
                 }
-                return true
-            } catch { return true }
+                return InvitationFacts.Held()
+            } catch { return InvitationFacts.Held() }
             // An attendee line a hand edit broke (`ATTENDEE;PARTSTAT=NEEDS-ACTION mailto:…`, a
             // space for the colon) reads as no address: named, never passed over in silence.
             if let broken = BrokenCalendarUser.first(in: calendar.components) {
                 unreadable.append((file.path, broken.line, broken.reason))
-                return true
+                return nil
             }
+            let resolver = TimeZoneResolver(calendar: calendar)
+            var held = InvitationFacts.Held(unclaimed: Invitations.unclaimed(in: calendar, addresses: addresses))
+            held.invitations = Invitations.awaiting(in: calendar, addresses: addresses).map { invitation in
+                InvitationFacts.Stored(
+                    invitation: invitation,
+                    start: invitation.startValue.map { Invitations.shown($0, resolver: resolver) },
+                    occurrence: invitation.occurrenceStart.map { Invitations.shown($0, resolver: resolver).text })
+            }
+            add(held, file: file, pair: pair, root: root)
+            return held
+        }
+
+        /// Adds what the file `file` of `pair` (whose local folder is `root`) holds, as read
+        /// now or when the index kept it (its path made only when it holds an invitation).
+        mutating func add(_ held: InvitationFacts.Held, file: @autoclosure () -> URL, pair: Pair, root: URL) {
+            addUnclaimed(held.unclaimed.count) { held.unclaimed[$0] }
+            guard !held.invitations.isEmpty else { return }
+            let file = file()
             let folder = file.deletingLastPathComponent()
             let account = pair.isAccount && folder.standardizedFileURL.path != root.standardizedFileURL.path
-            let resolver = TimeZoneResolver(calendar: calendar)
-            unclaimed += Invitations.unclaimed(in: calendar, addresses: addresses)
-            for invitation in Invitations.awaiting(in: calendar, addresses: addresses) {
+            for one in held.invitations {
                 found.append(
                     Found(
-                        invitation: invitation, file: file, calendar: folder.lastPathComponent,
-                        inAccountCalendar: account,
-                        start: invitation.startValue.map { Invitations.shown($0, resolver: resolver) },
-                        occurrence: invitation.occurrenceStart.map { Invitations.shown($0, resolver: resolver).text }))
+                        invitation: one.invitation, file: file, calendar: folder.lastPathComponent,
+                        inAccountCalendar: account, start: one.start, occurrence: one.occurrence))
             }
-            return true
+        }
+
+        /// Counts `count` unclaimed UIDs, keeping the first few (`uid(i)` the i-th of them).
+        mutating func addUnclaimed(_ count: Int, _ uid: (Int) -> String) {
+            for i in 0..<min(count, Self.unclaimedKept - unclaimed.count) { unclaimed.append(uid(i)) }
+            unclaimedCount += count
+        }
+
+        /// Adds another scan's findings, after this one's.
+        mutating func add(_ other: PairScan) {
+            found += other.found
+            addUnclaimed(other.unclaimedCount) { other.unclaimed[$0] }
+            unreadable += other.unreadable
         }
     }
 
@@ -77,16 +111,17 @@ extension Invitations {
     /// be read is passed over.
     ///
     /// With an index of invitations kept in `cache` (``ListingIndex/Kind/invitations``, its
-    /// fingerprint carrying the addresses), a file the index knows unchanged that held no
-    /// invitation for these addresses and no broken meeting is passed over, the UIDs of its
-    /// unclaimed meetings taken from the index; every other file is read as without it, and
-    /// one read for being new or changed is recorded: read every time when it holds an
-    /// invitation or a broken meeting, else with the UIDs of its unclaimed meetings.
+    /// fingerprint carrying the addresses), a file the index knows unchanged is not read: what
+    /// it holds for these addresses is taken from the index (``InvitationFacts``). Every other
+    /// file is read as without it, and one read for being new or changed is recorded with what
+    /// it holds, or to be read every time when it could not be read or names attendees in
+    /// lines that do not read (so that it is reported every time).
     public static func scan(_ pair: Pair, addresses: [String], cache: ListingCache? = nil) -> PairScan {
         let root = pair.local.url
         let cache = cache.map {
             var c = $0.of(.invitations)
-            c.fingerprint = c.fingerprint.adding(Set(addresses.map(CalendarUser.normalized)).sorted())
+            c.fingerprint = c.fingerprint.adding(
+                [InvitationFacts.version] + Set(addresses.map(CalendarUser.normalized)).sorted())
             return c
         }
         let listing: ListedFiles
@@ -95,35 +130,43 @@ extension Invitations {
         } else {
             listing = .local(folder: root, cache: cache)
         }
-        // The UIDs of each file the index passes over; nil for a file to read.
-        let passed: [[String]?] = (0..<listing.count).map { i in
-            guard let index = listing.index, index.canPassOver(i) else { return nil }
-            return index.withFacts(of: i, UIDFacts.decode) ?? nil
+        // How much the index kept of each file it passes over, what it kept whole; nil for a
+        // file to read.
+        let index = listing.index
+        let passed: [InvitationFacts.Summary?] = (0..<listing.count).map { i in
+            guard let index, index.canPassOver(i) else { return nil }
+            return index.withFacts(of: i, InvitationFacts.summary) ?? nil
         }
         // The others are read and parsed on every core (each alone: a series costs more than
         // a single event), then taken in listing order, as the index records them.
         let reading = passed.indices.filter { passed[$0] == nil }
         var files = reading.map(listing.url(of:)).mappedOnEveryCore(minimum: 2, eachAlone: true) { file in
             var one = PairScan()
-            let readable = one.add(file, pair: pair, root: root, addresses: addresses)
-            return (scan: one, readable: readable)
+            let held = one.add(file, pair: pair, root: root, addresses: addresses)
+            return (scan: one, held: held)
         }.makeIterator()
         var scan = PairScan()
         for i in 0..<listing.count {
-            if let unclaimed = passed[i] {
-                scan.unclaimed += unclaimed
+            if let kept = passed[i], let index {
+                // What the index kept is made strings only for an invitation, or for an unclaimed
+                // meeting while fewer than a note names are kept.
+                if kept.invitations > 0 || (kept.unclaimed > 0 && scan.unclaimed.count < PairScan.unclaimedKept),
+                    case .some(.some(let held)) = index.withFacts(of: i, InvitationFacts.decode)
+                {
+                    scan.add(held, file: listing.url(of: i), pair: pair, root: root)
+                } else {
+                    scan.unclaimedCount += kept.unclaimed
+                }
                 continue
             }
-            let (one, readable) = files.next()!
+            let (one, held) = files.next()!
             scan.read += 1
-            scan.found += one.found
-            scan.unclaimed += one.unclaimed
-            scan.unreadable += one.unreadable
-            guard let index = listing.index, !index.isFresh(i) else { continue }
-            if !readable || !one.found.isEmpty || !one.unreadable.isEmpty {
-                index.record(i, spans: nil)
+            scan.add(one)
+            guard let index, !index.isFresh(i) else { continue }
+            if let held {
+                index.record(i, spans: [], facts: InvitationFacts.encode(held))
             } else {
-                index.record(i, spans: [], facts: UIDFacts.encode(one.unclaimed))
+                index.record(i, spans: nil)
             }
         }
         listing.index?.save()

@@ -1,7 +1,5 @@
-/// UIDs as an index keeps them for one file: those it holds (``ListingIndex/Kind/uids``), or
-/// those of its meetings that name none of the person's addresses
-/// (``ListingIndex/Kind/invitations``). Each UID's length (four bytes, little-endian), then
-/// its bytes.
+/// UIDs as an index keeps them for one file: those it holds (``ListingIndex/Kind/uids``). Each
+/// UID's length (four bytes, little-endian), then its bytes.
 enum UIDFacts {
     /// The stored form of `uids`.
     static func encode(_ uids: [String]) -> [UInt8] {

@@ -90,6 +90,9 @@ extension ListingIndex {
     /// into a dictionary of keys only when that fails.
     /// - Throws: ``Unusable`` for an entry past the end of the index.
     func match() throws {
+        // The listing and its folders' keys taken once: the loop asks them of every file.
+        let listing = self.listing
+        let relatives = listing.folders.map { Array($0.relative.utf8) }
         try buffer.withUnsafeBytes { bytes in
             let payloadEnd = payload.upperBound
             let payloadBytes = UnsafeRawBufferPointer(rebasing: bytes[..<payloadEnd])
@@ -97,24 +100,30 @@ extension ListingIndex {
             var next = payload.lowerBound
             var matched = 0
             storedInOrder = true
-            for i in 0..<listing.count {
-                var found: EntryView? = nil
-                if next < payloadEnd {
-                    guard let e = Self.entry(at: next, in: payloadBytes) else { throw Unusable(description: "damaged") }
-                    if keyEquals(e, i, in: bytes) { found = e }
-                }
-                if found == nil {
-                    storedInOrder = false
-                    if byKey == nil { byKey = try keys(in: payloadBytes) }
-                    let key = listing.relativeFolder(of: i) + listing.name(of: i)
-                    found = byKey![key].flatMap { Self.entry(at: $0, in: payloadBytes) }
-                }
-                guard let e = found else { continue }
-                matched += 1
-                next = e.end
-                if let stamp = listing.stamps[i], stamp == e.stamp, !e.flags.contains(.racy) {
-                    fresh[i] = e.key.lowerBound - 4
-                    freshCount += 1
+            try listing.nameBytes.withUnsafeBufferPointer { names in
+                for i in 0..<listing.count {
+                    var found: EntryView? = nil
+                    if next < payloadEnd {
+                        guard let e = Self.entry(at: next, in: payloadBytes) else {
+                            throw Unusable(description: "damaged")
+                        }
+                        if Self.keyEquals(e, listing.entries[i], relatives: relatives, names: names, in: bytes) {
+                            found = e
+                        }
+                    }
+                    if found == nil {
+                        storedInOrder = false
+                        if byKey == nil { byKey = try keys(in: payloadBytes) }
+                        let key = listing.relativeFolder(of: i) + listing.name(of: i)
+                        found = byKey![key].flatMap { Self.entry(at: $0, in: payloadBytes) }
+                    }
+                    guard let e = found else { continue }
+                    matched += 1
+                    next = e.end
+                    if let stamp = listing.stamps[i], stamp == e.stamp, !e.flags.contains(.racy) {
+                        fresh[i] = e.key.lowerBound - 4
+                        freshCount += 1
+                    }
                 }
             }
             if next != payloadEnd || matched != storedCount { storedInOrder = false }
@@ -134,16 +143,18 @@ extension ListingIndex {
         return keys
     }
 
-    /// Whether the key of `entry` is the key of the listed file at `index`.
-    func keyEquals(_ entry: EntryView, _ index: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
-        var relative = listing.relativeFolder(of: index)
-        return relative.withUTF8 { r in
-            listing.withName(of: index) { n in
-                guard r.count + n.count == entry.key.count else { return false }
-                let base = bytes.baseAddress! + entry.key.lowerBound
-                return (r.isEmpty || memcmp(base, r.baseAddress!, r.count) == 0)
-                    && (n.isEmpty || memcmp(base + r.count, n.baseAddress!, n.count) == 0)
-            }
+    /// Whether the key of `entry` is the key of the listed file `file`: its folder's key (of
+    /// `relatives`, by folder) and its name (in `names`, the listing's name bytes).
+    static func keyEquals(
+        _ entry: EntryView, _ file: ListedFiles.Entry, relatives: [[UInt8]], names: UnsafeBufferPointer<UInt8>,
+        in bytes: UnsafeRawBufferPointer
+    ) -> Bool {
+        relatives[Int(file.folder)].withUnsafeBufferPointer { r in
+            let n = UnsafeBufferPointer(rebasing: names[Int(file.nameStart)..<Int(file.nameStart + file.nameLength)])
+            guard r.count + n.count == entry.key.count else { return false }
+            let base = bytes.baseAddress! + entry.key.lowerBound
+            return (r.isEmpty || memcmp(base, r.baseAddress!, r.count) == 0)
+                && (n.isEmpty || memcmp(base + r.count, n.baseAddress!, n.count) == 0)
         }
     }
 

@@ -17,8 +17,8 @@ extension ListingIndex {
         public static let alarms = Kind(folder: "alarms")
         /// The `event` commands': each file's UIDs as facts (``UIDFacts``), no spans.
         public static let uids = Kind(folder: "uids")
-        /// `invitations`': whether a file holds anything for the person's addresses (the
-        /// addresses are in the fingerprint), no spans.
+        /// `invitations`': what a file holds for the person's addresses (the addresses are in
+        /// the fingerprint) as facts (``InvitationFacts``), no spans.
         public static let invitations = Kind(folder: "invitations")
     }
 
