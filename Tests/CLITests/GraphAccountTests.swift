@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// as a CalDAV account does (one account run for every provider): it honours a list of
 /// collections and `--collection`, shows one progress bar, goes on past a calendar that fails,
 /// and refuses a mass deletion as such.
-@Suite(.timeLimit(.minutes(5))) struct GraphAccountTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphAccountTests {
     /// A fresh Graph fake and a mailbox pair (`collections`) over it, with its vdir of
     /// calendars in a temporary folder.
     struct MailboxPair {

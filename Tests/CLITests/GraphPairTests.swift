@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// fake of Graph's calendar endpoints standing in for graph.microsoft.com), run by the command
 /// as a person runs it: the mailbox's calendars discovered, the default one (`…/me/calendar`)
 /// synced, then an event added with `event add`.
-@Suite(.timeLimit(.minutes(5))) struct GraphPairTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphPairTests {
     /// A config file in `folder` with the pair `pair` of `local` and the fake's `remote` path
     /// (`/me/calendar`, `/me/`), signed in with its token, and `extra` lines.
     static func config(

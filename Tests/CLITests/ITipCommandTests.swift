@@ -5,7 +5,7 @@ import Testing
 /// `calgw itip` on a server that schedules nothing (Radicale): invitations, updates,
 /// cancellations and answers that came by mail reach the vdir and the server, in order, and
 /// what a mail's sender may not change is refused with nothing written.
-@Suite(.timeLimit(.minutes(5))) struct ITipCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ITipCommandTests {
     static let radicale = TestServers.selected.filter { $0 == "radicale" }
 
     /// A mail from `from` carrying `calendar` as Gmail sends one: multipart/alternative, the

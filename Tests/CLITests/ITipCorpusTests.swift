@@ -9,7 +9,7 @@ import Testing
 /// reaches the server. What servers refuse is mended on the way in and said (Thunderbird's both
 /// DTEND and DURATION; RFC 5546's ATTENDEE without a scheme); RFC 6047 §2.5's example, whose
 /// quoted-printable garbles a parameter name as the RFC prints it, is refused with nothing written.
-@Suite(.timeLimit(.minutes(5))) struct ITipCorpusTests {
+@Suite(.timeLimit(.minutes(10))) struct ITipCorpusTests {
     static let radicale = TestServers.selected.filter { $0 == "radicale" }
 
     struct Reading: Decodable {

@@ -7,7 +7,7 @@ import Testing
 /// not (bob on Radicale), who takes part by mail alone. Cyrus mails alice's invitation, update
 /// and cancellation itself; bob's answer goes by his `mail_command`; each message piped to
 /// `calgw itip` brings the other's vdir to the same meeting, and nothing is mailed twice.
-@Suite(.timeLimit(.minutes(5))) struct ITipCyrusMailLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct ITipCyrusMailLoopTests {
     static let servers = TestServers.selected.contains("cyrus") && TestServers.selected.contains("radicale")
 
     @Test(.enabled(if: servers, "needs cyrus and radicale, which CALGW_TEST_SERVERS leaves out"))

@@ -5,7 +5,7 @@ import Testing
 /// A meeting between two people whose server schedules nothing (Radicale), entirely by mail:
 /// each action mails exactly one message per person it is for, through msmtp to an SMTP sink,
 /// and each message piped to `calgw itip` brings the other's vdir to the same meeting.
-@Suite(.timeLimit(.minutes(5))) struct ITipMailLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct ITipMailLoopTests {
     static let radicale = TestServers.selected.filter { $0 == "radicale" }
 
     /// What Python's `email` and `icalendar` read in a mail calgw sent: its recipients, the

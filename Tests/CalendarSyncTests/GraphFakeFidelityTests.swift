@@ -6,7 +6,7 @@ import CalgwTestSupport
 /// Microsoft's own Python SDK (msgraph-sdk, pinned in Scripts/graph/requirements.txt) expects
 /// Graph to: `Scripts/graph/check` runs the same operations through the SDK against a fresh
 /// fake and fails on any answer the SDK cannot take.
-@Suite(.timeLimit(.minutes(5))) struct GraphFakeFidelityTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphFakeFidelityTests {
     @Test func microsoftsGraphClientReadsEveryAnswerOfTheFake() async throws {
         let check = TestPaths.packageRoot.appendingPathComponent("Scripts/graph/check").path
         let result = try await ProcessRunner.run(check, [], deadline: 240)

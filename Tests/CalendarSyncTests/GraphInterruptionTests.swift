@@ -10,7 +10,7 @@ import HTTP
 /// Outlook deletes and edits events, and the vdir loses one, before the next run. The next run
 /// must end with both sides equal: nothing lost or doubled, nothing deleted brought back, no
 /// edit undone, no mail sent.
-@Suite(.timeLimit(.minutes(5))) struct GraphInterruptionTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphInterruptionTests {
     /// The side effects stopped after: every one in the load run (`CALGW_LOAD=1`), every third
     /// and the last in the default run.
     static func stops(_ total: Int) -> [Int] {

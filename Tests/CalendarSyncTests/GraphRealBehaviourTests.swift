@@ -7,7 +7,7 @@ import HTTP
 
 /// What real Microsoft Graph does that a kind fake would not, each switched on in the fake as a
 /// fault (Scripts/graph/README.md cites where each is reported), and what calgw does about it.
-@Suite(.timeLimit(.minutes(5))) struct GraphRealBehaviourTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphRealBehaviourTests {
     typealias Setup = GraphStorageTests.Setup
 
     /// Endless delta paging (msgraph-sdk-dotnet #3082, #3070): the same page again and again,

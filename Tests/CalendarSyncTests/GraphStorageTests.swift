@@ -8,7 +8,7 @@ import HTTP
 /// A vdir synced with an Outlook calendar through Microsoft Graph, against the fake of Graph's
 /// calendar endpoints (`Scripts/graph/server`), while "Outlook" (the tests, through the same
 /// API) changes the calendar too.
-@Suite(.timeLimit(.minutes(5))) struct GraphStorageTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphStorageTests {
     struct Setup {
         let graph: TestGraphServer
         let folder: TemporaryFolder

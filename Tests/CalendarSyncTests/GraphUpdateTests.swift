@@ -7,7 +7,7 @@ import CalgwTestSupport
 /// event's change key: what Graph does with a whole body (drops a Teams meeting's join block,
 /// mails a series' attendees once per exception), and an `If-Match` Graph may not honour, are
 /// then never reached.
-@Suite(.timeLimit(.minutes(5))) struct GraphUpdateTests {
+@Suite(.timeLimit(.minutes(10))) struct GraphUpdateTests {
     typealias Setup = GraphStorageTests.Setup
 
     /// The file of the event whose SUMMARY is `summary`, and its text.

@@ -86,6 +86,28 @@ extension Invitations {
         public var scan: PairScan
     }
 
+    /// The meetings across pairs that name none of the person's addresses.
+    public struct Unclaimed {
+        /// How many.
+        public var count = 0
+        /// The UIDs of the first of them (``PairScan/unclaimedKept`` at most), in the pairs'
+        /// order.
+        public var first: [String] = []
+        /// The addresses they were looked for by, sorted.
+        public var addresses: [String] = []
+
+        /// The unclaimed meetings of `pairs`.
+        public init(_ pairs: [PairInvitations]) {
+            var addresses = Set<String>()
+            for one in pairs where one.scan.unclaimedCount > 0 {
+                count += one.scan.unclaimedCount
+                first += one.scan.unclaimed.prefix(PairScan.unclaimedKept - first.count)
+                addresses.formUnion(one.addresses)
+            }
+            self.addresses = addresses.sorted()
+        }
+    }
+
     /// The invitations awaiting the person in each of `pairs`, in order: found by `given`
     /// addresses, else by each pair's server's for the account (``OwnAddresses``). Stops at
     /// the first pair whose addresses cannot be found: what came before, and why.

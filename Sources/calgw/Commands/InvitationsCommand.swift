@@ -32,12 +32,12 @@ struct InvitationsCommand: AsyncParsableCommand {
     /// One row of `--json`.
     typealias Row = Invitations.Row
 
-    /// Says on stderr that `count` meetings name none of the person's addresses (`addresses`,
-    /// those looked for), the first of them by UID (`uids`), and how to claim one sent to
-    /// another address of theirs.
-    static func tell(count: Int, uids: [String], addresses: Set<String>) {
-        let shown = uids.prefix(5).joined(separator: ", ") + (count > 5 ? ", …" : "")
-        let addresses = addresses.sorted().joined(separator: ", ")
+    /// Says on stderr that meetings name none of the person's addresses, the first of them by
+    /// UID, and how to claim one sent to another address of theirs.
+    static func tell(_ unclaimed: Invitations.Unclaimed) {
+        let count = unclaimed.count
+        let shown = unclaimed.first.joined(separator: ", ") + (count > unclaimed.first.count ? ", …" : "")
+        let addresses = unclaimed.addresses.joined(separator: ", ")
         Terminal.err(
             "note: \(count) meeting\(count == 1 ? "" : "s") in your calendars name\(count == 1 ? "s" : "") none of your addresses (\(addresses)): \(shown)"
         )
@@ -53,11 +53,6 @@ struct InvitationsCommand: AsyncParsableCommand {
         let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
         let (found, failure) = await Invitations.awaiting(in: pairs, given: addresses, cache: cache)
         var rows: [Row] = []
-        /// Meetings that name none of the person's addresses: how many, the first few, and
-        /// the addresses looked for.
-        var unclaimedCount = 0
-        var unclaimed: [String] = []
-        var lookedFor = Set<String>()
         for one in found where !output.quiet {
             if output.verbose { Terminal.err("\(one.pair.name): \(one.scan.read) files read") }
             // Invitations in a calendar shared read-only cannot be answered there.
@@ -74,11 +69,6 @@ struct InvitationsCommand: AsyncParsableCommand {
         }
         if let failure { throw failure }
         for one in found {
-            if one.scan.unclaimedCount > 0 {
-                unclaimedCount += one.scan.unclaimedCount
-                unclaimed += one.scan.unclaimed
-                lookedFor.formUnion(one.addresses)
-            }
             // The answer works as printed: `event reply` needs --pair once the config has two
             // pairs, and the addresses the invitation was found by.
             rows += one.scan.found.map {
@@ -86,9 +76,8 @@ struct InvitationsCommand: AsyncParsableCommand {
             }
         }
         rows.sort { ($0.instant, $0.invitation.uid) < ($1.instant, $1.invitation.uid) }
-        if unclaimedCount > 0 && !output.quiet {
-            Self.tell(count: unclaimedCount, uids: unclaimed, addresses: lookedFor)
-        }
+        let unclaimed = Invitations.Unclaimed(found)
+        if unclaimed.count > 0 && !output.quiet { Self.tell(unclaimed) }
         if output.json {
             try Terminal.printJSON(rows)
             return
