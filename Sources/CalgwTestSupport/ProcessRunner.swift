@@ -21,8 +21,10 @@ public enum ProcessRunner {
         public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    /// How long a program may run before it is killed and the test fails with what it printed.
-    public static let defaultDeadline: TimeInterval = 300
+    /// How long a program may run before it is killed and the test fails with what it printed:
+    /// a guard against a hang, long enough for an oracle that takes a minute alone to end on a
+    /// slow machine whose cores the whole suite shares.
+    public static let defaultDeadline: TimeInterval = 600
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`, and waits for
     /// it without holding a thread for Swift's tasks (as many as cores): a thread of its own

@@ -22,7 +22,7 @@ import Testing
             """
         let result = try await ProcessRunner.run(
             "/usr/bin/env", ["python3", "-c", script], stdin: mail, environment: TestPaths.childEnvironment,
-            deadline: 30)
+            deadline: 300)
         guard result.status == 0,
             let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: String]
         else { throw FixtureFailure("python could not read the mail: \(result.stderrText)") }

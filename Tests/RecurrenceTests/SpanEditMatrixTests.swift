@@ -10,7 +10,7 @@ import CalgwTestSupport
 /// expands each result; the occurrences must be the original ones with exactly the edited
 /// ones changed. All cases go to python in two batches to keep the test fast. khal lists every
 /// result too (`SpanEditMatrixTests+Khal.swift`), in one run over all cases.
-@Suite(.timeLimit(.minutes(10))) struct SpanEditMatrixTests {
+@Suite(.timeLimit(.minutes(20))) struct SpanEditMatrixTests {
     enum StartForm: String, CaseIterable { case utc, zoned, floating, allDay }
     enum Bound: String, CaseIterable { case count, until, unbounded }
     enum Operation: String, CaseIterable { case editThis, deleteThis, editFuture, deleteFuture, editSeries }
