@@ -1,6 +1,19 @@
 """What Scripts/bench's plots share: log-log panels of wall time against a count of events,
 written as plain SVG by hand, so that a plot needs nothing beyond Python."""
+import csv
 import math
+
+
+def timed_rows(path):
+    """The rows of a bench table (tab-separated, with `events` and `seconds` columns) that
+    carry a time, each with its count and its seconds (at least 5 ms, for a log scale)."""
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            try:
+                n, t = int(r["events"]), max(float(r["seconds"]), 0.005)
+            except ValueError:
+                continue
+            yield r, n, t
 
 
 def decades(lo, hi):

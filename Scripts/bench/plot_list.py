@@ -8,11 +8,10 @@ run and is drawn in both.
 
 The drawing is Scripts/bench/logplot.py's, shared with plot_scale.py.
 """
-import csv
 import sys
 from collections import defaultdict
 
-from logplot import Panel, decades, legend_entry, svg_finish, svg_start
+from logplot import Panel, decades, legend_entry, svg_finish, svg_start, timed_rows
 
 CONTENDERS = [  # (name in the table, legend, colour, dashes)
     ("calgw", "calgw list (index)", "#1f77b4", None),
@@ -28,15 +27,10 @@ MARGIN_L, MARGIN_T, MARGIN_B, GAP = 66, 90, 46, 30
 
 def read(path):
     points = defaultdict(list)
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f, delimiter="\t"):
-            try:
-                n, t = int(r["events"]), max(float(r["seconds"]), 0.005)
-            except ValueError:
-                continue
-            steps = ["cold", "warm"] if r["step"] == "every" else [r["step"]]
-            for step in steps:
-                points[(step, r["contender"])].append((n, t))
+    for r, n, t in timed_rows(path):
+        steps = ["cold", "warm"] if r["step"] == "every" else [r["step"]]
+        for step in steps:
+            points[(step, r["contender"])].append((n, t))
     return points
 
 

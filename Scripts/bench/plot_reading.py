@@ -8,11 +8,10 @@ file (`CALGW_LIST_INDEX=off`).
 
 The drawing is Scripts/bench/logplot.py's, shared with plot_list.py.
 """
-import csv
 import sys
 from collections import defaultdict
 
-from logplot import Panel, decades, legend_entry, svg_finish, svg_start
+from logplot import Panel, decades, legend_entry, svg_finish, svg_start, timed_rows
 
 LINES = [  # (command in the table, contender, step, legend, colour, dashes)
     ("stat every file", "C, two threads", "floor", "floor: a stat of every file", "#000000", None),
@@ -31,13 +30,8 @@ MARGIN_L, MARGIN_T, MARGIN_B = 66, 110, 46
 
 def read(path):
     points = defaultdict(list)
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f, delimiter="\t"):
-            try:
-                n, t = int(r["events"]), max(float(r["seconds"]), 0.005)
-            except ValueError:
-                continue
-            points[(r["command"], r["contender"], r["step"])].append((n, t))
+    for r, n, t in timed_rows(path):
+        points[(r["command"], r["contender"], r["step"])].append((n, t))
     return points
 
 
