@@ -19,16 +19,6 @@ enum UIDFacts {
         each(in: facts) { $0.elementsEqual(uid) } ?? true
     }
 
-    /// The UIDs of the stored form `facts`; nil when it is damaged.
-    static func decode(_ facts: UnsafeRawBufferPointer) -> [String]? {
-        var uids: [String] = []
-        let whole = each(in: facts) { bytes in
-            uids.append(String(decoding: bytes, as: UTF8.self))
-            return false
-        }
-        return whole == nil ? nil : uids
-    }
-
     /// Calls `body` with each UID's bytes until it returns true.
     /// - Returns: whether `body` returned true; nil when `facts` is damaged.
     private static func each(in facts: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool? {
