@@ -93,11 +93,16 @@ public enum TestServers {
         return names.contains(preference) ? preference : names.first ?? preference
     }
 
-    /// Every server script present.
+    /// Every server script present (a folder beside one holds its parts: `sabre.d/`).
     public static var available: [String] {
         let folder = TestPaths.packageRoot.appendingPathComponent("Scripts/servers")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
+        return names.filter { name in
+            var isFolder: ObjCBool = false
+            let path = folder.appendingPathComponent(name).path
+            return !name.hasPrefix(".") && !name.hasSuffix(".md")
+                && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+        }.sorted()
     }
 
     static func script(_ name: String) -> URL {

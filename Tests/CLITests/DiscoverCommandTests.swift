@@ -52,6 +52,20 @@ import Testing
             #expect(account.contains("the server schedules meetings"), "\(name): \(table.stdoutText)")
         }
         if let address = server.address { #expect(account.contains(address), "\(name): \(account)") }
+        // The product it recognised from the server's answers, and what that changes.
+        let product = table.stdoutText.split(separator: "\n").first { $0.hasPrefix("server: ") }.map(String.init) ?? ""
+        switch name {
+        case "davical":
+            #expect(
+                product.contains("DAViCal (server = \"davical\")") && product.contains("SCHEDULE-AGENT=CLIENT"),
+                "\(product)")
+        case "sabre":
+            #expect(
+                product.contains("sabre/dav (server = \"sabre\")") && product.contains("Schedule-Reply: F"),
+                "\(product)")
+        default:  // Radicale, Xandikos and Cyrus do not name themselves in their answers
+            #expect(product.hasPrefix("server: not one calgw knows by name") && product.contains("sogo"), "\(product)")
+        }
     }
 
     @Test func testWrongPasswordExitsFive() async throws {

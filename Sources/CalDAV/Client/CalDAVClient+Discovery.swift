@@ -108,7 +108,8 @@ extension CalDAVClient {
     /// The account's schedule Inbox and Outbox are left out, though a server calls them
     /// calendars: DAViCal's admin screen makes `.in/` and `.out/` of the plain calendar type,
     /// and only the principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638 §2.1,
-    /// §2.2), which DAViCal answers on every member, tell them apart.
+    /// §2.2), which DAViCal answers on every member, tell them apart. A calendar whose
+    /// resourcetype says it is the Outbox too (SOGo's personal calendar) is a calendar.
     public func calendars(inHome home: URL) async throws -> [CalendarCollection] {
         try await homeListing(home).calendars
     }
@@ -135,12 +136,17 @@ extension CalDAVClient {
             else { continue }
             let path = member.href.path.hasSuffix("/") ? member.href : Href(canonicalPath: member.href.path + "/")
             let collection = Self.collection(from: response, url: resolver.url(for: path), href: path)
-            if response.hasResourceType(XMLNamespace.caldav, "schedule-inbox")
+            let isCalendar = response.hasResourceType(XMLNamespace.caldav, "calendar")
+            if isCalendar && response.hasResourceType(XMLNamespace.caldav, "schedule-outbox") {
+                // A calendar that is the Outbox too (SOGo's personal calendar, which its
+                // schedule-outbox-URL names): it holds the account's events.
+                found[path] = collection
+            } else if response.hasResourceType(XMLNamespace.caldav, "schedule-inbox")
                 || response.hasResourceType(XMLNamespace.caldav, "schedule-outbox")
                 || scheduling.contains(Self.folderPath(member.href.path))
             {
                 schedule.append(collection)
-            } else if response.hasResourceType(XMLNamespace.caldav, "calendar") {
+            } else if isCalendar {
                 found[path] = collection
             }
         }

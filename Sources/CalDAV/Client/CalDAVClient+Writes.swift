@@ -26,7 +26,8 @@ extension CalDAVClient {
         async throws -> StoredWrite
     {
         let headers: [(name: String, value: String)] =
-            [("Content-Type", "text/calendar; charset=utf-8")] + scheduling.headers(for: "PUT")
+            [("Content-Type", "text/calendar; charset=utf-8")]
+            + scheduling.headers(for: "PUT", scheduleReplySwitches: traits.scheduleReplySwitchesScheduling)
         var response: HTTPResponse
         switch condition {
         case .createOnly where traits.refusesIfNoneMatch:

@@ -4,9 +4,13 @@ import HTTP
 /// What calgw has learnt of a server from its answers, for the writes that follow.
 public final class ServerTraits: @unchecked Sendable {
     private let lock = NSLock()
-    private var davical = false
+    private var seen = ServerIdentity()
     private var relocations: [URL: URL] = [:]
     private var ifNoneMatchRefused = false
+    private var scheduleReplySwitch = false
+
+    /// Nothing learnt yet: a new client's.
+    public init() {}
 
     /// The server refused a create's `If-None-Match: *` and took the create without it
     /// (``IfNoneMatchRefusal``): later creates ask whether the name is free first.
@@ -14,10 +18,21 @@ public final class ServerTraits: @unchecked Sendable {
 
     func noteRefusesIfNoneMatch() { lock.withLock { ifNoneMatchRefused = true } }
 
-    /// The server schedules implicitly and takes no request header to skip it for one write
-    /// (DAViCal, known by its `X-DAViCal-Version` header): a copy it stores invites the
-    /// attendees who are its users unless each attendee says `SCHEDULE-AGENT=CLIENT`.
-    public var ignoresSchedulingSwitch: Bool { lock.withLock { davical } }
+    /// Whether a copy's PUT carries `Schedule-Reply: F` besides `Scheduling-Enabled: F`
+    /// (``SchedulingIntent/headers(for:scheduleReplySwitches:)``).
+    public var scheduleReplySwitchesScheduling: Bool { lock.withLock { scheduleReplySwitch } }
+
+    /// Makes every later copy's PUT carry `Schedule-Reply: F`, for a server known to take it as
+    /// the switch that keeps one request from scheduling (its facts say so).
+    public func switchSchedulingWithScheduleReply() { lock.withLock { scheduleReplySwitch = true } }
+
+    /// Makes every later create ask whether the name is free first, for a server known to
+    /// take a create onto a taken name whatever `If-None-Match` says (its facts say so: it
+    /// cannot be told from its answers).
+    public func askBeforeCreating() { noteRefusesIfNoneMatch() }
+
+    /// What the server's answers so far said of the server (its product headers).
+    public var identity: ServerIdentity { lock.withLock { seen } }
 
     /// Where the collection at `url` answered from after a redirect (Cyrus sends a calendar
     /// another user shares to its place in the account's own home); nil when it was not moved.
@@ -28,9 +43,12 @@ public final class ServerTraits: @unchecked Sendable {
         lock.withLock { relocations[url] = location }
     }
 
-    /// Notes what `response` shows of the server.
+    /// Notes what `response` shows of the server: the product headers of the first answer
+    /// that has any (a server sends the same ones on every answer).
     func observe(_ response: HTTPResponse) {
-        guard response.header("X-DAViCal-Version") != nil else { return }
-        lock.withLock { davical = true }
+        lock.withLock {
+            guard seen.isEmpty else { return }
+            seen = seen.adding(response)
+        }
     }
 }

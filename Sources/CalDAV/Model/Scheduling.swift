@@ -14,10 +14,12 @@ public enum SchedulingIntent: Sendable, Hashable {
     /// would for any client.
     case personsAction
 
-    /// The request headers that say so, for `method` (`PUT` or `DELETE`).
-    func headers(for method: String) -> [(name: String, value: String)] {
+    /// The request headers that say so, for `method` (`PUT` or `DELETE`); a PUT carries
+    /// `Schedule-Reply: F` too on a server that takes it as "no scheduling for this request"
+    /// (`scheduleReplySwitches`: sabre/dav, which ignores `Scheduling-Enabled`).
+    func headers(for method: String, scheduleReplySwitches: Bool = false) -> [(name: String, value: String)] {
         guard self == .copy else { return [] }
-        return method == "DELETE"
+        return method == "DELETE" || scheduleReplySwitches
             ? [("Scheduling-Enabled", "F"), ("Schedule-Reply", "F")] : [("Scheduling-Enabled", "F")]
     }
 }

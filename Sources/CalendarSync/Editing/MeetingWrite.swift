@@ -20,7 +20,7 @@ public enum MeetingWrite {
         guard let message, !acting.isEmpty else { return nil }
         // What the server said of itself when last asked (discover, init, an address looked
         // up): a server that does not schedule is asked nothing, and calgw does not say it was.
-        let serverSchedules = pair.remoteIsGoogle ? true : OwnAddresses.cachedAccount(of: pair)?.autoSchedules
+        let serverSchedules = pair.serverSchedules
         let reason: String? =
             !pair.schedules || serverSchedules == false
             ? SchedulingNote.unsent(pair: pair, serverSchedules: serverSchedules)

@@ -17,14 +17,14 @@ extension Executor {
         return held
     }
 
-    /// Whether the item a write carries is a meeting (its bytes, where the run kept them, name
-    /// an ORGANIZER), for a deletion by the server's bytes where the run kept them.
+    /// Whether the item a write carries is a meeting (``MeetingContent/isMeeting(_:)``, of its
+    /// bytes where the run kept them), for a deletion by the server's bytes where the run kept them.
     static func isMeeting(_ action: PlannedAction) -> Bool {
         switch action {
         case .create(_, let source), .update(_, _, let source):
-            source.data.map { $0.range(of: Data("ORGANIZER".utf8)) != nil } ?? false
+            source.data.map(MeetingContent.isMeeting) ?? false
         case .delete(_, let target):
-            target.data.map { $0.range(of: Data("ORGANIZER".utf8)) != nil } ?? false
+            target.data.map(MeetingContent.isMeeting) ?? false
         default: false
         }
     }

@@ -79,17 +79,12 @@ extension Executor {
     /// the organizer still counts on the person, or the attendees on the meeting.
     func noteUntoldMeeting(_ target: SideItem, on side: Side) {
         guard side == .remote, !isPersonsAction(target.key), remote.capabilities.scheduleInbox != nil,
-            let base = try? journal.base(for: target.key), Self.isMeeting(base)
+            let base = try? journal.base(for: target.key), MeetingContent.isMeeting(base)
         else { return }
         report.notes.append(
             "\(target.key): a meeting whose file was deleted is deleted from the server too, and nobody was told: "
                 + "tell the organizer (or, for a meeting you organize, its attendees) yourself; "
                 + "`calgw event reply UID --decline` and `calgw event delete UID` send the message")
-    }
-
-    /// Whether `bytes` hold a meeting: an ORGANIZER and an ATTENDEE.
-    static func isMeeting(_ bytes: Data) -> Bool {
-        bytes.range(of: Data("\nORGANIZER".utf8)) != nil && bytes.range(of: Data("\nATTENDEE".utf8)) != nil
     }
 
     /// A planned write made on its own (among actions that are not plain writes): its source

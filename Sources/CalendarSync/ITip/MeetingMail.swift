@@ -21,7 +21,7 @@ public enum MeetingMail {
         now: Date = Date()
     ) -> SchedulingReport? {
         guard var report, !offline, pair.schedules else { return report }
-        let serverSchedules = pair.remoteIsGoogle ? true : OwnAddresses.cachedAccount(of: pair)?.autoSchedules
+        let serverSchedules = pair.serverSchedules
         let calendar = stored ?? before
         let stamp = DateTimeValue(LocalDateTime(secondsSinceEpoch: Int64(now.timeIntervalSince1970)), form: .utc)
         if report.asked {

@@ -25,4 +25,15 @@ extension Pair {
             at: accountCache.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? AtomicFile.write([UInt8](data), to: accountCache)
     }
+
+    /// Whether the pair's server sends a meeting's messages itself: as its facts say where they
+    /// settle it (``ServerFacts/scheduling``), else as the account said when last asked; nil
+    /// when it never was.
+    var serverSchedules: Bool? {
+        switch remoteFacts?.scheduling {
+        case .always?: true
+        case .never?: false
+        case .asAdvertised?, nil: cachedServerAccount?.autoSchedules
+        }
+    }
 }

@@ -133,11 +133,14 @@ public struct Pair: Sendable {
         return folder
     }
 
-    /// Whether the remote is Google's CalDAV, which mails a meeting's attendees itself
-    /// whatever its DAV header says of scheduling.
-    var remoteIsGoogle: Bool {
-        if case .caldav(let url, let server) = remote { return server.onGoogle(url).google }
-        return false
+    /// What the remote's server does as far as the config and its URL tell, before any answer
+    /// (``ServerFacts``); nil for a remote that is no server (a vdir, a single file, a feed).
+    var remoteFacts: ServerFacts? {
+        switch remote {
+        case .caldav(let url, let server): server.facts(at: url)
+        case .graph: GraphStorage.facts
+        case .vdir, .singleFile, .subscription: nil
+        }
     }
 
     /// The storage of `endpoint` (one of this pair's sides) for one calendar; a server's
@@ -148,8 +151,7 @@ public struct Pair: Sendable {
         case .vdir(let url): VDirStorage(url: url)
         case .caldav(let url, let server):
             CalDAVStorage(
-                client: try server.onGoogle(url).client(owner: "pair \(name)"), collection: url,
-                google: server.onGoogle(url).google)
+                client: try server.client(owner: "pair \(name)", for: url), collection: url, product: server.product)
         case .singleFile(let url): SingleFileStorage(url: url)
         case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
         case .graph(let url, let server):
@@ -165,8 +167,7 @@ public struct Pair: Sendable {
         switch remote {
         case .caldav(let url, let server):
             CalDAVDirectory(
-                client: try server.onGoogle(url).client(owner: "pair \(name)"), remote: url,
-                google: server.onGoogle(url).google)
+                client: try server.client(owner: "pair \(name)", for: url), remote: url, product: server.product)
         case .graph(let url, let server):
             GraphDirectory(http: try server.client(owner: "pair \(name)").http, account: url, window: window)
         case .vdir, .singleFile, .subscription: nil

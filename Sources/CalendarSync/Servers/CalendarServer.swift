@@ -13,11 +13,19 @@ import Foundation
 /// ```
 public struct CalendarServer: Sendable {
     let client: CalDAVClient
+    let settings: ServerSettings
 
     /// A server reached with `settings`; the password is read now.
     /// - Throws: ``ConnectionError`` when the secret cannot be read or HTTP cannot be set up.
     public init(settings: ServerSettings) throws {
         client = try settings.client(owner: nil)
+        self.settings = settings
+    }
+
+    /// What the server at `url` is and does (``ServerFacts``), as the settings name it or its
+    /// answers so far show it: ask after a request to it.
+    public func facts(at url: URL) -> ServerFacts {
+        settings.facts(at: url, identity: client.traits.identity)
     }
 
     /// The calendars behind `url` (a server root, a principal, a calendar home or one

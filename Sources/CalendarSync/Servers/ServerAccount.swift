@@ -25,3 +25,18 @@ public struct ServerAccount: Sendable, Hashable, Codable {
         self.init(addresses: account.addresses, autoSchedules: account.autoSchedules, inbox: account.inbox)
     }
 }
+
+extension ServerAccount {
+    /// One line on the account's scheduling: its calendar addresses (those that are addresses:
+    /// not the principal's path some servers list among them, as SOGo and Radicale do), and
+    /// what the server says it does with meetings.
+    public var summary: String {
+        let usable = OwnAddresses.usable(addresses)
+        let who = usable.isEmpty ? "no calendar address" : usable.joined(separator: ", ")
+        let what =
+            autoSchedules
+            ? "the server schedules meetings (calendar-auto-schedule): storing one you organize may invite its attendees"
+            : "the server does not schedule meetings: attendees are not sent what it stores"
+        return "account: \(who); \(what)"
+    }
+}

@@ -5,13 +5,16 @@ import HTTP
 extension ServerSettings {
     /// The HTTP configuration these settings make, the secret read now (a token command's
     /// only when a request needs it).
-    /// - Parameter owner: what the settings belong to in messages (`pair work`); nil for a
-    ///   server named on the command line.
+    /// - Parameters:
+    ///   - owner: what the settings belong to in messages (`pair work`); nil for a server named
+    ///     on the command line.
+    ///   - url: where the client goes, when known: the server's facts there say how its
+    ///     answers read (``ServerFacts/defersWithBare403``).
     /// - Throws: ``ConnectionError``: a secret that cannot be read, a malformed pin.
-    func httpConfiguration(owner: String?) throws -> HTTPClientConfiguration {
+    func httpConfiguration(owner: String?, for url: URL? = nil) throws -> HTTPClientConfiguration {
         var http = HTTPClientConfiguration(authentication: try SecretReader.authentication(signIn, caFile: caFile))
         http.caFile = caFile
-        http.bareDAVErrorIsRateLimit = google
+        http.bareDAVErrorIsRateLimit = facts(at: url).defersWithBare403
         if let cap = maxResponseBytes { http.maxResponseBytes = cap }
         if let pin = pinnedPublicKey {
             guard pin.hasPrefix("sha256//") else {
@@ -26,11 +29,11 @@ extension ServerSettings {
         return http
     }
 
-    /// A CalDAV client with these settings.
-    /// - Throws: ``ConnectionError`` (see ``httpConfiguration(owner:)``; `.httpSetup` when
+    /// A CalDAV client with these settings, for the server at `url` when known.
+    /// - Throws: ``ConnectionError`` (see ``httpConfiguration(owner:for:)``; `.httpSetup` when
     ///   libcurl cannot be set up for an `owner`, else libcurl's own error).
-    func client(owner: String?) throws -> CalDAVClient {
-        let http = try httpConfiguration(owner: owner)
+    func client(owner: String?, for url: URL? = nil) throws -> CalDAVClient {
+        let http = try httpConfiguration(owner: owner, for: url)
         do { return try CalDAVClient(configuration: .init(http: http)) } catch {
             guard let owner else { throw error }
             throw ConnectionError(.httpSetup, "cannot set up HTTP for \(owner): \(error)", cause: error)

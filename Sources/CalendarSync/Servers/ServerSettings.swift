@@ -22,11 +22,10 @@ public struct ServerSettings: Equatable, Sendable {
     public var maxResponseBytes: Int?
     /// A feed's longest accepted line (subscriptions only). Default: nil, the storage's own limit.
     public var maxLineLength: Int?
-    /// The server is Google Calendar's CalDAV endpoint behind another host (`api = "google"`:
-    /// a proxy, a test server); one on `apidata.googleusercontent.com` is known without it
-    /// (``GoogleCalDAV``). Google defers requests with a bare 403 and mails the attendees of
-    /// every meeting written. Default: false.
-    public var google = false
+    /// The server product the config names (`server = "sogo"`, `api = "google"` for Google's
+    /// CalDAV behind another host: a proxy, a test server), whose facts are taken instead of
+    /// those its URL and answers show (``facts(at:identity:)``). Default: nil, detected.
+    public var product: ServerProduct?
 
     /// Settings that sign in with `signIn` and otherwise keep every default.
     public init(

@@ -5,14 +5,22 @@ import VDir
 
 /// A CalDAV account's calendars (``CalendarDirectory``): listed with one PROPFIND Depth 1 of
 /// the calendar home kept from an earlier run, else found by discovery (RFC 6764) from the
-/// pair's `remote`; made with MKCALENDAR, except on Google, which makes none over CalDAV.
+/// pair's `remote`; made with MKCALENDAR, except on a server whose facts say it makes none.
 struct CalDAVDirectory: CalendarDirectory {
     let client: CalDAVClient
     /// The pair's `remote`: where discovery starts, and the origin hrefs resolve against.
     let remote: URL
-    /// Whether the account is Google Calendar's CalDAV endpoint (``ServerSettings/google``),
-    /// which makes no calendars and mails the attendees of any meeting written.
-    let google: Bool
+    /// The server product the config names (``ServerSettings/product``); nil: detected.
+    let product: ServerProduct?
+    /// What the server does, settled once its answers name it.
+    let settledFacts: SettledFacts
+
+    init(client: CalDAVClient, remote: URL, product: ServerProduct?) {
+        self.client = client
+        self.remote = remote
+        self.product = product
+        self.settledFacts = SettledFacts(product: product, url: remote)
+    }
 
     var provider: String { "the server" }
     var place: String { "on the server" }
@@ -45,7 +53,8 @@ struct CalDAVDirectory: CalendarDirectory {
     }
 
     func makesNoCalendar(for name: String) -> String? {
-        google ? CalendarMaking.note(folder: name, google: true, refusal: nil) : nil
+        guard case .never(let advice) = settledFacts.facts(client.traits).makesCalendars else { return nil }
+        return CalendarMaking.note(folder: name, unmadeBecause: advice)
     }
 
     func deleteCalendar(_ href: CollectionHref) async throws {
@@ -54,7 +63,7 @@ struct CalDAVDirectory: CalendarDirectory {
 
     func storage(for href: CollectionHref, listed: ListedCalendar?) throws -> any CalendarStorage {
         let calendar = CalDAVStorage(
-            client: client, collection: url(of: href), google: google, logger: Logger(label: "calgw.caldav-storage"),
+            client: client, collection: url(of: href), product: product, logger: Logger(label: "calgw.caldav-storage"),
             inboxTokens: inboxTokens)
         if let collection = listed?.collection { calendar.prime(with: collection) }
         return calendar

@@ -21,7 +21,9 @@ extension CalDAVStorage {
     ///   where the server does not schedule (one OPTIONS request tells), nor on Google, whose
     ///   Inbox calgw leaves alone.
     func removeMessagesTheServerApplied() async throws -> ScheduleInboxApplied {
-        guard !google, try await client.autoSchedules(at: collection) else { return ScheduleInboxApplied() }
+        guard facts.scheduling == .asAdvertised, try await client.autoSchedules(at: collection) else {
+            return ScheduleInboxApplied()
+        }
         let account = try await client.schedulingAccount(at: collection, autoSchedules: true)
         guard let inbox = account.inbox else { return ScheduleInboxApplied() }
         let own = Set(account.addresses.map(CalendarUser.normalized))

@@ -16,7 +16,7 @@ extension CalDAVStorage {
     /// (``UploadForm/withOwnAttendeeRespelled(_:addresses:)``): DAViCal then sends no reply for
     /// the copy, where its reply code would fail the write with an Inbox made by its admin screen.
     func storedCopyForm(_ data: Data, as intent: WriteIntent) async -> Data {
-        guard intent == .copy, client.traits.ignoresSchedulingSwitch,
+        guard intent == .copy, copiesNeedClientAgent,
             let organizer = UploadForm.organizerOfMeetingWithMarkedAttendees(data)
         else { return data }
         let own = await accountAddresses.get {
@@ -32,7 +32,7 @@ extension CalDAVStorage {
     /// (``UploadForm/withOwnAttendeeRespelled(_:addresses:)``), when the account attends the
     /// meeting; a meeting it organizes (or whose organizer is unknown) goes as it is.
     func attendeeCopyForm(_ data: Data) async -> Data {
-        guard client.traits.ignoresSchedulingSwitch, let organizer = UploadForm.organizer(of: data) else { return data }
+        guard copiesNeedClientAgent, let organizer = UploadForm.organizer(of: data) else { return data }
         let own = await accountAddresses.get {
             ((try? await self.client.schedulingAccount(at: self.collection).addresses) ?? []).map(
                 CalendarUser.normalized)

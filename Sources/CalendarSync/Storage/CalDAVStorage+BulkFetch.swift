@@ -8,7 +8,8 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// then multigets of 100. The answer is read as it arrives (`MultistatusReader`), so
     /// neither the body nor its XML tree is ever held whole: only the items. The change token
     /// is read first (the sync-token alone, see `tokenInfo()`), so a change made during the
-    /// query shows up again next time.
+    /// query shows up again next time. An answer that finds nothing is not believed until a
+    /// listing agrees (``emptyQueryDisbelieved()``).
     /// - Throws: `CalDAVError` when the server refuses the query or its answer cannot be read.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let token = Self.changeToken(of: try await tokenInfo())
@@ -33,6 +34,7 @@ extension CalDAVStorage: BulkFetchingStorage {
             return try await listAndFetch()
         }
         try reader.finish()
+        if found.isEmpty, try await emptyQueryDisbelieved() { return try await listAndFetch() }
         let base =
             response.url.absoluteString.hasSuffix("/")
             ? response.url : URL(string: response.url.absoluteString + "/") ?? response.url
@@ -67,6 +69,17 @@ extension CalDAVStorage: BulkFetchingStorage {
         case .delta(let changed, _, let token): return (changed, token)
         case .unchanged(let token): return ([], token)
         }
+    }
+
+    /// Whether a calendar-query that found nothing is contradicted by a listing of the
+    /// collection's members: SOGo (and, its users report, iCloud) answers a query filtered on
+    /// VCALENDAR alone with an empty 207 whatever the calendar holds. Believed, it would pull
+    /// nothing and keep a token after which nothing shows up either. One PROPFIND, made only
+    /// when the query found nothing.
+    func emptyQueryDisbelieved() async throws -> Bool {
+        guard !(try await client.listItems(in: collection)).isEmpty else { return false }
+        logger.info("calendar-query found nothing where the collection lists members; listing and fetching instead")
+        return true
     }
 
     /// The slow path of `fetchAll()`: a full listing, then multigets.
@@ -118,8 +131,12 @@ extension CalDAVStorage: StreamingFetchingStorage {
                 throw error
             }
         }
+        var delivered = 0
         do {
-            while let batch = try await channel.next() { try await body(batch) }
+            while let batch = try await channel.next() {
+                delivered += batch.count
+                try await body(batch)
+            }
         } catch {
             channel.abandon()
             _ = try? await transfer.value
@@ -135,6 +152,9 @@ extension CalDAVStorage: StreamingFetchingStorage {
             logger.info(
                 "calendar-query refused; listing and fetching in pages instead",
                 metadata: ["status": "\(response.status)"])
+            return try await fetchInPages(batchSize: batchSize, into: body)
+        }
+        if delivered == 0, try await emptyQueryDisbelieved() {
             return try await fetchInPages(batchSize: batchSize, into: body)
         }
         return token

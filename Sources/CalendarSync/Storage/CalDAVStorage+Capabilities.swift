@@ -11,7 +11,7 @@ extension CalDAVStorage {
             rewriting: self, noting: self, scheduleInbox: self,
             isReadOnly: lastInfo.writable == false || primedInfo.writable == false,
             knowsWriteAccess: lastInfo.writable != nil || primedInfo.writable != nil,
-            marksCopiesClientScheduled: client.traits.ignoresSchedulingSwitch)
+            marksCopiesClientScheduled: copiesNeedClientAgent)
     }
 }
 
@@ -35,4 +35,12 @@ extension CalDAVStorage: NotingStorage {
     public func takeNotes() -> [String] { (unreadable.takeNote().map { [$0] } ?? []) + notes.take() }
     /// What the server did with the person's deletions of meetings, once.
     public func takeDeletionScheduling() -> [String: DeletionScheduling] { deletions.take() }
+}
+
+extension CalDAVStorage {
+    /// The server stores a copy of a meeting without scheduling only when its attendees say
+    /// `SCHEDULE-AGENT=CLIENT`, and takes no request header to skip scheduling for one write
+    /// (``ServerFacts/MeetingCopies/scheduleAgentClient``): copies are marked, and the
+    /// person's answers and deletions take the ways that work there.
+    var copiesNeedClientAgent: Bool { facts.meetingCopies == .scheduleAgentClient }
 }

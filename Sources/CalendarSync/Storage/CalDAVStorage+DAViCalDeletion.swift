@@ -5,7 +5,7 @@ import ICalendar
 
 extension CalDAVStorage {
     /// Deletes a member on a server that schedules a deletion by what it stores and takes no
-    /// request header against it (DAViCal: see ``ServerTraits/ignoresSchedulingSwitch``).
+    /// request header against it (DAViCal: see ``ServerFacts/MeetingCopies/scheduleAgentClient``).
     ///
     /// A copy's deletion must cancel nothing, but a meeting stored unmarked (made as the
     /// person's action, or by another client) would be cancelled: it is marked

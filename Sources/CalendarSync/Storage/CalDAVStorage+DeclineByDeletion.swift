@@ -15,11 +15,11 @@ extension CalDAVStorage {
     /// then the copy is deleted with `Schedule-Reply: F`, which sends nothing more. The
     /// organizer gets one REPLY either way.
     /// - Returns: false when this is not such a deletion (a meeting the account organizes, not
-    ///   a meeting, a server that does not schedule, DAViCal or Google, which have their own
-    ///   ways): the caller deletes as before.
+    ///   a meeting, a server that does not schedule, one that needs other ways to store copies
+    ///   (DAViCal, Google)): the caller deletes as before.
     /// - Throws: `CalDAVError` 412 when the copy is no longer at `etag`, or the server's failure.
     func deletedAsDecline(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws -> Bool {
-        guard !client.traits.ignoresSchedulingSwitch, !google,
+        guard facts.switchesSchedulingByHeader, facts.scheduling == .asAdvertised,
             let account = try? await client.schedulingAccount(at: collection), account.autoSchedules
         else { return false }
         let own = Set(account.addresses.map(CalendarUser.normalized))

@@ -4,46 +4,16 @@ import Foundation
 import ICalendar
 
 /// What calgw does differently on Google Calendar's CalDAV endpoint (a remote on
-/// `apidata.googleusercontent.com`, or `api = "google"`: ``ServerSettings/google``).
-///
-/// Google mails the attendees of every meeting PUT through CalDAV whose content changed, and
-/// of every meeting deleted, whatever the client asks: it ignores `SCHEDULE-AGENT=CLIENT` and
-/// the `Scheduling-Enabled: F` header (Outlook CalDAV Synchronizer #183, where its maintainer
-/// writes "google doesn't honour the SCHEDULE-AGENT = CLIENT setting … always sends new meeting
-/// invites"; #116, one recurring event mailed 50 times; #274). So a copy of a meeting stays
-/// where it is, as on Graph, and only the person's own actions (`calgw event …`) are sent.
+/// `apidata.googleusercontent.com`, or `api = "google"`), besides what its facts say
+/// (``ServerFacts/known``): the UIDs it refuses, and the deferral it never lifts.
 extension CalDAVStorage {
-    /// Refuses to write `data` as a copy when it is a meeting and the server is Google's.
-    /// - Throws: ``MeetingCopyNotSent``.
-    func refuseGoogleMeetingCopy(_ data: Data, as intent: WriteIntent, href: ItemHref) throws {
-        guard google, intent == .copy, Self.isMeeting(data) else { return }
-        throw MeetingCopyNotSent(href: href, deleting: false, provider: .google)
-    }
-
-    /// Refuses to delete, as a copy, a meeting on Google's server: its attendees would be
-    /// mailed a cancellation. The item is read first (one request, on Google only); one
-    /// already gone, or not a meeting, may be deleted.
-    /// - Throws: ``MeetingCopyNotSent``.
-    func refuseGoogleMeetingCopyDeletion(_ member: Href, as intent: WriteIntent, href: ItemHref) async throws {
-        guard google, intent == .copy else { return }
-        let held = try await client.multiget(collection, hrefs: [member], scheduleTags: false)
-        guard let item = held.first, Self.isMeeting(item.data) else { return }
-        throw MeetingCopyNotSent(href: href, deleting: true, provider: .google)
-    }
-
-    /// Whether `data` holds an event, task or journal entry with an attendee.
-    static func isMeeting(_ data: Data) -> Bool {
-        guard data.range(of: Data("ATTENDEE".utf8)) != nil || data.range(of: Data("attendee".utf8)) != nil,
-            let parsed = try? ICalendarParser().parse(data)
-        else { return false }
-        return parsed.components.lazy.flatMap(\.components).contains { !$0.properties(named: "ATTENDEE").isEmpty }
-    }
-
     /// Google's refusal (400) of an event whose UID is one Google gave a series it split
     /// (`…_R20250101T090000@google.com`), written to another calendar (vdirsyncer #1225, khal
     /// #945); nil for any other failure.
     func splitSeriesRefusal(_ error: CalDAVError, data: Data, href: ItemHref) -> GoogleSplitSeriesUID? {
-        guard google, error.status == 400, let uid = Self.uid(of: data), GoogleSplitSeriesUID.matches(uid) else {
+        guard facts.product.name == "google", error.status == 400, let uid = Self.uid(of: data),
+            GoogleSplitSeriesUID.matches(uid)
+        else {
             return nil
         }
         return GoogleSplitSeriesUID(href: href, uid: uid)
@@ -56,8 +26,8 @@ extension CalDAVStorage {
     /// The change stays pending, and the message says what to do if it keeps coming; nil for
     /// any other failure.
     func recurringMeetingDeferral(_ error: CalDAVError, data: Data, href: ItemHref) -> CalDAVError? {
-        guard google, error.code == .rateLimited, error.status == 403,
-            data.range(of: Data("\nRRULE".utf8)) != nil, Self.isMeeting(data)
+        guard facts.defersWithBare403, error.code == .rateLimited, error.status == 403,
+            data.range(of: Data("\nRRULE".utf8)) != nil, MeetingContent.isMeeting(data)
         else { return nil }
         return CalDAVError(
             .rateLimited,

@@ -27,7 +27,7 @@ extension CalDAVStorage {
     func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: CalDAVError?)
         async throws -> StoredWrite?
     {
-        guard client.traits.ignoresSchedulingSwitch, failure.map({ $0.status == 500 }) ?? true,
+        guard copiesNeedClientAgent, failure.map({ $0.status == 500 }) ?? true,
             let organizer = UploadForm.organizer(of: data),
             let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
         else { return nil }
@@ -90,7 +90,7 @@ extension CalDAVStorage {
     /// - Returns: whether the server took the REPLY for delivery; false for a meeting the
     ///   account organizes or does not attend, or a server that did not take it.
     func declinedThroughOutbox(_ stored: Data) async -> Bool {
-        guard client.traits.ignoresSchedulingSwitch, let organizer = UploadForm.organizer(of: stored),
+        guard copiesNeedClientAgent, let organizer = UploadForm.organizer(of: stored),
             let account = try? await client.schedulingAccount(at: collection), let outbox = account.outbox
         else { return false }
         let own = Set(account.addresses.map(CalendarUser.normalized))

@@ -10,7 +10,7 @@ extension CalDAVStorage {
     /// nil otherwise, or when it cannot be read. One GET, for such updates only; the account's
     /// addresses are asked at most once per run.
     func versionBeforeOrganizerUpdate(_ data: Data, at url: URL, as intent: WriteIntent) async -> Component? {
-        guard intent == .personsAction, client.traits.ignoresSchedulingSwitch,
+        guard intent == .personsAction, copiesNeedClientAgent,
             let organizer = UploadForm.organizer(of: data),
             data.range(of: Data("ATTENDEE".utf8)) != nil
         else { return nil }

@@ -6,7 +6,7 @@ import ICalendar
 extension CalDAVStorage: ScheduleInboxStorage {
     /// Applies the organizer's REQUEST and CANCEL messages in the account's schedule Inbox to
     /// the copies in this collection, on a server that does not apply them itself (DAViCal, known
-    /// once a request of this run was answered: see ``ServerTraits/ignoresSchedulingSwitch``),
+    /// once a request of this run was answered: see ``ServerFacts/MeetingCopies/scheduleAgentClient``),
     /// and the attendees' REPLYs to the copies of the meetings the account organizes (DAViCal
     /// files a REPLY an attendee's client POSTed to its Outbox in the Inbox and applies none).
     /// Messages for meetings not in this collection, from anyone but the meeting's organizer,
@@ -16,7 +16,7 @@ extension CalDAVStorage: ScheduleInboxStorage {
     /// A server that applies the messages itself and keeps them besides (Cyrus) has those its
     /// copies show removed (``removeMessagesTheServerApplied()``).
     public func applyScheduleInbox() async throws -> ScheduleInboxApplied {
-        guard client.traits.ignoresSchedulingSwitch else { return try await removeMessagesTheServerApplied() }
+        guard copiesNeedClientAgent else { return try await removeMessagesTheServerApplied() }
         let account = try await client.schedulingAccount(at: collection)
         guard let inbox = account.inbox else { return ScheduleInboxApplied() }
         let own = Set(account.addresses.map(CalendarUser.normalized))
@@ -165,11 +165,11 @@ extension CalDAVStorage: ScheduleInboxStorage {
         return removed
     }
 
-    /// DAViCal's (``ServerTraits/ignoresSchedulingSwitch``) only: its Inbox's token, as this
+    /// DAViCal's (``ServerFacts/MeetingCopies/scheduleAgentClient``) only: its Inbox's token, as this
     /// run read it already (``InboxTokens``), else by one PROPFIND Depth 0 of the Inbox; its URL
     /// is asked of the principal the first time only.
     public func scheduleInboxMark(known: ScheduleInboxMark?) async throws -> ScheduleInboxMark? {
-        guard client.traits.ignoresSchedulingSwitch else { return nil }
+        guard copiesNeedClientAgent else { return nil }
         let inbox: URL
         if let known, let url = URL(string: known.inbox) {
             inbox = url

@@ -50,21 +50,21 @@ public final class CalDAVStorage: CalendarStorage {
     /// trying: for a server that misbehaves under concurrent writes, and for tests that need a
     /// number whatever the timing.
     let fixedWriteConcurrency: Int?
-    /// The server is Google Calendar's CalDAV endpoint, which mails the attendees of whatever
-    /// meeting is written (see `CalDAVStorage+Google.swift`).
-    let google: Bool
+    /// What the server does (``ServerFacts``), settled once its answers name it.
+    let settledFacts: SettledFacts
 
     /// The collection at `collection` (a trailing slash is added when missing), reached through
-    /// `client`; `google` when the server is Google's (``ServerSettings/google``).
+    /// `client`; of the server `product` when the config names one (``ServerSettings/product``),
+    /// else of the product its URL and answers show.
     /// - Parameter inboxTokens: the Inbox tokens shared with the account's other calendars.
     public convenience init(
-        client: CalDAVClient, collection: URL, google: Bool = false,
+        client: CalDAVClient, collection: URL, product: ServerProduct? = nil,
         logger: Logger = Logger(label: "calgw.caldav-storage")
     ) {
-        self.init(client: client, collection: collection, google: google, logger: logger, inboxTokens: InboxTokens())
+        self.init(client: client, collection: collection, product: product, logger: logger, inboxTokens: InboxTokens())
     }
 
-    init(client: CalDAVClient, collection: URL, google: Bool, logger: Logger, inboxTokens: InboxTokens) {
+    init(client: CalDAVClient, collection: URL, product: ServerProduct?, logger: Logger, inboxTokens: InboxTokens) {
         self.inboxTokens = inboxTokens
         let base =
             collection.absoluteString.hasSuffix("/")
@@ -72,12 +72,15 @@ public final class CalDAVStorage: CalendarStorage {
         self.client = client
         self.collection = base
         self.resolver = HrefResolver(base: base)
-        self.google = google
+        self.settledFacts = SettledFacts(product: product, url: base)
         self.logger = logger
         fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map {
             min(max($0, 1), 16)
         }
     }
+
+    /// What the server does, as far as its product is known yet (``ServerFacts``).
+    public var facts: ServerFacts { settledFacts.facts(client.traits) }
 
     /// Hands over the collection's properties as just read elsewhere (an account pair's PROPFIND
     /// Depth 1 of the calendar home): the next look for changes uses them instead of asking the
@@ -211,7 +214,8 @@ public final class CalDAVStorage: CalendarStorage {
         // A name the listing showed taken is not asked for: a server that ignores
         // If-None-Match would replace what is there.
         if listed.contains(href.value) { throw StorageError.alreadyExists(href: href) }
-        try refuseGoogleMeetingCopy(data, as: intent, href: href)
+        try refuseMeetingCopy(data, as: intent, href: href)
+        prepareWrites()
         do {
             let stored = try await client.write(
                 url, data: await storedCopyForm(data, as: intent), condition: .createOnly, scheduling: intent.scheduling
@@ -231,7 +235,8 @@ public final class CalDAVStorage: CalendarStorage {
         guard let member = try member(href) else {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
-        try refuseGoogleMeetingCopy(data, as: intent, href: href)
+        try refuseMeetingCopy(data, as: intent, href: href)
+        prepareWrites()
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
@@ -280,8 +285,8 @@ public final class CalDAVStorage: CalendarStorage {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
         do {
-            try await refuseGoogleMeetingCopyDeletion(member.href, as: intent, href: href)
-            if client.traits.ignoresSchedulingSwitch {
+            try await refuseMeetingCopyDeletion(member.href, as: intent, href: href)
+            if copiesNeedClientAgent {
                 try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
             } else if intent == .personsAction, try await deletedAsDecline(member, ifMatch: etag) {
                 return
@@ -290,8 +295,23 @@ public final class CalDAVStorage: CalendarStorage {
             }
         } catch let error as CalDAVError where error.code == .notFound {
             return
+        } catch let error as CalDAVError where error.status == 412 {
+            // If-Match fails on a resource that is gone as on one that changed (RFC 9110
+            // §13.1.1; sabre/dav answers so): one look tells which, and gone is what was asked.
+            if try await isGone(member.url) { return }
+            throw storageError(error, href: href, creating: false)
         } catch let error as CalDAVError {
             throw storageError(error, href: href, creating: false)
+        }
+    }
+
+    /// Whether nothing is at `url` any more (a PROPFIND of it answers 404 or 410).
+    func isGone(_ url: URL) async throws -> Bool {
+        do {
+            _ = try await client.etag(of: url)
+            return false
+        } catch let error as CalDAVError where error.code == .notFound || error.status == 410 {
+            return true
         }
     }
 

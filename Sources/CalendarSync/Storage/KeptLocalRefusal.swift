@@ -19,32 +19,28 @@ extension ComponentNotTaken: KeptLocalRefusal {
     }
 }
 
-/// A copy of a meeting not written to Microsoft Graph or to Google's CalDAV: each mails every
-/// attendee whenever a meeting is made, moved or deleted, and has no way not to (Google ignores
-/// `SCHEDULE-AGENT=CLIENT` and `Scheduling-Enabled: F`); only the person's own actions
-/// (`calgw event …`) are sent.
+/// A copy of a meeting not written to a server that mails its attendees whenever a meeting is
+/// made, moved or deleted, and has no way not to (``ServerFacts/MeetingCopies/never``:
+/// Microsoft Graph, Google, SOGo); only the person's own actions (`calgw event …`) are sent.
 public struct MeetingCopyNotSent: KeptLocalRefusal, CustomStringConvertible {
-    /// The service that would mail.
-    public enum Provider: Sendable {
-        case graph, google
-    }
-
     /// Where the write was to go.
     public var href: ItemHref
     /// A deletion rather than a create or an update.
     public var deleting: Bool
-    /// The service that would mail.
-    public var provider: Provider
+    /// The server that would mail.
+    public var facts: ServerFacts
 
-    /// The copy's refusal on `provider` (Graph unless said).
-    public init(href: ItemHref, deleting: Bool, provider: Provider = .graph) {
+    /// The copy's refusal on the server `facts` describe.
+    public init(href: ItemHref, deleting: Bool, facts: ServerFacts) {
         self.href = href
         self.deleting = deleting
-        self.provider = provider
+        self.facts = facts
     }
 
-    private var place: String { provider == .graph ? "Outlook" : "Google" }
-    private var mailer: String { provider == .graph ? "Graph" : "Google" }
+    /// Where the copy would go (`Outlook`, `Google`).
+    private var place: String { facts.title }
+    /// Who would mail: the API in front of the calendar (Graph, for Outlook), else the server.
+    private var mailer: String { facts.api ?? facts.title }
 
     public var keptReason: String {
         deleting
@@ -54,7 +50,7 @@ public struct MeetingCopyNotSent: KeptLocalRefusal, CustomStringConvertible {
         (deleting
             ? "the meeting's deletion is not sent to \(place) (\(mailer) would mail each attendee a cancellation)"
             : "the meeting stays in the vdir, not sent to \(place) (\(mailer) mails its attendees whenever one is "
-                + "written\(provider == .google ? ", whatever the client asks" : ""))")
+                + "written\(facts.api == nil ? ", whatever the client asks" : ""))")
             + "; a calgw event command on it is your own action and is sent"
     }
     public var description: String { "\(href): \(keptNote)" }

@@ -128,17 +128,8 @@ struct DiscoverCommand: AsyncParsableCommand {
         }
         if !output.quiet, !graph, let first = collections.first, let account = try? await server.account(at: first.url)
         {
-            Terminal.out(Self.describe(account))
+            Terminal.out(account.summary)
         }
-    }
-
-    /// One line on the account's scheduling: its addresses, and what the server does with meetings.
-    static func describe(_ account: ServerAccount) -> String {
-        let who = account.addresses.isEmpty ? "no calendar address" : account.addresses.joined(separator: ", ")
-        let what =
-            account.autoSchedules
-            ? "the server schedules meetings (calendar-auto-schedule): storing one you organize may invite its attendees"
-            : "the server does not schedule meetings: attendees are not sent what it stores"
-        return "account: \(who); \(what)"
+        if !output.quiet, !graph { Terminal.out(server.facts(at: target).summary) }
     }
 }

@@ -269,7 +269,7 @@ struct InitCommand: AsyncParsableCommand {
                     Terminal.out("  \(calendar.name)/ → \(calendar.href)  \(calendar.displayName ?? "-")\(components)")
                 }
             }
-            if let account { Terminal.out(DiscoverCommand.describe(account)) }
+            if let account { Terminal.out(account.summary) }
             Terminal.out("added pair \"\(name)\" to \(file.path)")
             if remoteIsFeed {
                 Terminal.out("a read-only subscription: calgw pull (or sync) fetches it; local edits stay local")

@@ -88,7 +88,8 @@ struct PairReader {
         "token_command", "conflict", "window", "collections", "journal", "ca_file", "verify_fingerprint",
         "max_response_size", "default_collection",
         "local_username", "local_password_command", "local_password_env", "local_password_file",
-        "local_token_command", "subscription", "max_line_length", "scheduling", "api", "addresses", "mail_command",
+        "local_token_command", "subscription", "max_line_length", "scheduling", "api", "server", "addresses",
+        "mail_command",
     ]).union(oauthKeys)
 
     /// The keys of an OAuth sign-in (`auth` and what it takes).
@@ -221,23 +222,34 @@ struct PairReader {
     }
 
     /// `api`: `"caldav"`, `"graph"` for Microsoft Graph (the default for a remote on
-    /// `graph.microsoft.com`), or `"google"` for Google's CalDAV behind another host.
+    /// `graph.microsoft.com`), or `"google"` for Google's CalDAV behind another host; and
+    /// `server`, the CalDAV server's product when its answers do not show it (``ServerFacts``).
     func readAPI(into pair: inout PairConfiguration) throws {
         let onGraph = pair.remote.host?.lowercased() == "graph.microsoft.com"
-        switch try string("api") {
+        let api = try string("api")
+        if let api, api != "graph", onGraph {
+            throw fail("api", "is \"\(api)\", but graph.microsoft.com speaks only Graph")
+        }
+        switch api {
         case nil: pair.graph = onGraph
         case "graph"?: pair.graph = true
-        case "caldav"?:
-            if onGraph { throw fail("api", "is \"caldav\", but graph.microsoft.com speaks only Graph") }
-            pair.graph = false
-        case "google"?:
-            if onGraph { throw fail("api", "is \"google\", but graph.microsoft.com speaks only Graph") }
-            pair.graph = false
-            pair.google = true
+        case "caldav"?: pair.graph = false
+        case "google"?: (pair.graph, pair.product) = (false, ServerProduct("google"))
         case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: caldav, graph, google")
         }
+        if let name = try string("server") {
+            guard let facts = ServerFacts.named(name), pair.product.map({ $0 == facts.product }) ?? true else {
+                throw fail(
+                    "server", "is \"\(name)\"",
+                    hint: "one of \(ServerFacts.names.joined(separator: ", ")) that api does not contradict")
+            }
+            pair.product = facts.product
+        }
         if pair.graph && pair.subscription { throw fail("api", "is graph, which a subscription cannot be") }
-        if pair.google && pair.subscription { throw fail("api", "is google, which a subscription cannot be") }
+        if pair.product != nil && (pair.subscription || pair.graph) {
+            throw fail(
+                "server", "names a CalDAV server, which a \(pair.graph ? "Graph remote" : "subscription") is not")
+        }
     }
 
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and

@@ -33,7 +33,7 @@ extension PairConfiguration {
             }
             if side == "remote" && graph { return .graph(url, server: server(login: login)) }
             var settings = server(login: login)
-            settings.google = side == "remote" && google
+            settings.product = side == "remote" ? product : nil
             return .caldav(url, server: settings)
         default:
             throw CLIError(

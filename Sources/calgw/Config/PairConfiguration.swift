@@ -36,9 +36,10 @@ struct PairConfiguration: Equatable, Sendable {
     /// `api = "graph"` (or a remote on graph.microsoft.com): the remote is an Outlook calendar
     /// through Microsoft Graph.
     var graph = false
-    /// `api = "google"`: the remote is Google Calendar's CalDAV endpoint behind another host
-    /// (a proxy, a test server); one on `apidata.googleusercontent.com` is known without it.
-    var google = false
+    /// `server = "NAME"`, or `api = "google"` (Google Calendar's CalDAV endpoint behind another
+    /// host: a proxy, a test server): the remote's server product (``ServerSettings/product``);
+    /// nil: known by its URL and answers.
+    var product: ServerProduct?
     /// `scheduling = "never"`: the person's actions send no scheduling message either (see
     /// ``Pair/schedules``); `"auto"` (the default) lets a scheduling server send them.
     var scheduling = true

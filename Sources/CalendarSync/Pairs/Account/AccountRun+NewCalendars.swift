@@ -56,7 +56,7 @@ extension AccountRun {
                 continue
             }
             if made.refused.contains(entry.name) {
-                report.notes.append(CalendarMaking.note(folder: entry.name, google: false, refusal: nil))
+                report.notes.append(CalendarMaking.note(folder: entry.name, refusal: nil))
                 continue
             }
             if dryRun {
@@ -79,7 +79,7 @@ extension AccountRun {
             switch outcome {
             case .refused(let error):
                 made.refused.insert(entry.name)
-                report.notes.append(CalendarMaking.note(folder: entry.name, google: false, refusal: error))
+                report.notes.append(CalendarMaking.note(folder: entry.name, refusal: error))
             case .made(let href), .found(let href):
                 try effects.happened()
                 let found = if case .found = outcome { true } else { false }

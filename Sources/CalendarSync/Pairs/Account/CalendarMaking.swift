@@ -49,14 +49,15 @@ enum CalendarMaking {
         return [403, 405, 409, 501].contains(status)
     }
 
-    /// The note for a new folder `name` that stays in the vdir: on Google, how to make the
-    /// calendar there; elsewhere, what the server answered.
-    static func note(folder name: String, google: Bool, refusal: (any Error)?) -> String {
-        if google {
-            return "new folder \(name)/ stays in the vdir: Google makes no calendars over CalDAV; make one in Google "
-                + "Calendar (Settings, Add calendar, Create new calendar); the next run copies it into a folder of "
-                + "its own, named by its id, where you can move the files of \(name)/"
-        }
+    /// The note for a new folder `name` that stays in the vdir on a server that makes no
+    /// calendars (``ServerFacts/CalendarMaking/never(advice:)``): where to make one instead.
+    static func note(folder name: String, unmadeBecause advice: String) -> String {
+        "new folder \(name)/ stays in the vdir: \(advice); the next run copies it into a folder of its own, named by "
+            + "its id, where you can move the files of \(name)/"
+    }
+
+    /// The note for a new folder `name` that stays in the vdir: what the server answered.
+    static func note(folder name: String, refusal: (any Error)?) -> String {
         let status = (refusal as? CalDAVError)?.status.map { " (MKCALENDAR answered \($0))" } ?? ""
         return "new folder \(name)/ stays in the vdir: the server made no calendar for it\(status); make one "
             + "in the server's own app, and the next run copies it into a folder of its own, where you can move "

@@ -131,7 +131,7 @@ extension GraphStorage {
                 return
             }
             if event.isOrganizer != false, !(event.attendees ?? []).isEmpty {
-                throw MeetingCopyNotSent(href: href, deleting: true)
+                throw MeetingCopyNotSent(href: href, deleting: true, facts: Self.facts)
             }
         }
         do {
@@ -174,7 +174,7 @@ extension GraphStorage {
     /// moved, and has no way not to.
     private func refuseMeetingCopy(_ event: GraphEvent, intent: WriteIntent, href: ItemHref) throws {
         guard intent == .copy, !(event.attendees ?? []).isEmpty else { return }
-        throw MeetingCopyNotSent(href: href, deleting: false)
+        throw MeetingCopyNotSent(href: href, deleting: false, facts: Self.facts)
     }
 
     /// The exceptions and cancellations of `write` made on the series `id`. An occurrence

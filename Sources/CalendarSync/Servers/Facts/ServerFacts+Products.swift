@@ -1,0 +1,116 @@
+import CalDAV
+import Foundation
+
+/// The registry: every server product calgw knows, what it does, and how it is recognised.
+/// A new server product is one entry here (its facts and how its answers name it); nothing
+/// else in the engine names a product.
+extension ServerFacts {
+    /// A server calgw does not know: what RFC 4791 and RFC 6638 say one does.
+    public static let generic = ServerFacts(
+        product: ServerProduct("generic"), title: "the server", api: nil, scheduling: .asAdvertised,
+        meetingCopies: .schedulingSwitch, writesScheduleStatus: true, honoursIfNoneMatch: true,
+        honoursIfMatchOnDelete: true, keepsReplyComment: true, makesCalendars: .onRequest, defersWithBare403: false)
+
+    /// Every product calgw knows, by its config name.
+    public static let known: [ServerFacts] = [
+        generic,
+        // Google Calendar's CalDAV endpoint: it mails the attendees of every meeting written or
+        // deleted, ignoring SCHEDULE-AGENT=CLIENT and Scheduling-Enabled (Outlook CalDAV
+        // Synchronizer #183, #116, #274); MKCALENDAR is not supported (its CalDAV guide); it
+        // defers with a bare 403.
+        with(generic, "google", "Google") {
+            $0.scheduling = .always
+            $0.meetingCopies = .never
+            $0.defersWithBare403 = true
+            $0.makesCalendars = .never(
+                advice: "Google makes no calendars over CalDAV; make one in Google Calendar (Settings, Add "
+                    + "calendar, Create new calendar)")
+        },
+        // Microsoft Graph: every create, move or deletion of a meeting mails its attendees;
+        // answers are sent by the requests that make them, and nothing is marked on the event.
+        with(generic, "graph", "Outlook") {
+            $0.api = "Graph"
+            $0.scheduling = .always
+            $0.meetingCopies = .never
+            $0.writesScheduleStatus = false
+        },
+        // DAViCal schedules implicitly and takes no request header to skip it: a copy it stores
+        // invites the attendees who are its users unless each says SCHEDULE-AGENT=CLIENT.
+        with(generic, "davical", "DAViCal") { $0.meetingCopies = .scheduleAgentClient },
+        // Cyrus (Fastmail) honours Scheduling-Enabled: F on PUT and DELETE.
+        with(generic, "cyrus", "Cyrus") { _ in },
+        with(generic, "radicale", "Radicale") { _ in },
+        // Xandikos advertises calendar-auto-schedule and sends nothing; its answers do not name
+        // it (aiohttp's Server header), so only the config's `server = "xandikos"` says so.
+        with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
+        // SOGo delivers to local attendees on every write of a meeting, whatever the request
+        // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE, and
+        // drops a reply's COMMENT.
+        with(generic, "sogo", "SOGo") {
+            $0.meetingCopies = .never
+            $0.writesScheduleStatus = false
+            $0.honoursIfNoneMatch = false
+            $0.honoursIfMatchOnDelete = false
+            $0.keepsReplyComment = false
+        },
+        // sabre/dav (Nextcloud, ownCloud, Baïkal) ignores Scheduling-Enabled and takes
+        // Schedule-Reply: F as "no scheduling" on PUT and DELETE; its iTIP broker builds a REPLY
+        // without the COMMENT.
+        with(generic, "sabre", "sabre/dav") {
+            $0.meetingCopies = .scheduleReply
+            $0.keepsReplyComment = false
+        },
+    ]
+
+    /// Other names of known products: what people call the service that runs the engine.
+    static let aliases = ["nextcloud": "sabre", "owncloud": "sabre", "baikal": "sabre", "fastmail": "cyrus"]
+
+    /// The facts of the product the config calls `name` (or one of its other names); nil for a
+    /// name calgw does not know.
+    public static func named(_ name: String) -> ServerFacts? {
+        let name = name.lowercased()
+        let product = aliases[name] ?? name
+        return known.first { $0.product.name == product }
+    }
+
+    /// The config names of the known products and their other names, for a message listing them.
+    public static var names: [String] { known.map(\.product.name) + aliases.keys.sorted() }
+
+    /// The facts of the server at `url` that answered with `identity`: known by its URL
+    /// (Google's CalDAV endpoint, Graph), else by the product headers of its answers, else
+    /// ``generic``.
+    public static func detected(url: URL?, identity: ServerIdentity = ServerIdentity()) -> ServerFacts {
+        productName(url: url, identity: identity).flatMap(named) ?? generic
+    }
+
+    /// The config name of the product at `url` that answered with `identity`; nil when neither
+    /// names one.
+    static func productName(url: URL?, identity: ServerIdentity) -> String? {
+        if let url, url.host?.lowercased() == "graph.microsoft.com" { return "graph" }
+        if let url, GoogleCalDAV.recognises(url) { return "google" }
+        if identity.davicalVersion != nil { return "davical" }
+        if identity.sabreVersion != nil { return "sabre" }
+        return productName(byServerHeader: identity.server)
+    }
+
+    /// The product a `Server:` header names (`SOPE 4.9.37/WebDAV`, `Cyrus-HTTP/3.6`).
+    static func productName(byServerHeader header: String?) -> String? {
+        guard let header = header?.lowercased() else { return nil }
+        // SOGo answers PROPFIND and OPTIONS with `Server: SOPE 4.9.37/WebDAV` (its framework).
+        let prefixes = [
+            "sogo": "sogo", "sope": "sogo", "cyrus": "cyrus", "xandikos": "xandikos", "radicale": "radicale",
+        ]
+        return prefixes.first { header.hasPrefix($0.key) || header.contains(" \($0.key)") }?.value
+    }
+
+    /// `base` named `name` (`title` in messages), changed by `change`.
+    private static func with(
+        _ base: ServerFacts, _ name: String, _ title: String, _ change: (inout ServerFacts) -> Void
+    ) -> ServerFacts {
+        var facts = base
+        facts.product = ServerProduct(name)
+        facts.title = title
+        change(&facts)
+        return facts
+    }
+}

@@ -1,0 +1,38 @@
+import CalDAV
+import Foundation
+
+/// Copies of meetings on a server that mails a meeting's attendees whenever one is written or
+/// deleted, whatever the client asks (``ServerFacts/MeetingCopies/never``: Google ignores
+/// `SCHEDULE-AGENT=CLIENT` and `Scheduling-Enabled: F`, Outlook CalDAV Synchronizer #183,
+/// #116, #274; SOGo delivers to its own users on every write). A copy stays where it is, as on
+/// Graph, said once; only the person's own actions (`calgw event …`) are sent.
+extension CalDAVStorage {
+    /// Refuses to write `data` as a copy when it is a meeting and the server would mail it.
+    /// - Throws: ``MeetingCopyNotSent``.
+    func refuseMeetingCopy(_ data: Data, as intent: WriteIntent, href: ItemHref) throws {
+        guard intent == .copy, !facts.storesMeetingCopies, MeetingContent.isMeeting(data) else { return }
+        throw MeetingCopyNotSent(href: href, deleting: false, facts: facts)
+    }
+
+    /// Refuses to delete, as a copy, a meeting on such a server: its attendees would be mailed
+    /// a cancellation. The item is read first (one request, on such a server only); one
+    /// already gone, or not a meeting, may be deleted.
+    /// - Throws: ``MeetingCopyNotSent``.
+    func refuseMeetingCopyDeletion(_ member: Href, as intent: WriteIntent, href: ItemHref) async throws {
+        guard intent == .copy, !facts.storesMeetingCopies else { return }
+        let held = try await client.multiget(collection, hrefs: [member], scheduleTags: false)
+        guard let item = held.first, MeetingContent.isMeeting(item.data) else { return }
+        throw MeetingCopyNotSent(href: href, deleting: true, facts: facts)
+    }
+}
+
+extension CalDAVStorage {
+    /// Tells the client, before a write, what the server's facts say of writes: a server that
+    /// overwrites whatever `If-None-Match` says (SOGo) is asked first whether a name is free;
+    /// one that takes `Schedule-Reply: F` as its switch (sabre/dav) gets it on every copy.
+    func prepareWrites() {
+        let facts = self.facts
+        if !facts.honoursIfNoneMatch { client.traits.askBeforeCreating() }
+        if facts.meetingCopies == .scheduleReply { client.traits.switchSchedulingWithScheduleReply() }
+    }
+}
