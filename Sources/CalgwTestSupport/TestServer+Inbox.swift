@@ -10,12 +10,14 @@ extension TestServer.Attendee {
     /// - Throws: when curl cannot be run.
     public func inbox(on server: String, mentioning id: String) async throws -> [String] {
         let auth = ["-s", "--max-time", "60", "-u", "\(username):\(password)"]
-        let inbox = home.appendingPathComponent(server == "cyrus" ? "Inbox/" : ".in/")
+        let inbox = home.appendingPathComponent(TestServer.inboxFolder(on: server))
         let listing = try await ProcessRunner.run(
             "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]
         )
         .stdoutText
-        let hrefs = listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/).map { String($0.1) }
+        let hrefs = listing.matches(
+            of: /<(?:[A-Za-z][A-Za-z0-9]*:)?href>([^<]+\.ics)<\/(?:[A-Za-z][A-Za-z0-9]*:)?href>/
+        ).map { String($0.1) }
         guard let origin = URL(string: "/", relativeTo: home)?.absoluteURL else {
             throw FixtureFailure("no origin for \(home)")
         }

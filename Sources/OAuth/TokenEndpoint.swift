@@ -75,7 +75,15 @@ struct TokenEndpoint: Sendable {
 
     /// Posts `fields` (and the client's credentials) to `endpoint`.
     func ask(_ endpoint: URL, _ fields: [(String, String)]) async throws -> Answer {
-        let response = try await post(endpoint, fields)
+        let response: HTTPResponse
+        do {
+            response = try await post(endpoint, fields)
+        } catch let error as CalDAVError where error.status == 401 {
+            // RFC 6749 §5.2: a client the provider does not authenticate is refused with 401
+            // `invalid_client`; the pair has no user name or password to check, but a client.
+            let said = error.serverReason.flatMap { try? JSONDecoder().decode(Refusal.self, from: Data($0.utf8)) }
+            return .refused(said ?? Refusal(error: "invalid_client", errorDescription: error.serverReason))
+        }
         if response.isSuccess {
             do { return .granted(try JSONDecoder().decode(Granted.self, from: response.body)) } catch {
                 throw SignInError(

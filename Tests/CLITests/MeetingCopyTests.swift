@@ -8,7 +8,7 @@ import CalgwTestSupport
 /// gets no invitation, update or cancellation, and the server keeps no SCHEDULE-STATUS.
 @Suite(.timeLimit(.minutes(10))) struct MeetingCopyTests {
     /// The servers that schedule, of those selected.
-    static let scheduling = TestServers.selected.filter { ["cyrus", "davical"].contains($0) }
+    static let scheduling = TestServers.selected.filter { TestServer.scheduling.contains($0) }
 
     /// A meeting `organizer` organizes, with `attendee` invited, in March 2027.
     static func meeting(_ uid: String, summary: String, organizer: String, attendee: String, day: Int = 1) -> String {
@@ -22,7 +22,9 @@ import CalgwTestSupport
     }
 
     @Test(
-        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func aFirstPushEditsAndDeletionsOfMeetingsInviteNobody(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "meet")
@@ -77,7 +79,9 @@ import CalgwTestSupport
     /// gets no cancellation. On DAViCal, which schedules a deletion by what it stores, calgw
     /// marks the stored meeting `SCHEDULE-AGENT=CLIENT` before deleting it.
     @Test(
-        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func aMeetingDeletedByHandCancelsNothing(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "handdel")
@@ -120,7 +124,9 @@ import CalgwTestSupport
     /// account attends, already accepted) is a copy like any other: synced to the server, it
     /// sends bob no reply, and the account's answer stays as written.
     @Test(
-        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func anInvitationWrittenByHandSendsNoReply(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "byhand")

@@ -27,7 +27,8 @@ import CalgwTestSupport
 
     @Test(
         .enabled(
-            if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+            if: !MeetingCopyTests.scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
     func aMeetingAddedOfflineBeforeTheFirstSyncInvitesOnce(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "firstsync")
@@ -49,7 +50,8 @@ import CalgwTestSupport
 
     @Test(
         .enabled(
-            if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+            if: !MeetingCopyTests.scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
     func aMeetingAddedAndEditedOfflineInvitesOnceWithTheEdit(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "firstedit")
@@ -74,7 +76,8 @@ import CalgwTestSupport
     /// the calendar, and its first sync sends the meeting as the person's action.
     @Test(
         .enabled(
-            if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+            if: !MeetingCopyTests.scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
     func aMeetingAddedOfflineInANewCalendarOfAnAccountInvitesOnce(server name: String) async throws {
         let own = try AttendeeServer(name)

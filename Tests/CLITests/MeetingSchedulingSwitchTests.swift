@@ -10,7 +10,9 @@ import CalgwTestSupport
     static let scheduling = MeetingCopyTests.scheduling
 
     @Test(
-        .enabled(if: !scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: scheduling)
     func schedulingOffSendsNothingAndTheAccountIsCached(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "quiet")

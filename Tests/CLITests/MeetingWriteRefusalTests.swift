@@ -11,7 +11,11 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct MeetingWriteRefusalTests {
     static let cases = MeetingCopyTests.scheduling.flatMap { server in ["403", "409", "412"].map { (server, $0) } }
 
-    @Test(.enabled(if: !cases.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"), arguments: cases)
+    @Test(
+        .enabled(
+            if: !cases.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
+        arguments: cases)
     func aRefusedInvitationIsKeptAndSentOnceLater(server name: String, status: String) async throws {
         let own = try AttendeeServer(name)
         defer { own.release() }
@@ -61,7 +65,8 @@ import CalgwTestSupport
     /// the person's action), and only then.
     @Test(
         .enabled(
-            if: !MeetingCopyTests.scheduling.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+            if: !MeetingCopyTests.scheduling.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: MeetingCopyTests.scheduling)
     func aMeetingMadeOfflineInvitesWhenPushed(server name: String) async throws {
         let meeting = try await MeetingFixture(on: name, prefix: "offline")

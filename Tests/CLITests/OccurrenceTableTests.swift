@@ -39,4 +39,16 @@ import Testing
             }
         }
     }
+
+    /// A LOCATION or SUMMARY with line breaks stays one row: each break becomes a space.
+    @Test func aCellWithLineBreaksStaysOnOneLine() {
+        #expect(OccurrenceListing.oneLine("Room 4\nFloor 2") == "Room 4 Floor 2")
+        #expect(OccurrenceListing.oneLine("Room 4\r\nFloor 2\rWing B") == "Room 4 Floor 2 Wing B")
+        #expect(OccurrenceListing.oneLine("Room 4") == "Room 4")
+        var random = SeededRandom(seed: 57)
+        for _ in 0..<1_000 {
+            let line = OccurrenceListing.oneLine(Self.randomText(&random))
+            #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\r\n"), "\(line.debugDescription)")
+        }
+    }
 }

@@ -120,7 +120,9 @@ import CalgwTestTraits
     }
 
     @Test(
-        .enabled(if: !sharing.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !sharing.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: sharing)
     func aCalendarSharedReadOnlySyncsOneWayAndSaysSoOnce(server name: String) async throws {
         let server = try TestServers.shared(name)
@@ -156,7 +158,9 @@ import CalgwTestTraits
     }
 
     @Test(
-        .enabled(if: !sharing.isEmpty, "needs cyrus or davical, which CALGW_TEST_SERVERS leaves out"),
+        .enabled(
+            if: !sharing.isEmpty,
+            "needs a server that schedules (cyrus, davical, sabre), which CALGW_TEST_SERVERS leaves out"),
         arguments: sharing)
     func aCalendarSharedWithWriteAccessSyncsBothWays(server name: String) async throws {
         let server = try TestServers.shared(name)

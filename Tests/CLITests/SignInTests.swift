@@ -490,6 +490,23 @@ import CalgwTestSupport
             login.stderrText.contains("client_id") && !login.stderrText.contains("username"), "\(login.stderrText)")
     }
 
+    /// A client secret the token endpoint refuses (401 `invalid_client`, RFC 6749 §5.2) is named
+    /// as the client's, not as a username or password the pair does not have.
+    @Test func aRefusedClientSecretIsNamedAsTheClients() async throws {
+        let p = try await pair(auth: "google")
+        defer { p.finish() }
+        let config = try String(contentsOf: p.config, encoding: .utf8)
+        try Data(
+            config.replacingOccurrences(
+                of: "client_secret = \"\(p.oauth["CONFIDENTIAL_CLIENT_SECRET"])\"", with: "client_secret = \"wrong\""
+            ).utf8
+        ).write(to: p.config)
+        let login = try await p.run(["login"])
+        #expect(login.status == 5, "\(login.stderrText)")
+        #expect(
+            login.stderrText.contains("client_secret") && !login.stderrText.contains("username"), "\(login.stderrText)")
+    }
+
     @Test func theDeviceGrantSignsInWithACodeEnteredElsewhere() async throws {
         let p = try await pair()
         defer { p.finish() }

@@ -50,7 +50,8 @@ public struct ConflictResolver: Sendable {
     /// changed: a file calgw wrote from the server yesterday looks as new as an edit made on the
     /// phone today, and comparing times would let the stale copy overwrite the edit. Unless the
     /// strategy names a side (`local-wins`, `remote-wins`) or a person decides (`ask`), both
-    /// are kept: the server's copy keeps the item, the local one becomes a conflict copy.
+    /// are kept: the server's copy keeps the item, the local one becomes a conflict copy; but a
+    /// server's copy that only adds to the local one (``ServerAdditions``) is taken as it is.
     /// - Parameter sharingHistory: false for two copies that met without a journal row.
     /// - Returns: the resolution and the name of the rule that decided it (for the report).
     public func resolve(key: ItemKey, local: Data, remote: Data, base: Data?, sharingHistory: Bool = true) -> (
@@ -65,7 +66,11 @@ public struct ConflictResolver: Sendable {
             }
             strategy = chosen
         }
-        if !sharingHistory && (strategy == .merge || strategy == .newest) { strategy = .keepBoth }
+        if !sharingHistory && (strategy == .merge || strategy == .newest) {
+            // The server's copy is the local one with what the server added: one item.
+            if ServerAdditions.onlyAdded(local: local, remote: remote) { return (.takeRemote, .resolved(.merge)) }
+            strategy = .keepBoth
+        }
         let lc = ItemContent(local), rc = ItemContent(remote)
         switch strategy {
         case .localWins: return (.takeLocal, ConflictOutcome(strategy))

@@ -46,7 +46,7 @@ extension OccurrenceListing {
                 event["SUMMARY"]?.text ?? "(no title)",
                 Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED"),
             ].compactMap { $0 }.joined(separator: " ")
-            var row = [date, time, summary, event["LOCATION"]?.text ?? ""]
+            var row = [date, time, Self.oneLine(summary), Self.oneLine(event["LOCATION"]?.text ?? "")]
             if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
             rows.append(row)
         }
@@ -58,6 +58,14 @@ extension OccurrenceListing {
                 (0..<padded).map { Self.padding(r[$0], to: widths[$0]) }.joined(separator: "  ")
                     + (r[padded].isEmpty ? "" : "  " + r[padded]))
         }
+    }
+
+    /// `text` on one line: each line break (a LOCATION or SUMMARY may hold several) becomes a
+    /// space, so that an event stays one row of the table. Text without one is returned as is.
+    public static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: " ").split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            .joined(separator: " ")
     }
 
     /// `text` as `text.padding(toLength: width, withPad: " ", startingAt: 0)` gives it

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import ICalendar
 
 /// Copies of meetings on a server that mails a meeting's attendees whenever one is written or
 /// deleted, whatever the client asks (``ServerFacts/MeetingCopies/never``: Google ignores
@@ -34,5 +35,25 @@ extension CalDAVStorage {
         let facts = self.facts
         if !facts.honoursIfNoneMatch { client.traits.askBeforeCreating() }
         if facts.meetingCopies == .scheduleReply { client.traits.switchSchedulingWithScheduleReply() }
+    }
+}
+
+extension CalDAVStorage {
+    /// Says, for the person's answer with a comment to a meeting the account attends, that the
+    /// server's reply to the organizer leaves the comment out (``ServerFacts/keepsReplyComment``:
+    /// sabre/dav's iTIP broker builds the REPLY from the attendee's line alone, and takes no
+    /// REPLY by its Outbox), so that "sent" is not taken to mean the comment arrived.
+    func noteCommentLeftOut(_ data: Data, at href: Href, as intent: WriteIntent) async {
+        guard intent == .personsAction, !facts.keepsReplyComment, OutboxReply.carriesComment(data),
+            let organizer = UploadForm.organizer(of: data)
+        else { return }
+        let own = await accountAddresses.get {
+            ((try? await self.client.schedulingAccount(at: self.collection).addresses) ?? []).map(
+                CalendarUser.normalized)
+        }
+        guard !own.isEmpty, !own.contains(CalendarUser.normalized(organizer)) else { return }
+        notes.add(
+            "\(href.path): the server sends your answer to the organizer without its comment (\(facts.title) leaves "
+                + "COMMENT out of the replies it makes): tell the organizer yourself if the comment matters")
     }
 }

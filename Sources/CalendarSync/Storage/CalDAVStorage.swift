@@ -223,7 +223,7 @@ public final class CalDAVStorage: CalendarStorage {
             return kept(stored, at: href, intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
-                ?? storageError(error, href: href, creating: true)
+                ?? ContentRefused.refusal(error, href: href) ?? storageError(error, href: href, creating: true)
         }
     }
 
@@ -252,13 +252,14 @@ public final class CalDAVStorage: CalendarStorage {
                 stored = answered
             } else {
                 stored = try await written(member.url, data: data, condition: condition, as: intent)
+                await noteCommentLeftOut(data, at: member.href, as: intent)
             }
             if let before { await sendWhatTheServersUpdateLeftOut(before: before, after: data, href: member.href) }
             return kept(stored, at: ItemHref(member.href), intent: intent)
         } catch let error as CalDAVError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
                 ?? Self.recurringConflict(error, data: data, href: href)
-                ?? recurringMeetingDeferral(error, data: data, href: href)
+                ?? recurringMeetingDeferral(error, data: data, href: href) ?? ContentRefused.refusal(error, href: href)
                 ?? storageError(error, href: href, creating: false)
         }
     }

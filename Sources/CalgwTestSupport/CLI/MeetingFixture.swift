@@ -71,7 +71,7 @@ public struct MeetingFixture: Sendable {
     /// bob's default calendar, where the server files the invitations it delivers to him
     /// (shared by every test that invites him).
     public var attendeeCalendar: URL {
-        attendee.home.appendingPathComponent(name == "cyrus" ? "Default/" : "calendar/", isDirectory: true)
+        attendee.home.appendingPathComponent(TestServer.defaultCalendar(on: name), isDirectory: true)
     }
 
     /// bob's own calgw: the pair `bob` of `attendeeCalendar`, signed in as him, in the test's

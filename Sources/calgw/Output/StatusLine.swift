@@ -6,7 +6,8 @@ import Foundation
 enum StatusLine {
     static func item(_ item: PendingItem) -> String {
         var line = item.action.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-        line += " " + start(item.start).padding(toLength: 17, withPad: " ", startingAt: 0)
+        let when = start(item.start)  // a column of 17, never cut: `2026-03-01 10:00+01:00` is longer
+        line += " " + when.padding(toLength: max(17, when.count), withPad: " ", startingAt: 0)
         line += " " + (item.summary.map { "\"\($0)\"" } ?? item.uid)
         if let place = item.path ?? item.href { line += "  " + place }
         if item.waiting == true { line += "  (left for the other direction)" }
