@@ -100,7 +100,8 @@ public enum TestProxies {
             arguments: ["--scenario-file", scenarioFile.path])
     }
 
-    /// Runs `Scripts/proxies/SCRIPT --upstream URL --log FILE ARGUMENTS` and waits (up to 20 s)
+    /// Runs `Scripts/proxies/SCRIPT --upstream URL --log FILE ARGUMENTS` and waits (up to 60 s: the
+    /// default run starts hundreds of programs at once on two cores)
     /// for its `PROXY_URL=` line.
     /// - Throws: `ProcessFailure` with the proxy's output when it does not come up.
     public static func start(_ script: String, upstream: URL, arguments: [String]) throws -> TestProxy {
@@ -125,7 +126,7 @@ public enum TestProxies {
         process.standardInput = FileHandle.nullDevice
         process.environment = TestPaths.childEnvironment
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
             if text.contains("PROXY_URL=") && text.hasSuffix("\n") {
@@ -145,7 +146,7 @@ public enum TestProxies {
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         throw ProcessFailure(
             command: "Scripts/proxies/\(script)", status: process.isRunning ? -1 : process.terminationStatus,
-            stderr: "no PROXY_URL within 20 s: \(stderr)")
+            stderr: "no PROXY_URL within 60 s: \(stderr)")
     }
 }
 

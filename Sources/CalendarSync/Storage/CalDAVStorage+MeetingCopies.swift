@@ -28,17 +28,6 @@ extension CalDAVStorage {
 }
 
 extension CalDAVStorage {
-    /// Tells the client, before a write, what the server's facts say of writes: a server that
-    /// overwrites whatever `If-None-Match` says (SOGo) is asked first whether a name is free;
-    /// one that takes `Schedule-Reply: F` as its switch (sabre/dav) gets it on every copy.
-    func prepareWrites() {
-        let facts = self.facts
-        if !facts.honoursIfNoneMatch { client.traits.askBeforeCreating() }
-        if facts.meetingCopies == .scheduleReply { client.traits.switchSchedulingWithScheduleReply() }
-    }
-}
-
-extension CalDAVStorage {
     /// Says, for the person's answer with a comment to a meeting the account attends, that the
     /// server's reply to the organizer leaves the comment out (``ServerFacts/keepsReplyComment``:
     /// sabre/dav's iTIP broker builds the REPLY from the attendee's line alone, and takes no

@@ -237,6 +237,7 @@ public final class CalDAVStorage: CalendarStorage {
         }
         try refuseMeetingCopy(data, as: intent, href: href)
         prepareWrites()
+        try await checkVersion(member, is: etag, href: href)
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
@@ -286,6 +287,10 @@ public final class CalDAVStorage: CalendarStorage {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
         do {
+            if !facts.honoursIfMatch {
+                if try await isGone(member.url) { return }
+                try await checkVersion(member, is: etag, href: href)
+            }
             try await refuseMeetingCopyDeletion(member.href, as: intent, href: href)
             if copiesNeedClientAgent {
                 try await deleteOnServerIgnoringSchedulingSwitch(member, ifMatch: etag, as: intent)
