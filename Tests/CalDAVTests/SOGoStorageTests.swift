@@ -4,12 +4,13 @@ import CalgwTestSupport
 import Foundation
 import Testing
 
-/// SOGo writes and deletes whatever version is there, whatever `If-Match` and `If-None-Match`
-/// say: the storage, knowing it for SOGo from its answers, looks before it writes, so that what
-/// changed on the server since it was read is not overwritten.
+/// SOGo creates over a taken name whatever `If-None-Match` says, and deletes whatever version
+/// is there whatever `If-Match` says (it refuses a stale PUT): the storage, knowing it for SOGo
+/// from its answers, looks first, so that what changed on the server since it was read is
+/// neither overwritten nor deleted.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SOGoStorageTests {
     @Test(.enabled(if: TestServers.runs("sogo"), "CALGW_TEST_SERVERS leaves sogo out"))
-    func aVersionThatChangedIsNotOverwrittenThoughSOGoIgnoresIfMatch() async throws {
+    func aVersionThatChangedIsNeitherOverwrittenNorDeleted() async throws {
         let fixture = try DAVServerFixture("sogo")
         let url = try await fixture.newCalendar("stale")
         let storage = CalDAVStorage(client: fixture.client, collection: url)

@@ -237,7 +237,6 @@ public final class CalDAVStorage: CalendarStorage {
         }
         try refuseMeetingCopy(data, as: intent, href: href)
         prepareWrites()
-        try await checkVersion(member, is: etag, href: href)
         do {
             // The person's change to a meeting read with its Schedule-Tag is made unless the
             // meeting changed in a way that matters; another attendee's answer that landed
@@ -287,7 +286,7 @@ public final class CalDAVStorage: CalendarStorage {
             throw StorageError.rejected(href: href, reason: "not an item of the collection")
         }
         do {
-            if !facts.honoursIfMatch {
+            if !facts.honoursIfMatchOnDelete {
                 if try await isGone(member.url) { return }
                 try await checkVersion(member, is: etag, href: href)
             }

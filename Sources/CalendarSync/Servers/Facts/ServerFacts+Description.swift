@@ -20,7 +20,9 @@ extension ServerFacts {
             said.append("it marks nothing of what it delivered, so calgw cannot say who was told")
         }
         if !honoursIfNoneMatch { said.append("every create asks first whether the name is free (it overwrites)") }
-        if !honoursIfMatch { said.append("every change and deletion first checks the version (it ignores If-Match)") }
+        if !honoursIfMatchOnDelete {
+            said.append("every deletion first looks at the version (it deletes whatever If-Match says)")
+        }
         if !keepsReplyComment { said.append("its replies to organizers leave out an answer's comment") }
         if case .never(let advice) = makesCalendars { said.append(advice) }
         if defersWithBare403 { said.append("a bare 403 means too many requests: waited out and retried") }

@@ -9,7 +9,7 @@ extension ServerFacts {
     public static let generic = ServerFacts(
         product: ServerProduct("generic"), title: "the server", api: nil, scheduling: .asAdvertised,
         meetingCopies: .schedulingSwitch, writesScheduleStatus: true, honoursIfNoneMatch: true,
-        honoursIfMatch: true, keepsReplyComment: true, makesCalendars: .onRequest, defersWithBare403: false)
+        honoursIfMatchOnDelete: true, keepsReplyComment: true, makesCalendars: .onRequest, defersWithBare403: false)
 
     /// Every product calgw knows, by its config name.
     public static let known: [ServerFacts] = [
@@ -44,13 +44,13 @@ extension ServerFacts {
         // it (aiohttp's Server header), so only the config's `server = "xandikos"` says so.
         with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
         // SOGo delivers to local attendees on every write of a meeting, whatever the request
-        // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match (on PUT and
-        // DELETE), and drops a reply's COMMENT.
+        // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE (not on
+        // PUT), and drops a reply's COMMENT.
         with(generic, "sogo", "SOGo") {
             $0.meetingCopies = .never
             $0.writesScheduleStatus = false
             $0.honoursIfNoneMatch = false
-            $0.honoursIfMatch = false
+            $0.honoursIfMatchOnDelete = false
             $0.keepsReplyComment = false
         },
         // sabre/dav (Nextcloud, ownCloud, Baïkal) ignores Scheduling-Enabled and takes

@@ -27,9 +27,9 @@ public struct ServerFacts: Equatable, Sendable {
     /// Whether it refuses a create (`If-None-Match: *`) onto a name that is taken, rather than
     /// overwriting what is there.
     public var honoursIfNoneMatch: Bool
-    /// Whether it refuses a PUT or DELETE whose `If-Match` names another version (SOGo writes
-    /// and deletes whatever version is there).
-    public var honoursIfMatch: Bool
+    /// Whether it refuses a DELETE whose `If-Match` names another version (SOGo deletes whatever
+    /// version is there, though it refuses such a PUT).
+    public var honoursIfMatchOnDelete: Bool
     /// Whether its reply to an organizer keeps the person's `COMMENT`.
     public var keepsReplyComment: Bool
     /// Whether, and how, it makes calendars for new folders.
