@@ -106,6 +106,11 @@ import CalgwTestSupport
             pulled.status == 0 && pulled.stdoutText.contains("local: 3 created"),
             "\(pulled.stdoutText)\(pulled.stderrText)")
         #expect(try pair.summaries() == ["held0-\(id)": "Held 0", "held1-\(id)": "Held 1", "held2-\(id)": "Held 2"])
+        // SOGo serves them without the last line break; the files have it.
+        for name in try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path) where name.hasSuffix(".ics") {
+            let bytes = try Data(contentsOf: pair.vdir.appendingPathComponent(name))
+            #expect(bytes.suffix(2) == Data([13, 10]), "\(name) ends without CRLF")
+        }
         let status = try await pair.run("status", ["--json"], password: server.password)
         #expect(status.status == 0 && !status.stdoutText.contains("held0-\(id)"), "\(status.stdoutText)")
     }

@@ -89,6 +89,18 @@ public struct VDirStorage: CalendarStorage {
         return try results.compactMap { try $0.get() }
     }
 
+    /// `data` ending with a line break, as every content line of a file must (RFC 5545 §3.1): a
+    /// server that drops the last one (SOGo) would otherwise leave every pulled file failing
+    /// `calgw fmt --check`. The break added is the file's own kind (CRLF unless it uses LF
+    /// alone); the content, and so its hash, is the same.
+    static func endingWithALineBreak(_ data: Data) -> Data {
+        guard let last = data.last, last != UInt8(ascii: "\n") else { return data }
+        var ended = data
+        ended.append(
+            contentsOf: data.range(of: Data([13, 10])) != nil || data.firstIndex(of: 10) == nil ? [13, 10] : [10])
+        return ended
+    }
+
     /// Below this many hrefs a fetch reads on the calling thread.
     static let parallelReadMinimum = 64
 
@@ -101,6 +113,7 @@ public struct VDirStorage: CalendarStorage {
     /// Creates the file for `create`, on the calling thread; in `folder` when the caller holds
     /// it open (`openFolder()`).
     func createNow(_ data: Data, suggestedName: String, in folder: OpenFolder? = nil) throws -> ItemVersion {
+        let data = Self.endingWithALineBreak(data)
         let stem = SafeFileName.isSafeStem(suggestedName) ? suggestedName : SafeFileName.stem(forUID: suggestedName)
         let name = String(joining: stem, ".ics")
         do {
@@ -127,6 +140,7 @@ public struct VDirStorage: CalendarStorage {
         -> ItemVersion
     {
         let directory = self.directory
+        let data = Self.endingWithALineBreak(data)
         do {
             let signature = try await Self.offThread {
                 try directory.replace(href.value, data: data, ifEtag: etag.value)
