@@ -137,8 +137,7 @@ public struct Pair: Sendable {
     /// (``ServerFacts``); nil for a remote that is no server (a vdir, a single file, a feed).
     var remoteFacts: ServerFacts? {
         switch remote {
-        case .caldav(let url, let server): server.facts(at: url)
-        case .graph: GraphStorage.facts
+        case .caldav(let url, let server), .graph(let url, let server): server.facts(at: url)
         case .vdir, .singleFile, .subscription: nil
         }
     }

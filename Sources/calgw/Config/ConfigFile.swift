@@ -250,6 +250,7 @@ struct PairReader {
             throw fail(
                 "server", "names a CalDAV server, which a \(pair.graph ? "Graph remote" : "subscription") is not")
         }
+        if pair.graph { pair.product = ServerProduct("graph") }
     }
 
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and

@@ -31,10 +31,9 @@ extension PairConfiguration {
             if side == "remote" && subscription {
                 return .subscription(url, server: server(login: login))
             }
-            if side == "remote" && graph { return .graph(url, server: server(login: login)) }
             var settings = server(login: login)
             settings.product = side == "remote" ? product : nil
-            return .caldav(url, server: settings)
+            return side == "remote" && graph ? .graph(url, server: settings) : .caldav(url, server: settings)
         default:
             throw CLIError(
                 "pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)

@@ -88,19 +88,26 @@ extension ServerFacts {
     static func productName(url: URL?, identity: ServerIdentity) -> String? {
         if let url, url.host?.lowercased() == "graph.microsoft.com" { return "graph" }
         if let url, GoogleCalDAV.recognises(url) { return "google" }
-        if identity.davicalVersion != nil { return "davical" }
-        if identity.sabreVersion != nil { return "sabre" }
-        return productName(byServerHeader: identity.server)
+        if let named = byVersionHeader.first(where: { identity.header($0.header) != nil }) { return named.product }
+        return productName(byServerHeader: identity.header("Server"))
     }
+
+    /// The products that name themselves in a header of their own on every answer.
+    static let byVersionHeader = [
+        (header: "X-DAViCal-Version", product: "davical"), (header: "X-Sabre-Version", product: "sabre"),
+    ]
+
+    /// The words of a `Server:` header that name a product. SOGo answers PROPFIND and OPTIONS
+    /// with `Server: SOPE 4.9.37/WebDAV` (its framework).
+    static let byServerHeader = [
+        (word: "sogo", product: "sogo"), (word: "sope", product: "sogo"), (word: "cyrus", product: "cyrus"),
+        (word: "xandikos", product: "xandikos"), (word: "radicale", product: "radicale"),
+    ]
 
     /// The product a `Server:` header names (`SOPE 4.9.37/WebDAV`, `Cyrus-HTTP/3.6`).
     static func productName(byServerHeader header: String?) -> String? {
         guard let header = header?.lowercased() else { return nil }
-        // SOGo answers PROPFIND and OPTIONS with `Server: SOPE 4.9.37/WebDAV` (its framework).
-        let prefixes = [
-            "sogo": "sogo", "sope": "sogo", "cyrus": "cyrus", "xandikos": "xandikos", "radicale": "radicale",
-        ]
-        return prefixes.first { header.hasPrefix($0.key) || header.contains(" \($0.key)") }?.value
+        return byServerHeader.first { header.hasPrefix($0.word) || header.contains(" \($0.word)") }?.product
     }
 
     /// `base` named `name` (`title` in messages), changed by `change`.
