@@ -16,7 +16,7 @@ final class CurlEngine: @unchecked Sendable {
 
     init(maxParallel: Int) throws {
         guard ccurl_global_init() == CURLE_OK, let multi = curl_multi_init() else {
-            throw CalDAVError(.invalidRequest, "libcurl could not be initialised")
+            throw HTTPError(.invalidRequest, "libcurl could not be initialised")
         }
         self.multi = multi
         self.maxParallel = max(1, maxParallel)

@@ -8,7 +8,7 @@ final class CurlTransport: HTTPTransport {
     private let engine: CurlEngine
 
     /// - Parameter maxParallel: most transfers in flight at once; more wait their turn.
-    /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
+    /// - Throws: `HTTPError.invalidRequest` when libcurl cannot be initialised.
     init(maxParallel: Int) throws {
         engine = try CurlEngine(maxParallel: maxParallel)
     }

@@ -27,7 +27,7 @@ public final class HTTPClient: Sendable {
     ///   - logger: receives one debug line per request (method, URL without credentials,
     ///     status, size, time) and, at `.trace`, the header lines sent and received with
     ///     every credential blanked.
-    /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
+    /// - Throws: `HTTPError.invalidRequest` when libcurl cannot be initialised.
     public init(configuration: HTTPClientConfiguration = .init(), logger: Logger = Logger(label: "calgw.http")) throws {
         self.configuration = configuration
         self.logger = logger
@@ -53,7 +53,7 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` and returns the final response, whatever its status, except:
     /// - Throws: `CancellationError` when the task is cancelled (the transfer is aborted).
-    /// - Throws: `CalDAVError` with `.authenticationFailed` on 401 (after one bearer refresh),
+    /// - Throws: `HTTPError` with `.authenticationFailed` on 401 (after one bearer refresh),
     ///   `.connectionFailed` / `.tlsVerificationFailed` when no response came (after retries),
     ///   `.responseTooLarge` past the body cap, `.redirectRefused` for an unsafe or endless redirect
     ///   (https → http, or to a URL that is not http or https).
@@ -92,7 +92,7 @@ public final class HTTPClient: Sendable {
                 final = try await sendWithRetries(current, withCredentials: true, refreshToken: false, sink: sink)
             }
             if final.status == 401 {
-                throw CalDAVError.status(
+                throw HTTPError.status(
                     401, method: current.method, url: current.url, body: final.body,
                     reason: ServerText.firstMeaningfulLine(of: final.body))
             }
@@ -101,7 +101,7 @@ public final class HTTPClient: Sendable {
             }
             guard current.followsRedirects else {
                 // A write is made where it was meant or not at all.
-                throw CalDAVError(
+                throw HTTPError(
                     .redirectRefused,
                     "\(current.method) \(current.url.redactedString) was redirected (\(final.status)) to \(location); "
                         + "calgw does not send a write again to another place",
@@ -109,14 +109,14 @@ public final class HTTPClient: Sendable {
                     status: final.status, url: current.url)
             }
             guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL else {
-                throw CalDAVError(
+                throw HTTPError(
                     .redirectRefused,
                     "\(current.method) \(current.url.redactedString) redirected to an unreadable location",
                     status: final.status, url: current.url)
             }
             hops += 1
             if hops > configuration.maxRedirects {
-                throw CalDAVError(
+                throw HTTPError(
                     .redirectRefused,
                     "\(request.method) \(request.url.redactedString) was redirected more than \(configuration.maxRedirects) times",
                     recovery: "the server redirects in a loop; use the final URL of the collection directly",
@@ -124,14 +124,14 @@ public final class HTTPClient: Sendable {
             }
             // libcurl speaks file:, gopher:, smtp: and more: a server's Location must not reach them.
             guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw CalDAVError(
+                throw HTTPError(
                     .redirectRefused,
                     "\(current.url.redactedString) redirected to \(target.redactedString), which is not an HTTP URL",
                     recovery: "use the http or https URL the server serves directly", status: final.status,
                     url: current.url)
             }
             if current.url.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
-                throw CalDAVError(
+                throw HTTPError(
                     .redirectRefused,
                     "\(current.url.redactedString) redirected from https to \(target.redactedString); calgw does not downgrade to plain HTTP",
                     recovery: "use an https URL the server serves directly", status: final.status, url: current.url)
@@ -192,7 +192,7 @@ public final class HTTPClient: Sendable {
                 } catch let error as any ExplainedError {
                     throw error  // a sign-in's own error names its remedy (calgw login)
                 } catch {
-                    throw CalDAVError(
+                    throw HTTPError(
                         .authenticationFailed, "the bearer token could not be obtained: \(error.localizedDescription)",
                         recovery: "check the token command")
                 }
@@ -276,24 +276,24 @@ public final class HTTPClient: Sendable {
     static func transportError(
         _ failure: HTTPTransferOutcome.Failure, exceededCap: Bool, request: HTTPRequest,
         configuration: HTTPClientConfiguration
-    ) -> CalDAVError {
+    ) -> HTTPError {
         let target = "\(request.method) \(request.url.redactedString)"
         switch exceededCap ? .responseTooLarge : failure.kind {
         case .responseTooLarge:
-            return CalDAVError(
+            return HTTPError(
                 .responseTooLarge,
                 "the response to \(target) is larger than the \(configuration.maxResponseBytes) byte limit",
                 recovery: "raise the response size limit, or sync a smaller collection or time window", url: request.url
             )
         case .tls:
-            return CalDAVError(
+            return HTTPError(
                 .tlsVerificationFailed, "the TLS connection for \(target) failed: \(failure.text)",
                 recovery: "if the server uses a private CA, give its certificate as ca_file; check verify_fingerprint",
                 url: request.url)
         case .invalidRequest:
-            return CalDAVError(.invalidRequest, "\(target) could not be sent: \(failure.text)", url: request.url)
+            return HTTPError(.invalidRequest, "\(target) could not be sent: \(failure.text)", url: request.url)
         case .connection:
-            return CalDAVError(
+            return HTTPError(
                 .connectionFailed, "\(target) failed: \(failure.text)",
                 recovery: "check the network and that the server is running; rerunning is safe", url: request.url)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// How one transfer through an ``HTTPTransport`` ended: with a complete response (now in the
 /// ``HTTPResponseReceiver``), or with a failure before one arrived whole. The client decides
-/// from it whether to retry and which `CalDAVError` to throw.
+/// from it whether to retry and which `HTTPError` to throw.
 public struct HTTPTransferOutcome: Sendable {
     /// Why no complete response came; nil when one did.
     public var failure: Failure?

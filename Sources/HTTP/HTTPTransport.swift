@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a request leaves for the wire: sends one ``HTTPTransfer`` and delivers the response
 /// to an ``HTTPResponseReceiver`` as it arrives. Everything `HTTPClient` decides — redirects,
-/// retries, credentials, 401s, turning failures into `CalDAVError`s — happens above it, so a
+/// retries, credentials, 401s, turning failures into `HTTPError`s — happens above it, so a
 /// transport that answers from a script lets that logic be tested without a server.
 ///
 /// libcurl (the transport `HTTPClient` makes by default) is the one used in production; the

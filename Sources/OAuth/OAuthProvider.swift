@@ -15,6 +15,9 @@ public struct OAuthProvider: Equatable, Sendable {
         case microsoft
         /// Any OAuth 2.0 server, its endpoints given in the config.
         case oauth
+
+        /// Every preset's name as the config's `auth` takes it, for messages: `google, microsoft, oauth`.
+        public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
     }
 
     public var preset: Preset

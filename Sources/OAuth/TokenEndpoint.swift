@@ -78,7 +78,7 @@ struct TokenEndpoint: Sendable {
         let response: HTTPResponse
         do {
             response = try await post(endpoint, fields)
-        } catch let error as CalDAVError where error.status == 401 {
+        } catch let error as HTTPError where error.status == 401 {
             // RFC 6749 §5.2: a client the provider does not authenticate is refused with 401
             // `invalid_client`; the pair has no user name or password to check, but a client.
             let said = error.serverReason.flatMap { try? JSONDecoder().decode(Refusal.self, from: Data($0.utf8)) }

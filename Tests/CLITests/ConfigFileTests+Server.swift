@@ -31,7 +31,7 @@ extension ConfigFileTests {
             """)
         func product(_ name: String) throws -> String? {
             let pair = try #require(config.pairs.first { $0.name == name }).pair
-            guard case .caldav(_, let server) = pair.remote else { return "not caldav" }
+            guard case .server(_, let server) = pair.remote else { return "not a server" }
             return server.product?.name
         }
         #expect(try product("uni") == "sogo")
@@ -45,7 +45,7 @@ extension ConfigFileTests {
         ("[pair.p]\nlocal = \"/v\"\nremote = \"webcal://x/a.ics\"\nserver = \"sogo\"", "which a subscription is not"),
         (
             "[pair.p]\nlocal = \"/v\"\nremote = \"https://graph.microsoft.com/v1.0/me/calendars/A\"\nserver = \"sogo\"",
-            "which a Graph remote is not"
+            "which a remote of graph is not"
         ),
         ("[pair.p]\nlocal = \"/v\"\nremote = \"https://x/cal/\"\nserver = \"sogo\"\napi = \"google\"", "is \"sogo\""),
     ])

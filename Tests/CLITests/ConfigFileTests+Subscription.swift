@@ -50,7 +50,7 @@ extension ConfigFileTests {
         } else {
             Issue.record("a webcal remote makes a subscription endpoint")
         }
-        if case .caldav = try pair("notafeed").pair.remote {} else { Issue.record("subscription = false keeps CalDAV") }
+        if case .server = try pair("notafeed").pair.remote {} else { Issue.record("subscription = false keeps CalDAV") }
     }
 
     @Test(arguments: [

@@ -16,7 +16,7 @@ import Testing
         let transport = ScriptedTransport([
             .multistatus(ScriptedDAV.listing("/alice/cal/", [("/alice/cal/a.ics", "\"1\""), (href, "\"2\"")]))
         ])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).listItems(in: ScriptedDAV.collection)
         }
         #expect(error?.code == .unsafeHref)
@@ -30,7 +30,7 @@ import Testing
             .multistatus(ScriptedDAV.query([("/alice/cal/b.ics", "\"1\"", "b"), (href, "\"2\"", "a")]))
         ])
         let client = ScriptedDAV.client(transport)
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.multiget(
                 ScriptedDAV.collection,
                 hrefs: [
@@ -62,7 +62,7 @@ import Testing
             </d:multistatus>
             """
         let transport = ScriptedTransport([.multistatus(answer)])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).syncCollection(
                 ScriptedDAV.collection, token: SyncToken("data:,1"))
         }

@@ -16,7 +16,7 @@ import Testing
                 status: 401, headers: [("WWW-Authenticate", "Basic realm=\"dav\"")],
                 text: "<html><body>Unauthorized</body></html>")
         ])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).listItems(in: ScriptedDAV.collection)
         }
         #expect(error?.code == .authenticationFailed)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func testStaleConditionalPutIsAPreconditionFailure() async throws {
         let transport = ScriptedTransport([.init(status: 412, text: "etag mismatch")])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await ScriptedDAV.client(transport).put(
                 Self.item, data: Self.event, condition: .ifMatch(ETag("\"old\"")))
         }
@@ -58,7 +58,7 @@ import Testing
 
     @Test func testTakenHrefOnCreateIsAPreconditionFailure() async throws {
         let transport = ScriptedTransport([.init(status: 412)])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await ScriptedDAV.client(transport).put(Self.item, data: Self.event, condition: .createOnly)
         }
         #expect(error?.code == .preconditionFailed)
@@ -71,7 +71,7 @@ import Testing
         let transport = ScriptedTransport([
             .init(status: 403, headers: [("Content-Type", "application/xml")], text: reason)
         ])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await ScriptedDAV.client(transport).put(Self.item, data: Self.event, condition: .createOnly)
         }
         #expect(error?.code == .forbidden)
@@ -82,7 +82,7 @@ import Testing
         let transport = ScriptedTransport([.init(status: 200, text: String(repeating: "x", count: 1000), chunkSize: 10)]
         )
         let client = ScriptedDAV.client(transport) { $0.maxResponseBytes = 100 }
-        let error = await #expect(throws: CalDAVError.self) { _ = try await client.get(Self.item) }
+        let error = await #expect(throws: HTTPError.self) { _ = try await client.get(Self.item) }
         #expect(error?.code == .responseTooLarge)
         #expect(error?.message.contains("100 byte limit") == true, "\(String(describing: error))")
         #expect(transport.requests.count == 1, "a body over the cap was fetched again")
@@ -90,7 +90,7 @@ import Testing
 
     @Test func testTLSFailureIsNotRetried() async throws {
         let transport = ScriptedTransport { _, _ in .failure(.tls, "SSL certificate problem: self-signed certificate") }
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).get(URL(string: "https://dav.test/alice/cal/a.ics")!)
         }
         #expect(error?.code == .tlsVerificationFailed)

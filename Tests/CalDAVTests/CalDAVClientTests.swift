@@ -32,7 +32,7 @@ import Testing
         let item = collection.appendingPathComponent("\(uid).ics")
         let etag1 = try await fixture.client.put(
             item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
-        await #expect(throws: CalDAVError.self) {
+        await #expect(throws: HTTPError.self) {
             try await fixture.client.put(
                 item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         }
@@ -45,7 +45,7 @@ import Testing
                 item, data: TestEvent.data(uid: uid, summary: "Stale", end: "20260310T110000Z"),
                 condition: .ifMatch(etag1))
             Issue.record("\(name): a stale If-Match was accepted")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .preconditionFailed, "\(name): \(error)")
         }
         let got = try await fixture.client.get(item)
@@ -56,7 +56,7 @@ import Testing
         do {
             try await fixture.client.delete(item, ifMatch: etag1)
             Issue.record("\(name): a stale DELETE was accepted")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .preconditionFailed, "\(name): \(error)")
         }
         try await fixture.client.delete(item, ifMatch: etag2)
@@ -104,7 +104,7 @@ import Testing
                 collection, token: SyncToken("http://calgw.invalid/bogus-token"))
             // DAViCal answers an unknown token with a full listing.
             #expect(Set(bogus.changed.map(\.href)).count == 3, "\(name): \(bogus)")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .invalidSyncToken, "\(name): \(error)")
         }
     }

@@ -67,7 +67,7 @@ import Testing
             .redirect(301, to: "http://dav.test/alice/cal/"),
             .multistatus(ScriptedDAV.listing("/alice/cal/", [])),
         ])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).listItems(in: secure)
         }
         #expect(error?.code == .redirectRefused)
@@ -81,7 +81,7 @@ import Testing
     ])
     func testRedirectToAnotherSchemeIsRefused(location: String) async throws {
         let transport = ScriptedTransport([.redirect(302, to: location), .init(status: 200, text: "root:x:0:0")])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await ScriptedDAV.client(transport).http.send(
                 HTTPRequest(method: "GET", url: ScriptedDAV.collection))
         }
@@ -94,7 +94,7 @@ import Testing
         // Every answer sends the client one step further.
         let transport = ScriptedTransport { _, index in .redirect(302, to: "/alice/hop\(index)/") }
         let client = ScriptedDAV.client(transport) { $0.maxRedirects = 3 }
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.listItems(in: ScriptedDAV.collection)
         }
         #expect(error?.code == .redirectRefused)
@@ -105,7 +105,7 @@ import Testing
     @Test func testAWriteIsNotRedirected() async throws {
         // PUT keeps no redirect: the write fails as redirected, and nothing is sent again.
         let transport = ScriptedTransport([.redirect(308, to: "/alice/moved/a.ics"), .init(status: 201)])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await ScriptedDAV.client(transport).put(
                 ScriptedDAV.collection.appendingPathComponent("a.ics"),
                 data: Data("BEGIN:VCALENDAR\r\n".utf8), condition: .createOnly)

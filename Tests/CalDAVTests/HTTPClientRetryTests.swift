@@ -24,7 +24,7 @@ import Testing
             .init(status: 503, headers: [("Retry-After", "120")], text: "down for maintenance")
         }
         let client = ScriptedDAV.client(transport) { $0.maxRetries = 2 }
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.listItems(in: ScriptedDAV.collection)
         }
         #expect(error?.code == .unexpectedStatus)
@@ -35,7 +35,7 @@ import Testing
 
     @Test func testUnconditionalWriteIsNotRetried() async throws {
         let transport = ScriptedTransport([.init(status: 503), .init(status: 201)])
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await ScriptedDAV.client(transport).makeCalendar(URL(string: "http://dav.test/alice/new/")!)
         }
         #expect(error?.status == 503)
@@ -45,7 +45,7 @@ import Testing
     @Test func testConnectionFailureIsRetriedThenReported() async throws {
         let transport = ScriptedTransport { _, _ in .connectionFailure("Connection refused") }
         let client = ScriptedDAV.client(transport) { $0.maxRetries = 2 }
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.listItems(in: ScriptedDAV.collection)
         }
         #expect(error?.code == .connectionFailed)
@@ -74,7 +74,7 @@ import Testing
         let transport = ScriptedTransport([.multistatus(body, chunkSize: 64).cut(after: 300), .multistatus(body)])
         let client = ScriptedDAV.client(transport)
         let reader = try MultistatusReader.members { _ in }
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.http.send(
                 HTTPRequest(method: "REPORT", url: ScriptedDAV.collection), streamingTo: reader)
         }

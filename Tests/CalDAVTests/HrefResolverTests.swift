@@ -29,14 +29,14 @@ import Testing
         "/alice/work/" + String(repeating: "n", count: 10_000) + ".ics",
     ])
     func testUnsafeHrefsAreRefused(raw: String) {
-        #expect(throws: CalDAVError.self) { _ = try resolver.member(raw) }
+        #expect(throws: HTTPError.self) { _ = try resolver.member(raw) }
     }
 
     @Test func testRefusalNamesTheHrefPrintably() {
-        let error = #expect(throws: CalDAVError.self) { _ = try resolver.member("/alice/work/a\u{0}b.ics") }
+        let error = #expect(throws: HTTPError.self) { _ = try resolver.member("/alice/work/a\u{0}b.ics") }
         #expect(
             error?.message == "the server listed the href /alice/work/a\\u{0}b.ics, which contains a control character")
-        let long = #expect(throws: CalDAVError.self) {
+        let long = #expect(throws: HTTPError.self) {
             _ = try resolver.member("/alice/work/" + String(repeating: "n", count: 10_000))
         }
         #expect(long?.message.contains("over the 4096 byte limit") == true)
@@ -150,7 +150,7 @@ import Testing
 
     @Test func testWrongNamespaceIsNotDAV() throws {
         let body = #"<x:multistatus xmlns:x="urn:other"><x:response/></x:multistatus>"#
-        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+        #expect(throws: HTTPError.self) { _ = try Multistatus(Data(body.utf8)) }
     }
 
     @Test func testDTDAndEntitiesAreRefused() {
@@ -158,7 +158,7 @@ import Testing
             <?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>
             <d:multistatus xmlns:d="DAV:"><d:response><d:href>&x;</d:href></d:response></d:multistatus>
             """
-        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+        #expect(throws: HTTPError.self) { _ = try Multistatus(Data(body.utf8)) }
     }
 
     @Test func testFailedPropstatIsLeftOut() throws {

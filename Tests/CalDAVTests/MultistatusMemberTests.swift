@@ -25,7 +25,7 @@ import HTTP
     static func compare(_ body: Data, _ comment: Comment? = nil, mayRefuse: Bool = false) throws -> [DAVMember]? {
         let tree: Multistatus
         do { tree = try Multistatus(body) } catch {
-            #expect(throws: CalDAVError.self, comment) { _ = try Multistatus.members(of: body) }
+            #expect(throws: HTTPError.self, comment) { _ = try Multistatus.members(of: body) }
             #expect(mayRefuse, "the reference reader refused the body: \(error)")
             return nil
         }
@@ -160,7 +160,7 @@ import HTTP
         let data = MultistatusStreamTests.answer(10)
         let reader = try MultistatusReader.members { _ in }
         try reader.feed(data[0..<(data.count * 2 / 3)])
-        let error = #expect(throws: CalDAVError.self) { try reader.finish() }
+        let error = #expect(throws: HTTPError.self) { try reader.finish() }
         let message = error?.message ?? ""
         #expect(
             message.contains("at byte") && message.contains("<multistatus/response")
@@ -173,7 +173,7 @@ import HTTP
             "<d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:response><d:href>/a</d:href><d:propstat><d:prop><c:calendar-data>"
             + String(repeating: "y", count: 5000)
             + "</c:calendar-data></d:prop></d:propstat></d:response></d:multistatus>"
-        let error = #expect(throws: CalDAVError.self) {
+        let error = #expect(throws: HTTPError.self) {
             try reader.feed(Data(body.utf8)); try reader.finish()
         }
         #expect(error?.code == .responseTooLarge)

@@ -5,7 +5,7 @@ import Testing
 import HTTP
 
 /// The multistatus reader on the seed corpus of `Scripts/fuzz multistatus` and on what fuzzing
-/// found: every input either parses or throws `CalDAVError.invalidResponse`, never traps.
+/// found: every input either parses or throws `HTTPError.invalidResponse`, never traps.
 @Suite struct MultistatusReaderTests {
     static func fixture(_ folder: String, _ name: String) throws -> Data {
         try Data(contentsOf: TestPaths.fixtures.appendingPathComponent(folder).appendingPathComponent(name))
@@ -48,7 +48,7 @@ import HTTP
     ])
     func testFuzzFindingsThrowInsteadOfTrapping(name: String, problem: String) throws {
         let body = try Self.fixture("multistatus-regressions", name)
-        let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(body) }
+        let error = #expect(throws: HTTPError.self) { _ = try Multistatus(body) }
         #expect(error?.code == .invalidResponse)
         #expect(
             error?.message.contains("cannot be read") == true && error?.message.contains(problem) == true,
@@ -63,7 +63,7 @@ import HTTP
     ])
     func testProcessingInstructionsAreRefused(body: String) {
         #expect(XMLDocumentParser.firstProcessingInstruction(Data(body.utf8)) != nil)
-        #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+        #expect(throws: HTTPError.self) { _ = try Multistatus(Data(body.utf8)) }
     }
 
     @Test func testXMLDeclarationCommentsAndCDATAAreNotProcessingInstructions() throws {
@@ -79,7 +79,7 @@ import HTTP
     /// with a null pointer. The streaming reader has no recovery mode: broken markup is an
     /// error, and a comment or CDATA section is text, whatever it holds.
     @Test func testProcessingInstructionsInsideCommentsAndCDATAAreText() throws {
-        let broken = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data("<x<!--\u{0B}<?u?>\n".utf8)) }
+        let broken = #expect(throws: HTTPError.self) { _ = try Multistatus(Data("<x<!--\u{0B}<?u?>\n".utf8)) }
         #expect(broken?.code == .invalidResponse)
         #expect(
             try Multistatus(Data("<d:multistatus xmlns:d=\"DAV:\"><!-- <?u?> --></d:multistatus>".utf8)).responses
@@ -114,7 +114,7 @@ import HTTP
     @Test(arguments: notUTF8)
     func testBytesThatAreNotUTF8AreRefused(body: Data) {
         #expect(XMLDocumentParser.firstInvalidUTF8(body) != nil)
-        #expect(throws: CalDAVError.self) { _ = try Multistatus(body) }
+        #expect(throws: HTTPError.self) { _ = try Multistatus(body) }
     }
 
     @Test func testUTF8IsAccepted() throws {
@@ -132,7 +132,7 @@ import HTTP
             + "<!DOCTYPE d:multistatus [ <!ENTITY a \"aaaaaaaaaa\"> <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\"> ]>"
             + "<d:multistatus xmlns:d=\"DAV:\"><d:sync-token>&b;</d:sync-token></d:multistatus>"
         #expect(XMLDocumentParser.containsDoctype(Data(bomb.utf8)))
-        let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(bomb.utf8)) }
+        let error = #expect(throws: HTTPError.self) { _ = try Multistatus(Data(bomb.utf8)) }
         #expect(error?.message.contains("DTD") == true)
     }
 

@@ -79,7 +79,7 @@ import HTTP
         let cut = data[0..<(data.count * 2 / 3)]
         let reader = try MultistatusReader { _ in }
         try reader.feed(cut)
-        let error = #expect(throws: CalDAVError.self) { try reader.finish() }
+        let error = #expect(throws: HTTPError.self) { try reader.finish() }
         #expect(error?.code == .invalidResponse)
         let message = error?.message ?? ""
         #expect(
@@ -89,7 +89,7 @@ import HTTP
     }
 
     @Test func anotherRootIsRefusedByName() throws {
-        let error = #expect(throws: CalDAVError.self) {
+        let error = #expect(throws: HTTPError.self) {
             _ = try Multistatus(Data("<html><body>Login</body></html>".utf8))
         }
         #expect(error?.message.contains("<html>") == true, "\(String(describing: error))")
@@ -102,7 +102,7 @@ import HTTP
             "<d:multistatus xmlns:d=\"DAV:\"><d:sync-token>&nope;</d:sync-token></d:multistatus>",
         ]
         for body in bodies {
-            let error = #expect(throws: CalDAVError.self) { _ = try Multistatus(Data(body.utf8)) }
+            let error = #expect(throws: HTTPError.self) { _ = try Multistatus(Data(body.utf8)) }
             #expect(error?.code == .invalidResponse, "\(body)")
         }
     }
@@ -112,7 +112,7 @@ import HTTP
         let body =
             "<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/a</d:href><d:x>" + String(repeating: "y", count: 5000)
             + "</d:x></d:response></d:multistatus>"
-        let error = #expect(throws: CalDAVError.self) {
+        let error = #expect(throws: HTTPError.self) {
             try reader.feed(Data(body.utf8)); try reader.finish()
         }
         #expect(error?.code == .responseTooLarge)

@@ -48,7 +48,7 @@ import Testing
         do {
             _ = try await bad.listItems(in: proxy.proxied(collection))
             Issue.record("a wrong Digest password was accepted")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .authenticationFailed)
             #expect(!error.message.contains("wrong"), "the password leaked into: \(error.message)")
         }
@@ -78,7 +78,7 @@ import Testing
         #expect(calls.value == 2)
 
         let wrong = try client(.bearer(BearerTokenProvider { "not-the-token" }))
-        await #expect(throws: CalDAVError.self) { _ = try await wrong.listItems(in: proxy.proxied(collection)) }
+        await #expect(throws: HTTPError.self) { _ = try await wrong.listItems(in: proxy.proxied(collection)) }
     }
 
     @Test func testTLSWithThrowawayCA() async throws {
@@ -92,7 +92,7 @@ import Testing
         do {
             _ = try await client(auth).listItems(in: target)
             Issue.record("the system CAs accepted a throwaway certificate")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .tlsVerificationFailed, "\(error)")
         }
         let ca = try #require(proxy.values["PROXY_CA"])
@@ -109,7 +109,7 @@ import Testing
                 $0.pinnedPublicKey = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
             }.listItems(in: target)
             Issue.record("a wrong public-key pin was accepted")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .tlsVerificationFailed, "\(error)")
         }
     }
@@ -136,7 +136,7 @@ import Testing
         do {
             _ = try await client(auth).listItems(in: URL(string: crossURL)!)
             Issue.record("credentials were sent to another host")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .authenticationFailed, "\(error)")
         }
         let followed = moved.logEntries().filter { ($0["path"] as? String)?.hasPrefix(home) == true }
@@ -166,7 +166,7 @@ import Testing
         do {
             try await client(auth).makeCalendar(once.proxied(fixture.server.newCollectionURL(prefix: "noretry")))
             Issue.record("a 503 on MKCALENDAR did not fail")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.status == 503)
         }
         #expect(once.logEntries().count == 1)

@@ -20,7 +20,7 @@ import VDir
         // Nothing listens on port 1: the run must fail before it reaches the server.
         let pair = Pair(
             name: "acct", local: .vdir(local),
-            remote: .caldav(URL(string: "http://127.0.0.1:1/dav/")!, server: ServerSettings()),
+            remote: .server(URL(string: "http://127.0.0.1:1/dav/")!, server: ServerSettings()),
             collections: .all, journal: blocker.appendingPathComponent("acct.sqlite"))
         do {
             _ = try await PairRun(pair: pair).run()

@@ -17,7 +17,7 @@ import HTTP
         RecurrenceRuleError("INTERVAL=0 is not a positive number"),
         VDirError(.io, "cannot write /cal/a.ics", errno: ENOSPC, path: "/cal/a.ics"),
         AtomicFileError(path: "/cal/a.ics", step: "write", errno: EROFS),
-        CalDAVError(.notFound, "GET /cal/a.ics answered 404", status: 404),
+        HTTPError(.notFound, "GET /cal/a.ics answered 404", status: 404),
         SpanEditError.notRecurring(uid: "a"),
         StorageError.notPermitted(href: "/cal/a.ics", reason: "No write permission"),
         EventEditError.notFound(uid: "a", folder: "/cal"),
@@ -45,8 +45,8 @@ import HTTP
         #expect(SyncError(.authenticationFailed, "x").kind == .authentication)
         #expect(SyncError(.unknownCollection, "x").kind == .usage)
         #expect(SyncError(.scanFailed, "refused for safety").kind == .failed)
-        #expect(CalDAVError(.authenticationFailed, "x").kind == .authentication)
-        #expect(CalDAVError(.forbidden, "the server refused the credentials").kind == .failed)
+        #expect(HTTPError(.authenticationFailed, "x").kind == .authentication)
+        #expect(HTTPError(.forbidden, "the server refused the credentials").kind == .failed)
         #expect(SingleFileError(.notAFile, "x").kind == .usage)
         #expect(SpanEditError.noSuchOccurrence(uid: "a", recurrenceID: "x").kind == .usage)
         #expect(SpanEditError.noMaster(uid: "a").kind == .failed)
@@ -66,7 +66,7 @@ import HTTP
 
     @Test func aServersStatusAndReasonAreDetails() {
         let url = URL(string: "https://user:secret@example.com/cal/a.ics")!
-        let error = CalDAVError.status(
+        let error = HTTPError.status(
             403, method: "PUT", url: url,
             body: Data("<d:error xmlns:d=\"DAV:\"><d:need-privileges/></d:error>".utf8))
         let lines = CauseChain.lines(under: error)
@@ -77,7 +77,7 @@ import HTTP
 
     @Test func unreadableXMLKeepsTheReadersErrorAsItsCause() throws {
         let reader = try MultistatusReader { _ in }
-        let error = #expect(throws: CalDAVError.self) {
+        let error = #expect(throws: HTTPError.self) {
             try reader.feed(Data("<d:multistatus xmlns:d=\"DAV:\"><d:response></d:multistatus>".utf8))
             _ = try reader.finish()
         }

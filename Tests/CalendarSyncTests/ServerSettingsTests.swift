@@ -17,7 +17,7 @@ import Testing
             signIn: SignIn(username: "alice", password: .shell("touch \(marker.path); exit 3")))
         let pair = Pair(
             name: "work", local: .vdir(folder.file("vdir")),
-            remote: .caldav(URL(string: "https://dav.example.com/cal/")!, server: settings),
+            remote: .server(URL(string: "https://dav.example.com/cal/")!, server: settings),
             journal: folder.file("work.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: marker.path))
         do {

@@ -20,7 +20,7 @@ import HTTP
         do {
             _ = try await small.send(HTTPRequest(method: "GET", url: item))
             Issue.record("a body over the cap was accepted")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .responseTooLarge)
             #expect(error.message.contains("1000 byte limit"))
         }
@@ -52,7 +52,7 @@ import HTTP
         do {
             _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/")!))
             Issue.record("a request to a closed port succeeded")
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             #expect(error.code == .connectionFailed)
             #expect(error.recovery != nil)
         }
@@ -63,7 +63,7 @@ import HTTP
     @Test(arguments: ["file:///etc/hostname", "dict://127.0.0.1:1/x", "gopher://127.0.0.1:1/_x"])
     func testOtherSchemesAreNotFetched(url: String) async throws {
         let client = try HTTPClient(configuration: HTTPClientConfiguration())
-        let error = await #expect(throws: CalDAVError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             _ = try await client.send(HTTPRequest(method: "GET", url: URL(string: url)!))
         }
         #expect(error?.code == .invalidRequest, "\(String(describing: error))")

@@ -6,7 +6,7 @@ extension CalDAVClient {
     /// principal, or a server root (RFC 6764: `/.well-known/caldav`, then
     /// `current-user-principal`, then `calendar-home-set`).
     /// - Returns: the calendar collections, sorted by href.
-    /// - Throws: `CalDAVError.discoveryFailed` when no calendar home can be found;
+    /// - Throws: `HTTPError.discoveryFailed` when no calendar home can be found;
     ///   `.authenticationFailed` on 401.
     public func discover(_ url: URL) async throws -> [CalendarCollection] {
         try await discoverAccount(url).calendars
@@ -22,7 +22,7 @@ extension CalDAVClient {
         // Last resort: the URL may be a home that does not describe itself.
         let found = (try? await calendars(inHome: Self.collectionURL(url))) ?? []
         guard !found.isEmpty else {
-            throw CalDAVError(
+            throw HTTPError(
                 .discoveryFailed, "no calendar home was found behind \(url.redactedString)",
                 recovery: "give the URL of the calendar home or of one calendar (see the server's documentation)",
                 url: url)
@@ -39,7 +39,7 @@ extension CalDAVClient {
             "PROPFIND", collection, depth: "0",
             body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties(tokens)))
         guard let response = status.responses.first else {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "PROPFIND \(collection.redactedString) returned no properties", url: collection)
         }
         return Self.collection(from: response, url: collection, href: HrefResolver.href(of: collection))
@@ -64,7 +64,7 @@ extension CalDAVClient {
             do {
                 (answer, _) = try await multistatus(
                     "PROPFIND", candidate, depth: "0", body: DAVRequestBodies.propfind(properties))
-            } catch let error as CalDAVError
+            } catch let error as HTTPError
                 where error.code != .authenticationFailed && error.code != .tlsVerificationFailed
                 && error.code != .connectionFailed
             {

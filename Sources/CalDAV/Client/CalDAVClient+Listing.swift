@@ -46,7 +46,7 @@ extension CalDAVClient {
 
     /// What changed in `collection` since `token` (RFC 6578); nil lists every member.
     /// A truncated answer (507 on the collection) is continued with the token it gave.
-    /// - Throws: `CalDAVError.invalidSyncToken` when the server no longer knows `token`:
+    /// - Throws: `HTTPError.invalidSyncToken` when the server no longer knows `token`:
     ///   list the collection in full instead.
     public func syncCollection(_ collection: URL, token: SyncToken?) async throws -> SyncCollectionResult {
         let base = Self.collectionURL(collection)
@@ -63,13 +63,13 @@ extension CalDAVClient {
                 // 6578 §3.2's precondition, 410 as Google's REST API does, 507 (python-caldav
                 // #340 has Google answer 507 to sync-collections); a rate limit is none of them.
                 if current != nil, !response.rateLimited, [400, 403, 409, 410, 412, 507].contains(response.status) {
-                    throw CalDAVError(
+                    throw HTTPError(
                         .invalidSyncToken,
                         "the server no longer knows the sync-token of \(base.redactedString) (\(response.status))",
                         recovery: "list the collection in full", status: response.status, url: base,
                         serverReason: ServerReason.extract(from: response.body))
                 }
-                throw CalDAVError.status(response, method: "REPORT", url: base)
+                throw HTTPError.status(response, method: "REPORT", url: base)
             }
             let answer = try Multistatus.members(of: response.body)
             // After a redirect, members are inside the collection's new location.
@@ -98,7 +98,7 @@ extension CalDAVClient {
             return SyncCollectionResult(
                 changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: next ?? current)
         }
-        throw CalDAVError(.invalidResponse, "the sync-collection of \(base.redactedString) never finished", url: base)
+        throw HTTPError(.invalidResponse, "the sync-collection of \(base.redactedString) never finished", url: base)
     }
 
     /// The bytes and etags of `hrefs` in `collection` (calendar-multiget REPORTs of
@@ -142,11 +142,11 @@ extension CalDAVClient {
     }
 
     /// One resource by GET.
-    /// - Throws: `CalDAVError.notFound` when it is gone.
+    /// - Throws: `HTTPError.notFound` when it is gone.
     public func get(_ url: URL) async throws -> CalendarResource {
         let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/calendar")]))
         guard response.isSuccess else {
-            throw CalDAVError.status(response, method: "GET", url: url)
+            throw HTTPError.status(response, method: "GET", url: url)
         }
         var resource = CalendarResource(
             href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)

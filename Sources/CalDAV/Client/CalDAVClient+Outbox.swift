@@ -5,7 +5,7 @@ extension CalDAVClient {
     /// Sends a scheduling message (`METHOD:REPLY`, …) by POST to the account's schedule Outbox
     /// (RFC 6638 §5): the server delivers it to the recipients it names, the way a client
     /// schedules where the server will not do it for a stored object.
-    /// - Throws: `CalDAVError` when the server does not take it (any status but 2xx).
+    /// - Throws: `HTTPError` when the server does not take it (any status but 2xx).
     public func postSchedulingMessage(_ message: Data, to outbox: URL) async throws {
         let target = Self.collectionURL(outbox)
         let response = try await http.send(

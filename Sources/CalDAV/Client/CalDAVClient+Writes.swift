@@ -6,7 +6,7 @@ extension CalDAVClient {
     /// the version `etag` (`.ifMatch`). A `.copy` (the default) asks a scheduling server to
     /// send no invitation or update for it (see ``SchedulingIntent``).
     /// - Returns: the new etag; asked for when the PUT response has none (see ``write(_:data:condition:scheduling:)``).
-    /// - Throws: `CalDAVError` `.preconditionFailed` (412: taken, or changed since read),
+    /// - Throws: `HTTPError` `.preconditionFailed` (412: taken, or changed since read),
     ///   `.forbidden` (403, with the server's precondition as `serverReason`),
     ///   `.insufficientStorage` (507), `.unexpectedStatus` (415 and others).
     @discardableResult
@@ -67,7 +67,7 @@ extension CalDAVClient {
         let (answer, _) = try await multistatus(
             "PROPFIND", url, depth: "0", body: DAVRequestBodies.propfind([.empty("d:getetag")]))
         guard let etag = answer.responses.first?.text(XMLNamespace.dav, "getetag") else {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server gave no ETag for \(url.redactedString)",
                 recovery: "this server cannot be synced safely without ETags", url: url)
         }
@@ -76,7 +76,7 @@ extension CalDAVClient {
 
     /// Deletes a resource only if its etag is still `etag`. A `.copy` (the default) asks a
     /// scheduling server to send no cancellation or decline for it (see ``SchedulingIntent``).
-    /// - Throws: `CalDAVError` `.preconditionFailed` (412), `.notFound` (already gone).
+    /// - Throws: `HTTPError` `.preconditionFailed` (412), `.notFound` (already gone).
     public func delete(_ url: URL, ifMatch etag: ETag, scheduling: SchedulingIntent = .copy) async throws {
         let response = try await http.send(
             HTTPRequest(
@@ -89,7 +89,7 @@ extension CalDAVClient {
     public func deleteCollection(_ url: URL) async throws {
         let response = try await http.send(HTTPRequest(method: "DELETE", url: Self.collectionURL(url)))
         guard response.isSuccess || response.status == 404 else {
-            throw CalDAVError.status(response, method: "DELETE", url: url)
+            throw HTTPError.status(response, method: "DELETE", url: url)
         }
     }
 
@@ -103,7 +103,7 @@ extension CalDAVClient {
         let body = DAVRequestBodies.mkcalendar(displayName: displayName, color: color, components: components)
         let response = try await davRequest("MKCALENDAR", target, depth: nil, body: body)
         guard response.isSuccess else {
-            throw CalDAVError.status(response, method: "MKCALENDAR", url: target)
+            throw HTTPError.status(response, method: "MKCALENDAR", url: target)
         }
     }
 
@@ -112,7 +112,7 @@ extension CalDAVClient {
     /// Asked after a MKCALENDAR whose answer was lost or refused: the server may have made
     /// the calendar before the connection dropped, and a second MKCALENDAR is then refused
     /// because it exists.
-    /// - Throws: `CalDAVError` when the server cannot be asked (no answer, a failure other
+    /// - Throws: `HTTPError` when the server cannot be asked (no answer, a failure other
     ///   than "not found").
     public func calendar(at url: URL) async throws -> CalendarCollection? {
         let target = Self.collectionURL(url)
@@ -120,7 +120,7 @@ extension CalDAVClient {
         do {
             (answer, _) = try await multistatus(
                 "PROPFIND", target, depth: "0", body: DAVRequestBodies.propfind(DAVRequestBodies.collectionProperties))
-        } catch let error as CalDAVError where [404, 410].contains(error.status ?? 0) {
+        } catch let error as HTTPError where [404, 410].contains(error.status ?? 0) {
             return nil
         }
         guard let response = answer.responses.first, response.hasResourceType(XMLNamespace.caldav, "calendar")
@@ -129,7 +129,7 @@ extension CalDAVClient {
     }
 
     /// Sets a collection's display name and/or color (PROPPATCH).
-    /// - Throws: `CalDAVError` when the server refuses either property.
+    /// - Throws: `HTTPError` when the server refuses either property.
     public func updateCollection(_ url: URL, displayName: String? = nil, color: String? = nil) async throws {
         let target = Self.collectionURL(url)
         let (answer, _) = try await multistatus(
@@ -141,7 +141,7 @@ extension CalDAVClient {
         if displayName != nil { wanted.append((XMLNamespace.dav, "displayname")) }
         if color != nil { wanted.append((XMLNamespace.appleICal, "calendar-color")) }
         for (namespace, name) in wanted where !accepted.contains(where: { $0.is(namespace, name) }) {
-            throw CalDAVError(.forbidden, "the server refused to set \(name) on \(target.redactedString)", url: target)
+            throw HTTPError(.forbidden, "the server refused to set \(name) on \(target.redactedString)", url: target)
         }
     }
 }

@@ -35,7 +35,7 @@ public final class CalDAVClient: Sendable {
     public let traits = ServerTraits()
     let logger: Logger
 
-    /// - Throws: `CalDAVError.invalidRequest` when libcurl cannot be initialised.
+    /// - Throws: `HTTPError.invalidRequest` when libcurl cannot be initialised.
     public init(configuration: Configuration = .init(), logger: Logger = Logger(label: "calgw.caldav")) throws {
         self.configuration = configuration
         self.logger = logger
@@ -72,7 +72,7 @@ public final class CalDAVClient: Sendable {
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus.
-    /// - Throws: `CalDAVError` for any other status.
+    /// - Throws: `HTTPError` for any other status.
     func multistatus(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (
         Multistatus, HTTPResponse
     ) {
@@ -81,7 +81,7 @@ public final class CalDAVClient: Sendable {
     }
 
     /// Sends a PROPFIND or REPORT and reads its 207 multistatus as members.
-    /// - Throws: `CalDAVError` for any other status.
+    /// - Throws: `HTTPError` for any other status.
     func members(_ method: String, _ url: URL, depth: String?, body: Data) async throws -> (
         members: [DAVMember], response: HTTPResponse
     ) {
@@ -95,7 +95,7 @@ public final class CalDAVClient: Sendable {
     {
         let response = try await davRequest(method, url, depth: depth, body: body)
         guard response.status == 207 else {
-            throw CalDAVError.status(response, method: method, url: url)
+            throw HTTPError.status(response, method: method, url: url)
         }
         return response
     }

@@ -45,7 +45,7 @@ public struct HrefResolver: Sendable {
     }
 
     /// Resolves `raw` (relative or absolute) on the same origin as `base`.
-    /// - Throws: `CalDAVError.unsafeHref` for another origin, a dot segment, a control
+    /// - Throws: `HTTPError.unsafeHref` for another origin, a dot segment, a control
     ///   character or too long an href.
     public func resolve(_ raw: String) throws -> (href: Href, url: URL) {
         if Self.isPlainPath(raw) { return (Href(canonicalPath: raw), Self.url(for: raw, on: base)) }
@@ -126,7 +126,7 @@ public struct HrefResolver: Sendable {
 
     /// Resolves `raw` and checks it names a member inside the collection `base`.
     /// - Returns: nil for the collection itself (with or without its trailing slash).
-    /// - Throws: `CalDAVError.unsafeHref` outside the collection.
+    /// - Throws: `HTTPError.unsafeHref` outside the collection.
     public func member(_ raw: String) throws -> (href: Href, url: URL)? {
         let resolved = try resolve(raw)
         return try isMember(resolved.href, raw) ? resolved : nil
@@ -157,7 +157,7 @@ public struct HrefResolver: Sendable {
     }
 
     /// True for an href inside the collection, false for the collection itself.
-    /// - Throws: `CalDAVError.unsafeHref` for one outside it.
+    /// - Throws: `HTTPError.unsafeHref` for one outside it.
     private func isMember(_ href: Href, _ raw: String) throws -> Bool {
         let collection = memberPrefix, path = href.path
         // A canonical path is ASCII: one shorter than the collection's can only be it without
@@ -179,8 +179,8 @@ public struct HrefResolver: Sendable {
         return parts.url ?? base
     }
 
-    private func unsafe(_ raw: String, _ why: String) -> CalDAVError {
-        CalDAVError(
+    private func unsafe(_ raw: String, _ why: String) -> HTTPError {
+        HTTPError(
             .unsafeHref, "the server listed the href \(Self.printable(raw)), which \(why)",
             recovery: "this is a server bug or an attack; calgw wrote nothing for it", url: base)
     }

@@ -26,7 +26,7 @@ extension CalDAVClient {
             "PROPFIND", url, depth: "0", body: DAVRequestBodies.propfind([.empty("d:getetag")]))
         guard probe.status == 404 else {
             guard probe.status == 207 else {
-                throw CalDAVError.status(probe.status, method: "PROPFIND", url: url, body: probe.body)
+                throw HTTPError.status(probe.status, method: "PROPFIND", url: url, body: probe.body)
             }
             return HTTPResponse(
                 status: 412, headers: [],

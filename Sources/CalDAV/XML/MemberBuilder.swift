@@ -121,7 +121,7 @@ final class MemberBuilder: MultistatusHandler {
         }
         if field != .none && depth == fieldDepth { finishField() }
         if inResponse && responseBytes > maxResponseBytes {
-            throw CalDAVError(
+            throw HTTPError(
                 .responseTooLarge,
                 "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
         }

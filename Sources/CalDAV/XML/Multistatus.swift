@@ -53,7 +53,7 @@ public struct Multistatus: @unchecked Sendable {
     public var syncToken: String?
 
     /// Reads a whole body (as `MultistatusReader` does, one response at a time).
-    /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
+    /// - Throws: `HTTPError.invalidResponse` when the body is not a multistatus.
     public init(_ data: Data) throws {
         var responses: [DAVResponse] = []
         syncToken = try Self.read(data, with: try MultistatusReader { responses.append($0) })
@@ -62,7 +62,7 @@ public struct Multistatus: @unchecked Sendable {
 
     /// The members of a whole body, read as `MultistatusReader.members(_:)` reads them, and
     /// the sync-token of a sync-collection answer.
-    /// - Throws: `CalDAVError.invalidResponse` when the body is not a multistatus.
+    /// - Throws: `HTTPError.invalidResponse` when the body is not a multistatus.
     public static func members(of data: Data) throws -> (members: [DAVMember], syncToken: String?) {
         var members: [DAVMember] = []
         let token = try read(data, with: try MultistatusReader.members { members.append($0) })
@@ -72,7 +72,7 @@ public struct Multistatus: @unchecked Sendable {
     /// Feeds a whole body within the size bound to `reader`; returns its sync-token.
     private static func read(_ data: Data, with reader: MultistatusReader) throws -> String? {
         guard data.count <= XMLDocumentParser.defaultMaxBytes else {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse,
                 "the XML response is \(data.count) bytes, over the \(XMLDocumentParser.defaultMaxBytes) byte bound")
         }

@@ -52,7 +52,7 @@ public final class MultistatusReader: @unchecked Sendable {
     }
 
     /// Reads the next bytes of the answer.
-    /// - Throws: what the handler of responses threw, or `CalDAVError.invalidResponse` saying
+    /// - Throws: what the handler of responses threw, or `HTTPError.invalidResponse` saying
     ///   what could not be read, where (byte offset, line, the element being read).
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         do { try stream.feed(bytes) } catch { throw describe(error) }
@@ -79,7 +79,7 @@ public final class MultistatusReader: @unchecked Sendable {
         guard let xml = error as? XMLStreamError else { return error }
         let place = builder.path.isEmpty ? "" : " in <\(builder.path.joined(separator: "/"))>"
         let after = builder.count == 0 ? "" : " after \(builder.count) complete responses"
-        return CalDAVError(
+        return HTTPError(
             .invalidResponse,
             "the server's XML response cannot be read: \(xml.message)\(place), at byte \(xml.bytesRead) (line \(xml.line))\(after)",
             recovery:
@@ -145,7 +145,7 @@ public final class MultistatusReader: @unchecked Sendable {
             }
             guard depth >= 2, let node = stack.popLast() else { return }
             if responseBytes > maxResponseBytes {
-                throw CalDAVError(
+                throw HTTPError(
                     .responseTooLarge,
                     "one response of the server's multistatus holds over \(maxResponseBytes) bytes of text")
             }
@@ -183,7 +183,7 @@ extension MultistatusHandler {
     /// naming what came instead.
     static func requireRoot(namespace: String, name: String) throws {
         guard namespace == XMLNamespace.dav && name == "multistatus" else {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server answered with <\(name)> where a DAV multistatus was expected")
         }
     }

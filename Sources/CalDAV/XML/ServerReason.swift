@@ -29,16 +29,16 @@ enum ServerReason {
     }
 }
 
-extension CalDAVError {
+extension HTTPError {
     /// The error for an unexpected HTTP status from a WebDAV request to `url`, with the reason
     /// its `DAV:error` body (or its first meaningful line) gives.
-    static func status(_ status: Int, method: String, url: URL, body: Data) -> CalDAVError {
+    static func status(_ status: Int, method: String, url: URL, body: Data) -> HTTPError {
         Self.status(status, method: method, url: url, body: body, reason: ServerReason.extract(from: body))
     }
 
     /// The error for `response`, an unexpected answer to `method` on `url`: a rate limit when
     /// the client counted it one.
-    static func status(_ response: HTTPResponse, method: String, url: URL) -> CalDAVError {
+    static func status(_ response: HTTPResponse, method: String, url: URL) -> HTTPError {
         Self.status(
             response.status, method: method, url: url, body: response.body,
             reason: ServerReason.extract(from: response.body), rateLimited: response.rateLimited)

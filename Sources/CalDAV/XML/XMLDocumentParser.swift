@@ -11,26 +11,26 @@ public enum XMLDocumentParser {
     /// Largest document parsed. Default 256 MB, as the HTTP body cap.
     public static let defaultMaxBytes = 256 * 1024 * 1024
 
-    /// - Throws: `CalDAVError.invalidResponse` for malformed XML, a DTD, bytes that are not
+    /// - Throws: `HTTPError.invalidResponse` for malformed XML, a DTD, bytes that are not
     ///   UTF-8, or too large a body.
     public static func parse(_ data: Data, maxBytes: Int = defaultMaxBytes) throws -> XMLNode {
         guard data.count <= maxBytes else {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the XML response is \(data.count) bytes, over the \(maxBytes) byte bound")
         }
         if let offset = firstInvalidUTF8(data) {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server's XML response is not valid UTF-8 (at byte \(offset))",
                 recovery: "CalDAV answers are UTF-8; check the URL, or report the server bug")
         }
         if let offset = firstProcessingInstruction(data) ?? firstDatalessProcessingInstruction(data) {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse,
                 "the server's XML response holds a processing instruction (at byte \(offset)), which calgw refuses",
                 recovery: "this is not a CalDAV server response; check the URL")
         }
         if containsDoctype(data) {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server's XML response declares a DTD, which calgw refuses to load",
                 recovery: "this is not a CalDAV server response; check the URL")
         }
@@ -42,13 +42,13 @@ public enum XMLDocumentParser {
         parser.delegate = builder
         let parsed = parser.parse()
         if builder.declaresEntity {
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server's XML response declares entities, which calgw refuses to expand",
                 recovery: "this is not a CalDAV server response; check the URL")
         }
         guard parsed, let root = builder.root else {
             let reason = parser.parserError.map { String(describing: $0) } ?? "no root element"
-            throw CalDAVError(
+            throw HTTPError(
                 .invalidResponse, "the server's XML response cannot be read (\(reason))",
                 recovery: "check that the URL points at a CalDAV server")
         }

@@ -40,7 +40,7 @@ final class XMLStream {
     @exclusivity(unchecked) private var names: [(pointer: UnsafeRawPointer, name: String)] = []
     private static let namesKept = 64
 
-    /// - Throws: `CalDAVError.invalidResponse` when libxml2 cannot make a parser.
+    /// - Throws: `HTTPError.invalidResponse` when libxml2 cannot make a parser.
     init(handler: XMLStreamHandler) throws {
         self.handler = handler
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -58,7 +58,7 @@ final class XMLStream {
                         .handler.text(UnsafeRawBufferPointer(start: bytes, count: length), crlf: crlf != 0)
                 }, context)
         else {
-            throw CalDAVError(.invalidResponse, "the XML reader could not be set up")
+            throw HTTPError(.invalidResponse, "the XML reader could not be set up")
         }
         self.stream = stream
     }

@@ -32,7 +32,7 @@ extension CodedError where Code == SyncFailure {
         }
         if let refused = error as? any StorageFailure, refused.kind == .authentication {
             // A server's 401 says so itself; another refusal (a token endpoint's) is worded here.
-            let said = (refused as? CalDAVError)?.code == .authenticationFailed
+            let said = (refused as? HTTPError)?.code == .authenticationFailed
             return SyncError(
                 .authenticationFailed,
                 said ? refused.message : "the server refused the credentials: \(refused.message)",

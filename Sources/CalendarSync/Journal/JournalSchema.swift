@@ -4,49 +4,7 @@ import GRDB
 enum JournalSchema {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
-        m.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE item (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        localHref TEXT NOT NULL UNIQUE,
-                        localEtag TEXT NOT NULL,
-                        localHash TEXT NOT NULL,
-                        remoteHref TEXT NOT NULL UNIQUE,
-                        remoteEtag TEXT NOT NULL,
-                        remoteHash TEXT NOT NULL,
-                        lastModified TEXT,
-                        sequence INTEGER NOT NULL DEFAULT 0,
-                        spanStart INTEGER,
-                        spanEnd INTEGER,
-                        base BLOB NOT NULL,
-                        syncedAt TEXT NOT NULL
-                    );
-                    CREATE TABLE collection (
-                        side TEXT PRIMARY KEY NOT NULL CHECK (side IN ('local', 'remote')),
-                        token TEXT,
-                        displayName TEXT,
-                        color TEXT
-                    );
-                    CREATE TABLE intent (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        key TEXT NOT NULL,
-                        operation TEXT NOT NULL,
-                        side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
-                        href TEXT,
-                        ifMatch TEXT,
-                        newHash TEXT,
-                        state TEXT NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'recovered')),
-                        outcome TEXT,
-                        createdAt TEXT NOT NULL
-                    );
-                    CREATE INDEX intentPending ON intent(state) WHERE state = 'pending';
-                    CREATE TABLE meta (
-                        name TEXT PRIMARY KEY NOT NULL,
-                        value TEXT NOT NULL
-                    );
-                    """)
-        }
+        m.registerMigration("v1", migrate: createFirstTables)
         m.registerMigration("v2: items outside the sync window") { db in
             try db.execute(
                 sql: """
@@ -73,65 +31,116 @@ enum JournalSchema {
         // `sqlite_sequence` per row, and the partial index of pending intents gains and loses an
         // entry per intent. The same table without them: the check compares, ids still grow
         // (the newest row is never pruned), and the few rows a run starts with are scanned.
-        m.registerMigration("v4: intents without a list check, a sequence or an index") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE intentV4 (
-                        id INTEGER PRIMARY KEY,
-                        key TEXT NOT NULL,
-                        operation TEXT NOT NULL,
-                        side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
-                        href TEXT,
-                        ifMatch TEXT,
-                        newHash TEXT,
-                        state TEXT NOT NULL CHECK (state = 'pending' OR state = 'done' OR state = 'failed' OR state = 'recovered'),
-                        outcome TEXT,
-                        createdAt TEXT NOT NULL
-                    );
-                    INSERT INTO intentV4 (id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt)
-                        SELECT id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt FROM intent;
-                    DROP TABLE intent;
-                    ALTER TABLE intentV4 RENAME TO intent;
-                    DELETE FROM sqlite_sequence WHERE name = 'intent';
-                    """)
-        }
+        m.registerMigration("v4: intents without a list check, a sequence or an index", migrate: rebuildIntents)
         // A first pull writes a row per item, and UIDs (so keys and hrefs) come in no order: with
         // the three unique constraints inline, each batch's commit rewrote nearly every leaf of
         // their indexes (600 MB into the log for a 122 MB journal at 100,000 items). The same
         // table with those constraints as named indexes, which a first pull drops while it loads
         // an empty journal and builds once at its end (`Journal.beginBulkLoad()`).
-        m.registerMigration("v5: item constraints as named indexes") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE itemV5 (
-                        key TEXT NOT NULL,
-                        localHref TEXT NOT NULL,
-                        localEtag TEXT NOT NULL,
-                        localHash TEXT NOT NULL,
-                        remoteHref TEXT NOT NULL,
-                        remoteEtag TEXT NOT NULL,
-                        remoteHash TEXT NOT NULL,
-                        lastModified TEXT,
-                        sequence INTEGER NOT NULL DEFAULT 0,
-                        spanStart INTEGER,
-                        spanEnd INTEGER,
-                        base BLOB NOT NULL,
-                        syncedAt TEXT NOT NULL
-                    );
-                    INSERT INTO itemV5 (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
-                        SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt FROM item;
-                    DROP TABLE item;
-                    ALTER TABLE itemV5 RENAME TO item;
-                    CREATE UNIQUE INDEX itemKey ON item(key);
-                    CREATE UNIQUE INDEX itemLocalHref ON item(localHref);
-                    CREATE UNIQUE INDEX itemRemoteHref ON item(remoteHref);
-                    """)
-        }
+        m.registerMigration("v5: item constraints as named indexes", migrate: nameItemConstraints)
         // A batch's intents in one row (`IntentBatch`): a first pull wrote, settled and pruned
         // an intent row per item, about a third of its journal's cost.
         m.registerMigration("v6: a batch of intents in one row") { db in
             try db.execute(sql: "ALTER TABLE intent ADD COLUMN members BLOB")
         }
         return m
+    }
+
+    /// v1: the tables of the first shipped journal.
+    private static func createFirstTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE item (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    localHref TEXT NOT NULL UNIQUE,
+                    localEtag TEXT NOT NULL,
+                    localHash TEXT NOT NULL,
+                    remoteHref TEXT NOT NULL UNIQUE,
+                    remoteEtag TEXT NOT NULL,
+                    remoteHash TEXT NOT NULL,
+                    lastModified TEXT,
+                    sequence INTEGER NOT NULL DEFAULT 0,
+                    spanStart INTEGER,
+                    spanEnd INTEGER,
+                    base BLOB NOT NULL,
+                    syncedAt TEXT NOT NULL
+                );
+                CREATE TABLE collection (
+                    side TEXT PRIMARY KEY NOT NULL CHECK (side IN ('local', 'remote')),
+                    token TEXT,
+                    displayName TEXT,
+                    color TEXT
+                );
+                CREATE TABLE intent (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    key TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+                    href TEXT,
+                    ifMatch TEXT,
+                    newHash TEXT,
+                    state TEXT NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'recovered')),
+                    outcome TEXT,
+                    createdAt TEXT NOT NULL
+                );
+                CREATE INDEX intentPending ON intent(state) WHERE state = 'pending';
+                CREATE TABLE meta (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """)
+    }
+
+    /// v4: the intent table rebuilt without a list check, a sequence or an index.
+    private static func rebuildIntents(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE intentV4 (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    side TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+                    href TEXT,
+                    ifMatch TEXT,
+                    newHash TEXT,
+                    state TEXT NOT NULL CHECK (state = 'pending' OR state = 'done' OR state = 'failed' OR state = 'recovered'),
+                    outcome TEXT,
+                    createdAt TEXT NOT NULL
+                );
+                INSERT INTO intentV4 (id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt)
+                    SELECT id, key, operation, side, href, ifMatch, newHash, state, outcome, createdAt FROM intent;
+                DROP TABLE intent;
+                ALTER TABLE intentV4 RENAME TO intent;
+                DELETE FROM sqlite_sequence WHERE name = 'intent';
+                """)
+    }
+
+    /// v5: the item table's constraints as named indexes.
+    private static func nameItemConstraints(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE itemV5 (
+                    key TEXT NOT NULL,
+                    localHref TEXT NOT NULL,
+                    localEtag TEXT NOT NULL,
+                    localHash TEXT NOT NULL,
+                    remoteHref TEXT NOT NULL,
+                    remoteEtag TEXT NOT NULL,
+                    remoteHash TEXT NOT NULL,
+                    lastModified TEXT,
+                    sequence INTEGER NOT NULL DEFAULT 0,
+                    spanStart INTEGER,
+                    spanEnd INTEGER,
+                    base BLOB NOT NULL,
+                    syncedAt TEXT NOT NULL
+                );
+                INSERT INTO itemV5 (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                    SELECT key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt FROM item;
+                DROP TABLE item;
+                ALTER TABLE itemV5 RENAME TO item;
+                CREATE UNIQUE INDEX itemKey ON item(key);
+                CREATE UNIQUE INDEX itemLocalHref ON item(localHref);
+                CREATE UNIQUE INDEX itemRemoteHref ON item(remoteHref);
+                """)
     }
 }

@@ -59,36 +59,35 @@ public struct Pair: Sendable {
     public enum Endpoint: Sendable {
         /// A folder of `.ics` files (vdir to vdir: mirroring a folder, tests).
         case vdir(URL)
-        /// A CalDAV calendar (or, for an account pair, any URL discovery starts from), reached
-        /// with `server`'s settings. The library makes the client only when a run needs the
+        /// A calendar on a server (or, for an account pair, any URL its provider's discovery
+        /// starts from), reached with `server`'s settings through the provider they name
+        /// (``ServerSettings/api``) or the one that claims the URL, else CalDAV
+        /// (``CalendarProviders``). The library makes the client only when a run needs the
         /// server, so commands that stay local never run a password command.
-        case caldav(URL, server: ServerSettings)
+        case server(URL, server: ServerSettings)
         /// One `.ics` file holding many calendar objects, split into items by UID and
         /// rewritten whole, atomically, once per batch (``SingleFileStorage``).
         case singleFile(URL)
         /// A read-only iCalendar feed (`webcal://`, or an http(s) `.ics` file), as a remote
         /// side: the pair only pulls. Fetched with `server`'s settings when a run needs it.
         case subscription(URL, server: ServerSettings)
-        /// An Outlook calendar through Microsoft Graph (`…/v1.0/me/calendars/{id}`), reached
-        /// with `server`'s settings (``GraphStorage``).
-        case graph(URL, server: ServerSettings)
 
         /// The endpoint's URL.
         public var url: URL {
             switch self {
-            case .vdir(let url), .caldav(let url, _), .singleFile(let url), .subscription(let url, _),
-                .graph(let url, _):
-                url
+            case .vdir(let url), .server(let url, _), .singleFile(let url), .subscription(let url, _): url
             }
         }
 
-        /// True for a server that marks what it did with a meeting's messages on the version it
-        /// stores (RFC 6638 `SCHEDULE-STATUS`): a CalDAV server. Graph says nothing there; its
-        /// answers and invitations are sent by the requests that make them.
-        public var marksSchedulingStatus: Bool {
-            if case .caldav = self { return true }
-            return false
+        /// The provider of a server's calendar; nil for a vdir, a single file or a feed.
+        var provider: (any CalendarProvider)? {
+            guard case .server(let url, let server) = self else { return nil }
+            return CalendarProviders.provider(api: server.api, at: url)
         }
+
+        /// True for a server that marks what it did with a meeting's messages on the version it
+        /// stores (RFC 6638 `SCHEDULE-STATUS`), as its provider says.
+        public var marksSchedulingStatus: Bool { provider?.marksSchedulingStatus ?? false }
 
         /// True for a side calgw never writes (a subscription).
         public var isReadOnly: Bool {
@@ -136,11 +135,12 @@ public struct Pair: Sendable {
     /// What the remote's server does as far as the config and its URL tell, before any answer
     /// (``ServerFacts``); nil for a remote that is no server (a vdir, a single file, a feed).
     var remoteFacts: ServerFacts? {
-        switch remote {
-        case .caldav(let url, let server), .graph(let url, let server): server.facts(at: url)
-        case .vdir, .singleFile, .subscription: nil
-        }
+        guard case .server(let url, let server) = remote else { return nil }
+        return server.facts(at: url)
     }
+
+    /// How this pair uses a provider: its name in messages, its window.
+    var providerUse: ProviderUse { ProviderUse(owner: "pair \(name)", window: window) }
 
     /// The storage of `endpoint` (one of this pair's sides) for one calendar; a server's
     /// client is made, and its secret read, now.
@@ -148,13 +148,11 @@ public struct Pair: Sendable {
     func storage(_ endpoint: Endpoint) throws -> any CalendarStorage {
         switch endpoint {
         case .vdir(let url): VDirStorage(url: url)
-        case .caldav(let url, let server):
-            CalDAVStorage(
-                client: try server.client(owner: "pair \(name)", for: url), collection: url, product: server.product)
+        case .server(let url, let server):
+            try CalendarProviders.provider(api: server.api, at: url).storage(
+                at: url, settings: server, use: providerUse)
         case .singleFile(let url): SingleFileStorage(url: url)
         case .subscription(let url, let server): try server.subscriptionStorage(url, owner: "pair \(name)")
-        case .graph(let url, let server):
-            try GraphStorage(http: try server.client(owner: "pair \(name)").http, calendar: url, window: window)
         }
     }
 
@@ -163,13 +161,8 @@ public struct Pair: Sendable {
     /// secret read, now.
     /// - Throws: ``ConnectionError`` when the server's settings cannot make a client.
     func directory() throws -> (any CalendarDirectory)? {
-        switch remote {
-        case .caldav(let url, let server):
-            CalDAVDirectory(
-                client: try server.client(owner: "pair \(name)", for: url), remote: url, product: server.product)
-        case .graph(let url, let server):
-            GraphDirectory(http: try server.client(owner: "pair \(name)").http, account: url, window: window)
-        case .vdir, .singleFile, .subscription: nil
-        }
+        guard case .server(let url, let server) = remote else { return nil }
+        return try CalendarProviders.provider(api: server.api, at: url).directory(
+            at: url, settings: server, use: providerUse)
     }
 }

@@ -28,13 +28,22 @@ public struct CalendarServer: Sendable {
         settings.facts(at: url, identity: client.traits.identity)
     }
 
-    /// The calendars behind `url` (a server root, a principal, a calendar home or one
-    /// calendar), following `/.well-known/caldav`, `current-user-principal` and
-    /// `calendar-home-set` (RFC 6764).
+    /// The calendars behind `url`, as the provider `api` names (else the one that claims the
+    /// URL, else CalDAV) finds them. On CalDAV, `url` may be a server root, a principal, a
+    /// calendar home or one calendar: discovery follows `/.well-known/caldav`,
+    /// `current-user-principal` and `calendar-home-set` (RFC 6764).
     /// - Throws: the server's error (an ``ExplainedError``; of kind `.authentication` when it
     ///   refuses the credentials).
-    public func discover(_ url: URL) async throws -> [DiscoveredCalendar] {
-        try await client.discover(url).map(DiscoveredCalendar.init)
+    public func discover(_ url: URL, api: String? = nil) async throws -> [DiscoveredCalendar] {
+        try await CalendarProviders.provider(api: api ?? settings.api, at: url).discover(url, server: self)
+    }
+
+    /// What the provider tells of the account and of the server behind `url` once `first`,
+    /// the first calendar discovery found, is known: lines for `discover` to print after its
+    /// table (on CalDAV, the account's addresses and the server's facts); none where the
+    /// provider has nothing to add.
+    public func notes(at url: URL, api: String? = nil, first: DiscoveredCalendar) async -> [String] {
+        await CalendarProviders.provider(api: api ?? settings.api, at: url).notes(at: url, server: self, first: first)
     }
 
     /// What the server says of the account behind `url` (a calendar home or a calendar of

@@ -1,4 +1,3 @@
-import CalDAV
 import Foundation
 
 /// A calendar a server lists behind a URL (RFC 6764 discovery), with what describes it.
@@ -26,14 +25,15 @@ public struct DiscoveredCalendar: Equatable, Sendable {
         components.isEmpty || components.contains("VEVENT") || components.contains("VTODO")
     }
 
-    init(_ collection: CalendarCollection) {
-        url = collection.url
-        href = collection.href.path
-        displayName = collection.displayName
-        color = collection.color
-        components = collection.components
-        ctag = collection.ctag
-        syncToken = collection.syncToken?.value
-        writable = collection.writable
+    /// A calendar at `url`; its href is the URL's path. Change tokens are CalDAV's and left out.
+    public init(
+        url: URL, displayName: String? = nil, color: String? = nil, components: [String] = [], writable: Bool? = nil
+    ) {
+        self.url = url
+        href = url.path(percentEncoded: false)
+        self.displayName = displayName
+        self.color = color
+        self.components = components
+        self.writable = writable
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// side) carries one in its ``Pair/Endpoint``; the library makes the client and the storage
 /// from it only when a run needs the server, so the secret is read then and not before.
 ///
-/// The settings say nothing of the protocol: a CalDAV calendar, a subscribed feed (and any
-/// kind of remote to come) are reached with the same values.
+/// The same values reach a calendar of any provider and a subscribed feed; only ``api`` says
+/// which provider speaks, where the URL alone does not.
 public struct ServerSettings: Equatable, Sendable {
     /// How requests authenticate. Default: without credentials.
     public var signIn: SignIn
@@ -26,6 +26,10 @@ public struct ServerSettings: Equatable, Sendable {
     /// CalDAV behind another host: a proxy, a test server), whose facts are taken instead of
     /// those its URL and answers show (``facts(at:identity:)``). Default: nil, detected.
     public var product: ServerProduct?
+    /// The provider that speaks at the remote's URL, by name (`api = "graph"` on a host other
+    /// than the one it claims: a proxy, a test server). Default: nil, the one that claims the
+    /// URL, else CalDAV (``CalendarProviders``).
+    public var api: String?
 
     /// Settings that sign in with `signIn` and otherwise keep every default.
     public init(

@@ -40,7 +40,7 @@ public struct ComponentNotTaken: StorageFailure {
     /// Whether `error` refuses the content of a write (not its credentials, its privileges, its
     /// precondition or the server's health): what a server that does not take a component
     /// answers (400 Bad Request, 403 with `supported-calendar-component`, 415, 422, 501).
-    static func refusesContent(_ error: CalDAVError) -> Bool {
+    static func refusesContent(_ error: HTTPError) -> Bool {
         guard let status = error.status else { return false }
         if status == 403 {
             return error.code == .forbidden && !CalDAVStorage.isPrivilegeRefusal(error)

@@ -34,7 +34,7 @@ public struct ContentRefused: StorageFailure, KeptLocalRefusal {
 
     /// The refusal of the content of a write in `error`; nil for any other failure (the
     /// credentials, the privileges, a precondition, a taken UID, the server's health).
-    static func refusal(_ error: CalDAVError, href: ItemHref) -> ContentRefused? {
+    static func refusal(_ error: HTTPError, href: ItemHref) -> ContentRefused? {
         guard let status = error.status, [400, 415, 422].contains(status) else { return nil }
         return ContentRefused(href: href, status: status, serverLine: error.serverReason ?? "no reason given")
     }

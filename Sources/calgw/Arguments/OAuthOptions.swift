@@ -1,15 +1,19 @@
 import ArgumentParser
+import OAuth
 
 /// `init`'s OAuth options: the pair signs in with `calgw login` instead of a password.
 struct OAuthOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("Sign in with OAuth 2.0: google, microsoft or oauth (then calgw login).", valueName: "kind"))
+        help: ArgumentHelp(
+            "Sign in with OAuth 2.0: \(OAuthProvider.Preset.names) (then calgw login).", valueName: "kind"))
     var auth: String?
 
     @Option(help: ArgumentHelp("The OAuth client calgw signs in as (one you register).", valueName: "id"))
     var clientID: String?
 
-    @Option(help: ArgumentHelp("The client's secret (Google's desktop clients have one).", valueName: "secret"))
+    @Option(
+        help: ArgumentHelp(
+            "The client's secret, where the provider gives its desktop clients one.", valueName: "secret"))
     var clientSecret: String?
 
     @Option(help: ArgumentHelp("Microsoft's tenant (default: common).", valueName: "tenant"))

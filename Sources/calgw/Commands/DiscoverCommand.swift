@@ -37,7 +37,7 @@ struct DiscoverCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "caldav, or graph for a Microsoft Graph mailbox (…/v1.0/me/) on a host other than graph.microsoft.com.",
+            "The provider that speaks at URL, where its host does not say: \(ProviderNames.all.joined(separator: ", ")).",
             valueName: "api"))
     var api: String?
 
@@ -71,18 +71,18 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let api, !["caldav", "graph"].contains(api) {
-            throw CLIError("--api is \"\(api)\"", hint: "one of: caldav, graph", status: .usage)
+        if let api, !ProviderNames.all.contains(api) {
+            throw CLIError(
+                "--api is \"\(api)\"", hint: "one of: \(ProviderNames.all.joined(separator: ", "))", status: .usage)
         }
         let server = try CalendarServer(settings: tls.server(signIn: credentials.signIn))
         let (target, webcal) = SubscriptionURL.remote(url) ?? (URL(string: url)!, false)
         if webcal || SubscriptionURL.looksLikeFeed(target) {
             return try render(try await feedRow(target, server: server))
         }
-        let graph = api == "graph" || (api == nil && target.host?.lowercased() == "graph.microsoft.com")
         let collections: [DiscoveredCalendar]
         do {
-            collections = try await graph ? server.graphCalendars(target) : server.discover(target)
+            collections = try await server.discover(target, api: api)
         } catch let error as any ExplainedError
             where error.errorCode == "authenticationFailed" && credentials.username == nil
         {
@@ -126,10 +126,8 @@ struct DiscoverCommand: AsyncParsableCommand {
                     index == 4 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
                 }.joined(separator: "  "))
         }
-        if !output.quiet, !graph, let first = collections.first, let account = try? await server.account(at: first.url)
-        {
-            Terminal.out(account.summary)
+        if !output.quiet, let first = collections.first {
+            for line in await server.notes(at: target, api: api, first: first) { Terminal.out(line) }
         }
-        if !output.quiet, !graph { Terminal.out(server.facts(at: target).summary) }
     }
 }

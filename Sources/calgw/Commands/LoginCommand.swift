@@ -8,7 +8,7 @@ import OAuth
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign a pair in to Google, Microsoft or another OAuth 2.0 provider.",
+        abstract: "Sign a pair in to its OAuth 2.0 provider.",
         discussion: """
             Opens the provider's sign-in page in a browser ($BROWSER when it is set, else \
             xdg-open; the address is printed too) and takes the answer on a listener on this \
@@ -53,7 +53,7 @@ struct LoginCommand: AsyncParsableCommand {
             throw CLIError(
                 "pair \(pair.name) does not sign in with OAuth: \(why)",
                 hint: signing.isEmpty
-                    ? "add auth = \"google\" (or \"microsoft\", \"oauth\") and client_id to it "
+                    ? "add auth (one of \(OAuthProvider.Preset.names)) and client_id to it "
                         + "(docs/guide.md, Signing in)"
                     : "pairs that sign in with OAuth: \(signing.joined(separator: ", "))",
                 status: .usage)

@@ -154,12 +154,12 @@ struct PairReader {
         guard let auth = try string("auth") else {
             for key in Self.oauthKeys.sorted() where table[key] != nil {
                 throw fail(
-                    key, "belongs to an OAuth sign-in", hint: "add auth = \"google\", \"microsoft\" or \"oauth\"")
+                    key, "belongs to an OAuth sign-in", hint: "add auth, one of \(OAuthProvider.Preset.names)")
             }
             return nil
         }
         guard let preset = OAuthProvider.Preset(rawValue: auth) else {
-            throw fail("auth", "is \"\(auth)\"", hint: "one of: google, microsoft, oauth")
+            throw fail("auth", "is \"\(auth)\"", hint: "one of: \(OAuthProvider.Preset.names)")
         }
         guard let clientID = try string("client_id"), !clientID.isEmpty else {
             throw fail(
@@ -221,21 +221,20 @@ struct PairReader {
         return items
     }
 
-    /// `api`: `"caldav"`, `"graph"` for Microsoft Graph (the default for a remote on
-    /// `graph.microsoft.com`), or `"google"` for Google's CalDAV behind another host; and
-    /// `server`, the CalDAV server's product when its answers do not show it (``ServerFacts``).
+    /// `api`: the provider that speaks at the remote, by its registered name (`caldav`,
+    /// `graph`; the default is the one that claims the remote's URL, else CalDAV), or `google`
+    /// for Google's CalDAV behind another host; and `server`, the CalDAV server's product when
+    /// its answers do not show it (``ServerFacts``).
     func readAPI(into pair: inout PairConfiguration) throws {
-        let onGraph = pair.remote.host?.lowercased() == "graph.microsoft.com"
-        let api = try string("api")
-        if let api, api != "graph", onGraph {
-            throw fail("api", "is \"\(api)\", but graph.microsoft.com speaks only Graph")
-        }
-        switch api {
-        case nil: pair.graph = onGraph
-        case "graph"?: pair.graph = true
-        case "caldav"?: pair.graph = false
-        case "google"?: (pair.graph, pair.product) = (false, ServerProduct("google"))
-        case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: caldav, graph, google")
+        let claimed = ProviderNames.claiming(pair.remote)
+        let names = ProviderNames.all + ["google"]
+        switch try string("api") {
+        case nil: pair.api = claimed
+        case let api? where claimed.map({ $0 != api }) ?? false:
+            throw fail("api", "is \"\(api)\", but \(pair.remote.host ?? "its host") speaks only \(claimed ?? "")")
+        case "google"?: pair.product = ServerProduct("google")
+        case let api? where ProviderNames.all.contains(api): pair.api = api == "caldav" ? nil : api
+        case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: \(names.joined(separator: ", "))")
         }
         if let name = try string("server") {
             guard let facts = ServerFacts.named(name), pair.product.map({ $0 == facts.product }) ?? true else {
@@ -245,12 +244,13 @@ struct PairReader {
             }
             pair.product = facts.product
         }
-        if pair.graph && pair.subscription { throw fail("api", "is graph, which a subscription cannot be") }
-        if pair.product != nil && (pair.subscription || pair.graph) {
+        if let api = pair.api, pair.subscription { throw fail("api", "is \(api), which a subscription cannot be") }
+        if pair.product != nil && (pair.subscription || pair.api != nil) {
             throw fail(
-                "server", "names a CalDAV server, which a \(pair.graph ? "Graph remote" : "subscription") is not")
+                "server",
+                "names a CalDAV server, which a \(pair.api.map { "remote of \($0)" } ?? "subscription") is not")
         }
-        if pair.graph { pair.product = ServerProduct("graph") }
+        if let api = pair.api { pair.product = ServerFacts.named(api)?.product }
     }
 
     /// `subscription` (default: true for `webcal(s)://` and for a path ending in `.ics`) and

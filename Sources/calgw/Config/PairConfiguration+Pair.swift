@@ -32,8 +32,8 @@ extension PairConfiguration {
                 return .subscription(url, server: server(login: login))
             }
             var settings = server(login: login)
-            settings.product = side == "remote" ? product : nil
-            return side == "remote" && graph ? .graph(url, server: settings) : .caldav(url, server: settings)
+            if side == "remote" { (settings.product, settings.api) = (product, api) }
+            return .server(url, server: settings)
         default:
             throw CLIError(
                 "pair \(name): \(side) \(url.absoluteString) is neither http(s):// nor file://", status: .usage)

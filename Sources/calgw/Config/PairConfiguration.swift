@@ -33,9 +33,9 @@ struct PairConfiguration: Equatable, Sendable {
     /// Whether `remote` is a read-only iCalendar feed (`webcal://`, `subscription = true`, or
     /// an http(s) path ending in `.ics`); the pair then only pulls.
     var subscription = false
-    /// `api = "graph"` (or a remote on graph.microsoft.com): the remote is an Outlook calendar
-    /// through Microsoft Graph.
-    var graph = false
+    /// The provider that speaks at `remote` (`api`, or the one that claims the remote's URL),
+    /// by its name in the registry (``ProviderNames``); nil: CalDAV.
+    var api: String?
     /// `server = "NAME"`, or `api = "google"` (Google Calendar's CalDAV endpoint behind another
     /// host: a proxy, a test server): the remote's server product (``ServerSettings/product``);
     /// nil: known by its URL and answers.

@@ -27,7 +27,7 @@ struct AccountListing {
                     return AccountListing(
                         calendars: found.filter(holdsItems), home: home, scheduleCollections: schedule)
                 }
-            } catch let error as CalDAVError
+            } catch let error as HTTPError
                 where error.code != .authenticationFailed && error.code != .connectionFailed
                 && error.code != .tlsVerificationFailed
             {

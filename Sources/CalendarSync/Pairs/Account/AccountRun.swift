@@ -53,7 +53,7 @@ struct AccountRun {
         guard let directory = try pair.directory() else {
             throw SyncError(
                 .unknownCollection,
-                "pair \(pair.name) syncs collections, which needs a CalDAV server or a Graph mailbox, "
+                "pair \(pair.name) syncs collections, which needs an account on a server (\(ProviderNames.all.joined(separator: ", "))), "
                     + "not \(pair.remote.url.absoluteString)",
                 recovery: "remove `collections` from the pair, or give an http(s):// remote")
         }

@@ -1,4 +1,3 @@
-import CalDAV
 import Foundation
 import VDir
 
@@ -73,7 +72,8 @@ struct ListedCalendar: Sendable {
     /// Its display name and colour, written to a new folder's metadata files.
     var displayName: String?
     var color: String?
-    /// What a CalDAV listing said of it (its change tokens), so that an unchanged calendar
-    /// costs no further request; nil elsewhere.
-    var collection: CalendarCollection?
+    /// What the listing said of it that its storage can use, for the directory that listed
+    /// it alone to read back (on CalDAV its change tokens, so that an unchanged calendar costs
+    /// no further request); nil where the listing tells nothing more.
+    var primed: (any Sendable)?
 }

@@ -34,7 +34,7 @@ enum CalendarMaking {
             try await client.makeCalendar(
                 url, displayName: folder.metadata(.displayName) ?? name, color: folder.metadata(.color))
             return .made(href)
-        } catch let error as CalDAVError where isRefusal(error) || error.code == .connectionFailed {
+        } catch let error as HTTPError where isRefusal(error) || error.code == .connectionFailed {
             // The server may have made it before its answer was lost: look before concluding.
             if try await client.calendar(at: url) != nil { return .found(href) }
             if isRefusal(error) { return .refused(error) }
@@ -45,7 +45,7 @@ enum CalendarMaking {
     /// Whether `error`, the answer to a MKCALENDAR, is a refusal: not allowed, not supported,
     /// or something is there already (rather than a failure to retry).
     static func isRefusal(_ error: any Error) -> Bool {
-        guard let error = error as? CalDAVError, let status = error.status else { return false }
+        guard let error = error as? HTTPError, let status = error.status else { return false }
         return [403, 405, 409, 501].contains(status)
     }
 
@@ -58,7 +58,7 @@ enum CalendarMaking {
 
     /// The note for a new folder `name` that stays in the vdir: what the server answered.
     static func note(folder name: String, refusal: (any Error)?) -> String {
-        let status = (refusal as? CalDAVError)?.status.map { " (MKCALENDAR answered \($0))" } ?? ""
+        let status = (refusal as? HTTPError)?.status.map { " (MKCALENDAR answered \($0))" } ?? ""
         return "new folder \(name)/ stays in the vdir: the server made no calendar for it\(status); make one "
             + "in the server's own app, and the next run copies it into a folder of its own, where you can move "
             + "the files of \(name)/"

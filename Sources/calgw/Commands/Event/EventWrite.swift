@@ -33,73 +33,53 @@ struct EventWrite {
         var notes: [String]
     }
 
-    /// Says on stderr that the server sent an answer nowhere: it kept no SCHEDULE-STATUS on
-    /// the organizer, as when the address answered for is not one it knows for the account.
+    /// Says on stderr that the server sent an answer nowhere (``EventSave/answerWentNowhere(_:)``).
     static func warnUnsentReply(_ report: SchedulingReport?) {
-        guard let report, report.message == .reply, report.asked, report.recipients.allSatisfy({ $0.status == nil })
-        else { return }
-        let organizer = report.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
+        let organizer = report?.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
         Terminal.err(
             "warning: the server stored your answer but marks no reply to \(organizer) as sent "
                 + "(it does not take the address you answered for as this account's)")
         Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
     }
 
+    /// Saves the edit the whole way (``EventSave``) and reports it.
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
-        let newUID = try target.files.write(result, replacing: file, uid: uid)
-        let uids = [uid] + (newUID.map { [$0] } ?? [])
-        // From here on the change is made: report it whatever happens to the push.
-        // A split's new series of a meeting goes as the person's action too (its invitations).
-        let acting = personsActions.isEmpty ? personsActions : personsActions.union(newUID.map { [$0] } ?? [])
-        var sender = EventPush(target: target, options: options, personsActions: acting)
-        if isReply { sender.answers = [uid] }
-        let outcome = await sender.push(uids: uids)
+        var save = EventSave(pair: target.pair, calendar: target.calendar, files: target.files)
+        (save.offline, save.personsActions, save.isReply, save.message) =
+            (options.offline, personsActions, isReply, message)
+        let saved = try await save.save(result, replacing: file, uid: uid)
+        let outcome = saved.push
         // Nothing was answered: the person is to look at the new version and answer again.
         if outcome.answerOutdated {
             throw CLIError(outcome.pendingReason ?? "your answer was not sent", hint: outcome.hint)
         }
-        let pushed = outcome.pushed
-        // What the push left in the file (the server's version); when nothing was pushed the
-        // file holds what was written, and is not read again.
-        let stored =
-            result.resource == nil
-            ? nil
-            : pushed ? (target.files.reread(file, uid: uid) ?? (try? target.find(uid: uid)))?.calendar : result.resource
-        let scheduling = MeetingMail.deliver(
-            MeetingWrite.scheduling(
-                message, acting: acting, pushed: pushed, pair: target.pair, offline: options.offline,
-                stored: stored, before: file.calendar, uid: uid, deletion: outcome.deletion),
-            pair: target.pair, offline: options.offline, stored: stored ?? result.resource, before: file.calendar,
-            uid: uid)
         let report = Report(
-            uid: uid, change: result.resource == nil ? "deleted" : "updated", newSeries: newUID,
-            pushed: pushed, pending: outcome.pendingReason, scheduling: scheduling, notes: outcome.notes)
+            uid: uid, change: saved.deleted ? "deleted" : "updated", newSeries: saved.newSeries,
+            pushed: outcome.pushed, pending: outcome.pendingReason, scheduling: saved.scheduling, notes: outcome.notes)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
             var line = "\(report.change) \(uid)"
-            if let newUID { line += "; the following occurrences are now \(newUID)" }
+            if let newUID = saved.newSeries { line += "; the following occurrences are now \(newUID)" }
             if outcome.heldBack {
                 line += " (in the vdir only: the server failed on it)"
-            } else if !pushed {
+            } else if !outcome.pushed {
                 line +=
                     target.pair.remote.isReadOnly
                     ? " (in the vdir only: the feed is read-only and takes no changes)"
                     : " (in the vdir; `calgw push` sends it to the server)"
             }
             Terminal.out(line)
-            for line in scheduling?.lines ?? [] { Terminal.out(line) }
+            for line in saved.scheduling?.lines ?? [] { Terminal.out(line) }
         }
-        if outcome.heldBack {
+        if let undelivered = saved.undelivered {
             for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
-            throw CLIError(MeetingWrite.undelivered(message, in: file.calendar, uid: uid, outcome), hint: outcome.hint)
+            throw CLIError(undelivered, hint: outcome.hint)
         }
         EventPush.warn(outcome, output: output)
-        if !output.quiet && target.pair.remote.marksSchedulingStatus { Self.warnUnsentReply(scheduling) }
+        if !output.quiet && save.answerWentNowhere(saved) { Self.warnUnsentReply(saved.scheduling) }
         // The reply command says this itself, with the organizer's name.
-        if !acting.isEmpty && !target.pair.schedules && !output.quiet && !options.offline && !isReply,
-            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: nil)
-        {
+        if !output.quiet, let why = saved.unsentNote {
             Terminal.err("note: \(why), so the meeting's attendees are sent nothing")
         }
     }

@@ -26,7 +26,7 @@ extension CalDAVStorage {
     func checkVersion(_ member: (href: Href, url: URL), is etag: ItemETag, href: ItemHref) async throws {
         guard !facts.honoursIfMatchOnDelete else { return }
         let current: ETag
-        do { current = try await client.etag(of: member.url) } catch let error as CalDAVError
+        do { current = try await client.etag(of: member.url) } catch let error as HTTPError
             where error.code == .notFound
         {
             throw StorageError.preconditionFailed(href: href)

@@ -47,7 +47,7 @@ extension CalDAVStorage {
                 do {
                     try await client.postSchedulingMessage(message, to: outbox)
                     sent.append(message)
-                } catch let error as CalDAVError {
+                } catch let error as HTTPError {
                     reason = error.serverReason ?? error.status.map { "answered \($0)" } ?? error.message
                     if unsent.last != recipient { unsent.append(recipient) }
                 } catch {

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 
 /// A CalDAV request's failure, as the engine asks of any storage's (``StorageFailure``).
-extension CalDAVError: StorageFailure {
+extension HTTPError: StorageFailure {
     public var mayHaveLanded: Bool { code == .connectionFailed || status == 502 || status == 504 }
 
     public var isServerFailure: Bool { code == .connectionFailed || (status ?? 0) >= 500 }

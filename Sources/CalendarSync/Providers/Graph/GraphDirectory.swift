@@ -136,12 +136,9 @@ struct GraphDirectory: CalendarDirectory {
 extension DiscoveredCalendar {
     /// The Graph calendar `calendar` of `mailbox`.
     init(graph calendar: GraphCalendar, mailbox: URL) {
-        url = URL(string: mailbox.absoluteString + "calendars/" + calendar.id)!
-        href = url.path
-        displayName = calendar.name
         let hex = calendar.hexColor ?? ""
-        color = hex.isEmpty ? calendar.color : hex
-        components = ["VEVENT"]
-        writable = calendar.canEdit
+        self.init(
+            url: URL(string: mailbox.absoluteString + "calendars/" + calendar.id)!, displayName: calendar.name,
+            color: hex.isEmpty ? calendar.color : hex, components: ["VEVENT"], writable: calendar.canEdit)
     }
 }

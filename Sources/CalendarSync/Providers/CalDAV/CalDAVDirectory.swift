@@ -41,7 +41,7 @@ struct CalDAVDirectory: CalendarDirectory {
                 let href = CollectionHref(calendar.href.path)
                 return ListedCalendar(
                     href: href, suggestedName: href.namingSegment, displayName: calendar.displayName,
-                    color: calendar.color, collection: calendar)
+                    color: calendar.color, primed: calendar)
             }, home: listing.home)
     }
 
@@ -65,7 +65,7 @@ struct CalDAVDirectory: CalendarDirectory {
         let calendar = CalDAVStorage(
             client: client, collection: url(of: href), product: product, logger: Logger(label: "calgw.caldav-storage"),
             inboxTokens: inboxTokens)
-        if let collection = listed?.collection { calendar.prime(with: collection) }
+        if let collection = listed?.primed as? CalendarCollection { calendar.prime(with: collection) }
         return calendar
     }
 

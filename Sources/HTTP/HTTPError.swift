@@ -1,11 +1,11 @@
 import Foundation
 
-/// Why a CalDAV or HTTP operation failed: a code to branch on, a message saying what failed,
+/// Why a request to a server failed (any protocol over HTTP: CalDAV, Graph, sign-in): a code to branch on, a message saying what failed,
 /// a recovery suggestion, and the underlying cause. Credentials never appear in any of them.
 ///
 /// ## Topics
 /// - ``Code``
-public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
+public struct HTTPError: LocalizedError, Sendable, CustomStringConvertible {
     /// What kind of failure; compare with `==` against the static members.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -92,45 +92,45 @@ public struct CalDAVError: LocalizedError, Sendable, CustomStringConvertible {
     /// (``HTTPResponse/rateLimited``), beyond what ``RateLimitAnswer`` always knows.
     public static func status(
         _ status: Int, method: String, url: URL, body: Data, reason: String?, rateLimited: Bool = false
-    ) -> CalDAVError {
+    ) -> HTTPError {
         let suffix = reason.map { ": \($0)" } ?? ""
         let what = "\(method) \(url.redactedString) answered \(status)\(suffix)"
         if rateLimited || RateLimitAnswer.matches(status: status, body: body) {
             let bare = status == 403 && !RateLimitAnswer.matches(status: status, body: body)
-            return CalDAVError(
+            return HTTPError(
                 .rateLimited,
                 "\(what) (a rate limit: the server is asked too fast"
-                    + (bare ? "; Google defers requests with a 403 that gives no reason" : "") + ")",
-                recovery: "calgw waited and asked again, in vain; run again in a few minutes (Google counts requests "
-                    + "per user and per Cloud project: another program on the same client id shares the quota)",
+                    + (bare ? "; this server defers requests with a 403 that gives no reason" : "") + ")",
+                recovery: "calgw waited and asked again, in vain; run again in a few minutes (a provider that counts "
+                    + "requests per user and per client id shares the quota with every program on the same client id)",
                 status: status, url: url, serverReason: reason)
         }
         switch status {
         case 401:
-            return CalDAVError(
+            return HTTPError(
                 .authenticationFailed,
                 "the server refused the credentials (\(method) \(url.redactedString) answered 401)",
                 recovery: "check the username and the password (or token) command; the server asks for them again",
                 status: status, url: url, serverReason: reason)
         case 403:
-            return CalDAVError(
+            return HTTPError(
                 .forbidden, what, recovery: "the server refuses this; its reason is given above",
                 status: status, url: url, serverReason: reason)
         case 404, 410:
-            return CalDAVError(
+            return HTTPError(
                 .notFound, what, recovery: "check the URL; the resource is not there",
                 status: status, url: url, serverReason: reason)
         case 412:
-            return CalDAVError(
+            return HTTPError(
                 .preconditionFailed, what, recovery: "the item changed on the server since it was read; sync again",
                 status: status, url: url, serverReason: reason)
         case 507:
-            return CalDAVError(
+            return HTTPError(
                 .insufficientStorage, what,
                 recovery: "the server is out of space or over quota; free some or ask its admin",
                 status: status, url: url, serverReason: reason)
         default:
-            return CalDAVError(
+            return HTTPError(
                 .unexpectedStatus, what,
                 recovery: status >= 500
                     ? "the server failed; try again later" : "the server did not accept the request",

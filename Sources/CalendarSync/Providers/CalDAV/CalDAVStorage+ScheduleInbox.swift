@@ -58,7 +58,7 @@ extension CalDAVStorage: ScheduleInboxStorage {
                     addresses: own)
                 do {
                     try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
-                } catch let error as CalDAVError where error.status == 412 {
+                } catch let error as HTTPError where error.status == 412 {
                     // Changed meanwhile: the next run applies the messages to what is there then.
                     continue
                 }
@@ -112,7 +112,7 @@ extension CalDAVStorage: ScheduleInboxStorage {
                 let data = UploadForm.canonical(Data(ICalendarSerializer().serialize(current)), clientScheduled: true)
                 do {
                     try await client.put(copy.url, data: data, condition: .ifMatch(copy.etag), scheduling: .copy)
-                } catch let error as CalDAVError where error.status == 412 {
+                } catch let error as HTTPError where error.status == 412 {
                     continue
                 }
                 applied += count

@@ -153,7 +153,7 @@ public final class CalDAVStorage: CalendarStorage {
             }
             return .delta(
                 changed: result.changed.map(Self.version), removed: result.removed.map { ItemHref($0) }, token: next)
-        } catch let error as CalDAVError where error.code == .invalidSyncToken {
+        } catch let error as HTTPError where error.code == .invalidSyncToken {
             logger.info(
                 "sync-token no longer valid; listing the collection in full",
                 metadata: ["collection": "\(collection)"])
@@ -170,7 +170,7 @@ public final class CalDAVStorage: CalendarStorage {
                 let result = try await client.syncCollection(collection, token: nil)
                 return .full(
                     result.changed.map(Self.version), token: result.token.map { CollectionToken.sync($0).changeToken })
-            } catch let error as CalDAVError
+            } catch let error as HTTPError
                 where error.code != .authenticationFailed && error.code != .connectionFailed
             {
                 logger.info("initial sync-collection refused; listing instead", metadata: ["error": "\(error.message)"])
@@ -221,7 +221,7 @@ public final class CalDAVStorage: CalendarStorage {
                 url, data: await storedCopyForm(data, as: intent), condition: .createOnly, scheduling: intent.scheduling
             )
             return kept(stored, at: href, intent: intent)
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
                 ?? ContentRefused.refusal(error, href: href) ?? storageError(error, href: href, creating: true)
         }
@@ -256,7 +256,7 @@ public final class CalDAVStorage: CalendarStorage {
             }
             if let before { await sendWhatTheServersUpdateLeftOut(before: before, after: data, href: member.href) }
             return kept(stored, at: ItemHref(member.href), intent: intent)
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             throw componentRefusal(error, data: data, href: href) ?? splitSeriesRefusal(error, data: data, href: href)
                 ?? Self.recurringConflict(error, data: data, href: href)
                 ?? recurringMeetingDeferral(error, data: data, href: href) ?? ContentRefused.refusal(error, href: href)
@@ -272,7 +272,7 @@ public final class CalDAVStorage: CalendarStorage {
         do {
             return try await client.write(
                 url, data: await storedCopyForm(data, as: intent), condition: condition, scheduling: intent.scheduling)
-        } catch let error as CalDAVError where intent == .personsAction {
+        } catch let error as HTTPError where intent == .personsAction {
             // DAViCal's reply code failed the answer: the copy, and the REPLY by the Outbox.
             guard let answered = try await answeredThroughOutbox(data, at: url, condition: condition, failure: error)
             else { throw error }
@@ -298,14 +298,14 @@ public final class CalDAVStorage: CalendarStorage {
             } else {
                 try await client.delete(member.url, ifMatch: ETag(etag), scheduling: intent.scheduling)
             }
-        } catch let error as CalDAVError where error.code == .notFound {
+        } catch let error as HTTPError where error.code == .notFound {
             return
-        } catch let error as CalDAVError where error.status == 412 {
+        } catch let error as HTTPError where error.status == 412 {
             // If-Match fails on a resource that is gone as on one that changed (RFC 9110
             // §13.1.1; sabre/dav answers so): one look tells which, and gone is what was asked.
             if try await isGone(member.url) { return }
             throw storageError(error, href: href, creating: false)
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             throw storageError(error, href: href, creating: false)
         }
     }
@@ -315,7 +315,7 @@ public final class CalDAVStorage: CalendarStorage {
         do {
             _ = try await client.etag(of: url)
             return false
-        } catch let error as CalDAVError where error.code == .notFound || error.status == 410 {
+        } catch let error as HTTPError where error.code == .notFound || error.status == 410 {
             return true
         }
     }
@@ -346,7 +346,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// A 409 Conflict on the update of a recurring event: Google answers it to some changes of
     /// a series, whatever the change (vdirsyncer #963, #613; calcurse #470), and to each of
     /// its runs; the message says so and what to do, instead of the bare status.
-    static func recurringConflict(_ error: CalDAVError, data: Data, href: ItemHref) -> StorageError? {
+    static func recurringConflict(_ error: HTTPError, data: Data, href: ItemHref) -> StorageError? {
         guard error.status == 409,
             data.range(of: Data("\nRRULE".utf8)) != nil
                 || data.range(of: Data("\nRECURRENCE-ID".utf8)) != nil
@@ -360,7 +360,7 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// The refusal of a task or journal entry by a calendar that takes events only
     /// (``ComponentNotTaken``); nil for any other failure.
-    func componentRefusal(_ error: CalDAVError, data: Data, href: ItemHref) -> ComponentNotTaken? {
+    func componentRefusal(_ error: HTTPError, data: Data, href: ItemHref) -> ComponentNotTaken? {
         guard ComponentNotTaken.refusesContent(error), let component = ComponentNotTaken.component(of: data) else {
             return nil
         }
@@ -371,7 +371,7 @@ public final class CalDAVStorage: CalendarStorage {
     /// a calendar whose access its listing did not tell (DAViCal withholds
     /// `current-user-privilege-set` from an account granted only DAV:read), is
     /// `.notPermitted`: from then on the storage counts as read-only.
-    func storageError(_ error: CalDAVError, href: ItemHref, creating: Bool) -> Error {
+    func storageError(_ error: HTTPError, href: ItemHref, creating: Bool) -> Error {
         if error.status == 403, lastInfo.writable == nil, Self.isPrivilegeRefusal(error) {
             lastInfo.markNotWritable()
             return StorageError.notPermitted(href: href, reason: error.serverReason ?? error.message)
@@ -381,16 +381,16 @@ public final class CalDAVStorage: CalendarStorage {
 
     /// A 403 that says the account lacks a privilege (RFC 3744 `need-privileges`, or a body
     /// naming the permission), not that the content was refused.
-    static func isPrivilegeRefusal(_ error: CalDAVError) -> Bool {
+    static func isPrivilegeRefusal(_ error: HTTPError) -> Bool {
         let reason = (error.serverReason ?? "").lowercased()
         return reason.contains("need-privileges") || reason.contains("permission") || reason.contains("privilege")
     }
 
-    /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `CalDAVError`.
+    /// Maps the statuses the sync engine acts on to `StorageError`; the rest stay `HTTPError`.
     /// Radicale refuses a duplicate UID with 409, Cyrus with 403: both are `.rejected`.
     /// A rate limit that outlasted the retries (Google's 403 `rateLimitExceeded`) stays a
-    /// `CalDAVError`: the item was not refused, the run was asked to slow down.
-    static func storageError(_ error: CalDAVError, href: ItemHref, creating: Bool) -> Error {
+    /// `HTTPError`: the item was not refused, the run was asked to slow down.
+    static func storageError(_ error: HTTPError, href: ItemHref, creating: Bool) -> Error {
         if error.status == 403, error.code != .forbidden { return error }
         switch error.status {
         case 412:

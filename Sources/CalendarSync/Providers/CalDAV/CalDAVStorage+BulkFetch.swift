@@ -10,7 +10,7 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// is read first (the sync-token alone, see `tokenInfo()`), so a change made during the
     /// query shows up again next time. An answer that finds nothing is not believed until a
     /// listing agrees (``emptyQueryDisbelieved()``).
-    /// - Throws: `CalDAVError` when the server refuses the query or its answer cannot be read.
+    /// - Throws: `HTTPError` when the server refuses the query or its answer cannot be read.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let token = Self.changeToken(of: try await tokenInfo())
         let request = HTTPRequest(
@@ -25,7 +25,7 @@ extension CalDAVStorage: BulkFetchingStorage {
         let response = try await client.http.send(request, streamingTo: reader)
         guard response.status == 207 else {
             if response.status == 401 {
-                throw CalDAVError(
+                throw HTTPError(
                     .authenticationFailed, "REPORT on \(collection.path) needs credentials",
                     recovery: "check the user name and password", status: 401, url: collection)
             }
@@ -145,7 +145,7 @@ extension CalDAVStorage: StreamingFetchingStorage {
         let response = try await transfer.value
         guard response.status == 207 else {
             if response.status == 401 {
-                throw CalDAVError(
+                throw HTTPError(
                     .authenticationFailed, "REPORT on \(collection.path) needs credentials",
                     recovery: "check the user name and password", status: 401, url: collection)
             }
@@ -267,7 +267,7 @@ extension CalDAVStorage: CollectionMetadataStorage {
     }
 
     /// Sets the non-nil fields with a PROPPATCH.
-    /// - Throws: `CalDAVError` when the server refuses a property.
+    /// - Throws: `HTTPError` when the server refuses a property.
     public func setMetadata(_ metadata: CollectionMetadata) async throws {
         guard metadata.displayName != nil || metadata.color != nil else { return }
         try await client.updateCollection(collection, displayName: metadata.displayName, color: metadata.color)

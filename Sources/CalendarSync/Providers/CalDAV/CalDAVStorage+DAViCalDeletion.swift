@@ -34,7 +34,7 @@ extension CalDAVStorage {
                         failure: "the server's copy was last written from the file, as a copy (SCHEDULE-AGENT=CLIENT "
                             + "on its attendees), so the server sent nothing; tell them yourself"))
             }
-        } catch let error as CalDAVError where error.status == 500 {
+        } catch let error as HTTPError where error.status == 500 {
             let current = try await markedClientScheduled(member, ifMatch: etag)
             try await client.delete(member.url, ifMatch: current.etag, scheduling: .copy)
             // An attendee's decline goes by the Outbox instead; an organizer's cancellation
@@ -76,7 +76,7 @@ extension CalDAVStorage {
     /// part in the meeting: an organizer's attendees got no cancellation, an attendee's
     /// organizer no decline. The account's addresses are asked of the server (this happens
     /// only on the failure); when they cannot be had, the note names both.
-    private func unsentDeletionNote(_ member: (href: Href, url: URL), stored: Data, error: CalDAVError) async
+    private func unsentDeletionNote(_ member: (href: Href, url: URL), stored: Data, error: HTTPError) async
         -> String
     {
         let reason = error.serverReason ?? "\(error.status ?? 500)"
@@ -100,13 +100,13 @@ extension CalDAVStorage {
     /// The member as a copy the server will not schedule for: its meetings' organizer and
     /// attendees marked `SCHEDULE-AGENT=CLIENT`, written back when they were not.
     /// - Returns: the etag of the marked version, and what the server held before.
-    /// - Throws: `CalDAVError` 412 when the member is no longer at `etag`.
+    /// - Throws: `HTTPError` 412 when the member is no longer at `etag`.
     private func markedClientScheduled(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws
         -> (etag: ETag, stored: Data)
     {
         let stored = try await client.get(member.url)
         guard stored.etag.value == etag.value || stored.etag.value.isEmpty else {
-            throw CalDAVError(
+            throw HTTPError(
                 .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard UploadForm.needsClientSchedulingMark(stored.data) else { return (ETag(etag), stored.data) }

@@ -10,7 +10,7 @@ extension CalDAVStorage {
     /// Google's refusal (400) of an event whose UID is one Google gave a series it split
     /// (`…_R20250101T090000@google.com`), written to another calendar (vdirsyncer #1225, khal
     /// #945); nil for any other failure.
-    func splitSeriesRefusal(_ error: CalDAVError, data: Data, href: ItemHref) -> GoogleSplitSeriesUID? {
+    func splitSeriesRefusal(_ error: HTTPError, data: Data, href: ItemHref) -> GoogleSplitSeriesUID? {
         guard facts.product.name == "google", error.status == 400, let uid = Self.uid(of: data),
             GoogleSplitSeriesUID.matches(uid)
         else {
@@ -25,11 +25,11 @@ extension CalDAVStorage {
     /// and made the event again, which mailed the guests a cancellation; calgw never does).
     /// The change stays pending, and the message says what to do if it keeps coming; nil for
     /// any other failure.
-    func recurringMeetingDeferral(_ error: CalDAVError, data: Data, href: ItemHref) -> CalDAVError? {
+    func recurringMeetingDeferral(_ error: HTTPError, data: Data, href: ItemHref) -> HTTPError? {
         guard facts.defersWithBare403, error.code == .rateLimited, error.status == 403,
             data.range(of: Data("\nRRULE".utf8)) != nil, MeetingContent.isMeeting(data)
         else { return nil }
-        return CalDAVError(
+        return HTTPError(
             .rateLimited,
             "Google refused this change of a recurring meeting with a 403 that gives no reason, on every retry; "
                 + "it answers so when asked too fast, and always to some changes of a meeting with guests (Outlook "

@@ -23,8 +23,8 @@ extension CalDAVStorage {
     ///   answer with a comment, not tried that way.
     /// - Returns: what the server kept of the copy; nil when this is not such an answer (the
     ///   caller reports `failure`, or writes the answer as any other).
-    /// - Throws: `CalDAVError` when the copy cannot be written (412: changed meanwhile).
-    func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: CalDAVError?)
+    /// - Throws: `HTTPError` when the copy cannot be written (412: changed meanwhile).
+    func answeredThroughOutbox(_ data: Data, at url: URL, condition: WriteCondition, failure: HTTPError?)
         async throws -> StoredWrite?
     {
         guard copiesNeedClientAgent, failure.map({ $0.status == 500 }) ?? true,
@@ -41,7 +41,7 @@ extension CalDAVStorage {
         var stored = try await client.write(url, data: copy, condition: condition, scheduling: .copy)
         do {
             try await client.postSchedulingMessage(reply, to: outbox)
-        } catch let error as CalDAVError {
+        } catch let error as HTTPError {
             let reason = error.serverReason ?? "\(error.status.map { "answered \($0)" } ?? error.message)"
             notes.add(
                 "\(HrefResolver.href(of: url).path): the server stored your answer but did not deliver it to "

@@ -17,7 +17,7 @@ extension CalDAVStorage {
     /// - Returns: false when this is not such a deletion (a meeting the account organizes, not
     ///   a meeting, a server that does not schedule, one that needs other ways to store copies
     ///   (DAViCal, Google)): the caller deletes as before.
-    /// - Throws: `CalDAVError` 412 when the copy is no longer at `etag`, or the server's failure.
+    /// - Throws: `HTTPError` 412 when the copy is no longer at `etag`, or the server's failure.
     func deletedAsDecline(_ member: (href: Href, url: URL), ifMatch etag: ItemETag) async throws -> Bool {
         guard facts.switchesSchedulingByHeader, facts.scheduling == .asAdvertised,
             let account = try? await client.schedulingAccount(at: collection), account.autoSchedules
@@ -25,7 +25,7 @@ extension CalDAVStorage {
         let own = Set(account.addresses.map(CalendarUser.normalized))
         let stored = try await client.get(member.url)
         guard stored.etag.value == etag.value || stored.etag.value.isEmpty else {
-            throw CalDAVError(
+            throw HTTPError(
                 .preconditionFailed, "\(member.href.path) changed on the server", status: 412, url: member.url)
         }
         guard let organizer = UploadForm.organizer(of: stored.data), !own.isEmpty,

@@ -1,6 +1,6 @@
 import Failures
 
-extension CalDAVError: ExplainedError {
+extension HTTPError: ExplainedError {
     /// The code's name, e.g. `preconditionFailed`.
     public var errorCode: String { code.description }
     /// `.authentication` for refused credentials, so the command exits 5; `.failed` otherwise.
