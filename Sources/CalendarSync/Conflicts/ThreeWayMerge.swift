@@ -52,7 +52,13 @@ public enum ThreeWayMerge {
         var out = Component(name: l.name)
         var names: [String] = []
         for p in l.properties + r.properties where !names.contains(p.name) { names.append(p.name) }
-        for name in names {
+        var merged: Set<String> = []
+        for name in names where !merged.contains(name) {
+            if let group = valueGroup(of: name, in: l.name) {
+                out.properties += mergeGroup(group, base: b, local: l, remote: r, localIsNewer: localIsNewer)
+                merged.formUnion(group)
+                continue
+            }
             let lp = l.properties(named: name), rp = r.properties(named: name), bp = b.properties(named: name)
             switch name {
             case "LAST-MODIFIED", "DTSTAMP":
@@ -124,6 +130,47 @@ public enum ThreeWayMerge {
         if c.name == "VTIMEZONE" { return "VTIMEZONE|\(c["TZID"]?.value ?? "")" }
         if let uid = c["UID"]?.value { return "\(c.name)|\(uid)|\(c["RECURRENCE-ID"]?.value ?? "")" }
         return "\(c.name)|"
+    }
+
+    /// Properties that say one thing together and so come from one side in a merge: a task's
+    /// completion (STATUS, COMPLETED, PERCENT-COMPLETE: never completed at 60 %, nor open with
+    /// a COMPLETED date), a component's times and its recurrence. Taken one by one, a clash
+    /// would mix the two sides into a value neither wrote.
+    static let valueGroups: [(components: Set<String>, names: [String])] = [
+        (["VTODO"], ["STATUS", "COMPLETED", "PERCENT-COMPLETE"]),
+        (["VEVENT", "VTODO", "VJOURNAL"], ["DTSTART", "DTEND", "DURATION", "DUE"]),
+        (["VEVENT", "VTODO", "VJOURNAL"], ["RRULE", "RDATE", "EXDATE"]),
+    ]
+
+    /// The group `name` belongs to in a component called `component`, nil for a property
+    /// merged on its own.
+    static func valueGroup(of name: String, in component: String) -> [String]? {
+        valueGroups.first { $0.components.contains(component) && $0.names.contains(name) }?.names
+    }
+
+    /// A group's properties from one side: the side that changed it when only one did, else the
+    /// newer side. Where both changed only the set-like members (RDATE, EXDATE) and agree on
+    /// the rest, those are merged entry by entry as on their own.
+    static func mergeGroup(
+        _ group: [String], base b: Component, local l: Component, remote r: Component,
+        localIsNewer: Bool
+    ) -> [Property] {
+        let lg = group.map { l.properties(named: $0) }, rg = group.map { r.properties(named: $0) }
+        let bg = group.map { b.properties(named: $0) }
+        if lg == rg || rg == bg { return lg.flatMap { $0 } }
+        if lg == bg { return rg.flatMap { $0 } }
+        let sets = group.indices.filter { setKey(group[$0]) != nil }
+        let others = group.indices.filter { !sets.contains($0) }
+        if !sets.isEmpty && others.allSatisfy({ lg[$0] == rg[$0] }) {
+            return group.indices.flatMap { index in
+                guard sets.contains(index), lg[index] != rg[index], let key = setKey(group[index]) else {
+                    return lg[index]
+                }
+                return mergeSet(
+                    base: bg[index], local: lg[index], remote: rg[index], key: key, localIsNewer: localIsNewer)
+            }
+        }
+        return (localIsNewer ? lg : rg).flatMap { $0 }
     }
 
     static func mergeChildren(base: [Component], local: [Component], remote: [Component], localIsNewer: Bool)

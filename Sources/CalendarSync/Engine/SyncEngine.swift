@@ -180,13 +180,26 @@ package struct SyncEngine: Sendable {
         throw SyncError(.massDeletion, mass.message, recovery: mass.recovery)
     }
 
-    /// The plan's mass deletion, unless the meetings their organizers cancelled account for
-    /// it (``cancelledByTheirOrganizers(_:)``): what a sync refuses, and `status` says it would.
+    /// The plan's mass deletion, unless the meetings their organizers cancelled
+    /// (``cancelledByTheirOrganizers(_:)``) and the finished tasks flushed
+    /// (``finishedTasks(_:)``) account for it: what a sync refuses, and `status` says it would.
     func unexplainedMassDeletion(_ plan: SyncPlan) async -> SyncPlan.MassDeletion? {
         guard let mass = plan.massDeletion else { return nil }
-        let left = mass.deletions - (await cancelledByTheirOrganizers(plan))
+        let left = mass.deletions - (await cancelledByTheirOrganizers(plan)) - finishedTasks(plan)
         let refused = mass.emptySide != nil ? left > 0 : left * 2 > mass.known
         return refused ? mass : nil
+    }
+
+    /// How many of the plan's deletions are of tasks that were done or cancelled when both
+    /// sides last agreed (``TaskCompletion``): flushing finished tasks (todoman's `todo flush`)
+    /// is routine and loses nothing anyone still works on.
+    private func finishedTasks(_ plan: SyncPlan) -> Int {
+        plan.actions.filter { action in
+            guard case .delete(_, let target) = action, let base = try? journal.base(for: target.key) else {
+                return false
+            }
+            return TaskCompletion.isFinished(base)
+        }.count
     }
 
     /// How many of the plan's deletions in the vdir are of meetings whose organizer cancelled

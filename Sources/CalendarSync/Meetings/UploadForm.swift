@@ -29,6 +29,7 @@ enum UploadForm {
         for i in components.indices {
             Canonicalizer().canonicalize(&components[i])
             guard components[i].name == "VCALENDAR" else { continue }
+            mendTaskStarts(&components[i])
             TimeZoneCompletion.complete(&components[i], at: now)
             if components[i].properties(named: "VERSION").isEmpty {
                 components[i].properties.insert(Property(name: "VERSION", value: "2.0"), at: 0)

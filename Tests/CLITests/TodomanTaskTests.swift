@@ -1,0 +1,156 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// Tasks as todoman users keep them: todoman (from the project's pinned Python environment)
+/// writes the vdir of one pair, calgw syncs it with a real server, and a second pair on the same
+/// calendar plays the phone.
+@Suite(.timeLimit(.minutes(10))) struct TodomanTaskTests {
+    /// The laptop's pair (whose vdir todoman writes), the phone's pair, both on one fresh
+    /// calendar of `name`'s server.
+    struct Setup {
+        let server: TestServer
+        let folder: TemporaryFolder
+        let laptop: ServerPair
+        let phone: ServerPair
+        let todoConfig: URL
+
+        init(_ name: String, prefix: String) async throws {
+            server = try TestServers.shared(name)
+            let collection = server.newCollectionURL(prefix: prefix)
+            try await server.makeCalendar(collection)
+            folder = try TemporaryFolder()
+            laptop = try ServerPair(folder, "laptop", server: server, collection: collection)
+            phone = try ServerPair(folder, "phone", server: server, collection: collection)
+            todoConfig = folder.file("todoman.py")
+            try Data(
+                """
+                path = "\(laptop.vdir.path)"
+                date_format = "%Y-%m-%d"
+                time_format = "%H:%M"
+                default_list = "laptop"
+                cache_path = "\(folder.file("todoman.sqlite3").path)"
+                """.utf8
+            ).write(to: todoConfig)
+        }
+
+        func remove() { folder.remove() }
+
+        /// `todo ARGUMENTS` with the laptop's config; `answer` is typed at its prompt.
+        func todo(_ arguments: [String], answer: String? = nil) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(
+                "todo", ["-c", todoConfig.path] + arguments, stdin: answer.map { Data("\($0)\n".utf8) },
+                environment: ["TZ": "UTC"])
+        }
+
+        /// todoman's id of the task `summary`.
+        func id(of summary: String) async throws -> String {
+            let listed = try await todo(["--porcelain", "list", "--status", "ANY"])
+            let tasks = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
+            let task = try #require(tasks.first { $0["summary"] as? String == summary }, "\(listed.stdoutText)")
+            return "\(try #require(task["id"] as? Int))"
+        }
+
+        func sync(_ pair: ServerPair) async throws -> ProcessRunner.Result {
+            try await pair.run("sync", password: server.password)
+        }
+    }
+
+    /// STATUS, COMPLETED and PERCENT-COMPLETE of the task `uid` in `pair`'s vdir.
+    static func completion(_ pair: ServerPair, _ summary: String) throws -> (String?, Bool, String?) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path) where name.hasSuffix(".ics") {
+            let lines = try ServerPair.lines(pair.vdir.appendingPathComponent(name))
+            guard lines.contains("SUMMARY:\(summary)") else { continue }
+            func value(_ key: String) -> String? {
+                lines.first { $0.hasPrefix("\(key):") }.map { String($0.dropFirst(key.count + 1)) }
+            }
+            return (value("STATUS"), value("COMPLETED") != nil, value("PERCENT-COMPLETE"))
+        }
+        throw FixtureFailure("no task \(summary) in \(pair.vdir.path)")
+    }
+
+    /// A completed task has a COMPLETED date and is at 100 % if it says; an open one has no
+    /// COMPLETED date.
+    static func coherent(_ completion: (String?, Bool, String?)) -> Bool {
+        let (status, completed, percent) = completion
+        return status == "COMPLETED" ? completed && (percent == nil || percent == "100") : !completed
+    }
+
+    /// `todo flush` deletes the done tasks: a routine clean-up, synced as it is, not refused
+    /// as a mass deletion.
+    @Test(arguments: ["radicale", "sabre"]) func aFlushOfDoneTasksSyncsEverywhere(name: String) async throws {
+        let s = try await Setup(name, prefix: "flush")
+        defer { s.remove() }
+        for summary in ["Pay rent", "Call mum", "Book flights", "Water plants"] {
+            #expect(try await s.todo(["new", summary]).status == 0)
+        }
+        #expect(try await s.sync(s.laptop).status == 0)
+        #expect(try await s.sync(s.phone).status == 0)
+        #expect(try s.phone.summaries().count == 4)
+        for summary in ["Pay rent", "Call mum", "Book flights"] {
+            #expect(try await s.todo(["done", try await s.id(of: summary)]).status == 0)
+        }
+        #expect(try await s.sync(s.laptop).status == 0)
+        let flush = try await s.todo(["flush"], answer: "y")
+        #expect(flush.status == 0, "\(flush.stderrText)")
+        let synced = try await s.sync(s.laptop)
+        #expect(synced.status == 0, "\(name): \(synced.stdoutText) \(synced.stderrText)")
+        #expect(try await s.sync(s.phone).status == 0)
+        #expect(Array(try s.phone.summaries().values) == ["Water plants"], "\(name)")
+    }
+
+    /// Done on the laptop while the phone set it in progress at 60 %, the phone's change the
+    /// newer: the merge takes the completion whole from the phone (property by property it
+    /// kept the laptop's COMPLETED date beside the phone's IN-PROCESS at 60 %), never a task
+    /// completed at 60 % nor an open one with a COMPLETED date, and both devices end alike.
+    @Test(arguments: ["radicale", "sabre"]) func aTaskDoneHereAndInProgressThereMergesWhole(name: String) async throws {
+        let s = try await Setup(name, prefix: "merge")
+        defer { s.remove() }
+        #expect(try await s.todo(["new", "Write report"]).status == 0)
+        #expect(try await s.sync(s.laptop).status == 0)
+        #expect(try await s.sync(s.phone).status == 0)
+        // The phone's app: in progress at 60 %, stamped after the laptop's change below (its
+        // clock ahead, or its change the later one).
+        let phoneFile = try s.phone.file(uid: try #require(try s.phone.summaries().keys.first))
+        var text = try String(contentsOf: phoneFile, encoding: .utf8)
+        text = text.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:IN-PROCESS\r\nPERCENT-COMPLETE:60")
+        text = text.replacingOccurrences(
+            of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:20991231T000000Z", options: .regularExpression)
+        try Data(text.utf8).write(to: phoneFile)
+        #expect(try await s.sync(s.phone).status == 0)
+        #expect(try await s.todo(["done", try await s.id(of: "Write report")]).status == 0)
+        let merged = try await s.sync(s.laptop)
+        #expect(merged.status == 0, "\(name): \(merged.stderrText)")
+        #expect(try await s.sync(s.phone).status == 0)
+        let laptop = try Self.completion(s.laptop, "Write report"), phone = try Self.completion(s.phone, "Write report")
+        #expect(Self.coherent(laptop) && Self.coherent(phone), "\(name): laptop \(laptop), phone \(phone)")
+        #expect(laptop == phone, "\(name): laptop \(laptop), phone \(phone)")
+        #expect(laptop.0 == "IN-PROCESS" && laptop.2 == "60", "\(name): the newer side's completion: \(laptop)")
+        let listed = try await s.todo(["--porcelain", "list", "--status", "ANY"])
+        #expect(listed.stdoutText.contains("\"completed\": false"), "\(listed.stdoutText)")
+    }
+
+    /// todoman's `--start DATE --due "DATE TIME"` (a date start with a timed due, which RFC
+    /// 5545 forbids and sabre/dav refuses with 415) reaches the server with the start as 00:00 in
+    /// the due's zone; the laptop's file stays as todoman wrote it, and the phone gets the task.
+    @Test(arguments: ["radicale", "sabre"]) func todomansDateStartWithATimedDueReachesTheServer(name: String)
+        async throws
+    {
+        let s = try await Setup(name, prefix: "start")
+        defer { s.remove() }
+        let made = try await s.todo(["new", "--start", "2026-12-01", "--due", "2026-12-05 09:00", "Renew passport"])
+        #expect(made.status == 0, "\(made.stderrText)")
+        let synced = try await s.sync(s.laptop)
+        #expect(synced.status == 0, "\(name): \(synced.stdoutText) \(synced.stderrText)")
+        #expect(!synced.stderrText.contains("stays in the vdir"), "\(name): \(synced.stderrText)")
+        #expect(try await s.sync(s.phone).status == 0)
+        let uid = try #require(try s.phone.summaries().first { $0.value == "Renew passport" }?.key, "\(name)")
+        let phoneLines = try ServerPair.lines(try s.phone.file(uid: uid))
+        #expect(phoneLines.contains("DTSTART:20261201T000000Z"), "\(name): \(phoneLines)")
+        let laptopLines = try ServerPair.lines(try s.laptop.file(uid: uid))
+        #expect(laptopLines.contains("DTSTART;VALUE=DATE:20261201"), "the file stays as todoman wrote it")
+        let again = try await s.sync(s.laptop)
+        #expect(again.status == 0 && !again.stdoutText.contains("1 updated"), "\(name): \(again.stdoutText)")
+        #expect(try ServerPair.lines(try s.laptop.file(uid: uid)).contains("DTSTART;VALUE=DATE:20261201"))
+    }
+}
