@@ -73,15 +73,26 @@ public struct TestServer: Sendable {
         home.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8).lowercased())/", isDirectory: true)
     }
 
-    /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user).
+    /// Makes the calendar `collection` (MKCALENDAR, by curl, as the user), taking only
+    /// `components` when given (its supported-calendar-component-set).
     /// - Throws: `ProcessFailure` with the server's status when it is not made.
-    public func makeCalendar(_ collection: URL) async throws {
+    public func makeCalendar(_ collection: URL, components: [String] = []) async throws {
+        var body: [String] = []
+        if !components.isEmpty {
+            body = [
+                "-H", "Content-Type: application/xml", "--data",
+                "<?xml version=\"1.0\"?><c:mkcalendar xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+                    + "<d:set><d:prop><c:supported-calendar-component-set>"
+                    + components.map { "<c:comp name=\"\($0)\"/>" }.joined()
+                    + "</c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>",
+            ]
+        }
         let made = try await ProcessRunner.run(
             "curl",
             [
                 "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-u", "\(username):\(password)",
-                "-X", "MKCALENDAR", collection.absoluteString,
-            ])
+                "-X", "MKCALENDAR",
+            ] + body + [collection.absoluteString])
         guard ["200", "201"].contains(made.stdoutText) else {
             throw ProcessFailure(
                 command: "MKCALENDAR \(collection.absoluteString) on \(name)", status: made.status,

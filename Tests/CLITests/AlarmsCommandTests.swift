@@ -91,7 +91,7 @@ import CalgwTestSupport
         let records = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
         #expect(
             records.allSatisfy {
-                Set($0.keys) == ["uid", "recurrenceId", "trigger", "start", "summary", "action", "description"]
+                Set($0.keys) == ["uid", "recurrenceId", "trigger", "start", "due", "summary", "action", "description"]
             })
         let rows = records.map { r in
             ["uid", "recurrenceId", "trigger", "start", "summary", "action", "description"].map {
@@ -191,5 +191,40 @@ import CalgwTestSupport
             "alarms", "--config", config, "--from", "2026-03-02", "--to", "2026-03-01",
         ])
         #expect(empty.status == 2, "\(empty.stderrText)")
+    }
+}
+
+extension AlarmsCommandTests {
+    /// A task's alarm is shown against its due time, called due: the table says `due 17:00`,
+    /// the JSON has `due` and no `start` for a task without one.
+    @Test func aTasksDueTimeIsCalledDue() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.calendar(
+            """
+            BEGIN:VTODO
+            UID:tax
+            DTSTAMP:20260301T000000Z
+            SUMMARY:Submit tax form
+            DUE:20260310T170000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:tax
+            TRIGGER;RELATED=END:-PT1H
+            END:VALARM
+            END:VTODO
+
+            """
+        ).write(to: folder.file("tax.ics"))
+        let window = ["--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--tz", "UTC"]
+        let table = try await CalgwBinary.run(["alarms", "--local", folder.url.path] + window)
+        #expect(table.status == 0, "\(table.stderrText)")
+        #expect(table.stdoutText.contains("Submit tax form  due 17:00"), "\(table.stdoutText)")
+        #expect(!table.stdoutText.contains("starts"), "\(table.stdoutText)")
+        let json = try await CalgwBinary.run(["alarms", "--local", folder.url.path, "--json"] + window)
+        let records = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(records.count == 1)
+        #expect(records.first?["due"] as? String == "2026-03-10T17:00:00+00:00", "\(records)")
+        #expect(records.first?["start"] is NSNull, "\(records)")
     }
 }

@@ -23,4 +23,12 @@ import Testing
             utc.range(of: "\"Dentist\"")?.lowerBound.utf16Offset(in: utc)
                 == day.range(of: "\"Dentist\"")?.lowerBound.utf16Offset(in: day))
     }
+
+    /// A task without a start shows its due time, called due (`status --json` gives `due`).
+    @Test func aTasksDueTimeIsCalledDue() throws {
+        let json =
+            #"{"action": "create", "uid": "t1", "summary": "Submit tax form", "due": "2026-03-10T17:00:00+00:00"}"#
+        let line = StatusLine.item(try JSONDecoder().decode(PendingItem.self, from: Data(json.utf8)))
+        #expect(line.contains("due 2026-03-10 17:00Z \"Submit tax form\""), "\(line)")
+    }
 }

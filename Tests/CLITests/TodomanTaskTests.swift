@@ -15,10 +15,11 @@ import Testing
         let phone: ServerPair
         let todoConfig: URL
 
-        init(_ name: String, prefix: String) async throws {
+        /// `components`: what the calendar takes (all kinds when empty).
+        init(_ name: String, prefix: String, components: [String] = []) async throws {
             server = try TestServers.shared(name)
             let collection = server.newCollectionURL(prefix: prefix)
-            try await server.makeCalendar(collection)
+            try await server.makeCalendar(collection, components: components)
             folder = try TemporaryFolder()
             laptop = try ServerPair(folder, "laptop", server: server, collection: collection)
             phone = try ServerPair(folder, "phone", server: server, collection: collection)
@@ -152,5 +153,35 @@ import Testing
         let again = try await s.sync(s.laptop)
         #expect(again.status == 0 && !again.stdoutText.contains("1 updated"), "\(name): \(again.stdoutText)")
         #expect(try ServerPair.lines(try s.laptop.file(uid: uid)).contains("DTSTART;VALUE=DATE:20261201"))
+    }
+
+    /// A task put in a calendar of events only is refused by the server: the run says so once,
+    /// in the server's terms, exits 0, and `status` lists it (text and JSON `heldBack`) on
+    /// every run until the task changes; nothing is sent again meanwhile.
+    @Test(arguments: ["sabre"]) func aTaskTheCalendarRefusesStaysListedByStatus(name: String) async throws {
+        let s = try await Setup(name, prefix: "events", components: ["VEVENT"])
+        defer { s.remove() }
+        #expect(try await s.todo(["new", "Renew passport"]).status == 0)
+        let first = try await s.sync(s.laptop)
+        #expect(first.status == 0, "\(name): \(first.stdoutText) \(first.stderrText)")
+        #expect(first.stdoutText.contains("takes no tasks"), "\(name): \(first.stdoutText) | \(first.stderrText)")
+        let second = try await s.sync(s.laptop)
+        #expect(
+            second.status == 0 && !(second.stdoutText + second.stderrText).contains("takes no tasks"),
+            "\(name): \(second.stdoutText)")
+        for _ in 0..<2 {
+            let status = try await s.laptop.run("status", password: s.server.password)
+            #expect(status.stdoutText.contains("held back"), "\(name): \(status.stdoutText)")
+            #expect(status.stdoutText.contains("takes no tasks"), "\(name): \(status.stdoutText)")
+            let json = try await s.laptop.run("status", ["--json"], password: s.server.password)
+            let record = try JSONSerialization.jsonObject(with: json.stdout)
+            let held =
+                ((record as? [[String: Any]])?.first ?? record as? [String: Any])?["heldBack"] as? [[String: Any]]
+            #expect(
+                held?.count == 1 && (held?.first?["reason"] as? String)?.isEmpty == false, "\(name): \(json.stdoutText)"
+            )
+        }
+        #expect(try await s.sync(s.phone).status == 0)
+        #expect(try s.phone.summaries().isEmpty, "\(name): nothing reached the server")
     }
 }

@@ -23,6 +23,8 @@ public struct PendingItem: Sendable, Codable, Equatable {
     /// event's own zone: `2026-03-01T11:00:00+01:00`; floating without one; a date as
     /// `2026-03-01`), nil when there is none.
     public var start: String?
+    /// A task's DUE, in the same form; nil for anything else, and for a task without one.
+    public var due: String?
     /// The vdir file the change comes from or goes to, when there is one.
     public var path: String?
     /// The server's href the change comes from or goes to, when there is one.
@@ -86,14 +88,17 @@ enum PendingItems {
         _ plan: SyncPlan, local: SideSnapshot, remote: SideSnapshot, strategy: ConflictStrategy,
         base: (ItemKey) -> Data?
     ) -> [PendingItem] {
-        func describe(_ item: SideItem) -> (summary: String?, start: String?) {
+        func describe(_ item: SideItem) -> (summary: String?, start: String?, due: String?) {
             guard let data = item.data ?? base(item.key),
                 let calendar = (try? ICalendarParser().parse(data))?.calendar
-            else { return (nil, nil) }
+            else { return (nil, nil, nil) }
             let object =
                 calendar.components.first { $0.name != "VTIMEZONE" && $0["RECURRENCE-ID"] == nil }
                 ?? calendar.components.first { $0.name != "VTIMEZONE" }
-            return (object?["SUMMARY"]?.text, object?["DTSTART"].flatMap { PendingItem.rfc3339($0, in: calendar) })
+            let due = object?.name == "VTODO" ? object?["DUE"].flatMap { PendingItem.rfc3339($0, in: calendar) } : nil
+            return (
+                object?["SUMMARY"]?.text, object?["DTSTART"].flatMap { PendingItem.rfc3339($0, in: calendar) }, due
+            )
         }
         func place(_ item: SideItem, on side: Side, _ entry: inout PendingItem) {
             let snapshot = side == .local ? local : remote
@@ -106,23 +111,26 @@ enum PendingItems {
         func entry(_ action: PlannedAction, waiting: Bool) -> PendingItem? {
             switch action {
             case .create(let side, let source), .update(let side, _, let source):
-                let (summary, start) = describe(source)
+                let (summary, start, due) = describe(source)
                 var e = PendingItem(
                     side: side, action: action.isCreate ? .create : .update, uid: source.key.value, summary: summary,
                     start: start)
+                e.due = due
                 place(source, on: side.other, &e)
                 if case .update(_, let target, _) = action { place(target, on: side, &e) }
                 e.waiting = waiting ? true : nil
                 return e
             case .delete(let side, let target):
-                let (summary, start) = describe(target)
+                let (summary, start, due) = describe(target)
                 var e = PendingItem(side: side, action: .delete, uid: target.key.value, summary: summary, start: start)
+                e.due = due
                 place(target, on: side, &e)
                 e.waiting = waiting ? true : nil
                 return e
             case .conflict(let l, let r, _):
-                let (localSummary, start) = describe(l)
+                let (localSummary, start, due) = describe(l)
                 var e = PendingItem(side: nil, action: .conflict, uid: l.key.value, summary: localSummary, start: start)
+                e.due = due
                 place(l, on: .local, &e)
                 place(r, on: .remote, &e)
                 e.localSummary = localSummary

@@ -69,6 +69,7 @@ enum SyncSession {
             quiet.items = []; quiet.broken = []; quiet.duplicates = []
             if let recovery { quiet.skipped.insert(recovery, at: 0) }
             if engine.remoteFoundReadOnly { quiet.notes.append(Self.readOnlyNote) }
+            quiet.heldBack = try journal.heldBackWrites().mapValues(\.reason)
             return SyncStatus(
                 lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: quiet, massDeletion: nil)
         }
@@ -77,6 +78,7 @@ enum SyncSession {
         var pending = SyncEngine.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         if let recovery { pending.skipped.insert(recovery, at: 0) }
         if engine.remoteFoundReadOnly { pending.notes.append(Self.readOnlyNote) }
+        pending.heldBack = try journal.heldBackWrites().mapValues(\.reason)
         return SyncStatus(
             lastSync: try journal.lastSync(), items: try journal.itemCount(), pending: pending,
             massDeletion: await engine.unexplainedMassDeletion(plan).map { "a sync would refuse: \($0.message)" })

@@ -36,8 +36,19 @@ extension PairStatus {
         /// A subscription: local changes (edits, conflict copies, new events) a sync leaves in
         /// the vdir because the feed is read-only; nil when there are none.
         public var keptLocally: Int?
+        /// Items the server refused or failed on, kept as they are in the vdir and not sent again
+        /// until they change: each with its UID and what the server said.
+        public var heldBack: [HeldBackItem]
         /// A pair that signs in with OAuth: its sign-in as the token file tells it.
         public var signIn: SignInState?
+
+        /// An item held back (``heldBack``).
+        public struct HeldBackItem: Encodable {
+            /// The item's UID.
+            public var uid: String
+            /// What the server said, or why the item stays, in one line.
+            public var reason: String
+        }
 
         /// Changes a sync would make, per side written.
         public struct Pending: Encodable {
@@ -55,6 +66,7 @@ extension PairStatus {
             synced = 0
             pending = Pending(created: .init(), updated: .init(), deleted: .init())
             items = []; conflicts = []; broken = []; duplicates = []; skipped = []; notes = []; errors = []
+            heldBack = []
         }
 
         /// The record of `status`, what a sync of the pair `pair` would do now.
@@ -74,6 +86,7 @@ extension PairStatus {
             errors = report.errors
             unreadable = status.unreadable?.rawValue
             collections = status.collections
+            heldBack = report.heldBack.sorted { $0.key < $1.key }.map { HeldBackItem(uid: $0.key, reason: $0.value) }
             let kept = report.pending.remote
             if kept > 0 { keptLocally = kept }
         }

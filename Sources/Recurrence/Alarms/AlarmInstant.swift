@@ -46,6 +46,15 @@ public struct AlarmInstant: Hashable, Sendable {
     /// dismissed (or sent) already and is not due again.
     public let isAcknowledged: Bool
 
+    /// Whether the occurrence is a task's that has no start of its own, and so stands at its
+    /// due time (RFC 5545 §3.6.2: a VTODO without DTSTART is anchored on DUE; the listing gives
+    /// it a DTSTART equal to its DUE): shown as "due", not as a start.
+    public var isDueAnchored: Bool {
+        guard component.name == "VTODO", let due = component["DUE"] else { return false }
+        guard let start = component["DTSTART"] else { return true }
+        return start.value == due.value && start.parameterText == due.parameterText
+    }
+
     /// The occurrence's RECURRENCE-ID (its original start), nil when the event does not recur
     /// or the alarm has no occurrence.
     public var recurrenceID: DateTimeValue? { occurrence?.recurrenceID }

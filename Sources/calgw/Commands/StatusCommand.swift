@@ -126,6 +126,10 @@ struct StatusCommand: AsyncParsableCommand {
             list(changes(.remote), StatusLine.item)
         }
         for line in s.notes { Terminal.out("  \(line)") }
+        if !s.heldBack.isEmpty {
+            Terminal.out("  held back (kept in the vdir, sent again when they change): \(s.heldBack.count)")
+            list(s.heldBack) { "\($0.uid): \($0.reason)" }
+        }
         if let kept = s.keptLocally {
             Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take")
         }

@@ -18,7 +18,7 @@ extension AlarmListing {
                 a.component["SUMMARY"]?.text ?? "(no title)",
             ]
             if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 3) }
-            row.append(Self.startText(a.occurrence, trigger: trigger, zone: zone))
+            row.append(Self.startText(a.occurrence, trigger: trigger, zone: zone, due: a.isDueAnchored))
             rows.append(row)
         }
         guard let columns = rows.first?.count else { return [] }
@@ -32,17 +32,19 @@ extension AlarmListing {
     }
 
     /// When the occurrence starts, for the table: `starts 10:00`, with its date when not the
-    /// trigger's (`starts 2026-03-30 10:00`), `all day 2026-03-30` for a whole day.
-    static func startText(_ o: Occurrence?, trigger: LocalDateTime, zone: any ZoneRules) -> String {
+    /// trigger's (`starts 2026-03-30 10:00`), `all day 2026-03-30` for a whole day; for a task
+    /// anchored on its due time (`due`), `due 17:00` and `due 2026-03-30`.
+    static func startText(_ o: Occurrence?, trigger: LocalDateTime, zone: any ZoneRules, due: Bool = false) -> String {
         guard let o else { return "" }
+        let word = due ? "due " : "starts "
         switch o.start.form {
-        case .date: return "all day " + o.start.date.isoString
+        case .date: return (due ? "due " : "all day ") + o.start.date.isoString
         case .floating:
             let s = o.start.local
-            return "starts " + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
+            return word + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
         case .utc, .zoned:
             let s = zone.local(atUTC: o.startInstant)
-            return "starts " + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
+            return word + (s.date == trigger.date ? "" : s.date.isoString + " ") + OccurrenceListing.hm(s)
         }
     }
 }

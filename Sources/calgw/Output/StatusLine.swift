@@ -6,7 +6,9 @@ import Foundation
 enum StatusLine {
     static func item(_ item: PendingItem) -> String {
         var line = item.action.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-        let when = start(item.start)  // a column of 17, never cut: `2026-03-01 10:00+01:00` is longer
+        // A column of 17, never cut (`2026-03-01 10:00+01:00` is longer); a task without a
+        // start shows its due time, called due.
+        let when = item.start == nil && item.due != nil ? "due " + start(item.due) : start(item.start)
         line += " " + when.padding(toLength: max(17, when.count), withPad: " ", startingAt: 0)
         line += " " + (item.summary.map { "\"\($0)\"" } ?? item.uid)
         if let place = item.path ?? item.href { line += "  " + place }

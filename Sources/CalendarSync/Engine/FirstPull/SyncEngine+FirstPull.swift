@@ -107,6 +107,9 @@ extension SyncEngine {
         var end = RunEnd(plan: plan, local: unrecorded, remote: r)
         end.errors = repeated
         if pulled.leftOut || !repeated.isEmpty { end.unaccounted = [.local, .remote] }
-        return try await endRun(executor, end)
+        var report = try await endRun(executor, end)
+        // What the server refused is held back from the first run on, as from any later one.
+        try keepHeldBack([:], failed: executor.heldBack, into: &report)
+        return report
     }
 }

@@ -364,6 +364,12 @@ public final class CalDAVStorage: CalendarStorage {
         guard ComponentNotTaken.refusesContent(error), let component = ComponentNotTaken.component(of: data) else {
             return nil
         }
+        // Only where the calendar says it takes no such component, or the server names that
+        // precondition: a task refused for its content (415 from sabre/dav to a date start with
+        // a timed due) is the content's refusal, said with the server's own words.
+        let named = (error.serverReason ?? "").lowercased().contains("supported-calendar-component")
+        let listed = lastInfo.components.map { !$0.contains(component) } ?? false
+        guard named || listed else { return nil }
         return ComponentNotTaken(href: href, component: component, serverLine: error.serverLine)
     }
 
@@ -419,11 +425,16 @@ final class LastCollectionInfo: @unchecked Sendable {
     private let lock = NSLock()
     private var info: CalendarCollection?
     private var access: Bool?
+    private var kinds: [String]?
     func store(_ value: CalendarCollection) {
         lock.withLock {
             info = value; access = value.writable ?? access
+            if !value.components.isEmpty { kinds = value.components }
         }
     }
+    /// The components the calendar takes (its supported-calendar-component-set), as the last
+    /// properties stored said; nil when none said it (kept when they are taken).
+    var components: [String]? { lock.withLock { kinds } }
     /// Whether the account may write there, as the last properties stored said (kept when
     /// they are taken: a run's capabilities do not change once it has listed).
     var writable: Bool? { lock.withLock { access } }
