@@ -185,3 +185,30 @@ import Testing
         #expect(try s.phone.summaries().isEmpty, "\(name): nothing reached the server")
     }
 }
+
+extension TodomanTaskTests {
+    /// `event edit` on a task's UID says it is a task and how to change it, instead of "no
+    /// event with UID"; the file is left alone.
+    @Test func eventEditOnATaskNamesWhatItIs() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("tasks")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let task = Data(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:pass\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Renew passport\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+                .utf8)
+        try task.write(to: vdir.appendingPathComponent("pass.ics"))
+        let config = folder.file("c.toml")
+        try Data(
+            "[pair.t]\nlocal = \"\(vdir.path)\"\nremote = \"file://\(folder.file("other").path)\"\njournal = \"\(folder.file("t.sqlite").path)\"\n"
+                .utf8
+        ).write(to: config)
+        let r = try await CalgwBinary.run([
+            "event", "edit", "pass", "--summary", "x", "--offline", "--config", config.path,
+        ])
+        #expect(r.status != 0)
+        #expect(r.stderrText.contains("is a task (VTODO), not an event"), "\(r.stderrText)")
+        #expect(r.stderrText.contains("calgw event open pass"), "\(r.stderrText)")
+        #expect(try Data(contentsOf: vdir.appendingPathComponent("pass.ics")) == task)
+    }
+}

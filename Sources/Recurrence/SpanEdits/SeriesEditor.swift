@@ -42,6 +42,11 @@ public struct SeriesEditor: Sendable {
     /// An editor of `uid` in `calendar`, stamping what it writes with `now`.
     public init(calendar: Component, uid: String, now: DateTimeValue) throws {
         guard calendar.components.contains(where: { $0.name == "VEVENT" && $0["UID"]?.text == uid }) else {
+            if let other = calendar.components.first(where: { $0["UID"]?.text == uid }),
+                let kind = ["VTODO": "a task (VTODO)", "VJOURNAL": "a journal entry (VJOURNAL)"][other.name]
+            {
+                throw SpanEditError.notAnEvent(uid: uid, kind: kind)
+            }
             throw SpanEditError.noSuchEvent(uid: uid)
         }
         self.calendar = calendar

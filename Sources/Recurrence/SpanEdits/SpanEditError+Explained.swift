@@ -5,6 +5,7 @@ extension SpanEditError: ExplainedError {
     public var errorCode: String {
         switch self {
         case .noSuchEvent: "noSuchEvent"
+        case .notAnEvent: "notAnEvent"
         case .noMaster: "noMaster"
         case .noSuchOccurrence: "noSuchOccurrence"
         case .excludedOccurrence: "excludedOccurrence"

@@ -4,6 +4,9 @@ import ICalendar
 public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No VEVENT with that UID in the resource.
     case noSuchEvent(uid: String)
+    /// The UID names a task (VTODO) or a journal entry (VJOURNAL), which the event commands
+    /// do not edit; `kind` says which, in words.
+    case notAnEvent(uid: String, kind: String)
     /// The resource has the UID's overrides but no master to edit.
     case noMaster(uid: String)
     /// The series has no instance starting at that RECURRENCE-ID.
@@ -30,6 +33,8 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSuchEvent(let uid): return "no event with UID \(uid)"
+        case .notAnEvent(let uid, let kind):
+            return "\(uid) is \(kind), not an event; `event edit` and `event delete` edit events"
         case .noMaster(let uid): return "event \(uid) has only overrides, no master to edit"
         case .noSuchOccurrence(let uid, let rid): return "event \(uid) has no occurrence at \(rid)"
         case .excludedOccurrence(let uid, let rid):
@@ -44,6 +49,9 @@ public enum SpanEditError: Error, Equatable, Sendable, CustomStringConvertible {
     public var recovery: String? {
         switch self {
         case .noSuchEvent, .noMaster: return nil
+        case .notAnEvent(let uid, _):
+            return
+                "open it in your editor with `calgw event open \(uid)`, or change it with its own program (todoman for tasks)"
         case .noSuchOccurrence, .excludedOccurrence:
             return "give the occurrence's original start, as `calgw list` shows it"
         case .notRecurring: return "leave out --occurrence to edit the event itself"

@@ -24,10 +24,20 @@ struct ConfigFile {
         return try parse(text, url: url, paths: paths)
     }
 
+    /// What may stand at the top of the file: the pairs' table, and the keys `watch` reads.
+    static let topLevelKeys = ["pair", "notify_command", "missed_alarms"]
+
     static func parse(_ text: String, url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw ConfigError("\(url.path):\(error.source.begin.line): \(error.description)")
+        }
+        // A misspelt table (`[pairs.x]`, `[pari.x]`) would leave its pairs out in silence.
+        for key in table.keys.sorted() where !Self.topLevelKeys.contains(key) {
+            throw ConfigError(
+                "\(url.path): \(key) is not a key calgw knows at the top of the file",
+                hint: "pairs are [pair.NAME] tables; the other keys there are "
+                    + Self.topLevelKeys.filter { $0 != "pair" }.joined(separator: ", "))
         }
         let reminders = try ReminderSettings.read(table, file: url.path)
         guard let pairsTable = table["pair"]?.table else {

@@ -365,9 +365,10 @@ public final class CalDAVStorage: CalendarStorage {
             return nil
         }
         // Only where the calendar says it takes no such component, or the server names that
-        // precondition: a task refused for its content (415 from sabre/dav to a date start with
+        // precondition (Google's "unsupported component" too): a task refused for its content (415 from sabre/dav to a date start with
         // a timed due) is the content's refusal, said with the server's own words.
-        let named = (error.serverReason ?? "").lowercased().contains("supported-calendar-component")
+        let reason = (error.serverReason ?? "").lowercased()
+        let named = reason.contains("supported-calendar-component") || reason.contains("unsupported component")
         let listed = lastInfo.components.map { !$0.contains(component) } ?? false
         guard named || listed else { return nil }
         return ComponentNotTaken(href: href, component: component, serverLine: error.serverLine)
