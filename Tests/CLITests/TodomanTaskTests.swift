@@ -212,3 +212,41 @@ extension TodomanTaskTests {
         #expect(try Data(contentsOf: vdir.appendingPathComponent("pass.ics")) == task)
     }
 }
+
+extension TodomanTaskTests {
+    /// `item_types = ["VTODO"]`, as a vdirsyncer pair of task lists has it: the server's event
+    /// stays on the server and the vdir's event (khal's) stays in the vdir; tasks go both ways.
+    @Test(arguments: ["radicale", "sabre"]) func itemTypesSyncsTasksOnlyAndLeavesEventsWhereTheyAre(name: String)
+        async throws
+    {
+        let server = try TestServers.shared(name)
+        let collection = server.newCollectionURL(prefix: "types")
+        try await server.makeCalendar(collection)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tasks = try ServerPair(
+            folder, "tasks", server: server, collection: collection, extra: ["item_types = [\"VTODO\"]"])
+        let all = try ServerPair(folder, "all", server: server, collection: collection)
+        func task(_ uid: String, _ summary: String) -> Data {
+            Data(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+                    .utf8)
+        }
+        // On the server: an event and a task, put there by another device.
+        try TestEvent.data(uid: "party", summary: "Party").write(to: all.vdir.appendingPathComponent("party.ics"))
+        try task("milk", "Buy milk").write(to: all.vdir.appendingPathComponent("milk.ics"))
+        #expect(try await all.run("sync", password: server.password).status == 0)
+        // In the tasks vdir: a task, and an event khal wrote there.
+        try task("rent", "Pay rent").write(to: tasks.vdir.appendingPathComponent("rent.ics"))
+        try TestEvent.data(uid: "dentist", summary: "Dentist").write(
+            to: tasks.vdir.appendingPathComponent("dentist.ics"))
+        let synced = try await tasks.run("sync", password: server.password)
+        #expect(synced.status == 0, "\(name): \(synced.stdoutText) \(synced.stderrText)")
+        #expect(try tasks.summaries() == ["milk": "Buy milk", "rent": "Pay rent", "dentist": "Dentist"], "\(name)")
+        #expect(try await all.run("sync", password: server.password).status == 0)
+        #expect(try all.summaries() == ["milk": "Buy milk", "rent": "Pay rent", "party": "Party"], "\(name)")
+        let again = try await tasks.run("sync", password: server.password)
+        #expect(again.status == 0, "\(name): \(again.stdoutText)")
+        #expect(try tasks.summaries().count == 3, "\(name)")
+    }
+}

@@ -17,6 +17,8 @@ public struct ItemContent: Sendable, Hashable {
     public var parses: Bool
     /// When the object takes place (for windowed sync).
     public var span: TimeSpan = .unbounded
+    /// What kinds of object it holds (for a pair's `item_types`); empty when not read.
+    public var kinds: ComponentKinds = []
 
     /// Content described directly, without bytes to read.
     public init(uid: String?, hash: ContentHash, lastModified: String? = nil, sequence: Int = 0, parses: Bool = true) {
@@ -65,6 +67,7 @@ public struct ItemContent: Sendable, Hashable {
         lastModified = found.lastModified
         sequence = found.sequence ?? 0
         span = calendar.name == "VCALENDAR" ? TimeSpan.of(calendar) : .unbounded
+        kinds = ComponentKinds.of(calendar)
     }
 
     /// The UID, LAST-MODIFIED and SEQUENCE of an object's components, read in place: a
@@ -100,6 +103,7 @@ public struct ItemContent: Sendable, Hashable {
         guard !item.key.isUIDLess else { return nil }
         self.init(uid: item.key.value, hash: item.hash, lastModified: item.lastModified, sequence: item.sequence)
         span = item.span
+        kinds = item.kinds
     }
 
     /// The item's key: its UID, else the UID-less key from its hash.

@@ -86,11 +86,19 @@ public struct EventSave {
         return outcome
     }
 
-    /// Whether the server stored the person's answer and marks it sent to nobody: it kept no
+    /// When the server stored the person's answer and marks it sent to nobody (it kept no
     /// SCHEDULE-STATUS on the organizer, as when the address answered for is not one it knows
-    /// for the account. Only a server that marks what it sent can tell.
-    public func answerWentNowhere(_ outcome: Outcome) -> Bool {
-        guard pair.remote.marksSchedulingStatus, let report = outcome.scheduling else { return false }
-        return report.message == .reply && report.asked && report.recipients.allSatisfy { $0.status == nil }
+    /// for the account): the warning and what to do; nil otherwise. Only a server that marks
+    /// what it sent can tell.
+    public func answerWentNowhere(_ outcome: Outcome) -> (warning: String, hint: String)? {
+        guard pair.remote.marksSchedulingStatus, let report = outcome.scheduling, report.message == .reply,
+            report.asked, report.recipients.allSatisfy({ $0.status == nil })
+        else { return nil }
+        let organizer = report.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
+        return (
+            "the server stored your answer but marks no reply to \(organizer) as sent "
+                + "(it does not take the address you answered for as this account's)",
+            "tell \(organizer) yourself, or answer from the account the invitation was sent to"
+        )
     }
 }

@@ -18,6 +18,9 @@ public struct Pair: Sendable {
     public var conflict: ConflictStrategy
     /// `-90d..+365d`: only items overlapping this window relative to today are synced.
     public var window: String?
+    /// `item_types = ["VTODO"]`: only items of these kinds are taken up; the others stay where
+    /// they are on both sides, untouched. Nil: every kind.
+    public var itemTypes: ComponentKinds?
     /// One calendar, or an account's calendars.
     public var collections: Collections
     /// For an account pair: the calendar the `event` commands work on without `--collection`.

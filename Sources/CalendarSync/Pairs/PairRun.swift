@@ -82,6 +82,7 @@ public struct PairRun: Sendable {
             direction: direction, conflict: options.conflict ?? pair.conflict,
             allowMassDelete: options.allowMassDelete)
         policy.window = pair.window.flatMap { SyncWindow.parse($0) }
+        policy.itemTypes = pair.itemTypes
         policy.remoteIsReadOnly = pair.remote.isReadOnly
         policy.personsActions = pair.schedules ? options.personsActions : []
         policy.answers = pair.schedules ? options.answers : []

@@ -65,6 +65,13 @@ public enum Planner {
                 for var item in rs { item.data = nil; outsideItems[.remote, default: []].append(item) }
                 continue
             }
+            // `item_types` bounds which items a pair takes up, as the window does: one of another
+            // kind is neither copied nor deleted on either side.
+            if let types = policy.itemTypes, known == nil,
+                (ls + rs).contains(where: { !$0.kinds.isEmpty && !types.isSuperset(of: $0.kinds) })
+            {
+                continue
+            }
             if ls.count > 1 || rs.count > 1 {
                 actions.append(sharedUID(key, local: ls, remote: rs, in: (local, remote)))
                 continue

@@ -18,6 +18,8 @@ public struct SideItem: Sendable, Hashable {
     public var data: Data?
     /// When the item takes place (windowed sync).
     public var span: TimeSpan = .unbounded
+    /// What kinds of object it holds, when the run read it (``ComponentKinds``); empty when not.
+    public var kinds: ComponentKinds = []
 
     /// An item described directly.
     public init(
@@ -41,6 +43,7 @@ public struct SideItem: Sendable, Hashable {
         self.init(
             key: key ?? content.key, href: version.href, etag: version.etag, hash: content.hash,
             lastModified: content.lastModified, sequence: content.sequence, data: data, span: content.span)
+        kinds = content.kinds
     }
 
     /// What the journal records of this side of the item.

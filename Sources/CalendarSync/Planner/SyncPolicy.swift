@@ -35,6 +35,9 @@ public struct SyncPolicy: Sendable, Hashable {
     /// Only items overlapping this window (seconds since 1970) are synced; items outside it
     /// are neither copied nor deleted on either side. Nil: everything (default).
     public var window: ClosedRange<Int64>?
+    /// Only items of these kinds are taken up (`item_types`); an item of another kind that the
+    /// journal does not know stays where it is on both sides, untouched. Nil: every kind.
+    public var itemTypes: ComponentKinds?
     /// The remote side is never written (a subscription to a read-only feed; default false).
     /// A pull then resolves a conflict instead of leaving it pending: the local edit is kept as
     /// a conflict copy, a new local item under a new UID, and the remote version is taken;

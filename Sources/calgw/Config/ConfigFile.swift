@@ -99,7 +99,7 @@ struct PairReader {
         "max_response_size", "default_collection",
         "local_username", "local_password_command", "local_password_env", "local_password_file",
         "local_token_command", "subscription", "max_line_length", "scheduling", "api", "server", "addresses",
-        "mail_command",
+        "mail_command", "item_types",
     ]).union(oauthKeys)
 
     /// The keys of an OAuth sign-in (`auth` and what it takes).
@@ -357,6 +357,12 @@ struct PairReader {
         }
         pair.addresses = try stringList("addresses") ?? []
         pair.mailCommand = try command("mail_command")
+        if let names = try stringList("item_types") {
+            pair.itemTypes = ComponentKinds.named(names)
+            if pair.itemTypes?.isEmpty != false {
+                throw fail("item_types", "is \(names)", hint: "of VEVENT, VTODO, VJOURNAL")
+            }
+        }
         if let window = try string("window") {
             guard ConfigText.isWindow(window) else {
                 throw fail("window", "is \"\(window)\"", hint: "write it as -90d..+365d (days before and after today)")

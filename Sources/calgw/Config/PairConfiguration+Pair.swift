@@ -17,6 +17,7 @@ extension PairConfiguration {
                 conflict: conflict,
                 window: window, collections: collections, defaultCollection: defaultCollection, journal: journal)
             pair.schedules = scheduling
+            pair.itemTypes = itemTypes
             (pair.addresses, pair.mailCommand) = (addresses, mailCommand)
             return pair
         }

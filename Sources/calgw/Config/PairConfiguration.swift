@@ -18,6 +18,8 @@ struct PairConfiguration: Equatable, Sendable {
     var conflict: ConflictStrategy = .merge
     /// `-90d..+365d`: only events overlapping this window relative to today are synced.
     var window: String?
+    /// `item_types = ["VTODO"]`: the kinds of item the pair syncs; nil: all.
+    var itemTypes: ComponentKinds?
     var collections: Pair.Collections = .single
     /// An account pair: the calendar `event` commands work on without `--collection`.
     var defaultCollection: String?

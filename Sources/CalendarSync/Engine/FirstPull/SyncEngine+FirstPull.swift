@@ -52,7 +52,7 @@ extension SyncEngine {
     /// The remote side's streaming, when this run is a first pull that can stream: both sides
     /// new to the journal, nothing pending, no window, the vdir written to.
     private func firstPullSource() throws -> (any StreamingFetchingStorage)? {
-        guard policy.window == nil, policy.direction.writes(.local),
+        guard policy.window == nil, policy.itemTypes == nil, policy.direction.writes(.local),
             let streaming = remote.capabilities.streamingFetching,
             try journal.isEmpty(), try journal.pendingIntents().isEmpty,
             try journal.outsideItems(.local).isEmpty, try journal.outsideItems(.remote).isEmpty,

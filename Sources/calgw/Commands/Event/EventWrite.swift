@@ -33,15 +33,6 @@ struct EventWrite {
         var notes: [String]
     }
 
-    /// Says on stderr that the server sent an answer nowhere (``EventSave/answerWentNowhere(_:)``).
-    static func warnUnsentReply(_ report: SchedulingReport?) {
-        let organizer = report?.recipients.first.map { CalendarUser.normalized($0.address) } ?? "the organizer"
-        Terminal.err(
-            "warning: the server stored your answer but marks no reply to \(organizer) as sent "
-                + "(it does not take the address you answered for as this account's)")
-        Terminal.err("hint: tell \(organizer) yourself, or answer from the account the invitation was sent to")
-    }
-
     /// Saves the edit the whole way (``EventSave``) and reports it.
     func apply(_ result: SpanEditResult, to file: EventFile, uid: String) async throws {
         var save = EventSave(pair: target.pair, calendar: target.calendar, files: target.files)
@@ -77,7 +68,9 @@ struct EventWrite {
             throw CLIError(undelivered, hint: outcome.hint)
         }
         EventPush.warn(outcome, output: output)
-        if !output.quiet && save.answerWentNowhere(saved) { Self.warnUnsentReply(saved.scheduling) }
+        if !output.quiet, let (warning, hint) = save.answerWentNowhere(saved) {
+            Terminal.err("warning: \(warning)\nhint: \(hint)")
+        }
         // The reply command says this itself, with the organizer's name.
         if !output.quiet, let why = saved.unsentNote {
             Terminal.err("note: \(why), so the meeting's attendees are sent nothing")
