@@ -29,7 +29,6 @@ import Testing
                 path = "\(laptop.vdir.path)"
                 date_format = "%Y-%m-%d"
                 time_format = "%H:%M"
-                default_list = "laptop"
                 cache_path = "\(folder.file("todoman.sqlite3").path)"
                 """.utf8
             ).write(to: todoConfig)
@@ -37,11 +36,17 @@ import Testing
 
         func remove() { folder.remove() }
 
-        /// `todo ARGUMENTS` with the laptop's config; `answer` is typed at its prompt.
+        /// `todo ARGUMENTS` with the laptop's config; `answer` is typed at its prompt. A new
+        /// task goes to the laptop's list, which todoman names by the folder's `displayname`
+        /// once a sync has written the calendar's name there, as a person's `-l` would.
         func todo(_ arguments: [String], answer: String? = nil) async throws -> ProcessRunner.Result {
-            try await ProcessRunner.run(
-                "todo", ["-c", todoConfig.path] + arguments, stdin: answer.map { Data("\($0)\n".utf8) },
-                environment: ["TZ": "UTC"])
+            let shown = try? String(contentsOf: laptop.vdir.appendingPathComponent("displayname"), encoding: .utf8)
+            let list =
+                arguments.first == "new"
+                ? ["-l", shown?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "laptop"] : []
+            return try await ProcessRunner.run(
+                "todo", ["-c", todoConfig.path] + arguments.prefix(1) + list + arguments.dropFirst(),
+                stdin: answer.map { Data("\($0)\n".utf8) }, environment: ["TZ": "UTC"])
         }
 
         /// todoman's id of the task `summary`.

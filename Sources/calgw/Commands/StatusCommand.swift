@@ -107,6 +107,12 @@ struct StatusCommand: AsyncParsableCommand {
                 Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)")
             }
         }
+        /// A titled list with its count, when it has rows.
+        func section<T>(_ title: String, _ rows: [T], _ line: (T) -> String) {
+            guard !rows.isEmpty else { return }
+            Terminal.out("  \(title): \(rows.count)")
+            list(rows, line)
+        }
         let changes = { (side: Side) in s.items.filter { $0.side == side } }
         switch s.unreadable {
         case "remote":
@@ -126,24 +132,16 @@ struct StatusCommand: AsyncParsableCommand {
             list(changes(.remote), StatusLine.item)
         }
         for line in s.notes { Terminal.out("  \(line)") }
-        if !s.heldBack.isEmpty {
-            Terminal.out("  held back (kept in the vdir, sent again when they change): \(s.heldBack.count)")
-            list(s.heldBack) { "\($0.uid): \($0.reason)" }
-        }
+        section("held back (kept in the vdir, sent again when they change)", s.heldBack) { "\($0.uid): \($0.reason)" }
         if let kept = s.keptLocally {
             Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take")
         }
-        if !s.conflicts.isEmpty {
-            Terminal.out("  conflicts: \(s.conflicts.count)")
-            list(s.conflicts, StatusLine.conflict)
+        section("conflicts", s.conflicts, StatusLine.conflict)
+        section("broken files (a sync stops on them until they are fixed)", s.broken) {
+            "\($0.path):\($0.line): \($0.problem)"
         }
-        if !s.broken.isEmpty {
-            Terminal.out("  broken files (a sync stops on them until they are fixed): \(s.broken.count)")
-            list(s.broken) { "\($0.path):\($0.line): \($0.problem)" }
-        }
-        if !s.duplicates.isEmpty {
-            Terminal.out("  UIDs held twice (neither is synced): \(s.duplicates.count)")
-            list(s.duplicates) { "\($0.uid) on the \($0.side.rawValue) side: \($0.locations.joined(separator: ", "))" }
+        section("UIDs held twice (neither is synced)", s.duplicates) {
+            "\($0.uid) on the \($0.side.rawValue) side: \($0.locations.joined(separator: ", "))"
         }
         for line in s.skipped where !s.broken.contains(where: { line.hasPrefix("\($0.path):") }) {
             Terminal.out("  skipped: \(line)")

@@ -358,10 +358,10 @@ struct PairReader {
         pair.addresses = try stringList("addresses") ?? []
         pair.mailCommand = try command("mail_command")
         if let names = try stringList("item_types") {
-            pair.itemTypes = ComponentKinds.named(names)
-            if pair.itemTypes?.isEmpty != false {
-                throw fail("item_types", "is \(names)", hint: "of VEVENT, VTODO, VJOURNAL")
+            guard let kinds = ComponentKinds.named(names), !kinds.isEmpty else {
+                throw fail("item_types", "is \(names)")
             }
+            pair.itemTypes = kinds
         }
         if let window = try string("window") {
             guard ConfigText.isWindow(window) else {

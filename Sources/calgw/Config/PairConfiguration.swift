@@ -38,9 +38,8 @@ struct PairConfiguration: Equatable, Sendable {
     /// The provider that speaks at `remote` (`api`, or the one that claims the remote's URL),
     /// by its name in the registry (``ProviderNames``); nil: CalDAV.
     var api: String?
-    /// `server = "NAME"`, or `api = "google"` (Google Calendar's CalDAV endpoint behind another
-    /// host: a proxy, a test server): the remote's server product (``ServerSettings/product``);
-    /// nil: known by its URL and answers.
+    /// `server = "NAME"`, or `api = "google"` (Google's CalDAV behind a proxy): the remote's server
+    /// product (``ServerSettings/product``); nil: known by its URL and answers.
     var product: ServerProduct?
     /// `scheduling = "never"`: the person's actions send no scheduling message either (see
     /// ``Pair/schedules``); `"auto"` (the default) lets a scheduling server send them.
