@@ -40,4 +40,20 @@ import Testing
         try await storage.delete(href: created.href, ifMatch: updated.etag)  // already gone: done
         #expect(try await storage.fetch([created.href]).isEmpty)
     }
+
+    /// SOGo takes a calendar's colour only as `#RRGGBBAA` (400 "Bad color format" to
+    /// `#RRGGBB`): the storage writes the vdir's colour with an opaque alpha, and it reads back
+    /// as the same colour.
+    @Test(.enabled(if: TestServers.runs("sogo"), "CALGW_TEST_SERVERS leaves sogo out"))
+    func aColourIsWrittenInTheFormSOGoTakes() async throws {
+        let fixture = try DAVServerFixture("sogo")
+        let url = try await fixture.newCalendar("colour")
+        let storage = CalDAVStorage(client: fixture.client, collection: url)
+        _ = try await storage.changes(since: nil)
+        _ = try await storage.metadata()  // as a run reads it before it writes
+        try await storage.setMetadata(CollectionMetadata(displayName: "Work", color: "#3366CC"))
+        let read = try await storage.metadata()
+        #expect(read.displayName == "Work")
+        #expect(read.color.map(MetadataMerge.normalizeColor) == MetadataMerge.normalizeColor("#3366CC"), "\(read)")
+    }
 }

@@ -266,10 +266,14 @@ extension CalDAVStorage: CollectionMetadataStorage {
         return CollectionMetadata(displayName: info.displayName, color: info.color)
     }
 
-    /// Sets the non-nil fields with a PROPPATCH.
+    /// Sets the non-nil fields with a PROPPATCH; a colour as `#RRGGBBAA` on a server that
+    /// takes no other form (``ServerFacts/colorsWithAlpha``), which reads back as the same
+    /// colour (an opaque alpha compares equal to none).
     /// - Throws: `HTTPError` when the server refuses a property.
     public func setMetadata(_ metadata: CollectionMetadata) async throws {
         guard metadata.displayName != nil || metadata.color != nil else { return }
-        try await client.updateCollection(collection, displayName: metadata.displayName, color: metadata.color)
+        var color = metadata.color
+        if facts.colorsWithAlpha, let rgb = color, rgb.count == 7, rgb.hasPrefix("#") { color = rgb + "FF" }
+        try await client.updateCollection(collection, displayName: metadata.displayName, color: color)
     }
 }

@@ -45,13 +45,14 @@ extension ServerFacts {
         with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
         // SOGo delivers to local attendees on every write of a meeting, whatever the request
         // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE (not on
-        // PUT), and drops a reply's COMMENT.
+        // PUT), drops a reply's COMMENT, and takes a colour only as #RRGGBBAA.
         with(generic, "sogo", "SOGo") {
             $0.meetingCopies = .never
             $0.writesScheduleStatus = false
             $0.honoursIfNoneMatch = false
             $0.honoursIfMatchOnDelete = false
             $0.keepsReplyComment = false
+            $0.colorsWithAlpha = true
         },
         // sabre/dav (Nextcloud, ownCloud, Baïkal) ignores Scheduling-Enabled and takes
         // Schedule-Reply: F as "no scheduling" on PUT and DELETE; its iTIP broker builds a REPLY

@@ -37,6 +37,9 @@ public struct ServerFacts: Equatable, Sendable {
     /// Whether it answers "too fast" with a bare 403 and a DAV error that names no condition
     /// (rather than 429 or 503), so that such an answer is waited out and retried.
     public var defersWithBare403: Bool
+    /// Whether it takes a calendar's colour only with its alpha (`#RRGGBBAA`), refusing
+    /// `#RRGGBB` (SOGo answers 400 "Bad color format"); an opaque alpha is then written.
+    public var colorsWithAlpha = false
 
     /// How a server deals with a meeting's messages.
     public enum Scheduling: Equatable, Sendable {
