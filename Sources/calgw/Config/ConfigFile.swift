@@ -237,12 +237,12 @@ struct PairReader {
     /// its answers do not show it (``ServerFacts``).
     func readAPI(into pair: inout PairConfiguration) throws {
         let claimed = ProviderNames.claiming(pair.remote)
-        let names = ProviderNames.all + ["google"]
+        let names = ProviderNames.all + ServerFacts.namedByAPI
         switch try string("api") {
         case nil: pair.api = claimed
         case let api? where claimed.map({ $0 != api }) ?? false:
             throw fail("api", "is \"\(api)\", but \(pair.remote.host ?? "its host") speaks only \(claimed ?? "")")
-        case "google"?: pair.product = ServerProduct("google")
+        case let api? where ServerFacts.namedByAPI.contains(api): pair.product = ServerFacts.named(api)?.product
         case let api? where ProviderNames.all.contains(api): pair.api = api == "caldav" ? nil : api
         case let other?: throw fail("api", "is \"\(other)\"", hint: "one of: \(names.joined(separator: ", "))")
         }

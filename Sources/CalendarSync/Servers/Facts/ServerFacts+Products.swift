@@ -63,6 +63,11 @@ extension ServerFacts {
         },
     ]
 
+    /// The products the config's `api` key may name besides the providers: a service whose
+    /// rules hold wherever it is reached, so that a pair on a proxy or a test server in front of
+    /// it names it (Google's CalDAV, which speaks CalDAV and is known by its address otherwise).
+    public static let namedByAPI = ["google"]
+
     /// Other names of known products: what people call the service that runs the engine.
     static let aliases = ["nextcloud": "sabre", "owncloud": "sabre", "baikal": "sabre", "fastmail": "cyrus"]
 
