@@ -77,6 +77,13 @@ public enum TestProxies {
         return try start("fault_proxy.py", upstream: upstream, arguments: arguments)
     }
 
+    /// A server no test can run, as its users report it (`reported_proxy.py`: iCloud's empty
+    /// answer to a query on VCALENDAR alone, Open-Xchange's query window, components refused,
+    /// app-specific passwords), in front of `upstream`; `arguments` are the proxy's flags.
+    public static func reported(upstream: URL, arguments: [String]) throws -> TestProxy {
+        try start("reported_proxy.py", upstream: upstream, arguments: arguments)
+    }
+
     /// Redirects requests under `fromPrefix` to `to` + the rest, with `status`.
     public static func redirect(upstream: URL, fromPrefix: String, to: String, status: Int = 308, times: Int? = nil)
         throws -> TestProxy

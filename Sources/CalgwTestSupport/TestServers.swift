@@ -126,21 +126,10 @@ public enum TestServers {
         return names.contains(preference) ? preference : names.first ?? preference
     }
 
-    /// Servers started only by the suites written for them, not by every test that runs on each
-    /// server: SOGo, which ignores `If-Match` on PUT and `If-None-Match`, rewrites what it stores
-    /// and lists files of its own beside the items, so that most of the matrix's checks do not
-    /// hold there (docs/servers.md). Naming one in `CALGW_TEST_SERVERS` runs the matrix on it.
-    public static let outsideTheMatrix: Set<String> = ["sogo"]
+    /// Whether the suites written for the server `name` run: when it is selected.
+    public static func runs(_ name: String) -> Bool { selected.contains(name) }
 
-    /// Whether the suites written for `name` (one of ``outsideTheMatrix``) run: by default, and
-    /// when `CALGW_TEST_SERVERS` names it.
-    public static func runs(_ name: String) -> Bool {
-        let list = ProcessInfo.processInfo.environment["CALGW_TEST_SERVERS"] ?? ""
-        return list.isEmpty || selected.contains(name)
-    }
-
-    /// Every server script present but those outside the matrix (a folder beside one holds its
-    /// parts: `sabre.d/`).
+    /// Every server script present (a folder beside one holds its parts: `sabre.d/`).
     public static var available: [String] {
         let folder = TestPaths.packageRoot.appendingPathComponent("Scripts/servers")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -149,7 +138,6 @@ public enum TestServers {
             let path = folder.appendingPathComponent(name).path
             return !name.hasPrefix(".") && !name.hasSuffix(".md")
                 && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-                && !outsideTheMatrix.contains(name)
         }.sorted()
     }
 

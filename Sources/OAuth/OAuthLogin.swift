@@ -215,15 +215,21 @@ public struct OAuthLogin: Sendable {
         .timedOut, "the code expired before the sign-in was approved", recovery: "run calgw login --device again")
 
     /// The scopes to ask for: the pair's, with `offline_access` added where the provider
-    /// offers it in its metadata and the pair names scopes without it (a provider that gives
-    /// refresh tokens only for that scope otherwise signs in for an hour). Google is asked
-    /// for offline access its own way (`access_type`), Microsoft's preset asks for it already.
+    /// offers it in its metadata and the pair does not name it (a provider that gives refresh
+    /// tokens only for that scope, as Authelia and Authentik do, otherwise signs in for an
+    /// hour). A pair that names no scopes asks for the OpenID scopes the provider lists
+    /// (`openid`, `email`, `profile`) with it, where it would otherwise ask for none and get the
+    /// provider's defaults without a refresh token. Google is asked for offline access its own
+    /// way (`access_type`), Microsoft's preset asks for it already.
     func scopesToAsk() async -> [String] {
-        guard provider.preset == .oauth, !provider.scopes.isEmpty, !provider.scopes.contains("offline_access"),
+        guard provider.preset == .oauth, !provider.scopes.contains("offline_access"),
             let metadata = await ProviderMetadata.find(near: provider.authorizationEndpoint, http: endpoint.http),
             metadata.scopesSupported.contains("offline_access")
         else { return provider.scopes }
-        return provider.scopes + ["offline_access"]
+        let named =
+            provider.scopes.isEmpty
+            ? ["openid", "email", "profile"].filter(metadata.scopesSupported.contains) : provider.scopes
+        return named + ["offline_access"]
     }
 
     /// The provider's authorization address (RFC 6749 §4.1.1 with RFC 7636's challenge).

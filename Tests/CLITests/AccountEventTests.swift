@@ -8,16 +8,7 @@ import CalgwTestSupport
 @Suite(.timeLimit(.minutes(10))) struct AccountEventTests {
     /// Every item of a calendar, as the server sends it (calendar-query of all data).
     static func serverText(_ account: AccountFixture, _ calendar: URL) async throws -> String {
-        let query =
-            "<?xml version=\"1.0\"?><c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
-            + "<d:prop><c:calendar-data/></d:prop><c:filter><c:comp-filter name=\"VCALENDAR\"/></c:filter></c:calendar-query>"
-        let r = try await account.curl([
-            "-X", "REPORT", "-H", "Depth: 1", "-H", "Content-Type: application/xml", "--data", query,
-            calendar.absoluteString,
-        ])
-        // Unfolded, with XML's escape of CR undone, so that property lines can be searched.
-        return r.stdoutText.replacingOccurrences(of: "&#13;", with: "").replacingOccurrences(of: "\r", with: "")
-            .replacingOccurrences(of: "\n ", with: "")
+        try await account.server.text(of: calendar)
     }
 
     /// The `"key": "value"` string of a JSON object.

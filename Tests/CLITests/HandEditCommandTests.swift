@@ -45,13 +45,8 @@ import CalgwTestSupport
         #expect(sync.stderrText.contains(where_) && sync.stderrText.contains("hint"), "\(sync.stderrText)")
         #expect(try Data(contentsOf: pair.vdir.appendingPathComponent("bad.ics")) == Data(broken.utf8))
         // The good file went up; the broken one did not.
-        let listing = try await ProcessRunner.run(
-            "curl",
-            [
-                "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
-                collection.absoluteString,
-            ])
-        #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
+        let items = try await server.itemHrefs(in: collection)
+        #expect(items.count == 1, "\(items)")
 
         try TestEvent.data(uid: "bad-\(id)", summary: "fixed", end: "20260310T110000Z", location: "Room 1")
             .write(to: pair.vdir.appendingPathComponent("bad.ics"))
@@ -89,14 +84,7 @@ import CalgwTestSupport
             #expect(run.stderrText.contains("hint"), "\(run.stderrText)")
         }
         // The other event went up; neither copy did.
-        let listing = try await ProcessRunner.run(
-            "curl",
-            [
-                "-s", "-u", "\(server.username):\(server.password)", "-X", "PROPFIND", "-H", "Depth: 1",
-                collection.absoluteString,
-            ])
-        #expect(listing.stdoutText.components(separatedBy: ".ics").count - 1 == 1, "\(listing.stdoutText)")
-        #expect(listing.stdoutText.contains("other-\(id)"), "\(listing.stdoutText)")
+        #expect(try await server.uids(in: collection) == ["other-\(id)"])
 
         // Resolved by giving the copy its own UID: everything goes up, exit 0.
         try TestEvent.data(uid: "copy-\(id)", summary: "the copy", end: "20260310T110000Z", location: "Room 1")

@@ -16,21 +16,7 @@ import CalgwTestSupport
 
     /// The UIDs of the events in a collection, read from the server with curl.
     static func serverUIDs(_ server: TestServer, _ collection: URL) async throws -> [String] {
-        let body = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
-              <D:prop><C:calendar-data/></D:prop>
-              <C:filter><C:comp-filter name="VCALENDAR"/></C:filter>
-            </C:calendar-query>
-            """
-        let r = try await ProcessRunner.run(
-            "curl",
-            [
-                "-s", "-u", "\(server.username):\(server.password)", "-X", "REPORT", "-H", "Depth: 1",
-                "-H", "Content-Type: application/xml", "--data-binary", body, collection.absoluteString,
-            ])
-        return r.stdoutText.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
-            .filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }.sorted()
+        try await server.uids(in: collection)
     }
 
     static func lines(_ text: String, _ ending: String) -> Data {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CalendarSync
 import CalgwTestSupport
 
 /// What a sync costs the server, counted at a logging proxy in front of a real one: a no-op
@@ -48,7 +49,11 @@ import CalgwTestSupport
         let noOp = proxy.logEntries().dropFirst(settled)
         // DAViCal files an attendee's answer sent by his Outbox in the organizer's schedule
         // Inbox and changes no calendar: a no-op asks the Inbox's token too.
-        let expected = name == "davical" ? 2 : 1
+        // SOGo's PROPFIND token is the second of its latest change and its REPORT's one second
+        // less, so they never match and a no-op costs the REPORT too. Keeping the PROPFIND's
+        // instead would miss a change made in the same second as the listing.
+        let secondsToken = ServerFacts.named(name)?.tokenCountsSeconds == true
+        let expected = name == "davical" || secondsToken ? 2 : 1
         #expect(
             noOp.count == expected,
             "\(name): a no-op sync made \(noOp.count) requests: \(noOp.map { "\($0["method"] ?? "") \($0["status"] ?? "")" })"

@@ -106,7 +106,8 @@ import CalgwTestSupport
     /// public client (or, for `google`, the confidential one with its secret).
     /// `settings` start a server of the test's own; without, the suite's shared one (access
     /// tokens living 60 s) serves.
-    func pair(auth: String = "oauth", settings: [String: String]? = nil) async throws -> Pair {
+    func pair(auth: String = "oauth", settings: [String: String]? = nil, namesScopes: Bool = true) async throws -> Pair
+    {
         let oauth = try settings.map { try TestOAuthServer(settings: $0) } ?? TestOAuthServer.shared()
         let server = try TestServers.shared(TestServers.any())
         let gate = try oauth.gate(for: server)
@@ -124,7 +125,7 @@ import CalgwTestSupport
             remote = "\(gate.proxied(collection).absoluteString)"
             journal = "\(folder.file("journal.sqlite").path)"
             auth = "\(auth)"
-            \(client)\(oauth.pairConfigLines)
+            \(client)\(namesScopes ? oauth.pairConfigLines : oauth.pairConfigLines.replacing(/scopes = .*\n/, with: ""))
             """
         try Data(text.utf8).write(to: folder.file("config.toml"))
         try FileManager.default.createDirectory(at: folder.file("vdir"), withIntermediateDirectories: true)
@@ -429,10 +430,13 @@ import CalgwTestSupport
     /// calgw asks for it, since the provider's metadata offers it, and the sign-in renews
     /// itself. One that gives none: `login` says so at once and names the fix, instead of
     /// every run failing an hour later.
-    @Test(arguments: ["offline_access", "never"])
-    func aSignInWithoutARefreshTokenIsSaidAtLogin(_ refreshTokens: String) async throws {
+    /// A pair that names no scopes asks for `offline_access` too, with the OpenID scopes the
+    /// provider lists.
+    @Test(arguments: [("offline_access", true), ("never", true), ("offline_access", false)])
+    func aSignInWithoutARefreshTokenIsSaidAtLogin(_ refreshTokens: String, namesScopes: Bool) async throws {
         let p = try await pair(
-            settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "3600", "CALGW_OAUTH_REFRESH_TOKENS": refreshTokens])
+            settings: ["CALGW_OAUTH_ACCESS_TOKEN_SECONDS": "3600", "CALGW_OAUTH_REFRESH_TOKENS": refreshTokens],
+            namesScopes: namesScopes)
         defer { p.finish() }
         let login = try await p.run(["login", "--json"])
         #expect(login.status == 0, "\(login.stderrText)")

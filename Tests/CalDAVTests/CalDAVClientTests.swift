@@ -1,4 +1,5 @@
 import CalDAV
+import CalendarSync
 import CalgwTestSupport
 import Foundation
 import HTTP
@@ -30,6 +31,10 @@ import Testing
         let collection = try await fixture.newCalendar("crud")
         let uid = TestEvent.uniqueUID()
         let item = collection.appendingPathComponent("\(uid).ics")
+        // What the storage does on a server whose facts say it overwrites whatever
+        // If-None-Match says (SOGo): ask whether the name is free first.
+        let facts = ServerFacts.named(name) ?? .generic
+        if !facts.honoursIfNoneMatch { fixture.client.traits.askBeforeCreating() }
         let etag1 = try await fixture.client.put(
             item, data: TestEvent.data(uid: uid, end: "20260310T110000Z"), condition: .createOnly)
         await #expect(throws: HTTPError.self) {
@@ -53,13 +58,18 @@ import Testing
         let listed = try await fixture.client.listItems(in: collection)
         #expect(listed.map(\.href) == [HrefResolver.href(of: item)])
         #expect(listed.first?.etag == etag2)
-        do {
+        if facts.honoursIfMatchOnDelete {
+            do {
+                try await fixture.client.delete(item, ifMatch: etag1)
+                Issue.record("\(name): a stale DELETE was accepted")
+            } catch let error as HTTPError {
+                #expect(error.code == .preconditionFailed, "\(name): \(error)")
+            }
+            try await fixture.client.delete(item, ifMatch: etag2)
+        } else {
+            // As its facts say: the stale DELETE deletes (the storage looks at the version first).
             try await fixture.client.delete(item, ifMatch: etag1)
-            Issue.record("\(name): a stale DELETE was accepted")
-        } catch let error as HTTPError {
-            #expect(error.code == .preconditionFailed, "\(name): \(error)")
         }
-        try await fixture.client.delete(item, ifMatch: etag2)
         #expect(try await fixture.client.listItems(in: collection).isEmpty)
     }
 
@@ -97,7 +107,9 @@ import Testing
             changed.isSuperset(of: [HrefResolver.href(of: changedURL), HrefResolver.href(of: newURL)]),
             "\(name): \(changed)")
         #expect(delta.removed == [HrefResolver.href(of: removedURL)], "\(name): removed \(delta.removed)")
-        #expect(delta.token != token)
+        // A token that counts whole seconds (SOGo) stays the same through changes made in the
+        // second of the last listing; those changes come back with it, as the sets above show.
+        #expect(delta.token != token || (ServerFacts.named(name)?.tokenCountsSeconds ?? false), "\(name)")
 
         do {
             let bogus = try await fixture.client.syncCollection(

@@ -138,7 +138,10 @@ import Testing
         switch try await storage.changes(since: token2) {
         case .unchanged: break
         case .delta(let changed, let removed, _):
-            #expect(changed.isEmpty && removed.isEmpty, "\(name): \(changed) \(removed)")
+            // Only versions already handed over (SOGo lists its newest item again: its token is
+            // the second of the latest change).
+            let known = Set(paged.map(\.version))
+            #expect(changed.allSatisfy(known.contains) && removed.isEmpty, "\(name): \(changed) \(removed)")
         case .full(let all, _): #expect(Set(all.map(\.href)) == Set(paged.map(\.href)))
         }
     }

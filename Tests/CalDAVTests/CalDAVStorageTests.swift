@@ -80,7 +80,8 @@ import Testing
         case .delta(let changed, let removed, let next):
             #expect(changed.contains(updated), "\(name): \(changed)")
             #expect(removed == [versions[1].href])
-            #expect(next != token)
+            // (A token that counts seconds stays put through changes in the listing's second.)
+            #expect(next != token || ServerFacts.named(name)?.tokenCountsSeconds == true, "\(name)")
         case .full(let items, _):
             #expect(Set(items.map(\.href)) == [versions[0].href, versions[2].href])
         case .unchanged:
@@ -93,9 +94,10 @@ import Testing
             #expect(Set(items.map(\.href)) == [versions[0].href, versions[2].href])
             #expect(next != nil)
         case .delta(let changed, let removed, _):
-            // DAViCal: an unknown token answered with a full listing, nothing duplicated.
+            // DAViCal: an unknown token answered with a full listing, nothing duplicated. SOGo
+            // answers it with every change it holds, the deletion too.
             #expect(changed.map(\.href).sorted() == [versions[0].href, versions[2].href].sorted(), "\(name)")
-            #expect(removed.isEmpty)
+            #expect(Set(removed).isSubset(of: [versions[1].href]), "\(name): \(removed)")
         case .unchanged:
             Issue.record("\(name): a bogus token reported as unchanged")
         }
@@ -164,8 +166,10 @@ import Testing
             // Cyrus keeps X- properties but drops unknown components nested in a VTODO.
             expected.removeAll { ["BEGIN:X-CALGW-WIDGET", "X-SETTING:on", "END:X-CALGW-WIDGET"].contains($0) }
         }
+        // What a server's facts say it adds to everything it stores (SOGo's CLASS:PUBLIC).
+        let added = Set(ServerFacts.named(name)?.addedProperties ?? [])
         #expect(
-            Self.contentLines(fetched.data) == expected,
+            Self.contentLines(fetched.data).filter { !added.contains($0) } == expected,
             "\(name) changed the object:\n\(String(decoding: fetched.data, as: UTF8.self))")
     }
 

@@ -13,7 +13,9 @@ import HTTP
         let text = response.property(XMLNamespace.caldav, "calendar-data")?.text
         return DAVMember(
             href: response.href, status: response.status, etag: response.text(XMLNamespace.dav, "getetag"),
-            calendarData: text.flatMap { $0.isEmpty ? nil : LineEnds.restoringCRLF(Data($0.utf8)) },
+            calendarData: text.flatMap {
+                $0.isEmpty ? nil : LineEnds.terminated(LineEnds.restoringCRLF(Data($0.utf8)))
+            },
             isCollection: response.hasResourceType(XMLNamespace.dav, "collection"))
     }
 

@@ -59,6 +59,26 @@ import HTTP
         }
     }
 
+    /// Whether `changes`, asked with the token of a listing of `known`, says nothing changed: as
+    /// `unchanged`, or as a delta that names only versions already listed (SOGo's token is the
+    /// second of the latest change, compared with ≥, so its newest item comes back each time;
+    /// the engine fetches nothing for a version it holds).
+    static func saysNothingNew(_ changes: StorageChanges, since known: [ItemVersion]) -> Bool {
+        switch changes {
+        case .unchanged: true
+        case .delta(let changed, let removed, _): removed.isEmpty && changed.allSatisfy(known.contains)
+        case .full: false
+        }
+    }
+
+    /// Whether `stored` is what writing `written` leaves in `storage`: the same content, or for
+    /// a storage that adds to what it keeps (SOGo's `CLASS:PUBLIC`), the same with its additions.
+    static func holds(_ storage: any CalendarStorage, _ stored: Data, afterWriting written: Data) async throws -> Bool {
+        let hash = ContentHash.of(written)
+        guard let rewriting = storage.capabilities.rewriting else { return ContentHash.of(stored) == hash }
+        return try await rewriting.holds(stored, afterWriting: hash)
+    }
+
     static func token(_ changes: StorageChanges) -> ChangeToken? {
         switch changes {
         case .unchanged(let t): t
@@ -101,16 +121,15 @@ import HTTP
         if case .unchanged = changed { Issue.record("\(kind): a change was not seen") }
         #expect(Self.listing(changed, before: empty) == [created], "\(kind): \(changed)")
         let token1 = Self.token(changed)
-        if token1 != nil, case .unchanged = try await storage.changes(since: token1) {
-        } else if token1 != nil {
-            Issue.record("\(kind): unchanged after no change")
+        if let token1 {
+            let again = try await storage.changes(since: token1)
+            #expect(Self.saysNothingNew(again, since: [created]), "\(kind): unchanged after no change: \(again)")
         }
 
         let fetched = try await storage.fetch([created.href, "missing.ics"])
         #expect(fetched.map(\.href) == [created.href], "\(kind)")
-        #expect(
-            fetched.first.map { ContentHash.of($0.data) } == ContentHash.of(data), "\(kind): the bytes read back differ"
-        )
+        let first = try #require(fetched.first, "\(kind)")
+        #expect(try await Self.holds(storage, first.data, afterWriting: data), "\(kind): the bytes read back differ")
 
         let newer = TestEvent.data(uid: "a", summary: "v2", duration: "PT1H")
         let updated = try await storage.update(href: created.href, data: newer, ifMatch: created.etag)
@@ -121,9 +140,8 @@ import HTTP
         await #expect { try await storage.delete(href: created.href, ifMatch: created.etag) } throws: {
             $0 as? StorageError == .preconditionFailed(href: created.href)
         }
-        #expect(
-            try await storage.fetch([created.href]).first.map { ContentHash.of($0.data) } == ContentHash.of(newer),
-            "\(kind)")
+        let current = try #require(try await storage.fetch([created.href]).first, "\(kind)")
+        #expect(try await Self.holds(storage, current.data, afterWriting: newer), "\(kind)")
         try await storage.delete(href: created.href, ifMatch: updated.etag)
         try await storage.delete(href: created.href, ifMatch: updated.etag)  // already gone
         #expect(try await storage.fetch([created.href]).isEmpty, "\(kind)")

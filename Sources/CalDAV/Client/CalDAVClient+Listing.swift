@@ -149,7 +149,8 @@ extension CalDAVClient {
             throw HTTPError.status(response, method: "GET", url: url)
         }
         var resource = CalendarResource(
-            href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""), data: response.body)
+            href: HrefResolver.href(of: url), etag: ETag(response.header("ETag") ?? ""),
+            data: LineEnds.terminated(response.body))
         resource.scheduleTag = ScheduleTag(response.header("Schedule-Tag"))
         return resource
     }

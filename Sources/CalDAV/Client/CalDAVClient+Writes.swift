@@ -53,7 +53,7 @@ extension CalDAVClient {
         guard response.isSuccess else {
             throw failure(response, method: "PUT", url: url)
         }
-        if let etag = response.header("ETag"), !etag.isEmpty {
+        if let etag = response.header("ETag"), !etag.isEmpty, !traits.readsBackWrites {
             return StoredWrite(etag: ETag(etag), scheduleTag: ScheduleTag(response.header("Schedule-Tag")))
         }
         let stored = try await get(url)

@@ -8,6 +8,7 @@ public final class ServerTraits: @unchecked Sendable {
     private var relocations: [URL: URL] = [:]
     private var ifNoneMatchRefused = false
     private var scheduleReplySwitch = false
+    private var writesReadBack = false
 
     /// Nothing learnt yet: a new client's.
     public init() {}
@@ -30,6 +31,15 @@ public final class ServerTraits: @unchecked Sendable {
     /// take a create onto a taken name whatever `If-None-Match` says (its facts say so: it
     /// cannot be told from its answers).
     public func askBeforeCreating() { noteRefusesIfNoneMatch() }
+
+    /// Whether each write's stored version is read back (GET) even when the PUT's answer
+    /// carries an ETag: a server that changes what it stores without saying so (RFC 4791 §5.3.4
+    /// asks it to leave the ETag out then) would otherwise keep a version the vdir never sees.
+    public var readsBackWrites: Bool { lock.withLock { writesReadBack } }
+
+    /// Makes every later write read back what the server stored, for a server known to rewrite
+    /// what it is sent while still answering with an ETag (its facts say so).
+    public func readBackWrites() { lock.withLock { writesReadBack = true } }
 
     /// What the server's answers so far said of the server (its product headers).
     public var identity: ServerIdentity { lock.withLock { seen } }

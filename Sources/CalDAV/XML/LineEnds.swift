@@ -42,6 +42,17 @@ public enum LineEnds {
         return out
     }
 
+    /// `data` ending in a line end: a CRLF added after a last line that has none (SOGo drops the
+    /// final CRLF of what it stores, where RFC 5545 §3.1 ends every content line with one), so
+    /// that an item pulled from it is a file as every other vdir file is.
+    public static func terminated(_ data: Data) -> Data {
+        guard let last = data.last, last != 0x0A else { return data }
+        var ended = data
+        if last != 0x0D { ended.append(0x0D) }
+        ended.append(0x0A)
+        return ended
+    }
+
     /// `bytes` with a CR before each LF, when they hold no CR at all (as every answer read
     /// through an XML parser does); nil when they hold one. Copies the runs between line ends
     /// with `memchr` and `memcpy` instead of byte by byte.

@@ -189,7 +189,10 @@ final class MemberBuilder: MultistatusHandler {
             found.etag = .some(etag.isEmpty ? nil : etag)
         case .calendarData:
             found.calendarData = .some(
-                data.isEmpty ? nil : dataIsCRLF ? Data(data) : data.withUnsafeBytes { LineEnds.restoringCRLF($0) })
+                data.isEmpty
+                    ? nil
+                    : LineEnds.terminated(
+                        dataIsCRLF ? Data(data) : data.withUnsafeBytes { LineEnds.restoringCRLF($0) }))
         case .syncToken:
             syncToken = trimmedText()
         case .scheduleTag:

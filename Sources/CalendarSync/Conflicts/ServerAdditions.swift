@@ -18,6 +18,15 @@ enum ServerAdditions {
         return contains(r, l)
     }
 
+    /// `data` without the content lines equal to one of `lines` (unfolded lines, compared
+    /// whole: `CLASS:PUBLIC`), line ends kept as CRLF.
+    static func removing(lines: [String], from data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: true).filter { !lines.contains(String($0)) }
+        return Data((kept.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
     /// Whether `outer` holds every property of `inner` and, for each of its components, one of
     /// the same name (and UID and RECURRENCE-ID) that holds it.
     private static func contains(_ outer: Component, _ inner: Component) -> Bool {

@@ -76,6 +76,15 @@ extension SyncEngine {
             if ContentHash.of(current.data) == intent.newHash {
                 return ("landed", intent.source.map { Self.change(landing: intent, as: current, from: $0) })
             }
+            // A server that adds to what it stores (SOGo) holds the write with its additions.
+            if let written = intent.newHash, let rewriting = storage(intent.side).capabilities.rewriting,
+                try await rewriting.holds(current.data, afterWriting: written)
+            {
+                return (
+                    "landed, with the server's additions",
+                    intent.source.map { Self.change(landing: intent, as: current, from: $0, rewritten: true) }
+                )
+            }
             if intent.operation == .create, intent.side == .local, Self.isTorn(current.data) {
                 try await local.delete(href: current.href, ifMatch: current.etag)
                 try effects.happened()
@@ -87,10 +96,14 @@ extension SyncEngine {
 
     /// The journal row of an item a landed write made equal on both sides: this side as it
     /// is now, the other as it was read for the write (if it changed since, the next plan sees
-    /// that change and carries it over, as it would after a finished run).
-    static func change(landing intent: Intent, as current: StoredItem, from source: SideRecord) -> JournalChange {
+    /// that change and carries it over, as it would after a finished run). A `rewritten` write
+    /// is recorded at the version the side keeps, so the next plan sees no change on it.
+    static func change(
+        landing intent: Intent, as current: StoredItem, from source: SideRecord, rewritten: Bool = false
+    ) -> JournalChange {
         let content = ItemContent(current.data)
-        let written = SideRecord(href: current.href, etag: current.etag, hash: intent.newHash ?? content.hash)
+        let hash = rewritten ? content.hash : intent.newHash ?? content.hash
+        let written = SideRecord(href: current.href, etag: current.etag, hash: hash)
         let (local, remote) = intent.side == .local ? (written, source) : (source, written)
         let row = JournalItem(
             key: intent.key, local: local, remote: remote, lastModified: content.lastModified,

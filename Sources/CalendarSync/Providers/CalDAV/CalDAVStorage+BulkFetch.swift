@@ -13,6 +13,7 @@ extension CalDAVStorage: BulkFetchingStorage {
     /// - Throws: `HTTPError` when the server refuses the query or its answer cannot be read.
     public func fetchAll() async throws -> (items: [StoredItem], token: ChangeToken?) {
         let token = Self.changeToken(of: try await tokenInfo())
+        if !facts.queriesFindEverything { return try await listAndFetch() }
         let request = HTTPRequest(
             method: "REPORT", url: collection,
             headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
@@ -106,6 +107,7 @@ extension CalDAVStorage: StreamingFetchingStorage {
     /// them. A member listed twice is handed over once.
     public func fetchAll(batchSize: Int, into body: ([StoredItem]) async throws -> Void) async throws -> ChangeToken? {
         let token = Self.changeToken(of: try await tokenInfo())
+        if !facts.queriesFindEverything { return try await fetchInPages(batchSize: batchSize, into: body) }
         let request = HTTPRequest(
             method: "REPORT", url: collection,
             headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],

@@ -8,9 +8,11 @@ import HTTP
 extension CalDAVStorage {
     /// Tells the client, before a write, what the server's facts say of writes: a server that
     /// overwrites whatever `If-None-Match` says (SOGo) is asked first whether a name is free;
-    /// one that takes `Schedule-Reply: F` as its switch (sabre/dav) gets it on every copy.
+    /// one that takes `Schedule-Reply: F` as its switch (sabre/dav) gets it on every copy; one
+    /// that rewrites what it stores behind an ETag (SOGo) has each write read back.
     func prepareWrites() {
         let facts = self.facts
+        if !facts.addedProperties.isEmpty { client.traits.readBackWrites() }
         if !facts.honoursIfNoneMatch { client.traits.askBeforeCreating() }
         if facts.meetingCopies == .scheduleReply { client.traits.switchSchedulingWithScheduleReply() }
     }

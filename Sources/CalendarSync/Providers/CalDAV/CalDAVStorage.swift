@@ -118,6 +118,16 @@ public final class CalDAVStorage: CalendarStorage {
     /// From a sync-token, a sync-collection REPORT (a full listing when the server no longer knows
     /// the token); from a getctag, a comparison; else a full listing.
     public func changes(since token: ChangeToken?) async throws -> StorageChanges {
+        do { return try await changesByToken(since: token) } catch var error as HTTPError
+            where error.code == .authenticationFailed
+        {
+            // A server that wants another password than the account's says which.
+            if let advice = facts.passwordAdvice { error.recovery = advice }
+            throw error
+        }
+    }
+
+    private func changesByToken(since token: ChangeToken?) async throws -> StorageChanges {
         switch token.flatMap(CollectionToken.init) {
         case .sync(let syncToken)?:
             return noted(try await changes(sinceSyncToken: syncToken, token: token!))
@@ -364,13 +374,14 @@ public final class CalDAVStorage: CalendarStorage {
         guard ComponentNotTaken.refusesContent(error), let component = ComponentNotTaken.component(of: data) else {
             return nil
         }
-        // Only where the calendar says it takes no such component, or the server names that
+        // Only where the calendar (or the server's facts) says it takes no such component, or the server names that
         // precondition (Google's "unsupported component" too): a task refused for its content (415 from sabre/dav to a date start with
         // a timed due) is the content's refusal, said with the server's own words.
         let reason = (error.serverReason ?? "").lowercased()
         let named = reason.contains("supported-calendar-component") || reason.contains("unsupported component")
         let listed = lastInfo.components.map { !$0.contains(component) } ?? false
-        guard named || listed else { return nil }
+        let declared = facts.takesComponents.map { !$0.contains(component) } ?? false
+        guard named || listed || declared else { return nil }
         return ComponentNotTaken(href: href, component: component, serverLine: error.serverLine)
     }
 

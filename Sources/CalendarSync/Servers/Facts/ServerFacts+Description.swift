@@ -26,6 +26,13 @@ extension ServerFacts {
         if !keepsReplyComment { said.append("its replies to organizers leave out an answer's comment") }
         if case .never(let advice) = makesCalendars { said.append(advice) }
         if defersWithBare403 { said.append("a bare 403 means too many requests: waited out and retried") }
+        if !queriesFindEverything {
+            said.append("a first listing lists the members and reads them in batches (its queries miss items)")
+        }
+        if !addedProperties.isEmpty {
+            said.append("it adds \(addedProperties.joined(separator: ", ")) to what it stores: each write is read back")
+        }
+        if let passwordAdvice { said.append(passwordAdvice) }
         return said
     }
 

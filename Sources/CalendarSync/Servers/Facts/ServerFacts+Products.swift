@@ -45,7 +45,8 @@ extension ServerFacts {
         with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
         // SOGo delivers to local attendees on every write of a meeting, whatever the request
         // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE (not on
-        // PUT), drops a reply's COMMENT, and takes a colour only as #RRGGBBAA.
+        // PUT), drops a reply's COMMENT, takes a colour only as #RRGGBBAA, and adds CLASS:PUBLIC
+        // to what it stores while answering with an ETag; its sync token is a second.
         with(generic, "sogo", "SOGo") {
             $0.meetingCopies = .never
             $0.writesScheduleStatus = false
@@ -53,6 +54,9 @@ extension ServerFacts {
             $0.honoursIfMatchOnDelete = false
             $0.keepsReplyComment = false
             $0.colorsWithAlpha = true
+            $0.addedProperties = ["CLASS:PUBLIC"]
+            $0.tokenCountsSeconds = true
+            $0.queriesFindEverything = false
         },
         // sabre/dav (Nextcloud, ownCloud, Baïkal) ignores Scheduling-Enabled and takes
         // Schedule-Reply: F as "no scheduling" on PUT and DELETE; its iTIP broker builds a REPLY
@@ -61,6 +65,24 @@ extension ServerFacts {
             $0.meetingCopies = .scheduleReply
             $0.keepsReplyComment = false
         },
+        // The servers no test can run, as their users and python-caldav's compatibility hints
+        // report them (Scripts/proxies/reported_proxy.py plays each behaviour over Radicale):
+        // iCloud answers a calendar-query filtered on VCALENDAR alone with nothing (calcurse
+        // PR #60), takes no tasks over CalDAV, and signs in third-party clients only with an
+        // app-specific password.
+        with(generic, "icloud", "iCloud") {
+            $0.queriesFindEverything = false
+            $0.takesComponents = ["VEVENT"]
+            $0.passwordAdvice =
+                "iCloud takes an app-specific password, not the Apple ID's own: make one at account.apple.com "
+                + "(Sign-In and Security, App-Specific Passwords)"
+        },
+        // Open-Xchange (mailbox.org): a calendar-query without a time range finds only what is
+        // within about a year of now (`search.unlimited-time-range: broken`).
+        with(generic, "ox", "Open-Xchange") { $0.queriesFindEverything = false },
+        // Zimbra and Synology: a query on VCALENDAR alone is "fragile" in the hints.
+        with(generic, "zimbra", "Zimbra") { $0.queriesFindEverything = false },
+        with(generic, "synology", "Synology") { $0.queriesFindEverything = false },
     ]
 
     /// The products the config's `api` key may name besides the providers: a service whose
@@ -69,7 +91,16 @@ extension ServerFacts {
     public static let namedByAPI = ["google"]
 
     /// Other names of known products: what people call the service that runs the engine.
-    static let aliases = ["nextcloud": "sabre", "owncloud": "sabre", "baikal": "sabre", "fastmail": "cyrus"]
+    static let aliases = [
+        "nextcloud": "sabre", "owncloud": "sabre", "baikal": "sabre", "fastmail": "cyrus", "mailbox.org": "ox",
+        "open-xchange": "ox",
+    ]
+
+    /// The hosts of services known by their address, with their product.
+    static let byHost = [
+        (host: "icloud.com", product: "icloud"), (host: "mailbox.org", product: "ox"),
+        (host: "fastmail.com", product: "cyrus"),
+    ]
 
     /// The facts of the product the config calls `name` (or one of its other names); nil for a
     /// name calgw does not know.
@@ -94,6 +125,11 @@ extension ServerFacts {
     static func productName(url: URL?, identity: ServerIdentity) -> String? {
         if let url, url.host?.lowercased() == "graph.microsoft.com" { return "graph" }
         if let url, GoogleCalDAV.recognises(url) { return "google" }
+        if let host = url?.host?.lowercased(),
+            let known = byHost.first(where: { host == $0.host || host.hasSuffix("." + $0.host) })
+        {
+            return known.product
+        }
         if let named = byVersionHeader.first(where: { identity.header($0.header) != nil }) { return named.product }
         return productName(byServerHeader: identity.header("Server"))
     }

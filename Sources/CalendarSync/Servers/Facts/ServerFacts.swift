@@ -40,6 +40,29 @@ public struct ServerFacts: Equatable, Sendable {
     /// Whether it takes a calendar's colour only with its alpha (`#RRGGBBAA`), refusing
     /// `#RRGGBB` (SOGo answers 400 "Bad color format"); an opaque alpha is then written.
     public var colorsWithAlpha = false
+    /// Properties it adds to each component of what it stores, as whole lines (SOGo adds
+    /// `CLASS:PUBLIC` where a component has no CLASS), while answering the write with an ETag
+    /// as if it kept the bytes sent. Each write is then read back, so that the vdir gets the
+    /// server's version once; and an interrupted run's write is known as landed by its content
+    /// without these lines.
+    public var addedProperties: [String] = []
+    /// Whether its sync token is the second of the latest change, compared with ≥ (SOGo): the
+    /// items changed in that second come back on every later call, and a change made in the
+    /// same second as a listing leaves the token as it was. Nothing is missed that way, but
+    /// the newest item is listed again each run.
+    public var tokenCountsSeconds = false
+    /// Whether a calendar-query for every object answers with every object. iCloud answers one
+    /// filtered on VCALENDAR alone with nothing, Open-Xchange (mailbox.org) one without a time
+    /// range with only what is within about a year of now: there the first listing is the
+    /// members' listing and multigets, never the query.
+    public var queriesFindEverything = true
+    /// What the person is told when the server refuses the password, where the server wants
+    /// another than the account's own (iCloud's app-specific passwords); nil elsewhere.
+    public var passwordAdvice: String?
+    /// The components its calendars take, whatever they list, where that is fewer than every
+    /// kind (iCloud's take events only over CalDAV: its tasks live in Reminders); nil where a
+    /// calendar's own list is to be believed.
+    public var takesComponents: Set<String>?
 
     /// How a server deals with a meeting's messages.
     public enum Scheduling: Equatable, Sendable {

@@ -8,6 +8,19 @@ public protocol RewritingStorage: CalendarStorage {
     /// The version kept of the last write at `href` when it is not the bytes written; given
     /// once, nil afterwards and for every write kept as written.
     func takeRewrittenVersion(at href: ItemHref) -> StoredItem?
+
+    /// Whether `stored`, what the storage holds at a name now, is what a write of content
+    /// hashing to `written` left there: the same content, or the same with what this storage
+    /// adds to everything it keeps. Recovery asks it of an interrupted run's write, whose
+    /// answer (and so its rewritten version) was never read.
+    func holds(_ stored: Data, afterWriting written: ContentHash) async throws -> Bool
+}
+
+extension RewritingStorage {
+    /// The same content only: a storage that adds nothing of its own to every write.
+    public func holds(_ stored: Data, afterWriting written: ContentHash) async throws -> Bool {
+        ContentHash.of(stored) == written
+    }
 }
 
 /// The versions a storage kept in place of what was written, until the executor takes them.
