@@ -21,8 +21,8 @@ extension SyncServerScenarioTests {
         var description: String { "SIG\(signal) at \(share == 1 ? "all" : share < 0.5 ? "1/3" : "2/3")" }
     }
 
-    /// 60 items (150 in the load run): a third, two thirds and all of them are distinct stop points.
-    static let stoppedItems = TestLoad.size(60, load: 150)
+    /// 30 items (150 in the load run): a third, two thirds and all of them are distinct stop points.
+    static let stoppedItems = TestLoad.size(30, load: 150)
 
     static var stops: [StoppedShape: [Stop]] {
         let signals = ["KILL", "TERM", "INT"], shares = [1.0 / 3, 2.0 / 3, 1]

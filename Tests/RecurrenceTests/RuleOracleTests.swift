@@ -8,9 +8,9 @@ import CalgwTestSupport
 @Suite struct RuleOracleTests {
     static let script = TestPaths.packageRoot.appendingPathComponent("Scripts/oracles/expand.py")
     static let fixedSeed: UInt64 = 0x5EED_CA16_2026
-    /// Rules per seed: 2,000 (6,000 in the load run, or `CALGW_RULE_CASES`).
+    /// Rules per seed: 1,200 (6,000 in the load run, or `CALGW_RULE_CASES`).
     static let rulesPerSeed =
-        Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? TestLoad.size(2_000, load: 6_000)
+        Int(ProcessInfo.processInfo.environment["CALGW_RULE_CASES"] ?? "") ?? TestLoad.size(1_200, load: 6_000)
 
     struct Case: Encodable {
         var dtstart: String
