@@ -65,6 +65,19 @@ public struct MailMessage: Sendable {
         headers.value("From").flatMap { MailAddress.list($0).first }
     }
 
+    /// Every mailbox of the From header (RFC 5322 allows several), in order.
+    public var fromAll: [MailAddress] {
+        headers.value("From").map(MailAddress.list) ?? []
+    }
+
+    /// The Sender header's mailbox: who sent a mail written by another (From).
+    public var sender: MailAddress? {
+        headers.value("Sender").flatMap { MailAddress.list($0).first }
+    }
+
+    /// False for a bare iCalendar object read as a message: it has no header fields at all.
+    public var hasHeaders: Bool { !headers.fields.isEmpty }
+
     /// The recipients: every mailbox of To, then of Cc.
     public var to: [MailAddress] {
         (headers.values("To") + headers.values("Cc")).flatMap(MailAddress.list)

@@ -48,9 +48,9 @@ import Testing
         let account = table.stdoutText.split(separator: "\n").first { $0.hasPrefix("account: ") }.map(String.init) ?? ""
         print("\(name): \(account)")
         switch name {
-        case "radicale":
+        case "radicale", "xandikos":  // Xandikos advertises it, and is known to send nothing
             #expect(account.contains("does not schedule"), "\(name): \(table.stdoutText)")
-        default:  // Cyrus and DAViCal schedule; Xandikos says it does
+        default:  // Cyrus, DAViCal, sabre/dav and SOGo schedule
             #expect(account.contains("the server schedules meetings"), "\(name): \(table.stdoutText)")
         }
         if let address = server.address { #expect(account.contains(address), "\(name): \(account)") }
@@ -67,7 +67,13 @@ import Testing
                 "\(product)")
         case "sogo":
             #expect(product.contains("SOGo (server = \"sogo\")"), "\(product)")
-        default:  // Radicale, Xandikos and Cyrus do not name themselves in their answers
+        case "cyrus":  // named in its answer to OPTIONS
+            #expect(product.contains("Cyrus (server = \"cyrus\")"), "\(product)")
+        case "xandikos":  // its aiohttp Server header
+            #expect(
+                product.contains("Xandikos (server = \"xandikos\")") && product.contains("sends no meeting messages"),
+                "\(product)")
+        default:  // Radicale does not name itself in its answers
             #expect(product.hasPrefix("server: not one calgw knows by name") && product.contains("sogo"), "\(product)")
         }
     }

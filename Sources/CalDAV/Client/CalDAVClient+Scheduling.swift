@@ -26,9 +26,16 @@ extension CalDAVClient {
         let autoSchedules: Bool
         if let known { autoSchedules = known } else { autoSchedules = try await self.autoSchedules(at: target) }
         var account = SchedulingAccount(addresses: [], autoSchedules: autoSchedules, inbox: nil)
-        let (answer, _) = try await multistatus(
-            "PROPFIND", target, depth: "0",
-            body: DAVRequestBodies.propfind([.empty("d:current-user-principal")]))
+        let answer: Multistatus
+        do {
+            (answer, _) = try await multistatus(
+                "PROPFIND", target, depth: "0",
+                body: DAVRequestBodies.propfind([.empty("d:current-user-principal")]))
+        } catch let error as HTTPError where ![.authenticationFailed, .connectionFailed].contains(error.code) {
+            // A server that names no principal for this request (Radicale without sign-in
+            // answers its PROPFIND otherwise): whether it schedules is still known.
+            return account
+        }
         guard
             let principal = answer.responses.first?.property(XMLNamespace.dav, "current-user-principal")?
                 .child(XMLNamespace.dav, "href")?.trimmedText
@@ -63,6 +70,7 @@ extension CalDAVClient {
     /// `calendar-auto-schedule` in the DAV header of its OPTIONS answer): one request.
     public func autoSchedules(at url: URL) async throws -> Bool {
         let options = try await http.send(HTTPRequest(method: "OPTIONS", url: Self.collectionURL(url)))
+        traits.observe(options)
         let dav = options.headers.filter { $0.name.lowercased() == "dav" }.flatMap { $0.value.split(separator: ",") }
         return dav.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "calendar-auto-schedule" }
     }

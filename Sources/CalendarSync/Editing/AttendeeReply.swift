@@ -58,15 +58,35 @@ public struct AttendeeReply: Sendable {
                     })
                 else { continue }
                 named = true
-                guard (reply["SEQUENCE"]?.integer ?? 0) >= (event["SEQUENCE"]?.integer ?? 0),
-                    event.properties[line][parameter: "PARTSTAT"]?.uppercased() != partstat
-                else { continue }
-                result.components[index].properties[line].setParameter("PARTSTAT", partstat)
-                changed = true
+                guard (reply["SEQUENCE"]?.integer ?? 0) >= (event["SEQUENCE"]?.integer ?? 0) else { continue }
+                if event.properties[line][parameter: "PARTSTAT"]?.uppercased() != partstat {
+                    result.components[index].properties[line].setParameter("PARTSTAT", partstat)
+                    changed = true
+                }
+                if Self.keep(reply["COMMENT"], of: "mailto:" + who, in: &result.components[index]) { changed = true }
             }
         }
         guard named else { return .notApplicable }
         return changed ? .applied(result) : .stale
+    }
+
+    /// Keeps an attendee's `comment` (a REPLY's COMMENT) in `event` as a COMMENT marked with
+    /// `X-CALGW-ATTENDEE=mailto:…`, in place of that attendee's earlier one; without a
+    /// comment, the earlier one goes. The organizer's own COMMENTs (unmarked) stay.
+    /// - Returns: whether the event changed.
+    static func keep(_ comment: Property?, of attendee: String, in event: inout Component) -> Bool {
+        let marker = "X-CALGW-ATTENDEE"
+        let mine = { (p: Property) in
+            p.name == "COMMENT"
+                && p[parameter: marker].map(CalendarUser.normalized) == CalendarUser.normalized(attendee)
+        }
+        let before = event.properties.filter(mine).map(\.value)
+        event.properties.removeAll(where: mine)
+        guard let comment, !comment.value.isEmpty else { return !before.isEmpty }
+        var kept = Property(name: "COMMENT", value: comment.value)
+        kept.setParameter(marker, attendee)
+        event.properties.append(kept)
+        return before != [comment.value]
     }
 
     /// Makes the exception of the occurrence `reply` answers in `calendar` (its index), from

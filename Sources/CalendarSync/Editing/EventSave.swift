@@ -74,6 +74,12 @@ public struct EventSave {
             result.resource == nil
             ? nil
             : push.pushed ? (files.reread(file, uid: uid) ?? (try? files.find(uid: uid)))?.calendar : result.resource
+        // Whether the server schedules is asked before anything is said of it, once per pair.
+        if !acting.isEmpty, pair.schedules, !offline, pair.serverSchedules == nil,
+            let account = try? await pair.askServerAccount()
+        {
+            pair.cacheServerAccount(account)
+        }
         outcome.scheduling = MeetingMail.deliver(
             MeetingWrite.scheduling(
                 message, acting: acting, pushed: push.pushed, pair: pair, offline: offline, stored: stored,

@@ -26,7 +26,11 @@ public enum MeetingWrite {
             ? SchedulingNote.unsent(pair: pair, serverSchedules: serverSchedules)
             : offline
                 ? "--offline: the push that sends the change asks the server"
-                : !pushed ? "the change is not on the server yet; the push that sends it asks the server" : nil
+                : !pushed
+                    ? "the change is not on the server yet; the push that sends it asks the server"
+                    : serverSchedules == nil
+                        ? "whether the server sends meeting messages is not known (it could not be asked); "
+                            + "calgw discover on the pair's remote tells" : nil
         var recipients = SchedulingReport.recipients(
             of: message, in: stored ?? before, uid: uid, statuses: stored != nil)
         if stored == nil, let deletion {

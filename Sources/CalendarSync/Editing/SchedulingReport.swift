@@ -37,6 +37,9 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
         /// True when calgw mailed it through the pair's `mail_command` (the server sends none,
         /// or marked it undelivered); nil otherwise.
         public var mailed: Bool?
+        /// True when the mail command did not take it and it is kept for the pair's next run
+        /// (``MailQueue``); nil otherwise.
+        public var kept: Bool?
 
         /// `address`, marked `status` by the server (nil: not marked).
         public init(address: String, status: String?) {
@@ -126,6 +129,31 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
         return found
     }
 
+    /// When `mail_command` took the message for nobody or only some: the error that ends the
+    /// command (exit 1), naming who still waits for it and that the message is kept; nil when
+    /// every mailed message was taken, or nothing was mailed.
+    public var unmailed: String? {
+        let waiting = recipients.filter { $0.mailed == true && $0.delivered != true }
+        guard !waiting.isEmpty else { return nil }
+        let who = waiting.map { CalendarUser.normalized($0.address) }.joined(separator: ", ")
+        let kept = waiting.allSatisfy { $0.kept == true }
+        return "the \(message.rawValue) to \(who) was not mailed"
+            + (kept ? "; it is kept, and the pair's next run (sync, push, an event command) mails it again" : "")
+    }
+
+    /// Where the server sends nothing and nothing was mailed (no `mail_command`): one line
+    /// naming who was not told and how to have it mailed; none otherwise (offline, scheduling
+    /// off: said elsewhere).
+    var unsentLines: [String] {
+        guard let reason, !recipients.isEmpty, recipients.allSatisfy({ $0.delivered == false && $0.mailed == nil })
+        else { return [] }
+        let who = recipients.map { CalendarUser.normalized($0.address) }.joined(separator: ", ")
+        return ["\(message.rawValue) to \(who) not sent: \(reason)"]
+    }
+
+    /// What to do about an ``unmailed`` message.
+    public static let unmailedHint = "calgw status lists it; once mail_command works, the pair's next run mails it"
+
     /// One line per person for the person who acted: `invitation sent to bob@example.org`,
     /// `reply to alice@example.org not delivered (SCHEDULE-STATUS 5.1)`. Where the server
     /// marked some people and not others (calgw sends no status of its own: see
@@ -133,7 +161,7 @@ public struct SchedulingReport: Sendable, Equatable, Encodable {
     /// server`. What calgw mailed says so: `update mailed to bob@example.net`, `reply mailed to
     /// alice@example.org (the server could not: SCHEDULE-STATUS 5.1)`.
     public var lines: [String] {
-        guard asked || mailed == true else { return [] }
+        guard asked || mailed == true else { return unsentLines }
         let marks = recipients.contains { $0.status != nil }
         return recipients.map { recipient in
             let who = CalendarUser.normalized(recipient.address)

@@ -24,6 +24,8 @@ public struct ITipDelivery: Sendable {
         public var pushed: Bool?
         /// Why the change is not on the server yet (the next push sends it).
         public var pending: String?
+        /// True for `--dry-run`: the action is what a run would do; nothing was written.
+        public var dryRun: Bool?
 
         public init(method: String, uid: String, action: String, reason: String?) {
             self.method = method
@@ -31,22 +33,73 @@ public struct ITipDelivery: Sendable {
             self.action = action
             self.reason = reason
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case method, uid, recurrenceId, pair, path, action, reason, note, pushed, pending, dryRun
+        }
+
+        /// CLI.md's shape: `uid`, `recurrenceId`, `pair`, `path` and `reason` always there (null
+        /// when unknown or not applicable), `recurrenceId` in RFC 3339; the others when set.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(method, forKey: .method)
+            try c.encode(uid.isEmpty ? nil : uid, forKey: .uid)
+            try c.encode(recurrenceId.map(Self.rfc3339), forKey: .recurrenceId)
+            try c.encode(pair, forKey: .pair)
+            try c.encode(path, forKey: .path)
+            try c.encode(action, forKey: .action)
+            try c.encode(reason, forKey: .reason)
+            try c.encodeIfPresent(note, forKey: .note)
+            try c.encodeIfPresent(pushed, forKey: .pushed)
+            try c.encodeIfPresent(pending, forKey: .pending)
+            try c.encodeIfPresent(dryRun, forKey: .dryRun)
+        }
+
+        /// `20270125T093000Z` as `2027-01-25T09:30:00Z`, `20270125` as `2027-01-25`; any other
+        /// text as it is.
+        static func rfc3339(_ value: String) -> String {
+            let c = Array(value)
+            guard c.count >= 8, c.prefix(8).allSatisfy(\.isNumber) else { return value }
+            let date = "\(String(c[0..<4]))-\(String(c[4..<6]))-\(String(c[6..<8]))"
+            guard c.count >= 15, c[8] == "T", c[9..<15].allSatisfy(\.isNumber) else {
+                return c.count == 8 ? date : value
+            }
+            return date + "T\(String(c[9..<11])):\(String(c[11..<13])):\(String(c[13..<15]))" + String(c[15...])
+        }
+
+        /// The line `itip` prints: what was done (or, with `--dry-run`, would be), to which
+        /// UID, why, and where.
+        public var line: String {
+            (dryRun == true ? "would be \(action): " : "\(action) ") + (uid.isEmpty ? "(no UID)" : uid)
+                + (reason.map { ": \($0)" } ?? "") + (path.map { " (\($0))" } ?? "")
+        }
     }
 
     /// Applies `message` from `sender` at `target` for the person at `own`: writes the copy
-    /// (not with `dryRun`) and pushes it (not `offline`).
+    /// (not with `dryRun`) and pushes it (not `offline`); with `takesLarge`, an invitation held
+    /// for its size too.
     /// - Throws: what writing the vdir throws (the file changed meanwhile, a folder not writable).
     public static func deliver(
-        _ message: ITipMessage, sender: String?, to target: ITipTarget, own: Set<String>, offline: Bool, dryRun: Bool
+        _ message: ITipMessage, sender: ITipSender?, to target: ITipTarget, own: Set<String>, offline: Bool,
+        dryRun: Bool, takesLarge: Bool = false
     ) async throws -> Report {
-        let outcome = message.apply(to: target.file?.calendar, sender: sender, own: own)
+        let outcome = message.apply(to: target.file?.calendar, sender: sender, own: own, takesLarge: takesLarge)
         var report = Report(
             method: message.method.rawValue, uid: message.uid, action: outcome.action, reason: outcome.reason)
         report.recurrenceId = message.recurrenceID
         report.pair = target.pair.name
         report.note = message.note
+        // A first invitation is taken from anyone; who sent it is said when not its organizer.
+        if target.file == nil, let sender, let organizer = message.organizer, !sender.includes(organizer) {
+            let said = "it comes from \(sender.named), not from its organizer \(organizer)"
+            report.note = report.note.map { "\($0); \(said)" } ?? said
+        }
         let files = target.calendar.eventFiles
-        report.path = files.directory.path(target.file?.name ?? SafeFileName.fileName(forUID: message.uid))
+        // The file the copy is in, or would be in: named only where there is, or will be, one.
+        if target.file != nil || outcome.copy != nil {
+            report.path = files.directory.path(target.file?.name ?? SafeFileName.fileName(forUID: message.uid))
+        }
+        report.dryRun = dryRun ? true : nil
         guard let copy = outcome.copy, !dryRun else { return report }
         if let file = target.file {
             try files.replace(file, with: copy)

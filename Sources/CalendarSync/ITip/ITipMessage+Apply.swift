@@ -9,9 +9,15 @@ extension ITipMessage {
     /// `copy` (the VCALENDAR holding the vdir's copy of the meeting; nil when no pair holds it)
     /// as this message leaves it.
     /// - Parameters:
-    ///   - sender: the mail's From address, normalised; nil for a bare object (no sender to check).
+    ///   - sender: who the mail says sent it; nil for a bare object (no sender to check).
     ///   - own: the person's calendar addresses, normalised.
-    public func apply(to copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+    ///   - takesLarge: take an invitation held for its size (``outOfProportion``).
+    public func apply(to copy: Component?, sender: ITipSender?, own: Set<String>, takesLarge: Bool = false)
+        -> ITipOutcome
+    {
+        if [.request, .publish].contains(method), !takesLarge, let why = outOfProportion {
+            return .refused("held, since \(why): nothing written; calgw itip --take-large takes it")
+        }
         let outcome = applying(to: copy, sender: sender, own: own)
         switch outcome {
         case .added(let made), .updated(let made):
@@ -21,17 +27,17 @@ extension ITipMessage {
         }
     }
 
-    private func applying(to copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+    private func applying(to copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         switch method {
-        case .request, .publish: request(copy, own: own)
-        case .cancel: cancel(copy, own: own)
+        case .request, .publish: request(copy, sender: sender, own: own)
+        case .cancel: cancel(copy, sender: sender, own: own)
         case .reply: reply(copy, sender: sender, own: own)
         case .add, .refresh, .counter, .declineCounter:
             .unchanged("calgw does not act on \(method.rawValue) messages: answer it from your mail program")
         }
     }
 
-    private func request(_ copy: Component?, own: Set<String>) -> ITipOutcome {
+    private func request(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         if let organizer, own.contains(organizer) {
             return .refused("it is from you (\(organizer)): a meeting you organize changes by your own edits")
         }
@@ -44,7 +50,7 @@ extension ITipMessage {
             }
             return .added(Self.copy(of: calendar))
         }
-        if let refusal = otherOrganizer(copy, own: own) { return refusal }
+        if let refusal = otherOrganizer(copy, own: own) ?? notFromOrganizer(copy, sender: sender) { return refusal }
         guard let message = OrganizerMessage(requestOrCancel(.request)) else {
             return .refused("it names no ORGANIZER")
         }
@@ -55,9 +61,9 @@ extension ITipMessage {
         }
     }
 
-    private func cancel(_ copy: Component?, own: Set<String>) -> ITipOutcome {
+    private func cancel(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         guard let copy else { return .unchanged("no pair holds \(uid): nothing to cancel") }
-        if let refusal = otherOrganizer(copy, own: own) { return refusal }
+        if let refusal = otherOrganizer(copy, own: own) ?? notFromOrganizer(copy, sender: sender) { return refusal }
         guard let message = OrganizerMessage(calendar) else { return .refused("it names no ORGANIZER") }
         switch message.apply(to: copy, own: own) {
         case .applied(let cancelled): return .cancelled(cancelled)
@@ -66,7 +72,7 @@ extension ITipMessage {
         }
     }
 
-    private func reply(_ copy: Component?, sender: String?, own: Set<String>) -> ITipOutcome {
+    private func reply(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         guard let copy else { return .unchanged("no pair holds \(uid): an answer to a meeting you do not hold") }
         let mine = copy.components.filter { $0["UID"]?.text == uid }
         guard mine.contains(where: { OwnPart.organizes($0, addresses: own) }) else {
@@ -77,8 +83,8 @@ extension ITipMessage {
         guard let attendee = answering.first, answering.count == 1 else {
             return .refused("a REPLY answers for exactly one attendee; this one names \(answering.count)")
         }
-        if let sender, sender != attendee {
-            return .refused("the mail comes from \(sender) but answers for \(attendee)")
+        if let sender, sender.from.count != 1 || !sender.includes(attendee) {
+            return .refused("the mail comes from \(sender.named) but answers for \(attendee)")
         }
         let invited = mine.contains { event in
             event.properties(named: "ATTENDEE").contains { CalendarUser.normalized($0.value) == attendee }
@@ -106,6 +112,22 @@ extension ITipMessage {
             return .refused("you hold \(uid) from \(holder); this message is from \(organizer)")
         }
         return nil
+    }
+
+    /// A refusal when a mail that would change a held meeting comes from neither its ORGANIZER
+    /// nor that ORGANIZER's SENT-BY (From or Sender): anyone can write an ORGANIZER line.
+    private func notFromOrganizer(_ copy: Component, sender: ITipSender?) -> ITipOutcome? {
+        guard let sender else { return nil }
+        let organizers = copy.components.filter { $0["UID"]?.text == uid }.compactMap { $0["ORGANIZER"] }
+        let allowed = Set(
+            organizers.flatMap { line in
+                [CalendarUser.normalized(line.value)]
+                    + (line[parameter: "SENT-BY"].map { [CalendarUser.normalized($0)] } ?? [])
+            })
+        guard !allowed.contains(where: sender.includes) else { return nil }
+        return .refused(
+            "the mail comes from \(sender.named), not from the meeting's organizer "
+                + "(\(allowed.sorted().joined(separator: " or "))): only the organizer changes a meeting you hold")
     }
 
     /// The message as OrganizerMessage reads it: PUBLISH is applied as a REQUEST.

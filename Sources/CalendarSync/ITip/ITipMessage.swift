@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 /// A scheduling message (iTIP, RFC 5546) that came by mail (iMIP, RFC 6047) or as a file: its
@@ -82,6 +83,18 @@ public struct ITipMessage: Sendable {
 }
 
 /// Why a message could not be read.
+extension ITipMessage {
+    /// The bytes of the message at `path`, or of the standard input when nil.
+    /// - Throws: ``ITipError/unreadable(_:)`` naming the file and why it cannot be read.
+    public static func input(_ path: String?) throws -> Data {
+        guard let path else { return FileHandle.standardInput.readDataToEndOfFile() }
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            let why = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file"
+            throw ITipError.unreadable("\(path): \(why)")
+        }
+    }
+}
+
 public enum ITipError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No calendar part, or one that is no scheduling message.
     case unreadable(String)

@@ -23,6 +23,7 @@ public enum MeetingMail {
         guard var report, !offline, pair.schedules else { return report }
         let serverSchedules = pair.serverSchedules
         let calendar = stored ?? before
+        let declining = stored == nil && report.message == .reply
         let stamp = DateTimeValue(LocalDateTime(secondsSinceEpoch: Int64(now.timeIntervalSince1970)), form: .utc)
         if report.asked {
             // The server sent what it could; what it marked undelivered goes by mail, if mailable.
@@ -32,7 +33,7 @@ public enum MeetingMail {
                 guard recipient.delivered == false else { return recipient }
                 var sent = send(
                     recipient.message ?? report.message, to: recipient.address, calendar: calendar, before: before,
-                    pair: pair, uid: uid, now: stamp, command: command)
+                    pair: pair, uid: uid, now: stamp, command: command, declining: declining)
                 sent.status = recipient.status
                 sent.message = recipient.message
                 return sent
@@ -59,7 +60,7 @@ public enum MeetingMail {
         report.recipients = (report.recipients + removed).map { recipient in
             var sent = send(
                 recipient.message ?? report.message, to: recipient.address, calendar: calendar, before: before,
-                pair: pair, uid: uid, now: stamp, command: command)
+                pair: pair, uid: uid, now: stamp, command: command, declining: declining)
             sent.message = recipient.message
             return sent
         }
@@ -70,22 +71,26 @@ public enum MeetingMail {
     /// with the reason it was not.
     static func send(
         _ message: SchedulingReport.Message, to address: String, calendar: Component, before: Component,
-        pair: Pair, uid: String, now: DateTimeValue, command: [String]
+        pair: Pair, uid: String, now: DateTimeValue, command: [String], declining: Bool = false
     ) -> SchedulingReport.Recipient {
         var sent = SchedulingReport.Recipient(address: address, delivered: false)
         sent.mailed = true
+        guard
+            let mail = self.message(
+                message, to: address, in: calendar, before: before, pair: pair, uid: uid, now: now,
+                declining: declining)
+        else {
+            sent.failure = "calgw cannot make the message from the event"
+            return sent
+        }
         do {
-            guard
-                let mail = self.message(
-                    message, to: address, in: calendar, before: before, pair: pair, uid: uid, now: now)
-            else {
-                sent.failure = "calgw cannot make the message from the event"
-                return sent
-            }
             try MailCommand(command).send(mail.bytes)
             sent.delivered = true
         } catch {
-            sent.failure = "\(error)"
+            // Kept with the pair: its next run mails it again (``MailQueue``).
+            let kept = (try? MailQueue(pair: pair).keep(mail.bytes)) != nil
+            sent.failure = "\(error)" + (kept ? "; kept, the pair's next run mails it again" : "")
+            sent.kept = kept
         }
         return sent
     }
@@ -108,9 +113,10 @@ public enum MeetingMail {
     }
 
     /// The mail of `message` to `recipient` about the meeting `uid` in `calendar`.
+    /// - Parameter declining: a deletion of the invitation: the answer mailed is a decline.
     static func message(
         _ message: SchedulingReport.Message, to recipient: String, in calendar: Component, before: Component,
-        pair: Pair, uid: String, now: DateTimeValue
+        pair: Pair, uid: String, now: DateTimeValue, declining: Bool = false
     ) -> SchedulingMail? {
         let events = calendar.components.filter { ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid }
         guard let first = events.first(where: { $0["RECURRENCE-ID"] == nil }) ?? events.first,
@@ -122,11 +128,22 @@ public enum MeetingMail {
         case .reply:
             let own = Set(
                 (pair.addresses + (OwnAddresses.cachedAccount(of: pair)?.addresses ?? [])).map(CalendarUser.normalized))
-            let answered = events.first { OwnPart.attendee($0, addresses: own) != nil }
+            // A deletion of the invitation declines it, whatever was answered before.
+            let answering = declining ? Self.declined(calendar, uid: uid, own: own) : calendar
+            let named = answering.components.filter {
+                ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid
+                    && OwnPart.attendee($0, addresses: own) != nil
+            }
+            // The series when its answer changed (or for a decline), else the occurrence whose
+            // answer changed (a one-occurrence answer), else the series.
+            let changed = declining ? named : named.filter { Self.answerChanged($0, since: before, own: own) }
+            let answered =
+                changed.first { $0["RECURRENCE-ID"] == nil } ?? changed.first
+                ?? named.first { $0["RECURRENCE-ID"] == nil } ?? named.first
             guard let answered, let line = OwnPart.attendee(answered, addresses: own),
                 let reply = ITipReplyMessage.reply(
-                    to: calendar, uid: uid, recurrenceID: answered["RECURRENCE-ID"]?.value, own: own,
-                    comment: answered["COMMENT"]?.text, now: now)
+                    to: answering, uid: uid, recurrenceID: answered["RECURRENCE-ID"]?.value, own: own,
+                    comment: declining ? nil : answered["COMMENT"]?.text, now: now)
             else { return nil }
             itip = reply
             from = answered.properties[line.index]
@@ -161,6 +178,32 @@ public enum MeetingMail {
             to: [MailAddress(address: CalendarUser.normalized(recipient))], subject: subject,
             text: "\(subject)\nWhen: \(when)\nOrganizer: \(CalendarUser.normalized(organizer.value))\n",
             calendar: text, method: itip["METHOD"]?.value ?? "REQUEST")
+    }
+
+    /// Whether `event`'s answer for the person differs from the one `before` gave at the same
+    /// occurrence (its PARTSTAT or its COMMENT), or `before` has no such occurrence: the
+    /// component a one-occurrence answer made or changed.
+    static func answerChanged(_ event: Component, since before: Component, own: Set<String>) -> Bool {
+        let occurrence = event["RECURRENCE-ID"]?.value
+        guard
+            let earlier = before.components.first(where: {
+                $0.name == event.name && $0["UID"]?.text == event["UID"]?.text
+                    && $0["RECURRENCE-ID"]?.value == occurrence
+            })
+        else { return true }
+        return OwnPart.attendee(earlier, addresses: own)?.answer != OwnPart.attendee(event, addresses: own)?.answer
+            || earlier["COMMENT"]?.text != event["COMMENT"]?.text
+    }
+
+    /// `calendar` with the person's answer DECLINED in every component of `uid` naming them.
+    static func declined(_ calendar: Component, uid: String, own: Set<String>) -> Component {
+        var result = calendar
+        for i in result.components.indices where result.components[i]["UID"]?.text == uid {
+            if let line = OwnPart.attendee(result.components[i], addresses: own) {
+                result.components[i].properties[line.index].setParameter("PARTSTAT", "DECLINED")
+            }
+        }
+        return result
     }
 
     /// The meeting as a REQUEST: its events and zones, without alarms or delivery marks.

@@ -55,6 +55,9 @@ public struct CalendarFiles {
                     "pair \(pair.name) has no vdir: its local side is the server \(pair.local.url.absoluteString)",
                     recovery: "\(command) reads .ics files; give --local DIR, or pick a pair with a folder")
             }
+            // The pair's `addresses` and those its server gave: on a server that names none
+            // (Radicale, Xandikos), the config's alone mark what awaits an answer.
+            ownAddresses.formUnion(pair.addresses.map(CalendarUser.normalized))
             if let account = pair.cachedServerAccount {
                 ownAddresses.formUnion(account.addresses.map(CalendarUser.normalized))
             }

@@ -7,6 +7,13 @@ extension PairRun {
     /// waiting to be sent are still counted, with ``PairStatus/unreadable`` set to `remote`;
     /// the failure itself is in ``PairStatus/failure``, never thrown.
     public func status() async -> PairStatus {
+        var status = await statusOfCalendars()
+        // Meeting messages the mail command did not take, waiting for the next run.
+        status.pending.notes += MailQueue(pair: pair).statusLines
+        return status
+    }
+
+    private func statusOfCalendars() async -> PairStatus {
         var status = PairStatus()
         do {
             if pair.isAccount {

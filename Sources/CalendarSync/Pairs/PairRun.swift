@@ -94,6 +94,16 @@ public struct PairRun: Sendable {
     /// - Throws: `SyncError` (a mass deletion on a single calendar, a side that cannot be
     ///   read, an unknown `collection`), `JournalError.locked` when another run holds the pair.
     public func run() async throws -> Outcome {
+        var outcome = try await runCalendars()
+        // Meeting messages an earlier command's mail_command did not take go again, once.
+        if !options.dryRun, pair.schedules, let command = pair.mailCommand {
+            outcome.report.notes += MailQueue(pair: pair).resend(with: MailCommand(command))
+        }
+        return outcome
+    }
+
+    /// The run of the pair's calendar, or of each of an account's.
+    private func runCalendars() async throws -> Outcome {
         if pair.isAccount { return try await AccountRun(run: self).run() }
         if let name = options.collection {
             throw SyncError(

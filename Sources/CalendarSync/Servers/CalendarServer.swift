@@ -49,7 +49,7 @@ public struct CalendarServer: Sendable {
     /// What the server says of the account behind `url` (a calendar home or a calendar of
     /// it): an OPTIONS request and two PROPFINDs.
     public func account(at url: URL) async throws -> ServerAccount {
-        ServerAccount(try await client.schedulingAccount(at: url))
+        ServerAccount(try await client.schedulingAccount(at: url)).scheduled(as: facts(at: url))
     }
 
     /// The calendars an account pair would sync behind `url`, each with the folder of `folder`

@@ -24,6 +24,18 @@ public struct ServerAccount: Sendable, Hashable, Codable {
     init(_ account: SchedulingAccount) {
         self.init(addresses: account.addresses, autoSchedules: account.autoSchedules, inbox: account.inbox)
     }
+
+    /// The account as its server's `facts` say it is scheduled, where they know better than
+    /// its DAV header (Xandikos advertises calendar-auto-schedule and sends nothing).
+    func scheduled(as facts: ServerFacts) -> ServerAccount {
+        var account = self
+        switch facts.scheduling {
+        case .never: account.autoSchedules = false
+        case .always: account.autoSchedules = true
+        case .asAdvertised: break
+        }
+        return account
+    }
 }
 
 extension ServerAccount {

@@ -28,18 +28,17 @@ struct ItipCommand: AsyncParsableCommand {
     @OptionGroup var options: EventOptions
     @OptionGroup var output: OutputOptions
     @Flag(help: "Say what the message would change; write nothing.") var dryRun = false
+    @Flag(help: "Take an invitation held for its size (a series more often than hourly, thousands of attendees).")
+    var takeLarge = false
     @Argument(help: "The message (default: stdin).") var file: String?
     @Option(
         name: .customLong("address"), help: ArgumentHelp("Your calendar address (repeatable).", valueName: "mailto:…"))
     var addresses: [String] = []
 
     func run() async throws {
-        let data =
-            try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-            ?? FileHandle.standardInput.readDataToEndOfFile()
         let mail: MailMessage, message: ITipMessage
         do {
-            mail = try MailMessage.parse(data)
+            mail = try MailMessage.parse(try ITipMessage.input(file))
             guard let part = mail.calendarPart else { throw ITipError.unreadable("it has no calendar part") }
             message = try ITipMessage(text: part.text, declared: part.method)
         } catch {
@@ -56,13 +55,12 @@ struct ItipCommand: AsyncParsableCommand {
             uid: message.uid, in: pairs, chosen: options.global.pair, collection: options.collection)
         let own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
         let report = try await ITipDelivery.deliver(
-            message, sender: mail.from.map { CalendarUser.normalized($0.address) }, to: target,
-            own: Set(own.addresses.map(CalendarUser.normalized)), offline: options.offline, dryRun: dryRun)
+            message, sender: ITipSender(mail: mail), to: target, own: Set(own.addresses.map(CalendarUser.normalized)),
+            offline: options.offline, dryRun: dryRun, takesLarge: takeLarge)
         if output.json {
             try Terminal.printJSON(report)
         } else if !output.quiet {
-            Terminal.out(
-                "\(report.action) \(report.uid)\(report.reason.map { ": \($0)" } ?? "") (\(report.path ?? ""))")
+            Terminal.out(report.line)
             for line in [report.note, report.pending.map { "the server does not have it yet: \($0)" }] {
                 if let line { Terminal.err("note: \(line)") }
             }

@@ -70,7 +70,7 @@ struct CalDAVDirectory: CalendarDirectory {
     }
 
     func account() async throws -> ServerAccount {
-        ServerAccount(try await client.schedulingAccount(at: remote))
+        ServerAccount(try await client.schedulingAccount(at: remote)).scheduled(as: settledFacts.facts(client.traits))
     }
 
     /// The absolute URL of `href` on the account's server.

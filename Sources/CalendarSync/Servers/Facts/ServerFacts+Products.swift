@@ -40,8 +40,8 @@ extension ServerFacts {
         // Cyrus (Fastmail) honours Scheduling-Enabled: F on PUT and DELETE.
         with(generic, "cyrus", "Cyrus") { _ in },
         with(generic, "radicale", "Radicale") { _ in },
-        // Xandikos advertises calendar-auto-schedule and sends nothing; its answers do not name
-        // it (aiohttp's Server header), so only the config's `server = "xandikos"` says so.
+        // Xandikos advertises calendar-auto-schedule and sends nothing; its answers name only
+        // the aiohttp server it runs on, which is how it is known.
         with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
         // SOGo delivers to local attendees on every write of a meeting, whatever the request
         // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE (not on
@@ -144,6 +144,9 @@ extension ServerFacts {
     static let byServerHeader = [
         (word: "sogo", product: "sogo"), (word: "sope", product: "sogo"), (word: "cyrus", product: "cyrus"),
         (word: "xandikos", product: "xandikos"), (word: "radicale", product: "radicale"),
+        // Xandikos answers as the aiohttp server it runs on (`Python/3.11 aiohttp/3.14.5`); no
+        // other CalDAV server calgw knows of does.
+        (word: "aiohttp", product: "xandikos"),
     ]
 
     /// The product a `Server:` header names (`SOPE 4.9.37/WebDAV`, `Cyrus-HTTP/3.6`).

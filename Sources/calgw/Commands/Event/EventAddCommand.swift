@@ -97,6 +97,7 @@ struct EventAddCommand: AsyncParsableCommand {
             if !output.quiet { for line in scheduling?.lines ?? [] { Terminal.err(line) } }
         }
         EventPush.warn(outcome, output: output)
+        if let unmailed = scheduling?.unmailed { throw CLIError(unmailed, hint: SchedulingReport.unmailedHint) }
         if let own, !output.quiet && !options.offline,
             let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: own.serverSchedules)
         {
@@ -104,14 +105,10 @@ struct EventAddCommand: AsyncParsableCommand {
         }
     }
 
+    /// The JSON: `pending` says why the event is not on the server yet (the next push sends
+    /// it); `scheduling`, for a meeting, what the server was asked to send and says it sent.
     struct Result: Encodable {
-        var uid: String
-        var file: String
-        var pushed: Bool
-        /// Why the event is not on the server yet (the next push sends it).
-        var pending: String?
-        /// For a meeting, the invitations the server was asked to send and says it sent.
-        var scheduling: SchedulingReport?
+        var uid: String, file: String, pushed: Bool, pending: String?, scheduling: SchedulingReport?
     }
 
     func makeDraft() throws -> NewEvent {

@@ -63,6 +63,7 @@ struct EventWrite {
             Terminal.out(line)
             for line in saved.scheduling?.lines ?? [] { Terminal.out(line) }
         }
+        if let unmailed = saved.scheduling?.unmailed { throw CLIError(unmailed, hint: SchedulingReport.unmailedHint) }
         if let undelivered = saved.undelivered {
             for note in outcome.notes where !output.quiet { Terminal.err("note: \(note)") }
             throw CLIError(undelivered, hint: outcome.hint)

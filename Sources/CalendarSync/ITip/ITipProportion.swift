@@ -1,0 +1,46 @@
+import ICalendar
+
+/// What makes an invitation by mail out of proportion for a person's calendar: anyone can mail
+/// one, and a series that recurs every second (`FREQ=SECONDLY;COUNT=2000000000`) or a meeting
+/// with thousands of attendees would reach every device that syncs the calendar, and every
+/// listing of it. Such an invitation is held: `itip` says why, writes nothing, and takes it
+/// only when asked (`--take-large`). Pure.
+extension ITipMessage {
+    /// The most attendees an invitation brings without being held.
+    static let attendeeLimit = 1_000
+
+    /// Why this message is out of proportion, in words; nil when it is not.
+    public var outOfProportion: String? {
+        for event in events {
+            for rule in event.properties(named: "RRULE") {
+                if let why = Self.tooFrequent(rule.value) { return why }
+            }
+            let attendees = event.properties(named: "ATTENDEE").count
+            if attendees > Self.attendeeLimit {
+                return "it invites \(attendees) people (more than \(Self.attendeeLimit))"
+            }
+        }
+        return nil
+    }
+
+    /// Why the rule `value` recurs more often than hourly, or an unbounded number of times a
+    /// day; nil when it does not.
+    static func tooFrequent(_ value: String) -> String? {
+        var parts: [String: String] = [:]
+        for part in value.uppercased().split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        }
+        if let frequency = parts["FREQ"], ["SECONDLY", "MINUTELY"].contains(frequency) {
+            return "its series recurs \(frequency.lowercased()) (RRULE:\(value)), more often than hourly"
+        }
+        // BYSECOND and BYMINUTE multiply the occurrences of each hour or day.
+        let perDay = ["BYHOUR", "BYMINUTE", "BYSECOND"].reduce(1) { count, key in
+            count * max(1, parts[key]?.split(separator: ",").count ?? 1)
+        }
+        if perDay > 24 {
+            return "its series makes \(perDay) occurrences a day (RRULE:\(value)), more than one an hour"
+        }
+        return nil
+    }
+}
