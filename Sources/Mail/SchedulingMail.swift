@@ -3,9 +3,10 @@ import Foundation
 /// An outgoing scheduling message (RFC 6047): a REQUEST, REPLY or CANCEL as mail, the bytes a
 /// sendmail-compatible program takes on its standard input.
 ///
-/// The body is a multipart/alternative of a readable `text/plain` part and the
-/// `text/calendar; method=…` part, the shape RFC 6047 §4.2 shows and every mail program that
-/// offers Accept and Decline reads:
+/// The body is a multipart/mixed holding a multipart/alternative of a readable `text/plain`
+/// part and the `text/calendar; method=…` part (the shape RFC 6047 §4.2 shows and every mail
+/// program that offers Accept and Decline reads), then the same object as an `invite.ics`
+/// attachment, as Thunderbird and Outlook send it:
 ///
 /// ```
 /// From: Alice <alice@example.com>
@@ -14,7 +15,7 @@ import Foundation
 /// Date: Tue, 03 Jun 2025 09:00:00 +0000
 /// Message-ID: <…@example.com>
 /// MIME-Version: 1.0
-/// Content-Type: multipart/alternative; boundary="…"
+/// Content-Type: multipart/mixed; boundary="…"
 /// ```
 ///
 /// Transfer encodings: a part whose lines all end in CRLF and hold at most 998 octets goes as
@@ -68,6 +69,9 @@ public struct SchedulingMail: Sendable {
         out += "Date: \(Self.rfc5322Date(date))\r\n"
         out += "Message-ID: \(messageID)\r\n"
         out += "MIME-Version: 1.0\r\n"
+        out += "Content-Type: multipart/mixed; boundary=\"\(boundary)-mixed\"\r\n"
+        out += "\r\n"
+        out += "--\(boundary)-mixed\r\n"
         out += "Content-Type: multipart/alternative; boundary=\"\(boundary)\"\r\n"
         out += "\r\n"
         out += "--\(boundary)\r\n"
@@ -75,12 +79,19 @@ public struct SchedulingMail: Sendable {
         out += "--\(boundary)\r\n"
         out += Self.part(contentType: "text/calendar; charset=utf-8; method=\(method)", content: calendar)
         out += "--\(boundary)--\r\n"
+        // The same object again as an attachment, as Thunderbird and Outlook send it: some
+        // programs (and people) look only at attachments.
+        out += "--\(boundary)-mixed\r\n"
+        out += Self.part(
+            contentType: "application/ics; name=\"invite.ics\"", content: calendar,
+            disposition: "attachment; filename=\"invite.ics\"")
+        out += "--\(boundary)-mixed--\r\n"
         return Data(out.utf8)
     }
 
     /// One body part: its two headers, an empty line, the content in the encoding that carries it
     /// unchanged, and the line end that belongs to the next delimiter.
-    private static func part(contentType: String, content: String) -> String {
+    private static func part(contentType: String, content: String, disposition: String? = nil) -> String {
         let encoding: String
         let body: String
         if isCRLFText(content) {
@@ -93,7 +104,8 @@ public struct SchedulingMail: Sendable {
                     .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
                 ]) + "\r\n"
         }
-        return "Content-Type: \(contentType)\r\nContent-Transfer-Encoding: \(encoding)\r\n\r\n\(body)"
+        let attached = disposition.map { "Content-Disposition: \($0)\r\n" } ?? ""
+        return "Content-Type: \(contentType)\r\n\(attached)Content-Transfer-Encoding: \(encoding)\r\n\r\n\(body)"
     }
 
     /// Whether every line of `content` ends in CRLF (the last may have no end) and holds at most

@@ -245,6 +245,76 @@ import Testing
         #expect(taken.status == 0 && taken.stdoutText.hasPrefix("added"), "\(taken.stdoutText) \(taken.stderrText)")
     }
 
+    /// `itip --show` of every scheduling mail in the corpus (Outlook, Teams, Gmail, Thunderbird,
+    /// RFC 6047's): what it is and when, in words, and the file's own SUMMARY; no config needed
+    /// for the reading, nothing written. An update against the held copy says what moved, and a
+    /// clash with the reader's own event is named.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func everyInvitationReadsAsAPersonReadsIt(server name: String) async throws {
+        let walk = try await Invited(on: name)
+        defer { walk.finish() }
+        let corpus = TestPaths.fixtures.appendingPathComponent("itip")
+        let mails = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {
+            $0.hasSuffix(".eml") && !$0.contains("non-invite") && !$0.contains("rfc6047-2.5")
+        }
+        #expect(mails.count >= 15)
+        for mail in mails {
+            let shown = try await CalgwBinary.run(
+                ["itip", "--show", "--config", walk.bob.config.path, corpus.appendingPathComponent(mail).path],
+                environment: ["TZ": "Europe/Berlin"])
+            let lines = shown.stdoutText.split(separator: "\n")
+            #expect(shown.status == 0, "\(mail): \(shown.stderrText)")
+            let title = lines.first.map(String.init) ?? ""
+            #expect(
+                ["Invitation", "Updated", "Cancelled", "Answer", "Event"].contains(where: title.hasPrefix),
+                "\(mail): \(shown.stdoutText)")
+            // An invitation or update says when (a cancellation may carry no time of its own).
+            #expect(
+                title.hasPrefix("Cancelled") || lines.contains { $0.hasPrefix("When:") }, "\(mail): \(shown.stdoutText)"
+            )
+        }
+        // bob holds alice's review; she moves it, and he has a dentist at the new time.
+        try TestEvent.data(uid: "dentist", summary: "Dentist", start: "20270311T090000Z", duration: "PT1H")
+            .write(to: walk.bob.vdir.appendingPathComponent("dentist.ics"))
+        let moved = walk.invitation.text.replacingOccurrences(
+            of: "DTSTART:20270310T090000Z", with: "DTSTART:20270311T090000Z"
+        )
+        .replacingOccurrences(of: "DTEND:20270310T100000Z", with: "DTEND:20270311T100000Z")
+        .replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:1")
+        let shown = try await CalgwBinary.run(
+            ["itip", "--show", "--config", walk.bob.config.path], stdin: Data(moved.utf8),
+            environment: ["TZ": "Europe/Berlin"])
+        #expect(
+            shown.stdoutText.hasPrefix("Updated invitation: Review")
+                && shown.stdoutText.contains("moved from Wed 2027-03-10")
+                && shown.stdoutText.contains("Dentist") && shown.stdoutText.contains("calgw event reply \(walk.uid)"),
+            "\(shown.stdoutText) \(shown.stderrText)")
+        #expect(shown.stdoutText.contains("yours: Thu 2027-03-11 10:00–11:00 Europe/Berlin"), "\(shown.stdoutText)")
+    }
+
+    /// A series taken anyway that recurs every minute: `list` prints at most 10,000 of its
+    /// occurrences and says so.
+    @Test func listBoundsASeriesOutOfProportion() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("cal")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        try Data(
+            ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//EN\r\nBEGIN:VEVENT\r\nUID:flood\r\n"
+                + "DTSTAMP:20270101T000000Z\r\nDTSTART:20270310T000000Z\r\nDURATION:PT30S\r\n"
+                + "RRULE:FREQ=MINUTELY\r\nSUMMARY:Flood\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8
+        ).write(to: vdir.appendingPathComponent("flood.ics"))
+        let list = try await CalgwBinary.run([
+            "list", "--local", vdir.path, "--from", "2027-03-10", "--to", "2027-03-20", "--tz", "UTC",
+        ])
+        #expect(list.status == 0, "\(list.stderrText)")
+        let rows = list.stdoutText.split(separator: "\n").filter { $0.contains("Flood") }
+        #expect(rows.count == 10_000, "\(rows.count)")
+        #expect(
+            list.stderrText.contains("14400 occurrences in the window; the first 10000 are listed"),
+            "\(list.stderrText)")
+    }
+
     /// `itip` of a file that is not there: the JSON still, with nulls, and exit 2.
     @Test func itipOfAMissingFileAnswersInJSON() async throws {
         let folder = try TemporaryFolder()

@@ -45,8 +45,9 @@ import Testing
         #expect(python.from == "alice@example.com")
         #expect(python.to == ["bob@example.org", "carol@example.net"])
         #expect(python.subject == "Invitation : Revue de l’année")
-        #expect(python.calendars?.map(\.method) == ["REQUEST"])
-        #expect(python.calendars?.first?.text == Self.calendar)
+        // The inline part with its method, and the same object as the invite.ics attachment.
+        #expect(python.calendars?.map(\.method) == ["REQUEST", nil])
+        #expect(python.calendars?.allSatisfy { $0.text == Self.calendar } == true)
         #expect(python.objectMethod == "REQUEST")
         #expect(python.uid == "review-2025@example.com")
         #expect(python.dtstart == "20250603T090000")

@@ -26,6 +26,9 @@ public struct ITipDelivery: Sendable {
         public var pending: String?
         /// True for `--dry-run`: the action is what a run would do; nothing was written.
         public var dryRun: Bool?
+        /// The command that answers an invitation just added or updated (its UID can be 130
+        /// characters long: a mail program's macro runs it).
+        public var answer: String?
 
         public init(method: String, uid: String, action: String, reason: String?) {
             self.method = method
@@ -35,7 +38,7 @@ public struct ITipDelivery: Sendable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case method, uid, recurrenceId, pair, path, action, reason, note, pushed, pending, dryRun
+            case method, uid, recurrenceId, pair, path, action, reason, note, pushed, pending, dryRun, answer
         }
 
         /// CLI.md's shape: `uid`, `recurrenceId`, `pair`, `path` and `reason` always there (null
@@ -53,6 +56,7 @@ public struct ITipDelivery: Sendable {
             try c.encodeIfPresent(pushed, forKey: .pushed)
             try c.encodeIfPresent(pending, forKey: .pending)
             try c.encodeIfPresent(dryRun, forKey: .dryRun)
+            try c.encodeIfPresent(answer, forKey: .answer)
         }
 
         /// `20270125T093000Z` as `2027-01-25T09:30:00Z`, `20270125` as `2027-01-25`; any other
@@ -65,6 +69,18 @@ public struct ITipDelivery: Sendable {
                 return c.count == 8 ? date : value
             }
             return date + "T\(String(c[9..<11])):\(String(c[11..<13])):\(String(c[13..<15]))" + String(c[15...])
+        }
+
+        /// The report of a message that could not be read, for `--json`.
+        public static func unreadable(_ error: any Error) -> Report {
+            Report(method: "", uid: "", action: "unreadable", reason: "\(error)")
+        }
+
+        /// What `itip` says besides its line: the message's own note, and why the change is
+        /// not on the server yet.
+        public var notes: [String] {
+            [note, pending.map { "the server does not have it yet: \($0)" }, answer.map { "answer with: \($0)" }]
+                .compactMap { $0 }
         }
 
         /// The line `itip` prints: what was done (or, with `--dry-run`, would be), to which
@@ -100,6 +116,15 @@ public struct ITipDelivery: Sendable {
             report.path = files.directory.path(target.file?.name ?? SafeFileName.fileName(forUID: message.uid))
         }
         report.dryRun = dryRun ? true : nil
+        if ["added", "updated"].contains(outcome.action), let copy = outcome.copy,
+            let event = copy.components.first(where: {
+                $0["UID"]?.text == message.uid && OwnPart.attendee($0, addresses: own) != nil
+            })
+        {
+            let occurrence =
+                event["RECURRENCE-ID"]?.dateTime.map { " --occurrence \(OccurrenceText.display($0))" } ?? ""
+            report.answer = "calgw event reply \(message.uid)\(occurrence) --accept (or --tentative, --decline)"
+        }
         guard let copy = outcome.copy, !dryRun else { return report }
         if let file = target.file {
             try files.replace(file, with: copy)

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import Mail
 
 /// A scheduling message (iTIP, RFC 5546) that came by mail (iMIP, RFC 6047) or as a file: its
 /// method, its meeting, and what applying it to the vdir's copy comes to (``apply(to:sender:own:)``).
@@ -84,6 +85,16 @@ public struct ITipMessage: Sendable {
 
 /// Why a message could not be read.
 extension ITipMessage {
+    /// The mail (or bare object) at `path`, or on the standard input when nil, and the
+    /// scheduling message in it.
+    /// - Throws: ``ITipError/unreadable(_:)`` for a file that cannot be read or a mail without a
+    ///   calendar part; what the mail and iCalendar readers throw for what they cannot read.
+    public static func read(_ path: String?) throws -> (MailMessage, ITipMessage) {
+        let mail = try MailMessage.parse(try input(path))
+        guard let part = mail.calendarPart else { throw ITipError.unreadable("it has no calendar part") }
+        return (mail, try ITipMessage(text: part.text, declared: part.method))
+    }
+
     /// The bytes of the message at `path`, or of the standard input when nil.
     /// - Throws: ``ITipError/unreadable(_:)`` naming the file and why it cannot be read.
     public static func input(_ path: String?) throws -> Data {

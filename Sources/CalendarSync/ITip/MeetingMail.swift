@@ -176,7 +176,8 @@ public enum MeetingMail {
         return SchedulingMail(
             from: MailAddress(address: CalendarUser.normalized(from.value), name: from[parameter: "CN"]),
             to: [MailAddress(address: CalendarUser.normalized(recipient))], subject: subject,
-            text: "\(subject)\nWhen: \(when)\nOrganizer: \(CalendarUser.normalized(organizer.value))\n",
+            text: InvitationView.mailText(of: text, before: message == .update ? before : nil)
+                ?? "\(subject)\nWhen: \(when)\nOrganizer: \(CalendarUser.normalized(organizer.value))\n",
             calendar: text, method: itip["METHOD"]?.value ?? "REQUEST")
     }
 

@@ -143,8 +143,22 @@ public struct OccurrenceListing {
         guard !file.occurrences.isEmpty else { return }
         let source = sources.count
         sources.append((expansion.resolver, href, calendar))
-        for o in file.occurrences { entries.append(Entry(occurrence: o, source: source)) }
+        // A series out of proportion (an invitation recurring every second) is listed only in part.
+        if file.occurrences.count > Self.occurrencesPerFile {
+            let uid = file.occurrences.first?.uid ?? "?"
+            warnings.append(
+                (
+                    file.path,
+                    "\(uid): \(file.occurrences.count) occurrences in the window; the first \(Self.occurrencesPerFile) are listed"
+                ))
+        }
+        for o in file.occurrences.prefix(Self.occurrencesPerFile) {
+            entries.append(Entry(occurrence: o, source: source))
+        }
     }
+
+    /// The most occurrences one file adds to a listing (a year of an event every hour is 8,760).
+    static let occurrencesPerFile = 10_000
 
     /// Files expanded a batch at a time on every core, handed to `body` one by one in order.
     static let batchSize = 256

@@ -16,7 +16,9 @@ struct ItipCommand: AsyncParsableCommand {
             CANCEL marks it cancelled, a REPLY records the attendee's answer in a meeting you \
             organize. Older or repeated messages change nothing. Mail is not authenticated: a \
             REPLY from someone other than the attendee it answers for, or a REQUEST for a meeting \
-            you hold from another organizer, is refused (exit 1). Nothing in a message is run.
+            you hold from another organizer, is refused (exit 1). Nothing in a message is run. \
+            --show prints it as a person reads it (mailcap: text/calendar; calgw itip --show %s; \
+            copiousoutput).
 
             Examples:
               calgw itip invite.eml
@@ -28,6 +30,7 @@ struct ItipCommand: AsyncParsableCommand {
     @OptionGroup var options: EventOptions
     @OptionGroup var output: OutputOptions
     @Flag(help: "Say what the message would change; write nothing.") var dryRun = false
+    @Flag(help: "Show the message as a person reads it (for mailcap); write nothing.") var show = false
     @Flag(help: "Take an invitation held for its size (a series more often than hourly, thousands of attendees).")
     var takeLarge = false
     @Argument(help: "The message (default: stdin).") var file: String?
@@ -38,18 +41,18 @@ struct ItipCommand: AsyncParsableCommand {
     func run() async throws {
         let mail: MailMessage, message: ITipMessage
         do {
-            mail = try MailMessage.parse(try ITipMessage.input(file))
-            guard let part = mail.calendarPart else { throw ITipError.unreadable("it has no calendar part") }
-            message = try ITipMessage(text: part.text, declared: part.method)
+            (mail, message) = try ITipMessage.read(file)
         } catch {
-            if output.json {
-                try Terminal.printJSON(
-                    ITipDelivery.Report(method: "", uid: "", action: "unreadable", reason: "\(error)"))
-            }
+            if output.json { try Terminal.printJSON(ITipDelivery.Report.unreadable(error)) }
             throw CLIError("\(error)", hint: "pipe the whole mail, or an .ics with METHOD", status: .usage)
         }
         let pairs = try options.global.loadConfig().select(pair: nil, all: true).filter { !$0.localIsServer }.map {
             try $0.pair
+        }
+        if show {
+            let view = await InvitationView.show(
+                message, pairs: pairs, chosen: options.global.pair, collection: options.collection, given: addresses)
+            return view.forEach { Terminal.out($0) }
         }
         let target = try ITipTarget.locate(
             uid: message.uid, in: pairs, chosen: options.global.pair, collection: options.collection)
@@ -61,9 +64,7 @@ struct ItipCommand: AsyncParsableCommand {
             try Terminal.printJSON(report)
         } else if !output.quiet {
             Terminal.out(report.line)
-            for line in [report.note, report.pending.map { "the server does not have it yet: \($0)" }] {
-                if let line { Terminal.err("note: \(line)") }
-            }
+            for note in report.notes { Terminal.err("note: \(note)") }
         }
         if report.action == "refused" { throw ExitWithStatus(status: .failure) }
     }
