@@ -315,6 +315,38 @@ import Testing
             "\(list.stderrText)")
     }
 
+    /// Thunderbird's test mails reuse one UID for a single event and for a series: an update of
+    /// one occurrence of the series, piped after the single event, changes nothing, and says why.
+    @Test func anOccurrenceUpdateDoesNotAttachToASingleEvent() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let config = folder.file("config.toml")
+        try """
+        [pair.p]
+        local = "\(vdir.path)"
+        remote = "http://127.0.0.1:9/cal/"
+        journal = "\(folder.file("journal.sqlite").path)"
+        addresses = ["mailto:receiver@example.com"]
+
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let corpus = TestPaths.fixtures.appendingPathComponent("itip")
+        func itip(_ name: String) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
+                ["itip", "--config", config.path, "--offline", corpus.appendingPathComponent(name).path])
+        }
+        let single = try await itip("thunderbird-single-event.eml")
+        #expect(single.status == 0 && single.stdoutText.hasPrefix("added"), "\(single.stdoutText) \(single.stderrText)")
+        let held = try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }
+        let before = try Data(contentsOf: vdir.appendingPathComponent(try #require(held.first)))
+        let occurrence = try await itip("thunderbird-exception-minor.eml")
+        #expect(
+            occurrence.status == 0 && occurrence.stdoutText.hasPrefix("unchanged")
+                && occurrence.stdoutText.contains("not a series"), "\(occurrence.stdoutText) \(occurrence.stderrText)")
+        #expect(try Data(contentsOf: vdir.appendingPathComponent(held[0])) == before)
+    }
+
     /// `itip` of a file that is not there: the JSON still, with nulls, and exit 2.
     @Test func itipOfAMissingFileAnswersInJSON() async throws {
         let folder = try TemporaryFolder()

@@ -417,6 +417,11 @@ import CalgwTestSupport
         let login = try await CalgwBinary.run(
             ["login", "--config", p.config.path, "--pair", "p"], environment: environment)
         #expect(login.status != 0, "\(login.stdoutText)\(login.stderrText)")
+        // The browser runs on its own and may still be writing its log when login has ended.
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: log.path), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let page = try String(contentsOf: log, encoding: .utf8)
         #expect(page.contains("The sign-in failed") && !page.contains("Signed in to calgw"), "\(page)")
         #expect(login.stderrText.contains("token_endpoint") && !login.stderrText.contains("<"), "\(login.stderrText)")

@@ -51,6 +51,7 @@ extension ITipMessage {
             return .added(Self.copy(of: calendar))
         }
         if let refusal = otherOrganizer(copy, own: own) ?? notFromOrganizer(copy, sender: sender) { return refusal }
+        if let single = occurrenceOfNoSeries(copy) { return single }
         guard let message = OrganizerMessage(requestOrCancel(.request)) else {
             return .refused("it names no ORGANIZER")
         }
@@ -64,6 +65,7 @@ extension ITipMessage {
     private func cancel(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         guard let copy else { return .unchanged("no pair holds \(uid): nothing to cancel") }
         if let refusal = otherOrganizer(copy, own: own) ?? notFromOrganizer(copy, sender: sender) { return refusal }
+        if let single = occurrenceOfNoSeries(copy) { return single }
         guard let message = OrganizerMessage(calendar) else { return .refused("it names no ORGANIZER") }
         switch message.apply(to: copy, own: own) {
         case .applied(let cancelled): return .cancelled(cancelled)
@@ -112,6 +114,19 @@ extension ITipMessage {
             return .refused("you hold \(uid) from \(holder); this message is from \(organizer)")
         }
         return nil
+    }
+
+    /// Nothing to do when the message speaks only of occurrences (RECURRENCE-ID) and the copy
+    /// holds the UID as one event that does not recur (Thunderbird's test mails reuse one UID
+    /// for a single event and a series): no occurrence of it is the one meant.
+    private func occurrenceOfNoSeries(_ copy: Component) -> ITipOutcome? {
+        guard !events.isEmpty, events.allSatisfy({ $0["RECURRENCE-ID"] != nil }) else { return nil }
+        let held = copy.components.filter { $0["UID"]?.text == uid }
+        guard let master = held.first(where: { $0["RECURRENCE-ID"] == nil }), master["RRULE"] == nil,
+            master["RDATE"] == nil, !held.contains(where: { $0["RECURRENCE-ID"] != nil })
+        else { return nil }
+        return .unchanged(
+            "you hold \(uid) as one event, not a series: a message about one of its occurrences does not apply")
     }
 
     /// A refusal when a mail that would change a held meeting comes from neither its ORGANIZER
