@@ -68,6 +68,12 @@ import CalgwTestSupport
             "\(changed.stdoutText)\(changed.stderrText)")
         let messages = try await attendee.inbox(on: name, mentioning: id)
         #expect(messages.isEmpty, "\(name): \(messages.count) scheduling messages: \(messages.first ?? "")")
+        // sabre/dav mails (iMIP) what it schedules, into its mail drop: none of these meetings.
+        let drop = server.stateFolder.appendingPathComponent("mail")
+        let mailed = ((try? FileManager.default.contentsOfDirectory(atPath: drop.path)) ?? []).filter {
+            (try? String(contentsOf: drop.appendingPathComponent($0), encoding: .utf8))?.contains(id) == true
+        }
+        #expect(mailed.isEmpty, "\(name): \(mailed.count) mails sent by the server")
         // The vdir still holds what was written there, and one more sync has nothing to do.
         #expect(try !String(contentsOf: try pair.file(uid: uids[0]), encoding: .utf8).contains("SCHEDULE-"))
         let quiet = try await pair.run("sync", ["--json"], password: server.password)

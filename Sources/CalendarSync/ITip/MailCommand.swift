@@ -30,6 +30,9 @@ public struct MailCommand: Sendable {
         do { try process.run() } catch {
             throw Failure(description: "mail_command \(program) could not be started: \(error.localizedDescription)")
         }
+        // A command that ends without reading its input (one that fails at once) closes the
+        // pipe: writing to it must fail with EPIPE, not end calgw with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         // Written from another thread: a command that reads slowly must not block its own
         // standard error from being drained.
         let writer = Thread {
