@@ -24,20 +24,14 @@ extension ITipMessage {
     }
 
     /// Why the rule `value` recurs more often than hourly, or an unbounded number of times a
-    /// day; nil when it does not.
+    /// day; nil when it does not (or does not parse: such a rule is not expanded).
     static func tooFrequent(_ value: String) -> String? {
-        var parts: [String: String] = [:]
-        for part in value.uppercased().split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        guard let rule = try? RecurrenceRule(parsing: value) else { return nil }
+        if rule.frequency < .hourly {
+            return "its series recurs \(rule.frequency.rawValue.lowercased()) (RRULE:\(value)), more often than hourly"
         }
-        if let frequency = parts["FREQ"], ["SECONDLY", "MINUTELY"].contains(frequency) {
-            return "its series recurs \(frequency.lowercased()) (RRULE:\(value)), more often than hourly"
-        }
-        // BYSECOND and BYMINUTE multiply the occurrences of each hour or day.
-        let perDay = ["BYHOUR", "BYMINUTE", "BYSECOND"].reduce(1) { count, key in
-            count * max(1, parts[key]?.split(separator: ",").count ?? 1)
-        }
+        // BYHOUR, BYMINUTE and BYSECOND multiply the occurrences of each day.
+        let perDay = [rule.byHour, rule.byMinute, rule.bySecond].reduce(1) { $0 * max(1, $1.count) }
         if perDay > 24 {
             return "its series makes \(perDay) occurrences a day (RRULE:\(value)), more than one an hour"
         }

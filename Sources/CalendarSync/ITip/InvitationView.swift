@@ -92,9 +92,7 @@ public struct InvitationView {
         let startUTC = instant(start, resolver)
         let length =
             event["DTEND"]?.dateTime.map { instant($0, resolver) - startUTC }
-            ?? event["DURATION"]?.duration.map {
-                Int64($0.weeks * 604_800 + $0.days * 86_400 + $0.hours * 3_600 + $0.minutes * 60 + $0.seconds)
-            }
+            ?? event["DURATION"]?.duration?.approximateSeconds
             ?? 0
         let own = start.tzid.flatMap { resolver.zone(for: $0) } ?? (start.form == .utc ? FixedOffsetZone.utc : zone)
         var text = span(startUTC, length, in: own) + " " + (start.tzid ?? (start.form == .utc ? "UTC" : "(floating)"))
@@ -131,35 +129,26 @@ public struct InvitationView {
         String(format: "%02d:%02d", value.time.hour, value.time.minute)
     }
 
-    /// A recurrence rule in words: `every 2 weeks on Mon, Wed, 6 times`.
+    /// A recurrence rule in words: `every 2 weeks on Mon, Wed, 6 times`; as written when it
+    /// does not parse.
     static func words(rule value: String) -> String {
-        var parts: [String: String] = [:]
-        for part in value.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { parts[pair[0].uppercased()] = String(pair[1]) }
-        }
-        let units = [
-            "SECONDLY": "second", "MINUTELY": "minute", "HOURLY": "hour", "DAILY": "day", "WEEKLY": "week",
-            "MONTHLY": "month", "YEARLY": "year",
+        guard let rule = try? RecurrenceRule(parsing: value) else { return value }
+        let units: [RecurrenceRule.Frequency: String] = [
+            .secondly: "second", .minutely: "minute", .hourly: "hour", .daily: "day", .weekly: "week",
+            .monthly: "month", .yearly: "year",
         ]
-        guard let unit = parts["FREQ"].flatMap({ units[$0.uppercased()] }) else { return value }
-        let interval = Int(parts["INTERVAL"] ?? "") ?? 1
-        var text = interval == 1 ? "every \(unit)" : "every \(interval) \(unit)s"
-        if let days = parts["BYDAY"] {
-            let names = ["MO": "Mon", "TU": "Tue", "WE": "Wed", "TH": "Thu", "FR": "Fri", "SA": "Sat", "SU": "Sun"]
+        let unit = units[rule.frequency] ?? rule.frequency.rawValue.lowercased()
+        var text = rule.interval == 1 ? "every \(unit)" : "every \(rule.interval) \(unit)s"
+        if !rule.byDay.isEmpty {
+            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
             text +=
                 " on "
-                + days.split(separator: ",").map { day in
-                    let code = String(day.suffix(2)).uppercased()
-                    let ordinal = day.dropLast(2)
-                    return (ordinal.isEmpty ? "" : "the \(ordinal) ") + (names[code] ?? code)
+                + rule.byDay.map { day in
+                    (day.ordinal.map { "the \($0) " } ?? "") + names[day.weekday.isoIndex]
                 }.joined(separator: ", ")
         }
-        if let count = parts["COUNT"] { text += ", \(count) times" }
-        if let until = parts["UNTIL"] {
-            text +=
-                ", until \(OccurrenceText.display(DateTimeValue(parsing: until) ?? DateTimeValue(date: LocalDate(year: 1970, month: 1, day: 1))))"
-        }
+        if let count = rule.count { text += ", \(count) times" }
+        if let until = rule.until { text += ", until \(OccurrenceText.display(until))" }
         return text
     }
 
