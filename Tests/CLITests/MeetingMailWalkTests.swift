@@ -96,6 +96,34 @@ import Testing
         #expect(try sink.messages().map(\.to) == [["bob@example.net"]])
     }
 
+    /// A Radicale run without sign-in, as people run one of their own (`[auth] type = none`:
+    /// any name and password are taken; the pair names one): it schedules nothing, so the
+    /// invitation is mailed, and neither `event add` nor `discover` says the server was asked.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func radicaleWithoutSignInMailsInvitations(server name: String) async throws {
+        var server = try TestServers.start(name, settings: ["CALGW_RADICALE_AUTH": "none"])
+        defer { server.stop() }
+        #expect(server.username.isEmpty, "the script signs no one in without sign-in")
+        server.username = "alice"
+        server.password = "anything at all"
+        server.home = server.url.appendingPathComponent("alice/")
+        let sink = try TestSMTPSink()
+        defer { sink.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let alice = try await ITipMailLoopTests.person(
+            "alice", "alice@example.org", on: server, in: folder, mailingTo: sink)
+        let found = try await alice.run("discover", password: server.password)
+        #expect(!found.stdoutText.contains("the server schedules meetings"), "\(found.stdoutText)")
+        let made = try await alice.run(
+            "event", ["add", "--summary", "Review", "--start", "2027-03-10T09:00", "--attendee", "bob@example.net"],
+            password: server.password)
+        #expect(
+            made.status == 0 && made.stderrText.contains("invitation mailed to bob@example.net")
+                && !made.stderrText.contains("asked of the server"), "\(made.stderrText)")
+        #expect(try sink.messages().map(\.to) == [["bob@example.net"]])
+    }
+
     /// bob answers one occurrence of a weekly meeting: the mail is that occurrence's REPLY (its
     /// RECURRENCE-ID, its PARTSTAT, the comment). Then he deletes the invitation: a DECLINED
     /// REPLY for the series, not his old answer. alice records both; the comment is kept in her

@@ -145,4 +145,33 @@ import Testing
         let counter = try ITipMessage(text: Self.meeting("COUNTER"), declared: nil)
         #expect(counter.apply(to: nil, sender: nil, own: Self.alice).action == "unchanged")
     }
+
+    /// A proposal for one occurrence in a zone: said, and taken by an edit of that occurrence
+    /// whose times are instants, so that the command means the same in any zone.
+    @Test func aProposalForAnOccurrenceIsTakenByAnEditOfIt() throws {
+        let copy = try Self.parsed(Self.meeting(nil, extra: ["RRULE:FREQ=WEEKLY;COUNT=5"]))
+        let counter = try ITipMessage(
+            text: Self.meeting(
+                "COUNTER", start: "20270117T090000Z",
+                attendees: ["ATTENDEE;PARTSTAT=TENTATIVE:mailto:bob@example.net"],
+                extra: ["RECURRENCE-ID:20270117T090000Z", "COMMENT:Later?"]
+            ).replacingOccurrences(of: "DTSTART:20270117T090000Z", with: "DTSTART;TZID=Europe/Berlin:20270117T150000"),
+            declared: nil)
+        let outcome = counter.apply(to: copy, sender: nil, own: Self.alice)
+        guard case .proposed(let said, let taking) = outcome else { return #expect(Bool(false), "\(outcome)") }
+        #expect(said.hasPrefix("bob@example.net proposes Sun 2027-01-17 15:00–16:00 Europe/Berlin"), "\(said)")
+        #expect(said.contains("for the occurrence 2027-01-17T09:00Z") && said.contains("(\"Later?\")"), "\(said)")
+        #expect(
+            taking == "calgw event edit m1 --occurrence 2027-01-17T09:00Z --start 2027-01-17T14:00Z --duration PT1H")
+        // From bob to a meeting alice does not organize: no proposal of hers to take.
+        #expect(counter.apply(to: copy, sender: nil, own: Self.bob).action == "refused")
+    }
+
+    /// BYDAY's ordinals in words, as people say them.
+    @Test func ordinalsAreSaidAsWords() {
+        #expect(InvitationView.words(rule: "FREQ=MONTHLY;BYDAY=-1FR") == "every month on the last Fri")
+        #expect(
+            InvitationView.words(rule: "FREQ=MONTHLY;BYDAY=2MO,-2TU") == "every month on the 2nd Mon, the 2nd last Tue")
+        #expect(InvitationView.ordinal(11) == "11th" && InvitationView.ordinal(23) == "23rd")
+    }
 }

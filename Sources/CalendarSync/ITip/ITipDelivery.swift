@@ -27,7 +27,8 @@ public struct ITipDelivery: Sendable {
         /// True for `--dry-run`: the action is what a run would do; nothing was written.
         public var dryRun: Bool?
         /// The command that answers an invitation just added or updated (its UID can be 130
-        /// characters long: a mail program's macro runs it).
+        /// characters long: a mail program's macro runs it), or that takes a proposal of
+        /// another time (COUNTER).
         public var answer: String?
 
         public init(method: String, uid: String, action: String, reason: String?) {
@@ -79,7 +80,8 @@ public struct ITipDelivery: Sendable {
         /// What `itip` says besides its line: the message's own note, and why the change is
         /// not on the server yet.
         public var notes: [String] {
-            [note, pending.map { "the server does not have it yet: \($0)" }, answer.map { "answer with: \($0)" }]
+            let lead = method == ITipMessage.Method.counter.rawValue ? "to take it, run" : "answer with:"
+            return [note, pending.map { "the server does not have it yet: \($0)" }, answer.map { "\(lead) \($0)" }]
                 .compactMap { $0 }
         }
 
@@ -116,6 +118,7 @@ public struct ITipDelivery: Sendable {
             report.path = files.directory.path(target.file?.name ?? SafeFileName.fileName(forUID: message.uid))
         }
         report.dryRun = dryRun ? true : nil
+        if case .proposed(_, let taking) = outcome { report.answer = taking }
         if ["added", "updated"].contains(outcome.action), let copy = outcome.copy,
             let event = copy.components.first(where: {
                 $0["UID"]?.text == message.uid && OwnPart.attendee($0, addresses: own) != nil

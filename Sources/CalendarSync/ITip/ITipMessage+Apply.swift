@@ -32,9 +32,34 @@ extension ITipMessage {
         case .request, .publish: request(copy, sender: sender, own: own)
         case .cancel: cancel(copy, sender: sender, own: own)
         case .reply: reply(copy, sender: sender, own: own)
-        case .add, .refresh, .counter, .declineCounter:
+        case .counter: counter(copy, sender: sender, own: own)
+        case .declineCounter: declineCounter(copy, sender: sender, own: own)
+        case .add, .refresh:
             .unchanged("calgw does not act on \(method.rawValue) messages: answer it from your mail program")
         }
+    }
+
+    /// A proposal of another time: checked as an answer is (from the one invited attendee it
+    /// names, to a meeting the person organizes), then said, with the command that takes it.
+    private func counter(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
+        guard let copy else { return .unchanged("no pair holds \(uid): a proposal for a meeting you do not hold") }
+        let attendee: String
+        switch answeringAttendee(copy, sender: sender, own: own) {
+        case .success(let named): attendee = named
+        case .failure(let refusal): return refusal.outcome
+        }
+        let counter = ITipCounter(message: self, copy: copy)
+        return .proposed(
+            counter.proposal(from: attendee, zone: InvitationView.readerZone), taking: counter.takingCommand())
+    }
+
+    /// The organizer's refusal of the person's proposal: nothing changes; said when it comes
+    /// from the meeting's organizer.
+    private func declineCounter(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
+        guard let copy else { return .unchanged("no pair holds \(uid): nothing was proposed for it") }
+        if let refusal = otherOrganizer(copy, own: own) ?? notFromOrganizer(copy, sender: sender) { return refusal }
+        let counter = ITipCounter(message: self, copy: copy)
+        return .unchanged(counter.refusal(from: organizer ?? "the organizer", zone: InvitationView.readerZone))
     }
 
     private func request(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
@@ -76,22 +101,7 @@ extension ITipMessage {
 
     private func reply(_ copy: Component?, sender: ITipSender?, own: Set<String>) -> ITipOutcome {
         guard let copy else { return .unchanged("no pair holds \(uid): an answer to a meeting you do not hold") }
-        let mine = copy.components.filter { $0["UID"]?.text == uid }
-        guard mine.contains(where: { OwnPart.organizes($0, addresses: own) }) else {
-            return .refused("you do not organize \(uid): an answer goes to its organizer")
-        }
-        let answering = Set(
-            events.flatMap { $0.properties(named: "ATTENDEE") }.map { CalendarUser.normalized($0.value) })
-        guard let attendee = answering.first, answering.count == 1 else {
-            return .refused("a REPLY answers for exactly one attendee; this one names \(answering.count)")
-        }
-        if let sender, sender.from.count != 1 || !sender.includes(attendee) {
-            return .refused("the mail comes from \(sender.named) but answers for \(attendee)")
-        }
-        let invited = mine.contains { event in
-            event.properties(named: "ATTENDEE").contains { CalendarUser.normalized($0.value) == attendee }
-        }
-        guard invited else { return .refused("\(attendee) is not invited to \(uid)") }
+        if case .failure(let refusal) = answeringAttendee(copy, sender: sender, own: own) { return refusal.outcome }
         guard let answer = AttendeeReply(calendar) else { return .refused("it is no REPLY of one meeting") }
         switch answer.apply(to: copy, own: own) {
         case .applied(let answered): return .answerRecorded(answered)
@@ -99,6 +109,38 @@ extension ITipMessage {
         case .notApplicable:
             return .unchanged("the copy holds no occurrence \(recurrenceID ?? "") to record the answer in")
         }
+    }
+
+    /// Why a message may not speak for an attendee, as an error for `Result`.
+    private struct Refusal: Error { var outcome: ITipOutcome }
+
+    /// The one attendee a REPLY or COUNTER speaks for, when it may: to a meeting the person
+    /// organizes, naming exactly one attendee who is invited, in a mail from that attendee
+    /// alone.
+    private func answeringAttendee(_ copy: Component, sender: ITipSender?, own: Set<String>) -> Result<
+        String, Refusal
+    > {
+        let mine = copy.components.filter { $0["UID"]?.text == uid }
+        guard mine.contains(where: { OwnPart.organizes($0, addresses: own) }) else {
+            return .failure(Refusal(outcome: .refused("you do not organize \(uid): an answer goes to its organizer")))
+        }
+        let answering = Set(
+            events.flatMap { $0.properties(named: "ATTENDEE") }.map { CalendarUser.normalized($0.value) })
+        guard let attendee = answering.first, answering.count == 1 else {
+            return .failure(
+                Refusal(
+                    outcome: .refused(
+                        "a \(method.rawValue) speaks for exactly one attendee; this one names \(answering.count)")))
+        }
+        if let sender, sender.from.count != 1 || !sender.includes(attendee) {
+            return .failure(
+                Refusal(outcome: .refused("the mail comes from \(sender.named) but answers for \(attendee)")))
+        }
+        let invited = mine.contains { event in
+            event.properties(named: "ATTENDEE").contains { CalendarUser.normalized($0.value) == attendee }
+        }
+        guard invited else { return .failure(Refusal(outcome: .refused("\(attendee) is not invited to \(uid)"))) }
+        return .success(attendee)
     }
 
     /// A refusal when the copy is the person's own meeting or one from another organizer.

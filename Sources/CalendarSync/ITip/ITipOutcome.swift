@@ -13,6 +13,9 @@ public enum ITipOutcome: Sendable, Equatable {
     case answerRecorded(Component)
     /// Nothing to do, and why (an older or repeated message, a method calgw does not act on).
     case unchanged(String)
+    /// An attendee's proposal of another time, said, and the command that takes it (nil when
+    /// it names no time): nothing is written until the organizer runs it.
+    case proposed(String, taking: String?)
     /// Not applied, and why (a message that may not change what it names).
     case refused(String)
 
@@ -20,7 +23,7 @@ public enum ITipOutcome: Sendable, Equatable {
     public var copy: Component? {
         switch self {
         case .added(let copy), .updated(let copy), .cancelled(let copy), .answerRecorded(let copy): copy
-        case .unchanged, .refused: nil
+        case .unchanged, .proposed, .refused: nil
         }
     }
 
@@ -31,7 +34,7 @@ public enum ITipOutcome: Sendable, Equatable {
         case .updated: "updated"
         case .cancelled: "cancelled"
         case .answerRecorded: "answer recorded"
-        case .unchanged: "unchanged"
+        case .unchanged, .proposed: "unchanged"
         case .refused: "refused"
         }
     }
@@ -39,7 +42,7 @@ public enum ITipOutcome: Sendable, Equatable {
     /// Why nothing was written; nil when the copy was.
     public var reason: String? {
         switch self {
-        case .unchanged(let why), .refused(let why): why
+        case .unchanged(let why), .proposed(let why, _), .refused(let why): why
         default: nil
         }
     }

@@ -14,14 +14,18 @@ extension InvitationView {
         let target = try? ITipTarget.locate(uid: message.uid, in: pairs, chosen: chosen, collection: collection)
         var own: OwnAddresses?
         if let target { own = try? await OwnAddresses.resolve(given: given, pair: target.pair, offline: true) }
-        let zoneName =
-            ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? TimeZone.current.identifier
         var view = InvitationView(
             message: message, held: target?.file?.calendar,
-            own: Set((own?.addresses ?? given).map { CalendarUser.normalized($0) }),
-            zone: SystemZone(identifier: zoneName) ?? FixedOffsetZone.utc)
+            own: Set((own?.addresses ?? given).map { CalendarUser.normalized($0) }), zone: readerZone)
         if let pair = target?.pair { view.clashes = view.clashes(in: pair) }
         return view.lines
+    }
+
+    /// The reader's zone: `TZ`, else the system's.
+    static var readerZone: any ZoneRules {
+        let name =
+            ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? TimeZone.current.identifier
+        return SystemZone(identifier: name) ?? FixedOffsetZone.utc
     }
 
     /// The readable part of a mail calgw sends with the scheduling message `text`: the view,

@@ -50,7 +50,8 @@ public struct InvitationView {
         field("Where:", event["LOCATION"]?.text)
         field("Join:", (event["CONFERENCE"] ?? event["URL"])?.value)
         field("Attendees:", attendees(event))
-        if message.method == .reply { field("Comment:", event["COMMENT"]?.text) }
+        if message.method == .counter { field("Now:", heldEvent.flatMap { when($0) }) }
+        if [.reply, .counter].contains(message.method) { field("Comment:", event["COMMENT"]?.text) }
         field("Changed:", changes(event))
         for (index, line) in clashes.enumerated() { field(index == 0 ? "Clashes:" : "", line) }
         for (index, line) in notes(event).enumerated() { field(index == 0 ? "Notes:" : "", line) }
@@ -73,6 +74,7 @@ public struct InvitationView {
         case .cancel: "Cancelled"
         case .reply: "Answer"
         case .counter: "Another time proposed"
+        case .declineCounter: "Your proposal declined"
         default: message.method.rawValue.capitalized
         }
     }
@@ -144,12 +146,21 @@ public struct InvitationView {
             text +=
                 " on "
                 + rule.byDay.map { day in
-                    (day.ordinal.map { "the \($0) " } ?? "") + names[day.weekday.isoIndex]
+                    (day.ordinal.map { "the \(ordinal($0)) " } ?? "") + names[day.weekday.isoIndex]
                 }.joined(separator: ", ")
         }
         if let count = rule.count { text += ", \(count) times" }
         if let until = rule.until { text += ", until \(OccurrenceText.display(until))" }
         return text
+    }
+
+    /// `1st`, `2nd`, `last`, `2nd last`: a BYDAY ordinal as people say it.
+    static func ordinal(_ n: Int) -> String {
+        if n == -1 { return "last" }
+        if n < 0 { return ordinal(-n) + " last" }
+        let suffix =
+            (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+        return "\(n)\(suffix)"
     }
 
     /// The attendees but the organizer, each with their answer: the reader first, marked.
@@ -199,6 +210,9 @@ public struct InvitationView {
 
     /// The command that answers an invitation naming the reader.
     func answerCommand(_ event: Component) -> String? {
+        if message.method == .counter, let held {
+            return ITipCounter(message: message, copy: held).takingCommand().map { "\($0) (to take it)" }
+        }
         guard [.request].contains(message.method), OwnPart.attendee(event, addresses: own) != nil else { return nil }
         let occurrence = event["RECURRENCE-ID"]?.dateTime.map { " --occurrence \(OccurrenceText.display($0))" } ?? ""
         return "calgw event reply \(message.uid)\(occurrence) --accept (or --tentative, --decline; --comment TEXT)"
