@@ -1,0 +1,132 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// The guide's aerc and procmail recipes followed to the letter: an invitation alice's calgw
+/// mailed (through msmtp to an SMTP sink; Radicale schedules nothing) reaches bob's vdir from
+/// aerc's message viewer by the guide's binding, and from procmail as it is delivered into a
+/// maildir, where a copy is kept.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MailProgramWalkTests {
+    static let radicale = MeetingMailWalkTests.radicale
+
+    /// The folder calgw's binary is in: a mail program finds `calgw` there on its PATH.
+    static var binFolder: String { CalgwBinary.url.deletingLastPathComponent().path }
+
+    /// bob's aerc (the guide's binding in `binds.conf`'s `[view]`, Debian's defaults besides)
+    /// opens the invitation in its viewer and presses `I`: the invitation is in bob's vdir.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func aercAppliesAnInvitationFromItsViewer(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let sink = try TestSMTPSink()
+        defer { sink.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (alice, bob) = try await MeetingMailWalkTests.people(on: server, in: folder, sink: sink)
+        let made = try await alice.run(
+            "event", ["add", "--summary", "Planning", "--start", "2027-03-10T09:00", "--attendee", "bob@example.net"],
+            password: server.password)
+        let uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let invitation = try #require(try sink.messages().first, "\(made.stderrText)")
+
+        // bob's mail: a maildir with an INBOX; aerc's accounts.conf and binds.conf.
+        let inbox = folder.file("bob-mail/INBOX")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(
+                at: inbox.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try invitation.data.write(to: inbox.appendingPathComponent("new/1.invitation"))
+        let config = folder.file("bob-config/aerc")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let accounts = config.appendingPathComponent("accounts.conf")
+        try """
+        [bob]
+        source = maildir://\(folder.file("bob-mail").path)
+        default = INBOX
+        from = Bob <bob@example.net>
+
+        """.write(to: accounts, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: accounts.path)
+        let defaults = try String(contentsOfFile: "/usr/share/aerc/binds.conf", encoding: .utf8)
+        #expect(defaults.contains("\n[view]\n"), "Debian's aerc names its viewer's section [view]")
+        try defaults.replacingOccurrences(
+            of: "\n[view]\n", with: "\n[view]\nI = :pipe -m calgw itip --address mailto:bob@example.net<Enter>\n"
+        ).write(to: config.appendingPathComponent("binds.conf"), atomically: true, encoding: .utf8)
+
+        let socket = "calgw-aerc-\(UUID().uuidString.prefix(6))"
+        let environment = [
+            "XDG_CONFIG_HOME": folder.file("bob-config").path, "CALGW_CONFIG": bob.config.path,
+            "CALGW_TEST_PASSWORD": server.password, "TERM": "xterm-256color", "PATH": "\(Self.binFolder):/usr/bin:/bin",
+        ].map { "'\($0.key)=\($0.value)'" }.sorted().joined(separator: " ")
+        _ = try await ProcessRunner.run(
+            "tmux",
+            ["-L", socket, "new-session", "-d", "-s", "walk", "-x", "160", "-y", "40", "env \(environment) aerc"])
+        defer { _ = try? ProcessRunner.runBlocking("tmux", ["-L", socket, "kill-server"]) }
+        func screen() async throws -> String {
+            try await ProcessRunner.run("tmux", ["-L", socket, "capture-pane", "-p", "-t", "walk"]).stdoutText
+        }
+        // The message list shows the invitation; Enter opens it in the viewer, where I is bound.
+        var deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !(try await screen()).contains("Planning") { try await Task.sleep(for: .seconds(0.3)) }
+        _ = try await ProcessRunner.run("tmux", ["-L", socket, "send-keys", "-t", "walk", "Enter"])
+        try await Task.sleep(for: .seconds(1.5))
+        _ = try await ProcessRunner.run("tmux", ["-L", socket, "send-keys", "-t", "walk", "I"])
+        deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? bob.file(uid: uid)) == nil { try await Task.sleep(for: .seconds(0.3)) }
+        let shown = try await screen()
+        #expect((try? bob.file(uid: uid)) != nil, "the invitation did not reach bob's vdir: \(shown)")
+        #expect(shown.contains("added \(uid)") || shown.contains("answer with"), "aerc shows calgw's words: \(shown)")
+    }
+
+    /// The guide's procmail lines in a procmailrc: procmail starts its commands with a PATH and
+    /// environment of its own, so the recipe names both; the invitation (multipart, its calendar
+    /// part inside) is applied and a copy delivered into the maildir; a mail without a calendar
+    /// part only delivered.
+    @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
+    func procmailAppliesInvitationsAsTheyArrive(server name: String) async throws {
+        let walk = try await MeetingMailWalkTests.Invited(on: name)
+        defer { walk.finish() }
+        // A second invitation, from a fresh walk of alice's, for bob's procmail to apply.
+        let made = try await walk.alice.run(
+            "event", ["add", "--summary", "Retro", "--start", "2027-03-12T09:00", "--attendee", "bob@example.net"],
+            password: walk.server.password)
+        let uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let mail = try #require(try walk.sink.messages().last, "\(made.stderrText)")
+        #expect(String(decoding: mail.data, as: UTF8.self).contains("Content-Type: multipart/"))
+        let maildir = walk.folder.file("bob-Maildir")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(
+                at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let log = walk.folder.file("procmail.log")
+        // VERBOSE: procmail logs what it runs (not the command's output), as a reader checks it.
+        let rc = walk.folder.file("procmailrc")
+        // The guide's recipe, with the reader's own paths and address put in.
+        try """
+        PATH=\(Self.binFolder):/usr/bin:/bin
+        CALGW_CONFIG=\(walk.bob.config.path)
+        CALGW_TEST_PASSWORD=\(walk.server.password)
+        DEFAULT=\(maildir.path)/
+        LOGFILE=\(log.path)
+        VERBOSE=yes
+        :0 c
+        * HB ?? ^Content-Type:.*text/calendar
+        | calgw itip --address mailto:bob@example.net
+
+        """.write(to: rc, atomically: true, encoding: .utf8)
+        for message in [mail.data, Data("From: carol@example.com\nSubject: lunch?\n\nAt noon.\n".utf8)] {
+            let delivered = try await ProcessRunner.run(
+                "/usr/bin/procmail", ["-m", rc.path], stdin: message, environment: [:], deadline: 120)
+            #expect(delivered.status == 0, "\(delivered.stderrText)")
+        }
+        // With `c`, procmail delivers and leaves the command running in a copy of itself.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? walk.bob.file(uid: uid)) == nil { try await Task.sleep(for: .seconds(0.2)) }
+        #expect((try? walk.bob.file(uid: uid)) != nil, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: maildir.appendingPathComponent("new").path)
+        #expect(kept.count == 2, "both mails delivered: \(kept)")
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(
+            said.contains("Executing \"calgw,itip,--address,mailto:bob@example.net\"")
+                && said.components(separatedBy: "Executing").count == 2, "only the invitation is piped: \(said)")
+    }
+}
