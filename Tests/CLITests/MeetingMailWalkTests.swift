@@ -166,6 +166,16 @@ import Testing
         #expect(
             kept.contains { $0 == "COMMENT;X-CALGW-ATTENDEE=\"mailto:bob@example.net\":This one works" },
             "\(kept)")
+        // alice sees it: `list --json` gives that occurrence bob's answer and comment.
+        let listed = try await alice.run(
+            "list", ["--json", "--from", "2027-01-25", "--to", "2027-01-26"], password: server.password)
+        let rows = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
+        let bobs = (rows.first?["attendees"] as? [[String: Any]])?.first {
+            ($0["address"] as? String)?.contains("bob") == true
+        }
+        #expect(
+            bobs?["participationStatus"] as? String == "ACCEPTED" && bobs?["comment"] as? String == "This one works",
+            "\(listed.stdoutText)")
 
         result = try await bob.run("event", ["delete", uid], password: server.password)
         #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")

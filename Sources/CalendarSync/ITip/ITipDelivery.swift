@@ -72,6 +72,13 @@ public struct ITipDelivery: Sendable {
             return date + "T\(String(c[9..<11])):\(String(c[11..<13])):\(String(c[13..<15]))" + String(c[15...])
         }
 
+        /// Whether `itip --accept` (`--decline`, `--tentative`) answers after this: an
+        /// invitation or update applied, or one held already, and not a dry run.
+        public var answerable: Bool {
+            ["REQUEST", "PUBLISH"].contains(method) && ["added", "updated", "unchanged"].contains(action)
+                && dryRun != true
+        }
+
         /// The report of a message that could not be read, for `--json`.
         public static func unreadable(_ error: any Error) -> Report {
             Report(method: "", uid: "", action: "unreadable", reason: "\(error)")

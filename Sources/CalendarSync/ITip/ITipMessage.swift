@@ -79,6 +79,12 @@ public struct ITipMessage: Sendable {
     /// The message's events.
     var events: [Component] { calendar.components.filter { ["VEVENT", "VTODO"].contains($0.name) } }
 
+    /// The occurrence the message is about as `--occurrence` takes it (`2027-01-25T09:30Z`);
+    /// nil for a whole meeting.
+    public var occurrenceArgument: String? {
+        events.lazy.compactMap { $0["RECURRENCE-ID"]?.dateTime }.first.map(OccurrenceText.display)
+    }
+
     /// The ORGANIZER the message names, normalised.
     var organizer: String? { events.lazy.compactMap { $0["ORGANIZER"]?.value }.first.map(CalendarUser.normalized) }
 }

@@ -33,14 +33,17 @@ public struct OccurrenceRecord: Encodable {
         var commonName: String?
         var role: String?
         var participationStatus: String?
+        /// The comment the attendee's answer brought (a COMMENT marked `X-CALGW-ATTENDEE`).
+        var comment: String?
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(address, forKey: .address)
             try c.encode(commonName, forKey: .commonName)
             try c.encode(role, forKey: .role)
             try c.encode(participationStatus, forKey: .participationStatus)
+            try c.encode(comment, forKey: .comment)
         }
-        enum Keys: String, CodingKey { case address, commonName, role, participationStatus }
+        enum Keys: String, CodingKey { case address, commonName, role, participationStatus, comment }
     }
 
     struct AlarmRecord: Encodable {
@@ -79,10 +82,14 @@ public struct OccurrenceRecord: Encodable {
         lastModified = event.lastModified.map { v in
             Self.text(v, instant: SeriesTimes.instant(of: v, resolver: resolver, fallback: 0), zone: zoneOf(v))
         }
-        attendees = event.attendees.map {
+        let comments = o.component.properties(named: "COMMENT").compactMap { line in
+            line[parameter: "X-CALGW-ATTENDEE"].map { (CalendarUser.normalized($0), line.text) }
+        }
+        attendees = event.attendees.map { attendee in
             Attendee(
-                address: $0.address, commonName: $0.commonName, role: $0.role,
-                participationStatus: $0.participationStatus)
+                address: attendee.address, commonName: attendee.commonName, role: attendee.role,
+                participationStatus: attendee.participationStatus,
+                comment: comments.last { $0.0 == CalendarUser.normalized(attendee.address) }?.1)
         }
         alarms = event.alarms.map { a in
             let trigger: String?

@@ -24,6 +24,7 @@ struct ItipCommand: AsyncParsableCommand {
               calgw itip invite.eml
               macro pager I "<pipe-message>calgw itip<enter>"     (mutt, neomutt)
               :pipe -m calgw itip                                 (aerc)
+              calgw itip --accept invite.eml                      (applies it and accepts)
             """
     )
 
@@ -33,6 +34,9 @@ struct ItipCommand: AsyncParsableCommand {
     @Flag(help: "Show the message as a person reads it (for mailcap); write nothing.") var show = false
     @Flag(help: "Take an invitation held for its size (a series more often than hourly, thousands of attendees).")
     var takeLarge = false
+    @Flag(help: "Answer an invitation once applied, as calgw event reply does (for a mail program's macro).")
+    var answer: EventReplyCommand.Choice?
+    @Option(help: ArgumentHelp("A note for the organizer, with the answer.", valueName: "text")) var comment: String?
     @Argument(help: "The message (default: stdin).") var file: String?
     @Option(
         name: .customLong("address"), help: ArgumentHelp("Your calendar address (repeatable).", valueName: "mailto:…"))
@@ -67,5 +71,10 @@ struct ItipCommand: AsyncParsableCommand {
             for note in report.notes { Terminal.err("note: \(note)") }
         }
         if report.action == "refused" { throw ExitWithStatus(status: .failure) }
+        guard let answer, report.answerable else { return }
+        var reply = try EventReplyCommand.parse([message.uid, "--\(answer.rawValue)"])
+        (reply.options, reply.output, reply.comment, reply.addresses) = (options, output, comment, addresses)
+        reply.occurrence = message.occurrenceArgument
+        try await reply.run()
     }
 }

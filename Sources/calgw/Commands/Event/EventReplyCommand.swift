@@ -70,34 +70,11 @@ struct EventReplyCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try EventTarget(options: options)
         let file = try target.find(uid: uid)
-        var resource = file.calendar
-        let index: Int
-        if let occurrence {
-            (resource, index) = try SeriesEdit.occurrence(occurrence, of: file, uid: uid, zone: options.tz)
-        } else {
-            guard
-                let master = resource.components.firstIndex(where: {
-                    ["VEVENT", "VTODO"].contains($0.name) && $0["UID"]?.text == uid && $0["RECURRENCE-ID"] == nil
-                }) ?? resource.components.firstIndex(where: { $0["UID"]?.text == uid })
-            else {
-                throw CLIError("\(uid) holds no event to answer")
-            }
-            index = master
-        }
-        var own = try await OwnAddresses.resolve(given: addresses, pair: target.pair, offline: options.offline)
-        func answer(as own: OwnAddresses) throws -> Component {
-            try InvitationReply(
-                answer: choice.answer, addresses: own.addresses, comment: comment, now: EventTarget.now()
-            )
-            .applied(to: resource, at: index, uid: uid)
-        }
-        let replied: Component
+        let answered: InvitationReply.Answered
         do {
-            replied = try answer(as: own)
-        } catch InvitationReply.Refusal.notInvited where own.cached && !options.offline {
-            // The cached addresses may predate one the account has gained: ask again.
-            own = try await OwnAddresses.resolve(given: [], pair: target.pair, offline: false, refresh: true)
-            replied = try answer(as: own)
+            answered = try await InvitationReply.answering(
+                choice.answer, comment: comment, uid: uid, occurrence: occurrence, in: file, zone: options.tz,
+                given: addresses, pair: target.pair, offline: options.offline, now: EventTarget.now())
         } catch let refusal as InvitationReply.Refusal {
             // Named by its file, so the line can be found and fixed.
             guard case .invalidAddress(_, let value, let line) = refusal else { throw refusal }
@@ -118,11 +95,11 @@ struct EventReplyCommand: AsyncParsableCommand {
         try await EventWrite(
             target: target, options: options, output: output, personsActions: [uid], isReply: true, message: .reply
         )
-        .apply(SpanEditResult(resource: replied, newSeries: nil), to: file, uid: uid)
+        .apply(SpanEditResult(resource: answered.calendar, newSeries: nil), to: file, uid: uid)
         if !output.quiet && !options.offline,
-            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: own.serverSchedules)
+            let why = SchedulingNote.unsentNorMailed(pair: target.pair, serverSchedules: answered.own.serverSchedules)
         {
-            let organizer = replied.components[index]["ORGANIZER"]?.value ?? "the organizer"
+            let organizer = answered.calendar.components[answered.index]["ORGANIZER"]?.value ?? "the organizer"
             Terminal.err("note: \(why), so no reply is delivered: tell \(organizer) yourself")
         }
     }
