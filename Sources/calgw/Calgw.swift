@@ -34,6 +34,7 @@ struct Calgw: AsyncParsableCommand {
             AlarmsCommand.self,
             EventCommand.self,
             InvitationsCommand.self,
+            BusyCommand.self,
             ItipCommand.self,
             DiscoverCommand.self,
             LoginCommand.self,

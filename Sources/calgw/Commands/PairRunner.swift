@@ -15,7 +15,8 @@ struct PairRunner {
     typealias PairOutput = SyncReport.PairRecord
 
     func runAll() async throws {
-        let pairs = try global.loadConfig().select(pair: global.pair, all: global.all)
+        let config = try global.loadConfig()
+        let pairs = try config.select(pair: global.pair, all: global.all)
         var outputs: [PairOutput] = []
         var worst = ExitStatus.success
         // A dry run writes nothing: a signal may end it where it is.
@@ -28,6 +29,9 @@ struct PairRunner {
             outputs.append(PairOutput(pair: pair.name, report: report))
             if !output.json { render(pair: pair.name, report: report, showName: pairs.count > 1) }
         }
+        if direction == .both && !run.dryRun && StopSignals.requested == nil {
+            worst = .worse(worst, await project(config, synced: pairs))
+        }
         if output.json {
             if global.all {
                 try Terminal.printJSON(outputs)
@@ -37,6 +41,26 @@ struct PairRunner {
         }
         StopSignals.endIfRequested()
         if worst != .success { throw ExitWithStatus(status: worst) }
+    }
+
+    /// `sync`: the busy projections reading or writing a pair just synced, after the pairs; a
+    /// target synced in this run is synced again, so that new blocks go up now.
+    func project(_ config: ConfigFile, synced: [PairConfiguration]) async -> ExitStatus {
+        guard let pairs = try? config.pairs.map({ try $0.pair }) else { return .success }
+        var worst = ExitStatus.success
+        for projection in BusyRun.touching(config.busy, pairs: pairs, synced: Set(synced.map(\.name))) {
+            do {
+                let report = try projection.run()
+                if !output.quiet && !output.json { Terminal.out("busy " + report.line) }
+                if report.wrote, let target = synced.first(where: { $0.name == projection.targetPair }) {
+                    worst = .worse(worst, await runPair(target).1)
+                }
+            } catch {
+                Terminal.reportError("busy.\(projection.settings.name): \(error)")
+                worst = .worse(worst, .failure)
+            }
+        }
+        return worst
     }
 
     /// Runs one pair through the library; failures become the report's errors and an exit status.

@@ -94,58 +94,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func render(_ s: StatusOutput) {
-        Terminal.out("pair \(s.pair): \(s.synced) items synced, last sync \(s.lastSync ?? "never")")
-        if let signIn = s.signIn { Terminal.out("  " + signIn.line(pair: s.pair)) }
-        func counts(_ c: KeyPath<SyncReport.Counts, Int>) -> String {
-            "\(s.pending.created[keyPath: c]) to create, \(s.pending.updated[keyPath: c]) to update, \(s.pending.deleted[keyPath: c]) to delete"
-        }
-        func list<T>(_ rows: [T], _ line: (T) -> String) {
-            // Cut short for a person at a terminal only: a script reading the text gets every line.
-            let limit = allItems || !Terminal.stdoutIsTTY ? rows.count : Self.shown
-            for row in rows.prefix(limit) { Terminal.out("      " + line(row)) }
-            if rows.count > limit {
-                Terminal.out("      … and \(rows.count - limit) more (--all-items lists every one)")
-            }
-        }
-        /// A titled list with its count, when it has rows.
-        func section<T>(_ title: String, _ rows: [T], _ line: (T) -> String) {
-            guard !rows.isEmpty else { return }
-            Terminal.out("  \(title): \(rows.count)")
-            list(rows, line)
-        }
-        let changes = { (side: Side) in s.items.filter { $0.side == side } }
-        switch s.unreadable {
-        case "remote":
-            Terminal.out("  local:  not known: the remote side could not be read")
-            Terminal.out("  remote: \(counts(\.remote)) (the local changes)")
-            list(changes(.remote), StatusLine.item)
-        case "local":
-            Terminal.out("  local:  not known: the file does not parse (see below)")
-            Terminal.out("  remote: not known until it does")
-        case "both":
-            Terminal.out("  local:  not known")
-            Terminal.out("  remote: not known")
-        default:
-            Terminal.out("  local:  \(counts(\.local))")
-            list(changes(.local), StatusLine.item)
-            Terminal.out("  remote: \(counts(\.remote))")
-            list(changes(.remote), StatusLine.item)
-        }
-        for line in s.notes { Terminal.out("  \(line)") }
-        section("held back (kept in the vdir, sent again when they change)", s.heldBack) { "\($0.uid): \($0.reason)" }
-        if let kept = s.keptLocally {
-            Terminal.out("  kept locally: \(kept) local change\(kept == 1 ? "" : "s") the read-only feed does not take")
-        }
-        section("conflicts", s.conflicts, StatusLine.conflict)
-        section("broken files (a sync stops on them until they are fixed)", s.broken) {
-            "\($0.path):\($0.line): \($0.problem)"
-        }
-        section("UIDs held twice (neither is synced)", s.duplicates) {
-            "\($0.uid) on the \($0.side.rawValue) side: \($0.locations.joined(separator: ", "))"
-        }
-        for line in s.skipped where !s.broken.contains(where: { line.hasPrefix("\($0.path):") }) {
-            Terminal.out("  skipped: \(line)")
-        }
-        if let m = s.massDeletion { Terminal.out("  warning: \(m)") }
+        // Cut short for a person at a terminal only: a script reading the text gets every line.
+        for line in s.lines(limit: allItems || !Terminal.stdoutIsTTY ? nil : Self.shown) { Terminal.out(line) }
     }
 }

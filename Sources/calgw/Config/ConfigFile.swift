@@ -9,6 +9,8 @@ struct ConfigFile {
     var pairs: [PairConfiguration]
     /// The top-level reminder keys (`notify_command`, `missed_alarms`), for `watch`.
     var reminders = ReminderSettings()
+    /// The `[busy.NAME]` projections, made by `sync` after the pairs and by `calgw busy`.
+    var busy: [BusySettings] = []
 
     /// Reads and validates the file; every problem is a `ConfigError` naming the key.
     static func load(from url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
@@ -25,7 +27,7 @@ struct ConfigFile {
     }
 
     /// What may stand at the top of the file: the pairs' table, and the keys `watch` reads.
-    static let topLevelKeys = ["pair", "notify_command", "missed_alarms"]
+    static let topLevelKeys = ["pair", "busy", "notify_command", "missed_alarms"]
 
     static func parse(_ text: String, url: URL, paths: ConfigPaths = ConfigPaths()) throws -> ConfigFile {
         let table: TOMLTable
@@ -36,18 +38,19 @@ struct ConfigFile {
         for key in table.keys.sorted() where !Self.topLevelKeys.contains(key) {
             throw ConfigError(
                 "\(url.path): \(key) is not a key calgw knows at the top of the file",
-                hint: "pairs are [pair.NAME] tables; the other keys there are "
-                    + Self.topLevelKeys.filter { $0 != "pair" }.joined(separator: ", "))
+                hint: "pairs are [pair.NAME] tables, projections [busy.NAME]; the other keys there are "
+                    + Self.topLevelKeys.filter { !["pair", "busy"].contains($0) }.joined(separator: ", "))
         }
         let reminders = try ReminderSettings.read(table, file: url.path)
+        let busy = try Self.busy(table, file: url.path)
         guard let pairsTable = table["pair"]?.table else {
-            return ConfigFile(url: url, pairs: [], reminders: reminders)
+            return ConfigFile(url: url, pairs: [], reminders: reminders, busy: busy)
         }
         let pairs = try pairsTable.keys.sorted().map { name in
             guard let t = pairsTable[name]?.table else { throw ConfigError("\(url.path): pair.\(name) is not a table") }
             return try PairReader(name: name, table: t, file: url, paths: paths).read()
         }
-        return ConfigFile(url: url, pairs: pairs, reminders: reminders)
+        return ConfigFile(url: url, pairs: pairs, reminders: reminders, busy: busy)
     }
 
     /// The pairs a command runs on: `--pair NAME`, every pair with `--all`, or the only one.

@@ -1,10 +1,9 @@
-import CalendarSync
 import Foundation
 
 /// One line of `calgw status` for a pending item or a conflict: what happens, when the
 /// event starts, its summary, and where it is.
-enum StatusLine {
-    static func item(_ item: PendingItem) -> String {
+public enum StatusLine {
+    public static func item(_ item: PendingItem) -> String {
         var line = item.action.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
         // A column of 17, never cut (`2026-03-01 10:00+01:00` is longer); a task without a
         // start shows its due time, called due.
@@ -16,7 +15,7 @@ enum StatusLine {
         return line
     }
 
-    static func conflict(_ item: PendingItem) -> String {
+    public static func conflict(_ item: PendingItem) -> String {
         var line = "\(item.uid): local \"\(item.localSummary ?? "")\", remote \"\(item.remoteSummary ?? "")\""
         line +=
             item.strategy == .pending ? "; left for calgw sync" : "; \(item.strategy?.rawValue ?? "merge") resolves it"
@@ -27,7 +26,7 @@ enum StatusLine {
     /// A start as `status --json` gives it (RFC 3339) in a few characters: `2026-03-01T10:00:00+00:00`
     /// as `2026-03-01 10:00Z`, `2026-03-01T10:00:00+01:00` as `2026-03-01 10:00+01:00`, a
     /// floating time without a zone, a date as it is.
-    static func start(_ value: String?) -> String {
+    public static func start(_ value: String?) -> String {
         guard let value else { return "-" }
         let chars = Array(value)
         guard chars.count >= 16, chars[10] == "T" else { return value }

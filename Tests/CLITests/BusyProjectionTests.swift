@@ -1,0 +1,153 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// Busy time projected between real servers' calendars through `sync` and `calgw busy`: a
+/// block carries the times and nothing else, follows its source, comes back when edited by
+/// hand, goes with `--remove`; two projections both ways converge with no echo.
+@Suite(.timeLimit(.minutes(10))) struct BusyProjectionTests {
+    /// A config with the pairs `work` and `home`, each on a calendar of its own on its server,
+    /// and the `busy` tables given; the passwords in WORK_PW and HOME_PW.
+    struct Setup {
+        let folder: TemporaryFolder
+        let config: URL
+        let work: URL, home: URL
+        let workServer: TestServer, homeServer: TestServer
+        let workCollection: URL, homeCollection: URL
+
+        init(work workName: String, home homeName: String, busy: String) async throws {
+            folder = try TemporaryFolder()
+            workServer = try TestServers.shared(workName)
+            homeServer = try TestServers.shared(homeName)
+            workCollection = workServer.newCollectionURL(prefix: "busy-work")
+            homeCollection = homeServer.newCollectionURL(prefix: "busy-home")
+            try await workServer.makeCalendar(workCollection)
+            try await homeServer.makeCalendar(homeCollection)
+            work = folder.file("work")
+            home = folder.file("home")
+            for vdir in [work, home] {
+                try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+            }
+            let pairs = [
+                TestPairConfig(
+                    name: "work", local: work, remote: workCollection, journal: folder.file("work.sqlite"),
+                    username: workServer.username, passwordEnv: "WORK_PW",
+                    extra: ["addresses = [\"mailto:bob@example.net\"]"]),
+                TestPairConfig(
+                    name: "home", local: home, remote: homeCollection, journal: folder.file("home.sqlite"),
+                    username: homeServer.username, passwordEnv: "HOME_PW",
+                    extra: ["addresses = [\"mailto:bob@example.net\"]"]),
+            ]
+            config = folder.file("config.toml")
+            try Data((pairs.map(\.toml).joined(separator: "\n") + "\n" + busy).utf8).write(to: config)
+        }
+
+        func calgw(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await CalgwBinary.run(
+                arguments + ["--config", config.path],
+                environment: ["WORK_PW": workServer.password, "HOME_PW": homeServer.password, "TZ": "UTC"])
+        }
+
+        func write(_ vdir: URL, _ name: String, _ lines: [String]) throws {
+            let text =
+                (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT"] + lines
+                + ["END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+            try Data(text.utf8).write(to: vdir.appendingPathComponent("\(name).ics"))
+        }
+
+        /// The block files of a vdir, by name.
+        func blocks(in vdir: URL) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasPrefix("calgw-busy-") }
+                .sorted()
+        }
+    }
+
+    static let oneWay = """
+        [busy.work-to-home]
+        from = ["work"]
+        to = "home"
+
+        """
+
+    /// Each server as the target (and the source): the blocks reach it with nothing of the
+    /// events but their times, follow their sources, come back after a hand edit, and go with
+    /// `--remove`, leaving the calendar's own events.
+    @Test(arguments: TestServers.selected)
+    func blocksReachTheServerWithTheTimesAlone(server name: String) async throws {
+        let setup = try await Setup(work: name, home: name, busy: Self.oneWay)
+        defer { setup.folder.remove() }
+        try setup.write(
+            setup.work, "review",
+            [
+                "UID:review", "DTSTAMP:20270101T000000Z", "DTSTART:20270310T090000Z", "DTEND:20270310T100000Z",
+                "SUMMARY:Salary review", "DESCRIPTION:Confidential", "LOCATION:Room 4", "CATEGORIES:HR",
+            ])
+        try setup.write(
+            setup.work, "weekly",
+            [
+                "UID:weekly", "DTSTAMP:20270101T000000Z", "DTSTART:20270311T090000Z", "DTEND:20270311T093000Z",
+                "RRULE:FREQ=WEEKLY;COUNT=8", "SUMMARY:Standup",
+            ])
+        try setup.write(
+            setup.work, "declined",
+            [
+                "UID:declined", "DTSTAMP:20270101T000000Z", "DTSTART:20270312T090000Z", "DTEND:20270312T100000Z",
+                "SUMMARY:Offsite", "ORGANIZER:mailto:alice@example.org",
+                "ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.net",
+            ])
+        try setup.write(
+            setup.work, "free",
+            [
+                "UID:free", "DTSTAMP:20270101T000000Z", "DTSTART:20270313T090000Z", "DTEND:20270313T100000Z",
+                "SUMMARY:Reading", "TRANSP:TRANSPARENT",
+            ])
+        try setup.write(
+            setup.home, "dentist",
+            [
+                "UID:dentist", "DTSTAMP:20270101T000000Z", "DTSTART:20270314T090000Z", "DTEND:20270314T100000Z",
+                "SUMMARY:Dentist",
+            ])
+        var result = try await setup.calgw(["sync", "--all"])
+        #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
+        #expect(result.stdoutText.contains("busy work-to-home: 2 made, 0 changed, 0 removed"), "\(result.stdoutText)")
+        let stored = try await setup.homeServer.text(of: setup.homeCollection)
+        #expect(stored.components(separatedBy: "X-CALGW-BUSY").count - 1 >= 2, "\(stored)")
+        for leak in [
+            "Salary", "Confidential", "Room 4", "HR", "Standup", "Offsite", "Reading", "ATTENDEE", "ORGANIZER",
+        ] {
+            #expect(!stored.contains(leak), "\(leak) reached the home calendar: \(stored)")
+        }
+        #expect(stored.contains("Dentist") && stored.contains("FREQ=WEEKLY"))
+
+        // Nothing new: nothing written.
+        result = try await setup.calgw(["sync", "--all"])
+        #expect(
+            result.stdoutText.contains("busy work-to-home: 0 made, 0 changed, 0 removed, 2 unchanged"),
+            "\(result.stdoutText)")
+
+        // The review is gone, and the standup block edited by hand: the one removed, the other put back.
+        try FileManager.default.removeItem(at: setup.work.appendingPathComponent("review.ics"))
+        let blocks = try setup.blocks(in: setup.home)
+        #expect(blocks.count == 2, "\(blocks)")
+        for block in blocks {
+            let url = setup.home.appendingPathComponent(block)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            if text.contains("FREQ=WEEKLY") {
+                try Data(text.replacingOccurrences(of: "SUMMARY:Busy", with: "SUMMARY:Lunch").utf8).write(to: url)
+            }
+        }
+        result = try await setup.calgw(["sync", "--all"])
+        #expect(
+            result.stdoutText.contains("busy work-to-home: 0 made, 1 changed, 1 removed, 0 unchanged"),
+            "\(result.stdoutText)")
+        let after = try await setup.homeServer.text(of: setup.homeCollection)
+        #expect(!after.contains("SUMMARY:Lunch") && after.components(separatedBy: "X-CALGW-BUSY").count - 1 >= 1)
+
+        // --remove: the blocks go, the dentist stays.
+        result = try await setup.calgw(["busy", "work-to-home", "--remove"])
+        #expect(
+            result.status == 0 && result.stdoutText.contains("1 removed"), "\(result.stdoutText) \(result.stderrText)")
+        #expect(try setup.blocks(in: setup.home).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: setup.home.appendingPathComponent("dentist.ics").path))
+    }
+}
