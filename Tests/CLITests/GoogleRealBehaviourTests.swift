@@ -75,6 +75,34 @@ extension GoogleCalDAVTests {
         #expect(try await s.serverSummaries()[theirs] == "Theirs", "the meeting was deleted on Google")
     }
 
+    /// Busy blocks projected into Google from a plain vdir pair: each is uploaded (it names
+    /// no one, so Google has no one to mail), with the title alone. The meeting is three months
+    /// past the default horizon of 180 days: the projection's `horizon` takes it in.
+    @Test func busyBlocksGoUpToGoogleAndMailNobody() async throws {
+        let ledger = try TemporaryFolder()
+        defer { ledger.remove() }
+        let mails = ledger.file("mails.jsonl")
+        let s = try await Setup("gmail", extra: ["api = \"google\""]) { behaviours, _ in
+            behaviours.scheduleLedger = mails
+        }
+        defer { s.remove() }
+        let work = s.folder.file("work"), remote = s.folder.file("work-remote")
+        for vdir in [work, remote] {
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        }
+        let config =
+            try String(contentsOf: s.pair.config, encoding: .utf8) + "\n"
+            + TestPairConfig(name: "work", local: work, remote: remote, journal: s.folder.file("work.sqlite")).toml
+            + "\n[busy.work-to-google]\nfrom = [\"work\"]\nto = \"google\"\nhorizon = \"-1d..+365d\"\n"
+        try Data(config.utf8).write(to: s.pair.config)
+        try Self.meeting("m1", summary: "Board meeting", day: 3).write(to: work.appendingPathComponent("m1.ics"))
+        let result = try await CalgwBinary.run(
+            ["sync", "--all", "--config", s.pair.config.path], environment: ["CALGW_TEST_PASSWORD": s.server.password])
+        #expect(result.status == 0 && result.stdoutText.contains("busy work-to-google: 1 made"), "\(Self.said(result))")
+        #expect(Array(try await s.serverSummaries().values) == ["Busy"], "the block is on Google")
+        #expect(try TestProxies.googleMails(in: mails).isEmpty, "a block mails no one")
+    }
+
     /// A migration of 50 meetings from another server into Google (a pair of two servers)
     /// mails nobody: each stays where it is, said once; a plain event moves.
     @Test func aMigrationOfMeetingsIntoGoogleMailsNobody() async throws {
