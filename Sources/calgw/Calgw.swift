@@ -35,6 +35,7 @@ struct Calgw: AsyncParsableCommand {
             EventCommand.self,
             InvitationsCommand.self,
             BusyCommand.self,
+            FreeCommand.self,
             ItipCommand.self,
             DiscoverCommand.self,
             LoginCommand.self,

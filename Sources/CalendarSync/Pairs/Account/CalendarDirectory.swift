@@ -51,6 +51,12 @@ protocol CalendarDirectory: Sendable {
 
     /// What the provider says of the account: its calendar addresses, whether it schedules.
     func account() async throws -> ServerAccount
+
+    /// Other people's busy time in [from, to), by normalised address (RFC 6638 VFREEBUSY on
+    /// CalDAV): each person's intervals, or why they could not be had.
+    func freeBusy(of people: [String], from: Int64, to: Int64) async -> [String: Result<
+        [FreeTime.Interval], FreeBusyFailure
+    >]
 }
 
 /// What a directory lists: its calendars, and where new ones are made.
@@ -76,4 +82,24 @@ struct ListedCalendar: Sendable {
     /// it alone to read back (on CalDAV its change tokens, so that an unchanged calendar costs
     /// no further request); nil where the listing tells nothing more.
     var primed: (any Sendable)?
+}
+
+extension CalendarDirectory {
+    /// Other people's busy time in [from, to) as the provider tells it, by normalised
+    /// address: each person's intervals, or why they could not be had. This provider is not
+    /// asked: every person is named as one that cannot be.
+    func freeBusy(of people: [String], from: Int64, to: Int64) async -> [String: Result<
+        [FreeTime.Interval], FreeBusyFailure
+    >] {
+        Dictionary(
+            uniqueKeysWithValues: people.map {
+                ($0, .failure(FreeBusyFailure("\(provider) is not asked for free-busy time")))
+            })
+    }
+}
+
+/// Why a person's busy time could not be had.
+public struct FreeBusyFailure: Error, Sendable, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
 }

@@ -1,0 +1,107 @@
+import CalgwTestSupport
+import Foundation
+import Testing
+
+/// `calgw free`: the user's busy time from their vdirs (free, cancelled and declined events
+/// leaving it free), other people's asked of real servers (a VFREEBUSY request to the schedule
+/// Outbox of Cyrus and DAViCal), and the slots free for all.
+@Suite(.timeLimit(.minutes(10))) struct FreeCommandTests {
+    static let asking = ["cyrus", "davical"].filter(TestServers.runs)
+
+    static func event(_ uid: String, _ start: String, _ end: String, _ extra: [String] = []) -> Data {
+        TestEvent.data(uid: uid, summary: uid, start: start, end: end, extra: extra)
+    }
+
+    static func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+            "\(result.stdoutText) \(result.stderrText)")
+    }
+
+    static func slots(_ json: [String: Any]) -> [String] {
+        ((json["free"] as? [[String: Any]]) ?? []).map {
+            "\($0["start"] as? String ?? "")..\($0["end"] as? String ?? "")"
+        }
+    }
+
+    @Test func theUsersOwnBusyTimeLeavesTheRestFree() async throws {
+        let server = try TestServers.shared(TestServers.any())
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let collection = server.newCollectionURL(prefix: "free")
+        try await server.makeCalendar(collection)
+        let pair = try ServerPair(
+            folder, "me", server: server, collection: collection, extra: ["addresses = [\"mailto:me@example.org\"]"])
+        let events = [
+            Self.event("standup", "20270310T090000Z", "20270310T100000Z"),
+            Self.event("reading", "20270310T110000Z", "20270310T120000Z", ["TRANSP:TRANSPARENT"]),
+            Self.event(
+                "offsite", "20270310T130000Z", "20270310T140000Z",
+                [
+                    "ORGANIZER:mailto:boss@example.org", "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.org",
+                ]),
+            Self.event("review", "20270310T143000Z", "20270310T153000Z", ["STATUS:CONFIRMED"]),
+            Self.event("cancelled", "20270310T160000Z", "20270310T163000Z", ["STATUS:CANCELLED"]),
+        ]
+        for (i, data) in events.enumerated() { try data.write(to: pair.vdir.appendingPathComponent("e\(i).ics")) }
+        let result = try await CalgwBinary.run(
+            [
+                "free", "--config", pair.config.path, "--from", "2027-03-10", "--to", "2027-03-11", "--duration", "1h",
+                "--hours", "09:00-17:00", "--json",
+            ], environment: ["TZ": "UTC"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try Self.json(result)
+        #expect(
+            Self.slots(json) == [
+                "2027-03-10T10:00:00Z..2027-03-10T14:30:00Z", "2027-03-10T15:30:00Z..2027-03-10T17:00:00Z",
+            ],
+            "\(result.stdoutText)")
+        #expect(((json["busy"] as? [String: Any])?["me"] as? [Any])?.count == 2, "\(result.stdoutText)")
+
+        let ics = try await CalgwBinary.run(
+            ["free", "--config", pair.config.path, "--from", "2027-03-10", "--to", "2027-03-11", "--ics"],
+            environment: ["TZ": "UTC"])
+        #expect(
+            ics.stdoutText.contains("BEGIN:VFREEBUSY")
+                && ics.stdoutText.replacingOccurrences(of: "\r\n ", with: "").contains(
+                    "FREEBUSY;FBTYPE=BUSY:20270310T090000Z/20270310T100000Z,20270310T143000Z/20270310T153000Z"),
+            "\(ics.stdoutText)")
+    }
+
+    /// bob's busy time, asked of the server he shares with alice; someone the server does not
+    /// know is named, and does not stop the rest.
+    @Test(.enabled(if: !asking.isEmpty, "needs cyrus or davical"), arguments: asking)
+    func othersBusyTimeIsAskedOfTheirServer(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let bobUser = try #require(server.attendee, "the \(name) script printed no second user")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var bobServer = server
+        (bobServer.username, bobServer.password, bobServer.home) = (bobUser.username, bobUser.password, bobUser.home)
+        let bob = try ServerPair(
+            folder, "bob", server: bobServer, collection: MeetingReplyTests.defaultCalendar(of: bobUser, on: name))
+        try Self.event("bobs-\(UUID().uuidString.prefix(6))", "20270310T100000Z", "20270310T110000Z")
+            .write(to: bob.vdir.appendingPathComponent("busy.ics"))
+        #expect(try await bob.run("sync", password: bobServer.password).status == 0)
+        let collection = server.newCollectionURL(prefix: "free")
+        try await server.makeCalendar(collection)
+        let alice = try ServerPair(folder, "alice", server: server, collection: collection)
+        let result = try await alice.run(
+            "free",
+            [
+                "--from", "2027-03-10T09:00Z", "--to", "2027-03-10T12:00Z", "--attendee", bobUser.address,
+                "--attendee", "nobody@nowhere.example", "--json",
+            ], password: server.password)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try Self.json(result)
+        let busy = json["busy"] as? [String: [[String: Any]]]
+        let bobs =
+            busy?.first { $0.key.contains(bobUser.address.replacingOccurrences(of: "mailto:", with: "")) }?.value ?? []
+        #expect(bobs.contains { ($0["start"] as? String)?.contains("10:00") == true }, "\(result.stdoutText)")
+        #expect(
+            !Self.slots(json).contains { $0.contains("T10:00:00") && $0.hasPrefix("2027-03-10T10") },
+            "\(result.stdoutText)")
+        let unknown = (json["unknown"] as? [[String: Any]]) ?? []
+        #expect(unknown.contains { ($0["address"] as? String) == "nobody@nowhere.example" }, "\(result.stdoutText)")
+    }
+}
