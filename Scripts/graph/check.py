@@ -415,6 +415,22 @@ async def answer_invitation(c):
     assert (last["kind"], last["to"], last["response"]) == ("response", ["carol@example.org"], "accepted"), last
 
 
+async def get_schedule(c):
+    from msgraph.generated.users.item.calendar.get_schedule.get_schedule_post_request_body import \
+        GetSchedulePostRequestBody
+    c.control("POST", "/_fake/schedules", {"bob@example.org": [
+        {"start": "2027-03-10T10:00:00", "end": "2027-03-10T11:00:00", "status": "busy"}]})
+    body = GetSchedulePostRequestBody(
+        schedules=["bob@example.org", "nobody@example.org"],
+        start_time=DateTimeTimeZone(date_time="2027-03-10T09:00:00", time_zone="UTC"),
+        end_time=DateTimeTimeZone(date_time="2027-03-10T12:00:00", time_zone="UTC"), availability_view_interval=60)
+    answer = await c.me().calendar.get_schedule.post(body)
+    bob, nobody = answer.value
+    assert (bob.schedule_id, bob.availability_view) == ("bob@example.org", "020"), bob.availability_view
+    assert [(i.status.value, i.start.date_time[:19]) for i in bob.schedule_items] == [("busy", "2027-03-10T10:00:00")]
+    assert nobody.error is not None and nobody.error.response_code == "ErrorMailRecipientNotFound", nobody.error
+
+
 async def batch(c):
     from msgraph_core.requests.batch_request_content import BatchRequestContent
     from msgraph_core.requests.batch_request_item import BatchRequestItem
@@ -464,7 +480,7 @@ CHECKS = [unauthenticated, list_calendars, read_only_calendar_refuses_writes, cr
           instances_across_dst, delete_occurrence, patch_occurrence, list_events_in_pages, crossing_boundary,
           delta_initial,
           delta_follow_up, delta_master_moves_out, expired_delta_token, window_required, throttled_then_retried,
-          concurrency_limit, mails_in_ledger, answer_invitation, batch, delta_faults, body_as_text]
+          concurrency_limit, mails_in_ledger, answer_invitation, get_schedule, batch, delta_faults, body_as_text]
 
 
 async def main():

@@ -104,4 +104,57 @@ import Testing
         let unknown = (json["unknown"] as? [[String: Any]]) ?? []
         #expect(unknown.contains { ($0["address"] as? String) == "nobody@nowhere.example" }, "\(result.stdoutText)")
     }
+
+    /// On a server that answers no free-busy request (Radicale and Xandikos have no Outbox;
+    /// sabre/dav's stock ACLs refuse one for another user; SOGo), each person is named with
+    /// the reason, and the user's own free time is still found.
+    @Test(arguments: ["radicale", "xandikos", "sabre", "sogo"].filter(TestServers.runs))
+    func aServerThatDoesNotAnswerNamesEachPerson(server name: String) async throws {
+        let server = try TestServers.shared(name)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let collection = server.newCollectionURL(prefix: "free")
+        try await server.makeCalendar(collection)
+        let me = try ServerPair(folder, "me", server: server, collection: collection)
+        let result = try await me.run(
+            "free",
+            ["--from", "2027-03-10T09:00Z", "--to", "2027-03-10T12:00Z", "--attendee", "carol@example.org", "--json"],
+            password: server.password)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try Self.json(result)
+        let unknown = (json["unknown"] as? [[String: Any]]) ?? []
+        #expect(
+            unknown.count == 1 && unknown.first?["address"] as? String == "carol@example.org"
+                && !((unknown.first?["reason"] as? String) ?? "").isEmpty, "\(result.stdoutText)")
+        #expect(Self.slots(json) == ["2027-03-10T09:00:00Z..2027-03-10T12:00:00Z"], "\(result.stdoutText)")
+    }
+
+    /// On an Outlook pair, others' busy time is Graph's getSchedule (the fake answers as the
+    /// docs describe): bob's meeting leaves its hour busy; an address Graph has no schedule of
+    /// is named with Graph's error.
+    @Test func outlookIsAskedThroughGetSchedule() async throws {
+        let pair = try await GraphPairTests.CalendarPair(environment: ["TZ": "UTC"])
+        defer { pair.remove() }
+        try await pair.graph.control(
+            "POST", "schedules",
+            json: [
+                "bob@example.org": [["start": "2027-03-10T10:00:00", "end": "2027-03-10T11:00:00", "status": "busy"]]
+            ])
+        let result = try await pair.calgw([
+            "free", "--from", "2027-03-10T09:00Z", "--to", "2027-03-10T12:00Z", "--attendee", "bob@example.org",
+            "--attendee", "nobody@example.org", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let json = try Self.json(result)
+        #expect(
+            Self.slots(json) == [
+                "2027-03-10T09:00:00Z..2027-03-10T10:00:00Z", "2027-03-10T11:00:00Z..2027-03-10T12:00:00Z",
+            ],
+            "\(result.stdoutText)")
+        let unknown = (json["unknown"] as? [[String: Any]]) ?? []
+        #expect(
+            unknown.first?["address"] as? String == "nobody@example.org"
+                && (unknown.first?["reason"] as? String)?.contains("ErrorMailRecipientNotFound") == true,
+            "\(result.stdoutText)")
+    }
 }

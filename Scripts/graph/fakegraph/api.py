@@ -6,6 +6,7 @@ Paths are under /v1.0/me (and /v1.0/users/{the mailbox's id or address}, the sam
 Graph's are. What each route does is in README.md, with the documentation page it follows.
 """
 
+import datetime as dt
 import re
 import urllib.parse
 
@@ -145,6 +146,8 @@ class Api:
                 if getattr(req, "calendar_id_changes", lambda: False)():
                     made["id"] = self.mailbox.alias_calendar(made["id"])
                 return 201, {}, made
+        if rest in (["calendar", "getSchedule"], ["calendar", "getschedule"]) and m == "POST":
+            return 200, {}, self._get_schedule(req)
         cal_id, rest = self._calendar_prefix(rest)
         if cal_id is not None and not rest and m == "GET":
             return 200, {}, self._calendar(req, cal_id, view)
@@ -156,6 +159,58 @@ class Api:
         if rest[:1] == ["events"]:
             return self._events(req, cal_id, rest[1:], view)
         raise bad_request(f"Resource not found for the segment '{'/'.join(seg)}'.", "BadRequest")
+
+    def _get_schedule(self, req):
+        """POST /me/calendar/getSchedule (docs: api/calendar-getschedule.md): for each address of
+        `schedules`, its scheduleItems overlapping [startTime, endTime) with their status
+        (free, tentative, busy, oof, workingElsewhere), in the request's startTime zone (UTC
+        here), and an availabilityView of one digit per `availabilityViewInterval` minutes
+        (0 free, 1 tentative, 2 busy, 3 oof, 4 working elsewhere). The people of other
+        mailboxes are those /_fake/schedules set; anyone else is answered, in the same list,
+        with an `error` (freeBusyError: message, responseCode) instead of items, as Graph
+        answers an address it cannot resolve or has no rights to."""
+        # Action parameters are read whatever their case: msgraph-sdk-python sends `Schedules`,
+        # `StartTime` (its generated request body), and Graph takes them.
+        body = {str(k).lower(): v for k, v in req.body.items()} if isinstance(req.body, dict) else {}
+        people = body.get("schedules")
+        if not isinstance(people, list) or not people:
+            raise bad_request("The schedules property must name at least one address.", "ErrorInvalidParameter")
+        if len(people) > 100:
+            raise bad_request("At most 100 schedules may be asked at once.", "ErrorInvalidParameter")
+        try:
+            start = dt.datetime.fromisoformat(body["starttime"]["dateTime"][:19]).replace(tzinfo=dt.timezone.utc)
+            end = dt.datetime.fromisoformat(body["endtime"]["dateTime"][:19]).replace(tzinfo=dt.timezone.utc)
+        except (KeyError, TypeError, ValueError):
+            raise bad_request("startTime and endTime need a dateTime and a timeZone.", "ErrorInvalidParameter")
+        interval = int(body.get("availabilityviewinterval") or 30)
+        codes = {"free": "0", "tentative": "1", "busy": "2", "oof": "3", "workingElsewhere": "4"}
+        out = []
+        for address in people:
+            items = self.mailbox.schedules.get(str(address).lower())
+            if items is None:
+                out.append({"scheduleId": address, "availabilityView": "", "scheduleItems": [], "error": {
+                    "message": f"The user {address} could not be found or free/busy is not shared.",
+                    "responseCode": "ErrorMailRecipientNotFound"}})
+                continue
+            chosen = []
+            for item in items:
+                a = dt.datetime.fromisoformat(item["start"]).replace(tzinfo=dt.timezone.utc)
+                b = dt.datetime.fromisoformat(item["end"]).replace(tzinfo=dt.timezone.utc)
+                if b > start and a < end:
+                    chosen.append((a, b, item.get("status", "busy")))
+            view, t = "", start
+            while t < end:
+                u = t + dt.timedelta(minutes=interval)
+                states = [codes.get(s, "2") for a, b, s in chosen if b > t and a < u]
+                view += max(states) if states else "0"
+                t = u
+            out.append({"scheduleId": address, "availabilityView": view, "scheduleItems": [
+                {"isPrivate": False, "status": s,
+                 "start": {"dateTime": a.strftime("%Y-%m-%dT%H:%M:%S.0000000"), "timeZone": "UTC"},
+                 "end": {"dateTime": b.strftime("%Y-%m-%dT%H:%M:%S.0000000"), "timeZone": "UTC"}}
+                for a, b, s in chosen], "workingHours": {}})
+        return {"@odata.context": f"{req.base_url}/$metadata#Collection(microsoft.graph.scheduleInformation)",
+                "value": out}
 
     def _calendar(self, req, cal_id, view):
         """A calendar, with the folder's MAPI properties asked by `$expand=singleValueExtendedProperties(…)`:

@@ -29,6 +29,7 @@ def handle(fake, method, target, body):
         ("GET", "/_fake/state"): lambda: (200, {}, state(fake)),
         ("GET", "/_fake/requests"): lambda: (200, {}, {"value": list(fake.requests)}),
         ("POST", "/_fake/reset"): lambda: (fake.reset(), (204, {}, None))[1],
+        ("POST", "/_fake/schedules"): lambda: _schedules(fake, body),
     }
     action = routes.get((method.upper(), route))
     if action is None:
@@ -37,6 +38,14 @@ def handle(fake, method, target, body):
         return action()
     except (FaultError, ValueError, KeyError, TypeError) as error:
         raise bad_request(f"control: {error}", "BadRequest")
+
+
+def _schedules(fake, body):
+    """Other mailboxes' busy time for getSchedule: {address: [{"start", "end", "status"}]}
+    (times UTC, ISO 8601)."""
+    for address, items in (body or {}).items():
+        fake.mailbox.schedules[address.lower()] = list(items)
+    return 204, {}, None
 
 
 def _ledger(fake, clear):

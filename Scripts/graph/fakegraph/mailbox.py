@@ -62,6 +62,7 @@ class Mailbox:
         self.calendar_aliases = {}     # an id POST /me/calendars answered -> the id the calendar lists with
         self.committed = {}            # version -> when it was committed (strictly increasing)
         self.ledger = Ledger()
+        self.schedules = {}            # another mailbox's address -> [{"start", "end", "status"}] (getSchedule)
         self.add_calendar({"name": "Calendar", "isDefaultCalendar": True, "isRemovable": False})
 
     # --- time and versions ---------------------------------------------------------------

@@ -35,6 +35,8 @@ struct GlobalOptions: ParsableArguments {
 protocol ConfigFileCommand {}
 
 extension AlarmsCommand: ConfigFileCommand {}
+extension BusyCommand: ConfigFileCommand {}
+extension FreeCommand: ConfigFileCommand {}
 extension EventAddCommand: ConfigFileCommand {}
 extension EventDeleteCommand: ConfigFileCommand {}
 extension EventEditCommand: ConfigFileCommand {}

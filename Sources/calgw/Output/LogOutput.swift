@@ -9,6 +9,8 @@ protocol OutputCommand: SendableMetatype {
 }
 
 extension AlarmsCommand: OutputCommand {}
+extension BusyCommand: OutputCommand {}
+extension FreeCommand: OutputCommand {}
 extension DiscoverCommand: OutputCommand {}
 extension EventAddCommand: OutputCommand {}
 extension EventDeleteCommand: OutputCommand {}

@@ -30,7 +30,7 @@ struct GraphDirectory: CalendarDirectory {
     var calendarIDsMayChange: Bool { true }
     var concurrentCalendars: Int { 1 }
 
-    private var client: GraphClient { GraphClient(http: http, mailbox: mailbox) }
+    var client: GraphClient { GraphClient(http: http, mailbox: mailbox) }
 
     func listing(mapping: CollectionMapping) async throws -> DirectoryListing {
         let calendars = try await Self.calendars(http: http, mailbox)
