@@ -41,6 +41,9 @@ extension TestProxies {
         public var recurringGuestsUpdate403 = false
         /// Google's URL shape (`/caldav/v2/<id>/events/`) over the upstream's paths, when set.
         public var shape: GoogleShape?
+        /// Other people's busy time for the Calendar API's freeBusy.query: an address and its
+        /// `START/END` periods (RFC 3339, UTC); anyone else is answered `notFound`.
+        public var freeBusy: [String: [String]] = [:]
 
         public init() {}
 
@@ -64,6 +67,9 @@ extension TestProxies {
             if refuseSplitUIDs { out.append("--refuse-split-uids") }
             if recurringGuestsUpdate403 { out.append("--recurring-guests-update-403") }
             if let shape { out += shape.arguments }
+            for (who, periods) in freeBusy.sorted(by: { $0.key < $1.key }) {
+                out += ["--free-busy", "\(who)=\(periods.joined(separator: ","))"]
+            }
             return out
         }
     }

@@ -103,6 +103,31 @@ extension GoogleCalDAVTests {
         #expect(try TestProxies.googleMails(in: mails).isEmpty, "a block mails no one")
     }
 
+    /// `calgw free` on a Google pair asks the Calendar API's freeBusy.query: bob's meeting
+    /// leaves its hour busy; an address Google shows nothing of is named with Google's reason.
+    @Test func freeAsksGooglesFreeBusyQuery() async throws {
+        let s = try await Setup("gmail", extra: ["api = \"google\""]) { behaviours, _ in
+            behaviours.freeBusy = ["bob@example.org": ["2027-03-10T10:00:00Z/2027-03-10T11:00:00Z"]]
+        }
+        defer { s.remove() }
+        let result = try await s.pair.run(
+            "free",
+            [
+                "--from", "2027-03-10T09:00Z", "--to", "2027-03-10T12:00Z", "--attendee", "bob@example.org",
+                "--attendee", "nobody@example.org", "--json",
+            ], password: s.server.password)
+        #expect(result.status == 0, "\(Self.said(result))")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let free = ((json["free"] as? [[String: Any]]) ?? []).map { "\($0["start"] ?? "")..\($0["end"] ?? "")" }
+        #expect(
+            free == ["2027-03-10T09:00:00Z..2027-03-10T10:00:00Z", "2027-03-10T11:00:00Z..2027-03-10T12:00:00Z"],
+            "\(result.stdoutText)")
+        let unknown = (json["unknown"] as? [[String: Any]]) ?? []
+        #expect(
+            unknown.first?["address"] as? String == "nobody@example.org"
+                && (unknown.first?["reason"] as? String)?.contains("notFound") == true, "\(result.stdoutText)")
+    }
+
     /// A migration of 50 meetings from another server into Google (a pair of two servers)
     /// mails nobody: each stays where it is, said once; a plain event moves.
     @Test func aMigrationOfMeetingsIntoGoogleMailsNobody() async throws {

@@ -33,3 +33,18 @@ extension CalDAVClient {
         }
     }
 }
+
+extension CalDAVClient {
+    /// POSTs the JSON `body` to `url` with the client's sign-in (Google's Calendar API beside
+    /// its CalDAV endpoint) and returns the answer's body.
+    /// - Throws: `HTTPError` for any status but 2xx.
+    public func postJSON(_ body: Data, to url: URL) async throws -> Data {
+        let response = try await http.send(
+            HTTPRequest(
+                method: "POST", url: url,
+                headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
+                body: body))
+        guard response.isSuccess else { throw failure(response, method: "POST", url: url) }
+        return response.body
+    }
+}

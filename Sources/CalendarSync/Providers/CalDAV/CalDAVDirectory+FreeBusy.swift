@@ -13,6 +13,11 @@ extension CalDAVDirectory {
         func all(_ why: String) -> [String: Result<[FreeTime.Interval], FreeBusyFailure>] {
             Dictionary(uniqueKeysWithValues: people.map { ($0, .failure(FreeBusyFailure(why))) })
         }
+        switch settledFacts.facts(client.traits).freeBusy {
+        case .none(let reason): return all(reason)
+        case .googleCalendarAPI: return await googleFreeBusy(of: people, from: from, to: to)
+        case .outbox: break
+        }
         let account: SchedulingAccount
         do { account = try await client.schedulingAccount(at: remote) } catch {
             return all("the server could not be asked: \(CauseChain.text(of: error))")
@@ -40,6 +45,75 @@ extension CalDAVDirectory {
             out[person] =
                 FreeBusyRequest.intervals(in: data).map { .success($0) }
                 ?? .failure(FreeBusyFailure("the server's answer holds no VFREEBUSY"))
+        }
+        return out
+    }
+
+    /// Google's `freeBusy.query` (its Calendar API, beside CalDAV: www.googleapis.com for
+    /// Google's own endpoint, the same origin for a proxy or stand-in in front of it): each
+    /// person's busy periods, or the error Google answers for them (`notFound`).
+    func googleFreeBusy(of people: [String], from: Int64, to: Int64) async -> [String: Result<
+        [FreeTime.Interval], FreeBusyFailure
+    >] {
+        struct Answer: Decodable {
+            struct Calendar: Decodable {
+                struct Period: Decodable { var start: String; var end: String }
+                struct Failure: Decodable { var reason: String? }
+                var busy: [Period]?
+                var errors: [Failure]?
+            }
+            var calendars: [String: Calendar]
+        }
+        func rfc3339(_ t: Int64) -> String {
+            let l = LocalDateTime(secondsSinceEpoch: t)
+            return l.date.isoString + String(format: "T%02d:%02d:%02dZ", l.time.hour, l.time.minute, l.time.second)
+        }
+        func instant(_ text: String) -> Int64? {
+            DateTimeValue(
+                parsing: text.prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+                    + "Z"
+            )
+            .map { $0.local.secondsSinceEpoch }
+        }
+        var endpoint = URLComponents(url: remote, resolvingAgainstBaseURL: false) ?? URLComponents()
+        if remote.host?.lowercased().hasSuffix("googleusercontent.com") == true {
+            endpoint.host = "www.googleapis.com"; endpoint.port = nil
+        }
+        endpoint.path = "/calendar/v3/freeBusy"
+        endpoint.query = nil
+        var out = Dictionary(
+            uniqueKeysWithValues: people.map {
+                (
+                    $0,
+                    Result<[FreeTime.Interval], FreeBusyFailure>.failure(
+                        FreeBusyFailure("Google did not answer for them"))
+                )
+            })
+        let answer: Answer
+        do {
+            let body = try JSONSerialization.data(withJSONObject: [
+                "timeMin": rfc3339(from), "timeMax": rfc3339(to), "items": people.map { ["id": $0] },
+            ])
+            answer = try JSONDecoder().decode(Answer.self, from: try await client.postJSON(body, to: endpoint.url!))
+        } catch {
+            return out.mapValues { _ in
+                .failure(FreeBusyFailure("Google could not be asked: \(CauseChain.text(of: error))"))
+            }
+        }
+        for (id, calendar) in answer.calendars {
+            let person = CalendarUser.normalized(id)
+            guard out[person] != nil else { continue }
+            if let errors = calendar.errors, !errors.isEmpty {
+                out[person] = .failure(
+                    FreeBusyFailure("Google answers \(errors.compactMap(\.reason).joined(separator: ", "))"))
+                continue
+            }
+            out[person] = .success(
+                FreeTime.merged(
+                    (calendar.busy ?? []).compactMap { period in
+                        guard let a = instant(period.start), let b = instant(period.end) else { return nil }
+                        return FreeTime.Interval(start: a, end: b)
+                    }))
         }
         return out
     }

@@ -22,6 +22,7 @@ extension ServerFacts {
             $0.scheduling = .always
             $0.meetingCopies = .never
             $0.defersWithBare403 = true
+            $0.freeBusy = .googleCalendarAPI
             $0.makesCalendars = .never(
                 advice: "Google makes no calendars over CalDAV; make one in Google Calendar (Settings, Add "
                     + "calendar, Create new calendar)")
@@ -39,10 +40,16 @@ extension ServerFacts {
         with(generic, "davical", "DAViCal") { $0.meetingCopies = .scheduleAgentClient },
         // Cyrus (Fastmail) honours Scheduling-Enabled: F on PUT and DELETE.
         with(generic, "cyrus", "Cyrus") { _ in },
-        with(generic, "radicale", "Radicale") { _ in },
+        // Radicale schedules nothing and has no schedule Outbox to ask for free-busy time.
+        with(generic, "radicale", "Radicale") {
+            $0.freeBusy = .none(reason: "Radicale answers no free-busy request (it has no schedule Outbox)")
+        },
         // Xandikos advertises calendar-auto-schedule and sends nothing; its answers name only
         // the aiohttp server it runs on, which is how it is known.
-        with(generic, "xandikos", "Xandikos") { $0.scheduling = .never },
+        with(generic, "xandikos", "Xandikos") {
+            $0.scheduling = .never
+            $0.freeBusy = .none(reason: "Xandikos answers no free-busy request (it schedules nothing)")
+        },
         // SOGo delivers to local attendees on every write of a meeting, whatever the request
         // says; it writes no SCHEDULE-STATUS, ignores If-None-Match and If-Match on DELETE (not on
         // PUT), drops a reply's COMMENT, takes a colour only as #RRGGBBAA, and adds CLASS:PUBLIC

@@ -63,6 +63,18 @@ public struct ServerFacts: Equatable, Sendable {
     /// kind (iCloud's take events only over CalDAV: its tasks live in Reminders); nil where a
     /// calendar's own list is to be believed.
     public var takesComponents: Set<String>?
+    /// How other people's busy time is asked (`calgw free`).
+    public var freeBusy: FreeBusyQuery = .outbox
+
+    /// How a server tells other people's busy time.
+    public enum FreeBusyQuery: Equatable, Sendable {
+        /// A VFREEBUSY request POSTed to the account's schedule Outbox (RFC 6638 §5).
+        case outbox
+        /// The Calendar API's `freeBusy.query`, which Google serves beside CalDAV.
+        case googleCalendarAPI
+        /// Not at all; `reason` says why.
+        case none(reason: String)
+    }
 
     /// How a server deals with a meeting's messages.
     public enum Scheduling: Equatable, Sendable {
