@@ -250,4 +250,51 @@ import Testing
             }
         }
     }
+
+    /// A run with nothing new reads no file: a source rewritten in place behind calgw's back
+    /// with its size, time and inode kept (a change no listing can see) makes no change; once
+    /// its time moves, the run reads it and the block follows.
+    @Test func aRunWithNothingNewReadsNoFile() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var lines: [String] = []
+        for name in ["work", "home"] {
+            for side in [name, "\(name)-remote"] {
+                try FileManager.default.createDirectory(at: folder.file(side), withIntermediateDirectories: true)
+            }
+            lines.append(
+                TestPairConfig(
+                    name: name, local: folder.file(name), remote: folder.file("\(name)-remote"),
+                    journal: folder.file("\(name).sqlite")
+                ).toml)
+        }
+        let config = folder.file("config.toml")
+        try Data((lines + [Self.oneWay]).joined(separator: "\n").utf8).write(to: config)
+        let source = folder.file("work").appendingPathComponent("review.ics")
+        func write(_ start: String) throws {
+            try TestEvent.data(uid: "review", summary: "Review", start: start, end: "20270310T160000Z").write(
+                to: source)
+        }
+        func busy() async throws -> String {
+            let result = try await CalgwBinary.run(["busy", "--config", config.path], environment: ["TZ": "UTC"])
+            #expect(result.status == 0, "\(result.stderrText)")
+            return result.stdoutText
+        }
+        try write("20270310T090000Z")
+        #expect(try await busy().contains("1 made"))
+        // In place (the same inode and size), its time put back to the nanosecond.
+        let rewrite = try await ProcessRunner.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import os, sys; p = sys.argv[1]; st = os.stat(p); t = open(p, 'rb').read()"
+                    + ".replace(b'DTSTART:20270310T090000Z', b'DTSTART:20270310T100000Z'); f = open(p, 'r+b'); "
+                    + "f.write(t); f.close(); os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))",
+                source.path,
+            ])
+        #expect(rewrite.status == 0, "\(rewrite.stderrText)")
+        #expect(try await busy().contains("0 made, 0 changed, 0 removed, 1 unchanged"), "the source was read")
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: source.path)
+        #expect(try await busy().contains("0 made, 1 changed, 0 removed"), "the moved source was not read")
+    }
 }

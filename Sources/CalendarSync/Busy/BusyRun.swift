@@ -60,6 +60,8 @@ public struct BusyRun {
 
     /// Runs the projection: every block wanted made or brought up to date, every block of it
     /// no longer wanted removed; with `remove`, every block of it removed and nothing made.
+    /// A source file unchanged since the last run (its signature) is not read, nor a block
+    /// file left as that run left it: a run with nothing new lists folders and writes nothing.
     /// - Throws: ``BusySettingsError`` for a pair or calendar the config does not have; what
     ///   writing the target's vdir throws.
     public func run(dryRun: Bool = false, remove: Bool = false) throws -> Report {
@@ -70,27 +72,103 @@ public struct BusyRun {
                 key: "to", "\(settings.to) holds \(target.count) calendars: name one as pair/calendar")
         }
         let files = into.calendar.eventFiles
+        let stateURL = BusyState.url(projection: settings.name, calendar: into.calendar)
+        let sources = try settings.from.flatMap { try calendars($0, key: "from") }
+        let key = fingerprint(sources.map(\.pair))
+        let known = remove ? nil : BusyState.load(stateURL, key: key)
+        var state = BusyState(key: key)
         var wanted: [String: Component] = [:]
+        var kept: [String: String] = [:]  // block UID -> the unchanged source file that makes it
         if !remove {
-            for name in settings.from {
-                for source in try calendars(name, key: "from") {
-                    let blocks = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now)
-                    for calendar in read(source.calendar.folder, unreadable: &report.unreadable) {
-                        wanted.merge(blocks.blocks(of: calendar)) { first, _ in first }
+            for source in sources {
+                let blocks = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now)
+                let directory = VDirectory(url: source.calendar.folder)
+                for entry in (try? directory.scan()) ?? [] {
+                    let path = source.calendar.folder.path + "/" + entry.name
+                    let signature = "\(entry.signature)"
+                    if let old = known?.sources[path], old.signature == signature {
+                        state.sources[path] = old
+                        for uid in old.blocks { kept[uid] = path }
+                        continue
                     }
+                    guard let calendar = parsed(directory, entry.name, unreadable: &report.unreadable) else { continue }
+                    let made = blocks.blocks(of: calendar)
+                    wanted.merge(made) { first, _ in first }
+                    state.sources[path] = BusyState.Source(signature: signature, blocks: made.keys.sorted())
                 }
             }
         }
-        let plan = BusyPlan(wanted: wanted, held: try held(in: files, wanted: wanted))
+        // A block of an unchanged source whose file is not as the last run left it (edited or
+        // deleted by hand, or rewritten by a sync) is made again from its source, and compared.
+        let present = Dictionary(
+            ((try? files.directory.scan()) ?? []).map { ($0.name, "\($0.signature)") }, uniquingKeysWith: { a, _ in a })
+        for (uid, path) in kept where wanted[uid] == nil {
+            if let held = known?.held[uid], present[held.name] == held.signature {
+                state.held[uid] = held
+                report.unchanged += 1
+                continue
+            }
+            let folder = URL(fileURLWithPath: String(path[..<path.lastIndex(of: "/")!]))
+            let source = sources.first { $0.calendar.folder.path == folder.path }
+            var ignored: [String] = []
+            guard let source,
+                let calendar = parsed(
+                    VDirectory(url: folder), String(path[path.index(after: path.lastIndex(of: "/")!)...]),
+                    unreadable: &ignored),
+                let block = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now).blocks(
+                    of: calendar)[uid]
+            else { continue }
+            wanted[uid] = block
+        }
+        // What the plan compares: the held files of the blocks to check, and of every block the
+        // last run knew (or, without a state, every block file of the projection).
+        var held = known == nil ? try self.held(in: files, wanted: wanted) : [:]
+        if let known {
+            for uid in Set(known.held.keys).union(wanted.keys) where kept[uid] == nil || wanted[uid] != nil {
+                let name = known.held[uid]?.name ?? SafeFileName.fileName(forUID: uid)
+                if let file = try files.read(name),
+                    file.calendar.components.contains(where: { $0["UID"]?.value == uid })
+                {
+                    held[uid] = file
+                }
+            }
+        }
+        let plan = BusyPlan(wanted: wanted, held: held)
         report.made = plan.make.count
         report.changed = plan.change.count
         report.removed = plan.remove.count
-        report.unchanged = plan.unchanged
+        report.unchanged += plan.unchanged
         guard !dryRun else { return report }
-        for block in plan.make { try files.create(block.calendar, uid: block.uid) }
-        for block in plan.change { try files.replace(block.file, with: block.calendar) }
+        var written: [String: String] = [:]
+        for block in plan.make { written[block.uid] = try files.create(block.calendar, uid: block.uid) }
+        for block in plan.change {
+            try files.replace(block.file, with: block.calendar)
+            written[block.calendar.components.first { $0.name == "VEVENT" }?["UID"]?.value ?? ""] = block.file.name
+        }
         for file in plan.remove { try files.delete(file) }
+        let removed = Set(plan.remove.map(\.name))
+        for (uid, file) in held where wanted[uid] != nil && !removed.contains(file.name) && written[uid] == nil {
+            state.held[uid] = BusyState.Held(name: file.name, signature: "\(file.signature)")
+        }
+        for (uid, name) in written {
+            if let (_, signature) = try files.directory.read(name) {
+                state.held[uid] = BusyState.Held(name: name, signature: "\(signature)")
+            }
+        }
+        if remove { try? FileManager.default.removeItem(at: stateURL) } else { state.save(stateURL) }
         return report
+    }
+
+    /// What the state holds for: the settings, the person's addresses on every source pair,
+    /// and the day (the horizon moves with it).
+    func fingerprint(_ sourcePairs: [Pair]) -> String {
+        let addresses = Set(sourcePairs.flatMap { own($0) }).sorted().joined(separator: ",")
+        return [
+            settings.name, settings.from.joined(separator: ","), settings.to, settings.title,
+            settings.skip.map(\.rawValue).sorted().joined(separator: ","),
+            settings.hours.map { "\($0.start)-\($0.end)" } ?? "", "\(settings.horizon.back)..\(settings.horizon.ahead)",
+            addresses, "\(now / 86_400)", zone.identifier,
+        ].joined(separator: "|")
     }
 
     /// The calendars `name` (`pair` or `pair/calendar`) stands for: an account pair's every
@@ -110,20 +188,15 @@ public struct BusyRun {
         Set((pair.addresses + (pair.cachedServerAccount?.addresses ?? [])).map(CalendarUser.normalized))
     }
 
-    /// The calendar objects in `folder`; a file that does not read is named in `unreadable`.
-    func read(_ folder: URL, unreadable: inout [String]) -> [Component] {
-        let directory = VDirectory(url: folder)
-        guard let entries = try? directory.scan() else { return [] }
-        var out: [Component] = []
-        for entry in entries {
-            guard let (data, _) = try? directory.read(entry.name) else { continue }
-            guard let calendar = try? ICalendarParser().parse(data).calendar else {
-                unreadable.append(directory.path(entry.name))
-                continue
-            }
-            out.append(calendar)
+    /// The calendar object in the file `name` of `directory`; nil (and the file named in
+    /// `unreadable`) when it does not read.
+    func parsed(_ directory: VDirectory, _ name: String, unreadable: inout [String]) -> Component? {
+        guard let (data, _) = try? directory.read(name) else { return nil }
+        guard let calendar = try? ICalendarParser().parse(data).calendar else {
+            unreadable.append(directory.path(name))
+            return nil
         }
-        return out
+        return calendar
     }
 
     /// The projection's blocks in the target: files marked `X-CALGW-BUSY` with its name, and
