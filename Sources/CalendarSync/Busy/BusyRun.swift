@@ -77,27 +77,8 @@ public struct BusyRun {
         let key = fingerprint(sources.map(\.pair))
         let known = remove ? nil : BusyState.load(stateURL, key: key)
         var state = BusyState(key: key)
-        var wanted: [String: Component] = [:]
-        var kept: [String: String] = [:]  // block UID -> the unchanged source file that makes it
-        if !remove {
-            for source in sources {
-                let blocks = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now)
-                let directory = VDirectory(url: source.calendar.folder)
-                for entry in (try? directory.scan()) ?? [] {
-                    let path = source.calendar.folder.path + "/" + entry.name
-                    let signature = "\(entry.signature)"
-                    if let old = known?.sources[path], old.signature == signature {
-                        state.sources[path] = old
-                        for uid in old.blocks { kept[uid] = path }
-                        continue
-                    }
-                    guard let calendar = parsed(directory, entry.name, unreadable: &report.unreadable) else { continue }
-                    let made = blocks.blocks(of: calendar)
-                    wanted.merge(made) { first, _ in first }
-                    state.sources[path] = BusyState.Source(signature: signature, blocks: made.keys.sorted())
-                }
-            }
-        }
+        var (wanted, kept): ([String: Component], [String: String]) = ([:], [:])
+        if !remove { (wanted, kept) = gather(sources, known: known, into: &state, unreadable: &report.unreadable) }
         // A block of an unchanged source whose file is not as the last run left it (edited or
         // deleted by hand, or rewritten by a sync) is made again from its source, and compared.
         let present = Dictionary(
@@ -106,19 +87,9 @@ public struct BusyRun {
             if let held = known?.held[uid], present[held.name] == held.signature {
                 state.held[uid] = held
                 report.unchanged += 1
-                continue
+            } else if let block = remade(uid, from: path, sources: sources) {
+                wanted[uid] = block
             }
-            let folder = URL(fileURLWithPath: String(path[..<path.lastIndex(of: "/")!]))
-            let source = sources.first { $0.calendar.folder.path == folder.path }
-            var ignored: [String] = []
-            guard let source,
-                let calendar = parsed(
-                    VDirectory(url: folder), String(path[path.index(after: path.lastIndex(of: "/")!)...]),
-                    unreadable: &ignored),
-                let block = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now).blocks(
-                    of: calendar)[uid]
-            else { continue }
-            wanted[uid] = block
         }
         // What the plan compares: the held files of the blocks to check, and of every block the
         // last run knew (or, without a state, every block file of the projection).
@@ -146,6 +117,46 @@ public struct BusyRun {
             written[block.calendar.components.first { $0.name == "VEVENT" }?["UID"]?.value ?? ""] = block.file.name
         }
         for file in plan.remove { try files.delete(file) }
+        try remember(plan, held: held, wanted: wanted, written: written, in: files, state: &state)
+        if remove { try? FileManager.default.removeItem(at: stateURL) } else { state.save(stateURL) }
+        return report
+    }
+
+    /// The blocks the changed source files make (read and projected), and the blocks of the
+    /// unchanged ones (by UID, the file that makes each, not read); each file's signature and
+    /// blocks recorded in `state`.
+    func gather(
+        _ sources: [(pair: Pair, calendar: PairCalendar)], known: BusyState?, into state: inout BusyState,
+        unreadable: inout [String]
+    ) -> (wanted: [String: Component], kept: [String: String]) {
+        var wanted: [String: Component] = [:]
+        var kept: [String: String] = [:]
+        for source in sources {
+            let blocks = BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now)
+            let directory = VDirectory(url: source.calendar.folder)
+            for entry in (try? directory.scan()) ?? [] {
+                let path = source.calendar.folder.path + "/" + entry.name
+                let signature = "\(entry.signature)"
+                if let old = known?.sources[path], old.signature == signature {
+                    state.sources[path] = old
+                    for uid in old.blocks { kept[uid] = path }
+                    continue
+                }
+                guard let calendar = parsed(directory, entry.name, unreadable: &unreadable) else { continue }
+                let made = blocks.blocks(of: calendar)
+                wanted.merge(made) { first, _ in first }
+                state.sources[path] = BusyState.Source(signature: signature, blocks: made.keys.sorted())
+            }
+        }
+        return (wanted, kept)
+    }
+
+    /// Records in `state` each block file as this run leaves it: the ones it wrote, and the
+    /// ones it found as wanted.
+    func remember(
+        _ plan: BusyPlan, held: [String: EventFile], wanted: [String: Component], written: [String: String],
+        in files: EventFiles, state: inout BusyState
+    ) throws {
         let removed = Set(plan.remove.map(\.name))
         for (uid, file) in held where wanted[uid] != nil && !removed.contains(file.name) && written[uid] == nil {
             state.held[uid] = BusyState.Held(name: file.name, signature: "\(file.signature)")
@@ -155,8 +166,20 @@ public struct BusyRun {
                 state.held[uid] = BusyState.Held(name: name, signature: "\(signature)")
             }
         }
-        if remove { try? FileManager.default.removeItem(at: stateURL) } else { state.save(stateURL) }
-        return report
+    }
+
+    /// The block `uid` made again from the source file at `path` (a folder's path and a
+    /// name); nil when the file no longer reads or makes it.
+    func remade(_ uid: String, from path: String, sources: [(pair: Pair, calendar: PairCalendar)]) -> Component? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = URL(fileURLWithPath: String(path[..<slash]))
+        guard let source = sources.first(where: { $0.calendar.folder.path == folder.path }) else { return nil }
+        var ignored: [String] = []
+        guard
+            let calendar = parsed(
+                VDirectory(url: folder), String(path[path.index(after: slash)...]), unreadable: &ignored)
+        else { return nil }
+        return BusyBlocks(settings: settings, own: own(source.pair), zone: zone, now: now).blocks(of: calendar)[uid]
     }
 
     /// What the state holds for: the settings, the person's addresses on every source pair,
