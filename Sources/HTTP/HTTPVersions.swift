@@ -6,5 +6,5 @@ public enum HTTPVersions {
     public static var curlVersion: String { String(cString: ccurl_version()) }
 
     /// calgw's version, sent in the User-Agent.
-    public static let calgwVersion = "0.1.0"
+    public static var calgwVersion: String { BuildStamp.version }
 }

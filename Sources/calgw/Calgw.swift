@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 import Foundation
 
 /// The `calgw` command: keeps a vdir in two-way sync with a CalDAV server.
@@ -20,7 +21,7 @@ struct Calgw: AsyncParsableCommand {
               calgw -v event add --summary Review --start 2026-04-01T14:00
               alias calgw-work='calgw -c ~/work.toml'
             """,
-        version: "0.1.0",
+        version: CalgwBuild.text,
         subcommands: [
             FmtCommand.self,
             LintCommand.self,
