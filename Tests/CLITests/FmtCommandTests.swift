@@ -32,6 +32,29 @@ import CalgwTestSupport
         #expect(try Data(contentsOf: file) == Data(sloppy.utf8))
     }
 
+    /// A folder stands for every .ics file under it (a vdir, a folder of vdirs), for `fmt`
+    /// and `lint` alike; what is not .ics is left alone.
+    @Test func aFolderStandsForItsIcsFiles() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vdir = folder.file("calendars/work")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        try Data(
+            "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:a\nDTSTAMP:20260101T000000Z\nDTSTART:20260301T100000Z\nSUMMARY:a\nEND:VEVENT\nEND:VCALENDAR\n"
+                .utf8
+        )
+        .write(to: vdir.appendingPathComponent("a.ics"))
+        try Data("not a calendar".utf8).write(to: vdir.appendingPathComponent("notes.txt"))
+        let check = try await CalgwBinary.run(["fmt", "--check", folder.file("calendars").path])
+        #expect(
+            check.status == 1 && check.stdoutText.contains("a.ics") && !check.stdoutText.contains("notes"),
+            "\(check.stdoutText) \(check.stderrText)")
+        let lint = try await CalgwBinary.run(["lint", folder.file("calendars").path])
+        #expect(
+            !lint.stderrText.contains("Is a directory") && !lint.stdoutText.contains("notes"),
+            "\(lint.stdoutText) \(lint.stderrText)")
+    }
+
     @Test func neverRewritesAFileItCannotParse() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -22,7 +22,8 @@ struct FmtCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The .ics files.", completion: .file(extensions: ["ics"]))
+    @Argument(
+        help: "The .ics files, or folders of them (every .ics under each).", completion: .file(extensions: ["ics"]))
     var files: [String]
 
     struct FileResult: Encodable {
@@ -34,7 +35,7 @@ struct FmtCommand: ParsableCommand {
 
     func run() throws {
         var results: [FileResult] = []
-        for path in files {
+        for path in ICSPaths.expanding(files) {
             let result = Self.format(path: path, check: check)
             results.append(result)
             guard !output.json else { continue }

@@ -25,7 +25,8 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Report only errors, not warnings.")
     var errorsOnly = false
 
-    @Argument(help: "The .ics files.", completion: .file(extensions: ["ics"]))
+    @Argument(
+        help: "The .ics files, or folders of them (every .ics under each).", completion: .file(extensions: ["ics"]))
     var files: [String]
 
     struct Problem: Encodable {
@@ -45,7 +46,7 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         var all: [Problem] = []
-        for path in files {
+        for path in ICSPaths.expanding(files) {
             let problems: [LintProblem]
             do {
                 problems = Self.linter.lint(try Data(contentsOf: URL(fileURLWithPath: path)))
