@@ -428,7 +428,7 @@ async def get_schedule(c):
     bob, nobody = answer.value
     assert (bob.schedule_id, bob.availability_view) == ("bob@example.org", "020"), bob.availability_view
     assert [(i.status.value, i.start.date_time[:19]) for i in bob.schedule_items] == [("busy", "2027-03-10T10:00:00")]
-    assert nobody.error is not None and nobody.error.response_code == "ErrorMailRecipientNotFound", nobody.error
+    assert nobody.error is not None and nobody.error.response_code == "5009", nobody.error
 
 
 async def batch(c):

@@ -268,8 +268,8 @@ class GoogleHandler(proxylib.ForwardingHandler):
         `busy` periods within the window out. A calendar Google does not show the account (an
         address outside the domain whose free/busy is not shared, or no such calendar) is
         answered in the same object with `errors: [{domain: global, reason: notFound}]` and no
-        busy time, as its users report (google-api-python-client #1097, calendar-json-api
-        issue tracker 36764180), not with an HTTP error."""
+        busy time, with status 200, not an HTTP error, as its users report
+        (hkjarral/AVA-AI-Voice-Agent-for-Asterisk #355, activepieces #13929)."""
         try:
             request = json.loads(self.body or b"{}")
             low, high = request["timeMin"], request["timeMax"]

@@ -154,7 +154,7 @@ import Testing
         let unknown = (json["unknown"] as? [[String: Any]]) ?? []
         #expect(
             unknown.first?["address"] as? String == "nobody@example.org"
-                && (unknown.first?["reason"] as? String)?.contains("ErrorMailRecipientNotFound") == true,
+                && (unknown.first?["reason"] as? String)?.contains("Unable to resolve e-mail address") == true,
             "\(result.stdoutText)")
     }
 }

@@ -167,8 +167,10 @@ class Api:
         here), and an availabilityView of one digit per `availabilityViewInterval` minutes
         (0 free, 1 tentative, 2 busy, 3 oof, 4 working elsewhere). The people of other
         mailboxes are those /_fake/schedules set; anyone else is answered, in the same list,
-        with an `error` (freeBusyError: message, responseCode) instead of items, as Graph
-        answers an address it cannot resolve or has no rights to."""
+        with an `error` (freeBusyError: message, responseCode 5009) instead of items, as Graph
+        answers an address it cannot resolve (microsoft-graph-docs #11225). Parameter names are
+        taken in any case: users send `Schedules`, `StartTime` (microsoft-graph-docs #4494,
+        msgraph-sdk-javascript #215), and so does msgraph-sdk-python."""
         # Action parameters are read whatever their case: msgraph-sdk-python sends `Schedules`,
         # `StartTime` (its generated request body), and Graph takes them.
         body = {str(k).lower(): v for k, v in req.body.items()} if isinstance(req.body, dict) else {}
@@ -188,9 +190,11 @@ class Api:
         for address in people:
             items = self.mailbox.schedules.get(str(address).lower())
             if items is None:
-                out.append({"scheduleId": address, "availabilityView": "", "scheduleItems": [], "error": {
-                    "message": f"The user {address} could not be found or free/busy is not shared.",
-                    "responseCode": "ErrorMailRecipientNotFound"}})
+                # As a user reports it (microsoft-graph-docs #11225): status 200, the address
+                # with an error of its own and nothing else.
+                out.append({"scheduleId": address, "error": {
+                    "message": f"Unable to resolve e-mail address {address} to an Active Directory object.",
+                    "responseCode": "5009"}})
                 continue
             chosen = []
             for item in items:
