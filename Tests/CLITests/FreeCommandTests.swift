@@ -90,7 +90,7 @@ import Testing
             "free",
             [
                 "--from", "2027-03-10T09:00Z", "--to", "2027-03-10T12:00Z", "--attendee", bobUser.address,
-                "--attendee", "nobody@nowhere.example", "--json",
+                "--attendee", "nobody@nowhere.example", "--attendee", bobUser.address, "--json",
             ], password: server.password)
         #expect(result.status == 0, "\(result.stderrText)")
         let json = try Self.json(result)

@@ -16,17 +16,10 @@ import Testing
     /// opens the invitation in its viewer and presses `I`: the invitation is in bob's vdir.
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
     func aercAppliesAnInvitationFromItsViewer(server name: String) async throws {
-        let server = try TestServers.shared(name)
-        let sink = try TestSMTPSink()
-        defer { sink.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let (alice, bob) = try await MeetingMailWalkTests.people(on: server, in: folder, sink: sink)
-        let made = try await alice.run(
-            "event", ["add", "--summary", "Planning", "--start", "2027-03-10T09:00", "--attendee", "bob@example.net"],
-            password: server.password)
-        let uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let invitation = try #require(try sink.messages().first, "\(made.stderrText)")
+        let walk = try await MeetingMailWalkTests.Invited(on: name, applied: false)
+        defer { walk.finish() }
+        let (server, folder, bob, uid) = (walk.server, walk.folder, walk.bob, walk.uid)
+        let invitation = walk.invitation
 
         // bob's mail: a maildir with an INBOX; aerc's accounts.conf and binds.conf.
         let inbox = folder.file("bob-mail/INBOX")
@@ -66,7 +59,7 @@ import Testing
         }
         // The message list shows the invitation; Enter opens it in the viewer, where I is bound.
         var deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !(try await screen()).contains("Planning") { try await Task.sleep(for: .seconds(0.3)) }
+        while Date() < deadline, !(try await screen()).contains("Review") { try await Task.sleep(for: .seconds(0.3)) }
         _ = try await ProcessRunner.run("tmux", ["-L", socket, "send-keys", "-t", "walk", "Enter"])
         // The viewer shows the mail's readable part ("Organizer:"); then I, again if a busy
         // machine let the key go by (a second itip of the same invitation changes nothing).
@@ -150,17 +143,10 @@ import Testing
     /// one step, and the answer, with the comment, mailed to the organizer.
     @Test(.enabled(if: !radicale.isEmpty, "needs radicale, which CALGW_TEST_SERVERS leaves out"), arguments: radicale)
     func itipAppliesAndAnswersInOneStep(server name: String) async throws {
-        let server = try TestServers.shared(name)
-        let sink = try TestSMTPSink()
-        defer { sink.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let (alice, bob) = try await MeetingMailWalkTests.people(on: server, in: folder, sink: sink)
-        let made = try await alice.run(
-            "event", ["add", "--summary", "Planning", "--start", "2027-03-10T09:00", "--attendee", "bob@example.net"],
-            password: server.password)
-        let uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let invitation = try #require(try sink.messages().first, "\(made.stderrText)")
+        let walk = try await MeetingMailWalkTests.Invited(on: name, applied: false)
+        defer { walk.finish() }
+        let (server, sink, bob, uid) = (walk.server, walk.sink, walk.bob, walk.uid)
+        let invitation = walk.invitation
         let result = try await CalgwBinary.run(
             ["itip", "--accept", "--comment", "Gladly", "--config", bob.config.path], stdin: invitation.data,
             environment: ["CALGW_TEST_PASSWORD": server.password])

@@ -46,12 +46,13 @@ import Testing
     }
 
     /// alice and bob on the server `name`, mailing through a sink of their own, with bob holding
-    /// alice's invitation to a review: its UID and the mail that brought it.
+    /// alice's invitation to a review (unless not `applied`: then only mailed to him): its UID
+    /// and the mail that brought it.
     struct Invited {
         let server: TestServer, sink: TestSMTPSink, folder: TemporaryFolder, alice: ServerPair, bob: ServerPair
         let uid: String, invitation: TestSMTPSink.Message
 
-        init(on name: String) async throws {
+        init(on name: String, applied: Bool = true) async throws {
             server = try TestServers.shared(name)
             sink = try TestSMTPSink()
             folder = try TemporaryFolder()
@@ -62,6 +63,7 @@ import Testing
                 password: server.password)
             uid = made.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
             invitation = try #require(try sink.messages().first, "\(made.stderrText)")
+            guard applied else { return }
             #expect(try await MeetingMailWalkTests.itip(bob, invitation.data, server.password).status == 0)
         }
 

@@ -16,14 +16,7 @@ extension CalDAVClient {
     /// - Throws: `HTTPError` when the server does not take the request; `XMLParseError` for an
     ///   answer that is not XML.
     public func askFreeBusy(_ message: Data, outbox: URL) async throws -> [FreeBusyAnswer] {
-        let target = Self.collectionURL(outbox)
-        let response = try await http.send(
-            HTTPRequest(
-                method: "POST", url: target, headers: [("Content-Type", "text/calendar; charset=utf-8")],
-                body: message))
-        traits.observe(response)
-        guard response.isSuccess else { throw failure(response, method: "POST", url: target) }
-        let root = try XMLDocumentParser.parse(response.body)
+        let root = try XMLDocumentParser.parse(try await postToOutbox(message, outbox).body)
         return root.children(XMLNamespace.caldav, "response").map { answer in
             let recipient = answer.child(XMLNamespace.caldav, "recipient")
             return FreeBusyAnswer(

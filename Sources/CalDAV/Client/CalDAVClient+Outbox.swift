@@ -7,6 +7,12 @@ extension CalDAVClient {
     /// schedules where the server will not do it for a stored object.
     /// - Throws: `HTTPError` when the server does not take it (any status but 2xx).
     public func postSchedulingMessage(_ message: Data, to outbox: URL) async throws {
+        _ = try await postToOutbox(message, outbox)
+    }
+
+    /// POSTs the iCalendar `message` to the schedule Outbox and returns the server's answer.
+    /// - Throws: `HTTPError` for any status but 2xx.
+    func postToOutbox(_ message: Data, _ outbox: URL) async throws -> HTTPResponse {
         let target = Self.collectionURL(outbox)
         let response = try await http.send(
             HTTPRequest(
@@ -14,5 +20,6 @@ extension CalDAVClient {
                 body: message))
         traits.observe(response)
         guard response.isSuccess else { throw failure(response, method: "POST", url: target) }
+        return response
     }
 }

@@ -30,7 +30,9 @@ extension FreeTime {
     public func find(listing: OccurrenceListing, people: [String], pairs: [Pair]) async -> Report {
         var busy: [String: [Interval]] = ["me": Self.busy(in: listing)]
         var unknown: [String: String] = [:]
-        var left = people.map(CalendarUser.normalized)
+        // Each person once, in the order given: a person named twice is asked once.
+        var seen: Set<String> = []
+        var left = people.map(CalendarUser.normalized).filter { seen.insert($0).inserted }
         for pair in pairs where !left.isEmpty {
             guard let directory = try? pair.directory() else { continue }
             for (person, answer) in await directory.freeBusy(of: left, from: from, to: to) {
