@@ -64,6 +64,8 @@ let package = Package(
         // libxml2's push (SAX) parser behind three plain callbacks, refusing DTDs, entities and
         // processing instructions: a multistatus is read as it arrives.
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
+        // Zstandard, found through pkg-config: the journal's merge bases are kept compressed.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // HTTP on libcurl: the transport seam, the client (retries, redirects, limits, TLS pins),
         // authentication (Basic, Digest, a bearer token), and the error every request to a
         // server fails with. CalDAV, Graph and sign-in all speak through it.
@@ -94,7 +96,7 @@ let package = Package(
             name: "CalendarSync",
             dependencies: [
                 "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "KernelEvents", "Failures",
-                "Mail",
+                "Mail", "CZstd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

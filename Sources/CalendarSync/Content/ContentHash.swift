@@ -135,6 +135,30 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// Calls `body` with the hash as the journal stores it: a SHA-256 as its 32 bytes (33 for
+    /// a `raw:` one, the first byte `r`); nil for any other text, which is stored as text.
+    func withStoredBytes<R>(_ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        guard case .digest(let digest, let raw) = storage else { return try body(nil) }
+        let words = (digest.w0.bigEndian, digest.w1.bigEndian, digest.w2.bigEndian, digest.w3.bigEndian)
+        guard raw else { return try withUnsafeBytes(of: words) { try body($0) } }
+        return try withUnsafeTemporaryAllocation(byteCount: 33, alignment: 1) { buffer in
+            buffer[0] = UInt8(ascii: "r")
+            withUnsafeBytes(of: words) { UnsafeMutableRawBufferPointer(rebasing: buffer[1...]).copyMemory(from: $0) }
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// The hash the journal stored as `bytes` (``withStoredBytes(_:)``); nil when they are
+    /// neither 32 bytes nor 33 after an `r`.
+    init?(storedBytes bytes: UnsafeRawBufferPointer) {
+        switch bytes.count {
+        case 32: storage = .digest(Digest(bytes: bytes), raw: false)
+        case 33 where bytes[0] == UInt8(ascii: "r"):
+            storage = .digest(Digest(bytes: UnsafeRawBufferPointer(rebasing: bytes[1...])), raw: true)
+        default: return nil
+        }
+    }
+
     /// A lowercase hex digit for `d` (0 to 15).
     private static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10 }
 

@@ -70,7 +70,12 @@ extension Journal {
                 }
             }
             let members = try db.cachedStatement(sql: "SELECT members FROM intent WHERE id = ?")
-            let update = try db.cachedStatement(sql: "UPDATE intent SET state = ?, outcome = ? WHERE id = ?")
+            // A settled row's members are dropped: only a pending row's (one with a write of
+            // unknown fate among them) are ever read again.
+            let update = try db.cachedStatement(
+                sql:
+                    "UPDATE intent SET state = ?1, outcome = ?2, members = CASE WHEN ?1 = 'pending' THEN members END WHERE id = ?3"
+            )
             for id in rows {
                 let outcomes = byID[id]!
                 if let packed = try Data.fetchOne(members, arguments: [id]),
@@ -104,7 +109,8 @@ extension Journal {
     func fail(_ intent: Intent, reason: String) throws {
         try writing { db in
             try db.execute(
-                sql: "UPDATE intent SET state = 'failed', outcome = ? WHERE id = ?", arguments: [reason, intent.id])
+                sql: "UPDATE intent SET state = 'failed', outcome = ?, members = NULL WHERE id = ?",
+                arguments: [reason, intent.id])
         }
     }
 
@@ -145,7 +151,8 @@ extension Journal {
             var rows = ItemRowStatements()
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
             try db.execute(
-                sql: "UPDATE intent SET state = 'recovered', outcome = ? WHERE id = ?", arguments: [outcome, intent.id])
+                sql: "UPDATE intent SET state = 'recovered', outcome = ?, members = NULL WHERE id = ?",
+                arguments: [outcome, intent.id])
         }
     }
 

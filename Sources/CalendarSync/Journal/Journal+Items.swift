@@ -25,8 +25,8 @@ extension Journal {
                 items.append(
                     JournalItem(
                         key: ItemKey(row[0]),
-                        local: SideRecord(href: row[1], etag: row[2], hash: ContentHash(row[3])),
-                        remote: SideRecord(href: row[4], etag: row[5], hash: ContentHash(row[6])),
+                        local: SideRecord(href: row[1], etag: row[2], hash: .stored(row[3])),
+                        remote: SideRecord(href: row[4], etag: row[5], hash: .stored(row[6])),
                         lastModified: row[7], sequence: row[8],
                         span: TimeSpan(start: row[9], end: row[10])))
             }
@@ -94,11 +94,13 @@ extension Journal {
         return found
     }
 
-    /// The content both sides agreed on at the last sync of `key` (the merge base).
+    /// The content both sides agreed on at the last sync of `key` (the merge base); nil when
+    /// there is none, or when the journal holds one calgw cannot read (the item is then
+    /// handled as a change on both sides without a base: a conflict, nothing lost).
     public func base(for key: ItemKey) throws -> Data? {
         try reading { db in
             try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value])
-        }
+        }.flatMap(StoredBase.unpack)
     }
 
     /// Applies an item change in its own transaction.
@@ -194,8 +196,8 @@ extension Journal {
 
     /// Binds an item row's thirteen values, in the order of the item table's columns.
     private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
-        // One value after another, not from an array made for each row; the hashes written as
-        // text on the stack, without a string.
+        // One value after another, not from an array made for each row; the hashes bound as
+        // their bytes, without a string.
         insert.bind(item.key.value)
         insert.bind(item.local.href.value)
         insert.bind(item.local.etag.value)
@@ -207,7 +209,7 @@ extension Journal {
         insert.bind(item.sequence)
         insert.bind(item.span.start)
         insert.bind(item.span.end)
-        insert.bind(base)
+        insert.bind(base.map(StoredBase.pack))
         insert.bind(now)
     }
 }

@@ -17,7 +17,7 @@ extension Journal {
             try Row.fetchAll(db, sql: "SELECT * FROM outsideItem WHERE side = ?", arguments: [side.rawValue]).map {
                 row in
                 SideItem(
-                    key: ItemKey(row["key"]), href: row["href"], etag: row["etag"], hash: ContentHash(row["hash"]),
+                    key: ItemKey(row["key"]), href: row["href"], etag: row["etag"], hash: .stored(row["hash"]),
                     lastModified: row["lastModified"], sequence: row["sequence"],
                     span: TimeSpan(start: row["spanStart"], end: row["spanEnd"]))
             }
@@ -35,7 +35,7 @@ extension Journal {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        side.rawValue, item.href, item.etag, item.key.value, item.hash.value, item.lastModified,
+                        side.rawValue, item.href, item.etag, item.key.value, item.hash.storedValue, item.lastModified,
                         item.sequence, item.span.start, item.span.end,
                     ])
             }

@@ -40,7 +40,12 @@ public final class Journal: Sendable {
                         "use that calgw, or move the journal away to start over (the next sync then matches items by UID)"
                 )
             }
+            let applied = try writer.read(migrator.appliedIdentifiers)
             try migrator.migrate(writer)
+            // The rows v7 rewrote gave up about half their pages: given back to the disk once.
+            if !applied.isEmpty, !applied.contains(StoredFormMigration.identifier), try writer.read(Self.holdsItems) {
+                try writer.vacuum()
+            }
             // A run cut short while it loaded rows without the item indexes left them missing.
             if try !writer.read(Self.missingItemIndexes).isEmpty { try restoreItemIndexes() }
         } catch let error as JournalError {
@@ -50,6 +55,10 @@ public final class Journal: Sendable {
         } catch {
             throw JournalError(.storage, "cannot open the journal \(url?.path ?? ""): \(error)")
         }
+    }
+
+    private static func holdsItems(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") ?? false
     }
 
     /// Opens (or creates, mode 0600) the journal file at `url`, in WAL mode.

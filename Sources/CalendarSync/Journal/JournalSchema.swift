@@ -43,6 +43,12 @@ enum JournalSchema {
         m.registerMigration("v6: a batch of intents in one row") { db in
             try db.execute(sql: "ALTER TABLE intent ADD COLUMN members BLOB")
         }
+        // A journal took about 2 KB an item: hashes as 64 hex digits twice, the merge base as
+        // it came, and each settled batch's members kept until pruned. Hashes as their bytes
+        // (`ContentHash+Journal`), bases compressed (`StoredBase`), members dropped on settling.
+        m.registerMigration(StoredFormMigration.identifier) { db in
+            try StoredFormMigration.migrate(db)
+        }
         return m
     }
 

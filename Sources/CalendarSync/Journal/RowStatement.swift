@@ -37,9 +37,12 @@ struct RowStatement {
         value.withUTF8 { bind(text: $0) }
     }
 
-    /// Binds a hash as its text, written on the stack.
+    /// Binds a hash as the journal keeps it (``ContentHash/storedValue``): a SHA-256 as its
+    /// bytes, any other hash as its text.
     mutating func bind(_ hash: ContentHash) {
-        hash.withText { bind(text: $0) }
+        hash.withStoredBytes { bytes in
+            if let bytes { bind(blob: bytes) } else { hash.withText { bind(text: $0) } }
+        }
     }
 
     /// Binds UTF-8 as text, from the statement's buffer (or as SQLite's copy when it does not
@@ -69,11 +72,18 @@ struct RowStatement {
         let i = index, s = statement.sqliteStatement
         // An empty blob is bound as one (a null pointer would bind NULL).
         guard !value.isEmpty else { note(sqlite3_bind_zeroblob(s, i, 0)); return }
-        note(
-            value.withUnsafeBytes {
-                let (pointer, destructor) = bytes.keep($0)
-                return sqlite3_bind_blob(s, i, pointer, CInt($0.count), destructor)
-            })
+        value.withUnsafeBytes { bind(blobAt: i, $0) }
+    }
+
+    /// Binds bytes as a blob (not empty).
+    private mutating func bind(blob: UnsafeRawBufferPointer) {
+        index += 1
+        bind(blobAt: index, blob)
+    }
+
+    private mutating func bind(blobAt i: CInt, _ blob: UnsafeRawBufferPointer) {
+        let (pointer, destructor) = bytes.keep(blob)
+        note(sqlite3_bind_blob(statement.sqliteStatement, i, pointer, CInt(blob.count), destructor))
     }
 
     /// Runs the statement with the values bound since the last run, then readies it for the next.
