@@ -57,8 +57,9 @@ let package = Package(
         // Also a program run in the foreground with the terminal (the editor), and a private
         // file removed when a signal ends the process.
         .target(name: "KernelEvents", dependencies: ["CWallClock", "CStopSignal", "Failures"]),
-        // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // Typed, non-variadic wrappers over libcurl (Swift cannot call variadic C), which load
+        // libcurl the first time a request needs it (a command that makes none never maps it).
+        .target(name: "CCurl"),
         // libxml2, found through pkg-config.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // libxml2's push (SAX) parser behind three plain callbacks, refusing DTDs, entities and

@@ -15,8 +15,12 @@ final class CurlEngine: @unchecked Sendable {
     private var idle: [UnsafeMutableRawPointer] = []
 
     init(maxParallel: Int) throws {
-        guard ccurl_global_init() == CURLE_OK, let multi = curl_multi_init() else {
-            throw HTTPError(.invalidRequest, "libcurl could not be initialised")
+        guard ccurl_global_init() == CURLE_OK, let multi = ccurl_multi_init() else {
+            let why = String(cString: ccurl_load_error())
+            throw HTTPError(
+                .invalidRequest,
+                why.isEmpty ? "libcurl could not be initialised" : "libcurl could not be loaded: \(why)",
+                recovery: "install libcurl (Debian and Ubuntu: apt install libcurl4)")
         }
         self.multi = multi
         self.maxParallel = max(1, maxParallel)
@@ -38,7 +42,7 @@ final class CurlEngine: @unchecked Sendable {
                 CurlOutcome(code: CURLE_ABORTED_BY_CALLBACK, errorText: "the HTTP client was shut down"))
             return
         }
-        curl_multi_wakeup(multi)
+        ccurl_multi_wakeup(multi)
     }
 
     /// Stops the thread once running transfers end; queued ones fail.
@@ -46,7 +50,7 @@ final class CurlEngine: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.unlock()
-        curl_multi_wakeup(multi)
+        ccurl_multi_wakeup(multi)
     }
 
     private func run() {
@@ -74,7 +78,7 @@ final class CurlEngine: @unchecked Sendable {
             for transfer in starting { start(transfer) }
 
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            ccurl_multi_perform(multi, &running)
             var handle: UnsafeMutableRawPointer?
             var result = CURLE_OK
             while ccurl_multi_next_done(multi, &handle, &result) != 0, let done = handle {
@@ -87,19 +91,19 @@ final class CurlEngine: @unchecked Sendable {
                 if more { continue }
             }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ready)
+            ccurl_multi_poll(multi, 1000, &ready)
         }
-        for handle in idle { curl_easy_cleanup(handle) }
+        for handle in idle { ccurl_easy_cleanup(handle) }
         idle.removeAll()
-        curl_multi_cleanup(multi)
+        ccurl_multi_cleanup(multi)
     }
 
     private func start(_ transfer: CurlTransfer) {
         let handle: UnsafeMutableRawPointer
         if let reused = idle.popLast() {
-            curl_easy_reset(reused)
+            ccurl_easy_reset(reused)
             handle = reused
-        } else if let fresh = curl_easy_init() {
+        } else if let fresh = ccurl_easy_init() {
             handle = fresh
         } else {
             transfer.completion(CurlOutcome(code: CURLE_FAILED_INIT, errorText: "libcurl could not create a handle"))
@@ -109,15 +113,15 @@ final class CurlEngine: @unchecked Sendable {
         if setup != CURLE_OK {
             transfer.freeHeaderList()
             idle.append(handle)
-            transfer.completion(CurlOutcome(code: setup, errorText: String(cString: curl_easy_strerror(setup))))
+            transfer.completion(CurlOutcome(code: setup, errorText: String(cString: ccurl_easy_strerror(setup))))
             return
         }
         active[handle] = transfer
-        curl_multi_add_handle(multi, handle)
+        ccurl_multi_add_handle(multi, handle)
     }
 
     private func finish(_ handle: UnsafeMutableRawPointer, _ result: CURLcode) {
-        curl_multi_remove_handle(multi, handle)
+        ccurl_multi_remove_handle(multi, handle)
         guard let transfer = active.removeValue(forKey: handle) else { return }
         let outcome = transfer.outcome(code: result, handle: handle)
         transfer.freeHeaderList()

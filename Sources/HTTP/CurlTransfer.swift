@@ -50,7 +50,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func freeHeaderList() {
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { ccurl_slist_free_all(headerList) }
         headerList = nil
     }
 
@@ -101,12 +101,12 @@ final class CurlTransfer: @unchecked Sendable {
 
         var list: UnsafeMutablePointer<curl_slist>?
         for header in request.headers {
-            list = curl_slist_append(list, "\(header.name): \(header.value)")
+            list = ccurl_slist_append(list, "\(header.name): \(header.value)")
         }
         if let token = options.bearerToken {
-            list = curl_slist_append(list, "Authorization: Bearer \(token)")
+            list = ccurl_slist_append(list, "Authorization: Bearer \(token)")
         }
-        list = curl_slist_append(list, "Expect:")
+        list = ccurl_slist_append(list, "Expect:")
         headerList = list
         check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
 
@@ -205,7 +205,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var seconds = 0.0
         _ = ccurl_easy_getinfo_double(handle, CURLINFO_TOTAL_TIME, &seconds)
-        let text = code == CURLE_OK ? "" : String(cString: curl_easy_strerror(code))
+        let text = code == CURLE_OK ? "" : String(cString: ccurl_easy_strerror(code))
         return CurlOutcome(code: code, status: status, errorText: text, trace: trace, seconds: seconds)
     }
 }

@@ -150,7 +150,7 @@ import CalgwTestSupport
     @Test func aMailboxShowsOneBarForItsCalendars() async throws {
         let pair = try await MailboxPair()
         defer { pair.remove() }
-        let graph = pair.graph, vdir = pair.vdir
+        let graph = pair.graph
         let ids = try await Self.mailbox(graph, calendars: ["Team", "Trips"])
         for i in 2...10 { try await Self.event("Trips \(i)", in: ids["Trips"]!, graph) }
         let run = try await ProgressBarTests.onTerminal(

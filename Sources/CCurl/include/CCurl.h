@@ -6,11 +6,37 @@
 #include <curl/curl.h>
 #include <stddef.h>
 
-/// The libcurl version string, e.g. "8.0.1".
+/// libcurl is loaded (dlopen of libcurl.so.4) the first time one of these needs it, not when
+/// calgw starts: a command that makes no request never maps it and the libraries it needs.
+
+/// Loads libcurl if it is not loaded; 1 when it is, 0 when it cannot be (`ccurl_load_error`).
+int ccurl_load(void);
+
+/// Why libcurl could not be loaded (the loader's words); empty when it was.
+const char *ccurl_load_error(void);
+
+/// The libcurl version string, e.g. "8.0.1" (loads libcurl; "not loaded" when it cannot be).
 const char *ccurl_version(void);
 
-/// `curl_global_init(CURL_GLOBAL_DEFAULT)`, once per process (thread-safe, idempotent).
+/// `curl_global_init(CURL_GLOBAL_DEFAULT)`, once per process (thread-safe, idempotent), after
+/// loading libcurl: `CURLE_FAILED_INIT` when it cannot be loaded.
 CURLcode ccurl_global_init(void);
+
+/// libcurl's functions of the same names (without `c`), called through the loaded library.
+CURL *ccurl_easy_init(void);
+void ccurl_easy_cleanup(CURL *handle);
+void ccurl_easy_reset(CURL *handle);
+const char *ccurl_easy_strerror(CURLcode code);
+CURLM *ccurl_multi_init(void);
+CURLMcode ccurl_multi_cleanup(CURLM *multi);
+CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode ccurl_multi_perform(CURLM *multi, int *running);
+/// `curl_multi_poll` without extra descriptors.
+CURLMcode ccurl_multi_poll(CURLM *multi, int timeout_ms, int *ready_count);
+CURLMcode ccurl_multi_wakeup(CURLM *multi);
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *text);
+void ccurl_slist_free_all(struct curl_slist *list);
 
 /// A write or header callback: `size * nmemb` bytes at `data`; return the count consumed.
 typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t nmemb, void *userdata);
