@@ -1,6 +1,7 @@
 // libFuzzer entry point for the iCalendar parser, serializer, lint and typed views.
-// Built by Scripts/fuzz together with Sources/ICalendar (swiftc -sanitize=fuzzer).
+// Built by Scripts/fuzz against Sources/ICalendar built once for both its targets (swiftc -sanitize=fuzzer).
 import Foundation
+@testable import ICalendar
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

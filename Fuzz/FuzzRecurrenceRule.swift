@@ -1,5 +1,6 @@
 // libFuzzer entry point for the RRULE (RECUR value) parser.
 import Foundation
+@testable import ICalendar
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecurrenceRule(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
