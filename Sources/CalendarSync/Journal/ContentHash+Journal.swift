@@ -15,8 +15,7 @@ extension ContentHash {
     static func stored(_ value: DatabaseValue) -> ContentHash {
         switch value.storage {
         case .blob(let data):
-            data.withUnsafeBytes { ContentHash(storedBytes: $0) }
-                ?? ContentHash(data.map { String(format: "%02x", $0) }.joined())
+            data.withUnsafeBytes { ContentHash(storedBytes: $0) } ?? ContentHash(hex(data))
         case .string(let text): ContentHash(text)
         default: ContentHash("")
         }

@@ -89,7 +89,7 @@ enum StoredBase {
                     context, target.baseAddress! + 1, bound, source.baseAddress, source.count, dictionary)
                 return ZSTD_isError(result) != 0 ? -1 : result
             }
-            guard written >= 0, written + 1 < source.count + 1 else { return nil }
+            guard written >= 0, written < source.count else { return nil }
             out.count = written + 1
             return out
         }
