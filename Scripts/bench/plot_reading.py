@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws Scripts/bench/reading's table as an SVG: wall time against the number of events,
 log-log, one line per command answered from its index (warm), beside the floor measured in the
-same run (a `stat` of every file on two threads) and, dashed, the same commands reading every
+same run (a `stat` of every file on two threads, and with the folder's names read first, the floor
+of a run right after an edit) and, dashed, the same commands reading every
 file (`CALGW_LIST_INDEX=off`).
 
     plot_reading.py TABLE.tsv OUT.svg
@@ -15,6 +16,7 @@ from logplot import Panel, decades, legend_entry, svg_finish, svg_start, timed_r
 
 LINES = [  # (command in the table, contender, step, legend, colour, dashes)
     ("stat every file", "C, two threads", "floor", "floor: a stat of every file", "#000000", None),
+    ("read the names, stat every file", "C, two threads", "floor", "floor after an edit: names too", "#000000", "2,3"),
     ("alarms", "calgw", "warm", "alarms, one day (index)", "#1f77b4", None),
     ("invitations", "calgw", "warm", "invitations (index)", "#2ca02c", None),
     ("event-search", "calgw", "warm", "search by UID (index)", "#9467bd", None),

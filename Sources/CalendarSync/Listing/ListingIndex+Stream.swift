@@ -89,9 +89,11 @@ extension ListingIndex {
         if rename(s.path, file.path) != 0 { unlink(s.path) }
     }
 
-    /// Removes a new index not finished, if any.
+    /// Removes a new index not finished, if any, and drops the entries held back.
     func discardStream() {
         stream?.out?.abandon()
         stream = nil
+        deferred = []
+        deferredGain = 0
     }
 }

@@ -56,15 +56,22 @@ public final class ListingIndex {
     var payload: Range<Int> = 0..<0
     /// How many file entries it holds.
     var storedCount = 0
+    /// Whether an index was read and used (not missing, nor started again).
+    var hadIndex = false
     /// Its folders' names, by key (``ScannedFolder/key``).
     var storedFolders: [String: ScannedFolder] = [:]
     /// For each listed file, where its fresh entry starts in `buffer`, or -1.
     @exclusivity(unchecked) var fresh: [Int] = []
     /// Whether the listed files matched the stored entries one by one, in the order stored.
     var storedInOrder = false
-    /// The new index being written while files are read (``EntryStream``): nil until the
-    /// first file is recorded.
+    /// The new index being written while files are read (``EntryStream``): nil until writing
+    /// it is worth its cost (``worthWriting``).
     var stream: EntryStream?
+    /// Entries recorded while writing the index was not yet worth its cost, in listing order:
+    /// written first once it is, dropped when the run ends without it.
+    var deferred: [(index: Int, entry: [UInt8])] = []
+    /// How many of `deferred` the next run would be spared reading (those not racy).
+    var deferredGain = 0
     /// Why the stored index was not used (nil when it was, or when there was none).
     public internal(set) var discarded: String?
     /// How many listed files the stored index held, unchanged.
@@ -84,6 +91,7 @@ public final class ListingIndex {
         guard let file, let data = IndexBytes(mapping: file.path) else { return }
         do {
             try load(data)
+            hadIndex = true
         } catch {
             forget(error)
         }
@@ -122,6 +130,7 @@ public final class ListingIndex {
         storedFolders = [:]
         freshCount = 0
         storedInOrder = false
+        hadIndex = false
     }
 
     /// The names a listing found in the folder `key` when it had `stamp`, if the index holds
@@ -165,9 +174,10 @@ public final class ListingIndex {
     /// when it must be read every time, and the facts an index of another kind keeps of it
     /// (``withFacts(of:_:)``). Stamped with the stamp the listing saw before reading.
     ///
-    /// The entry goes into the new index file at once, after the stored entries of the files
-    /// before it that are kept (``EntryStream``): files are recorded in listing order, each
-    /// once, as every reader reads them. Nothing is kept without a cache folder.
+    /// The entry goes into the new index file after the stored entries of the files before it
+    /// that are kept (``EntryStream``), at once when the index is being written, else when
+    /// writing it becomes worth its cost (``worthWriting``): files are recorded in listing
+    /// order, each once, as every reader reads them. Nothing is kept without a cache folder.
     public func record(_ index: Int, spans: [ClosedRange<Int64>]?, facts: [UInt8] = []) {
         guard file != nil, let stamp = listing.stamps[index] else { return }
         var flags: Flags = spans == nil ? .always : []
@@ -176,13 +186,20 @@ public final class ListingIndex {
         var entry: [UInt8] = []
         Self.appendEntry(
             key: listing.key(of: index), stamp: stamp, flags: flags, spans: spans ?? [], facts: facts, to: &entry)
-        streamEntry(entry, of: index)
+        guard stream == nil else { return streamEntry(entry, of: index) }
+        deferred.append((index, entry))
+        if !flags.contains(.racy) { deferredGain += 1 }
+        if worthWriting || deferred.count >= Self.deferredLimit { streamDeferred() }
     }
 
-    /// Writes the index when it changed: files read for being new or changed, files gone.
-    /// A failure is not reported: the next listing reads what this one could not keep.
+    /// Writes the index when it changed and the change is worth writing (``worthWriting``):
+    /// files read for being new or changed, files gone, folders' names read. A failure is not
+    /// reported: the next listing reads what this one could not keep.
     public func save() {
         guard let file else { return }
+        if stream == nil, !deferred.isEmpty, worthWriting { streamDeferred() }
+        deferred = []
+        deferredGain = 0
         if stream != nil {
             finishStream()
             return
@@ -214,11 +231,7 @@ public final class ListingIndex {
         return note
     }
 
-    /// Whether what the index holds differs from what the stored one held.
-    var needsWriting: Bool {
-        // Every stored entry kept, in order, and nothing else, and every folder's names taken
-        // from it: the stored index is this one.
-        stream != nil || !storedInOrder || freshCount != storedCount
-            || listing.scanned.contains { storedFolders[$0.key] == nil || !$0.fromIndex }
-    }
+    /// Whether the index is to be written: it is being written, or what it would hold differs
+    /// from the stored one enough to be worth writing (``worthWriting``).
+    var needsWriting: Bool { stream != nil || worthWriting }
 }
