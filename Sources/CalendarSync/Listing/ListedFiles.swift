@@ -115,8 +115,10 @@ public struct ListedFiles {
         return (folder.hasSuffix("/") ? folder : folder + "/") + name(of: index)
     }
 
-    /// The URL of the file at `index`.
-    public func url(of index: Int) -> URL { URL(fileURLWithPath: path(of: index)) }
+    /// The URL of the file at `index`: a file's, said so, for Foundation would otherwise ask
+    /// the file system whether it is a folder (a `stat` of each file a listing reads, one after
+    /// another on one thread).
+    public func url(of index: Int) -> URL { URL(fileURLWithPath: path(of: index), isDirectory: false) }
 
     /// Every file's URL, in listing order (for a reader of every file, as `alarms` is).
     public var urls: [URL] { (0..<count).map(url(of:)) }
