@@ -10,13 +10,26 @@ import Testing
     typealias Base = ListingIndexTests
     static let names = (0..<3_000).map { String(format: "f%05d.ics", $0) }
 
-    /// An index of 3,000 files, each with its occurrences on day 10, saved.
-    static func saved(in cache: URL) -> ListedFiles {
-        let listing = Base.listing(names: names)
-        let index = ListingIndex(listing: listing, cacheFolder: cache, fingerprint: Base.fingerprint)
-        for i in 0..<listing.count { index.record(i, spans: [(10 * Base.day)...(10 * Base.day + 60)]) }
-        index.save()
-        return listing
+    /// A cache folder holding an index of 3,000 files, each with its occurrences on day 10.
+    struct Saved {
+        let cache: TemporaryFolder
+        let listing: ListedFiles
+        /// The index file, and its bytes as saved.
+        let file: URL
+        let stored: Data
+
+        init() throws {
+            cache = try TemporaryFolder()
+            listing = Base.listing(names: ListingIndexWorthTests.names)
+            let index = ListingIndex(listing: listing, cacheFolder: cache.url, fingerprint: Base.fingerprint)
+            for i in 0..<listing.count { index.record(i, spans: [(10 * Base.day)...(10 * Base.day + 60)]) }
+            index.save()
+            file = ListingIndex.location(of: listing.root, in: cache.url)
+            stored = try Data(contentsOf: file)
+        }
+
+        /// Whether the index file holds what was saved.
+        var isAsSaved: Bool { (try? Data(contentsOf: file)) == stored }
     }
 
     /// `listing` with the files at `indexes` changed: a second after the others, or within the
@@ -40,48 +53,40 @@ import Testing
     }
 
     @Test func oneChangedFileIsReadAgainRatherThanTheIndexWritten() throws {
-        let cache = try TemporaryFolder()
-        defer { cache.remove() }
-        let listing = Self.saved(in: cache.url)
-        let file = ListingIndex.location(of: listing.root, in: cache.url)
-        let stored = try Data(contentsOf: file)
+        let saved = try Saved()
+        defer { saved.cache.remove() }
+        let cache = saved.cache.url
         // A thousandth of 3,000 is 2 files: one changed file is not worth the index.
-        let one = Self.changed(listing, [17])
-        #expect(Self.run(one, in: cache.url) == 1)
-        #expect(try Data(contentsOf: file) == stored)
+        let one = Self.changed(saved.listing, [17])
+        #expect(Self.run(one, in: cache) == 1)
+        #expect(saved.isAsSaved)
         // The next run reads it again, and still vouches for the others.
-        #expect(Self.run(one, in: cache.url) == 1)
+        #expect(Self.run(one, in: cache) == 1)
         // Two changed files are: written, and the run after reads nothing.
         let two = Self.changed(one, [2_500])
-        #expect(Self.run(two, in: cache.url) == 2)
-        #expect(try Data(contentsOf: file) != stored)
-        #expect(Self.run(two, in: cache.url) == 0)
+        #expect(Self.run(two, in: cache) == 2)
+        #expect(!saved.isAsSaved)
+        #expect(Self.run(two, in: cache) == 0)
     }
 
     @Test func filesChangedWithinTheRacyMarginAreNoReasonToWrite() throws {
-        let cache = try TemporaryFolder()
-        defer { cache.remove() }
-        let listing = Self.saved(in: cache.url)
-        let file = ListingIndex.location(of: listing.root, in: cache.url)
-        let stored = try Data(contentsOf: file)
-        let racy = Self.changed(listing, [1, 2, 3, 4, 5], racy: true)
-        #expect(Self.run(racy, in: cache.url) == 5)
-        #expect(try Data(contentsOf: file) == stored)
-        #expect(Self.run(racy, in: cache.url) == 5)
+        let saved = try Saved()
+        defer { saved.cache.remove() }
+        let racy = Self.changed(saved.listing, [1, 2, 3, 4, 5], racy: true)
+        #expect(Self.run(racy, in: saved.cache.url) == 5)
+        #expect(saved.isAsSaved)
+        #expect(Self.run(racy, in: saved.cache.url) == 5)
     }
 
     @Test func aFileAddedOrRemovedIsWrittenAtOnce() throws {
-        let cache = try TemporaryFolder()
-        defer { cache.remove() }
-        let listing = Self.saved(in: cache.url)
-        let file = ListingIndex.location(of: listing.root, in: cache.url)
-        let stored = try Data(contentsOf: file)
+        let saved = try Saved()
+        defer { saved.cache.remove() }
         let fewer = Base.listing(names: Array(Self.names.dropLast()))
-        #expect(Self.run(fewer, in: cache.url) == 0)
-        #expect(try Data(contentsOf: file) != stored)
+        #expect(Self.run(fewer, in: saved.cache.url) == 0)
+        #expect(!saved.isAsSaved)
         let more = Base.listing(names: Self.names.dropLast() + ["g.ics"])
-        #expect(Self.run(more, in: cache.url) == 1)
-        #expect(Self.run(more, in: cache.url) == 0)
+        #expect(Self.run(more, in: saved.cache.url) == 1)
+        #expect(Self.run(more, in: saved.cache.url) == 0)
     }
 
     /// Entries are held back in bounded number: past the limit the index is written whatever
