@@ -11,9 +11,9 @@ import Foundation
 /// mapped whole at the start of a listing (``IndexBytes``) and written again (a temporary file
 /// renamed over it) when what it would hold differs enough to be worth the cost
 /// (``worthWriting``): files added or removed, or enough files read for being new or changed.
-/// One that is missing, cannot be read, fails its checksum, or was written by another format, build or time-zone data
-/// (``ZoneDataFingerprint``) is started again from nothing, silently; one that cannot be
-/// written is not. The format: a header (magic, format version, fingerprint, root, entry
+/// One that is missing, cannot be read, fails its checksum, or was written by another format,
+/// build or time-zone data (``ZoneDataFingerprint``) is started again from nothing, silently;
+/// one that cannot be written is not. The format: a header (magic, format version, fingerprint, root, entry
 /// count, payload length and checksum), then per folder listed its key, stamp and names
 /// (``ScannedFolder``), then per file its key (path below the root), stamp, flags and spans,
 /// in listing order, little-endian.
