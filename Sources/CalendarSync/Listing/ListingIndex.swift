@@ -13,10 +13,10 @@ import Foundation
 /// (``worthWriting``): files added or removed, or enough files read for being new or changed.
 /// One that is missing, cannot be read, fails its checksum, or was written by another format,
 /// build or time-zone data (``ZoneDataFingerprint``) is started again from nothing, silently;
-/// one that cannot be written is not. The format: a header (magic, format version, fingerprint, root, entry
-/// count, payload length and checksum), then per folder listed its key, stamp and names
-/// (``ScannedFolder``), then per file its key (path below the root), stamp, flags and spans,
-/// in listing order, little-endian.
+/// one that cannot be written is not. The format: a header (magic, format version,
+/// fingerprint, root, entry count, payload length and checksum), then per folder listed its
+/// key, stamp and names (``ScannedFolder``), then per file its key (path below the root),
+/// stamp, flags and spans, in listing order, little-endian.
 ///
 /// A run reads an entry only when it is *fresh*: same key, same stamp, and not marked to be
 /// read again. An entry is marked so when its file changed within ``FileStamp/racyMargin`` of
