@@ -15,11 +15,15 @@ import CalgwTestSupport
             remote: SideRecord(href: ItemHref(remote ?? "/cal/\(key).ics"), etag: "r\(n)", hash: ContentHash("h\(n)")))
     }
 
+    /// The item table's unique indexes (`itemBasePack` is not one, and is never dropped).
     func indexes(_ journal: Journal) throws -> Set<String> {
         try journal.writer.read {
             Set(
                 try String.fetchAll(
-                    $0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item'"))
+                    $0,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item' AND sql LIKE 'CREATE UNIQUE INDEX%'"
+                ))
         }
     }
 

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import GRDB
 import Testing
 import CalgwTestSupport
 import CalgwTestTraits
@@ -114,6 +115,15 @@ import CalgwTestTraits
         #expect(totals.count > 2, "progress totals \(totals.sorted())")
         #expect(seen.last.map { $0.isComplete } == true)
         #expect(try pair.journal.items().count == Self.events + 4)
+        // The pulled items' merge bases were packed by batch (`BasePack`), each read back whole.
+        let packs = try await pair.journal.writer.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM basePack") ?? 0
+        }
+        #expect(packs >= Self.events / BasePack.members)
+        for i in [0, Self.events / 2, Self.events - 1] {
+            let base = try pair.journal.base(for: ItemKey("s\(i)")).map { String(decoding: $0, as: UTF8.self) }
+            #expect(base?.contains("SUMMARY:server \(i)\r\n") == true, "\(base ?? "no base")")
+        }
 
         let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(again.created[.local] + again.created[.remote] + again.updated[.local] + again.updated[.remote] == 0)

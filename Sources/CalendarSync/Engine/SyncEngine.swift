@@ -194,12 +194,14 @@ package struct SyncEngine: Sendable {
     /// sides last agreed (``TaskCompletion``): flushing finished tasks (todoman's `todo flush`)
     /// is routine and loses nothing anyone still works on.
     private func finishedTasks(_ plan: SyncPlan) -> Int {
-        plan.actions.filter { action in
-            guard case .delete(_, let target) = action, let base = try? journal.base(for: target.key) else {
-                return false
-            }
-            return TaskCompletion.isFinished(base)
-        }.count
+        let deleted = plan.actions.compactMap { action -> ItemKey? in
+            if case .delete(_, let target) = action { target.key } else { nil }
+        }
+        var finished = 0
+        try? journal.forEachBase(of: deleted) { _, base in
+            if TaskCompletion.isFinished(base) { finished += 1 }
+        }
+        return finished
     }
 
     /// How many of the plan's deletions in the vdir are of meetings whose organizer cancelled

@@ -53,6 +53,7 @@ extension Journal {
                     try db.execute(sql: create)
                 }
             }
+            try BasePack.releaseUnused(db)
         }
     }
 }

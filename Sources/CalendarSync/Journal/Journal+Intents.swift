@@ -51,7 +51,6 @@ extension Journal {
         let bulk = isBulkLoading
         try writing { db in
             let now = Self.now()
-            var statements = ItemRowStatements()
             // Each part read in place through its own address: taken as `completions[i].2`, from
             // the array or its buffer, each element was copied whole (its intent, its change and
             // their strings retained) three times, some 2,300 instructions a completion.
@@ -59,9 +58,16 @@ extension Journal {
             var byID: [Int64: [IntentOutcome]] = [:]
             try completions.withUnsafeBufferPointer { completions in
                 guard let first = completions.baseAddress else { return }
+                let bases =
+                    bulk
+                    ? completions.indices.compactMap {
+                        ItemRowStatements.packedBase((first + $0).pointer(to: \.2)!.pointee)
+                    } : []
+                var statements = try ItemRowStatements(bases: bases, db)
                 for i in completions.indices {
                     try Self.apply((first + i).pointer(to: \.2)!.pointee, db, at: now, bulk: bulk, rows: &statements)
                 }
+                if !bulk { try BasePack.releaseUnused(db) }
                 // Each row's outcomes; a batch's row is settled once every one of its intents has one.
                 for i in completions.indices {
                     guard let id = (first + i).pointer(to: \.0.id)!.pointee else { continue }
@@ -148,8 +154,9 @@ extension Journal {
         let bulk = isBulkLoading
         try writing { db in
             let now = Self.now()
-            var rows = ItemRowStatements()
+            var rows = try ItemRowStatements(changes, bulk: bulk, db)
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
+            if !bulk { try BasePack.releaseUnused(db) }
             try db.execute(
                 sql: "UPDATE intent SET state = 'recovered', outcome = ?, members = NULL WHERE id = ?",
                 arguments: [outcome, intent.id])

@@ -98,18 +98,56 @@ extension Journal {
     /// there is none, or when the journal holds one calgw cannot read (the item is then
     /// handled as a change on both sides without a base: a conflict, nothing lost).
     public func base(for key: ItemKey) throws -> Data? {
+        try reading { db -> Data? in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT base, basePack FROM item WHERE key = ?", arguments: [key.value])
+            else { return nil }
+            let stored: Data = row[0]
+            guard let pack: Int64 = row[1] else { return StoredBase.unpack(stored) }
+            guard let member = BasePack.member(stored), let bases = try unpackedPack(pack, db),
+                member.upperBound <= bases.count
+            else { return nil }
+            return bases.subdata(in: member)
+        }
+    }
+
+    /// Calls `body` with the merge base of each of `keys` the journal holds one for (as
+    /// ``base(for:)`` reads it), in no particular order: the bases of a first pull's batch
+    /// are read pack by pack, each pack once, however many keys ask and in whatever order.
+    func forEachBase(of keys: [ItemKey], _ body: (ItemKey, Data) throws -> Void) throws {
         try reading { db in
-            try Data.fetchOne(db, sql: "SELECT base FROM item WHERE key = ?", arguments: [key.value])
-        }.flatMap(StoredBase.unpack)
+            var packed: [Int64: [(ItemKey, Range<Int>)]] = [:]
+            let row = try db.cachedStatement(sql: "SELECT base, basePack FROM item WHERE key = ?")
+            for key in keys {
+                guard let found = try Row.fetchOne(row, arguments: [key.value]) else { continue }
+                let stored: Data = found[0]
+                if let pack: Int64 = found[1] {
+                    if let member = BasePack.member(stored) { packed[pack, default: []].append((key, member)) }
+                } else if let base = StoredBase.unpack(stored) {
+                    try body(key, base)
+                }
+            }
+            for (pack, members) in packed {
+                guard let bases = try BasePack.read(pack, db) else { continue }
+                for (key, member) in members where member.upperBound <= bases.count {
+                    try body(key, bases.subdata(in: member))
+                }
+            }
+        }
+    }
+
+    /// The bases of pack `id`, read once while they stay in ``packs``.
+    private func unpackedPack(_ id: Int64, _ db: Database) throws -> Data? {
+        if let kept = packs.withLock({ $0.bases(of: id) }) { return kept }
+        guard let bases = try BasePack.read(id, db) else { return nil }
+        packs.withLock { $0.keep(bases, of: id) }
+        return bases
     }
 
     /// Applies an item change in its own transaction.
     func apply(_ change: JournalChange) throws {
-        let bulk = isBulkLoading
-        try writing { db in
-            var rows = ItemRowStatements()
-            try Self.apply(change, db, at: Self.now(), bulk: bulk, rows: &rows)
-        }
+        try applyAll([change])
     }
 
     /// Applies item changes in one transaction.
@@ -117,13 +155,15 @@ extension Journal {
         let bulk = isBulkLoading
         try writing { db in
             let now = Self.now()
-            var rows = ItemRowStatements()
+            var rows = try ItemRowStatements(changes, bulk: bulk, db)
             for change in changes { try Self.apply(change, db, at: now, bulk: bulk, rows: &rows) }
+            if !bulk { try BasePack.releaseUnused(db) }
         }
     }
 
     /// - Parameter bulk: rows are being loaded into an empty journal without its indexes: a
-    ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href).
+    ///   new row is appended (`endBulkLoad()` keeps the last row of a key or href). The
+    ///   transaction's bases were packed together (``ItemRowStatements``).
     /// - Parameter rows: the transaction's item-row statements, prepared on first use.
     static func apply(
         _ change: JournalChange, _ db: Database, at now: String, bulk: Bool = false,
@@ -134,17 +174,21 @@ extension Journal {
         case .remove(let key):
             try db.execute(sql: "DELETE FROM item WHERE key = ?", arguments: [key.value])
         case .upsert(let item, let base) where bulk:
-            try append(item, base: base, db, at: now, into: &rows.append)
+            let stored =
+                (ItemRowStatements.packedBase(change) != nil ? rows.nextPacked() : nil)
+                ?? base.map { BasePack.Stored(base: StoredBase.pack($0)) }
+            try append(item, base: stored, db, at: now, into: &rows.append)
         case .upsert(let item, let base):
+            let stored = base.map { BasePack.Stored(base: StoredBase.pack($0)) }
             do {
-                try upsert(item, base: base, db, at: now, into: &rows.upsert)
+                try upsert(item, base: stored, db, at: now, into: &rows.upsert)
             } catch let error as JournalError where error.isUniqueConstraint {
                 // An href belongs to one item: the rows that claimed these hrefs under another
                 // key are dropped, and the row written again. Looked for only when the
                 // write failed (the unique hrefs say so): a batch of new rows needs no search.
                 try db.cachedStatement(sql: "DELETE FROM item WHERE key <> ? AND (localHref = ? OR remoteHref = ?)")
                     .execute(arguments: [item.key.value, item.local.href, item.remote.href])
-                try upsert(item, base: base, db, at: now, into: &rows.upsert)
+                try upsert(item, base: stored, db, at: now, into: &rows.upsert)
             }
         }
     }
@@ -153,23 +197,23 @@ extension Journal {
     /// - Throws: a `JournalError` that ``JournalError/isUniqueConstraint`` when another key's row
     ///   holds one of its hrefs.
     private static func upsert(
-        _ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?
+        _ item: JournalItem, base: BasePack.Stored?, _ db: Database, at now: String, into statement: inout RowStatement?
     ) throws {
         var insert =
             try statement
             ?? RowStatement(
                 db,
                 sql: """
-                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, X''), ?)
+                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt, basePack)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, COALESCE(?12, X''), ?13, ?14)
                     ON CONFLICT(key) DO UPDATE SET localHref = excluded.localHref, localEtag = excluded.localEtag,
                         localHash = excluded.localHash, remoteHref = excluded.remoteHref, remoteEtag = excluded.remoteEtag,
                         remoteHash = excluded.remoteHash, lastModified = excluded.lastModified, sequence = excluded.sequence,
                         spanStart = excluded.spanStart, spanEnd = excluded.spanEnd,
-                        base = CASE WHEN ? IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt
+                        base = CASE WHEN ?12 IS NULL THEN item.base ELSE excluded.base END, syncedAt = excluded.syncedAt,
+                        basePack = CASE WHEN ?12 IS NULL THEN item.basePack ELSE excluded.basePack END
                     """)
         bindRow(item, base: base, now: now, into: &insert)
-        insert.bind(base.map { _ in 1 } as Int?)  // whether a base was given: NULL keeps the row's
         defer { statement = insert }
         try insert.run()
     }
@@ -177,25 +221,29 @@ extension Journal {
     /// Appends a row for `item` (a bulk load: no index to consult or keep). Without a base, the
     /// base of the key's last row is kept, as an upsert keeps it.
     private static func append(
-        _ item: JournalItem, base: Data?, _ db: Database, at now: String, into statement: inout RowStatement?
+        _ item: JournalItem, base: BasePack.Stored?, _ db: Database, at now: String, into statement: inout RowStatement?
     ) throws {
         var insert =
             try statement
             ?? RowStatement(
                 db,
                 sql: """
-                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt)
+                    INSERT INTO item (key, localHref, localEtag, localHash, remoteHref, remoteEtag, remoteHash, lastModified, sequence, spanStart, spanEnd, base, syncedAt, basePack)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
                         CASE WHEN ?12 IS NOT NULL THEN ?12
-                             ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13)
+                             ELSE COALESCE((SELECT base FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1), X'') END, ?13,
+                        CASE WHEN ?12 IS NOT NULL THEN ?14
+                             ELSE (SELECT basePack FROM item WHERE key = ?1 ORDER BY rowid DESC LIMIT 1) END)
                     """)
         bindRow(item, base: base, now: now, into: &insert)
         defer { statement = insert }
         try insert.run()
     }
 
-    /// Binds an item row's thirteen values, in the order of the item table's columns.
-    private static func bindRow(_ item: JournalItem, base: Data?, now: String, into insert: inout RowStatement) {
+    /// Binds an item row's fourteen values, in the order of the item table's columns.
+    private static func bindRow(
+        _ item: JournalItem, base: BasePack.Stored?, now: String, into insert: inout RowStatement
+    ) {
         // One value after another, not from an array made for each row; the hashes bound as
         // their bytes, without a string.
         insert.bind(item.key.value)
@@ -209,7 +257,8 @@ extension Journal {
         insert.bind(item.sequence)
         insert.bind(item.span.start)
         insert.bind(item.span.end)
-        insert.bind(base.map(StoredBase.pack))
+        insert.bind(base?.base)
         insert.bind(now)
+        insert.bind(base?.pack)
     }
 }

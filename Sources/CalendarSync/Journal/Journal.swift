@@ -26,6 +26,8 @@ public final class Journal: Sendable {
     private let scratch: ScratchFolder?
     /// True between `beginBulkLoad()` and `endBulkLoad()`: item rows are appended, not upserted.
     let bulkLoading = Mutex(false)
+    /// The packs of merge bases read (``BasePack``).
+    let packs = Mutex(PackCache())
 
     init(writer: any DatabaseWriter, url: URL?, scratch: ScratchFolder? = nil) throws {
         self.writer = writer

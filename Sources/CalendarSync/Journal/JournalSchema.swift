@@ -49,6 +49,19 @@ enum JournalSchema {
         m.registerMigration(StoredFormMigration.identifier) { db in
             try StoredFormMigration.migrate(db)
         }
+        // A first pull compressed each item's base alone, about a sixth of its own work; a
+        // batch's bases compressed together cost 40 % of that and keep 40 % of the bytes
+        // (`BasePack`). The rows keep their bases; those written from now on by a first pull
+        // are members of packs. `AUTOINCREMENT`: a pack's id is never given again, so a pack
+        // read once may be kept by its id.
+        m.registerMigration("v8: a first pull's bases packed together") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE basePack (id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL);
+                    ALTER TABLE item ADD COLUMN basePack INTEGER;
+                    CREATE INDEX itemBasePack ON item(basePack) WHERE basePack IS NOT NULL;
+                    """)
+        }
         return m
     }
 

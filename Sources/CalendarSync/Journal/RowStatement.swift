@@ -155,8 +155,39 @@ final class BoundBytes {
 }
 
 /// The item-row statements of one journal transaction, each prepared on its first use: a cached
-/// statement is found by hashing its text, which for a batch of rows cost more than binding them.
+/// statement is found by hashing its text, which for a batch of rows cost more than binding them;
+/// and for a bulk load, the transaction's bases packed together (``BasePack``), handed out in
+/// order to the rows that store them.
 struct ItemRowStatements {
     var upsert: RowStatement?
     var append: RowStatement?
+    private var packed: [BasePack.Stored] = []
+    private var next = 0
+
+    /// Statements for a transaction that applies `changes`, their bases packed when `bulk`.
+    init(_ changes: [JournalChange], bulk: Bool, _ db: Database) throws {
+        try self.init(bases: bulk ? changes.compactMap(Self.packedBase) : [], db)
+    }
+
+    /// Statements for a bulk load's transaction that stores `bases` (in the order of its
+    /// changes, ``packedBase(_:)``).
+    init(bases: [Data], _ db: Database) throws {
+        if !bases.isEmpty { packed = try BasePack.write(bases, db) }
+    }
+
+    /// Statements for a transaction without bases to pack.
+    init() {}
+
+    /// The base a bulk load's `change` stores from the pack: an upsert's base that is not empty.
+    static func packedBase(_ change: JournalChange) -> Data? {
+        guard case .upsert(_, let base?) = change, !base.isEmpty else { return nil }
+        return base
+    }
+
+    /// The next packed base, in the order of the changes given; nil when none was packed.
+    mutating func nextPacked() -> BasePack.Stored? {
+        guard next < packed.count else { return nil }
+        defer { next += 1 }
+        return packed[next]
+    }
 }

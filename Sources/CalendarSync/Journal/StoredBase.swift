@@ -1,27 +1,30 @@
 import CZstd
 import Foundation
 
-/// A merge base as the journal stores it: compressed alone, against a dictionary of the text
-/// every iCalendar object repeats.
+/// A merge base as the journal stores it: compressed alone (or with the others of a first
+/// pull's batch, ``BasePack``), against a dictionary of the text every iCalendar object repeats.
 ///
 /// The base is the largest part of an item's row (an event with its VTIMEZONE is about a
 /// kilobyte) and is read only for a three-way merge, so it is kept small rather than ready.
-/// Each is compressed by itself, so one can be read, written or dropped without the others;
-/// without a dictionary a kilobyte has too little of itself to repeat, the first
-/// `BEGIN:VEVENT` or `TZOFFSETFROM` costs its letters, and building entropy tables for so
-/// little is most of the work. With ``StoredBaseDictionary`` (text and tables) the varied
+/// Each base a later run writes is compressed by itself, so one can be read, written or
+/// dropped without the others; without a dictionary a kilobyte has too little of itself to
+/// repeat, the first `BEGIN:VEVENT` or `TZOFFSETFROM` costs its letters, and building entropy
+/// tables for so little is most of the work. With ``StoredBaseDictionary`` (text and tables) the varied
 /// benchmark corpus's events go from 1,049 to 343 bytes, the conformance corpora's real-world
 /// files from 1,188 to 262, for about 40,000 instructions a kilobyte.
 ///
 /// The form: a first byte that says how the rest is kept. `0` the bytes as they are (when
-/// compressing would not make them smaller), `1` a Zstandard frame made with dictionary 1.
-/// A dictionary, once shipped, never changes: a better one would be `2`, and both read.
-/// An empty base (an item that never had one) stays empty.
+/// compressing would not make them smaller), `1` a Zstandard frame made with dictionary 1,
+/// `2` a member of a pack of bases compressed together (``BasePack``: where it is in the
+/// pack; the pack is the row's `basePack`). A dictionary, once shipped, never changes: a
+/// better one would be another form, and both read. An empty base (an item that never had
+/// one) stays empty.
 enum StoredBase {
     /// How the bytes after the first are kept.
-    private enum Form: UInt8 {
+    enum Form: UInt8 {
         case plain = 0
         case zstdDictionary1 = 1
+        case packMember = 2
     }
 
     /// The compression level: Zstandard's fastest full level, the one the dictionary's tables
@@ -32,7 +35,7 @@ enum StoredBase {
     static func pack(_ base: Data) -> Data {
         guard !base.isEmpty else { return base }
         return base.withUnsafeBytes { source in
-            compressor.lock.withLock { compressor.pack(source) } ?? plain(source)
+            compressed(source) ?? plain(source)
         }
     }
 
@@ -42,11 +45,16 @@ enum StoredBase {
         switch Form(rawValue: first) {
         case .plain: return stored.dropFirst().withUnsafeBytes { Data($0) }
         case .zstdDictionary1: return stored.dropFirst().withUnsafeBytes { decompress($0) }
-        case nil: return nil
+        case .packMember, nil: return nil
         }
     }
 
-    private static func plain(_ source: UnsafeRawBufferPointer) -> Data {
+    /// `base` (not empty) stored as it would be alone, or nil when compressing it does not make it smaller.
+    static func compressed(_ base: UnsafeRawBufferPointer) -> Data? {
+        compressor.lock.withLock { compressor.pack(base) }
+    }
+
+    static func plain(_ source: UnsafeRawBufferPointer) -> Data {
         var out = Data(capacity: source.count + 1)
         out.append(Form.plain.rawValue)
         out.append(contentsOf: source)
