@@ -175,9 +175,6 @@ struct ItemRowStatements {
         if !bases.isEmpty { packed = try BasePack.write(bases, db) }
     }
 
-    /// Statements for a transaction without bases to pack.
-    init() {}
-
     /// The base a bulk load's `change` stores from the pack: an upsert's base that is not empty.
     static func packedBase(_ change: JournalChange) -> Data? {
         guard case .upsert(_, let base?) = change, !base.isEmpty else { return nil }
