@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws docs/bench/instructions.tsv as an SVG: calgw's own instructions per event of a first
 sync (Scripts/bench/instructions, the varied corpus) against the number of events, one line per
-build. A flat line is a cost that grows linearly with the calendar; the dashed line is half of
-the first build's cost at 10,000 events, the goal of issue 68.
+build. A flat line is a cost that grows linearly with the calendar; the dashed lines are half of
+the first build's cost at 10,000 events, the goal of issue 68, and the goal of issue 84 (half of
+the parse, hash, row and file of an event as measured when it was filed).
 
     plot_instructions.py TABLE.tsv OUT.svg
 
@@ -15,7 +16,9 @@ from collections import defaultdict
 
 from logplot import decades, label, legend_entry, svg_start
 
-COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#1f77b4", "#d62728", "#2ca02c"]
+COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b"]
+# Issue 84's goal, instructions an event: half of 348,176.
+GOAL_84 = 174_088
 WIDTH, HEIGHT = 620, 380
 X0, Y0, W, H = 80, 90, 500, 240
 
@@ -65,6 +68,10 @@ def main(table, out):
                    'stroke-dasharray="5,4"/>')
         svg.append(f'<text x="{X0 + W - 4}" y="{y(goal) - 6:.1f}" text-anchor="end" fill="#d62728">'
                    f'goal: half of {builds[0][0]} at 10k ({goal:,.0f})</text>')
+    svg.append(f'<line x1="{X0}" y1="{y(GOAL_84):.1f}" x2="{X0 + W}" y2="{y(GOAL_84):.1f}" stroke="#444" '
+               'stroke-dasharray="2,3"/>')
+    svg.append(f'<text x="{X0 + W - 4}" y="{y(GOAL_84) + 14:.1f}" text-anchor="end" fill="#444">'
+               f'goal of issue 84 ({GOAL_84:,})</text>')
     for i, key in enumerate(builds):
         colour = COLOURS[i % len(COLOURS)]
         pts = sorted(points[key])
