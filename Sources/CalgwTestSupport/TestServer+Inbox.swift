@@ -7,14 +7,11 @@ extension TestServer.Attendee {
     /// - Parameters:
     ///   - server: the server's script name (`cyrus`, `davical`), which decides the Inbox's path.
     ///   - id: a UID or any text the messages must contain.
-    /// - Throws: when curl cannot be run.
+    /// - Throws: when curl cannot be run or fails (the server did not answer).
     public func inbox(on server: String, mentioning id: String) async throws -> [String] {
-        let auth = ["-s", "--max-time", "60", "-u", "\(username):\(password)"]
         let inbox = home.appendingPathComponent(TestServer.inboxFolder(on: server))
-        let listing = try await ProcessRunner.run(
-            "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString]
-        )
-        .stdoutText
+        let listing = try await curlText(
+            ["-X", "PROPFIND", "-H", "Depth: 1", inbox.absoluteString], user: username, password: password)
         let hrefs = listing.matches(
             of: /<(?:[A-Za-z][A-Za-z0-9]*:)?href>([^<]+\.ics)<\/(?:[A-Za-z][A-Za-z0-9]*:)?href>/
         ).map { String($0.1) }
@@ -23,10 +20,8 @@ extension TestServer.Attendee {
         }
         var messages: [String] = []
         for href in hrefs {
-            let text = try await ProcessRunner.run(
-                "curl", auth + [URL(string: href, relativeTo: origin)!.absoluteString]
-            )
-            .stdoutText
+            let text = try await curlText(
+                [URL(string: href, relativeTo: origin)!.absoluteString], user: username, password: password)
             if text.contains(id) { messages.append(text) }
         }
         return messages

@@ -68,14 +68,7 @@ extension TestServer {
     }
 
     private func curl(_ arguments: [String], user: String?, password: String?) async throws -> String {
-        let answer = try await ProcessRunner.run(
-            "curl", ["-s", "--max-time", "60", "-u", "\(user ?? username):\(password ?? self.password)"] + arguments)
-        guard answer.status == 0 else {
-            throw ProcessFailure(
-                command: "curl \(arguments.prefix(2).joined(separator: " "))", status: answer.status,
-                stderr: answer.stderrText)
-        }
-        return answer.stdoutText
+        try await curlText(arguments, user: user ?? username, password: password ?? self.password)
     }
 
     /// The text of every `href` element (any namespace prefix), percent-encoding undone.
@@ -101,4 +94,19 @@ extension TestServer {
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
+}
+
+/// What curl printed for `arguments`, signed in as `user`.
+/// - Throws: ``ProcessFailure`` when curl failed (a server that did not answer within a minute,
+///   a refused connection): a helper that read nothing from a server that did not answer would
+///   let a test's check pass on nothing.
+func curlText(_ arguments: [String], user: String, password: String) async throws -> String {
+    let answer = try await ProcessRunner.run(
+        "curl", ["-s", "--max-time", "60", "-u", "\(user):\(password)"] + arguments)
+    guard answer.status == 0 else {
+        throw ProcessFailure(
+            command: "curl \(arguments.prefix(2).joined(separator: " "))", status: answer.status,
+            stderr: answer.stderrText)
+    }
+    return answer.stdoutText
 }

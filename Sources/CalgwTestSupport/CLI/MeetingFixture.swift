@@ -22,12 +22,15 @@ public struct MeetingFixture: Sendable {
     ///   - name: the server's script name.
     ///   - prefix: the start of the new calendar's name.
     ///   - proxy: a proxy the pair reaches the server by (nil: directly).
+    ///   - alone: the server is started for this fixture alone, as Cyrus always is: for a test
+    ///     that counts bob's Inbox on a server other tests share.
     /// - Throws: ``FixtureFailure`` when the server's script printed no second user.
     /// Cyrus is started for the fixture alone (and stopped by ``remove()``): a run of bob's calgw
     /// there removes from his Inbox every message his calendar shows, other tests' too, so no
-    /// test that counts his Inbox shares him.
-    public init(on name: String, prefix: String, through proxy: TestProxy? = nil) async throws {
-        let owned = name == "cyrus"
+    /// test that counts his Inbox shares him. On DAViCal his calgw removes the messages the
+    /// server applied to his calendar: a test that counts them there asks for a server `alone`.
+    public init(on name: String, prefix: String, through proxy: TestProxy? = nil, alone: Bool = false) async throws {
+        let owned = alone || name == "cyrus"
         let server = owned ? try TestServers.start(name) : try TestServers.shared(name)
         do {
             try await self.init(server: server, prefix: prefix, through: proxy)
@@ -95,14 +98,12 @@ public struct MeetingFixture: Sendable {
     /// The text of the resource holding `uid` in `calendar` on the server, read as `user`
     /// (lines unfolded); nil when none holds it.
     public func stored(_ uid: String, in calendar: URL, as user: TestServer.Attendee) async throws -> String? {
-        let auth = ["-s", "--max-time", "60", "-u", "\(user.username):\(user.password)"]
-        let listing = try await ProcessRunner.run(
-            "curl", auth + ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString]
-        ).stdoutText
+        let listing = try await curlText(
+            ["-X", "PROPFIND", "-H", "Depth: 1", calendar.absoluteString], user: user.username, password: user.password)
         guard let origin = URL(string: "/", relativeTo: calendar)?.absoluteURL else { return nil }
         for match in listing.matches(of: /<(?:D:)?href>([^<]+\.ics)<\/(?:D:)?href>/) {
             guard let url = URL(string: String(match.1), relativeTo: origin) else { continue }
-            let text = try await ProcessRunner.run("curl", auth + [url.absoluteString]).stdoutText
+            let text = try await curlText([url.absoluteString], user: user.username, password: user.password)
             if text.contains("UID:\(uid)") {
                 return text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
             }
