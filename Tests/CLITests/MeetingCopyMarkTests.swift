@@ -40,6 +40,7 @@ import CalgwTestSupport
         let edit = try await meeting.calgw(["event", "edit", uid, "--summary", "Copied and renamed"])
         #expect(edit.status == 0, "\(edit.stdoutText)\(edit.stderrText)")
         let after = try await meeting.stored(uid, in: meeting.collection, as: meeting.organizerUser) ?? ""
+        #expect(after.contains("SUMMARY:Copied and renamed"), "the edit did not reach the server: \(after)")
         #expect(!after.contains("SCHEDULE-AGENT=CLIENT"), "the edit went with the marks: \(after)")
         let messages = try await meeting.inbox(mentioning: uid)
         #expect(
