@@ -34,7 +34,6 @@ enum BasePack {
     /// Stores `bases` (none empty) in packs in the `basePack` table, in order.
     /// - Returns: for each base, in order, what its row stores.
     static func write(_ bases: [Data], _ db: Database) throws -> [Stored] {
-        guard bases.count >= fewest else { return bases.map { Stored(base: StoredBase.pack($0)) } }
         var stored: [Stored] = []
         stored.reserveCapacity(bases.count)
         var start = 0

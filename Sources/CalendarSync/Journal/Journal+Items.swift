@@ -98,18 +98,9 @@ extension Journal {
     /// there is none, or when the journal holds one calgw cannot read (the item is then
     /// handled as a change on both sides without a base: a conflict, nothing lost).
     public func base(for key: ItemKey) throws -> Data? {
-        try reading { db -> Data? in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT base, basePack FROM item WHERE key = ?", arguments: [key.value])
-            else { return nil }
-            let stored: Data = row[0]
-            guard let pack: Int64 = row[1] else { return StoredBase.unpack(stored) }
-            guard let member = BasePack.member(stored), let bases = try unpackedPack(pack, db),
-                member.upperBound <= bases.count
-            else { return nil }
-            return bases.subdata(in: member)
-        }
+        var found: Data?
+        try forEachBase(of: [key]) { _, base in found = base }
+        return found
     }
 
     /// Calls `body` with the merge base of each of `keys` the journal holds one for (as
@@ -129,7 +120,7 @@ extension Journal {
                 }
             }
             for (pack, members) in packed {
-                guard let bases = try BasePack.read(pack, db) else { continue }
+                guard let bases = try unpackedPack(pack, db) else { continue }
                 for (key, member) in members where member.upperBound <= bases.count {
                     try body(key, bases.subdata(in: member))
                 }
