@@ -9,7 +9,8 @@ import GRDB
 /// (the varied benchmark corpus, a C program over 2,000 of its events with the shipped
 /// dictionary); 128 of them compressed as one cost about 22,600 each and keep 142 (2,048: 16,500
 /// and 130). What one compression costs is mostly setting up for its input, and events repeat
-/// each other's text far more than the dictionary can. A first pull writes every item's base at
+/// each other's text far more than the dictionary can: without it, 128 cost about 16,600 each
+/// and keep 146 (``StoredBase/packTogether(_:)``). A first pull writes every item's base at
 /// once, so its batches are packed; every later write of a base stores it alone, as before.
 ///
 /// Reading one base reads its pack whole: at most ``limit`` bytes, about 128 KB for events
@@ -66,7 +67,7 @@ enum BasePack {
             members.append(joined.count..<joined.count + base.count)
             joined.append(base)
         }
-        try db.execute(sql: "INSERT INTO basePack (data) VALUES (?)", arguments: [StoredBase.pack(joined)])
+        try db.execute(sql: "INSERT INTO basePack (data) VALUES (?)", arguments: [StoredBase.packTogether(joined)])
         let id = db.lastInsertedRowID
         for member in members { stored.append(Stored(base: reference(to: member), pack: id)) }
     }

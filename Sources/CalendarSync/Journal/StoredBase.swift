@@ -16,15 +16,18 @@ import Foundation
 /// The form: a first byte that says how the rest is kept. `0` the bytes as they are (when
 /// compressing would not make them smaller), `1` a Zstandard frame made with dictionary 1,
 /// `2` a member of a pack of bases compressed together (``BasePack``: where it is in the
-/// pack; the pack is the row's `basePack`). A dictionary, once shipped, never changes: a
-/// better one would be another form, and both read. An empty base (an item that never had
-/// one) stays empty.
+/// pack; the pack is the row's `basePack`), `3` a Zstandard frame made without a dictionary
+/// (a pack's bases: they repeat each other far more than the dictionary can, and matching
+/// against it cost a quarter of a pack's compression). A dictionary, once shipped, never
+/// changes: a better one would be another form, and both read. An empty base (an item that
+/// never had one) stays empty.
 enum StoredBase {
     /// How the bytes after the first are kept.
     enum Form: UInt8 {
         case plain = 0
         case zstdDictionary1 = 1
         case packMember = 2
+        case zstd = 3
     }
 
     /// The compression level: Zstandard's fastest full level, the one the dictionary's tables
@@ -39,19 +42,30 @@ enum StoredBase {
         }
     }
 
-    /// The base a stored value holds; nil when it is not a form ``pack(_:)`` writes.
+    /// The bases of a pack (``BasePack``), one after another, as they are stored: compressed
+    /// without the dictionary.
+    static func packTogether(_ bases: Data) -> Data {
+        guard !bases.isEmpty else { return bases }
+        return bases.withUnsafeBytes { source in
+            compressor.lock.withLock { compressor.pack(source, withDictionary: false) } ?? plain(source)
+        }
+    }
+
+    /// The base a stored value holds; nil when it is not a form ``pack(_:)`` or
+    /// ``packTogether(_:)`` writes.
     static func unpack(_ stored: Data) -> Data? {
         guard let first = stored.first else { return stored }
         switch Form(rawValue: first) {
         case .plain: return stored.dropFirst().withUnsafeBytes { Data($0) }
-        case .zstdDictionary1: return stored.dropFirst().withUnsafeBytes { decompress($0) }
+        case .zstdDictionary1: return stored.dropFirst().withUnsafeBytes { decompress($0, withDictionary: true) }
+        case .zstd: return stored.dropFirst().withUnsafeBytes { decompress($0, withDictionary: false) }
         case .packMember, nil: return nil
         }
     }
 
     /// `base` (not empty) stored as it would be alone, or nil when compressing it does not make it smaller.
     static func compressed(_ base: UnsafeRawBufferPointer) -> Data? {
-        compressor.lock.withLock { compressor.pack(base) }
+        compressor.lock.withLock { compressor.pack(base, withDictionary: true) }
     }
 
     static func plain(_ source: UnsafeRawBufferPointer) -> Data {
@@ -61,14 +75,16 @@ enum StoredBase {
         return out
     }
 
-    private static func decompress(_ frame: UnsafeRawBufferPointer) -> Data? {
+    private static func decompress(_ frame: UnsafeRawBufferPointer, withDictionary: Bool) -> Data? {
         guard let start = frame.baseAddress else { return nil }
         let size = ZSTD_getFrameContentSize(start, frame.count)
         // Both of zstd's "unknown" and "error" answers are near UInt64.max; a base is far below.
         guard size < UInt64(Int32.max) else { return nil }
         var out = Data(count: Int(size))
         let written = out.withUnsafeMutableBytes { target in
-            decompressor.lock.withLock { decompressor.unpack(start, frame.count, into: target) }
+            decompressor.lock.withLock {
+                decompressor.unpack(start, frame.count, into: target, withDictionary: withDictionary)
+            }
         }
         guard let written, written == Int(size) else { return nil }
         return out
@@ -88,13 +104,17 @@ enum StoredBase {
         }
 
         /// The packed form of `source`, or nil when compressing does not make it smaller.
-        func pack(_ source: UnsafeRawBufferPointer) -> Data? {
+        func pack(_ source: UnsafeRawBufferPointer, withDictionary: Bool) -> Data? {
             let bound = ZSTD_compressBound(source.count)
             var out = Data(count: bound + 1)
             let written = out.withUnsafeMutableBytes { target -> Int in
-                target[0] = Form.zstdDictionary1.rawValue
-                let result = ZSTD_compress_usingCDict(
-                    context, target.baseAddress! + 1, bound, source.baseAddress, source.count, dictionary)
+                target[0] = (withDictionary ? Form.zstdDictionary1 : Form.zstd).rawValue
+                let result =
+                    withDictionary
+                    ? ZSTD_compress_usingCDict(
+                        context, target.baseAddress! + 1, bound, source.baseAddress, source.count, dictionary)
+                    : ZSTD_compressCCtx(
+                        context, target.baseAddress! + 1, bound, source.baseAddress, source.count, StoredBase.level)
                 return ZSTD_isError(result) != 0 ? -1 : result
             }
             guard written >= 0, written < source.count else { return nil }
@@ -116,9 +136,13 @@ enum StoredBase {
         }
 
         /// Decompresses a frame into `target`; the bytes written, or nil when zstd refuses it.
-        func unpack(_ frame: UnsafeRawPointer, _ count: Int, into target: UnsafeMutableRawBufferPointer) -> Int? {
-            let result = ZSTD_decompress_usingDDict(
-                context, target.baseAddress, target.count, frame, count, dictionary)
+        func unpack(
+            _ frame: UnsafeRawPointer, _ count: Int, into target: UnsafeMutableRawBufferPointer, withDictionary: Bool
+        ) -> Int? {
+            let result =
+                withDictionary
+                ? ZSTD_decompress_usingDDict(context, target.baseAddress, target.count, frame, count, dictionary)
+                : ZSTD_decompressDCtx(context, target.baseAddress, target.count, frame, count)
             return ZSTD_isError(result) != 0 ? nil : result
         }
 
