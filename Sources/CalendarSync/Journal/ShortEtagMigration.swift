@@ -33,7 +33,7 @@ enum ShortEtagMigration {
     /// The vdir token of the journal's versions of `side` (as `VDirStorage.token(forJournal:side:)`).
     private static func listingToken(_ db: Database, _ side: Side) throws -> ChangeToken {
         var listing = VDirStorage.ListingHash()
-        try Journal.forEachVersion(side, in: db) { listing.add(href: $0.value, etag: $1.value) }
+        try Journal.forEachVersionText(side, in: db) { listing.add(href: $0, etag: $1) }
         return listing.token
     }
 }

@@ -9,7 +9,7 @@ extension VDirStorage: ListingTokenStorage {
     /// a first sync of 100,000 items, an array of them was the run's last peak of memory.
     public func token(forJournal journal: Journal, side: Side) async throws -> ChangeToken? {
         var listing = ListingHash()
-        try journal.forEachVersion(side) { listing.add(href: $0.value, etag: $1.value) }
+        try journal.forEachVersionText(side) { listing.add(href: $0, etag: $1) }
         return listing.token
     }
 }

@@ -228,9 +228,15 @@ public struct VDirStorage: CalendarStorage {
         private var pending: [UInt8] = []
 
         mutating func add(href: String, etag: String) {
-            pending.append(contentsOf: href.utf8)
+            var (href, etag) = (href, etag)
+            href.withUTF8 { href in etag.withUTF8 { etag in add(href: href, etag: etag) } }
+        }
+
+        /// Adds a version given as the UTF-8 bytes of its href and etag.
+        mutating func add(href: UnsafeBufferPointer<UInt8>, etag: UnsafeBufferPointer<UInt8>) {
+            pending.append(contentsOf: href)
             pending.append(UInt8(ascii: "\t"))
-            pending.append(contentsOf: etag.utf8)
+            pending.append(contentsOf: etag)
             pending.append(UInt8(ascii: "\n"))
             if pending.count >= 65_536 { hashPending() }
         }
