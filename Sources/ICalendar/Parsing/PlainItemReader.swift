@@ -146,6 +146,9 @@ public enum PlainItemReader {
         /// The root's child being read, while depth is 2 or more, and whether it is a VTIMEZONE.
         var child: Component?
         var childIsTimeZone = false
+        /// Whether `child` is set: asked for every line, where asking the optional itself copied
+        /// the component (its arrays retained and released) each time.
+        var hasChild = false
         var tzids: [String] = []
         /// The parameters the last TZID was read from, and that TZID.
         var lastTZID: (parameters: [UInt8], tzid: String)?
@@ -191,7 +194,7 @@ public enum PlainItemReader {
             }
             guard depth > 0, Self.isWellFormedUTF8(value) else { return false }
             if inTimeZone == 0, ByteSearch.contains(";TZID=", in: parameterText) { noteTZID(of: parameterText) }
-            if depth == 2, child != nil,
+            if depth == 2, hasChild,
                 keeps(name) || (childIsTimeZone && ByteSearch.equals(name, "TZID"))
             {
                 child!.properties.append(
@@ -224,7 +227,12 @@ public enum PlainItemReader {
                 guard root == nil, ByteSearch.equals(name, "VCALENDAR") else { return false }
                 root = Component(name: "VCALENDAR")
             case 1:
-                child = Component(name: String(decoding: name, as: UTF8.self))
+                var opened = Component(name: String(decoding: name, as: UTF8.self))
+                // Room for what an event keeps (its UID, dates, rule, LAST-MODIFIED, SEQUENCE)
+                // at once, not grown from one to two, four and eight.
+                opened.properties.reserveCapacity(8)
+                child = opened
+                hasChild = true
             default:
                 break
             }
@@ -246,6 +254,7 @@ public enum PlainItemReader {
             if depth == 1, let done = child {
                 root!.components.append(done)
                 child = nil
+                hasChild = false
                 childIsTimeZone = false
             }
             return visit(
