@@ -103,26 +103,37 @@ enum StoredBase {
             ZSTD_createCDict($0.baseAddress, $0.count, StoredBase.level)!
         }
 
+        /// Where a frame is written before it is copied out at its size: a `Data` of the
+        /// bound's size was zeroed first (a pack's 130 KB, a thousand instructions an event).
+        /// Kept between calls up to ``keptScratch`` bytes.
+        private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        private static let keptScratch = 2 << 20
+
         /// The packed form of `source`, or nil when compressing does not make it smaller.
         func pack(_ source: UnsafeRawBufferPointer, withDictionary: Bool) -> Data? {
             let bound = ZSTD_compressBound(source.count)
-            var out = Data(count: bound + 1)
-            let written = out.withUnsafeMutableBytes { target -> Int in
-                target[0] = (withDictionary ? Form.zstdDictionary1 : Form.zstd).rawValue
-                let result =
-                    withDictionary
-                    ? ZSTD_compress_usingCDict(
-                        context, target.baseAddress! + 1, bound, source.baseAddress, source.count, dictionary)
-                    : ZSTD_compressCCtx(
-                        context, target.baseAddress! + 1, bound, source.baseAddress, source.count, StoredBase.level)
-                return ZSTD_isError(result) != 0 ? -1 : result
+            if scratch.count < bound + 1 {
+                scratch.deallocate()
+                scratch = .allocate(byteCount: bound + 1, alignment: 16)
             }
-            guard written >= 0, written < source.count else { return nil }
-            out.count = written + 1
-            return out
+            defer {
+                if scratch.count > Self.keptScratch {
+                    scratch.deallocate()
+                    scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+                }
+            }
+            scratch[0] = (withDictionary ? Form.zstdDictionary1 : Form.zstd).rawValue
+            let target = scratch.baseAddress! + 1
+            let result =
+                withDictionary
+                ? ZSTD_compress_usingCDict(context, target, bound, source.baseAddress, source.count, dictionary)
+                : ZSTD_compressCCtx(context, target, bound, source.baseAddress, source.count, StoredBase.level)
+            guard ZSTD_isError(result) == 0, result < source.count else { return nil }
+            return Data(bytes: scratch.baseAddress!, count: result + 1)
         }
 
         deinit {
+            scratch.deallocate()
             ZSTD_freeCDict(dictionary)
             ZSTD_freeCCtx(context)
         }
