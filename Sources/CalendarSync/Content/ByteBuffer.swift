@@ -23,9 +23,13 @@ struct ByteBuffer: ~Copyable {
     /// The bytes written, valid until the buffer next changes.
     var contents: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// Makes room for `more` bytes after the last.
-    private mutating func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
+    /// Makes room for `more` bytes after the last: the check in line (an append's every call
+    /// made it, a thousand instructions an item as a call), the growing apart.
+    @inline(__always) private mutating func reserve(_ more: Int) {
+        if count + more > capacity { grow(toHold: more) }
+    }
+
+    @inline(never) private mutating func grow(toHold more: Int) {
         let grown = Swift.max(capacity * 2, count + more)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: base, count: count)
