@@ -231,6 +231,14 @@ import CalgwTestSupport
         }
         #expect(SafeFileName.isSafeStem("a-Z_0.9@b+c=d"))
         #expect(!SafeFileName.isSafeStem("a,b"))
+        // The bit table a name is checked with says the same of every ASCII byte.
+        for byte in UInt8(0)..<0x80 {
+            let word = byte < 0x40 ? SafeFileName.allowedLow : SafeFileName.allowedHigh
+            #expect(((word >> UInt64(byte & 0x3F)) & 1 == 1) == kept.contains(byte), "byte \(byte)")
+            let name = "a" + String(UnicodeScalar(byte)) + "b"
+            #expect((SafeFileName.stem(forUID: name) == name) == kept.contains(byte), "byte \(byte)")
+        }
+        #expect(SafeFileName.stem(forUID: "café") != "café")
     }
 
     @Test func safeFileNamesFromUIDs() {
