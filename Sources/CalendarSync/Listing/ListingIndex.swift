@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Logging
 
 /// What `calgw list` knows of the files of one root without reading them: for each file, its
 /// stamp when it was last read (``FileStamp``) and where its occurrences can be (spans of
@@ -119,22 +118,6 @@ public final class ListingIndex {
         } catch {
             forget(error)
             fresh = Array(repeating: -1, count: listing.count)
-        }
-        report()
-    }
-
-    /// Says with `-v` why a stored index was started again (a command that then read every
-    /// file says why), and with `-vv` how many files the index vouched for. (An index of a
-    /// small folder keeps no entries until keeping them pays, ``worthWriting``: few files
-    /// vouched for is no news at `-v`.)
-    private func report() {
-        guard discarded != nil || hadIndex else { return }  // none kept yet: nothing to say
-        let logger = Logger(label: "calgw.listing-index")
-        if let discarded {
-            logger.info(
-                "listing index started again", metadata: ["index": "\(file?.path ?? root)", "why": "\(discarded)"])
-        } else {
-            logger.debug("listing index", metadata: ["fresh": "\(freshCount)", "files": "\(listing.count)"])
         }
     }
 
