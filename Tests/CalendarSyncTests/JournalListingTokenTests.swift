@@ -16,9 +16,11 @@ import CalgwTestSupport
                 .upsert(
                     JournalItem(
                         key: ItemKey("k\(i)"),
-                        local: SideRecord(href: ItemHref(name), etag: "\"\(i)\":1:\(i * 7)", hash: ContentHash("h\(i)")),
+                        local: SideRecord(
+                            href: ItemHref(name), etag: "\"\(i)\":1:\(i * 7)", hash: ContentHash("h\(i)")),
                         remote: SideRecord(
-                            href: ItemHref("/cal/\(names[names.count - 1 - i])"), etag: "r\(i)", hash: ContentHash("h\(i)"))),
+                            href: ItemHref("/cal/\(names[names.count - 1 - i])"), etag: "r\(i)",
+                            hash: ContentHash("h\(i)"))),
                     base: nil)
             })
         let storage = VDirStorage(url: URL(fileURLWithPath: "/nonexistent"))
@@ -32,7 +34,8 @@ import CalgwTestSupport
         try journal.apply(
             .upsert(
                 JournalItem(
-                    key: ItemKey("k0"), local: SideRecord(href: ItemHref("b.ics"), etag: "other", hash: ContentHash("h0")),
+                    key: ItemKey("k0"),
+                    local: SideRecord(href: ItemHref("b.ics"), etag: "other", hash: ContentHash("h0")),
                     remote: SideRecord(href: ItemHref("/cal/0.ics"), etag: "r0", hash: ContentHash("h0"))),
                 base: nil))
         #expect(try await storage.token(forJournal: journal, side: .local) != before)
