@@ -55,7 +55,7 @@ public enum SafeFileName {
         } ?? utf8.allSatisfy(isAllowed)
     }
 
-    /// ``isAllowed(_:)`` of the bytes 0x00–0x3F and 0x40–0x7F, a bit each (`SafeFileNameTests`
+    /// ``isAllowed(_:)`` of the bytes 0x00–0x3F and 0x40–0x7F, a bit each (`VDirectoryTests`
     /// checks them against it).
     static let allowedLow: UInt64 = 0x23FF_6800_0000_0000
     static let allowedHigh: UInt64 = 0x07FF_FFFE_87FF_FFFF

@@ -78,22 +78,25 @@ extension Journal {
         let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
         let order = side == .local ? "localHref" : "remoteHref"
         let statement = try db.makeStatement(sql: "SELECT \(columns) FROM item ORDER BY \(order)")
-        let s = statement.sqliteStatement
-        defer { sqlite3_reset(s) }
-        func text(_ column: CInt) -> UnsafeBufferPointer<UInt8> {
-            // The pointer first, then the length (SQLite's order: the text is made before it is measured).
-            let start = sqlite3_column_text(s, column)
-            return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(s, column)))
-        }
-        while true {
-            let code = sqlite3_step(s)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        // The statement is finalized when it goes: it is kept to the end of the loop.
+        try withExtendedLifetime(statement) {
+            let s = statement.sqliteStatement
+            defer { sqlite3_reset(s) }
+            func text(_ column: CInt) -> UnsafeBufferPointer<UInt8> {
+                // The pointer first, then the length (SQLite's order: the text is made before it is measured).
+                let start = sqlite3_column_text(s, column)
+                return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(s, column)))
             }
-            try body(text(0), text(1))
+            while true {
+                let code = sqlite3_step(s)
+                if code == SQLITE_DONE { return }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+                }
+                try body(text(0), text(1))
+            }
         }
     }
 
