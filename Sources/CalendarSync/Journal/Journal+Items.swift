@@ -51,14 +51,14 @@ extension Journal {
         try reading { db in try Self.forEachVersion(side, in: db, body) }
     }
 
-    /// `forEachVersion` inside a transaction already open (a migration's).
+    /// `forEachVersion` inside a transaction already open (a migration's): the bytes SQLite
+    /// holds made strings (``forEachVersionText(_:in:_:)``).
     static func forEachVersion(
         _ side: Side, in db: Database, _ body: (_ href: ItemHref, _ etag: ItemETag) throws -> Void
     ) throws {
-        let columns = side == .local ? "localHref, localEtag" : "remoteHref, remoteEtag"
-        let order = side == .local ? "localHref" : "remoteHref"
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM item ORDER BY \(order)")
-        while let row = try rows.next() { try body(row[0], row[1]) }
+        try forEachVersionText(side, in: db) { href, etag in
+            try body(ItemHref(String(decoding: href, as: UTF8.self)), ItemETag(String(decoding: etag, as: UTF8.self)))
+        }
     }
 
     /// As ``forEachVersion(_:_:)``, with the href's and etag's UTF-8 bytes where SQLite holds

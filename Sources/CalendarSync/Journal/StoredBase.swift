@@ -46,9 +46,7 @@ enum StoredBase {
     /// without the dictionary.
     static func packTogether(_ bases: Data) -> Data {
         guard !bases.isEmpty else { return bases }
-        return bases.withUnsafeBytes { source in
-            compressor.lock.withLock { compressor.pack(source, withDictionary: false) } ?? plain(source)
-        }
+        return bases.withUnsafeBytes { source in compressed(source, withDictionary: false) ?? plain(source) }
     }
 
     /// The base a stored value holds; nil when it is not a form ``pack(_:)`` or
@@ -63,9 +61,10 @@ enum StoredBase {
         }
     }
 
-    /// `base` (not empty) stored as it would be alone, or nil when compressing it does not make it smaller.
-    static func compressed(_ base: UnsafeRawBufferPointer) -> Data? {
-        compressor.lock.withLock { compressor.pack(base, withDictionary: true) }
+    /// `base` (not empty) stored as it would be alone (or, without the dictionary, as a pack
+    /// is), or nil when compressing it does not make it smaller.
+    static func compressed(_ base: UnsafeRawBufferPointer, withDictionary: Bool = true) -> Data? {
+        compressor.lock.withLock { compressor.pack(base, withDictionary: withDictionary) }
     }
 
     static func plain(_ source: UnsafeRawBufferPointer) -> Data {
