@@ -227,4 +227,37 @@ extension AlarmsCommandTests {
         #expect(records.first?["due"] as? String == "2026-03-10T17:00:00+00:00", "\(records)")
         #expect(records.first?["start"] is NSNull, "\(records)")
     }
+
+    /// A summary with an emoji (two UTF-16 units, one character) is shown whole, and the column
+    /// after it starts in one place.
+    @Test func noSummaryIsCutShort() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (i, summary) in ["Party 🎉", "Tea"].enumerated() {
+            try Self.calendar(
+                """
+                BEGIN:VEVENT
+                UID:e\(i)
+                DTSTAMP:20260101T000000Z
+                DTSTART:2026030\(i + 1)T100000Z
+                DURATION:PT1H
+                SUMMARY:\(summary)
+                BEGIN:VALARM
+                ACTION:DISPLAY
+                DESCRIPTION:x
+                TRIGGER:-PT15M
+                END:VALARM
+                END:VEVENT
+
+                """
+            ).write(to: folder.file("e\(i).ics"))
+        }
+        let window = ["--from", "2026-03-01T00:00Z", "--to", "2026-04-01T00:00Z", "--tz", "UTC"]
+        let table = try await CalgwBinary.run(["alarms", "--local", folder.url.path] + window)
+        let lines = table.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].contains("Party 🎉  starts"), "\(table.stdoutText)")
+        #expect(
+            Set(lines.map { $0.utf16.count - ($0.range(of: "starts")?.lowerBound.utf16Offset(in: $0) ?? 0) }).count == 1
+        )
+    }
 }

@@ -55,6 +55,22 @@ import CalgwTestSupport
             "\(lint.stdoutText) \(lint.stderrText)")
     }
 
+    /// A shell's `*.ics` of a large vdir: every file is checked and named, in the order given.
+    @Test func thousandsOfFilesOnTheCommandLineAreEachChecked() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let files = (0..<2_500).map { folder.file("e\($0).ics") }
+        for file in files { try Data(sloppy.utf8).write(to: file) }
+        let check = try await CalgwBinary.run(["fmt", "--check"] + files.map(\.path))
+        #expect(check.status == 1, "\(check.stderrText)")
+        let listed = check.stdoutText.split(separator: "\n").map(String.init)
+        #expect(listed.count == files.count && listed.first == files[0].path && listed.last == files.last?.path)
+        let fixed = try await CalgwBinary.run(["fmt"] + files.map(\.path) + ["-q"])
+        #expect(fixed.status == 0, "\(fixed.stderrText)")
+        let again = try await CalgwBinary.run(["fmt", "--check"] + files.map(\.path))
+        #expect(again.status == 0 && again.stdoutText.isEmpty, "\(again.stdoutText)")
+    }
+
     @Test func neverRewritesAFileItCannotParse() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

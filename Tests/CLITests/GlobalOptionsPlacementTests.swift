@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 import Testing
 @testable import calgw
 
@@ -90,6 +91,29 @@ import Testing
                     "--remote", "https://x/",
                 ])) as? InitCommand)
         #expect(initCommand.config == "w.toml")
+    }
+
+    /// Thousands of file arguments reach a command as a few words (ArgumentParser takes a
+    /// repeated argument in time that grows with the square of the words), and come out as given.
+    @Test func manyFileArgumentsAreJoinedIntoRunsAndComeOutAsGiven() throws {
+        let files = (0..<3_000).map { "/cal/\($0) ü.ics" }
+        let given =
+            ["-q", "expand"] + files[..<1_000] + ["--tz", "Europe/Berlin"] + files[1_000..<2_000]
+            + ["--from", "2026-03-01", "--to", "2026-04-01", "--json"] + files[2_000...]
+        let words = placed(given)
+        #expect(words.count < 20, "\(words.count) words")
+        let expand = try #require(try Calgw.parseAsRoot(words) as? ExpandCommand)
+        #expect(ICSPaths.splitRuns(expand.files) == files)
+        #expect(expand.window.tz == "Europe/Berlin" && expand.window.from == "2026-03-01" && expand.output.json)
+        // After `--`, words that look like options are files too; a lone `-` is a word.
+        let dashed = ["fmt", "--check"] + files[..<100] + ["-", "--", "-c", "--json"] + files[100..<200]
+        let fmt = try #require(try Calgw.parseAsRoot(placed(dashed)) as? FmtCommand)
+        #expect(ICSPaths.splitRuns(fmt.files) == Array(files[..<100]) + ["-", "-c", "--json"] + files[100..<200])
+        #expect(fmt.check)
+        // A few words, and a command that takes no files, are left as they are.
+        #expect(placed(["lint"] + files[..<64]) == ["lint"] + files[..<64])
+        let uids = ["event", "delete"] + files[..<100]
+        #expect(placed(uids) == uids)
     }
 
     /// Every leaf command, found from the root.

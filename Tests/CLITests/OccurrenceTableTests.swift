@@ -1,6 +1,7 @@
 import CalendarSync
 import CalgwTestSupport
 import Foundation
+import ICalendar
 import Testing
 
 /// The listing's table pads and trims its lines as Foundation did (`padding(toLength:)`, a
@@ -38,6 +39,29 @@ import Testing
                         == text.padding(toLength: width, withPad: " ", startingAt: 0))
             }
         }
+    }
+
+    /// A summary whose characters take two UTF-16 units (an emoji) or are two scalars (an
+    /// accent after its letter) is shown whole, whichever is longest, and the next column starts
+    /// where the widest summary ends.
+    @Test func noSummaryIsCutShortAndTheLocationsLineUp() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let summaries = ["Party 🎉", "Cafe\u{301} 会议", "Lunch", "🎉🎉🎉"]
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+        for (i, summary) in summaries.enumerated() {
+            text += "BEGIN:VEVENT\r\nUID:\(i)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:2026030\(i + 1)T100000Z\r\n"
+            text += "DURATION:PT1H\r\nSUMMARY:\(summary)\r\nLOCATION:Room \(i)\r\nEND:VEVENT\r\n"
+        }
+        let file = folder.file("a.ics")
+        try Data((text + "END:VCALENDAR\r\n").utf8).write(to: file)
+        let listing = OccurrenceListing(
+            files: [file], from: 1_772_323_200, to: 1_775_001_600, zone: FixedOffsetZone.utc, hrefs: false)
+        let rows = listing.table(zone: FixedOffsetZone.utc)
+        #expect(rows.count == summaries.count)
+        for (row, summary) in zip(rows, summaries) { #expect(row.contains(summary + " "), "\(row)") }
+        let starts = Set(rows.map { $0.utf16.count - $0.utf16.split(separator: 0x20).last!.count })
+        #expect(starts.count == 1, "\(rows)")
     }
 
     /// A LOCATION or SUMMARY with line breaks stays one row: each break becomes a space.

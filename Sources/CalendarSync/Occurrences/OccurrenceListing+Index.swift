@@ -22,7 +22,7 @@ extension OccurrenceListing {
                 return !index.canPassOver(i, from: from, to: to)
             }
             Self.expandInOrder(
-                read.count, at: { files.url(of: read[$0]) }, in: window,
+                read.count, at: { files.path(of: read[$0]) }, in: window,
                 reach: { index?.isFresh(read[$0]) == false }
             ) { k, file in
                 let i = read[k]

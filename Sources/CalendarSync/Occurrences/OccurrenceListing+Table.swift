@@ -51,8 +51,10 @@ extension OccurrenceListing {
             rows.append(row)
         }
         let padded = withCalendar ? 4 : 3
+        // Widths in the units ``padding(_:to:)`` counts, so that no cell is cut short (an emoji
+        // is two of them and one character).
         var widths = Array(repeating: 0, count: padded)
-        for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].count) } }
+        for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].utf16.count) } }
         return rows.map { r in
             Self.trimmingTrailingSpace(
                 (0..<padded).map { Self.padding(r[$0], to: widths[$0]) }.joined(separator: "  ")
@@ -82,6 +84,8 @@ extension OccurrenceListing {
     /// "", options: .regularExpression)` gives it (ICU's `\s` is Unicode's White_Space, line
     /// terminators included), without making a regular expression for each of thousands of lines.
     public static func trimmingTrailingSpace(_ line: String) -> String {
+        // Most lines end in a letter or digit: an ASCII byte that is no white space.
+        if let last = line.utf8.last, last < 0x80, last != 0x20, !(0x09...0x0D).contains(last) { return line }
         let scalars = line.unicodeScalars
         var end = scalars.endIndex
         while end > scalars.startIndex {

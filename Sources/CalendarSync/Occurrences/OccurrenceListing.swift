@@ -70,7 +70,8 @@ public struct OccurrenceListing {
         calendars: [URL: String] = [:]
     ) {
         let window = ExpansionWindow(from: from, to: to, zone: zone, includeCancelled: includeCancelled)
-        Self.expandInOrder(files.count, at: { files[$0] }, in: window) { k, file in
+        let paths = files.map(\.path)
+        Self.expandInOrder(paths.count, at: { paths[$0] }, in: window) { k, file in
             add(file, href: hrefs ? files[k].lastPathComponent : nil, calendar: calendars[files[k]])
         }
         sortEntries()
@@ -98,18 +99,19 @@ public struct OccurrenceListing {
         var readPast: [String] = []
     }
 
-    /// Reads, parses and expands one file over `window`; with `reach`, also says where its
-    /// occurrences can be.
-    static func expand(_ url: URL, in window: ExpansionWindow, reach: Bool = false) -> ExpandedFile {
+    /// Reads, parses and expands the file at `path` over `window`; with `reach`, also says
+    /// where its occurrences can be. A path, not a URL: Foundation checks a URL's text each
+    /// time its path is asked for, a sixth of a small file's expansion.
+    static func expand(_ path: String, in window: ExpansionWindow, reach: Bool = false) -> ExpandedFile {
         var bytes: [UInt8]
-        if let read = WholeFile.read(url.path) {
+        if let read = WholeFile.read(path) {
             bytes = read
         } else {
             do {
-                bytes = [UInt8](try Data(contentsOf: url))
+                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
             } catch {
                 // In a few words ("no such file"), not Foundation's error record.
-                return ExpandedFile(path: url.path, problem: ReadFailure.words(error, path: url.path))
+                return ExpandedFile(path: path, problem: ReadFailure.words(error, path: path))
             }
         }
         let parsed: ParsedCalendar
@@ -118,13 +120,13 @@ public struct OccurrenceListing {
             // file holds are listed, and the line is named.
             parsed = try bytes.withUnsafeBufferPointer { try ICalendarParser(readsPastMisspelledEnds: true).parse($0) }
         } catch {
-            return ExpandedFile(path: url.path, problem: "\(error)")
+            return ExpandedFile(path: path, problem: "\(error)")
         }
         // Floating times of a calendar that names its zone (X-WR-TIMEZONE) are read in it;
         // the file itself is left as it is.
         let expansion = CalendarExpansion(components: parsed.components.map(DeclaredCalendarZone.applied(to:)))
         return ExpandedFile(
-            path: url.path, expansion: expansion,
+            path: path, expansion: expansion,
             occurrences: expansion.occurrences(
                 from: window.from, to: window.to, floatingZone: window.zone, includeCancelled: window.includeCancelled),
             reach: reach ? expansion.reach() : nil,
@@ -163,20 +165,20 @@ public struct OccurrenceListing {
     /// Files expanded a batch at a time on every core, handed to `body` one by one in order.
     static let batchSize = 256
 
-    /// Expands `count` files (the one at each index given by `file`) on every core and hands
+    /// Expands `count` files (the path of each index given by `file`) on every core and hands
     /// each result to `body` (with its index) in order; a batch at a time, so that a listing
-    /// of 100,000 files never holds more than a batch of them, nor their 100,000 URLs.
+    /// of 100,000 files never holds more than a batch of them, nor their 100,000 paths.
     /// - Parameter reach: whether the file at an index needs its reach.
     static func expandInOrder(
-        _ count: Int, at file: (Int) -> URL, in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
+        _ count: Int, at file: (Int) -> String, in window: ExpansionWindow, reach: (Int) -> Bool = { _ in false },
         body: (Int, ExpandedFile) -> Void
     ) {
         var start = 0
         while start < count {
             let end = min(start + batchSize, count)
-            let batch = (start..<end).map { (url: file($0), reach: reach($0)) }
+            let batch = (start..<end).map { (path: file($0), reach: reach($0)) }
             let expanded = batch.mappedOnEveryCore(minimum: 2, eachAlone: true) { file in
-                expand(file.url, in: window, reach: file.reach)
+                expand(file.path, in: window, reach: file.reach)
             }
             for (k, file) in expanded.enumerated() { body(start + k, file) }
             start = end

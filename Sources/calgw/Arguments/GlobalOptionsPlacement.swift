@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarSync
 
 /// Lets the options every command takes — `-c/--config PATH`, `-v/--verbose` (repeatable) and
 /// `-q/--quiet` — stand before the command name as well as after it, as with vdirsyncer
@@ -33,7 +34,8 @@ enum GlobalOptionsPlacement {
     ///   - arguments: The command line after the program name.
     ///   - root: The root command, whose subcommands name the command path.
     /// - Returns: The same words, the global options before the command moved (or dropped,
-    ///   see ``GlobalOptionsPlacement``); unchanged when there are none.
+    ///   see ``GlobalOptionsPlacement``); unchanged when there are none. Many file arguments
+    ///   of a ``ManyPathsCommand`` are joined into a few words.
     static func arguments(_ arguments: [String], root: any ParsableCommand.Type = Calgw.self) -> [String] {
         var command = root
         var path: [String] = []
@@ -52,12 +54,15 @@ enum GlobalOptionsPlacement {
                 break
             }
         }
-        if leading.isEmpty { return arguments }
-        let rest = Array(arguments[index...])
-        let givenAfter = settings(in: rest)
-        let accepted = settings(takenBy: command)
-        let kept = leading.filter { accepted.contains($0.setting) && !givenAfter.contains($0.setting) }
-        return path + kept.flatMap(\.words) + rest
+        var placed = arguments
+        if !leading.isEmpty {
+            let rest = Array(arguments[index...])
+            let givenAfter = settings(in: rest)
+            let accepted = settings(takenBy: command)
+            let kept = leading.filter { accepted.contains($0.setting) && !givenAfter.contains($0.setting) }
+            placed = path + kept.flatMap(\.words) + rest
+        }
+        return command is any ManyPathsCommand.Type ? ICSPaths.joiningRuns(placed, after: path.count) : placed
     }
 
     /// What a global option sets; two options setting the same thing override each other.
@@ -129,3 +134,7 @@ enum GlobalOptionsPlacement {
         }
     }
 }
+
+/// A command whose file arguments may come in thousands: joined into a few words before
+/// parsing (`ICSPaths.joiningRuns(_:after:)`), taken apart by the command.
+protocol ManyPathsCommand {}

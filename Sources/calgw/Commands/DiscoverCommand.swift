@@ -119,7 +119,7 @@ struct DiscoverCommand: AsyncParsableCommand {
                     $0.components.isEmpty ? "-" : $0.components.joined(separator: ","),
                 ]
             }
-        let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<5).map { column in table.map { $0[column].utf16.count }.max() ?? 0 }
         for line in table {
             Terminal.out(
                 zip(line, widths).enumerated().map { index, cell in

@@ -5,7 +5,7 @@ import ICalendar
 import Recurrence
 
 /// `calgw expand FILE... --from D --to D`: the occurrences of .ics files in a window.
-struct ExpandCommand: ParsableCommand {
+struct ExpandCommand: ParsableCommand, ManyPathsCommand {
     static let configuration = CommandConfiguration(
         commandName: "expand",
         abstract: "Print the occurrences of .ics files that overlap a window, recurrences expanded.",
@@ -30,7 +30,7 @@ struct ExpandCommand: ParsableCommand {
     func run() throws {
         let resolved = try window.resolved()
         let listing = OccurrenceListing(
-            files: files.map { URL(fileURLWithPath: $0) }, from: resolved.from, to: resolved.to,
+            files: ICSPaths.splitRuns(files).map { URL(fileURLWithPath: $0) }, from: resolved.from, to: resolved.to,
             zone: resolved.zone, hrefs: false, includeCancelled: window.includeCancelled)
         try resolved.print(listing, output: output)
     }

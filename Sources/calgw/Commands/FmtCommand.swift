@@ -3,7 +3,7 @@ import CalendarSync
 import Foundation
 
 /// `calgw fmt [--check] FILE...`: rewrite .ics files in canonical form.
-struct FmtCommand: ParsableCommand {
+struct FmtCommand: ParsableCommand, ManyPathsCommand {
     static let configuration = CommandConfiguration(
         commandName: "fmt",
         abstract: "Rewrite .ics files in canonical form (folded lines, CRLF, escaped text).",
@@ -35,7 +35,7 @@ struct FmtCommand: ParsableCommand {
 
     func run() throws {
         var results: [FileResult] = []
-        for path in ICSPaths.expanding(files) {
+        for path in ICSPaths.expanding(ICSPaths.splitRuns(files)) {
             let result = Self.format(path: path, check: check)
             results.append(result)
             guard !output.json else { continue }

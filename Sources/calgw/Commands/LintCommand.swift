@@ -5,7 +5,7 @@ import ICalendar
 import Recurrence
 
 /// `calgw lint FILE...`: report what is invalid in .ics files.
-struct LintCommand: ParsableCommand {
+struct LintCommand: ParsableCommand, ManyPathsCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Report what is invalid in .ics files, one file:line: problem per line.",
@@ -46,7 +46,7 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         var all: [Problem] = []
-        for path in ICSPaths.expanding(files) {
+        for path in ICSPaths.expanding(ICSPaths.splitRuns(files)) {
             let problems: [LintProblem]
             do {
                 problems = Self.linter.lint(try Data(contentsOf: URL(fileURLWithPath: path)))

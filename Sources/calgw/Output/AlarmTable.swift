@@ -22,8 +22,9 @@ extension AlarmListing {
             rows.append(row)
         }
         guard let columns = rows.first?.count else { return [] }
+        // Widths in the UTF-16 units `padding` counts: no cell cut short (an emoji is two).
         var widths = Array(repeating: 0, count: columns - 1)
-        for r in rows { for i in widths.indices { widths[i] = max(widths[i], r[i].count) } }
+        for r in rows { for i in widths.indices { widths[i] = max(widths[i], r[i].utf16.count) } }
         return rows.map { r in
             OccurrenceListing.trimmingTrailingSpace(
                 (widths.indices.map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
