@@ -69,6 +69,14 @@ import CalgwTestSupport
         #expect(fixed.status == 0, "\(fixed.stderrText)")
         let again = try await CalgwBinary.run(["fmt", "--check"] + files.map(\.path))
         #expect(again.status == 0 && again.stdoutText.isEmpty, "\(again.stdoutText)")
+        // Checked on every core, reported in the order given: each file's lines together.
+        let lint = try await CalgwBinary.run(["lint"] + files.reversed().map(\.path))
+        var named: [String] = []
+        for line in lint.stdoutText.split(separator: "\n") {
+            let file = String(line.prefix { $0 != ":" })
+            if named.last != file { named.append(file) }
+        }
+        #expect(named == files.reversed().map(\.path), "\(lint.stdoutText.prefix(500))")
     }
 
     @Test func neverRewritesAFileItCannotParse() async throws {

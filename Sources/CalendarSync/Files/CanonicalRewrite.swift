@@ -25,20 +25,14 @@ public enum CanonicalRewrite {
             var components = try ICalendarParser().parse(contentsOf: url).components
             guard !components.isEmpty else { return .refused("no calendar data; left unchanged") }
             for i in components.indices { Canonicalizer().canonicalize(&components[i]) }
+            // Compared first, written only when it differs: a folder already in canonical form
+            // (nearly every file of a vdir calgw keeps) costs no file made and removed.
             let comparison = try StreamingFileComparison(url)
-            if check {
-                try ICalendarSerializer().serialize(components) { try comparison.feed($0) }
-                return try comparison.finish() ? .unchanged : .wouldReformat
-            }
+            try ICalendarSerializer().serialize(components) { try comparison.feed($0) }
+            if try comparison.finish() { return .unchanged }
+            if check { return .wouldReformat }
             let writer = try AtomicFileWriter(replacing: url)
-            try ICalendarSerializer().serialize(components) { chunk in
-                try comparison.feed(chunk)
-                try writer.write(chunk)
-            }
-            if try comparison.finish() {
-                writer.discard()
-                return .unchanged
-            }
+            try ICalendarSerializer().serialize(components) { try writer.write($0) }
             try writer.commit()
             return .reformatted
         } catch let error as ICalendarSyntaxError {

@@ -30,7 +30,9 @@ public struct ICalendarSerializer: Sendable {
         to sink: (UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows {
         var out: [UInt8] = []
-        out.reserveCapacity(chunkSize + 4096)
+        // Room for a chunk, or for the whole when smaller: a megabyte reserved for a small file
+        // was mapped and unmapped each time (a flush of every core's address cache).
+        out.reserveCapacity(min(chunkSize, components.reduce(0) { $0 + $1.estimatedSize }) + 4096)
         var line: [UInt8] = []
         line.reserveCapacity(256)
         for c in components {

@@ -35,10 +35,12 @@ struct FmtCommand: ParsableCommand, ManyPathsCommand {
 
     func run() throws {
         var results: [FileResult] = []
-        for path in ICSPaths.expanding(ICSPaths.splitRuns(files)) {
-            let result = Self.format(path: path, check: check)
+        let check = check
+        ICSPaths.forEachOnEveryCore(
+            ICSPaths.expanding(ICSPaths.splitRuns(files)), work: { Self.format(path: $0, check: check) }
+        ) { path, result in
             results.append(result)
-            guard !output.json else { continue }
+            guard !output.json else { return }
             switch result.status {
             case "error": Terminal.reportError("\(path): \(result.error ?? "")")
             case "reformatted": if !output.quiet { Terminal.err("reformatted \(path)") }

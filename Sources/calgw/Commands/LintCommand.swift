@@ -46,19 +46,18 @@ struct LintCommand: ParsableCommand, ManyPathsCommand {
 
     func run() throws {
         var all: [Problem] = []
-        for path in ICSPaths.expanding(ICSPaths.splitRuns(files)) {
-            let problems: [LintProblem]
-            do {
-                problems = Self.linter.lint(try Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                all.append(
-                    Problem(
-                        file: path, line: 0, severity: "error", message: ReadFailure.words(error, path: path),
-                        unreadable: true))
-                continue
-            }
-            for p in problems where !(errorsOnly && p.severity == .warning) {
-                all.append(Problem(file: path, line: p.line, severity: p.severity.rawValue, message: p.message))
+        ICSPaths.forEachOnEveryCore(
+            ICSPaths.expanding(ICSPaths.splitRuns(files)),
+            work: { path in Result { Self.linter.lint(try Data(contentsOf: URL(fileURLWithPath: path))) } }
+        ) { path, result in
+            switch result {
+            case .failure(let error):
+                let words = ReadFailure.words(error, path: path)
+                all.append(Problem(file: path, line: 0, severity: "error", message: words, unreadable: true))
+            case .success(let problems):
+                for p in problems where !(errorsOnly && p.severity == .warning) {
+                    all.append(Problem(file: path, line: p.line, severity: p.severity.rawValue, message: p.message))
+                }
             }
         }
         if output.json {
