@@ -17,6 +17,7 @@ from logplot import Panel, decades, legend_entry, svg_finish, svg_start, timed_r
 LINES = [  # (command in the table, contender, step, legend, colour, dashes)
     ("stat every file", "C, two threads", "floor", "floor: a stat of every file", "#000000", None),
     ("read the names, stat every file", "C, two threads", "floor", "floor after an edit: names too", "#000000", "2,3"),
+    ("stat every file, read the files list shows", "C, two threads", "floor", "floor of list: its files read", "#8c564b", "2,3"),
     ("list", "calgw", "warm", "list, one month (index)", "#8c564b", None),
     ("alarms", "calgw", "warm", "alarms, one day (index)", "#1f77b4", None),
     ("invitations", "calgw", "warm", "invitations (index)", "#2ca02c", None),

@@ -20,6 +20,18 @@ import Testing
         #expect(DateTimeValue(parsing: text) == nil)
     }
 
+    /// A date's ISO text, written in place for years 0 to 9999, is what zero-padding gives, and
+    /// a year outside them is written as before (a sign, or more digits).
+    @Test func isoTextIsZeroPadded() {
+        for (year, month, day) in [(0, 1, 1), (7, 3, 9), (999, 12, 31), (2026, 3, 1), (9999, 12, 31)] {
+            let text = LocalDate(year: year, month: month, day: day).isoString
+            let year4 = String(repeating: "0", count: 4 - String(year).count) + String(year)
+            #expect(text == "\(year4)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)")
+        }
+        #expect(LocalDate(year: 10_000, month: 1, day: 2).isoString == "10000-01-02")
+        #expect(LocalDate(year: -44, month: 3, day: 15).isoString == "-0044-03-15")
+    }
+
     @Test func civilDayArithmeticMatchesKnownDays() {
         #expect(LocalDate(year: 1970, month: 1, day: 1).daysSinceEpoch == 0)
         #expect(LocalDate(year: 2000, month: 3, day: 1).daysSinceEpoch == 11_017)

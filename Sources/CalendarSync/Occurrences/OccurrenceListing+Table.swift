@@ -24,42 +24,62 @@ extension OccurrenceListing {
     /// summary, location.
     public func table(zone: any ZoneRules) -> [String] {
         let withCalendar = sources.contains { $0.calendar != nil }
-        var rows: [[String]] = []
-        for e in entries {
-            let o = e.occurrence
-            let date: String, time: String
-            switch o.start.form {
-            case .date:
-                date = o.start.date.isoString
-                let days = o.end.date.daysSinceEpoch - o.start.date.daysSinceEpoch
-                time = days > 1 ? "all day (\(days) days)" : "all day"
-            case .floating:
-                date = o.start.date.isoString
-                time = Self.hm(o.start.local) + "–" + Self.hm(o.end.local)
-            case .utc, .zoned:
-                let s = zone.local(atUTC: o.startInstant), en = zone.local(atUTC: o.endInstant)
-                date = s.date.isoString
-                time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
-            }
-            let event = o.component
-            let summary = [
-                event["SUMMARY"]?.text ?? "(no title)",
-                Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED"),
-            ].compactMap { $0 }.joined(separator: " ")
-            var row = [date, time, Self.oneLine(summary), Self.oneLine(event["LOCATION"]?.text ?? "")]
-            if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
-            rows.append(row)
-        }
+        let rows = entries.map { cells(of: $0, zone: zone, withCalendar: withCalendar) }
         let padded = withCalendar ? 4 : 3
         // Widths in the units ``padding(_:to:)`` counts, so that no cell is cut short (an emoji
         // is two of them and one character).
         var widths = Array(repeating: 0, count: padded)
         for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].utf16.count) } }
-        return rows.map { r in
-            Self.trimmingTrailingSpace(
-                (0..<padded).map { Self.padding(r[$0], to: widths[$0]) }.joined(separator: "  ")
-                    + (r[padded].isEmpty ? "" : "  " + r[padded]))
+        return rows.map { Self.line(of: $0, widths: widths) }
+    }
+
+    /// The cells of one row: date, time, the calendar when shown, summary, location.
+    func cells(of e: Entry, zone: any ZoneRules, withCalendar: Bool) -> [String] {
+        let o = e.occurrence
+        let date: String, time: String
+        switch o.start.form {
+        case .date:
+            date = o.start.date.isoString
+            let days = o.end.date.daysSinceEpoch - o.start.date.daysSinceEpoch
+            time = days > 1 ? "all day (\(days) days)" : "all day"
+        case .floating:
+            date = o.start.date.isoString
+            time = Self.hm(o.start.local) + "–" + Self.hm(o.end.local)
+        case .utc, .zoned:
+            let s = zone.local(atUTC: o.startInstant), en = zone.local(atUTC: o.endInstant)
+            date = s.date.isoString
+            time = Self.hm(s) + "–" + (en.date == s.date ? Self.hm(en) : en.date.isoString + " " + Self.hm(en))
         }
+        let event = o.component
+        var summary = event["SUMMARY"]?.text ?? "(no title)"
+        if let mark = Self.answerMark(ownAnswer(event), cancelled: event["STATUS"]?.value.uppercased() == "CANCELLED") {
+            summary += " " + mark
+        }
+        var row = [date, time, Self.oneLine(summary), Self.oneLine(event["LOCATION"]?.text ?? "")]
+        if withCalendar { row.insert(sources[e.source].calendar ?? "-", at: 2) }
+        return row
+    }
+
+    /// A row as a line of the table: the first cells padded to their columns' `widths` (the
+    /// last of them only when a location follows it), two spaces between, white space at the
+    /// end trimmed (``trimmingTrailingSpace(_:)``). Made as bytes: thousands of rows a listing.
+    static func line(of cells: [String], widths: [Int]) -> String {
+        let padded = widths.count
+        let location = cells[padded]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(widths.reduce(2 * padded, +) + location.utf8.count)
+        for i in 0..<padded {
+            if i > 0 { bytes += [0x20, 0x20] }
+            bytes += cells[i].utf8
+            if i < padded - 1 || !location.isEmpty {
+                bytes += repeatElement(0x20, count: max(0, widths[i] - cells[i].utf16.count))
+            }
+        }
+        if !location.isEmpty {
+            bytes += [0x20, 0x20]
+            bytes += location.utf8
+        }
+        return trimmingTrailingSpace(String(decoding: bytes, as: UTF8.self))
     }
 
     /// `text` on one line: each line break (a LOCATION or SUMMARY may hold several) becomes a
@@ -84,8 +104,20 @@ extension OccurrenceListing {
     /// "", options: .regularExpression)` gives it (ICU's `\s` is Unicode's White_Space, line
     /// terminators included), without making a regular expression for each of thousands of lines.
     public static func trimmingTrailingSpace(_ line: String) -> String {
-        // Most lines end in a letter or digit: an ASCII byte that is no white space.
-        if let last = line.utf8.last, last < 0x80, last != 0x20, !(0x09...0x0D).contains(last) { return line }
+        // Most lines end in ASCII: their white space is spaces and controls, read as bytes. A
+        // line ending in another character is read by scalar, for Unicode's other spaces.
+        let utf8 = line.utf8
+        var cut = utf8.endIndex
+        while cut > utf8.startIndex {
+            let byte = utf8[utf8.index(before: cut)]
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                cut = utf8.index(before: cut)
+            } else if byte < 0x80 {
+                return cut == utf8.endIndex ? line : String(line[..<cut])
+            } else {
+                break
+            }
+        }
         let scalars = line.unicodeScalars
         var end = scalars.endIndex
         while end > scalars.startIndex {

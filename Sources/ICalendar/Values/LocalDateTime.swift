@@ -88,7 +88,25 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `YYYY-MM-DD`, the ISO 8601 / RFC 3339 form.
     public var isoString: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        }
+        // Written in place: one small string, no pieces joined (tables and JSON make thousands).
+        return String(unsafeUninitializedCapacity: 10) { b in
+            func put(_ value: Int, _ width: Int, at start: Int) {
+                var v = value
+                for k in stride(from: start + width - 1, through: start, by: -1) {
+                    b[k] = 0x30 + UInt8(v % 10)
+                    v /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            b[4] = 0x2D
+            put(month, 2, at: 5)
+            b[7] = 0x2D
+            put(day, 2, at: 8)
+            return 10
+        }
     }
 }
 
@@ -194,5 +212,6 @@ public enum Weekday: String, CaseIterable, Hashable, Sendable {
 func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(abs(value))
     let sign = value < 0 ? "-" : ""
-    return digits.count >= width ? sign + digits : sign + String(repeating: "0", count: width - digits.count) + digits
+    let count = digits.utf8.count
+    return count >= width ? sign + digits : sign + String(repeating: "0" as Character, count: width - count) + digits
 }
