@@ -31,6 +31,7 @@ enum BrokenCalendarUser {
     /// `/[A-Za-z][A-Za-z0-9+.\-]*:\S+/` matches it whole, read by hand: a regular expression
     /// costs some 40 µs a value, and a listing of meetings asks this of every attendee.
     static func isAddress(_ value: String) -> Bool {
+        if let ascii = isASCIIAddress(value.utf8) { return ascii }
         var characters = value.makeIterator()
         guard let first = characters.next(), first.isASCII, first.isLetter else { return false }
         while let c = characters.next() {
@@ -45,5 +46,26 @@ enum BrokenCalendarUser {
             guard c.isASCII, c.isLetter || c.isNumber || c == "+" || c == "." || c == "-" else { return false }
         }
         return false
+    }
+
+    /// ``isAddress(_:)`` of a value all in ASCII (nearly every address), read as bytes; nil
+    /// for any other value, read by character.
+    static func isASCIIAddress(_ bytes: String.UTF8View) -> Bool? {
+        var index = 0, colon = -1
+        for byte in bytes {
+            defer { index += 1 }
+            guard byte < 0x80 else { return nil }
+            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            if colon >= 0 {
+                if byte == 0x20 || (0x09...0x0D).contains(byte) { return false }
+            } else if index == 0 {
+                if !letter { return false }
+            } else if byte == 0x3A {
+                colon = index
+            } else if !(letter || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2E || byte == 0x2D) {
+                return false
+            }
+        }
+        return colon > 0 && index > colon + 1
     }
 }
