@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which names in a vdir are calendar items: regular `*.ics` files that are not hidden and
 /// not an editor's leftover.
 ///
@@ -16,7 +18,7 @@ public enum ItemFileFilter {
     public static func isItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
         guard n > 4, bytes[0] != UInt8(ascii: "."), bytes[n - 1] != UInt8(ascii: "~"),
-            !bytes.contains(UInt8(ascii: "/"))
+            memchr(bytes.baseAddress!, Int32(UInt8(ascii: "/")), n) == nil
         else { return false }
         // ".ics" in any case: a dot, then the three letters lowered (setting bit 5 lowers an
         // ASCII letter and leaves no other byte equal to "i", "c" or "s").

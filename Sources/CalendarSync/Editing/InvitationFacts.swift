@@ -183,6 +183,7 @@ enum InvitationFacts {
             if length == UInt32.max { return .some(nil) }
             guard Int(length) <= bytes.count - at else { return nil }
             defer { at += Int(length) }
+            guard making else { return .some("") }
             return .some(
                 String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + Int(length)]), as: UTF8.self))
         }
