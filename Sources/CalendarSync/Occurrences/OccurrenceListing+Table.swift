@@ -26,8 +26,8 @@ extension OccurrenceListing {
         let withCalendar = sources.contains { $0.calendar != nil }
         let rows = entries.map { cells(of: $0, zone: zone, withCalendar: withCalendar) }
         let padded = withCalendar ? 4 : 3
-        // Widths in the units ``padding(_:to:)`` counts, so that no cell is cut short (an emoji
-        // is two of them and one character).
+        // Widths in UTF-16 units, as ``line(of:widths:)`` and ``padding(_:to:)`` pad, so that no
+        // cell is cut short (an emoji is two of them and one character).
         var widths = Array(repeating: 0, count: padded)
         for r in rows { for i in 0..<padded { widths[i] = max(widths[i], r[i].utf16.count) } }
         return rows.map { Self.line(of: $0, widths: widths) }
@@ -96,7 +96,7 @@ extension OccurrenceListing {
     public static func padding(_ text: String, to width: Int) -> String {
         let units = text.utf16.count
         if units == width { return text }
-        if units < width { return text + String(repeating: " ", count: width - units) }
+        if units < width { return text + String(repeating: " " as Character, count: width - units) }
         return text.padding(toLength: width, withPad: " ", startingAt: 0)  // cut short, as Foundation cuts
     }
 

@@ -27,7 +27,7 @@ extension AlarmListing {
         for r in rows { for i in widths.indices { widths[i] = max(widths[i], r[i].utf16.count) } }
         return rows.map { r in
             OccurrenceListing.trimmingTrailingSpace(
-                (widths.indices.map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                (widths.indices.map { OccurrenceListing.padding(r[$0], to: widths[$0]) }
                     + [r[columns - 1]]).joined(separator: "  "))
         }
     }
