@@ -218,6 +218,28 @@ import CalgwTestSupport
         #expect(override.properties.first { $0.name == "ATTENDEE" }?[parameter: "PARTSTAT"] == "ACCEPTED")
     }
 
+    /// `invitations` reads a pair's vdir as `sync` does: its own item files, not those of a
+    /// folder inside it, which no run syncs and no answer would reach the organizer from.
+    @Test func invitationsReadTheVdirsOwnFilesAsSyncDoes() async throws {
+        let s = try Setup()
+        defer { s.folder.remove() }
+        let me = "mailto:me@example.org"
+        func invitation(_ uid: String) -> Data {
+            Data(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
+                    + "DTSTAMP:20260101T000000Z\r\nDTSTART:20270301T100000Z\r\nSUMMARY:\(uid)\r\n"
+                    + "ORGANIZER:mailto:them@example.org\r\nATTENDEE;PARTSTAT=NEEDS-ACTION:\(me)\r\n"
+                    + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+        }
+        try invitation("synced").write(to: s.vdir.appendingPathComponent("synced.ics"))
+        let inner = s.vdir.appendingPathComponent("old-copy")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try invitation("not-synced").write(to: inner.appendingPathComponent("not-synced.ics"))
+        let listed = try await s.calgw(["invitations", "--address", me, "--json"])
+        let rows = (try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]) ?? []
+        #expect(rows.compactMap { $0["uid"] as? String } == ["synced"], "\(listed.stdoutText)\(listed.stderrText)")
+    }
+
     /// The server down: the event is made in the vdir, and the hint points at a push, never at
     /// running the command again (which would add the event twice).
     @Test func aServerThatCannotBeReachedLeavesOneHintThatHoldsTogether() async throws {
