@@ -172,6 +172,29 @@ import Testing
         #expect(ZoneDataFingerprint.current(environment: tzdir) != plain)
     }
 
+    /// The libraries whose rules the fingerprint stamps are the ones whose names hold
+    /// "Foundation", or "icu" in any case.
+    @Test func theLibrariesStampedAreFoundationsAndICUs() {
+        for name in ["libFoundation.so", "libicuuc.so.72", "libICUData.so", "lib_FoundationICU.so", "icu"] {
+            #expect(ZoneDataFingerprint.carriesZoneRules(ArraySlice(name.utf8)), "\(name)")
+        }
+        for name in ["libfoundation.so", "libxml2.so.2", "libic.so", "ic", "", "libsqlite3.so.0"] {
+            #expect(!ZoneDataFingerprint.carriesZoneRules(ArraySlice(name.utf8)), "\(name)")
+        }
+        // Cut from a longer line, as `/proc/self/maps` is read.
+        let line = Array("7f00-7f01 r--p 0 08:01 5 /usr/lib/libicuuc.so.72".utf8)
+        #expect(ZoneDataFingerprint.carriesZoneRules(line[(line.count - 14)...]))
+        #expect(!ZoneDataFingerprint.carriesZoneRules(line[(line.count - 8)...]))
+    }
+
+    /// An index's file is named by the first 32 hex digits of its folder's SHA-256, as the
+    /// index files already on disk are.
+    @Test func anIndexIsNamedByItsFoldersDigest() {
+        let url = ListingIndex.location(of: "/calendars/personal", in: URL(fileURLWithPath: "/cache"))
+        // printf %s /calendars/personal | sha256sum
+        #expect(url.lastPathComponent == "b3d359ca376c67c5b44f333b7869e147.index")
+    }
+
     /// The checksum taken piece by piece, as the index is written, is the one taken over the
     /// bytes whole, as the index is read, wherever the pieces break.
     @Test func theChecksumOfPiecesIsTheChecksumOfTheWhole() {

@@ -23,8 +23,13 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
     /// Parses the text, or returns nil when it is none of the accepted forms.
     public init?(_ text: String) {
         self.text = text
-        let s = text.trimmingCharacters(in: .whitespaces)
-        let b = Array(s.utf8)
+        // Blanks at either end left out: tabs and Unicode's space separators, Foundation's
+        // `.whitespaces` without its `CharacterSet` (half a million instructions a date).
+        let scalars = text.unicodeScalars
+        func isBlank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        let first = scalars.firstIndex { !isBlank($0) } ?? scalars.endIndex
+        let end = scalars.lastIndex { !isBlank($0) }.map { scalars.index(after: $0) } ?? first
+        let b = Array(text.utf8[first..<end])
         func num(_ i: Int, _ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
             var v = 0

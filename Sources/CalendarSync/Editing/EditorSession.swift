@@ -18,8 +18,9 @@ public struct EditorSession {
 
     /// The editor command: $VISUAL, else $EDITOR, else vi.
     public static var editor: String {
-        let env = ProcessInfo.processInfo.environment
-        for key in ["VISUAL", "EDITOR"] { if let value = env[key], !value.isEmpty { return value } }
+        for key in ["VISUAL", "EDITOR"] {
+            if let value = ProcessEnvironment.value(key), !value.isEmpty { return value }
+        }
         return "vi"
     }
 

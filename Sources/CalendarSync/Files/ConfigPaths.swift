@@ -2,24 +2,30 @@ import Foundation
 
 /// Where calgw keeps its files, per the XDG base directory specification.
 public struct ConfigPaths: Sendable {
-    /// The environment the paths are read from (the process's).
-    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// The variables the paths are read from; nil for the process's own.
+    private let variables: [String: String]?
 
     /// The paths of the process's environment.
-    public init() {}
+    public init() { variables = nil }
 
     /// The paths of `environment`.
-    public init(environment: [String: String]) { self.environment = environment }
+    public init(environment: [String: String]) { variables = environment }
+
+    /// The variable `name` of the environment the paths are read from.
+    private func variable(_ name: String) -> String? {
+        guard let variables else { return ProcessEnvironment.value(name) }
+        return variables[name]
+    }
 
     /// `$HOME`, else the account's home folder.
     public var home: URL {
-        URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
+        URL(fileURLWithPath: variable("HOME") ?? NSHomeDirectory(), isDirectory: true)
     }
 
     /// `--config`, else `CALGW_CONFIG`, else `$XDG_CONFIG_HOME/calgw/config.toml`.
     public func configFile(explicit: String?) -> URL {
         if let explicit { return URL(fileURLWithPath: expandTilde(explicit)) }
-        if let env = environment["CALGW_CONFIG"], !env.isEmpty { return URL(fileURLWithPath: expandTilde(env)) }
+        if let env = variable("CALGW_CONFIG"), !env.isEmpty { return URL(fileURLWithPath: expandTilde(env)) }
         return xdg("XDG_CONFIG_HOME", fallback: ".config").appendingPathComponent("calgw/config.toml")
     }
 
@@ -41,7 +47,7 @@ public struct ConfigPaths: Sendable {
     /// `$XDG_CACHE_HOME/calgw`, where `list` keeps its index (a cache, deletable at any time);
     /// nil when `CALGW_LIST_INDEX=off` asks for a listing that reads every file.
     public var listIndexFolder: URL? {
-        if environment["CALGW_LIST_INDEX"] == "off" { return nil }
+        if variable("CALGW_LIST_INDEX") == "off" { return nil }
         return xdg("XDG_CACHE_HOME", fallback: ".cache").appendingPathComponent("calgw", isDirectory: true)
     }
 
@@ -52,8 +58,8 @@ public struct ConfigPaths: Sendable {
         return path
     }
 
-    private func xdg(_ variable: String, fallback: String) -> URL {
-        if let value = environment[variable], value.hasPrefix("/") {
+    private func xdg(_ name: String, fallback: String) -> URL {
+        if let value = variable(name), value.hasPrefix("/") {
             return URL(fileURLWithPath: value, isDirectory: true)
         }
         return home.appendingPathComponent(fallback, isDirectory: true)

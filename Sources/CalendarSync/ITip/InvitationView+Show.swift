@@ -24,7 +24,7 @@ extension InvitationView {
     /// The reader's zone: `TZ`, else the system's.
     static var readerZone: any ZoneRules {
         let name =
-            ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? TimeZone.current.identifier
+            ProcessEnvironment.value("TZ").flatMap { $0.isEmpty ? nil : $0 } ?? TimeZone.current.identifier
         return SystemZone(identifier: name) ?? FixedOffsetZone.utc
     }
 

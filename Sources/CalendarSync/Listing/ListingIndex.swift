@@ -144,7 +144,8 @@ public final class ListingIndex {
     /// `root`'s index file of `kind` in the cache folder: a digest of the path names it, in
     /// the kind's folder.
     static func location(of root: String, in cacheFolder: URL, kind: Kind = .list) -> URL {
-        let digest = SHA256.hash(data: Data(root.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        var root = root
+        let digest = ContentHash.hex(root.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }).prefix(32)
         return cacheFolder.appendingPathComponent(kind.folder, isDirectory: true).appendingPathComponent(
             digest + ".index")
     }

@@ -21,10 +21,13 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
     /// The fingerprint of this digest (a test's or a benchmark's own).
     public init(digest: [UInt8]) { self.digest = digest }
 
-    /// The fingerprint of this process, with the variables of `environment`.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> ZoneDataFingerprint
-    {
+    /// The fingerprint of this process, with the variables of `environment` (the process's own
+    /// when nil).
+    public static func current(environment: [String: String]? = nil) -> ZoneDataFingerprint {
+        func variable(_ name: String) -> String? {
+            guard let environment else { return ProcessEnvironment.value(name) }
+            return environment[name]
+        }
         var text = "format \(ListingIndex.formatVersion)\n"
         func add(_ label: String, _ path: String) {
             guard let s = stamp(path) else { return }
@@ -36,16 +39,19 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
         var icuFolders = ["/usr/share/icu"]
         icuFolders += folderNames("/usr/share/icu").sorted().map { "/usr/share/icu/" + $0 }
         for name in ["ICU_TIMEZONE_FILES_DIR", "ICU_DATA"] {
-            guard let value = environment[name] else { continue }
+            guard let value = variable(name) else { continue }
             text += "env \(name)=\(value)\n"
             icuFolders.insert(value, at: 0)
         }
         for folder in icuFolders { for file in icuFiles { add("icu", folder + "/" + file) } }
-        let tzdir = environment["TZDIR"] ?? "/usr/share/zoneinfo"
-        text += "env TZDIR=\(environment["TZDIR"] ?? "")\n"
+        let tzdir = variable("TZDIR") ?? "/usr/share/zoneinfo"
+        text += "env TZDIR=\(variable("TZDIR") ?? "")\n"
         add("tzdata", tzdir + "/tzdata.zi")
         add("tzdata", tzdir + "/+VERSION")
-        return ZoneDataFingerprint(digest: Array(SHA256.hash(data: Data(text.utf8))))
+        // Hashed from the string's own bytes, and the digest's bytes copied as bytes: `Data` of
+        // a UTF-8 view and an `Array` of a digest each looked for a conformance at run time.
+        let digest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return ZoneDataFingerprint(digest: digest.withUnsafeBytes { Array($0) })
     }
 
     /// The running executable (the link `/proc/self/exe` names on Linux).
@@ -70,12 +76,29 @@ public struct ZoneDataFingerprint: Hashable, Sendable {
             defer { lineStart = lineEnd + 1 }
             guard let slash = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: "/")) else { continue }
             let nameStart = (bytes[slash..<lineEnd].lastIndex(of: UInt8(ascii: "/")) ?? slash) + 1
-            let name = String(decoding: bytes[nameStart..<lineEnd], as: UTF8.self)
-            if name.contains("Foundation") || name.lowercased().contains("icu") {
+            if carriesZoneRules(bytes[nameStart..<lineEnd]) {
                 found.insert(String(decoding: bytes[slash..<lineEnd], as: UTF8.self))
             }
         }
         return found.sorted()
+    }
+
+    /// Whether a library's file name says it carries Foundation or ICU: it holds "Foundation",
+    /// or "icu" in any case. (Compared as bytes: a static build maps a hundred lines.)
+    static func carriesZoneRules(_ name: ArraySlice<UInt8>) -> Bool {
+        func holds(_ word: StaticString, foldingCase: Bool) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard name.count >= count else { return false }
+            return word.withUTF8Buffer { word in
+                (name.startIndex...(name.endIndex - count)).contains { start in
+                    (0..<count).allSatisfy { k in
+                        let byte = name[start + k]
+                        return (foldingCase && byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == word[k]
+                    }
+                }
+            }
+        }
+        return holds("Foundation", foldingCase: false) || holds("icu", foldingCase: true)
     }
 
     /// The names in the folder at `path` ("." and ".." left out); none when it cannot be read.

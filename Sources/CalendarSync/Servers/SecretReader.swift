@@ -39,7 +39,7 @@ enum SecretReader {
         case .command(let argv):
             return try runSecretCommand(argv, what: "password")
         case .environment(let name):
-            guard let value = ProcessInfo.processInfo.environment[name] else {
+            guard let value = ProcessEnvironment.value(name) else {
                 throw ConnectionError(
                     .variableNotSet, "the environment variable \(name) is not set",
                     recovery: "export it, or use password_command")

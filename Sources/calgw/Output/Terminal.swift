@@ -1,4 +1,5 @@
 import Foundation
+import CalendarSync
 
 /// Writing to stdout and stderr, and whether to use colour (only on a TTY, never with NO_COLOR).
 enum Terminal {
@@ -14,7 +15,7 @@ enum Terminal {
     static var stdoutIsTTY: Bool { isatty(1) == 1 }
 
     static var colorOnStderr: Bool {
-        stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        stderrIsTTY && ProcessEnvironment.value("NO_COLOR") == nil
     }
 
     /// `error: message` and `hint: …` on stderr, red when colour is on.

@@ -74,7 +74,7 @@ public final class CalDAVStorage: CalendarStorage {
         self.resolver = HrefResolver(base: base)
         self.settledFacts = SettledFacts(product: product, url: base)
         self.logger = logger
-        fixedWriteConcurrency = ProcessInfo.processInfo.environment["CALGW_WRITE_CONCURRENCY"].flatMap(Int.init).map {
+        fixedWriteConcurrency = ProcessEnvironment.value("CALGW_WRITE_CONCURRENCY").flatMap(Int.init).map {
             min(max($0, 1), 16)
         }
     }
