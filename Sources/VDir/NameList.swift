@@ -21,21 +21,15 @@ struct NameList: Sendable {
 
     /// The positions of the names in the order of their bytes (`VDirectory.precedes`).
     func sortedPositions() -> [Int] {
-        var order = Array(starts.indices)
-        guard !order.isEmpty else { return order }
-        bytes.withUnsafeBufferPointer { bytes in
+        guard !starts.isEmpty else { return [] }
+        return bytes.withUnsafeBufferPointer { bytes in
             starts.withUnsafeBufferPointer { starts in
-                let base = bytes.baseAddress!
-                // Each name ends at its NUL: `strcmp` orders as `memcmp` of the common bytes,
-                // then the shorter first.
-                order.sort { a, b in
-                    strcmp(
-                        UnsafeRawPointer(base + starts[a]).assumingMemoryBound(to: CChar.self),
-                        UnsafeRawPointer(base + starts[b]).assumingMemoryBound(to: CChar.self)) < 0
-                }
+                // Each name ends at its NUL, where the next starts.
+                ByteOrder.positions(
+                    count: starts.count, base: bytes.baseAddress!, start: { starts[$0] },
+                    length: { ($0 + 1 < starts.count ? starts[$0 + 1] : bytes.count) - starts[$0] - 1 })
             }
         }
-        return order
     }
 
     /// Calls `body` with where each name starts and the buffer's first byte: the name at

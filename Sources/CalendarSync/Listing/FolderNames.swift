@@ -21,16 +21,32 @@ struct FolderNames {
     init?(path: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool) {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
-        var (bytes, starts, lengths, types) = ([UInt8](), [Int](), [Int](), [UInt8]())
+        var (starts, lengths, types) = ([Int](), [Int](), [UInt8]())
+        // The names' bytes gathered in a buffer of our own, doubled as needed, and copied into
+        // the array once: appended to the array one name at a time, they cost 140 instructions
+        // a name (a generic append, its uniqueness and room checked).
+        var capacity = 1 << 16
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        var used = 0
+        defer { buffer.deallocate() }
         FolderEntries.forEach(in: dir) { name, type in
             guard keep(name, type) else { return }
-            starts.append(bytes.count)
+            if used + name.count + 1 > capacity {
+                capacity = max(2 * capacity, used + name.count + 1)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                grown.update(from: buffer, count: used)
+                buffer.deallocate()
+                buffer = grown
+            }
+            starts.append(used)
             lengths.append(name.count)
             types.append(type)
-            bytes.append(contentsOf: name)
-            bytes.append(0)
+            (buffer + used).update(from: name.baseAddress!, count: name.count)
+            buffer[used + name.count] = 0
+            used += name.count + 1
         }
-        (self.bytes, self.starts, self.lengths, self.types) = (bytes, starts, lengths, types)
+        bytes = Array(UnsafeBufferPointer(start: buffer, count: used))
+        (self.starts, self.lengths, self.types) = (starts, lengths, types)
     }
 
     /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``appendStoredForm(to:)``
@@ -110,33 +126,15 @@ struct FolderNames {
     }
 
     /// Puts the names in the order of their bytes (`strcmp`, as `VDirectory` lists them).
-    ///
-    /// Sorted by their first sixteen bytes as two numbers, which orders names as `strcmp` does
-    /// (no name holds a NUL, so the zeros after a short one come first), and by `strcmp` only
-    /// among names that share those bytes: a third of the time of comparing strings throughout.
     mutating func sortByBytes() {
-        guard !starts.isEmpty else { return }
-        struct Key {
-            var high: UInt64
-            var low: UInt64
-            var position: Int
-        }
         let order = bytes.withUnsafeBufferPointer { bytes in
-            let base = bytes.baseAddress!
-            var keys = starts.indices.map { i -> Key in
-                var prefix = (UInt64(0), UInt64(0))
-                withUnsafeMutableBytes(of: &prefix) { raw in
-                    raw.copyMemory(from: UnsafeRawBufferPointer(start: base + starts[i], count: min(lengths[i], 16)))
+            starts.withUnsafeBufferPointer { starts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    ByteOrder.positions(
+                        count: starts.count, base: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+                        start: { starts[$0] }, length: { lengths[$0] })
                 }
-                return Key(high: UInt64(bigEndian: prefix.0), low: UInt64(bigEndian: prefix.1), position: i)
             }
-            let names = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            keys.sort { a, b in
-                if a.high != b.high { return a.high < b.high }
-                if a.low != b.low { return a.low < b.low }
-                return strcmp(names + starts[a.position], names + starts[b.position]) < 0
-            }
-            return keys.map(\.position)
         }
         keep(order)
     }
