@@ -28,7 +28,7 @@ extension EventFiles {
         var search = UIDSearch()
         let uidBytes = Array(uid.utf8)
         for i in 0..<listing.count {
-            if index.canPassOver(i), index.withFacts(of: i, { UIDFacts.contains($0, uid: uidBytes) }) == false {
+            if index.withFactsIfPassable(of: i, { UIDFacts.contains($0, uid: uidBytes) }) == false {
                 continue
             }
             search.read += 1

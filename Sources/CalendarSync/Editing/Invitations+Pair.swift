@@ -141,8 +141,7 @@ extension Invitations {
         // file to read.
         let index = listing.index
         let passed: [InvitationFacts.Summary?] = (0..<listing.count).map { i in
-            guard let index, index.canPassOver(i) else { return nil }
-            return index.withFacts(of: i, InvitationFacts.summary) ?? nil
+            index?.withFactsIfPassable(of: i, InvitationFacts.summary) ?? nil
         }
         // The others are read and parsed on every core (each alone: a series costs more than
         // a single event), then taken in listing order, as the index records them.

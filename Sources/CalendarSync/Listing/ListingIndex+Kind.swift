@@ -22,16 +22,19 @@ extension ListingIndex {
         public static let invitations = Kind(folder: "invitations")
     }
 
-    /// Whether the file at `index` can be passed over whatever it is asked: fresh, and not to
-    /// be read every time. For the kinds whose entries say only "read it or not" (or whose
-    /// facts say the rest).
-    public func canPassOver(_ index: Int) -> Bool {
+    /// `body` of the facts kept of the file at `index`, when the file can be passed over
+    /// whatever it is asked (fresh, and not to be read every time); nil when it must be read.
+    /// For the kinds whose entries say only "read it or not", and whose facts say the rest.
+    /// (One read of the entry: asked whether it can be passed over, then for its facts, an
+    /// entry was read twice, 9 M instructions over 100,000 files.)
+    public func withFactsIfPassable<T>(of index: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         let start = fresh[index]
-        guard start >= 0 else { return false }
-        return buffer.withUnsafeBytes { bytes in
-            // Read when matched: within the buffer.
-            !Self.entry(at: start, in: bytes)!.flags.contains(.always)
-        }
+        guard start >= 0 else { return nil }
+        let bytes = buffer.raw
+        // Read when matched: within the buffer.
+        let entry = Self.entry(at: start, in: bytes)!
+        guard !entry.flags.contains(.always) else { return nil }
+        return body(UnsafeRawBufferPointer(rebasing: bytes[entry.facts]))
     }
 
     /// `body` of the facts kept of the file at `index` when it was last read, if its entry is
