@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "CFileSystem"),
         // mallopt(3), which Swift's Glibc module does not export.
         .target(name: "CMemory"),
+        // CRC-32C in four lanes for the listing index's checksum, by the processor's CRC32
+        // instruction where it has one.
+        .target(name: "CChecksum"),
         // SIGINT and SIGTERM as a flag a run reads at its safe points (an async-signal-safe handler).
         .target(name: "CStopSignal"),
         .target(name: "CWallClock"),
@@ -97,7 +100,7 @@ let package = Package(
             name: "CalendarSync",
             dependencies: [
                 "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "KernelEvents", "Failures",
-                "Mail", "CZstd",
+                "Mail", "CZstd", "CChecksum",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -148,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CalendarSyncTests",
             dependencies: [
-                "CalendarSync", "VDir", "HTTP", "OAuth", "CalDAV", "ICalendar", "Recurrence", "Failures",
+                "CalendarSync", "VDir", "HTTP", "OAuth", "CalDAV", "ICalendar", "Recurrence", "Failures", "CChecksum",
                 "CalgwTestSupport",
                 "CalgwTestTraits",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,4 @@
+import CChecksum
 import CalgwTestSupport
 import Foundation
 import Testing
@@ -212,6 +213,39 @@ import Testing
                 }
                 #expect(checksum.value == whole, "\(length) bytes")
             }
+        }
+    }
+
+    /// The lanes by the processor's CRC32 instruction are the lanes by the table (so an index
+    /// written on one machine reads on another), and are CRC-32C: the word "12345678" in lane 0,
+    /// from the standard start and inverted at the end, gives its CRC-32C.
+    @Test func theChecksumsLanesAreCRC32CWhateverComputesThem() {
+        var random = SeededRandom(seed: 83)
+        for blocks in [0, 1, 2, 3, 100, 1000] {
+            let bytes = (0..<(32 * blocks)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var fast: [UInt32] = [0xFFFF_FFFF, 1, 2, 3]
+            var portable = fast
+            bytes.withUnsafeBytes { cchecksum_lanes(&fast, $0.baseAddress, blocks) }
+            bytes.withUnsafeBytes { cchecksum_lanes_portable(&portable, $0.baseAddress, blocks) }
+            #expect(fast == portable, "\(blocks) blocks")
+            #expect(blocks == 0 || fast != [0xFFFF_FFFF, 1, 2, 3])
+        }
+        // CRC-32C of "12345678" (one word, lane 0), with the usual inversions: 0x6087809A.
+        var lanes: [UInt32] = [0xFFFF_FFFF, 0, 0, 0]
+        let word = Array("12345678".utf8) + [UInt8](repeating: 0, count: 24)
+        word.withUnsafeBytes { cchecksum_lanes(&lanes, $0.baseAddress, 1) }
+        #expect(~lanes[0] == 0x6087_809A)
+    }
+
+    /// Any one byte changed anywhere changes the checksum.
+    @Test func oneByteChangedChangesTheChecksum() {
+        var random = SeededRandom(seed: 89)
+        let bytes = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let good = bytes.withUnsafeBytes { ListingIndex.checksum($0) }
+        for at in 0..<bytes.count {
+            var changed = bytes
+            changed[at] ^= UInt8.random(in: 1...255, using: &random)
+            #expect(changed.withUnsafeBytes { ListingIndex.checksum($0) } != good, "byte \(at)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CChecksum
 import Foundation
 
 extension ListingIndex {
@@ -263,10 +264,12 @@ extension ListingIndex {
         withUnsafeBytes(of: value.littleEndian) { out += $0 }
     }
 
-    /// A 64-bit hash of the bytes, 32 at a time in four independent lanes (a processor works
-    /// on the four at once: a single chain of multiplications took 3 ms over a 14 MB index),
-    /// the length mixed in last so that it can be taken as the bytes go out. It catches a
-    /// damaged file, not an attacker.
+    /// A 64-bit checksum of the bytes: CRC-32C in four lanes, 32 bytes at a time (eight to a
+    /// lane), with the processor's CRC32 instruction where it has one (`CChecksum`), the lanes
+    /// and the bytes of a last partial block mixed into 64 bits with the length, last, so that
+    /// it can be taken as the bytes go out. It catches a damaged file, not an attacker. (Four
+    /// lanes of multiplications, before: 17 M instructions over a 14 MB index, read at every
+    /// command; a single chain of them had taken 3 ms.)
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var checksum = Checksum()
         checksum.add(bytes)
@@ -275,9 +278,7 @@ extension ListingIndex {
 
     /// ``checksum(_:)`` taken over bytes given piece by piece: the same value as over them whole.
     struct Checksum {
-        private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
-            0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
-        )
+        private var lanes: (UInt32, UInt32, UInt32, UInt32) = (0xFFFF_FFFF, 0x9E37_79B9, 0x7F4A_7C15, 0xC2B2_AE3D)
         /// How many bytes were given.
         private var length = 0
         /// The bytes of a block not yet complete (fewer than 32).
@@ -288,15 +289,12 @@ extension ListingIndex {
             return m ^ (m >> 29)
         }
 
-        /// One block of 32 bytes at `at`, a word to each lane.
-        private mutating func block(_ bytes: UnsafeRawBufferPointer, at: Int) {
-            func word(_ k: Int) -> UInt64 {
-                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8 * k, as: UInt64.self))
+        /// `count` blocks of 32 bytes from `at`, a word to each lane.
+        private mutating func blocks(_ bytes: UnsafeRawBufferPointer, at: Int, count: Int) {
+            guard count > 0, let base = bytes.baseAddress else { return }
+            withUnsafeMutableBytes(of: &lanes) { raw in
+                cchecksum_lanes(raw.baseAddress!.assumingMemoryBound(to: UInt32.self), base + at, count)
             }
-            lanes = (
-                Self.mix(lanes.0, word(0)), Self.mix(lanes.1, word(1)), Self.mix(lanes.2, word(2)),
-                Self.mix(lanes.3, word(3))
-            )
         }
 
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
@@ -306,19 +304,19 @@ extension ListingIndex {
                 i = min(32 - pending.count, bytes.count)
                 pending += bytes[..<i]
                 guard pending.count == 32 else { return }
-                pending.withUnsafeBytes { block($0, at: 0) }
+                pending.withUnsafeBytes { blocks($0, at: 0, count: 1) }
                 pending = []
             }
-            while i + 32 <= bytes.count {
-                block(bytes, at: i)
-                i += 32
-            }
+            let whole = (bytes.count - i) / 32
+            blocks(bytes, at: i, count: whole)
+            i += 32 * whole
             pending += bytes[i...]
         }
 
         /// The checksum of every byte given.
         var value: UInt64 {
-            var h = Self.mix(Self.mix(Self.mix(lanes.0, lanes.1), lanes.2), lanes.3)
+            var h = Self.mix(
+                UInt64(lanes.0) | UInt64(lanes.1) << 32, UInt64(lanes.2) | UInt64(lanes.3) << 32)
             for byte in pending { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             h = Self.mix(h, UInt64(length))
             return h ^ (h >> 32)

@@ -27,7 +27,7 @@ import Foundation
 /// has another inode) is the same, and was not taken within the racy margin.
 public final class ListingIndex {
     /// The format written; an index of another is started again.
-    public static let formatVersion: UInt32 = 4
+    public static let formatVersion: UInt32 = 5
     static let magic = Array("CALGWLIX".utf8)
 
     /// Flags of an entry.
