@@ -20,11 +20,8 @@ extension EventFiles {
     /// - Returns: nil when the folder cannot be listed (the search without the index then
     ///   says why).
     func searchIndexed(uid: String, preferred: String, cache: ListingCache) throws -> UIDSearch? {
-        var listing = ListedFiles(root: directory.url.standardizedFileURL.path)
-        listing.openIndex(cache.of(.uids))
-        guard listing.addVDir(listing.root, relative: "", calendar: nil) else { return nil }
-        listing.checkIndex()
-        guard let index = listing.index else { return nil }
+        let (listing, read) = ListedFiles.vdir(directory.url.standardizedFileURL.path, cache: cache.of(.uids))
+        guard read, let index = listing.index else { return nil }
         var search = UIDSearch()
         let uidBytes = Array(uid.utf8)
         for i in 0..<listing.count {

@@ -124,7 +124,7 @@ extension Invitations {
                 [InvitationFacts.version] + Set(addresses.map(CalendarUser.normalized)).sorted())
             return c
         }
-        var listing: ListedFiles
+        let listing: ListedFiles
         if case .singleFile(let url) = pair.local {
             listing = .single(url, cache: cache)
         } else if pair.isAccount {
@@ -132,10 +132,7 @@ extension Invitations {
         } else {
             // A vdir read as a sync scans it (its item files, by name), not as `list --local`
             // reads a folder that may hold calendars: a tenth of the work for each name.
-            listing = ListedFiles(root: root.standardizedFileURL.path)
-            listing.openIndex(cache)
-            _ = listing.addVDir(listing.root, relative: "", calendar: nil)
-            listing.checkIndex()
+            listing = ListedFiles.vdir(root.standardizedFileURL.path, cache: cache).listing
         }
         // How much the index kept of each file it passes over, what it kept whole; nil for a
         // file to read.

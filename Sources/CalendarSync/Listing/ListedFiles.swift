@@ -141,6 +141,17 @@ public struct ListedFiles {
     /// The key the index keeps the file at `index` under: its path below the root, as bytes.
     func key(of index: Int) -> [UInt8] { Array(relativeFolder(of: index).utf8) + withName(of: index, Array.init) }
 
+    /// A vdir's item files, read as a sync reads them (its item files by name, no folder looked
+    /// into), with the index `cache` keeps of them.
+    /// - Returns: the listing, and whether the folder could be read (no files when not).
+    public static func vdir(_ path: String, cache: ListingCache?) -> (listing: ListedFiles, read: Bool) {
+        var listing = ListedFiles(root: path)
+        listing.openIndex(cache)
+        let read = listing.addVDir(path, relative: "", calendar: nil)
+        listing.checkIndex()
+        return (listing, read)
+    }
+
     /// One .ics file on its own (a single-file calendar), as its own root; no files when it does
     /// not exist.
     /// - Parameter cache: where the index is kept; nil for none.
