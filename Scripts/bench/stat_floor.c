@@ -3,7 +3,7 @@
  * runs of 1,024 names in turn), after the names are read. A file rewritten in place changes
  * no folder's stamp, so only its own stat tells that it changed: no index can skip this.
  *
- *   stat_floor FOLDER [THREADS [READ_LIST]]      (default 2)
+ *   stat_floor FOLDER [THREADS [READ_LIST [NAMES]]]      (default 2)
  *
  * Prints the milliseconds the stats took (the names' reading not counted), the count, and the
  * milliseconds reading the names took: what a listing pays besides when the folder changed
@@ -11,7 +11,10 @@
  * READ_LIST, a file of names in FOLDER one to a line (the files whose occurrences a listing
  * shows), each of those files is then opened and read whole on the same threads, and a fourth
  * number says how many milliseconds that took: what an answer must pay to show them, short
- * of a cache of their contents.
+ * of a cache of their contents (READ_LIST "-" reads none). With NAMES, a file of FOLDER's
+ * names one to a line, the names are taken from it instead of from the folder: what a program
+ * that keeps its own list of the folder's names, good while the folder's stamp is unchanged
+ * (calgw's listing index), reads in their place; the third number is then that file's reading.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -65,7 +68,7 @@ static double since(struct timespec a) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: stat_floor FOLDER [THREADS]\n");
+        fprintf(stderr, "usage: stat_floor FOLDER [THREADS [READ_LIST [NAMES]]]\n");
         return 2;
     }
     int threads = argc > 2 ? atoi(argv[2]) : 2;
@@ -80,10 +83,26 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &n0);
     int capacity = 1024;
     names = malloc(sizeof(char *) * capacity);
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (e->d_name[0] == '.') continue;
-        if (count == capacity) names = realloc(names, sizeof(char *) * (capacity *= 2));
-        names[count++] = strdup(e->d_name);
+    if (argc > 4) {
+        FILE *kept = fopen(argv[4], "r");
+        if (!kept) {
+            perror(argv[4]);
+            return 1;
+        }
+        char line[4096];
+        while (fgets(line, sizeof line, kept)) {
+            line[strcspn(line, "\n")] = 0;
+            if (!line[0]) continue;
+            if (count == capacity) names = realloc(names, sizeof(char *) * (capacity *= 2));
+            names[count++] = strdup(line);
+        }
+        fclose(kept);
+    } else {
+        for (struct dirent *e; (e = readdir(dir));) {
+            if (e->d_name[0] == '.') continue;
+            if (count == capacity) names = realloc(names, sizeof(char *) * (capacity *= 2));
+            names[count++] = strdup(e->d_name);
+        }
     }
     clock_gettime(CLOCK_MONOTONIC, &n1);
     struct timespec t0, t1;
@@ -94,7 +113,7 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("%.1f %d %.1f", (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6, count,
            (n1.tv_sec - n0.tv_sec) * 1e3 + (n1.tv_nsec - n0.tv_nsec) / 1e6);
-    if (argc > 3) {
+    if (argc > 3 && strcmp(argv[3], "-") != 0) {
         FILE *list = fopen(argv[3], "r");
         if (!list) {
             perror(argv[3]);
