@@ -154,19 +154,40 @@ public enum TestServers {
     public static func start(
         _ name: String, under folder: URL? = nil, settings: [String: String] = [:]
     ) throws -> TestServer {
-        let state = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
-            "calgw-\(name)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let result = try ProcessRunner.runBlocking(
-            script(name).path, ["start", state.path],
-            environment: settings)
-        guard result.status == 0 else {
-            throw ProcessFailure(
-                command: "Scripts/servers/\(name) start", status: result.status,
-                stderr: result.stderrText + result.stdoutText)
+        // A port the script found free may be taken by another process (another test's server,
+        // a client's own end of a connection) before its server binds it: such a start is made
+        // again, in a fresh folder, twice at most.
+        var retries = 0
+        while true {
+            let state = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
+                "calgw-\(name)-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let result = try ProcessRunner.runBlocking(
+                script(name).path, ["start", state.path],
+                environment: settings)
+            let output = result.stderrText + result.stdoutText
+            if result.status != 0, retries < 2, lostItsPort(output) {
+                retries += 1
+                continue
+            }
+            guard result.status == 0 else {
+                throw ProcessFailure(command: "Scripts/servers/\(name) start", status: result.status, stderr: output)
+            }
+            return try server(name, state: state, output: result.stdoutText)
         }
+    }
+
+    /// Whether a start's output says that a port was taken before its server could listen on it,
+    /// as PostgreSQL, PHP, Python, memcached, Cyrus and sogod say it.
+    static func lostItsPort(_ output: String) -> Bool {
+        ["Address already in use", "address already in use", "unable to listen on specified port", "could not bind"]
+            .contains { output.contains($0) }
+    }
+
+    /// The server a start script described in `output` (its `CALGW_SERVER_…` lines).
+    private static func server(_ name: String, state: URL, output: String) throws -> TestServer {
         var values: [String: String] = [:]
-        for line in result.stdoutText.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             guard let eq = line.firstIndex(of: "=") else { continue }
             values[String(line[..<eq])] = String(line[line.index(after: eq)...])
         }
@@ -174,8 +195,8 @@ public enum TestServers {
             let home = values["CALGW_SERVER_HOME"].flatMap(URL.init(string:))
         else {
             throw ProcessFailure(
-                command: "Scripts/servers/\(name) start", status: result.status,
-                stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + result.stdoutText)
+                command: "Scripts/servers/\(name) start", status: 0,
+                stderr: "no CALGW_SERVER_URL/CALGW_SERVER_HOME in its output:\n" + output)
         }
         var server = TestServer(
             name: name, url: url, home: home,
