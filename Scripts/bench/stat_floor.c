@@ -60,6 +60,28 @@ static void *readWork(void *unused) {
     }
 }
 
+/* The non-empty lines of the file at PATH, each a new string, into *LINES (*COUNT of them);
+ * 0, or 1 after saying why the file could not be read. */
+static int readLines(const char *path, char ***lines, int *count) {
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        perror(path);
+        return 1;
+    }
+    int capacity = 1024;
+    *lines = malloc(sizeof(char *) * capacity);
+    *count = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, file)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!line[0]) continue;
+        if (*count == capacity) *lines = realloc(*lines, sizeof(char *) * (capacity *= 2));
+        (*lines)[(*count)++] = strdup(line);
+    }
+    fclose(file);
+    return 0;
+}
+
 static double since(struct timespec a) {
     struct timespec b;
     clock_gettime(CLOCK_MONOTONIC, &b);
@@ -84,19 +106,8 @@ int main(int argc, char **argv) {
     int capacity = 1024;
     names = malloc(sizeof(char *) * capacity);
     if (argc > 4) {
-        FILE *kept = fopen(argv[4], "r");
-        if (!kept) {
-            perror(argv[4]);
-            return 1;
-        }
-        char line[4096];
-        while (fgets(line, sizeof line, kept)) {
-            line[strcspn(line, "\n")] = 0;
-            if (!line[0]) continue;
-            if (count == capacity) names = realloc(names, sizeof(char *) * (capacity *= 2));
-            names[count++] = strdup(line);
-        }
-        fclose(kept);
+        free(names);
+        if (readLines(argv[4], &names, &count) != 0) return 1;
     } else {
         for (struct dirent *e; (e = readdir(dir));) {
             if (e->d_name[0] == '.') continue;
@@ -114,21 +125,7 @@ int main(int argc, char **argv) {
     printf("%.1f %d %.1f", (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6, count,
            (n1.tv_sec - n0.tv_sec) * 1e3 + (n1.tv_nsec - n0.tv_nsec) / 1e6);
     if (argc > 3 && strcmp(argv[3], "-") != 0) {
-        FILE *list = fopen(argv[3], "r");
-        if (!list) {
-            perror(argv[3]);
-            return 1;
-        }
-        int readCapacity = 1024;
-        reads = malloc(sizeof(char *) * readCapacity);
-        char line[4096];
-        while (fgets(line, sizeof line, list)) {
-            line[strcspn(line, "\n")] = 0;
-            if (!line[0]) continue;
-            if (readCount == readCapacity) reads = realloc(reads, sizeof(char *) * (readCapacity *= 2));
-            reads[readCount++] = strdup(line);
-        }
-        fclose(list);
+        if (readLines(argv[3], &reads, &readCount) != 0) return 1;
         struct timespec r0;
         clock_gettime(CLOCK_MONOTONIC, &r0);
         for (int t = 0; t < threads; t++) pthread_create(&workers[t], NULL, readWork, NULL);
