@@ -18,7 +18,8 @@ LINES = [  # (command in the table, contender, step, legend, colour, dashes)
     ("stat every file", "C, two threads", "floor", "floor: a stat of every file", "#000000", None),
     ("read the names, stat every file", "C, two threads", "floor", "floor after an edit: names too", "#000000", "2,3"),
     ("stat every file, read the files list shows", "C, two threads", "floor", "floor of list: its files read", "#8c564b", "2,3"),
-    ("list", "calgw", "warm", "list, one month (index)", "#8c564b", None),
+    ("list", "calgw", "warm", "list, one month (memo)", "#8c564b", None),
+    ("list-unkept", "calgw", "warm", "list, one month (index, no memo)", "#e377c2", None),
     ("alarms", "calgw", "warm", "alarms, one day (index)", "#1f77b4", None),
     ("invitations", "calgw", "warm", "invitations (index)", "#2ca02c", None),
     ("event-search", "calgw", "warm", "search by UID (index)", "#9467bd", None),
@@ -29,7 +30,7 @@ LINES = [  # (command in the table, contender, step, legend, colour, dashes)
     ("event-search", "calgw, no index", "every", "search, every file read", "#9467bd", "5,4"),
 ]
 PANEL_W, PANEL_H = 520, 300
-MARGIN_L, MARGIN_T, MARGIN_B = 66, 110, 46
+MARGIN_L, MARGIN_T, MARGIN_B = 66, 128, 46
 
 
 def read(path):

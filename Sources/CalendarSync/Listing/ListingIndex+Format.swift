@@ -26,6 +26,7 @@ extension ListingIndex {
         let count = Int(try reader.uint32())
         let payloadLength = try reader.uint64()
         let checksum = try reader.uint64()
+        let headerEnd = reader.offset
         guard payloadLength == UInt64(data.count - reader.offset) else { throw Unusable(description: "cut short") }
         let sum = Self.checksum(UnsafeRawBufferPointer(rebasing: data.raw[reader.offset...]))
         guard sum == checksum else { throw Unusable(description: "checksum") }
@@ -36,6 +37,7 @@ extension ListingIndex {
         buffer = data
         payload = reader.offset..<data.count
         storedCount = count
+        identity = Array(UnsafeRawBufferPointer(rebasing: data.raw[..<headerEnd]))
     }
 
     /// One stored entry, read in place.
@@ -164,8 +166,8 @@ extension ListingIndex {
     /// order (an index to which files were recorded is written as they are: ``EntryStream``).
     /// The entries go out through a buffer, their checksum taken on the way and written into
     /// the header last, so the index is never whole in memory a second time.
-    /// - Returns: false on any failure (the file is then removed).
-    func write(to path: String) -> Bool {
+    /// - Returns: the header written; nil on any failure (the file is then removed).
+    func write(to path: String) -> [UInt8]? {
         let folders = folderBytes()
         return buffer.withUnsafeBytes { stored in
             // Each listed file's fresh stored entry, as bytes of the stored index.
@@ -180,7 +182,7 @@ extension ListingIndex {
                 length += e.count
             }
             let head = header(count: count, length: length, checksum: 0)
-            guard var out = IndexFileWriter(path: path) else { return false }
+            guard var out = IndexFileWriter(path: path) else { return nil }
             var checksum = Checksum()
             out.add(head)
             folders.withUnsafeBytes {
@@ -207,7 +209,8 @@ extension ListingIndex {
             flush()
             var sum: [UInt8] = []
             Self.append(checksum.value, to: &sum)
-            return out.finish(writing: sum, at: head.count - sum.count)
+            guard out.finish(writing: sum, at: head.count - sum.count) else { return nil }
+            return header(count: count, length: length, checksum: checksum.value)
         }
     }
 

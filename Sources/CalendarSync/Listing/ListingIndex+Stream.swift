@@ -84,9 +84,13 @@ extension ListingIndex {
         copyStored(upTo: listing.count, into: &s)
         var out = s.out!
         let (length, count) = (out.written - s.headerLength, s.count)
-        let whole = out.finish { header(count: count, length: length, checksum: $0) }
+        var written: [UInt8] = []
+        let whole = out.finish {
+            written = header(count: count, length: length, checksum: $0)
+            return written
+        }
         guard whole else { return }
-        if rename(s.path, file.path) != 0 { unlink(s.path) }
+        if rename(s.path, file.path) == 0 { identity = written } else { unlink(s.path) }
     }
 
     /// Removes a new index not finished, if any, and drops the entries held back.

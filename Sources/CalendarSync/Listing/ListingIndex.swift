@@ -77,6 +77,10 @@ public final class ListingIndex {
     public internal(set) var discarded: String?
     /// How many listed files the stored index held, unchanged.
     public internal(set) var freshCount = 0
+    /// The header of the index file as this process last knew it, read or written by it: its
+    /// fingerprint, root, entry count, length and checksum; nil when it has none. Whatever
+    /// rewrites the index changes it (``ListingMemo`` keys what a listing printed with it).
+    public internal(set) var identity: [UInt8]?
 
     /// The index of `root` kept in `cacheFolder`, read (nil: none kept); its names of folders
     /// serve the listing that follows, which ``check(_:)`` then matches with its entries.
@@ -132,6 +136,7 @@ public final class ListingIndex {
         freshCount = 0
         storedInOrder = false
         hadIndex = false
+        identity = nil
     }
 
     /// The names a listing found in the folder `key` when it had `stamp`, if the index holds
@@ -207,8 +212,8 @@ public final class ListingIndex {
             return
         }
         guard needsWriting, let temporary = temporaryFile() else { return }
-        guard write(to: temporary) else { return }
-        if rename(temporary, file.path) != 0 { unlink(temporary) }
+        guard let header = write(to: temporary) else { return }
+        if rename(temporary, file.path) == 0 { identity = header } else { unlink(temporary) }
     }
 
     /// A new path beside the index file for the index to be written to, its folder made

@@ -39,11 +39,21 @@ struct ListCommand: ParsableCommand {
         let resolved = try window.resolved()
         let cache = ConfigPaths().listIndexFolder.map { ListingCache(folder: $0) }
         let selected = try CalendarFiles.select(global: global, local: local, command: "list", cache: cache)
+        let memo = cache.map {
+            ListingMemo(
+                cacheFolder: $0.folder, files: selected, from: resolved.from, to: resolved.to, zone: resolved.zone,
+                includeCancelled: window.includeCancelled, json: output.json, quiet: output.quiet)
+        }
+        if let memo, let said = memo.recall() {
+            return try resolved.print(said, notes: [memo.recalled], output: output)
+        }
         var listing = OccurrenceListing(
             listed: selected.listed, from: resolved.from, to: resolved.to, zone: resolved.zone,
             includeCancelled: window.includeCancelled)
         listing.ownAddresses = selected.ownAddresses
-        try resolved.print(listing, output: output)
+        let said = try listing.said(json: output.json, quiet: output.quiet, zone: resolved.zone)
+        memo?.keep(said)
+        try resolved.print(said, notes: listing.indexNotes, output: output)
     }
 
     /// What `--local` names: one .ics file, or a folder whose item files (and its

@@ -18,18 +18,19 @@ struct Window {
     }
 
     func print(_ listing: OccurrenceListing, output: OutputOptions) throws {
-        for p in listing.problems { Terminal.reportError("\(p.file): \(p.message)") }
-        if !output.quiet { for w in listing.warnings { Terminal.err("warning: \(w.file): \(w.message)") } }
+        let said = try listing.said(json: output.json, quiet: output.quiet, zone: zone)
+        try print(said, notes: listing.indexNotes, output: output)
+    }
+
+    /// Prints what a listing said (or what its memo kept), with `notes` on what it read for `-v`.
+    func print(_ said: ListingMemo.Said, notes: [String], output: OutputOptions) throws {
+        for p in said.problems { Terminal.reportError("\(p.file): \(p.message)") }
+        if !output.quiet { for w in said.warnings { Terminal.err("warning: \(w.file): \(w.message)") } }
         if output.verbose {
-            for note in listing.indexNotes { Terminal.err(note) }
-            Terminal.err("\(listing.entries.count) occurrences")
+            for note in notes { Terminal.err(note) }
+            Terminal.err("\(said.occurrences) occurrences")
         }
-        if output.json {
-            try Terminal.printJSON(listing.records())
-        } else if !output.quiet {
-            let lines = listing.table(zone: zone)
-            if !lines.isEmpty { Terminal.out(lines.joined(separator: "\n")) }
-        }
-        if !listing.problems.isEmpty { throw ExitWithStatus(status: .failure) }
+        if !said.output.isEmpty { FileHandle.standardOutput.write(Data(said.output)) }
+        if !said.problems.isEmpty { throw ExitWithStatus(status: .failure) }
     }
 }

@@ -27,8 +27,6 @@ enum Terminal {
 
     /// Encodes a value as pretty, key-sorted JSON on stdout.
     static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        out(String(decoding: try encoder.encode(value), as: UTF8.self))
+        out(String(decoding: try CommandJSON.encode(value), as: UTF8.self))
     }
 }
