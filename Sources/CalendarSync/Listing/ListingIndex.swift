@@ -78,8 +78,9 @@ public final class ListingIndex {
     /// How many listed files the stored index held, unchanged.
     public internal(set) var freshCount = 0
     /// The header of the index file as this process last knew it, read or written by it: its
-    /// fingerprint, root, entry count, length and checksum; nil when it has none. Whatever
-    /// rewrites the index changes it (``ListingMemo`` keys what a listing printed with it).
+    /// fingerprint, root, entry count, length and checksum; nil when it has none. An index
+    /// rewritten with other contents has another (``ListingMemo`` keys what a listing printed
+    /// with it).
     public internal(set) var identity: [UInt8]?
 
     /// The index of `root` kept in `cacheFolder`, read (nil: none kept); its names of folders
