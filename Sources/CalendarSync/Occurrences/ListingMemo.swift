@@ -11,9 +11,10 @@ import ICalendar
 /// the roots and their calendars), and says under which indexes it was made: the header of
 /// each root's listing index (``ListingIndex/identity``) as the listing left it, which the
 /// listing rewrote if it read a file new or changed since the index was written. It is
-/// recalled only when every root's index is the same and every listed file is fresh in it:
-/// the same name and stamp as when it was last read, and not within the racy margin. That is
-/// the very test by which the index passes over a file without reading it, so a memo shows
+/// recalled only when every root's index is the same, every listed file is fresh in it (the
+/// same name and stamp as when it was last read, and not within the racy margin) and every
+/// file it holds is listed (none removed). That is the very test by which the index passes
+/// over a file without reading it, so a memo shows
 /// what a listing that reads every file shows (`ListIndexConsistencyTests` compares them
 /// after random changes). A memo that is torn, of another format, or fails its checksum is
 /// not recalled; at most ``kept`` memos are kept, the newest.
