@@ -72,23 +72,31 @@ extension Invitations {
                     start: invitation.startValue.map { Invitations.shown($0, resolver: resolver) },
                     occurrence: invitation.occurrenceStart.map { Invitations.shown($0, resolver: resolver).text })
             }
-            add(held, file: file, pair: pair, root: root)
+            add(held, path: file.path, pair: pair, root: root)
             return held
         }
 
-        /// Adds what the file `file` of `pair` (whose local folder is `root`) holds, as read
+        /// Adds what the file at `path` of `pair` (whose local folder is `root`) holds, as read
         /// now or when the index kept it (its path made only when it holds an invitation).
-        mutating func add(_ held: InvitationFacts.Held, file: @autoclosure () -> URL, pair: Pair, root: URL) {
+        mutating func add(_ held: InvitationFacts.Held, path: @autoclosure () -> String, pair: Pair, root: URL) {
             addUnclaimed(held.unclaimed.count) { held.unclaimed[$0] }
             guard !held.invitations.isEmpty else { return }
-            let file = file()
-            let folder = file.deletingLastPathComponent()
-            let account = pair.isAccount && folder.standardizedFileURL.path != root.standardizedFileURL.path
+            let path = path()
+            // The folder and its name cut from the path as text: Foundation's URL methods cost
+            // tens of thousands of instructions a call, and a calendar can hold thousands of
+            // invitations.
+            let slash = UInt8(ascii: "/")
+            let folder = path.utf8.lastIndex(of: slash).map { String(path[..<$0]) } ?? "."
+            let name = folder.utf8.lastIndex(of: slash).map { String(folder[folder.index(after: $0)...]) } ?? folder
+            let account =
+                pair.isAccount
+                && URL(fileURLWithPath: folder).standardizedFileURL.path != root.standardizedFileURL.path
+            let file = URL(fileURLWithPath: path, isDirectory: false)
             for one in held.invitations {
                 found.append(
                     Found(
-                        invitation: one.invitation, file: file, calendar: folder.lastPathComponent,
-                        inAccountCalendar: account, start: one.start, occurrence: one.occurrence))
+                        invitation: one.invitation, file: file, calendar: name, inAccountCalendar: account,
+                        start: one.start, occurrence: one.occurrence))
             }
         }
 
@@ -156,7 +164,7 @@ extension Invitations {
                 if kept.invitations > 0 || (kept.unclaimed > 0 && scan.unclaimed.count < PairScan.unclaimedKept),
                     case .some(.some(let held)) = index.withFacts(of: i, InvitationFacts.decode)
                 {
-                    scan.add(held, file: listing.url(of: i), pair: pair, root: root)
+                    scan.add(held, path: listing.path(of: i), pair: pair, root: root)
                 } else {
                     scan.unclaimedCount += kept.unclaimed
                 }
