@@ -4,15 +4,26 @@ import VDir
 /// The names in one folder, read with `readdir` into one buffer, and the `stat` of each
 /// relative to the open folder (no path lookup from the root per file), on every core for a
 /// large folder: at 100,000 files the `stat` calls are most of what a listing from the index costs.
+///
+/// The order the folder gave the names in is kept beside them (``folderOrder``): a folder read
+/// again after one of its files was replaced by a rename (as every edit does) gives the same
+/// names, in the same order or with the renamed one moved (``HeldNames``), and their sorted
+/// order is then taken from the names read before instead of sorting them again
+/// (``read(path:keep:before:)``): at 100,000 names, 17 M instructions where reading them into
+/// arrays and sorting them took 79 M.
 struct FolderNames {
-    /// Every name's bytes, each followed by a NUL.
-    private var bytes: [UInt8] = []
+    /// Every name's bytes, each followed by a NUL: in the order the folder gave them when
+    /// read, in the order kept when taken from the index (one after another for the `stat`
+    /// calls, which copy each name: scattered over the buffer, they took a tenth more time).
+    private(set) var bytes: [UInt8] = []
     /// Where each name starts in `bytes`, in the order kept.
     private(set) var starts: [Int] = []
     /// Each name's length in bytes.
     private(set) var lengths: [Int] = []
     /// Each name's `d_type`.
     private(set) var types: [UInt8] = []
+    /// The position of each name in the order kept, in the order the folder gave them.
+    private(set) var folderOrder: [UInt32] = []
 
     var count: Int { starts.count }
 
@@ -21,6 +32,11 @@ struct FolderNames {
     init?(path: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool) {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
+        self.init(dir, keep: keep)
+    }
+
+    /// The names of the open folder `dir` that `keep` takes, from where it stands.
+    private init(_ dir: OpaquePointer, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool) {
         var (starts, lengths, types) = ([Int](), [Int](), [UInt8]())
         // The names' bytes gathered in a buffer of our own, doubled as needed, and copied into
         // the array once: appended to the array one name at a time, they cost 140 instructions
@@ -47,45 +63,86 @@ struct FolderNames {
         }
         bytes = Array(UnsafeBufferPointer(start: buffer, count: used))
         (self.starts, self.lengths, self.types) = (starts, lengths, types)
+        folderOrder = (0..<UInt32(starts.count)).map { $0 }
     }
 
-    /// The names of `bytes` (each followed by a NUL) with these `d_type`s, as ``appendStoredForm(to:)``
-    /// wrote them; nil when the two do not agree.
-    init?(bytes: [UInt8], types: [UInt8]) {
-        starts.reserveCapacity(types.count)
-        lengths.reserveCapacity(types.count)
-        var start = 0
-        bytes.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return }
-            while start < bytes.count, let nul = memchr(base + start, 0, bytes.count - start) {
-                let end = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
-                starts.append(start)
-                lengths.append(end - start)
-                start = end + 1
-            }
+    /// The names of `path` that `keep` takes, and whether they are `before`'s: the same names
+    /// of the same types, told as they are read (``HeldNames``), with no array made for them.
+    /// Then `before` is returned as it is, in the order it was put in; else the names read, in
+    /// the folder's order. Nil when the folder cannot be read.
+    static func read(
+        path: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool, before: FolderNames?
+    ) -> (names: FolderNames, same: Bool)? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        guard let before else { return (FolderNames(dir, keep: keep), false) }
+        let same = before.bytes.withUnsafeBufferPointer { held in
+            var walk = HeldNames(held: held, names: before)
+            return FolderEntries.allSatisfy(in: dir) { walk.take($0, $1, keep: keep) } && walk.finish()
         }
-        guard start == bytes.count, starts.count == types.count else { return nil }
-        self.bytes = bytes
-        self.types = types
+        if same { return (before, true) }
+        rewinddir(dir)
+        return (FolderNames(dir, keep: keep), false)
     }
 
-    /// The names in the order kept, each followed by a NUL, then their `d_type`s: what the
-    /// listing index stores of a folder, appended to `out` (which ``storedLength`` bytes more
-    /// hold) without a copy of the names between.
+    /// What the listing index stores of a folder, appended to `out` (which ``storedLength``
+    /// bytes more hold): how many names and how many bytes they take; the names in the order
+    /// kept, each followed by a NUL; their `d_type`s; then ``folderOrder``.
     func appendStoredForm(to out: inout [UInt8]) {
+        ListingIndex.append(UInt32(count), to: &out)
+        ListingIndex.append(UInt32(namesLength), to: &out)
         bytes.withUnsafeBufferPointer { bytes in
             for i in starts.indices {
                 out += UnsafeBufferPointer(rebasing: bytes[starts[i]...(starts[i] + lengths[i])])
             }
         }
         out += types
+        folderOrder.map(\.littleEndian).withUnsafeBytes { out += $0 }
     }
 
-    /// How many bytes ``appendStoredForm(to:)`` appends: the names with their NULs, and a type each.
-    var storedLength: Int { namesLength + types.count }
+    /// How many bytes ``appendStoredForm(to:)`` appends.
+    var storedLength: Int { 8 + namesLength + 5 * count }
 
     /// How many bytes the names take, each with its NUL.
-    var namesLength: Int { lengths.reduce(starts.count, +) }
+    private var namesLength: Int { lengths.reduce(count, +) }
+
+    /// Reads the stored form ``appendStoredForm(to:)`` wrote.
+    /// - Throws: `ListingIndex.Unusable` when it runs past the end or does not hold together:
+    ///   as many names as types, each position in the folder's order once.
+    static func read(from reader: inout ListingIndex.Reader) throws -> FolderNames {
+        let (count, length) = (Int(try reader.uint32()), Int(try reader.uint32()))
+        var names = FolderNames()
+        names.bytes = Array(try reader.bytes(length))
+        names.starts.reserveCapacity(count)
+        names.lengths.reserveCapacity(count)
+        var start = 0
+        names.bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            while start < bytes.count, let nul = memchr(base + start, 0, bytes.count - start) {
+                let end = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+                names.starts.append(start)
+                names.lengths.append(end - start)
+                start = end + 1
+            }
+        }
+        names.types = Array(try reader.bytes(count))
+        let order = try reader.bytes(4 * count)
+        names.folderOrder = (0..<count).map {
+            UInt32(littleEndian: order.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+        }
+        var seen = [Bool](repeating: false, count: count)
+        let whole = names.folderOrder.allSatisfy { position in
+            guard Int(position) < count, !seen[Int(position)] else { return false }
+            seen[Int(position)] = true
+            return true
+        }
+        guard start == length, names.starts.count == count, whole else {
+            throw ListingIndex.Unusable(description: "damaged")
+        }
+        return names
+    }
+
+    private init() {}
 
     /// Calls `body` with every name's bytes, each followed by a NUL, where `starts` point.
     func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T { bytes.withUnsafeBufferPointer(body) }
@@ -144,6 +201,10 @@ struct FolderNames {
         starts = positions.map { starts[$0] }
         lengths = positions.map { lengths[$0] }
         types = positions.map { types[$0] }
+        // Each name's new position, and the folder's order of those kept.
+        var moved = [UInt32?](repeating: nil, count: folderOrder.count)
+        for (new, old) in positions.enumerated() { moved[old] = UInt32(new) }
+        folderOrder = folderOrder.compactMap { moved[Int($0)] }
     }
 
     /// Below this many names a folder is stat'ed on one thread: starting others costs more.

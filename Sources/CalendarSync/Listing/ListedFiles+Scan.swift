@@ -97,8 +97,10 @@ extension ListedFiles {
     }
 
     /// The names of the folder `path` that `keep` takes, in the order `sort` puts them: taken
-    /// from the index when it vouches for the folder (its stamp the same), else read. Noted
-    /// in `scanned`, with the folder's stamp taken before, for the index to keep.
+    /// from the index when it vouches for the folder (its stamp the same), else read, and put
+    /// in order unless they are the names the index holds, whose order is then taken over (the
+    /// folder's stamp changed by a file replaced, as an edit replaces one). Noted in `scanned`, with the
+    /// folder's stamp taken before, for the index to keep.
     mutating func names(
         of path: String, key: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool,
         sort: (inout FolderNames) -> Void
@@ -108,8 +110,10 @@ extension ListedFiles {
             scanned.append(ScannedFolder(key: key, stamp: stamp, isRacy: false, names: names, fromIndex: true))
             return names
         }
-        guard var names = FolderNames(path: path, keep: keep) else { return nil }
-        sort(&names)
+        guard let (read, same) = FolderNames.read(path: path, keep: keep, before: index?.storedNames(key: key))
+        else { return nil }
+        var names = read
+        if !same { sort(&names) }
         if let stamp {
             scanned.append(
                 ScannedFolder(

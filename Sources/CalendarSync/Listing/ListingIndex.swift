@@ -27,7 +27,7 @@ import Foundation
 /// has another inode) is the same, and was not taken within the racy margin.
 public final class ListingIndex {
     /// The format written; an index of another is started again.
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
     static let magic = Array("CALGWLIX".utf8)
 
     /// Flags of an entry.
@@ -146,6 +146,10 @@ public final class ListingIndex {
         guard let stored = storedFolders[key], stored.stamp == stamp, !stored.isRacy else { return nil }
         return stored.names
     }
+
+    /// The names a listing found in the folder `key`, whatever its stamp: what a listing that
+    /// reads the folder again compares its names with.
+    func storedNames(key: String) -> FolderNames? { storedFolders[key]?.names }
 
     /// `root`'s index file of `kind` in the cache folder: a digest of the path names it, in
     /// the kind's folder.

@@ -21,17 +21,15 @@ struct ScannedFolder {
     static func key(relative: String, kind: String) -> String { relative + "\u{0}" + kind }
 
     /// How many bytes ``append(to:)`` appends.
-    var storedLength: Int { 4 + key.utf8.count + 41 + 8 + names.storedLength }
+    var storedLength: Int { 4 + key.utf8.count + 41 + names.storedLength }
 
-    /// Appends the stored form: key, stamp, flags, then the names and their types.
+    /// Appends the stored form: key, stamp, flags, then the names (``FolderNames/appendStoredForm(to:)``).
     func append(to out: inout [UInt8]) {
         ListingIndex.append(UInt32(key.utf8.count), to: &out)
         out += Array(key.utf8)
         for word in [stamp.device, stamp.inode, UInt64(bitPattern: stamp.size)] { ListingIndex.append(word, to: &out) }
         for word in [stamp.modified, stamp.changed] { ListingIndex.append(UInt64(bitPattern: word), to: &out) }
         out.append(isRacy ? 1 : 0)
-        ListingIndex.append(UInt32(names.count), to: &out)
-        ListingIndex.append(UInt32(names.namesLength), to: &out)
         names.appendStoredForm(to: &out)
     }
 
@@ -43,12 +41,7 @@ struct ScannedFolder {
             device: try reader.uint64(), inode: try reader.uint64(), size: Int64(bitPattern: try reader.uint64()),
             modified: Int64(bitPattern: try reader.uint64()), changed: Int64(bitPattern: try reader.uint64()))
         let racy = try reader.uint8() != 0
-        let count = Int(try reader.uint32())
-        let length = Int(try reader.uint32())
-        let bytes = Array(try reader.bytes(length))
-        guard let names = FolderNames(bytes: bytes, types: Array(try reader.bytes(count))) else {
-            throw ListingIndex.Unusable(description: "damaged")
-        }
+        let names = try FolderNames.read(from: &reader)
         return ScannedFolder(key: key, stamp: stamp, isRacy: racy, names: names, fromIndex: false)
     }
 }
