@@ -97,7 +97,7 @@ struct FolderNames {
             }
         }
         out += types
-        folderOrder.map(\.littleEndian).withUnsafeBytes { out += $0 }
+        folderOrder.map { $0.littleEndian }.withUnsafeBytes { out += $0 }
     }
 
     /// How many bytes ``appendStoredForm(to:)`` appends.
