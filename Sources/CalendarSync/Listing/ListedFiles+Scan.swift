@@ -99,8 +99,8 @@ extension ListedFiles {
     /// The names of the folder `path` that `keep` takes, in the order `sort` puts them: taken
     /// from the index when it vouches for the folder (its stamp the same), else read, and put
     /// in order unless they are the names the index holds, whose order is then taken over (the
-    /// folder's stamp changed by a file replaced, as an edit replaces one). Noted in `scanned`, with the
-    /// folder's stamp taken before, for the index to keep.
+    /// folder's stamp changed by a file replaced, as an edit replaces one). Noted in `scanned`,
+    /// with the folder's stamp taken before, for the index to keep.
     mutating func names(
         of path: String, key: String, keep: (UnsafeBufferPointer<UInt8>, UInt8) -> Bool,
         sort: (inout FolderNames) -> Void
