@@ -91,8 +91,6 @@ extension AlarmOracleTests {
         return left.sorted()
     }
 
-    /// Whether the trigger and the occurrence's start of `item` (UTC texts) lie on either side
-    /// of a change of `zone`'s offset.
     /// Whether the series' first instance (the first DTSTART and DTEND of `text`, in `zone`)
     /// begins and ends at different offsets: every instance then lasts the first one's exact
     /// duration for calgw and its wall-clock distance for the reference (docs/recurrence.md,
@@ -110,6 +108,8 @@ extension AlarmOracleTests {
         return zone.offset(atUTC: zone.utc(forLocal: start)) != zone.offset(atUTC: zone.utc(forLocal: end))
     }
 
+    /// Whether the trigger and the occurrence's start of `item` (UTC texts) lie on either side
+    /// of a change of `zone`'s offset.
     static func crossesOffsetChange(_ item: Item, zone: any ZoneRules) -> Bool {
         func seconds(_ t: String?) -> Int64? {
             guard let t, t.count >= 19,

@@ -63,7 +63,7 @@ struct FolderNames {
         }
         bytes = Array(UnsafeBufferPointer(start: buffer, count: used))
         (self.starts, self.lengths, self.types) = (starts, lengths, types)
-        folderOrder = (0..<UInt32(starts.count)).map { $0 }
+        folderOrder = Array(0..<UInt32(starts.count))
     }
 
     /// The names of `path` that `keep` takes, and whether they are `before`'s: the same names
