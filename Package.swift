@@ -70,6 +70,9 @@ let package = Package(
         .target(name: "CXMLStream", dependencies: ["CLibXML2"]),
         // Zstandard, found through pkg-config: the journal's merge bases are kept compressed.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // LZ4, found through pkg-config: a first pull's merge bases, packed together, are kept
+        // with it (a third of Zstandard's work for them).
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // HTTP on libcurl: the transport seam, the client (retries, redirects, limits, TLS pins),
         // authentication (Basic, Digest, a bearer token), and the error every request to a
         // server fails with. CalDAV, Graph and sign-in all speak through it.
@@ -100,7 +103,7 @@ let package = Package(
             name: "CalendarSync",
             dependencies: [
                 "ICalendar", "Recurrence", "VDir", "HTTP", "OAuth", "CalDAV", "Graph", "KernelEvents", "Failures",
-                "Mail", "CZstd", "CChecksum",
+                "Mail", "CZstd", "CLZ4", "CChecksum",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -52,26 +52,31 @@ import CalgwTestSupport
         #expect(packed < alone / 2, "packed \(packed) bytes, alone \(alone)")
     }
 
-    /// A pack is compressed without the dictionary (its members repeat each other more than
-    /// the dictionary can); one compressed with it, as the first packs were, reads as well.
-    @Test func aPackIsCompressedWithoutTheDictionaryAndOneWithItStillReads() throws {
+    /// A pack is an LZ4 block; one compressed with Zstandard, with the dictionary or without
+    /// (as earlier packs were), reads as well.
+    @Test func aPackIsAnLZ4BlockAndOnesMadeWithZstandardStillRead() throws {
         let journal = try Journal.inMemory()
         let bases = (0..<20).map { event($0) }
         try load(journal, bases)
         let stored = try journal.writer.read { try Data.fetchOne($0, sql: "SELECT data FROM basePack") }
-        #expect(stored?.first == StoredBase.Form.zstd.rawValue)
+        #expect(stored?.first == StoredBase.Form.lz4.rawValue)
         let joined = bases.reduce(Data(), +)
         #expect(stored.flatMap(StoredBase.unpack) == joined)
         #expect(stored.map { $0.count < joined.count / 4 } == true, "\(stored?.count ?? 0) of \(joined.count) bytes")
 
-        // The same members in a pack made with the dictionary.
-        let withDictionary = StoredBase.pack(joined)
-        #expect(withDictionary.first == StoredBase.Form.zstdDictionary1.rawValue)
-        try journal.writer.write {
-            try $0.execute(sql: "UPDATE basePack SET data = ?", arguments: [withDictionary])
+        // The same members in packs as Zstandard made them.
+        let earlier = try joined.withUnsafeBytes { source in
+            [
+                try #require(StoredBase.compressed(source, withDictionary: false)),
+                try #require(StoredBase.compressed(source, withDictionary: true)),
+            ]
         }
-        journal.packs.withLock { $0 = Journal.PackCache() }  // none kept from before
-        for (i, base) in bases.enumerated() { #expect(try journal.base(for: ItemKey("k\(i)")) == base) }
+        #expect(earlier.map(\.first) == [StoredBase.Form.zstd.rawValue, StoredBase.Form.zstdDictionary1.rawValue])
+        for pack in earlier {
+            try journal.writer.write { try $0.execute(sql: "UPDATE basePack SET data = ?", arguments: [pack]) }
+            journal.packs.withLock { $0 = Journal.PackCache() }  // none kept from before
+            for (i, base) in bases.enumerated() { #expect(try journal.base(for: ItemKey("k\(i)")) == base) }
+        }
     }
 
     @Test func aPackHoldsAtMostAMebibyteAndAFewBasesAreStoredAlone() throws {

@@ -150,4 +150,26 @@ import CalgwTestSupport
         #expect(StoredBase.unpack(Data("BEGIN:VCALENDAR".utf8)) == nil)
         #expect(StoredBase.unpack(Data([9, 1, 2])) == nil)
     }
+
+    /// A pack's LZ4 block cut short, damaged, or saying a length it does not hold reads as no
+    /// base, never as other bytes or a crash.
+    @Test func aDamagedLZ4PackReadsAsNoBase() throws {
+        let bases = (0..<16).map { TestEvent.ics(uid: "u\($0)", summary: "Pack member \($0)") }.joined()
+        let packed = StoredBase.packTogether(Data(bases.utf8))
+        try #require(packed.first == StoredBase.Form.lz4.rawValue)
+        #expect(StoredBase.unpack(packed) == Data(bases.utf8))
+        for cut in [1, 3, 5, packed.count / 2, packed.count - 1] {
+            #expect(StoredBase.unpack(packed.prefix(cut)) == nil, "cut at \(cut)")
+        }
+        var longer = packed
+        longer[1] &+= 1  // the length's low byte: one more than the block holds
+        #expect(StoredBase.unpack(longer) == nil)
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<200 {
+            var damaged = packed
+            damaged[Int.random(in: 5..<damaged.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            if let read = StoredBase.unpack(damaged) { #expect(read.count == bases.utf8.count) }
+        }
+        #expect(StoredBase.unpack(Data([4, 0xFF, 0xFF, 0xFF, 0xFF, 0])) == nil)
+    }
 }

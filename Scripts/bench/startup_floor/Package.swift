@@ -22,6 +22,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            linkerSettings: [.linkedLibrary("xml2"), .linkedLibrary("zstd")])
+            linkerSettings: [.linkedLibrary("xml2"), .linkedLibrary("zstd"), .linkedLibrary("lz4")])
     ]
 )
