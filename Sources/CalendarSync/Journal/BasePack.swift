@@ -15,7 +15,7 @@ import GRDB
 /// of a base stores it alone, as before.
 ///
 /// Reading one base reads its pack whole: at most ``limit`` bytes, about 128 KB for events
-/// (330,000 instructions as LZ4, 925,000 as Zstandard: a tenth of a millisecond), which is why
+/// (326,000 instructions as LZ4, 925,000 as Zstandard: a tenth of a millisecond), which is why
 /// packs are not made larger: a mass deletion's check
 /// reads the base of every item it would delete. Packs read are kept by the journal, within a
 /// budget (``Journal/PackCache``). A pack lives while a row refers to it: the rows that replace

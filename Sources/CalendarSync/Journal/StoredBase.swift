@@ -48,9 +48,9 @@ enum StoredBase {
     ///
     /// A first pull packs every item's base, so this is on the path of every event it fetches.
     /// Over the varied benchmark corpus's events in packs of 128, Zstandard's fastest level
-    /// kept 13.9 % of the bytes for about 16.9 instructions a byte (its negative levels and a
+    /// kept 13.9 % of the bytes for about 15.9 instructions a byte (its negative levels and a
     /// smaller table barely cheaper: its entropy stage is most of it); LZ4 keeps 20.1 % for
-    /// 4.8. An event costs a third of what it did and keeps about 66 bytes more; a pack is
+    /// 4.8. An event costs a third of what it did and keeps 66 to 96 bytes more; a pack is
     /// read whole only when one of its bases is needed (a merge, a mass deletion's check), and
     /// LZ4 reads it back faster too.
     static func packTogether(_ bases: Data) -> Data {
