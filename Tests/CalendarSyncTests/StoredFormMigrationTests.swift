@@ -151,6 +151,16 @@ import CalgwTestSupport
         #expect(StoredBase.unpack(Data([9, 1, 2])) == nil)
     }
 
+    /// A pack that compresses as far as LZ4 can (a mebibyte of one byte, as a padded
+    /// attachment might be) reads back whole: the bound on what a block may say it holds is
+    /// not below what LZ4 writes.
+    @Test func aPackOfOneByteRepeatedReadsBack() {
+        let same = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let packed = StoredBase.packTogether(same)
+        #expect(packed.first == StoredBase.Form.lz4.rawValue && packed.count < same.count / 200)
+        #expect(StoredBase.unpack(packed) == same)
+    }
+
     /// A pack's LZ4 block cut short, damaged, or saying a length it does not hold reads as no
     /// base, never as other bytes or a crash.
     @Test func aDamagedLZ4PackReadsAsNoBase() throws {
@@ -171,5 +181,7 @@ import CalgwTestSupport
             if let read = StoredBase.unpack(damaged) { #expect(read.count == bases.utf8.count) }
         }
         #expect(StoredBase.unpack(Data([4, 0xFF, 0xFF, 0xFF, 0xFF, 0])) == nil)
+        // 100 MB said by a block of one byte: refused without a buffer of that size.
+        #expect(StoredBase.unpack(Data([4, 0x00, 0xE1, 0xF5, 0x05, 0])) == nil)
     }
 }

@@ -30,10 +30,13 @@ enum LZ4Block {
 
     /// What a stored block (the bytes after the form's) holds, or nil when it is cut short,
     /// damaged, or does not hold the length it says.
+    ///
+    /// A block holds at most 255 times its own size (a match's length is written a byte of 255
+    /// at a time): a damaged length past that is refused before its buffer is allocated.
     static func decompressed(_ stored: UnsafeRawBufferPointer) -> Data? {
         guard stored.count > 4, let start = stored.baseAddress else { return nil }
         let length = Int(UInt32(littleEndian: stored.loadUnaligned(as: UInt32.self)))
-        guard length <= Int(LZ4_MAX_INPUT_SIZE) else { return nil }
+        guard length <= Int(LZ4_MAX_INPUT_SIZE), length <= (stored.count - 4) * 255 else { return nil }
         var out = Data(count: length)
         let read = out.withUnsafeMutableBytes { target in
             LZ4_decompress_safe(
