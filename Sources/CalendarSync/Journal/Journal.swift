@@ -43,7 +43,11 @@ public final class Journal: Sendable {
                 )
             }
             let applied = try writer.read(migrator.appliedIdentifiers)
-            try migrator.migrate(writer)
+            if applied.isEmpty, try writer.read(JournalSchema.isBlank) {
+                try writer.write { try JournalSchema.createLatest($0, marking: migrator.migrations) }
+            } else {
+                try migrator.migrate(writer)
+            }
             // The rows v7 rewrote gave up about half their pages: given back to the disk once.
             if !applied.isEmpty, !applied.contains(StoredFormMigration.identifier), try writer.read(Self.holdsItems) {
                 try writer.vacuum()
