@@ -18,11 +18,21 @@ import CalgwTestSupport
             if rule.count == nil && rule.until == nil { rule.count = 30 }
             cases.append((rule, c.start, tzid))
         }
+        // A rule calgw finds empty under COUNT (a daily one whose BYSETPOS asks for a second
+        // instance of a day, say) gets 0.05 s, as `RuleOracleTests` gives such rules: dateutil
+        // checks COUNT only as it yields, so it walks to year 9999 and is stopped at its time
+        // limit. Given two seconds, those walks took most of this test's time. Under UNTIL it
+        // stops, and says whether it finds none too.
+        let horizon = cases.map { $0.start.adding(seconds: 86_400 * 366 * 40) }
+        let empty = zip(cases, horizon).map { c, before in
+            RuleOracleTests.expand(c.rule, start: c.start, before: before, limit: 1, tzid: c.tzid).isEmpty
+        }
+        let walks = cases.indices.map { empty[$0] && cases[$0].rule.until == nil }
         let request = RuleOracleTests.Request(
-            cases: cases.map {
+            cases: cases.indices.map { i in
                 RuleOracleTests.Case(
-                    dtstart: $0.start.description, rrule: $0.rule.description, limit: 40,
-                    before: $0.start.adding(seconds: 86_400 * 366 * 40).description, tzid: $0.tzid, seconds: 2,
+                    dtstart: cases[i].start.description, rrule: cases[i].rule.description, limit: 40,
+                    before: horizon[i].description, tzid: cases[i].tzid, seconds: walks[i] ? 0.05 : 2,
                     bounded: false)
             })
         let answers = try await ProcessRunner.python(
@@ -30,14 +40,19 @@ import CalgwTestSupport
         try #require(answers.count == cases.count)
         var checked = 0, withInstances = 0
         var unanswered: [String] = []
-        for (c, answer) in zip(cases, answers) {
+        for (i, (c, answer)) in zip(cases, answers).enumerated() {
             guard case .instances(let expected) = answer else {
+                // A rule dateutil walks to year 9999 on is one calgw finds empty: not counted.
+                if walks[i], case .timeout = answer { continue }
                 // dateutil timed out (a rare match under COUNT makes it walk far) or raised (its
                 // own IndexError on some BYSETPOS and ordinal BYDAY rules): counted apart.
                 unanswered.append("DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): \(answer)")
                 continue
             }
-            guard !expected.isEmpty else { continue }
+            guard !expected.isEmpty else {
+                #expect(empty[i], "DTSTART;TZID=\(c.tzid):\(c.start) RRULE:\(c.rule): dateutil finds no instance")
+                continue
+            }
             withInstances += 1
             let form: DateTimeValue.Form = c.tzid == "UTC" ? .utc : .zoned(tzid: c.tzid)
             var master = Component(name: "VEVENT")
