@@ -50,7 +50,7 @@ extension SignInTests {
             redirect?.removingPercentEncoding?.hasPrefix("http://127.0.0.1:") == true,
             "the redirect names an address nobody may listen on: \(redirect ?? login.stdoutText)")
         #expect(login.stdoutText.contains("must list http://127.0.0.1"), "\(login.stdoutText)")
-        let page = (try? String(contentsOf: folder.file("browser.log"), encoding: .utf8)) ?? ""
+        let page = try await Self.browserLog(folder.file("browser.log"))
         #expect(page.contains("Signed in to calgw"), "\(page)")
         #expect(FileManager.default.fileExists(atPath: folder.file("state/calgw/p.token.json").path))
     }

@@ -10,6 +10,20 @@ import CalgwTestSupport
 /// One test at a time (about 20 s in all): the tests share one authorization server, and a
 /// renewal's timing is what two of them check.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SignInTests {
+    /// The test browser's log (`CALGW_OAUTH_BROWSER_LOG`) once it holds the page calgw's
+    /// listener answered with, or the browser's error, waiting up to 20 s: the browser runs on
+    /// its own, and writes a line when it approves and the page's line after, so it may still
+    /// be writing when `login` has ended.
+    static func browserLog(_ log: URL) async throws -> String {
+        let deadline = Date().addingTimeInterval(20)
+        var text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        while !text.contains("\"listener_page\"") && !text.contains("\"outcome\": \"error\""), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        }
+        return text
+    }
+
     /// A signed-in pair's folder: config, vdir, state (`XDG_STATE_HOME`).
     struct Pair {
         let folder: TemporaryFolder
@@ -417,12 +431,7 @@ import CalgwTestSupport
         let login = try await CalgwBinary.run(
             ["login", "--config", p.config.path, "--pair", "p"], environment: environment)
         #expect(login.status != 0, "\(login.stdoutText)\(login.stderrText)")
-        // The browser runs on its own and may still be writing its log when login has ended.
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: log.path), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        let page = try String(contentsOf: log, encoding: .utf8)
+        let page = try await Self.browserLog(log)
         #expect(page.contains("The sign-in failed") && !page.contains("Signed in to calgw"), "\(page)")
         #expect(login.stderrText.contains("token_endpoint") && !login.stderrText.contains("<"), "\(login.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: p.tokenFile.path))
