@@ -1,6 +1,8 @@
 import GRDB
 
 /// The journal's migrations: a frozen timeline, literal names, never edited once shipped.
+/// A new journal is not made by them but in one step (``createLatest(_:marking:)``): a
+/// migration added here changes that too, or `JournalSchemaTests` fails.
 enum JournalSchema {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
