@@ -3,7 +3,7 @@
  * runs of 1,024 names in turn), after the names are read. A file rewritten in place changes
  * no folder's stamp, so only its own stat tells that it changed: no index can skip this.
  *
- *   stat_floor FOLDER [THREADS [READ_LIST [NAMES]]]      (default 2)
+ *   stat_floor FOLDER [THREADS [READ_LIST [NAMES [WRITE]]]]      (default 2)
  *
  * Prints the milliseconds the stats took (the names' reading not counted), the count, and the
  * milliseconds reading the names took: what a listing pays besides when the folder changed
@@ -14,7 +14,11 @@
  * of a cache of their contents (READ_LIST "-" reads none). With NAMES, a file of FOLDER's
  * names one to a line, the names are taken from it instead of from the folder: what a program
  * that keeps its own list of the folder's names, good while the folder's stamp is unchanged
- * (calgw's listing index), reads in their place; the third number is then that file's reading.
+ * (calgw's listing index), reads in their place; the third number is then that file's reading
+ * (NAMES "-": the names read from the folder). With WRITE, a file in FOLDER, that file is then
+ * written again with its own bytes as an edit that cannot lose it writes it: into a new file
+ * beside it, flushed to the disk, renamed over it, the folder flushed too. The last number
+ * printed is then the milliseconds that took: what an edit pays on top of finding its file.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -82,6 +86,23 @@ static int readLines(const char *path, char ***lines, int *count) {
     return 0;
 }
 
+/* Writes the file NAME in the folder again with its own bytes, durably (see above): 0, or 1
+ * after saying what failed. */
+static int rewriteDurably(const char *name) {
+    char buffer[1 << 16], temporary[4096];
+    int in = openat(folder, name, O_RDONLY | O_CLOEXEC);
+    ssize_t length = in < 0 ? -1 : read(in, buffer, sizeof buffer);
+    if (in >= 0) close(in);
+    snprintf(temporary, sizeof temporary, ".%s.floor.tmp", name);
+    int out = length < 0 ? -1 : openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0 || write(out, buffer, (size_t)length) != length || fsync(out) != 0 || close(out) != 0
+        || renameat(folder, temporary, folder, name) != 0 || fsync(folder) != 0) {
+        perror(name);
+        return 1;
+    }
+    return 0;
+}
+
 static double since(struct timespec a) {
     struct timespec b;
     clock_gettime(CLOCK_MONOTONIC, &b);
@@ -90,7 +111,7 @@ static double since(struct timespec a) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: stat_floor FOLDER [THREADS [READ_LIST [NAMES]]]\n");
+        fprintf(stderr, "usage: stat_floor FOLDER [THREADS [READ_LIST [NAMES [WRITE]]]]\n");
         return 2;
     }
     int threads = argc > 2 ? atoi(argv[2]) : 2;
@@ -105,7 +126,7 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &n0);
     int capacity = 1024;
     names = malloc(sizeof(char *) * capacity);
-    if (argc > 4) {
+    if (argc > 4 && strcmp(argv[4], "-") != 0) {
         free(names);
         if (readLines(argv[4], &names, &count) != 0) return 1;
     } else {
@@ -131,6 +152,12 @@ int main(int argc, char **argv) {
         for (int t = 0; t < threads; t++) pthread_create(&workers[t], NULL, readWork, NULL);
         for (int t = 0; t < threads; t++) pthread_join(workers[t], NULL);
         printf(" %.1f", since(r0));
+    }
+    if (argc > 5) {
+        struct timespec w0;
+        clock_gettime(CLOCK_MONOTONIC, &w0);
+        if (rewriteDurably(argv[5]) != 0) return 1;
+        printf(" %.1f", since(w0));
     }
     printf("\n");
     return 0;
