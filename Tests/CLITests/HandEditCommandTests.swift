@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `calgw sync`, `push` and `status` on a vdir with a broken hand edit or two files with one UID,
 /// against each real server: the file is named at its line (or both files are) with a hint,
 /// the rest syncs, and the run exits 1.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct HandEditCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct HandEditCommandTests {
     @Test(arguments: TestServers.selected)
     func brokenFileIsReportedAtItsLineAndTheRestSyncs(server name: String) async throws {
         let server = try TestServers.shared(name)

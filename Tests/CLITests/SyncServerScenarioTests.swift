@@ -5,7 +5,7 @@ import CalgwTestSupport
 /// `calgw sync` between two vdirs and one collection on each real server: edits, deletions and
 /// creations on each side reach the other; a conflict on different properties merges; UIDs
 /// with `/`, spaces and non-ASCII get safe file names; emptying a vdir is refused.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SyncServerScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncServerScenarioTests {
     /// Two pairs, `a` and `b`, on a new collection of `server` (two clients of one calendar).
     func twoPairs(on server: TestServer, prefix: String) async throws -> (
         folder: TemporaryFolder, a: ServerPair, b: ServerPair

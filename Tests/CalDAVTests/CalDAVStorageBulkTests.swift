@@ -6,7 +6,7 @@ import Testing
 
 /// `CalDAVStorage` as `BulkFetchingStorage` and `CollectionMetadataStorage`, and the CRLF
 /// line ends of what it hands on, on real servers.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct CalDAVStorageBulkTests {
+@Suite(.timeLimit(.minutes(10))) struct CalDAVStorageBulkTests {
     private func storage(_ name: String, prefix: String) async throws -> CalDAVStorage {
         let fixture = try DAVServerFixture(name)
         let url = try await fixture.newCalendar(prefix)

@@ -8,7 +8,7 @@ import CalgwTestSupport
 /// Xandikos, Cyrus, DAViCal); the server's copies are read by python icalendar, as any other
 /// client would read them. Every UID is fresh per server and test (Cyrus refuses a UID used in
 /// another calendar of the account), and every event has a DTEND (Cyrus refuses one without).
-@Suite(.serialized, .timeLimit(.minutes(10))) struct HandEditServerTests {
+@Suite(.timeLimit(.minutes(10))) struct HandEditServerTests {
     struct Setup {
         let folder: TemporaryFolder
         let local: VDirStorage
