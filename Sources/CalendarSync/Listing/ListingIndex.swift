@@ -116,7 +116,7 @@ public final class ListingIndex {
     public func check(_ listing: ListedFiles) {
         discardStream()
         self.listing = listing
-        fresh = Array(repeating: -1, count: listing.count)
+        fresh = []
         freshCount = 0
         do {
             try match()
