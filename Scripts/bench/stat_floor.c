@@ -89,14 +89,25 @@ static int readLines(const char *path, char ***lines, int *count) {
 /* Writes the file NAME in the folder again with its own bytes, durably (see above): 0, or 1
  * after saying what failed. */
 static int rewriteDurably(const char *name) {
-    char buffer[1 << 16], temporary[4096];
+    char temporary[4096];
+    struct stat info;
     int in = openat(folder, name, O_RDONLY | O_CLOEXEC);
-    ssize_t length = in < 0 ? -1 : read(in, buffer, sizeof buffer);
-    if (in >= 0) close(in);
+    if (in < 0 || fstat(in, &info) != 0) {
+        perror(name);
+        if (in >= 0) close(in);
+        return 1;
+    }
+    size_t length = (size_t)info.st_size, done = 0;
+    char *bytes = malloc(length ? length : 1);
+    ssize_t got = 1;
+    while (bytes && done < length && (got = read(in, bytes + done, length - done)) > 0) done += (size_t)got;
+    close(in);
     snprintf(temporary, sizeof temporary, ".%s.floor.tmp", name);
-    int out = length < 0 ? -1 : openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (out < 0 || write(out, buffer, (size_t)length) != length || fsync(out) != 0 || close(out) != 0
-        || renameat(folder, temporary, folder, name) != 0 || fsync(folder) != 0) {
+    int out = bytes && done == length ? openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    int failed = out < 0 || write(out, bytes, length) != (ssize_t)length || fsync(out) != 0 || close(out) != 0
+        || renameat(folder, temporary, folder, name) != 0 || fsync(folder) != 0;
+    free(bytes);
+    if (failed) {
         perror(name);
         return 1;
     }
