@@ -138,6 +138,8 @@ let package = Package(
             name: "calgw-bench-listing-index",
             dependencies: ["CalendarSync", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/ListingIndexBenchmark"),
+        .executableTarget(
+            name: "calgw-bench-content", dependencies: ["CalendarSync"], path: "Benchmarks/ContentBenchmark"),
 
         // Each test target declares exactly the modules its files import.
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalgwTestSupport"]),

@@ -103,6 +103,23 @@ import Testing
         }
     }
 
+    /// A byte that may need escaping is found wherever it stands in a value, in the eight
+    /// bytes read at once or in the bytes after them, and the value is written as the parse
+    /// makes it; a value without one is written as it is.
+    @Test func anEscapableByteIsFoundAnywhereInAValue() {
+        for escapable in [",", ";", "\\x", "\\"] {
+            for at in 0..<20 {
+                let value = String(repeating: "a", count: at) + escapable + String(repeating: "b", count: 19 - at)
+                for name in ["SUMMARY", "X-NOTE"] {
+                    let data = Data(Self.wrap("\(name):\(value)\r\n").utf8)
+                    #expect(expectSame(data, "\(name):\(value)"), "\(name):\(value) was left to the parse")
+                }
+            }
+        }
+        // Read after an item whose values needed escaping: nothing of it is carried over.
+        #expect(expectSame(Data(Self.wrap("SUMMARY:plain text of twenty bytes\r\n").utf8), "plain"))
+    }
+
     // MARK: Inputs
 
     /// `data` as it is, with LF line ends, unfolded and folded again every 40 octets with a tab,

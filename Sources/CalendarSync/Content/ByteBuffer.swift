@@ -39,14 +39,14 @@ struct ByteBuffer: ~Copyable {
     }
 
     /// Appends one byte.
-    mutating func append(_ byte: UInt8) {
+    @inline(__always) mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
-    /// Appends `bytes`.
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends `bytes`; in line, as most appends are a name, a parameter text or a short value.
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         (base + count).update(from: source, count: bytes.count)

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import Synchronization
 
 extension ItemContent {
     /// The content of an item written plainly, read from its bytes without a parse tree:
@@ -11,36 +12,37 @@ extension ItemContent {
     ///
     /// A first pull reads every item it fetches; the tree was half of what reading one cost.
     static func readPlainly(_ data: Data) -> ItemContent? {
-        data.withUnsafeBytes { bytes -> ItemContent? in
-            var writer = NormalisedWriter(canonicalizing: true)
-            let canonicalizer = Canonicalizer()
-            let read = PlainItemReader.read(bytes, keeps: keptForOutline) { line in
-                switch line.kind {
-                case .begin:
-                    return writer.begin(line.name)
-                case .end:
-                    writer.end()
-                    return true
-                case .property:
-                    if isMeetingParty(line.name), ByteSearch.contains("SCHEDULE-", in: line.parameterText) {
-                        return false
-                    }
-                    return writer.line(name: line.name, parameterText: line.parameterText, value: line.value) {
-                        canonicalizer.canonicalValue(line.value, name: line.name, parameterText: line.parameterText)
+        PlainReading.lend { reading in
+            data.withUnsafeBytes { bytes -> ItemContent? in
+                let canonicalizer = Canonicalizer()
+                let read = PlainItemReader.read(bytes, scratch: reading.scratch, keeps: keptForOutline) { line in
+                    switch line.kind {
+                    case .begin:
+                        return reading.writer.begin(line.name)
+                    case .end:
+                        reading.writer.end()
+                        return true
+                    case .property:
+                        if isMeetingParty(line.name), ByteSearch.contains("SCHEDULE-", in: line.parameterText) {
+                            return false
+                        }
+                        return reading.writer.line(line) {
+                            canonicalizer.canonicalValue(line.value, name: line.name, parameterText: line.parameterText)
+                        }
                     }
                 }
+                guard let read else { return nil }
+                let outline = read.outline
+                if !read.tzids.isEmpty {
+                    // Every TZID named as its VTIMEZONE names it; anything else is the parse's
+                    // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
+                    let defined = outline.components.compactMap { $0.name == "VTIMEZONE" ? $0["TZID"]?.value : nil }
+                    guard read.tzids.allSatisfy(defined.contains) else { return nil }
+                }
+                var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(reading.writer))
+                content.readOutline(outline)
+                return content
             }
-            guard let read else { return nil }
-            let outline = read.outline
-            if !read.tzids.isEmpty {
-                // Every TZID named as its VTIMEZONE names it; anything else is the parse's
-                // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
-                let defined = outline.components.compactMap { $0.name == "VTIMEZONE" ? $0["TZID"]?.value : nil }
-                guard read.tzids.allSatisfy(defined.contains) else { return nil }
-            }
-            var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(writer))
-            content.readOutline(outline)
-            return content
         }
     }
 
@@ -62,5 +64,30 @@ extension ItemContent {
     /// ATTENDEE or ORGANIZER: the properties whose scheduling parameters the hash leaves out.
     private static func isMeetingParty(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         ByteSearch.equals(name, "ATTENDEE") || ByteSearch.equals(name, "ORGANIZER")
+    }
+}
+
+/// The room reading an item plainly works in: the canonical writer's buffers and the reader's
+/// (``PlainItemReader/Scratch``). A first pull reads every item it fetches, on every core; each
+/// read borrows a room from a few kept between reads, where making its own cost eleven
+/// allocations and as many frees an item. Unchecked sendable: a room is lent to one read at a
+/// time, and kept, or lent again, only after that read.
+final class PlainReading: @unchecked Sendable {
+    /// Read and written by one read at a time (the one that borrowed the room), so its
+    /// accesses are not checked for overlap at run time: a dozen an item's line.
+    @exclusivity(unchecked) var writer = NormalisedWriter(canonicalizing: true)
+    let scratch = PlainItemReader.Scratch()
+
+    /// The rooms not lent; a few more than the cores that read at once.
+    private static let kept = Mutex<[PlainReading]>([])
+
+    /// `body` with a room no other read is using, emptied for it.
+    static func lend<T>(_ body: (PlainReading) -> T) -> T {
+        let reading = kept.withLock { $0.popLast() } ?? PlainReading()
+        defer {
+            reading.writer.removeAll()
+            kept.withLock { if $0.count < 16 { $0.append(reading) } }
+        }
+        return body(reading)
     }
 }

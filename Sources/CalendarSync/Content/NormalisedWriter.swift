@@ -134,6 +134,39 @@ struct NormalisedWriter: ~Copyable {
                 || ByteBuffer.hasNoByteFromCC(UnsafeBufferPointer(rebasing: bytes.contents[valueStart...])))
     }
 
+    /// As ``line(name:parameterText:value:canonical:)``, for a line ``PlainItemReader`` read:
+    /// its name and parameters are ASCII, and what its value holds was learnt as it was read
+    /// (``ValueFacts``), so the value is not read again.
+    /// - Returns: false when a byte of the value written is from 0xCC up.
+    mutating func line(_ plain: PlainLine, canonical: () -> String?) -> Bool {
+        if Self.isVolatile(plain.name) { return true }
+        let lineStart = bytes.count
+        bytes.append(plain.name)
+        if !plain.parameterText.isEmpty {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.append(plain.parameterText)
+        }
+        bytes.append(UInt8(ascii: ":"))
+        var fine = !plain.valueFacts.hasByteFromCC
+        if plain.valueFacts.mayNeedEscaping, let made = canonical() {
+            fine = bytes.append(made)
+        } else {
+            bytes.append(plain.value)
+        }
+        lines.append(lineStart..<bytes.count)
+        return fine
+    }
+
+    /// Empties the writer for the next item, keeping its room.
+    mutating func removeAll() {
+        bytes.removeAll()
+        roots.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        children.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
+        names.removeAll()
+    }
+
     /// Closes the innermost open component: its lines sorted, then its children sorted, between
     /// its BEGIN and END, in place of what it wrote.
     mutating func end() {

@@ -13,6 +13,24 @@ public struct PlainLine {
     public let parameterText: UnsafeBufferPointer<UInt8>
     /// The value as written, escapes intact; empty for `begin` and `end`.
     public let value: UnsafeBufferPointer<UInt8>
+    /// What the pass that checked the value's UTF-8 saw of it, so that no one reads it again
+    /// to learn it.
+    public let valueFacts: ValueFacts
+}
+
+/// What one pass over a value finds beside its being well-formed UTF-8.
+public struct ValueFacts: Sendable {
+    /// Whether a byte is a backslash, `;`, `,`, CR or LF: a value without any is canonical
+    /// text as it is, whatever its type (`Canonicalizer` changes none).
+    public var mayNeedEscaping = false
+    /// Whether a byte is 0xCC or above (a scalar from U+0300 on, whose text sorts as strings,
+    /// not bytes).
+    public var hasByteFromCC = false
+
+    public init(mayNeedEscaping: Bool = false, hasByteFromCC: Bool = false) {
+        self.mayNeedEscaping = mayNeedEscaping
+        self.hasByteFromCC = hasByteFromCC
+    }
 }
 
 /// What ``PlainItemReader`` keeps of an item beside the lines it hands on.
@@ -40,21 +58,53 @@ public enum PlainItemReader {
     /// How deep components may nest, as ``ICalendarParser/maximumDepth``.
     static let maximumDepth = 100
 
+    /// The room a read works in: the buffer a folded line is joined in, the open components'
+    /// names, a line's canonical parameters. A caller reading item after item hands the same
+    /// one to each read, so that none allocates its own (a first pull reads every item). One
+    /// read at a time.
+    public final class Scratch {
+        fileprivate var joined = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        fileprivate var parameters = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        fileprivate var names: [UInt8] = []
+        fileprivate var starts: [Int] = []
+
+        public init() {
+            names.reserveCapacity(64)
+            starts.reserveCapacity(8)
+        }
+
+        deinit {
+            joined.deallocate()
+            parameters.deallocate()
+        }
+
+        /// `buffer` with room for `size` bytes (what it held is not kept).
+        fileprivate static func room(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, for size: Int) {
+            guard buffer.count < size else { return }
+            buffer.deallocate()
+            buffer = .allocate(capacity: Swift.max(size, buffer.count * 2))
+        }
+    }
+
     /// Reads `bytes`, handing each content line to `visit` in order, and keeping in the outline
-    /// each property of the root's children whose name `keeps` accepts.
+    /// each property of the root's children whose name `keeps` accepts; `scratch` is the room
+    /// it works in (a new one when none is given).
     /// - Returns: nil when the item is not written plainly or `visit` returned false.
     public static func read(
-        _ bytes: UnsafeRawBufferPointer, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
+        _ bytes: UnsafeRawBufferPointer, scratch: Scratch? = nil, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
         visit: (PlainLine) -> Bool
     ) -> PlainItem? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return nil }
         let input = UnsafeBufferPointer(start: base, count: bytes.count)
         // A byte-order mark, or a first line starting with white space: the parser's.
         guard input[0] != 0xEF, input[0] != 0x20, input[0] != 0x09 else { return nil }
-        var reader = Reader(input: input)
-        defer { reader.free() }
-        var state = State()
-        defer { state.free() }
+        let scratch = scratch ?? Scratch()
+        var reader = Reader(input: input, joined: scratch.joined)
+        var state = State(scratch: scratch)
+        defer {
+            scratch.joined = reader.joined
+            state.giveBack(to: scratch)
+        }
         while let line = reader.nextLine() {
             guard state.take(line, keeps: keeps, visit: visit) else { return nil }
         }
@@ -64,16 +114,20 @@ public enum PlainItemReader {
 
     /// The logical lines of the input: physical lines joined where folded, line ends and blank
     /// lines dropped, as `LineAssembler` makes them. A line not folded is a range of the input;
-    /// a folded one is joined in a buffer of the reader's.
+    /// a folded one is joined in the scratch's buffer.
     private struct Reader {
         let input: UnsafeBufferPointer<UInt8>
+        /// Where a folded line is joined: the scratch's, until it grows.
+        var joined: UnsafeMutableBufferPointer<UInt8>
         var position = 0
-        var joined: UnsafeMutablePointer<UInt8>?
-        var joinedCapacity = 0
+        /// The physical line after the last line handed on, found while looking for that line's
+        /// continuations: the next line starts with it, without searching for its end again.
+        var ahead: (line: Range<Int>, next: Int)?
 
-        init(input: UnsafeBufferPointer<UInt8>) { self.input = input }
-
-        func free() { joined?.deallocate() }
+        init(input: UnsafeBufferPointer<UInt8>, joined: UnsafeMutableBufferPointer<UInt8>) {
+            self.input = input
+            self.joined = joined
+        }
 
         /// The physical line from `start`, without its line end, and where the next starts.
         func physical(from start: Int) -> (line: Range<Int>, next: Int) {
@@ -90,20 +144,30 @@ public enum PlainItemReader {
         mutating func nextLine() -> UnsafeBufferPointer<UInt8>? {
             // The first line that is not blank.
             var first: Range<Int>
-            repeat {
+            if let found = ahead {
+                (first, position) = found
+                ahead = nil
+            } else {
+                first = position..<position
+            }
+            while first.isEmpty {
                 guard position < input.count else { return nil }
                 (first, position) = physical(from: position)
-            } while first.isEmpty
+            }
             // Continuations, across blank lines as the parser joins them.
             var joinedCount = -1
             var look = position
             while look < input.count {
-                let (next, after) = physical(from: look)
+                let found = physical(from: look)
+                let (next, after) = found
                 if next.isEmpty {
                     look = after
                     continue
                 }
-                guard input[next.lowerBound] == 0x20 || input[next.lowerBound] == 0x09 else { break }
+                guard input[next.lowerBound] == 0x20 || input[next.lowerBound] == 0x09 else {
+                    ahead = (next, after)
+                    break
+                }
                 if joinedCount < 0 {
                     joinedCount = 0
                     append(first, &joinedCount)
@@ -113,22 +177,19 @@ public enum PlainItemReader {
                 position = after
             }
             if joinedCount < 0 { return UnsafeBufferPointer(rebasing: input[first]) }
-            return UnsafeBufferPointer(start: joined, count: joinedCount)
+            return UnsafeBufferPointer(start: joined.baseAddress, count: joinedCount)
         }
 
         private mutating func append(_ range: Range<Int>, _ count: inout Int) {
-            if count + range.count > joinedCapacity {
-                let grown = Swift.max(joinedCapacity * 2, count + range.count, 256)
-                let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-                if let joined {
-                    moved.update(from: joined, count: count)
-                    joined.deallocate()
-                }
-                joined = moved
-                joinedCapacity = grown
+            if count + range.count > joined.count {
+                let grown = UnsafeMutableBufferPointer<UInt8>.allocate(
+                    capacity: Swift.max(joined.count * 2, count + range.count))
+                grown.baseAddress!.update(from: joined.baseAddress!, count: count)
+                joined.deallocate()
+                joined = grown
             }
             guard !range.isEmpty else { return }
-            (joined! + count).update(from: input.baseAddress! + range.lowerBound, count: range.count)
+            (joined.baseAddress! + count).update(from: input.baseAddress! + range.lowerBound, count: range.count)
             count += range.count
         }
     }
@@ -153,14 +214,24 @@ public enum PlainItemReader {
         /// The parameters the last TZID was read from, and that TZID.
         var lastTZID: (parameters: [UInt8], tzid: String)?
         /// Where a line's parameters are written as their canonical text.
-        var parameters = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        var parameters: UnsafeMutableBufferPointer<UInt8>
 
-        init() {
-            names.reserveCapacity(64)
-            starts.reserveCapacity(8)
+        /// A state working in the scratch's room: its arrays are moved out of it (not copied,
+        /// which would copy them again at the first append) until ``giveBack(to:)``.
+        init(scratch: Scratch) {
+            swap(&names, &scratch.names)
+            swap(&starts, &scratch.starts)
+            parameters = scratch.parameters
         }
 
-        func free() { parameters.deallocate() }
+        /// Hands the room back, emptied, for the next read.
+        mutating func giveBack(to scratch: Scratch) {
+            names.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+            swap(&names, &scratch.names)
+            swap(&starts, &scratch.starts)
+            scratch.parameters = parameters
+        }
 
         mutating func take(
             _ line: UnsafeBufferPointer<UInt8>, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
@@ -174,10 +245,7 @@ public enum PlainItemReader {
             var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             if line[i] == UInt8(ascii: ";") {
                 guard let shape = PlainParameters.measure(line, from: i) else { return false }
-                if parameters.count < shape.size {
-                    parameters.deallocate()
-                    parameters = .allocate(capacity: shape.size)
-                }
+                Scratch.room(&parameters, for: shape.size)
                 let written = PlainParameters.write(line, from: i, to: shape.end, into: parameters)
                 parameterText = UnsafeBufferPointer(rebasing: parameters[0..<written])
                 i = shape.end
@@ -192,7 +260,7 @@ public enum PlainItemReader {
                 guard parameterText.isEmpty, depth > 0, isInnermost(value) else { return false }
                 return end(value, visit: visit)
             }
-            guard depth > 0, Self.isWellFormedUTF8(value) else { return false }
+            guard depth > 0, let facts = Self.facts(of: value) else { return false }
             if inTimeZone == 0, ByteSearch.contains(";TZID=", in: parameterText) { noteTZID(of: parameterText) }
             if depth == 2, hasChild,
                 keeps(name) || (childIsTimeZone && ByteSearch.equals(name, "TZID"))
@@ -203,7 +271,8 @@ public enum PlainItemReader {
                         parameterText: parameterText.isEmpty ? "" : String(decoding: parameterText, as: UTF8.self),
                         value: String(decoding: value, as: UTF8.self)))
             }
-            return visit(PlainLine(kind: .property, name: name, parameterText: parameterText, value: value))
+            return visit(
+                PlainLine(kind: .property, name: name, parameterText: parameterText, value: value, valueFacts: facts))
         }
 
         /// Notes the TZID of a property with these parameters, as ``Property/tzid`` reads it.
@@ -245,7 +314,7 @@ public enum PlainItemReader {
             return visit(
                 PlainLine(
                     kind: .begin, name: name, parameterText: .init(start: nil, count: 0),
-                    value: .init(start: nil, count: 0)))
+                    value: .init(start: nil, count: 0), valueFacts: ValueFacts()))
         }
 
         private mutating func end(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
@@ -260,7 +329,7 @@ public enum PlainItemReader {
             return visit(
                 PlainLine(
                     kind: .end, name: name, parameterText: .init(start: nil, count: 0),
-                    value: .init(start: nil, count: 0)))
+                    value: .init(start: nil, count: 0), valueFacts: ValueFacts()))
         }
 
         /// The name as a string: the names an outline keeps are literals, not made again for
@@ -303,22 +372,35 @@ public enum PlainItemReader {
             !bytes.isEmpty && bytes.allSatisfy { isNameByte($0) || $0 == 0x5F }
         }
 
-        /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or
-        /// scalars past U+10FFFF); ASCII is passed over eight bytes at a time.
-        static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let base = bytes.baseAddress else { return true }
-            let n = bytes.count
+        /// What a value is (``ValueFacts``); nil when its bytes are not well-formed UTF-8 (RFC
+        /// 3629: no overlong forms, surrogates or scalars past U+10FFFF). One pass: ASCII is
+        /// read eight bytes at a time, and looked at for the bytes that may need escaping until
+        /// one is found.
+        static func facts(of bytes: UnsafeBufferPointer<UInt8>) -> ValueFacts? {
+            guard let base = bytes.baseAddress else { return ValueFacts() }
+            let raw = UnsafeRawPointer(base), n = bytes.count
+            var facts = ValueFacts()
             var i = 0
             while i < n {
-                if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                    i += 8
-                    continue
+                if i + 8 <= n {
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        if !facts.mayNeedEscaping && Self.holdsEscapable(word) { facts.mayNeedEscaping = true }
+                        i += 8
+                        continue
+                    }
                 }
                 let b = base[i]
                 if b < 0x80 {
+                    switch b {
+                    case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), 0x0D, 0x0A:
+                        facts.mayNeedEscaping = true
+                    default: break
+                    }
                     i += 1
                     continue
                 }
+                if b >= 0xCC { facts.hasByteFromCC = true }
                 let length: Int
                 var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
                 switch b {
@@ -329,13 +411,23 @@ public enum PlainItemReader {
                 case 0xF0: length = 4; lower = 0x90
                 case 0xF1...0xF3: length = 4
                 case 0xF4: length = 4; upper = 0x8F
-                default: return false
+                default: return nil
                 }
-                guard i + length <= n, (lower...upper).contains(base[i + 1]) else { return false }
-                for k in 2..<length where !(0x80...0xBF).contains(base[i + k]) { return false }
+                guard i + length <= n, (lower...upper).contains(base[i + 1]) else { return nil }
+                for k in 2..<length where !(0x80...0xBF).contains(base[i + k]) { return nil }
                 i += length
             }
-            return true
+            return facts
+        }
+
+        /// Whether one of eight ASCII bytes is a backslash, `;`, `,`, CR or LF: a byte of the
+        /// word XORed with it repeated is then zero.
+        @inline(__always) static func holdsEscapable(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+            return zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
+                | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+                | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A) != 0
         }
     }
 }
