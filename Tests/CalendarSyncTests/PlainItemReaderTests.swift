@@ -120,6 +120,25 @@ import Testing
         #expect(expectSame(Data(Self.wrap("SUMMARY:plain text of twenty bytes\r\n").utf8), "plain"))
     }
 
+    /// The zone one item's parameters named is not another's: read one after the other, an
+    /// item naming a zone it does not define is left to the parse, and one naming the zone it
+    /// defines is read plainly, whatever the item before it named.
+    @Test func aZoneReadForOneItemIsNotAnothers() {
+        func item(defining zone: String, naming named: String) -> Data {
+            let definition = Self.berlin.replacingOccurrences(of: "Europe/Berlin", with: zone)
+            return Data(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n" + definition
+                    + "BEGIN:VEVENT\r\nUID:zone@example.com\r\nDTSTAMP:20260101T000000Z\r\n"
+                    + "DTSTART;TZID=\(named):20260302T090000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+        }
+        for _ in 0..<2 {
+            #expect(expectSame(item(defining: "Europe/Berlin", naming: "Europe/Berlin"), "Berlin"))
+            #expect(ItemContent.readPlainly(item(defining: "Europe/Berlin", naming: "Europe/Paris")) == nil)
+            #expect(expectSame(item(defining: "Europe/Paris", naming: "Europe/Paris"), "Paris"))
+            #expect(ItemContent.readPlainly(item(defining: "Europe/Paris", naming: "Europe/Berlin")) == nil)
+        }
+    }
+
     // MARK: Inputs
 
     /// `data` as it is, with LF line ends, unfolded and folded again every 40 octets with a tab,

@@ -54,7 +54,7 @@ struct ByteBuffer: ~Copyable {
     }
 
     /// Appends the UTF-8 of a literal.
-    mutating func append(literal: StaticString) {
+    @inline(__always) mutating func append(literal: StaticString) {
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 

@@ -189,8 +189,10 @@ struct NormalisedWriter: ~Copyable {
 
         bytes.removeLast(bytes.count - component.start)
         bytes.append(assembly.contents)
-        lines.removeSubrange(component.firstLine...)
-        children.removeSubrange(component.firstChild...)
+        // From the end: a range removed through `removeSubrange` was a generic replacement,
+        // twice a component.
+        lines.removeLast(lines.count - component.firstLine)
+        children.removeLast(children.count - component.firstChild)
         names.removeLast(names.count - component.name.lowerBound)
         if open.isEmpty {
             roots.append(component.start..<bytes.count)

@@ -84,25 +84,21 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             default: continue
             }
         }
-        // The TZID of the parameters read last, for the next date written with the same ones
-        // (passed in, not captured: a captured variable was checked for overlapping access).
-        var lastZone: (parameters: String, tzid: String?)?
-        func dateTime(_ at: Int?, _ lastZone: inout (parameters: String, tzid: String?)?) -> DateTimeValue? {
-            guard let at else { return nil }
-            let parameters = properties[at].parameterText
-            let tzid: String?
-            if let last = lastZone, last.parameters == parameters {
-                tzid = last.tzid
-            } else {
-                tzid = properties[at].tzid
-                lastZone = (parameters, tzid)
-            }
-            return properties[at].dateTime(tzid: tzid)
+        // Dates are read without their TZID: a span counts in local time (`seconds(_:)`), the
+        // same with a zone or without, and looking the TZID up in the parameters cost more than
+        // the date. Only a rule's UNTIL is read in the start's zone.
+        func dateTime(_ at: Int?) -> DateTimeValue? { at.flatMap { properties[$0].dateTime(tzid: nil) } }
+        /// The TZID a start read without it would have had: a local time's, named and not empty.
+        func zone(of start: DateTimeValue, at: Int) -> String? {
+            guard start.form == .floating, let tzid = properties[at].tzid, !tzid.isEmpty else { return nil }
+            return tzid
         }
-        guard let start = dateTime(dtstart, &lastZone) ?? dateTime(due, &lastZone) else { return nil }
+        var startAt = dtstart, start = dateTime(dtstart)
+        if start == nil { (startAt, start) = (due, dateTime(due)) }
+        guard let startAt, let start else { return nil }
         let s = seconds(start)
         var length: Int64 = start.isDate ? 86_400 : 0
-        if let end = dateTime(dtend, &lastZone) ?? dateTime(due, &lastZone) {
+        if let end = dateTime(dtend) ?? dateTime(due) {
             length = max(length, seconds(end) - s)
         } else if let duration = durationAt.flatMap({ properties[$0].duration }) {
             length = max(
@@ -118,7 +114,7 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             let rule = properties[i]
             // A rule without UNTIL (read in any case) has no end, however it reads: not parsed.
             guard rule.value.containsASCIICaseInsensitive("UNTIL"),
-                let r = try? rule.recurrenceRule(tzid: start.tzid), let until = r.until
+                let r = try? rule.recurrenceRule(tzid: zone(of: start, at: startAt)), let until = r.until
             else {
                 return TimeSpan(start: s, end: nil)
             }

@@ -67,6 +67,9 @@ public enum PlainItemReader {
         fileprivate var parameters = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
         fileprivate var names: [UInt8] = []
         fileprivate var starts: [Int] = []
+        /// The parameters a TZID was last read from: kept from item to item, as the items of
+        /// one calendar name the same few zones with the same parameters.
+        fileprivate var lastZone: ZoneParameters?
 
         public init() {
             names.reserveCapacity(64)
@@ -110,6 +113,13 @@ public enum PlainItemReader {
         }
         guard state.depth == 0, let root = state.root else { return nil }
         return PlainItem(outline: root, tzids: state.tzids)
+    }
+
+    /// Parameters with a TZID, as bytes and as text, and that TZID (``Property/tzid``).
+    fileprivate struct ZoneParameters {
+        var bytes: [UInt8]
+        var text: String
+        var tzid: String
     }
 
     /// The logical lines of the input: physical lines joined where folded, line ends and blank
@@ -211,8 +221,8 @@ public enum PlainItemReader {
         /// the component (its arrays retained and released) each time.
         var hasChild = false
         var tzids: [String] = []
-        /// The parameters the last TZID was read from, and that TZID.
-        var lastTZID: (parameters: [UInt8], tzid: String)?
+        /// The parameters the last TZID was read from (the scratch's, moved here for the read).
+        var lastZone: ZoneParameters?
         /// Where a line's parameters are written as their canonical text.
         var parameters: UnsafeMutableBufferPointer<UInt8>
 
@@ -221,6 +231,7 @@ public enum PlainItemReader {
         init(scratch: Scratch) {
             swap(&names, &scratch.names)
             swap(&starts, &scratch.starts)
+            swap(&lastZone, &scratch.lastZone)
             parameters = scratch.parameters
         }
 
@@ -230,6 +241,7 @@ public enum PlainItemReader {
             starts.removeAll(keepingCapacity: true)
             swap(&names, &scratch.names)
             swap(&starts, &scratch.starts)
+            swap(&lastZone, &scratch.lastZone)
             scratch.parameters = parameters
         }
 
@@ -243,12 +255,14 @@ public enum PlainItemReader {
             guard i > 0, i < n else { return false }
             let name = UnsafeBufferPointer(rebasing: line[0..<i])
             var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            var zoned = false
             if line[i] == UInt8(ascii: ";") {
                 guard let shape = PlainParameters.measure(line, from: i) else { return false }
                 Scratch.room(&parameters, for: shape.size)
                 let written = PlainParameters.write(line, from: i, to: shape.end, into: parameters)
                 parameterText = UnsafeBufferPointer(rebasing: parameters[0..<written])
                 i = shape.end
+                zoned = shape.zoned
             }
             guard line[i] == UInt8(ascii: ":") else { return false }
             let value = UnsafeBufferPointer(rebasing: line[(i + 1)...])
@@ -261,14 +275,16 @@ public enum PlainItemReader {
                 return end(value, visit: visit)
             }
             guard depth > 0, let facts = Self.facts(of: value) else { return false }
-            if inTimeZone == 0, ByteSearch.contains(";TZID=", in: parameterText) { noteTZID(of: parameterText) }
+            // Parameters naming no TZID have none to note (a `;TZID=` in a quoted value is not
+            // one, as ``Property/tzid`` reads them).
+            if inTimeZone == 0, zoned { noteTZID(of: parameterText) }
             if depth == 2, hasChild,
                 keeps(name) || (childIsTimeZone && ByteSearch.equals(name, "TZID"))
             {
                 child!.properties.append(
                     Property(
                         uppercasedName: Self.text(of: name),
-                        parameterText: parameterText.isEmpty ? "" : String(decoding: parameterText, as: UTF8.self),
+                        parameterText: parameterText.isEmpty ? "" : text(ofParameters: parameterText),
                         value: String(decoding: value, as: UTF8.self)))
             }
             return visit(
@@ -276,17 +292,35 @@ public enum PlainItemReader {
         }
 
         /// Notes the TZID of a property with these parameters, as ``Property/tzid`` reads it.
-        /// An item's dates name one zone with the same parameters, line after line: those are
-        /// read once.
+        /// An item's dates name one zone with the same parameters, line after line, and so do
+        /// the items of a calendar: those are read once.
         private mutating func noteTZID(of parameterText: UnsafeBufferPointer<UInt8>) {
-            if let last = lastTZID, last.parameters.withUnsafeBufferPointer({ ByteSearch.equals(parameterText, $0) }) {
-                tzids.append(last.tzid)
+            if let tzid = lastZoneTZID(ifOf: parameterText) {
+                tzids.append(tzid)
                 return
             }
             let text = String(decoding: parameterText, as: UTF8.self)
             guard let tzid = Property(uppercasedName: "", parameterText: text, value: "").tzid else { return }
             tzids.append(tzid)
-            lastTZID = (Array(parameterText), tzid)
+            lastZone = ZoneParameters(bytes: Array(parameterText), text: text, tzid: tzid)
+        }
+
+        /// The last TZID read, when it was read from these parameters.
+        private func lastZoneTZID(ifOf parameterText: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let bytes = lastZone?.bytes, bytes.withUnsafeBufferPointer({ ByteSearch.equals(parameterText, $0) })
+            else { return nil }
+            return lastZone?.tzid
+        }
+
+        /// The parameters as text: the last TZID's parameters' text when they are those (a
+        /// kept date's, most often), else made.
+        private func text(ofParameters parameterText: UnsafeBufferPointer<UInt8>) -> String {
+            if let bytes = lastZone?.bytes, bytes.withUnsafeBufferPointer({ ByteSearch.equals(parameterText, $0) }),
+                let text = lastZone?.text
+            {
+                return text
+            }
+            return String(decoding: parameterText, as: UTF8.self)
         }
 
         private mutating func begin(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
@@ -319,7 +353,7 @@ public enum PlainItemReader {
 
         private mutating func end(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
             if ByteSearch.equals(name, "VTIMEZONE") { inTimeZone -= 1 }
-            names.removeSubrange(starts.removeLast()...)
+            names.removeLast(names.count - starts.removeLast())
             if depth == 1, let done = child {
                 root!.components.append(done)
                 child = nil

@@ -21,12 +21,16 @@ enum PlainParameters {
     }
 
     /// The size of the canonical text of the parameters from `start` (a `;`), the index of the
-    /// `:` after them, and whether a name has a lower-case letter; nil when they are not plain.
-    static func measure(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> (size: Int, end: Int, lower: Bool)? {
+    /// `:` after them, whether a name has a lower-case letter, and whether one is TZID (in
+    /// either case); nil when they are not plain.
+    static func measure(_ line: UnsafeBufferPointer<UInt8>, from start: Int)
+        -> (size: Int, end: Int, lower: Bool, zoned: Bool)?
+    {
         let n = line.count
         var i = start
         var size = 0
         var lower = false
+        var zoned = false
         while i < n && line[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
@@ -37,6 +41,7 @@ enum PlainParameters {
             guard i > nameStart, i < n, line[i] == UInt8(ascii: "="),
                 !isAlwaysQuoted(UnsafeBufferPointer(rebasing: line[nameStart..<i]))
             else { return nil }
+            if i - nameStart == 4, Self.isTZID(line, at: nameStart) { zoned = true }
             size += 2 + i - nameStart
             i += 1
             while true {
@@ -68,7 +73,13 @@ enum PlainParameters {
             guard i < n, line[i] == UInt8(ascii: ";") || line[i] == UInt8(ascii: ":") else { return nil }
         }
         guard i < n, line[i] == UInt8(ascii: ":"), i > start else { return nil }
-        return (size, i, lower)
+        return (size, i, lower, zoned)
+    }
+
+    /// Whether the four bytes at `at` are `TZID` in either case.
+    private static func isTZID(_ line: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
+        (line[at] | 0x20) == UInt8(ascii: "t") && (line[at + 1] | 0x20) == UInt8(ascii: "z")
+            && (line[at + 2] | 0x20) == UInt8(ascii: "i") && (line[at + 3] | 0x20) == UInt8(ascii: "d")
     }
 
     /// Writes the canonical text of the plain parameters from `start` to `end` (as ``measure``

@@ -33,12 +33,15 @@ public enum ByteSearch {
         return false
     }
 
-    /// Whether `bytes` are the UTF-8 of `text`.
+    /// Whether `bytes` are the UTF-8 of `text`. Inlinable, as the next: most calls compare a
+    /// name with a literal of another length, which the caller then tells without a call.
+    @inlinable
     public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         equals(bytes, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Whether `bytes` and `other` are the same bytes.
+    @inlinable
     public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == other.count else { return false }
         guard let a = bytes.baseAddress, let b = other.baseAddress, bytes.count > 0 else { return true }
