@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// Bytes written through a pointer the buffer owns: appends of a few bytes at a time cost a
 /// capacity check and a copy, where an array's cost its uniqueness check and a walk of the
@@ -93,20 +94,12 @@ struct ByteBuffer: ~Copyable {
     static func scanValue(_ utf8: UnsafeBufferPointer<UInt8>) -> (mayNeedEscaping: Bool, isKnownASCII: Bool) {
         guard let base = utf8.baseAddress else { return (false, true) }
         let raw = UnsafeRawPointer(base), n = utf8.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        /// The high bit of each byte of `v` that is zero (and maybe of bytes above one that is):
-        /// nonzero exactly when a byte is.
-        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let highs: UInt64 = 0x8080_8080_8080_8080
         var high: UInt64 = 0
         var i = 0
         while i + 8 <= n {
             let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            // A backslash, `;`, `,`, CR, LF: a byte of `word ^` it repeated is zero.
-            let found =
-                zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
-                | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-                | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A)
-            if found != 0 { return (true, false) }
+            if ByteSearch.holdsEscapable(word) { return (true, false) }
             high |= word
             i += 8
         }

@@ -72,15 +72,22 @@ public struct TimeSpan: Sendable, Hashable, Codable {
 
     static func spanOf(_ object: Component) -> TimeSpan? {
         // The first DTSTART, DUE, DTEND and DURATION, found in one pass over the properties
-        // (a lookup by name upper-cased the name and copied the property it found, each time).
+        // (a lookup by name upper-cased the name and copied the property it found, each time),
+        // and whether there are rules and dates to read. Names are told apart by their length
+        // first: a comparison of two strings that differ was a call each.
         let properties = object.properties
         var dtstart: Int?, due: Int?, dtend: Int?, durationAt: Int?
+        var hasRules = false, hasDates = false
         for i in properties.indices {
-            switch properties[i].name {
-            case "DTSTART": if dtstart == nil { dtstart = i }
-            case "DUE": if due == nil { due = i }
-            case "DTEND": if dtend == nil { dtend = i }
-            case "DURATION": if durationAt == nil { durationAt = i }
+            let name = properties[i].name
+            switch name.utf8.count {
+            case 7: if dtstart == nil, name == "DTSTART" { dtstart = i }
+            case 3: if due == nil, name == "DUE" { due = i }
+            case 5:
+                if dtend == nil, name == "DTEND" { dtend = i }
+                hasRules = hasRules || name == "RRULE"
+                hasDates = hasDates || name == "RDATE"
+            case 8: if durationAt == nil, name == "DURATION" { durationAt = i }
             default: continue
             }
         }
@@ -110,7 +117,7 @@ public struct TimeSpan: Sendable, Hashable, Codable {
         }
         var last = s
         // Rules and dates by index: `properties(named:)` made two arrays for every item.
-        for i in properties.indices where properties[i].name == "RRULE" {
+        for i in properties.indices where hasRules && properties[i].name == "RRULE" {
             let rule = properties[i]
             // A rule without UNTIL (read in any case) has no end, however it reads: not parsed.
             guard rule.value.containsASCIICaseInsensitive("UNTIL"),
@@ -120,7 +127,7 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             }
             last = max(last, seconds(until))
         }
-        for i in properties.indices where properties[i].name == "RDATE" {
+        for i in properties.indices where hasDates && properties[i].name == "RDATE" {
             let rdate = properties[i]
             for d in rdate.dateTimes { last = max(last, seconds(d)) }
             for p in rdate.periods { last = max(last, seconds(p.start)) }

@@ -419,7 +419,7 @@ public enum PlainItemReader {
                 if i + 8 <= n {
                     let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 {
-                        if !facts.mayNeedEscaping && Self.holdsEscapable(word) { facts.mayNeedEscaping = true }
+                        if !facts.mayNeedEscaping && ByteSearch.holdsEscapable(word) { facts.mayNeedEscaping = true }
                         i += 8
                         continue
                     }
@@ -454,14 +454,5 @@ public enum PlainItemReader {
             return facts
         }
 
-        /// Whether one of eight ASCII bytes is a backslash, `;`, `,`, CR or LF: a byte of the
-        /// word XORed with it repeated is then zero.
-        @inline(__always) static func holdsEscapable(_ word: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-            return zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
-                | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-                | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A) != 0
-        }
     }
 }

@@ -33,6 +33,20 @@ public enum ByteSearch {
         return false
     }
 
+    /// Whether one of eight bytes read as a word is a backslash, `;`, `,`, CR or LF, the bytes
+    /// that may need escaping in a text value: a byte of the word XORed with it repeated is
+    /// then zero. Bytes from 0x80 are none of them.
+    @inlinable @inline(__always)
+    public static func holdsEscapable(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // The high bit of each byte that is zero (and maybe of bytes above one that is):
+        // nonzero exactly when a byte is.
+        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        return zeros(word ^ 0x5C5C_5C5C_5C5C_5C5C) | zeros(word ^ 0x3B3B_3B3B_3B3B_3B3B)
+            | zeros(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+            | zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A) != 0
+    }
+
     /// Whether `bytes` are the UTF-8 of `text`. Inlinable, as the next: most calls compare a
     /// name with a literal of another length, which the caller then tells without a call.
     @inlinable
