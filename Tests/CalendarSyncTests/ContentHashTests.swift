@@ -82,6 +82,24 @@ import ICalendar
         #expect(rewritten > 0, "no corpus file needs its tree rewritten: that way is untested here")
     }
 
+    /// Lines are ordered by their first eight bytes, then by the rest: lines that share their
+    /// first eight bytes, lines shorter than eight, a line that is the start of another, and
+    /// children alike sort as their text does.
+    @Test func linesSharingTheirFirstEightBytesOrShorterSortAsTheirText() throws {
+        let values = ["mailto:b@x", "mailto:a@x", "mailto:a", "", "1", "10", "1\\n", "0"]
+        let event = Component(
+            name: "VEVENT",
+            properties: values.flatMap { [Property(name: "ATTENDEE", value: $0), Property(name: "X", value: $0)] }
+                + [Property(name: "X-ABCDEFGH", value: "1"), Property(name: "X-ABCDEFG", value: "1")],
+            components: [
+                Component(name: "VALARM", properties: [Property(name: "TRIGGER", value: "-PT5M")]),
+                Component(name: "VALARM", properties: [Property(name: "TRIGGER", value: "-PT15M")]),
+                Component(name: "VALARM"),
+            ])
+        let bytes = try #require(ContentHash.normalisedBytes(event))
+        #expect(Data(bytes) == Data(ContentHash.normalisedLines(event).utf8))
+    }
+
     /// Lines whose bytes sort as their scalars do take the bytes' way; a combining mark, which
     /// sorts by canonical equivalence, the strings' way, and both hash alike to before.
     @Test func latinTextSortsAsBytesAndCombiningMarksAsStrings() throws {

@@ -257,10 +257,9 @@ public enum PlainItemReader {
             var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             var zoned = false
             if line[i] == UInt8(ascii: ";") {
-                guard let shape = PlainParameters.measure(line, from: i) else { return false }
-                Scratch.room(&parameters, for: shape.size)
-                let written = PlainParameters.write(line, from: i, to: shape.end, into: parameters)
-                parameterText = UnsafeBufferPointer(rebasing: parameters[0..<written])
+                Scratch.room(&parameters, for: n - i)
+                guard let shape = PlainParameters.canonical(line, from: i, into: parameters) else { return false }
+                parameterText = UnsafeBufferPointer(rebasing: parameters[0..<shape.count])
                 i = shape.end
                 zoned = shape.zoned
             }

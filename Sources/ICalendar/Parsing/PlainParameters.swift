@@ -15,22 +15,20 @@ enum PlainParameters {
         -> (text: String, end: Int)?
     {
         guard let shape = measure(line, from: start) else { return nil }
-        let text = String(unsafeUninitializedCapacity: shape.size) { write(line, from: start, to: shape.end, into: $0) }
+        let text = String(unsafeUninitializedCapacity: shape.size) {
+            canonical(line, from: start, into: $0)?.count ?? 0
+        }
         if shape.lower { sawLower = true }
         return (text, shape.end)
     }
 
     /// The size of the canonical text of the parameters from `start` (a `;`), the index of the
-    /// `:` after them, whether a name has a lower-case letter, and whether one is TZID (in
-    /// either case); nil when they are not plain.
-    static func measure(_ line: UnsafeBufferPointer<UInt8>, from start: Int)
-        -> (size: Int, end: Int, lower: Bool, zoned: Bool)?
-    {
+    /// `:` after them, and whether a name has a lower-case letter; nil when they are not plain.
+    static func measure(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> (size: Int, end: Int, lower: Bool)? {
         let n = line.count
         var i = start
         var size = 0
         var lower = false
-        var zoned = false
         while i < n && line[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
@@ -41,7 +39,6 @@ enum PlainParameters {
             guard i > nameStart, i < n, line[i] == UInt8(ascii: "="),
                 !isAlwaysQuoted(UnsafeBufferPointer(rebasing: line[nameStart..<i]))
             else { return nil }
-            if i - nameStart == 4, Self.isTZID(line, at: nameStart) { zoned = true }
             size += 2 + i - nameStart
             i += 1
             while true {
@@ -73,7 +70,7 @@ enum PlainParameters {
             guard i < n, line[i] == UInt8(ascii: ";") || line[i] == UInt8(ascii: ":") else { return nil }
         }
         guard i < n, line[i] == UInt8(ascii: ":"), i > start else { return nil }
-        return (size, i, lower, zoned)
+        return (size, i, lower)
     }
 
     /// Whether the four bytes at `at` are `TZID` in either case.
@@ -82,41 +79,74 @@ enum PlainParameters {
             && (line[at + 2] | 0x20) == UInt8(ascii: "i") && (line[at + 3] | 0x20) == UInt8(ascii: "d")
     }
 
-    /// Writes the canonical text of the plain parameters from `start` to `end` (as ``measure``
-    /// found them) into `out`, which has room for it; returns how many bytes it wrote.
-    static func write(
-        _ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into out: UnsafeMutableBufferPointer<UInt8>
-    ) -> Int {
-        var o = 0
-        func put(_ b: UInt8) {
+    /// Writes the canonical text of the parameters from `start` (a `;`) into `out`, which has
+    /// room for the rest of the line (the text is never longer than what it is made of), and
+    /// gives how many bytes it wrote, the index of the `:` after them, whether a name has a
+    /// lower-case letter and whether one is TZID; nil when they are not plain (what was
+    /// written is then of no use). ``measure(_:from:)`` and this one pass agree: a first pull
+    /// reads every item's parameters this way, where measuring and then writing read them twice.
+    static func canonical(
+        _ line: UnsafeBufferPointer<UInt8>, from start: Int, into out: UnsafeMutableBufferPointer<UInt8>
+    )
+        -> (count: Int, end: Int, lower: Bool, zoned: Bool)?
+    {
+        let n = line.count
+        var i = start, o = 0
+        var lower = false, zoned = false
+        @inline(__always) func put(_ b: UInt8) {
             out[o] = b
             o += 1
         }
-        var i = start
-        while i < end {
-            let b = line[i]
-            if b == UInt8(ascii: ";") {
-                // A name, upper-cased, and its `=`.
-                put(b)
-                i += 1
-                while line[i] != UInt8(ascii: "=") {
-                    put(line[i] >= 0x61 && line[i] <= 0x7A ? line[i] - 0x20 : line[i])
-                    i += 1
+        while i < n && line[i] == UInt8(ascii: ";") {
+            put(UInt8(ascii: ";"))
+            i += 1
+            let nameStart = i
+            while i < n && isNameByte(line[i]) {
+                // Upper-cased: a name byte from 0x61 is a lower-case letter.
+                if line[i] >= 0x61 {
+                    lower = true
+                    put(line[i] - 0x20)
+                } else {
+                    put(line[i])
                 }
-                put(line[i])
-                i += 1
-            } else if b == UInt8(ascii: "\"") {
-                let (close, quoted) = quotedValue(line, from: i + 1)!
-                if quoted { put(b) }
-                for j in (i + 1)..<close { put(line[j]) }
-                if quoted { put(b) }
-                i = close + 1
-            } else {
-                put(b)
                 i += 1
             }
+            guard i > nameStart, i < n, line[i] == UInt8(ascii: "="),
+                !isAlwaysQuoted(UnsafeBufferPointer(rebasing: line[nameStart..<i]))
+            else { return nil }
+            if i - nameStart == 4, isTZID(line, at: nameStart) { zoned = true }
+            put(UInt8(ascii: "="))
+            i += 1
+            while true {
+                if i < n && line[i] == UInt8(ascii: "\"") {
+                    guard let (close, quoted) = quotedValue(line, from: i + 1) else { return nil }
+                    if quoted { put(UInt8(ascii: "\"")) }
+                    for j in (i + 1)..<close { put(line[j]) }
+                    if quoted { put(UInt8(ascii: "\"")) }
+                    i = close + 1
+                } else {
+                    while i < n && line[i] != UInt8(ascii: ",") && line[i] != UInt8(ascii: ";")
+                        && line[i] != UInt8(ascii: ":")
+                    {
+                        let b = line[i]
+                        guard b < 0x80, b != UInt8(ascii: "^"), b != UInt8(ascii: "\\"), b != UInt8(ascii: "\"") else {
+                            return nil
+                        }
+                        put(b)
+                        i += 1
+                    }
+                }
+                if i < n && line[i] == UInt8(ascii: ",") {
+                    put(UInt8(ascii: ","))
+                    i += 1
+                    continue
+                }
+                break
+            }
+            guard i < n, line[i] == UInt8(ascii: ";") || line[i] == UInt8(ascii: ":") else { return nil }
         }
-        return o
+        guard i < n, line[i] == UInt8(ascii: ":"), i > start else { return nil }
+        return (o, i, lower, zoned)
     }
 
     /// The closing quote of a quoted value starting at `start`, and whether its canonical text
