@@ -14,19 +14,22 @@ public struct ComponentKinds: OptionSet, Sendable, Hashable {
 
     /// The kind of the component named `name` (`VEVENT`, …).
     public init(componentName name: String) {
-        switch name {
-        case "VEVENT": self = .event
-        case "VTODO": self = .task
-        case "VJOURNAL": self = .journal
-        default: self = .other
+        if name.isName("VEVENT") {
+            self = .event
+        } else if name.isName("VTODO") {
+            self = .task
+        } else if name.isName("VJOURNAL") {
+            self = .journal
+        } else {
+            self = .other
         }
     }
 
     /// The kinds of `calendar`'s objects (its VTIMEZONEs aside), or of the component itself.
     public static func of(_ calendar: Component) -> ComponentKinds {
-        guard calendar.name == "VCALENDAR" else { return ComponentKinds(componentName: calendar.name) }
+        guard calendar.name.isName("VCALENDAR") else { return ComponentKinds(componentName: calendar.name) }
         var kinds: ComponentKinds = []
-        for object in calendar.components where object.name != "VTIMEZONE" {
+        for object in calendar.components where !object.name.isName("VTIMEZONE") {
             kinds.insert(ComponentKinds(componentName: object.name))
         }
         return kinds

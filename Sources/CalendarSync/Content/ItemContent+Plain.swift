@@ -36,13 +36,23 @@ extension ItemContent {
                 if !read.tzids.isEmpty {
                     // Every TZID named as its VTIMEZONE names it; anything else is the parse's
                     // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
-                    let defined = outline.components.compactMap { $0.name == "VTIMEZONE" ? $0["TZID"]?.value : nil }
-                    guard read.tzids.allSatisfy(defined.contains) else { return nil }
+                    var checked: String?
+                    for tzid in read.tzids where tzid != checked {
+                        guard Self.defines(outline, tzid) else { return nil }
+                        checked = tzid
+                    }
                 }
                 var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(reading.writer))
                 content.readOutline(outline)
                 return content
             }
+        }
+    }
+
+    /// Whether the outline holds a VTIMEZONE whose (first) TZID is `tzid`.
+    private static func defines(_ outline: Component, _ tzid: String) -> Bool {
+        outline.components.contains { zone in
+            zone.name.isName("VTIMEZONE") && zone.properties.first(where: { $0.name.isName("TZID") })?.value == tzid
         }
     }
 

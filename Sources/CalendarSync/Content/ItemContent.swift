@@ -83,15 +83,27 @@ public struct ItemContent: Sendable, Hashable {
 
         mutating func read(_ object: Component) {
             let properties = object.properties
-            if uid == nil, let i = properties.firstIndex(where: { $0.name == "UID" }) {
+            // The first of each, found in one pass.
+            var uidAt: Int?, lastModifiedAt: Int?, sequenceAt: Int?
+            for i in properties.indices {
+                let name = properties[i].name
+                if uidAt == nil, name.isName("UID") {
+                    uidAt = i
+                } else if lastModifiedAt == nil, name.isName("LAST-MODIFIED") {
+                    lastModifiedAt = i
+                } else if sequenceAt == nil, name.isName("SEQUENCE") {
+                    sequenceAt = i
+                }
+            }
+            if uid == nil, let i = uidAt {
                 let value = properties[i].value.trimmedOfSpaces
                 if !value.isEmpty { uid = value }
             }
-            if let i = properties.firstIndex(where: { $0.name == "LAST-MODIFIED" }) {
+            if let i = lastModifiedAt {
                 let value = properties[i].value.trimmedOfSpaces
                 lastModified = lastModified.map { max($0, value) } ?? value
             }
-            if let i = properties.firstIndex(where: { $0.name == "SEQUENCE" }), let value = properties[i].integer {
+            if let i = sequenceAt, let value = properties[i].integer {
                 sequence = sequence.map { max($0, value) } ?? value
             }
         }

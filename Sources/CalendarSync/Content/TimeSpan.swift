@@ -57,15 +57,16 @@ public struct TimeSpan: Sendable, Hashable, Codable {
 
     /// The span of a VCALENDAR's objects; unbounded when any of them has no start.
     static func of(_ calendar: Component) -> TimeSpan {
-        let objects = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VJOURNAL" }
-        guard !objects.isEmpty else { return .unbounded }
         var lo: Int64 = .max, hi: Int64 = .min
-        for object in objects {
+        var any = false
+        for object in calendar.components
+        where object.name.isName("VEVENT") || object.name.isName("VTODO") || object.name.isName("VJOURNAL") {
             guard let span = spanOf(object), let s = span.start, let e = span.end else { return .unbounded }
             lo = min(lo, s)
             hi = max(hi, e)
+            any = true
         }
-        return TimeSpan(start: lo, end: hi)
+        return any ? TimeSpan(start: lo, end: hi) : .unbounded
     }
 
     static func seconds(_ value: DateTimeValue) -> Int64 { value.local.secondsSinceEpoch }
@@ -117,7 +118,7 @@ public struct TimeSpan: Sendable, Hashable, Codable {
         }
         var last = s
         // Rules and dates by index: `properties(named:)` made two arrays for every item.
-        for i in properties.indices where hasRules && properties[i].name == "RRULE" {
+        for i in properties.indices where hasRules && properties[i].name.isName("RRULE") {
             let rule = properties[i]
             // A rule without UNTIL (read in any case) has no end, however it reads: not parsed.
             guard rule.value.containsASCIICaseInsensitive("UNTIL"),
@@ -127,7 +128,7 @@ public struct TimeSpan: Sendable, Hashable, Codable {
             }
             last = max(last, seconds(until))
         }
-        for i in properties.indices where hasDates && properties[i].name == "RDATE" {
+        for i in properties.indices where hasDates && properties[i].name.isName("RDATE") {
             let rdate = properties[i]
             for d in rdate.dateTimes { last = max(last, seconds(d)) }
             for p in rdate.periods { last = max(last, seconds(p.start)) }

@@ -84,6 +84,11 @@ public enum ByteSearch {
 }
 
 extension String {
+    /// Whether the text is `name`, told by the lengths first: most names compared with a
+    /// literal are another one, and two short strings that differ were compared by a call.
+    @inlinable
+    public func isName(_ name: String) -> Bool { utf8.count == name.utf8.count && self == name }
+
     /// Whether the text holds `needle` (ASCII upper case) with ASCII letters in either case, as
     /// iCalendar names are read.
     public func containsASCIICaseInsensitive(_ needle: String) -> Bool {
