@@ -16,7 +16,8 @@ from collections import defaultdict
 
 from logplot import decades, label, legend_entry, svg_start
 
-COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"]
+COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+           "#ff7f0e", "#393b79", "#637939"]
 # Issue 84's goal, instructions an event: half of 348,176.
 GOAL_84 = 174_088
 WIDTH, HEIGHT = 620, 380
@@ -36,7 +37,12 @@ def read(path):
 
 
 def main(table, out):
+    global Y0, HEIGHT
     builds, points = read(table)
+    # The legend, two builds a row, above the title and the plot.
+    rows = (len(builds) + 1) // 2
+    Y0 = max(Y0, 16 + rows * 18 + 30)
+    HEIGHT = Y0 + H + 50
     xs = [n for pts in points.values() for n, _ in pts]
     xticks = decades(min(xs), max(xs))
     top = max(per for pts in points.values() for _, per in pts)

@@ -21,6 +21,9 @@ struct ByteBuffer: ~Copyable {
 
     deinit { base.deallocate() }
 
+    /// The bytes it holds room for.
+    var footprint: Int { capacity }
+
     /// The bytes written, valid until the buffer next changes.
     var contents: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 

@@ -91,12 +91,17 @@ final class PlainReading: @unchecked Sendable {
     /// The rooms not lent; a few more than the cores that read at once.
     private static let kept = Mutex<[PlainReading]>([])
 
+    /// A room grown past this by a large item (an attachment) is let go, not kept.
+    static let keptFootprint = 1 << 20
+
     /// `body` with a room no other read is using, emptied for it.
     static func lend<T>(_ body: (PlainReading) -> T) -> T {
         let reading = kept.withLock { $0.popLast() } ?? PlainReading()
         defer {
             reading.writer.removeAll()
-            kept.withLock { if $0.count < 16 { $0.append(reading) } }
+            if reading.writer.footprint + reading.scratch.footprint <= keptFootprint {
+                kept.withLock { if $0.count < 16 { $0.append(reading) } }
+            }
         }
         return body(reading)
     }

@@ -178,6 +178,9 @@ struct NormalisedWriter: ~Copyable {
         return fine
     }
 
+    /// The bytes its buffers hold room for.
+    var footprint: Int { bytes.footprint + assembly.footprint + names.footprint }
+
     /// Empties the writer for the next item, keeping its room.
     mutating func removeAll() {
         bytes.removeAll()

@@ -81,6 +81,9 @@ public enum PlainItemReader {
             parameters.deallocate()
         }
 
+        /// The bytes its buffers hold room for.
+        public var footprint: Int { joined.count + parameters.count + names.capacity }
+
         /// `buffer` with room for `size` bytes (what it held is not kept).
         fileprivate static func room(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, for size: Int) {
             guard buffer.count < size else { return }
@@ -168,8 +171,7 @@ public enum PlainItemReader {
             var joinedCount = -1
             var look = position
             while look < input.count {
-                let found = physical(from: look)
-                let (next, after) = found
+                let (next, after) = physical(from: look)
                 if next.isEmpty {
                     look = after
                     continue
@@ -257,7 +259,9 @@ public enum PlainItemReader {
             var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             var zoned = false
             if line[i] == UInt8(ascii: ";") {
-                Scratch.room(&parameters, for: n - i)
+                // Room for the rest of the line, up to 4 KB: longer parameters (none a client
+                // writes) are the parser's, not worth a buffer the size of an attachment.
+                Scratch.room(&parameters, for: Swift.min(n - i, 4_096))
                 guard let shape = PlainParameters.canonical(line, from: i, into: parameters) else { return false }
                 parameterText = UnsafeBufferPointer(rebasing: parameters[0..<shape.count])
                 i = shape.end
