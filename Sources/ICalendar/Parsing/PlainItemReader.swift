@@ -259,9 +259,14 @@ public enum PlainItemReader {
             var parameterText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             var zoned = false
             if line[i] == UInt8(ascii: ";") {
-                // Room for the rest of the line, up to 4 KB: longer parameters (none a client
-                // writes) are the parser's, not worth a buffer the size of an attachment.
-                Scratch.room(&parameters, for: Swift.min(n - i, 4_096))
+                // Room for the rest of the line; for a long line (an attachment's), for the
+                // parameters as measured, not a buffer the size of the attachment.
+                if n - i <= 4_096 {
+                    Scratch.room(&parameters, for: n - i)
+                } else {
+                    guard let measured = PlainParameters.measure(line, from: i) else { return false }
+                    Scratch.room(&parameters, for: measured.size)
+                }
                 guard let shape = PlainParameters.canonical(line, from: i, into: parameters) else { return false }
                 parameterText = UnsafeBufferPointer(rebasing: parameters[0..<shape.count])
                 i = shape.end

@@ -79,12 +79,13 @@ enum PlainParameters {
             && (line[at + 2] | 0x20) == UInt8(ascii: "i") && (line[at + 3] | 0x20) == UInt8(ascii: "d")
     }
 
-    /// Writes the canonical text of the parameters from `start` (a `;`) into `out`, and gives
-    /// how many bytes it wrote, the index of the `:` after them, whether a name has a
-    /// lower-case letter and whether one is TZID; nil when they are not plain, or their text
-    /// does not fit in `out` (what was written is then of no use). The text is never longer
-    /// than what it is made of. ``measure(_:from:)`` and this one pass agree: a first pull
-    /// reads every item's parameters this way, where measuring and then writing read them twice.
+    /// Writes the canonical text of the parameters from `start` (a `;`) into `out`, which has
+    /// room for it (the rest of the line, or the size ``measure(_:from:)`` gives: the text is
+    /// never longer than what it is made of), and gives how many bytes it wrote, the index of
+    /// the `:` after them, whether a name has a lower-case letter and whether one is TZID; nil
+    /// when they are not plain (what was written is then of no use). The two agree: a first
+    /// pull reads every item's parameters this way, where measuring and then writing read them
+    /// twice.
     static func canonical(
         _ line: UnsafeBufferPointer<UInt8>, from start: Int, into out: UnsafeMutableBufferPointer<UInt8>
     )
@@ -93,9 +94,8 @@ enum PlainParameters {
         let n = line.count
         var i = start, o = 0
         var lower = false, zoned = false
-        // Past the room, bytes are counted but not written; the call then gives nil.
         @inline(__always) func put(_ b: UInt8) {
-            if o < out.count { out[o] = b }
+            out[o] = b
             o += 1
         }
         while i < n && line[i] == UInt8(ascii: ";") {
@@ -146,7 +146,7 @@ enum PlainParameters {
             }
             guard i < n, line[i] == UInt8(ascii: ";") || line[i] == UInt8(ascii: ":") else { return nil }
         }
-        guard i < n, line[i] == UInt8(ascii: ":"), i > start, o <= out.count else { return nil }
+        guard i < n, line[i] == UInt8(ascii: ":"), i > start else { return nil }
         return (o, i, lower, zoned)
     }
 
