@@ -1,6 +1,5 @@
 import Foundation
 import ICalendar
-import Synchronization
 
 extension ItemContent {
     /// The content of an item written plainly, read from its bytes without a parse tree:
@@ -74,35 +73,5 @@ extension ItemContent {
     /// ATTENDEE or ORGANIZER: the properties whose scheduling parameters the hash leaves out.
     private static func isMeetingParty(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         ByteSearch.equals(name, "ATTENDEE") || ByteSearch.equals(name, "ORGANIZER")
-    }
-}
-
-/// The room reading an item plainly works in: the canonical writer's buffers and the reader's
-/// (``PlainItemReader/Scratch``). A first pull reads every item it fetches, on every core; each
-/// read borrows a room from a few kept between reads, where making its own cost eleven
-/// allocations and as many frees an item. Unchecked sendable: a room is lent to one read at a
-/// time, and kept, or lent again, only after that read.
-final class PlainReading: @unchecked Sendable {
-    /// Read and written by one read at a time (the one that borrowed the room), so its
-    /// accesses are not checked for overlap at run time: a dozen an item's line.
-    @exclusivity(unchecked) var writer = NormalisedWriter(canonicalizing: true)
-    let scratch = PlainItemReader.Scratch()
-
-    /// The rooms not lent; a few more than the cores that read at once.
-    private static let kept = Mutex<[PlainReading]>([])
-
-    /// A room grown past this by a large item (an attachment) is let go, not kept.
-    static let keptFootprint = 1 << 20
-
-    /// `body` with a room no other read is using, emptied for it.
-    static func lend<T>(_ body: (PlainReading) -> T) -> T {
-        let reading = kept.withLock { $0.popLast() } ?? PlainReading()
-        defer {
-            reading.writer.removeAll()
-            if reading.writer.footprint + reading.scratch.footprint <= keptFootprint {
-                kept.withLock { if $0.count < 16 { $0.append(reading) } }
-            }
-        }
-        return body(reading)
     }
 }

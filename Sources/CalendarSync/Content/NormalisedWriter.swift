@@ -125,13 +125,7 @@ struct NormalisedWriter: ~Copyable {
         value: UnsafeBufferPointer<UInt8>, canonical: () -> String?
     ) -> Bool {
         if Self.isVolatile(name) { return true }
-        let lineStart = bytes.count
-        bytes.append(name)
-        if !parameterText.isEmpty {
-            bytes.append(UInt8(ascii: ";"))
-            bytes.append(parameterText)
-        }
-        bytes.append(UInt8(ascii: ":"))
+        let lineStart = writeHead(name: name, parameterText: parameterText)
         // A value without a backslash, `;`, `,`, CR or LF is canonical whatever its type
         // (`Canonicalizer` changes none): most are, and are written as they are.
         // One pass over the value says both whether to ask for its canonical form and, when it
@@ -161,13 +155,7 @@ struct NormalisedWriter: ~Copyable {
     /// - Returns: false when a byte of the value written is from 0xCC up.
     mutating func line(_ plain: PlainLine, canonical: () -> String?) -> Bool {
         if Self.isVolatile(plain.name) { return true }
-        let lineStart = bytes.count
-        bytes.append(plain.name)
-        if !plain.parameterText.isEmpty {
-            bytes.append(UInt8(ascii: ";"))
-            bytes.append(plain.parameterText)
-        }
-        bytes.append(UInt8(ascii: ":"))
+        let lineStart = writeHead(name: plain.name, parameterText: plain.parameterText)
         var fine = !plain.valueFacts.hasByteFromCC
         if plain.valueFacts.mayNeedEscaping, let made = canonical() {
             fine = bytes.append(made)
@@ -176,6 +164,20 @@ struct NormalisedWriter: ~Copyable {
         }
         lines.append(Piece(lineStart..<bytes.count, of: bytes.contents))
         return fine
+    }
+
+    /// Writes a line's name, its parameters after a `;` when it has any, and the `:` before
+    /// its value; gives where the line starts.
+    private mutating func writeHead(name: UnsafeBufferPointer<UInt8>, parameterText: UnsafeBufferPointer<UInt8>) -> Int
+    {
+        let lineStart = bytes.count
+        bytes.append(name)
+        if !parameterText.isEmpty {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.append(parameterText)
+        }
+        bytes.append(UInt8(ascii: ":"))
+        return lineStart
     }
 
     /// The bytes its buffers hold room for.

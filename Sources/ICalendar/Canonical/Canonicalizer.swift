@@ -91,9 +91,9 @@ public struct Canonicalizer: Sendable {
         return value.withUTF8 { isCanonicalText($0, commasAreSeparators: commasAreSeparators) }
     }
 
-    /// Byte by byte: read eight at a time where none is one the test looks at, it cost more
-    /// than it saved over the descriptions of `Scripts/bench/content` (an escape every few
-    /// bytes), each word read and then its bytes again.
+    /// Byte by byte. Reading eight bytes at a time where none is one the test looks at cost
+    /// more than it saved over the descriptions of `Scripts/bench/content` (an escape every few
+    /// bytes): each word was read, then its bytes.
     private static func isCanonicalText(_ value: UnsafeBufferPointer<UInt8>, commasAreSeparators: Bool) -> Bool {
         var escaping = false
         for b in value {

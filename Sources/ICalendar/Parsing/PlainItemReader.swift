@@ -22,15 +22,11 @@ public struct PlainLine {
 public struct ValueFacts: Sendable {
     /// Whether a byte is a backslash, `;`, `,`, CR or LF: a value without any is canonical
     /// text as it is, whatever its type (`Canonicalizer` changes none).
-    public var mayNeedEscaping = false
+    public internal(set) var mayNeedEscaping = false
     /// Whether a byte is 0xCC or above (a scalar from U+0300 on, whose text sorts as strings,
     /// not bytes).
-    public var hasByteFromCC = false
+    public internal(set) var hasByteFromCC = false
 
-    public init(mayNeedEscaping: Bool = false, hasByteFromCC: Bool = false) {
-        self.mayNeedEscaping = mayNeedEscaping
-        self.hasByteFromCC = hasByteFromCC
-    }
 }
 
 /// What ``PlainItemReader`` keeps of an item beside the lines it hands on.
@@ -94,17 +90,16 @@ public enum PlainItemReader {
 
     /// Reads `bytes`, handing each content line to `visit` in order, and keeping in the outline
     /// each property of the root's children whose name `keeps` accepts; `scratch` is the room
-    /// it works in (a new one when none is given).
+    /// it works in.
     /// - Returns: nil when the item is not written plainly or `visit` returned false.
     public static func read(
-        _ bytes: UnsafeRawBufferPointer, scratch: Scratch? = nil, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
+        _ bytes: UnsafeRawBufferPointer, scratch: Scratch, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
         visit: (PlainLine) -> Bool
     ) -> PlainItem? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return nil }
         let input = UnsafeBufferPointer(start: base, count: bytes.count)
         // A byte-order mark, or a first line starting with white space: the parser's.
         guard input[0] != 0xEF, input[0] != 0x20, input[0] != 0x09 else { return nil }
-        let scratch = scratch ?? Scratch()
         var reader = Reader(input: input, joined: scratch.joined)
         var state = State(scratch: scratch)
         defer {
