@@ -11,40 +11,47 @@ extension ItemContent {
     ///
     /// A first pull reads every item it fetches; the tree was half of what reading one cost.
     static func readPlainly(_ data: Data) -> ItemContent? {
-        PlainReading.lend { reading in
-            data.withUnsafeBytes { bytes -> ItemContent? in
-                let canonicalizer = Canonicalizer()
-                let read = PlainItemReader.read(bytes, scratch: reading.scratch, keeps: keptForOutline) { line in
-                    switch line.kind {
-                    case .begin:
-                        return reading.writer.begin(line.name)
-                    case .end:
-                        reading.writer.end()
-                        return true
-                    case .property:
-                        if isMeetingParty(line.name), ByteSearch.contains("SCHEDULE-", in: line.parameterText) {
-                            return false
-                        }
-                        return reading.writer.line(line) {
-                            canonicalizer.canonicalValue(line.value, name: line.name, parameterText: line.parameterText)
-                        }
+        PlainReading.lend { readPlainly(data, in: $0) }
+    }
+
+    /// ``readPlainly(_:)`` in `reading`'s room, which remembers the zones read before in it.
+    static func readPlainly(_ data: Data, in reading: PlainReading) -> ItemContent? {
+        defer { reading.writer.removeAll() }
+        return data.withUnsafeBytes { bytes -> ItemContent? in
+            let canonicalizer = Canonicalizer()
+            let read = PlainItemReader.read(bytes, scratch: reading.scratch, keeps: keptForOutline) { line in
+                switch line.kind {
+                case .begin:
+                    return reading.writer.begin(line.name, rememberedIn: line.slot)
+                case .end:
+                    reading.writer.end()
+                    return true
+                case .repeated:
+                    reading.writer.repeat(line.slot!)
+                    return true
+                case .property:
+                    if isMeetingParty(line.name), ByteSearch.contains("SCHEDULE-", in: line.parameterText) {
+                        return false
+                    }
+                    return reading.writer.line(line) {
+                        canonicalizer.canonicalValue(line.value, name: line.name, parameterText: line.parameterText)
                     }
                 }
-                guard let read else { return nil }
-                let outline = read.outline
-                if !read.tzids.isEmpty {
-                    // Every TZID named as its VTIMEZONE names it; anything else is the parse's
-                    // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
-                    var checked: String?
-                    for tzid in read.tzids where tzid != checked {
-                        guard Self.defines(outline, tzid) else { return nil }
-                        checked = tzid
-                    }
-                }
-                var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(reading.writer))
-                content.readOutline(outline)
-                return content
             }
+            guard let read else { return nil }
+            let outline = read.outline
+            if !read.tzids.isEmpty {
+                // Every TZID named as its VTIMEZONE names it; anything else is the parse's
+                // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
+                var checked: String?
+                for tzid in read.tzids where tzid != checked {
+                    guard Self.defines(outline, tzid) else { return nil }
+                    checked = tzid
+                }
+            }
+            var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(reading.writer))
+            content.readOutline(outline)
+            return content
         }
     }
 

@@ -32,6 +32,9 @@ struct NormalisedWriter: ~Copyable {
     private var names = ByteBuffer(capacity: 256)
     /// Where a component is assembled before it is copied back.
     private var assembly = ByteBuffer(capacity: 1024)
+    /// The normalised bytes of the zones a reader remembered (``PlainLine/slot``), by slot:
+    /// written again, not made again, when the reader meets the same zone.
+    private var remembered: [[UInt8]] = []
     private let canonicalizer: Canonicalizer?
 
     /// A line or a child written: its range of `bytes`, and its first eight bytes as a
@@ -62,6 +65,8 @@ struct NormalisedWriter: ~Copyable {
         var firstLine: Int
         var firstChild: Int
         var name: Range<Int>
+        /// The slot its bytes are remembered in when it ends (``PlainLine/slot``).
+        var slot: Int?
     }
 
     /// A writer; with `canonicalizing`, values are written as `Canonicalizer` makes them.
@@ -107,13 +112,25 @@ struct NormalisedWriter: ~Copyable {
     }
 
     /// Opens a component named `name` (upper case); its lines and children follow, then ``end()``.
+    /// - Parameter slot: where to remember its normalised bytes when it ends, for
+    ///   ``repeat(_:)`` (a zone a reader remembers in that slot).
     /// - Returns: false when the name holds a byte from 0xCC up.
-    mutating func begin(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    mutating func begin(_ name: UnsafeBufferPointer<UInt8>, rememberedIn slot: Int? = nil) -> Bool {
         let nameStart = names.count
         names.append(name)
         open.append(
-            Open(start: bytes.count, firstLine: lines.count, firstChild: children.count, name: nameStart..<names.count))
+            Open(
+                start: bytes.count, firstLine: lines.count, firstChild: children.count, name: nameStart..<names.count,
+                slot: slot))
         return ByteBuffer.hasNoByteFromCC(name)
+    }
+
+    /// Writes again, as a child of the innermost open component, the component remembered in
+    /// `slot` (``PlainLine/Kind/repeated``: the reader met the same bytes again).
+    mutating func `repeat`(_ slot: Int) {
+        let start = bytes.count
+        remembered[slot].withUnsafeBufferPointer { bytes.append($0) }
+        children.append(Piece(start..<bytes.count, of: bytes.contents))
     }
 
     /// Writes a property of the innermost open component (the volatile ones are left out).
@@ -181,7 +198,9 @@ struct NormalisedWriter: ~Copyable {
     }
 
     /// The bytes its buffers hold room for.
-    var footprint: Int { bytes.footprint + assembly.footprint + names.footprint }
+    var footprint: Int {
+        bytes.footprint + assembly.footprint + names.footprint + remembered.reduce(0) { $0 + $1.count }
+    }
 
     /// Empties the writer for the next item, keeping its room.
     mutating func removeAll() {
@@ -225,6 +244,14 @@ struct NormalisedWriter: ~Copyable {
         } else {
             children.append(Piece(component.start..<bytes.count, of: bytes.contents))
         }
+        if let slot = component.slot { remember(bytes.contents[component.start...], in: slot) }
+    }
+
+    /// Keeps `written` (a component's normalised bytes) in `slot`.
+    private mutating func remember(_ written: Slice<UnsafeBufferPointer<UInt8>>, in slot: Int) {
+        while remembered.count <= slot { remembered.append([]) }
+        remembered[slot].removeAll(keepingCapacity: true)
+        remembered[slot].append(contentsOf: written)
     }
 
     /// PRODID and DTSTAMP, which servers and clients rewrite (``ContentHash/isVolatile(_:)``).

@@ -18,11 +18,10 @@ final class PlainReading: @unchecked Sendable {
     /// A room grown past this by a large item (an attachment) is let go, not kept.
     static let keptFootprint = 1 << 20
 
-    /// `body` with a room no other read is using, emptied for it.
+    /// `body` with a room no other read is using (a read empties it after itself).
     static func lend<T>(_ body: (PlainReading) -> T) -> T {
         let reading = kept.withLock { $0.popLast() } ?? PlainReading()
         defer {
-            reading.writer.removeAll()
             if reading.writer.footprint + reading.scratch.footprint <= keptFootprint {
                 kept.withLock { if $0.count < 16 { $0.append(reading) } }
             }

@@ -3,11 +3,14 @@ import Foundation
 /// A content line of a plainly written item, as ``PlainItemReader`` hands it on. The bytes are
 /// valid only during the call that receives the line.
 public struct PlainLine {
-    /// What the line does: opens a component, closes one, or is one of its properties.
-    public enum Kind: Sendable { case begin, end, property }
+    /// What the line does: opens a component, closes one, or is one of its properties; or,
+    /// `repeated`, stands for a whole VTIMEZONE of the root whose bytes are those of one read
+    /// before with the same scratch (in `slot`): its lines are not handed on again.
+    public enum Kind: Sendable { case begin, end, property, repeated }
 
     public let kind: Kind
-    /// The component's name for `begin` and `end`, the property's otherwise; upper case.
+    /// The component's name for `begin` and `end`, the property's for `property` (upper
+    /// case); empty for `repeated`.
     public let name: UnsafeBufferPointer<UInt8>
     /// The parameters in their canonical text (``Property/parameterText``); empty when none.
     public let parameterText: UnsafeBufferPointer<UInt8>
@@ -16,6 +19,10 @@ public struct PlainLine {
     /// What the pass that checked the value's UTF-8 saw of it, so that no one reads it again
     /// to learn it.
     public let valueFacts: ValueFacts
+    /// For the `begin` of a VTIMEZONE of the root, the slot the reader remembers it in, where
+    /// the visitor remembers what it makes of its lines (at its `end`); for `repeated`, the
+    /// slot of the zone that came again. Nil otherwise.
+    public let slot: Int?
 }
 
 /// What one pass over a value finds beside its being well-formed UTF-8.
@@ -66,6 +73,8 @@ public enum PlainItemReader {
         /// The parameters a TZID was last read from: kept from item to item, as the items of
         /// one calendar name the same few zones with the same parameters.
         fileprivate var lastZone: ZoneParameters?
+        /// The VTIMEZONEs read last, to know them when they come again.
+        fileprivate var zones = RememberedZones()
 
         public init() {
             names.reserveCapacity(64)
@@ -78,7 +87,7 @@ public enum PlainItemReader {
         }
 
         /// The bytes its buffers hold room for.
-        public var footprint: Int { joined.count + parameters.count + names.capacity }
+        public var footprint: Int { joined.count + parameters.count + names.capacity + zones.footprint }
 
         /// `buffer` with room for `size` bytes (what it held is not kept).
         fileprivate static func room(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, for size: Int) {
@@ -106,8 +115,28 @@ public enum PlainItemReader {
             scratch.joined = reader.joined
             state.giveBack(to: scratch)
         }
+        // Where the root's VTIMEZONE being read starts, to be remembered when it ends.
+        var zoneStart: Int?
         while let line = reader.nextLine() {
+            if state.depth == 1, let start = reader.offset(of: line), ByteSearch.equals(line, "BEGIN:VTIMEZONE") {
+                if let (slot, size, outline) = scratch.zones.match(input, at: start) {
+                    guard state.repeatZone(outline, slot: slot, visit: visit) else { return nil }
+                    reader.skip(to: start + size)
+                    continue
+                }
+                zoneStart = start
+                state.zoneSlot = scratch.zones.next
+                scratch.zones.forget(scratch.zones.next)
+            }
             guard state.take(line, keeps: keeps, visit: visit) else { return nil }
+            if let start = zoneStart, state.depth == 1, let slot = state.zoneSlot {
+                // The zone just ended: its bytes through its last line's end.
+                scratch.zones.remember(
+                    slot, bytes: UnsafeBufferPointer(rebasing: input[start..<reader.position]),
+                    outline: state.root!.components[state.root!.components.count - 1])
+                zoneStart = nil
+                state.zoneSlot = nil
+            }
         }
         guard state.depth == 0, let root = state.root else { return nil }
         return PlainItem(outline: root, tzids: state.tzids)
@@ -135,6 +164,20 @@ public enum PlainItemReader {
         init(input: UnsafeBufferPointer<UInt8>, joined: UnsafeMutableBufferPointer<UInt8>) {
             self.input = input
             self.joined = joined
+        }
+
+        /// Where `line` starts in the input; nil for a line joined from folded ones.
+        func offset(of line: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard let start = line.baseAddress, let base = input.baseAddress, start >= base,
+                start < base + input.count
+            else { return nil }
+            return start - base
+        }
+
+        /// Goes on reading from `offset` (a line's start), past lines not handed on.
+        mutating func skip(to offset: Int) {
+            position = offset
+            ahead = nil
         }
 
         /// The physical line from `start`, without its line end, and where the next starts.
@@ -222,6 +265,8 @@ public enum PlainItemReader {
         var lastZone: ZoneParameters?
         /// Where a line's parameters are written as their canonical text.
         var parameters: UnsafeMutableBufferPointer<UInt8>
+        /// The slot the root's VTIMEZONE about to be opened, or being read, is remembered in.
+        var zoneSlot: Int?
 
         /// A state working in the scratch's room: its arrays are moved out of it (not copied,
         /// which would copy them again at the first append) until ``giveBack(to:)``.
@@ -291,7 +336,9 @@ public enum PlainItemReader {
                         value: String(decoding: value, as: UTF8.self)))
             }
             return visit(
-                PlainLine(kind: .property, name: name, parameterText: parameterText, value: value, valueFacts: facts))
+                PlainLine(
+                    kind: .property, name: name, parameterText: parameterText, value: value, valueFacts: facts,
+                    slot: nil))
         }
 
         /// Notes the TZID of a property with these parameters, as ``Property/tzid`` reads it.
@@ -344,14 +391,28 @@ public enum PlainItemReader {
             }
             starts.append(names.count)
             names.append(contentsOf: name)
+            var slot: Int?
             if ByteSearch.equals(name, "VTIMEZONE") {
                 inTimeZone += 1
-                if depth == 2 { childIsTimeZone = true }
+                if depth == 2 {
+                    childIsTimeZone = true
+                    slot = zoneSlot
+                }
             }
             return visit(
                 PlainLine(
                     kind: .begin, name: name, parameterText: .init(start: nil, count: 0),
-                    value: .init(start: nil, count: 0), valueFacts: ValueFacts()))
+                    value: .init(start: nil, count: 0), valueFacts: ValueFacts(), slot: slot))
+        }
+
+        /// A VTIMEZONE of the root whose bytes are those remembered in `slot`: its outline
+        /// added, and the visitor told, as if its lines had been read again.
+        mutating func repeatZone(_ outline: Component, slot: Int, visit: (PlainLine) -> Bool) -> Bool {
+            root!.components.append(outline)
+            return visit(
+                PlainLine(
+                    kind: .repeated, name: .init(start: nil, count: 0), parameterText: .init(start: nil, count: 0),
+                    value: .init(start: nil, count: 0), valueFacts: ValueFacts(), slot: slot))
         }
 
         private mutating func end(_ name: UnsafeBufferPointer<UInt8>, visit: (PlainLine) -> Bool) -> Bool {
@@ -366,7 +427,7 @@ public enum PlainItemReader {
             return visit(
                 PlainLine(
                     kind: .end, name: name, parameterText: .init(start: nil, count: 0),
-                    value: .init(start: nil, count: 0), valueFacts: ValueFacts()))
+                    value: .init(start: nil, count: 0), valueFacts: ValueFacts(), slot: nil))
         }
 
         /// The name as a string: the names an outline keeps are literals, not made again for
