@@ -17,7 +17,7 @@ from collections import defaultdict
 from logplot import decades, label, legend_entry, svg_start
 
 COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
-           "#ff7f0e", "#393b79", "#637939"]
+           "#ff7f0e", "#393b79", "#637939", "#843c39", "#5254a3"]
 # Issue 84's goal, instructions an event: half of 348,176.
 GOAL_84 = 174_088
 WIDTH, HEIGHT = 620, 380
