@@ -1,3 +1,4 @@
+import CalgwTestSupport
 import Foundation
 import ICalendar
 import Testing
@@ -82,9 +83,15 @@ import Testing
         let continued = Self.event(1).replacingOccurrences(
             of: "END:VTIMEZONE\r\n", with: "END:VTIMEZONE\r\n X-MORE\r\n")
         let blank = Self.event(2).replacingOccurrences(of: "END:VTIMEZONE\r\n", with: "END:VTIMEZONE\r\n\r\n")
-        let (repeated, _) = readInOneRoom([Self.event(0), continued, blank, Self.event(3)])
+        // A blank line, then a continuation: the parse joins them across the blank line.
+        let blankContinued = Self.event(4).replacingOccurrences(
+            of: "END:VTIMEZONE\r\n", with: "END:VTIMEZONE\r\n\r\n X-MORE\r\n")
+        let (repeated, _) = readInOneRoom([Self.event(0), continued, blank, blankContinued, Self.event(3)])
         #expect(repeated == 1, "only the last item's zone is the first's, read alone")
-        #expect(ItemContent.readPlainly(Data(continued.utf8)) == nil)
+        let room = PlainReading()
+        #expect(ItemContent.readPlainly(Data(Self.event(0).utf8), in: room) != nil)
+        #expect(ItemContent.readPlainly(Data(continued.utf8), in: room) == nil)
+        #expect(ItemContent.readPlainly(Data(blankContinued.utf8), in: room) == nil)
         let plainBlank = ItemContent.readPlainly(Data(blank.utf8)),
             parsedBlank = ItemContent(Data(blank.utf8), inspecting: { _ in })
         #expect(plainBlank?.hash == parsedBlank.hash)
@@ -102,6 +109,47 @@ import Testing
         // Eleven zones in turn through eight slots: each is forgotten before it comes again,
         // and the eight read last (the third round's last eight) are remembered.
         #expect(repeated == 4, "the four items after the third round are of zones read in its last eight")
+    }
+
+    /// Items of a few zones in a random order, some with a byte of their zone changed (to
+    /// another printable byte, a line end, a space, a byte of UTF-8 cut short), some with the
+    /// line after the zone made a continuation or blank: read one after
+    /// another in one room, each reads exactly as in a room that remembers nothing, and as the
+    /// parse reads it whenever it is read plainly.
+    @Test func rememberingNeverChangesAReading() {
+        var random = SeededRandom(seed: 84)
+        let names = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Zone/Other"]
+        let definitions = names.map { PlainItemReaderTests.berlin.replacingOccurrences(of: "Europe/Berlin", with: $0) }
+        let replacements: [UInt8] = [0x41, 0x3A, 0x3B, 0x20, 0x0A, 0x0D, 0xC3, 0x7A]
+        let reading = PlainReading()
+        var plain = 0, repeated = 0
+        for n in 0..<400 {
+            let zone = Int(random.next() % UInt64(definitions.count))
+            var definition = Array(definitions[zone].utf8)
+            if random.next() % 5 == 0 {
+                let at = Int(random.next() % UInt64(definition.count))
+                definition[at] = replacements[Int(random.next() % UInt64(replacements.count))]
+            }
+            // The zone's bytes as they are (a byte cut short stays so, not mended by a String).
+            var data = Data(Self.event(n, zone: names[zone], definition: "@ZONE@").utf8)
+            let at = data.range(of: Data("@ZONE@".utf8))!
+            data.replaceSubrange(at, with: definition)
+            if random.next() % 10 == 0 {
+                // The line after the zone made a continuation of its last line, or blank.
+                data[at.lowerBound + definition.count] = [0x20, 0x09, 0x0D, 0x0A][Int(random.next() % 4)]
+            }
+            let remembered = ItemContent.readPlainly(data, in: reading)
+            let fresh = ItemContent.readPlainly(data, in: PlainReading())
+            #expect(remembered == fresh, "item \(n) read otherwise in a room that remembers zones")
+            guard let remembered else { continue }
+            plain += 1
+            if n > 0, definition == Array(definitions[zone].utf8) { repeated += 1 }
+            let parsed = ItemContent(data, inspecting: { _ in })
+            #expect(remembered.hash == parsed.hash && remembered.span == parsed.span, "item \(n) against the parse")
+        }
+        #expect(
+            plain > 300 && repeated > 250,
+            "too few items read plainly (\(plain)) or with a zone seen before (\(repeated))")
     }
 
     /// An item that names a zone it defines by a remembered VTIMEZONE still reads plainly (the

@@ -99,7 +99,9 @@ public enum PlainItemReader {
 
     /// Reads `bytes`, handing each content line to `visit` in order, and keeping in the outline
     /// each property of the root's children whose name `keeps` accepts; `scratch` is the room
-    /// it works in.
+    /// it works in. A scratch remembers the zones read in it as `keeps` kept them
+    /// (``RememberedZones``), and hands a zone that comes again to `visit` whole: a scratch
+    /// serves one `keeps` and one visitor that remembers what it made of each zone.
     /// - Returns: nil when the item is not written plainly or `visit` returned false.
     public static func read(
         _ bytes: UnsafeRawBufferPointer, scratch: Scratch, keeps: (UnsafeBufferPointer<UInt8>) -> Bool,
