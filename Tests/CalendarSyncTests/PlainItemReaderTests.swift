@@ -60,7 +60,6 @@ import Testing
         let cases: [(String, String)] = [
             ("a lower-case name", event.replacingOccurrences(of: "SUMMARY:", with: "summary:")),
             ("a TZID without its VTIMEZONE", Self.wrap("DTSTART;TZID=Europe/Paris:20260301T090000\r\n")),
-            ("a scheduling parameter", Self.wrap("ATTENDEE;SCHEDULE-STATUS=1.2:mailto:b@example.com\r\n")),
             ("a combining mark", Self.wrap("SUMMARY:e\u{301}te\r\n")),
             ("a property after the root", event + "X-AFTER:1\r\n"),
             ("a second root", event + event),
@@ -118,6 +117,43 @@ import Testing
         }
         // Read after an item whose values needed escaping: nothing of it is carried over.
         #expect(expectSame(Data(Self.wrap("SUMMARY:plain text of twenty bytes\r\n").utf8), "plain"))
+    }
+
+    /// What a scheduling server keeps on a meeting's people (SCHEDULE-STATUS) and the mark a
+    /// copy carries (SCHEDULE-AGENT) are left out as the item is read plainly, as the parse's
+    /// hash leaves them out: alone, first, between, last, with several values, quoted, twice,
+    /// on the organizer and in an override; other parameters, and other properties' and
+    /// values' `SCHEDULE-`, stay.
+    @Test func schedulingParametersAreLeftOutAsTheParseLeavesThem() {
+        let lines = [
+            "ATTENDEE;SCHEDULE-STATUS=1.2:mailto:b@example.com",
+            "ATTENDEE;SCHEDULE-AGENT=CLIENT;PARTSTAT=NEEDS-ACTION:mailto:b@example.com",
+            "ATTENDEE;CN=Bob;SCHEDULE-STATUS=1.2;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:b@example.com",
+            "ATTENDEE;PARTSTAT=ACCEPTED;SCHEDULE-STATUS=\"2.0;x\":mailto:b@example.com",
+            "ATTENDEE;SCHEDULE-STATUS=1.2,3.7;RSVP=TRUE:mailto:b@example.com",
+            "ATTENDEE;SCHEDULE-STATUS=1.2;SCHEDULE-STATUS=2.0;CN=\"Lovelace, Ada\":mailto:a@example.com",
+            "ATTENDEE;CN=\"SCHEDULE-STATUS=1;x\";PARTSTAT=ACCEPTED:mailto:b@example.com",
+            "ATTENDEE;SCHEDULE-FORCE-SEND=REQUEST;SCHEDULE-AGENT=SERVER:mailto:b@example.com",
+            "ORGANIZER;SCHEDULE-AGENT=CLIENT;CN=Ada:mailto:a@example.com",
+            "X-OTHER;SCHEDULE-STATUS=1.2:value",
+            "ATTENDEE:mailto:schedule-status@example.com",
+        ]
+        for line in lines {
+            #expect(expectSame(Data(Self.wrap(line + "\r\n").utf8), line), "\(line) was left to the parse")
+        }
+        let override = Self.plainItems[0].1.replacingOccurrences(
+            of: "SUMMARY:Moved\r\n",
+            with: "SUMMARY:Moved\r\nATTENDEE;SCHEDULE-STATUS=3.7;PARTSTAT=DECLINED:mailto:c@x.example\r\n")
+        #expect(expectSame(Data(override.utf8), "an override's attendee"))
+        // What the person answered still counts.
+        let accepted = ItemContent.readPlainly(Data(Self.wrap(lines[2] + "\r\n").utf8))
+        let declined = ItemContent.readPlainly(
+            Data(Self.wrap(lines[2].replacingOccurrences(of: "ACCEPTED", with: "DECLINED") + "\r\n").utf8))
+        #expect(accepted != nil && declined != nil && accepted?.hash != declined?.hash)
+        let kept = ItemContent.readPlainly(Data(Self.wrap(lines[2] + "\r\n").utf8))
+        let without = ItemContent.readPlainly(
+            Data(Self.wrap("ATTENDEE;CN=Bob;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:b@example.com\r\n").utf8))
+        #expect(kept?.hash == without?.hash, "SCHEDULE-STATUS counted")
     }
 
     /// The zone one item's parameters named is not another's: read one after the other, an

@@ -171,8 +171,14 @@ struct NormalisedWriter: ~Copyable {
     /// (``ValueFacts``), so the value is not read again.
     /// - Returns: false when a byte of the value written is from 0xCC up.
     mutating func line(_ plain: PlainLine, canonical: () -> String?) -> Bool {
+        line(plain, parameterText: plain.parameterText, canonical: canonical)
+    }
+
+    /// As ``line(_:canonical:)``, with `parameterText` (ASCII) in place of the line's own.
+    mutating func line(_ plain: PlainLine, parameterText: UnsafeBufferPointer<UInt8>, canonical: () -> String?) -> Bool
+    {
         if Self.isVolatile(plain.name) { return true }
-        let lineStart = writeHead(name: plain.name, parameterText: plain.parameterText)
+        let lineStart = writeHead(name: plain.name, parameterText: parameterText)
         var fine = !plain.valueFacts.hasByteFromCC
         if plain.valueFacts.mayNeedEscaping, let made = canonical() {
             fine = bytes.append(made)

@@ -11,6 +11,8 @@ final class PlainReading: @unchecked Sendable {
     /// accesses are not checked for overlap at run time: a dozen an item's line.
     @exclusivity(unchecked) var writer = NormalisedWriter(canonicalizing: true)
     let scratch = PlainItemReader.Scratch()
+    /// Where a meeting party's parameters are written without their scheduling parameters.
+    @exclusivity(unchecked) var parameters: [UInt8] = []
 
     /// The rooms not lent; a few more than the cores that read at once.
     private static let kept = Mutex<[PlainReading]>([])
