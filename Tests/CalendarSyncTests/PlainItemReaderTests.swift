@@ -154,6 +154,9 @@ import Testing
         let without = ItemContent.readPlainly(
             Data(Self.wrap("ATTENDEE;CN=Bob;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:b@example.com\r\n").utf8))
         #expect(kept?.hash == without?.hash, "SCHEDULE-STATUS counted")
+        // Names in lower case: read as the parse reads them, whichever way reads them.
+        let lower = Data(Self.wrap("ATTENDEE;schedule-status=1.2;PARTSTAT=ACCEPTED:mailto:b@example.com\r\n").utf8)
+        #expect(ItemContent(lower) == ItemContent(lower, inspecting: { _ in }))
     }
 
     /// The zone one item's parameters named is not another's: read one after the other, an

@@ -6,9 +6,9 @@ extension ItemContent {
     /// its lines go straight to the hash's writer, and only what the UID, LAST-MODIFIED,
     /// SEQUENCE and span are read from is kept (``PlainItemReader``). Nil when the item must be
     /// parsed: it is not written plainly, names a time zone it does not define, or has text that
-    /// sorts as strings (an ORGANIZER's or ATTENDEE's scheduling parameters are left out as it
-    /// is written, as the hash leaves them out). Whatever this reads, the parse
-    /// reads the same (`PlainItemReaderTests` compares the two over the corpora).
+    /// sorts as strings. An ORGANIZER's or ATTENDEE's scheduling parameters are left out as its
+    /// line is written, as the hash leaves them out. Whatever this reads, the parse reads the
+    /// same (`PlainItemReaderTests` compares the two over the corpora).
     ///
     /// A first pull reads every item it fetches; the tree was half of what reading one cost.
     static func readPlainly(_ data: Data) -> ItemContent? {
