@@ -24,7 +24,7 @@ final class PlainReading: @unchecked Sendable {
     static func lend<T>(_ body: (PlainReading) -> T) -> T {
         let reading = kept.withLock { $0.popLast() } ?? PlainReading()
         defer {
-            if reading.writer.footprint + reading.scratch.footprint <= keptFootprint {
+            if reading.writer.footprint + reading.scratch.footprint + reading.parameters.capacity <= keptFootprint {
                 kept.withLock { if $0.count < 16 { $0.append(reading) } }
             }
         }

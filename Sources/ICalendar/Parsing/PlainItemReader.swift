@@ -33,7 +33,6 @@ public struct ValueFacts: Sendable {
     /// Whether a byte is 0xCC or above (a scalar from U+0300 on, whose text sorts as strings,
     /// not bytes).
     public internal(set) var hasByteFromCC = false
-
 }
 
 /// What ``PlainItemReader`` keeps of an item beside the lines it hands on.
@@ -135,7 +134,7 @@ public enum PlainItemReader {
                 // The zone just ended: its bytes through its last line's end.
                 scratch.zones.remember(
                     slot, bytes: UnsafeBufferPointer(rebasing: input[start..<reader.position]),
-                    outline: state.root!.components[state.root!.components.count - 1])
+                    outline: state.root!.components.last!)
                 zoneStart = nil
                 state.zoneSlot = nil
             }

@@ -29,8 +29,8 @@ struct RememberedZones {
     var footprint: Int { zones.reduce(0) { $0 + ($1?.bytes.count ?? 0) } }
 
     /// The slot of the zone whose bytes `input` holds from `start` (a `BEGIN:VTIMEZONE` line's
-    /// start), with their count and its outline; nil when none is, or when the line after it continues its last
-    /// line or is blank (the bytes would then not read alone as they did).
+    /// start), with their count and its outline; nil when none is, or when the line after them
+    /// continues their last line or is blank (they would then not read alone as they did).
     func match(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (slot: Int, size: Int, outline: Component)? {
         for slot in zones.indices {
             guard let zone = zones[slot] else { continue }
