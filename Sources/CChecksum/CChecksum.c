@@ -65,3 +65,33 @@ void cchecksum_lanes(uint32_t lanes[4], const void *bytes, size_t blocks) {
 #endif
     cchecksum_lanes_portable(lanes, bytes, blocks);
 }
+
+void cchecksum_identity(uint64_t words[4], const void *bytes, size_t count) {
+    uint32_t lanes[4] = {0xFFFFFFFFu, 0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u};
+    size_t whole = count / 32;
+    const unsigned char *p = bytes;
+    cchecksum_lanes(lanes, p, whole);
+    unsigned char last[32] = {0};
+    size_t rest = count - whole * 32;
+    if (rest > 0) {
+        memcpy(last, p + whole * 32, rest);
+        cchecksum_lanes(lanes, last, 1);
+    }
+    uint64_t mix = 0x9E3779B97F4A7C15u ^ (uint64_t)count;
+    for (size_t i = 0; i < whole * 4; i++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * i, 8);
+        mix = (mix ^ w) * 0xFF51AFD7ED558CCDu;
+        mix ^= mix >> 29;
+    }
+    for (size_t i = 0; i < (rest + 7) / 8; i++) {
+        uint64_t w;
+        memcpy(&w, last + 8 * i, 8);
+        mix = (mix ^ w) * 0xFF51AFD7ED558CCDu;
+        mix ^= mix >> 29;
+    }
+    words[0] = (uint64_t)lanes[0] << 32 | lanes[1];
+    words[1] = (uint64_t)lanes[2] << 32 | lanes[3];
+    words[2] = (uint64_t)count;
+    words[3] = mix;
+}

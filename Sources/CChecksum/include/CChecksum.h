@@ -13,4 +13,11 @@ void cchecksum_lanes(uint32_t lanes[4], const void *bytes, size_t blocks);
 /// `cchecksum_lanes` by a table, whatever the processor: the same values (for tests).
 void cchecksum_lanes_portable(uint32_t lanes[4], const void *bytes, size_t blocks);
 
+/// An identity of `count` bytes in four words, cheap enough to make for every item a first
+/// pull copies: the four CRC-32C lanes over the bytes (zero-padded to whole blocks) as two
+/// words, the count as the third, and the fourth a multiply-and-shift mix of every eight bytes.
+/// Not a cryptographic hash: it tells copies of the same bytes apart from other bytes met by
+/// chance, not from bytes made to collide with them.
+void cchecksum_identity(uint64_t words[4], const void *bytes, size_t count);
+
 #endif

@@ -15,10 +15,17 @@ import ICalendar
 /// carries without a change in what the meeting is. An item that does not parse is hashed over its raw bytes
 /// (prefixed `raw:`), so it is still carried and compared, just byte for byte.
 ///
-/// A hash in the canonical text form (64 lowercase hex digits, after `raw:` or not) is held as
-/// its 32 bytes, inline: as text it took 112 bytes of heap for each item a run holds (a
-/// takeover holds every local item). Any other text (a test's made-up hash, say) is
-/// kept as it is; two hashes are equal exactly when their texts are.
+/// An item a first pull copies into an empty folder is recorded with a *pending* hash
+/// (prefixed `pending:`, ``pending(for:)``): an identity of its exact bytes, made in a
+/// fraction of the normalised hash's cost, which stands in for it until a side of the item
+/// changes; the run that sees the change makes the normalised hash from the journal's base
+/// (the bytes copied) before it compares (``SyncEngine/settlingPendingHashes``). Most of a
+/// calendar is never changed again after the first pull.
+///
+/// A hash in the canonical text form (64 lowercase hex digits, after `raw:`, `pending:` or
+/// nothing) is held as its 32 bytes, inline: as text it took 112 bytes of heap for each item a
+/// run holds (a takeover holds every local item). Any other text (a test's made-up hash, say)
+/// is kept as it is; two hashes are equal exactly when their texts are.
 public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
     private var storage: Storage
 
@@ -43,17 +50,43 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         try container.encode(value, forKey: .value)
     }
 
-    /// A SHA-256 as 32 bytes (with whether its text says `raw:`), or any other text.
+    /// What a 32-byte digest is of, and so what its text starts with and how the journal marks it.
+    enum Form: Hashable, Sendable, CaseIterable {
+        /// The item's normalised content: the hash proper.
+        case normalised
+        /// The bytes of an item that does not parse.
+        case raw
+        /// The exact bytes of an item copied at a first pull, the normalised hash still to make.
+        case pending
+
+        /// What the text form starts with.
+        var prefix: String {
+            switch self {
+            case .normalised: ""
+            case .raw: "raw:"
+            case .pending: "pending:"
+            }
+        }
+
+        /// The byte before the digest in the journal's BLOB (none for the hash proper).
+        var storedMark: UInt8? {
+            switch self {
+            case .normalised: nil
+            case .raw: UInt8(ascii: "r")
+            case .pending: UInt8(ascii: "p")
+            }
+        }
+    }
+
+    /// A digest as 32 bytes with what it is of, or any other text.
     private enum Storage: Hashable, Sendable {
-        case digest(Digest, raw: Bool)
+        case digest(Digest, form: Form)
         case text(String)
 
-        static let rawPrefix = "raw:"
-
         init(_ text: String) {
-            let raw = text.hasPrefix(Self.rawPrefix)
-            if let digest = Digest(hex: raw ? text.utf8.dropFirst(Self.rawPrefix.utf8.count) : text.utf8[...]) {
-                self = .digest(digest, raw: raw)
+            let form = Form.allCases.last { text.hasPrefix($0.prefix) }!
+            if let digest = Digest(hex: text.utf8.dropFirst(form.prefix.utf8.count)) {
+                self = .digest(digest, form: form)
             } else {
                 self = .text(text)
             }
@@ -61,11 +94,19 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
 
         var text: String {
             switch self {
-            case .digest(let digest, let raw): (raw ? Self.rawPrefix : "") + digest.hex
+            case .digest(let digest, let form): form.prefix + digest.hex
             case .text(let text): text
             }
         }
     }
+
+    /// What the hash's digest is of; nil for a hash kept as other text.
+    var form: Form? {
+        if case .digest(_, let form) = storage { form } else { nil }
+    }
+
+    /// True for a first pull's stand-in (``pending(for:)``), whose normalised hash is still to make.
+    public var isPending: Bool { form == .pending }
 
     /// 32 bytes as four big-endian words, so that their hex text reads as the bytes do.
     private struct Digest: Hashable, Sendable {
@@ -112,14 +153,12 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         switch storage {
         case .text(var text):
             return try text.withUTF8(body)
-        case .digest(let digest, let raw):
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 68) { buffer in
+        case .digest(let digest, let form):
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 72) { buffer in
                 var count = 0
-                if raw {
-                    for byte in Storage.rawPrefix.utf8 {
-                        buffer[count] = byte
-                        count += 1
-                    }
+                for byte in form.prefix.utf8 {
+                    buffer[count] = byte
+                    count += 1
                 }
                 withUnsafeBytes(
                     of: (digest.w0.bigEndian, digest.w1.bigEndian, digest.w2.bigEndian, digest.w3.bigEndian)
@@ -136,25 +175,27 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     }
 
     /// Calls `body` with the hash as the journal stores it: a SHA-256 as its 32 bytes (33 for
-    /// a `raw:` one, the first byte `r`); nil for any other text, which is stored as text.
+    /// a `raw:` one, the first byte `r`, and for a `pending:` one, the first byte `p`); nil for
+    /// any other text, which is stored as text.
     func withStoredBytes<R>(_ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
-        guard case .digest(let digest, let raw) = storage else { return try body(nil) }
+        guard case .digest(let digest, let form) = storage else { return try body(nil) }
         let words = (digest.w0.bigEndian, digest.w1.bigEndian, digest.w2.bigEndian, digest.w3.bigEndian)
-        guard raw else { return try withUnsafeBytes(of: words) { try body($0) } }
+        guard let mark = form.storedMark else { return try withUnsafeBytes(of: words) { try body($0) } }
         return try withUnsafeTemporaryAllocation(byteCount: 33, alignment: 1) { buffer in
-            buffer[0] = UInt8(ascii: "r")
+            buffer[0] = mark
             withUnsafeBytes(of: words) { UnsafeMutableRawBufferPointer(rebasing: buffer[1...]).copyMemory(from: $0) }
             return try body(UnsafeRawBufferPointer(buffer))
         }
     }
 
     /// The hash the journal stored as `bytes` (``withStoredBytes(_:)``); nil when they are
-    /// neither 32 bytes nor 33 after an `r`.
+    /// neither 32 bytes nor 33 after a form's mark.
     init?(storedBytes bytes: UnsafeRawBufferPointer) {
         switch bytes.count {
-        case 32: storage = .digest(Digest(bytes: bytes), raw: false)
-        case 33 where bytes[0] == UInt8(ascii: "r"):
-            storage = .digest(Digest(bytes: UnsafeRawBufferPointer(rebasing: bytes[1...])), raw: true)
+        case 32: storage = .digest(Digest(bytes: bytes), form: .normalised)
+        case 33:
+            guard let form = Form.allCases.first(where: { $0.storedMark == bytes[0] }) else { return nil }
+            storage = .digest(Digest(bytes: UnsafeRawBufferPointer(rebasing: bytes[1...])), form: form)
         default: return nil
         }
     }
@@ -164,7 +205,12 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
 
     /// The hash of a SHA-256 `digest`, its text prefixed `raw:` when `raw`.
     init(digest: some ContiguousBytes, raw: Bool) {
-        storage = .digest(Digest(bytes: digest), raw: raw)
+        storage = .digest(Digest(bytes: digest), form: raw ? .raw : .normalised)
+    }
+
+    /// A 32-byte `digest` of the given form.
+    init(digest: some ContiguousBytes, form: Form) {
+        storage = .digest(Digest(bytes: digest), form: form)
     }
 
     /// True for the properties that servers and clients rewrite without a change in meaning:

@@ -15,6 +15,21 @@ extension ItemContent {
         PlainReading.lend { readPlainly(data, in: $0) }
     }
 
+    /// ``readPlainly(_:)`` without the hash: the outline only, the hash the pending stand-in
+    /// of the bytes (``ContentHash/pending(for:)``). What a first pull copies into an empty
+    /// folder is read so; the hash proper is made when a side of the item changes.
+    static func readPlainlyPending(_ data: Data) -> ItemContent? {
+        PlainReading.lend(hashing: false) { reading in
+            data.withUnsafeBytes { bytes -> ItemContent? in
+                let read = PlainItemReader.read(bytes, scratch: reading.scratch, keeps: keptForOutline) { _ in true }
+                guard let read, definesItsZones(read) else { return nil }
+                var content = ItemContent(uid: nil, hash: .pending(for: data))
+                content.readOutline(read.outline)
+                return content
+            }
+        }
+    }
+
     /// ``readPlainly(_:)`` in `reading`'s room, which remembers the zones read before in it.
     static func readPlainly(_ data: Data, in reading: PlainReading) -> ItemContent? {
         defer { reading.writer.removeAll() }
@@ -46,21 +61,22 @@ extension ItemContent {
                     }
                 }
             }
-            guard let read else { return nil }
-            let outline = read.outline
-            if !read.tzids.isEmpty {
-                // Every TZID named as its VTIMEZONE names it; anything else is the parse's
-                // (`TimeZoneCompletion` completes it, and the hash is of what it completes).
-                var checked: String?
-                for tzid in read.tzids where tzid != checked {
-                    guard Self.defines(outline, tzid) else { return nil }
-                    checked = tzid
-                }
-            }
+            guard let read, definesItsZones(read) else { return nil }
             var content = ItemContent(uid: nil, hash: ContentHash.ofWritten(reading.writer))
-            content.readOutline(outline)
+            content.readOutline(read.outline)
             return content
         }
+    }
+
+    /// Whether every TZID the item names is named so by one of its VTIMEZONEs; anything else is
+    /// the parse's (`TimeZoneCompletion` completes it, and the hash is of what it completes).
+    private static func definesItsZones(_ read: PlainItem) -> Bool {
+        var checked: String?
+        for tzid in read.tzids where tzid != checked {
+            guard Self.defines(read.outline, tzid) else { return false }
+            checked = tzid
+        }
+        return true
     }
 
     /// Whether the outline holds a VTIMEZONE whose (first) TZID is `tzid`.

@@ -38,6 +38,18 @@ public struct ItemContent: Sendable, Hashable {
         }
     }
 
+    /// Reads `data` as a first pull copies it into an empty folder: all but the hash proper,
+    /// for which the pending stand-in of its bytes is kept (``ContentHash/pending(for:)``). An
+    /// item without a UID is keyed by its hash proper, so it gets that hash.
+    public init(pendingHashOf data: Data) {
+        guard let plain = Self.readPlainlyPending(data) else {
+            self.init(data, inspecting: { _ in })
+            if parses, uid != nil { hash = .pending(for: data) }
+            return
+        }
+        if plain.uid != nil { self = plain } else { self.init(data) }
+    }
+
     /// Reads `data`, and shows its parse (nil: it does not parse) to `inspect`, so that a
     /// caller with more to check of it does not parse it twice.
     init(_ data: Data, inspecting inspect: (ParsedCalendar?) -> Void) {

@@ -14,18 +14,27 @@ final class PlainReading: @unchecked Sendable {
     /// Where a meeting party's parameters are written without their scheduling parameters.
     @exclusivity(unchecked) var parameters: [UInt8] = []
 
-    /// The rooms not lent; a few more than the cores that read at once.
+    /// The rooms not lent; a few more than the cores that read at once. Rooms of reads that
+    /// write the hash and of reads that do not are kept apart: the writer of a room remembers
+    /// the zones its reader remembers, and a read without the writer would leave the two apart.
     private static let kept = Mutex<[PlainReading]>([])
+    private static let keptWithoutHashing = Mutex<[PlainReading]>([])
 
     /// A room grown past this by a large item (an attachment) is let go, not kept.
     static let keptFootprint = 1 << 20
 
     /// `body` with a room no other read is using (a read empties it after itself).
-    static func lend<T>(_ body: (PlainReading) -> T) -> T {
-        let reading = kept.withLock { $0.popLast() } ?? PlainReading()
+    /// - Parameter hashing: the read writes the hash (false: it reads the outline only).
+    static func lend<T>(hashing: Bool = true, _ body: (PlainReading) -> T) -> T {
+        let taken = hashing ? kept.withLock { $0.popLast() } : keptWithoutHashing.withLock { $0.popLast() }
+        let reading = taken ?? PlainReading()
         defer {
             if reading.writer.footprint + reading.scratch.footprint + reading.parameters.capacity <= keptFootprint {
-                kept.withLock { if $0.count < 16 { $0.append(reading) } }
+                if hashing {
+                    kept.withLock { if $0.count < 16 { $0.append(reading) } }
+                } else {
+                    keptWithoutHashing.withLock { if $0.count < 16 { $0.append(reading) } }
+                }
             }
         }
         return body(reading)

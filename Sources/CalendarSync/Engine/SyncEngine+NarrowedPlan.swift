@@ -76,6 +76,7 @@ extension SyncEngine {
             l.items.append(Self.unmoved(row, on: .local))
             r.items.append(Self.unmoved(row, on: .remote))
         }
+        try Self.settlingPendingHashes(&rows, local: &l, remote: &r, journal: journal)
         let plan = Planner.plan(local: l, remote: r, journal: rows, policy: effectivePolicy, known: total)
         return (plan, rows, l, r)
     }

@@ -73,7 +73,7 @@ extension SyncEngine {
             return current == nil ? ("landed", .remove(intent.key)) : ("not landed", nil)
         case .create, .update:
             guard let current else { return ("not landed", nil) }
-            if ContentHash.of(current.data) == intent.newHash {
+            if let written = intent.newHash, written.describes(current.data) {
                 return ("landed", intent.source.map { Self.change(landing: intent, as: current, from: $0) })
             }
             // A server that adds to what it stores (SOGo) holds the write with its additions.

@@ -62,9 +62,9 @@ package struct SyncEngine: Sendable {
         -> (SyncPlan, [JournalItem], SideSnapshot, SideSnapshot)
     {
         if let narrowed = try await narrowedPlan(assigningUIDs: assigningUIDs, known: known) { return narrowed }
-        let items = try journal.items()
+        var items = try journal.items()
         let localState = try journal.collection(.local), remoteState = try journal.collection(.remote)
-        let l: SideSnapshot, r: SideSnapshot
+        var l: SideSnapshot, r: SideSnapshot
         do {
             var scanner = SideScanner(side: .local, storage: local)
             scanner.setsAsideMissingUIDs = assigningUIDs
@@ -87,6 +87,7 @@ package struct SyncEngine: Sendable {
         } catch {
             throw SyncError.scanFailed(.remote, error)
         }
+        try Self.settlingPendingHashes(&items, local: &l, remote: &r, journal: journal)
         return (Planner.plan(local: l, remote: r, journal: items, policy: effectivePolicy), items, l, r)
     }
 

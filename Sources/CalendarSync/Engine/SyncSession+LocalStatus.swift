@@ -22,8 +22,8 @@ extension SyncSession {
         let lock = try PairLock.forReading(journal: url, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         let journal = try Journal.openRecovering(at: url, dryRun: true).0
-        let items = try journal.items()
-        let l: SideSnapshot
+        var items = try journal.items()
+        var l: SideSnapshot
         do {
             l = try await SideScanner(side: .local, storage: local).scan(
                 journal: items, token: try journal.collection(.local).token,
@@ -31,7 +31,8 @@ extension SyncSession {
         } catch {
             throw SyncError.scanFailed(.local, error)
         }
-        let r = SideSnapshot(items: asJournalSaw(.remote, items) + (try journal.outsideItems(.remote)))
+        var r = SideSnapshot(items: asJournalSaw(.remote, items) + (try journal.outsideItems(.remote)))
+        try SyncEngine.settlingPendingHashes(&items, local: &l, remote: &r, journal: journal)
         let plan = Planner.plan(local: l, remote: r, journal: items, policy: policy)
         let pending = SyncEngine.previewReport(plan, local: l, remote: r, strategy: policy.conflict, journal: journal)
         return SyncStatus(

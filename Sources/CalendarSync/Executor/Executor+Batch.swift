@@ -370,19 +370,20 @@ extension Executor {
         asking: (String) throws -> Void = { _ in }, refused: (ItemHref) throws -> Void = { _ in }
     ) async throws -> SideItem {
         var stem = Self.stem(for: key)
+        let written = outgoing(data, to: side, key: key)
         for attempt in 0..<3 {
             try asking(stem)
             do {
-                let version = try await storage(side).create(
-                    outgoing(data, to: side, key: key), suggestedName: stem, as: writeIntent(for: key))
+                let version = try await storage(side).create(written, suggestedName: stem, as: writeIntent(for: key))
                 return SideItem(key: key, href: version.href, etag: version.etag, hash: hash, data: data, span: span)
             } catch StorageError.alreadyExists(let href) {
                 if let existing = try await storage(side).fetch([href]).first {
-                    let content = ItemContent(existing.data)
-                    if content.hash == hash {
+                    // A pending hash names the bytes copied, not the form they were written in.
+                    if hash.isPending ? existing.data == written : hash.describes(existing.data) {
                         return SideItem(
                             key: key, href: href, etag: existing.etag, hash: hash, data: existing.data, span: span)
                     }
+                    let content = ItemContent(existing.data)
                     if content.parses && content.key == key {
                         try refused(href)
                         throw StorageError.preconditionFailed(href: href)

@@ -64,6 +64,10 @@ enum JournalSchema {
                     CREATE INDEX itemBasePack ON item(basePack) WHERE basePack IS NOT NULL;
                     """)
         }
+        // A first pull into an empty folder records pending hashes (`ContentHash.pending(for:)`),
+        // stored as 33 bytes after a `p`, which a calgw before them would take for another hash.
+        // No table changes: the migration marks the journal as one such a calgw must not open.
+        m.registerMigration("v9: pending hashes") { _ in }
         return m
     }
 

@@ -37,13 +37,21 @@ final class FirstPullStream {
         pulled = StreamedItems(localCount: local.count)
     }
 
+    /// The vdir holds no item (and no broken one): every item the server sends is a copy into
+    /// an empty folder, compared with nothing, so its hash proper is left pending
+    /// (``ContentHash/pending(for:)``) until a side of it changes. A first pull's most costly
+    /// step per item was that hash.
+    private var copiesOnly: Bool { local.count == 0 && blocked.isEmpty }
+
     /// Reads the server's items and writes them as they come, every batch written and settled
     /// when it returns.
     /// - Returns: the server's change token.
     func pull(from streaming: any StreamingFetchingStorage) async throws -> ChangeToken? {
         let token = try await streaming.fetchAll(batchSize: Self.batchSize) { stored in
-            let parsing = Task.detached { [local, localByBytes] in
-                Self.contents(of: stored, local: local, byBytes: localByBytes)
+            let parsing = Task.detached { [local, localByBytes, copiesOnly] in
+                copiesOnly
+                    ? stored.mappedOnEveryCore { ItemContent(pendingHashOf: $0.data) }
+                    : Self.contents(of: stored, local: local, byBytes: localByBytes)
             }
             let previous = parsed
             parsed = (stored, parsing)
