@@ -81,3 +81,50 @@ struct PendingHashValueTests {
         #expect(pendingCount > 50, "too few corpus files read with a pending hash: \(pendingCount)")
     }
 }
+
+/// Which rows a plan needs the hashes proper of (`PendingHashes`, pure): a row pending on a
+/// side whose item was read again with another hash; not one whose sides were kept from it.
+struct PendingHashesPlanTests {
+    static func row(_ key: String, local: ContentHash, remote: ContentHash) -> JournalItem {
+        JournalItem(
+            key: ItemKey(key), local: SideRecord(href: ItemHref("l/\(key)"), etag: "e", hash: local),
+            remote: SideRecord(href: ItemHref("r/\(key)"), etag: "e", hash: remote))
+    }
+
+    static func item(_ key: String, _ side: Side, _ hash: ContentHash) -> SideItem {
+        SideItem(key: ItemKey(key), href: ItemHref("\(side == .local ? "l" : "r")/\(key)"), etag: "f", hash: hash)
+    }
+
+    @Test func theRowsNeededArePendingOnASideReadAgain() {
+        let p = (1...6).map { ContentHash.pending(for: Data("item \($0)".utf8)) }
+        let proper = ContentHash.of(TestEvent.data(uid: "x", summary: "x", duration: "PT1H"))
+        let rows = [
+            Self.row("kept", local: p[0], remote: p[0]),  // both sides kept from the row
+            Self.row("touched", local: p[1], remote: p[1]),  // the file read again
+            Self.row("restamped", local: p[2], remote: p[2]),  // the server's item read again
+            Self.row("settled", local: proper, remote: proper),  // no pending hash left
+            Self.row("half", local: proper, remote: p[3]),  // the local side read again, its hash proper
+            Self.row("gone", local: p[4], remote: p[4]),  // the file deleted, the server's kept
+        ]
+        let local = SideSnapshot(items: [
+            Self.item("kept", .local, p[0]), Self.item("touched", .local, proper),
+            Self.item("restamped", .local, p[2]), Self.item("settled", .local, ContentHash("other")),
+            Self.item("half", .local, ContentHash("other")),
+        ])
+        let remote = SideSnapshot(items: [
+            Self.item("kept", .remote, p[0]), Self.item("touched", .remote, p[1]),
+            Self.item("restamped", .remote, proper), Self.item("settled", .remote, proper),
+            Self.item("half", .remote, p[3]), Self.item("gone", .remote, p[4]),
+        ])
+        #expect(
+            PendingHashes.needed(local: local, remote: remote, journal: rows).map(\.value) == ["touched", "restamped"])
+        #expect(PendingHashes.needed(local: local, remote: remote, journal: Array(rows[3...3])).isEmpty)
+
+        // What is made replaces the pending hash in the rows and in the items kept from them.
+        var journal = rows, l = local, r = remote
+        PendingHashes.replace([p[1]: proper], in: &journal, local: &l, remote: &r)
+        #expect(journal[1].local.hash == proper && journal[1].remote.hash == proper)
+        #expect(r.items[1].hash == proper && l.items[1].hash == proper)
+        #expect(journal[0].local.hash == p[0] && r.items[0].hash == p[0])
+    }
+}

@@ -14,20 +14,25 @@ enum PendingHashes {
     /// The keys of the journal rows with a pending hash on a side that was read again in this
     /// run (the side's item has another hash than the row's for it), in the journal's order.
     static func needed(local: SideSnapshot, remote: SideSnapshot, journal: [JournalItem]) -> [ItemKey] {
-        var pending: [ItemKey: Int] = [:]
-        for (position, row) in journal.enumerated() where row.local.hash.isPending || row.remote.hash.isPending {
-            pending[row.key] = position
+        // Most journals hold none, and a no-op run reads no item: both are found out without
+        // a table. An item kept from the journal carries the row's own value, pending or not.
+        guard journal.contains(where: { $0.local.hash.isPending || $0.remote.hash.isPending }) else { return [] }
+        var readAgain: [ItemKey: (local: ContentHash?, remote: ContentHash?)] = [:]
+        for item in local.items where !item.hash.isPending {
+            readAgain[item.key, default: (nil, nil)].local = item.hash
         }
-        guard !pending.isEmpty else { return [] }
-        var needed: Set<Int> = []
-        for (side, snapshot) in [(Side.local, local), (.remote, remote)] {
-            for item in snapshot.items {
-                guard let position = pending[item.key] else { continue }
-                let recorded = journal[position].record(side).hash
-                if recorded.isPending && item.hash != recorded { needed.insert(position) }
+        for item in remote.items where !item.hash.isPending {
+            readAgain[item.key, default: (nil, nil)].remote = item.hash
+        }
+        guard !readAgain.isEmpty else { return [] }
+        return journal.compactMap { row in
+            guard row.local.hash.isPending || row.remote.hash.isPending, let read = readAgain[row.key] else {
+                return nil
             }
+            let local = row.local.hash.isPending && read.local.map { $0 != row.local.hash } == true
+            let remote = row.remote.hash.isPending && read.remote.map { $0 != row.remote.hash } == true
+            return local || remote ? row.key : nil
         }
-        return needed.sorted().map { journal[$0].key }
     }
 
     /// Puts the hash each pending hash of `made` stands for in its place, in the journal rows
