@@ -11,7 +11,7 @@ import CalgwTestTraits
 /// once: a file only touched, or written again with other bytes of the same meaning, or a
 /// server's new etag for the same content, is no edit; an edit, a deletion, an edit on each
 /// side are what they were. Radicale, filled through its storage folder before the pull.
-@Suite(.serialized, .needsServer("radicale"), .timeLimit(.minutes(10))) struct PendingHashTests {
+@Suite(.needsServer("radicale"), .timeLimit(.minutes(10))) struct PendingHashTests {
     typealias Pair = StreamedFirstPullTests.Pair
 
     /// A pair whose server holds `count` events `p0`… and whose empty vdir pulled them.
