@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import GRDB
 import Testing
 import CalgwTestSupport
 import CalgwTestTraits
@@ -184,6 +185,16 @@ import CalgwTestTraits
 
         let rerun = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(rerun.errors.isEmpty, "\(rerun.errors)")
+        if written.count > 1 {
+            // The files written and not edited are told by their pending hashes as landed.
+            let outcomes = try await pair.journal.writer.read {
+                try String.fetchAll($0, sql: "SELECT outcome FROM intent WHERE state = 'recovered'")
+            }
+            let landed = outcomes.contains {
+                $0 == "landed" || $0.range(of: #"(^|, |: )[0-9]+ landed"#, options: .regularExpression) != nil
+            }
+            #expect(landed, "no write of the stopped run was found landed: \(outcomes)")
+        }
         let again = try await SyncEngine(local: pair.local, remote: pair.remote, journal: pair.journal).run()
         #expect(Self.writes(again) == 0 && again.conflicts.isEmpty, "\(again.summary)")
         let (summaries, counts) = try pair.vdir()

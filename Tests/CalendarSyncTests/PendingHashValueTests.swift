@@ -80,6 +80,27 @@ struct PendingHashValueTests {
         }
         #expect(pendingCount > 50, "too few corpus files read with a pending hash: \(pendingCount)")
     }
+
+    /// What the hash's reading leaves to the parse, the pending one reads as the parse does:
+    /// text the writer refuses (a combining mark, in a SUMMARY and in the UID), a name in
+    /// lower case, a TZID without its VTIMEZONE, a UID with spaces around it, no UID at all.
+    @Test func whatTheParseReadsThePendingReadingReadsAlike() {
+        let cases = [
+            TestEvent.ics(uid: "a", summary: "e\u{301}te", duration: "PT1H"),
+            TestEvent.ics(uid: "e\u{301}", summary: "x", duration: "PT1H"),
+            TestEvent.ics(uid: "b", summary: "x", duration: "PT1H").replacingOccurrences(of: "UID:", with: "uid:"),
+            TestEvent.ics(uid: "c", start: "20260301T090000", extra: ["DTEND;TZID=Europe/Paris:20260301T100000"])
+                .replacingOccurrences(of: "DTSTART:", with: "DTSTART;TZID=Europe/Paris:"),
+            TestEvent.ics(uid: "  d  ", summary: "x", duration: "PT1H"),
+            TestEvent.ics(uid: nil, summary: "x", duration: "PT1H"),
+        ]
+        for text in cases {
+            let data = Data(text.utf8)
+            let full = ItemContent(data), pending = ItemContent(pendingHashOf: data)
+            #expect(pending.uid == full.uid && pending.span == full.span && pending.kinds == full.kinds, "\(text)")
+            #expect(pending.hash == (full.uid == nil ? full.hash : ContentHash.pending(for: data)), "\(text)")
+        }
+    }
 }
 
 /// Which rows a plan needs the hashes proper of (`PendingHashes`, pure): a row pending on a
