@@ -19,8 +19,9 @@ import ICalendar
 /// (prefixed `pending:`, ``pending(for:)``): an identity of its exact bytes, made in a
 /// fraction of the normalised hash's cost, which stands in for it until a side of the item
 /// changes; the run that sees the change makes the normalised hash from the journal's base
-/// (the bytes copied) before it compares (``SyncEngine/settlingPendingHashes``). Most of a
-/// calendar is never changed again after the first pull.
+/// (the bytes copied) before it compares
+/// (``SyncEngine/settlingPendingHashes(_:local:remote:journal:)``). Most of a calendar is
+/// never changed again after the first pull.
 ///
 /// A hash in the canonical text form (64 lowercase hex digits, after `raw:`, `pending:` or
 /// nothing) is held as its 32 bytes, inline: as text it took 112 bytes of heap for each item a
