@@ -22,7 +22,8 @@ read again at every request, so a test changes the feed by rewriting the file.
 
 `--upstream` is accepted and ignored (the test proxies' launcher passes it). Prints
 PROXY_URL=http://127.0.0.1:PORT/ once listening; with --log, one JSON line per request:
-{"method", "path", "status", "ifNoneMatch", "ifModifiedSince", "acceptEncoding", "bytes"}.
+{"method", "path", "status", "ifNoneMatch", "ifModifiedSince", "acceptEncoding", "bytes"},
+written before the answer is sent: a client that has its answer finds the line in the log.
 """
 
 import argparse
@@ -54,6 +55,7 @@ class FeedHandler(BaseHTTPRequestHandler):
             log.write(json.dumps(entry) + "\n")
 
     def simple(self, status, headers=(), body=b""):
+        self.log(status, len(body))
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -61,7 +63,6 @@ class FeedHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
-        self.log(status, len(body))
 
     def do_HEAD(self):
         self.do_GET()
@@ -106,33 +107,31 @@ class FeedHandler(BaseHTTPRequestHandler):
                 except (TypeError, ValueError):
                     fresh = False
             if fresh:
+                self.log(304, 0)
                 self.send_response(304)
                 for h in headers[1:]:
                     self.send_header(*h)
                 self.end_headers()
-                self.log(304, 0)
                 return
         if mode == "short":
             body = body[: len(body) // 2]
         if self.server.gzip and "gzip" in (self.headers.get("Accept-Encoding") or ""):
             body = gzip.compress(body, compresslevel=6)
             headers.append(("Content-Encoding", "gzip"))
+        self.log(200, 0 if self.command == "HEAD" else len(body) // 2 if mode == "cut" else len(body))
         self.send_response(200)
         for h in headers:
             self.send_header(*h)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command == "HEAD":
-            self.log(200, 0)
             return
         if mode == "cut":
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.close_connection = True
-            self.log(200, len(body) // 2)
             return
         self.wfile.write(body)
-        self.log(200, len(body))
 
 
 def main():
