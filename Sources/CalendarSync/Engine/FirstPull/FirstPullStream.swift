@@ -38,7 +38,8 @@ final class FirstPullStream {
     }
 
     /// The vdir holds no item (and no broken one): every item the server sends is a copy into
-    /// an empty folder, compared with nothing, so its hash proper is left pending
+    /// an empty folder, compared with nothing (``StreamedItems/take(_:contents:local:blocked:)``
+    /// compares only the keys the vdir holds), so its hash proper is left pending
     /// (``ContentHash/pending(for:)``) until a side of it changes. A first pull's most costly
     /// step per item was that hash.
     private var copiesOnly: Bool { local.count == 0 && blocked.isEmpty }

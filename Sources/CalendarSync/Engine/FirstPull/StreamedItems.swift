@@ -35,11 +35,7 @@ struct StreamedItems {
         var items: [SideItem] = []
         var equal: [PlannedAction] = []
         var unparseable: [ItemHref] = []
-        for (item, read) in zip(stored, contents) {
-            // A pending hash compares with nothing; an item compared with a file needs its own.
-            let content =
-                read.hash.isPending && (local.holds(read.key) || blocked.contains(read.key))
-                ? ItemContent(item.data) : read
+        for (item, content) in zip(stored, contents) {
             guard content.parses else {
                 unparseable.append(item.href)
                 continue
