@@ -5,11 +5,11 @@ import Synchronization
 /// Crash testing: `CALGW_TEST_KILL_AFTER=k` sends the process a signal right after the k-th
 /// side effect of a run, so tests can check that the next run finishes the work: SIGKILL, or
 /// the one `CALGW_TEST_SIGNAL` names (`INT`, `TERM`; sent once, the run then stops at its next
-/// safe point). Compiled into debug builds only (the ones the tests run): a release binary
-/// ignores the variables.
+/// safe point). Compiled into the builds the tests run only: a debug build, or one made with
+/// `-DCALGW_FAULT_HOOKS` (CI's, `Scripts/test`); a release binary ignores the variables.
 enum TestFaultHook {
     static func fromEnvironment() -> FaultHook? {
-        #if DEBUG
+        #if DEBUG || CALGW_FAULT_HOOKS
             let environment = ProcessInfo.processInfo.environment
             guard let text = environment["CALGW_TEST_KILL_AFTER"], let k = Int(text), k > 0 else { return nil }
             let sig =
